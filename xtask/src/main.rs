@@ -1,0 +1,125 @@
+//! `cargo xtask`: the project's automation, in Rust so it runs wherever cargo does.
+//!
+//! - `schema pull|verify`: fetch the pinned MCP schemas and check their sha256 ([`schema`]).
+//! - `codegen [--check]`: regenerate (or check) the committed generated files ([`codegen`]).
+//! - `test`: the full test run that CI and the README use ([`test`]).
+
+mod codegen;
+mod schema;
+mod test;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Errors are plain messages a person can act on; `main` prints them and exits 1.
+type Result<T, E = String> = std::result::Result<T, E>;
+
+#[derive(Parser)]
+#[command(
+    name = "cargo xtask",
+    bin_name = "cargo xtask",
+    about = "mcpgen project automation"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Fetch or verify the pinned schema files (schema/sources.toml).
+    Schema {
+        #[command(subcommand)]
+        command: SchemaCommand,
+    },
+    /// Regenerate the committed generated files, or check that they are fresh.
+    ///
+    /// With --schema/--revision/--out, generate one revision from any schema file instead.
+    Codegen(CodegenArgs),
+    /// Run every test: schema pull, codegen --check, cargo test, clippy, rustdoc.
+    Test,
+}
+
+#[derive(Subcommand)]
+enum SchemaCommand {
+    /// Fill schema/<rev>/schema.json for the pinned revisions, verifying each sha256.
+    Pull {
+        /// Mirror directory laid out as DIR/<rev>/schema.json
+        /// [default: $MCPGEN_SCHEMA_MIRROR, else download the pinned URL with curl]
+        #[arg(long, value_name = "DIR")]
+        from: Option<PathBuf>,
+        /// Pull only this revision (repeatable) [default: all pinned revisions]
+        #[arg(long = "revision", value_name = "R")]
+        revisions: Vec<String>,
+    },
+    /// Check the present schema files against their pinned sha256.
+    Verify,
+}
+
+#[derive(clap::Args)]
+struct CodegenArgs {
+    /// Compare instead of writing; list every stale, missing or extra file and fail.
+    #[arg(long, conflicts_with = "schema")]
+    check: bool,
+    /// Generate one revision from this schema file (needs --revision and --out).
+    #[arg(long, value_name = "FILE", requires_all = ["revision", "out"])]
+    schema: Option<PathBuf>,
+    /// Revision name of --schema, e.g. 2026-07-28.
+    #[arg(long, value_name = "NAME", requires = "schema")]
+    revision: Option<String>,
+    /// Directory to write the generated revision module into.
+    #[arg(long, value_name = "DIR", requires = "schema")]
+    out: Option<PathBuf>,
+    /// Errata ledger to apply to --schema (schema/errata/<rev>.json format).
+    #[arg(long, value_name = "FILE", requires = "schema")]
+    errata: Option<PathBuf>,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let root = project_root();
+    let result = match cli.command {
+        Command::Schema {
+            command: SchemaCommand::Pull { from, revisions },
+        } => schema::pull(&root, from.as_deref(), &revisions),
+        Command::Schema {
+            command: SchemaCommand::Verify,
+        } => schema::verify(&root),
+        Command::Codegen(args) => match (args.schema, args.revision, args.out) {
+            (Some(schema), Some(revision), Some(out)) => {
+                codegen::generate_one(&schema, &revision, &out, args.errata.as_deref())
+            }
+            _ => codegen::run(&root, args.check),
+        },
+        Command::Test => test::run(&root),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The workspace root: xtask lives one level below it.
+fn project_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask is a direct child of the workspace root")
+        .to_path_buf()
+}
+
+/// `MCPGEN_SCHEMA_MIRROR`, if set to something non-empty.
+fn mirror_from_env() -> Option<PathBuf> {
+    std::env::var_os(schema::MIRROR_ENV)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+}
+
+/// Reads a file, naming it in the error.
+fn read(path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}

@@ -1,0 +1,138 @@
+//! `cargo xtask test`: every check the project has, as named steps run in order, stopping at
+//! the first failure. CI (`.ci/run`) and the README call exactly this.
+
+use std::ffi::OsString;
+use std::path::Path;
+use std::process::Command;
+use std::time::Instant;
+
+use crate::{codegen, mirror_from_env, schema, Result};
+
+/// The steps, in order. Adding a check is adding one line here.
+const STEPS: &[Step] = &[
+    Step::in_process("schema pull", pull_schemas),
+    Step::in_process("codegen --check", codegen::check),
+    Step::command("cargo test", "cargo", &["test", "--workspace"], &[]),
+    Step::command(
+        "cargo clippy",
+        "cargo",
+        &[
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ],
+        &[],
+    ),
+    Step::command(
+        "cargo doc",
+        "cargo",
+        &["doc", "--no-deps", "-p", "mcpgen"],
+        &[("RUSTDOCFLAGS", "-Dwarnings")],
+    ),
+];
+
+struct Step {
+    name: &'static str,
+    action: Action,
+}
+
+enum Action {
+    /// A function of xtask itself, given the workspace root.
+    InProcess(fn(&Path) -> Result<()>),
+    /// A program run in the workspace root; `"cargo"` is the cargo that runs xtask.
+    Command {
+        program: &'static str,
+        args: &'static [&'static str],
+        env: &'static [(&'static str, &'static str)],
+    },
+}
+
+impl Step {
+    const fn in_process(name: &'static str, run: fn(&Path) -> Result<()>) -> Step {
+        Step {
+            name,
+            action: Action::InProcess(run),
+        }
+    }
+
+    const fn command(
+        name: &'static str,
+        program: &'static str,
+        args: &'static [&'static str],
+        env: &'static [(&'static str, &'static str)],
+    ) -> Step {
+        Step {
+            name,
+            action: Action::Command { program, args, env },
+        }
+    }
+
+    fn run(&self, root: &Path) -> Result<()> {
+        match self.action {
+            Action::InProcess(run) => run(root),
+            Action::Command { program, args, env } => {
+                let resolved: OsString = match program {
+                    "cargo" => std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()),
+                    other => other.into(),
+                };
+                let shown: Vec<String> = env
+                    .iter()
+                    .map(|(key, value)| format!("{key}={value}"))
+                    .chain(std::iter::once(program.to_owned()))
+                    .chain(args.iter().map(|arg| arg.to_string()))
+                    .collect();
+                println!("$ {}", shown.join(" "));
+                let status = Command::new(&resolved)
+                    .args(args)
+                    .envs(env.iter().copied())
+                    .current_dir(root)
+                    .status()
+                    .map_err(|e| format!("cannot run {program}: {e}"))?;
+                if status.success() {
+                    Ok(())
+                } else {
+                    Err(format!("`{}` exited with {status}", shown.join(" ")))
+                }
+            }
+        }
+    }
+}
+
+/// `cargo xtask test`.
+pub fn run(root: &Path) -> Result<()> {
+    let start = Instant::now();
+    for step in STEPS {
+        println!("==> {}", step.name);
+        let step_start = Instant::now();
+        step.run(root)
+            .map_err(|e| format!("step `{}` failed: {e}", step.name))?;
+        println!("<== {} ok ({:.1?})", step.name, step_start.elapsed());
+    }
+    println!(
+        "all {} steps passed in {:.1?}",
+        STEPS.len(),
+        start.elapsed()
+    );
+    Ok(())
+}
+
+/// Pulls every pinned schema from `MCPGEN_SCHEMA_MIRROR`, else from `../shared/mcp-spec`
+/// beside the workspace when it exists, else from the pinned upstream URLs.
+fn pull_schemas(root: &Path) -> Result<()> {
+    let beside = root.parent().map(|parent| parent.join("shared/mcp-spec"));
+    let beside = beside.filter(|dir| dir.is_dir());
+    let mirror = mirror_from_env().or(beside);
+    match &mirror {
+        Some(dir) => println!("mirror: {}", dir.display()),
+        None => println!(
+            "no mirror ({} unset, no ../shared/mcp-spec): downloading",
+            schema::MIRROR_ENV
+        ),
+    }
+    let pins = schema::load_pins(root)?;
+    let all: Vec<&schema::Pin> = pins.iter().collect();
+    schema::pull_pins(root, &all, mirror.as_deref())
+}
