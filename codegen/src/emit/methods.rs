@@ -1,0 +1,134 @@
+//! The generated method table and result decoding by method.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::rust::Ctx;
+use crate::ir::{DeclKind, Direction, MethodKind, Ty};
+
+pub fn methods(cx: &Ctx) -> TokenStream {
+    let m = cx.m;
+    let entries = m.methods.iter().map(|x| {
+        let method = &x.method;
+        let kind = match x.kind {
+            MethodKind::Request => quote! { crate::methods::MethodKind::Request },
+            MethodKind::Notification => quote! { crate::methods::MethodKind::Notification },
+        };
+        let dir = match x.direction {
+            Direction::ClientToServer => quote! { crate::methods::Direction::ClientToServer },
+            Direction::ServerToClient => quote! { crate::methods::Direction::ServerToClient },
+            Direction::Both => quote! { crate::methods::Direction::Both },
+            Direction::EmbeddedInput => quote! { crate::methods::Direction::EmbeddedInput },
+            Direction::Unspecified => quote! { crate::methods::Direction::Unspecified },
+        };
+        let req = &x.request_def;
+        let params = match &x.params_type {
+            Some(p) => quote! { Some(#p) },
+            None => quote! { None },
+        };
+        let preq = x.params_required;
+        let results = &x.result_defs;
+        let irr = x.input_required;
+        quote! {
+            crate::methods::MethodInfo {
+                method: #method,
+                kind: #kind,
+                direction: #dir,
+                request_def: #req,
+                params_type: #params,
+                params_required: #preq,
+                result_defs: &[#(#results),*],
+                input_required: #irr,
+            }
+        }
+    });
+    // Distinct result definitions, for the decoded-result enum.
+    let mut result_defs: Vec<String> = Vec::new();
+    for x in &m.methods {
+        for r in &x.result_defs {
+            if !result_defs.contains(r) {
+                result_defs.push(r.clone());
+            }
+        }
+    }
+    let variants = result_defs.iter().map(|r| {
+        let v = format_ident!("{}", r);
+        let doc = format!(" A [`{r}`].");
+        quote! { #[doc = #doc] #v(#v) }
+    });
+    let writes = result_defs.iter().map(|r| {
+        let v = format_ident!("{}", r);
+        quote! { MethodResult::#v(x) => x.write_json(w) }
+    });
+    let complete_arms = m.methods.iter().filter(|x| x.kind == MethodKind::Request).filter_map(|x| {
+        let first = x.result_defs.iter().find(|r| r.as_str() != "InputRequiredResult")?;
+        let method = &x.method;
+        let v = format_ident!("{}", first);
+        Some(quote! {
+            #method => MethodResult::#v(<#v as crate::decode::Decode>::decode_view(v, opts)?)
+        })
+    });
+    let has_irr = result_defs.iter().any(|r| r == "InputRequiredResult");
+    let irr_arm = if has_irr {
+        quote! { crate::methods::ResultClass::InputRequired => MethodResult::InputRequiredResult(<InputRequiredResult as crate::decode::Decode>::decode_view(v, opts)?), }
+    } else {
+        quote! { crate::methods::ResultClass::InputRequired => MethodResult::Raw(v.to_value()), }
+    };
+    let has_rt = m
+        .def("Result")
+        .and_then(|d| m.resolve_decl(&d.schema))
+        .is_some_and(|d| matches!(&d.kind, DeclKind::Object(o) if o.props.iter().any(|p| p.key == "resultType")));
+    let _ = Ty::Any;
+    quote! {
+        /// Every method of the revision: request and notification definitions, params and
+        /// result types, direction.
+        pub static METHODS: &[crate::methods::MethodInfo] = &[#(#entries),*];
+
+        /// Looks a method up by name.
+        pub fn method(name: &str) -> ::std::option::Option<&'static crate::methods::MethodInfo> {
+            METHODS.iter().find(|m| m.method == name)
+        }
+
+        /// Whether results of this revision carry `resultType`.
+        pub const RESULTS_HAVE_RESULT_TYPE: bool = #has_rt;
+
+        /// A result decoded by the method of the request it answers.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum MethodResult {
+            #(#variants,)*
+            /// A result for an unknown method, or with a `resultType` this library does not
+            /// know (an extension's): kept as it was, never forced into a known type.
+            Raw(crate::json::Value),
+        }
+
+        impl ToJson for MethodResult {
+            fn write_json(&self, w: &mut JsonWriter) {
+                match self {
+                    #(#writes,)*
+                    MethodResult::Raw(x) => x.write_json(w),
+                }
+            }
+        }
+
+        /// Decodes a result given the method of the request it answers: `resultType` first
+        /// (`input_required` → `InputRequiredResult`; absent → `complete`, RESULT-2; unknown →
+        /// kept raw), then the method's result type; an unknown method is kept raw.
+        pub fn decode_result<'v, V: JsonView<'v>>(
+            request_method: &str,
+            v: &V,
+            policy: crate::validate::Policy,
+        ) -> ::core::result::Result<MethodResult, crate::decode::DecodeError> {
+            let mut opts = crate::validate::Options::decoding(policy);
+            opts.legacy_result_type = true;
+            let info = method(request_method);
+            Ok(match crate::methods::classify_result(v, request_method, info, RESULTS_HAVE_RESULT_TYPE)? {
+                #irr_arm
+                crate::methods::ResultClass::Raw => MethodResult::Raw(v.to_value()),
+                crate::methods::ResultClass::Complete => match request_method {
+                    #(#complete_arms,)*
+                    _ => MethodResult::Raw(v.to_value()),
+                },
+            })
+        }
+    }
+}

@@ -1,0 +1,76 @@
+//! mcpgen-codegen: schema → IR → emitted files.
+//!
+//! Data flow (one way): [`load`] parses a schema and applies the errata ledger,
+//! [`ir::lower`] turns it into the validated intermediate model, and the emitters in
+//! [`emit`] render the IR into an in-memory [`FileMap`]. Nothing here touches the
+//! file system; `xtask` writes or compares the map.
+
+pub mod diag;
+pub mod emit;
+pub mod errata;
+pub mod ir;
+pub mod load;
+
+use std::collections::BTreeMap;
+
+pub use diag::{Diagnostic, Diagnostics};
+
+/// One schema revision to generate.
+#[derive(Debug, Clone)]
+pub struct RevisionInput {
+    /// Revision name as the spec spells it, e.g. `2026-07-28`.
+    pub revision: String,
+    /// The raw bytes of `schema.json` (already verified against its pinned sha256).
+    pub schema: Vec<u8>,
+    /// Hex sha256 of `schema`, recorded in every generated file header.
+    pub schema_sha256: String,
+    /// The errata ledger for this revision (`schema/errata/<rev>.json`), if any.
+    pub errata: Option<Vec<u8>>,
+}
+
+/// Generated files keyed by their path relative to the workspace root (or to the
+/// `--out` directory), always with `/` separators. A duplicate path is a bug.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct FileMap {
+    files: BTreeMap<String, String>,
+}
+
+impl FileMap {
+    /// Adds a file; panics on a duplicate path because that is a generator bug, never input.
+    pub fn insert(&mut self, path: impl Into<String>, contents: String) {
+        let path = path.into();
+        assert!(
+            self.files.insert(path.clone(), contents).is_none(),
+            "generator bug: two emitters produced {path}"
+        );
+    }
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.files.iter().map(|(k, v)| (k.as_str(), v.as_str()))
+    }
+    pub fn get(&self, path: &str) -> Option<&str> {
+        self.files.get(path).map(String::as_str)
+    }
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+    pub fn extend(&mut self, other: FileMap) {
+        for (k, v) in other.files {
+            self.insert(k, v);
+        }
+    }
+}
+
+/// Generates the whole committed tree for all `revisions`: per-revision Rust modules under
+/// `generated/src/rev_<rev>/`, plus the index module that wires them into the crate.
+pub fn generate_workspace(revisions: &[RevisionInput]) -> Result<FileMap, Diagnostics> {
+    emit::workspace(revisions)
+}
+
+/// Generates one revision's Rust module into `out_dir` (relative paths in the returned map are
+/// `<out_dir>/<file>`). This is what `cargo xtask codegen --schema F --revision R --out D` runs.
+pub fn generate_revision(rev: &RevisionInput, out_dir: &str) -> Result<FileMap, Diagnostics> {
+    emit::revision_module(rev, out_dir)
+}

@@ -1,0 +1,41 @@
+//! JSON plumbing shared by every generated module: a lossless owned [`Value`], numbers that keep
+//! their text ([`Number`]), a borrowed [`Tape`] parser, a compact writer, and the [`JsonView`]
+//! trait that lets one generated validator read a tape, a [`Value`], a `serde_json::Value` or
+//! (in the Python binding) Python objects.
+
+mod number;
+pub mod tape;
+mod value;
+mod view;
+mod write;
+
+pub use number::Number;
+pub use tape::{ParseError, ParseOptions, Tape, TapeView};
+pub use value::{Map, ObjectMap, Value};
+pub use view::JsonView;
+pub use write::{to_json_string, to_json_vec, JsonWriter, ToJson};
+
+/// The six JSON kinds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    Null,
+    Bool,
+    Number,
+    String,
+    Array,
+    Object,
+}
+
+impl Kind {
+    /// The name used in error messages (`string`, `object`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Null => "null",
+            Kind::Bool => "boolean",
+            Kind::Number => "number",
+            Kind::String => "string",
+            Kind::Array => "array",
+            Kind::Object => "object",
+        }
+    }
+}

@@ -1,0 +1,89 @@
+//! # mcpgen
+//!
+//! Exact Rust types for every revision of the Model Context Protocol schema, generated from the
+//! official JSON Schema, with validators that report JSON pointers and a decoder that keeps
+//! what it reads: unknown keys (per policy), number text, and presence of empty objects.
+//!
+//! ```
+//! use mcpgen::rev_2026_07_28::CallToolRequest;
+//! use mcpgen::{Decode, Policy, ToJson};
+//!
+//! let bytes = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{
+//!     "_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",
+//!              "io.modelcontextprotocol/clientCapabilities":{},
+//!              "com.example/trace":"abc"},
+//!     "name":"get_weather","arguments":{"ratio":0.50}}}"#;
+//! let req = CallToolRequest::decode_bytes(bytes, Policy::Lossless).unwrap();
+//! assert_eq!(req.params.name, "get_weather");
+//! // The custom `_meta` key and the number text survive a round trip.
+//! let out = req.to_json_string();
+//! assert!(out.contains(r#""com.example/trace":"abc""#));
+//! assert!(out.contains("0.50"));
+//! ```
+//!
+//! Entry points:
+//! - per revision (`rev_2026_07_28`, `rev_2025_11_25`, …, each behind a cargo feature, all on
+//!   by default): one type per schema definition, spec names kept; [`Decode`] on each;
+//!   `decode_result(method, …)` and the method table `METHODS`;
+//! - [`decode`] / [`validate`]: by revision and definition name at run time (what the C,
+//!   Python and command-line surfaces use);
+//! - [`json`]: the lossless JSON value, number and parser the rest is built on.
+
+pub mod decode;
+pub mod formats;
+pub mod json;
+pub mod methods;
+pub mod validate;
+mod revisions;
+
+pub use decode::{AnyDecoded, Decode, DecodeError, DefEntry, FromJson, Validate};
+pub use json::{JsonView, Number, ToJson, Value};
+pub use revisions::*;
+pub use validate::{Options, Policy, ValidationError};
+
+use json::Tape;
+use validate::{Cx, Path};
+
+/// Looks up a definition, or says which revision lacks it.
+pub fn definition(revision: Revision, name: &str) -> Result<&'static DefEntry, DecodeError> {
+    revision
+        .definitions()
+        .iter()
+        .find(|d| d.name == name)
+        .ok_or_else(|| DecodeError::UnknownDefinition { revision: revision.as_str(), name: name.to_owned() })
+}
+
+/// Decodes JSON bytes as the definition `name` of `revision`, chosen at run time, and returns
+/// the typed value behind [`AnyDecoded`] (downcast with `as_any`, or re-encode with
+/// `to_json_string`).
+///
+/// ```
+/// let out = mcpgen::decode(mcpgen::Revision::parse("2026-07-28").unwrap(), "TextContent",
+///     br#"{"type":"text","text":"hi","x":1}"#, mcpgen::Policy::Lossless).unwrap();
+/// assert_eq!(out.to_json_string(), r#"{"text":"hi","type":"text","x":1}"#);
+/// ```
+pub fn decode(revision: Revision, name: &str, bytes: &[u8], policy: Policy) -> Result<Box<dyn AnyDecoded>, DecodeError> {
+    let def = definition(revision, name)?;
+    let tape = Tape::parse_bytes(bytes)?;
+    let root = tape.root();
+    let opts = Options::decoding(policy);
+    check_entry(def, &root, opts)?;
+    (def.build_tape)(&root, &decode::Builder::new(opts))
+        .ok_or_else(|| DecodeError::Internal(format!("{name} accepted by the validator but not by the builder")))
+}
+
+/// Validates JSON bytes against the definition `name` of `revision` with schema semantics.
+pub fn validate(revision: Revision, name: &str, bytes: &[u8], opts: Options) -> Result<(), DecodeError> {
+    let def = definition(revision, name)?;
+    let tape = Tape::parse_bytes(bytes)?;
+    check_entry(def, &tape.root(), opts)
+}
+
+fn check_entry(def: &DefEntry, root: &json::TapeView<'_, '_>, opts: Options) -> Result<(), DecodeError> {
+    if (def.validate_tape)(root, &Path::Root, &mut Cx::fail_fast(opts)) {
+        return Ok(());
+    }
+    let mut cx = Cx::collecting(opts);
+    (def.validate_tape)(root, &Path::Root, &mut cx);
+    Err(DecodeError::Invalid(cx.into_errors()))
+}
