@@ -103,8 +103,8 @@ pub struct Prop {
     /// Optional, and its value is an object or map: `{"roots":{}}` means something that
     /// `{}` does not, so presence is kept (`Option<T>` with `Some(empty)`).
     pub presence_significant: bool,
-    /// RESULT-2: `resultType` may be absent on results from earlier-revision servers, so it is
-    /// `Option` even where required (override table).
+    /// A result member clients tolerate missing (RESULT-2, CACHE-3), so it is `Option` even
+    /// where required (override table).
     pub relaxable: bool,
 }
 
@@ -146,6 +146,8 @@ pub struct Arm {
 pub struct UnionDecl {
     pub arms: Vec<Arm>,
     pub info: UnionInfo,
+    /// Comes from a list of types rather than `anyOf`.
+    pub type_list: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -295,9 +297,11 @@ pub mod overrides {
     /// schema types `resultType` as a plain string in every arm, so it cannot say so.
     pub const RESULT_TYPE_ARM: &str = "InputRequiredResult";
 
-    /// RESULT-2: results may come without `resultType` from earlier-revision servers.
+    /// Result members a client must tolerate missing: `resultType` from earlier-revision
+    /// servers (RESULT-2); `ttlMs`/`cacheScope`, which clients treat as 0/private when absent
+    /// (CACHE-3, AMB-16). They are `Option` in Rust so absence survives a round trip.
     pub fn is_relaxable(key: &str) -> bool {
-        key == "resultType"
+        matches!(key, "resultType" | "ttlMs" | "cacheScope")
     }
 
     /// Aggregate unions that name directions, not methods.
@@ -525,7 +529,7 @@ impl<'a> Lowerer<'a> {
                         schema: Schema { sp: format!("{sp}/type"), ty: primitive(*t), doc: None },
                     })
                     .collect();
-                let idx = self.push_decl(tname, sp, doc.clone(), DeclKind::Union(UnionDecl { arms, info: UnionInfo::default() }));
+                let idx = self.push_decl(tname, sp, doc.clone(), DeclKind::Union(UnionDecl { arms, info: UnionInfo::default(), type_list: true }));
                 Schema { sp: sp.into(), ty: Ty::Decl(idx), doc }
             }
         }
@@ -666,7 +670,7 @@ impl<'a> Lowerer<'a> {
             }
             arms.push(Arm { variant, schema });
         }
-        let idx = self.push_decl(tname, sp, doc.clone(), DeclKind::Union(UnionDecl { arms, info: UnionInfo::default() }));
+        let idx = self.push_decl(tname, sp, doc.clone(), DeclKind::Union(UnionDecl { arms, info: UnionInfo::default(), type_list: false }));
         Schema { sp: sp.into(), ty: Ty::Decl(idx), doc }
     }
 

@@ -233,6 +233,14 @@ impl<T: ToJson + Any + fmt::Debug + Send + Sync> AnyDecoded for T {
     }
 }
 
+/// A result decoded by method at run time ([`crate::Revision::decode_result`]).
+#[derive(Debug)]
+pub struct DecodedResult {
+    /// Which kind of result it was read as: a result definition name, or `Raw`.
+    pub variant: &'static str,
+    pub value: Box<dyn AnyDecoded>,
+}
+
 /// Validator entry point for a tape view.
 pub type TapeValidateFn = for<'t, 'a, 'p> fn(&crate::json::TapeView<'t, 'a>, &Path<'p>, &mut Cx) -> bool;
 /// Validator entry point for an owned [`Value`].

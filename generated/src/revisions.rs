@@ -121,6 +121,62 @@ impl Revision {
             Revision::R2024_11_05 => rev_2024_11_05::SCHEMA_SHA256,
         }
     }
+    /// Decodes a result given the method of the request it answers (see each revision's
+    /// `decode_result`): `resultType` first, then the method; unknown ones stay raw.
+    pub fn decode_result(
+        self,
+        request_method: &str,
+        bytes: &[u8],
+        policy: crate::validate::Policy,
+    ) -> ::core::result::Result<
+        crate::decode::DecodedResult,
+        crate::decode::DecodeError,
+    > {
+        let tape = crate::json::Tape::parse_bytes(bytes)?;
+        let root = tape.root();
+        match self {
+            #[cfg(feature = "rev-2026-07-28")]
+            Revision::R2026_07_28 => {
+                let r = rev_2026_07_28::decode_result(request_method, &root, policy)?;
+                Ok(crate::decode::DecodedResult {
+                    variant: r.variant_name(),
+                    value: ::std::boxed::Box::new(r),
+                })
+            }
+            #[cfg(feature = "rev-2025-11-25")]
+            Revision::R2025_11_25 => {
+                let r = rev_2025_11_25::decode_result(request_method, &root, policy)?;
+                Ok(crate::decode::DecodedResult {
+                    variant: r.variant_name(),
+                    value: ::std::boxed::Box::new(r),
+                })
+            }
+            #[cfg(feature = "rev-2025-06-18")]
+            Revision::R2025_06_18 => {
+                let r = rev_2025_06_18::decode_result(request_method, &root, policy)?;
+                Ok(crate::decode::DecodedResult {
+                    variant: r.variant_name(),
+                    value: ::std::boxed::Box::new(r),
+                })
+            }
+            #[cfg(feature = "rev-2025-03-26")]
+            Revision::R2025_03_26 => {
+                let r = rev_2025_03_26::decode_result(request_method, &root, policy)?;
+                Ok(crate::decode::DecodedResult {
+                    variant: r.variant_name(),
+                    value: ::std::boxed::Box::new(r),
+                })
+            }
+            #[cfg(feature = "rev-2024-11-05")]
+            Revision::R2024_11_05 => {
+                let r = rev_2024_11_05::decode_result(request_method, &root, policy)?;
+                Ok(crate::decode::DecodedResult {
+                    variant: r.variant_name(),
+                    value: ::std::boxed::Box::new(r),
+                })
+            }
+        }
+    }
     /// Whether results of this revision carry `resultType` (2026-07-28 and later).
     pub fn results_have_result_type(self) -> bool {
         match self {

@@ -47,9 +47,10 @@ pub struct Options {
     pub policy: Policy,
     /// Check `format` (`uri`, `uri-template`, `byte`) as assertions instead of annotations.
     pub strict_formats: bool,
-    /// RESULT-2: a result without `resultType` (from an earlier-revision server) is read as
-    /// `complete` instead of failing the schema's `required`.
-    pub legacy_result_type: bool,
+    /// Client-side leniency when reading results (on in `decode_result`): a result without
+    /// `resultType` reads as `complete` (RESULT-2), and absent `ttlMs`/`cacheScope` or a
+    /// negative `ttlMs` are tolerated instead of failing the schema (CACHE-3, AMB-16).
+    pub client_leniency: bool,
     /// RESULT-6: unions of `InputRequiredResult` and a method's result are discriminated by
     /// `resultType` alone (decoding does this; plain schema validation uses `anyOf` semantics).
     pub discriminate_results: bool,
@@ -320,13 +321,16 @@ pub(crate) fn quote_list(values: &[&str]) -> String {
     values.iter().map(|s| format!("{s:?}")).collect::<Vec<_>>().join(", ")
 }
 
-/// `required`: one error per missing key, reported at the object. `resultType` is excused when
-/// [`Options::legacy_result_type`] is on (RESULT-2).
+/// Keys a client tolerates missing from results ([`Options::client_leniency`]).
+pub const CLIENT_RELAXED_KEYS: [&str; 3] = ["resultType", "ttlMs", "cacheScope"];
+
+/// `required`: one error per missing key, reported at the object. The keys in
+/// [`CLIENT_RELAXED_KEYS`] are excused when [`Options::client_leniency`] is on.
 pub fn check_required<'v, V: JsonView<'v>>(v: &V, keys: &'static [&'static str], p: &Path<'_>, sp: &'static str, cx: &mut Cx) -> bool {
     let mut ok = true;
     for &k in keys {
         if v.get(k).is_none() {
-            if k == "resultType" && cx.opts.legacy_result_type {
+            if cx.opts.client_leniency && CLIENT_RELAXED_KEYS.contains(&k) {
                 continue;
             }
             ok = false;
@@ -410,6 +414,9 @@ pub struct UnionDesc {
     pub tag: Option<&'static str>,
     /// Index of the `InputRequiredResult` arm when arms are told apart by `resultType`.
     pub result_type_arm: Option<usize>,
+    /// The union comes from a list of types (`"type": ["string", "integer"]`), so a mismatch
+    /// is reported as a `type` error.
+    pub type_list: bool,
 }
 
 /// Static description of one union arm.
@@ -503,6 +510,17 @@ pub fn check_union<'v, V: JsonView<'v>>(v: &V, u: &UnionDesc, arms: &[ArmFn<V>],
         failures.push(ArmFailure { arm: u.arms[i].name, errors: cx.take_since(mark) });
     }
     let message = union_message(v, u, &cands);
+    if u.type_list && cands.is_empty() {
+        cx.push(ValidationError {
+            pointer: p.pointer(),
+            schema_path: format!("{}/type", u.schema_path),
+            keyword: "type",
+            rule: None,
+            message,
+            arms: Vec::new(),
+        });
+        return false;
+    }
     // One candidate: its errors are the errors (no wrapper noise).
     if failures.len() == 1 {
         for e in failures.pop().map(|f| f.errors).unwrap_or_default() {

@@ -56,6 +56,10 @@ pub fn methods(cx: &Ctx) -> TokenStream {
         let doc = format!(" A [`{r}`].");
         quote! { #[doc = #doc] #v(#v) }
     });
+    let names = result_defs.iter().map(|r| {
+        let v = format_ident!("{}", r);
+        quote! { MethodResult::#v(_) => #r }
+    });
     let writes = result_defs.iter().map(|r| {
         let v = format_ident!("{}", r);
         quote! { MethodResult::#v(x) => x.write_json(w) }
@@ -101,6 +105,16 @@ pub fn methods(cx: &Ctx) -> TokenStream {
             Raw(crate::json::Value),
         }
 
+        impl MethodResult {
+            /// The variant's name (`CallToolResult`, `InputRequiredResult`, `Raw`).
+            pub fn variant_name(&self) -> &'static str {
+                match self {
+                    #(#names,)*
+                    MethodResult::Raw(_) => "Raw",
+                }
+            }
+        }
+
         impl ToJson for MethodResult {
             fn write_json(&self, w: &mut JsonWriter) {
                 match self {
@@ -112,14 +126,16 @@ pub fn methods(cx: &Ctx) -> TokenStream {
 
         /// Decodes a result given the method of the request it answers: `resultType` first
         /// (`input_required` → `InputRequiredResult`; absent → `complete`, RESULT-2; unknown →
-        /// kept raw), then the method's result type; an unknown method is kept raw.
+        /// kept raw), then the method's result type; an unknown method is kept raw. Client
+        /// leniency is on: absent `ttlMs`/`cacheScope` and negative `ttlMs` are tolerated
+        /// (CACHE-3) and never invented on re-encode.
         pub fn decode_result<'v, V: JsonView<'v>>(
             request_method: &str,
             v: &V,
             policy: crate::validate::Policy,
         ) -> ::core::result::Result<MethodResult, crate::decode::DecodeError> {
             let mut opts = crate::validate::Options::decoding(policy);
-            opts.legacy_result_type = true;
+            opts.client_leniency = true;
             let info = method(request_method);
             Ok(match crate::methods::classify_result(v, request_method, info, RESULTS_HAVE_RESULT_TYPE)? {
                 #irr_arm

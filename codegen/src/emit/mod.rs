@@ -185,6 +185,7 @@ fn revisions_index(revisions: &[RevisionInput]) -> TokenStream {
     let mut methods = TokenStream::new();
     let mut shas = TokenStream::new();
     let mut has_rt = TokenStream::new();
+    let mut dec_res = TokenStream::new();
     for rev in revisions {
         let feature = feature_name(&rev.revision);
         let module = syn::Ident::new(&module_name(&rev.revision), proc_macro2::Span::call_site());
@@ -211,6 +212,13 @@ fn revisions_index(revisions: &[RevisionInput]) -> TokenStream {
         defs.extend(quote! { #[cfg(feature = #feature)] Revision::#variant => #module::DEFINITIONS, });
         methods.extend(quote! { #[cfg(feature = #feature)] Revision::#variant => #module::METHODS, });
         shas.extend(quote! { #[cfg(feature = #feature)] Revision::#variant => #module::SCHEMA_SHA256, });
+        dec_res.extend(quote! {
+            #[cfg(feature = #feature)]
+            Revision::#variant => {
+                let r = #module::decode_result(request_method, &root, policy)?;
+                Ok(crate::decode::DecodedResult { variant: r.variant_name(), value: ::std::boxed::Box::new(r) })
+            }
+        });
         has_rt.extend(quote! { #[cfg(feature = #feature)] Revision::#variant => #module::RESULTS_HAVE_RESULT_TYPE, });
     }
     quote! {
@@ -254,6 +262,18 @@ fn revisions_index(revisions: &[RevisionInput]) -> TokenStream {
             /// sha256 of the schema the revision was generated from.
             pub fn schema_sha256(self) -> &'static str {
                 match self { #shas }
+            }
+            /// Decodes a result given the method of the request it answers (see each revision's
+            /// `decode_result`): `resultType` first, then the method; unknown ones stay raw.
+            pub fn decode_result(
+                self,
+                request_method: &str,
+                bytes: &[u8],
+                policy: crate::validate::Policy,
+            ) -> ::core::result::Result<crate::decode::DecodedResult, crate::decode::DecodeError> {
+                let tape = crate::json::Tape::parse_bytes(bytes)?;
+                let root = tape.root();
+                match self { #dec_res }
             }
             /// Whether results of this revision carry `resultType` (2026-07-28 and later).
             pub fn results_have_result_type(self) -> bool {

@@ -334,7 +334,7 @@ fn decl_type(cx: &Ctx, d: &Decl) -> TokenStream {
             let extra = match &o.unknown {
                 Unknown::Open | Unknown::Extension => {
                     let note = if matches!(o.unknown, Unknown::Extension) {
-                        " Members the schema does not declare: this object is an extension point (`_meta`), so they are always allowed; kept with the lossless policy."
+                        " Members the schema does not declare: this object is an extension point (`_meta`), so they are allowed and kept under every policy (META-4)."
                     } else {
                         " Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy."
                     };
@@ -504,7 +504,19 @@ fn decl_validator(cx: &Ctx, d: &Decl) -> TokenStream {
             let arms = o.props.iter().map(|prop| {
                 let key = lit_str(&prop.key);
                 let check = cx.check_expr(&prop.schema);
-                quote! { #key => #check }
+                let bounded = matches!(prop.schema.ty, Ty::Num { minimum: Some(_), .. } | Ty::Num { maximum: Some(_), .. });
+                if prop.relaxable && bounded {
+                    // CACHE-3: a client reads a negative `ttlMs` as 0 instead of failing.
+                    let mut loose = prop.schema.clone();
+                    if let Ty::Num { minimum, maximum, .. } = &mut loose.ty {
+                        *minimum = None;
+                        *maximum = None;
+                    }
+                    let loose = cx.check_expr(&loose);
+                    quote! { #key => if cx.opts.client_leniency { #loose } else { #check } }
+                } else {
+                    quote! { #key => #check }
+                }
             });
             let osp = lit_str(sp);
             let fallback = match &o.unknown {
@@ -575,6 +587,7 @@ fn decl_validator(cx: &Ctx, d: &Decl) -> TokenStream {
                 Some(i) => quote! { Some(#i) },
                 None => quote! { None },
             };
+            let tl = u.type_list;
             let n = u.arms.len();
             let mut arm_fns = Vec::new();
             let mut helpers = TokenStream::new();
@@ -606,6 +619,7 @@ fn decl_validator(cx: &Ctx, d: &Decl) -> TokenStream {
                     arms: &[#(#arm_descs),*],
                     tag: #tag,
                     result_type_arm: #rta,
+                    type_list: #tl,
                 };
                 #helpers
                 pub(crate) fn #arms_fn<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; #n] {
@@ -663,9 +677,15 @@ fn decl_decoder(cx: &Ctx, d: &Decl) -> TokenStream {
                 }
             });
             let (extra_let, fallback, extra_field) = match &o.unknown {
-                Unknown::Open | Unknown::Extension => (
+                Unknown::Open => (
                     quote! { let mut extra = crate::json::Map::new(); },
                     quote! { _ => crate::decode::keep_unknown(&mut extra, k, &x, b) },
+                    quote! { extra, },
+                ),
+                // META-4: every `_meta` key survives a round trip, whatever the policy.
+                Unknown::Extension => (
+                    quote! { let mut extra = crate::json::Map::new(); },
+                    quote! { _ => extra.push(k.into_owned(), x.to_value()) },
                     quote! { extra, },
                 ),
                 Unknown::Map(_) => (

@@ -2119,7 +2119,7 @@ impl FromJson for JSONRPCRequestParamsMeta {
         for (k, x) in v.entries() {
             match &*k {
                 "progressToken" => f_progress_token = Some(FromJson::from_json(&x, b)?),
-                _ => crate::decode::keep_unknown(&mut extra, k, &x, b),
+                _ => extra.push(k.into_owned(), x.to_value()),
             }
         }
         Some(JSONRPCRequestParamsMeta {
@@ -2718,7 +2718,7 @@ impl FromJson for ListRootsRequestParamsMeta {
         for (k, x) in v.entries() {
             match &*k {
                 "progressToken" => f_progress_token = Some(FromJson::from_json(&x, b)?),
-                _ => crate::decode::keep_unknown(&mut extra, k, &x, b),
+                _ => extra.push(k.into_owned(), x.to_value()),
             }
         }
         Some(ListRootsRequestParamsMeta {
@@ -3470,7 +3470,7 @@ impl FromJson for PingRequestParamsMeta {
         for (k, x) in v.entries() {
             match &*k {
                 "progressToken" => f_progress_token = Some(FromJson::from_json(&x, b)?),
-                _ => crate::decode::keep_unknown(&mut extra, k, &x, b),
+                _ => extra.push(k.into_owned(), x.to_value()),
             }
         }
         Some(PingRequestParamsMeta {
@@ -4199,7 +4199,7 @@ impl FromJson for RequestParamsMeta {
         for (k, x) in v.entries() {
             match &*k {
                 "progressToken" => f_progress_token = Some(FromJson::from_json(&x, b)?),
-                _ => crate::decode::keep_unknown(&mut extra, k, &x, b),
+                _ => extra.push(k.into_owned(), x.to_value()),
             }
         }
         Some(RequestParamsMeta {

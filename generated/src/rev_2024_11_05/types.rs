@@ -940,7 +940,7 @@ pub struct JSONRPCRequestParamsMeta {
     ///
     /// Wire name: `progressToken`.
     pub progress_token: ::std::option::Option<ProgressToken>,
-    /// Members the schema does not declare: this object is an extension point (`_meta`), so they are always allowed; kept with the lossless policy.
+    /// Members the schema does not declare: this object is an extension point (`_meta`), so they are allowed and kept under every policy (META-4).
     pub extra: crate::json::Map,
 }
 ///
@@ -1144,7 +1144,7 @@ pub struct ListRootsRequestParamsMeta {
     ///
     /// Wire name: `progressToken`.
     pub progress_token: ::std::option::Option<ProgressToken>,
-    /// Members the schema does not declare: this object is an extension point (`_meta`), so they are always allowed; kept with the lossless policy.
+    /// Members the schema does not declare: this object is an extension point (`_meta`), so they are allowed and kept under every policy (META-4).
     pub extra: crate::json::Map,
 }
 ///
@@ -1480,7 +1480,7 @@ pub struct PingRequestParamsMeta {
     ///
     /// Wire name: `progressToken`.
     pub progress_token: ::std::option::Option<ProgressToken>,
-    /// Members the schema does not declare: this object is an extension point (`_meta`), so they are always allowed; kept with the lossless policy.
+    /// Members the schema does not declare: this object is an extension point (`_meta`), so they are allowed and kept under every policy (META-4).
     pub extra: crate::json::Map,
 }
 ///
@@ -1751,7 +1751,7 @@ pub struct RequestParamsMeta {
     ///
     /// Wire name: `progressToken`.
     pub progress_token: ::std::option::Option<ProgressToken>,
-    /// Members the schema does not declare: this object is an extension point (`_meta`), so they are always allowed; kept with the lossless policy.
+    /// Members the schema does not declare: this object is an extension point (`_meta`), so they are allowed and kept under every policy (META-4).
     pub extra: crate::json::Map,
 }
 ///

@@ -356,6 +356,7 @@ pub(crate) static U_CallToolResultContentItem: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("type"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_CallToolResultContentItem<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -723,6 +724,7 @@ pub(crate) static U_ClientNotification: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("method"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_ClientNotification<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 4usize] {
     [
@@ -850,6 +852,7 @@ pub(crate) static U_ClientRequest: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("method"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_ClientRequest<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 13usize] {
     [
@@ -906,6 +909,7 @@ pub(crate) static U_ClientResult: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_ClientResult<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 3usize] {
     [v_Result, v_CreateMessageResult, v_ListRootsResult]
@@ -1005,6 +1009,7 @@ pub(crate) static U_CompleteRequestParamsRef: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("type"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_CompleteRequestParamsRef<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -1496,6 +1501,7 @@ pub(crate) static U_CreateMessageResultContent: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("type"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_CreateMessageResultContent<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -1694,6 +1700,7 @@ pub(crate) static U_EmbeddedResourceResource: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_EmbeddedResourceResource<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -2622,6 +2629,7 @@ pub(crate) static U_JSONRPCMessage: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_JSONRPCMessage<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 4usize] {
     [v_JSONRPCRequest, v_JSONRPCNotification, v_JSONRPCResponse, v_JSONRPCError]
@@ -4605,6 +4613,7 @@ pub(crate) static U_ProgressToken: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: true,
 };
 fn v_ProgressToken_arm0<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
     rt::check_type(v, rt::JType::String, p, "#/definitions/ProgressToken/type/type", cx)
@@ -4890,6 +4899,7 @@ pub(crate) static U_PromptMessageContent: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("type"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_PromptMessageContent<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -5133,6 +5143,7 @@ pub(crate) static U_ReadResourceResultContentsItem: rt::UnionDesc = rt::UnionDes
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_ReadResourceResultContentsItem<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -5353,6 +5364,7 @@ pub(crate) static U_RequestId: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: true,
 };
 fn v_RequestId_arm0<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
     rt::check_type(v, rt::JType::String, p, "#/definitions/RequestId/type/type", cx)
@@ -6260,6 +6272,7 @@ pub(crate) static U_SamplingMessageContent: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("type"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_SamplingMessageContent<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -6608,6 +6621,7 @@ pub(crate) static U_ServerNotification: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("method"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_ServerNotification<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 7usize] {
     [
@@ -6658,6 +6672,7 @@ pub(crate) static U_ServerRequest: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("method"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_ServerRequest<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 3usize] {
     [v_PingRequest, v_CreateMessageRequest, v_ListRootsRequest]
@@ -6762,6 +6777,7 @@ pub(crate) static U_ServerResult: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_ServerResult<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 10usize] {
     [

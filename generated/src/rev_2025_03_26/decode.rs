@@ -2207,7 +2207,7 @@ impl FromJson for JSONRPCRequestParamsMeta {
         for (k, x) in v.entries() {
             match &*k {
                 "progressToken" => f_progress_token = Some(FromJson::from_json(&x, b)?),
-                _ => crate::decode::keep_unknown(&mut extra, k, &x, b),
+                _ => extra.push(k.into_owned(), x.to_value()),
             }
         }
         Some(JSONRPCRequestParamsMeta {
@@ -2806,7 +2806,7 @@ impl FromJson for ListRootsRequestParamsMeta {
         for (k, x) in v.entries() {
             match &*k {
                 "progressToken" => f_progress_token = Some(FromJson::from_json(&x, b)?),
-                _ => crate::decode::keep_unknown(&mut extra, k, &x, b),
+                _ => extra.push(k.into_owned(), x.to_value()),
             }
         }
         Some(ListRootsRequestParamsMeta {
@@ -3558,7 +3558,7 @@ impl FromJson for PingRequestParamsMeta {
         for (k, x) in v.entries() {
             match &*k {
                 "progressToken" => f_progress_token = Some(FromJson::from_json(&x, b)?),
-                _ => crate::decode::keep_unknown(&mut extra, k, &x, b),
+                _ => extra.push(k.into_owned(), x.to_value()),
             }
         }
         Some(PingRequestParamsMeta {
@@ -4298,7 +4298,7 @@ impl FromJson for RequestParamsMeta {
         for (k, x) in v.entries() {
             match &*k {
                 "progressToken" => f_progress_token = Some(FromJson::from_json(&x, b)?),
-                _ => crate::decode::keep_unknown(&mut extra, k, &x, b),
+                _ => extra.push(k.into_owned(), x.to_value()),
             }
         }
         Some(RequestParamsMeta {

@@ -1014,7 +1014,7 @@ pub struct JSONRPCRequestParamsMeta {
     ///
     /// Wire name: `progressToken`.
     pub progress_token: ::std::option::Option<ProgressToken>,
-    /// Members the schema does not declare: this object is an extension point (`_meta`), so they are always allowed; kept with the lossless policy.
+    /// Members the schema does not declare: this object is an extension point (`_meta`), so they are allowed and kept under every policy (META-4).
     pub extra: crate::json::Map,
 }
 ///
@@ -1218,7 +1218,7 @@ pub struct ListRootsRequestParamsMeta {
     ///
     /// Wire name: `progressToken`.
     pub progress_token: ::std::option::Option<ProgressToken>,
-    /// Members the schema does not declare: this object is an extension point (`_meta`), so they are always allowed; kept with the lossless policy.
+    /// Members the schema does not declare: this object is an extension point (`_meta`), so they are allowed and kept under every policy (META-4).
     pub extra: crate::json::Map,
 }
 ///
@@ -1554,7 +1554,7 @@ pub struct PingRequestParamsMeta {
     ///
     /// Wire name: `progressToken`.
     pub progress_token: ::std::option::Option<ProgressToken>,
-    /// Members the schema does not declare: this object is an extension point (`_meta`), so they are always allowed; kept with the lossless policy.
+    /// Members the schema does not declare: this object is an extension point (`_meta`), so they are allowed and kept under every policy (META-4).
     pub extra: crate::json::Map,
 }
 ///
@@ -1835,7 +1835,7 @@ pub struct RequestParamsMeta {
     ///
     /// Wire name: `progressToken`.
     pub progress_token: ::std::option::Option<ProgressToken>,
-    /// Members the schema does not declare: this object is an extension point (`_meta`), so they are always allowed; kept with the lossless policy.
+    /// Members the schema does not declare: this object is an extension point (`_meta`), so they are allowed and kept under every policy (META-4).
     pub extra: crate::json::Map,
 }
 ///

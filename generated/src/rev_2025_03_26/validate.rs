@@ -456,6 +456,7 @@ pub(crate) static U_CallToolResultContentItem: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("type"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_CallToolResultContentItem<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -823,6 +824,7 @@ pub(crate) static U_ClientNotification: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("method"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_ClientNotification<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 4usize] {
     [
@@ -950,6 +952,7 @@ pub(crate) static U_ClientRequest: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("method"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_ClientRequest<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 13usize] {
     [
@@ -1006,6 +1009,7 @@ pub(crate) static U_ClientResult: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_ClientResult<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 3usize] {
     [v_Result, v_CreateMessageResult, v_ListRootsResult]
@@ -1105,6 +1109,7 @@ pub(crate) static U_CompleteRequestParamsRef: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("type"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_CompleteRequestParamsRef<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -1604,6 +1609,7 @@ pub(crate) static U_CreateMessageResultContent: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("type"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_CreateMessageResultContent<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -1715,6 +1721,7 @@ pub(crate) static U_EmbeddedResourceResource: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_EmbeddedResourceResource<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -2429,6 +2436,7 @@ pub(crate) static U_JSONRPCBatchRequestItem: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_JSONRPCBatchRequestItem<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -2471,6 +2479,7 @@ pub(crate) static U_JSONRPCBatchResponseItem: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_JSONRPCBatchResponseItem<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -2624,6 +2633,7 @@ pub(crate) static U_JSONRPCMessageArm2Item: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_JSONRPCMessageArm2Item<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -2666,6 +2676,7 @@ pub(crate) static U_JSONRPCMessageArm5Item: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_JSONRPCMessageArm5Item<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -2740,6 +2751,7 @@ pub(crate) static U_JSONRPCMessage: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 fn v_JSONRPCMessage_arm2<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
     {
@@ -4793,6 +4805,7 @@ pub(crate) static U_ProgressToken: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: true,
 };
 fn v_ProgressToken_arm0<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
     rt::check_type(v, rt::JType::String, p, "#/definitions/ProgressToken/type/type", cx)
@@ -5086,6 +5099,7 @@ pub(crate) static U_PromptMessageContent: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("type"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_PromptMessageContent<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -5329,6 +5343,7 @@ pub(crate) static U_ReadResourceResultContentsItem: rt::UnionDesc = rt::UnionDes
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_ReadResourceResultContentsItem<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -5549,6 +5564,7 @@ pub(crate) static U_RequestId: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: true,
 };
 fn v_RequestId_arm0<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
     rt::check_type(v, rt::JType::String, p, "#/definitions/RequestId/type/type", cx)
@@ -6290,6 +6306,7 @@ pub(crate) static U_SamplingMessageContent: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("type"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_SamplingMessageContent<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -6647,6 +6664,7 @@ pub(crate) static U_ServerNotification: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("method"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_ServerNotification<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 7usize] {
     [
@@ -6697,6 +6715,7 @@ pub(crate) static U_ServerRequest: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("method"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_ServerRequest<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 3usize] {
     [v_PingRequest, v_CreateMessageRequest, v_ListRootsRequest]
@@ -6801,6 +6820,7 @@ pub(crate) static U_ServerResult: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_ServerResult<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 10usize] {
     [

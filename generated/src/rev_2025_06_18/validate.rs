@@ -870,6 +870,7 @@ pub(crate) static U_ClientNotification: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("method"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_ClientNotification<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 4usize] {
     [
@@ -997,6 +998,7 @@ pub(crate) static U_ClientRequest: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("method"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_ClientRequest<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 13usize] {
     [
@@ -1061,6 +1063,7 @@ pub(crate) static U_ClientResult: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_ClientResult<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 4usize] {
     [v_Result, v_CreateMessageResult, v_ListRootsResult, v_ElicitResult]
@@ -1229,6 +1232,7 @@ pub(crate) static U_CompleteRequestParamsRef: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("type"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_CompleteRequestParamsRef<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -1551,6 +1555,7 @@ pub(crate) static U_ContentBlock: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("type"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_ContentBlock<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 5usize] {
     [v_TextContent, v_ImageContent, v_AudioContent, v_ResourceLink, v_EmbeddedResource]
@@ -1797,6 +1802,7 @@ pub(crate) static U_CreateMessageResultContent: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("type"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_CreateMessageResultContent<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -2142,6 +2148,7 @@ pub(crate) static U_ElicitResultContentValue: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: true,
 };
 fn v_ElicitResultContentValue_arm0<'v, V: JsonView<'v>>(
     v: &V,
@@ -2296,6 +2303,7 @@ pub(crate) static U_EmbeddedResourceResource: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_EmbeddedResourceResource<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -3287,6 +3295,7 @@ pub(crate) static U_JSONRPCMessage: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_JSONRPCMessage<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 4usize] {
     [v_JSONRPCRequest, v_JSONRPCNotification, v_JSONRPCResponse, v_JSONRPCError]
@@ -5261,6 +5270,7 @@ pub(crate) static U_PrimitiveSchemaDefinition: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("type"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_PrimitiveSchemaDefinition<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -5428,6 +5438,7 @@ pub(crate) static U_ProgressToken: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: true,
 };
 fn v_ProgressToken_arm0<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
     rt::check_type(v, rt::JType::String, p, "#/definitions/ProgressToken/type/type", cx)
@@ -5948,6 +5959,7 @@ pub(crate) static U_ReadResourceResultContentsItem: rt::UnionDesc = rt::UnionDes
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_ReadResourceResultContentsItem<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -6168,6 +6180,7 @@ pub(crate) static U_RequestId: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: true,
 };
 fn v_RequestId_arm0<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
     rt::check_type(v, rt::JType::String, p, "#/definitions/RequestId/type/type", cx)
@@ -7084,6 +7097,7 @@ pub(crate) static U_SamplingMessageContent: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("type"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_SamplingMessageContent<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -7441,6 +7455,7 @@ pub(crate) static U_ServerNotification: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("method"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_ServerNotification<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 7usize] {
     [
@@ -7499,6 +7514,7 @@ pub(crate) static U_ServerRequest: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("method"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_ServerRequest<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 4usize] {
     [v_PingRequest, v_CreateMessageRequest, v_ListRootsRequest, v_ElicitRequest]
@@ -7603,6 +7619,7 @@ pub(crate) static U_ServerResult: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_ServerResult<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 10usize] {
     [

@@ -754,6 +754,7 @@ pub(crate) static U_CancelTaskResultTtl: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: true,
 };
 fn v_CancelTaskResultTtl_arm0<'v, V: JsonView<'v>>(
     v: &V,
@@ -1453,6 +1454,7 @@ pub(crate) static U_ClientNotification: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("method"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_ClientNotification<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 5usize] {
     [
@@ -1613,6 +1615,7 @@ pub(crate) static U_ClientRequest: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("method"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_ClientRequest<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 17usize] {
     [
@@ -1731,6 +1734,7 @@ pub(crate) static U_ClientResult: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_ClientResult<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 8usize] {
     [
@@ -1994,6 +1998,7 @@ pub(crate) static U_CompleteRequestParamsRef: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("type"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_CompleteRequestParamsRef<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -2255,6 +2260,7 @@ pub(crate) static U_ContentBlock: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("type"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_ContentBlock<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 5usize] {
     [v_TextContent, v_ImageContent, v_AudioContent, v_ResourceLink, v_EmbeddedResource]
@@ -2595,6 +2601,7 @@ pub(crate) static U_CreateMessageResultContent: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("type"),
     result_type_arm: None,
+    type_list: false,
 };
 fn v_CreateMessageResultContent_arm5<'v, V: JsonView<'v>>(
     v: &V,
@@ -3050,6 +3057,7 @@ pub(crate) static U_ElicitRequestParams: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("mode"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_ElicitRequestParams<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 2usize] {
     [v_ElicitRequestURLParams, v_ElicitRequestFormParams]
@@ -3222,6 +3230,7 @@ pub(crate) static U_ElicitResultContentValueArm1: rt::UnionDesc = rt::UnionDesc 
     ],
     tag: None,
     result_type_arm: None,
+    type_list: true,
 };
 fn v_ElicitResultContentValueArm1_arm0<'v, V: JsonView<'v>>(
     v: &V,
@@ -3307,6 +3316,7 @@ pub(crate) static U_ElicitResultContentValue: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 fn v_ElicitResultContentValue_arm0<'v, V: JsonView<'v>>(
     v: &V,
@@ -3577,6 +3587,7 @@ pub(crate) static U_EmbeddedResourceResource: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_EmbeddedResourceResource<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -3713,6 +3724,7 @@ pub(crate) static U_EnumSchema: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("type"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_EnumSchema<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 5usize] {
     [
@@ -4312,6 +4324,7 @@ pub(crate) static U_GetTaskResultTtl: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: true,
 };
 fn v_GetTaskResultTtl_arm0<'v, V: JsonView<'v>>(
     v: &V,
@@ -5118,6 +5131,7 @@ pub(crate) static U_JSONRPCMessage: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_JSONRPCMessage<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 4usize] {
     [
@@ -5280,6 +5294,7 @@ pub(crate) static U_JSONRPCResponse: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_JSONRPCResponse<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 2usize] {
     [v_JSONRPCResultResponse, v_JSONRPCErrorResponse]
@@ -6620,6 +6635,7 @@ pub(crate) static U_MultiSelectEnumSchema: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_MultiSelectEnumSchema<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -7137,6 +7153,7 @@ pub(crate) static U_PrimitiveSchemaDefinition: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("type"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_PrimitiveSchemaDefinition<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -7324,6 +7341,7 @@ pub(crate) static U_ProgressToken: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: true,
 };
 fn v_ProgressToken_arm0<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
     rt::check_type(v, rt::JType::String, p, "#/$defs/ProgressToken/type/type", cx)
@@ -7850,6 +7868,7 @@ pub(crate) static U_ReadResourceResultContentsItem: rt::UnionDesc = rt::UnionDes
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_ReadResourceResultContentsItem<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -8045,6 +8064,7 @@ pub(crate) static U_RequestId: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: true,
 };
 fn v_RequestId_arm0<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
     rt::check_type(v, rt::JType::String, p, "#/$defs/RequestId/type/type", cx)
@@ -9139,6 +9159,7 @@ pub(crate) static U_SamplingMessageContent: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("type"),
     result_type_arm: None,
+    type_list: false,
 };
 fn v_SamplingMessageContent_arm5<'v, V: JsonView<'v>>(
     v: &V,
@@ -9295,6 +9316,7 @@ pub(crate) static U_SamplingMessageContentBlock: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("type"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_SamplingMessageContentBlock<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -9770,6 +9792,7 @@ pub(crate) static U_ServerNotification: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("method"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_ServerNotification<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 9usize] {
     [
@@ -9862,6 +9885,7 @@ pub(crate) static U_ServerRequest: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("method"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_ServerRequest<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 8usize] {
     [
@@ -10025,6 +10049,7 @@ pub(crate) static U_ServerResult: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_ServerResult<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 14usize] {
     [
@@ -10202,6 +10227,7 @@ pub(crate) static U_SingleSelectEnumSchema: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_SingleSelectEnumSchema<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -10489,6 +10515,7 @@ pub(crate) static U_TaskTtl: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: true,
 };
 fn v_TaskTtl_arm0<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
     rt::check_type(v, rt::JType::Integer, p, "#/$defs/Task/properties/ttl/type/type", cx)
@@ -10773,6 +10800,7 @@ pub(crate) static U_TaskStatusNotificationParamsTtl: rt::UnionDesc = rt::UnionDe
     ],
     tag: None,
     result_type_arm: None,
+    type_list: true,
 };
 fn v_TaskStatusNotificationParamsTtl_arm0<'v, V: JsonView<'v>>(
     v: &V,

@@ -344,9 +344,9 @@ impl FromJson for CacheableResult {
         }
         Some(CacheableResult {
             meta: f_meta,
-            cache_scope: f_cache_scope?,
+            cache_scope: f_cache_scope,
             result_type: f_result_type,
-            ttl_ms: f_ttl_ms?,
+            ttl_ms: f_ttl_ms,
             extra,
         })
     }
@@ -358,14 +358,18 @@ impl ToJson for CacheableResult {
             w.key("_meta");
             x.write_json(w);
         }
-        w.key("cacheScope");
-        self.cache_scope.write_json(w);
+        if let Some(x) = &self.cache_scope {
+            w.key("cacheScope");
+            x.write_json(w);
+        }
         if let Some(x) = &self.result_type {
             w.key("resultType");
             x.write_json(w);
         }
-        w.key("ttlMs");
-        self.ttl_ms.write_json(w);
+        if let Some(x) = &self.ttl_ms {
+            w.key("ttlMs");
+            x.write_json(w);
+        }
         self.extra.write_members(w);
         w.end_object();
     }
@@ -1875,12 +1879,12 @@ impl FromJson for DiscoverResult {
         }
         Some(DiscoverResult {
             meta: f_meta,
-            cache_scope: f_cache_scope?,
+            cache_scope: f_cache_scope,
             capabilities: f_capabilities?,
             instructions: f_instructions,
             result_type: f_result_type,
             supported_versions: f_supported_versions?,
-            ttl_ms: f_ttl_ms?,
+            ttl_ms: f_ttl_ms,
             extra,
         })
     }
@@ -1892,8 +1896,10 @@ impl ToJson for DiscoverResult {
             w.key("_meta");
             x.write_json(w);
         }
-        w.key("cacheScope");
-        self.cache_scope.write_json(w);
+        if let Some(x) = &self.cache_scope {
+            w.key("cacheScope");
+            x.write_json(w);
+        }
         w.key("capabilities");
         self.capabilities.write_json(w);
         if let Some(x) = &self.instructions {
@@ -1906,8 +1912,10 @@ impl ToJson for DiscoverResult {
         }
         w.key("supportedVersions");
         self.supported_versions.write_json(w);
-        w.key("ttlMs");
-        self.ttl_ms.write_json(w);
+        if let Some(x) = &self.ttl_ms {
+            w.key("ttlMs");
+            x.write_json(w);
+        }
         self.extra.write_members(w);
         w.end_object();
     }
@@ -3990,11 +3998,11 @@ impl FromJson for ListPromptsResult {
         }
         Some(ListPromptsResult {
             meta: f_meta,
-            cache_scope: f_cache_scope?,
+            cache_scope: f_cache_scope,
             next_cursor: f_next_cursor,
             prompts: f_prompts?,
             result_type: f_result_type,
-            ttl_ms: f_ttl_ms?,
+            ttl_ms: f_ttl_ms,
             extra,
         })
     }
@@ -4006,8 +4014,10 @@ impl ToJson for ListPromptsResult {
             w.key("_meta");
             x.write_json(w);
         }
-        w.key("cacheScope");
-        self.cache_scope.write_json(w);
+        if let Some(x) = &self.cache_scope {
+            w.key("cacheScope");
+            x.write_json(w);
+        }
         if let Some(x) = &self.next_cursor {
             w.key("nextCursor");
             x.write_json(w);
@@ -4018,8 +4028,10 @@ impl ToJson for ListPromptsResult {
             w.key("resultType");
             x.write_json(w);
         }
-        w.key("ttlMs");
-        self.ttl_ms.write_json(w);
+        if let Some(x) = &self.ttl_ms {
+            w.key("ttlMs");
+            x.write_json(w);
+        }
         self.extra.write_members(w);
         w.end_object();
     }
@@ -4187,11 +4199,11 @@ impl FromJson for ListResourceTemplatesResult {
         }
         Some(ListResourceTemplatesResult {
             meta: f_meta,
-            cache_scope: f_cache_scope?,
+            cache_scope: f_cache_scope,
             next_cursor: f_next_cursor,
             resource_templates: f_resource_templates?,
             result_type: f_result_type,
-            ttl_ms: f_ttl_ms?,
+            ttl_ms: f_ttl_ms,
             extra,
         })
     }
@@ -4203,8 +4215,10 @@ impl ToJson for ListResourceTemplatesResult {
             w.key("_meta");
             x.write_json(w);
         }
-        w.key("cacheScope");
-        self.cache_scope.write_json(w);
+        if let Some(x) = &self.cache_scope {
+            w.key("cacheScope");
+            x.write_json(w);
+        }
         if let Some(x) = &self.next_cursor {
             w.key("nextCursor");
             x.write_json(w);
@@ -4215,8 +4229,10 @@ impl ToJson for ListResourceTemplatesResult {
             w.key("resultType");
             x.write_json(w);
         }
-        w.key("ttlMs");
-        self.ttl_ms.write_json(w);
+        if let Some(x) = &self.ttl_ms {
+            w.key("ttlMs");
+            x.write_json(w);
+        }
         self.extra.write_members(w);
         w.end_object();
     }
@@ -4378,11 +4394,11 @@ impl FromJson for ListResourcesResult {
         }
         Some(ListResourcesResult {
             meta: f_meta,
-            cache_scope: f_cache_scope?,
+            cache_scope: f_cache_scope,
             next_cursor: f_next_cursor,
             resources: f_resources?,
             result_type: f_result_type,
-            ttl_ms: f_ttl_ms?,
+            ttl_ms: f_ttl_ms,
             extra,
         })
     }
@@ -4394,8 +4410,10 @@ impl ToJson for ListResourcesResult {
             w.key("_meta");
             x.write_json(w);
         }
-        w.key("cacheScope");
-        self.cache_scope.write_json(w);
+        if let Some(x) = &self.cache_scope {
+            w.key("cacheScope");
+            x.write_json(w);
+        }
         if let Some(x) = &self.next_cursor {
             w.key("nextCursor");
             x.write_json(w);
@@ -4406,8 +4424,10 @@ impl ToJson for ListResourcesResult {
             w.key("resultType");
             x.write_json(w);
         }
-        w.key("ttlMs");
-        self.ttl_ms.write_json(w);
+        if let Some(x) = &self.ttl_ms {
+            w.key("ttlMs");
+            x.write_json(w);
+        }
         self.extra.write_members(w);
         w.end_object();
     }
@@ -4691,11 +4711,11 @@ impl FromJson for ListToolsResult {
         }
         Some(ListToolsResult {
             meta: f_meta,
-            cache_scope: f_cache_scope?,
+            cache_scope: f_cache_scope,
             next_cursor: f_next_cursor,
             result_type: f_result_type,
             tools: f_tools?,
-            ttl_ms: f_ttl_ms?,
+            ttl_ms: f_ttl_ms,
             extra,
         })
     }
@@ -4707,8 +4727,10 @@ impl ToJson for ListToolsResult {
             w.key("_meta");
             x.write_json(w);
         }
-        w.key("cacheScope");
-        self.cache_scope.write_json(w);
+        if let Some(x) = &self.cache_scope {
+            w.key("cacheScope");
+            x.write_json(w);
+        }
         if let Some(x) = &self.next_cursor {
             w.key("nextCursor");
             x.write_json(w);
@@ -4719,8 +4741,10 @@ impl ToJson for ListToolsResult {
         }
         w.key("tools");
         self.tools.write_json(w);
-        w.key("ttlMs");
-        self.ttl_ms.write_json(w);
+        if let Some(x) = &self.ttl_ms {
+            w.key("ttlMs");
+            x.write_json(w);
+        }
         self.extra.write_members(w);
         w.end_object();
     }
@@ -4923,7 +4947,7 @@ impl FromJson for MetaObject {
         let mut extra = crate::json::Map::new();
         for (k, x) in v.entries() {
             match &*k {
-                _ => crate::decode::keep_unknown(&mut extra, k, &x, b),
+                _ => extra.push(k.into_owned(), x.to_value()),
             }
         }
         Some(MetaObject { extra })
@@ -5338,7 +5362,7 @@ impl FromJson for NotificationMetaObject {
                 "io.modelcontextprotocol/subscriptionId" => {
                     f_subscription_id = Some(FromJson::from_json(&x, b)?);
                 }
-                _ => crate::decode::keep_unknown(&mut extra, k, &x, b),
+                _ => extra.push(k.into_owned(), x.to_value()),
             }
         }
         Some(NotificationMetaObject {
@@ -6401,10 +6425,10 @@ impl FromJson for ReadResourceResult {
         }
         Some(ReadResourceResult {
             meta: f_meta,
-            cache_scope: f_cache_scope?,
+            cache_scope: f_cache_scope,
             contents: f_contents?,
             result_type: f_result_type,
-            ttl_ms: f_ttl_ms?,
+            ttl_ms: f_ttl_ms,
             extra,
         })
     }
@@ -6416,16 +6440,20 @@ impl ToJson for ReadResourceResult {
             w.key("_meta");
             x.write_json(w);
         }
-        w.key("cacheScope");
-        self.cache_scope.write_json(w);
+        if let Some(x) = &self.cache_scope {
+            w.key("cacheScope");
+            x.write_json(w);
+        }
         w.key("contents");
         self.contents.write_json(w);
         if let Some(x) = &self.result_type {
             w.key("resultType");
             x.write_json(w);
         }
-        w.key("ttlMs");
-        self.ttl_ms.write_json(w);
+        if let Some(x) = &self.ttl_ms {
+            w.key("ttlMs");
+            x.write_json(w);
+        }
         self.extra.write_members(w);
         w.end_object();
     }
@@ -6631,7 +6659,7 @@ impl FromJson for RequestMetaObject {
                     f_protocol_version = Some(FromJson::from_json(&x, b)?);
                 }
                 "progressToken" => f_progress_token = Some(FromJson::from_json(&x, b)?),
-                _ => crate::decode::keep_unknown(&mut extra, k, &x, b),
+                _ => extra.push(k.into_owned(), x.to_value()),
             }
         }
         Some(RequestMetaObject {
@@ -7323,7 +7351,7 @@ impl FromJson for ResultMetaObject {
                 "io.modelcontextprotocol/serverInfo" => {
                     f_server_info = Some(FromJson::from_json(&x, b)?);
                 }
-                _ => crate::decode::keep_unknown(&mut extra, k, &x, b),
+                _ => extra.push(k.into_owned(), x.to_value()),
             }
         }
         Some(ResultMetaObject {
@@ -8417,7 +8445,7 @@ impl FromJson for SubscriptionsListenResultMetaObject {
                 "io.modelcontextprotocol/subscriptionId" => {
                     f_subscription_id = Some(FromJson::from_json(&x, b)?);
                 }
-                _ => crate::decode::keep_unknown(&mut extra, k, &x, b),
+                _ => extra.push(k.into_owned(), x.to_value()),
             }
         }
         Some(SubscriptionsListenResultMetaObject {

@@ -269,6 +269,28 @@ pub enum MethodResult {
     /// know (an extension's): kept as it was, never forced into a known type.
     Raw(crate::json::Value),
 }
+impl MethodResult {
+    /// The variant's name (`CallToolResult`, `InputRequiredResult`, `Raw`).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            MethodResult::CallToolResult(_) => "CallToolResult",
+            MethodResult::InputRequiredResult(_) => "InputRequiredResult",
+            MethodResult::CompleteResult(_) => "CompleteResult",
+            MethodResult::CreateMessageResult(_) => "CreateMessageResult",
+            MethodResult::DiscoverResult(_) => "DiscoverResult",
+            MethodResult::ElicitResult(_) => "ElicitResult",
+            MethodResult::GetPromptResult(_) => "GetPromptResult",
+            MethodResult::ListPromptsResult(_) => "ListPromptsResult",
+            MethodResult::ListResourceTemplatesResult(_) => "ListResourceTemplatesResult",
+            MethodResult::ListResourcesResult(_) => "ListResourcesResult",
+            MethodResult::ListRootsResult(_) => "ListRootsResult",
+            MethodResult::ListToolsResult(_) => "ListToolsResult",
+            MethodResult::ReadResourceResult(_) => "ReadResourceResult",
+            MethodResult::SubscriptionsListenResult(_) => "SubscriptionsListenResult",
+            MethodResult::Raw(_) => "Raw",
+        }
+    }
+}
 impl ToJson for MethodResult {
     fn write_json(&self, w: &mut JsonWriter) {
         match self {
@@ -292,14 +314,16 @@ impl ToJson for MethodResult {
 }
 /// Decodes a result given the method of the request it answers: `resultType` first
 /// (`input_required` → `InputRequiredResult`; absent → `complete`, RESULT-2; unknown →
-/// kept raw), then the method's result type; an unknown method is kept raw.
+/// kept raw), then the method's result type; an unknown method is kept raw. Client
+/// leniency is on: absent `ttlMs`/`cacheScope` and negative `ttlMs` are tolerated
+/// (CACHE-3) and never invented on re-encode.
 pub fn decode_result<'v, V: JsonView<'v>>(
     request_method: &str,
     v: &V,
     policy: crate::validate::Policy,
 ) -> ::core::result::Result<MethodResult, crate::decode::DecodeError> {
     let mut opts = crate::validate::Options::decoding(policy);
-    opts.legacy_result_type = true;
+    opts.client_leniency = true;
     let info = method(request_method);
     Ok(
         match crate::methods::classify_result(

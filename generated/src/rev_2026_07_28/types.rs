@@ -206,7 +206,8 @@ pub struct CacheableResult {
     ///   different cache).
     ///
     /// Wire name: `cacheScope`.
-    pub cache_scope: CacheableResultCacheScope,
+    /// Optional on the wire from earlier-revision servers (RESULT-2): absent reads as `complete` and is not invented on re-encode.
+    pub cache_scope: ::std::option::Option<CacheableResultCacheScope>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -228,7 +229,8 @@ pub struct CacheableResult {
     ///   milliseconds after receiving the response.
     ///
     /// Wire name: `ttlMs`.
-    pub ttl_ms: crate::json::Number,
+    /// Optional on the wire from earlier-revision servers (RESULT-2): absent reads as `complete` and is not invented on re-encode.
+    pub ttl_ms: ::std::option::Option<crate::json::Number>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
@@ -1037,7 +1039,8 @@ pub struct DiscoverResult {
     ///   different cache).
     ///
     /// Wire name: `cacheScope`.
-    pub cache_scope: DiscoverResultCacheScope,
+    /// Optional on the wire from earlier-revision servers (RESULT-2): absent reads as `complete` and is not invented on re-encode.
+    pub cache_scope: ::std::option::Option<DiscoverResultCacheScope>,
     /// The capabilities of the server.
     ///
     /// Wire name: `capabilities`.
@@ -1077,7 +1080,8 @@ pub struct DiscoverResult {
     ///   milliseconds after receiving the response.
     ///
     /// Wire name: `ttlMs`.
-    pub ttl_ms: crate::json::Number,
+    /// Optional on the wire from earlier-revision servers (RESULT-2): absent reads as `complete` and is not invented on re-encode.
+    pub ttl_ms: ::std::option::Option<crate::json::Number>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
@@ -2138,7 +2142,8 @@ pub struct ListPromptsResult {
     ///   different cache).
     ///
     /// Wire name: `cacheScope`.
-    pub cache_scope: ListPromptsResultCacheScope,
+    /// Optional on the wire from earlier-revision servers (RESULT-2): absent reads as `complete` and is not invented on re-encode.
+    pub cache_scope: ::std::option::Option<ListPromptsResultCacheScope>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
@@ -2168,7 +2173,8 @@ pub struct ListPromptsResult {
     ///   milliseconds after receiving the response.
     ///
     /// Wire name: `ttlMs`.
-    pub ttl_ms: crate::json::Number,
+    /// Optional on the wire from earlier-revision servers (RESULT-2): absent reads as `complete` and is not invented on re-encode.
+    pub ttl_ms: ::std::option::Option<crate::json::Number>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
@@ -2268,7 +2274,8 @@ pub struct ListResourceTemplatesResult {
     ///   different cache).
     ///
     /// Wire name: `cacheScope`.
-    pub cache_scope: ListResourceTemplatesResultCacheScope,
+    /// Optional on the wire from earlier-revision servers (RESULT-2): absent reads as `complete` and is not invented on re-encode.
+    pub cache_scope: ::std::option::Option<ListResourceTemplatesResultCacheScope>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
@@ -2298,7 +2305,8 @@ pub struct ListResourceTemplatesResult {
     ///   milliseconds after receiving the response.
     ///
     /// Wire name: `ttlMs`.
-    pub ttl_ms: crate::json::Number,
+    /// Optional on the wire from earlier-revision servers (RESULT-2): absent reads as `complete` and is not invented on re-encode.
+    pub ttl_ms: ::std::option::Option<crate::json::Number>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
@@ -2398,7 +2406,8 @@ pub struct ListResourcesResult {
     ///   different cache).
     ///
     /// Wire name: `cacheScope`.
-    pub cache_scope: ListResourcesResultCacheScope,
+    /// Optional on the wire from earlier-revision servers (RESULT-2): absent reads as `complete` and is not invented on re-encode.
+    pub cache_scope: ::std::option::Option<ListResourcesResultCacheScope>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
@@ -2428,7 +2437,8 @@ pub struct ListResourcesResult {
     ///   milliseconds after receiving the response.
     ///
     /// Wire name: `ttlMs`.
-    pub ttl_ms: crate::json::Number,
+    /// Optional on the wire from earlier-revision servers (RESULT-2): absent reads as `complete` and is not invented on re-encode.
+    pub ttl_ms: ::std::option::Option<crate::json::Number>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
@@ -2573,7 +2583,8 @@ pub struct ListToolsResult {
     ///   different cache).
     ///
     /// Wire name: `cacheScope`.
-    pub cache_scope: ListToolsResultCacheScope,
+    /// Optional on the wire from earlier-revision servers (RESULT-2): absent reads as `complete` and is not invented on re-encode.
+    pub cache_scope: ::std::option::Option<ListToolsResultCacheScope>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
@@ -2603,7 +2614,8 @@ pub struct ListToolsResult {
     ///   milliseconds after receiving the response.
     ///
     /// Wire name: `ttlMs`.
-    pub ttl_ms: crate::json::Number,
+    /// Optional on the wire from earlier-revision servers (RESULT-2): absent reads as `complete` and is not invented on re-encode.
+    pub ttl_ms: ::std::option::Option<crate::json::Number>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
@@ -2740,7 +2752,7 @@ pub struct LoggingMessageNotificationParams {
 /// Schema: `#/$defs/MetaObject`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MetaObject {
-    /// Members the schema does not declare: this object is an extension point (`_meta`), so they are always allowed; kept with the lossless policy.
+    /// Members the schema does not declare: this object is an extension point (`_meta`), so they are allowed and kept under every policy (META-4).
     pub extra: crate::json::Map,
 }
 /// A JSON-RPC error indicating that the requested method does not exist or is not available.
@@ -2938,7 +2950,7 @@ pub struct NotificationMetaObject {
     ///
     /// Wire name: `io.modelcontextprotocol/subscriptionId`.
     pub subscription_id: ::std::option::Option<RequestId>,
-    /// Members the schema does not declare: this object is an extension point (`_meta`), so they are always allowed; kept with the lossless policy.
+    /// Members the schema does not declare: this object is an extension point (`_meta`), so they are allowed and kept under every policy (META-4).
     pub extra: crate::json::Map,
 }
 /// Common params for any notification.
@@ -3460,7 +3472,8 @@ pub struct ReadResourceResult {
     ///   different cache).
     ///
     /// Wire name: `cacheScope`.
-    pub cache_scope: ReadResourceResultCacheScope,
+    /// Optional on the wire from earlier-revision servers (RESULT-2): absent reads as `complete` and is not invented on re-encode.
+    pub cache_scope: ::std::option::Option<ReadResourceResultCacheScope>,
     ///
     /// Wire name: `contents`.
     pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
@@ -3485,7 +3498,8 @@ pub struct ReadResourceResult {
     ///   milliseconds after receiving the response.
     ///
     /// Wire name: `ttlMs`.
-    pub ttl_ms: crate::json::Number,
+    /// Optional on the wire from earlier-revision servers (RESULT-2): absent reads as `complete` and is not invented on re-encode.
+    pub ttl_ms: ::std::option::Option<crate::json::Number>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
@@ -3606,7 +3620,7 @@ pub struct RequestMetaObject {
     ///
     /// Wire name: `progressToken`.
     pub progress_token: ::std::option::Option<ProgressToken>,
-    /// Members the schema does not declare: this object is an extension point (`_meta`), so they are always allowed; kept with the lossless policy.
+    /// Members the schema does not declare: this object is an extension point (`_meta`), so they are allowed and kept under every policy (META-4).
     pub extra: crate::json::Map,
 }
 /// Common params for any request.
@@ -3949,7 +3963,7 @@ pub struct ResultMetaObject {
     /// Wire name: `io.modelcontextprotocol/serverInfo`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub server_info: ::std::option::Option<Implementation>,
-    /// Members the schema does not declare: this object is an extension point (`_meta`), so they are always allowed; kept with the lossless policy.
+    /// Members the schema does not declare: this object is an extension point (`_meta`), so they are allowed and kept under every policy (META-4).
     pub extra: crate::json::Map,
 }
 /// The sender or recipient of messages and data in a conversation.
@@ -4571,7 +4585,7 @@ pub struct SubscriptionsListenResultMetaObject {
     ///
     /// Wire name: `io.modelcontextprotocol/subscriptionId`.
     pub subscription_id: RequestId,
-    /// Members the schema does not declare: this object is an extension point (`_meta`), so they are always allowed; kept with the lossless policy.
+    /// Members the schema does not declare: this object is an extension point (`_meta`), so they are allowed and kept under every policy (META-4).
     pub extra: crate::json::Map,
 }
 /// A successful response from the server for a `SubscriptionsListenRequestsubscriptions/listen`

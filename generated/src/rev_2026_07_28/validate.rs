@@ -535,21 +535,31 @@ pub(crate) fn v_CacheableResult<'v, V: JsonView<'v>>(
                 )
             }
             "ttlMs" => {
-                rt::check_type(
-                    v,
-                    rt::JType::Integer,
-                    p,
-                    "#/$defs/CacheableResult/properties/ttlMs/type",
-                    cx,
-                )
-                    && (true
-                        & rt::check_minimum(
-                            v,
-                            0f64,
-                            p,
-                            "#/$defs/CacheableResult/properties/ttlMs/minimum",
-                            cx,
-                        ))
+                if cx.opts.client_leniency {
+                    rt::check_type(
+                        v,
+                        rt::JType::Integer,
+                        p,
+                        "#/$defs/CacheableResult/properties/ttlMs/type",
+                        cx,
+                    )
+                } else {
+                    rt::check_type(
+                        v,
+                        rt::JType::Integer,
+                        p,
+                        "#/$defs/CacheableResult/properties/ttlMs/type",
+                        cx,
+                    )
+                        && (true
+                            & rt::check_minimum(
+                                v,
+                                0f64,
+                                p,
+                                "#/$defs/CacheableResult/properties/ttlMs/minimum",
+                                cx,
+                            ))
+                }
             }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/CacheableResult", cx),
         };
@@ -787,6 +797,7 @@ pub(crate) static U_CallToolResultResponseResult: rt::UnionDesc = rt::UnionDesc 
     ],
     tag: None,
     result_type_arm: Some(0usize),
+    type_list: false,
 };
 pub(crate) fn arms_CallToolResultResponseResult<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -1303,6 +1314,7 @@ pub(crate) static U_ClientRequest: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("method"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_ClientRequest<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 10usize] {
     [
@@ -1536,6 +1548,7 @@ pub(crate) static U_CompleteRequestParamsRef: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("type"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_CompleteRequestParamsRef<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -1855,6 +1868,7 @@ pub(crate) static U_ContentBlock: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("type"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_ContentBlock<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 5usize] {
     [v_TextContent, v_ImageContent, v_AudioContent, v_ResourceLink, v_EmbeddedResource]
@@ -2143,6 +2157,7 @@ pub(crate) static U_CreateMessageResultContent: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("type"),
     result_type_arm: None,
+    type_list: false,
 };
 fn v_CreateMessageResultContent_arm5<'v, V: JsonView<'v>>(
     v: &V,
@@ -2398,21 +2413,31 @@ pub(crate) fn v_DiscoverResult<'v, V: JsonView<'v>>(
                 }
             }
             "ttlMs" => {
-                rt::check_type(
-                    v,
-                    rt::JType::Integer,
-                    p,
-                    "#/$defs/DiscoverResult/properties/ttlMs/type",
-                    cx,
-                )
-                    && (true
-                        & rt::check_minimum(
-                            v,
-                            0f64,
-                            p,
-                            "#/$defs/DiscoverResult/properties/ttlMs/minimum",
-                            cx,
-                        ))
+                if cx.opts.client_leniency {
+                    rt::check_type(
+                        v,
+                        rt::JType::Integer,
+                        p,
+                        "#/$defs/DiscoverResult/properties/ttlMs/type",
+                        cx,
+                    )
+                } else {
+                    rt::check_type(
+                        v,
+                        rt::JType::Integer,
+                        p,
+                        "#/$defs/DiscoverResult/properties/ttlMs/type",
+                        cx,
+                    )
+                        && (true
+                            & rt::check_minimum(
+                                v,
+                                0f64,
+                                p,
+                                "#/$defs/DiscoverResult/properties/ttlMs/minimum",
+                                cx,
+                            ))
+                }
             }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/DiscoverResult", cx),
         };
@@ -2723,6 +2748,7 @@ pub(crate) static U_ElicitRequestParams: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("mode"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_ElicitRequestParams<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 2usize] {
     [v_ElicitRequestFormParams, v_ElicitRequestURLParams]
@@ -2852,6 +2878,7 @@ pub(crate) static U_ElicitResultContentValueArm1: rt::UnionDesc = rt::UnionDesc 
     ],
     tag: None,
     result_type_arm: None,
+    type_list: true,
 };
 fn v_ElicitResultContentValueArm1_arm0<'v, V: JsonView<'v>>(
     v: &V,
@@ -2937,6 +2964,7 @@ pub(crate) static U_ElicitResultContentValue: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 fn v_ElicitResultContentValue_arm0<'v, V: JsonView<'v>>(
     v: &V,
@@ -3076,6 +3104,7 @@ pub(crate) static U_EmbeddedResourceResource: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_EmbeddedResourceResource<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -3204,6 +3233,7 @@ pub(crate) static U_EnumSchema: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("type"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_EnumSchema<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 5usize] {
     [
@@ -3516,6 +3546,7 @@ pub(crate) static U_GetPromptResultResponseResult: rt::UnionDesc = rt::UnionDesc
     ],
     tag: None,
     result_type_arm: Some(0usize),
+    type_list: false,
 };
 pub(crate) fn arms_GetPromptResultResponseResult<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -4049,6 +4080,7 @@ pub(crate) static U_InputRequest: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("method"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_InputRequest<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 3usize] {
     [v_CreateMessageRequest, v_ListRootsRequest, v_ElicitRequest]
@@ -4145,6 +4177,7 @@ pub(crate) static U_InputResponse: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_InputResponse<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 3usize] {
     [v_CreateMessageResult, v_ListRootsResult, v_ElicitResult]
@@ -4456,6 +4489,7 @@ pub(crate) static U_JSONRPCMessage: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_JSONRPCMessage<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 4usize] {
     [
@@ -4618,6 +4652,7 @@ pub(crate) static U_JSONRPCResponse: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_JSONRPCResponse<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 2usize] {
     [v_JSONRPCResultResponse, v_JSONRPCErrorResponse]
@@ -4719,6 +4754,7 @@ pub(crate) static U_JSONValueArm2: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: true,
 };
 fn v_JSONValueArm2_arm0<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
     rt::check_type(v, rt::JType::String, p, "#/$defs/JSONValue/anyOf/2/type/type", cx)
@@ -4783,6 +4819,7 @@ pub(crate) static U_JSONValue: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 fn v_JSONValue_arm1<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
     {
@@ -5089,21 +5126,31 @@ pub(crate) fn v_ListPromptsResult<'v, V: JsonView<'v>>(
                 )
             }
             "ttlMs" => {
-                rt::check_type(
-                    v,
-                    rt::JType::Integer,
-                    p,
-                    "#/$defs/ListPromptsResult/properties/ttlMs/type",
-                    cx,
-                )
-                    && (true
-                        & rt::check_minimum(
-                            v,
-                            0f64,
-                            p,
-                            "#/$defs/ListPromptsResult/properties/ttlMs/minimum",
-                            cx,
-                        ))
+                if cx.opts.client_leniency {
+                    rt::check_type(
+                        v,
+                        rt::JType::Integer,
+                        p,
+                        "#/$defs/ListPromptsResult/properties/ttlMs/type",
+                        cx,
+                    )
+                } else {
+                    rt::check_type(
+                        v,
+                        rt::JType::Integer,
+                        p,
+                        "#/$defs/ListPromptsResult/properties/ttlMs/type",
+                        cx,
+                    )
+                        && (true
+                            & rt::check_minimum(
+                                v,
+                                0f64,
+                                p,
+                                "#/$defs/ListPromptsResult/properties/ttlMs/minimum",
+                                cx,
+                            ))
+                }
             }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ListPromptsResult", cx),
         };
@@ -5317,21 +5364,31 @@ pub(crate) fn v_ListResourceTemplatesResult<'v, V: JsonView<'v>>(
                 )
             }
             "ttlMs" => {
-                rt::check_type(
-                    v,
-                    rt::JType::Integer,
-                    p,
-                    "#/$defs/ListResourceTemplatesResult/properties/ttlMs/type",
-                    cx,
-                )
-                    && (true
-                        & rt::check_minimum(
-                            v,
-                            0f64,
-                            p,
-                            "#/$defs/ListResourceTemplatesResult/properties/ttlMs/minimum",
-                            cx,
-                        ))
+                if cx.opts.client_leniency {
+                    rt::check_type(
+                        v,
+                        rt::JType::Integer,
+                        p,
+                        "#/$defs/ListResourceTemplatesResult/properties/ttlMs/type",
+                        cx,
+                    )
+                } else {
+                    rt::check_type(
+                        v,
+                        rt::JType::Integer,
+                        p,
+                        "#/$defs/ListResourceTemplatesResult/properties/ttlMs/type",
+                        cx,
+                    )
+                        && (true
+                            & rt::check_minimum(
+                                v,
+                                0f64,
+                                p,
+                                "#/$defs/ListResourceTemplatesResult/properties/ttlMs/minimum",
+                                cx,
+                            ))
+                }
             }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ListResourceTemplatesResult", cx),
         };
@@ -5544,21 +5601,31 @@ pub(crate) fn v_ListResourcesResult<'v, V: JsonView<'v>>(
                 )
             }
             "ttlMs" => {
-                rt::check_type(
-                    v,
-                    rt::JType::Integer,
-                    p,
-                    "#/$defs/ListResourcesResult/properties/ttlMs/type",
-                    cx,
-                )
-                    && (true
-                        & rt::check_minimum(
-                            v,
-                            0f64,
-                            p,
-                            "#/$defs/ListResourcesResult/properties/ttlMs/minimum",
-                            cx,
-                        ))
+                if cx.opts.client_leniency {
+                    rt::check_type(
+                        v,
+                        rt::JType::Integer,
+                        p,
+                        "#/$defs/ListResourcesResult/properties/ttlMs/type",
+                        cx,
+                    )
+                } else {
+                    rt::check_type(
+                        v,
+                        rt::JType::Integer,
+                        p,
+                        "#/$defs/ListResourcesResult/properties/ttlMs/type",
+                        cx,
+                    )
+                        && (true
+                            & rt::check_minimum(
+                                v,
+                                0f64,
+                                p,
+                                "#/$defs/ListResourcesResult/properties/ttlMs/minimum",
+                                cx,
+                            ))
+                }
             }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ListResourcesResult", cx),
         };
@@ -5900,21 +5967,31 @@ pub(crate) fn v_ListToolsResult<'v, V: JsonView<'v>>(
                 }
             }
             "ttlMs" => {
-                rt::check_type(
-                    v,
-                    rt::JType::Integer,
-                    p,
-                    "#/$defs/ListToolsResult/properties/ttlMs/type",
-                    cx,
-                )
-                    && (true
-                        & rt::check_minimum(
-                            v,
-                            0f64,
-                            p,
-                            "#/$defs/ListToolsResult/properties/ttlMs/minimum",
-                            cx,
-                        ))
+                if cx.opts.client_leniency {
+                    rt::check_type(
+                        v,
+                        rt::JType::Integer,
+                        p,
+                        "#/$defs/ListToolsResult/properties/ttlMs/type",
+                        cx,
+                    )
+                } else {
+                    rt::check_type(
+                        v,
+                        rt::JType::Integer,
+                        p,
+                        "#/$defs/ListToolsResult/properties/ttlMs/type",
+                        cx,
+                    )
+                        && (true
+                            & rt::check_minimum(
+                                v,
+                                0f64,
+                                p,
+                                "#/$defs/ListToolsResult/properties/ttlMs/minimum",
+                                cx,
+                            ))
+                }
             }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ListToolsResult", cx),
         };
@@ -6563,6 +6640,7 @@ pub(crate) static U_MultiSelectEnumSchema: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_MultiSelectEnumSchema<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -7090,6 +7168,7 @@ pub(crate) static U_PrimitiveSchemaDefinition: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("type"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_PrimitiveSchemaDefinition<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -7269,6 +7348,7 @@ pub(crate) static U_ProgressToken: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: true,
 };
 fn v_ProgressToken_arm0<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
     rt::check_type(v, rt::JType::String, p, "#/$defs/ProgressToken/type/type", cx)
@@ -7778,6 +7858,7 @@ pub(crate) static U_ReadResourceResultContentsItem: rt::UnionDesc = rt::UnionDes
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_ReadResourceResultContentsItem<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -7857,21 +7938,31 @@ pub(crate) fn v_ReadResourceResult<'v, V: JsonView<'v>>(
                 )
             }
             "ttlMs" => {
-                rt::check_type(
-                    v,
-                    rt::JType::Integer,
-                    p,
-                    "#/$defs/ReadResourceResult/properties/ttlMs/type",
-                    cx,
-                )
-                    && (true
-                        & rt::check_minimum(
-                            v,
-                            0f64,
-                            p,
-                            "#/$defs/ReadResourceResult/properties/ttlMs/minimum",
-                            cx,
-                        ))
+                if cx.opts.client_leniency {
+                    rt::check_type(
+                        v,
+                        rt::JType::Integer,
+                        p,
+                        "#/$defs/ReadResourceResult/properties/ttlMs/type",
+                        cx,
+                    )
+                } else {
+                    rt::check_type(
+                        v,
+                        rt::JType::Integer,
+                        p,
+                        "#/$defs/ReadResourceResult/properties/ttlMs/type",
+                        cx,
+                    )
+                        && (true
+                            & rt::check_minimum(
+                                v,
+                                0f64,
+                                p,
+                                "#/$defs/ReadResourceResult/properties/ttlMs/minimum",
+                                cx,
+                            ))
+                }
             }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ReadResourceResult", cx),
         };
@@ -7907,6 +7998,7 @@ pub(crate) static U_ReadResourceResultResponseResult: rt::UnionDesc = rt::UnionD
     ],
     tag: None,
     result_type_arm: Some(0usize),
+    type_list: false,
 };
 pub(crate) fn arms_ReadResourceResultResponseResult<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -8042,6 +8134,7 @@ pub(crate) static U_RequestId: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: true,
 };
 fn v_RequestId_arm0<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
     rt::check_type(v, rt::JType::String, p, "#/$defs/RequestId/type/type", cx)
@@ -9060,6 +9153,7 @@ pub(crate) static U_SamplingMessageContent: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("type"),
     result_type_arm: None,
+    type_list: false,
 };
 fn v_SamplingMessageContent_arm5<'v, V: JsonView<'v>>(
     v: &V,
@@ -9208,6 +9302,7 @@ pub(crate) static U_SamplingMessageContentBlock: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("type"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_SamplingMessageContentBlock<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
@@ -9534,6 +9629,7 @@ pub(crate) static U_ServerNotification: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: Some("method"),
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_ServerNotification<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 8usize] {
     [
@@ -9699,6 +9795,7 @@ pub(crate) static U_ServerResult: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: Some(1usize),
+    type_list: false,
 };
 pub(crate) fn arms_ServerResult<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 12usize] {
     [
@@ -9746,6 +9843,7 @@ pub(crate) static U_SingleSelectEnumSchema: rt::UnionDesc = rt::UnionDesc {
     ],
     tag: None,
     result_type_arm: None,
+    type_list: false,
 };
 pub(crate) fn arms_SingleSelectEnumSchema<'v, V: JsonView<'v>>() -> [rt::ArmFn<
     V,
