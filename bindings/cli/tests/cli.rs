@@ -1,0 +1,65 @@
+//! The `mcpgen` binary's contract: output and exit codes.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn mcpgen(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mcpgen"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn mcpgen");
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn decode_prints_reencoded_json() {
+    let (code, out, err) = mcpgen(&["decode", "--def", "TextContent", "-"], br#"{ "type": "text", "text": "hi", "n": 1.50 }"#);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.trim(), r#"{"text":"hi","type":"text","n":1.50}"#);
+}
+
+#[test]
+fn invalid_input_exits_1_with_pointer() {
+    let (code, out, err) = mcpgen(&["decode", "--def", "CallToolRequest", "-"], br#"{"jsonrpc":"2.0","id":1,"method":"tools/calll","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"name":"x"}}"#);
+    assert_eq!(code, 1);
+    assert!(out.is_empty());
+    assert!(err.contains("/method"), "{err}");
+    assert!(err.contains("tools/call"), "expected value named: {err}");
+    assert!(err.contains("tools/calll"), "found value named: {err}");
+}
+
+#[test]
+fn strict_policy_flag() {
+    let input = br#"{"type":"text","text":"hi","x":1}"#;
+    assert_eq!(mcpgen(&["decode", "--def", "TextContent", "--policy", "strict", "-"], input).0, 1);
+    let (code, out, _) = mcpgen(&["decode", "--def", "TextContent", "--policy", "lenient", "-"], input);
+    assert_eq!((code, out.trim()), (0, r#"{"text":"hi","type":"text"}"#));
+}
+
+#[test]
+fn result_for_method() {
+    let (code, out, err) = mcpgen(&["decode", "--result-for", "tools/call", "-"], br#"{"resultType":"input_required","requestState":"s"}"#);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.trim(), r#"{"requestState":"s","resultType":"input_required"}"#);
+}
+
+#[test]
+fn usage_and_io_errors_exit_2() {
+    assert_eq!(mcpgen(&["decode", "--def", "TextContent", "/nonexistent/file.json"], b"").0, 2);
+    assert_eq!(mcpgen(&["decode", "--revision", "1999-01-01", "--def", "TextContent", "-"], b"{}").0, 2);
+    assert_eq!(mcpgen(&["decode", "--def", "NoSuchDef", "-"], b"{}").0, 2);
+    assert_eq!(mcpgen(&["decode", "-"], b"{}").0, 2);
+    assert_eq!(mcpgen(&["frobnicate"], b"").0, 2);
+}
+
+#[test]
+fn not_json_exits_1() {
+    let (code, _, err) = mcpgen(&["decode", "--def", "TextContent", "-"], b"{\"type\":");
+    assert_eq!(code, 1);
+    assert!(err.contains("line 1"), "{err}");
+}
