@@ -83,7 +83,7 @@ fn valid_expression(e: &str) -> bool {
 /// Standard Base64 with padding (RFC 4648 §4), as `format: byte` means.
 pub fn is_base64(s: &str) -> bool {
     let b = s.as_bytes();
-    if b.len() % 4 != 0 {
+    if !b.len().is_multiple_of(4) {
         return false;
     }
     let pad = b.iter().rev().take_while(|&&c| c == b'=').count();

@@ -25,7 +25,7 @@
 //! - per revision (`rev_2026_07_28`, `rev_2025_11_25`, …, each behind a cargo feature, all on
 //!   by default): one type per schema definition, spec names kept; [`Decode`] on each;
 //!   `decode_result(method, …)` and the method table `METHODS`;
-//! - [`decode`] / [`validate`]: by revision and definition name at run time (what the C,
+//! - [`decode()`] / [`validate()`]: by revision and definition name at run time (what the C,
 //!   Python and command-line surfaces use);
 //! - [`json`]: the lossless JSON value, number and parser the rest is built on.
 

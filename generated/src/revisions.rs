@@ -43,6 +43,7 @@ pub enum Revision {
 }
 impl Revision {
     /// Every revision in this build, newest first.
+    #[allow(clippy::vec_init_then_push)]
     pub fn all() -> ::std::vec::Vec<Revision> {
         #[allow(unused_mut)]
         let mut all = ::std::vec::Vec::new();

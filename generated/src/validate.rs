@@ -457,11 +457,7 @@ pub fn candidate_arms<'v, V: JsonView<'v>>(v: &V, u: &UnionDesc, opts: &Options)
         }
         if let Some(tv) = &tag_val {
             match tv {
-                Some(x) if !arm.tag_values.is_empty() => {
-                    if !arm.tag_values.iter().any(|c| x.str_eq(c)) {
-                        continue;
-                    }
-                }
+                Some(x) if !arm.tag_values.is_empty() && !arm.tag_values.iter().any(|c| x.str_eq(c)) => continue,
                 None if arm.tag_required => continue,
                 _ => {}
             }

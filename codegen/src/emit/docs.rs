@@ -65,7 +65,7 @@ fn inline(line: &str, known: &BTreeSet<String>) -> String {
         if let Some(after) = rest.strip_prefix("{@link ") {
             if let Some(end) = after.find('}') {
                 let target = after[..end].trim();
-                let (target, label) = match target.split_once(|c: char| c == ' ' || c == '|') {
+                let (target, label) = match target.split_once([' ', '|']) {
                     Some((t, l)) => (t.trim(), Some(l.trim())),
                     None => (target, None),
                 };

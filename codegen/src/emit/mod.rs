@@ -233,6 +233,7 @@ fn revisions_index(revisions: &[RevisionInput]) -> TokenStream {
 
         impl Revision {
             /// Every revision in this build, newest first.
+            #[allow(clippy::vec_init_then_push)]
             pub fn all() -> ::std::vec::Vec<Revision> {
                 #[allow(unused_mut)]
                 let mut all = ::std::vec::Vec::new();

@@ -520,35 +520,48 @@ fn decl_validator(cx: &Ctx, d: &Decl) -> TokenStream {
             });
             let osp = lit_str(sp);
             let fallback = match &o.unknown {
-                Unknown::Open => quote! { _ => rt::reject_unknown_key(&k, p, #osp, cx) },
-                Unknown::Extension => quote! { _ => true },
-                Unknown::Map(value) => {
-                    let check = cx.check_expr(value);
-                    quote! { _ => #check }
-                }
+                Unknown::Open => quote! { rt::reject_unknown_key(&k, p, #osp, cx) },
+                Unknown::Extension => quote! { true },
+                Unknown::Map(value) => cx.check_expr(value),
                 Unknown::Forbidden => {
                     let asp = lit_str(&format!("{sp}/additionalProperties"));
-                    quote! { _ => { cx.fail(p, #asp, "additionalProperties", || format!("property `{}` is not allowed", k)); false } }
+                    quote! {{ cx.fail(p, #asp, "additionalProperties", || format!("property `{}` is not allowed", k)); false }}
                 }
             };
-            let parent_p = quote! { let parent = p; };
-            quote! {
-                pub(crate) fn #f<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
-                    if !rt::check_type(v, rt::JType::Object, p, #tsp, cx) { return false; }
-                    #req
-                    #parent_p
+            let dispatch = if o.props.is_empty() {
+                quote! { #fallback }
+            } else {
+                quote! { match &*k { #(#arms,)* _ => #fallback, } }
+            };
+            let trivially_open = o.props.is_empty() && matches!(o.unknown, Unknown::Extension);
+            let loop_ = if trivially_open {
+                quote! {}
+            } else {
+                quote! {
+                    let parent = p;
                     for (k, x) in v.entries() {
                         let pk = parent.key(&k);
                         let (v, p) = (&x, &pk);
-                        let r = match &*k {
-                            #(#arms,)*
-                            #fallback,
-                        };
+                        let r = #dispatch;
                         if !r {
                             ok = false;
                             if cx.stop_early() { return false; }
                         }
                     }
+                }
+            };
+            if trivially_open && required.is_empty() {
+                return quote! {
+                    pub(crate) fn #f<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
+                        rt::check_type(v, rt::JType::Object, p, #tsp, cx)
+                    }
+                };
+            }
+            quote! {
+                pub(crate) fn #f<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
+                    if !rt::check_type(v, rt::JType::Object, p, #tsp, cx) { return false; }
+                    #req
+                    #loop_
                     ok
                 }
             }
@@ -679,21 +692,26 @@ fn decl_decoder(cx: &Ctx, d: &Decl) -> TokenStream {
             let (extra_let, fallback, extra_field) = match &o.unknown {
                 Unknown::Open => (
                     quote! { let mut extra = crate::json::Map::new(); },
-                    quote! { _ => crate::decode::keep_unknown(&mut extra, k, &x, b) },
+                    quote! { crate::decode::keep_unknown(&mut extra, k, &x, b) },
                     quote! { extra, },
                 ),
                 // META-4: every `_meta` key survives a round trip, whatever the policy.
                 Unknown::Extension => (
                     quote! { let mut extra = crate::json::Map::new(); },
-                    quote! { _ => extra.push(k.into_owned(), x.to_value()) },
+                    quote! { extra.push(k.into_owned(), x.to_value()) },
                     quote! { extra, },
                 ),
                 Unknown::Map(_) => (
                     quote! { let mut additional = crate::json::ObjectMap::new(); },
-                    quote! { _ => additional.push(k.into_owned(), FromJson::from_json(&x, b)?) },
+                    quote! { additional.push(k.into_owned(), FromJson::from_json(&x, b)?) },
                     quote! { additional, },
                 ),
-                Unknown::Forbidden => (quote! {}, quote! { _ => {} }, quote! {}),
+                Unknown::Forbidden => (quote! {}, quote! { {} }, quote! {}),
+            };
+            let dispatch = if o.props.is_empty() {
+                quote! { #fallback; }
+            } else {
+                quote! { match &*k { #(#arms,)* _ => #fallback, } }
             };
             let inits = o.props.iter().map(|p| {
                 let f = ident(&p.field);
@@ -715,10 +733,7 @@ fn decl_decoder(cx: &Ctx, d: &Decl) -> TokenStream {
                         #(#lets)*
                         #extra_let
                         for (k, x) in v.entries() {
-                            match &*k {
-                                #(#arms,)*
-                                #fallback,
-                            }
+                            #dispatch
                         }
                         Some(#name { #(#inits,)* #extra_field })
                     }

@@ -812,9 +812,7 @@ impl FromJson for ClientCapabilitiesRoots {
         }
         let mut extra = crate::json::Map::new();
         for (k, x) in v.entries() {
-            match &*k {
-                _ => crate::decode::keep_unknown(&mut extra, k, &x, b),
-            }
+            crate::decode::keep_unknown(&mut extra, k, &x, b);
         }
         Some(ClientCapabilitiesRoots { extra })
     }
@@ -4946,9 +4944,7 @@ impl FromJson for MetaObject {
         }
         let mut extra = crate::json::Map::new();
         for (k, x) in v.entries() {
-            match &*k {
-                _ => extra.push(k.into_owned(), x.to_value()),
-            }
+            extra.push(k.into_owned(), x.to_value());
         }
         Some(MetaObject { extra })
     }

@@ -1037,16 +1037,12 @@ pub(crate) fn v_ClientCapabilitiesRoots<'v, V: JsonView<'v>>(
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
-        let r = match &*k {
-            _ => {
-                rt::reject_unknown_key(
-                    &k,
-                    p,
-                    "#/$defs/ClientCapabilities/properties/roots",
-                    cx,
-                )
-            }
-        };
+        let r = rt::reject_unknown_key(
+            &k,
+            p,
+            "#/$defs/ClientCapabilities/properties/roots",
+            cx,
+        );
         if !r {
             ok = false;
             if cx.stop_early() {
@@ -6200,25 +6196,7 @@ pub(crate) fn v_MetaObject<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
-    if !rt::check_type(v, rt::JType::Object, p, "#/$defs/MetaObject/type", cx) {
-        return false;
-    }
-    let mut ok = true;
-    let parent = p;
-    for (k, x) in v.entries() {
-        let pk = parent.key(&k);
-        let (v, p) = (&x, &pk);
-        let r = match &*k {
-            _ => true,
-        };
-        if !r {
-            ok = false;
-            if cx.stop_early() {
-                return false;
-            }
-        }
-    }
-    ok
+    rt::check_type(v, rt::JType::Object, p, "#/$defs/MetaObject/type", cx)
 }
 pub(crate) fn v_MethodNotFoundError<'v, V: JsonView<'v>>(
     v: &V,
