@@ -329,6 +329,18 @@ mod tests {
         }
     }
 
+    /// Two generations from the same inputs produce identical bytes.
+    #[test]
+    fn generation_is_deterministic() {
+        let root = crate::project_root();
+        let pins = schema::load_pins(&root).unwrap();
+        let inputs = load_inputs(&root, &pins).unwrap_or_else(|e| panic!("{e}"));
+        let a = mcpgen_codegen::generate_workspace(&inputs).unwrap();
+        let b = mcpgen_codegen::generate_workspace(&inputs).unwrap();
+        assert!(!a.is_empty());
+        assert!(a == b, "two runs of the generator disagree");
+    }
+
     fn temp_dir(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("xtask-{name}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
