@@ -241,59 +241,15 @@ pub struct DecodedResult {
     pub value: Box<dyn AnyDecoded>,
 }
 
-/// Validator entry point for a tape view.
-pub type TapeValidateFn = for<'t, 'a, 'p> fn(&crate::json::TapeView<'t, 'a>, &Path<'p>, &mut Cx) -> bool;
-/// Validator entry point for an owned [`Value`].
-pub type ValueValidateFn = for<'v, 'p> fn(&&'v Value, &Path<'p>, &mut Cx) -> bool;
-/// Decoder entry point for a tape view (after validation).
-pub type TapeBuildFn = for<'t, 'a> fn(&crate::json::TapeView<'t, 'a>, &Builder) -> Option<Box<dyn AnyDecoded>>;
-
-/// One definition of a revision, reachable by name.
+/// One definition of a revision, reachable by name (metadata; validation and decoding by name
+/// go through [`crate::Revision::validate_view`] and [`crate::Revision::build_view`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DefEntry {
     pub name: &'static str,
+    /// Location in the schema (`#/$defs/CallToolRequest`).
     pub schema_path: &'static str,
     /// First paragraph of the schema description.
     pub summary: &'static str,
-    pub validate_tape: TapeValidateFn,
-    pub validate_value: ValueValidateFn,
-    pub build_tape: TapeBuildFn,
-}
-
-impl fmt::Debug for DefEntry {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("DefEntry").field("name", &self.name).finish()
-    }
-}
-
-/// Generated registries use this to make [`DefEntry`] values without repeating the glue.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __def_entry {
-    ($ty:ty, $validator:path, $name:literal, $path:literal, $summary:literal) => {
-        $crate::decode::DefEntry {
-            name: $name,
-            schema_path: $path,
-            summary: $summary,
-            validate_tape: {
-                fn f(v: &$crate::json::TapeView<'_, '_>, p: &$crate::validate::Path<'_>, cx: &mut $crate::validate::Cx) -> bool {
-                    $validator(v, p, cx)
-                }
-                f
-            },
-            validate_value: {
-                fn f(v: &&$crate::json::Value, p: &$crate::validate::Path<'_>, cx: &mut $crate::validate::Cx) -> bool {
-                    $validator(v, p, cx)
-                }
-                f
-            },
-            build_tape: {
-                fn f(v: &$crate::json::TapeView<'_, '_>, b: &$crate::decode::Builder) -> Option<Box<dyn $crate::decode::AnyDecoded>> {
-                    <$ty as $crate::decode::FromJson>::from_json(v, b).map(|x| Box::new(x) as Box<dyn $crate::decode::AnyDecoded>)
-                }
-                f
-            },
-        }
-    };
 }
 
 /// Declares a literal string type: a zero-sized value that only accepts (and always emits) one

@@ -63,27 +63,41 @@ pub fn definition(revision: Revision, name: &str) -> Result<&'static DefEntry, D
 /// assert_eq!(out.to_json_string(), r#"{"text":"hi","type":"text","x":1}"#);
 /// ```
 pub fn decode(revision: Revision, name: &str, bytes: &[u8], policy: Policy) -> Result<Box<dyn AnyDecoded>, DecodeError> {
-    let def = definition(revision, name)?;
+    definition(revision, name)?;
     let tape = Tape::parse_bytes(bytes)?;
-    let root = tape.root();
+    decode_view(revision, name, &tape.root(), policy)
+}
+
+/// Like [`decode()`], from any JSON view (`&serde_json::Value`, `&mcpgen::Value`, a tape…).
+pub fn decode_view<'v, V: JsonView<'v>>(revision: Revision, name: &str, v: &V, policy: Policy) -> Result<Box<dyn AnyDecoded>, DecodeError> {
     let opts = Options::decoding(policy);
-    check_entry(def, &root, opts)?;
-    (def.build_tape)(&root, &decode::Builder::new(opts))
-        .ok_or_else(|| DecodeError::Internal(format!("{name} accepted by the validator but not by the builder")))
+    validate_view(revision, name, v, opts)?;
+    match revision.build_view(name, v, &decode::Builder::new(opts)) {
+        Some(Some(x)) => Ok(x),
+        Some(None) => Err(DecodeError::Internal(format!("{name} accepted by the validator but not by the builder"))),
+        None => Err(DecodeError::UnknownDefinition { revision: revision.as_str(), name: name.to_owned() }),
+    }
 }
 
 /// Validates JSON bytes against the definition `name` of `revision` with schema semantics.
 pub fn validate(revision: Revision, name: &str, bytes: &[u8], opts: Options) -> Result<(), DecodeError> {
-    let def = definition(revision, name)?;
+    definition(revision, name)?;
     let tape = Tape::parse_bytes(bytes)?;
-    check_entry(def, &tape.root(), opts)
+    validate_view(revision, name, &tape.root(), opts)
 }
 
-fn check_entry(def: &DefEntry, root: &json::TapeView<'_, '_>, opts: Options) -> Result<(), DecodeError> {
-    if (def.validate_tape)(root, &Path::Root, &mut Cx::fail_fast(opts)) {
+/// Validates any JSON view against the definition `name` of `revision`: first a fail-fast
+/// pass, then, only when invalid, a pass that collects every error.
+pub fn validate_view<'v, V: JsonView<'v>>(revision: Revision, name: &str, v: &V, opts: Options) -> Result<(), DecodeError> {
+    let unknown = || DecodeError::UnknownDefinition { revision: revision.as_str(), name: name.to_owned() };
+    if revision.validate_view(name, v, &Path::Root, &mut Cx::fail_fast(opts)).ok_or_else(unknown)? {
         return Ok(());
     }
     let mut cx = Cx::collecting(opts);
-    (def.validate_tape)(root, &Path::Root, &mut cx);
-    Err(DecodeError::Invalid(cx.into_errors()))
+    revision.validate_view(name, v, &Path::Root, &mut cx);
+    let errors = cx.into_errors();
+    if errors.is_empty() {
+        return Err(DecodeError::Internal(format!("{name} rejected without an error message")));
+    }
+    Err(DecodeError::Invalid(errors))
 }

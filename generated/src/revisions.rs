@@ -122,6 +122,52 @@ impl Revision {
             Revision::R2024_11_05 => rev_2024_11_05::SCHEMA_SHA256,
         }
     }
+    /// Validates any [`crate::JsonView`] against definition `name`; `None` for an unknown
+    /// name. Generic over the view, for bindings that bring their own (Python objects).
+    pub fn validate_view<'v, V: crate::json::JsonView<'v>>(
+        self,
+        name: &str,
+        v: &V,
+        p: &crate::validate::Path<'_>,
+        cx: &mut crate::validate::Cx,
+    ) -> ::std::option::Option<bool> {
+        match self {
+            #[cfg(feature = "rev-2026-07-28")]
+            Revision::R2026_07_28 => rev_2026_07_28::validate_view(name, v, p, cx),
+            #[cfg(feature = "rev-2025-11-25")]
+            Revision::R2025_11_25 => rev_2025_11_25::validate_view(name, v, p, cx),
+            #[cfg(feature = "rev-2025-06-18")]
+            Revision::R2025_06_18 => rev_2025_06_18::validate_view(name, v, p, cx),
+            #[cfg(feature = "rev-2025-03-26")]
+            Revision::R2025_03_26 => rev_2025_03_26::validate_view(name, v, p, cx),
+            #[cfg(feature = "rev-2024-11-05")]
+            Revision::R2024_11_05 => rev_2024_11_05::validate_view(name, v, p, cx),
+        }
+    }
+    /// Builds definition `name` from a view its validator accepted (see each revision's
+    /// `build_view`).
+    #[allow(clippy::type_complexity)]
+    pub fn build_view<'v, V: crate::json::JsonView<'v>>(
+        self,
+        name: &str,
+        v: &V,
+        b: &crate::decode::Builder,
+    ) -> ::std::option::Option<
+        ::std::option::Option<::std::boxed::Box<dyn crate::decode::AnyDecoded>>,
+    > {
+        match self {
+            #[cfg(feature = "rev-2026-07-28")]
+            Revision::R2026_07_28 => rev_2026_07_28::build_view(name, v, b),
+            #[cfg(feature = "rev-2025-11-25")]
+            Revision::R2025_11_25 => rev_2025_11_25::build_view(name, v, b),
+            #[cfg(feature = "rev-2025-06-18")]
+            Revision::R2025_06_18 => rev_2025_06_18::build_view(name, v, b),
+            #[cfg(feature = "rev-2025-03-26")]
+            Revision::R2025_03_26 => rev_2025_03_26::build_view(name, v, b),
+            #[cfg(feature = "rev-2024-11-05")]
+            Revision::R2024_11_05 => rev_2024_11_05::build_view(name, v, b),
+        }
+    }
     /// Decodes a result given the method of the request it answers (see each revision's
     /// `decode_result`): `resultType` first, then the method; unknown ones stay raw.
     pub fn decode_result(

@@ -140,7 +140,7 @@ fn module_root(cx: &rust::Ctx, rev: &RevisionInput) -> TokenStream {
         pub(crate) mod validate;
 
         pub use methods::*;
-        pub use registry::{definition, DEFINITIONS};
+        pub use registry::{build_view, definition, validate_view, DEFINITIONS};
         pub use types::*;
 
         /// The revision name.
@@ -186,6 +186,8 @@ fn revisions_index(revisions: &[RevisionInput]) -> TokenStream {
     let mut shas = TokenStream::new();
     let mut has_rt = TokenStream::new();
     let mut dec_res = TokenStream::new();
+    let mut vview = TokenStream::new();
+    let mut bview = TokenStream::new();
     for rev in revisions {
         let feature = feature_name(&rev.revision);
         let module = syn::Ident::new(&module_name(&rev.revision), proc_macro2::Span::call_site());
@@ -219,6 +221,8 @@ fn revisions_index(revisions: &[RevisionInput]) -> TokenStream {
                 Ok(crate::decode::DecodedResult { variant: r.variant_name(), value: ::std::boxed::Box::new(r) })
             }
         });
+        vview.extend(quote! { #[cfg(feature = #feature)] Revision::#variant => #module::validate_view(name, v, p, cx), });
+        bview.extend(quote! { #[cfg(feature = #feature)] Revision::#variant => #module::build_view(name, v, b), });
         has_rt.extend(quote! { #[cfg(feature = #feature)] Revision::#variant => #module::RESULTS_HAVE_RESULT_TYPE, });
     }
     quote! {
@@ -263,6 +267,28 @@ fn revisions_index(revisions: &[RevisionInput]) -> TokenStream {
             /// sha256 of the schema the revision was generated from.
             pub fn schema_sha256(self) -> &'static str {
                 match self { #shas }
+            }
+            /// Validates any [`crate::JsonView`] against definition `name`; `None` for an unknown
+            /// name. Generic over the view, for bindings that bring their own (Python objects).
+            pub fn validate_view<'v, V: crate::json::JsonView<'v>>(
+                self,
+                name: &str,
+                v: &V,
+                p: &crate::validate::Path<'_>,
+                cx: &mut crate::validate::Cx,
+            ) -> ::std::option::Option<bool> {
+                match self { #vview }
+            }
+            /// Builds definition `name` from a view its validator accepted (see each revision's
+            /// `build_view`).
+            #[allow(clippy::type_complexity)]
+            pub fn build_view<'v, V: crate::json::JsonView<'v>>(
+                self,
+                name: &str,
+                v: &V,
+                b: &crate::decode::Builder,
+            ) -> ::std::option::Option<::std::option::Option<::std::boxed::Box<dyn crate::decode::AnyDecoded>>> {
+                match self { #bview }
             }
             /// Decodes a result given the method of the request it answers (see each revision's
             /// `decode_result`): `resultType` first, then the method; unknown ones stay raw.

@@ -836,13 +836,41 @@ pub fn registry(cx: &Ctx) -> TokenStream {
         let name = lit_str(&def.name);
         let path = lit_str(&def.schema.sp);
         let summary = lit_str(&def.schema.doc.as_deref().map(docs::summary).unwrap_or_default());
-        let ty = cx.rust_type(&def.schema, None);
-        let f = vfn(&def.name);
         quote! {
-            crate::__def_entry!(#ty, #f, #name, #path, #summary)
+            crate::decode::DefEntry { name: #name, schema_path: #path, summary: #summary }
         }
     });
+    let validate_arms = cx.m.defs.iter().map(|def| {
+        let name = lit_str(&def.name);
+        let f = vfn(&def.name);
+        quote! { #name => Some(#f(v, p, cx)) }
+    });
+    let build_arms = cx.m.defs.iter().map(|def| {
+        let name = lit_str(&def.name);
+        let ty = cx.rust_type(&def.schema, None);
+        quote! { #name => Some(<#ty as FromJson>::from_json(v, b).map(|x| ::std::boxed::Box::new(x) as ::std::boxed::Box<dyn crate::decode::AnyDecoded>)) }
+    });
     quote! {
+        /// Validates any JSON view against the definition `name`: `None` when the revision has
+        /// no such definition. Generic, so bindings with their own view type (Python objects)
+        /// reuse the generated validators.
+        pub fn validate_view<'v, V: JsonView<'v>>(name: &str, v: &V, p: &Path<'_>, cx: &mut Cx) -> ::std::option::Option<bool> {
+            match name {
+                #(#validate_arms,)*
+                _ => None,
+            }
+        }
+
+        /// Builds the typed value of definition `name` from a view the validator accepted:
+        /// `None` for an unknown name, `Some(None)` if validator and builder disagree (a bug).
+        #[allow(clippy::type_complexity)]
+        pub fn build_view<'v, V: JsonView<'v>>(name: &str, v: &V, b: &Builder) -> ::std::option::Option<::std::option::Option<::std::boxed::Box<dyn crate::decode::AnyDecoded>>> {
+            match name {
+                #(#build_arms,)*
+                _ => None,
+            }
+        }
+
         /// Every definition of this revision, in schema order.
         pub static DEFINITIONS: &[crate::decode::DefEntry] = &[#(#entries),*];
 

@@ -14,359 +14,1224 @@ use crate::decode::{Builder, FromJson, Validate};
 use crate::json::{JsonView, JsonWriter, ToJson};
 #[allow(unused_imports)]
 use crate::validate::{self as rt, Cx, Path};
+/// Validates any JSON view against the definition `name`: `None` when the revision has
+/// no such definition. Generic, so bindings with their own view type (Python objects)
+/// reuse the generated validators.
+pub fn validate_view<'v, V: JsonView<'v>>(
+    name: &str,
+    v: &V,
+    p: &Path<'_>,
+    cx: &mut Cx,
+) -> ::std::option::Option<bool> {
+    match name {
+        "Annotated" => Some(v_Annotated(v, p, cx)),
+        "BlobResourceContents" => Some(v_BlobResourceContents(v, p, cx)),
+        "CallToolRequest" => Some(v_CallToolRequest(v, p, cx)),
+        "CallToolResult" => Some(v_CallToolResult(v, p, cx)),
+        "CancelledNotification" => Some(v_CancelledNotification(v, p, cx)),
+        "ClientCapabilities" => Some(v_ClientCapabilities(v, p, cx)),
+        "ClientNotification" => Some(v_ClientNotification(v, p, cx)),
+        "ClientRequest" => Some(v_ClientRequest(v, p, cx)),
+        "ClientResult" => Some(v_ClientResult(v, p, cx)),
+        "CompleteRequest" => Some(v_CompleteRequest(v, p, cx)),
+        "CompleteResult" => Some(v_CompleteResult(v, p, cx)),
+        "CreateMessageRequest" => Some(v_CreateMessageRequest(v, p, cx)),
+        "CreateMessageResult" => Some(v_CreateMessageResult(v, p, cx)),
+        "Cursor" => Some(v_Cursor(v, p, cx)),
+        "EmbeddedResource" => Some(v_EmbeddedResource(v, p, cx)),
+        "EmptyResult" => Some(v_EmptyResult(v, p, cx)),
+        "GetPromptRequest" => Some(v_GetPromptRequest(v, p, cx)),
+        "GetPromptResult" => Some(v_GetPromptResult(v, p, cx)),
+        "ImageContent" => Some(v_ImageContent(v, p, cx)),
+        "Implementation" => Some(v_Implementation(v, p, cx)),
+        "InitializeRequest" => Some(v_InitializeRequest(v, p, cx)),
+        "InitializeResult" => Some(v_InitializeResult(v, p, cx)),
+        "InitializedNotification" => Some(v_InitializedNotification(v, p, cx)),
+        "JSONRPCError" => Some(v_JSONRPCError(v, p, cx)),
+        "JSONRPCMessage" => Some(v_JSONRPCMessage(v, p, cx)),
+        "JSONRPCNotification" => Some(v_JSONRPCNotification(v, p, cx)),
+        "JSONRPCRequest" => Some(v_JSONRPCRequest(v, p, cx)),
+        "JSONRPCResponse" => Some(v_JSONRPCResponse(v, p, cx)),
+        "ListPromptsRequest" => Some(v_ListPromptsRequest(v, p, cx)),
+        "ListPromptsResult" => Some(v_ListPromptsResult(v, p, cx)),
+        "ListResourceTemplatesRequest" => Some(v_ListResourceTemplatesRequest(v, p, cx)),
+        "ListResourceTemplatesResult" => Some(v_ListResourceTemplatesResult(v, p, cx)),
+        "ListResourcesRequest" => Some(v_ListResourcesRequest(v, p, cx)),
+        "ListResourcesResult" => Some(v_ListResourcesResult(v, p, cx)),
+        "ListRootsRequest" => Some(v_ListRootsRequest(v, p, cx)),
+        "ListRootsResult" => Some(v_ListRootsResult(v, p, cx)),
+        "ListToolsRequest" => Some(v_ListToolsRequest(v, p, cx)),
+        "ListToolsResult" => Some(v_ListToolsResult(v, p, cx)),
+        "LoggingLevel" => Some(v_LoggingLevel(v, p, cx)),
+        "LoggingMessageNotification" => Some(v_LoggingMessageNotification(v, p, cx)),
+        "ModelHint" => Some(v_ModelHint(v, p, cx)),
+        "ModelPreferences" => Some(v_ModelPreferences(v, p, cx)),
+        "Notification" => Some(v_Notification(v, p, cx)),
+        "PaginatedRequest" => Some(v_PaginatedRequest(v, p, cx)),
+        "PaginatedResult" => Some(v_PaginatedResult(v, p, cx)),
+        "PingRequest" => Some(v_PingRequest(v, p, cx)),
+        "ProgressNotification" => Some(v_ProgressNotification(v, p, cx)),
+        "ProgressToken" => Some(v_ProgressToken(v, p, cx)),
+        "Prompt" => Some(v_Prompt(v, p, cx)),
+        "PromptArgument" => Some(v_PromptArgument(v, p, cx)),
+        "PromptListChangedNotification" => {
+            Some(v_PromptListChangedNotification(v, p, cx))
+        }
+        "PromptMessage" => Some(v_PromptMessage(v, p, cx)),
+        "PromptReference" => Some(v_PromptReference(v, p, cx)),
+        "ReadResourceRequest" => Some(v_ReadResourceRequest(v, p, cx)),
+        "ReadResourceResult" => Some(v_ReadResourceResult(v, p, cx)),
+        "Request" => Some(v_Request(v, p, cx)),
+        "RequestId" => Some(v_RequestId(v, p, cx)),
+        "Resource" => Some(v_Resource(v, p, cx)),
+        "ResourceContents" => Some(v_ResourceContents(v, p, cx)),
+        "ResourceListChangedNotification" => {
+            Some(v_ResourceListChangedNotification(v, p, cx))
+        }
+        "ResourceReference" => Some(v_ResourceReference(v, p, cx)),
+        "ResourceTemplate" => Some(v_ResourceTemplate(v, p, cx)),
+        "ResourceUpdatedNotification" => Some(v_ResourceUpdatedNotification(v, p, cx)),
+        "Result" => Some(v_Result(v, p, cx)),
+        "Role" => Some(v_Role(v, p, cx)),
+        "Root" => Some(v_Root(v, p, cx)),
+        "RootsListChangedNotification" => Some(v_RootsListChangedNotification(v, p, cx)),
+        "SamplingMessage" => Some(v_SamplingMessage(v, p, cx)),
+        "ServerCapabilities" => Some(v_ServerCapabilities(v, p, cx)),
+        "ServerNotification" => Some(v_ServerNotification(v, p, cx)),
+        "ServerRequest" => Some(v_ServerRequest(v, p, cx)),
+        "ServerResult" => Some(v_ServerResult(v, p, cx)),
+        "SetLevelRequest" => Some(v_SetLevelRequest(v, p, cx)),
+        "SubscribeRequest" => Some(v_SubscribeRequest(v, p, cx)),
+        "TextContent" => Some(v_TextContent(v, p, cx)),
+        "TextResourceContents" => Some(v_TextResourceContents(v, p, cx)),
+        "Tool" => Some(v_Tool(v, p, cx)),
+        "ToolListChangedNotification" => Some(v_ToolListChangedNotification(v, p, cx)),
+        "UnsubscribeRequest" => Some(v_UnsubscribeRequest(v, p, cx)),
+        _ => None,
+    }
+}
+/// Builds the typed value of definition `name` from a view the validator accepted:
+/// `None` for an unknown name, `Some(None)` if validator and builder disagree (a bug).
+#[allow(clippy::type_complexity)]
+pub fn build_view<'v, V: JsonView<'v>>(
+    name: &str,
+    v: &V,
+    b: &Builder,
+) -> ::std::option::Option<
+    ::std::option::Option<::std::boxed::Box<dyn crate::decode::AnyDecoded>>,
+> {
+    match name {
+        "Annotated" => {
+            Some(
+                <Annotated as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "BlobResourceContents" => {
+            Some(
+                <BlobResourceContents as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "CallToolRequest" => {
+            Some(
+                <CallToolRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "CallToolResult" => {
+            Some(
+                <CallToolResult as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "CancelledNotification" => {
+            Some(
+                <CancelledNotification as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ClientCapabilities" => {
+            Some(
+                <ClientCapabilities as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ClientNotification" => {
+            Some(
+                <ClientNotification as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ClientRequest" => {
+            Some(
+                <ClientRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ClientResult" => {
+            Some(
+                <ClientResult as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "CompleteRequest" => {
+            Some(
+                <CompleteRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "CompleteResult" => {
+            Some(
+                <CompleteResult as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "CreateMessageRequest" => {
+            Some(
+                <CreateMessageRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "CreateMessageResult" => {
+            Some(
+                <CreateMessageResult as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "Cursor" => {
+            Some(
+                <::std::string::String as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "EmbeddedResource" => {
+            Some(
+                <EmbeddedResource as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "EmptyResult" => {
+            Some(
+                <Result as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "GetPromptRequest" => {
+            Some(
+                <GetPromptRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "GetPromptResult" => {
+            Some(
+                <GetPromptResult as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ImageContent" => {
+            Some(
+                <ImageContent as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "Implementation" => {
+            Some(
+                <Implementation as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "InitializeRequest" => {
+            Some(
+                <InitializeRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "InitializeResult" => {
+            Some(
+                <InitializeResult as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "InitializedNotification" => {
+            Some(
+                <InitializedNotification as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "JSONRPCError" => {
+            Some(
+                <JSONRPCError as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "JSONRPCMessage" => {
+            Some(
+                <JSONRPCMessage as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "JSONRPCNotification" => {
+            Some(
+                <JSONRPCNotification as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "JSONRPCRequest" => {
+            Some(
+                <JSONRPCRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "JSONRPCResponse" => {
+            Some(
+                <JSONRPCResponse as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ListPromptsRequest" => {
+            Some(
+                <ListPromptsRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ListPromptsResult" => {
+            Some(
+                <ListPromptsResult as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ListResourceTemplatesRequest" => {
+            Some(
+                <ListResourceTemplatesRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ListResourceTemplatesResult" => {
+            Some(
+                <ListResourceTemplatesResult as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ListResourcesRequest" => {
+            Some(
+                <ListResourcesRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ListResourcesResult" => {
+            Some(
+                <ListResourcesResult as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ListRootsRequest" => {
+            Some(
+                <ListRootsRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ListRootsResult" => {
+            Some(
+                <ListRootsResult as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ListToolsRequest" => {
+            Some(
+                <ListToolsRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ListToolsResult" => {
+            Some(
+                <ListToolsResult as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "LoggingLevel" => {
+            Some(
+                <LoggingLevel as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "LoggingMessageNotification" => {
+            Some(
+                <LoggingMessageNotification as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ModelHint" => {
+            Some(
+                <ModelHint as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ModelPreferences" => {
+            Some(
+                <ModelPreferences as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "Notification" => {
+            Some(
+                <Notification as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "PaginatedRequest" => {
+            Some(
+                <PaginatedRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "PaginatedResult" => {
+            Some(
+                <PaginatedResult as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "PingRequest" => {
+            Some(
+                <PingRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ProgressNotification" => {
+            Some(
+                <ProgressNotification as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ProgressToken" => {
+            Some(
+                <ProgressToken as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "Prompt" => {
+            Some(
+                <Prompt as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "PromptArgument" => {
+            Some(
+                <PromptArgument as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "PromptListChangedNotification" => {
+            Some(
+                <PromptListChangedNotification as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "PromptMessage" => {
+            Some(
+                <PromptMessage as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "PromptReference" => {
+            Some(
+                <PromptReference as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ReadResourceRequest" => {
+            Some(
+                <ReadResourceRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ReadResourceResult" => {
+            Some(
+                <ReadResourceResult as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "Request" => {
+            Some(
+                <Request as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "RequestId" => {
+            Some(
+                <RequestId as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "Resource" => {
+            Some(
+                <Resource as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ResourceContents" => {
+            Some(
+                <ResourceContents as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ResourceListChangedNotification" => {
+            Some(
+                <ResourceListChangedNotification as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ResourceReference" => {
+            Some(
+                <ResourceReference as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ResourceTemplate" => {
+            Some(
+                <ResourceTemplate as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ResourceUpdatedNotification" => {
+            Some(
+                <ResourceUpdatedNotification as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "Result" => {
+            Some(
+                <Result as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "Role" => {
+            Some(
+                <Role as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "Root" => {
+            Some(
+                <Root as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "RootsListChangedNotification" => {
+            Some(
+                <RootsListChangedNotification as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "SamplingMessage" => {
+            Some(
+                <SamplingMessage as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ServerCapabilities" => {
+            Some(
+                <ServerCapabilities as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ServerNotification" => {
+            Some(
+                <ServerNotification as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ServerRequest" => {
+            Some(
+                <ServerRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ServerResult" => {
+            Some(
+                <ServerResult as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "SetLevelRequest" => {
+            Some(
+                <SetLevelRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "SubscribeRequest" => {
+            Some(
+                <SubscribeRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "TextContent" => {
+            Some(
+                <TextContent as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "TextResourceContents" => {
+            Some(
+                <TextResourceContents as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "Tool" => {
+            Some(
+                <Tool as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ToolListChangedNotification" => {
+            Some(
+                <ToolListChangedNotification as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "UnsubscribeRequest" => {
+            Some(
+                <UnsubscribeRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        _ => None,
+    }
+}
 /// Every definition of this revision, in schema order.
 pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
-    crate::__def_entry!(
-        Annotated, v_Annotated, "Annotated", "#/definitions/Annotated",
-        "Base for objects that include optional annotations for the client. The client can use annotations to inform how objects are used or displayed"
-    ),
-    crate::__def_entry!(
-        BlobResourceContents, v_BlobResourceContents, "BlobResourceContents",
-        "#/definitions/BlobResourceContents", ""
-    ),
-    crate::__def_entry!(
-        CallToolRequest, v_CallToolRequest, "CallToolRequest",
-        "#/definitions/CallToolRequest",
-        "Used by the client to invoke a tool provided by the server."
-    ),
-    crate::__def_entry!(
-        CallToolResult, v_CallToolResult, "CallToolResult",
-        "#/definitions/CallToolResult", "The server's response to a tool call."
-    ),
-    crate::__def_entry!(
-        CancelledNotification, v_CancelledNotification, "CancelledNotification",
-        "#/definitions/CancelledNotification",
-        "This notification can be sent by either side to indicate that it is cancelling a previously-issued request."
-    ),
-    crate::__def_entry!(
-        ClientCapabilities, v_ClientCapabilities, "ClientCapabilities",
-        "#/definitions/ClientCapabilities",
-        "Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities."
-    ),
-    crate::__def_entry!(
-        ClientNotification, v_ClientNotification, "ClientNotification",
-        "#/definitions/ClientNotification", ""
-    ),
-    crate::__def_entry!(
-        ClientRequest, v_ClientRequest, "ClientRequest", "#/definitions/ClientRequest",
-        ""
-    ),
-    crate::__def_entry!(
-        ClientResult, v_ClientResult, "ClientResult", "#/definitions/ClientResult", ""
-    ),
-    crate::__def_entry!(
-        CompleteRequest, v_CompleteRequest, "CompleteRequest",
-        "#/definitions/CompleteRequest",
-        "A request from the client to the server, to ask for completion options."
-    ),
-    crate::__def_entry!(
-        CompleteResult, v_CompleteResult, "CompleteResult",
-        "#/definitions/CompleteResult",
-        "The server's response to a completion/complete request"
-    ),
-    crate::__def_entry!(
-        CreateMessageRequest, v_CreateMessageRequest, "CreateMessageRequest",
-        "#/definitions/CreateMessageRequest",
-        "A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it."
-    ),
-    crate::__def_entry!(
-        CreateMessageResult, v_CreateMessageResult, "CreateMessageResult",
-        "#/definitions/CreateMessageResult",
-        "The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it."
-    ),
-    crate::__def_entry!(
-        ::std::string::String, v_Cursor, "Cursor", "#/definitions/Cursor",
-        "An opaque token used to represent a cursor for pagination."
-    ),
-    crate::__def_entry!(
-        EmbeddedResource, v_EmbeddedResource, "EmbeddedResource",
-        "#/definitions/EmbeddedResource",
-        "The contents of a resource, embedded into a prompt or tool call result."
-    ),
-    crate::__def_entry!(
-        Result, v_EmptyResult, "EmptyResult", "#/definitions/EmptyResult", ""
-    ),
-    crate::__def_entry!(
-        GetPromptRequest, v_GetPromptRequest, "GetPromptRequest",
-        "#/definitions/GetPromptRequest",
-        "Used by the client to get a prompt provided by the server."
-    ),
-    crate::__def_entry!(
-        GetPromptResult, v_GetPromptResult, "GetPromptResult",
-        "#/definitions/GetPromptResult",
-        "The server's response to a prompts/get request from the client."
-    ),
-    crate::__def_entry!(
-        ImageContent, v_ImageContent, "ImageContent", "#/definitions/ImageContent",
-        "An image provided to or from an LLM."
-    ),
-    crate::__def_entry!(
-        Implementation, v_Implementation, "Implementation",
-        "#/definitions/Implementation",
-        "Describes the name and version of an MCP implementation."
-    ),
-    crate::__def_entry!(
-        InitializeRequest, v_InitializeRequest, "InitializeRequest",
-        "#/definitions/InitializeRequest",
-        "This request is sent from the client to the server when it first connects, asking it to begin initialization."
-    ),
-    crate::__def_entry!(
-        InitializeResult, v_InitializeResult, "InitializeResult",
-        "#/definitions/InitializeResult",
-        "After receiving an initialize request from the client, the server sends this response."
-    ),
-    crate::__def_entry!(
-        InitializedNotification, v_InitializedNotification, "InitializedNotification",
-        "#/definitions/InitializedNotification",
-        "This notification is sent from the client to the server after initialization has finished."
-    ),
-    crate::__def_entry!(
-        JSONRPCError, v_JSONRPCError, "JSONRPCError", "#/definitions/JSONRPCError",
-        "A response to a request that indicates an error occurred."
-    ),
-    crate::__def_entry!(
-        JSONRPCMessage, v_JSONRPCMessage, "JSONRPCMessage",
-        "#/definitions/JSONRPCMessage", ""
-    ),
-    crate::__def_entry!(
-        JSONRPCNotification, v_JSONRPCNotification, "JSONRPCNotification",
-        "#/definitions/JSONRPCNotification",
-        "A notification which does not expect a response."
-    ),
-    crate::__def_entry!(
-        JSONRPCRequest, v_JSONRPCRequest, "JSONRPCRequest",
-        "#/definitions/JSONRPCRequest", "A request that expects a response."
-    ),
-    crate::__def_entry!(
-        JSONRPCResponse, v_JSONRPCResponse, "JSONRPCResponse",
-        "#/definitions/JSONRPCResponse",
-        "A successful (non-error) response to a request."
-    ),
-    crate::__def_entry!(
-        ListPromptsRequest, v_ListPromptsRequest, "ListPromptsRequest",
-        "#/definitions/ListPromptsRequest",
-        "Sent from the client to request a list of prompts and prompt templates the server has."
-    ),
-    crate::__def_entry!(
-        ListPromptsResult, v_ListPromptsResult, "ListPromptsResult",
-        "#/definitions/ListPromptsResult",
-        "The server's response to a prompts/list request from the client."
-    ),
-    crate::__def_entry!(
-        ListResourceTemplatesRequest, v_ListResourceTemplatesRequest,
-        "ListResourceTemplatesRequest", "#/definitions/ListResourceTemplatesRequest",
-        "Sent from the client to request a list of resource templates the server has."
-    ),
-    crate::__def_entry!(
-        ListResourceTemplatesResult, v_ListResourceTemplatesResult,
-        "ListResourceTemplatesResult", "#/definitions/ListResourceTemplatesResult",
-        "The server's response to a resources/templates/list request from the client."
-    ),
-    crate::__def_entry!(
-        ListResourcesRequest, v_ListResourcesRequest, "ListResourcesRequest",
-        "#/definitions/ListResourcesRequest",
-        "Sent from the client to request a list of resources the server has."
-    ),
-    crate::__def_entry!(
-        ListResourcesResult, v_ListResourcesResult, "ListResourcesResult",
-        "#/definitions/ListResourcesResult",
-        "The server's response to a resources/list request from the client."
-    ),
-    crate::__def_entry!(
-        ListRootsRequest, v_ListRootsRequest, "ListRootsRequest",
-        "#/definitions/ListRootsRequest",
-        "Sent from the server to request a list of root URIs from the client. Roots allow servers to ask for specific directories or files to operate on. A common example for roots is providing a set of repositories or directories a server should operate on."
-    ),
-    crate::__def_entry!(
-        ListRootsResult, v_ListRootsResult, "ListRootsResult",
-        "#/definitions/ListRootsResult",
-        "The client's response to a roots/list request from the server. This result contains an array of Root objects, each representing a root directory or file that the server can operate on."
-    ),
-    crate::__def_entry!(
-        ListToolsRequest, v_ListToolsRequest, "ListToolsRequest",
-        "#/definitions/ListToolsRequest",
-        "Sent from the client to request a list of tools the server has."
-    ),
-    crate::__def_entry!(
-        ListToolsResult, v_ListToolsResult, "ListToolsResult",
-        "#/definitions/ListToolsResult",
-        "The server's response to a tools/list request from the client."
-    ),
-    crate::__def_entry!(
-        LoggingLevel, v_LoggingLevel, "LoggingLevel", "#/definitions/LoggingLevel",
-        "The severity of a log message."
-    ),
-    crate::__def_entry!(
-        LoggingMessageNotification, v_LoggingMessageNotification,
-        "LoggingMessageNotification", "#/definitions/LoggingMessageNotification",
-        "Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically."
-    ),
-    crate::__def_entry!(
-        ModelHint, v_ModelHint, "ModelHint", "#/definitions/ModelHint",
-        "Hints to use for model selection."
-    ),
-    crate::__def_entry!(
-        ModelPreferences, v_ModelPreferences, "ModelPreferences",
-        "#/definitions/ModelPreferences",
-        "The server's preferences for model selection, requested of the client during sampling."
-    ),
-    crate::__def_entry!(
-        Notification, v_Notification, "Notification", "#/definitions/Notification", ""
-    ),
-    crate::__def_entry!(
-        PaginatedRequest, v_PaginatedRequest, "PaginatedRequest",
-        "#/definitions/PaginatedRequest", ""
-    ),
-    crate::__def_entry!(
-        PaginatedResult, v_PaginatedResult, "PaginatedResult",
-        "#/definitions/PaginatedResult", ""
-    ),
-    crate::__def_entry!(
-        PingRequest, v_PingRequest, "PingRequest", "#/definitions/PingRequest",
-        "A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected."
-    ),
-    crate::__def_entry!(
-        ProgressNotification, v_ProgressNotification, "ProgressNotification",
-        "#/definitions/ProgressNotification",
-        "An out-of-band notification used to inform the receiver of a progress update for a long-running request."
-    ),
-    crate::__def_entry!(
-        ProgressToken, v_ProgressToken, "ProgressToken", "#/definitions/ProgressToken",
-        "A progress token, used to associate progress notifications with the original request."
-    ),
-    crate::__def_entry!(
-        Prompt, v_Prompt, "Prompt", "#/definitions/Prompt",
-        "A prompt or prompt template that the server offers."
-    ),
-    crate::__def_entry!(
-        PromptArgument, v_PromptArgument, "PromptArgument",
-        "#/definitions/PromptArgument", "Describes an argument that a prompt can accept."
-    ),
-    crate::__def_entry!(
-        PromptListChangedNotification, v_PromptListChangedNotification,
-        "PromptListChangedNotification", "#/definitions/PromptListChangedNotification",
-        "An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client."
-    ),
-    crate::__def_entry!(
-        PromptMessage, v_PromptMessage, "PromptMessage", "#/definitions/PromptMessage",
-        "Describes a message returned as part of a prompt."
-    ),
-    crate::__def_entry!(
-        PromptReference, v_PromptReference, "PromptReference",
-        "#/definitions/PromptReference", "Identifies a prompt."
-    ),
-    crate::__def_entry!(
-        ReadResourceRequest, v_ReadResourceRequest, "ReadResourceRequest",
-        "#/definitions/ReadResourceRequest",
-        "Sent from the client to the server, to read a specific resource URI."
-    ),
-    crate::__def_entry!(
-        ReadResourceResult, v_ReadResourceResult, "ReadResourceResult",
-        "#/definitions/ReadResourceResult",
-        "The server's response to a resources/read request from the client."
-    ),
-    crate::__def_entry!(Request, v_Request, "Request", "#/definitions/Request", ""),
-    crate::__def_entry!(
-        RequestId, v_RequestId, "RequestId", "#/definitions/RequestId",
-        "A uniquely identifying ID for a request in JSON-RPC."
-    ),
-    crate::__def_entry!(
-        Resource, v_Resource, "Resource", "#/definitions/Resource",
-        "A known resource that the server is capable of reading."
-    ),
-    crate::__def_entry!(
-        ResourceContents, v_ResourceContents, "ResourceContents",
-        "#/definitions/ResourceContents",
-        "The contents of a specific resource or sub-resource."
-    ),
-    crate::__def_entry!(
-        ResourceListChangedNotification, v_ResourceListChangedNotification,
-        "ResourceListChangedNotification",
-        "#/definitions/ResourceListChangedNotification",
-        "An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client."
-    ),
-    crate::__def_entry!(
-        ResourceReference, v_ResourceReference, "ResourceReference",
-        "#/definitions/ResourceReference",
-        "A reference to a resource or resource template definition."
-    ),
-    crate::__def_entry!(
-        ResourceTemplate, v_ResourceTemplate, "ResourceTemplate",
-        "#/definitions/ResourceTemplate",
-        "A template description for resources available on the server."
-    ),
-    crate::__def_entry!(
-        ResourceUpdatedNotification, v_ResourceUpdatedNotification,
-        "ResourceUpdatedNotification", "#/definitions/ResourceUpdatedNotification",
-        "A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request."
-    ),
-    crate::__def_entry!(Result, v_Result, "Result", "#/definitions/Result", ""),
-    crate::__def_entry!(
-        Role, v_Role, "Role", "#/definitions/Role",
-        "The sender or recipient of messages and data in a conversation."
-    ),
-    crate::__def_entry!(
-        Root, v_Root, "Root", "#/definitions/Root",
-        "Represents a root directory or file that the server can operate on."
-    ),
-    crate::__def_entry!(
-        RootsListChangedNotification, v_RootsListChangedNotification,
-        "RootsListChangedNotification", "#/definitions/RootsListChangedNotification",
-        "A notification from the client to the server, informing it that the list of roots has changed. This notification should be sent whenever the client adds, removes, or modifies any root. The server should then request an updated list of roots using the ListRootsRequest."
-    ),
-    crate::__def_entry!(
-        SamplingMessage, v_SamplingMessage, "SamplingMessage",
-        "#/definitions/SamplingMessage",
-        "Describes a message issued to or received from an LLM API."
-    ),
-    crate::__def_entry!(
-        ServerCapabilities, v_ServerCapabilities, "ServerCapabilities",
-        "#/definitions/ServerCapabilities",
-        "Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities."
-    ),
-    crate::__def_entry!(
-        ServerNotification, v_ServerNotification, "ServerNotification",
-        "#/definitions/ServerNotification", ""
-    ),
-    crate::__def_entry!(
-        ServerRequest, v_ServerRequest, "ServerRequest", "#/definitions/ServerRequest",
-        ""
-    ),
-    crate::__def_entry!(
-        ServerResult, v_ServerResult, "ServerResult", "#/definitions/ServerResult", ""
-    ),
-    crate::__def_entry!(
-        SetLevelRequest, v_SetLevelRequest, "SetLevelRequest",
-        "#/definitions/SetLevelRequest",
-        "A request from the client to the server, to enable or adjust logging."
-    ),
-    crate::__def_entry!(
-        SubscribeRequest, v_SubscribeRequest, "SubscribeRequest",
-        "#/definitions/SubscribeRequest",
-        "Sent from the client to request resources/updated notifications from the server whenever a particular resource changes."
-    ),
-    crate::__def_entry!(
-        TextContent, v_TextContent, "TextContent", "#/definitions/TextContent",
-        "Text provided to or from an LLM."
-    ),
-    crate::__def_entry!(
-        TextResourceContents, v_TextResourceContents, "TextResourceContents",
-        "#/definitions/TextResourceContents", ""
-    ),
-    crate::__def_entry!(
-        Tool, v_Tool, "Tool", "#/definitions/Tool",
-        "Definition for a tool the client can call."
-    ),
-    crate::__def_entry!(
-        ToolListChangedNotification, v_ToolListChangedNotification,
-        "ToolListChangedNotification", "#/definitions/ToolListChangedNotification",
-        "An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client."
-    ),
-    crate::__def_entry!(
-        UnsubscribeRequest, v_UnsubscribeRequest, "UnsubscribeRequest",
-        "#/definitions/UnsubscribeRequest",
-        "Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request."
-    ),
+    crate::decode::DefEntry {
+        name: "Annotated",
+        schema_path: "#/definitions/Annotated",
+        summary: "Base for objects that include optional annotations for the client. The client can use annotations to inform how objects are used or displayed",
+    },
+    crate::decode::DefEntry {
+        name: "BlobResourceContents",
+        schema_path: "#/definitions/BlobResourceContents",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "CallToolRequest",
+        schema_path: "#/definitions/CallToolRequest",
+        summary: "Used by the client to invoke a tool provided by the server.",
+    },
+    crate::decode::DefEntry {
+        name: "CallToolResult",
+        schema_path: "#/definitions/CallToolResult",
+        summary: "The server's response to a tool call.",
+    },
+    crate::decode::DefEntry {
+        name: "CancelledNotification",
+        schema_path: "#/definitions/CancelledNotification",
+        summary: "This notification can be sent by either side to indicate that it is cancelling a previously-issued request.",
+    },
+    crate::decode::DefEntry {
+        name: "ClientCapabilities",
+        schema_path: "#/definitions/ClientCapabilities",
+        summary: "Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.",
+    },
+    crate::decode::DefEntry {
+        name: "ClientNotification",
+        schema_path: "#/definitions/ClientNotification",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "ClientRequest",
+        schema_path: "#/definitions/ClientRequest",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "ClientResult",
+        schema_path: "#/definitions/ClientResult",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "CompleteRequest",
+        schema_path: "#/definitions/CompleteRequest",
+        summary: "A request from the client to the server, to ask for completion options.",
+    },
+    crate::decode::DefEntry {
+        name: "CompleteResult",
+        schema_path: "#/definitions/CompleteResult",
+        summary: "The server's response to a completion/complete request",
+    },
+    crate::decode::DefEntry {
+        name: "CreateMessageRequest",
+        schema_path: "#/definitions/CreateMessageRequest",
+        summary: "A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.",
+    },
+    crate::decode::DefEntry {
+        name: "CreateMessageResult",
+        schema_path: "#/definitions/CreateMessageResult",
+        summary: "The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.",
+    },
+    crate::decode::DefEntry {
+        name: "Cursor",
+        schema_path: "#/definitions/Cursor",
+        summary: "An opaque token used to represent a cursor for pagination.",
+    },
+    crate::decode::DefEntry {
+        name: "EmbeddedResource",
+        schema_path: "#/definitions/EmbeddedResource",
+        summary: "The contents of a resource, embedded into a prompt or tool call result.",
+    },
+    crate::decode::DefEntry {
+        name: "EmptyResult",
+        schema_path: "#/definitions/EmptyResult",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "GetPromptRequest",
+        schema_path: "#/definitions/GetPromptRequest",
+        summary: "Used by the client to get a prompt provided by the server.",
+    },
+    crate::decode::DefEntry {
+        name: "GetPromptResult",
+        schema_path: "#/definitions/GetPromptResult",
+        summary: "The server's response to a prompts/get request from the client.",
+    },
+    crate::decode::DefEntry {
+        name: "ImageContent",
+        schema_path: "#/definitions/ImageContent",
+        summary: "An image provided to or from an LLM.",
+    },
+    crate::decode::DefEntry {
+        name: "Implementation",
+        schema_path: "#/definitions/Implementation",
+        summary: "Describes the name and version of an MCP implementation.",
+    },
+    crate::decode::DefEntry {
+        name: "InitializeRequest",
+        schema_path: "#/definitions/InitializeRequest",
+        summary: "This request is sent from the client to the server when it first connects, asking it to begin initialization.",
+    },
+    crate::decode::DefEntry {
+        name: "InitializeResult",
+        schema_path: "#/definitions/InitializeResult",
+        summary: "After receiving an initialize request from the client, the server sends this response.",
+    },
+    crate::decode::DefEntry {
+        name: "InitializedNotification",
+        schema_path: "#/definitions/InitializedNotification",
+        summary: "This notification is sent from the client to the server after initialization has finished.",
+    },
+    crate::decode::DefEntry {
+        name: "JSONRPCError",
+        schema_path: "#/definitions/JSONRPCError",
+        summary: "A response to a request that indicates an error occurred.",
+    },
+    crate::decode::DefEntry {
+        name: "JSONRPCMessage",
+        schema_path: "#/definitions/JSONRPCMessage",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "JSONRPCNotification",
+        schema_path: "#/definitions/JSONRPCNotification",
+        summary: "A notification which does not expect a response.",
+    },
+    crate::decode::DefEntry {
+        name: "JSONRPCRequest",
+        schema_path: "#/definitions/JSONRPCRequest",
+        summary: "A request that expects a response.",
+    },
+    crate::decode::DefEntry {
+        name: "JSONRPCResponse",
+        schema_path: "#/definitions/JSONRPCResponse",
+        summary: "A successful (non-error) response to a request.",
+    },
+    crate::decode::DefEntry {
+        name: "ListPromptsRequest",
+        schema_path: "#/definitions/ListPromptsRequest",
+        summary: "Sent from the client to request a list of prompts and prompt templates the server has.",
+    },
+    crate::decode::DefEntry {
+        name: "ListPromptsResult",
+        schema_path: "#/definitions/ListPromptsResult",
+        summary: "The server's response to a prompts/list request from the client.",
+    },
+    crate::decode::DefEntry {
+        name: "ListResourceTemplatesRequest",
+        schema_path: "#/definitions/ListResourceTemplatesRequest",
+        summary: "Sent from the client to request a list of resource templates the server has.",
+    },
+    crate::decode::DefEntry {
+        name: "ListResourceTemplatesResult",
+        schema_path: "#/definitions/ListResourceTemplatesResult",
+        summary: "The server's response to a resources/templates/list request from the client.",
+    },
+    crate::decode::DefEntry {
+        name: "ListResourcesRequest",
+        schema_path: "#/definitions/ListResourcesRequest",
+        summary: "Sent from the client to request a list of resources the server has.",
+    },
+    crate::decode::DefEntry {
+        name: "ListResourcesResult",
+        schema_path: "#/definitions/ListResourcesResult",
+        summary: "The server's response to a resources/list request from the client.",
+    },
+    crate::decode::DefEntry {
+        name: "ListRootsRequest",
+        schema_path: "#/definitions/ListRootsRequest",
+        summary: "Sent from the server to request a list of root URIs from the client. Roots allow servers to ask for specific directories or files to operate on. A common example for roots is providing a set of repositories or directories a server should operate on.",
+    },
+    crate::decode::DefEntry {
+        name: "ListRootsResult",
+        schema_path: "#/definitions/ListRootsResult",
+        summary: "The client's response to a roots/list request from the server. This result contains an array of Root objects, each representing a root directory or file that the server can operate on.",
+    },
+    crate::decode::DefEntry {
+        name: "ListToolsRequest",
+        schema_path: "#/definitions/ListToolsRequest",
+        summary: "Sent from the client to request a list of tools the server has.",
+    },
+    crate::decode::DefEntry {
+        name: "ListToolsResult",
+        schema_path: "#/definitions/ListToolsResult",
+        summary: "The server's response to a tools/list request from the client.",
+    },
+    crate::decode::DefEntry {
+        name: "LoggingLevel",
+        schema_path: "#/definitions/LoggingLevel",
+        summary: "The severity of a log message.",
+    },
+    crate::decode::DefEntry {
+        name: "LoggingMessageNotification",
+        schema_path: "#/definitions/LoggingMessageNotification",
+        summary: "Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.",
+    },
+    crate::decode::DefEntry {
+        name: "ModelHint",
+        schema_path: "#/definitions/ModelHint",
+        summary: "Hints to use for model selection.",
+    },
+    crate::decode::DefEntry {
+        name: "ModelPreferences",
+        schema_path: "#/definitions/ModelPreferences",
+        summary: "The server's preferences for model selection, requested of the client during sampling.",
+    },
+    crate::decode::DefEntry {
+        name: "Notification",
+        schema_path: "#/definitions/Notification",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "PaginatedRequest",
+        schema_path: "#/definitions/PaginatedRequest",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "PaginatedResult",
+        schema_path: "#/definitions/PaginatedResult",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "PingRequest",
+        schema_path: "#/definitions/PingRequest",
+        summary: "A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.",
+    },
+    crate::decode::DefEntry {
+        name: "ProgressNotification",
+        schema_path: "#/definitions/ProgressNotification",
+        summary: "An out-of-band notification used to inform the receiver of a progress update for a long-running request.",
+    },
+    crate::decode::DefEntry {
+        name: "ProgressToken",
+        schema_path: "#/definitions/ProgressToken",
+        summary: "A progress token, used to associate progress notifications with the original request.",
+    },
+    crate::decode::DefEntry {
+        name: "Prompt",
+        schema_path: "#/definitions/Prompt",
+        summary: "A prompt or prompt template that the server offers.",
+    },
+    crate::decode::DefEntry {
+        name: "PromptArgument",
+        schema_path: "#/definitions/PromptArgument",
+        summary: "Describes an argument that a prompt can accept.",
+    },
+    crate::decode::DefEntry {
+        name: "PromptListChangedNotification",
+        schema_path: "#/definitions/PromptListChangedNotification",
+        summary: "An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.",
+    },
+    crate::decode::DefEntry {
+        name: "PromptMessage",
+        schema_path: "#/definitions/PromptMessage",
+        summary: "Describes a message returned as part of a prompt.",
+    },
+    crate::decode::DefEntry {
+        name: "PromptReference",
+        schema_path: "#/definitions/PromptReference",
+        summary: "Identifies a prompt.",
+    },
+    crate::decode::DefEntry {
+        name: "ReadResourceRequest",
+        schema_path: "#/definitions/ReadResourceRequest",
+        summary: "Sent from the client to the server, to read a specific resource URI.",
+    },
+    crate::decode::DefEntry {
+        name: "ReadResourceResult",
+        schema_path: "#/definitions/ReadResourceResult",
+        summary: "The server's response to a resources/read request from the client.",
+    },
+    crate::decode::DefEntry {
+        name: "Request",
+        schema_path: "#/definitions/Request",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "RequestId",
+        schema_path: "#/definitions/RequestId",
+        summary: "A uniquely identifying ID for a request in JSON-RPC.",
+    },
+    crate::decode::DefEntry {
+        name: "Resource",
+        schema_path: "#/definitions/Resource",
+        summary: "A known resource that the server is capable of reading.",
+    },
+    crate::decode::DefEntry {
+        name: "ResourceContents",
+        schema_path: "#/definitions/ResourceContents",
+        summary: "The contents of a specific resource or sub-resource.",
+    },
+    crate::decode::DefEntry {
+        name: "ResourceListChangedNotification",
+        schema_path: "#/definitions/ResourceListChangedNotification",
+        summary: "An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.",
+    },
+    crate::decode::DefEntry {
+        name: "ResourceReference",
+        schema_path: "#/definitions/ResourceReference",
+        summary: "A reference to a resource or resource template definition.",
+    },
+    crate::decode::DefEntry {
+        name: "ResourceTemplate",
+        schema_path: "#/definitions/ResourceTemplate",
+        summary: "A template description for resources available on the server.",
+    },
+    crate::decode::DefEntry {
+        name: "ResourceUpdatedNotification",
+        schema_path: "#/definitions/ResourceUpdatedNotification",
+        summary: "A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.",
+    },
+    crate::decode::DefEntry {
+        name: "Result",
+        schema_path: "#/definitions/Result",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "Role",
+        schema_path: "#/definitions/Role",
+        summary: "The sender or recipient of messages and data in a conversation.",
+    },
+    crate::decode::DefEntry {
+        name: "Root",
+        schema_path: "#/definitions/Root",
+        summary: "Represents a root directory or file that the server can operate on.",
+    },
+    crate::decode::DefEntry {
+        name: "RootsListChangedNotification",
+        schema_path: "#/definitions/RootsListChangedNotification",
+        summary: "A notification from the client to the server, informing it that the list of roots has changed. This notification should be sent whenever the client adds, removes, or modifies any root. The server should then request an updated list of roots using the ListRootsRequest.",
+    },
+    crate::decode::DefEntry {
+        name: "SamplingMessage",
+        schema_path: "#/definitions/SamplingMessage",
+        summary: "Describes a message issued to or received from an LLM API.",
+    },
+    crate::decode::DefEntry {
+        name: "ServerCapabilities",
+        schema_path: "#/definitions/ServerCapabilities",
+        summary: "Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.",
+    },
+    crate::decode::DefEntry {
+        name: "ServerNotification",
+        schema_path: "#/definitions/ServerNotification",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "ServerRequest",
+        schema_path: "#/definitions/ServerRequest",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "ServerResult",
+        schema_path: "#/definitions/ServerResult",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "SetLevelRequest",
+        schema_path: "#/definitions/SetLevelRequest",
+        summary: "A request from the client to the server, to enable or adjust logging.",
+    },
+    crate::decode::DefEntry {
+        name: "SubscribeRequest",
+        schema_path: "#/definitions/SubscribeRequest",
+        summary: "Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.",
+    },
+    crate::decode::DefEntry {
+        name: "TextContent",
+        schema_path: "#/definitions/TextContent",
+        summary: "Text provided to or from an LLM.",
+    },
+    crate::decode::DefEntry {
+        name: "TextResourceContents",
+        schema_path: "#/definitions/TextResourceContents",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "Tool",
+        schema_path: "#/definitions/Tool",
+        summary: "Definition for a tool the client can call.",
+    },
+    crate::decode::DefEntry {
+        name: "ToolListChangedNotification",
+        schema_path: "#/definitions/ToolListChangedNotification",
+        summary: "An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.",
+    },
+    crate::decode::DefEntry {
+        name: "UnsubscribeRequest",
+        schema_path: "#/definitions/UnsubscribeRequest",
+        summary: "Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.",
+    },
 ];
 /// Looks a definition up by its schema name.
 pub fn definition(

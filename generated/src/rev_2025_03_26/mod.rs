@@ -21,7 +21,7 @@ mod registry;
 mod types;
 pub(crate) mod validate;
 pub use methods::*;
-pub use registry::{definition, DEFINITIONS};
+pub use registry::{build_view, definition, validate_view, DEFINITIONS};
 pub use types::*;
 /// The revision name.
 pub const REVISION: &str = "2025-03-26";

@@ -14,627 +14,2224 @@ use crate::decode::{Builder, FromJson, Validate};
 use crate::json::{JsonView, JsonWriter, ToJson};
 #[allow(unused_imports)]
 use crate::validate::{self as rt, Cx, Path};
+/// Validates any JSON view against the definition `name`: `None` when the revision has
+/// no such definition. Generic, so bindings with their own view type (Python objects)
+/// reuse the generated validators.
+pub fn validate_view<'v, V: JsonView<'v>>(
+    name: &str,
+    v: &V,
+    p: &Path<'_>,
+    cx: &mut Cx,
+) -> ::std::option::Option<bool> {
+    match name {
+        "Annotations" => Some(v_Annotations(v, p, cx)),
+        "AudioContent" => Some(v_AudioContent(v, p, cx)),
+        "BaseMetadata" => Some(v_BaseMetadata(v, p, cx)),
+        "BlobResourceContents" => Some(v_BlobResourceContents(v, p, cx)),
+        "BooleanSchema" => Some(v_BooleanSchema(v, p, cx)),
+        "CallToolRequest" => Some(v_CallToolRequest(v, p, cx)),
+        "CallToolRequestParams" => Some(v_CallToolRequestParams(v, p, cx)),
+        "CallToolResult" => Some(v_CallToolResult(v, p, cx)),
+        "CancelTaskRequest" => Some(v_CancelTaskRequest(v, p, cx)),
+        "CancelTaskResult" => Some(v_CancelTaskResult(v, p, cx)),
+        "CancelledNotification" => Some(v_CancelledNotification(v, p, cx)),
+        "CancelledNotificationParams" => Some(v_CancelledNotificationParams(v, p, cx)),
+        "ClientCapabilities" => Some(v_ClientCapabilities(v, p, cx)),
+        "ClientNotification" => Some(v_ClientNotification(v, p, cx)),
+        "ClientRequest" => Some(v_ClientRequest(v, p, cx)),
+        "ClientResult" => Some(v_ClientResult(v, p, cx)),
+        "CompleteRequest" => Some(v_CompleteRequest(v, p, cx)),
+        "CompleteRequestParams" => Some(v_CompleteRequestParams(v, p, cx)),
+        "CompleteResult" => Some(v_CompleteResult(v, p, cx)),
+        "ContentBlock" => Some(v_ContentBlock(v, p, cx)),
+        "CreateMessageRequest" => Some(v_CreateMessageRequest(v, p, cx)),
+        "CreateMessageRequestParams" => Some(v_CreateMessageRequestParams(v, p, cx)),
+        "CreateMessageResult" => Some(v_CreateMessageResult(v, p, cx)),
+        "CreateTaskResult" => Some(v_CreateTaskResult(v, p, cx)),
+        "Cursor" => Some(v_Cursor(v, p, cx)),
+        "ElicitRequest" => Some(v_ElicitRequest(v, p, cx)),
+        "ElicitRequestFormParams" => Some(v_ElicitRequestFormParams(v, p, cx)),
+        "ElicitRequestParams" => Some(v_ElicitRequestParams(v, p, cx)),
+        "ElicitRequestURLParams" => Some(v_ElicitRequestURLParams(v, p, cx)),
+        "ElicitResult" => Some(v_ElicitResult(v, p, cx)),
+        "ElicitationCompleteNotification" => {
+            Some(v_ElicitationCompleteNotification(v, p, cx))
+        }
+        "EmbeddedResource" => Some(v_EmbeddedResource(v, p, cx)),
+        "EmptyResult" => Some(v_EmptyResult(v, p, cx)),
+        "EnumSchema" => Some(v_EnumSchema(v, p, cx)),
+        "Error" => Some(v_Error(v, p, cx)),
+        "GetPromptRequest" => Some(v_GetPromptRequest(v, p, cx)),
+        "GetPromptRequestParams" => Some(v_GetPromptRequestParams(v, p, cx)),
+        "GetPromptResult" => Some(v_GetPromptResult(v, p, cx)),
+        "GetTaskPayloadRequest" => Some(v_GetTaskPayloadRequest(v, p, cx)),
+        "GetTaskPayloadResult" => Some(v_GetTaskPayloadResult(v, p, cx)),
+        "GetTaskRequest" => Some(v_GetTaskRequest(v, p, cx)),
+        "GetTaskResult" => Some(v_GetTaskResult(v, p, cx)),
+        "Icon" => Some(v_Icon(v, p, cx)),
+        "Icons" => Some(v_Icons(v, p, cx)),
+        "ImageContent" => Some(v_ImageContent(v, p, cx)),
+        "Implementation" => Some(v_Implementation(v, p, cx)),
+        "InitializeRequest" => Some(v_InitializeRequest(v, p, cx)),
+        "InitializeRequestParams" => Some(v_InitializeRequestParams(v, p, cx)),
+        "InitializeResult" => Some(v_InitializeResult(v, p, cx)),
+        "InitializedNotification" => Some(v_InitializedNotification(v, p, cx)),
+        "JSONRPCErrorResponse" => Some(v_JSONRPCErrorResponse(v, p, cx)),
+        "JSONRPCMessage" => Some(v_JSONRPCMessage(v, p, cx)),
+        "JSONRPCNotification" => Some(v_JSONRPCNotification(v, p, cx)),
+        "JSONRPCRequest" => Some(v_JSONRPCRequest(v, p, cx)),
+        "JSONRPCResponse" => Some(v_JSONRPCResponse(v, p, cx)),
+        "JSONRPCResultResponse" => Some(v_JSONRPCResultResponse(v, p, cx)),
+        "LegacyTitledEnumSchema" => Some(v_LegacyTitledEnumSchema(v, p, cx)),
+        "ListPromptsRequest" => Some(v_ListPromptsRequest(v, p, cx)),
+        "ListPromptsResult" => Some(v_ListPromptsResult(v, p, cx)),
+        "ListResourceTemplatesRequest" => Some(v_ListResourceTemplatesRequest(v, p, cx)),
+        "ListResourceTemplatesResult" => Some(v_ListResourceTemplatesResult(v, p, cx)),
+        "ListResourcesRequest" => Some(v_ListResourcesRequest(v, p, cx)),
+        "ListResourcesResult" => Some(v_ListResourcesResult(v, p, cx)),
+        "ListRootsRequest" => Some(v_ListRootsRequest(v, p, cx)),
+        "ListRootsResult" => Some(v_ListRootsResult(v, p, cx)),
+        "ListTasksRequest" => Some(v_ListTasksRequest(v, p, cx)),
+        "ListTasksResult" => Some(v_ListTasksResult(v, p, cx)),
+        "ListToolsRequest" => Some(v_ListToolsRequest(v, p, cx)),
+        "ListToolsResult" => Some(v_ListToolsResult(v, p, cx)),
+        "LoggingLevel" => Some(v_LoggingLevel(v, p, cx)),
+        "LoggingMessageNotification" => Some(v_LoggingMessageNotification(v, p, cx)),
+        "LoggingMessageNotificationParams" => {
+            Some(v_LoggingMessageNotificationParams(v, p, cx))
+        }
+        "ModelHint" => Some(v_ModelHint(v, p, cx)),
+        "ModelPreferences" => Some(v_ModelPreferences(v, p, cx)),
+        "MultiSelectEnumSchema" => Some(v_MultiSelectEnumSchema(v, p, cx)),
+        "Notification" => Some(v_Notification(v, p, cx)),
+        "NotificationParams" => Some(v_NotificationParams(v, p, cx)),
+        "NumberSchema" => Some(v_NumberSchema(v, p, cx)),
+        "PaginatedRequest" => Some(v_PaginatedRequest(v, p, cx)),
+        "PaginatedRequestParams" => Some(v_PaginatedRequestParams(v, p, cx)),
+        "PaginatedResult" => Some(v_PaginatedResult(v, p, cx)),
+        "PingRequest" => Some(v_PingRequest(v, p, cx)),
+        "PrimitiveSchemaDefinition" => Some(v_PrimitiveSchemaDefinition(v, p, cx)),
+        "ProgressNotification" => Some(v_ProgressNotification(v, p, cx)),
+        "ProgressNotificationParams" => Some(v_ProgressNotificationParams(v, p, cx)),
+        "ProgressToken" => Some(v_ProgressToken(v, p, cx)),
+        "Prompt" => Some(v_Prompt(v, p, cx)),
+        "PromptArgument" => Some(v_PromptArgument(v, p, cx)),
+        "PromptListChangedNotification" => {
+            Some(v_PromptListChangedNotification(v, p, cx))
+        }
+        "PromptMessage" => Some(v_PromptMessage(v, p, cx)),
+        "PromptReference" => Some(v_PromptReference(v, p, cx)),
+        "ReadResourceRequest" => Some(v_ReadResourceRequest(v, p, cx)),
+        "ReadResourceRequestParams" => Some(v_ReadResourceRequestParams(v, p, cx)),
+        "ReadResourceResult" => Some(v_ReadResourceResult(v, p, cx)),
+        "RelatedTaskMetadata" => Some(v_RelatedTaskMetadata(v, p, cx)),
+        "Request" => Some(v_Request(v, p, cx)),
+        "RequestId" => Some(v_RequestId(v, p, cx)),
+        "RequestParams" => Some(v_RequestParams(v, p, cx)),
+        "Resource" => Some(v_Resource(v, p, cx)),
+        "ResourceContents" => Some(v_ResourceContents(v, p, cx)),
+        "ResourceLink" => Some(v_ResourceLink(v, p, cx)),
+        "ResourceListChangedNotification" => {
+            Some(v_ResourceListChangedNotification(v, p, cx))
+        }
+        "ResourceRequestParams" => Some(v_ResourceRequestParams(v, p, cx)),
+        "ResourceTemplate" => Some(v_ResourceTemplate(v, p, cx)),
+        "ResourceTemplateReference" => Some(v_ResourceTemplateReference(v, p, cx)),
+        "ResourceUpdatedNotification" => Some(v_ResourceUpdatedNotification(v, p, cx)),
+        "ResourceUpdatedNotificationParams" => {
+            Some(v_ResourceUpdatedNotificationParams(v, p, cx))
+        }
+        "Result" => Some(v_Result(v, p, cx)),
+        "Role" => Some(v_Role(v, p, cx)),
+        "Root" => Some(v_Root(v, p, cx)),
+        "RootsListChangedNotification" => Some(v_RootsListChangedNotification(v, p, cx)),
+        "SamplingMessage" => Some(v_SamplingMessage(v, p, cx)),
+        "SamplingMessageContentBlock" => Some(v_SamplingMessageContentBlock(v, p, cx)),
+        "ServerCapabilities" => Some(v_ServerCapabilities(v, p, cx)),
+        "ServerNotification" => Some(v_ServerNotification(v, p, cx)),
+        "ServerRequest" => Some(v_ServerRequest(v, p, cx)),
+        "ServerResult" => Some(v_ServerResult(v, p, cx)),
+        "SetLevelRequest" => Some(v_SetLevelRequest(v, p, cx)),
+        "SetLevelRequestParams" => Some(v_SetLevelRequestParams(v, p, cx)),
+        "SingleSelectEnumSchema" => Some(v_SingleSelectEnumSchema(v, p, cx)),
+        "StringSchema" => Some(v_StringSchema(v, p, cx)),
+        "SubscribeRequest" => Some(v_SubscribeRequest(v, p, cx)),
+        "SubscribeRequestParams" => Some(v_SubscribeRequestParams(v, p, cx)),
+        "Task" => Some(v_Task(v, p, cx)),
+        "TaskAugmentedRequestParams" => Some(v_TaskAugmentedRequestParams(v, p, cx)),
+        "TaskMetadata" => Some(v_TaskMetadata(v, p, cx)),
+        "TaskStatus" => Some(v_TaskStatus(v, p, cx)),
+        "TaskStatusNotification" => Some(v_TaskStatusNotification(v, p, cx)),
+        "TaskStatusNotificationParams" => Some(v_TaskStatusNotificationParams(v, p, cx)),
+        "TextContent" => Some(v_TextContent(v, p, cx)),
+        "TextResourceContents" => Some(v_TextResourceContents(v, p, cx)),
+        "TitledMultiSelectEnumSchema" => Some(v_TitledMultiSelectEnumSchema(v, p, cx)),
+        "TitledSingleSelectEnumSchema" => Some(v_TitledSingleSelectEnumSchema(v, p, cx)),
+        "Tool" => Some(v_Tool(v, p, cx)),
+        "ToolAnnotations" => Some(v_ToolAnnotations(v, p, cx)),
+        "ToolChoice" => Some(v_ToolChoice(v, p, cx)),
+        "ToolExecution" => Some(v_ToolExecution(v, p, cx)),
+        "ToolListChangedNotification" => Some(v_ToolListChangedNotification(v, p, cx)),
+        "ToolResultContent" => Some(v_ToolResultContent(v, p, cx)),
+        "ToolUseContent" => Some(v_ToolUseContent(v, p, cx)),
+        "URLElicitationRequiredError" => Some(v_URLElicitationRequiredError(v, p, cx)),
+        "UnsubscribeRequest" => Some(v_UnsubscribeRequest(v, p, cx)),
+        "UnsubscribeRequestParams" => Some(v_UnsubscribeRequestParams(v, p, cx)),
+        "UntitledMultiSelectEnumSchema" => {
+            Some(v_UntitledMultiSelectEnumSchema(v, p, cx))
+        }
+        "UntitledSingleSelectEnumSchema" => {
+            Some(v_UntitledSingleSelectEnumSchema(v, p, cx))
+        }
+        _ => None,
+    }
+}
+/// Builds the typed value of definition `name` from a view the validator accepted:
+/// `None` for an unknown name, `Some(None)` if validator and builder disagree (a bug).
+#[allow(clippy::type_complexity)]
+pub fn build_view<'v, V: JsonView<'v>>(
+    name: &str,
+    v: &V,
+    b: &Builder,
+) -> ::std::option::Option<
+    ::std::option::Option<::std::boxed::Box<dyn crate::decode::AnyDecoded>>,
+> {
+    match name {
+        "Annotations" => {
+            Some(
+                <Annotations as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "AudioContent" => {
+            Some(
+                <AudioContent as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "BaseMetadata" => {
+            Some(
+                <BaseMetadata as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "BlobResourceContents" => {
+            Some(
+                <BlobResourceContents as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "BooleanSchema" => {
+            Some(
+                <BooleanSchema as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "CallToolRequest" => {
+            Some(
+                <CallToolRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "CallToolRequestParams" => {
+            Some(
+                <CallToolRequestParams as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "CallToolResult" => {
+            Some(
+                <CallToolResult as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "CancelTaskRequest" => {
+            Some(
+                <CancelTaskRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "CancelTaskResult" => {
+            Some(
+                <CancelTaskResult as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "CancelledNotification" => {
+            Some(
+                <CancelledNotification as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "CancelledNotificationParams" => {
+            Some(
+                <CancelledNotificationParams as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ClientCapabilities" => {
+            Some(
+                <ClientCapabilities as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ClientNotification" => {
+            Some(
+                <ClientNotification as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ClientRequest" => {
+            Some(
+                <ClientRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ClientResult" => {
+            Some(
+                <ClientResult as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "CompleteRequest" => {
+            Some(
+                <CompleteRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "CompleteRequestParams" => {
+            Some(
+                <CompleteRequestParams as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "CompleteResult" => {
+            Some(
+                <CompleteResult as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ContentBlock" => {
+            Some(
+                <ContentBlock as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "CreateMessageRequest" => {
+            Some(
+                <CreateMessageRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "CreateMessageRequestParams" => {
+            Some(
+                <CreateMessageRequestParams as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "CreateMessageResult" => {
+            Some(
+                <CreateMessageResult as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "CreateTaskResult" => {
+            Some(
+                <CreateTaskResult as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "Cursor" => {
+            Some(
+                <::std::string::String as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ElicitRequest" => {
+            Some(
+                <ElicitRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ElicitRequestFormParams" => {
+            Some(
+                <ElicitRequestFormParams as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ElicitRequestParams" => {
+            Some(
+                <ElicitRequestParams as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ElicitRequestURLParams" => {
+            Some(
+                <ElicitRequestURLParams as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ElicitResult" => {
+            Some(
+                <ElicitResult as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ElicitationCompleteNotification" => {
+            Some(
+                <ElicitationCompleteNotification as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "EmbeddedResource" => {
+            Some(
+                <EmbeddedResource as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "EmptyResult" => {
+            Some(
+                <Result as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "EnumSchema" => {
+            Some(
+                <EnumSchema as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "Error" => {
+            Some(
+                <Error as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "GetPromptRequest" => {
+            Some(
+                <GetPromptRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "GetPromptRequestParams" => {
+            Some(
+                <GetPromptRequestParams as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "GetPromptResult" => {
+            Some(
+                <GetPromptResult as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "GetTaskPayloadRequest" => {
+            Some(
+                <GetTaskPayloadRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "GetTaskPayloadResult" => {
+            Some(
+                <GetTaskPayloadResult as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "GetTaskRequest" => {
+            Some(
+                <GetTaskRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "GetTaskResult" => {
+            Some(
+                <GetTaskResult as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "Icon" => {
+            Some(
+                <Icon as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "Icons" => {
+            Some(
+                <Icons as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ImageContent" => {
+            Some(
+                <ImageContent as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "Implementation" => {
+            Some(
+                <Implementation as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "InitializeRequest" => {
+            Some(
+                <InitializeRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "InitializeRequestParams" => {
+            Some(
+                <InitializeRequestParams as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "InitializeResult" => {
+            Some(
+                <InitializeResult as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "InitializedNotification" => {
+            Some(
+                <InitializedNotification as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "JSONRPCErrorResponse" => {
+            Some(
+                <JSONRPCErrorResponse as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "JSONRPCMessage" => {
+            Some(
+                <JSONRPCMessage as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "JSONRPCNotification" => {
+            Some(
+                <JSONRPCNotification as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "JSONRPCRequest" => {
+            Some(
+                <JSONRPCRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "JSONRPCResponse" => {
+            Some(
+                <JSONRPCResponse as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "JSONRPCResultResponse" => {
+            Some(
+                <JSONRPCResultResponse as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "LegacyTitledEnumSchema" => {
+            Some(
+                <LegacyTitledEnumSchema as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ListPromptsRequest" => {
+            Some(
+                <ListPromptsRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ListPromptsResult" => {
+            Some(
+                <ListPromptsResult as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ListResourceTemplatesRequest" => {
+            Some(
+                <ListResourceTemplatesRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ListResourceTemplatesResult" => {
+            Some(
+                <ListResourceTemplatesResult as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ListResourcesRequest" => {
+            Some(
+                <ListResourcesRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ListResourcesResult" => {
+            Some(
+                <ListResourcesResult as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ListRootsRequest" => {
+            Some(
+                <ListRootsRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ListRootsResult" => {
+            Some(
+                <ListRootsResult as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ListTasksRequest" => {
+            Some(
+                <ListTasksRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ListTasksResult" => {
+            Some(
+                <ListTasksResult as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ListToolsRequest" => {
+            Some(
+                <ListToolsRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ListToolsResult" => {
+            Some(
+                <ListToolsResult as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "LoggingLevel" => {
+            Some(
+                <LoggingLevel as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "LoggingMessageNotification" => {
+            Some(
+                <LoggingMessageNotification as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "LoggingMessageNotificationParams" => {
+            Some(
+                <LoggingMessageNotificationParams as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ModelHint" => {
+            Some(
+                <ModelHint as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ModelPreferences" => {
+            Some(
+                <ModelPreferences as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "MultiSelectEnumSchema" => {
+            Some(
+                <MultiSelectEnumSchema as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "Notification" => {
+            Some(
+                <Notification as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "NotificationParams" => {
+            Some(
+                <NotificationParams as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "NumberSchema" => {
+            Some(
+                <NumberSchema as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "PaginatedRequest" => {
+            Some(
+                <PaginatedRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "PaginatedRequestParams" => {
+            Some(
+                <PaginatedRequestParams as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "PaginatedResult" => {
+            Some(
+                <PaginatedResult as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "PingRequest" => {
+            Some(
+                <PingRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "PrimitiveSchemaDefinition" => {
+            Some(
+                <PrimitiveSchemaDefinition as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ProgressNotification" => {
+            Some(
+                <ProgressNotification as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ProgressNotificationParams" => {
+            Some(
+                <ProgressNotificationParams as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ProgressToken" => {
+            Some(
+                <ProgressToken as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "Prompt" => {
+            Some(
+                <Prompt as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "PromptArgument" => {
+            Some(
+                <PromptArgument as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "PromptListChangedNotification" => {
+            Some(
+                <PromptListChangedNotification as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "PromptMessage" => {
+            Some(
+                <PromptMessage as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "PromptReference" => {
+            Some(
+                <PromptReference as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ReadResourceRequest" => {
+            Some(
+                <ReadResourceRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ReadResourceRequestParams" => {
+            Some(
+                <ReadResourceRequestParams as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ReadResourceResult" => {
+            Some(
+                <ReadResourceResult as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "RelatedTaskMetadata" => {
+            Some(
+                <RelatedTaskMetadata as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "Request" => {
+            Some(
+                <Request as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "RequestId" => {
+            Some(
+                <RequestId as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "RequestParams" => {
+            Some(
+                <RequestParams as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "Resource" => {
+            Some(
+                <Resource as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ResourceContents" => {
+            Some(
+                <ResourceContents as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ResourceLink" => {
+            Some(
+                <ResourceLink as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ResourceListChangedNotification" => {
+            Some(
+                <ResourceListChangedNotification as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ResourceRequestParams" => {
+            Some(
+                <ResourceRequestParams as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ResourceTemplate" => {
+            Some(
+                <ResourceTemplate as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ResourceTemplateReference" => {
+            Some(
+                <ResourceTemplateReference as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ResourceUpdatedNotification" => {
+            Some(
+                <ResourceUpdatedNotification as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ResourceUpdatedNotificationParams" => {
+            Some(
+                <ResourceUpdatedNotificationParams as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "Result" => {
+            Some(
+                <Result as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "Role" => {
+            Some(
+                <Role as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "Root" => {
+            Some(
+                <Root as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "RootsListChangedNotification" => {
+            Some(
+                <RootsListChangedNotification as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "SamplingMessage" => {
+            Some(
+                <SamplingMessage as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "SamplingMessageContentBlock" => {
+            Some(
+                <SamplingMessageContentBlock as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ServerCapabilities" => {
+            Some(
+                <ServerCapabilities as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ServerNotification" => {
+            Some(
+                <ServerNotification as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ServerRequest" => {
+            Some(
+                <ServerRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ServerResult" => {
+            Some(
+                <ServerResult as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "SetLevelRequest" => {
+            Some(
+                <SetLevelRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "SetLevelRequestParams" => {
+            Some(
+                <SetLevelRequestParams as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "SingleSelectEnumSchema" => {
+            Some(
+                <SingleSelectEnumSchema as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "StringSchema" => {
+            Some(
+                <StringSchema as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "SubscribeRequest" => {
+            Some(
+                <SubscribeRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "SubscribeRequestParams" => {
+            Some(
+                <SubscribeRequestParams as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "Task" => {
+            Some(
+                <Task as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "TaskAugmentedRequestParams" => {
+            Some(
+                <TaskAugmentedRequestParams as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "TaskMetadata" => {
+            Some(
+                <TaskMetadata as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "TaskStatus" => {
+            Some(
+                <TaskStatus as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "TaskStatusNotification" => {
+            Some(
+                <TaskStatusNotification as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "TaskStatusNotificationParams" => {
+            Some(
+                <TaskStatusNotificationParams as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "TextContent" => {
+            Some(
+                <TextContent as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "TextResourceContents" => {
+            Some(
+                <TextResourceContents as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "TitledMultiSelectEnumSchema" => {
+            Some(
+                <TitledMultiSelectEnumSchema as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "TitledSingleSelectEnumSchema" => {
+            Some(
+                <TitledSingleSelectEnumSchema as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "Tool" => {
+            Some(
+                <Tool as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ToolAnnotations" => {
+            Some(
+                <ToolAnnotations as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ToolChoice" => {
+            Some(
+                <ToolChoice as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ToolExecution" => {
+            Some(
+                <ToolExecution as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ToolListChangedNotification" => {
+            Some(
+                <ToolListChangedNotification as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ToolResultContent" => {
+            Some(
+                <ToolResultContent as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "ToolUseContent" => {
+            Some(
+                <ToolUseContent as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "URLElicitationRequiredError" => {
+            Some(
+                <URLElicitationRequiredError as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "UnsubscribeRequest" => {
+            Some(
+                <UnsubscribeRequest as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "UnsubscribeRequestParams" => {
+            Some(
+                <UnsubscribeRequestParams as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "UntitledMultiSelectEnumSchema" => {
+            Some(
+                <UntitledMultiSelectEnumSchema as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        "UntitledSingleSelectEnumSchema" => {
+            Some(
+                <UntitledSingleSelectEnumSchema as FromJson>::from_json(v, b)
+                    .map(|x| {
+                        ::std::boxed::Box::new(x)
+                            as ::std::boxed::Box<dyn crate::decode::AnyDecoded>
+                    }),
+            )
+        }
+        _ => None,
+    }
+}
 /// Every definition of this revision, in schema order.
 pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
-    crate::__def_entry!(
-        Annotations, v_Annotations, "Annotations", "#/$defs/Annotations",
-        "Optional annotations for the client. The client can use annotations to inform how objects are used or displayed"
-    ),
-    crate::__def_entry!(
-        AudioContent, v_AudioContent, "AudioContent", "#/$defs/AudioContent",
-        "Audio provided to or from an LLM."
-    ),
-    crate::__def_entry!(
-        BaseMetadata, v_BaseMetadata, "BaseMetadata", "#/$defs/BaseMetadata",
-        "Base interface for metadata with name (identifier) and title (display name) properties."
-    ),
-    crate::__def_entry!(
-        BlobResourceContents, v_BlobResourceContents, "BlobResourceContents",
-        "#/$defs/BlobResourceContents", ""
-    ),
-    crate::__def_entry!(
-        BooleanSchema, v_BooleanSchema, "BooleanSchema", "#/$defs/BooleanSchema", ""
-    ),
-    crate::__def_entry!(
-        CallToolRequest, v_CallToolRequest, "CallToolRequest", "#/$defs/CallToolRequest",
-        "Used by the client to invoke a tool provided by the server."
-    ),
-    crate::__def_entry!(
-        CallToolRequestParams, v_CallToolRequestParams, "CallToolRequestParams",
-        "#/$defs/CallToolRequestParams", "Parameters for a `tools/call` request."
-    ),
-    crate::__def_entry!(
-        CallToolResult, v_CallToolResult, "CallToolResult", "#/$defs/CallToolResult",
-        "The server's response to a tool call."
-    ),
-    crate::__def_entry!(
-        CancelTaskRequest, v_CancelTaskRequest, "CancelTaskRequest",
-        "#/$defs/CancelTaskRequest", "A request to cancel a task."
-    ),
-    crate::__def_entry!(
-        CancelTaskResult, v_CancelTaskResult, "CancelTaskResult",
-        "#/$defs/CancelTaskResult", "The response to a tasks/cancel request."
-    ),
-    crate::__def_entry!(
-        CancelledNotification, v_CancelledNotification, "CancelledNotification",
-        "#/$defs/CancelledNotification",
-        "This notification can be sent by either side to indicate that it is cancelling a previously-issued request."
-    ),
-    crate::__def_entry!(
-        CancelledNotificationParams, v_CancelledNotificationParams,
-        "CancelledNotificationParams", "#/$defs/CancelledNotificationParams",
-        "Parameters for a `notifications/cancelled` notification."
-    ),
-    crate::__def_entry!(
-        ClientCapabilities, v_ClientCapabilities, "ClientCapabilities",
-        "#/$defs/ClientCapabilities",
-        "Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities."
-    ),
-    crate::__def_entry!(
-        ClientNotification, v_ClientNotification, "ClientNotification",
-        "#/$defs/ClientNotification", ""
-    ),
-    crate::__def_entry!(
-        ClientRequest, v_ClientRequest, "ClientRequest", "#/$defs/ClientRequest", ""
-    ),
-    crate::__def_entry!(
-        ClientResult, v_ClientResult, "ClientResult", "#/$defs/ClientResult", ""
-    ),
-    crate::__def_entry!(
-        CompleteRequest, v_CompleteRequest, "CompleteRequest", "#/$defs/CompleteRequest",
-        "A request from the client to the server, to ask for completion options."
-    ),
-    crate::__def_entry!(
-        CompleteRequestParams, v_CompleteRequestParams, "CompleteRequestParams",
-        "#/$defs/CompleteRequestParams",
-        "Parameters for a `completion/complete` request."
-    ),
-    crate::__def_entry!(
-        CompleteResult, v_CompleteResult, "CompleteResult", "#/$defs/CompleteResult",
-        "The server's response to a completion/complete request"
-    ),
-    crate::__def_entry!(
-        ContentBlock, v_ContentBlock, "ContentBlock", "#/$defs/ContentBlock", ""
-    ),
-    crate::__def_entry!(
-        CreateMessageRequest, v_CreateMessageRequest, "CreateMessageRequest",
-        "#/$defs/CreateMessageRequest",
-        "A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it."
-    ),
-    crate::__def_entry!(
-        CreateMessageRequestParams, v_CreateMessageRequestParams,
-        "CreateMessageRequestParams", "#/$defs/CreateMessageRequestParams",
-        "Parameters for a `sampling/createMessage` request."
-    ),
-    crate::__def_entry!(
-        CreateMessageResult, v_CreateMessageResult, "CreateMessageResult",
-        "#/$defs/CreateMessageResult",
-        "The client's response to a sampling/createMessage request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it."
-    ),
-    crate::__def_entry!(
-        CreateTaskResult, v_CreateTaskResult, "CreateTaskResult",
-        "#/$defs/CreateTaskResult", "A response to a task-augmented request."
-    ),
-    crate::__def_entry!(
-        ::std::string::String, v_Cursor, "Cursor", "#/$defs/Cursor",
-        "An opaque token used to represent a cursor for pagination."
-    ),
-    crate::__def_entry!(
-        ElicitRequest, v_ElicitRequest, "ElicitRequest", "#/$defs/ElicitRequest",
-        "A request from the server to elicit additional information from the user via the client."
-    ),
-    crate::__def_entry!(
-        ElicitRequestFormParams, v_ElicitRequestFormParams, "ElicitRequestFormParams",
-        "#/$defs/ElicitRequestFormParams",
-        "The parameters for a request to elicit non-sensitive information from the user via a form in the client."
-    ),
-    crate::__def_entry!(
-        ElicitRequestParams, v_ElicitRequestParams, "ElicitRequestParams",
-        "#/$defs/ElicitRequestParams",
-        "The parameters for a request to elicit additional information from the user via the client."
-    ),
-    crate::__def_entry!(
-        ElicitRequestURLParams, v_ElicitRequestURLParams, "ElicitRequestURLParams",
-        "#/$defs/ElicitRequestURLParams",
-        "The parameters for a request to elicit information from the user via a URL in the client."
-    ),
-    crate::__def_entry!(
-        ElicitResult, v_ElicitResult, "ElicitResult", "#/$defs/ElicitResult",
-        "The client's response to an elicitation request."
-    ),
-    crate::__def_entry!(
-        ElicitationCompleteNotification, v_ElicitationCompleteNotification,
-        "ElicitationCompleteNotification", "#/$defs/ElicitationCompleteNotification",
-        "An optional notification from the server to the client, informing it of a completion of a out-of-band elicitation request."
-    ),
-    crate::__def_entry!(
-        EmbeddedResource, v_EmbeddedResource, "EmbeddedResource",
-        "#/$defs/EmbeddedResource",
-        "The contents of a resource, embedded into a prompt or tool call result."
-    ),
-    crate::__def_entry!(Result, v_EmptyResult, "EmptyResult", "#/$defs/EmptyResult", ""),
-    crate::__def_entry!(
-        EnumSchema, v_EnumSchema, "EnumSchema", "#/$defs/EnumSchema", ""
-    ),
-    crate::__def_entry!(Error, v_Error, "Error", "#/$defs/Error", ""),
-    crate::__def_entry!(
-        GetPromptRequest, v_GetPromptRequest, "GetPromptRequest",
-        "#/$defs/GetPromptRequest",
-        "Used by the client to get a prompt provided by the server."
-    ),
-    crate::__def_entry!(
-        GetPromptRequestParams, v_GetPromptRequestParams, "GetPromptRequestParams",
-        "#/$defs/GetPromptRequestParams", "Parameters for a `prompts/get` request."
-    ),
-    crate::__def_entry!(
-        GetPromptResult, v_GetPromptResult, "GetPromptResult", "#/$defs/GetPromptResult",
-        "The server's response to a prompts/get request from the client."
-    ),
-    crate::__def_entry!(
-        GetTaskPayloadRequest, v_GetTaskPayloadRequest, "GetTaskPayloadRequest",
-        "#/$defs/GetTaskPayloadRequest",
-        "A request to retrieve the result of a completed task."
-    ),
-    crate::__def_entry!(
-        GetTaskPayloadResult, v_GetTaskPayloadResult, "GetTaskPayloadResult",
-        "#/$defs/GetTaskPayloadResult",
-        "The response to a tasks/result request. The structure matches the result type of the original request. For example, a tools/call task would return the CallToolResult structure."
-    ),
-    crate::__def_entry!(
-        GetTaskRequest, v_GetTaskRequest, "GetTaskRequest", "#/$defs/GetTaskRequest",
-        "A request to retrieve the state of a task."
-    ),
-    crate::__def_entry!(
-        GetTaskResult, v_GetTaskResult, "GetTaskResult", "#/$defs/GetTaskResult",
-        "The response to a tasks/get request."
-    ),
-    crate::__def_entry!(
-        Icon, v_Icon, "Icon", "#/$defs/Icon",
-        "An optionally-sized icon that can be displayed in a user interface."
-    ),
-    crate::__def_entry!(
-        Icons, v_Icons, "Icons", "#/$defs/Icons",
-        "Base interface to add `icons` property."
-    ),
-    crate::__def_entry!(
-        ImageContent, v_ImageContent, "ImageContent", "#/$defs/ImageContent",
-        "An image provided to or from an LLM."
-    ),
-    crate::__def_entry!(
-        Implementation, v_Implementation, "Implementation", "#/$defs/Implementation",
-        "Describes the MCP implementation."
-    ),
-    crate::__def_entry!(
-        InitializeRequest, v_InitializeRequest, "InitializeRequest",
-        "#/$defs/InitializeRequest",
-        "This request is sent from the client to the server when it first connects, asking it to begin initialization."
-    ),
-    crate::__def_entry!(
-        InitializeRequestParams, v_InitializeRequestParams, "InitializeRequestParams",
-        "#/$defs/InitializeRequestParams", "Parameters for an `initialize` request."
-    ),
-    crate::__def_entry!(
-        InitializeResult, v_InitializeResult, "InitializeResult",
-        "#/$defs/InitializeResult",
-        "After receiving an initialize request from the client, the server sends this response."
-    ),
-    crate::__def_entry!(
-        InitializedNotification, v_InitializedNotification, "InitializedNotification",
-        "#/$defs/InitializedNotification",
-        "This notification is sent from the client to the server after initialization has finished."
-    ),
-    crate::__def_entry!(
-        JSONRPCErrorResponse, v_JSONRPCErrorResponse, "JSONRPCErrorResponse",
-        "#/$defs/JSONRPCErrorResponse",
-        "A response to a request that indicates an error occurred."
-    ),
-    crate::__def_entry!(
-        JSONRPCMessage, v_JSONRPCMessage, "JSONRPCMessage", "#/$defs/JSONRPCMessage",
-        "Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent."
-    ),
-    crate::__def_entry!(
-        JSONRPCNotification, v_JSONRPCNotification, "JSONRPCNotification",
-        "#/$defs/JSONRPCNotification", "A notification which does not expect a response."
-    ),
-    crate::__def_entry!(
-        JSONRPCRequest, v_JSONRPCRequest, "JSONRPCRequest", "#/$defs/JSONRPCRequest",
-        "A request that expects a response."
-    ),
-    crate::__def_entry!(
-        JSONRPCResponse, v_JSONRPCResponse, "JSONRPCResponse", "#/$defs/JSONRPCResponse",
-        "A response to a request, containing either the result or error."
-    ),
-    crate::__def_entry!(
-        JSONRPCResultResponse, v_JSONRPCResultResponse, "JSONRPCResultResponse",
-        "#/$defs/JSONRPCResultResponse",
-        "A successful (non-error) response to a request."
-    ),
-    crate::__def_entry!(
-        LegacyTitledEnumSchema, v_LegacyTitledEnumSchema, "LegacyTitledEnumSchema",
-        "#/$defs/LegacyTitledEnumSchema",
-        "Use TitledSingleSelectEnumSchema instead. This interface will be removed in a future version."
-    ),
-    crate::__def_entry!(
-        ListPromptsRequest, v_ListPromptsRequest, "ListPromptsRequest",
-        "#/$defs/ListPromptsRequest",
-        "Sent from the client to request a list of prompts and prompt templates the server has."
-    ),
-    crate::__def_entry!(
-        ListPromptsResult, v_ListPromptsResult, "ListPromptsResult",
-        "#/$defs/ListPromptsResult",
-        "The server's response to a prompts/list request from the client."
-    ),
-    crate::__def_entry!(
-        ListResourceTemplatesRequest, v_ListResourceTemplatesRequest,
-        "ListResourceTemplatesRequest", "#/$defs/ListResourceTemplatesRequest",
-        "Sent from the client to request a list of resource templates the server has."
-    ),
-    crate::__def_entry!(
-        ListResourceTemplatesResult, v_ListResourceTemplatesResult,
-        "ListResourceTemplatesResult", "#/$defs/ListResourceTemplatesResult",
-        "The server's response to a resources/templates/list request from the client."
-    ),
-    crate::__def_entry!(
-        ListResourcesRequest, v_ListResourcesRequest, "ListResourcesRequest",
-        "#/$defs/ListResourcesRequest",
-        "Sent from the client to request a list of resources the server has."
-    ),
-    crate::__def_entry!(
-        ListResourcesResult, v_ListResourcesResult, "ListResourcesResult",
-        "#/$defs/ListResourcesResult",
-        "The server's response to a resources/list request from the client."
-    ),
-    crate::__def_entry!(
-        ListRootsRequest, v_ListRootsRequest, "ListRootsRequest",
-        "#/$defs/ListRootsRequest",
-        "Sent from the server to request a list of root URIs from the client. Roots allow servers to ask for specific directories or files to operate on. A common example for roots is providing a set of repositories or directories a server should operate on."
-    ),
-    crate::__def_entry!(
-        ListRootsResult, v_ListRootsResult, "ListRootsResult", "#/$defs/ListRootsResult",
-        "The client's response to a roots/list request from the server. This result contains an array of Root objects, each representing a root directory or file that the server can operate on."
-    ),
-    crate::__def_entry!(
-        ListTasksRequest, v_ListTasksRequest, "ListTasksRequest",
-        "#/$defs/ListTasksRequest", "A request to retrieve a list of tasks."
-    ),
-    crate::__def_entry!(
-        ListTasksResult, v_ListTasksResult, "ListTasksResult", "#/$defs/ListTasksResult",
-        "The response to a tasks/list request."
-    ),
-    crate::__def_entry!(
-        ListToolsRequest, v_ListToolsRequest, "ListToolsRequest",
-        "#/$defs/ListToolsRequest",
-        "Sent from the client to request a list of tools the server has."
-    ),
-    crate::__def_entry!(
-        ListToolsResult, v_ListToolsResult, "ListToolsResult", "#/$defs/ListToolsResult",
-        "The server's response to a tools/list request from the client."
-    ),
-    crate::__def_entry!(
-        LoggingLevel, v_LoggingLevel, "LoggingLevel", "#/$defs/LoggingLevel",
-        "The severity of a log message."
-    ),
-    crate::__def_entry!(
-        LoggingMessageNotification, v_LoggingMessageNotification,
-        "LoggingMessageNotification", "#/$defs/LoggingMessageNotification",
-        "JSONRPCNotification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically."
-    ),
-    crate::__def_entry!(
-        LoggingMessageNotificationParams, v_LoggingMessageNotificationParams,
-        "LoggingMessageNotificationParams", "#/$defs/LoggingMessageNotificationParams",
-        "Parameters for a `notifications/message` notification."
-    ),
-    crate::__def_entry!(
-        ModelHint, v_ModelHint, "ModelHint", "#/$defs/ModelHint",
-        "Hints to use for model selection."
-    ),
-    crate::__def_entry!(
-        ModelPreferences, v_ModelPreferences, "ModelPreferences",
-        "#/$defs/ModelPreferences",
-        "The server's preferences for model selection, requested of the client during sampling."
-    ),
-    crate::__def_entry!(
-        MultiSelectEnumSchema, v_MultiSelectEnumSchema, "MultiSelectEnumSchema",
-        "#/$defs/MultiSelectEnumSchema", ""
-    ),
-    crate::__def_entry!(
-        Notification, v_Notification, "Notification", "#/$defs/Notification", ""
-    ),
-    crate::__def_entry!(
-        NotificationParams, v_NotificationParams, "NotificationParams",
-        "#/$defs/NotificationParams", ""
-    ),
-    crate::__def_entry!(
-        NumberSchema, v_NumberSchema, "NumberSchema", "#/$defs/NumberSchema", ""
-    ),
-    crate::__def_entry!(
-        PaginatedRequest, v_PaginatedRequest, "PaginatedRequest",
-        "#/$defs/PaginatedRequest", ""
-    ),
-    crate::__def_entry!(
-        PaginatedRequestParams, v_PaginatedRequestParams, "PaginatedRequestParams",
-        "#/$defs/PaginatedRequestParams", "Common parameters for paginated requests."
-    ),
-    crate::__def_entry!(
-        PaginatedResult, v_PaginatedResult, "PaginatedResult", "#/$defs/PaginatedResult",
-        ""
-    ),
-    crate::__def_entry!(
-        PingRequest, v_PingRequest, "PingRequest", "#/$defs/PingRequest",
-        "A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected."
-    ),
-    crate::__def_entry!(
-        PrimitiveSchemaDefinition, v_PrimitiveSchemaDefinition,
-        "PrimitiveSchemaDefinition", "#/$defs/PrimitiveSchemaDefinition",
-        "Restricted schema definitions that only allow primitive types without nested objects or arrays."
-    ),
-    crate::__def_entry!(
-        ProgressNotification, v_ProgressNotification, "ProgressNotification",
-        "#/$defs/ProgressNotification",
-        "An out-of-band notification used to inform the receiver of a progress update for a long-running request."
-    ),
-    crate::__def_entry!(
-        ProgressNotificationParams, v_ProgressNotificationParams,
-        "ProgressNotificationParams", "#/$defs/ProgressNotificationParams",
-        "Parameters for a `notifications/progress` notification."
-    ),
-    crate::__def_entry!(
-        ProgressToken, v_ProgressToken, "ProgressToken", "#/$defs/ProgressToken",
-        "A progress token, used to associate progress notifications with the original request."
-    ),
-    crate::__def_entry!(
-        Prompt, v_Prompt, "Prompt", "#/$defs/Prompt",
-        "A prompt or prompt template that the server offers."
-    ),
-    crate::__def_entry!(
-        PromptArgument, v_PromptArgument, "PromptArgument", "#/$defs/PromptArgument",
-        "Describes an argument that a prompt can accept."
-    ),
-    crate::__def_entry!(
-        PromptListChangedNotification, v_PromptListChangedNotification,
-        "PromptListChangedNotification", "#/$defs/PromptListChangedNotification",
-        "An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client."
-    ),
-    crate::__def_entry!(
-        PromptMessage, v_PromptMessage, "PromptMessage", "#/$defs/PromptMessage",
-        "Describes a message returned as part of a prompt."
-    ),
-    crate::__def_entry!(
-        PromptReference, v_PromptReference, "PromptReference", "#/$defs/PromptReference",
-        "Identifies a prompt."
-    ),
-    crate::__def_entry!(
-        ReadResourceRequest, v_ReadResourceRequest, "ReadResourceRequest",
-        "#/$defs/ReadResourceRequest",
-        "Sent from the client to the server, to read a specific resource URI."
-    ),
-    crate::__def_entry!(
-        ReadResourceRequestParams, v_ReadResourceRequestParams,
-        "ReadResourceRequestParams", "#/$defs/ReadResourceRequestParams",
-        "Parameters for a `resources/read` request."
-    ),
-    crate::__def_entry!(
-        ReadResourceResult, v_ReadResourceResult, "ReadResourceResult",
-        "#/$defs/ReadResourceResult",
-        "The server's response to a resources/read request from the client."
-    ),
-    crate::__def_entry!(
-        RelatedTaskMetadata, v_RelatedTaskMetadata, "RelatedTaskMetadata",
-        "#/$defs/RelatedTaskMetadata",
-        "Metadata for associating messages with a task. Include this in the `_meta` field under the key `io.modelcontextprotocol/related-task`."
-    ),
-    crate::__def_entry!(Request, v_Request, "Request", "#/$defs/Request", ""),
-    crate::__def_entry!(
-        RequestId, v_RequestId, "RequestId", "#/$defs/RequestId",
-        "A uniquely identifying ID for a request in JSON-RPC."
-    ),
-    crate::__def_entry!(
-        RequestParams, v_RequestParams, "RequestParams", "#/$defs/RequestParams",
-        "Common params for any request."
-    ),
-    crate::__def_entry!(
-        Resource, v_Resource, "Resource", "#/$defs/Resource",
-        "A known resource that the server is capable of reading."
-    ),
-    crate::__def_entry!(
-        ResourceContents, v_ResourceContents, "ResourceContents",
-        "#/$defs/ResourceContents",
-        "The contents of a specific resource or sub-resource."
-    ),
-    crate::__def_entry!(
-        ResourceLink, v_ResourceLink, "ResourceLink", "#/$defs/ResourceLink",
-        "A resource that the server is capable of reading, included in a prompt or tool call result."
-    ),
-    crate::__def_entry!(
-        ResourceListChangedNotification, v_ResourceListChangedNotification,
-        "ResourceListChangedNotification", "#/$defs/ResourceListChangedNotification",
-        "An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client."
-    ),
-    crate::__def_entry!(
-        ResourceRequestParams, v_ResourceRequestParams, "ResourceRequestParams",
-        "#/$defs/ResourceRequestParams", "Common parameters when working with resources."
-    ),
-    crate::__def_entry!(
-        ResourceTemplate, v_ResourceTemplate, "ResourceTemplate",
-        "#/$defs/ResourceTemplate",
-        "A template description for resources available on the server."
-    ),
-    crate::__def_entry!(
-        ResourceTemplateReference, v_ResourceTemplateReference,
-        "ResourceTemplateReference", "#/$defs/ResourceTemplateReference",
-        "A reference to a resource or resource template definition."
-    ),
-    crate::__def_entry!(
-        ResourceUpdatedNotification, v_ResourceUpdatedNotification,
-        "ResourceUpdatedNotification", "#/$defs/ResourceUpdatedNotification",
-        "A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request."
-    ),
-    crate::__def_entry!(
-        ResourceUpdatedNotificationParams, v_ResourceUpdatedNotificationParams,
-        "ResourceUpdatedNotificationParams", "#/$defs/ResourceUpdatedNotificationParams",
-        "Parameters for a `notifications/resources/updated` notification."
-    ),
-    crate::__def_entry!(Result, v_Result, "Result", "#/$defs/Result", ""),
-    crate::__def_entry!(
-        Role, v_Role, "Role", "#/$defs/Role",
-        "The sender or recipient of messages and data in a conversation."
-    ),
-    crate::__def_entry!(
-        Root, v_Root, "Root", "#/$defs/Root",
-        "Represents a root directory or file that the server can operate on."
-    ),
-    crate::__def_entry!(
-        RootsListChangedNotification, v_RootsListChangedNotification,
-        "RootsListChangedNotification", "#/$defs/RootsListChangedNotification",
-        "A notification from the client to the server, informing it that the list of roots has changed. This notification should be sent whenever the client adds, removes, or modifies any root. The server should then request an updated list of roots using the ListRootsRequest."
-    ),
-    crate::__def_entry!(
-        SamplingMessage, v_SamplingMessage, "SamplingMessage", "#/$defs/SamplingMessage",
-        "Describes a message issued to or received from an LLM API."
-    ),
-    crate::__def_entry!(
-        SamplingMessageContentBlock, v_SamplingMessageContentBlock,
-        "SamplingMessageContentBlock", "#/$defs/SamplingMessageContentBlock", ""
-    ),
-    crate::__def_entry!(
-        ServerCapabilities, v_ServerCapabilities, "ServerCapabilities",
-        "#/$defs/ServerCapabilities",
-        "Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities."
-    ),
-    crate::__def_entry!(
-        ServerNotification, v_ServerNotification, "ServerNotification",
-        "#/$defs/ServerNotification", ""
-    ),
-    crate::__def_entry!(
-        ServerRequest, v_ServerRequest, "ServerRequest", "#/$defs/ServerRequest", ""
-    ),
-    crate::__def_entry!(
-        ServerResult, v_ServerResult, "ServerResult", "#/$defs/ServerResult", ""
-    ),
-    crate::__def_entry!(
-        SetLevelRequest, v_SetLevelRequest, "SetLevelRequest", "#/$defs/SetLevelRequest",
-        "A request from the client to the server, to enable or adjust logging."
-    ),
-    crate::__def_entry!(
-        SetLevelRequestParams, v_SetLevelRequestParams, "SetLevelRequestParams",
-        "#/$defs/SetLevelRequestParams", "Parameters for a `logging/setLevel` request."
-    ),
-    crate::__def_entry!(
-        SingleSelectEnumSchema, v_SingleSelectEnumSchema, "SingleSelectEnumSchema",
-        "#/$defs/SingleSelectEnumSchema", ""
-    ),
-    crate::__def_entry!(
-        StringSchema, v_StringSchema, "StringSchema", "#/$defs/StringSchema", ""
-    ),
-    crate::__def_entry!(
-        SubscribeRequest, v_SubscribeRequest, "SubscribeRequest",
-        "#/$defs/SubscribeRequest",
-        "Sent from the client to request resources/updated notifications from the server whenever a particular resource changes."
-    ),
-    crate::__def_entry!(
-        SubscribeRequestParams, v_SubscribeRequestParams, "SubscribeRequestParams",
-        "#/$defs/SubscribeRequestParams",
-        "Parameters for a `resources/subscribe` request."
-    ),
-    crate::__def_entry!(
-        Task, v_Task, "Task", "#/$defs/Task", "Data associated with a task."
-    ),
-    crate::__def_entry!(
-        TaskAugmentedRequestParams, v_TaskAugmentedRequestParams,
-        "TaskAugmentedRequestParams", "#/$defs/TaskAugmentedRequestParams",
-        "Common params for any task-augmented request."
-    ),
-    crate::__def_entry!(
-        TaskMetadata, v_TaskMetadata, "TaskMetadata", "#/$defs/TaskMetadata",
-        "Metadata for augmenting a request with task execution. Include this in the `task` field of the request parameters."
-    ),
-    crate::__def_entry!(
-        TaskStatus, v_TaskStatus, "TaskStatus", "#/$defs/TaskStatus",
-        "The status of a task."
-    ),
-    crate::__def_entry!(
-        TaskStatusNotification, v_TaskStatusNotification, "TaskStatusNotification",
-        "#/$defs/TaskStatusNotification",
-        "An optional notification from the receiver to the requestor, informing them that a task's status has changed. Receivers are not required to send these notifications."
-    ),
-    crate::__def_entry!(
-        TaskStatusNotificationParams, v_TaskStatusNotificationParams,
-        "TaskStatusNotificationParams", "#/$defs/TaskStatusNotificationParams",
-        "Parameters for a `notifications/tasks/status` notification."
-    ),
-    crate::__def_entry!(
-        TextContent, v_TextContent, "TextContent", "#/$defs/TextContent",
-        "Text provided to or from an LLM."
-    ),
-    crate::__def_entry!(
-        TextResourceContents, v_TextResourceContents, "TextResourceContents",
-        "#/$defs/TextResourceContents", ""
-    ),
-    crate::__def_entry!(
-        TitledMultiSelectEnumSchema, v_TitledMultiSelectEnumSchema,
-        "TitledMultiSelectEnumSchema", "#/$defs/TitledMultiSelectEnumSchema",
-        "Schema for multiple-selection enumeration with display titles for each option."
-    ),
-    crate::__def_entry!(
-        TitledSingleSelectEnumSchema, v_TitledSingleSelectEnumSchema,
-        "TitledSingleSelectEnumSchema", "#/$defs/TitledSingleSelectEnumSchema",
-        "Schema for single-selection enumeration with display titles for each option."
-    ),
-    crate::__def_entry!(
-        Tool, v_Tool, "Tool", "#/$defs/Tool",
-        "Definition for a tool the client can call."
-    ),
-    crate::__def_entry!(
-        ToolAnnotations, v_ToolAnnotations, "ToolAnnotations", "#/$defs/ToolAnnotations",
-        "Additional properties describing a Tool to clients."
-    ),
-    crate::__def_entry!(
-        ToolChoice, v_ToolChoice, "ToolChoice", "#/$defs/ToolChoice",
-        "Controls tool selection behavior for sampling requests."
-    ),
-    crate::__def_entry!(
-        ToolExecution, v_ToolExecution, "ToolExecution", "#/$defs/ToolExecution",
-        "Execution-related properties for a tool."
-    ),
-    crate::__def_entry!(
-        ToolListChangedNotification, v_ToolListChangedNotification,
-        "ToolListChangedNotification", "#/$defs/ToolListChangedNotification",
-        "An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client."
-    ),
-    crate::__def_entry!(
-        ToolResultContent, v_ToolResultContent, "ToolResultContent",
-        "#/$defs/ToolResultContent",
-        "The result of a tool use, provided by the user back to the assistant."
-    ),
-    crate::__def_entry!(
-        ToolUseContent, v_ToolUseContent, "ToolUseContent", "#/$defs/ToolUseContent",
-        "A request from the assistant to call a tool."
-    ),
-    crate::__def_entry!(
-        URLElicitationRequiredError, v_URLElicitationRequiredError,
-        "URLElicitationRequiredError", "#/$defs/URLElicitationRequiredError",
-        "An error response that indicates that the server requires the client to provide additional information via an elicitation request."
-    ),
-    crate::__def_entry!(
-        UnsubscribeRequest, v_UnsubscribeRequest, "UnsubscribeRequest",
-        "#/$defs/UnsubscribeRequest",
-        "Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request."
-    ),
-    crate::__def_entry!(
-        UnsubscribeRequestParams, v_UnsubscribeRequestParams, "UnsubscribeRequestParams",
-        "#/$defs/UnsubscribeRequestParams",
-        "Parameters for a `resources/unsubscribe` request."
-    ),
-    crate::__def_entry!(
-        UntitledMultiSelectEnumSchema, v_UntitledMultiSelectEnumSchema,
-        "UntitledMultiSelectEnumSchema", "#/$defs/UntitledMultiSelectEnumSchema",
-        "Schema for multiple-selection enumeration without display titles for options."
-    ),
-    crate::__def_entry!(
-        UntitledSingleSelectEnumSchema, v_UntitledSingleSelectEnumSchema,
-        "UntitledSingleSelectEnumSchema", "#/$defs/UntitledSingleSelectEnumSchema",
-        "Schema for single-selection enumeration without display titles for options."
-    ),
+    crate::decode::DefEntry {
+        name: "Annotations",
+        schema_path: "#/$defs/Annotations",
+        summary: "Optional annotations for the client. The client can use annotations to inform how objects are used or displayed",
+    },
+    crate::decode::DefEntry {
+        name: "AudioContent",
+        schema_path: "#/$defs/AudioContent",
+        summary: "Audio provided to or from an LLM.",
+    },
+    crate::decode::DefEntry {
+        name: "BaseMetadata",
+        schema_path: "#/$defs/BaseMetadata",
+        summary: "Base interface for metadata with name (identifier) and title (display name) properties.",
+    },
+    crate::decode::DefEntry {
+        name: "BlobResourceContents",
+        schema_path: "#/$defs/BlobResourceContents",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "BooleanSchema",
+        schema_path: "#/$defs/BooleanSchema",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "CallToolRequest",
+        schema_path: "#/$defs/CallToolRequest",
+        summary: "Used by the client to invoke a tool provided by the server.",
+    },
+    crate::decode::DefEntry {
+        name: "CallToolRequestParams",
+        schema_path: "#/$defs/CallToolRequestParams",
+        summary: "Parameters for a `tools/call` request.",
+    },
+    crate::decode::DefEntry {
+        name: "CallToolResult",
+        schema_path: "#/$defs/CallToolResult",
+        summary: "The server's response to a tool call.",
+    },
+    crate::decode::DefEntry {
+        name: "CancelTaskRequest",
+        schema_path: "#/$defs/CancelTaskRequest",
+        summary: "A request to cancel a task.",
+    },
+    crate::decode::DefEntry {
+        name: "CancelTaskResult",
+        schema_path: "#/$defs/CancelTaskResult",
+        summary: "The response to a tasks/cancel request.",
+    },
+    crate::decode::DefEntry {
+        name: "CancelledNotification",
+        schema_path: "#/$defs/CancelledNotification",
+        summary: "This notification can be sent by either side to indicate that it is cancelling a previously-issued request.",
+    },
+    crate::decode::DefEntry {
+        name: "CancelledNotificationParams",
+        schema_path: "#/$defs/CancelledNotificationParams",
+        summary: "Parameters for a `notifications/cancelled` notification.",
+    },
+    crate::decode::DefEntry {
+        name: "ClientCapabilities",
+        schema_path: "#/$defs/ClientCapabilities",
+        summary: "Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.",
+    },
+    crate::decode::DefEntry {
+        name: "ClientNotification",
+        schema_path: "#/$defs/ClientNotification",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "ClientRequest",
+        schema_path: "#/$defs/ClientRequest",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "ClientResult",
+        schema_path: "#/$defs/ClientResult",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "CompleteRequest",
+        schema_path: "#/$defs/CompleteRequest",
+        summary: "A request from the client to the server, to ask for completion options.",
+    },
+    crate::decode::DefEntry {
+        name: "CompleteRequestParams",
+        schema_path: "#/$defs/CompleteRequestParams",
+        summary: "Parameters for a `completion/complete` request.",
+    },
+    crate::decode::DefEntry {
+        name: "CompleteResult",
+        schema_path: "#/$defs/CompleteResult",
+        summary: "The server's response to a completion/complete request",
+    },
+    crate::decode::DefEntry {
+        name: "ContentBlock",
+        schema_path: "#/$defs/ContentBlock",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "CreateMessageRequest",
+        schema_path: "#/$defs/CreateMessageRequest",
+        summary: "A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.",
+    },
+    crate::decode::DefEntry {
+        name: "CreateMessageRequestParams",
+        schema_path: "#/$defs/CreateMessageRequestParams",
+        summary: "Parameters for a `sampling/createMessage` request.",
+    },
+    crate::decode::DefEntry {
+        name: "CreateMessageResult",
+        schema_path: "#/$defs/CreateMessageResult",
+        summary: "The client's response to a sampling/createMessage request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.",
+    },
+    crate::decode::DefEntry {
+        name: "CreateTaskResult",
+        schema_path: "#/$defs/CreateTaskResult",
+        summary: "A response to a task-augmented request.",
+    },
+    crate::decode::DefEntry {
+        name: "Cursor",
+        schema_path: "#/$defs/Cursor",
+        summary: "An opaque token used to represent a cursor for pagination.",
+    },
+    crate::decode::DefEntry {
+        name: "ElicitRequest",
+        schema_path: "#/$defs/ElicitRequest",
+        summary: "A request from the server to elicit additional information from the user via the client.",
+    },
+    crate::decode::DefEntry {
+        name: "ElicitRequestFormParams",
+        schema_path: "#/$defs/ElicitRequestFormParams",
+        summary: "The parameters for a request to elicit non-sensitive information from the user via a form in the client.",
+    },
+    crate::decode::DefEntry {
+        name: "ElicitRequestParams",
+        schema_path: "#/$defs/ElicitRequestParams",
+        summary: "The parameters for a request to elicit additional information from the user via the client.",
+    },
+    crate::decode::DefEntry {
+        name: "ElicitRequestURLParams",
+        schema_path: "#/$defs/ElicitRequestURLParams",
+        summary: "The parameters for a request to elicit information from the user via a URL in the client.",
+    },
+    crate::decode::DefEntry {
+        name: "ElicitResult",
+        schema_path: "#/$defs/ElicitResult",
+        summary: "The client's response to an elicitation request.",
+    },
+    crate::decode::DefEntry {
+        name: "ElicitationCompleteNotification",
+        schema_path: "#/$defs/ElicitationCompleteNotification",
+        summary: "An optional notification from the server to the client, informing it of a completion of a out-of-band elicitation request.",
+    },
+    crate::decode::DefEntry {
+        name: "EmbeddedResource",
+        schema_path: "#/$defs/EmbeddedResource",
+        summary: "The contents of a resource, embedded into a prompt or tool call result.",
+    },
+    crate::decode::DefEntry {
+        name: "EmptyResult",
+        schema_path: "#/$defs/EmptyResult",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "EnumSchema",
+        schema_path: "#/$defs/EnumSchema",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "Error",
+        schema_path: "#/$defs/Error",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "GetPromptRequest",
+        schema_path: "#/$defs/GetPromptRequest",
+        summary: "Used by the client to get a prompt provided by the server.",
+    },
+    crate::decode::DefEntry {
+        name: "GetPromptRequestParams",
+        schema_path: "#/$defs/GetPromptRequestParams",
+        summary: "Parameters for a `prompts/get` request.",
+    },
+    crate::decode::DefEntry {
+        name: "GetPromptResult",
+        schema_path: "#/$defs/GetPromptResult",
+        summary: "The server's response to a prompts/get request from the client.",
+    },
+    crate::decode::DefEntry {
+        name: "GetTaskPayloadRequest",
+        schema_path: "#/$defs/GetTaskPayloadRequest",
+        summary: "A request to retrieve the result of a completed task.",
+    },
+    crate::decode::DefEntry {
+        name: "GetTaskPayloadResult",
+        schema_path: "#/$defs/GetTaskPayloadResult",
+        summary: "The response to a tasks/result request. The structure matches the result type of the original request. For example, a tools/call task would return the CallToolResult structure.",
+    },
+    crate::decode::DefEntry {
+        name: "GetTaskRequest",
+        schema_path: "#/$defs/GetTaskRequest",
+        summary: "A request to retrieve the state of a task.",
+    },
+    crate::decode::DefEntry {
+        name: "GetTaskResult",
+        schema_path: "#/$defs/GetTaskResult",
+        summary: "The response to a tasks/get request.",
+    },
+    crate::decode::DefEntry {
+        name: "Icon",
+        schema_path: "#/$defs/Icon",
+        summary: "An optionally-sized icon that can be displayed in a user interface.",
+    },
+    crate::decode::DefEntry {
+        name: "Icons",
+        schema_path: "#/$defs/Icons",
+        summary: "Base interface to add `icons` property.",
+    },
+    crate::decode::DefEntry {
+        name: "ImageContent",
+        schema_path: "#/$defs/ImageContent",
+        summary: "An image provided to or from an LLM.",
+    },
+    crate::decode::DefEntry {
+        name: "Implementation",
+        schema_path: "#/$defs/Implementation",
+        summary: "Describes the MCP implementation.",
+    },
+    crate::decode::DefEntry {
+        name: "InitializeRequest",
+        schema_path: "#/$defs/InitializeRequest",
+        summary: "This request is sent from the client to the server when it first connects, asking it to begin initialization.",
+    },
+    crate::decode::DefEntry {
+        name: "InitializeRequestParams",
+        schema_path: "#/$defs/InitializeRequestParams",
+        summary: "Parameters for an `initialize` request.",
+    },
+    crate::decode::DefEntry {
+        name: "InitializeResult",
+        schema_path: "#/$defs/InitializeResult",
+        summary: "After receiving an initialize request from the client, the server sends this response.",
+    },
+    crate::decode::DefEntry {
+        name: "InitializedNotification",
+        schema_path: "#/$defs/InitializedNotification",
+        summary: "This notification is sent from the client to the server after initialization has finished.",
+    },
+    crate::decode::DefEntry {
+        name: "JSONRPCErrorResponse",
+        schema_path: "#/$defs/JSONRPCErrorResponse",
+        summary: "A response to a request that indicates an error occurred.",
+    },
+    crate::decode::DefEntry {
+        name: "JSONRPCMessage",
+        schema_path: "#/$defs/JSONRPCMessage",
+        summary: "Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.",
+    },
+    crate::decode::DefEntry {
+        name: "JSONRPCNotification",
+        schema_path: "#/$defs/JSONRPCNotification",
+        summary: "A notification which does not expect a response.",
+    },
+    crate::decode::DefEntry {
+        name: "JSONRPCRequest",
+        schema_path: "#/$defs/JSONRPCRequest",
+        summary: "A request that expects a response.",
+    },
+    crate::decode::DefEntry {
+        name: "JSONRPCResponse",
+        schema_path: "#/$defs/JSONRPCResponse",
+        summary: "A response to a request, containing either the result or error.",
+    },
+    crate::decode::DefEntry {
+        name: "JSONRPCResultResponse",
+        schema_path: "#/$defs/JSONRPCResultResponse",
+        summary: "A successful (non-error) response to a request.",
+    },
+    crate::decode::DefEntry {
+        name: "LegacyTitledEnumSchema",
+        schema_path: "#/$defs/LegacyTitledEnumSchema",
+        summary: "Use TitledSingleSelectEnumSchema instead. This interface will be removed in a future version.",
+    },
+    crate::decode::DefEntry {
+        name: "ListPromptsRequest",
+        schema_path: "#/$defs/ListPromptsRequest",
+        summary: "Sent from the client to request a list of prompts and prompt templates the server has.",
+    },
+    crate::decode::DefEntry {
+        name: "ListPromptsResult",
+        schema_path: "#/$defs/ListPromptsResult",
+        summary: "The server's response to a prompts/list request from the client.",
+    },
+    crate::decode::DefEntry {
+        name: "ListResourceTemplatesRequest",
+        schema_path: "#/$defs/ListResourceTemplatesRequest",
+        summary: "Sent from the client to request a list of resource templates the server has.",
+    },
+    crate::decode::DefEntry {
+        name: "ListResourceTemplatesResult",
+        schema_path: "#/$defs/ListResourceTemplatesResult",
+        summary: "The server's response to a resources/templates/list request from the client.",
+    },
+    crate::decode::DefEntry {
+        name: "ListResourcesRequest",
+        schema_path: "#/$defs/ListResourcesRequest",
+        summary: "Sent from the client to request a list of resources the server has.",
+    },
+    crate::decode::DefEntry {
+        name: "ListResourcesResult",
+        schema_path: "#/$defs/ListResourcesResult",
+        summary: "The server's response to a resources/list request from the client.",
+    },
+    crate::decode::DefEntry {
+        name: "ListRootsRequest",
+        schema_path: "#/$defs/ListRootsRequest",
+        summary: "Sent from the server to request a list of root URIs from the client. Roots allow servers to ask for specific directories or files to operate on. A common example for roots is providing a set of repositories or directories a server should operate on.",
+    },
+    crate::decode::DefEntry {
+        name: "ListRootsResult",
+        schema_path: "#/$defs/ListRootsResult",
+        summary: "The client's response to a roots/list request from the server. This result contains an array of Root objects, each representing a root directory or file that the server can operate on.",
+    },
+    crate::decode::DefEntry {
+        name: "ListTasksRequest",
+        schema_path: "#/$defs/ListTasksRequest",
+        summary: "A request to retrieve a list of tasks.",
+    },
+    crate::decode::DefEntry {
+        name: "ListTasksResult",
+        schema_path: "#/$defs/ListTasksResult",
+        summary: "The response to a tasks/list request.",
+    },
+    crate::decode::DefEntry {
+        name: "ListToolsRequest",
+        schema_path: "#/$defs/ListToolsRequest",
+        summary: "Sent from the client to request a list of tools the server has.",
+    },
+    crate::decode::DefEntry {
+        name: "ListToolsResult",
+        schema_path: "#/$defs/ListToolsResult",
+        summary: "The server's response to a tools/list request from the client.",
+    },
+    crate::decode::DefEntry {
+        name: "LoggingLevel",
+        schema_path: "#/$defs/LoggingLevel",
+        summary: "The severity of a log message.",
+    },
+    crate::decode::DefEntry {
+        name: "LoggingMessageNotification",
+        schema_path: "#/$defs/LoggingMessageNotification",
+        summary: "JSONRPCNotification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.",
+    },
+    crate::decode::DefEntry {
+        name: "LoggingMessageNotificationParams",
+        schema_path: "#/$defs/LoggingMessageNotificationParams",
+        summary: "Parameters for a `notifications/message` notification.",
+    },
+    crate::decode::DefEntry {
+        name: "ModelHint",
+        schema_path: "#/$defs/ModelHint",
+        summary: "Hints to use for model selection.",
+    },
+    crate::decode::DefEntry {
+        name: "ModelPreferences",
+        schema_path: "#/$defs/ModelPreferences",
+        summary: "The server's preferences for model selection, requested of the client during sampling.",
+    },
+    crate::decode::DefEntry {
+        name: "MultiSelectEnumSchema",
+        schema_path: "#/$defs/MultiSelectEnumSchema",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "Notification",
+        schema_path: "#/$defs/Notification",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "NotificationParams",
+        schema_path: "#/$defs/NotificationParams",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "NumberSchema",
+        schema_path: "#/$defs/NumberSchema",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "PaginatedRequest",
+        schema_path: "#/$defs/PaginatedRequest",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "PaginatedRequestParams",
+        schema_path: "#/$defs/PaginatedRequestParams",
+        summary: "Common parameters for paginated requests.",
+    },
+    crate::decode::DefEntry {
+        name: "PaginatedResult",
+        schema_path: "#/$defs/PaginatedResult",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "PingRequest",
+        schema_path: "#/$defs/PingRequest",
+        summary: "A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.",
+    },
+    crate::decode::DefEntry {
+        name: "PrimitiveSchemaDefinition",
+        schema_path: "#/$defs/PrimitiveSchemaDefinition",
+        summary: "Restricted schema definitions that only allow primitive types without nested objects or arrays.",
+    },
+    crate::decode::DefEntry {
+        name: "ProgressNotification",
+        schema_path: "#/$defs/ProgressNotification",
+        summary: "An out-of-band notification used to inform the receiver of a progress update for a long-running request.",
+    },
+    crate::decode::DefEntry {
+        name: "ProgressNotificationParams",
+        schema_path: "#/$defs/ProgressNotificationParams",
+        summary: "Parameters for a `notifications/progress` notification.",
+    },
+    crate::decode::DefEntry {
+        name: "ProgressToken",
+        schema_path: "#/$defs/ProgressToken",
+        summary: "A progress token, used to associate progress notifications with the original request.",
+    },
+    crate::decode::DefEntry {
+        name: "Prompt",
+        schema_path: "#/$defs/Prompt",
+        summary: "A prompt or prompt template that the server offers.",
+    },
+    crate::decode::DefEntry {
+        name: "PromptArgument",
+        schema_path: "#/$defs/PromptArgument",
+        summary: "Describes an argument that a prompt can accept.",
+    },
+    crate::decode::DefEntry {
+        name: "PromptListChangedNotification",
+        schema_path: "#/$defs/PromptListChangedNotification",
+        summary: "An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.",
+    },
+    crate::decode::DefEntry {
+        name: "PromptMessage",
+        schema_path: "#/$defs/PromptMessage",
+        summary: "Describes a message returned as part of a prompt.",
+    },
+    crate::decode::DefEntry {
+        name: "PromptReference",
+        schema_path: "#/$defs/PromptReference",
+        summary: "Identifies a prompt.",
+    },
+    crate::decode::DefEntry {
+        name: "ReadResourceRequest",
+        schema_path: "#/$defs/ReadResourceRequest",
+        summary: "Sent from the client to the server, to read a specific resource URI.",
+    },
+    crate::decode::DefEntry {
+        name: "ReadResourceRequestParams",
+        schema_path: "#/$defs/ReadResourceRequestParams",
+        summary: "Parameters for a `resources/read` request.",
+    },
+    crate::decode::DefEntry {
+        name: "ReadResourceResult",
+        schema_path: "#/$defs/ReadResourceResult",
+        summary: "The server's response to a resources/read request from the client.",
+    },
+    crate::decode::DefEntry {
+        name: "RelatedTaskMetadata",
+        schema_path: "#/$defs/RelatedTaskMetadata",
+        summary: "Metadata for associating messages with a task. Include this in the `_meta` field under the key `io.modelcontextprotocol/related-task`.",
+    },
+    crate::decode::DefEntry {
+        name: "Request",
+        schema_path: "#/$defs/Request",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "RequestId",
+        schema_path: "#/$defs/RequestId",
+        summary: "A uniquely identifying ID for a request in JSON-RPC.",
+    },
+    crate::decode::DefEntry {
+        name: "RequestParams",
+        schema_path: "#/$defs/RequestParams",
+        summary: "Common params for any request.",
+    },
+    crate::decode::DefEntry {
+        name: "Resource",
+        schema_path: "#/$defs/Resource",
+        summary: "A known resource that the server is capable of reading.",
+    },
+    crate::decode::DefEntry {
+        name: "ResourceContents",
+        schema_path: "#/$defs/ResourceContents",
+        summary: "The contents of a specific resource or sub-resource.",
+    },
+    crate::decode::DefEntry {
+        name: "ResourceLink",
+        schema_path: "#/$defs/ResourceLink",
+        summary: "A resource that the server is capable of reading, included in a prompt or tool call result.",
+    },
+    crate::decode::DefEntry {
+        name: "ResourceListChangedNotification",
+        schema_path: "#/$defs/ResourceListChangedNotification",
+        summary: "An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.",
+    },
+    crate::decode::DefEntry {
+        name: "ResourceRequestParams",
+        schema_path: "#/$defs/ResourceRequestParams",
+        summary: "Common parameters when working with resources.",
+    },
+    crate::decode::DefEntry {
+        name: "ResourceTemplate",
+        schema_path: "#/$defs/ResourceTemplate",
+        summary: "A template description for resources available on the server.",
+    },
+    crate::decode::DefEntry {
+        name: "ResourceTemplateReference",
+        schema_path: "#/$defs/ResourceTemplateReference",
+        summary: "A reference to a resource or resource template definition.",
+    },
+    crate::decode::DefEntry {
+        name: "ResourceUpdatedNotification",
+        schema_path: "#/$defs/ResourceUpdatedNotification",
+        summary: "A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.",
+    },
+    crate::decode::DefEntry {
+        name: "ResourceUpdatedNotificationParams",
+        schema_path: "#/$defs/ResourceUpdatedNotificationParams",
+        summary: "Parameters for a `notifications/resources/updated` notification.",
+    },
+    crate::decode::DefEntry {
+        name: "Result",
+        schema_path: "#/$defs/Result",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "Role",
+        schema_path: "#/$defs/Role",
+        summary: "The sender or recipient of messages and data in a conversation.",
+    },
+    crate::decode::DefEntry {
+        name: "Root",
+        schema_path: "#/$defs/Root",
+        summary: "Represents a root directory or file that the server can operate on.",
+    },
+    crate::decode::DefEntry {
+        name: "RootsListChangedNotification",
+        schema_path: "#/$defs/RootsListChangedNotification",
+        summary: "A notification from the client to the server, informing it that the list of roots has changed. This notification should be sent whenever the client adds, removes, or modifies any root. The server should then request an updated list of roots using the ListRootsRequest.",
+    },
+    crate::decode::DefEntry {
+        name: "SamplingMessage",
+        schema_path: "#/$defs/SamplingMessage",
+        summary: "Describes a message issued to or received from an LLM API.",
+    },
+    crate::decode::DefEntry {
+        name: "SamplingMessageContentBlock",
+        schema_path: "#/$defs/SamplingMessageContentBlock",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "ServerCapabilities",
+        schema_path: "#/$defs/ServerCapabilities",
+        summary: "Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.",
+    },
+    crate::decode::DefEntry {
+        name: "ServerNotification",
+        schema_path: "#/$defs/ServerNotification",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "ServerRequest",
+        schema_path: "#/$defs/ServerRequest",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "ServerResult",
+        schema_path: "#/$defs/ServerResult",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "SetLevelRequest",
+        schema_path: "#/$defs/SetLevelRequest",
+        summary: "A request from the client to the server, to enable or adjust logging.",
+    },
+    crate::decode::DefEntry {
+        name: "SetLevelRequestParams",
+        schema_path: "#/$defs/SetLevelRequestParams",
+        summary: "Parameters for a `logging/setLevel` request.",
+    },
+    crate::decode::DefEntry {
+        name: "SingleSelectEnumSchema",
+        schema_path: "#/$defs/SingleSelectEnumSchema",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "StringSchema",
+        schema_path: "#/$defs/StringSchema",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "SubscribeRequest",
+        schema_path: "#/$defs/SubscribeRequest",
+        summary: "Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.",
+    },
+    crate::decode::DefEntry {
+        name: "SubscribeRequestParams",
+        schema_path: "#/$defs/SubscribeRequestParams",
+        summary: "Parameters for a `resources/subscribe` request.",
+    },
+    crate::decode::DefEntry {
+        name: "Task",
+        schema_path: "#/$defs/Task",
+        summary: "Data associated with a task.",
+    },
+    crate::decode::DefEntry {
+        name: "TaskAugmentedRequestParams",
+        schema_path: "#/$defs/TaskAugmentedRequestParams",
+        summary: "Common params for any task-augmented request.",
+    },
+    crate::decode::DefEntry {
+        name: "TaskMetadata",
+        schema_path: "#/$defs/TaskMetadata",
+        summary: "Metadata for augmenting a request with task execution. Include this in the `task` field of the request parameters.",
+    },
+    crate::decode::DefEntry {
+        name: "TaskStatus",
+        schema_path: "#/$defs/TaskStatus",
+        summary: "The status of a task.",
+    },
+    crate::decode::DefEntry {
+        name: "TaskStatusNotification",
+        schema_path: "#/$defs/TaskStatusNotification",
+        summary: "An optional notification from the receiver to the requestor, informing them that a task's status has changed. Receivers are not required to send these notifications.",
+    },
+    crate::decode::DefEntry {
+        name: "TaskStatusNotificationParams",
+        schema_path: "#/$defs/TaskStatusNotificationParams",
+        summary: "Parameters for a `notifications/tasks/status` notification.",
+    },
+    crate::decode::DefEntry {
+        name: "TextContent",
+        schema_path: "#/$defs/TextContent",
+        summary: "Text provided to or from an LLM.",
+    },
+    crate::decode::DefEntry {
+        name: "TextResourceContents",
+        schema_path: "#/$defs/TextResourceContents",
+        summary: "",
+    },
+    crate::decode::DefEntry {
+        name: "TitledMultiSelectEnumSchema",
+        schema_path: "#/$defs/TitledMultiSelectEnumSchema",
+        summary: "Schema for multiple-selection enumeration with display titles for each option.",
+    },
+    crate::decode::DefEntry {
+        name: "TitledSingleSelectEnumSchema",
+        schema_path: "#/$defs/TitledSingleSelectEnumSchema",
+        summary: "Schema for single-selection enumeration with display titles for each option.",
+    },
+    crate::decode::DefEntry {
+        name: "Tool",
+        schema_path: "#/$defs/Tool",
+        summary: "Definition for a tool the client can call.",
+    },
+    crate::decode::DefEntry {
+        name: "ToolAnnotations",
+        schema_path: "#/$defs/ToolAnnotations",
+        summary: "Additional properties describing a Tool to clients.",
+    },
+    crate::decode::DefEntry {
+        name: "ToolChoice",
+        schema_path: "#/$defs/ToolChoice",
+        summary: "Controls tool selection behavior for sampling requests.",
+    },
+    crate::decode::DefEntry {
+        name: "ToolExecution",
+        schema_path: "#/$defs/ToolExecution",
+        summary: "Execution-related properties for a tool.",
+    },
+    crate::decode::DefEntry {
+        name: "ToolListChangedNotification",
+        schema_path: "#/$defs/ToolListChangedNotification",
+        summary: "An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.",
+    },
+    crate::decode::DefEntry {
+        name: "ToolResultContent",
+        schema_path: "#/$defs/ToolResultContent",
+        summary: "The result of a tool use, provided by the user back to the assistant.",
+    },
+    crate::decode::DefEntry {
+        name: "ToolUseContent",
+        schema_path: "#/$defs/ToolUseContent",
+        summary: "A request from the assistant to call a tool.",
+    },
+    crate::decode::DefEntry {
+        name: "URLElicitationRequiredError",
+        schema_path: "#/$defs/URLElicitationRequiredError",
+        summary: "An error response that indicates that the server requires the client to provide additional information via an elicitation request.",
+    },
+    crate::decode::DefEntry {
+        name: "UnsubscribeRequest",
+        schema_path: "#/$defs/UnsubscribeRequest",
+        summary: "Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.",
+    },
+    crate::decode::DefEntry {
+        name: "UnsubscribeRequestParams",
+        schema_path: "#/$defs/UnsubscribeRequestParams",
+        summary: "Parameters for a `resources/unsubscribe` request.",
+    },
+    crate::decode::DefEntry {
+        name: "UntitledMultiSelectEnumSchema",
+        schema_path: "#/$defs/UntitledMultiSelectEnumSchema",
+        summary: "Schema for multiple-selection enumeration without display titles for options.",
+    },
+    crate::decode::DefEntry {
+        name: "UntitledSingleSelectEnumSchema",
+        schema_path: "#/$defs/UntitledSingleSelectEnumSchema",
+        summary: "Schema for single-selection enumeration without display titles for options.",
+    },
 ];
 /// Looks a definition up by its schema name.
 pub fn definition(
