@@ -33,6 +33,7 @@ pub mod decode;
 pub mod formats;
 pub mod json;
 pub mod methods;
+pub mod protocol;
 pub mod validate;
 mod revisions;
 
