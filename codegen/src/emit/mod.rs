@@ -1,5 +1,6 @@
 //! Emitters: IR → files in a [`FileMap`].
 
+pub mod c;
 pub mod docs;
 pub mod methods;
 pub mod rust;
@@ -36,9 +37,13 @@ fn render(header: &str, tokens: TokenStream, what: &str) -> Result<String, Strin
 
 /// Generates one revision's module files into `dir`.
 pub fn revision_module(rev: &RevisionInput, dir: &str) -> Result<FileMap, Diagnostics> {
-    let loaded = load::load(rev)?;
-    let module = ir::lower(&loaded)?;
-    let cx = rust::Ctx::new(&module);
+    let module = ir::lower(&load::load(rev)?)?;
+    revision_module_from(&module, rev, dir)
+}
+
+/// [`revision_module`] from an already lowered module.
+fn revision_module_from(module: &ir::Module, rev: &RevisionInput, dir: &str) -> Result<FileMap, Diagnostics> {
+    let cx = rust::Ctx::new(module);
     let mut files = FileMap::default();
     let mut diags = Diagnostics::default();
     let imports_types = quote! {
@@ -154,15 +159,24 @@ fn module_root(cx: &rust::Ctx, rev: &RevisionInput) -> TokenStream {
 pub fn workspace(revisions: &[RevisionInput]) -> Result<FileMap, Diagnostics> {
     let mut files = FileMap::default();
     let mut diags = Diagnostics::default();
+    let mut modules = Vec::new();
     for rev in revisions {
         let dir = format!("generated/src/{}", module_name(&rev.revision));
-        match revision_module(rev, &dir) {
-            Ok(f) => files.extend(f),
+        let lowered = load::load(rev).and_then(|loaded| ir::lower(&loaded));
+        match lowered.and_then(|module| revision_module_from(&module, rev, &dir).map(|f| (module, f))) {
+            Ok((module, f)) => {
+                files.extend(f);
+                modules.push(module);
+            }
             Err(d) => diags.extend(d),
         }
     }
     if !diags.is_empty() {
         return Err(diags);
+    }
+    match c::emit(&modules) {
+        Ok(f) => files.extend(f),
+        Err(d) => diags.extend(d),
     }
     let index = revisions_index(revisions);
     let head = format!(

@@ -1,0 +1,111 @@
+//! `mcpgen_context`: the core's per-call options and server settings, shared read-only.
+
+use core_api::protocol::ServerConfig;
+use core_api::{Options, Policy};
+
+use crate::{boundary, clear_ptr, give, input_str, required, ErrorObject, McpgenStr, Status};
+
+/// `mcpgen_context`. Immutable while shared: the setters take `*mut`, every other call
+/// `*const`, so C's type system carries the "configure, then share" rule.
+#[derive(Debug, Clone, Default)]
+pub struct Context {
+    pub opts: Options,
+    pub server: ServerConfig,
+}
+
+static DEFAULT: std::sync::OnceLock<Context> = std::sync::OnceLock::new();
+
+/// The context behind a possibly NULL pointer (NULL: the defaults).
+pub(crate) fn context<'a>(ctx: *const Context) -> &'a Context {
+    if ctx.is_null() {
+        DEFAULT.get_or_init(Context::default)
+    } else {
+        // SAFETY: a live context from `mcpgen_context_new`, per the contract.
+        unsafe { &*ctx }
+    }
+}
+
+fn context_mut<'a>(ctx: *mut Context) -> Result<&'a mut Context, ErrorObject> {
+    required(ctx, "ctx")?;
+    // SAFETY: non-NULL, a live context, and (per the contract) not used by another thread now.
+    Ok(unsafe { &mut *ctx })
+}
+
+/// `mcpgen_policy` → [`Policy`].
+pub(crate) fn policy(value: u32) -> Result<Policy, ErrorObject> {
+    match value {
+        0 => Ok(Policy::Lossless),
+        1 => Ok(Policy::Lenient),
+        2 => Ok(Policy::Strict),
+        other => Err(ErrorObject::call(Status::InvalidArgument, format!("{other} is not an mcpgen_policy value"))),
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_context_new(ctx_out: *mut *mut Context) -> Status {
+    clear_ptr(ctx_out);
+    boundary(std::ptr::null_mut(), || {
+        required(ctx_out, "ctx_out")?;
+        give(ctx_out, Context::default());
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_context_free(ctx: *mut Context) {
+    crate::free_object(ctx)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_context_set_policy(ctx: *mut Context, value: u32) -> Status {
+    boundary(std::ptr::null_mut(), || {
+        let ctx = context_mut(ctx)?;
+        ctx.opts.policy = policy(value)?;
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_context_set_strict_formats(ctx: *mut Context, on: bool) -> Status {
+    boundary(std::ptr::null_mut(), || {
+        context_mut(ctx)?.opts.strict_formats = on;
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_context_set_client_leniency(ctx: *mut Context, on: bool) -> Status {
+    boundary(std::ptr::null_mut(), || {
+        context_mut(ctx)?.opts.client_leniency = on;
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_context_set_discriminate_results(ctx: *mut Context, on: bool) -> Status {
+    boundary(std::ptr::null_mut(), || {
+        context_mut(ctx)?.opts.discriminate_results = on;
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_context_set_supported_versions(ctx: *mut Context, versions: *const McpgenStr, count: usize) -> Status {
+    boundary(std::ptr::null_mut(), || {
+        let ctx = context_mut(ctx)?;
+        let list: &[McpgenStr] = if count == 0 {
+            &[]
+        } else {
+            required(versions, "versions")?;
+            // SAFETY: `count` readable elements at a non-NULL pointer, per the contract.
+            unsafe { std::slice::from_raw_parts(versions, count) }
+        };
+        let mut owned = Vec::with_capacity(list.len());
+        for (i, v) in list.iter().enumerate() {
+            owned.push(input_str(v.ptr, v.len, &format!("versions[{i}]"))?.to_owned());
+        }
+        // Only replaced once every entry is read: a bad entry leaves the context unchanged.
+        ctx.server = ServerConfig::new(owned);
+        Ok(Status::Ok)
+    })
+}

@@ -1,0 +1,279 @@
+//! `mcpgen_error`: every failure the core reports, flattened for C getters.
+
+use std::any::Any;
+
+use core_api::decode::DecodeError;
+use core_api::protocol::{ProtocolError, ResponseError};
+use core_api::validate::ValidationError;
+
+use crate::{boundary, clear, object, put, required, McpgenStr, OwnedStr, Status};
+
+/// One validation error (or the single entry of a parse error / protocol violation).
+#[derive(Debug, Default)]
+struct Entry {
+    pointer: OwnedStr,
+    schema_path: OwnedStr,
+    keyword: OwnedStr,
+    rule: OwnedStr,
+    message: OwnedStr,
+    arm: OwnedStr,
+    depth: usize,
+}
+
+/// `mcpgen_error`.
+#[derive(Debug)]
+pub struct ErrorObject {
+    pub(crate) status: Status,
+    text: OwnedStr,
+    entries: Vec<Entry>,
+    rule: OwnedStr,
+    response_json: OwnedStr,
+    code: i64,
+    http_status: u16,
+    legacy_initialize: bool,
+}
+
+impl ErrorObject {
+    fn bare(status: Status, text: String) -> ErrorObject {
+        ErrorObject {
+            status,
+            text: OwnedStr::new(text),
+            entries: Vec::new(),
+            rule: OwnedStr::default(),
+            response_json: OwnedStr::default(),
+            code: 0,
+            http_status: 0,
+            legacy_initialize: false,
+        }
+    }
+
+    /// A local error about the call itself (NULL argument, unknown revision, …).
+    pub fn call(status: Status, text: String) -> ErrorObject {
+        ErrorObject::bare(status, text)
+    }
+
+    /// A verdict without details (validation asked for no error object).
+    pub fn verdict(status: Status) -> ErrorObject {
+        ErrorObject::bare(status, String::new())
+    }
+
+    /// A panic caught at the boundary.
+    pub fn panic(payload: Box<dyn Any + Send>) -> ErrorObject {
+        let what = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic payload".to_owned());
+        ErrorObject::bare(Status::Panic, format!("internal error (please report): panic: {what}"))
+    }
+
+    /// A decoding or validation failure of the core.
+    pub fn decode(e: DecodeError) -> ErrorObject {
+        let mut out = ErrorObject::bare(Status::Internal, e.to_string());
+        match e {
+            DecodeError::Parse(p) => {
+                out.status = Status::ParseError;
+                out.entries.push(Entry { message: OwnedStr::new(p.to_string()), ..Entry::default() });
+            }
+            DecodeError::Invalid(errors) => {
+                out.status = Status::Invalid;
+                flatten(&errors, 0, "", &mut out.entries);
+            }
+            DecodeError::UnknownDefinition { .. } => out.status = Status::UnknownDefinition,
+            DecodeError::Protocol { rule, pointer, message } => {
+                out.status = Status::ProtocolViolation;
+                out.rule = OwnedStr::new(rule);
+                out.entries.push(Entry {
+                    pointer: OwnedStr::new(pointer),
+                    rule: OwnedStr::new(rule),
+                    message: OwnedStr::new(message),
+                    ..Entry::default()
+                });
+            }
+            DecodeError::Internal(_) => out.status = Status::Internal,
+        }
+        out
+    }
+
+    /// A refusal with the JSON-RPC error response to send (`check_request`,
+    /// `negotiate_version`).
+    pub fn protocol(status: Status, e: ProtocolError) -> ErrorObject {
+        let mut text = e.to_string();
+        append_errors(&mut text, &e.errors);
+        let mut out = ErrorObject::bare(status, text);
+        flatten(&e.errors, 0, "", &mut out.entries);
+        out.rule = OwnedStr::new(e.rule);
+        out.response_json = OwnedStr::new(e.to_response_json());
+        out.code = e.code;
+        out.http_status = e.http_status;
+        out.legacy_initialize = e.legacy_initialize;
+        out
+    }
+
+    /// A response the client must treat as invalid.
+    pub fn response(e: ResponseError) -> ErrorObject {
+        let mut text = e.to_string();
+        append_errors(&mut text, &e.errors);
+        let mut out = ErrorObject::bare(Status::ResponseInvalid, text);
+        flatten(&e.errors, 0, "", &mut out.entries);
+        out.rule = OwnedStr::new(e.rule.unwrap_or_default());
+        out
+    }
+
+    /// A `_meta` key that breaks the META-1 grammar (the core's message says what is wrong).
+    pub fn meta_key(message: String) -> ErrorObject {
+        let mut out = ErrorObject::bare(Status::MetaKeyInvalid, message);
+        out.rule = OwnedStr::new("META-1");
+        out
+    }
+
+    fn entry(&self, index: usize) -> Result<&Entry, ErrorObject> {
+        self.entries.get(index).ok_or_else(|| {
+            ErrorObject::call(Status::IndexOutOfRange, format!("entry {index} of an error with {} entries", self.entries.len()))
+        })
+    }
+}
+
+fn append_errors(text: &mut String, errors: &[ValidationError]) {
+    for e in errors {
+        text.push_str("\n  ");
+        text.push_str(&e.to_string().replace('\n', "\n  "));
+    }
+}
+
+/// Depth-first: each error, then the errors of each union arm it tried.
+fn flatten(errors: &[ValidationError], depth: usize, arm: &str, out: &mut Vec<Entry>) {
+    for e in errors {
+        out.push(Entry {
+            pointer: OwnedStr::new(&e.pointer),
+            schema_path: OwnedStr::new(&e.schema_path),
+            keyword: OwnedStr::new(e.keyword),
+            rule: OwnedStr::new(e.rule.unwrap_or_default()),
+            message: OwnedStr::new(&e.message),
+            arm: OwnedStr::new(arm),
+            depth,
+        });
+        for a in &e.arms {
+            flatten(&a.errors, depth + 1, a.arm, out);
+        }
+    }
+}
+
+/// Shared body of the string getters: `out` required, cleared first.
+fn get_str(out: *mut McpgenStr, f: impl FnOnce() -> Result<McpgenStr, ErrorObject>) -> Status {
+    clear(out, McpgenStr::NULL);
+    boundary(std::ptr::null_mut(), || {
+        required(out, "out")?;
+        put(out, f()?);
+        Ok(Status::Ok)
+    })
+}
+
+/// Shared body of the per-entry string getters.
+fn entry_str(error: *const ErrorObject, index: usize, out: *mut McpgenStr, field: fn(&Entry) -> &OwnedStr) -> Status {
+    get_str(out, || {
+        let e = object(error, "error")?;
+        Ok(field(e.entry(index)?).as_c())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_error_free(error: *mut ErrorObject) {
+    crate::free_object(error)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_error_status(error: *const ErrorObject, status_out: *mut Status) -> Status {
+    clear(status_out, Status::Ok);
+    boundary(std::ptr::null_mut(), || {
+        required(status_out, "status_out")?;
+        put(status_out, object(error, "error")?.status);
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_error_text(error: *const ErrorObject, text_out: *mut McpgenStr) -> Status {
+    get_str(text_out, || Ok(object(error, "error")?.text.as_c()))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_error_count(error: *const ErrorObject, count_out: *mut usize) -> Status {
+    clear(count_out, 0);
+    boundary(std::ptr::null_mut(), || {
+        required(count_out, "count_out")?;
+        put(count_out, object(error, "error")?.entries.len());
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_error_pointer(error: *const ErrorObject, index: usize, out: *mut McpgenStr) -> Status {
+    entry_str(error, index, out, |e| &e.pointer)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_error_schema_path(error: *const ErrorObject, index: usize, out: *mut McpgenStr) -> Status {
+    entry_str(error, index, out, |e| &e.schema_path)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_error_keyword(error: *const ErrorObject, index: usize, out: *mut McpgenStr) -> Status {
+    entry_str(error, index, out, |e| &e.keyword)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_error_rule(error: *const ErrorObject, index: usize, out: *mut McpgenStr) -> Status {
+    entry_str(error, index, out, |e| &e.rule)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_error_message(error: *const ErrorObject, index: usize, out: *mut McpgenStr) -> Status {
+    entry_str(error, index, out, |e| &e.message)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_error_arm(error: *const ErrorObject, index: usize, depth_out: *mut usize, arm_out: *mut McpgenStr) -> Status {
+    clear(depth_out, 0);
+    clear(arm_out, McpgenStr::NULL);
+    boundary(std::ptr::null_mut(), || {
+        required(depth_out, "depth_out")?;
+        let e = object(error, "error")?.entry(index)?;
+        put(depth_out, e.depth);
+        put(arm_out, e.arm.as_c());
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_error_protocol_rule(error: *const ErrorObject, out: *mut McpgenStr) -> Status {
+    get_str(out, || Ok(object(error, "error")?.rule.as_c()))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_error_response_json(error: *const ErrorObject, out: *mut McpgenStr) -> Status {
+    get_str(out, || Ok(object(error, "error")?.response_json.as_c()))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_error_jsonrpc_code(error: *const ErrorObject, code_out: *mut i64, http_status_out: *mut u16) -> Status {
+    clear(code_out, 0);
+    clear(http_status_out, 0);
+    boundary(std::ptr::null_mut(), || {
+        required(code_out, "code_out")?;
+        let e = object(error, "error")?;
+        put(code_out, e.code);
+        put(http_status_out, e.http_status);
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_error_legacy_initialize(error: *const ErrorObject, legacy_out: *mut bool) -> Status {
+    clear(legacy_out, false);
+    boundary(std::ptr::null_mut(), || {
+        required(legacy_out, "legacy_out")?;
+        put(legacy_out, object(error, "error")?.legacy_initialize);
+        Ok(Status::Ok)
+    })
+}

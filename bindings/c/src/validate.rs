@@ -1,0 +1,209 @@
+//! Validation and decoding by definition (name or id), method-aware message validation, and
+//! result decoding by method.
+
+use std::ffi::c_char;
+
+use core_api::json::Tape;
+use core_api::protocol::{self, MessageKind};
+use core_api::validate::{Cx, Path};
+use core_api::{Options, Revision};
+
+use crate::context::{context, Context};
+use crate::{
+    boundary, c_string, clear, clear_ptr, definition, input, input_str, put, required, revision, revision_ids, unnul,
+    ErrorObject, McpgenStr, Status,
+};
+
+/// Validation with the core. Without an error object to fill, only the core's fail-fast pass
+/// runs (no error details are built); with one, the core collects every error.
+fn validate_def(opts: Options, rev: Revision, name: &str, json: &[u8], want_details: bool) -> Result<Status, ErrorObject> {
+    if want_details {
+        return core_api::validate(rev, name, json, opts).map(|()| Status::Ok).map_err(ErrorObject::decode);
+    }
+    core_api::definition(rev, name).map_err(ErrorObject::decode)?;
+    let tape = Tape::parse_bytes(json).map_err(|e| ErrorObject::decode(e.into()))?;
+    match rev.validate_view(name, &tape.root(), &Path::Root, &mut Cx::fail_fast(opts)) {
+        Some(true) => Ok(Status::Ok),
+        Some(false) => Err(ErrorObject::verdict(Status::Invalid)),
+        None => Err(ErrorObject::call(Status::UnknownDefinition, format!("revision {rev} has no definition named `{name}`"))),
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_validate(
+    ctx: *const Context,
+    revision_code: u32,
+    def: *const c_char,
+    def_len: usize,
+    json: *const u8,
+    json_len: usize,
+    error_out: *mut *mut ErrorObject,
+) -> Status {
+    boundary(error_out, || {
+        let rev = revision(revision_code)?;
+        let name = input_str(def, def_len, "def")?;
+        let json = input(json, json_len, "json")?;
+        validate_def(context(ctx).opts, rev, name, json, !error_out.is_null())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_validate_id(
+    ctx: *const Context,
+    def: u32,
+    json: *const u8,
+    json_len: usize,
+    error_out: *mut *mut ErrorObject,
+) -> Status {
+    boundary(error_out, || {
+        let (rev, name) = definition(def)?;
+        let json = input(json, json_len, "json")?;
+        validate_def(context(ctx).opts, rev, unnul(name), json, !error_out.is_null())
+    })
+}
+
+/// `mcpgen_message_kind` values.
+const KIND_REQUEST: u32 = 1;
+const KIND_NOTIFICATION: u32 = 2;
+const KIND_RESULT: u32 = 3;
+const KIND_ERROR: u32 = 4;
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_validate_message(
+    ctx: *const Context,
+    revision_code: u32,
+    json: *const u8,
+    json_len: usize,
+    kind_out: *mut u32,
+    method_out: *mut *mut c_char,
+    method_len_out: *mut usize,
+    error_code_out: *mut i64,
+    error_out: *mut *mut ErrorObject,
+) -> Status {
+    clear(kind_out, 0);
+    clear_ptr(method_out);
+    clear(method_len_out, 0);
+    clear(error_code_out, 0);
+    boundary(error_out, || {
+        let rev = revision(revision_code)?;
+        let json = input(json, json_len, "json")?;
+        let kind = protocol::validate_message(rev, json, context(ctx).opts).map_err(ErrorObject::decode)?;
+        let (k, method, code) = match &kind {
+            MessageKind::Request { method } => (KIND_REQUEST, Some(method), 0),
+            MessageKind::Notification { method } => (KIND_NOTIFICATION, Some(method), 0),
+            MessageKind::Result => (KIND_RESULT, None, 0),
+            MessageKind::Error { code } => (KIND_ERROR, None, *code),
+        };
+        put(kind_out, k);
+        put(error_code_out, code);
+        if let Some(m) = method {
+            put(method_len_out, m.len());
+            if !method_out.is_null() {
+                put(method_out, c_string(m.as_bytes()));
+            }
+        }
+        Ok(Status::Ok)
+    })
+}
+
+/// Hands re-encoded JSON to the caller.
+fn give_json(text: String, json_out: *mut *mut c_char, json_len_out: *mut usize) {
+    put(json_len_out, text.len());
+    put(json_out, c_string(text.as_bytes()));
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_decode(
+    ctx: *const Context,
+    revision_code: u32,
+    def: *const c_char,
+    def_len: usize,
+    json: *const u8,
+    json_len: usize,
+    json_out: *mut *mut c_char,
+    json_len_out: *mut usize,
+    error_out: *mut *mut ErrorObject,
+) -> Status {
+    clear_ptr(json_out);
+    clear(json_len_out, 0);
+    boundary(error_out, || {
+        required(json_out, "json_out")?;
+        let rev = revision(revision_code)?;
+        let name = input_str(def, def_len, "def")?;
+        let json = input(json, json_len, "json")?;
+        let decoded = core_api::decode(rev, name, json, context(ctx).opts.policy).map_err(ErrorObject::decode)?;
+        give_json(decoded.to_json_string(), json_out, json_len_out);
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_decode_id(
+    ctx: *const Context,
+    def: u32,
+    json: *const u8,
+    json_len: usize,
+    json_out: *mut *mut c_char,
+    json_len_out: *mut usize,
+    error_out: *mut *mut ErrorObject,
+) -> Status {
+    clear_ptr(json_out);
+    clear(json_len_out, 0);
+    boundary(error_out, || {
+        required(json_out, "json_out")?;
+        let (rev, name) = definition(def)?;
+        let json = input(json, json_len, "json")?;
+        let decoded = core_api::decode(rev, unnul(name), json, context(ctx).opts.policy).map_err(ErrorObject::decode)?;
+        give_json(decoded.to_json_string(), json_out, json_len_out);
+        Ok(Status::Ok)
+    })
+}
+
+/// A result variant name as a static NUL-terminated string: a definition of the revision
+/// (from the id tables), or `Raw`.
+pub(crate) fn variant_str(rev: Revision, variant: &str) -> Result<McpgenStr, ErrorObject> {
+    if variant == "Raw" {
+        return Ok(McpgenStr::from_static_nul("Raw\0"));
+    }
+    revision_ids(rev)
+        .and_then(|ids| ids.definitions.iter().find(|d| unnul(d) == variant))
+        .map(|d| McpgenStr::from_static_nul(d))
+        .ok_or_else(|| ErrorObject::call(Status::Internal, format!("result variant `{variant}` is not a definition of {rev}")))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_decode_result(
+    ctx: *const Context,
+    revision_code: u32,
+    method: *const c_char,
+    method_len: usize,
+    json: *const u8,
+    json_len: usize,
+    json_out: *mut *mut c_char,
+    json_len_out: *mut usize,
+    variant_out: *mut McpgenStr,
+    error_out: *mut *mut ErrorObject,
+) -> Status {
+    clear_ptr(json_out);
+    clear(json_len_out, 0);
+    clear(variant_out, McpgenStr::NULL);
+    boundary(error_out, || {
+        required(json_out, "json_out")?;
+        let rev = revision(revision_code)?;
+        let method = input_str(method, method_len, "method")?;
+        let json = input(json, json_len, "json")?;
+        let decoded = rev.decode_result(method, json, context(ctx).opts.policy).map_err(ErrorObject::decode)?;
+        let variant = variant_str(rev, decoded.variant)?;
+        give_json(decoded.value.to_json_string(), json_out, json_len_out);
+        put(variant_out, variant);
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_string_free(s: *mut c_char) {
+    let _ = std::panic::catch_unwind(|| {
+        // SAFETY: NULL or a string from this library, freed once, per the contract.
+        unsafe { crate::free_c_string(s) }
+    });
+}

@@ -1,0 +1,428 @@
+/* ==========================================================================================
+ * The API (hand-written part of the header: codegen/src/emit/c_api.h, spliced in by
+ * `cargo xtask codegen`; the implementation is bindings/c/src/).
+ *
+ * Conventions, for every function below:
+ * - Each call returns an `mcpgen_status`; `MCPGEN_OK` (0) is success. `mcpgen_status_str()`
+ *   renders any status. The ranges are stable (see `mcpgen_status`).
+ * - Inputs are (pointer, length) pairs and never need a terminating NUL. A NULL pointer where
+ *   input is required returns `MCPGEN_NULL_ARGUMENT` (a zero length with a non-NULL pointer is
+ *   the empty input). Out-parameters marked "required" must not be NULL
+ *   (`MCPGEN_NULL_ARGUMENT`); those marked "optional" may be NULL when the caller does not
+ *   want that output.
+ * - On entry, every pointer out-parameter is set to NULL (numbers to 0) before any work, so a
+ *   failed call never leaves a half-filled output. Every owned output has a matching `_free`
+ *   function; every `_free` accepts NULL.
+ * - Borrowed strings are returned as `mcpgen_str` (pointer + length). The bytes are UTF-8,
+ *   followed by a NUL that is not counted in `len` (so `ptr` can be printed with "%s"), but
+ *   they may contain NUL bytes of their own (JSON strings can hold U+0000): use `len` when that
+ *   matters. They stay valid as long as the object they were read from.
+ * - No Rust panic crosses this boundary: a bug inside the library returns `MCPGEN_PANIC`.
+ * - Thread safety: every function may be called from any thread. A `const mcpgen_context *`
+ *   may be shared by any number of threads at once, as long as no thread calls a
+ *   `mcpgen_context_set_*` function on it meanwhile (configure first, then share). Result
+ *   objects (`mcpgen_error`, `mcpgen_request`, `mcpgen_response`, `mcpgen_strings`) are
+ *   immutable: any number of threads may read one at once; free it exactly once, after the
+ *   last reader is done. Nothing in the library keeps global mutable state.
+ * ======================================================================================== */
+
+/** What happened. Stable numbers, grouped in ranges:
+ *  - 0: success;
+ *  - 1..99: a verdict on the input: it was read and does not conform (details in the
+ *    `mcpgen_error`);
+ *  - 100..199: the peer sent a JSON-RPC error (a remote error, never produced locally; ERR-7);
+ *  - 200..299: the call itself was wrong (NULL argument, unknown revision or definition, …);
+ *    local errors that say nothing about the input;
+ *  - 300..399: a bug inside mcpgen (please report it).
+ *  New codes may be added inside a range; existing ones never change. */
+typedef enum mcpgen_status {
+    /** Success: the input conforms, or the output was produced. */
+    MCPGEN_OK = 0,
+    /** The JSON does not conform to the schema: see the error's entries (pointer, keyword, …). */
+    MCPGEN_INVALID = 1,
+    /** The input is not JSON: invalid UTF-8, truncated, bad syntax, or nested deeper than 128. */
+    MCPGEN_PARSE_ERROR = 2,
+    /** A protocol rule the schema cannot express is violated (the error carries its rule id). */
+    MCPGEN_PROTOCOL_VIOLATION = 3,
+    /** `mcpgen_check_request`: the server must refuse; the error carries the JSON-RPC error
+     *  response to send, its HTTP status and the rule id. */
+    MCPGEN_REQUEST_REFUSED = 4,
+    /** `mcpgen_check_response`: the response must be treated as invalid (a local error about a
+     *  received response, never to be mistaken for an error the peer sent; ERR-7). */
+    MCPGEN_RESPONSE_INVALID = 5,
+    /** `mcpgen_negotiate_version`: the requested version is not supported (-32022, HTTP 400). */
+    MCPGEN_VERSION_UNSUPPORTED = 6,
+    /** `mcpgen_check_meta_key`: the key does not follow the `_meta` key grammar (META-1). */
+    MCPGEN_META_KEY_INVALID = 7,
+    /** `mcpgen_check_response`: the response is a well-formed JSON-RPC error sent by the peer;
+     *  read its code, message and data from the `mcpgen_response`. */
+    MCPGEN_REMOTE_ERROR = 100,
+    /** A required pointer argument was NULL. */
+    MCPGEN_NULL_ARGUMENT = 200,
+    /** The revision is not one of `mcpgen_revision`, or not compiled into this library. */
+    MCPGEN_UNKNOWN_REVISION = 201,
+    /** The revision has no definition with that name or id. */
+    MCPGEN_UNKNOWN_DEFINITION = 202,
+    /** A name, method or version argument is not valid UTF-8. */
+    MCPGEN_ARGUMENT_NOT_UTF8 = 203,
+    /** An enum argument is out of range (policy, era, …). */
+    MCPGEN_INVALID_ARGUMENT = 204,
+    /** An index is not below the count of the object it reads. */
+    MCPGEN_INDEX_OUT_OF_RANGE = 205,
+    /** A Rust panic was caught at the boundary: a bug in mcpgen, never caused by input. */
+    MCPGEN_PANIC = 300,
+    /** The core reported an internal inconsistency: a bug in mcpgen, never caused by input. */
+    MCPGEN_INTERNAL = 301
+} mcpgen_status;
+
+/** True for statuses in the verdict range (1..99): the input was read and rejected. */
+#define MCPGEN_STATUS_IS_VERDICT(s) ((s) >= 1 && (s) <= 99)
+/** True for the remote-error range (100..199). */
+#define MCPGEN_STATUS_IS_REMOTE(s) ((s) >= 100 && (s) <= 199)
+/** True for the local call-error range (200..299). */
+#define MCPGEN_STATUS_IS_CALL_ERROR(s) ((s) >= 200 && (s) <= 299)
+/** True for the internal-bug range (300..399). */
+#define MCPGEN_STATUS_IS_INTERNAL(s) ((s) >= 300 && (s) <= 399)
+
+/** A borrowed UTF-8 string: `len` bytes at `ptr`. As an output, `ptr[len]` is a NUL and the
+ *  bytes live as long as the object they came from; as an input, no NUL is needed and the
+ *  bytes are only read during the call. */
+typedef struct mcpgen_str {
+    const char *ptr;
+    size_t len;
+} mcpgen_str;
+
+/** What to do with object keys the schema does not declare. */
+typedef enum mcpgen_policy {
+    /** Accept, keep and re-emit them (the default). */
+    MCPGEN_POLICY_LOSSLESS = 0,
+    /** Accept and drop them. */
+    MCPGEN_POLICY_LENIENT = 1,
+    /** Reject them (keyword `additionalProperties`, rule `POLICY-STRICT`); `_meta` objects and
+     *  declared maps still accept their keys. */
+    MCPGEN_POLICY_STRICT = 2
+} mcpgen_policy;
+
+/** What a message is (`mcpgen_validate_message`). */
+typedef enum mcpgen_message_kind {
+    MCPGEN_MESSAGE_REQUEST = 1,
+    MCPGEN_MESSAGE_NOTIFICATION = 2,
+    MCPGEN_MESSAGE_RESULT = 3,
+    MCPGEN_MESSAGE_ERROR = 4
+} mcpgen_message_kind;
+
+/** Which protocol era a peer speaks (`mcpgen_detect_era_*`). */
+typedef enum mcpgen_era {
+    /** Per-request `_meta` (2026-07-28 and later). */
+    MCPGEN_ERA_MODERN = 1,
+    /** `initialize` handshake (2025-11-25 and earlier). */
+    MCPGEN_ERA_LEGACY = 2
+} mcpgen_era;
+
+/** Options and server settings shared by calls: unknown-key policy, format checks, client
+ *  leniency, and the protocol versions a server supports. Create with `mcpgen_context_new`,
+ *  configure with `mcpgen_context_set_*`, then pass it as `const` to any number of threads. */
+typedef struct mcpgen_context mcpgen_context;
+
+/** Why a call failed: a summary, the list of validation errors (each with a JSON pointer,
+ *  schema path, keyword, rule id and message) and, for refused requests, the JSON-RPC error
+ *  response to send. Owned by the caller; free with `mcpgen_error_free`. */
+typedef struct mcpgen_error mcpgen_error;
+
+/** A request `mcpgen_check_request` accepted. Owned by the caller; free with
+ *  `mcpgen_request_free`. */
+typedef struct mcpgen_request mcpgen_request;
+
+/** A response `mcpgen_check_response` read: a result or the peer's JSON-RPC error. Owned by the
+ *  caller; free with `mcpgen_response_free`. */
+typedef struct mcpgen_response mcpgen_response;
+
+/** A list of strings (versions a modern server named). Owned by the caller; free with
+ *  `mcpgen_strings_free`. */
+typedef struct mcpgen_strings mcpgen_strings;
+
+/* ---- Library information ------------------------------------------------------------------ */
+
+/** The library's version, `"MAJOR.MINOR.PATCH"`: a static NUL-terminated string, never freed.
+ *  Compare with `MCPGEN_VERSION_STRING` to detect a header/library mismatch. */
+const char *mcpgen_version(void);
+
+/** The library's version as `MCPGEN_VERSION_NUMBER` computes it
+ *  (major * 1000000 + minor * 1000 + patch). */
+uint32_t mcpgen_version_number(void);
+
+/** A short English description of `status` (any value, even unknown ones): a static
+ *  NUL-terminated string, never freed. */
+const char *mcpgen_status_str(uint32_t status);
+
+/** The stable name of `status` (`"MCPGEN_INVALID"`), or `"MCPGEN_UNKNOWN_STATUS"`: a static
+ *  NUL-terminated string, never freed. */
+const char *mcpgen_status_name(uint32_t status);
+
+/** The name of `revision` (`"2026-07-28"`) into `*name_out` (required; static storage, never
+ *  freed). `MCPGEN_UNKNOWN_REVISION` when the value is not a revision of this header, or the
+ *  library was built without it. */
+mcpgen_status mcpgen_revision_name(uint32_t revision, mcpgen_str *name_out);
+
+/** Parses a revision name (`"2026-07-28"`, `name_len` bytes at `name`) into `*revision_out`
+ *  (required). `MCPGEN_UNKNOWN_REVISION` when this library does not have it. */
+mcpgen_status mcpgen_revision_parse(const char *name, size_t name_len, mcpgen_revision *revision_out);
+
+/** Finds the id of definition `name` (`"CallToolRequest"`) in `revision` into `*id_out`
+ *  (required). The ids are the `MCPGEN_DEF_<REVISION>_<NAME>` constants of this header. */
+mcpgen_status mcpgen_def_lookup(uint32_t revision, const char *name, size_t name_len, mcpgen_def_id *id_out);
+
+/** The spec name of definition `id` into `*name_out` (required; static storage, never freed),
+ *  and its revision into `*revision_out` (optional). */
+mcpgen_status mcpgen_def_name(mcpgen_def_id id, mcpgen_str *name_out, mcpgen_revision *revision_out);
+
+/* ---- Context ------------------------------------------------------------------------------ */
+
+/** Creates a context with the defaults: lossless policy, formats as annotations, no client
+ *  leniency, `resultType` discrimination off for plain validation, and every revision of this
+ *  library as the supported versions (newest first). `*ctx_out` (required) receives a new
+ *  object owned by the caller: free it with `mcpgen_context_free` once no call uses it. */
+mcpgen_status mcpgen_context_new(mcpgen_context **ctx_out);
+
+/** Frees a context (NULL is a no-op). No call may be using it. */
+void mcpgen_context_free(mcpgen_context *ctx);
+
+/** Sets the unknown-key policy (an `mcpgen_policy` value) for validation and decoding.
+ *  Not synchronized: do not call while other threads use `ctx`. */
+mcpgen_status mcpgen_context_set_policy(mcpgen_context *ctx, uint32_t policy);
+
+/** Checks `format` (`uri`, `uri-template`, `byte`) as assertions instead of annotations in
+ *  `mcpgen_validate*` and `mcpgen_validate_message`. Not synchronized (see above). */
+mcpgen_status mcpgen_context_set_strict_formats(mcpgen_context *ctx, bool on);
+
+/** Client-side leniency for results in `mcpgen_validate*` and `mcpgen_validate_message`:
+ *  a result without `resultType` reads as complete (RESULT-2); absent `ttlMs`/`cacheScope` are
+ *  tolerated (CACHE-3). Not synchronized (see above). */
+mcpgen_status mcpgen_context_set_client_leniency(mcpgen_context *ctx, bool on);
+
+/** Tells `InputRequiredResult` unions apart by `resultType` alone in `mcpgen_validate*`
+ *  (RESULT-6; decoding always does). Not synchronized (see above). */
+mcpgen_status mcpgen_context_set_discriminate_results(mcpgen_context *ctx, bool on);
+
+/** Sets the protocol versions the server supports, preferred first (`count` strings at
+ *  `versions`; each is copied, nothing is kept). Used by `mcpgen_check_request` and
+ *  `mcpgen_negotiate_version`. A legacy version (2025-11-25 or older) makes the server
+ *  dual-era (ERA-1). `versions` may be NULL only when `count` is 0.
+ *  Not synchronized (see above). */
+mcpgen_status mcpgen_context_set_supported_versions(mcpgen_context *ctx, const mcpgen_str *versions, size_t count);
+
+/* ---- Validation and decoding -------------------------------------------------------------- */
+
+/** Validates `json` (`json_len` bytes) against definition `def` (`def_len` bytes, the spec name)
+ *  of `revision`, with the context's options. `ctx` may be NULL for the defaults.
+ *  Returns `MCPGEN_OK`, or a verdict (`MCPGEN_INVALID`, `MCPGEN_PARSE_ERROR`) or a call error.
+ *  `*error_out` (optional) receives, on any failure, a new `mcpgen_error` owned by the caller
+ *  (free with `mcpgen_error_free`), else NULL. Pass NULL to only learn the verdict: that is
+ *  faster, as no error details are collected. */
+mcpgen_status mcpgen_validate(const mcpgen_context *ctx, uint32_t revision, const char *def, size_t def_len,
+                              const uint8_t *json, size_t json_len, mcpgen_error **error_out);
+
+/** Like `mcpgen_validate`, with the definition (and its revision) named by a generated id
+ *  (`MCPGEN_DEF_2026_07_28_CALL_TOOL_REQUEST`). */
+mcpgen_status mcpgen_validate_id(const mcpgen_context *ctx, mcpgen_def_id def, const uint8_t *json, size_t json_len,
+                                 mcpgen_error **error_out);
+
+/** Method-aware validation of one JSON-RPC message under `revision`: checked against the exact
+ *  definition its `method` (or error `code`) selects, plus the protocol rules; unknown methods
+ *  are reported as such. `ctx` may be NULL for the defaults.
+ *  Outputs (all optional): `*kind_out` what the message is; `*method_out` a new NUL-terminated
+ *  string with the method of a request or notification (else NULL), owned by the caller (free
+ *  with `mcpgen_string_free`), its length in `*method_len_out`; `*error_code_out` the code of
+ *  an error message (else 0); `*error_out` as in `mcpgen_validate`. */
+mcpgen_status mcpgen_validate_message(const mcpgen_context *ctx, uint32_t revision, const uint8_t *json, size_t json_len,
+                                      mcpgen_message_kind *kind_out, char **method_out, size_t *method_len_out,
+                                      int64_t *error_code_out, mcpgen_error **error_out);
+
+/** Decodes `json` as definition `def` of `revision` with the context's unknown-key policy, and
+ *  re-encodes it: `*json_out` (required) receives a new NUL-terminated compact JSON text owned
+ *  by the caller (free with `mcpgen_string_free`), `*json_len_out` (optional) its length.
+ *  Under the lossless policy unknown keys, number texts and empty objects survive.
+ *  `ctx` may be NULL for the defaults. `*error_out` as in `mcpgen_validate`. */
+mcpgen_status mcpgen_decode(const mcpgen_context *ctx, uint32_t revision, const char *def, size_t def_len,
+                            const uint8_t *json, size_t json_len, char **json_out, size_t *json_len_out,
+                            mcpgen_error **error_out);
+
+/** Like `mcpgen_decode`, with the definition named by a generated id. */
+mcpgen_status mcpgen_decode_id(const mcpgen_context *ctx, mcpgen_def_id def, const uint8_t *json, size_t json_len,
+                               char **json_out, size_t *json_len_out, mcpgen_error **error_out);
+
+/** Decodes a result (the `result` member of a response) given the method of the request it
+ *  answers: `resultType` first, then the method; unknown ones are kept raw. Outputs as in
+ *  `mcpgen_decode`, plus `*variant_out` (optional): the definition it was read as, or `"Raw"`
+ *  (static storage, never freed). */
+mcpgen_status mcpgen_decode_result(const mcpgen_context *ctx, uint32_t revision, const char *method, size_t method_len,
+                                   const uint8_t *json, size_t json_len, char **json_out, size_t *json_len_out,
+                                   mcpgen_str *variant_out, mcpgen_error **error_out);
+
+/** Frees a string this library returned through a `char **` output (NULL is a no-op). Never
+ *  pass it memory from elsewhere, nor `free()` these strings. */
+void mcpgen_string_free(char *s);
+
+/* ---- Protocol rules ----------------------------------------------------------------------- */
+
+/** Server side: decides whether a request (or notification) should be served, in the check
+ *  order parse → envelope → `_meta` → version → method → params, with the context's supported
+ *  versions (`ctx` may be NULL for the defaults).
+ *  `MCPGEN_OK`: `*request_out` (required) receives a new `mcpgen_request` owned by the caller
+ *  (free with `mcpgen_request_free`).
+ *  `MCPGEN_REQUEST_REFUSED`: `*error_out` (optional) receives a new `mcpgen_error` with the
+ *  JSON-RPC error response to send (`mcpgen_error_response_json`), its HTTP status, code and
+ *  rule id. */
+mcpgen_status mcpgen_check_request(const mcpgen_context *ctx, const uint8_t *json, size_t json_len,
+                                   mcpgen_request **request_out, mcpgen_error **error_out);
+
+/** Client side: checks a response received for a request of `method` under `revision`.
+ *  `MCPGEN_OK` (a result) or `MCPGEN_REMOTE_ERROR` (the peer's JSON-RPC error): `*response_out`
+ *  (required) receives a new `mcpgen_response` owned by the caller (free with
+ *  `mcpgen_response_free`). `MCPGEN_RESPONSE_INVALID`: the response must be treated as invalid;
+ *  `*error_out` (optional) says why. */
+mcpgen_status mcpgen_check_response(uint32_t revision, const char *method, size_t method_len, const uint8_t *json,
+                                    size_t json_len, mcpgen_response **response_out, mcpgen_error **error_out);
+
+/** Version negotiation (VER-1): `requested` against the context's supported versions (`ctx` may
+ *  be NULL for the defaults). `MCPGEN_OK`: `*version_out` (optional) receives the agreed version
+ *  as a new string (free with `mcpgen_string_free`). `MCPGEN_VERSION_UNSUPPORTED`: `*error_out`
+ *  (optional) carries the -32022 error response (`data.supported`, `data.requested`, HTTP 400). */
+mcpgen_status mcpgen_negotiate_version(const mcpgen_context *ctx, const char *requested, size_t requested_len,
+                                       char **version_out, mcpgen_error **error_out);
+
+/** Checks a `_meta` key against the META-1 grammar. `MCPGEN_OK`: `*reserved_out` (optional) is
+ *  true when the prefix is reserved (META-3); `*prefix_out` (optional) receives the prefix
+ *  without its `/` as a new string, or NULL when there is none, and `*name_out` (optional) the
+ *  name (free both with `mcpgen_string_free`). `MCPGEN_META_KEY_INVALID`: `*error_out`
+ *  (optional) says what is wrong. */
+mcpgen_status mcpgen_check_meta_key(const char *key, size_t key_len, bool *reserved_out, char **prefix_out,
+                                    char **name_out, mcpgen_error **error_out);
+
+/** Era detection from the answer to a stdio `server/discover` probe (ERA-2/3). `response` NULL
+ *  with `response_len` 0 means no answer (a timeout), which means legacy. `*era_out`
+ *  (required) receives the era; `*supported_out` (optional) receives, for a modern peer, a new
+ *  list of the versions it named (free with `mcpgen_strings_free`), else NULL. */
+mcpgen_status mcpgen_detect_era_from_probe(const uint8_t *response, size_t response_len, mcpgen_era *era_out,
+                                           mcpgen_strings **supported_out);
+
+/** Era detection from the body of an HTTP 400 answering a modern request (ERA-5). Outputs as in
+ *  `mcpgen_detect_era_from_probe`. */
+mcpgen_status mcpgen_detect_era_from_http_400(const uint8_t *body, size_t body_len, mcpgen_era *era_out,
+                                              mcpgen_strings **supported_out);
+
+/* ---- Errors ------------------------------------------------------------------------------- */
+
+/** Frees an error (NULL is a no-op); every string read from it becomes invalid. */
+void mcpgen_error_free(mcpgen_error *error);
+
+/** The status of the call that produced `error` into `*status_out` (required). */
+mcpgen_status mcpgen_error_status(const mcpgen_error *error, mcpgen_status *status_out);
+
+/** The whole failure as text a person can act on (every entry, with pointers and rule ids) into
+ *  `*text_out` (required; valid until the error is freed). */
+mcpgen_status mcpgen_error_text(const mcpgen_error *error, mcpgen_str *text_out);
+
+/** The number of entries into `*count_out` (required). Entries are the validation errors
+ *  depth-first: each top-level error (depth 0) is followed by the errors of each union arm it
+ *  tried (depth 1, 2, …; see `mcpgen_error_arm`). A parse error or a protocol violation is one
+ *  entry; a refusal without schema details, or a call error, has none (read the text). */
+mcpgen_status mcpgen_error_count(const mcpgen_error *error, size_t *count_out);
+
+/** Entry `index`: the JSON pointer into the input (RFC 6901; empty for the root) into `*out`
+ *  (required; valid until the error is freed). `MCPGEN_INDEX_OUT_OF_RANGE` past the count. */
+mcpgen_status mcpgen_error_pointer(const mcpgen_error *error, size_t index, mcpgen_str *out);
+
+/** Entry `index`: the location of the failing keyword in the schema
+ *  (`#/$defs/Tool/properties/name/type`; empty when none) into `*out` (required). */
+mcpgen_status mcpgen_error_schema_path(const mcpgen_error *error, size_t index, mcpgen_str *out);
+
+/** Entry `index`: the JSON Schema keyword that failed (`type`, `required`, `const`, `anyOf`, …;
+ *  empty when none) into `*out` (required). */
+mcpgen_status mcpgen_error_keyword(const mcpgen_error *error, size_t index, mcpgen_str *out);
+
+/** Entry `index`: the protocol rule id (`META-6`) when a rule rather than the schema raised it,
+ *  else empty, into `*out` (required). */
+mcpgen_status mcpgen_error_rule(const mcpgen_error *error, size_t index, mcpgen_str *out);
+
+/** Entry `index`: what was expected and what was found, into `*out` (required). */
+mcpgen_status mcpgen_error_message(const mcpgen_error *error, size_t index, mcpgen_str *out);
+
+/** Entry `index`: its nesting depth (0 for a top-level error) into `*depth_out` (required), and
+ *  the union arm whose attempt produced it (empty at depth 0) into `*arm_out` (optional). */
+mcpgen_status mcpgen_error_arm(const mcpgen_error *error, size_t index, size_t *depth_out, mcpgen_str *arm_out);
+
+/** The rule id of the whole failure (`VER-1`, `MSG-1`, …; empty when none) into `*out`
+ *  (required). */
+mcpgen_status mcpgen_error_protocol_rule(const mcpgen_error *error, mcpgen_str *out);
+
+/** For a refused request or an unsupported version: the JSON-RPC error response to send
+ *  (`{"jsonrpc":"2.0","id":…,"error":{…}}`) into `*out` (required); empty otherwise. */
+mcpgen_status mcpgen_error_response_json(const mcpgen_error *error, mcpgen_str *out);
+
+/** For a refused request or an unsupported version: the JSON-RPC error code into `*code_out`
+ *  (required), and the HTTP status the spec requires on Streamable HTTP into `*http_status_out`
+ *  (optional); both 0 otherwise. */
+mcpgen_status mcpgen_error_jsonrpc_code(const mcpgen_error *error, int64_t *code_out, uint16_t *http_status_out);
+
+/** True into `*legacy_out` (required) when the refused request was a legacy `initialize` that a
+ *  dual-era server would route instead (ERA-8). */
+mcpgen_status mcpgen_error_legacy_initialize(const mcpgen_error *error, bool *legacy_out);
+
+/* ---- Accepted requests -------------------------------------------------------------------- */
+
+/** Frees an accepted request (NULL is a no-op); every string read from it becomes invalid. */
+void mcpgen_request_free(mcpgen_request *request);
+
+/** The revision whose types decoded the request into `*revision_out` (required). */
+mcpgen_status mcpgen_request_revision(const mcpgen_request *request, mcpgen_revision *revision_out);
+
+/** The method into `*out` (required; valid until the request is freed). */
+mcpgen_status mcpgen_request_method(const mcpgen_request *request, mcpgen_str *out);
+
+/** The request id exactly as sent (JSON text: a string with its quotes, or an integer), empty
+ *  for a notification, into `*out` (required). */
+mcpgen_status mcpgen_request_id_json(const mcpgen_request *request, mcpgen_str *out);
+
+/** True into `*legacy_out` (required) for a legacy `initialize` accepted by a dual-era
+ *  configuration: route it to the legacy adapter (ERA-1). */
+mcpgen_status mcpgen_request_is_legacy(const mcpgen_request *request, bool *legacy_out);
+
+/** The decoded request re-encoded as compact JSON into `*out` (required). */
+mcpgen_status mcpgen_request_json(const mcpgen_request *request, mcpgen_str *out);
+
+/* ---- Checked responses -------------------------------------------------------------------- */
+
+/** Frees a response (NULL is a no-op); every string read from it becomes invalid. */
+void mcpgen_response_free(mcpgen_response *response);
+
+/** True into `*is_error_out` (required) when the response is the peer's JSON-RPC error. */
+mcpgen_status mcpgen_response_is_error(const mcpgen_response *response, bool *is_error_out);
+
+/** The response id as JSON text (empty when the peer's error had none) into `*out` (required). */
+mcpgen_status mcpgen_response_id_json(const mcpgen_response *response, mcpgen_str *out);
+
+/** For a result: the definition it was read as (or `"Raw"`) into `*out` (required); empty for
+ *  an error. */
+mcpgen_status mcpgen_response_variant(const mcpgen_response *response, mcpgen_str *out);
+
+/** For a result: the decoded result re-encoded as compact JSON into `*out` (required); empty
+ *  for an error. */
+mcpgen_status mcpgen_response_result_json(const mcpgen_response *response, mcpgen_str *out);
+
+/** For the peer's error: its code into `*code_out` (required; 0 for a result), its message
+ *  into `*message_out` (optional) and its `data` as JSON text (empty when absent) into
+ *  `*data_json_out` (optional). */
+mcpgen_status mcpgen_response_error(const mcpgen_response *response, int64_t *code_out, mcpgen_str *message_out,
+                                    mcpgen_str *data_json_out);
+
+/* ---- String lists ------------------------------------------------------------------------- */
+
+/** Frees a string list (NULL is a no-op); every string read from it becomes invalid. */
+void mcpgen_strings_free(mcpgen_strings *list);
+
+/** The number of strings into `*count_out` (required). */
+mcpgen_status mcpgen_strings_count(const mcpgen_strings *list, size_t *count_out);
+
+/** String `index` into `*out` (required; valid until the list is freed). */
+mcpgen_status mcpgen_strings_get(const mcpgen_strings *list, size_t index, mcpgen_str *out);
