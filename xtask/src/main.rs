@@ -38,7 +38,7 @@ enum Command {
     ///
     /// With --schema/--revision/--out, generate one revision from any schema file instead.
     Codegen(CodegenArgs),
-    /// Run every test: schema pull, codegen --check, cargo test, clippy, rustdoc.
+    /// Run every test: schema pull, codegen --check, cargo test, C library, clippy, rustdoc.
     Test,
 }
 

@@ -13,6 +13,8 @@ const STEPS: &[Step] = &[
     Step::in_process("schema pull", pull_schemas),
     Step::in_process("codegen --check", codegen::check),
     Step::command("cargo test", "cargo", &["test", "--workspace"], &[]),
+    // libmcpgen from C and C++: static and shared, valgrind, pthreads, pkg-config example.
+    Step::command("C library", "bash", &["bindings/c/tests/run.sh"], &[]),
     Step::command(
         "cargo clippy",
         "cargo",

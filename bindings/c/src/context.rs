@@ -11,6 +11,8 @@ use crate::{boundary, clear_ptr, give, input_str, required, ErrorObject, McpgenS
 pub struct Context {
     pub opts: Options,
     pub server: ServerConfig,
+    /// Extra `resultType` values the client negotiated through extensions (`check_response`).
+    pub extension_result_types: Vec<String>,
 }
 
 static DEFAULT: std::sync::OnceLock<Context> = std::sync::OnceLock::new();
@@ -89,23 +91,36 @@ pub unsafe extern "C" fn mcpgen_context_set_discriminate_results(ctx: *mut Conte
     })
 }
 
+/// Copies a C array of strings; any bad entry fails the whole call (nothing half-set).
+fn string_list(items: *const McpgenStr, count: usize, what: &str) -> Result<Vec<String>, ErrorObject> {
+    let list: &[McpgenStr] = if count == 0 {
+        &[]
+    } else {
+        required(items, what)?;
+        // SAFETY: `count` readable elements at a non-NULL pointer, per the contract.
+        unsafe { std::slice::from_raw_parts(items, count) }
+    };
+    list.iter().enumerate().map(|(i, v)| Ok(input_str(v.ptr, v.len, &format!("{what}[{i}]"))?.to_owned())).collect()
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn mcpgen_context_set_supported_versions(ctx: *mut Context, versions: *const McpgenStr, count: usize) -> Status {
     boundary(std::ptr::null_mut(), || {
         let ctx = context_mut(ctx)?;
-        let list: &[McpgenStr] = if count == 0 {
-            &[]
-        } else {
-            required(versions, "versions")?;
-            // SAFETY: `count` readable elements at a non-NULL pointer, per the contract.
-            unsafe { std::slice::from_raw_parts(versions, count) }
-        };
-        let mut owned = Vec::with_capacity(list.len());
-        for (i, v) in list.iter().enumerate() {
-            owned.push(input_str(v.ptr, v.len, &format!("versions[{i}]"))?.to_owned());
-        }
-        // Only replaced once every entry is read: a bad entry leaves the context unchanged.
-        ctx.server = ServerConfig::new(owned);
+        ctx.server = ServerConfig::new(string_list(versions, count, "versions")?);
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_context_set_extension_result_types(
+    ctx: *mut Context,
+    result_types: *const McpgenStr,
+    count: usize,
+) -> Status {
+    boundary(std::ptr::null_mut(), || {
+        let ctx = context_mut(ctx)?;
+        ctx.extension_result_types = string_list(result_types, count, "result_types")?;
         Ok(Status::Ok)
     })
 }

@@ -74,6 +74,7 @@ pub unsafe extern "C" fn mcpgen_check_request(
 
 #[no_mangle]
 pub unsafe extern "C" fn mcpgen_check_response(
+    ctx: *const Context,
     revision_code: u32,
     method: *const c_char,
     method_len: usize,
@@ -88,7 +89,8 @@ pub unsafe extern "C" fn mcpgen_check_response(
         let rev = revision(revision_code)?;
         let method = input_str(method, method_len, "method")?;
         let json = input(json, json_len, "json")?;
-        let checked = protocol::check_response(json, method, rev).map_err(ErrorObject::response)?;
+        let extensions: Vec<&str> = context(ctx).extension_result_types.iter().map(String::as_str).collect();
+        let checked = protocol::check_response_with(json, method, rev, &extensions).map_err(ErrorObject::response)?;
         let (status, object) = match checked {
             CheckedResponse::Result { id, result } => (
                 Status::Ok,

@@ -119,8 +119,8 @@ typedef enum mcpgen_era {
     MCPGEN_ERA_LEGACY = 2
 } mcpgen_era;
 
-/** Options and server settings shared by calls: unknown-key policy, format checks, client
- *  leniency, and the protocol versions a server supports. Create with `mcpgen_context_new`,
+/** Options and settings shared by calls: unknown-key policy, format checks, client leniency,
+ *  the protocol versions a server supports, the extension result types a client accepts. Create with `mcpgen_context_new`,
  *  configure with `mcpgen_context_set_*`, then pass it as `const` to any number of threads. */
 typedef struct mcpgen_context mcpgen_context;
 
@@ -211,6 +211,13 @@ mcpgen_status mcpgen_context_set_discriminate_results(mcpgen_context *ctx, bool 
  *  Not synchronized (see above). */
 mcpgen_status mcpgen_context_set_supported_versions(mcpgen_context *ctx, const mcpgen_str *versions, size_t count);
 
+/** Sets the `resultType` values (besides `complete` and `input_required`) that extensions the
+ *  client negotiated define (RESULT-3/4): `mcpgen_check_response` keeps such results raw instead
+ *  of rejecting them. Each string is copied. `result_types` may be NULL only when `count` is 0.
+ *  Not synchronized (see above). */
+mcpgen_status mcpgen_context_set_extension_result_types(mcpgen_context *ctx, const mcpgen_str *result_types,
+                                                       size_t count);
+
 /* ---- Validation and decoding -------------------------------------------------------------- */
 
 /** Validates `json` (`json_len` bytes) against definition `def` (`def_len` bytes, the spec name)
@@ -276,12 +283,13 @@ void mcpgen_string_free(char *s);
 mcpgen_status mcpgen_check_request(const mcpgen_context *ctx, const uint8_t *json, size_t json_len,
                                    mcpgen_request **request_out, mcpgen_error **error_out);
 
-/** Client side: checks a response received for a request of `method` under `revision`.
+/** Client side: checks a response received for a request of `method` under `revision`, with the
+ *  context's extension result types (`ctx` may be NULL for none).
  *  `MCPGEN_OK` (a result) or `MCPGEN_REMOTE_ERROR` (the peer's JSON-RPC error): `*response_out`
  *  (required) receives a new `mcpgen_response` owned by the caller (free with
  *  `mcpgen_response_free`). `MCPGEN_RESPONSE_INVALID`: the response must be treated as invalid;
  *  `*error_out` (optional) says why. */
-mcpgen_status mcpgen_check_response(uint32_t revision, const char *method, size_t method_len, const uint8_t *json,
+mcpgen_status mcpgen_check_response(const mcpgen_context *ctx, uint32_t revision, const char *method, size_t method_len, const uint8_t *json,
                                     size_t json_len, mcpgen_response **response_out, mcpgen_error **error_out);
 
 /** Version negotiation (VER-1): `requested` against the context's supported versions (`ctx` may

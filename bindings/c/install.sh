@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Builds libmcpgen and installs it with its header and pkg-config file:
+#   PREFIX/lib/libmcpgen.so, PREFIX/lib/libmcpgen.a, PREFIX/include/mcpgen.h,
+#   PREFIX/lib/pkgconfig/mcpgen.pc
+# Usage: bindings/c/install.sh [--prefix DIR] [--debug]
+#   --prefix DIR  where to install (default /usr/local)
+#   --debug       install the debug build (what the tests use) instead of a release build
+set -euo pipefail
+
+prefix=/usr/local
+profile=release
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --prefix) prefix="$2"; shift 2 ;;
+        --prefix=*) prefix="${1#--prefix=}"; shift ;;
+        --debug) profile=debug; shift ;;
+        -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+        *) echo "install.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+    esac
+done
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+cargo="${CARGO:-cargo}"
+target="${CARGO_TARGET_DIR:-$root/target}"
+
+if [ "$profile" = release ]; then
+    (cd "$root" && "$cargo" build --release -p mcpgen-c)
+else
+    (cd "$root" && "$cargo" build -p mcpgen-c)
+fi
+version="$(sed -n 's/^#define MCPGEN_VERSION_STRING "\(.*\)"$/\1/p' "$here/include/mcpgen.h")"
+
+mkdir -p "$prefix/lib/pkgconfig" "$prefix/include"
+install -m 0755 "$target/$profile/libmcpgen.so" "$prefix/lib/libmcpgen.so"
+install -m 0644 "$target/$profile/libmcpgen.a" "$prefix/lib/libmcpgen.a"
+install -m 0644 "$here/include/mcpgen.h" "$prefix/include/mcpgen.h"
+abs_prefix="$(cd "$prefix" && pwd)"
+sed -e "s|@PREFIX@|$abs_prefix|g" -e "s|@VERSION@|$version|g" "$here/mcpgen.pc.in" > "$prefix/lib/pkgconfig/mcpgen.pc"
+echo "installed libmcpgen $version ($profile) into $abs_prefix"

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# The C library's tests, run by `cargo xtask test` (step "C library"):
+#  1. build libmcpgen (debug: the tests check behaviour, not speed);
+#  2. the C suite (tests/test_api.c), gcc -std=c99 -Wall -Wextra -Werror, linked once against
+#     libmcpgen.a and once against libmcpgen.so, over the official examples and vectors/;
+#  3. the same suite under valgrind: zero errors, zero definite/indirect leaks;
+#  4. 8 pthreads sharing one context (tests/test_threads.c), natively and under valgrind;
+#  5. a C++17 program (tests/test_cpp.cpp), g++ -Wall -Werror;
+#  6. the example (examples/mcpgen_check.c) built through `pkg-config --cflags --libs mcpgen`
+#     from a prefix that install.sh fills, shared and static, and run on valid/invalid input.
+# Needs gcc, g++, valgrind, pkg-config (.ci/run installs them).
+# Environment: MCPGEN_SCHEMA_MIRROR (default ../shared/mcp-spec beside the checkout),
+# CARGO_TARGET_DIR, MCPGEN_C_SKIP_VALGRIND=1 to skip step 3-4's valgrind runs locally.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+root="$(cd "$here/../.." && pwd)"
+cargo="${CARGO:-cargo}"
+target="${CARGO_TARGET_DIR:-$root/target}"
+lib="$target/debug"
+out="$target/c-tests"
+mirror="${MCPGEN_SCHEMA_MIRROR:-$root/../shared/mcp-spec}"
+examples="$mirror/2026-07-28/examples"
+mkdir -p "$out"
+
+step() { printf '\n--- %s\n' "$*"; }
+run() { printf '$ %s\n' "$*"; "$@"; }
+
+for tool in gcc g++ valgrind pkg-config; do
+    command -v "$tool" >/dev/null || { echo "run.sh: $tool is required (see .ci/run)" >&2; exit 1; }
+done
+[ -d "$examples" ] || { echo "run.sh: official examples not found at $examples (set MCPGEN_SCHEMA_MIRROR)" >&2; exit 1; }
+
+step "build libmcpgen (debug)"
+(cd "$root" && run "$cargo" build -p mcpgen-c)
+[ -f "$lib/libmcpgen.a" ] && [ -f "$lib/libmcpgen.so" ]
+
+CFLAGS=(-std=c99 -Wall -Wextra -Werror -O1 -g -I"$here/include")
+STATIC_LIBS=(-lpthread -ldl -lm)
+
+step "C suite against libmcpgen.a and libmcpgen.so"
+run gcc "${CFLAGS[@]}" "$here/tests/test_api.c" "$lib/libmcpgen.a" "${STATIC_LIBS[@]}" -o "$out/test_api_static"
+run gcc "${CFLAGS[@]}" "$here/tests/test_api.c" -L"$lib" -lmcpgen -Wl,-rpath,"$lib" -o "$out/test_api_shared"
+if ! ldd "$out/test_api_shared" | grep -q 'libmcpgen\.so'; then
+    echo "test_api_shared is not linked against libmcpgen.so" >&2
+    exit 1
+fi
+if ldd "$out/test_api_static" | grep -q 'libmcpgen'; then
+    echo "test_api_static must not need libmcpgen.so" >&2
+    exit 1
+fi
+run "$out/test_api_static" "$examples" "$root/vectors"
+run "$out/test_api_shared" "$examples" "$root/vectors"
+
+step "threads: 8 pthreads, one shared context"
+run gcc "${CFLAGS[@]}" -pthread "$here/tests/test_threads.c" "$lib/libmcpgen.a" "${STATIC_LIBS[@]}" -o "$out/test_threads"
+run "$out/test_threads"
+
+VALGRIND=(valgrind --quiet --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
+          --show-leak-kinds=definite,indirect)
+if [ "${MCPGEN_C_SKIP_VALGRIND:-0}" = 1 ]; then
+    step "valgrind skipped (MCPGEN_C_SKIP_VALGRIND=1)"
+else
+    step "C suite under valgrind"
+    run "${VALGRIND[@]}" "$out/test_api_shared" "$examples" "$root/vectors"
+    step "threads under valgrind"
+    run "${VALGRIND[@]}" "$out/test_threads" 10
+fi
+
+step "C++17 program"
+run g++ -std=c++17 -Wall -Wextra -Werror -I"$here/include" "$here/tests/test_cpp.cpp" -L"$lib" -lmcpgen \
+    -Wl,-rpath,"$lib" -o "$out/test_cpp"
+run "$out/test_cpp"
+
+step "example through pkg-config (install.sh --debug into a scratch prefix)"
+prefix="$out/prefix"
+rm -rf "$prefix"
+run "$here/install.sh" --debug --prefix "$prefix"
+export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+run pkg-config --cflags --libs mcpgen
+# shellcheck disable=SC2046
+run gcc -std=c99 -Wall -Wextra -Werror $(pkg-config --cflags mcpgen) "$here/examples/mcpgen_check.c" \
+    $(pkg-config --libs mcpgen) -Wl,-rpath,"$prefix/lib" -o "$out/mcpgen_check"
+# Static: the archive itself, plus what the Rust standard library inside it needs.
+# shellcheck disable=SC2046
+run gcc -std=c99 -Wall -Wextra -Werror $(pkg-config --cflags mcpgen) "$here/examples/mcpgen_check.c" \
+    "$(pkg-config --variable=libdir mcpgen)/libmcpgen.a" -lpthread -ldl -lm -o "$out/mcpgen_check_static"
+if ldd "$out/mcpgen_check_static" | grep -q 'libmcpgen'; then
+    echo "mcpgen_check_static must not need libmcpgen.so" >&2
+    exit 1
+fi
+for exe in "$out/mcpgen_check" "$out/mcpgen_check_static"; do
+    run "$exe" "$examples/CallToolRequest/call-tool-request.json"
+    run "$exe" --def Tool "$(ls "$examples/Tool/"*.json | head -n 1)"
+    printf '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":5}}' > "$out/bad.json"
+    set +e
+    "$exe" "$out/bad.json"
+    status=$?
+    set -e
+    [ "$status" = 1 ] || { echo "$exe: an invalid message must exit 1, got $status" >&2; exit 1; }
+    echo "invalid message: exit 1 as expected"
+done
+
+step "C library: all passed"

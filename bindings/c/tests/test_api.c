@@ -1,0 +1,1030 @@
+/* The C test suite of libmcpgen: the official examples and the project vectors with the same
+ * verdicts as the Rust tests, every function's NULL handling, hostile inputs (invalid UTF-8,
+ * truncated JSON, 100 MB, deep nesting), the error getters and the protocol functions.
+ *
+ * Usage: test_api EXAMPLES_DIR VECTORS_DIR
+ *   EXAMPLES_DIR = $MCPGEN_SCHEMA_MIRROR/2026-07-28/examples, VECTORS_DIR = vectors/
+ * Built with gcc -std=c99 -Wall -Wextra -Werror against libmcpgen.a and libmcpgen.so (run.sh).
+ * Exit status 0 only when every check passed; each failure is printed with its location. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "mcpgen.h"
+#include "jsonscan.h"
+
+static int checks, failures;
+
+static void fail_at(const char *file, int line, const char *fmt, ...) {
+    va_list ap;
+    failures++;
+    fprintf(stderr, "FAIL %s:%d: ", file, line);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+#define CHECK(cond, ...)                                                                                               \
+    do {                                                                                                               \
+        checks++;                                                                                                      \
+        if (!(cond)) fail_at(__FILE__, __LINE__, __VA_ARGS__);                                                         \
+    } while (0)
+
+#define CHECK_STATUS(expr, want)                                                                                       \
+    do {                                                                                                               \
+        mcpgen_status got_ = (expr);                                                                                   \
+        CHECK(got_ == (want), "%s gave %s, expected %s", #expr, mcpgen_status_name(got_), mcpgen_status_name(want));   \
+    } while (0)
+
+#define S(lit) (lit), (sizeof(lit) - 1)
+#define B(lit) (const uint8_t *)(lit), (sizeof(lit) - 1)
+
+static const uint32_t REV = MCPGEN_REVISION_2026_07_28;
+
+static char *read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    char *buf;
+    long n;
+    if (!f) return NULL;
+    if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        return NULL;
+    }
+    buf = (char *)malloc((size_t)n + 1);
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    if (buf) {
+        buf[n] = 0;
+        *len = (size_t)n;
+    }
+    return buf;
+}
+
+static int str_is(mcpgen_str s, const char *want) {
+    return s.ptr && s.len == strlen(want) && memcmp(s.ptr, want, s.len) == 0 && s.ptr[s.len] == 0;
+}
+
+static int contains(const char *hay, size_t n, const char *needle, size_t m) {
+    size_t i;
+    if (m == 0) return 1;
+    for (i = 0; i + m <= n; i++)
+        if (memcmp(hay + i, needle, m) == 0) return 1;
+    return 0;
+}
+
+/* Sorted directory entries ending in `suffix` (or all subdirectories when suffix is NULL). */
+static char **list_dir(const char *dir, const char *suffix, size_t *count) {
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char **names = NULL;
+    size_t n = 0, cap = 0, i, j;
+    *count = 0;
+    if (!d) return NULL;
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (e->d_name[0] == '.') continue;
+        if (suffix && (len < strlen(suffix) || strcmp(e->d_name + len - strlen(suffix), suffix) != 0)) continue;
+        if (n == cap) {
+            char **grown;
+            cap = cap ? cap * 2 : 64;
+            grown = (char **)realloc(names, cap * sizeof *names);
+            if (!grown) break;
+            names = grown;
+        }
+        names[n] = (char *)malloc(len + 1);
+        memcpy(names[n++], e->d_name, len + 1);
+    }
+    closedir(d);
+    for (i = 1; i < n; i++) /* insertion sort: small lists, stable order for the log */
+        for (j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+            char *t = names[j];
+            names[j] = names[j - 1];
+            names[j - 1] = t;
+        }
+    *count = n;
+    return names;
+}
+
+static void free_list(char **names, size_t n) {
+    size_t i;
+    for (i = 0; i < n; i++) free(names[i]);
+    free(names);
+}
+
+/* ---- library information ----------------------------------------------------------------- */
+
+static void test_info(void) {
+    uint32_t s;
+    mcpgen_str name;
+    mcpgen_revision rev;
+    mcpgen_def_id id;
+
+    CHECK(strcmp(mcpgen_version(), MCPGEN_VERSION_STRING) == 0, "library %s, header %s", mcpgen_version(),
+          MCPGEN_VERSION_STRING);
+    CHECK(mcpgen_version_number() == MCPGEN_VERSION_NUMBER, "version number %u", (unsigned)mcpgen_version_number());
+    for (s = 0; s < 400; s++) CHECK(mcpgen_status_str(s) != NULL && mcpgen_status_name(s) != NULL, "status %u", (unsigned)s);
+    CHECK(strcmp(mcpgen_status_name(MCPGEN_INVALID), "MCPGEN_INVALID") == 0, "name of MCPGEN_INVALID");
+    CHECK(strcmp(mcpgen_status_name(12345), "MCPGEN_UNKNOWN_STATUS") == 0, "unknown status name");
+    CHECK(MCPGEN_STATUS_IS_VERDICT(MCPGEN_INVALID) && MCPGEN_STATUS_IS_REMOTE(MCPGEN_REMOTE_ERROR) &&
+              MCPGEN_STATUS_IS_CALL_ERROR(MCPGEN_NULL_ARGUMENT) && MCPGEN_STATUS_IS_INTERNAL(MCPGEN_PANIC) &&
+              !MCPGEN_STATUS_IS_VERDICT(MCPGEN_OK),
+          "status ranges");
+
+    CHECK_STATUS(mcpgen_revision_parse(S("2026-07-28"), &rev), MCPGEN_OK);
+    CHECK(rev == MCPGEN_REVISION_2026_07_28, "parsed revision %d", (int)rev);
+    CHECK_STATUS(mcpgen_revision_parse(S("2026-07-28 "), &rev), MCPGEN_UNKNOWN_REVISION);
+    CHECK(rev == 0, "revision_out cleared on failure");
+    for (s = 1; s <= MCPGEN_REVISION_COUNT; s++) {
+        mcpgen_revision back;
+        CHECK_STATUS(mcpgen_revision_name(s, &name), MCPGEN_OK);
+        CHECK_STATUS(mcpgen_revision_parse(name.ptr, name.len, &back), MCPGEN_OK);
+        CHECK(back == s, "revision %u round trip", (unsigned)s);
+    }
+    CHECK_STATUS(mcpgen_revision_name(MCPGEN_REVISION_LATEST, &name), MCPGEN_OK);
+    CHECK(str_is(name, "2026-07-28"), "latest is %s", name.ptr);
+    CHECK_STATUS(mcpgen_revision_name(0, &name), MCPGEN_UNKNOWN_REVISION);
+    CHECK_STATUS(mcpgen_revision_name(MCPGEN_REVISION_COUNT + 1, &name), MCPGEN_UNKNOWN_REVISION);
+
+    CHECK_STATUS(mcpgen_def_lookup(REV, S("CallToolRequest"), &id), MCPGEN_OK);
+    CHECK(id == MCPGEN_DEF_2026_07_28_CALL_TOOL_REQUEST, "lookup gives 0x%X", (unsigned)id);
+    CHECK_STATUS(mcpgen_def_name(MCPGEN_DEF_2025_11_25_INITIALIZE_REQUEST, &name, &rev), MCPGEN_OK);
+    CHECK(str_is(name, "InitializeRequest") && rev == MCPGEN_REVISION_2025_11_25, "def_name");
+    CHECK_STATUS(mcpgen_def_lookup(REV, S("InitializeRequest"), &id), MCPGEN_UNKNOWN_DEFINITION);
+    CHECK_STATUS(mcpgen_def_name(0x05FFFF, &name, NULL), MCPGEN_UNKNOWN_DEFINITION);
+    CHECK_STATUS(mcpgen_def_name(0x050000, &name, NULL), MCPGEN_UNKNOWN_DEFINITION);
+    CHECK_STATUS(mcpgen_def_name(0x630001, &name, NULL), MCPGEN_UNKNOWN_DEFINITION);
+    CHECK(strcmp(MCPGEN_METHOD_TOOLS_CALL, "tools/call") == 0 && MCPGEN_ERROR_CODE_PARSE_ERROR == -32700 &&
+              MCPGEN_ERROR_CODE_UNSUPPORTED_PROTOCOL_VERSION_ERROR == -32022,
+          "generated constants");
+}
+
+/* ---- NULL arguments ---------------------------------------------------------------------- */
+
+static void test_null_arguments(void) {
+    mcpgen_context *ctx = NULL;
+    mcpgen_error *err = (mcpgen_error *)&ctx; /* a non-NULL junk value: must be cleared */
+    char *out = (char *)&ctx;
+    mcpgen_str str;
+    size_t n;
+    int64_t code;
+    bool flag;
+    mcpgen_era era;
+    mcpgen_def_id id;
+    mcpgen_revision rev;
+    mcpgen_status st;
+    mcpgen_message_kind kind;
+    const char *msg = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}";
+
+    CHECK_STATUS(mcpgen_context_new(NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_context_set_policy(NULL, MCPGEN_POLICY_STRICT), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_context_set_strict_formats(NULL, true), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_context_set_client_leniency(NULL, true), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_context_set_discriminate_results(NULL, true), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_context_set_supported_versions(NULL, NULL, 0), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_context_set_extension_result_types(NULL, NULL, 0), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_context_new(&ctx), MCPGEN_OK);
+    CHECK_STATUS(mcpgen_context_set_supported_versions(ctx, NULL, 2), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_context_set_policy(ctx, 7), MCPGEN_INVALID_ARGUMENT);
+
+    CHECK_STATUS(mcpgen_revision_name(REV, NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_revision_parse(NULL, 3, &rev), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_revision_parse(S("2026-07-28"), NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_def_lookup(REV, NULL, 0, &id), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_def_lookup(REV, S("Tool"), NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_def_name(MCPGEN_DEF_2026_07_28_TOOL, NULL, NULL), MCPGEN_NULL_ARGUMENT);
+
+    CHECK_STATUS(mcpgen_validate(ctx, REV, NULL, 4, B("{}"), &err), MCPGEN_NULL_ARGUMENT);
+    CHECK(err != NULL, "error object for a NULL argument");
+    CHECK_STATUS(mcpgen_error_text(err, &str), MCPGEN_OK);
+    CHECK(contains(str.ptr, str.len, S("`def` is NULL")), "text: %s", str.ptr);
+    mcpgen_error_free(err);
+    err = (mcpgen_error *)&ctx;
+    CHECK_STATUS(mcpgen_validate(ctx, REV, S("Tool"), NULL, 0, &err), MCPGEN_NULL_ARGUMENT);
+    mcpgen_error_free(err);
+    CHECK_STATUS(mcpgen_validate(NULL, REV, S("Tool"), NULL, 5, NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_validate_id(ctx, MCPGEN_DEF_2026_07_28_TOOL, NULL, 1, NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_validate_message(ctx, REV, NULL, 0, &kind, NULL, NULL, NULL, NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK(kind == 0, "kind_out cleared");
+    CHECK_STATUS(mcpgen_decode(ctx, REV, S("Tool"), B("{}"), NULL, NULL, NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_decode(ctx, REV, S("Tool"), NULL, 2, &out, NULL, NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK(out == NULL, "json_out cleared");
+    CHECK_STATUS(mcpgen_decode_id(ctx, MCPGEN_DEF_2026_07_28_TOOL, B("{}"), NULL, NULL, NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_decode_result(ctx, REV, NULL, 0, B("{}"), &out, NULL, NULL, NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_check_request(ctx, B("{}"), NULL, NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_check_request(ctx, NULL, 2, (mcpgen_request **)&out, NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_check_response(ctx, REV, S("tools/list"), (const uint8_t *)msg, strlen(msg), NULL, NULL),
+                 MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_check_response(ctx, REV, NULL, 0, (const uint8_t *)msg, strlen(msg),
+                                       (mcpgen_response **)&out, NULL),
+                 MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_negotiate_version(ctx, NULL, 0, NULL, NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_check_meta_key(NULL, 0, NULL, NULL, NULL, NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_detect_era_from_probe(NULL, 0, NULL, NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_detect_era_from_probe(NULL, 5, &era, NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_detect_era_from_http_400(NULL, 0, &era, NULL), MCPGEN_NULL_ARGUMENT);
+
+    CHECK_STATUS(mcpgen_error_status(NULL, &st), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_error_text(NULL, &str), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_error_count(NULL, &n), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_error_pointer(NULL, 0, &str), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_error_schema_path(NULL, 0, &str), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_error_keyword(NULL, 0, &str), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_error_rule(NULL, 0, &str), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_error_message(NULL, 0, &str), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_error_arm(NULL, 0, &n, &str), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_error_protocol_rule(NULL, &str), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_error_response_json(NULL, &str), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_error_jsonrpc_code(NULL, &code, NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_error_legacy_initialize(NULL, &flag), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_request_revision(NULL, &rev), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_request_method(NULL, &str), MCPGEN_NULL_ARGUMENT);
+    CHECK(str.ptr == NULL && str.len == 0, "str cleared");
+    CHECK_STATUS(mcpgen_request_id_json(NULL, &str), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_request_is_legacy(NULL, &flag), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_request_json(NULL, &str), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_response_is_error(NULL, &flag), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_response_id_json(NULL, &str), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_response_variant(NULL, &str), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_response_result_json(NULL, &str), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_response_error(NULL, &code, NULL, NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_strings_count(NULL, &n), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_strings_get(NULL, 0, &str), MCPGEN_NULL_ARGUMENT);
+
+    /* Every _free accepts NULL. */
+    mcpgen_context_free(NULL);
+    mcpgen_error_free(NULL);
+    mcpgen_request_free(NULL);
+    mcpgen_response_free(NULL);
+    mcpgen_strings_free(NULL);
+    mcpgen_string_free(NULL);
+    mcpgen_context_free(ctx);
+}
+
+/* ---- hostile input ----------------------------------------------------------------------- */
+
+static const char CALL_HEAD[] =
+    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"_meta\":{"
+    "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+    "\"io.modelcontextprotocol/clientCapabilities\":{}},\"name\":\"t\",\"arguments\":{\"a\":";
+static const char CALL_TAIL[] = "}}}";
+
+/* A tools/call request whose argument `a` is `depth` nested arrays around 0. */
+static char *nested_call(size_t depth, size_t *len) {
+    size_t head = sizeof CALL_HEAD - 1, tail = sizeof CALL_TAIL - 1, i;
+    char *buf = (char *)malloc(head + 2 * depth + 1 + tail + 1);
+    char *p = buf;
+    memcpy(p, CALL_HEAD, head);
+    p += head;
+    for (i = 0; i < depth; i++) *p++ = '[';
+    *p++ = '0';
+    for (i = 0; i < depth; i++) *p++ = ']';
+    memcpy(p, CALL_TAIL, tail);
+    p += tail;
+    *p = 0;
+    *len = (size_t)(p - buf);
+    return buf;
+}
+
+static void test_hostile_input(void) {
+    mcpgen_error *err = NULL;
+    mcpgen_request *req = NULL;
+    char *out = NULL;
+    size_t len, n, big_len, i;
+    char *buf;
+    mcpgen_str str;
+
+    /* Invalid UTF-8 in the JSON: a verdict. In a name argument: a call error. */
+    CHECK_STATUS(mcpgen_validate(NULL, REV, S("TextContent"), B("{\"type\":\"text\",\"text\":\"\xff\xfe\"}"), &err),
+                 MCPGEN_PARSE_ERROR);
+    CHECK_STATUS(mcpgen_error_count(err, &n), MCPGEN_OK);
+    CHECK(n == 1, "a parse error is one entry, got %zu", n);
+    CHECK_STATUS(mcpgen_error_message(err, 0, &str), MCPGEN_OK);
+    CHECK(str.len > 0, "parse error message");
+    mcpgen_error_free(err);
+    CHECK_STATUS(mcpgen_validate(NULL, REV, S("Text\xff"), B("{}"), NULL), MCPGEN_ARGUMENT_NOT_UTF8);
+    CHECK_STATUS(mcpgen_check_meta_key(S("com.example/\xc3"), NULL, NULL, NULL, NULL), MCPGEN_ARGUMENT_NOT_UTF8);
+
+    /* Truncated JSON, empty input, a NUL byte inside. */
+    CHECK_STATUS(mcpgen_validate(NULL, REV, S("TextContent"), B("{\"type\":\"text\",\"te"), NULL), MCPGEN_PARSE_ERROR);
+    CHECK_STATUS(mcpgen_decode(NULL, REV, S("TextContent"), B(""), &out, NULL, NULL), MCPGEN_PARSE_ERROR);
+    CHECK(out == NULL, "no output on failure");
+    CHECK_STATUS(mcpgen_validate(NULL, REV, S("TextContent"), B("{\"type\":\"text\",\"text\":\"a\"}\0"), NULL),
+                 MCPGEN_PARSE_ERROR);
+    /* Not NUL-terminated: only `len` bytes are read (the rest is garbage). */
+    {
+        static const char text[] = "{\"type\":\"text\",\"text\":\"a\"}GARBAGE";
+        CHECK_STATUS(mcpgen_validate(NULL, REV, "TextContentGARBAGE", 11, (const uint8_t *)text, sizeof text - 1 - 7, NULL),
+                     MCPGEN_OK);
+    }
+    CHECK_STATUS(mcpgen_check_request(NULL, B("{\"jsonrpc\":"), &req, &err), MCPGEN_REQUEST_REFUSED);
+    CHECK(req == NULL, "no request on refusal");
+    mcpgen_error_free(err);
+
+    /* Deep nesting: 120 levels inside arguments is fine; 200 is refused by the parser; a
+     * million opening brackets are too, without exhausting the stack. */
+    buf = nested_call(120, &len);
+    CHECK_STATUS(mcpgen_validate(NULL, REV, S("CallToolRequest"), (const uint8_t *)buf, len, NULL), MCPGEN_OK);
+    CHECK_STATUS(mcpgen_decode(NULL, REV, S("CallToolRequest"), (const uint8_t *)buf, len, &out, NULL, NULL), MCPGEN_OK);
+    mcpgen_string_free(out);
+    free(buf);
+    buf = nested_call(200, &len);
+    CHECK_STATUS(mcpgen_validate(NULL, REV, S("CallToolRequest"), (const uint8_t *)buf, len, &err), MCPGEN_PARSE_ERROR);
+    CHECK_STATUS(mcpgen_error_text(err, &str), MCPGEN_OK);
+    CHECK(contains(str.ptr, str.len, S("nesting")), "deep nesting message: %s", str.ptr);
+    mcpgen_error_free(err);
+    CHECK_STATUS(mcpgen_validate_message(NULL, REV, (const uint8_t *)buf, len, NULL, NULL, NULL, NULL, NULL),
+                 MCPGEN_PARSE_ERROR);
+    free(buf);
+    big_len = 1000000;
+    buf = (char *)malloc(big_len);
+    memset(buf, '[', big_len);
+    CHECK_STATUS(mcpgen_validate(NULL, REV, S("JSONValue"), (const uint8_t *)buf, big_len, NULL), MCPGEN_PARSE_ERROR);
+    CHECK_STATUS(mcpgen_check_request(NULL, (const uint8_t *)buf, big_len, &req, NULL), MCPGEN_REQUEST_REFUSED);
+    free(buf);
+
+    /* 100 MB: a tools/call whose argument is one 100 MB string: valid; then cut in half (each
+     * pass costs about a second in a debug build, thirty under valgrind, so only two). */
+    big_len = 100u * 1024u * 1024u;
+    buf = (char *)malloc(big_len);
+    CHECK(buf != NULL, "100 MB buffer");
+    if (buf) {
+        size_t head = sizeof CALL_HEAD - 1, tail = sizeof CALL_TAIL - 1;
+        memcpy(buf, CALL_HEAD, head);
+        buf[head] = '"';
+        for (i = head + 1; i < big_len - tail - 1; i++) buf[i] = (char)('a' + i % 26);
+        buf[big_len - tail - 1] = '"';
+        memcpy(buf + big_len - tail, CALL_TAIL, tail);
+        CHECK_STATUS(mcpgen_validate(NULL, REV, S("CallToolRequest"), (const uint8_t *)buf, big_len, NULL), MCPGEN_OK);
+        CHECK_STATUS(mcpgen_validate(NULL, REV, S("CallToolRequest"), (const uint8_t *)buf, big_len / 2, &err),
+                     MCPGEN_PARSE_ERROR);
+        CHECK_STATUS(mcpgen_error_text(err, &str), MCPGEN_OK);
+        CHECK(str.len > 0 && str.len < 1000, "a short message for a huge input (%zu bytes)", str.len);
+        mcpgen_error_free(err);
+        free(buf);
+    }
+}
+
+/* ---- error objects ----------------------------------------------------------------------- */
+
+static void test_error_object(void) {
+    static const char bad[] = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"_meta\":{"
+                              "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+                              "\"io.modelcontextprotocol/clientCapabilities\":{}},\"name\":5}}";
+    mcpgen_error *err = NULL;
+    mcpgen_status st;
+    mcpgen_str str, arm;
+    size_t n, i, depth;
+    int found = 0;
+    int64_t code;
+    uint16_t http;
+    bool legacy;
+
+    CHECK_STATUS(mcpgen_validate(NULL, REV, S("CallToolRequest"), B(bad), NULL), MCPGEN_INVALID);
+    CHECK_STATUS(mcpgen_validate_id(NULL, MCPGEN_DEF_2026_07_28_CALL_TOOL_REQUEST, B(bad), &err), MCPGEN_INVALID);
+    CHECK(err != NULL, "error object");
+    CHECK_STATUS(mcpgen_error_status(err, &st), MCPGEN_OK);
+    CHECK(st == MCPGEN_INVALID, "error status");
+    CHECK_STATUS(mcpgen_error_count(err, &n), MCPGEN_OK);
+    CHECK(n >= 1, "entries: %zu", n);
+    for (i = 0; i < n; i++) {
+        mcpgen_str ptr, sp, kw, rule, msg;
+        CHECK_STATUS(mcpgen_error_pointer(err, i, &ptr), MCPGEN_OK);
+        CHECK_STATUS(mcpgen_error_schema_path(err, i, &sp), MCPGEN_OK);
+        CHECK_STATUS(mcpgen_error_keyword(err, i, &kw), MCPGEN_OK);
+        CHECK_STATUS(mcpgen_error_rule(err, i, &rule), MCPGEN_OK);
+        CHECK_STATUS(mcpgen_error_message(err, i, &msg), MCPGEN_OK);
+        CHECK_STATUS(mcpgen_error_arm(err, i, &depth, &arm), MCPGEN_OK);
+        CHECK(ptr.ptr && sp.ptr && kw.ptr && rule.ptr && msg.ptr && arm.ptr && msg.len > 0, "entry %zu fields", i);
+        CHECK((depth == 0) == (arm.len == 0), "entry %zu: depth %zu, arm %s", i, depth, arm.ptr);
+        if (str_is(ptr, "/params/name") && str_is(kw, "type")) {
+            found = 1;
+            CHECK(contains(sp.ptr, sp.len, S("CallToolRequest")), "schema path %s", sp.ptr);
+        }
+    }
+    CHECK(found, "an entry at /params/name with keyword type");
+    CHECK_STATUS(mcpgen_error_pointer(err, n, &str), MCPGEN_INDEX_OUT_OF_RANGE);
+    CHECK_STATUS(mcpgen_error_arm(err, n, &depth, NULL), MCPGEN_INDEX_OUT_OF_RANGE);
+    CHECK_STATUS(mcpgen_error_text(err, &str), MCPGEN_OK);
+    CHECK(contains(str.ptr, str.len, S("/params/name")), "text: %s", str.ptr);
+    CHECK_STATUS(mcpgen_error_jsonrpc_code(err, &code, &http), MCPGEN_OK);
+    CHECK(code == 0 && http == 0, "no JSON-RPC code for a validation failure");
+    CHECK_STATUS(mcpgen_error_response_json(err, &str), MCPGEN_OK);
+    CHECK(str.len == 0 && str.ptr && str.ptr[0] == 0, "no response for a validation failure");
+    CHECK_STATUS(mcpgen_error_legacy_initialize(err, &legacy), MCPGEN_OK);
+    CHECK(!legacy, "legacy flag");
+    CHECK_STATUS(mcpgen_error_count(err, NULL), MCPGEN_NULL_ARGUMENT);
+    mcpgen_error_free(err);
+
+    /* Union arms: a message that is none of the envelopes says why each arm failed. */
+    CHECK_STATUS(mcpgen_validate(NULL, REV, S("JSONRPCMessage"), B("{\"jsonrpc\":\"2.0\",\"id\":1}"), &err), MCPGEN_INVALID);
+    CHECK_STATUS(mcpgen_error_count(err, &n), MCPGEN_OK);
+    CHECK_STATUS(mcpgen_error_keyword(err, 0, &str), MCPGEN_OK);
+    CHECK(n > 1 && str_is(str, "anyOf"), "%zu entries, first keyword %s", n, str.ptr);
+    found = 0;
+    for (i = 0; i < n; i++) {
+        mcpgen_str kw;
+        CHECK_STATUS(mcpgen_error_arm(err, i, &depth, &arm), MCPGEN_OK);
+        CHECK_STATUS(mcpgen_error_keyword(err, i, &kw), MCPGEN_OK);
+        if (depth == 1 && str_is(arm, "JSONRPCRequest") && str_is(kw, "required")) found = 1;
+    }
+    CHECK(found, "an arm entry: JSONRPCRequest misses a required property");
+    mcpgen_error_free(err);
+
+    /* Unknown revision and definition: call errors with a message. */
+    CHECK_STATUS(mcpgen_validate(NULL, 99, S("Tool"), B("{}"), &err), MCPGEN_UNKNOWN_REVISION);
+    mcpgen_error_free(err);
+    CHECK_STATUS(mcpgen_validate(NULL, REV, S("NoSuchDef"), B("{}"), &err), MCPGEN_UNKNOWN_DEFINITION);
+    CHECK_STATUS(mcpgen_error_text(err, &str), MCPGEN_OK);
+    CHECK(contains(str.ptr, str.len, S("NoSuchDef")), "text: %s", str.ptr);
+    CHECK_STATUS(mcpgen_error_count(err, &n), MCPGEN_OK);
+    CHECK(n == 0, "no entries for a call error");
+    mcpgen_error_free(err);
+    CHECK_STATUS(mcpgen_validate(NULL, REV, S("NoSuchDef"), B("{}"), NULL), MCPGEN_UNKNOWN_DEFINITION);
+    CHECK_STATUS(mcpgen_validate_id(NULL, 0x05FFFF, B("{}"), NULL), MCPGEN_UNKNOWN_DEFINITION);
+}
+
+/* ---- policies and decoding --------------------------------------------------------------- */
+
+static void test_decode_policies(void) {
+    static const char text[] = "{\"type\":\"text\",\"text\":\"hi\",\"x\":1.50}";
+    mcpgen_context *strict = NULL, *lenient = NULL;
+    char *out = NULL;
+    size_t len = 0;
+    mcpgen_str variant;
+
+    CHECK_STATUS(mcpgen_decode(NULL, REV, S("TextContent"), B(text), &out, &len, NULL), MCPGEN_OK);
+    CHECK(out && strlen(out) == len && contains(out, len, S("\"x\":1.50")), "lossless keeps x: %s", out);
+    mcpgen_string_free(out);
+    CHECK_STATUS(mcpgen_context_new(&strict), MCPGEN_OK);
+    CHECK_STATUS(mcpgen_context_set_policy(strict, MCPGEN_POLICY_STRICT), MCPGEN_OK);
+    CHECK_STATUS(mcpgen_context_new(&lenient), MCPGEN_OK);
+    CHECK_STATUS(mcpgen_context_set_policy(lenient, MCPGEN_POLICY_LENIENT), MCPGEN_OK);
+    CHECK_STATUS(mcpgen_decode(strict, REV, S("TextContent"), B(text), &out, NULL, NULL), MCPGEN_INVALID);
+    CHECK_STATUS(mcpgen_validate(strict, REV, S("TextContent"), B(text), NULL), MCPGEN_INVALID);
+    CHECK_STATUS(mcpgen_decode_id(lenient, MCPGEN_DEF_2026_07_28_TEXT_CONTENT, B(text), &out, &len, NULL), MCPGEN_OK);
+    CHECK(out && !contains(out, len, S("\"x\"")), "lenient drops x: %s", out);
+    mcpgen_string_free(out);
+
+    CHECK_STATUS(mcpgen_decode_result(NULL, REV, S("tools/call"), B("{\"resultType\":\"complete\",\"content\":[]}"), &out,
+                                      &len, &variant, NULL),
+                 MCPGEN_OK);
+    CHECK(str_is(variant, "CallToolResult"), "variant %s", variant.ptr);
+    mcpgen_string_free(out);
+    CHECK_STATUS(mcpgen_decode_result(NULL, REV, S("x/unknown"), B("{\"a\":1}"), &out, &len, &variant, NULL), MCPGEN_OK);
+    CHECK(str_is(variant, "Raw"), "variant %s", variant.ptr);
+    mcpgen_string_free(out);
+    mcpgen_context_free(strict);
+    mcpgen_context_free(lenient);
+}
+
+/* ---- official examples ------------------------------------------------------------------- */
+
+/* Same list, same reasons as generated/tests/examples.rs: a listed example must fail. */
+static const char *const EXPECTED_FAILURES[] = {
+    /* resultType "complete" without ttlMs/cacheScope: schema-valid only through the
+     * InputRequiredResult arm (Q-5), which the resultType discriminator rules out (RESULT-6);
+     * client decoding by method tolerates it (vector read-resource-result-without-cache-hints). */
+    "ReadResourceResultResponse/read-resource-result-response.json",
+};
+
+static int expected_failure(const char *def, const char *file) {
+    size_t i;
+    char key[512];
+    snprintf(key, sizeof key, "%s/%s", def, file);
+    for (i = 0; i < sizeof EXPECTED_FAILURES / sizeof *EXPECTED_FAILURES; i++)
+        if (strcmp(EXPECTED_FAILURES[i], key) == 0) return 1;
+    return 0;
+}
+
+/* Decode lossless and compare; decode lenient; validate by id with decoding's options. */
+static int run_example(mcpgen_context *lenient, mcpgen_context *decoding, const char *def, const char *bytes, size_t len,
+                       char *why, size_t why_len) {
+    mcpgen_error *err = NULL;
+    mcpgen_def_id id;
+    mcpgen_str text;
+    char *out = NULL;
+    size_t out_len = 0;
+    mcpgen_status st = mcpgen_decode(NULL, REV, def, strlen(def), (const uint8_t *)bytes, len, &out, &out_len, &err);
+    if (st != MCPGEN_OK) {
+        mcpgen_error_text(err, &text);
+        snprintf(why, why_len, "decode: %s: %s", mcpgen_status_name(st), text.ptr ? text.ptr : "");
+        mcpgen_error_free(err);
+        st = mcpgen_def_lookup(REV, def, strlen(def), &id);
+        if (st == MCPGEN_OK && mcpgen_validate_id(decoding, id, (const uint8_t *)bytes, len, NULL) == MCPGEN_OK)
+            snprintf(why, why_len, "validate_id accepts what decode rejects");
+        return 0;
+    }
+    {
+        js_span a = js_value((js_span){bytes, len}), b = js_value((js_span){out, out_len});
+        int eq = js_equal(a, b);
+        if (!eq) snprintf(why, why_len, "re-encoded JSON differs: %s", out);
+        mcpgen_string_free(out);
+        if (!eq) return 0;
+    }
+    st = mcpgen_decode(lenient, REV, def, strlen(def), (const uint8_t *)bytes, len, &out, NULL, NULL);
+    mcpgen_string_free(out);
+    if (st != MCPGEN_OK) {
+        snprintf(why, why_len, "lenient decode: %s", mcpgen_status_name(st));
+        return 0;
+    }
+    if (mcpgen_def_lookup(REV, def, strlen(def), &id) != MCPGEN_OK ||
+        mcpgen_validate_id(decoding, id, (const uint8_t *)bytes, len, NULL) != MCPGEN_OK) {
+        snprintf(why, why_len, "validate_id rejects what decode accepts");
+        return 0;
+    }
+    return 1;
+}
+
+static void test_examples(const char *dir) {
+    size_t ndefs, nfiles, i, j, total = 0, expected = 0;
+    char **defs = list_dir(dir, NULL, &ndefs);
+    mcpgen_context *lenient = NULL, *decoding = NULL;
+    mcpgen_context_new(&lenient);
+    mcpgen_context_set_policy(lenient, MCPGEN_POLICY_LENIENT);
+    mcpgen_context_new(&decoding);
+    mcpgen_context_set_discriminate_results(decoding, true);
+    CHECK(ndefs > 0, "no example folders in %s", dir);
+    for (i = 0; i < ndefs; i++) {
+        char sub[1024];
+        char **files;
+        snprintf(sub, sizeof sub, "%s/%s", dir, defs[i]);
+        files = list_dir(sub, ".json", &nfiles);
+        for (j = 0; j < nfiles; j++) {
+            char path[2048], why[4096] = "";
+            size_t len;
+            char *bytes;
+            int ok, xfail = expected_failure(defs[i], files[j]);
+            snprintf(path, sizeof path, "%s/%s", sub, files[j]);
+            bytes = read_file(path, &len);
+            CHECK(bytes != NULL, "cannot read %s", path);
+            if (!bytes) continue;
+            ok = run_example(lenient, decoding, defs[i], bytes, len, why, sizeof why);
+            if (xfail) {
+                expected++;
+                CHECK(!ok, "example %s is listed as an expected failure but passes: remove it", path);
+            } else {
+                CHECK(ok, "example %s: %s", path, why);
+            }
+            total++;
+            free(bytes);
+        }
+        free_list(files, nfiles);
+    }
+    free_list(defs, ndefs);
+    mcpgen_context_free(lenient);
+    mcpgen_context_free(decoding);
+    CHECK(total >= 100, "only %zu official examples found in %s", total, dir);
+    printf("official examples: %zu run (%zu expected failures)\n", total, expected);
+}
+
+/* ---- project vectors (vectors/decode) ---------------------------------------------------- */
+
+/* The failure kind names of vectors/README.md. */
+static const char *error_kind(mcpgen_status st) {
+    switch (st) {
+    case MCPGEN_PARSE_ERROR: return "parse";
+    case MCPGEN_INVALID: return "invalid";
+    case MCPGEN_PROTOCOL_VIOLATION: return "protocol";
+    case MCPGEN_UNKNOWN_DEFINITION: return "unknown_definition";
+    case MCPGEN_INTERNAL: return "internal";
+    default: return mcpgen_status_name(st);
+    }
+}
+
+/* Does some entry's field equal `want` (the Rust runner's rule: an error with no entries
+ * matches the empty string)? */
+static int any_entry(const mcpgen_error *err, mcpgen_status (*get)(const mcpgen_error *, size_t, mcpgen_str *),
+                     const char *want, size_t want_len) {
+    size_t n = 0, i;
+    mcpgen_str s;
+    mcpgen_error_count(err, &n);
+    if (n == 0) return want_len == 0;
+    for (i = 0; i < n; i++)
+        if (get(err, i, &s) == MCPGEN_OK && s.len == want_len && memcmp(s.ptr, want, want_len) == 0) return 1;
+    return 0;
+}
+
+static int run_vector(mcpgen_context *const *by_policy, const char *text, size_t text_len, char *why, size_t why_len) {
+    js_span root = js_value((js_span){text, text_len}), v, decode, expect, want;
+    char *rev_name = NULL, *policy = NULL, *input = NULL, *def = NULL, *method = NULL, *out = NULL, *s;
+    size_t input_len = 0, out_len = 0, slen;
+    const char *input_ptr = NULL;
+    mcpgen_revision rev;
+    mcpgen_context *ctx = by_policy[0];
+    mcpgen_error *err = NULL;
+    mcpgen_str variant = {"", 0};
+    mcpgen_status st;
+    int ok = 0, want_ok;
+
+#define FAIL(...)                                                                                                      \
+    do {                                                                                                               \
+        snprintf(why, why_len, __VA_ARGS__);                                                                           \
+        goto done;                                                                                                     \
+    } while (0)
+
+    if (!js_get(root, "revision", &v) || !(rev_name = js_string(v, NULL))) FAIL("vector lacks `revision`");
+    if (mcpgen_revision_parse(rev_name, strlen(rev_name), &rev) != MCPGEN_OK) FAIL("revision %s not in this build", rev_name);
+    if (js_get(root, "policy", &v)) {
+        policy = js_string(v, NULL);
+        if (!policy) FAIL("policy must be a string");
+        if (!strcmp(policy, "lossless")) ctx = by_policy[MCPGEN_POLICY_LOSSLESS];
+        else if (!strcmp(policy, "lenient")) ctx = by_policy[MCPGEN_POLICY_LENIENT];
+        else if (!strcmp(policy, "strict")) ctx = by_policy[MCPGEN_POLICY_STRICT];
+        else FAIL("unknown policy %s", policy);
+    }
+    if (js_get(root, "input", &v)) {
+        input_ptr = v.p;
+        input_len = v.n;
+    } else if (js_get(root, "input_text", &v) && (input = js_string(v, &input_len)) != NULL) {
+        input_ptr = input;
+    } else {
+        FAIL("vector needs `input` or `input_text`");
+    }
+    if (!js_get(root, "decode", &decode) || !js_get(root, "expect", &expect)) FAIL("vector needs `decode` and `expect`");
+    if (js_get(decode, "def", &v) && (def = js_string(v, NULL)) != NULL) {
+        st = mcpgen_decode(ctx, rev, def, strlen(def), (const uint8_t *)input_ptr, input_len, &out, &out_len, &err);
+        variant.ptr = def;
+        variant.len = strlen(def);
+    } else if (js_get(decode, "result_for_method", &v) && (method = js_string(v, NULL)) != NULL) {
+        st = mcpgen_decode_result(ctx, rev, method, strlen(method), (const uint8_t *)input_ptr, input_len, &out, &out_len,
+                                  &variant, &err);
+    } else {
+        FAIL("decode needs `def` or `result_for_method`");
+    }
+    if (!js_get(expect, "ok", &v) || (js_kind(v) != 't' && js_kind(v) != 'f')) FAIL("expect.ok must be a boolean");
+    want_ok = js_kind(v) == 't';
+
+    if (st == MCPGEN_OK && want_ok) {
+        if (js_get(expect, "variant", &want)) {
+            s = js_string(want, &slen);
+            if (!s || slen != variant.len || memcmp(s, variant.ptr, slen) != 0) {
+                free(s);
+                FAIL("decoded as %s, expected %.*s", variant.ptr, (int)want.n, want.p);
+            }
+            free(s);
+        }
+        if (js_get(expect, "output", &want) && !js_equal(js_value((js_span){out, out_len}), want))
+            FAIL("output differs\n   got: %s\nwanted: %.*s", out, (int)want.n, want.p);
+        if (js_get(expect, "output_contains", &want)) {
+            const char *cur = NULL;
+            js_span k, item;
+            while (js_next(want, &cur, &k, &item)) {
+                s = js_string(item, &slen);
+                if (!s || !contains(out, out_len, s, slen)) {
+                    free(s);
+                    FAIL("output lacks %.*s: %s", (int)item.n, item.p, out);
+                }
+                free(s);
+            }
+        }
+        if (js_get(expect, "output_lacks", &want)) {
+            const char *cur = NULL;
+            js_span k, item;
+            while (js_next(want, &cur, &k, &item)) {
+                s = js_string(item, &slen);
+                if (!s || contains(out, out_len, s, slen)) {
+                    free(s);
+                    FAIL("output should not contain %.*s: %s", (int)item.n, item.p, out);
+                }
+                free(s);
+            }
+        }
+        ok = 1;
+    } else if (st == MCPGEN_OK) {
+        FAIL("expected a failure, but it decoded as %s: %s", variant.ptr, out);
+    } else if (want_ok) {
+        mcpgen_str t = {"", 0};
+        mcpgen_error_text(err, &t);
+        FAIL("expected success, got %s:\n%s", mcpgen_status_name(st), t.ptr);
+    } else {
+        static const struct {
+            const char *field;
+            mcpgen_status (*get)(const mcpgen_error *, size_t, mcpgen_str *);
+        } fields[] = {{"pointer", mcpgen_error_pointer}, {"keyword", mcpgen_error_keyword}, {"rule", mcpgen_error_rule}};
+        size_t f;
+        mcpgen_str t = {"", 0};
+        mcpgen_error_text(err, &t);
+        for (f = 0; f < sizeof fields / sizeof *fields; f++) {
+            if (!js_get(expect, fields[f].field, &want)) continue;
+            s = js_string(want, &slen);
+            if (!s || !any_entry(err, fields[f].get, s, slen)) {
+                free(s);
+                FAIL("expected %s %.*s, got %s:\n%s", fields[f].field, (int)want.n, want.p, mcpgen_status_name(st), t.ptr);
+            }
+            free(s);
+        }
+        if (js_get(expect, "error", &want)) {
+            s = js_string(want, NULL);
+            if (!s || strcmp(s, error_kind(st)) != 0) {
+                free(s);
+                FAIL("expected a %.*s error, got %s: %s", (int)want.n, want.p, error_kind(st), t.ptr);
+            }
+            free(s);
+        }
+        ok = 1;
+    }
+done:
+#undef FAIL
+    mcpgen_error_free(err);
+    mcpgen_string_free(out);
+    free(rev_name);
+    free(policy);
+    free(input);
+    free(def);
+    free(method);
+    return ok;
+}
+
+static void test_decode_vectors(const char *vectors) {
+    char dir[1024];
+    size_t n, i;
+    char **files;
+    mcpgen_context *by_policy[3] = {NULL, NULL, NULL};
+    snprintf(dir, sizeof dir, "%s/decode", vectors);
+    files = list_dir(dir, ".json", &n);
+    for (i = 0; i < 3; i++) {
+        mcpgen_context_new(&by_policy[i]);
+        mcpgen_context_set_policy(by_policy[i], (uint32_t)i);
+    }
+    CHECK(n > 0, "no vectors in %s", dir);
+    for (i = 0; i < n; i++) {
+        char path[2048], why[8192] = "";
+        size_t len;
+        char *text;
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        text = read_file(path, &len);
+        CHECK(text != NULL, "cannot read %s", path);
+        if (!text) continue;
+        CHECK(run_vector(by_policy, text, len, why, sizeof why), "vector %s: %s", files[i], why);
+        free(text);
+    }
+    for (i = 0; i < 3; i++) mcpgen_context_free(by_policy[i]);
+    free_list(files, n);
+    printf("decode vectors: %zu run\n", n);
+}
+
+/* ---- protocol rules ---------------------------------------------------------------------- */
+
+#define META "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"," \
+             "\"io.modelcontextprotocol/clientCapabilities\":{}}"
+
+static void test_check_request(void) {
+    mcpgen_context *modern = NULL, *dual = NULL;
+    mcpgen_request *req = NULL;
+    mcpgen_error *err = NULL;
+    mcpgen_str str;
+    mcpgen_revision rev;
+    int64_t code;
+    uint16_t http;
+    bool legacy;
+    size_t n;
+    static const mcpgen_str modern_versions[] = {{"2026-07-28", 10}};
+    static const mcpgen_str dual_versions[] = {{"2026-07-28", 10}, {"2025-11-25", 10}};
+    static const char legacy_init[] = "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{"
+                                      "\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
+                                      "\"clientInfo\":{\"name\":\"c\",\"version\":\"1\"}}}";
+
+    mcpgen_context_new(&modern);
+    CHECK_STATUS(mcpgen_context_set_supported_versions(modern, modern_versions, 1), MCPGEN_OK);
+    mcpgen_context_new(&dual);
+    CHECK_STATUS(mcpgen_context_set_supported_versions(dual, dual_versions, 2), MCPGEN_OK);
+
+    /* Accepted. */
+    CHECK_STATUS(mcpgen_check_request(modern, B("{\"jsonrpc\":\"2.0\",\"id\":\"x\",\"method\":\"tools/list\",\"params\":{" META "}}"),
+                                      &req, &err),
+                 MCPGEN_OK);
+    CHECK(err == NULL && req != NULL, "accepted request");
+    CHECK_STATUS(mcpgen_request_method(req, &str), MCPGEN_OK);
+    CHECK(str_is(str, "tools/list"), "method %s", str.ptr);
+    CHECK_STATUS(mcpgen_request_id_json(req, &str), MCPGEN_OK);
+    CHECK(str_is(str, "\"x\""), "id %s", str.ptr);
+    CHECK_STATUS(mcpgen_request_revision(req, &rev), MCPGEN_OK);
+    CHECK(rev == MCPGEN_REVISION_2026_07_28, "revision %d", (int)rev);
+    CHECK_STATUS(mcpgen_request_is_legacy(req, &legacy), MCPGEN_OK);
+    CHECK(!legacy, "not legacy");
+    CHECK_STATUS(mcpgen_request_json(req, &str), MCPGEN_OK);
+    CHECK(contains(str.ptr, str.len, S("\"method\":\"tools/list\"")), "request json %s", str.ptr);
+    mcpgen_request_free(req);
+
+    /* A notification has no id. */
+    CHECK_STATUS(mcpgen_check_request(modern, B("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"), &req, NULL),
+                 MCPGEN_OK);
+    CHECK_STATUS(mcpgen_request_id_json(req, &str), MCPGEN_OK);
+    CHECK(str.len == 0, "notification id %s", str.ptr);
+    mcpgen_request_free(req);
+
+    /* Refused: no _meta (META-6, -32602), with the response to send. */
+    CHECK_STATUS(mcpgen_check_request(modern, B("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/list\"}"), &req, &err),
+                 MCPGEN_REQUEST_REFUSED);
+    CHECK(req == NULL, "no request on refusal");
+    CHECK_STATUS(mcpgen_error_jsonrpc_code(err, &code, &http), MCPGEN_OK);
+    CHECK(code == -32602 && http == 400, "code %lld http %u", (long long)code, (unsigned)http);
+    CHECK_STATUS(mcpgen_error_protocol_rule(err, &str), MCPGEN_OK);
+    CHECK(str_is(str, "META-6"), "rule %s", str.ptr);
+    CHECK_STATUS(mcpgen_error_response_json(err, &str), MCPGEN_OK);
+    CHECK(contains(str.ptr, str.len, S("\"id\":7")) && contains(str.ptr, str.len, S("-32602")), "response %s", str.ptr);
+    /* The response is a schema-valid JSON-RPC error. */
+    CHECK_STATUS(mcpgen_validate(NULL, REV, S("JSONRPCErrorResponse"), (const uint8_t *)str.ptr, str.len, NULL), MCPGEN_OK);
+    mcpgen_error_free(err);
+
+    /* Refused: a parse error has no id (-32700). */
+    CHECK_STATUS(mcpgen_check_request(modern, B("\xff\xfe"), &req, &err), MCPGEN_REQUEST_REFUSED);
+    CHECK_STATUS(mcpgen_error_jsonrpc_code(err, &code, NULL), MCPGEN_OK);
+    CHECK(code == MCPGEN_ERROR_CODE_PARSE_ERROR, "code %lld", (long long)code);
+    CHECK_STATUS(mcpgen_error_response_json(err, &str), MCPGEN_OK);
+    CHECK(!contains(str.ptr, str.len, S("\"id\"")), "no id member: %s", str.ptr);
+    mcpgen_error_free(err);
+
+    /* Refused: params that break the schema point inside params. */
+    CHECK_STATUS(mcpgen_check_request(modern, B("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{" META ",\"name\":5}}"),
+                                      &req, &err),
+                 MCPGEN_REQUEST_REFUSED);
+    CHECK_STATUS(mcpgen_error_count(err, &n), MCPGEN_OK);
+    CHECK(n >= 1 && any_entry(err, mcpgen_error_pointer, S("/params/name")), "entries at /params/name (%zu)", n);
+    mcpgen_error_free(err);
+
+    /* A legacy initialize: refused by a modern-only server, routed by a dual-era one. */
+    CHECK_STATUS(mcpgen_check_request(modern, B(legacy_init), &req, &err), MCPGEN_REQUEST_REFUSED);
+    CHECK_STATUS(mcpgen_error_legacy_initialize(err, &legacy), MCPGEN_OK);
+    CHECK(legacy, "legacy initialize flagged");
+    CHECK_STATUS(mcpgen_error_protocol_rule(err, &str), MCPGEN_OK);
+    CHECK(str_is(str, "ERA-8"), "rule %s", str.ptr);
+    mcpgen_error_free(err);
+    CHECK_STATUS(mcpgen_check_request(dual, B(legacy_init), &req, NULL), MCPGEN_OK);
+    CHECK_STATUS(mcpgen_request_is_legacy(req, &legacy), MCPGEN_OK);
+    CHECK_STATUS(mcpgen_request_revision(req, &rev), MCPGEN_OK);
+    CHECK(legacy && rev == MCPGEN_REVISION_2025_11_25, "legacy %d revision %d", (int)legacy, (int)rev);
+    mcpgen_request_free(req);
+
+    mcpgen_context_free(modern);
+    mcpgen_context_free(dual);
+}
+
+static void test_check_response(void) {
+    mcpgen_response *resp = NULL;
+    mcpgen_error *err = NULL;
+    mcpgen_context *ext = NULL;
+    mcpgen_str str, msg, data;
+    int64_t code;
+    bool is_error;
+    static const mcpgen_str task_created[] = {{"task_created", 12}};
+    static const char unknown_type[] = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"resultType\":\"task_created\",\"task\":{\"id\":\"t\"}}}";
+
+    CHECK_STATUS(mcpgen_check_response(NULL, REV, S("tools/call"), B("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[]}}"),
+                                       &resp, &err),
+                 MCPGEN_OK);
+    CHECK_STATUS(mcpgen_response_is_error(resp, &is_error), MCPGEN_OK);
+    CHECK(!is_error, "a result");
+    CHECK_STATUS(mcpgen_response_variant(resp, &str), MCPGEN_OK);
+    CHECK(str_is(str, "CallToolResult"), "variant %s", str.ptr);
+    CHECK_STATUS(mcpgen_response_id_json(resp, &str), MCPGEN_OK);
+    CHECK(str_is(str, "1"), "id %s", str.ptr);
+    CHECK_STATUS(mcpgen_response_result_json(resp, &str), MCPGEN_OK);
+    CHECK(contains(str.ptr, str.len, S("\"content\":[]")), "result %s", str.ptr);
+    mcpgen_response_free(resp);
+
+    /* The peer's error: a remote error, not a local one (ERR-7). */
+    CHECK_STATUS(mcpgen_check_response(NULL, REV, S("resources/read"),
+                                       B("{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32602,\"message\":\"bad\",\"data\":{\"k\":1}}}"),
+                                       &resp, &err),
+                 MCPGEN_REMOTE_ERROR);
+    CHECK(err == NULL, "no local error for a remote one");
+    CHECK_STATUS(mcpgen_response_is_error(resp, &is_error), MCPGEN_OK);
+    CHECK_STATUS(mcpgen_response_error(resp, &code, &msg, &data), MCPGEN_OK);
+    CHECK(is_error && code == -32602 && str_is(msg, "bad") && str_is(data, "{\"k\":1}"), "remote error %lld %s %s",
+          (long long)code, msg.ptr, data.ptr);
+    mcpgen_response_free(resp);
+
+    /* Invalid: input_required on tools/list (RESULT-5); unknown resultType (RESULT-3). */
+    CHECK_STATUS(mcpgen_check_response(NULL, REV, S("tools/list"),
+                                       B("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"resultType\":\"input_required\",\"requestState\":\"x\"}}"),
+                                       &resp, &err),
+                 MCPGEN_RESPONSE_INVALID);
+    CHECK(resp == NULL, "no response object when invalid");
+    CHECK_STATUS(mcpgen_error_protocol_rule(err, &str), MCPGEN_OK);
+    CHECK(str_is(str, "RESULT-5"), "rule %s", str.ptr);
+    mcpgen_error_free(err);
+    CHECK_STATUS(mcpgen_check_response(NULL, REV, S("tools/call"), B(unknown_type), &resp, &err), MCPGEN_RESPONSE_INVALID);
+    CHECK_STATUS(mcpgen_error_protocol_rule(err, &str), MCPGEN_OK);
+    CHECK(str_is(str, "RESULT-3"), "rule %s", str.ptr);
+    mcpgen_error_free(err);
+    /* …unless an extension the client negotiated defines it. */
+    mcpgen_context_new(&ext);
+    CHECK_STATUS(mcpgen_context_set_extension_result_types(ext, task_created, 1), MCPGEN_OK);
+    CHECK_STATUS(mcpgen_check_response(ext, REV, S("tools/call"), B(unknown_type), &resp, NULL), MCPGEN_OK);
+    CHECK_STATUS(mcpgen_response_variant(resp, &str), MCPGEN_OK);
+    CHECK(str_is(str, "Raw"), "variant %s", str.ptr);
+    mcpgen_response_free(resp);
+    mcpgen_context_free(ext);
+}
+
+static void test_message_version_meta_era(void) {
+    mcpgen_message_kind kind;
+    char *method = NULL, *prefix = NULL, *name = NULL, *version = NULL;
+    size_t method_len = 0, n;
+    int64_t code = 0;
+    uint16_t http;
+    mcpgen_error *err = NULL;
+    mcpgen_context *ctx = NULL;
+    mcpgen_strings *list = NULL;
+    mcpgen_era era;
+    mcpgen_str str;
+    bool reserved;
+    static const mcpgen_str versions[] = {{"2026-07-28", 10}, {"2025-11-25", 10}};
+    static const char modern_error[] = "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32022,\"message\":\"m\","
+                                       "\"data\":{\"supported\":[\"2026-07-28\"],\"requested\":\"2027-01-01\"}}}";
+
+    /* Method-aware validation. */
+    CHECK_STATUS(mcpgen_validate_message(NULL, REV, B("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{" META "}}"),
+                                         &kind, &method, &method_len, &code, NULL),
+                 MCPGEN_OK);
+    CHECK(kind == MCPGEN_MESSAGE_REQUEST && method && strcmp(method, "tools/list") == 0 && method_len == 10,
+          "request kind %d method %s", (int)kind, method);
+    mcpgen_string_free(method);
+    CHECK_STATUS(mcpgen_validate_message(NULL, REV, B("{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32601,\"message\":\"no\"}}"),
+                                         &kind, &method, NULL, &code, NULL),
+                 MCPGEN_OK);
+    CHECK(kind == MCPGEN_MESSAGE_ERROR && code == -32601 && method == NULL, "error kind %d code %lld", (int)kind,
+          (long long)code);
+    CHECK_STATUS(mcpgen_validate_message(NULL, REV, B("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/calll\",\"params\":{" META "}}"),
+                                         &kind, &method, NULL, NULL, &err),
+                 MCPGEN_INVALID);
+    CHECK(kind == 0 && method == NULL, "outputs stay cleared on failure");
+    CHECK(any_entry(err, mcpgen_error_rule, S("MSG-9")), "unknown method reported with MSG-9");
+    mcpgen_error_free(err);
+
+    /* Version negotiation with the context's versions. */
+    mcpgen_context_new(&ctx);
+    mcpgen_context_set_supported_versions(ctx, versions, 2);
+    CHECK_STATUS(mcpgen_negotiate_version(ctx, S("2025-11-25"), &version, NULL), MCPGEN_OK);
+    CHECK(version && strcmp(version, "2025-11-25") == 0, "agreed %s", version);
+    mcpgen_string_free(version);
+    CHECK_STATUS(mcpgen_negotiate_version(ctx, S("2027-01-01"), &version, &err), MCPGEN_VERSION_UNSUPPORTED);
+    CHECK(version == NULL, "no version on failure");
+    CHECK_STATUS(mcpgen_error_jsonrpc_code(err, &code, &http), MCPGEN_OK);
+    CHECK(code == MCPGEN_ERROR_CODE_UNSUPPORTED_PROTOCOL_VERSION_ERROR && http == 400, "code %lld", (long long)code);
+    CHECK_STATUS(mcpgen_error_response_json(err, &str), MCPGEN_OK);
+    CHECK(contains(str.ptr, str.len, S("{\"supported\":[\"2026-07-28\",\"2025-11-25\"],\"requested\":\"2027-01-01\"}")),
+          "response %s", str.ptr);
+    mcpgen_error_free(err);
+    mcpgen_context_free(ctx);
+
+    /* _meta keys. */
+    CHECK_STATUS(mcpgen_check_meta_key(S("io.mcp/x"), &reserved, &prefix, &name, NULL), MCPGEN_OK);
+    CHECK(reserved && prefix && name && !strcmp(prefix, "io.mcp") && !strcmp(name, "x"), "io.mcp/x");
+    mcpgen_string_free(prefix);
+    mcpgen_string_free(name);
+    CHECK_STATUS(mcpgen_check_meta_key(S("plain"), &reserved, &prefix, &name, NULL), MCPGEN_OK);
+    CHECK(!reserved && prefix == NULL && name && !strcmp(name, "plain"), "no prefix");
+    mcpgen_string_free(name);
+    CHECK_STATUS(mcpgen_check_meta_key(S("com.-ex/x"), &reserved, &prefix, &name, &err), MCPGEN_META_KEY_INVALID);
+    CHECK(prefix == NULL && name == NULL, "outputs cleared");
+    CHECK_STATUS(mcpgen_error_text(err, &str), MCPGEN_OK);
+    CHECK(str.len > 0, "meta key error says why");
+    CHECK_STATUS(mcpgen_error_protocol_rule(err, &str), MCPGEN_OK);
+    CHECK(str_is(str, "META-1"), "rule %s", str.ptr);
+    mcpgen_error_free(err);
+
+    /* Era detection. */
+    CHECK_STATUS(mcpgen_detect_era_from_probe(NULL, 0, &era, &list), MCPGEN_OK);
+    CHECK(era == MCPGEN_ERA_LEGACY && list == NULL, "no answer means legacy");
+    CHECK_STATUS(mcpgen_detect_era_from_probe(B(modern_error), &era, &list), MCPGEN_OK);
+    CHECK(era == MCPGEN_ERA_MODERN && list != NULL, "modern probe answer");
+    CHECK_STATUS(mcpgen_strings_count(list, &n), MCPGEN_OK);
+    CHECK_STATUS(mcpgen_strings_get(list, 0, &str), MCPGEN_OK);
+    CHECK(n == 1 && str_is(str, "2026-07-28"), "supported list");
+    CHECK_STATUS(mcpgen_strings_get(list, 1, &str), MCPGEN_INDEX_OUT_OF_RANGE);
+    mcpgen_strings_free(list);
+    CHECK_STATUS(mcpgen_detect_era_from_http_400(B(modern_error), &era, NULL), MCPGEN_OK);
+    CHECK(era == MCPGEN_ERA_MODERN, "modern 400");
+    CHECK_STATUS(mcpgen_detect_era_from_http_400(B(""), &era, &list), MCPGEN_OK);
+    CHECK(era == MCPGEN_ERA_LEGACY && list == NULL, "empty 400 body means legacy");
+}
+
+int main(int argc, char **argv) {
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s EXAMPLES_DIR VECTORS_DIR\n", argv[0]);
+        return 2;
+    }
+    test_info();
+    test_null_arguments();
+    test_hostile_input();
+    test_error_object();
+    test_decode_policies();
+    test_examples(argv[1]);
+    test_decode_vectors(argv[2]);
+    test_check_request();
+    test_check_response();
+    test_message_version_meta_era();
+    printf("%d checks, %d failed\n", checks, failures);
+    return failures ? 1 : 0;
+}
