@@ -125,9 +125,7 @@ fn validate_walks_directories() {
 
 #[test]
 fn validate_rules_and_flags() {
-    let otel = format!(
-        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}},"traceparent":"00-00000000000000000000000000000000-00f067aa0ba902b7-01"}}}}}}"#
-    );
+    let otel = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"traceparent":"00-00000000000000000000000000000000-00f067aa0ba902b7-01"}}}"#;
     let (code, out, _) = mcpgen(&["validate", "-"], otel.as_bytes());
     assert_eq!(code, 1);
     assert!(out.contains("OTEL-1"), "{out}");
