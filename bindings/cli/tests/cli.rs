@@ -11,7 +11,10 @@ fn mcpgen(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn mcpgen");
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    // The child may exit (usage error) before reading its input: a broken pipe is fine.
+    if let Err(e) = child.stdin.take().unwrap().write_all(stdin) {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "writing to mcpgen: {e}");
+    }
     let out = child.wait_with_output().unwrap();
     (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
 }
