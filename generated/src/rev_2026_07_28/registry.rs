@@ -1667,12 +1667,12 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "CallToolResult",
         schema_path: "#/$defs/CallToolResult",
-        summary: "The result returned by the server for a CallToolRequesttools/call request.",
+        summary: "The result returned by the server for a tools/call request.",
     },
     crate::decode::DefEntry {
         name: "CallToolResultResponse",
         schema_path: "#/$defs/CallToolResultResponse",
-        summary: "A successful response from the server for a CallToolRequesttools/call request.",
+        summary: "A successful response from the server for a tools/call request.",
     },
     crate::decode::DefEntry {
         name: "CancelledNotification",
@@ -1717,12 +1717,12 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "CompleteResult",
         schema_path: "#/$defs/CompleteResult",
-        summary: "The result returned by the server for a CompleteRequestcompletion/complete request.",
+        summary: "The result returned by the server for a completion/complete request.",
     },
     crate::decode::DefEntry {
         name: "CompleteResultResponse",
         schema_path: "#/$defs/CompleteResultResponse",
-        summary: "A successful response from the server for a CompleteRequestcompletion/complete request.",
+        summary: "A successful response from the server for a completion/complete request.",
     },
     crate::decode::DefEntry {
         name: "ContentBlock",
@@ -1742,7 +1742,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "CreateMessageResult",
         schema_path: "#/$defs/CreateMessageResult",
-        summary: "The result returned by the client for a CreateMessageRequestsampling/createMessage request. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.",
+        summary: "The result returned by the client for a sampling/createMessage request. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.",
     },
     crate::decode::DefEntry {
         name: "Cursor",
@@ -1757,12 +1757,12 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "DiscoverResult",
         schema_path: "#/$defs/DiscoverResult",
-        summary: "The result returned by the server for a DiscoverRequestserver/discover request.",
+        summary: "The result returned by the server for a server/discover request.",
     },
     crate::decode::DefEntry {
         name: "DiscoverResultResponse",
         schema_path: "#/$defs/DiscoverResultResponse",
-        summary: "A successful response from the server for a DiscoverRequestserver/discover request.",
+        summary: "A successful response from the server for a server/discover request.",
     },
     crate::decode::DefEntry {
         name: "ElicitRequest",
@@ -1787,7 +1787,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ElicitResult",
         schema_path: "#/$defs/ElicitResult",
-        summary: "The result returned by the client for an ElicitRequestelicitation/create request.",
+        summary: "The result returned by the client for an elicitation/create request.",
     },
     crate::decode::DefEntry {
         name: "EmbeddedResource",
@@ -1822,12 +1822,12 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "GetPromptResult",
         schema_path: "#/$defs/GetPromptResult",
-        summary: "The result returned by the server for a GetPromptRequestprompts/get request.",
+        summary: "The result returned by the server for a prompts/get request.",
     },
     crate::decode::DefEntry {
         name: "GetPromptResultResponse",
         schema_path: "#/$defs/GetPromptResultResponse",
-        summary: "A successful response from the server for a GetPromptRequestprompts/get request.",
+        summary: "A successful response from the server for a prompts/get request.",
     },
     crate::decode::DefEntry {
         name: "HeaderMismatchError",
@@ -1957,12 +1957,12 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ListPromptsResult",
         schema_path: "#/$defs/ListPromptsResult",
-        summary: "The result returned by the server for a ListPromptsRequestprompts/list request.",
+        summary: "The result returned by the server for a prompts/list request.",
     },
     crate::decode::DefEntry {
         name: "ListPromptsResultResponse",
         schema_path: "#/$defs/ListPromptsResultResponse",
-        summary: "A successful response from the server for a ListPromptsRequestprompts/list request.",
+        summary: "A successful response from the server for a prompts/list request.",
     },
     crate::decode::DefEntry {
         name: "ListResourceTemplatesRequest",
@@ -1972,12 +1972,12 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ListResourceTemplatesResult",
         schema_path: "#/$defs/ListResourceTemplatesResult",
-        summary: "The result returned by the server for a ListResourceTemplatesRequestresources/templates/list request.",
+        summary: "The result returned by the server for a resources/templates/list request.",
     },
     crate::decode::DefEntry {
         name: "ListResourceTemplatesResultResponse",
         schema_path: "#/$defs/ListResourceTemplatesResultResponse",
-        summary: "A successful response from the server for a ListResourceTemplatesRequestresources/templates/list request.",
+        summary: "A successful response from the server for a resources/templates/list request.",
     },
     crate::decode::DefEntry {
         name: "ListResourcesRequest",
@@ -1987,12 +1987,12 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ListResourcesResult",
         schema_path: "#/$defs/ListResourcesResult",
-        summary: "The result returned by the server for a ListResourcesRequestresources/list request.",
+        summary: "The result returned by the server for a resources/list request.",
     },
     crate::decode::DefEntry {
         name: "ListResourcesResultResponse",
         schema_path: "#/$defs/ListResourcesResultResponse",
-        summary: "A successful response from the server for a ListResourcesRequestresources/list request.",
+        summary: "A successful response from the server for a resources/list request.",
     },
     crate::decode::DefEntry {
         name: "ListRootsRequest",
@@ -2002,7 +2002,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ListRootsResult",
         schema_path: "#/$defs/ListRootsResult",
-        summary: "The result returned by the client for a ListRootsRequestroots/list request. This result contains an array of Root objects, each representing a root directory or file that the server can operate on.",
+        summary: "The result returned by the client for a roots/list request. This result contains an array of Root objects, each representing a root directory or file that the server can operate on.",
     },
     crate::decode::DefEntry {
         name: "ListToolsRequest",
@@ -2012,12 +2012,12 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ListToolsResult",
         schema_path: "#/$defs/ListToolsResult",
-        summary: "The result returned by the server for a ListToolsRequesttools/list request.",
+        summary: "The result returned by the server for a tools/list request.",
     },
     crate::decode::DefEntry {
         name: "ListToolsResultResponse",
         schema_path: "#/$defs/ListToolsResultResponse",
-        summary: "A successful response from the server for a ListToolsRequesttools/list request.",
+        summary: "A successful response from the server for a tools/list request.",
     },
     crate::decode::DefEntry {
         name: "LoggingLevel",
@@ -2117,7 +2117,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ProgressNotificationParams",
         schema_path: "#/$defs/ProgressNotificationParams",
-        summary: "Parameters for a ProgressNotificationnotifications/progress notification.",
+        summary: "Parameters for a notifications/progress notification.",
     },
     crate::decode::DefEntry {
         name: "ProgressToken",
@@ -2137,7 +2137,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "PromptListChangedNotification",
         schema_path: "#/$defs/PromptListChangedNotification",
-        summary: "An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a SubscriptionsListenRequestsubscriptions/listen stream when the client requested it via the `promptsListChanged` filter field.",
+        summary: "An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a subscriptions/listen stream when the client requested it via the `promptsListChanged` filter field.",
     },
     crate::decode::DefEntry {
         name: "PromptMessage",
@@ -2162,12 +2162,12 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ReadResourceResult",
         schema_path: "#/$defs/ReadResourceResult",
-        summary: "The result returned by the server for a ReadResourceRequestresources/read request.",
+        summary: "The result returned by the server for a resources/read request.",
     },
     crate::decode::DefEntry {
         name: "ReadResourceResultResponse",
         schema_path: "#/$defs/ReadResourceResultResponse",
-        summary: "A successful response from the server for a ReadResourceRequestresources/read request.",
+        summary: "A successful response from the server for a resources/read request.",
     },
     crate::decode::DefEntry {
         name: "Request",
@@ -2207,7 +2207,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ResourceListChangedNotification",
         schema_path: "#/$defs/ResourceListChangedNotification",
-        summary: "An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a SubscriptionsListenRequestsubscriptions/listen stream when the client requested it via the `resourcesListChanged` filter field.",
+        summary: "An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a subscriptions/listen stream when the client requested it via the `resourcesListChanged` filter field.",
     },
     crate::decode::DefEntry {
         name: "ResourceRequestParams",
@@ -2227,7 +2227,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ResourceUpdatedNotification",
         schema_path: "#/$defs/ResourceUpdatedNotification",
-        summary: "A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a SubscriptionsListenRequestsubscriptions/listen request.",
+        summary: "A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a subscriptions/listen request.",
     },
     crate::decode::DefEntry {
         name: "ResourceUpdatedNotificationParams",
@@ -2297,17 +2297,17 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "SubscriptionFilter",
         schema_path: "#/$defs/SubscriptionFilter",
-        summary: "The set of notification types a client may opt in to on a SubscriptionsListenRequestsubscriptions/listen request.",
+        summary: "The set of notification types a client may opt in to on a subscriptions/listen request.",
     },
     crate::decode::DefEntry {
         name: "SubscriptionsAcknowledgedNotification",
         schema_path: "#/$defs/SubscriptionsAcknowledgedNotification",
-        summary: "Sent by the server to acknowledge that a SubscriptionsListenRequestsubscriptions/listen subscription has been established and to report which notification types it agreed to honor.",
+        summary: "Sent by the server to acknowledge that a subscriptions/listen subscription has been established and to report which notification types it agreed to honor.",
     },
     crate::decode::DefEntry {
         name: "SubscriptionsAcknowledgedNotificationParams",
         schema_path: "#/$defs/SubscriptionsAcknowledgedNotificationParams",
-        summary: "Parameters for a SubscriptionsAcknowledgedNotificationnotifications/subscriptions/acknowledged notification.",
+        summary: "Parameters for a notifications/subscriptions/acknowledged notification.",
     },
     crate::decode::DefEntry {
         name: "SubscriptionsListenRequest",
@@ -2317,12 +2317,12 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "SubscriptionsListenRequestParams",
         schema_path: "#/$defs/SubscriptionsListenRequestParams",
-        summary: "Parameters for a SubscriptionsListenRequestsubscriptions/listen request.",
+        summary: "Parameters for a subscriptions/listen request.",
     },
     crate::decode::DefEntry {
         name: "SubscriptionsListenResult",
         schema_path: "#/$defs/SubscriptionsListenResult",
-        summary: "The response to a SubscriptionsListenRequestsubscriptions/listen request, signalling that the subscription has ended gracefully (for example, during server shutdown). Because the listen stream is long-lived, this result is sent only when the server tears the subscription down; an abrupt transport close carries no response. The result body is otherwise empty.",
+        summary: "The response to a subscriptions/listen request, signalling that the subscription has ended gracefully (for example, during server shutdown). Because the listen stream is long-lived, this result is sent only when the server tears the subscription down; an abrupt transport close carries no response. The result body is otherwise empty.",
     },
     crate::decode::DefEntry {
         name: "SubscriptionsListenResultMetaObject",
@@ -2332,7 +2332,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "SubscriptionsListenResultResponse",
         schema_path: "#/$defs/SubscriptionsListenResultResponse",
-        summary: "A successful response from the server for a SubscriptionsListenRequestsubscriptions/listen request, sent when the server tears the subscription down gracefully.",
+        summary: "A successful response from the server for a subscriptions/listen request, sent when the server tears the subscription down gracefully.",
     },
     crate::decode::DefEntry {
         name: "TextContent",
@@ -2372,7 +2372,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ToolListChangedNotification",
         schema_path: "#/$defs/ToolListChangedNotification",
-        summary: "An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a SubscriptionsListenRequestsubscriptions/listen stream when the client requested it via the `toolsListChanged` filter field.",
+        summary: "An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a subscriptions/listen stream when the client requested it via the `toolsListChanged` filter field.",
     },
     crate::decode::DefEntry {
         name: "ToolResultContent",
