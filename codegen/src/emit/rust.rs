@@ -305,9 +305,10 @@ fn decl_type(cx: &Ctx, d: &Decl) -> TokenStream {
     let name = type_ident(&d.name);
     let mut doc = cx.doc_attrs(d.doc.as_deref());
     let origin = format!(" Schema: `{}`.", d.sp);
+    let sep = if d.doc.is_some() { quote! { #[doc = ""] } } else { quote! {} };
     if let Some(ov) = d.rust_override {
         let ty: TokenStream = ov.parse().unwrap_or_default();
-        return quote! { #doc #[doc = ""] #[doc = #origin] pub type #name = #ty; };
+        return quote! { #doc #sep #[doc = #origin] pub type #name = #ty; };
     }
     match &d.kind {
         DeclKind::Object(o) => {
@@ -316,7 +317,10 @@ fn decl_type(cx: &Ctx, d: &Decl) -> TokenStream {
                 let t = cx.rust_type(&p.schema, Some(&d.name));
                 let mut pdoc = cx.doc_attrs(p.schema.doc.as_deref());
                 let wire = format!(" Wire name: `{}`.", p.key);
-                pdoc.extend(quote! { #[doc = ""] #[doc = #wire] });
+                if p.schema.doc.is_some() {
+                    pdoc.extend(quote! { #[doc = ""] });
+                }
+                pdoc.extend(quote! { #[doc = #wire] });
                 if p.relaxable {
                     let note = " Optional on the wire from earlier-revision servers (RESULT-2): absent reads as `complete` and is not invented on re-encode.";
                     pdoc.extend(quote! { #[doc = #note] });
@@ -347,7 +351,7 @@ fn decl_type(cx: &Ctx, d: &Decl) -> TokenStream {
                 }
                 Unknown::Forbidden => quote! {},
             };
-            doc.extend(quote! { #[doc = ""] #[doc = #origin] });
+            doc.extend(quote! { #sep #[doc = #origin] });
             quote! {
                 #doc
                 #[derive(Debug, Clone, PartialEq)]
@@ -372,7 +376,7 @@ fn decl_type(cx: &Ctx, d: &Decl) -> TokenStream {
                 let var = type_ident(var);
                 quote! { #name::#var }
             });
-            doc.extend(quote! { #[doc = ""] #[doc = #origin] });
+            doc.extend(quote! { #sep #[doc = #origin] });
             quote! {
                 #doc
                 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -394,7 +398,7 @@ fn decl_type(cx: &Ctx, d: &Decl) -> TokenStream {
         }
         DeclKind::Union(u) => {
             let strategy = format!(" Decoding: {}.", u.info.strategy);
-            doc.extend(quote! { #[doc = ""] #[doc = #origin] #[doc = #strategy] });
+            doc.extend(quote! { #sep #[doc = #origin] #[doc = #strategy] });
             let variants = u.arms.iter().map(|a| {
                 let var = type_ident(&a.variant);
                 if matches!(a.schema.ty, Ty::Null) {
@@ -879,7 +883,7 @@ pub fn registry(cx: &Ctx) -> TokenStream {
     let entries = cx.m.defs.iter().map(|def| {
         let name = lit_str(&def.name);
         let path = lit_str(&def.schema.sp);
-        let summary = lit_str(&def.schema.doc.as_deref().map(docs::summary).unwrap_or_default());
+        let summary = lit_str(&def.schema.doc.as_deref().map(|d| docs::summary(d, &cx.known)).unwrap_or_default());
         let (fields, variants) = match cx.m.resolve_decl(&def.schema).map(|d| &d.kind) {
             Some(DeclKind::Object(o)) => (o.props.iter().collect::<Vec<_>>(), Vec::new()),
             Some(DeclKind::Union(u)) => (Vec::new(), u.arms.iter().map(|a| describe_type(cx, &a.schema)).collect()),
@@ -890,7 +894,7 @@ pub fn registry(cx: &Ctx) -> TokenStream {
             let key = lit_str(&p.key);
             let ty = lit_str(&describe_type(cx, &p.schema));
             let required = p.required;
-            let doc = lit_str(&p.schema.doc.as_deref().map(docs::summary).unwrap_or_default());
+            let doc = lit_str(&p.schema.doc.as_deref().map(|d| docs::summary(d, &cx.known)).unwrap_or_default());
             quote! { crate::decode::FieldEntry { name: #key, type_desc: #ty, required: #required, summary: #doc } }
         });
         let variants = variants.iter().map(|v| lit_str(v));

@@ -2203,7 +2203,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
                 name: "toolChoice",
                 type_desc: "ToolChoice",
                 required: false,
-                summary: "Controls how the model uses tools. The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared. Default is `{ mode: \"auto\" `.",
+                summary: "Controls how the model uses tools. The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared. Default is `{ mode: \"auto\" }`.",
             },
             crate::decode::FieldEntry {
                 name: "tools",

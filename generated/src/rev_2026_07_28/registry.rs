@@ -1885,7 +1885,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "CallToolResult",
         schema_path: "#/$defs/CallToolResult",
-        summary: "The result returned by the server for a CallToolRequesttools/call request.",
+        summary: "The result returned by the server for a tools/call request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -1924,7 +1924,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "CallToolResultResponse",
         schema_path: "#/$defs/CallToolResultResponse",
-        summary: "A successful response from the server for a CallToolRequesttools/call request.",
+        summary: "A successful response from the server for a tools/call request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -2177,7 +2177,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "CompleteResult",
         schema_path: "#/$defs/CompleteResult",
-        summary: "The result returned by the server for a CompleteRequestcompletion/complete request.",
+        summary: "The result returned by the server for a completion/complete request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -2204,7 +2204,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "CompleteResultResponse",
         schema_path: "#/$defs/CompleteResultResponse",
-        summary: "A successful response from the server for a CompleteRequestcompletion/complete request.",
+        summary: "A successful response from the server for a completion/complete request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -2321,7 +2321,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
                 name: "toolChoice",
                 type_desc: "ToolChoice",
                 required: false,
-                summary: "Controls how the model uses tools. The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared. Default is `{ mode: \"auto\" `.",
+                summary: "Controls how the model uses tools. The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared. Default is `{ mode: \"auto\" }`.",
             },
             crate::decode::FieldEntry {
                 name: "tools",
@@ -2335,7 +2335,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "CreateMessageResult",
         schema_path: "#/$defs/CreateMessageResult",
-        summary: "The result returned by the client for a CreateMessageRequestsampling/createMessage request. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.",
+        summary: "The result returned by the client for a sampling/createMessage request. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -2415,7 +2415,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "DiscoverResult",
         schema_path: "#/$defs/DiscoverResult",
-        summary: "The result returned by the server for a DiscoverRequestserver/discover request.",
+        summary: "The result returned by the server for a server/discover request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -2466,7 +2466,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "DiscoverResultResponse",
         schema_path: "#/$defs/DiscoverResultResponse",
-        summary: "A successful response from the server for a DiscoverRequestserver/discover request.",
+        summary: "A successful response from the server for a server/discover request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -2576,7 +2576,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ElicitResult",
         schema_path: "#/$defs/ElicitResult",
-        summary: "The result returned by the client for an ElicitRequestelicitation/create request.",
+        summary: "The result returned by the client for an elicitation/create request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -2764,7 +2764,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "GetPromptResult",
         schema_path: "#/$defs/GetPromptResult",
-        summary: "The result returned by the server for a GetPromptRequestprompts/get request.",
+        summary: "The result returned by the server for a prompts/get request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -2797,7 +2797,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "GetPromptResultResponse",
         schema_path: "#/$defs/GetPromptResultResponse",
-        summary: "A successful response from the server for a GetPromptRequestprompts/get request.",
+        summary: "A successful response from the server for a prompts/get request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -3397,7 +3397,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ListPromptsResult",
         schema_path: "#/$defs/ListPromptsResult",
-        summary: "The result returned by the server for a ListPromptsRequestprompts/list request.",
+        summary: "The result returned by the server for a prompts/list request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -3442,7 +3442,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ListPromptsResultResponse",
         schema_path: "#/$defs/ListPromptsResultResponse",
-        summary: "A successful response from the server for a ListPromptsRequestprompts/list request.",
+        summary: "A successful response from the server for a prompts/list request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -3502,7 +3502,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ListResourceTemplatesResult",
         schema_path: "#/$defs/ListResourceTemplatesResult",
-        summary: "The result returned by the server for a ListResourceTemplatesRequestresources/templates/list request.",
+        summary: "The result returned by the server for a resources/templates/list request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -3547,7 +3547,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ListResourceTemplatesResultResponse",
         schema_path: "#/$defs/ListResourceTemplatesResultResponse",
-        summary: "A successful response from the server for a ListResourceTemplatesRequestresources/templates/list request.",
+        summary: "A successful response from the server for a resources/templates/list request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -3607,7 +3607,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ListResourcesResult",
         schema_path: "#/$defs/ListResourcesResult",
-        summary: "The result returned by the server for a ListResourcesRequestresources/list request.",
+        summary: "The result returned by the server for a resources/list request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -3652,7 +3652,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ListResourcesResultResponse",
         schema_path: "#/$defs/ListResourcesResultResponse",
-        summary: "A successful response from the server for a ListResourcesRequestresources/list request.",
+        summary: "A successful response from the server for a resources/list request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -3700,7 +3700,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ListRootsResult",
         schema_path: "#/$defs/ListRootsResult",
-        summary: "The result returned by the client for a ListRootsRequestroots/list request. This result contains an array of Root objects, each representing a root directory or file that the server can operate on.",
+        summary: "The result returned by the client for a roots/list request. This result contains an array of Root objects, each representing a root directory or file that the server can operate on.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -3748,7 +3748,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ListToolsResult",
         schema_path: "#/$defs/ListToolsResult",
-        summary: "The result returned by the server for a ListToolsRequesttools/list request.",
+        summary: "The result returned by the server for a tools/list request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -3793,7 +3793,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ListToolsResultResponse",
         schema_path: "#/$defs/ListToolsResultResponse",
-        summary: "A successful response from the server for a ListToolsRequesttools/list request.",
+        summary: "A successful response from the server for a tools/list request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -4043,7 +4043,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
                 name: "io.modelcontextprotocol/subscriptionId",
                 type_desc: "RequestId",
                 required: false,
-                summary: "Identifies the subscription stream a notification was delivered on. The server MUST include this key on every notification delivered via a SubscriptionsListenRequestsubscriptions/listen stream, so the client can correlate the notification with the originating subscription. The key is absent on notifications not delivered via a subscription stream (e.g. progress notifications for an in-flight request), which is why it is optional here.",
+                summary: "Identifies the subscription stream a notification was delivered on. The server MUST include this key on every notification delivered via a subscriptions/listen stream, so the client can correlate the notification with the originating subscription. The key is absent on notifications not delivered via a subscription stream (e.g. progress notifications for an in-flight request), which is why it is optional here.",
             },
         ],
         variants: &[],
@@ -4263,7 +4263,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ProgressNotificationParams",
         schema_path: "#/$defs/ProgressNotificationParams",
-        summary: "Parameters for a ProgressNotificationnotifications/progress notification.",
+        summary: "Parameters for a notifications/progress notification.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -4388,7 +4388,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "PromptListChangedNotification",
         schema_path: "#/$defs/PromptListChangedNotification",
-        summary: "An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a SubscriptionsListenRequestsubscriptions/listen stream when the client requested it via the `promptsListChanged` filter field.",
+        summary: "An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a subscriptions/listen stream when the client requested it via the `promptsListChanged` filter field.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -4529,7 +4529,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ReadResourceResult",
         schema_path: "#/$defs/ReadResourceResult",
-        summary: "The result returned by the server for a ReadResourceRequestresources/read request.",
+        summary: "The result returned by the server for a resources/read request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -4568,7 +4568,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ReadResourceResultResponse",
         schema_path: "#/$defs/ReadResourceResultResponse",
-        summary: "A successful response from the server for a ReadResourceRequestresources/read request.",
+        summary: "A successful response from the server for a resources/read request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -4655,7 +4655,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
                 name: "progressToken",
                 type_desc: "ProgressToken",
                 required: false,
-                summary: "If specified, the caller is requesting out-of-band progress notifications for this request (as represented by ProgressNotificationnotifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.",
+                summary: "If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.",
             },
         ],
         variants: &[],
@@ -4837,7 +4837,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ResourceListChangedNotification",
         schema_path: "#/$defs/ResourceListChangedNotification",
-        summary: "An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a SubscriptionsListenRequestsubscriptions/listen stream when the client requested it via the `resourcesListChanged` filter field.",
+        summary: "An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a subscriptions/listen stream when the client requested it via the `resourcesListChanged` filter field.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -4963,7 +4963,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ResourceUpdatedNotification",
         schema_path: "#/$defs/ResourceUpdatedNotification",
-        summary: "A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a SubscriptionsListenRequestsubscriptions/listen request.",
+        summary: "A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a subscriptions/listen request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -5279,32 +5279,32 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "SubscriptionFilter",
         schema_path: "#/$defs/SubscriptionFilter",
-        summary: "The set of notification types a client may opt in to on a SubscriptionsListenRequestsubscriptions/listen request.",
+        summary: "The set of notification types a client may opt in to on a subscriptions/listen request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
                 name: "promptsListChanged",
                 type_desc: "boolean",
                 required: false,
-                summary: "If true, receive PromptListChangedNotificationnotifications/prompts/list_changed.",
+                summary: "If true, receive notifications/prompts/list_changed.",
             },
             crate::decode::FieldEntry {
                 name: "resourceSubscriptions",
                 type_desc: "array of string",
                 required: false,
-                summary: "Subscribe to ResourceUpdatedNotificationnotifications/resources/updated for these resource URIs. Replaces the former `resources/subscribe` RPC.",
+                summary: "Subscribe to notifications/resources/updated for these resource URIs. Replaces the former `resources/subscribe` RPC.",
             },
             crate::decode::FieldEntry {
                 name: "resourcesListChanged",
                 type_desc: "boolean",
                 required: false,
-                summary: "If true, receive ResourceListChangedNotificationnotifications/resources/list_changed.",
+                summary: "If true, receive notifications/resources/list_changed.",
             },
             crate::decode::FieldEntry {
                 name: "toolsListChanged",
                 type_desc: "boolean",
                 required: false,
-                summary: "If true, receive ToolListChangedNotificationnotifications/tools/list_changed.",
+                summary: "If true, receive notifications/tools/list_changed.",
             },
         ],
         variants: &[],
@@ -5312,7 +5312,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "SubscriptionsAcknowledgedNotification",
         schema_path: "#/$defs/SubscriptionsAcknowledgedNotification",
-        summary: "Sent by the server to acknowledge that a SubscriptionsListenRequestsubscriptions/listen subscription has been established and to report which notification types it agreed to honor.",
+        summary: "Sent by the server to acknowledge that a subscriptions/listen subscription has been established and to report which notification types it agreed to honor.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -5339,7 +5339,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "SubscriptionsAcknowledgedNotificationParams",
         schema_path: "#/$defs/SubscriptionsAcknowledgedNotificationParams",
-        summary: "Parameters for a SubscriptionsAcknowledgedNotificationnotifications/subscriptions/acknowledged notification.",
+        summary: "Parameters for a notifications/subscriptions/acknowledged notification.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -5393,7 +5393,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "SubscriptionsListenRequestParams",
         schema_path: "#/$defs/SubscriptionsListenRequestParams",
-        summary: "Parameters for a SubscriptionsListenRequestsubscriptions/listen request.",
+        summary: "Parameters for a subscriptions/listen request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -5414,7 +5414,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "SubscriptionsListenResult",
         schema_path: "#/$defs/SubscriptionsListenResult",
-        summary: "The response to a SubscriptionsListenRequestsubscriptions/listen request, signalling that the subscription has ended gracefully (for example, during server shutdown). Because the listen stream is long-lived, this result is sent only when the server tears the subscription down; an abrupt transport close carries no response. The result body is otherwise empty.",
+        summary: "The response to a subscriptions/listen request, signalling that the subscription has ended gracefully (for example, during server shutdown). Because the listen stream is long-lived, this result is sent only when the server tears the subscription down; an abrupt transport close carries no response. The result body is otherwise empty.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -5456,7 +5456,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "SubscriptionsListenResultResponse",
         schema_path: "#/$defs/SubscriptionsListenResultResponse",
-        summary: "A successful response from the server for a SubscriptionsListenRequestsubscriptions/listen request, sent when the server tears the subscription down gracefully.",
+        summary: "A successful response from the server for a subscriptions/listen request, sent when the server tears the subscription down gracefully.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -5750,7 +5750,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ToolListChangedNotification",
         schema_path: "#/$defs/ToolListChangedNotification",
-        summary: "An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a SubscriptionsListenRequestsubscriptions/listen stream when the client requested it via the `toolsListChanged` filter field.",
+        summary: "An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a subscriptions/listen stream when the client requested it via the `toolsListChanged` filter field.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
