@@ -264,9 +264,7 @@ fn v28_26_meta_keys() {
 
 #[test]
 fn v28_27_extension_keys() {
-    let bad = format!(
-        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{"extensions":{{"tasks":{{}}}}}}}}}}}}"#
-    );
+    let bad = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"tasks":{}}}}}}"#.to_owned();
     let err = validate_message(rev("2026-07-28"), bad.as_bytes(), Options::default()).unwrap_err();
     let e = &err.validation_errors()[0];
     assert_eq!(e.rule, Some("EXT-1"));

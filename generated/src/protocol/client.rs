@@ -1,7 +1,7 @@
 //! Client side: checking responses ([`super::check_response`]) and era detection (ERA-2/3/5).
 
 use crate::decode::DecodeError;
-use crate::json::{JsonView, Kind, Tape, ToJson};
+use crate::json::{JsonView, Kind, Tape};
 use crate::validate::{Options, Path, Policy, ValidationError};
 use crate::Revision;
 
@@ -83,8 +83,7 @@ pub(crate) fn check_response(bytes: &[u8], request_method: &str, revision: Revis
                     }
                 }
             }
-            let result_bytes = result.to_value().to_json_vec();
-            match revision.decode_result(request_method, &result_bytes, Policy::Lossless) {
+            match revision.decode_result_view(request_method, &result, Policy::Lossless) {
                 Ok(result) => Ok(CheckedResponse::Result { id, result }),
                 Err(DecodeError::Protocol { rule, pointer, message }) => Err(ResponseError {
                     rule: Some(rule),

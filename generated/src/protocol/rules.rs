@@ -54,6 +54,8 @@ pub(crate) fn rule_error(pointer: String, keyword: &'static str, rule: &'static 
     ValidationError { pointer, schema_path: String::new(), keyword, rule: Some(rule), message, arms: Vec::new() }
 }
 
+type FormatCheck = fn(&str) -> Result<(), String>;
+
 pub(crate) struct RuleWalk {
     pub errors: Vec<ValidationError>,
     /// Strict mode: also report keys under reserved prefixes that the spec does not define (META-3).
@@ -117,7 +119,7 @@ impl RuleWalk {
                 }
                 Ok(_) => {}
             }
-            let otel: Option<(&'static str, fn(&str) -> Result<(), String>)> = match k.as_ref() {
+            let otel: Option<(&'static str, FormatCheck)> = match k.as_ref() {
                 "traceparent" => Some(("OTEL-1", meta::check_traceparent)),
                 "tracestate" => Some(("OTEL-2", meta::check_tracestate)),
                 "baggage" => Some(("OTEL-3", meta::check_baggage)),
