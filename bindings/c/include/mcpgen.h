@@ -886,9 +886,9 @@ enum mcpgen_defs_2026_07_28 {
     MCPGEN_DEF_2026_07_28_CALL_TOOL_REQUEST = 0x050007,
     /** `CallToolRequestParams`: Parameters for a `tools/call` request. */
     MCPGEN_DEF_2026_07_28_CALL_TOOL_REQUEST_PARAMS = 0x050008,
-    /** `CallToolResult`: The result returned by the server for a CallToolRequesttools/call request. */
+    /** `CallToolResult`: The result returned by the server for a tools/call request. */
     MCPGEN_DEF_2026_07_28_CALL_TOOL_RESULT = 0x050009,
-    /** `CallToolResultResponse`: A successful response from the server for a CallToolRequesttools/call request. */
+    /** `CallToolResultResponse`: A successful response from the server for a tools/call request. */
     MCPGEN_DEF_2026_07_28_CALL_TOOL_RESULT_RESPONSE = 0x05000A,
     /** `CancelledNotification`: This notification is sent by the client to indicate that it is cancelling a request it previously issued. */
     MCPGEN_DEF_2026_07_28_CANCELLED_NOTIFICATION = 0x05000B,
@@ -906,9 +906,9 @@ enum mcpgen_defs_2026_07_28 {
     MCPGEN_DEF_2026_07_28_COMPLETE_REQUEST = 0x050011,
     /** `CompleteRequestParams`: Parameters for a `completion/complete` request. */
     MCPGEN_DEF_2026_07_28_COMPLETE_REQUEST_PARAMS = 0x050012,
-    /** `CompleteResult`: The result returned by the server for a CompleteRequestcompletion/complete request. */
+    /** `CompleteResult`: The result returned by the server for a completion/complete request. */
     MCPGEN_DEF_2026_07_28_COMPLETE_RESULT = 0x050013,
-    /** `CompleteResultResponse`: A successful response from the server for a CompleteRequestcompletion/complete request. */
+    /** `CompleteResultResponse`: A successful response from the server for a completion/complete request. */
     MCPGEN_DEF_2026_07_28_COMPLETE_RESULT_RESPONSE = 0x050014,
     /** `ContentBlock`. */
     MCPGEN_DEF_2026_07_28_CONTENT_BLOCK = 0x050015,
@@ -916,15 +916,15 @@ enum mcpgen_defs_2026_07_28 {
     MCPGEN_DEF_2026_07_28_CREATE_MESSAGE_REQUEST = 0x050016,
     /** `CreateMessageRequestParams`: Parameters for a `sampling/createMessage` request. */
     MCPGEN_DEF_2026_07_28_CREATE_MESSAGE_REQUEST_PARAMS = 0x050017,
-    /** `CreateMessageResult`: The result returned by the client for a CreateMessageRequestsampling/createMessage request. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it. */
+    /** `CreateMessageResult`: The result returned by the client for a sampling/createMessage request. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it. */
     MCPGEN_DEF_2026_07_28_CREATE_MESSAGE_RESULT = 0x050018,
     /** `Cursor`: An opaque token used to represent a cursor for pagination. */
     MCPGEN_DEF_2026_07_28_CURSOR = 0x050019,
     /** `DiscoverRequest`: A request from the client asking the server to advertise its supported protocol versions, capabilities, and other metadata. Servers **MUST** implement `server/discover`. Clients **MAY** call it but are not required to — version negotiation can also happen inline via per-request `_meta`. */
     MCPGEN_DEF_2026_07_28_DISCOVER_REQUEST = 0x05001A,
-    /** `DiscoverResult`: The result returned by the server for a DiscoverRequestserver/discover request. */
+    /** `DiscoverResult`: The result returned by the server for a server/discover request. */
     MCPGEN_DEF_2026_07_28_DISCOVER_RESULT = 0x05001B,
-    /** `DiscoverResultResponse`: A successful response from the server for a DiscoverRequestserver/discover request. */
+    /** `DiscoverResultResponse`: A successful response from the server for a server/discover request. */
     MCPGEN_DEF_2026_07_28_DISCOVER_RESULT_RESPONSE = 0x05001C,
     /** `ElicitRequest`: A request from the server to elicit additional information from the user via the client. */
     MCPGEN_DEF_2026_07_28_ELICIT_REQUEST = 0x05001D,
@@ -934,7 +934,7 @@ enum mcpgen_defs_2026_07_28 {
     MCPGEN_DEF_2026_07_28_ELICIT_REQUEST_PARAMS = 0x05001F,
     /** `ElicitRequestURLParams`: The parameters for a request to elicit information from the user via a URL in the client. */
     MCPGEN_DEF_2026_07_28_ELICIT_REQUEST_URL_PARAMS = 0x050020,
-    /** `ElicitResult`: The result returned by the client for an ElicitRequestelicitation/create request. */
+    /** `ElicitResult`: The result returned by the client for an elicitation/create request. */
     MCPGEN_DEF_2026_07_28_ELICIT_RESULT = 0x050021,
     /** `EmbeddedResource`: The contents of a resource, embedded into a prompt or tool call result. */
     MCPGEN_DEF_2026_07_28_EMBEDDED_RESOURCE = 0x050022,
@@ -948,9 +948,9 @@ enum mcpgen_defs_2026_07_28 {
     MCPGEN_DEF_2026_07_28_GET_PROMPT_REQUEST = 0x050026,
     /** `GetPromptRequestParams`: Parameters for a `prompts/get` request. */
     MCPGEN_DEF_2026_07_28_GET_PROMPT_REQUEST_PARAMS = 0x050027,
-    /** `GetPromptResult`: The result returned by the server for a GetPromptRequestprompts/get request. */
+    /** `GetPromptResult`: The result returned by the server for a prompts/get request. */
     MCPGEN_DEF_2026_07_28_GET_PROMPT_RESULT = 0x050028,
-    /** `GetPromptResultResponse`: A successful response from the server for a GetPromptRequestprompts/get request. */
+    /** `GetPromptResultResponse`: A successful response from the server for a prompts/get request. */
     MCPGEN_DEF_2026_07_28_GET_PROMPT_RESULT_RESPONSE = 0x050029,
     /** `HeaderMismatchError`: Returned when a server rejects a request because the values in the HTTP headers do not match the corresponding values in the request body, or because required headers are missing or malformed. For HTTP, the response status code MUST be `400 Bad Request`. */
     MCPGEN_DEF_2026_07_28_HEADER_MISMATCH_ERROR = 0x05002A,
@@ -1002,31 +1002,31 @@ enum mcpgen_defs_2026_07_28 {
     MCPGEN_DEF_2026_07_28_LEGACY_TITLED_ENUM_SCHEMA = 0x050041,
     /** `ListPromptsRequest`: Sent from the client to request a list of prompts and prompt templates the server has. */
     MCPGEN_DEF_2026_07_28_LIST_PROMPTS_REQUEST = 0x050042,
-    /** `ListPromptsResult`: The result returned by the server for a ListPromptsRequestprompts/list request. */
+    /** `ListPromptsResult`: The result returned by the server for a prompts/list request. */
     MCPGEN_DEF_2026_07_28_LIST_PROMPTS_RESULT = 0x050043,
-    /** `ListPromptsResultResponse`: A successful response from the server for a ListPromptsRequestprompts/list request. */
+    /** `ListPromptsResultResponse`: A successful response from the server for a prompts/list request. */
     MCPGEN_DEF_2026_07_28_LIST_PROMPTS_RESULT_RESPONSE = 0x050044,
     /** `ListResourceTemplatesRequest`: Sent from the client to request a list of resource templates the server has. */
     MCPGEN_DEF_2026_07_28_LIST_RESOURCE_TEMPLATES_REQUEST = 0x050045,
-    /** `ListResourceTemplatesResult`: The result returned by the server for a ListResourceTemplatesRequestresources/templates/list request. */
+    /** `ListResourceTemplatesResult`: The result returned by the server for a resources/templates/list request. */
     MCPGEN_DEF_2026_07_28_LIST_RESOURCE_TEMPLATES_RESULT = 0x050046,
-    /** `ListResourceTemplatesResultResponse`: A successful response from the server for a ListResourceTemplatesRequestresources/templates/list request. */
+    /** `ListResourceTemplatesResultResponse`: A successful response from the server for a resources/templates/list request. */
     MCPGEN_DEF_2026_07_28_LIST_RESOURCE_TEMPLATES_RESULT_RESPONSE = 0x050047,
     /** `ListResourcesRequest`: Sent from the client to request a list of resources the server has. */
     MCPGEN_DEF_2026_07_28_LIST_RESOURCES_REQUEST = 0x050048,
-    /** `ListResourcesResult`: The result returned by the server for a ListResourcesRequestresources/list request. */
+    /** `ListResourcesResult`: The result returned by the server for a resources/list request. */
     MCPGEN_DEF_2026_07_28_LIST_RESOURCES_RESULT = 0x050049,
-    /** `ListResourcesResultResponse`: A successful response from the server for a ListResourcesRequestresources/list request. */
+    /** `ListResourcesResultResponse`: A successful response from the server for a resources/list request. */
     MCPGEN_DEF_2026_07_28_LIST_RESOURCES_RESULT_RESPONSE = 0x05004A,
     /** `ListRootsRequest`: Sent from the server to request a list of root URIs from the client. Roots allow servers to ask for specific directories or files to operate on. A common example for roots is providing a set of repositories or directories a server should operate on. */
     MCPGEN_DEF_2026_07_28_LIST_ROOTS_REQUEST = 0x05004B,
-    /** `ListRootsResult`: The result returned by the client for a ListRootsRequestroots/list request. This result contains an array of Root objects, each representing a root directory or file that the server can operate on. */
+    /** `ListRootsResult`: The result returned by the client for a roots/list request. This result contains an array of Root objects, each representing a root directory or file that the server can operate on. */
     MCPGEN_DEF_2026_07_28_LIST_ROOTS_RESULT = 0x05004C,
     /** `ListToolsRequest`: Sent from the client to request a list of tools the server has. */
     MCPGEN_DEF_2026_07_28_LIST_TOOLS_REQUEST = 0x05004D,
-    /** `ListToolsResult`: The result returned by the server for a ListToolsRequesttools/list request. */
+    /** `ListToolsResult`: The result returned by the server for a tools/list request. */
     MCPGEN_DEF_2026_07_28_LIST_TOOLS_RESULT = 0x05004E,
-    /** `ListToolsResultResponse`: A successful response from the server for a ListToolsRequesttools/list request. */
+    /** `ListToolsResultResponse`: A successful response from the server for a tools/list request. */
     MCPGEN_DEF_2026_07_28_LIST_TOOLS_RESULT_RESPONSE = 0x05004F,
     /** `LoggingLevel`: The severity of a log message. */
     MCPGEN_DEF_2026_07_28_LOGGING_LEVEL = 0x050050,
@@ -1066,7 +1066,7 @@ enum mcpgen_defs_2026_07_28 {
     MCPGEN_DEF_2026_07_28_PRIMITIVE_SCHEMA_DEFINITION = 0x050061,
     /** `ProgressNotification`: An out-of-band notification used to inform the receiver of a progress update for a long-running request. */
     MCPGEN_DEF_2026_07_28_PROGRESS_NOTIFICATION = 0x050062,
-    /** `ProgressNotificationParams`: Parameters for a ProgressNotificationnotifications/progress notification. */
+    /** `ProgressNotificationParams`: Parameters for a notifications/progress notification. */
     MCPGEN_DEF_2026_07_28_PROGRESS_NOTIFICATION_PARAMS = 0x050063,
     /** `ProgressToken`: A progress token, used to associate progress notifications with the original request. */
     MCPGEN_DEF_2026_07_28_PROGRESS_TOKEN = 0x050064,
@@ -1074,7 +1074,7 @@ enum mcpgen_defs_2026_07_28 {
     MCPGEN_DEF_2026_07_28_PROMPT = 0x050065,
     /** `PromptArgument`: Describes an argument that a prompt can accept. */
     MCPGEN_DEF_2026_07_28_PROMPT_ARGUMENT = 0x050066,
-    /** `PromptListChangedNotification`: An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a SubscriptionsListenRequestsubscriptions/listen stream when the client requested it via the `promptsListChanged` filter field. */
+    /** `PromptListChangedNotification`: An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a subscriptions/listen stream when the client requested it via the `promptsListChanged` filter field. */
     MCPGEN_DEF_2026_07_28_PROMPT_LIST_CHANGED_NOTIFICATION = 0x050067,
     /** `PromptMessage`: Describes a message returned as part of a prompt. */
     MCPGEN_DEF_2026_07_28_PROMPT_MESSAGE = 0x050068,
@@ -1084,9 +1084,9 @@ enum mcpgen_defs_2026_07_28 {
     MCPGEN_DEF_2026_07_28_READ_RESOURCE_REQUEST = 0x05006A,
     /** `ReadResourceRequestParams`: Parameters for a `resources/read` request. */
     MCPGEN_DEF_2026_07_28_READ_RESOURCE_REQUEST_PARAMS = 0x05006B,
-    /** `ReadResourceResult`: The result returned by the server for a ReadResourceRequestresources/read request. */
+    /** `ReadResourceResult`: The result returned by the server for a resources/read request. */
     MCPGEN_DEF_2026_07_28_READ_RESOURCE_RESULT = 0x05006C,
-    /** `ReadResourceResultResponse`: A successful response from the server for a ReadResourceRequestresources/read request. */
+    /** `ReadResourceResultResponse`: A successful response from the server for a resources/read request. */
     MCPGEN_DEF_2026_07_28_READ_RESOURCE_RESULT_RESPONSE = 0x05006D,
     /** `Request`. */
     MCPGEN_DEF_2026_07_28_REQUEST = 0x05006E,
@@ -1102,7 +1102,7 @@ enum mcpgen_defs_2026_07_28 {
     MCPGEN_DEF_2026_07_28_RESOURCE_CONTENTS = 0x050073,
     /** `ResourceLink`: A resource that the server is capable of reading, included in a prompt or tool call result. */
     MCPGEN_DEF_2026_07_28_RESOURCE_LINK = 0x050074,
-    /** `ResourceListChangedNotification`: An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a SubscriptionsListenRequestsubscriptions/listen stream when the client requested it via the `resourcesListChanged` filter field. */
+    /** `ResourceListChangedNotification`: An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a subscriptions/listen stream when the client requested it via the `resourcesListChanged` filter field. */
     MCPGEN_DEF_2026_07_28_RESOURCE_LIST_CHANGED_NOTIFICATION = 0x050075,
     /** `ResourceRequestParams`: Common params for resource-related requests. */
     MCPGEN_DEF_2026_07_28_RESOURCE_REQUEST_PARAMS = 0x050076,
@@ -1110,7 +1110,7 @@ enum mcpgen_defs_2026_07_28 {
     MCPGEN_DEF_2026_07_28_RESOURCE_TEMPLATE = 0x050077,
     /** `ResourceTemplateReference`: A reference to a resource or resource template definition. */
     MCPGEN_DEF_2026_07_28_RESOURCE_TEMPLATE_REFERENCE = 0x050078,
-    /** `ResourceUpdatedNotification`: A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a SubscriptionsListenRequestsubscriptions/listen request. */
+    /** `ResourceUpdatedNotification`: A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a subscriptions/listen request. */
     MCPGEN_DEF_2026_07_28_RESOURCE_UPDATED_NOTIFICATION = 0x050079,
     /** `ResourceUpdatedNotificationParams`: Parameters for a `notifications/resources/updated` notification. */
     MCPGEN_DEF_2026_07_28_RESOURCE_UPDATED_NOTIFICATION_PARAMS = 0x05007A,
@@ -1138,21 +1138,21 @@ enum mcpgen_defs_2026_07_28 {
     MCPGEN_DEF_2026_07_28_SINGLE_SELECT_ENUM_SCHEMA = 0x050085,
     /** `StringSchema`. */
     MCPGEN_DEF_2026_07_28_STRING_SCHEMA = 0x050086,
-    /** `SubscriptionFilter`: The set of notification types a client may opt in to on a SubscriptionsListenRequestsubscriptions/listen request. */
+    /** `SubscriptionFilter`: The set of notification types a client may opt in to on a subscriptions/listen request. */
     MCPGEN_DEF_2026_07_28_SUBSCRIPTION_FILTER = 0x050087,
-    /** `SubscriptionsAcknowledgedNotification`: Sent by the server to acknowledge that a SubscriptionsListenRequestsubscriptions/listen subscription has been established and to report which notification types it agreed to honor. */
+    /** `SubscriptionsAcknowledgedNotification`: Sent by the server to acknowledge that a subscriptions/listen subscription has been established and to report which notification types it agreed to honor. */
     MCPGEN_DEF_2026_07_28_SUBSCRIPTIONS_ACKNOWLEDGED_NOTIFICATION = 0x050088,
-    /** `SubscriptionsAcknowledgedNotificationParams`: Parameters for a SubscriptionsAcknowledgedNotificationnotifications/subscriptions/acknowledged notification. */
+    /** `SubscriptionsAcknowledgedNotificationParams`: Parameters for a notifications/subscriptions/acknowledged notification. */
     MCPGEN_DEF_2026_07_28_SUBSCRIPTIONS_ACKNOWLEDGED_NOTIFICATION_PARAMS = 0x050089,
     /** `SubscriptionsListenRequest`: Sent from the client to open a long-lived channel for receiving notifications outside the context of a specific request. Replaces the previous HTTP GET endpoint and ensures consistent behavior between HTTP and STDIO. */
     MCPGEN_DEF_2026_07_28_SUBSCRIPTIONS_LISTEN_REQUEST = 0x05008A,
-    /** `SubscriptionsListenRequestParams`: Parameters for a SubscriptionsListenRequestsubscriptions/listen request. */
+    /** `SubscriptionsListenRequestParams`: Parameters for a subscriptions/listen request. */
     MCPGEN_DEF_2026_07_28_SUBSCRIPTIONS_LISTEN_REQUEST_PARAMS = 0x05008B,
-    /** `SubscriptionsListenResult`: The response to a SubscriptionsListenRequestsubscriptions/listen request, signalling that the subscription has ended gracefully (for example, during server shutdown). Because the listen stream is long-lived, this result is sent only when the server tears the subscription down; an abrupt transport close carries no response. The result body is otherwise empty. */
+    /** `SubscriptionsListenResult`: The response to a subscriptions/listen request, signalling that the subscription has ended gracefully (for example, during server shutdown). Because the listen stream is long-lived, this result is sent only when the server tears the subscription down; an abrupt transport close carries no response. The result body is otherwise empty. */
     MCPGEN_DEF_2026_07_28_SUBSCRIPTIONS_LISTEN_RESULT = 0x05008C,
     /** `SubscriptionsListenResultMetaObject`: Extends ResultMetaObject with the subscription-stream identifier carried by a SubscriptionsListenResult. All key naming rules from `MetaObject` apply. */
     MCPGEN_DEF_2026_07_28_SUBSCRIPTIONS_LISTEN_RESULT_META_OBJECT = 0x05008D,
-    /** `SubscriptionsListenResultResponse`: A successful response from the server for a SubscriptionsListenRequestsubscriptions/listen request, sent when the server tears the subscription down gracefully. */
+    /** `SubscriptionsListenResultResponse`: A successful response from the server for a subscriptions/listen request, sent when the server tears the subscription down gracefully. */
     MCPGEN_DEF_2026_07_28_SUBSCRIPTIONS_LISTEN_RESULT_RESPONSE = 0x05008E,
     /** `TextContent`: Text provided to or from an LLM. */
     MCPGEN_DEF_2026_07_28_TEXT_CONTENT = 0x05008F,
@@ -1168,7 +1168,7 @@ enum mcpgen_defs_2026_07_28 {
     MCPGEN_DEF_2026_07_28_TOOL_ANNOTATIONS = 0x050094,
     /** `ToolChoice`: Controls tool selection behavior for sampling requests. */
     MCPGEN_DEF_2026_07_28_TOOL_CHOICE = 0x050095,
-    /** `ToolListChangedNotification`: An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a SubscriptionsListenRequestsubscriptions/listen stream when the client requested it via the `toolsListChanged` filter field. */
+    /** `ToolListChangedNotification`: An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a subscriptions/listen stream when the client requested it via the `toolsListChanged` filter field. */
     MCPGEN_DEF_2026_07_28_TOOL_LIST_CHANGED_NOTIFICATION = 0x050096,
     /** `ToolResultContent`: The result of a tool use, provided by the user back to the assistant. */
     MCPGEN_DEF_2026_07_28_TOOL_RESULT_CONTENT = 0x050097,
@@ -1451,6 +1451,48 @@ mcpgen_status mcpgen_def_lookup(uint32_t revision, const char *name, size_t name
 /** The spec name of definition `id` into `*name_out` (required; static storage, never freed),
  *  and its revision into `*revision_out` (optional). */
 mcpgen_status mcpgen_def_name(mcpgen_def_id id, mcpgen_str *name_out, mcpgen_revision *revision_out);
+
+/** Who sends a method (`mcpgen_method_info.direction`). */
+typedef enum mcpgen_direction {
+    MCPGEN_DIRECTION_CLIENT_TO_SERVER = 1,
+    MCPGEN_DIRECTION_SERVER_TO_CLIENT = 2,
+    /** Either side (e.g. `ping` before 2026-07-28). */
+    MCPGEN_DIRECTION_BOTH = 3,
+    /** An input request embedded in `InputRequiredResult.inputRequests`, never a JSON-RPC
+     *  request of its own (2026-07-28). */
+    MCPGEN_DIRECTION_EMBEDDED_INPUT = 4,
+    /** The schema's direction unions do not list it. */
+    MCPGEN_DIRECTION_UNSPECIFIED = 5
+} mcpgen_direction;
+
+/** One row of a revision's method table. Filled by the library; `method` points to static
+ *  storage (never freed). */
+typedef struct mcpgen_method_info {
+    /** The method name (`"tools/call"`). */
+    mcpgen_str method;
+    /** Definition of the whole request or notification (`CallToolRequest`). */
+    mcpgen_def_id request_def;
+    /** Definition of its complete result (`CallToolResult`); 0 for notifications. */
+    mcpgen_def_id result_def;
+    /** True for a notification, false for a request. */
+    bool is_notification;
+    /** True when the method may answer `resultType: "input_required"` (RESULT-5). */
+    bool input_required;
+    /** An `mcpgen_direction` value. */
+    uint32_t direction;
+} mcpgen_method_info;
+
+/** The number of methods of `revision` into `*count_out` (required). */
+mcpgen_status mcpgen_method_count(uint32_t revision, size_t *count_out);
+
+/** Row `index` of the method table of `revision` into `*info_out` (required).
+ *  `MCPGEN_INDEX_OUT_OF_RANGE` past the count. */
+mcpgen_status mcpgen_method_at(uint32_t revision, size_t index, mcpgen_method_info *info_out);
+
+/** The row of `method` (`method_len` bytes) into `*info_out` (required).
+ *  `MCPGEN_INVALID_ARGUMENT` when the revision has no such method. */
+mcpgen_status mcpgen_method_lookup(uint32_t revision, const char *method, size_t method_len,
+                                   mcpgen_method_info *info_out);
 
 /* ---- Context ------------------------------------------------------------------------------ */
 

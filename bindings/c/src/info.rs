@@ -2,6 +2,9 @@
 
 use std::ffi::c_char;
 
+use core_api::methods::{Direction, MethodKind};
+use core_api::Revision;
+
 use crate::{boundary, clear, definition, ids, input_str, put, required, revision, revision_ids, unnul, ErrorObject, McpgenStr, Status};
 
 /// `"MAJOR.MINOR.PATCH\0"`.
@@ -89,6 +92,91 @@ pub unsafe extern "C" fn mcpgen_def_name(id: u32, name_out: *mut McpgenStr, revi
         let (_, name) = definition(id)?;
         put(name_out, McpgenStr::from_static_nul(name));
         put(revision_out, id >> 16);
+        Ok(Status::Ok)
+    })
+}
+
+/// `mcpgen_method_info`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct MethodInfo {
+    pub method: McpgenStr,
+    pub request_def: u32,
+    pub result_def: u32,
+    pub is_notification: bool,
+    pub input_required: bool,
+    pub direction: u32,
+}
+
+impl MethodInfo {
+    const ZERO: MethodInfo =
+        MethodInfo { method: McpgenStr::NULL, request_def: 0, result_def: 0, is_notification: false, input_required: false, direction: 0 };
+}
+
+/// The id of definition `name` of `rev` (0 when absent, which the id tables rule out).
+fn def_id(rev: Revision, name: &str) -> u32 {
+    revision_ids(rev)
+        .and_then(|ids| ids.definitions.iter().position(|d| unnul(d) == name).map(|i| (ids.code << 16) | (i as u32 + 1)))
+        .unwrap_or(0)
+}
+
+/// Row `index` of the core's method table, with the C ids and the NUL-terminated name.
+fn method_row(rev: Revision, index: usize) -> Result<MethodInfo, ErrorObject> {
+    let table = rev.methods();
+    let info = table.get(index).ok_or_else(|| {
+        ErrorObject::call(Status::IndexOutOfRange, format!("method {index} of a table of {} in {rev}", table.len()))
+    })?;
+    let name = revision_ids(rev)
+        .and_then(|ids| ids.methods.get(index))
+        .filter(|n| unnul(n) == info.method)
+        .ok_or_else(|| ErrorObject::call(Status::Internal, format!("method table of {rev} and the id tables disagree")))?;
+    Ok(MethodInfo {
+        method: McpgenStr::from_static_nul(name),
+        request_def: def_id(rev, info.request_def),
+        result_def: info.result_defs.first().map_or(0, |r| def_id(rev, r)),
+        is_notification: info.kind == MethodKind::Notification,
+        input_required: info.input_required,
+        direction: match info.direction {
+            Direction::ClientToServer => 1,
+            Direction::ServerToClient => 2,
+            Direction::Both => 3,
+            Direction::EmbeddedInput => 4,
+            Direction::Unspecified => 5,
+        },
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_method_count(revision_code: u32, count_out: *mut usize) -> Status {
+    clear(count_out, 0);
+    boundary(std::ptr::null_mut(), || {
+        required(count_out, "count_out")?;
+        put(count_out, revision(revision_code)?.methods().len());
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_method_at(revision_code: u32, index: usize, info_out: *mut MethodInfo) -> Status {
+    clear(info_out, MethodInfo::ZERO);
+    boundary(std::ptr::null_mut(), || {
+        required(info_out, "info_out")?;
+        put(info_out, method_row(revision(revision_code)?, index)?);
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_method_lookup(revision_code: u32, method: *const c_char, method_len: usize, info_out: *mut MethodInfo) -> Status {
+    clear(info_out, MethodInfo::ZERO);
+    boundary(std::ptr::null_mut(), || {
+        required(info_out, "info_out")?;
+        let rev = revision(revision_code)?;
+        let method = input_str(method, method_len, "method")?;
+        let index = rev.methods().iter().position(|m| m.method == method).ok_or_else(|| {
+            ErrorObject::call(Status::InvalidArgument, format!("revision {rev} has no method `{method}`"))
+        })?;
+        put(info_out, method_row(rev, index)?);
         Ok(Status::Ok)
     })
 }

@@ -162,6 +162,27 @@ static void test_info(void) {
     CHECK_STATUS(mcpgen_def_name(0x05FFFF, &name, NULL), MCPGEN_UNKNOWN_DEFINITION);
     CHECK_STATUS(mcpgen_def_name(0x050000, &name, NULL), MCPGEN_UNKNOWN_DEFINITION);
     CHECK_STATUS(mcpgen_def_name(0x630001, &name, NULL), MCPGEN_UNKNOWN_DEFINITION);
+    {
+        mcpgen_method_info info;
+        size_t count = 0;
+        CHECK_STATUS(mcpgen_method_lookup(REV, S(MCPGEN_METHOD_TOOLS_CALL), &info), MCPGEN_OK);
+        CHECK(str_is(info.method, "tools/call") && info.request_def == MCPGEN_DEF_2026_07_28_CALL_TOOL_REQUEST &&
+                  info.result_def == MCPGEN_DEF_2026_07_28_CALL_TOOL_RESULT && !info.is_notification &&
+                  info.direction == MCPGEN_DIRECTION_CLIENT_TO_SERVER,
+              "tools/call row");
+        CHECK_STATUS(mcpgen_method_lookup(REV, S(MCPGEN_METHOD_NOTIFICATIONS_CANCELLED), &info), MCPGEN_OK);
+        CHECK(info.is_notification && info.result_def == 0, "notifications/cancelled row");
+        CHECK_STATUS(mcpgen_method_lookup(REV, S("initialize"), &info), MCPGEN_INVALID_ARGUMENT);
+        CHECK(info.method.ptr == NULL && info.request_def == 0, "info cleared");
+        CHECK_STATUS(mcpgen_method_lookup(MCPGEN_REVISION_2025_11_25, S("initialize"), &info), MCPGEN_OK);
+        CHECK_STATUS(mcpgen_method_count(REV, &count), MCPGEN_OK);
+        CHECK_STATUS(mcpgen_method_at(REV, count - 1, &info), MCPGEN_OK);
+        CHECK_STATUS(mcpgen_method_at(REV, count, &info), MCPGEN_INDEX_OUT_OF_RANGE);
+        CHECK_STATUS(mcpgen_method_count(REV, NULL), MCPGEN_NULL_ARGUMENT);
+        CHECK_STATUS(mcpgen_method_at(REV, 0, NULL), MCPGEN_NULL_ARGUMENT);
+        CHECK_STATUS(mcpgen_method_lookup(REV, NULL, 0, &info), MCPGEN_NULL_ARGUMENT);
+        CHECK_STATUS(mcpgen_method_count(0, &count), MCPGEN_UNKNOWN_REVISION);
+    }
     CHECK(strcmp(MCPGEN_METHOD_TOOLS_CALL, "tools/call") == 0 && MCPGEN_ERROR_CODE_PARSE_ERROR == -32700 &&
               MCPGEN_ERROR_CODE_UNSUPPORTED_PROTOCOL_VERSION_ERROR == -32022,
           "generated constants");
@@ -772,6 +793,583 @@ static void test_decode_vectors(const char *vectors) {
     printf("decode vectors: %zu run\n", n);
 }
 
+/* ---- protocol vectors (vectors/protocol), as generated/tests/protocol_vectors.rs ---------- */
+
+/* What an operation produced, in the terms `expect` speaks (NULL/-1: not reported). */
+typedef struct pv_outcome {
+    int accept;
+    int has_code, has_http;
+    long long code;
+    long long http;
+    char *rule;       /* the single rule of a refusal */
+    int has_id;       /* the operation reports an id … */
+    char *id;         /* … as JSON text, NULL when there is none */
+    char *data;       /* error data as JSON text */
+    char *message;    /* the error text (the Rust message is a part of it) */
+    int legacy, legacy_initialize, reserved;
+    char *method, *revision, *kind, *variant, *era, *name;
+    int has_prefix;   /* check_meta_key ran: prefix NULL means JSON null */
+    char *prefix;
+    mcpgen_error *err; /* entries = the errors */
+    int errors_top_only, no_errors;
+    mcpgen_strings *supported;
+    int has_supported;
+} pv_outcome;
+
+static char *dup_n(const char *p, size_t n) {
+    char *d = (char *)malloc(n + 1);
+    memcpy(d, p, n);
+    d[n] = 0;
+    return d;
+}
+
+static char *dup_str(mcpgen_str s) {
+    return dup_n(s.ptr ? s.ptr : "", s.len);
+}
+
+static char *dup_span(js_span v) {
+    return dup_n(v.p, v.n);
+}
+
+/* A list of strings from a vector into mcpgen_str views (the strings are freed by the caller). */
+static size_t str_list(js_span list, mcpgen_str *out, char **owned, size_t cap) {
+    const char *cur = NULL;
+    js_span k, item;
+    size_t n = 0;
+    while (n < cap && js_next(list, &cur, &k, &item)) {
+        size_t len;
+        owned[n] = js_string(item, &len);
+        out[n].ptr = owned[n];
+        out[n].len = owned[n] ? len : 0;
+        n++;
+    }
+    return n;
+}
+
+/* Reads `id` and `error.data` of a rendered JSON-RPC error response. */
+static void from_response(pv_outcome *o, mcpgen_str resp) {
+    js_span r = js_value((js_span){resp.ptr, resp.len}), v, e;
+    o->has_id = 1;
+    if (js_get(r, "id", &v)) o->id = dup_span(v);
+    if (js_get(r, "error", &e) && js_get(e, "data", &v)) o->data = dup_span(v);
+}
+
+static int pv_run(js_span root, pv_outcome *o, char *why, size_t why_len) {
+    js_span v, input_v;
+    char *op = NULL, *rev_name = NULL, *input = NULL;
+    const char *in_ptr = NULL;
+    size_t in_len = 0;
+    int have_input = 0, ok = 0;
+    mcpgen_revision rev = 0;
+    mcpgen_context *ctx = NULL;
+    mcpgen_str strs[16];
+    char *owned[16];
+    size_t n = 0, i;
+    mcpgen_str t;
+    mcpgen_status st;
+
+    memset(o, 0, sizeof *o);
+    o->legacy = o->legacy_initialize = o->reserved = -1;
+    if (!js_get(root, "operation", &v) || !(op = js_string(v, NULL))) {
+        snprintf(why, why_len, "vector lacks `operation`");
+        return 0;
+    }
+    if (js_get(root, "input", &input_v)) {
+        have_input = 1;
+        in_ptr = input_v.p;
+        in_len = input_v.n;
+    } else if (js_get(root, "input_text", &input_v) && (input = js_string(input_v, &in_len)) != NULL) {
+        have_input = 1;
+        in_ptr = input;
+    }
+    if (js_get(root, "revision", &v)) {
+        rev_name = js_string(v, NULL);
+        if (!rev_name || mcpgen_revision_parse(rev_name, strlen(rev_name), &rev) != MCPGEN_OK) {
+            snprintf(why, why_len, "revision not in this build");
+            goto done;
+        }
+    }
+    mcpgen_context_new(&ctx);
+
+    if (!strcmp(op, "check_request")) {
+        mcpgen_request *req = NULL;
+        if (js_get(root, "supported_versions", &v)) {
+            n = str_list(v, strs, owned, 16);
+            mcpgen_context_set_supported_versions(ctx, strs, n);
+        }
+        st = mcpgen_check_request(ctx, (const uint8_t *)in_ptr, in_len, &req, &o->err);
+        if (st == MCPGEN_OK) {
+            mcpgen_revision r;
+            bool b;
+            o->accept = 1;
+            mcpgen_request_id_json(req, &t);
+            o->has_id = 1;
+            if (t.len) o->id = dup_str(t);
+            mcpgen_request_is_legacy(req, &b);
+            o->legacy = b;
+            mcpgen_request_method(req, &t);
+            o->method = dup_str(t);
+            mcpgen_request_revision(req, &r);
+            mcpgen_revision_name(r, &t);
+            o->revision = dup_str(t);
+            mcpgen_request_free(req);
+        } else if (st == MCPGEN_REQUEST_REFUSED) {
+            int64_t code;
+            uint16_t http;
+            bool b;
+            mcpgen_error_response_json(o->err, &t);
+            if (mcpgen_validate(NULL, MCPGEN_REVISION_2026_07_28, S("JSONRPCErrorResponse"), (const uint8_t *)t.ptr, t.len,
+                                NULL) != MCPGEN_OK) {
+                snprintf(why, why_len, "rendered response is not a valid JSONRPCErrorResponse: %s", t.ptr);
+                goto done;
+            }
+            from_response(o, t);
+            mcpgen_error_jsonrpc_code(o->err, &code, &http);
+            o->has_code = o->has_http = 1;
+            o->code = code;
+            o->http = http;
+            mcpgen_error_protocol_rule(o->err, &t);
+            o->rule = dup_str(t);
+            mcpgen_error_legacy_initialize(o->err, &b);
+            o->legacy_initialize = b;
+            o->errors_top_only = 1; /* the Rust runner reads e.errors without union arms */
+        } else {
+            snprintf(why, why_len, "check_request gave %s", mcpgen_status_name(st));
+            goto done;
+        }
+    } else if (!strcmp(op, "validate_message")) {
+        mcpgen_message_kind kind = 0;
+        char *method = NULL;
+        int64_t code = 0;
+        if (js_get(root, "policy", &v)) {
+            char *p = js_string(v, NULL);
+            mcpgen_context_set_policy(ctx, !p ? 99 : !strcmp(p, "strict") ? MCPGEN_POLICY_STRICT
+                                                : !strcmp(p, "lenient") ? MCPGEN_POLICY_LENIENT
+                                                : !strcmp(p, "lossless") ? MCPGEN_POLICY_LOSSLESS : 99);
+            free(p);
+        }
+        mcpgen_context_set_strict_formats(ctx, js_get(root, "strict_formats", &v) && js_kind(v) == 't');
+        st = mcpgen_validate_message(ctx, rev, (const uint8_t *)in_ptr, in_len, &kind, &method, NULL, &code, &o->err);
+        if (st == MCPGEN_OK) {
+            static const char *const kinds[] = {"", "request", "notification", "result", "error"};
+            o->accept = 1;
+            o->kind = dup_n(kinds[kind], strlen(kinds[kind]));
+            if (method) o->method = dup_n(method, strlen(method));
+            if (kind == MCPGEN_MESSAGE_ERROR) {
+                o->has_code = 1;
+                o->code = code;
+            }
+            mcpgen_string_free(method);
+        } else {
+            /* The Rust runner reads only DecodeError::Invalid's errors; a parse error is rule "parse". */
+            o->no_errors = st != MCPGEN_INVALID;
+            if (st == MCPGEN_PARSE_ERROR) o->rule = dup_n("parse", 5);
+        }
+    } else if (!strcmp(op, "check_response")) {
+        mcpgen_response *resp = NULL;
+        char *method = NULL;
+        if (js_get(root, "extension_result_types", &v)) {
+            n = str_list(v, strs, owned, 16);
+            mcpgen_context_set_extension_result_types(ctx, strs, n);
+        }
+        if (!js_get(root, "request_method", &v) || !(method = js_string(v, NULL))) {
+            snprintf(why, why_len, "check_response needs `request_method`");
+            goto done;
+        }
+        st = mcpgen_check_response(ctx, rev, method, strlen(method), (const uint8_t *)in_ptr, in_len, &resp, &o->err);
+        free(method);
+        if (st == MCPGEN_OK || st == MCPGEN_REMOTE_ERROR) {
+            o->accept = 1;
+            o->has_id = 1;
+            mcpgen_response_id_json(resp, &t);
+            if (t.len) o->id = dup_str(t);
+            if (st == MCPGEN_OK) {
+                o->kind = dup_n("result", 6);
+                mcpgen_response_variant(resp, &t);
+                o->variant = dup_str(t);
+            } else {
+                int64_t code;
+                mcpgen_str m, d;
+                o->kind = dup_n("error", 5);
+                mcpgen_response_error(resp, &code, &m, &d);
+                o->has_code = 1;
+                o->code = code;
+                o->message = dup_str(m);
+                if (d.len) o->data = dup_str(d);
+            }
+            mcpgen_response_free(resp);
+        } else if (st == MCPGEN_RESPONSE_INVALID) {
+            mcpgen_error_protocol_rule(o->err, &t);
+            if (t.len) o->rule = dup_str(t);
+        } else {
+            snprintf(why, why_len, "check_response gave %s", mcpgen_status_name(st));
+            goto done;
+        }
+    } else if (!strcmp(op, "detect_era_probe") || !strcmp(op, "detect_era_http_400")) {
+        mcpgen_era era = 0;
+        int probe = !strcmp(op, "detect_era_probe");
+        if (!probe && !have_input) {
+            snprintf(why, why_len, "detect_era_http_400 needs an input");
+            goto done;
+        }
+        /* (NULL, 0) is "no answer" for the probe; an empty body is a zero-length input. */
+        st = probe ? mcpgen_detect_era_from_probe(have_input ? (const uint8_t *)in_ptr : NULL, have_input ? in_len : 0, &era,
+                                                  &o->supported)
+                   : mcpgen_detect_era_from_http_400((const uint8_t *)(in_ptr ? in_ptr : ""), in_len, &era, &o->supported);
+        if (st != MCPGEN_OK) {
+            snprintf(why, why_len, "%s gave %s", op, mcpgen_status_name(st));
+            goto done;
+        }
+        o->accept = 1;
+        o->era = era == MCPGEN_ERA_MODERN ? dup_n("modern", 6) : dup_n("legacy", 6);
+        o->has_supported = era == MCPGEN_ERA_MODERN;
+    } else if (!strcmp(op, "negotiate_version")) {
+        char *requested = NULL;
+        if (!js_get(root, "requested", &v) || !(requested = js_string(v, NULL)) || !js_get(root, "supported_versions", &v)) {
+            free(requested);
+            snprintf(why, why_len, "negotiate_version needs `requested` and `supported_versions`");
+            goto done;
+        }
+        n = str_list(v, strs, owned, 16);
+        mcpgen_context_set_supported_versions(ctx, strs, n);
+        st = mcpgen_negotiate_version(ctx, requested, strlen(requested), NULL, &o->err);
+        free(requested);
+        if (st == MCPGEN_OK) {
+            o->accept = 1;
+        } else {
+            int64_t code;
+            uint16_t http;
+            mcpgen_error_jsonrpc_code(o->err, &code, &http);
+            o->has_code = o->has_http = 1;
+            o->code = code;
+            o->http = http;
+            mcpgen_error_protocol_rule(o->err, &t);
+            o->rule = dup_str(t);
+            mcpgen_error_response_json(o->err, &t);
+            from_response(o, t);
+            o->no_errors = 1;
+        }
+    } else if (!strcmp(op, "check_meta_key")) {
+        bool reserved;
+        char *prefix = NULL, *name = NULL;
+        if (!have_input || js_kind(input_v) != '"') {
+            snprintf(why, why_len, "check_meta_key needs a string `input`");
+            goto done;
+        }
+        /* `input` is the key as a JSON string: unescape it. */
+        free(input);
+        input = js_string(input_v, &in_len);
+        st = mcpgen_check_meta_key(input, in_len, &reserved, &prefix, &name, &o->err);
+        if (st == MCPGEN_OK) {
+            o->accept = 1;
+            o->reserved = reserved;
+            o->has_prefix = 1;
+            o->prefix = prefix ? dup_n(prefix, strlen(prefix)) : NULL;
+            o->name = dup_n(name, strlen(name));
+        }
+        o->no_errors = 1;
+        mcpgen_string_free(prefix);
+        mcpgen_string_free(name);
+    } else {
+        snprintf(why, why_len, "unknown operation `%s`", op);
+        goto done;
+    }
+    if (o->err && !o->message) {
+        mcpgen_error_text(o->err, &t);
+        o->message = dup_str(t);
+    }
+    ok = 1;
+done:
+    for (i = 0; i < n; i++) free(owned[i]);
+    mcpgen_context_free(ctx);
+    free(op);
+    free(rev_name);
+    free(input);
+    return ok;
+}
+
+static void pv_free(pv_outcome *o) {
+    free(o->rule);
+    free(o->id);
+    free(o->data);
+    free(o->message);
+    free(o->method);
+    free(o->revision);
+    free(o->kind);
+    free(o->variant);
+    free(o->era);
+    free(o->name);
+    free(o->prefix);
+    mcpgen_error_free(o->err);
+    mcpgen_strings_free(o->supported);
+}
+
+/* Does entry i count among the outcome's errors? */
+static int pv_counts(const pv_outcome *o, size_t i) {
+    size_t depth = 0;
+    if (o->no_errors || !o->err) return 0;
+    mcpgen_error_arm(o->err, i, &depth, NULL);
+    return !o->errors_top_only || depth == 0;
+}
+
+static size_t pv_error_count(const pv_outcome *o) {
+    size_t n = 0, i, total = 0;
+    if (o->err) mcpgen_error_count(o->err, &n);
+    for (i = 0; i < n; i++) total += (size_t)pv_counts(o, i);
+    return total;
+}
+
+static int entry_is(const pv_outcome *o, size_t i, mcpgen_status (*get)(const mcpgen_error *, size_t, mcpgen_str *),
+                    js_span pattern, const char *field) {
+    js_span want;
+    mcpgen_str got;
+    size_t len;
+    char *w;
+    int eq;
+    if (!js_get(pattern, field, &want)) return 1;
+    w = js_string(want, &len);
+    eq = w && get(o->err, i, &got) == MCPGEN_OK && got.len == len && memcmp(got.ptr, w, len) == 0;
+    free(w);
+    return eq;
+}
+
+static int some_error_has_rule(const pv_outcome *o, const char *rule) {
+    size_t n = 0, i;
+    mcpgen_str got;
+    if (o->err) mcpgen_error_count(o->err, &n);
+    for (i = 0; i < n; i++)
+        if (pv_counts(o, i) && mcpgen_error_rule(o->err, i, &got) == MCPGEN_OK && str_is(got, rule)) return 1;
+    return 0;
+}
+
+static int str_field_is(const char *got, js_span want) {
+    size_t len;
+    char *w = js_string(want, &len);
+    int eq = w && got && strlen(got) == len && memcmp(got, w, len) == 0;
+    free(w);
+    return eq;
+}
+
+static int pv_check(const pv_outcome *o, js_span expect, char *why, size_t why_len) {
+    const char *cur = NULL;
+    js_span k, want, tmp;
+    char *key;
+    int saw_accept = 0;
+    if (js_kind(expect) != '{') {
+        snprintf(why, why_len, "`expect` must be an object");
+        return 0;
+    }
+    while (js_next(expect, &cur, &k, &want)) {
+        int ok = 1;
+        key = js_string(k, NULL);
+        if (!key) return 0;
+        if (!strcmp(key, "accept")) {
+            saw_accept = 1;
+            ok = (js_kind(want) == 't') == (o->accept != 0) && (js_kind(want) == 't' || js_kind(want) == 'f');
+        } else if (!strcmp(key, "code")) {
+            ok = o->has_code && strtoll(want.p, NULL, 10) == o->code;
+        } else if (!strcmp(key, "http_status")) {
+            ok = o->has_http && strtoll(want.p, NULL, 10) == o->http;
+        } else if (!strcmp(key, "rule")) {
+            char *w = js_string(want, NULL);
+            ok = w && ((o->rule && !strcmp(o->rule, w)) || some_error_has_rule(o, w));
+            free(w);
+        } else if (!strcmp(key, "has_id")) {
+            ok = (js_kind(want) == 't') == (o->has_id && o->id != NULL);
+        } else if (!strcmp(key, "id")) {
+            ok = o->has_id && o->id && js_equal(js_value((js_span){o->id, strlen(o->id)}), want);
+        } else if (!strcmp(key, "data")) {
+            const char *c2 = NULL;
+            js_span dk, dv, data = o->data ? js_value((js_span){o->data, strlen(o->data)}) : (js_span){NULL, 0};
+            ok = o->data && js_kind(data) == '{' && js_kind(want) == '{';
+            while (ok && js_next(want, &c2, &dk, &dv)) {
+                char *name = js_string(dk, NULL);
+                ok = name && js_get(data, name, &tmp) && js_equal(tmp, dv);
+                free(name);
+            }
+        } else if (!strcmp(key, "message_contains")) {
+            size_t len;
+            char *w = js_string(want, &len);
+            ok = w && o->message && contains(o->message, strlen(o->message), w, len);
+            free(w);
+        } else if (!strcmp(key, "legacy") || !strcmp(key, "legacy_initialize") || !strcmp(key, "reserved")) {
+            int got = !strcmp(key, "legacy") ? o->legacy : !strcmp(key, "reserved") ? o->reserved : o->legacy_initialize;
+            ok = got >= 0 && (js_kind(want) == 't') == (got != 0);
+        } else if (!strcmp(key, "method") || !strcmp(key, "revision") || !strcmp(key, "kind") || !strcmp(key, "variant") ||
+                   !strcmp(key, "era") || !strcmp(key, "name")) {
+            const char *got = !strcmp(key, "method")     ? o->method
+                              : !strcmp(key, "revision") ? o->revision
+                              : !strcmp(key, "kind")     ? o->kind
+                              : !strcmp(key, "variant")  ? o->variant
+                              : !strcmp(key, "era")      ? o->era
+                                                         : o->name;
+            ok = str_field_is(got, want);
+        } else if (!strcmp(key, "prefix")) {
+            ok = o->has_prefix && (js_kind(want) == 'n' ? o->prefix == NULL : str_field_is(o->prefix, want));
+        } else if (!strcmp(key, "supported")) {
+            size_t count = 0, i = 0;
+            const char *c2 = NULL;
+            js_span ik, item;
+            mcpgen_str got;
+            ok = o->has_supported && o->supported && mcpgen_strings_count(o->supported, &count) == MCPGEN_OK &&
+                 count == js_count(want);
+            while (ok && js_next(want, &c2, &ik, &item)) {
+                char *w = js_string(item, NULL);
+                ok = w && mcpgen_strings_get(o->supported, i++, &got) == MCPGEN_OK && str_is(got, w);
+                free(w);
+            }
+        } else if (!strcmp(key, "errors")) {
+            const char *c2 = NULL;
+            js_span ik, pattern;
+            size_t n = 0, i;
+            if (o->err) mcpgen_error_count(o->err, &n);
+            while (ok && js_next(want, &c2, &ik, &pattern)) {
+                int matched = 0;
+                for (i = 0; i < n && !matched; i++)
+                    matched = pv_counts(o, i) && entry_is(o, i, mcpgen_error_pointer, pattern, "pointer") &&
+                              entry_is(o, i, mcpgen_error_keyword, pattern, "keyword") &&
+                              entry_is(o, i, mcpgen_error_rule, pattern, "rule");
+                if (!matched) {
+                    snprintf(why, why_len, "errors: no error matches %.*s\n%s", (int)pattern.n, pattern.p,
+                             o->message ? o->message : "");
+                    free(key);
+                    return 0;
+                }
+            }
+        } else if (!strcmp(key, "error_count")) {
+            ok = (size_t)strtoull(want.p, NULL, 10) == pv_error_count(o);
+        } else {
+            snprintf(why, why_len, "unknown expect key `%s` (see vectors/README.md)", key);
+            free(key);
+            return 0;
+        }
+        if (!ok) {
+            snprintf(why, why_len, "%s: expected %.*s; got accept=%d code=%lld http=%lld rule=%s id=%s kind=%s variant=%s\n%s",
+                     key, (int)want.n, want.p, o->accept, o->code, o->http, o->rule ? o->rule : "-", o->id ? o->id : "-",
+                     o->kind ? o->kind : "-", o->variant ? o->variant : "-", o->message ? o->message : "");
+            free(key);
+            return 0;
+        }
+        free(key);
+    }
+    if (!saw_accept) {
+        snprintf(why, why_len, "expect.accept is required");
+        return 0;
+    }
+    return 1;
+}
+
+static void test_protocol_vectors(const char *vectors) {
+    char dir[1024];
+    size_t n, i;
+    char **files;
+    snprintf(dir, sizeof dir, "%s/protocol", vectors);
+    files = list_dir(dir, ".json", &n);
+    CHECK(n > 0, "no vectors in %s", dir);
+    for (i = 0; i < n; i++) {
+        char path[2048], why[8192] = "";
+        size_t len;
+        char *text;
+        js_span root, expect, v;
+        pv_outcome o;
+        int ok;
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        text = read_file(path, &len);
+        CHECK(text != NULL, "cannot read %s", path);
+        if (!text) continue;
+        root = js_value((js_span){text, len});
+        CHECK(js_get(root, "description", &v) && js_get(root, "expect", &expect), "vector %s lacks description/expect",
+              files[i]);
+        ok = pv_run(root, &o, why, sizeof why) && pv_check(&o, expect, why, sizeof why);
+        CHECK(ok, "protocol vector %s: %s", files[i], why);
+        pv_free(&o);
+        free(text);
+    }
+    free_list(files, n);
+    printf("protocol vectors: %zu run\n", n);
+}
+
+/* Every official example that is a whole JSON-RPC message passes validate_message; client
+ * requests pass check_request (reading their method); result responses pass check_response for
+ * the method their result belongs to. */
+static void test_protocol_examples(const char *dir) {
+    size_t ndefs, nfiles, i, j, nmethods = 0, m, total = 0;
+    char **defs = list_dir(dir, NULL, &ndefs);
+    mcpgen_method_count(REV, &nmethods);
+    CHECK(nmethods > 10, "method table of 2026-07-28 has %zu rows", nmethods);
+    for (i = 0; i < ndefs; i++) {
+        char sub[1024];
+        char **files;
+        snprintf(sub, sizeof sub, "%s/%s", dir, defs[i]);
+        files = list_dir(sub, ".json", &nfiles);
+        for (j = 0; j < nfiles; j++) {
+            char path[2048];
+            size_t len, dlen = strlen(defs[i]);
+            char *bytes;
+            js_span v;
+            mcpgen_error *err = NULL;
+            mcpgen_str text;
+            mcpgen_status st;
+            snprintf(path, sizeof path, "%s/%s", sub, files[j]);
+            bytes = read_file(path, &len);
+            if (!bytes) continue;
+            if (!js_get(js_value((js_span){bytes, len}), "jsonrpc", &v)) {
+                free(bytes);
+                continue;
+            }
+            total++;
+            st = mcpgen_validate_message(NULL, REV, (const uint8_t *)bytes, len, NULL, NULL, NULL, NULL, &err);
+            mcpgen_error_text(err, &text);
+            CHECK(st == MCPGEN_OK, "validate_message(%s): %s %s", path, mcpgen_status_name(st), text.ptr);
+            mcpgen_error_free(err);
+            for (m = 0; m < nmethods; m++) {
+                mcpgen_method_info info;
+                mcpgen_str name;
+                mcpgen_method_at(REV, m, &info);
+                mcpgen_def_name(info.request_def, &name, NULL);
+                if (str_is(name, defs[i]) && !info.is_notification && info.direction == MCPGEN_DIRECTION_CLIENT_TO_SERVER) {
+                    mcpgen_request *req = NULL;
+                    st = mcpgen_check_request(NULL, (const uint8_t *)bytes, len, &req, &err);
+                    mcpgen_error_text(err, &text);
+                    CHECK(st == MCPGEN_OK, "check_request(%s): %s %s", path, mcpgen_status_name(st), text.ptr);
+                    if (req) {
+                        mcpgen_request_method(req, &text);
+                        CHECK(text.len == info.method.len && !memcmp(text.ptr, info.method.ptr, text.len),
+                              "check_request(%s) read method %s, expected %s", path, text.ptr, info.method.ptr);
+                    }
+                    mcpgen_request_free(req);
+                    mcpgen_error_free(err);
+                }
+                if (info.result_def && dlen > 8 && !strcmp(defs[i] + dlen - 8, "Response") &&
+                    mcpgen_def_name(info.result_def, &name, NULL) == MCPGEN_OK && name.len == dlen - 8 &&
+                    !memcmp(name.ptr, defs[i], name.len)) {
+                    mcpgen_response *resp = NULL;
+                    mcpgen_str variant;
+                    st = mcpgen_check_response(NULL, REV, info.method.ptr, info.method.len, (const uint8_t *)bytes, len,
+                                               &resp, &err);
+                    mcpgen_error_text(err, &text);
+                    CHECK(st == MCPGEN_OK, "check_response(%s, %s): %s %s", path, info.method.ptr, mcpgen_status_name(st),
+                          text.ptr);
+                    if (resp) {
+                        mcpgen_response_variant(resp, &variant);
+                        CHECK((variant.len == name.len && !memcmp(variant.ptr, name.ptr, name.len)) ||
+                                  str_is(variant, "InputRequiredResult"),
+                              "check_response(%s) read %s", path, variant.ptr);
+                    }
+                    mcpgen_response_free(resp);
+                    mcpgen_error_free(err);
+                    break; /* the first method answering with this result, as the Rust runner */
+                }
+            }
+            free(bytes);
+        }
+        free_list(files, nfiles);
+    }
+    free_list(defs, ndefs);
+    CHECK(total > 30, "only %zu official examples are whole messages", total);
+    printf("official examples through the protocol checks: %zu\n", total);
+}
+
 /* ---- protocol rules ---------------------------------------------------------------------- */
 
 #define META "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"," \
@@ -1022,6 +1620,8 @@ int main(int argc, char **argv) {
     test_decode_policies();
     test_examples(argv[1]);
     test_decode_vectors(argv[2]);
+    test_protocol_vectors(argv[2]);
+    test_protocol_examples(argv[1]);
     test_check_request();
     test_check_response();
     test_message_version_meta_era();

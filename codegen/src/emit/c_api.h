@@ -176,6 +176,48 @@ mcpgen_status mcpgen_def_lookup(uint32_t revision, const char *name, size_t name
  *  and its revision into `*revision_out` (optional). */
 mcpgen_status mcpgen_def_name(mcpgen_def_id id, mcpgen_str *name_out, mcpgen_revision *revision_out);
 
+/** Who sends a method (`mcpgen_method_info.direction`). */
+typedef enum mcpgen_direction {
+    MCPGEN_DIRECTION_CLIENT_TO_SERVER = 1,
+    MCPGEN_DIRECTION_SERVER_TO_CLIENT = 2,
+    /** Either side (e.g. `ping` before 2026-07-28). */
+    MCPGEN_DIRECTION_BOTH = 3,
+    /** An input request embedded in `InputRequiredResult.inputRequests`, never a JSON-RPC
+     *  request of its own (2026-07-28). */
+    MCPGEN_DIRECTION_EMBEDDED_INPUT = 4,
+    /** The schema's direction unions do not list it. */
+    MCPGEN_DIRECTION_UNSPECIFIED = 5
+} mcpgen_direction;
+
+/** One row of a revision's method table. Filled by the library; `method` points to static
+ *  storage (never freed). */
+typedef struct mcpgen_method_info {
+    /** The method name (`"tools/call"`). */
+    mcpgen_str method;
+    /** Definition of the whole request or notification (`CallToolRequest`). */
+    mcpgen_def_id request_def;
+    /** Definition of its complete result (`CallToolResult`); 0 for notifications. */
+    mcpgen_def_id result_def;
+    /** True for a notification, false for a request. */
+    bool is_notification;
+    /** True when the method may answer `resultType: "input_required"` (RESULT-5). */
+    bool input_required;
+    /** An `mcpgen_direction` value. */
+    uint32_t direction;
+} mcpgen_method_info;
+
+/** The number of methods of `revision` into `*count_out` (required). */
+mcpgen_status mcpgen_method_count(uint32_t revision, size_t *count_out);
+
+/** Row `index` of the method table of `revision` into `*info_out` (required).
+ *  `MCPGEN_INDEX_OUT_OF_RANGE` past the count. */
+mcpgen_status mcpgen_method_at(uint32_t revision, size_t index, mcpgen_method_info *info_out);
+
+/** The row of `method` (`method_len` bytes) into `*info_out` (required).
+ *  `MCPGEN_INVALID_ARGUMENT` when the revision has no such method. */
+mcpgen_status mcpgen_method_lookup(uint32_t revision, const char *method, size_t method_len,
+                                   mcpgen_method_info *info_out);
+
 /* ---- Context ------------------------------------------------------------------------------ */
 
 /** Creates a context with the defaults: lossless policy, formats as annotations, no client
