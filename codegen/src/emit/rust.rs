@@ -495,21 +495,44 @@ fn decl_validator(cx: &Ctx, d: &Decl) -> TokenStream {
         DeclKind::Object(o) => {
             let tsp = lit_str(&format!("{sp}/type"));
             let required: Vec<String> = o.props.iter().filter(|p| p.required).map(|p| p.key.clone()).collect();
+            // Fail-fast passes do not look keys up for `required` (a lookup per key, linear on
+            // a tape): the entry loop marks each required key it meets in a bit set, and only an
+            // incomplete set falls back to `check_required` (which also applies client
+            // leniency). Collecting passes check `required` first, so errors keep their order.
+            let masked = !required.is_empty() && required.len() <= 64;
+            let all_seen = if required.len() == 64 { u64::MAX } else { (1u64 << required.len()) - 1 };
+            let rsp = lit_str(&format!("{sp}/required"));
+            let keys = str_slice(&required);
             let req = if required.is_empty() {
                 quote! { let mut ok = true; }
+            } else if masked {
+                quote! {
+                    let mut ok = true;
+                    if cx.is_collecting() {
+                        ok = rt::check_required(v, #keys, p, #rsp, cx);
+                    }
+                    let mut seen: u64 = 0;
+                }
             } else {
-                let rsp = lit_str(&format!("{sp}/required"));
-                let keys = str_slice(&required);
                 quote! {
                     let mut ok = rt::check_required(v, #keys, p, #rsp, cx);
                     if !ok && cx.stop_early() { return false; }
                 }
             };
+            let req_end = if masked {
+                quote! {
+                    if seen != #all_seen && !cx.is_collecting() {
+                        return rt::check_required(v, #keys, p, #rsp, cx);
+                    }
+                }
+            } else {
+                quote! {}
+            };
             let arms = o.props.iter().map(|prop| {
                 let key = lit_str(&prop.key);
                 let check = cx.check_expr(&prop.schema);
                 let bounded = matches!(prop.schema.ty, Ty::Num { minimum: Some(_), .. } | Ty::Num { maximum: Some(_), .. });
-                if prop.relaxable && bounded {
+                let body = if prop.relaxable && bounded {
                     // CACHE-3: a client reads a negative `ttlMs` as 0 instead of failing.
                     let mut loose = prop.schema.clone();
                     if let Ty::Num { minimum, maximum, .. } = &mut loose.ty {
@@ -517,9 +540,16 @@ fn decl_validator(cx: &Ctx, d: &Decl) -> TokenStream {
                         *maximum = None;
                     }
                     let loose = cx.check_expr(&loose);
-                    quote! { #key => if cx.opts.client_leniency { #loose } else { #check } }
+                    quote! { if cx.opts.client_leniency { #loose } else { #check } }
                 } else {
-                    quote! { #key => #check }
+                    check
+                };
+                match required.iter().position(|r| *r == prop.key) {
+                    Some(bit) if masked => {
+                        let bit = 1u64 << bit;
+                        quote! { #key => { seen |= #bit; #body } }
+                    }
+                    _ => quote! { #key => #body },
                 }
             });
             let osp = lit_str(sp);
@@ -566,6 +596,7 @@ fn decl_validator(cx: &Ctx, d: &Decl) -> TokenStream {
                     if !rt::check_type(v, rt::JType::Object, p, #tsp, cx) { return false; }
                     #req
                     #loop_
+                    #req_end
                     ok
                 }
             }

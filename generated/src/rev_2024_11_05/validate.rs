@@ -143,22 +143,24 @@ pub(crate) fn v_BlobResourceContents<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["blob", "uri"],
-        p,
-        "#/definitions/BlobResourceContents/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["blob", "uri"],
+            p,
+            "#/definitions/BlobResourceContents/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "blob" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -184,6 +186,7 @@ pub(crate) fn v_BlobResourceContents<'v, V: JsonView<'v>>(
                 )
             }
             "uri" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -208,6 +211,15 @@ pub(crate) fn v_BlobResourceContents<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["blob", "uri"],
+            p,
+            "#/definitions/BlobResourceContents/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_CallToolRequestParams<'v, V: JsonView<'v>>(
@@ -224,16 +236,17 @@ pub(crate) fn v_CallToolRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name"],
-        p,
-        "#/definitions/CallToolRequest/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name"],
+            p,
+            "#/definitions/CallToolRequest/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -249,6 +262,7 @@ pub(crate) fn v_CallToolRequestParams<'v, V: JsonView<'v>>(
                 )
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -273,6 +287,15 @@ pub(crate) fn v_CallToolRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name"],
+            p,
+            "#/definitions/CallToolRequest/properties/params/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_CallToolRequest<'v, V: JsonView<'v>>(
@@ -289,22 +312,24 @@ pub(crate) fn v_CallToolRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/CallToolRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/CallToolRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "tools/call",
@@ -313,7 +338,10 @@ pub(crate) fn v_CallToolRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_CallToolRequestParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_CallToolRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/CallToolRequest", cx),
         };
         if !r {
@@ -322,6 +350,15 @@ pub(crate) fn v_CallToolRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/CallToolRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -390,16 +427,17 @@ pub(crate) fn v_CallToolResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["content"],
-        p,
-        "#/definitions/CallToolResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["content"],
+            p,
+            "#/definitions/CallToolResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -415,28 +453,31 @@ pub(crate) fn v_CallToolResult<'v, V: JsonView<'v>>(
                 )
             }
             "content" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/definitions/CallToolResult/properties/content/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_CallToolResultContentItem(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/definitions/CallToolResult/properties/content/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_CallToolResultContentItem(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "isError" => {
@@ -457,6 +498,15 @@ pub(crate) fn v_CallToolResult<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["content"],
+            p,
+            "#/definitions/CallToolResult/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_CancelledNotificationParams<'v, V: JsonView<'v>>(
@@ -473,16 +523,17 @@ pub(crate) fn v_CancelledNotificationParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["requestId"],
-        p,
-        "#/definitions/CancelledNotification/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["requestId"],
+            p,
+            "#/definitions/CancelledNotification/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -497,7 +548,10 @@ pub(crate) fn v_CancelledNotificationParams<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "requestId" => v_RequestId(v, p, cx),
+            "requestId" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             _ => {
                 rt::reject_unknown_key(
                     &k,
@@ -513,6 +567,15 @@ pub(crate) fn v_CancelledNotificationParams<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["requestId"],
+            p,
+            "#/definitions/CancelledNotification/properties/params/required",
+            cx,
+        );
     }
     ok
 }
@@ -530,22 +593,24 @@ pub(crate) fn v_CancelledNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/CancelledNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/CancelledNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "notifications/cancelled",
@@ -554,7 +619,10 @@ pub(crate) fn v_CancelledNotification<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_CancelledNotificationParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_CancelledNotificationParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/CancelledNotification", cx),
         };
         if !r {
@@ -563,6 +631,15 @@ pub(crate) fn v_CancelledNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/CancelledNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -935,22 +1012,24 @@ pub(crate) fn v_CompleteRequestParamsArgument<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name", "value"],
-        p,
-        "#/definitions/CompleteRequest/properties/params/properties/argument/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name", "value"],
+            p,
+            "#/definitions/CompleteRequest/properties/params/properties/argument/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -960,6 +1039,7 @@ pub(crate) fn v_CompleteRequestParamsArgument<'v, V: JsonView<'v>>(
                 )
             }
             "value" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -983,6 +1063,15 @@ pub(crate) fn v_CompleteRequestParamsArgument<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name", "value"],
+            p,
+            "#/definitions/CompleteRequest/properties/params/properties/argument/required",
+            cx,
+        );
     }
     ok
 }
@@ -1043,23 +1132,30 @@ pub(crate) fn v_CompleteRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["argument", "ref"],
-        p,
-        "#/definitions/CompleteRequest/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["argument", "ref"],
+            p,
+            "#/definitions/CompleteRequest/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "argument" => v_CompleteRequestParamsArgument(v, p, cx),
-            "ref" => v_CompleteRequestParamsRef(v, p, cx),
+            "argument" => {
+                seen |= 1u64;
+                v_CompleteRequestParamsArgument(v, p, cx)
+            }
+            "ref" => {
+                seen |= 2u64;
+                v_CompleteRequestParamsRef(v, p, cx)
+            }
             _ => {
                 rt::reject_unknown_key(
                     &k,
@@ -1075,6 +1171,15 @@ pub(crate) fn v_CompleteRequestParams<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["argument", "ref"],
+            p,
+            "#/definitions/CompleteRequest/properties/params/required",
+            cx,
+        );
     }
     ok
 }
@@ -1092,22 +1197,24 @@ pub(crate) fn v_CompleteRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/CompleteRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/CompleteRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "completion/complete",
@@ -1116,7 +1223,10 @@ pub(crate) fn v_CompleteRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_CompleteRequestParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_CompleteRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/CompleteRequest", cx),
         };
         if !r {
@@ -1125,6 +1235,15 @@ pub(crate) fn v_CompleteRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/CompleteRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -1142,16 +1261,17 @@ pub(crate) fn v_CompleteResultCompletion<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["values"],
-        p,
-        "#/definitions/CompleteResult/properties/completion/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["values"],
+            p,
+            "#/definitions/CompleteResult/properties/completion/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -1176,34 +1296,37 @@ pub(crate) fn v_CompleteResultCompletion<'v, V: JsonView<'v>>(
                 )
             }
             "values" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/definitions/CompleteResult/properties/completion/properties/values/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = rt::check_type(
-                            v,
-                            rt::JType::String,
-                            p,
-                            "#/definitions/CompleteResult/properties/completion/properties/values/items/type",
-                            cx,
-                        );
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/definitions/CompleteResult/properties/completion/properties/values/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = rt::check_type(
+                                v,
+                                rt::JType::String,
+                                p,
+                                "#/definitions/CompleteResult/properties/completion/properties/values/items/type",
+                                cx,
+                            );
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => {
@@ -1222,6 +1345,15 @@ pub(crate) fn v_CompleteResultCompletion<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["values"],
+            p,
+            "#/definitions/CompleteResult/properties/completion/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_CompleteResult<'v, V: JsonView<'v>>(
@@ -1238,16 +1370,17 @@ pub(crate) fn v_CompleteResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["completion"],
-        p,
-        "#/definitions/CompleteResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["completion"],
+            p,
+            "#/definitions/CompleteResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -1262,7 +1395,10 @@ pub(crate) fn v_CompleteResult<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "completion" => v_CompleteResultCompletion(v, p, cx),
+            "completion" => {
+                seen |= 1u64;
+                v_CompleteResultCompletion(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/CompleteResult", cx),
         };
         if !r {
@@ -1271,6 +1407,15 @@ pub(crate) fn v_CompleteResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["completion"],
+            p,
+            "#/definitions/CompleteResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -1301,16 +1446,17 @@ pub(crate) fn v_CreateMessageRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["maxTokens", "messages"],
-        p,
-        "#/definitions/CreateMessageRequest/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["maxTokens", "messages"],
+            p,
+            "#/definitions/CreateMessageRequest/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -1318,6 +1464,7 @@ pub(crate) fn v_CreateMessageRequestParams<'v, V: JsonView<'v>>(
         let r = match &*k {
             "includeContext" => v_CreateMessageRequestParamsIncludeContext(v, p, cx),
             "maxTokens" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::Integer,
@@ -1327,28 +1474,31 @@ pub(crate) fn v_CreateMessageRequestParams<'v, V: JsonView<'v>>(
                 )
             }
             "messages" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/definitions/CreateMessageRequest/properties/params/properties/messages/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_SamplingMessage(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 2u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/definitions/CreateMessageRequest/properties/params/properties/messages/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_SamplingMessage(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "metadata" => {
@@ -1426,6 +1576,15 @@ pub(crate) fn v_CreateMessageRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["maxTokens", "messages"],
+            p,
+            "#/definitions/CreateMessageRequest/properties/params/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_CreateMessageRequest<'v, V: JsonView<'v>>(
@@ -1442,22 +1601,24 @@ pub(crate) fn v_CreateMessageRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/CreateMessageRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/CreateMessageRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "sampling/createMessage",
@@ -1466,7 +1627,10 @@ pub(crate) fn v_CreateMessageRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_CreateMessageRequestParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_CreateMessageRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/CreateMessageRequest", cx),
         };
         if !r {
@@ -1475,6 +1639,15 @@ pub(crate) fn v_CreateMessageRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/CreateMessageRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -1535,16 +1708,17 @@ pub(crate) fn v_CreateMessageResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["content", "model", "role"],
-        p,
-        "#/definitions/CreateMessageResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["content", "model", "role"],
+            p,
+            "#/definitions/CreateMessageResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -1559,8 +1733,12 @@ pub(crate) fn v_CreateMessageResult<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "content" => v_CreateMessageResultContent(v, p, cx),
+            "content" => {
+                seen |= 1u64;
+                v_CreateMessageResultContent(v, p, cx)
+            }
             "model" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -1569,7 +1747,10 @@ pub(crate) fn v_CreateMessageResult<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "role" => v_Role(v, p, cx),
+            "role" => {
+                seen |= 4u64;
+                v_Role(v, p, cx)
+            }
             "stopReason" => {
                 rt::check_type(
                     v,
@@ -1587,6 +1768,15 @@ pub(crate) fn v_CreateMessageResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["content", "model", "role"],
+            p,
+            "#/definitions/CreateMessageResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -1734,24 +1924,29 @@ pub(crate) fn v_EmbeddedResource<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["resource", "type"],
-        p,
-        "#/definitions/EmbeddedResource/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["resource", "type"],
+            p,
+            "#/definitions/EmbeddedResource/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "annotations" => v_EmbeddedResourceAnnotations(v, p, cx),
-            "resource" => v_EmbeddedResourceResource(v, p, cx),
+            "resource" => {
+                seen |= 1u64;
+                v_EmbeddedResourceResource(v, p, cx)
+            }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "resource",
@@ -1769,6 +1964,15 @@ pub(crate) fn v_EmbeddedResource<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["resource", "type"],
+            p,
+            "#/definitions/EmbeddedResource/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_GetPromptRequestParams<'v, V: JsonView<'v>>(
@@ -1785,16 +1989,17 @@ pub(crate) fn v_GetPromptRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name"],
-        p,
-        "#/definitions/GetPromptRequest/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name"],
+            p,
+            "#/definitions/GetPromptRequest/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -1832,6 +2037,7 @@ pub(crate) fn v_GetPromptRequestParams<'v, V: JsonView<'v>>(
                 }
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -1856,6 +2062,15 @@ pub(crate) fn v_GetPromptRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name"],
+            p,
+            "#/definitions/GetPromptRequest/properties/params/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_GetPromptRequest<'v, V: JsonView<'v>>(
@@ -1872,22 +2087,24 @@ pub(crate) fn v_GetPromptRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/GetPromptRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/GetPromptRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "prompts/get",
@@ -1896,7 +2113,10 @@ pub(crate) fn v_GetPromptRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_GetPromptRequestParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_GetPromptRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/GetPromptRequest", cx),
         };
         if !r {
@@ -1905,6 +2125,15 @@ pub(crate) fn v_GetPromptRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/GetPromptRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -1922,16 +2151,17 @@ pub(crate) fn v_GetPromptResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["messages"],
-        p,
-        "#/definitions/GetPromptResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["messages"],
+            p,
+            "#/definitions/GetPromptResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -1956,28 +2186,31 @@ pub(crate) fn v_GetPromptResult<'v, V: JsonView<'v>>(
                 )
             }
             "messages" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/definitions/GetPromptResult/properties/messages/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_PromptMessage(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/definitions/GetPromptResult/properties/messages/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_PromptMessage(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/GetPromptResult", cx),
@@ -1988,6 +2221,15 @@ pub(crate) fn v_GetPromptResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["messages"],
+            p,
+            "#/definitions/GetPromptResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -2086,16 +2328,17 @@ pub(crate) fn v_ImageContent<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/definitions/ImageContent/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["data", "mimeType", "type"],
-        p,
-        "#/definitions/ImageContent/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["data", "mimeType", "type"],
+            p,
+            "#/definitions/ImageContent/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -2103,6 +2346,7 @@ pub(crate) fn v_ImageContent<'v, V: JsonView<'v>>(
         let r = match &*k {
             "annotations" => v_ImageContentAnnotations(v, p, cx),
             "data" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -2119,6 +2363,7 @@ pub(crate) fn v_ImageContent<'v, V: JsonView<'v>>(
                     )
             }
             "mimeType" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -2128,6 +2373,7 @@ pub(crate) fn v_ImageContent<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "image",
@@ -2145,6 +2391,15 @@ pub(crate) fn v_ImageContent<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["data", "mimeType", "type"],
+            p,
+            "#/definitions/ImageContent/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_Implementation<'v, V: JsonView<'v>>(
@@ -2161,22 +2416,24 @@ pub(crate) fn v_Implementation<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name", "version"],
-        p,
-        "#/definitions/Implementation/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name", "version"],
+            p,
+            "#/definitions/Implementation/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -2186,6 +2443,7 @@ pub(crate) fn v_Implementation<'v, V: JsonView<'v>>(
                 )
             }
             "version" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -2203,6 +2461,15 @@ pub(crate) fn v_Implementation<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name", "version"],
+            p,
+            "#/definitions/Implementation/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_InitializeRequestParams<'v, V: JsonView<'v>>(
@@ -2219,24 +2486,32 @@ pub(crate) fn v_InitializeRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["capabilities", "clientInfo", "protocolVersion"],
-        p,
-        "#/definitions/InitializeRequest/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["capabilities", "clientInfo", "protocolVersion"],
+            p,
+            "#/definitions/InitializeRequest/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "capabilities" => v_ClientCapabilities(v, p, cx),
-            "clientInfo" => v_Implementation(v, p, cx),
+            "capabilities" => {
+                seen |= 1u64;
+                v_ClientCapabilities(v, p, cx)
+            }
+            "clientInfo" => {
+                seen |= 2u64;
+                v_Implementation(v, p, cx)
+            }
             "protocolVersion" => {
+                seen |= 4u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -2261,6 +2536,15 @@ pub(crate) fn v_InitializeRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["capabilities", "clientInfo", "protocolVersion"],
+            p,
+            "#/definitions/InitializeRequest/properties/params/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_InitializeRequest<'v, V: JsonView<'v>>(
@@ -2277,22 +2561,24 @@ pub(crate) fn v_InitializeRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/InitializeRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/InitializeRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "initialize",
@@ -2301,7 +2587,10 @@ pub(crate) fn v_InitializeRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_InitializeRequestParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_InitializeRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/InitializeRequest", cx),
         };
         if !r {
@@ -2310,6 +2599,15 @@ pub(crate) fn v_InitializeRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/InitializeRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -2327,16 +2625,17 @@ pub(crate) fn v_InitializeResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["capabilities", "protocolVersion", "serverInfo"],
-        p,
-        "#/definitions/InitializeResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["capabilities", "protocolVersion", "serverInfo"],
+            p,
+            "#/definitions/InitializeResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -2351,7 +2650,10 @@ pub(crate) fn v_InitializeResult<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "capabilities" => v_ServerCapabilities(v, p, cx),
+            "capabilities" => {
+                seen |= 1u64;
+                v_ServerCapabilities(v, p, cx)
+            }
             "instructions" => {
                 rt::check_type(
                     v,
@@ -2362,6 +2664,7 @@ pub(crate) fn v_InitializeResult<'v, V: JsonView<'v>>(
                 )
             }
             "protocolVersion" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -2370,7 +2673,10 @@ pub(crate) fn v_InitializeResult<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "serverInfo" => v_Implementation(v, p, cx),
+            "serverInfo" => {
+                seen |= 4u64;
+                v_Implementation(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/InitializeResult", cx),
         };
         if !r {
@@ -2379,6 +2685,15 @@ pub(crate) fn v_InitializeResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["capabilities", "protocolVersion", "serverInfo"],
+            p,
+            "#/definitions/InitializeResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -2436,22 +2751,24 @@ pub(crate) fn v_InitializedNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/InitializedNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/InitializedNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "notifications/initialized",
@@ -2477,6 +2794,15 @@ pub(crate) fn v_InitializedNotification<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/InitializedNotification/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_JSONRPCErrorError<'v, V: JsonView<'v>>(
@@ -2493,22 +2819,24 @@ pub(crate) fn v_JSONRPCErrorError<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["code", "message"],
-        p,
-        "#/definitions/JSONRPCError/properties/error/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["code", "message"],
+            p,
+            "#/definitions/JSONRPCError/properties/error/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "code" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::Integer,
@@ -2519,6 +2847,7 @@ pub(crate) fn v_JSONRPCErrorError<'v, V: JsonView<'v>>(
             }
             "data" => true,
             "message" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -2543,6 +2872,15 @@ pub(crate) fn v_JSONRPCErrorError<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["code", "message"],
+            p,
+            "#/definitions/JSONRPCError/properties/error/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_JSONRPCError<'v, V: JsonView<'v>>(
@@ -2553,24 +2891,32 @@ pub(crate) fn v_JSONRPCError<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/definitions/JSONRPCError/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["error", "id", "jsonrpc"],
-        p,
-        "#/definitions/JSONRPCError/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["error", "id", "jsonrpc"],
+            p,
+            "#/definitions/JSONRPCError/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "error" => v_JSONRPCErrorError(v, p, cx),
-            "id" => v_RequestId(v, p, cx),
+            "error" => {
+                seen |= 1u64;
+                v_JSONRPCErrorError(v, p, cx)
+            }
+            "id" => {
+                seen |= 2u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -2587,6 +2933,15 @@ pub(crate) fn v_JSONRPCError<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["error", "id", "jsonrpc"],
+            p,
+            "#/definitions/JSONRPCError/required",
+            cx,
+        );
     }
     ok
 }
@@ -2695,22 +3050,24 @@ pub(crate) fn v_JSONRPCNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["jsonrpc", "method"],
-        p,
-        "#/definitions/JSONRPCNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["jsonrpc", "method"],
+            p,
+            "#/definitions/JSONRPCNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "jsonrpc" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -2720,6 +3077,7 @@ pub(crate) fn v_JSONRPCNotification<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -2737,6 +3095,15 @@ pub(crate) fn v_JSONRPCNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["jsonrpc", "method"],
+            p,
+            "#/definitions/JSONRPCNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -2818,23 +3185,28 @@ pub(crate) fn v_JSONRPCRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method"],
-        p,
-        "#/definitions/JSONRPCRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method"],
+            p,
+            "#/definitions/JSONRPCRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -2844,6 +3216,7 @@ pub(crate) fn v_JSONRPCRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -2862,6 +3235,15 @@ pub(crate) fn v_JSONRPCRequest<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method"],
+            p,
+            "#/definitions/JSONRPCRequest/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_JSONRPCResponse<'v, V: JsonView<'v>>(
@@ -2878,23 +3260,28 @@ pub(crate) fn v_JSONRPCResponse<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "result"],
-        p,
-        "#/definitions/JSONRPCResponse/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/definitions/JSONRPCResponse/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -2903,7 +3290,10 @@ pub(crate) fn v_JSONRPCResponse<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "result" => v_Result(v, p, cx),
+            "result" => {
+                seen |= 4u64;
+                v_Result(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/JSONRPCResponse", cx),
         };
         if !r {
@@ -2912,6 +3302,15 @@ pub(crate) fn v_JSONRPCResponse<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/definitions/JSONRPCResponse/required",
+            cx,
+        );
     }
     ok
 }
@@ -2976,22 +3375,24 @@ pub(crate) fn v_ListPromptsRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/ListPromptsRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ListPromptsRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "prompts/list",
@@ -3010,6 +3411,15 @@ pub(crate) fn v_ListPromptsRequest<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ListPromptsRequest/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListPromptsResult<'v, V: JsonView<'v>>(
@@ -3026,16 +3436,17 @@ pub(crate) fn v_ListPromptsResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["prompts"],
-        p,
-        "#/definitions/ListPromptsResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["prompts"],
+            p,
+            "#/definitions/ListPromptsResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -3060,28 +3471,31 @@ pub(crate) fn v_ListPromptsResult<'v, V: JsonView<'v>>(
                 )
             }
             "prompts" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/definitions/ListPromptsResult/properties/prompts/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_Prompt(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/definitions/ListPromptsResult/properties/prompts/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_Prompt(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/ListPromptsResult", cx),
@@ -3092,6 +3506,15 @@ pub(crate) fn v_ListPromptsResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["prompts"],
+            p,
+            "#/definitions/ListPromptsResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -3156,22 +3579,24 @@ pub(crate) fn v_ListResourceTemplatesRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/ListResourceTemplatesRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ListResourceTemplatesRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "resources/templates/list",
@@ -3197,6 +3622,15 @@ pub(crate) fn v_ListResourceTemplatesRequest<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ListResourceTemplatesRequest/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListResourceTemplatesResult<'v, V: JsonView<'v>>(
@@ -3213,16 +3647,17 @@ pub(crate) fn v_ListResourceTemplatesResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["resourceTemplates"],
-        p,
-        "#/definitions/ListResourceTemplatesResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["resourceTemplates"],
+            p,
+            "#/definitions/ListResourceTemplatesResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -3247,28 +3682,31 @@ pub(crate) fn v_ListResourceTemplatesResult<'v, V: JsonView<'v>>(
                 )
             }
             "resourceTemplates" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/definitions/ListResourceTemplatesResult/properties/resourceTemplates/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_ResourceTemplate(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/definitions/ListResourceTemplatesResult/properties/resourceTemplates/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_ResourceTemplate(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => {
@@ -3286,6 +3724,15 @@ pub(crate) fn v_ListResourceTemplatesResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["resourceTemplates"],
+            p,
+            "#/definitions/ListResourceTemplatesResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -3350,22 +3797,24 @@ pub(crate) fn v_ListResourcesRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/ListResourcesRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ListResourcesRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "resources/list",
@@ -3384,6 +3833,15 @@ pub(crate) fn v_ListResourcesRequest<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ListResourcesRequest/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListResourcesResult<'v, V: JsonView<'v>>(
@@ -3400,16 +3858,17 @@ pub(crate) fn v_ListResourcesResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["resources"],
-        p,
-        "#/definitions/ListResourcesResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["resources"],
+            p,
+            "#/definitions/ListResourcesResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -3434,28 +3893,31 @@ pub(crate) fn v_ListResourcesResult<'v, V: JsonView<'v>>(
                 )
             }
             "resources" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/definitions/ListResourcesResult/properties/resources/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_Resource(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/definitions/ListResourcesResult/properties/resources/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_Resource(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/ListResourcesResult", cx),
@@ -3466,6 +3928,15 @@ pub(crate) fn v_ListResourcesResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["resources"],
+            p,
+            "#/definitions/ListResourcesResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -3547,22 +4018,24 @@ pub(crate) fn v_ListRootsRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/ListRootsRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ListRootsRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "roots/list",
@@ -3581,6 +4054,15 @@ pub(crate) fn v_ListRootsRequest<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ListRootsRequest/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListRootsResult<'v, V: JsonView<'v>>(
@@ -3597,16 +4079,17 @@ pub(crate) fn v_ListRootsResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["roots"],
-        p,
-        "#/definitions/ListRootsResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["roots"],
+            p,
+            "#/definitions/ListRootsResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -3622,28 +4105,31 @@ pub(crate) fn v_ListRootsResult<'v, V: JsonView<'v>>(
                 )
             }
             "roots" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/definitions/ListRootsResult/properties/roots/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_Root(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/definitions/ListRootsResult/properties/roots/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_Root(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/ListRootsResult", cx),
@@ -3654,6 +4140,15 @@ pub(crate) fn v_ListRootsResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["roots"],
+            p,
+            "#/definitions/ListRootsResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -3718,22 +4213,24 @@ pub(crate) fn v_ListToolsRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/ListToolsRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ListToolsRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "tools/list",
@@ -3752,6 +4249,15 @@ pub(crate) fn v_ListToolsRequest<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ListToolsRequest/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListToolsResult<'v, V: JsonView<'v>>(
@@ -3768,16 +4274,17 @@ pub(crate) fn v_ListToolsResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["tools"],
-        p,
-        "#/definitions/ListToolsResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["tools"],
+            p,
+            "#/definitions/ListToolsResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -3802,28 +4309,31 @@ pub(crate) fn v_ListToolsResult<'v, V: JsonView<'v>>(
                 )
             }
             "tools" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/definitions/ListToolsResult/properties/tools/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_Tool(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/definitions/ListToolsResult/properties/tools/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_Tool(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/ListToolsResult", cx),
@@ -3834,6 +4344,15 @@ pub(crate) fn v_ListToolsResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["tools"],
+            p,
+            "#/definitions/ListToolsResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -3873,23 +4392,30 @@ pub(crate) fn v_LoggingMessageNotificationParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["data", "level"],
-        p,
-        "#/definitions/LoggingMessageNotification/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["data", "level"],
+            p,
+            "#/definitions/LoggingMessageNotification/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "data" => true,
-            "level" => v_LoggingLevel(v, p, cx),
+            "data" => {
+                seen |= 1u64;
+                true
+            }
+            "level" => {
+                seen |= 2u64;
+                v_LoggingLevel(v, p, cx)
+            }
             "logger" => {
                 rt::check_type(
                     v,
@@ -3915,6 +4441,15 @@ pub(crate) fn v_LoggingMessageNotificationParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["data", "level"],
+            p,
+            "#/definitions/LoggingMessageNotification/properties/params/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_LoggingMessageNotification<'v, V: JsonView<'v>>(
@@ -3931,22 +4466,24 @@ pub(crate) fn v_LoggingMessageNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/LoggingMessageNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/LoggingMessageNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "notifications/message",
@@ -3955,7 +4492,10 @@ pub(crate) fn v_LoggingMessageNotification<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_LoggingMessageNotificationParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_LoggingMessageNotificationParams(v, p, cx)
+            }
             _ => {
                 rt::reject_unknown_key(
                     &k,
@@ -3971,6 +4511,15 @@ pub(crate) fn v_LoggingMessageNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/LoggingMessageNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -4184,22 +4733,24 @@ pub(crate) fn v_Notification<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/definitions/Notification/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/Notification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/Notification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4217,6 +4768,15 @@ pub(crate) fn v_Notification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/Notification/required",
+            cx,
+        );
     }
     ok
 }
@@ -4281,22 +4841,24 @@ pub(crate) fn v_PaginatedRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/PaginatedRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/PaginatedRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4314,6 +4876,15 @@ pub(crate) fn v_PaginatedRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/PaginatedRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -4438,22 +5009,24 @@ pub(crate) fn v_PingRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/definitions/PingRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/PingRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/PingRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "ping",
@@ -4472,6 +5045,15 @@ pub(crate) fn v_PingRequest<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/PingRequest/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ProgressNotificationParams<'v, V: JsonView<'v>>(
@@ -4488,22 +5070,24 @@ pub(crate) fn v_ProgressNotificationParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["progress", "progressToken"],
-        p,
-        "#/definitions/ProgressNotification/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["progress", "progressToken"],
+            p,
+            "#/definitions/ProgressNotification/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "progress" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::Number,
@@ -4512,7 +5096,10 @@ pub(crate) fn v_ProgressNotificationParams<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "progressToken" => v_ProgressToken(v, p, cx),
+            "progressToken" => {
+                seen |= 2u64;
+                v_ProgressToken(v, p, cx)
+            }
             "total" => {
                 rt::check_type(
                     v,
@@ -4538,6 +5125,15 @@ pub(crate) fn v_ProgressNotificationParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["progress", "progressToken"],
+            p,
+            "#/definitions/ProgressNotification/properties/params/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ProgressNotification<'v, V: JsonView<'v>>(
@@ -4554,22 +5150,24 @@ pub(crate) fn v_ProgressNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/ProgressNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/ProgressNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "notifications/progress",
@@ -4578,7 +5176,10 @@ pub(crate) fn v_ProgressNotification<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_ProgressNotificationParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_ProgressNotificationParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/ProgressNotification", cx),
         };
         if !r {
@@ -4587,6 +5188,15 @@ pub(crate) fn v_ProgressNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/ProgressNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -4635,16 +5245,11 @@ pub(crate) fn v_Prompt<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) ->
     if !rt::check_type(v, rt::JType::Object, p, "#/definitions/Prompt/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name"],
-        p,
-        "#/definitions/Prompt/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["name"], p, "#/definitions/Prompt/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -4685,6 +5290,7 @@ pub(crate) fn v_Prompt<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) ->
                 )
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4702,6 +5308,9 @@ pub(crate) fn v_Prompt<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) ->
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(v, &["name"], p, "#/definitions/Prompt/required", cx);
+    }
     ok
 }
 pub(crate) fn v_PromptArgument<'v, V: JsonView<'v>>(
@@ -4718,16 +5327,17 @@ pub(crate) fn v_PromptArgument<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name"],
-        p,
-        "#/definitions/PromptArgument/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name"],
+            p,
+            "#/definitions/PromptArgument/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -4743,6 +5353,7 @@ pub(crate) fn v_PromptArgument<'v, V: JsonView<'v>>(
                 )
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4768,6 +5379,15 @@ pub(crate) fn v_PromptArgument<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name"],
+            p,
+            "#/definitions/PromptArgument/required",
+            cx,
+        );
     }
     ok
 }
@@ -4825,22 +5445,24 @@ pub(crate) fn v_PromptListChangedNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/PromptListChangedNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/PromptListChangedNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "notifications/prompts/list_changed",
@@ -4865,6 +5487,15 @@ pub(crate) fn v_PromptListChangedNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/PromptListChangedNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -4921,23 +5552,30 @@ pub(crate) fn v_PromptMessage<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/definitions/PromptMessage/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["content", "role"],
-        p,
-        "#/definitions/PromptMessage/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["content", "role"],
+            p,
+            "#/definitions/PromptMessage/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "content" => v_PromptMessageContent(v, p, cx),
-            "role" => v_Role(v, p, cx),
+            "content" => {
+                seen |= 1u64;
+                v_PromptMessageContent(v, p, cx)
+            }
+            "role" => {
+                seen |= 2u64;
+                v_Role(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/PromptMessage", cx),
         };
         if !r {
@@ -4946,6 +5584,15 @@ pub(crate) fn v_PromptMessage<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["content", "role"],
+            p,
+            "#/definitions/PromptMessage/required",
+            cx,
+        );
     }
     ok
 }
@@ -4963,22 +5610,24 @@ pub(crate) fn v_PromptReference<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name", "type"],
-        p,
-        "#/definitions/PromptReference/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name", "type"],
+            p,
+            "#/definitions/PromptReference/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4988,6 +5637,7 @@ pub(crate) fn v_PromptReference<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "ref/prompt",
@@ -5005,6 +5655,15 @@ pub(crate) fn v_PromptReference<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name", "type"],
+            p,
+            "#/definitions/PromptReference/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ReadResourceRequestParams<'v, V: JsonView<'v>>(
@@ -5021,22 +5680,24 @@ pub(crate) fn v_ReadResourceRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["uri"],
-        p,
-        "#/definitions/ReadResourceRequest/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/definitions/ReadResourceRequest/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "uri" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -5068,6 +5729,15 @@ pub(crate) fn v_ReadResourceRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/definitions/ReadResourceRequest/properties/params/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ReadResourceRequest<'v, V: JsonView<'v>>(
@@ -5084,22 +5754,24 @@ pub(crate) fn v_ReadResourceRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/ReadResourceRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/ReadResourceRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "resources/read",
@@ -5108,7 +5780,10 @@ pub(crate) fn v_ReadResourceRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_ReadResourceRequestParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_ReadResourceRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/ReadResourceRequest", cx),
         };
         if !r {
@@ -5117,6 +5792,15 @@ pub(crate) fn v_ReadResourceRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/ReadResourceRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -5177,16 +5861,17 @@ pub(crate) fn v_ReadResourceResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["contents"],
-        p,
-        "#/definitions/ReadResourceResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["contents"],
+            p,
+            "#/definitions/ReadResourceResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -5202,28 +5887,31 @@ pub(crate) fn v_ReadResourceResult<'v, V: JsonView<'v>>(
                 )
             }
             "contents" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/definitions/ReadResourceResult/properties/contents/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_ReadResourceResultContentsItem(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/definitions/ReadResourceResult/properties/contents/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_ReadResourceResultContentsItem(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/ReadResourceResult", cx),
@@ -5234,6 +5922,15 @@ pub(crate) fn v_ReadResourceResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["contents"],
+            p,
+            "#/definitions/ReadResourceResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -5305,22 +6002,18 @@ pub(crate) fn v_Request<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -
     if !rt::check_type(v, rt::JType::Object, p, "#/definitions/Request/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/Request/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["method"], p, "#/definitions/Request/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -5338,6 +6031,15 @@ pub(crate) fn v_Request<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/Request/required",
+            cx,
+        );
     }
     ok
 }
@@ -5473,16 +6175,17 @@ pub(crate) fn v_Resource<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) 
     if !rt::check_type(v, rt::JType::Object, p, "#/definitions/Resource/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name", "uri"],
-        p,
-        "#/definitions/Resource/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name", "uri"],
+            p,
+            "#/definitions/Resource/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -5508,6 +6211,7 @@ pub(crate) fn v_Resource<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) 
                 )
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -5526,6 +6230,7 @@ pub(crate) fn v_Resource<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) 
                 )
             }
             "uri" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -5550,6 +6255,15 @@ pub(crate) fn v_Resource<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) 
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name", "uri"],
+            p,
+            "#/definitions/Resource/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ResourceContents<'v, V: JsonView<'v>>(
@@ -5566,16 +6280,17 @@ pub(crate) fn v_ResourceContents<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["uri"],
-        p,
-        "#/definitions/ResourceContents/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/definitions/ResourceContents/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -5591,6 +6306,7 @@ pub(crate) fn v_ResourceContents<'v, V: JsonView<'v>>(
                 )
             }
             "uri" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -5614,6 +6330,15 @@ pub(crate) fn v_ResourceContents<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/definitions/ResourceContents/required",
+            cx,
+        );
     }
     ok
 }
@@ -5671,22 +6396,24 @@ pub(crate) fn v_ResourceListChangedNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/ResourceListChangedNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ResourceListChangedNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "notifications/resources/list_changed",
@@ -5712,6 +6439,15 @@ pub(crate) fn v_ResourceListChangedNotification<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ResourceListChangedNotification/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ResourceReference<'v, V: JsonView<'v>>(
@@ -5728,22 +6464,24 @@ pub(crate) fn v_ResourceReference<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["type", "uri"],
-        p,
-        "#/definitions/ResourceReference/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["type", "uri"],
+            p,
+            "#/definitions/ResourceReference/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "type" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "ref/resource",
@@ -5753,6 +6491,7 @@ pub(crate) fn v_ResourceReference<'v, V: JsonView<'v>>(
                 )
             }
             "uri" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -5776,6 +6515,15 @@ pub(crate) fn v_ResourceReference<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["type", "uri"],
+            p,
+            "#/definitions/ResourceReference/required",
+            cx,
+        );
     }
     ok
 }
@@ -5880,16 +6628,17 @@ pub(crate) fn v_ResourceTemplate<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name", "uriTemplate"],
-        p,
-        "#/definitions/ResourceTemplate/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name", "uriTemplate"],
+            p,
+            "#/definitions/ResourceTemplate/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -5915,6 +6664,7 @@ pub(crate) fn v_ResourceTemplate<'v, V: JsonView<'v>>(
                 )
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -5924,6 +6674,7 @@ pub(crate) fn v_ResourceTemplate<'v, V: JsonView<'v>>(
                 )
             }
             "uriTemplate" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -5948,6 +6699,15 @@ pub(crate) fn v_ResourceTemplate<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name", "uriTemplate"],
+            p,
+            "#/definitions/ResourceTemplate/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ResourceUpdatedNotificationParams<'v, V: JsonView<'v>>(
@@ -5964,22 +6724,24 @@ pub(crate) fn v_ResourceUpdatedNotificationParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["uri"],
-        p,
-        "#/definitions/ResourceUpdatedNotification/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/definitions/ResourceUpdatedNotification/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "uri" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -6011,6 +6773,15 @@ pub(crate) fn v_ResourceUpdatedNotificationParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/definitions/ResourceUpdatedNotification/properties/params/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ResourceUpdatedNotification<'v, V: JsonView<'v>>(
@@ -6027,22 +6798,24 @@ pub(crate) fn v_ResourceUpdatedNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/ResourceUpdatedNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/ResourceUpdatedNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "notifications/resources/updated",
@@ -6051,7 +6824,10 @@ pub(crate) fn v_ResourceUpdatedNotification<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_ResourceUpdatedNotificationParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_ResourceUpdatedNotificationParams(v, p, cx)
+            }
             _ => {
                 rt::reject_unknown_key(
                     &k,
@@ -6067,6 +6843,15 @@ pub(crate) fn v_ResourceUpdatedNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/ResourceUpdatedNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -6107,10 +6892,11 @@ pub(crate) fn v_Root<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
     if !rt::check_type(v, rt::JType::Object, p, "#/definitions/Root/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(v, &["uri"], p, "#/definitions/Root/required", cx);
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["uri"], p, "#/definitions/Root/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -6126,6 +6912,7 @@ pub(crate) fn v_Root<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
                 )
             }
             "uri" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -6149,6 +6936,9 @@ pub(crate) fn v_Root<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(v, &["uri"], p, "#/definitions/Root/required", cx);
     }
     ok
 }
@@ -6206,22 +6996,24 @@ pub(crate) fn v_RootsListChangedNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/RootsListChangedNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/RootsListChangedNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "notifications/roots/list_changed",
@@ -6246,6 +7038,15 @@ pub(crate) fn v_RootsListChangedNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/RootsListChangedNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -6306,23 +7107,30 @@ pub(crate) fn v_SamplingMessage<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["content", "role"],
-        p,
-        "#/definitions/SamplingMessage/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["content", "role"],
+            p,
+            "#/definitions/SamplingMessage/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "content" => v_SamplingMessageContent(v, p, cx),
-            "role" => v_Role(v, p, cx),
+            "content" => {
+                seen |= 1u64;
+                v_SamplingMessageContent(v, p, cx)
+            }
+            "role" => {
+                seen |= 2u64;
+                v_Role(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/SamplingMessage", cx),
         };
         if !r {
@@ -6331,6 +7139,15 @@ pub(crate) fn v_SamplingMessage<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["content", "role"],
+            p,
+            "#/definitions/SamplingMessage/required",
+            cx,
+        );
     }
     ok
 }
@@ -6814,22 +7631,26 @@ pub(crate) fn v_SetLevelRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["level"],
-        p,
-        "#/definitions/SetLevelRequest/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["level"],
+            p,
+            "#/definitions/SetLevelRequest/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "level" => v_LoggingLevel(v, p, cx),
+            "level" => {
+                seen |= 1u64;
+                v_LoggingLevel(v, p, cx)
+            }
             _ => {
                 rt::reject_unknown_key(
                     &k,
@@ -6845,6 +7666,15 @@ pub(crate) fn v_SetLevelRequestParams<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["level"],
+            p,
+            "#/definitions/SetLevelRequest/properties/params/required",
+            cx,
+        );
     }
     ok
 }
@@ -6862,22 +7692,24 @@ pub(crate) fn v_SetLevelRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/SetLevelRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/SetLevelRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "logging/setLevel",
@@ -6886,7 +7718,10 @@ pub(crate) fn v_SetLevelRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_SetLevelRequestParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_SetLevelRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/SetLevelRequest", cx),
         };
         if !r {
@@ -6895,6 +7730,15 @@ pub(crate) fn v_SetLevelRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/SetLevelRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -6912,22 +7756,24 @@ pub(crate) fn v_SubscribeRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["uri"],
-        p,
-        "#/definitions/SubscribeRequest/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/definitions/SubscribeRequest/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "uri" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -6959,6 +7805,15 @@ pub(crate) fn v_SubscribeRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/definitions/SubscribeRequest/properties/params/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_SubscribeRequest<'v, V: JsonView<'v>>(
@@ -6975,22 +7830,24 @@ pub(crate) fn v_SubscribeRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/SubscribeRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/SubscribeRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "resources/subscribe",
@@ -6999,7 +7856,10 @@ pub(crate) fn v_SubscribeRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_SubscribeRequestParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_SubscribeRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/SubscribeRequest", cx),
         };
         if !r {
@@ -7008,6 +7868,15 @@ pub(crate) fn v_SubscribeRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/SubscribeRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -7106,16 +7975,17 @@ pub(crate) fn v_TextContent<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/definitions/TextContent/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["text", "type"],
-        p,
-        "#/definitions/TextContent/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["text", "type"],
+            p,
+            "#/definitions/TextContent/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -7123,6 +7993,7 @@ pub(crate) fn v_TextContent<'v, V: JsonView<'v>>(
         let r = match &*k {
             "annotations" => v_TextContentAnnotations(v, p, cx),
             "text" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -7132,6 +8003,7 @@ pub(crate) fn v_TextContent<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "text",
@@ -7149,6 +8021,15 @@ pub(crate) fn v_TextContent<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["text", "type"],
+            p,
+            "#/definitions/TextContent/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_TextResourceContents<'v, V: JsonView<'v>>(
@@ -7165,16 +8046,17 @@ pub(crate) fn v_TextResourceContents<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["text", "uri"],
-        p,
-        "#/definitions/TextResourceContents/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["text", "uri"],
+            p,
+            "#/definitions/TextResourceContents/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -7190,6 +8072,7 @@ pub(crate) fn v_TextResourceContents<'v, V: JsonView<'v>>(
                 )
             }
             "text" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -7199,6 +8082,7 @@ pub(crate) fn v_TextResourceContents<'v, V: JsonView<'v>>(
                 )
             }
             "uri" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -7223,6 +8107,15 @@ pub(crate) fn v_TextResourceContents<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["text", "uri"],
+            p,
+            "#/definitions/TextResourceContents/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ToolInputSchema<'v, V: JsonView<'v>>(
@@ -7239,16 +8132,17 @@ pub(crate) fn v_ToolInputSchema<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["type"],
-        p,
-        "#/definitions/Tool/properties/inputSchema/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["type"],
+            p,
+            "#/definitions/Tool/properties/inputSchema/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -7317,6 +8211,7 @@ pub(crate) fn v_ToolInputSchema<'v, V: JsonView<'v>>(
                 }
             }
             "type" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "object",
@@ -7341,22 +8236,32 @@ pub(crate) fn v_ToolInputSchema<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["type"],
+            p,
+            "#/definitions/Tool/properties/inputSchema/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_Tool<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
     if !rt::check_type(v, rt::JType::Object, p, "#/definitions/Tool/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["inputSchema", "name"],
-        p,
-        "#/definitions/Tool/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["inputSchema", "name"],
+            p,
+            "#/definitions/Tool/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -7371,8 +8276,12 @@ pub(crate) fn v_Tool<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
                     cx,
                 )
             }
-            "inputSchema" => v_ToolInputSchema(v, p, cx),
+            "inputSchema" => {
+                seen |= 1u64;
+                v_ToolInputSchema(v, p, cx)
+            }
             "name" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -7389,6 +8298,15 @@ pub(crate) fn v_Tool<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["inputSchema", "name"],
+            p,
+            "#/definitions/Tool/required",
+            cx,
+        );
     }
     ok
 }
@@ -7446,22 +8364,24 @@ pub(crate) fn v_ToolListChangedNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/ToolListChangedNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ToolListChangedNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "notifications/tools/list_changed",
@@ -7487,6 +8407,15 @@ pub(crate) fn v_ToolListChangedNotification<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ToolListChangedNotification/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_UnsubscribeRequestParams<'v, V: JsonView<'v>>(
@@ -7503,22 +8432,24 @@ pub(crate) fn v_UnsubscribeRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["uri"],
-        p,
-        "#/definitions/UnsubscribeRequest/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/definitions/UnsubscribeRequest/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "uri" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -7550,6 +8481,15 @@ pub(crate) fn v_UnsubscribeRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/definitions/UnsubscribeRequest/properties/params/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_UnsubscribeRequest<'v, V: JsonView<'v>>(
@@ -7566,22 +8506,24 @@ pub(crate) fn v_UnsubscribeRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/UnsubscribeRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/UnsubscribeRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "resources/unsubscribe",
@@ -7590,7 +8532,10 @@ pub(crate) fn v_UnsubscribeRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_UnsubscribeRequestParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_UnsubscribeRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/UnsubscribeRequest", cx),
         };
         if !r {
@@ -7599,6 +8544,15 @@ pub(crate) fn v_UnsubscribeRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/UnsubscribeRequest/required",
+            cx,
+        );
     }
     ok
 }

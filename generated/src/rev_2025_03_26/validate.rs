@@ -160,16 +160,17 @@ pub(crate) fn v_AudioContent<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/definitions/AudioContent/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["data", "mimeType", "type"],
-        p,
-        "#/definitions/AudioContent/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["data", "mimeType", "type"],
+            p,
+            "#/definitions/AudioContent/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -177,6 +178,7 @@ pub(crate) fn v_AudioContent<'v, V: JsonView<'v>>(
         let r = match &*k {
             "annotations" => v_Annotations(v, p, cx),
             "data" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -193,6 +195,7 @@ pub(crate) fn v_AudioContent<'v, V: JsonView<'v>>(
                     )
             }
             "mimeType" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -202,6 +205,7 @@ pub(crate) fn v_AudioContent<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "audio",
@@ -219,6 +223,15 @@ pub(crate) fn v_AudioContent<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["data", "mimeType", "type"],
+            p,
+            "#/definitions/AudioContent/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_BlobResourceContents<'v, V: JsonView<'v>>(
@@ -235,22 +248,24 @@ pub(crate) fn v_BlobResourceContents<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["blob", "uri"],
-        p,
-        "#/definitions/BlobResourceContents/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["blob", "uri"],
+            p,
+            "#/definitions/BlobResourceContents/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "blob" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -276,6 +291,7 @@ pub(crate) fn v_BlobResourceContents<'v, V: JsonView<'v>>(
                 )
             }
             "uri" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -300,6 +316,15 @@ pub(crate) fn v_BlobResourceContents<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["blob", "uri"],
+            p,
+            "#/definitions/BlobResourceContents/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_CallToolRequestParams<'v, V: JsonView<'v>>(
@@ -316,16 +341,17 @@ pub(crate) fn v_CallToolRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name"],
-        p,
-        "#/definitions/CallToolRequest/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name"],
+            p,
+            "#/definitions/CallToolRequest/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -341,6 +367,7 @@ pub(crate) fn v_CallToolRequestParams<'v, V: JsonView<'v>>(
                 )
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -365,6 +392,15 @@ pub(crate) fn v_CallToolRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name"],
+            p,
+            "#/definitions/CallToolRequest/properties/params/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_CallToolRequest<'v, V: JsonView<'v>>(
@@ -381,22 +417,24 @@ pub(crate) fn v_CallToolRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/CallToolRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/CallToolRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "tools/call",
@@ -405,7 +443,10 @@ pub(crate) fn v_CallToolRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_CallToolRequestParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_CallToolRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/CallToolRequest", cx),
         };
         if !r {
@@ -414,6 +455,15 @@ pub(crate) fn v_CallToolRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/CallToolRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -490,16 +540,17 @@ pub(crate) fn v_CallToolResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["content"],
-        p,
-        "#/definitions/CallToolResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["content"],
+            p,
+            "#/definitions/CallToolResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -515,28 +566,31 @@ pub(crate) fn v_CallToolResult<'v, V: JsonView<'v>>(
                 )
             }
             "content" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/definitions/CallToolResult/properties/content/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_CallToolResultContentItem(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/definitions/CallToolResult/properties/content/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_CallToolResultContentItem(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "isError" => {
@@ -557,6 +611,15 @@ pub(crate) fn v_CallToolResult<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["content"],
+            p,
+            "#/definitions/CallToolResult/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_CancelledNotificationParams<'v, V: JsonView<'v>>(
@@ -573,16 +636,17 @@ pub(crate) fn v_CancelledNotificationParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["requestId"],
-        p,
-        "#/definitions/CancelledNotification/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["requestId"],
+            p,
+            "#/definitions/CancelledNotification/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -597,7 +661,10 @@ pub(crate) fn v_CancelledNotificationParams<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "requestId" => v_RequestId(v, p, cx),
+            "requestId" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             _ => {
                 rt::reject_unknown_key(
                     &k,
@@ -613,6 +680,15 @@ pub(crate) fn v_CancelledNotificationParams<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["requestId"],
+            p,
+            "#/definitions/CancelledNotification/properties/params/required",
+            cx,
+        );
     }
     ok
 }
@@ -630,22 +706,24 @@ pub(crate) fn v_CancelledNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/CancelledNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/CancelledNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "notifications/cancelled",
@@ -654,7 +732,10 @@ pub(crate) fn v_CancelledNotification<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_CancelledNotificationParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_CancelledNotificationParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/CancelledNotification", cx),
         };
         if !r {
@@ -663,6 +744,15 @@ pub(crate) fn v_CancelledNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/CancelledNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -1035,22 +1125,24 @@ pub(crate) fn v_CompleteRequestParamsArgument<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name", "value"],
-        p,
-        "#/definitions/CompleteRequest/properties/params/properties/argument/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name", "value"],
+            p,
+            "#/definitions/CompleteRequest/properties/params/properties/argument/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -1060,6 +1152,7 @@ pub(crate) fn v_CompleteRequestParamsArgument<'v, V: JsonView<'v>>(
                 )
             }
             "value" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -1083,6 +1176,15 @@ pub(crate) fn v_CompleteRequestParamsArgument<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name", "value"],
+            p,
+            "#/definitions/CompleteRequest/properties/params/properties/argument/required",
+            cx,
+        );
     }
     ok
 }
@@ -1143,23 +1245,30 @@ pub(crate) fn v_CompleteRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["argument", "ref"],
-        p,
-        "#/definitions/CompleteRequest/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["argument", "ref"],
+            p,
+            "#/definitions/CompleteRequest/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "argument" => v_CompleteRequestParamsArgument(v, p, cx),
-            "ref" => v_CompleteRequestParamsRef(v, p, cx),
+            "argument" => {
+                seen |= 1u64;
+                v_CompleteRequestParamsArgument(v, p, cx)
+            }
+            "ref" => {
+                seen |= 2u64;
+                v_CompleteRequestParamsRef(v, p, cx)
+            }
             _ => {
                 rt::reject_unknown_key(
                     &k,
@@ -1175,6 +1284,15 @@ pub(crate) fn v_CompleteRequestParams<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["argument", "ref"],
+            p,
+            "#/definitions/CompleteRequest/properties/params/required",
+            cx,
+        );
     }
     ok
 }
@@ -1192,22 +1310,24 @@ pub(crate) fn v_CompleteRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/CompleteRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/CompleteRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "completion/complete",
@@ -1216,7 +1336,10 @@ pub(crate) fn v_CompleteRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_CompleteRequestParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_CompleteRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/CompleteRequest", cx),
         };
         if !r {
@@ -1225,6 +1348,15 @@ pub(crate) fn v_CompleteRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/CompleteRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -1242,16 +1374,17 @@ pub(crate) fn v_CompleteResultCompletion<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["values"],
-        p,
-        "#/definitions/CompleteResult/properties/completion/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["values"],
+            p,
+            "#/definitions/CompleteResult/properties/completion/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -1276,34 +1409,37 @@ pub(crate) fn v_CompleteResultCompletion<'v, V: JsonView<'v>>(
                 )
             }
             "values" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/definitions/CompleteResult/properties/completion/properties/values/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = rt::check_type(
-                            v,
-                            rt::JType::String,
-                            p,
-                            "#/definitions/CompleteResult/properties/completion/properties/values/items/type",
-                            cx,
-                        );
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/definitions/CompleteResult/properties/completion/properties/values/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = rt::check_type(
+                                v,
+                                rt::JType::String,
+                                p,
+                                "#/definitions/CompleteResult/properties/completion/properties/values/items/type",
+                                cx,
+                            );
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => {
@@ -1322,6 +1458,15 @@ pub(crate) fn v_CompleteResultCompletion<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["values"],
+            p,
+            "#/definitions/CompleteResult/properties/completion/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_CompleteResult<'v, V: JsonView<'v>>(
@@ -1338,16 +1483,17 @@ pub(crate) fn v_CompleteResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["completion"],
-        p,
-        "#/definitions/CompleteResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["completion"],
+            p,
+            "#/definitions/CompleteResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -1362,7 +1508,10 @@ pub(crate) fn v_CompleteResult<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "completion" => v_CompleteResultCompletion(v, p, cx),
+            "completion" => {
+                seen |= 1u64;
+                v_CompleteResultCompletion(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/CompleteResult", cx),
         };
         if !r {
@@ -1371,6 +1520,15 @@ pub(crate) fn v_CompleteResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["completion"],
+            p,
+            "#/definitions/CompleteResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -1401,16 +1559,17 @@ pub(crate) fn v_CreateMessageRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["maxTokens", "messages"],
-        p,
-        "#/definitions/CreateMessageRequest/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["maxTokens", "messages"],
+            p,
+            "#/definitions/CreateMessageRequest/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -1418,6 +1577,7 @@ pub(crate) fn v_CreateMessageRequestParams<'v, V: JsonView<'v>>(
         let r = match &*k {
             "includeContext" => v_CreateMessageRequestParamsIncludeContext(v, p, cx),
             "maxTokens" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::Integer,
@@ -1427,28 +1587,31 @@ pub(crate) fn v_CreateMessageRequestParams<'v, V: JsonView<'v>>(
                 )
             }
             "messages" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/definitions/CreateMessageRequest/properties/params/properties/messages/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_SamplingMessage(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 2u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/definitions/CreateMessageRequest/properties/params/properties/messages/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_SamplingMessage(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "metadata" => {
@@ -1526,6 +1689,15 @@ pub(crate) fn v_CreateMessageRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["maxTokens", "messages"],
+            p,
+            "#/definitions/CreateMessageRequest/properties/params/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_CreateMessageRequest<'v, V: JsonView<'v>>(
@@ -1542,22 +1714,24 @@ pub(crate) fn v_CreateMessageRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/CreateMessageRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/CreateMessageRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "sampling/createMessage",
@@ -1566,7 +1740,10 @@ pub(crate) fn v_CreateMessageRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_CreateMessageRequestParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_CreateMessageRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/CreateMessageRequest", cx),
         };
         if !r {
@@ -1575,6 +1752,15 @@ pub(crate) fn v_CreateMessageRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/CreateMessageRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -1643,16 +1829,17 @@ pub(crate) fn v_CreateMessageResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["content", "model", "role"],
-        p,
-        "#/definitions/CreateMessageResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["content", "model", "role"],
+            p,
+            "#/definitions/CreateMessageResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -1667,8 +1854,12 @@ pub(crate) fn v_CreateMessageResult<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "content" => v_CreateMessageResultContent(v, p, cx),
+            "content" => {
+                seen |= 1u64;
+                v_CreateMessageResultContent(v, p, cx)
+            }
             "model" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -1677,7 +1868,10 @@ pub(crate) fn v_CreateMessageResult<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "role" => v_Role(v, p, cx),
+            "role" => {
+                seen |= 4u64;
+                v_Role(v, p, cx)
+            }
             "stopReason" => {
                 rt::check_type(
                     v,
@@ -1695,6 +1889,15 @@ pub(crate) fn v_CreateMessageResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["content", "model", "role"],
+            p,
+            "#/definitions/CreateMessageResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -1755,24 +1958,29 @@ pub(crate) fn v_EmbeddedResource<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["resource", "type"],
-        p,
-        "#/definitions/EmbeddedResource/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["resource", "type"],
+            p,
+            "#/definitions/EmbeddedResource/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "annotations" => v_Annotations(v, p, cx),
-            "resource" => v_EmbeddedResourceResource(v, p, cx),
+            "resource" => {
+                seen |= 1u64;
+                v_EmbeddedResourceResource(v, p, cx)
+            }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "resource",
@@ -1790,6 +1998,15 @@ pub(crate) fn v_EmbeddedResource<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["resource", "type"],
+            p,
+            "#/definitions/EmbeddedResource/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_GetPromptRequestParams<'v, V: JsonView<'v>>(
@@ -1806,16 +2023,17 @@ pub(crate) fn v_GetPromptRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name"],
-        p,
-        "#/definitions/GetPromptRequest/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name"],
+            p,
+            "#/definitions/GetPromptRequest/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -1853,6 +2071,7 @@ pub(crate) fn v_GetPromptRequestParams<'v, V: JsonView<'v>>(
                 }
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -1877,6 +2096,15 @@ pub(crate) fn v_GetPromptRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name"],
+            p,
+            "#/definitions/GetPromptRequest/properties/params/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_GetPromptRequest<'v, V: JsonView<'v>>(
@@ -1893,22 +2121,24 @@ pub(crate) fn v_GetPromptRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/GetPromptRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/GetPromptRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "prompts/get",
@@ -1917,7 +2147,10 @@ pub(crate) fn v_GetPromptRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_GetPromptRequestParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_GetPromptRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/GetPromptRequest", cx),
         };
         if !r {
@@ -1926,6 +2159,15 @@ pub(crate) fn v_GetPromptRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/GetPromptRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -1943,16 +2185,17 @@ pub(crate) fn v_GetPromptResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["messages"],
-        p,
-        "#/definitions/GetPromptResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["messages"],
+            p,
+            "#/definitions/GetPromptResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -1977,28 +2220,31 @@ pub(crate) fn v_GetPromptResult<'v, V: JsonView<'v>>(
                 )
             }
             "messages" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/definitions/GetPromptResult/properties/messages/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_PromptMessage(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/definitions/GetPromptResult/properties/messages/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_PromptMessage(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/GetPromptResult", cx),
@@ -2010,6 +2256,15 @@ pub(crate) fn v_GetPromptResult<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["messages"],
+            p,
+            "#/definitions/GetPromptResult/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ImageContent<'v, V: JsonView<'v>>(
@@ -2020,16 +2275,17 @@ pub(crate) fn v_ImageContent<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/definitions/ImageContent/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["data", "mimeType", "type"],
-        p,
-        "#/definitions/ImageContent/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["data", "mimeType", "type"],
+            p,
+            "#/definitions/ImageContent/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -2037,6 +2293,7 @@ pub(crate) fn v_ImageContent<'v, V: JsonView<'v>>(
         let r = match &*k {
             "annotations" => v_Annotations(v, p, cx),
             "data" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -2053,6 +2310,7 @@ pub(crate) fn v_ImageContent<'v, V: JsonView<'v>>(
                     )
             }
             "mimeType" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -2062,6 +2320,7 @@ pub(crate) fn v_ImageContent<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "image",
@@ -2079,6 +2338,15 @@ pub(crate) fn v_ImageContent<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["data", "mimeType", "type"],
+            p,
+            "#/definitions/ImageContent/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_Implementation<'v, V: JsonView<'v>>(
@@ -2095,22 +2363,24 @@ pub(crate) fn v_Implementation<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name", "version"],
-        p,
-        "#/definitions/Implementation/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name", "version"],
+            p,
+            "#/definitions/Implementation/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -2120,6 +2390,7 @@ pub(crate) fn v_Implementation<'v, V: JsonView<'v>>(
                 )
             }
             "version" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -2137,6 +2408,15 @@ pub(crate) fn v_Implementation<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name", "version"],
+            p,
+            "#/definitions/Implementation/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_InitializeRequestParams<'v, V: JsonView<'v>>(
@@ -2153,24 +2433,32 @@ pub(crate) fn v_InitializeRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["capabilities", "clientInfo", "protocolVersion"],
-        p,
-        "#/definitions/InitializeRequest/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["capabilities", "clientInfo", "protocolVersion"],
+            p,
+            "#/definitions/InitializeRequest/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "capabilities" => v_ClientCapabilities(v, p, cx),
-            "clientInfo" => v_Implementation(v, p, cx),
+            "capabilities" => {
+                seen |= 1u64;
+                v_ClientCapabilities(v, p, cx)
+            }
+            "clientInfo" => {
+                seen |= 2u64;
+                v_Implementation(v, p, cx)
+            }
             "protocolVersion" => {
+                seen |= 4u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -2195,6 +2483,15 @@ pub(crate) fn v_InitializeRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["capabilities", "clientInfo", "protocolVersion"],
+            p,
+            "#/definitions/InitializeRequest/properties/params/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_InitializeRequest<'v, V: JsonView<'v>>(
@@ -2211,22 +2508,24 @@ pub(crate) fn v_InitializeRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/InitializeRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/InitializeRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "initialize",
@@ -2235,7 +2534,10 @@ pub(crate) fn v_InitializeRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_InitializeRequestParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_InitializeRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/InitializeRequest", cx),
         };
         if !r {
@@ -2244,6 +2546,15 @@ pub(crate) fn v_InitializeRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/InitializeRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -2261,16 +2572,17 @@ pub(crate) fn v_InitializeResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["capabilities", "protocolVersion", "serverInfo"],
-        p,
-        "#/definitions/InitializeResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["capabilities", "protocolVersion", "serverInfo"],
+            p,
+            "#/definitions/InitializeResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -2285,7 +2597,10 @@ pub(crate) fn v_InitializeResult<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "capabilities" => v_ServerCapabilities(v, p, cx),
+            "capabilities" => {
+                seen |= 1u64;
+                v_ServerCapabilities(v, p, cx)
+            }
             "instructions" => {
                 rt::check_type(
                     v,
@@ -2296,6 +2611,7 @@ pub(crate) fn v_InitializeResult<'v, V: JsonView<'v>>(
                 )
             }
             "protocolVersion" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -2304,7 +2620,10 @@ pub(crate) fn v_InitializeResult<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "serverInfo" => v_Implementation(v, p, cx),
+            "serverInfo" => {
+                seen |= 4u64;
+                v_Implementation(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/InitializeResult", cx),
         };
         if !r {
@@ -2313,6 +2632,15 @@ pub(crate) fn v_InitializeResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["capabilities", "protocolVersion", "serverInfo"],
+            p,
+            "#/definitions/InitializeResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -2370,22 +2698,24 @@ pub(crate) fn v_InitializedNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/InitializedNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/InitializedNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "notifications/initialized",
@@ -2410,6 +2740,15 @@ pub(crate) fn v_InitializedNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/InitializedNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -2513,22 +2852,24 @@ pub(crate) fn v_JSONRPCErrorError<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["code", "message"],
-        p,
-        "#/definitions/JSONRPCError/properties/error/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["code", "message"],
+            p,
+            "#/definitions/JSONRPCError/properties/error/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "code" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::Integer,
@@ -2539,6 +2880,7 @@ pub(crate) fn v_JSONRPCErrorError<'v, V: JsonView<'v>>(
             }
             "data" => true,
             "message" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -2563,6 +2905,15 @@ pub(crate) fn v_JSONRPCErrorError<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["code", "message"],
+            p,
+            "#/definitions/JSONRPCError/properties/error/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_JSONRPCError<'v, V: JsonView<'v>>(
@@ -2573,24 +2924,32 @@ pub(crate) fn v_JSONRPCError<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/definitions/JSONRPCError/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["error", "id", "jsonrpc"],
-        p,
-        "#/definitions/JSONRPCError/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["error", "id", "jsonrpc"],
+            p,
+            "#/definitions/JSONRPCError/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "error" => v_JSONRPCErrorError(v, p, cx),
-            "id" => v_RequestId(v, p, cx),
+            "error" => {
+                seen |= 1u64;
+                v_JSONRPCErrorError(v, p, cx)
+            }
+            "id" => {
+                seen |= 2u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -2607,6 +2966,15 @@ pub(crate) fn v_JSONRPCError<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["error", "id", "jsonrpc"],
+            p,
+            "#/definitions/JSONRPCError/required",
+            cx,
+        );
     }
     ok
 }
@@ -2878,22 +3246,24 @@ pub(crate) fn v_JSONRPCNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["jsonrpc", "method"],
-        p,
-        "#/definitions/JSONRPCNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["jsonrpc", "method"],
+            p,
+            "#/definitions/JSONRPCNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "jsonrpc" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -2903,6 +3273,7 @@ pub(crate) fn v_JSONRPCNotification<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -2920,6 +3291,15 @@ pub(crate) fn v_JSONRPCNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["jsonrpc", "method"],
+            p,
+            "#/definitions/JSONRPCNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -3001,23 +3381,28 @@ pub(crate) fn v_JSONRPCRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method"],
-        p,
-        "#/definitions/JSONRPCRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method"],
+            p,
+            "#/definitions/JSONRPCRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -3027,6 +3412,7 @@ pub(crate) fn v_JSONRPCRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -3045,6 +3431,15 @@ pub(crate) fn v_JSONRPCRequest<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method"],
+            p,
+            "#/definitions/JSONRPCRequest/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_JSONRPCResponse<'v, V: JsonView<'v>>(
@@ -3061,23 +3456,28 @@ pub(crate) fn v_JSONRPCResponse<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "result"],
-        p,
-        "#/definitions/JSONRPCResponse/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/definitions/JSONRPCResponse/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -3086,7 +3486,10 @@ pub(crate) fn v_JSONRPCResponse<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "result" => v_Result(v, p, cx),
+            "result" => {
+                seen |= 4u64;
+                v_Result(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/JSONRPCResponse", cx),
         };
         if !r {
@@ -3095,6 +3498,15 @@ pub(crate) fn v_JSONRPCResponse<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/definitions/JSONRPCResponse/required",
+            cx,
+        );
     }
     ok
 }
@@ -3159,22 +3571,24 @@ pub(crate) fn v_ListPromptsRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/ListPromptsRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ListPromptsRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "prompts/list",
@@ -3193,6 +3607,15 @@ pub(crate) fn v_ListPromptsRequest<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ListPromptsRequest/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListPromptsResult<'v, V: JsonView<'v>>(
@@ -3209,16 +3632,17 @@ pub(crate) fn v_ListPromptsResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["prompts"],
-        p,
-        "#/definitions/ListPromptsResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["prompts"],
+            p,
+            "#/definitions/ListPromptsResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -3243,28 +3667,31 @@ pub(crate) fn v_ListPromptsResult<'v, V: JsonView<'v>>(
                 )
             }
             "prompts" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/definitions/ListPromptsResult/properties/prompts/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_Prompt(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/definitions/ListPromptsResult/properties/prompts/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_Prompt(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/ListPromptsResult", cx),
@@ -3275,6 +3702,15 @@ pub(crate) fn v_ListPromptsResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["prompts"],
+            p,
+            "#/definitions/ListPromptsResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -3339,22 +3775,24 @@ pub(crate) fn v_ListResourceTemplatesRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/ListResourceTemplatesRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ListResourceTemplatesRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "resources/templates/list",
@@ -3380,6 +3818,15 @@ pub(crate) fn v_ListResourceTemplatesRequest<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ListResourceTemplatesRequest/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListResourceTemplatesResult<'v, V: JsonView<'v>>(
@@ -3396,16 +3843,17 @@ pub(crate) fn v_ListResourceTemplatesResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["resourceTemplates"],
-        p,
-        "#/definitions/ListResourceTemplatesResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["resourceTemplates"],
+            p,
+            "#/definitions/ListResourceTemplatesResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -3430,28 +3878,31 @@ pub(crate) fn v_ListResourceTemplatesResult<'v, V: JsonView<'v>>(
                 )
             }
             "resourceTemplates" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/definitions/ListResourceTemplatesResult/properties/resourceTemplates/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_ResourceTemplate(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/definitions/ListResourceTemplatesResult/properties/resourceTemplates/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_ResourceTemplate(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => {
@@ -3469,6 +3920,15 @@ pub(crate) fn v_ListResourceTemplatesResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["resourceTemplates"],
+            p,
+            "#/definitions/ListResourceTemplatesResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -3533,22 +3993,24 @@ pub(crate) fn v_ListResourcesRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/ListResourcesRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ListResourcesRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "resources/list",
@@ -3567,6 +4029,15 @@ pub(crate) fn v_ListResourcesRequest<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ListResourcesRequest/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListResourcesResult<'v, V: JsonView<'v>>(
@@ -3583,16 +4054,17 @@ pub(crate) fn v_ListResourcesResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["resources"],
-        p,
-        "#/definitions/ListResourcesResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["resources"],
+            p,
+            "#/definitions/ListResourcesResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -3617,28 +4089,31 @@ pub(crate) fn v_ListResourcesResult<'v, V: JsonView<'v>>(
                 )
             }
             "resources" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/definitions/ListResourcesResult/properties/resources/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_Resource(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/definitions/ListResourcesResult/properties/resources/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_Resource(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/ListResourcesResult", cx),
@@ -3649,6 +4124,15 @@ pub(crate) fn v_ListResourcesResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["resources"],
+            p,
+            "#/definitions/ListResourcesResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -3730,22 +4214,24 @@ pub(crate) fn v_ListRootsRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/ListRootsRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ListRootsRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "roots/list",
@@ -3764,6 +4250,15 @@ pub(crate) fn v_ListRootsRequest<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ListRootsRequest/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListRootsResult<'v, V: JsonView<'v>>(
@@ -3780,16 +4275,17 @@ pub(crate) fn v_ListRootsResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["roots"],
-        p,
-        "#/definitions/ListRootsResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["roots"],
+            p,
+            "#/definitions/ListRootsResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -3805,28 +4301,31 @@ pub(crate) fn v_ListRootsResult<'v, V: JsonView<'v>>(
                 )
             }
             "roots" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/definitions/ListRootsResult/properties/roots/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_Root(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/definitions/ListRootsResult/properties/roots/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_Root(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/ListRootsResult", cx),
@@ -3837,6 +4336,15 @@ pub(crate) fn v_ListRootsResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["roots"],
+            p,
+            "#/definitions/ListRootsResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -3901,22 +4409,24 @@ pub(crate) fn v_ListToolsRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/ListToolsRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ListToolsRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "tools/list",
@@ -3935,6 +4445,15 @@ pub(crate) fn v_ListToolsRequest<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ListToolsRequest/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListToolsResult<'v, V: JsonView<'v>>(
@@ -3951,16 +4470,17 @@ pub(crate) fn v_ListToolsResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["tools"],
-        p,
-        "#/definitions/ListToolsResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["tools"],
+            p,
+            "#/definitions/ListToolsResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -3985,28 +4505,31 @@ pub(crate) fn v_ListToolsResult<'v, V: JsonView<'v>>(
                 )
             }
             "tools" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/definitions/ListToolsResult/properties/tools/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_Tool(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/definitions/ListToolsResult/properties/tools/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_Tool(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/ListToolsResult", cx),
@@ -4017,6 +4540,15 @@ pub(crate) fn v_ListToolsResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["tools"],
+            p,
+            "#/definitions/ListToolsResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -4056,23 +4588,30 @@ pub(crate) fn v_LoggingMessageNotificationParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["data", "level"],
-        p,
-        "#/definitions/LoggingMessageNotification/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["data", "level"],
+            p,
+            "#/definitions/LoggingMessageNotification/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "data" => true,
-            "level" => v_LoggingLevel(v, p, cx),
+            "data" => {
+                seen |= 1u64;
+                true
+            }
+            "level" => {
+                seen |= 2u64;
+                v_LoggingLevel(v, p, cx)
+            }
             "logger" => {
                 rt::check_type(
                     v,
@@ -4098,6 +4637,15 @@ pub(crate) fn v_LoggingMessageNotificationParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["data", "level"],
+            p,
+            "#/definitions/LoggingMessageNotification/properties/params/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_LoggingMessageNotification<'v, V: JsonView<'v>>(
@@ -4114,22 +4662,24 @@ pub(crate) fn v_LoggingMessageNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/LoggingMessageNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/LoggingMessageNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "notifications/message",
@@ -4138,7 +4688,10 @@ pub(crate) fn v_LoggingMessageNotification<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_LoggingMessageNotificationParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_LoggingMessageNotificationParams(v, p, cx)
+            }
             _ => {
                 rt::reject_unknown_key(
                     &k,
@@ -4154,6 +4707,15 @@ pub(crate) fn v_LoggingMessageNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/LoggingMessageNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -4367,22 +4929,24 @@ pub(crate) fn v_Notification<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/definitions/Notification/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/Notification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/Notification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4400,6 +4964,15 @@ pub(crate) fn v_Notification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/Notification/required",
+            cx,
+        );
     }
     ok
 }
@@ -4464,22 +5037,24 @@ pub(crate) fn v_PaginatedRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/PaginatedRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/PaginatedRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4497,6 +5072,15 @@ pub(crate) fn v_PaginatedRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/PaginatedRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -4621,22 +5205,24 @@ pub(crate) fn v_PingRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/definitions/PingRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/PingRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/PingRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "ping",
@@ -4655,6 +5241,15 @@ pub(crate) fn v_PingRequest<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/PingRequest/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ProgressNotificationParams<'v, V: JsonView<'v>>(
@@ -4671,16 +5266,17 @@ pub(crate) fn v_ProgressNotificationParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["progress", "progressToken"],
-        p,
-        "#/definitions/ProgressNotification/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["progress", "progressToken"],
+            p,
+            "#/definitions/ProgressNotification/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -4696,6 +5292,7 @@ pub(crate) fn v_ProgressNotificationParams<'v, V: JsonView<'v>>(
                 )
             }
             "progress" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::Number,
@@ -4704,7 +5301,10 @@ pub(crate) fn v_ProgressNotificationParams<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "progressToken" => v_ProgressToken(v, p, cx),
+            "progressToken" => {
+                seen |= 2u64;
+                v_ProgressToken(v, p, cx)
+            }
             "total" => {
                 rt::check_type(
                     v,
@@ -4730,6 +5330,15 @@ pub(crate) fn v_ProgressNotificationParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["progress", "progressToken"],
+            p,
+            "#/definitions/ProgressNotification/properties/params/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ProgressNotification<'v, V: JsonView<'v>>(
@@ -4746,22 +5355,24 @@ pub(crate) fn v_ProgressNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/ProgressNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/ProgressNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "notifications/progress",
@@ -4770,7 +5381,10 @@ pub(crate) fn v_ProgressNotification<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_ProgressNotificationParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_ProgressNotificationParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/ProgressNotification", cx),
         };
         if !r {
@@ -4779,6 +5393,15 @@ pub(crate) fn v_ProgressNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/ProgressNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -4827,16 +5450,11 @@ pub(crate) fn v_Prompt<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) ->
     if !rt::check_type(v, rt::JType::Object, p, "#/definitions/Prompt/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name"],
-        p,
-        "#/definitions/Prompt/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["name"], p, "#/definitions/Prompt/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -4877,6 +5495,7 @@ pub(crate) fn v_Prompt<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) ->
                 )
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4894,6 +5513,9 @@ pub(crate) fn v_Prompt<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) ->
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(v, &["name"], p, "#/definitions/Prompt/required", cx);
+    }
     ok
 }
 pub(crate) fn v_PromptArgument<'v, V: JsonView<'v>>(
@@ -4910,16 +5532,17 @@ pub(crate) fn v_PromptArgument<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name"],
-        p,
-        "#/definitions/PromptArgument/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name"],
+            p,
+            "#/definitions/PromptArgument/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -4935,6 +5558,7 @@ pub(crate) fn v_PromptArgument<'v, V: JsonView<'v>>(
                 )
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4960,6 +5584,15 @@ pub(crate) fn v_PromptArgument<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name"],
+            p,
+            "#/definitions/PromptArgument/required",
+            cx,
+        );
     }
     ok
 }
@@ -5017,22 +5650,24 @@ pub(crate) fn v_PromptListChangedNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/PromptListChangedNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/PromptListChangedNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "notifications/prompts/list_changed",
@@ -5057,6 +5692,15 @@ pub(crate) fn v_PromptListChangedNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/PromptListChangedNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -5121,23 +5765,30 @@ pub(crate) fn v_PromptMessage<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/definitions/PromptMessage/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["content", "role"],
-        p,
-        "#/definitions/PromptMessage/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["content", "role"],
+            p,
+            "#/definitions/PromptMessage/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "content" => v_PromptMessageContent(v, p, cx),
-            "role" => v_Role(v, p, cx),
+            "content" => {
+                seen |= 1u64;
+                v_PromptMessageContent(v, p, cx)
+            }
+            "role" => {
+                seen |= 2u64;
+                v_Role(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/PromptMessage", cx),
         };
         if !r {
@@ -5146,6 +5797,15 @@ pub(crate) fn v_PromptMessage<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["content", "role"],
+            p,
+            "#/definitions/PromptMessage/required",
+            cx,
+        );
     }
     ok
 }
@@ -5163,22 +5823,24 @@ pub(crate) fn v_PromptReference<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name", "type"],
-        p,
-        "#/definitions/PromptReference/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name", "type"],
+            p,
+            "#/definitions/PromptReference/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -5188,6 +5850,7 @@ pub(crate) fn v_PromptReference<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "ref/prompt",
@@ -5205,6 +5868,15 @@ pub(crate) fn v_PromptReference<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name", "type"],
+            p,
+            "#/definitions/PromptReference/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ReadResourceRequestParams<'v, V: JsonView<'v>>(
@@ -5221,22 +5893,24 @@ pub(crate) fn v_ReadResourceRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["uri"],
-        p,
-        "#/definitions/ReadResourceRequest/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/definitions/ReadResourceRequest/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "uri" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -5268,6 +5942,15 @@ pub(crate) fn v_ReadResourceRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/definitions/ReadResourceRequest/properties/params/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ReadResourceRequest<'v, V: JsonView<'v>>(
@@ -5284,22 +5967,24 @@ pub(crate) fn v_ReadResourceRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/ReadResourceRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/ReadResourceRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "resources/read",
@@ -5308,7 +5993,10 @@ pub(crate) fn v_ReadResourceRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_ReadResourceRequestParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_ReadResourceRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/ReadResourceRequest", cx),
         };
         if !r {
@@ -5317,6 +6005,15 @@ pub(crate) fn v_ReadResourceRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/ReadResourceRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -5377,16 +6074,17 @@ pub(crate) fn v_ReadResourceResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["contents"],
-        p,
-        "#/definitions/ReadResourceResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["contents"],
+            p,
+            "#/definitions/ReadResourceResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -5402,28 +6100,31 @@ pub(crate) fn v_ReadResourceResult<'v, V: JsonView<'v>>(
                 )
             }
             "contents" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/definitions/ReadResourceResult/properties/contents/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_ReadResourceResultContentsItem(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/definitions/ReadResourceResult/properties/contents/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_ReadResourceResultContentsItem(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/ReadResourceResult", cx),
@@ -5434,6 +6135,15 @@ pub(crate) fn v_ReadResourceResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["contents"],
+            p,
+            "#/definitions/ReadResourceResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -5505,22 +6215,18 @@ pub(crate) fn v_Request<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -
     if !rt::check_type(v, rt::JType::Object, p, "#/definitions/Request/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/Request/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["method"], p, "#/definitions/Request/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -5538,6 +6244,15 @@ pub(crate) fn v_Request<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/Request/required",
+            cx,
+        );
     }
     ok
 }
@@ -5586,16 +6301,17 @@ pub(crate) fn v_Resource<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) 
     if !rt::check_type(v, rt::JType::Object, p, "#/definitions/Resource/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name", "uri"],
-        p,
-        "#/definitions/Resource/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name", "uri"],
+            p,
+            "#/definitions/Resource/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -5621,6 +6337,7 @@ pub(crate) fn v_Resource<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) 
                 )
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -5639,6 +6356,7 @@ pub(crate) fn v_Resource<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) 
                 )
             }
             "uri" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -5663,6 +6381,15 @@ pub(crate) fn v_Resource<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) 
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name", "uri"],
+            p,
+            "#/definitions/Resource/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ResourceContents<'v, V: JsonView<'v>>(
@@ -5679,16 +6406,17 @@ pub(crate) fn v_ResourceContents<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["uri"],
-        p,
-        "#/definitions/ResourceContents/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/definitions/ResourceContents/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -5704,6 +6432,7 @@ pub(crate) fn v_ResourceContents<'v, V: JsonView<'v>>(
                 )
             }
             "uri" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -5727,6 +6456,15 @@ pub(crate) fn v_ResourceContents<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/definitions/ResourceContents/required",
+            cx,
+        );
     }
     ok
 }
@@ -5784,22 +6522,24 @@ pub(crate) fn v_ResourceListChangedNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/ResourceListChangedNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ResourceListChangedNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "notifications/resources/list_changed",
@@ -5825,6 +6565,15 @@ pub(crate) fn v_ResourceListChangedNotification<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ResourceListChangedNotification/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ResourceReference<'v, V: JsonView<'v>>(
@@ -5841,22 +6590,24 @@ pub(crate) fn v_ResourceReference<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["type", "uri"],
-        p,
-        "#/definitions/ResourceReference/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["type", "uri"],
+            p,
+            "#/definitions/ResourceReference/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "type" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "ref/resource",
@@ -5866,6 +6617,7 @@ pub(crate) fn v_ResourceReference<'v, V: JsonView<'v>>(
                 )
             }
             "uri" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -5890,6 +6642,15 @@ pub(crate) fn v_ResourceReference<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["type", "uri"],
+            p,
+            "#/definitions/ResourceReference/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ResourceTemplate<'v, V: JsonView<'v>>(
@@ -5906,16 +6667,17 @@ pub(crate) fn v_ResourceTemplate<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name", "uriTemplate"],
-        p,
-        "#/definitions/ResourceTemplate/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name", "uriTemplate"],
+            p,
+            "#/definitions/ResourceTemplate/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -5941,6 +6703,7 @@ pub(crate) fn v_ResourceTemplate<'v, V: JsonView<'v>>(
                 )
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -5950,6 +6713,7 @@ pub(crate) fn v_ResourceTemplate<'v, V: JsonView<'v>>(
                 )
             }
             "uriTemplate" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -5974,6 +6738,15 @@ pub(crate) fn v_ResourceTemplate<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name", "uriTemplate"],
+            p,
+            "#/definitions/ResourceTemplate/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ResourceUpdatedNotificationParams<'v, V: JsonView<'v>>(
@@ -5990,22 +6763,24 @@ pub(crate) fn v_ResourceUpdatedNotificationParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["uri"],
-        p,
-        "#/definitions/ResourceUpdatedNotification/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/definitions/ResourceUpdatedNotification/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "uri" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -6037,6 +6812,15 @@ pub(crate) fn v_ResourceUpdatedNotificationParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/definitions/ResourceUpdatedNotification/properties/params/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ResourceUpdatedNotification<'v, V: JsonView<'v>>(
@@ -6053,22 +6837,24 @@ pub(crate) fn v_ResourceUpdatedNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/ResourceUpdatedNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/ResourceUpdatedNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "notifications/resources/updated",
@@ -6077,7 +6863,10 @@ pub(crate) fn v_ResourceUpdatedNotification<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_ResourceUpdatedNotificationParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_ResourceUpdatedNotificationParams(v, p, cx)
+            }
             _ => {
                 rt::reject_unknown_key(
                     &k,
@@ -6093,6 +6882,15 @@ pub(crate) fn v_ResourceUpdatedNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/ResourceUpdatedNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -6133,10 +6931,11 @@ pub(crate) fn v_Root<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
     if !rt::check_type(v, rt::JType::Object, p, "#/definitions/Root/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(v, &["uri"], p, "#/definitions/Root/required", cx);
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["uri"], p, "#/definitions/Root/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -6152,6 +6951,7 @@ pub(crate) fn v_Root<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
                 )
             }
             "uri" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -6175,6 +6975,9 @@ pub(crate) fn v_Root<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(v, &["uri"], p, "#/definitions/Root/required", cx);
     }
     ok
 }
@@ -6232,22 +7035,24 @@ pub(crate) fn v_RootsListChangedNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/RootsListChangedNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/RootsListChangedNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "notifications/roots/list_changed",
@@ -6272,6 +7077,15 @@ pub(crate) fn v_RootsListChangedNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/RootsListChangedNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -6340,23 +7154,30 @@ pub(crate) fn v_SamplingMessage<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["content", "role"],
-        p,
-        "#/definitions/SamplingMessage/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["content", "role"],
+            p,
+            "#/definitions/SamplingMessage/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "content" => v_SamplingMessageContent(v, p, cx),
-            "role" => v_Role(v, p, cx),
+            "content" => {
+                seen |= 1u64;
+                v_SamplingMessageContent(v, p, cx)
+            }
+            "role" => {
+                seen |= 2u64;
+                v_Role(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/SamplingMessage", cx),
         };
         if !r {
@@ -6365,6 +7186,15 @@ pub(crate) fn v_SamplingMessage<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["content", "role"],
+            p,
+            "#/definitions/SamplingMessage/required",
+            cx,
+        );
     }
     ok
 }
@@ -6857,22 +7687,26 @@ pub(crate) fn v_SetLevelRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["level"],
-        p,
-        "#/definitions/SetLevelRequest/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["level"],
+            p,
+            "#/definitions/SetLevelRequest/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "level" => v_LoggingLevel(v, p, cx),
+            "level" => {
+                seen |= 1u64;
+                v_LoggingLevel(v, p, cx)
+            }
             _ => {
                 rt::reject_unknown_key(
                     &k,
@@ -6888,6 +7722,15 @@ pub(crate) fn v_SetLevelRequestParams<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["level"],
+            p,
+            "#/definitions/SetLevelRequest/properties/params/required",
+            cx,
+        );
     }
     ok
 }
@@ -6905,22 +7748,24 @@ pub(crate) fn v_SetLevelRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/SetLevelRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/SetLevelRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "logging/setLevel",
@@ -6929,7 +7774,10 @@ pub(crate) fn v_SetLevelRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_SetLevelRequestParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_SetLevelRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/SetLevelRequest", cx),
         };
         if !r {
@@ -6938,6 +7786,15 @@ pub(crate) fn v_SetLevelRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/SetLevelRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -6955,22 +7812,24 @@ pub(crate) fn v_SubscribeRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["uri"],
-        p,
-        "#/definitions/SubscribeRequest/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/definitions/SubscribeRequest/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "uri" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -7002,6 +7861,15 @@ pub(crate) fn v_SubscribeRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/definitions/SubscribeRequest/properties/params/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_SubscribeRequest<'v, V: JsonView<'v>>(
@@ -7018,22 +7886,24 @@ pub(crate) fn v_SubscribeRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/SubscribeRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/SubscribeRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "resources/subscribe",
@@ -7042,7 +7912,10 @@ pub(crate) fn v_SubscribeRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_SubscribeRequestParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_SubscribeRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/SubscribeRequest", cx),
         };
         if !r {
@@ -7051,6 +7924,15 @@ pub(crate) fn v_SubscribeRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/SubscribeRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -7062,16 +7944,17 @@ pub(crate) fn v_TextContent<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/definitions/TextContent/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["text", "type"],
-        p,
-        "#/definitions/TextContent/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["text", "type"],
+            p,
+            "#/definitions/TextContent/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -7079,6 +7962,7 @@ pub(crate) fn v_TextContent<'v, V: JsonView<'v>>(
         let r = match &*k {
             "annotations" => v_Annotations(v, p, cx),
             "text" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -7088,6 +7972,7 @@ pub(crate) fn v_TextContent<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "text",
@@ -7105,6 +7990,15 @@ pub(crate) fn v_TextContent<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["text", "type"],
+            p,
+            "#/definitions/TextContent/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_TextResourceContents<'v, V: JsonView<'v>>(
@@ -7121,16 +8015,17 @@ pub(crate) fn v_TextResourceContents<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["text", "uri"],
-        p,
-        "#/definitions/TextResourceContents/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["text", "uri"],
+            p,
+            "#/definitions/TextResourceContents/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -7146,6 +8041,7 @@ pub(crate) fn v_TextResourceContents<'v, V: JsonView<'v>>(
                 )
             }
             "text" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -7155,6 +8051,7 @@ pub(crate) fn v_TextResourceContents<'v, V: JsonView<'v>>(
                 )
             }
             "uri" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -7179,6 +8076,15 @@ pub(crate) fn v_TextResourceContents<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["text", "uri"],
+            p,
+            "#/definitions/TextResourceContents/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ToolInputSchema<'v, V: JsonView<'v>>(
@@ -7195,16 +8101,17 @@ pub(crate) fn v_ToolInputSchema<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["type"],
-        p,
-        "#/definitions/Tool/properties/inputSchema/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["type"],
+            p,
+            "#/definitions/Tool/properties/inputSchema/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -7273,6 +8180,7 @@ pub(crate) fn v_ToolInputSchema<'v, V: JsonView<'v>>(
                 }
             }
             "type" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "object",
@@ -7297,22 +8205,32 @@ pub(crate) fn v_ToolInputSchema<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["type"],
+            p,
+            "#/definitions/Tool/properties/inputSchema/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_Tool<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
     if !rt::check_type(v, rt::JType::Object, p, "#/definitions/Tool/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["inputSchema", "name"],
-        p,
-        "#/definitions/Tool/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["inputSchema", "name"],
+            p,
+            "#/definitions/Tool/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -7328,8 +8246,12 @@ pub(crate) fn v_Tool<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
                     cx,
                 )
             }
-            "inputSchema" => v_ToolInputSchema(v, p, cx),
+            "inputSchema" => {
+                seen |= 1u64;
+                v_ToolInputSchema(v, p, cx)
+            }
             "name" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -7346,6 +8268,15 @@ pub(crate) fn v_Tool<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["inputSchema", "name"],
+            p,
+            "#/definitions/Tool/required",
+            cx,
+        );
     }
     ok
 }
@@ -7479,22 +8410,24 @@ pub(crate) fn v_ToolListChangedNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/ToolListChangedNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ToolListChangedNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "notifications/tools/list_changed",
@@ -7520,6 +8453,15 @@ pub(crate) fn v_ToolListChangedNotification<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ToolListChangedNotification/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_UnsubscribeRequestParams<'v, V: JsonView<'v>>(
@@ -7536,22 +8478,24 @@ pub(crate) fn v_UnsubscribeRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["uri"],
-        p,
-        "#/definitions/UnsubscribeRequest/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/definitions/UnsubscribeRequest/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "uri" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -7583,6 +8527,15 @@ pub(crate) fn v_UnsubscribeRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/definitions/UnsubscribeRequest/properties/params/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_UnsubscribeRequest<'v, V: JsonView<'v>>(
@@ -7599,22 +8552,24 @@ pub(crate) fn v_UnsubscribeRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/UnsubscribeRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/UnsubscribeRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "resources/unsubscribe",
@@ -7623,7 +8578,10 @@ pub(crate) fn v_UnsubscribeRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_UnsubscribeRequestParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_UnsubscribeRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/UnsubscribeRequest", cx),
         };
         if !r {
@@ -7632,6 +8590,15 @@ pub(crate) fn v_UnsubscribeRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/UnsubscribeRequest/required",
+            cx,
+        );
     }
     ok
 }

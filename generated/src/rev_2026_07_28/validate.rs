@@ -221,16 +221,17 @@ pub(crate) fn v_AudioContent<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/AudioContent/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["data", "mimeType", "type"],
-        p,
-        "#/$defs/AudioContent/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["data", "mimeType", "type"],
+            p,
+            "#/$defs/AudioContent/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -239,6 +240,7 @@ pub(crate) fn v_AudioContent<'v, V: JsonView<'v>>(
             "_meta" => v_MetaObject(v, p, cx),
             "annotations" => v_Annotations(v, p, cx),
             "data" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -255,6 +257,7 @@ pub(crate) fn v_AudioContent<'v, V: JsonView<'v>>(
                     )
             }
             "mimeType" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -264,6 +267,7 @@ pub(crate) fn v_AudioContent<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "audio",
@@ -281,6 +285,15 @@ pub(crate) fn v_AudioContent<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["data", "mimeType", "type"],
+            p,
+            "#/$defs/AudioContent/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_BaseMetadata<'v, V: JsonView<'v>>(
@@ -291,22 +304,18 @@ pub(crate) fn v_BaseMetadata<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/BaseMetadata/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name"],
-        p,
-        "#/$defs/BaseMetadata/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["name"], p, "#/$defs/BaseMetadata/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -333,6 +342,9 @@ pub(crate) fn v_BaseMetadata<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(v, &["name"], p, "#/$defs/BaseMetadata/required", cx);
+    }
     ok
 }
 pub(crate) fn v_BlobResourceContents<'v, V: JsonView<'v>>(
@@ -349,16 +361,17 @@ pub(crate) fn v_BlobResourceContents<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["blob", "uri"],
-        p,
-        "#/$defs/BlobResourceContents/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["blob", "uri"],
+            p,
+            "#/$defs/BlobResourceContents/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -366,6 +379,7 @@ pub(crate) fn v_BlobResourceContents<'v, V: JsonView<'v>>(
         let r = match &*k {
             "_meta" => v_MetaObject(v, p, cx),
             "blob" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -391,6 +405,7 @@ pub(crate) fn v_BlobResourceContents<'v, V: JsonView<'v>>(
                 )
             }
             "uri" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -415,6 +430,15 @@ pub(crate) fn v_BlobResourceContents<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["blob", "uri"],
+            p,
+            "#/$defs/BlobResourceContents/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_BooleanSchema<'v, V: JsonView<'v>>(
@@ -425,16 +449,11 @@ pub(crate) fn v_BooleanSchema<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/BooleanSchema/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["type"],
-        p,
-        "#/$defs/BooleanSchema/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["type"], p, "#/$defs/BooleanSchema/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -468,6 +487,7 @@ pub(crate) fn v_BooleanSchema<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "boolean",
@@ -484,6 +504,9 @@ pub(crate) fn v_BooleanSchema<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(v, &["type"], p, "#/$defs/BooleanSchema/required", cx);
     }
     ok
 }
@@ -508,24 +531,29 @@ pub(crate) fn v_CacheableResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/CacheableResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["cacheScope", "resultType", "ttlMs"],
-        p,
-        "#/$defs/CacheableResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["cacheScope", "resultType", "ttlMs"],
+            p,
+            "#/$defs/CacheableResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "_meta" => v_ResultMetaObject(v, p, cx),
-            "cacheScope" => v_CacheableResultCacheScope(v, p, cx),
+            "cacheScope" => {
+                seen |= 1u64;
+                v_CacheableResultCacheScope(v, p, cx)
+            }
             "resultType" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -535,6 +563,7 @@ pub(crate) fn v_CacheableResult<'v, V: JsonView<'v>>(
                 )
             }
             "ttlMs" => {
+                seen |= 4u64;
                 if cx.opts.client_leniency {
                     rt::check_type(
                         v,
@@ -570,6 +599,15 @@ pub(crate) fn v_CacheableResult<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["cacheScope", "resultType", "ttlMs"],
+            p,
+            "#/$defs/CacheableResult/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_CallToolRequest<'v, V: JsonView<'v>>(
@@ -580,23 +618,28 @@ pub(crate) fn v_CallToolRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/CallToolRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method", "params"],
-        p,
-        "#/$defs/CallToolRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/CallToolRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -606,6 +649,7 @@ pub(crate) fn v_CallToolRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "tools/call",
@@ -614,7 +658,10 @@ pub(crate) fn v_CallToolRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_CallToolRequestParams(v, p, cx),
+            "params" => {
+                seen |= 8u64;
+                v_CallToolRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/CallToolRequest", cx),
         };
         if !r {
@@ -623,6 +670,15 @@ pub(crate) fn v_CallToolRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/CallToolRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -640,22 +696,26 @@ pub(crate) fn v_CallToolRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["_meta", "name"],
-        p,
-        "#/$defs/CallToolRequestParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["_meta", "name"],
+            p,
+            "#/$defs/CallToolRequestParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "_meta" => v_RequestMetaObject(v, p, cx),
+            "_meta" => {
+                seen |= 1u64;
+                v_RequestMetaObject(v, p, cx)
+            }
             "arguments" => {
                 rt::check_type(
                     v,
@@ -667,6 +727,7 @@ pub(crate) fn v_CallToolRequestParams<'v, V: JsonView<'v>>(
             }
             "inputResponses" => v_InputResponses(v, p, cx),
             "name" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -693,6 +754,15 @@ pub(crate) fn v_CallToolRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["_meta", "name"],
+            p,
+            "#/$defs/CallToolRequestParams/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_CallToolResult<'v, V: JsonView<'v>>(
@@ -703,16 +773,17 @@ pub(crate) fn v_CallToolResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/CallToolResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["content", "resultType"],
-        p,
-        "#/$defs/CallToolResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["content", "resultType"],
+            p,
+            "#/$defs/CallToolResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -720,28 +791,31 @@ pub(crate) fn v_CallToolResult<'v, V: JsonView<'v>>(
         let r = match &*k {
             "_meta" => v_ResultMetaObject(v, p, cx),
             "content" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/CallToolResult/properties/content/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_ContentBlock(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/CallToolResult/properties/content/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_ContentBlock(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "isError" => {
@@ -754,6 +828,7 @@ pub(crate) fn v_CallToolResult<'v, V: JsonView<'v>>(
                 )
             }
             "resultType" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -771,6 +846,15 @@ pub(crate) fn v_CallToolResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["content", "resultType"],
+            p,
+            "#/$defs/CallToolResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -831,23 +915,28 @@ pub(crate) fn v_CallToolResultResponse<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "result"],
-        p,
-        "#/$defs/CallToolResultResponse/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/CallToolResultResponse/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -856,7 +945,10 @@ pub(crate) fn v_CallToolResultResponse<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "result" => v_CallToolResultResponseResult(v, p, cx),
+            "result" => {
+                seen |= 4u64;
+                v_CallToolResultResponseResult(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/CallToolResultResponse", cx),
         };
         if !r {
@@ -865,6 +957,15 @@ pub(crate) fn v_CallToolResultResponse<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/CallToolResultResponse/required",
+            cx,
+        );
     }
     ok
 }
@@ -882,22 +983,24 @@ pub(crate) fn v_CancelledNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["jsonrpc", "method", "params"],
-        p,
-        "#/$defs/CancelledNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["jsonrpc", "method", "params"],
+            p,
+            "#/$defs/CancelledNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "jsonrpc" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -907,6 +1010,7 @@ pub(crate) fn v_CancelledNotification<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "notifications/cancelled",
@@ -915,7 +1019,10 @@ pub(crate) fn v_CancelledNotification<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_CancelledNotificationParams(v, p, cx),
+            "params" => {
+                seen |= 4u64;
+                v_CancelledNotificationParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/CancelledNotification", cx),
         };
         if !r {
@@ -924,6 +1031,15 @@ pub(crate) fn v_CancelledNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["jsonrpc", "method", "params"],
+            p,
+            "#/$defs/CancelledNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -941,16 +1057,17 @@ pub(crate) fn v_CancelledNotificationParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["requestId"],
-        p,
-        "#/$defs/CancelledNotificationParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["requestId"],
+            p,
+            "#/$defs/CancelledNotificationParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -966,7 +1083,10 @@ pub(crate) fn v_CancelledNotificationParams<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "requestId" => v_RequestId(v, p, cx),
+            "requestId" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/CancelledNotificationParams", cx),
         };
         if !r {
@@ -975,6 +1095,15 @@ pub(crate) fn v_CancelledNotificationParams<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["requestId"],
+            p,
+            "#/$defs/CancelledNotificationParams/required",
+            cx,
+        );
     }
     ok
 }
@@ -1178,22 +1307,24 @@ pub(crate) fn v_ClientNotification<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ClientNotification/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["jsonrpc", "method", "params"],
-        p,
-        "#/$defs/ClientNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ClientNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "jsonrpc" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -1203,6 +1334,7 @@ pub(crate) fn v_ClientNotification<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "notifications/cancelled",
@@ -1211,7 +1343,10 @@ pub(crate) fn v_ClientNotification<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_CancelledNotificationParams(v, p, cx),
+            "params" => {
+                seen |= 4u64;
+                v_CancelledNotificationParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ClientNotification", cx),
         };
         if !r {
@@ -1220,6 +1355,15 @@ pub(crate) fn v_ClientNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ClientNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -1341,23 +1485,28 @@ pub(crate) fn v_CompleteRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/CompleteRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method", "params"],
-        p,
-        "#/$defs/CompleteRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/CompleteRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -1367,6 +1516,7 @@ pub(crate) fn v_CompleteRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "completion/complete",
@@ -1375,7 +1525,10 @@ pub(crate) fn v_CompleteRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_CompleteRequestParams(v, p, cx),
+            "params" => {
+                seen |= 8u64;
+                v_CompleteRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/CompleteRequest", cx),
         };
         if !r {
@@ -1384,6 +1537,15 @@ pub(crate) fn v_CompleteRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/CompleteRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -1401,22 +1563,24 @@ pub(crate) fn v_CompleteRequestParamsArgument<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name", "value"],
-        p,
-        "#/$defs/CompleteRequestParams/properties/argument/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name", "value"],
+            p,
+            "#/$defs/CompleteRequestParams/properties/argument/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -1426,6 +1590,7 @@ pub(crate) fn v_CompleteRequestParamsArgument<'v, V: JsonView<'v>>(
                 )
             }
             "value" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -1449,6 +1614,15 @@ pub(crate) fn v_CompleteRequestParamsArgument<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name", "value"],
+            p,
+            "#/$defs/CompleteRequestParams/properties/argument/required",
+            cx,
+        );
     }
     ok
 }
@@ -1578,25 +1752,35 @@ pub(crate) fn v_CompleteRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["_meta", "argument", "ref"],
-        p,
-        "#/$defs/CompleteRequestParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["_meta", "argument", "ref"],
+            p,
+            "#/$defs/CompleteRequestParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "_meta" => v_RequestMetaObject(v, p, cx),
-            "argument" => v_CompleteRequestParamsArgument(v, p, cx),
+            "_meta" => {
+                seen |= 1u64;
+                v_RequestMetaObject(v, p, cx)
+            }
+            "argument" => {
+                seen |= 2u64;
+                v_CompleteRequestParamsArgument(v, p, cx)
+            }
             "context" => v_CompleteRequestParamsContext(v, p, cx),
-            "ref" => v_CompleteRequestParamsRef(v, p, cx),
+            "ref" => {
+                seen |= 4u64;
+                v_CompleteRequestParamsRef(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/CompleteRequestParams", cx),
         };
         if !r {
@@ -1605,6 +1789,15 @@ pub(crate) fn v_CompleteRequestParams<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["_meta", "argument", "ref"],
+            p,
+            "#/$defs/CompleteRequestParams/required",
+            cx,
+        );
     }
     ok
 }
@@ -1622,16 +1815,17 @@ pub(crate) fn v_CompleteResultCompletion<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["values"],
-        p,
-        "#/$defs/CompleteResult/properties/completion/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["values"],
+            p,
+            "#/$defs/CompleteResult/properties/completion/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -1656,40 +1850,43 @@ pub(crate) fn v_CompleteResultCompletion<'v, V: JsonView<'v>>(
                 )
             }
             "values" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/CompleteResult/properties/completion/properties/values/type",
-                    cx,
-                ) {
-                    let mut ok = rt::check_max_items(
+                seen |= 1u64;
+                {
+                    if rt::check_type(
                         v,
-                        100usize,
+                        rt::JType::Array,
                         p,
-                        "#/$defs/CompleteResult/properties/completion/properties/values/maxItems",
+                        "#/$defs/CompleteResult/properties/completion/properties/values/type",
                         cx,
-                    );
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = rt::check_type(
+                    ) {
+                        let mut ok = rt::check_max_items(
                             v,
-                            rt::JType::String,
+                            100usize,
                             p,
-                            "#/$defs/CompleteResult/properties/completion/properties/values/items/type",
+                            "#/$defs/CompleteResult/properties/completion/properties/values/maxItems",
                             cx,
                         );
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = rt::check_type(
+                                v,
+                                rt::JType::String,
+                                p,
+                                "#/$defs/CompleteResult/properties/completion/properties/values/items/type",
+                                cx,
+                            );
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => {
@@ -1708,6 +1905,15 @@ pub(crate) fn v_CompleteResultCompletion<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["values"],
+            p,
+            "#/$defs/CompleteResult/properties/completion/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_CompleteResult<'v, V: JsonView<'v>>(
@@ -1718,24 +1924,29 @@ pub(crate) fn v_CompleteResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/CompleteResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["completion", "resultType"],
-        p,
-        "#/$defs/CompleteResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["completion", "resultType"],
+            p,
+            "#/$defs/CompleteResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "_meta" => v_ResultMetaObject(v, p, cx),
-            "completion" => v_CompleteResultCompletion(v, p, cx),
+            "completion" => {
+                seen |= 1u64;
+                v_CompleteResultCompletion(v, p, cx)
+            }
             "resultType" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -1753,6 +1964,15 @@ pub(crate) fn v_CompleteResult<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["completion", "resultType"],
+            p,
+            "#/$defs/CompleteResult/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_CompleteResultResponse<'v, V: JsonView<'v>>(
@@ -1769,23 +1989,28 @@ pub(crate) fn v_CompleteResultResponse<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "result"],
-        p,
-        "#/$defs/CompleteResultResponse/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/CompleteResultResponse/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -1794,7 +2019,10 @@ pub(crate) fn v_CompleteResultResponse<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "result" => v_CompleteResult(v, p, cx),
+            "result" => {
+                seen |= 4u64;
+                v_CompleteResult(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/CompleteResultResponse", cx),
         };
         if !r {
@@ -1803,6 +2031,15 @@ pub(crate) fn v_CompleteResultResponse<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/CompleteResultResponse/required",
+            cx,
+        );
     }
     ok
 }
@@ -1890,22 +2127,24 @@ pub(crate) fn v_CreateMessageRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/$defs/CreateMessageRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/$defs/CreateMessageRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "sampling/createMessage",
@@ -1914,7 +2153,10 @@ pub(crate) fn v_CreateMessageRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_CreateMessageRequestParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_CreateMessageRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/CreateMessageRequest", cx),
         };
         if !r {
@@ -1923,6 +2165,15 @@ pub(crate) fn v_CreateMessageRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/$defs/CreateMessageRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -1953,16 +2204,17 @@ pub(crate) fn v_CreateMessageRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["maxTokens", "messages"],
-        p,
-        "#/$defs/CreateMessageRequestParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["maxTokens", "messages"],
+            p,
+            "#/$defs/CreateMessageRequestParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -1970,6 +2222,7 @@ pub(crate) fn v_CreateMessageRequestParams<'v, V: JsonView<'v>>(
         let r = match &*k {
             "includeContext" => v_CreateMessageRequestParamsIncludeContext(v, p, cx),
             "maxTokens" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::Integer,
@@ -1979,28 +2232,31 @@ pub(crate) fn v_CreateMessageRequestParams<'v, V: JsonView<'v>>(
                 )
             }
             "messages" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/CreateMessageRequestParams/properties/messages/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_SamplingMessage(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 2u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/CreateMessageRequestParams/properties/messages/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_SamplingMessage(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "metadata" => v_JSONObject(v, p, cx),
@@ -2088,6 +2344,15 @@ pub(crate) fn v_CreateMessageRequestParams<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["maxTokens", "messages"],
+            p,
+            "#/$defs/CreateMessageRequestParams/required",
+            cx,
+        );
     }
     ok
 }
@@ -2219,24 +2484,29 @@ pub(crate) fn v_CreateMessageResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/CreateMessageResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["content", "model", "role"],
-        p,
-        "#/$defs/CreateMessageResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["content", "model", "role"],
+            p,
+            "#/$defs/CreateMessageResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "_meta" => v_MetaObject(v, p, cx),
-            "content" => v_CreateMessageResultContent(v, p, cx),
+            "content" => {
+                seen |= 1u64;
+                v_CreateMessageResultContent(v, p, cx)
+            }
             "model" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -2245,7 +2515,10 @@ pub(crate) fn v_CreateMessageResult<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "role" => v_Role(v, p, cx),
+            "role" => {
+                seen |= 4u64;
+                v_Role(v, p, cx)
+            }
             "stopReason" => {
                 rt::check_type(
                     v,
@@ -2264,6 +2537,15 @@ pub(crate) fn v_CreateMessageResult<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["content", "model", "role"],
+            p,
+            "#/$defs/CreateMessageResult/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_DiscoverRequest<'v, V: JsonView<'v>>(
@@ -2274,23 +2556,28 @@ pub(crate) fn v_DiscoverRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/DiscoverRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method", "params"],
-        p,
-        "#/$defs/DiscoverRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/DiscoverRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -2300,6 +2587,7 @@ pub(crate) fn v_DiscoverRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "server/discover",
@@ -2308,7 +2596,10 @@ pub(crate) fn v_DiscoverRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_RequestParams(v, p, cx),
+            "params" => {
+                seen |= 8u64;
+                v_RequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/DiscoverRequest", cx),
         };
         if !r {
@@ -2317,6 +2608,15 @@ pub(crate) fn v_DiscoverRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/DiscoverRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -2341,24 +2641,31 @@ pub(crate) fn v_DiscoverResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/DiscoverResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["cacheScope", "capabilities", "resultType", "supportedVersions", "ttlMs"],
-        p,
-        "#/$defs/DiscoverResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["cacheScope", "capabilities", "resultType", "supportedVersions", "ttlMs"],
+            p,
+            "#/$defs/DiscoverResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "_meta" => v_ResultMetaObject(v, p, cx),
-            "cacheScope" => v_DiscoverResultCacheScope(v, p, cx),
-            "capabilities" => v_ServerCapabilities(v, p, cx),
+            "cacheScope" => {
+                seen |= 1u64;
+                v_DiscoverResultCacheScope(v, p, cx)
+            }
+            "capabilities" => {
+                seen |= 2u64;
+                v_ServerCapabilities(v, p, cx)
+            }
             "instructions" => {
                 rt::check_type(
                     v,
@@ -2369,6 +2676,7 @@ pub(crate) fn v_DiscoverResult<'v, V: JsonView<'v>>(
                 )
             }
             "resultType" => {
+                seen |= 4u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -2378,37 +2686,41 @@ pub(crate) fn v_DiscoverResult<'v, V: JsonView<'v>>(
                 )
             }
             "supportedVersions" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/DiscoverResult/properties/supportedVersions/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = rt::check_type(
-                            v,
-                            rt::JType::String,
-                            p,
-                            "#/$defs/DiscoverResult/properties/supportedVersions/items/type",
-                            cx,
-                        );
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 8u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/DiscoverResult/properties/supportedVersions/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = rt::check_type(
+                                v,
+                                rt::JType::String,
+                                p,
+                                "#/$defs/DiscoverResult/properties/supportedVersions/items/type",
+                                cx,
+                            );
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "ttlMs" => {
+                seen |= 16u64;
                 if cx.opts.client_leniency {
                     rt::check_type(
                         v,
@@ -2444,6 +2756,15 @@ pub(crate) fn v_DiscoverResult<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 31u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["cacheScope", "capabilities", "resultType", "supportedVersions", "ttlMs"],
+            p,
+            "#/$defs/DiscoverResult/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_DiscoverResultResponse<'v, V: JsonView<'v>>(
@@ -2460,23 +2781,28 @@ pub(crate) fn v_DiscoverResultResponse<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "result"],
-        p,
-        "#/$defs/DiscoverResultResponse/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/DiscoverResultResponse/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -2485,7 +2811,10 @@ pub(crate) fn v_DiscoverResultResponse<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "result" => v_DiscoverResult(v, p, cx),
+            "result" => {
+                seen |= 4u64;
+                v_DiscoverResult(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/DiscoverResultResponse", cx),
         };
         if !r {
@@ -2494,6 +2823,15 @@ pub(crate) fn v_DiscoverResultResponse<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/DiscoverResultResponse/required",
+            cx,
+        );
     }
     ok
 }
@@ -2505,22 +2843,24 @@ pub(crate) fn v_ElicitRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ElicitRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/$defs/ElicitRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/$defs/ElicitRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "elicitation/create",
@@ -2529,7 +2869,10 @@ pub(crate) fn v_ElicitRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_ElicitRequestParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_ElicitRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ElicitRequest", cx),
         };
         if !r {
@@ -2538,6 +2881,15 @@ pub(crate) fn v_ElicitRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/$defs/ElicitRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -2555,16 +2907,17 @@ pub(crate) fn v_ElicitRequestFormParamsRequestedSchema<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["properties", "type"],
-        p,
-        "#/$defs/ElicitRequestFormParams/properties/requestedSchema/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["properties", "type"],
+            p,
+            "#/$defs/ElicitRequestFormParams/properties/requestedSchema/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -2580,28 +2933,31 @@ pub(crate) fn v_ElicitRequestFormParamsRequestedSchema<'v, V: JsonView<'v>>(
                 )
             }
             "properties" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Object,
-                    p,
-                    "#/$defs/ElicitRequestFormParams/properties/requestedSchema/properties/properties/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (k, x) in v.entries() {
-                        let pk = p.key(&k);
-                        let (v, p) = (&x, &pk);
-                        let r: bool = v_PrimitiveSchemaDefinition(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Object,
+                        p,
+                        "#/$defs/ElicitRequestFormParams/properties/requestedSchema/properties/properties/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (k, x) in v.entries() {
+                            let pk = p.key(&k);
+                            let (v, p) = (&x, &pk);
+                            let r: bool = v_PrimitiveSchemaDefinition(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "required" => {
@@ -2636,6 +2992,7 @@ pub(crate) fn v_ElicitRequestFormParamsRequestedSchema<'v, V: JsonView<'v>>(
                 }
             }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "object",
@@ -2660,6 +3017,15 @@ pub(crate) fn v_ElicitRequestFormParamsRequestedSchema<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["properties", "type"],
+            p,
+            "#/$defs/ElicitRequestFormParams/properties/requestedSchema/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ElicitRequestFormParams<'v, V: JsonView<'v>>(
@@ -2676,22 +3042,24 @@ pub(crate) fn v_ElicitRequestFormParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["message", "requestedSchema"],
-        p,
-        "#/$defs/ElicitRequestFormParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["message", "requestedSchema"],
+            p,
+            "#/$defs/ElicitRequestFormParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "message" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -2709,7 +3077,10 @@ pub(crate) fn v_ElicitRequestFormParams<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "requestedSchema" => v_ElicitRequestFormParamsRequestedSchema(v, p, cx),
+            "requestedSchema" => {
+                seen |= 2u64;
+                v_ElicitRequestFormParamsRequestedSchema(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ElicitRequestFormParams", cx),
         };
         if !r {
@@ -2718,6 +3089,15 @@ pub(crate) fn v_ElicitRequestFormParams<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["message", "requestedSchema"],
+            p,
+            "#/$defs/ElicitRequestFormParams/required",
+            cx,
+        );
     }
     ok
 }
@@ -2770,22 +3150,24 @@ pub(crate) fn v_ElicitRequestURLParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["message", "mode", "url"],
-        p,
-        "#/$defs/ElicitRequestURLParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["message", "mode", "url"],
+            p,
+            "#/$defs/ElicitRequestURLParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "message" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -2795,6 +3177,7 @@ pub(crate) fn v_ElicitRequestURLParams<'v, V: JsonView<'v>>(
                 )
             }
             "mode" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "url",
@@ -2804,6 +3187,7 @@ pub(crate) fn v_ElicitRequestURLParams<'v, V: JsonView<'v>>(
                 )
             }
             "url" => {
+                seen |= 4u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -2827,6 +3211,15 @@ pub(crate) fn v_ElicitRequestURLParams<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["message", "mode", "url"],
+            p,
+            "#/$defs/ElicitRequestURLParams/required",
+            cx,
+        );
     }
     ok
 }
@@ -3025,22 +3418,20 @@ pub(crate) fn v_ElicitResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ElicitResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["action"],
-        p,
-        "#/$defs/ElicitResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["action"], p, "#/$defs/ElicitResult/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "action" => v_ElicitResultAction(v, p, cx),
+            "action" => {
+                seen |= 1u64;
+                v_ElicitResultAction(v, p, cx)
+            }
             "content" => {
                 if rt::check_type(
                     v,
@@ -3074,6 +3465,15 @@ pub(crate) fn v_ElicitResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["action"],
+            p,
+            "#/$defs/ElicitResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -3128,16 +3528,17 @@ pub(crate) fn v_EmbeddedResource<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/EmbeddedResource/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["resource", "type"],
-        p,
-        "#/$defs/EmbeddedResource/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["resource", "type"],
+            p,
+            "#/$defs/EmbeddedResource/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -3145,8 +3546,12 @@ pub(crate) fn v_EmbeddedResource<'v, V: JsonView<'v>>(
         let r = match &*k {
             "_meta" => v_MetaObject(v, p, cx),
             "annotations" => v_Annotations(v, p, cx),
-            "resource" => v_EmbeddedResourceResource(v, p, cx),
+            "resource" => {
+                seen |= 1u64;
+                v_EmbeddedResourceResource(v, p, cx)
+            }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "resource",
@@ -3163,6 +3568,15 @@ pub(crate) fn v_EmbeddedResource<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["resource", "type"],
+            p,
+            "#/$defs/EmbeddedResource/required",
+            cx,
+        );
     }
     ok
 }
@@ -3251,22 +3665,24 @@ pub(crate) fn v_Error<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> 
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/Error/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["code", "message"],
-        p,
-        "#/$defs/Error/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["code", "message"],
+            p,
+            "#/$defs/Error/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "code" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::Integer,
@@ -3277,6 +3693,7 @@ pub(crate) fn v_Error<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> 
             }
             "data" => true,
             "message" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -3294,6 +3711,15 @@ pub(crate) fn v_Error<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> 
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["code", "message"],
+            p,
+            "#/$defs/Error/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_GetPromptRequest<'v, V: JsonView<'v>>(
@@ -3304,23 +3730,28 @@ pub(crate) fn v_GetPromptRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/GetPromptRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method", "params"],
-        p,
-        "#/$defs/GetPromptRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/GetPromptRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -3330,6 +3761,7 @@ pub(crate) fn v_GetPromptRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "prompts/get",
@@ -3338,7 +3770,10 @@ pub(crate) fn v_GetPromptRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_GetPromptRequestParams(v, p, cx),
+            "params" => {
+                seen |= 8u64;
+                v_GetPromptRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/GetPromptRequest", cx),
         };
         if !r {
@@ -3347,6 +3782,15 @@ pub(crate) fn v_GetPromptRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/GetPromptRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -3364,22 +3808,26 @@ pub(crate) fn v_GetPromptRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["_meta", "name"],
-        p,
-        "#/$defs/GetPromptRequestParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["_meta", "name"],
+            p,
+            "#/$defs/GetPromptRequestParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "_meta" => v_RequestMetaObject(v, p, cx),
+            "_meta" => {
+                seen |= 1u64;
+                v_RequestMetaObject(v, p, cx)
+            }
             "arguments" => {
                 if rt::check_type(
                     v,
@@ -3413,6 +3861,7 @@ pub(crate) fn v_GetPromptRequestParams<'v, V: JsonView<'v>>(
             }
             "inputResponses" => v_InputResponses(v, p, cx),
             "name" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -3439,6 +3888,15 @@ pub(crate) fn v_GetPromptRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["_meta", "name"],
+            p,
+            "#/$defs/GetPromptRequestParams/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_GetPromptResult<'v, V: JsonView<'v>>(
@@ -3449,16 +3907,17 @@ pub(crate) fn v_GetPromptResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/GetPromptResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["messages", "resultType"],
-        p,
-        "#/$defs/GetPromptResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["messages", "resultType"],
+            p,
+            "#/$defs/GetPromptResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -3475,31 +3934,35 @@ pub(crate) fn v_GetPromptResult<'v, V: JsonView<'v>>(
                 )
             }
             "messages" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/GetPromptResult/properties/messages/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_PromptMessage(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/GetPromptResult/properties/messages/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_PromptMessage(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "resultType" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -3516,6 +3979,15 @@ pub(crate) fn v_GetPromptResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["messages", "resultType"],
+            p,
+            "#/$defs/GetPromptResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -3576,23 +4048,28 @@ pub(crate) fn v_GetPromptResultResponse<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "result"],
-        p,
-        "#/$defs/GetPromptResultResponse/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/GetPromptResultResponse/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -3601,7 +4078,10 @@ pub(crate) fn v_GetPromptResultResponse<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "result" => v_GetPromptResultResponseResult(v, p, cx),
+            "result" => {
+                seen |= 4u64;
+                v_GetPromptResultResponseResult(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/GetPromptResultResponse", cx),
         };
         if !r {
@@ -3610,6 +4090,15 @@ pub(crate) fn v_GetPromptResultResponse<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/GetPromptResultResponse/required",
+            cx,
+        );
     }
     ok
 }
@@ -3627,22 +4116,24 @@ pub(crate) fn v_HeaderMismatchErrorError<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["code", "message"],
-        p,
-        "#/$defs/HeaderMismatchError/properties/error/allOf/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["code", "message"],
+            p,
+            "#/$defs/HeaderMismatchError/properties/error/allOf/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "code" => {
+                seen |= 1u64;
                 rt::check_const_int(
                     v,
                     -32020i64,
@@ -3653,6 +4144,7 @@ pub(crate) fn v_HeaderMismatchErrorError<'v, V: JsonView<'v>>(
             }
             "data" => true,
             "message" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -3677,6 +4169,15 @@ pub(crate) fn v_HeaderMismatchErrorError<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["code", "message"],
+            p,
+            "#/$defs/HeaderMismatchError/properties/error/allOf/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_HeaderMismatchError<'v, V: JsonView<'v>>(
@@ -3687,24 +4188,29 @@ pub(crate) fn v_HeaderMismatchError<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/HeaderMismatchError/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["error", "jsonrpc"],
-        p,
-        "#/$defs/HeaderMismatchError/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["error", "jsonrpc"],
+            p,
+            "#/$defs/HeaderMismatchError/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "error" => v_HeaderMismatchErrorError(v, p, cx),
+            "error" => {
+                seen |= 1u64;
+                v_HeaderMismatchErrorError(v, p, cx)
+            }
             "id" => v_RequestId(v, p, cx),
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -3721,6 +4227,15 @@ pub(crate) fn v_HeaderMismatchError<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["error", "jsonrpc"],
+            p,
+            "#/$defs/HeaderMismatchError/required",
+            cx,
+        );
     }
     ok
 }
@@ -3741,10 +4256,11 @@ pub(crate) fn v_Icon<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/Icon/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(v, &["src"], p, "#/$defs/Icon/required", cx);
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["src"], p, "#/$defs/Icon/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -3791,6 +4307,7 @@ pub(crate) fn v_Icon<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
                 }
             }
             "src" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -3815,6 +4332,9 @@ pub(crate) fn v_Icon<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(v, &["src"], p, "#/$defs/Icon/required", cx);
     }
     ok
 }
@@ -3872,16 +4392,17 @@ pub(crate) fn v_ImageContent<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ImageContent/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["data", "mimeType", "type"],
-        p,
-        "#/$defs/ImageContent/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["data", "mimeType", "type"],
+            p,
+            "#/$defs/ImageContent/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -3890,6 +4411,7 @@ pub(crate) fn v_ImageContent<'v, V: JsonView<'v>>(
             "_meta" => v_MetaObject(v, p, cx),
             "annotations" => v_Annotations(v, p, cx),
             "data" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -3906,6 +4428,7 @@ pub(crate) fn v_ImageContent<'v, V: JsonView<'v>>(
                     )
             }
             "mimeType" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -3915,6 +4438,7 @@ pub(crate) fn v_ImageContent<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "image",
@@ -3932,6 +4456,15 @@ pub(crate) fn v_ImageContent<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["data", "mimeType", "type"],
+            p,
+            "#/$defs/ImageContent/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_Implementation<'v, V: JsonView<'v>>(
@@ -3942,16 +4475,17 @@ pub(crate) fn v_Implementation<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/Implementation/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name", "version"],
-        p,
-        "#/$defs/Implementation/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name", "version"],
+            p,
+            "#/$defs/Implementation/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -3992,6 +4526,7 @@ pub(crate) fn v_Implementation<'v, V: JsonView<'v>>(
                 }
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4010,6 +4545,7 @@ pub(crate) fn v_Implementation<'v, V: JsonView<'v>>(
                 )
             }
             "version" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4042,6 +4578,15 @@ pub(crate) fn v_Implementation<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name", "version"],
+            p,
+            "#/$defs/Implementation/required",
+            cx,
+        );
     }
     ok
 }
@@ -4096,16 +4641,17 @@ pub(crate) fn v_InputRequiredResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/InputRequiredResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["resultType"],
-        p,
-        "#/$defs/InputRequiredResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["resultType"],
+            p,
+            "#/$defs/InputRequiredResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -4123,6 +4669,7 @@ pub(crate) fn v_InputRequiredResult<'v, V: JsonView<'v>>(
                 )
             }
             "resultType" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4139,6 +4686,15 @@ pub(crate) fn v_InputRequiredResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["resultType"],
+            p,
+            "#/$defs/InputRequiredResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -4199,22 +4755,26 @@ pub(crate) fn v_InputResponseRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["_meta"],
-        p,
-        "#/$defs/InputResponseRequestParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["_meta"],
+            p,
+            "#/$defs/InputResponseRequestParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "_meta" => v_RequestMetaObject(v, p, cx),
+            "_meta" => {
+                seen |= 1u64;
+                v_RequestMetaObject(v, p, cx)
+            }
             "inputResponses" => v_InputResponses(v, p, cx),
             "requestState" => {
                 rt::check_type(
@@ -4234,6 +4794,15 @@ pub(crate) fn v_InputResponseRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["_meta"],
+            p,
+            "#/$defs/InputResponseRequestParams/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_InternalError<'v, V: JsonView<'v>>(
@@ -4244,22 +4813,24 @@ pub(crate) fn v_InternalError<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/InternalError/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["code", "message"],
-        p,
-        "#/$defs/InternalError/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["code", "message"],
+            p,
+            "#/$defs/InternalError/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "code" => {
+                seen |= 1u64;
                 rt::check_const_int(
                     v,
                     -32603i64,
@@ -4270,6 +4841,7 @@ pub(crate) fn v_InternalError<'v, V: JsonView<'v>>(
             }
             "data" => true,
             "message" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4287,6 +4859,15 @@ pub(crate) fn v_InternalError<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["code", "message"],
+            p,
+            "#/$defs/InternalError/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_InvalidParamsError<'v, V: JsonView<'v>>(
@@ -4297,22 +4878,24 @@ pub(crate) fn v_InvalidParamsError<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/InvalidParamsError/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["code", "message"],
-        p,
-        "#/$defs/InvalidParamsError/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["code", "message"],
+            p,
+            "#/$defs/InvalidParamsError/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "code" => {
+                seen |= 1u64;
                 rt::check_const_int(
                     v,
                     -32602i64,
@@ -4323,6 +4906,7 @@ pub(crate) fn v_InvalidParamsError<'v, V: JsonView<'v>>(
             }
             "data" => true,
             "message" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4340,6 +4924,15 @@ pub(crate) fn v_InvalidParamsError<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["code", "message"],
+            p,
+            "#/$defs/InvalidParamsError/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_InvalidRequestError<'v, V: JsonView<'v>>(
@@ -4350,22 +4943,24 @@ pub(crate) fn v_InvalidRequestError<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/InvalidRequestError/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["code", "message"],
-        p,
-        "#/$defs/InvalidRequestError/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["code", "message"],
+            p,
+            "#/$defs/InvalidRequestError/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "code" => {
+                seen |= 1u64;
                 rt::check_const_int(
                     v,
                     -32600i64,
@@ -4376,6 +4971,7 @@ pub(crate) fn v_InvalidRequestError<'v, V: JsonView<'v>>(
             }
             "data" => true,
             "message" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4393,6 +4989,15 @@ pub(crate) fn v_InvalidRequestError<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["code", "message"],
+            p,
+            "#/$defs/InvalidRequestError/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_JSONRPCErrorResponse<'v, V: JsonView<'v>>(
@@ -4409,24 +5014,29 @@ pub(crate) fn v_JSONRPCErrorResponse<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["error", "jsonrpc"],
-        p,
-        "#/$defs/JSONRPCErrorResponse/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["error", "jsonrpc"],
+            p,
+            "#/$defs/JSONRPCErrorResponse/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "error" => v_Error(v, p, cx),
+            "error" => {
+                seen |= 1u64;
+                v_Error(v, p, cx)
+            }
             "id" => v_RequestId(v, p, cx),
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -4443,6 +5053,15 @@ pub(crate) fn v_JSONRPCErrorResponse<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["error", "jsonrpc"],
+            p,
+            "#/$defs/JSONRPCErrorResponse/required",
+            cx,
+        );
     }
     ok
 }
@@ -4510,22 +5129,24 @@ pub(crate) fn v_JSONRPCNotification<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/JSONRPCNotification/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["jsonrpc", "method"],
-        p,
-        "#/$defs/JSONRPCNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["jsonrpc", "method"],
+            p,
+            "#/$defs/JSONRPCNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "jsonrpc" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -4535,6 +5156,7 @@ pub(crate) fn v_JSONRPCNotification<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4561,6 +5183,15 @@ pub(crate) fn v_JSONRPCNotification<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["jsonrpc", "method"],
+            p,
+            "#/$defs/JSONRPCNotification/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_JSONRPCRequest<'v, V: JsonView<'v>>(
@@ -4571,23 +5202,28 @@ pub(crate) fn v_JSONRPCRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/JSONRPCRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method"],
-        p,
-        "#/$defs/JSONRPCRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method"],
+            p,
+            "#/$defs/JSONRPCRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -4597,6 +5233,7 @@ pub(crate) fn v_JSONRPCRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4622,6 +5259,15 @@ pub(crate) fn v_JSONRPCRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method"],
+            p,
+            "#/$defs/JSONRPCRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -4674,23 +5320,28 @@ pub(crate) fn v_JSONRPCResultResponse<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "result"],
-        p,
-        "#/$defs/JSONRPCResultResponse/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/JSONRPCResultResponse/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -4699,7 +5350,10 @@ pub(crate) fn v_JSONRPCResultResponse<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "result" => v_Result(v, p, cx),
+            "result" => {
+                seen |= 4u64;
+                v_Result(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/JSONRPCResultResponse", cx),
         };
         if !r {
@@ -4708,6 +5362,15 @@ pub(crate) fn v_JSONRPCResultResponse<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/JSONRPCResultResponse/required",
+            cx,
+        );
     }
     ok
 }
@@ -4862,16 +5525,17 @@ pub(crate) fn v_LegacyTitledEnumSchema<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["enum", "type"],
-        p,
-        "#/$defs/LegacyTitledEnumSchema/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["enum", "type"],
+            p,
+            "#/$defs/LegacyTitledEnumSchema/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -4896,34 +5560,37 @@ pub(crate) fn v_LegacyTitledEnumSchema<'v, V: JsonView<'v>>(
                 )
             }
             "enum" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/LegacyTitledEnumSchema/properties/enum/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = rt::check_type(
-                            v,
-                            rt::JType::String,
-                            p,
-                            "#/$defs/LegacyTitledEnumSchema/properties/enum/items/type",
-                            cx,
-                        );
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/LegacyTitledEnumSchema/properties/enum/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = rt::check_type(
+                                v,
+                                rt::JType::String,
+                                p,
+                                "#/$defs/LegacyTitledEnumSchema/properties/enum/items/type",
+                                cx,
+                            );
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "enumNames" => {
@@ -4967,6 +5634,7 @@ pub(crate) fn v_LegacyTitledEnumSchema<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "string",
@@ -4984,6 +5652,15 @@ pub(crate) fn v_LegacyTitledEnumSchema<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["enum", "type"],
+            p,
+            "#/$defs/LegacyTitledEnumSchema/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListPromptsRequest<'v, V: JsonView<'v>>(
@@ -4994,23 +5671,28 @@ pub(crate) fn v_ListPromptsRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ListPromptsRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method", "params"],
-        p,
-        "#/$defs/ListPromptsRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ListPromptsRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -5020,6 +5702,7 @@ pub(crate) fn v_ListPromptsRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "prompts/list",
@@ -5028,7 +5711,10 @@ pub(crate) fn v_ListPromptsRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_PaginatedRequestParams(v, p, cx),
+            "params" => {
+                seen |= 8u64;
+                v_PaginatedRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ListPromptsRequest", cx),
         };
         if !r {
@@ -5037,6 +5723,15 @@ pub(crate) fn v_ListPromptsRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ListPromptsRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -5061,23 +5756,27 @@ pub(crate) fn v_ListPromptsResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ListPromptsResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["cacheScope", "prompts", "resultType", "ttlMs"],
-        p,
-        "#/$defs/ListPromptsResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["cacheScope", "prompts", "resultType", "ttlMs"],
+            p,
+            "#/$defs/ListPromptsResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "_meta" => v_ResultMetaObject(v, p, cx),
-            "cacheScope" => v_ListPromptsResultCacheScope(v, p, cx),
+            "cacheScope" => {
+                seen |= 1u64;
+                v_ListPromptsResultCacheScope(v, p, cx)
+            }
             "nextCursor" => {
                 rt::check_type(
                     v,
@@ -5088,31 +5787,35 @@ pub(crate) fn v_ListPromptsResult<'v, V: JsonView<'v>>(
                 )
             }
             "prompts" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/ListPromptsResult/properties/prompts/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_Prompt(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 2u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/ListPromptsResult/properties/prompts/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_Prompt(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "resultType" => {
+                seen |= 4u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -5122,6 +5825,7 @@ pub(crate) fn v_ListPromptsResult<'v, V: JsonView<'v>>(
                 )
             }
             "ttlMs" => {
+                seen |= 8u64;
                 if cx.opts.client_leniency {
                     rt::check_type(
                         v,
@@ -5157,6 +5861,15 @@ pub(crate) fn v_ListPromptsResult<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["cacheScope", "prompts", "resultType", "ttlMs"],
+            p,
+            "#/$defs/ListPromptsResult/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListPromptsResultResponse<'v, V: JsonView<'v>>(
@@ -5173,23 +5886,28 @@ pub(crate) fn v_ListPromptsResultResponse<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "result"],
-        p,
-        "#/$defs/ListPromptsResultResponse/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/ListPromptsResultResponse/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -5198,7 +5916,10 @@ pub(crate) fn v_ListPromptsResultResponse<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "result" => v_ListPromptsResult(v, p, cx),
+            "result" => {
+                seen |= 4u64;
+                v_ListPromptsResult(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ListPromptsResultResponse", cx),
         };
         if !r {
@@ -5207,6 +5928,15 @@ pub(crate) fn v_ListPromptsResultResponse<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/ListPromptsResultResponse/required",
+            cx,
+        );
     }
     ok
 }
@@ -5224,23 +5954,28 @@ pub(crate) fn v_ListResourceTemplatesRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method", "params"],
-        p,
-        "#/$defs/ListResourceTemplatesRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ListResourceTemplatesRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -5250,6 +5985,7 @@ pub(crate) fn v_ListResourceTemplatesRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "resources/templates/list",
@@ -5258,7 +5994,10 @@ pub(crate) fn v_ListResourceTemplatesRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_PaginatedRequestParams(v, p, cx),
+            "params" => {
+                seen |= 8u64;
+                v_PaginatedRequestParams(v, p, cx)
+            }
             _ => {
                 rt::reject_unknown_key(&k, p, "#/$defs/ListResourceTemplatesRequest", cx)
             }
@@ -5269,6 +6008,15 @@ pub(crate) fn v_ListResourceTemplatesRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ListResourceTemplatesRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -5299,23 +6047,27 @@ pub(crate) fn v_ListResourceTemplatesResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["cacheScope", "resourceTemplates", "resultType", "ttlMs"],
-        p,
-        "#/$defs/ListResourceTemplatesResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["cacheScope", "resourceTemplates", "resultType", "ttlMs"],
+            p,
+            "#/$defs/ListResourceTemplatesResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "_meta" => v_ResultMetaObject(v, p, cx),
-            "cacheScope" => v_ListResourceTemplatesResultCacheScope(v, p, cx),
+            "cacheScope" => {
+                seen |= 1u64;
+                v_ListResourceTemplatesResultCacheScope(v, p, cx)
+            }
             "nextCursor" => {
                 rt::check_type(
                     v,
@@ -5326,31 +6078,35 @@ pub(crate) fn v_ListResourceTemplatesResult<'v, V: JsonView<'v>>(
                 )
             }
             "resourceTemplates" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/ListResourceTemplatesResult/properties/resourceTemplates/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_ResourceTemplate(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 2u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/ListResourceTemplatesResult/properties/resourceTemplates/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_ResourceTemplate(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "resultType" => {
+                seen |= 4u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -5360,6 +6116,7 @@ pub(crate) fn v_ListResourceTemplatesResult<'v, V: JsonView<'v>>(
                 )
             }
             "ttlMs" => {
+                seen |= 8u64;
                 if cx.opts.client_leniency {
                     rt::check_type(
                         v,
@@ -5395,6 +6152,15 @@ pub(crate) fn v_ListResourceTemplatesResult<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["cacheScope", "resourceTemplates", "resultType", "ttlMs"],
+            p,
+            "#/$defs/ListResourceTemplatesResult/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListResourceTemplatesResultResponse<'v, V: JsonView<'v>>(
@@ -5411,23 +6177,28 @@ pub(crate) fn v_ListResourceTemplatesResultResponse<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "result"],
-        p,
-        "#/$defs/ListResourceTemplatesResultResponse/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/ListResourceTemplatesResultResponse/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -5436,7 +6207,10 @@ pub(crate) fn v_ListResourceTemplatesResultResponse<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "result" => v_ListResourceTemplatesResult(v, p, cx),
+            "result" => {
+                seen |= 4u64;
+                v_ListResourceTemplatesResult(v, p, cx)
+            }
             _ => {
                 rt::reject_unknown_key(
                     &k,
@@ -5452,6 +6226,15 @@ pub(crate) fn v_ListResourceTemplatesResultResponse<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/ListResourceTemplatesResultResponse/required",
+            cx,
+        );
     }
     ok
 }
@@ -5469,23 +6252,28 @@ pub(crate) fn v_ListResourcesRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method", "params"],
-        p,
-        "#/$defs/ListResourcesRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ListResourcesRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -5495,6 +6283,7 @@ pub(crate) fn v_ListResourcesRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "resources/list",
@@ -5503,7 +6292,10 @@ pub(crate) fn v_ListResourcesRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_PaginatedRequestParams(v, p, cx),
+            "params" => {
+                seen |= 8u64;
+                v_PaginatedRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ListResourcesRequest", cx),
         };
         if !r {
@@ -5512,6 +6304,15 @@ pub(crate) fn v_ListResourcesRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ListResourcesRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -5536,23 +6337,27 @@ pub(crate) fn v_ListResourcesResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ListResourcesResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["cacheScope", "resources", "resultType", "ttlMs"],
-        p,
-        "#/$defs/ListResourcesResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["cacheScope", "resources", "resultType", "ttlMs"],
+            p,
+            "#/$defs/ListResourcesResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "_meta" => v_ResultMetaObject(v, p, cx),
-            "cacheScope" => v_ListResourcesResultCacheScope(v, p, cx),
+            "cacheScope" => {
+                seen |= 1u64;
+                v_ListResourcesResultCacheScope(v, p, cx)
+            }
             "nextCursor" => {
                 rt::check_type(
                     v,
@@ -5563,31 +6368,35 @@ pub(crate) fn v_ListResourcesResult<'v, V: JsonView<'v>>(
                 )
             }
             "resources" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/ListResourcesResult/properties/resources/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_Resource(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 2u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/ListResourcesResult/properties/resources/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_Resource(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "resultType" => {
+                seen |= 4u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -5597,6 +6406,7 @@ pub(crate) fn v_ListResourcesResult<'v, V: JsonView<'v>>(
                 )
             }
             "ttlMs" => {
+                seen |= 8u64;
                 if cx.opts.client_leniency {
                     rt::check_type(
                         v,
@@ -5632,6 +6442,15 @@ pub(crate) fn v_ListResourcesResult<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["cacheScope", "resources", "resultType", "ttlMs"],
+            p,
+            "#/$defs/ListResourcesResult/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListResourcesResultResponse<'v, V: JsonView<'v>>(
@@ -5648,23 +6467,28 @@ pub(crate) fn v_ListResourcesResultResponse<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "result"],
-        p,
-        "#/$defs/ListResourcesResultResponse/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/ListResourcesResultResponse/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -5673,7 +6497,10 @@ pub(crate) fn v_ListResourcesResultResponse<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "result" => v_ListResourcesResult(v, p, cx),
+            "result" => {
+                seen |= 4u64;
+                v_ListResourcesResult(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ListResourcesResultResponse", cx),
         };
         if !r {
@@ -5682,6 +6509,15 @@ pub(crate) fn v_ListResourcesResultResponse<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/ListResourcesResultResponse/required",
+            cx,
+        );
     }
     ok
 }
@@ -5732,22 +6568,24 @@ pub(crate) fn v_ListRootsRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ListRootsRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/$defs/ListRootsRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/$defs/ListRootsRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "roots/list",
@@ -5766,6 +6604,15 @@ pub(crate) fn v_ListRootsRequest<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/$defs/ListRootsRequest/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListRootsResult<'v, V: JsonView<'v>>(
@@ -5776,44 +6623,48 @@ pub(crate) fn v_ListRootsResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ListRootsResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["roots"],
-        p,
-        "#/$defs/ListRootsResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["roots"],
+            p,
+            "#/$defs/ListRootsResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "roots" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/ListRootsResult/properties/roots/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_Root(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/ListRootsResult/properties/roots/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_Root(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ListRootsResult", cx),
@@ -5825,6 +6676,15 @@ pub(crate) fn v_ListRootsResult<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["roots"],
+            p,
+            "#/$defs/ListRootsResult/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListToolsRequest<'v, V: JsonView<'v>>(
@@ -5835,23 +6695,28 @@ pub(crate) fn v_ListToolsRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ListToolsRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method", "params"],
-        p,
-        "#/$defs/ListToolsRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ListToolsRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -5861,6 +6726,7 @@ pub(crate) fn v_ListToolsRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "tools/list",
@@ -5869,7 +6735,10 @@ pub(crate) fn v_ListToolsRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_PaginatedRequestParams(v, p, cx),
+            "params" => {
+                seen |= 8u64;
+                v_PaginatedRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ListToolsRequest", cx),
         };
         if !r {
@@ -5878,6 +6747,15 @@ pub(crate) fn v_ListToolsRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ListToolsRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -5902,23 +6780,27 @@ pub(crate) fn v_ListToolsResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ListToolsResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["cacheScope", "resultType", "tools", "ttlMs"],
-        p,
-        "#/$defs/ListToolsResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["cacheScope", "resultType", "tools", "ttlMs"],
+            p,
+            "#/$defs/ListToolsResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "_meta" => v_ResultMetaObject(v, p, cx),
-            "cacheScope" => v_ListToolsResultCacheScope(v, p, cx),
+            "cacheScope" => {
+                seen |= 1u64;
+                v_ListToolsResultCacheScope(v, p, cx)
+            }
             "nextCursor" => {
                 rt::check_type(
                     v,
@@ -5929,6 +6811,7 @@ pub(crate) fn v_ListToolsResult<'v, V: JsonView<'v>>(
                 )
             }
             "resultType" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -5938,31 +6821,35 @@ pub(crate) fn v_ListToolsResult<'v, V: JsonView<'v>>(
                 )
             }
             "tools" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/ListToolsResult/properties/tools/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_Tool(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 4u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/ListToolsResult/properties/tools/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_Tool(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "ttlMs" => {
+                seen |= 8u64;
                 if cx.opts.client_leniency {
                     rt::check_type(
                         v,
@@ -5998,6 +6885,15 @@ pub(crate) fn v_ListToolsResult<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["cacheScope", "resultType", "tools", "ttlMs"],
+            p,
+            "#/$defs/ListToolsResult/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListToolsResultResponse<'v, V: JsonView<'v>>(
@@ -6014,23 +6910,28 @@ pub(crate) fn v_ListToolsResultResponse<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "result"],
-        p,
-        "#/$defs/ListToolsResultResponse/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/ListToolsResultResponse/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -6039,7 +6940,10 @@ pub(crate) fn v_ListToolsResultResponse<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "result" => v_ListToolsResult(v, p, cx),
+            "result" => {
+                seen |= 4u64;
+                v_ListToolsResult(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ListToolsResultResponse", cx),
         };
         if !r {
@@ -6048,6 +6952,15 @@ pub(crate) fn v_ListToolsResultResponse<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/ListToolsResultResponse/required",
+            cx,
+        );
     }
     ok
 }
@@ -6087,22 +7000,24 @@ pub(crate) fn v_LoggingMessageNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["jsonrpc", "method", "params"],
-        p,
-        "#/$defs/LoggingMessageNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["jsonrpc", "method", "params"],
+            p,
+            "#/$defs/LoggingMessageNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "jsonrpc" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -6112,6 +7027,7 @@ pub(crate) fn v_LoggingMessageNotification<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "notifications/message",
@@ -6120,7 +7036,10 @@ pub(crate) fn v_LoggingMessageNotification<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_LoggingMessageNotificationParams(v, p, cx),
+            "params" => {
+                seen |= 4u64;
+                v_LoggingMessageNotificationParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/LoggingMessageNotification", cx),
         };
         if !r {
@@ -6129,6 +7048,15 @@ pub(crate) fn v_LoggingMessageNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["jsonrpc", "method", "params"],
+            p,
+            "#/$defs/LoggingMessageNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -6146,24 +7074,31 @@ pub(crate) fn v_LoggingMessageNotificationParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["data", "level"],
-        p,
-        "#/$defs/LoggingMessageNotificationParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["data", "level"],
+            p,
+            "#/$defs/LoggingMessageNotificationParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "_meta" => v_NotificationMetaObject(v, p, cx),
-            "data" => true,
-            "level" => v_LoggingLevel(v, p, cx),
+            "data" => {
+                seen |= 1u64;
+                true
+            }
+            "level" => {
+                seen |= 2u64;
+                v_LoggingLevel(v, p, cx)
+            }
             "logger" => {
                 rt::check_type(
                     v,
@@ -6189,6 +7124,15 @@ pub(crate) fn v_LoggingMessageNotificationParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["data", "level"],
+            p,
+            "#/$defs/LoggingMessageNotificationParams/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_MetaObject<'v, V: JsonView<'v>>(
@@ -6206,22 +7150,24 @@ pub(crate) fn v_MethodNotFoundError<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/MethodNotFoundError/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["code", "message"],
-        p,
-        "#/$defs/MethodNotFoundError/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["code", "message"],
+            p,
+            "#/$defs/MethodNotFoundError/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "code" => {
+                seen |= 1u64;
                 rt::check_const_int(
                     v,
                     -32601i64,
@@ -6232,6 +7178,7 @@ pub(crate) fn v_MethodNotFoundError<'v, V: JsonView<'v>>(
             }
             "data" => true,
             "message" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -6249,6 +7196,15 @@ pub(crate) fn v_MethodNotFoundError<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["code", "message"],
+            p,
+            "#/$defs/MethodNotFoundError/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_MissingRequiredClientCapabilityErrorErrorData<'v, V: JsonView<'v>>(
@@ -6265,22 +7221,26 @@ pub(crate) fn v_MissingRequiredClientCapabilityErrorErrorData<'v, V: JsonView<'v
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["requiredCapabilities"],
-        p,
-        "#/$defs/MissingRequiredClientCapabilityError/properties/error/allOf/properties/data/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["requiredCapabilities"],
+            p,
+            "#/$defs/MissingRequiredClientCapabilityError/properties/error/allOf/properties/data/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "requiredCapabilities" => v_ClientCapabilities(v, p, cx),
+            "requiredCapabilities" => {
+                seen |= 1u64;
+                v_ClientCapabilities(v, p, cx)
+            }
             _ => {
                 rt::reject_unknown_key(
                     &k,
@@ -6296,6 +7256,15 @@ pub(crate) fn v_MissingRequiredClientCapabilityErrorErrorData<'v, V: JsonView<'v
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["requiredCapabilities"],
+            p,
+            "#/$defs/MissingRequiredClientCapabilityError/properties/error/allOf/properties/data/required",
+            cx,
+        );
     }
     ok
 }
@@ -6313,22 +7282,24 @@ pub(crate) fn v_MissingRequiredClientCapabilityErrorError<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["code", "data", "message"],
-        p,
-        "#/$defs/MissingRequiredClientCapabilityError/properties/error/allOf/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["code", "data", "message"],
+            p,
+            "#/$defs/MissingRequiredClientCapabilityError/properties/error/allOf/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "code" => {
+                seen |= 1u64;
                 rt::check_const_int(
                     v,
                     -32021i64,
@@ -6337,8 +7308,12 @@ pub(crate) fn v_MissingRequiredClientCapabilityErrorError<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "data" => v_MissingRequiredClientCapabilityErrorErrorData(v, p, cx),
+            "data" => {
+                seen |= 2u64;
+                v_MissingRequiredClientCapabilityErrorErrorData(v, p, cx)
+            }
             "message" => {
+                seen |= 4u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -6363,6 +7338,15 @@ pub(crate) fn v_MissingRequiredClientCapabilityErrorError<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["code", "data", "message"],
+            p,
+            "#/$defs/MissingRequiredClientCapabilityError/properties/error/allOf/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_MissingRequiredClientCapabilityError<'v, V: JsonView<'v>>(
@@ -6379,24 +7363,29 @@ pub(crate) fn v_MissingRequiredClientCapabilityError<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["error", "jsonrpc"],
-        p,
-        "#/$defs/MissingRequiredClientCapabilityError/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["error", "jsonrpc"],
+            p,
+            "#/$defs/MissingRequiredClientCapabilityError/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "error" => v_MissingRequiredClientCapabilityErrorError(v, p, cx),
+            "error" => {
+                seen |= 1u64;
+                v_MissingRequiredClientCapabilityErrorError(v, p, cx)
+            }
             "id" => v_RequestId(v, p, cx),
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -6420,6 +7409,15 @@ pub(crate) fn v_MissingRequiredClientCapabilityError<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["error", "jsonrpc"],
+            p,
+            "#/$defs/MissingRequiredClientCapabilityError/required",
+            cx,
+        );
     }
     ok
 }
@@ -6646,22 +7644,18 @@ pub(crate) fn v_Notification<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/Notification/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/$defs/Notification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["method"], p, "#/$defs/Notification/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -6687,6 +7681,15 @@ pub(crate) fn v_Notification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/$defs/Notification/required",
+            cx,
+        );
     }
     ok
 }
@@ -6769,16 +7772,11 @@ pub(crate) fn v_NumberSchema<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/NumberSchema/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["type"],
-        p,
-        "#/$defs/NumberSchema/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["type"], p, "#/$defs/NumberSchema/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -6829,7 +7827,10 @@ pub(crate) fn v_NumberSchema<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "type" => v_NumberSchemaType(v, p, cx),
+            "type" => {
+                seen |= 1u64;
+                v_NumberSchemaType(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/NumberSchema", cx),
         };
         if !r {
@@ -6838,6 +7839,9 @@ pub(crate) fn v_NumberSchema<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(v, &["type"], p, "#/$defs/NumberSchema/required", cx);
     }
     ok
 }
@@ -6849,23 +7853,28 @@ pub(crate) fn v_PaginatedRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/PaginatedRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method", "params"],
-        p,
-        "#/$defs/PaginatedRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/PaginatedRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -6875,6 +7884,7 @@ pub(crate) fn v_PaginatedRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -6883,7 +7893,10 @@ pub(crate) fn v_PaginatedRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_PaginatedRequestParams(v, p, cx),
+            "params" => {
+                seen |= 8u64;
+                v_PaginatedRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/PaginatedRequest", cx),
         };
         if !r {
@@ -6892,6 +7905,15 @@ pub(crate) fn v_PaginatedRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/PaginatedRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -6909,22 +7931,26 @@ pub(crate) fn v_PaginatedRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["_meta"],
-        p,
-        "#/$defs/PaginatedRequestParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["_meta"],
+            p,
+            "#/$defs/PaginatedRequestParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "_meta" => v_RequestMetaObject(v, p, cx),
+            "_meta" => {
+                seen |= 1u64;
+                v_RequestMetaObject(v, p, cx)
+            }
             "cursor" => {
                 rt::check_type(
                     v,
@@ -6943,6 +7969,15 @@ pub(crate) fn v_PaginatedRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["_meta"],
+            p,
+            "#/$defs/PaginatedRequestParams/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_PaginatedResult<'v, V: JsonView<'v>>(
@@ -6953,16 +7988,17 @@ pub(crate) fn v_PaginatedResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/PaginatedResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["resultType"],
-        p,
-        "#/$defs/PaginatedResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["resultType"],
+            p,
+            "#/$defs/PaginatedResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -6979,6 +8015,7 @@ pub(crate) fn v_PaginatedResult<'v, V: JsonView<'v>>(
                 )
             }
             "resultType" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -6996,6 +8033,15 @@ pub(crate) fn v_PaginatedResult<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["resultType"],
+            p,
+            "#/$defs/PaginatedResult/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ParseError<'v, V: JsonView<'v>>(
@@ -7006,22 +8052,24 @@ pub(crate) fn v_ParseError<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ParseError/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["code", "message"],
-        p,
-        "#/$defs/ParseError/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["code", "message"],
+            p,
+            "#/$defs/ParseError/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "code" => {
+                seen |= 1u64;
                 rt::check_const_int(
                     v,
                     -32700i64,
@@ -7032,6 +8080,7 @@ pub(crate) fn v_ParseError<'v, V: JsonView<'v>>(
             }
             "data" => true,
             "message" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -7048,6 +8097,15 @@ pub(crate) fn v_ParseError<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["code", "message"],
+            p,
+            "#/$defs/ParseError/required",
+            cx,
+        );
     }
     ok
 }
@@ -7189,22 +8247,24 @@ pub(crate) fn v_ProgressNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["jsonrpc", "method", "params"],
-        p,
-        "#/$defs/ProgressNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ProgressNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "jsonrpc" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -7214,6 +8274,7 @@ pub(crate) fn v_ProgressNotification<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "notifications/progress",
@@ -7222,7 +8283,10 @@ pub(crate) fn v_ProgressNotification<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_ProgressNotificationParams(v, p, cx),
+            "params" => {
+                seen |= 4u64;
+                v_ProgressNotificationParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ProgressNotification", cx),
         };
         if !r {
@@ -7231,6 +8295,15 @@ pub(crate) fn v_ProgressNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ProgressNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -7248,16 +8321,17 @@ pub(crate) fn v_ProgressNotificationParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["progress", "progressToken"],
-        p,
-        "#/$defs/ProgressNotificationParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["progress", "progressToken"],
+            p,
+            "#/$defs/ProgressNotificationParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -7274,6 +8348,7 @@ pub(crate) fn v_ProgressNotificationParams<'v, V: JsonView<'v>>(
                 )
             }
             "progress" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::Number,
@@ -7282,7 +8357,10 @@ pub(crate) fn v_ProgressNotificationParams<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "progressToken" => v_ProgressToken(v, p, cx),
+            "progressToken" => {
+                seen |= 2u64;
+                v_ProgressToken(v, p, cx)
+            }
             "total" => {
                 rt::check_type(
                     v,
@@ -7300,6 +8378,15 @@ pub(crate) fn v_ProgressNotificationParams<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["progress", "progressToken"],
+            p,
+            "#/$defs/ProgressNotificationParams/required",
+            cx,
+        );
     }
     ok
 }
@@ -7348,10 +8435,11 @@ pub(crate) fn v_Prompt<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) ->
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/Prompt/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(v, &["name"], p, "#/$defs/Prompt/required", cx);
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["name"], p, "#/$defs/Prompt/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -7418,6 +8506,7 @@ pub(crate) fn v_Prompt<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) ->
                 }
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -7444,6 +8533,9 @@ pub(crate) fn v_Prompt<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) ->
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(v, &["name"], p, "#/$defs/Prompt/required", cx);
+    }
     ok
 }
 pub(crate) fn v_PromptArgument<'v, V: JsonView<'v>>(
@@ -7454,16 +8546,11 @@ pub(crate) fn v_PromptArgument<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/PromptArgument/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name"],
-        p,
-        "#/$defs/PromptArgument/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["name"], p, "#/$defs/PromptArgument/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -7479,6 +8566,7 @@ pub(crate) fn v_PromptArgument<'v, V: JsonView<'v>>(
                 )
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -7514,6 +8602,15 @@ pub(crate) fn v_PromptArgument<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name"],
+            p,
+            "#/$defs/PromptArgument/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_PromptListChangedNotification<'v, V: JsonView<'v>>(
@@ -7530,22 +8627,24 @@ pub(crate) fn v_PromptListChangedNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["jsonrpc", "method"],
-        p,
-        "#/$defs/PromptListChangedNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["jsonrpc", "method"],
+            p,
+            "#/$defs/PromptListChangedNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "jsonrpc" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -7555,6 +8654,7 @@ pub(crate) fn v_PromptListChangedNotification<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "notifications/prompts/list_changed",
@@ -7580,6 +8680,15 @@ pub(crate) fn v_PromptListChangedNotification<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["jsonrpc", "method"],
+            p,
+            "#/$defs/PromptListChangedNotification/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_PromptMessage<'v, V: JsonView<'v>>(
@@ -7590,23 +8699,30 @@ pub(crate) fn v_PromptMessage<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/PromptMessage/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["content", "role"],
-        p,
-        "#/$defs/PromptMessage/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["content", "role"],
+            p,
+            "#/$defs/PromptMessage/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "content" => v_ContentBlock(v, p, cx),
-            "role" => v_Role(v, p, cx),
+            "content" => {
+                seen |= 1u64;
+                v_ContentBlock(v, p, cx)
+            }
+            "role" => {
+                seen |= 2u64;
+                v_Role(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/PromptMessage", cx),
         };
         if !r {
@@ -7615,6 +8731,15 @@ pub(crate) fn v_PromptMessage<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["content", "role"],
+            p,
+            "#/$defs/PromptMessage/required",
+            cx,
+        );
     }
     ok
 }
@@ -7626,22 +8751,24 @@ pub(crate) fn v_PromptReference<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/PromptReference/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name", "type"],
-        p,
-        "#/$defs/PromptReference/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name", "type"],
+            p,
+            "#/$defs/PromptReference/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -7660,6 +8787,7 @@ pub(crate) fn v_PromptReference<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "ref/prompt",
@@ -7677,6 +8805,15 @@ pub(crate) fn v_PromptReference<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name", "type"],
+            p,
+            "#/$defs/PromptReference/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ReadResourceRequest<'v, V: JsonView<'v>>(
@@ -7687,23 +8824,28 @@ pub(crate) fn v_ReadResourceRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ReadResourceRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method", "params"],
-        p,
-        "#/$defs/ReadResourceRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ReadResourceRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -7713,6 +8855,7 @@ pub(crate) fn v_ReadResourceRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "resources/read",
@@ -7721,7 +8864,10 @@ pub(crate) fn v_ReadResourceRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_ReadResourceRequestParams(v, p, cx),
+            "params" => {
+                seen |= 8u64;
+                v_ReadResourceRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ReadResourceRequest", cx),
         };
         if !r {
@@ -7730,6 +8876,15 @@ pub(crate) fn v_ReadResourceRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ReadResourceRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -7747,22 +8902,26 @@ pub(crate) fn v_ReadResourceRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["_meta", "uri"],
-        p,
-        "#/$defs/ReadResourceRequestParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["_meta", "uri"],
+            p,
+            "#/$defs/ReadResourceRequestParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "_meta" => v_RequestMetaObject(v, p, cx),
+            "_meta" => {
+                seen |= 1u64;
+                v_RequestMetaObject(v, p, cx)
+            }
             "inputResponses" => v_InputResponses(v, p, cx),
             "requestState" => {
                 rt::check_type(
@@ -7774,6 +8933,7 @@ pub(crate) fn v_ReadResourceRequestParams<'v, V: JsonView<'v>>(
                 )
             }
             "uri" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -7797,6 +8957,15 @@ pub(crate) fn v_ReadResourceRequestParams<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["_meta", "uri"],
+            p,
+            "#/$defs/ReadResourceRequestParams/required",
+            cx,
+        );
     }
     ok
 }
@@ -7864,49 +9033,57 @@ pub(crate) fn v_ReadResourceResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ReadResourceResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["cacheScope", "contents", "resultType", "ttlMs"],
-        p,
-        "#/$defs/ReadResourceResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["cacheScope", "contents", "resultType", "ttlMs"],
+            p,
+            "#/$defs/ReadResourceResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "_meta" => v_ResultMetaObject(v, p, cx),
-            "cacheScope" => v_ReadResourceResultCacheScope(v, p, cx),
+            "cacheScope" => {
+                seen |= 1u64;
+                v_ReadResourceResultCacheScope(v, p, cx)
+            }
             "contents" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/ReadResourceResult/properties/contents/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_ReadResourceResultContentsItem(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 2u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/ReadResourceResult/properties/contents/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_ReadResourceResultContentsItem(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "resultType" => {
+                seen |= 4u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -7916,6 +9093,7 @@ pub(crate) fn v_ReadResourceResult<'v, V: JsonView<'v>>(
                 )
             }
             "ttlMs" => {
+                seen |= 8u64;
                 if cx.opts.client_leniency {
                     rt::check_type(
                         v,
@@ -7950,6 +9128,15 @@ pub(crate) fn v_ReadResourceResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["cacheScope", "contents", "resultType", "ttlMs"],
+            p,
+            "#/$defs/ReadResourceResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -8010,23 +9197,28 @@ pub(crate) fn v_ReadResourceResultResponse<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "result"],
-        p,
-        "#/$defs/ReadResourceResultResponse/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/ReadResourceResultResponse/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -8035,7 +9227,10 @@ pub(crate) fn v_ReadResourceResultResponse<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "result" => v_ReadResourceResultResponseResult(v, p, cx),
+            "result" => {
+                seen |= 4u64;
+                v_ReadResourceResultResponseResult(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ReadResourceResultResponse", cx),
         };
         if !r {
@@ -8045,22 +9240,33 @@ pub(crate) fn v_ReadResourceResultResponse<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/ReadResourceResultResponse/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_Request<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/Request/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(v, &["method"], p, "#/$defs/Request/required", cx);
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["method"], p, "#/$defs/Request/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8086,6 +9292,9 @@ pub(crate) fn v_Request<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(v, &["method"], p, "#/$defs/Request/required", cx);
     }
     ok
 }
@@ -8138,30 +9347,33 @@ pub(crate) fn v_RequestMetaObject<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/RequestMetaObject/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &[
-            "io.modelcontextprotocol/clientCapabilities",
-            "io.modelcontextprotocol/protocolVersion",
-        ],
-        p,
-        "#/$defs/RequestMetaObject/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &[
+                "io.modelcontextprotocol/clientCapabilities",
+                "io.modelcontextprotocol/protocolVersion",
+            ],
+            p,
+            "#/$defs/RequestMetaObject/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "io.modelcontextprotocol/clientCapabilities" => {
+                seen |= 1u64;
                 v_ClientCapabilities(v, p, cx)
             }
             "io.modelcontextprotocol/clientInfo" => v_Implementation(v, p, cx),
             "io.modelcontextprotocol/logLevel" => v_LoggingLevel(v, p, cx),
             "io.modelcontextprotocol/protocolVersion" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8180,6 +9392,18 @@ pub(crate) fn v_RequestMetaObject<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &[
+                "io.modelcontextprotocol/clientCapabilities",
+                "io.modelcontextprotocol/protocolVersion",
+            ],
+            p,
+            "#/$defs/RequestMetaObject/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_RequestParams<'v, V: JsonView<'v>>(
@@ -8190,22 +9414,20 @@ pub(crate) fn v_RequestParams<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/RequestParams/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["_meta"],
-        p,
-        "#/$defs/RequestParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["_meta"], p, "#/$defs/RequestParams/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "_meta" => v_RequestMetaObject(v, p, cx),
+            "_meta" => {
+                seen |= 1u64;
+                v_RequestMetaObject(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/RequestParams", cx),
         };
         if !r {
@@ -8215,22 +9437,26 @@ pub(crate) fn v_RequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["_meta"],
+            p,
+            "#/$defs/RequestParams/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_Resource<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/Resource/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name", "uri"],
-        p,
-        "#/$defs/Resource/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["name", "uri"], p, "#/$defs/Resource/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -8282,6 +9508,7 @@ pub(crate) fn v_Resource<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) 
                 )
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8309,6 +9536,7 @@ pub(crate) fn v_Resource<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) 
                 )
             }
             "uri" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8333,6 +9561,15 @@ pub(crate) fn v_Resource<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) 
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name", "uri"],
+            p,
+            "#/$defs/Resource/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ResourceContents<'v, V: JsonView<'v>>(
@@ -8343,16 +9580,11 @@ pub(crate) fn v_ResourceContents<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ResourceContents/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["uri"],
-        p,
-        "#/$defs/ResourceContents/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["uri"], p, "#/$defs/ResourceContents/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -8369,6 +9601,7 @@ pub(crate) fn v_ResourceContents<'v, V: JsonView<'v>>(
                 )
             }
             "uri" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8393,6 +9626,15 @@ pub(crate) fn v_ResourceContents<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/$defs/ResourceContents/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ResourceLink<'v, V: JsonView<'v>>(
@@ -8403,16 +9645,17 @@ pub(crate) fn v_ResourceLink<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ResourceLink/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name", "type", "uri"],
-        p,
-        "#/$defs/ResourceLink/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name", "type", "uri"],
+            p,
+            "#/$defs/ResourceLink/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -8464,6 +9707,7 @@ pub(crate) fn v_ResourceLink<'v, V: JsonView<'v>>(
                 )
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8491,6 +9735,7 @@ pub(crate) fn v_ResourceLink<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "resource_link",
@@ -8500,6 +9745,7 @@ pub(crate) fn v_ResourceLink<'v, V: JsonView<'v>>(
                 )
             }
             "uri" => {
+                seen |= 4u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8524,6 +9770,15 @@ pub(crate) fn v_ResourceLink<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name", "type", "uri"],
+            p,
+            "#/$defs/ResourceLink/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ResourceListChangedNotification<'v, V: JsonView<'v>>(
@@ -8540,22 +9795,24 @@ pub(crate) fn v_ResourceListChangedNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["jsonrpc", "method"],
-        p,
-        "#/$defs/ResourceListChangedNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["jsonrpc", "method"],
+            p,
+            "#/$defs/ResourceListChangedNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "jsonrpc" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -8565,6 +9822,7 @@ pub(crate) fn v_ResourceListChangedNotification<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "notifications/resources/list_changed",
@@ -8590,6 +9848,15 @@ pub(crate) fn v_ResourceListChangedNotification<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["jsonrpc", "method"],
+            p,
+            "#/$defs/ResourceListChangedNotification/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ResourceRequestParams<'v, V: JsonView<'v>>(
@@ -8606,23 +9873,28 @@ pub(crate) fn v_ResourceRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["_meta", "uri"],
-        p,
-        "#/$defs/ResourceRequestParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["_meta", "uri"],
+            p,
+            "#/$defs/ResourceRequestParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "_meta" => v_RequestMetaObject(v, p, cx),
+            "_meta" => {
+                seen |= 1u64;
+                v_RequestMetaObject(v, p, cx)
+            }
             "uri" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8647,6 +9919,15 @@ pub(crate) fn v_ResourceRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["_meta", "uri"],
+            p,
+            "#/$defs/ResourceRequestParams/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ResourceTemplate<'v, V: JsonView<'v>>(
@@ -8657,16 +9938,17 @@ pub(crate) fn v_ResourceTemplate<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ResourceTemplate/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name", "uriTemplate"],
-        p,
-        "#/$defs/ResourceTemplate/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name", "uriTemplate"],
+            p,
+            "#/$defs/ResourceTemplate/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -8718,6 +10000,7 @@ pub(crate) fn v_ResourceTemplate<'v, V: JsonView<'v>>(
                 )
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8736,6 +10019,7 @@ pub(crate) fn v_ResourceTemplate<'v, V: JsonView<'v>>(
                 )
             }
             "uriTemplate" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8760,6 +10044,15 @@ pub(crate) fn v_ResourceTemplate<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name", "uriTemplate"],
+            p,
+            "#/$defs/ResourceTemplate/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ResourceTemplateReference<'v, V: JsonView<'v>>(
@@ -8776,22 +10069,24 @@ pub(crate) fn v_ResourceTemplateReference<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["type", "uri"],
-        p,
-        "#/$defs/ResourceTemplateReference/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["type", "uri"],
+            p,
+            "#/$defs/ResourceTemplateReference/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "type" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "ref/resource",
@@ -8801,6 +10096,7 @@ pub(crate) fn v_ResourceTemplateReference<'v, V: JsonView<'v>>(
                 )
             }
             "uri" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8825,6 +10121,15 @@ pub(crate) fn v_ResourceTemplateReference<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["type", "uri"],
+            p,
+            "#/$defs/ResourceTemplateReference/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ResourceUpdatedNotification<'v, V: JsonView<'v>>(
@@ -8841,22 +10146,24 @@ pub(crate) fn v_ResourceUpdatedNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["jsonrpc", "method", "params"],
-        p,
-        "#/$defs/ResourceUpdatedNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ResourceUpdatedNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "jsonrpc" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -8866,6 +10173,7 @@ pub(crate) fn v_ResourceUpdatedNotification<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "notifications/resources/updated",
@@ -8874,7 +10182,10 @@ pub(crate) fn v_ResourceUpdatedNotification<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_ResourceUpdatedNotificationParams(v, p, cx),
+            "params" => {
+                seen |= 4u64;
+                v_ResourceUpdatedNotificationParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ResourceUpdatedNotification", cx),
         };
         if !r {
@@ -8883,6 +10194,15 @@ pub(crate) fn v_ResourceUpdatedNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ResourceUpdatedNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -8900,16 +10220,17 @@ pub(crate) fn v_ResourceUpdatedNotificationParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["uri"],
-        p,
-        "#/$defs/ResourceUpdatedNotificationParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/$defs/ResourceUpdatedNotificationParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -8917,6 +10238,7 @@ pub(crate) fn v_ResourceUpdatedNotificationParams<'v, V: JsonView<'v>>(
         let r = match &*k {
             "_meta" => v_NotificationMetaObject(v, p, cx),
             "uri" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8948,22 +10270,26 @@ pub(crate) fn v_ResourceUpdatedNotificationParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/$defs/ResourceUpdatedNotificationParams/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_Result<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/Result/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["resultType"],
-        p,
-        "#/$defs/Result/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["resultType"], p, "#/$defs/Result/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -8971,6 +10297,7 @@ pub(crate) fn v_Result<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) ->
         let r = match &*k {
             "_meta" => v_ResultMetaObject(v, p, cx),
             "resultType" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8987,6 +10314,9 @@ pub(crate) fn v_Result<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) ->
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(v, &["resultType"], p, "#/$defs/Result/required", cx);
     }
     ok
 }
@@ -9023,10 +10353,11 @@ pub(crate) fn v_Root<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/Root/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(v, &["uri"], p, "#/$defs/Root/required", cx);
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["uri"], p, "#/$defs/Root/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -9043,6 +10374,7 @@ pub(crate) fn v_Root<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
                 )
             }
             "uri" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -9066,6 +10398,9 @@ pub(crate) fn v_Root<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(v, &["uri"], p, "#/$defs/Root/required", cx);
     }
     ok
 }
@@ -9197,24 +10532,31 @@ pub(crate) fn v_SamplingMessage<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/SamplingMessage/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["content", "role"],
-        p,
-        "#/$defs/SamplingMessage/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["content", "role"],
+            p,
+            "#/$defs/SamplingMessage/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "_meta" => v_MetaObject(v, p, cx),
-            "content" => v_SamplingMessageContent(v, p, cx),
-            "role" => v_Role(v, p, cx),
+            "content" => {
+                seen |= 1u64;
+                v_SamplingMessageContent(v, p, cx)
+            }
+            "role" => {
+                seen |= 2u64;
+                v_Role(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/SamplingMessage", cx),
         };
         if !r {
@@ -9223,6 +10565,15 @@ pub(crate) fn v_SamplingMessage<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["content", "role"],
+            p,
+            "#/$defs/SamplingMessage/required",
+            cx,
+        );
     }
     ok
 }
@@ -9862,16 +11213,11 @@ pub(crate) fn v_StringSchema<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/StringSchema/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["type"],
-        p,
-        "#/$defs/StringSchema/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["type"], p, "#/$defs/StringSchema/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -9924,6 +11270,7 @@ pub(crate) fn v_StringSchema<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "string",
@@ -9940,6 +11287,9 @@ pub(crate) fn v_StringSchema<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(v, &["type"], p, "#/$defs/StringSchema/required", cx);
     }
     ok
 }
@@ -10040,22 +11390,24 @@ pub(crate) fn v_SubscriptionsAcknowledgedNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["jsonrpc", "method", "params"],
-        p,
-        "#/$defs/SubscriptionsAcknowledgedNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["jsonrpc", "method", "params"],
+            p,
+            "#/$defs/SubscriptionsAcknowledgedNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "jsonrpc" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -10065,6 +11417,7 @@ pub(crate) fn v_SubscriptionsAcknowledgedNotification<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "notifications/subscriptions/acknowledged",
@@ -10073,7 +11426,10 @@ pub(crate) fn v_SubscriptionsAcknowledgedNotification<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_SubscriptionsAcknowledgedNotificationParams(v, p, cx),
+            "params" => {
+                seen |= 4u64;
+                v_SubscriptionsAcknowledgedNotificationParams(v, p, cx)
+            }
             _ => {
                 rt::reject_unknown_key(
                     &k,
@@ -10089,6 +11445,15 @@ pub(crate) fn v_SubscriptionsAcknowledgedNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["jsonrpc", "method", "params"],
+            p,
+            "#/$defs/SubscriptionsAcknowledgedNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -10106,23 +11471,27 @@ pub(crate) fn v_SubscriptionsAcknowledgedNotificationParams<'v, V: JsonView<'v>>
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["notifications"],
-        p,
-        "#/$defs/SubscriptionsAcknowledgedNotificationParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["notifications"],
+            p,
+            "#/$defs/SubscriptionsAcknowledgedNotificationParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "_meta" => v_NotificationMetaObject(v, p, cx),
-            "notifications" => v_SubscriptionFilter(v, p, cx),
+            "notifications" => {
+                seen |= 1u64;
+                v_SubscriptionFilter(v, p, cx)
+            }
             _ => {
                 rt::reject_unknown_key(
                     &k,
@@ -10138,6 +11507,15 @@ pub(crate) fn v_SubscriptionsAcknowledgedNotificationParams<'v, V: JsonView<'v>>
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["notifications"],
+            p,
+            "#/$defs/SubscriptionsAcknowledgedNotificationParams/required",
+            cx,
+        );
     }
     ok
 }
@@ -10155,23 +11533,28 @@ pub(crate) fn v_SubscriptionsListenRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method", "params"],
-        p,
-        "#/$defs/SubscriptionsListenRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/SubscriptionsListenRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -10181,6 +11564,7 @@ pub(crate) fn v_SubscriptionsListenRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "subscriptions/listen",
@@ -10189,7 +11573,10 @@ pub(crate) fn v_SubscriptionsListenRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_SubscriptionsListenRequestParams(v, p, cx),
+            "params" => {
+                seen |= 8u64;
+                v_SubscriptionsListenRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/SubscriptionsListenRequest", cx),
         };
         if !r {
@@ -10198,6 +11585,15 @@ pub(crate) fn v_SubscriptionsListenRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/SubscriptionsListenRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -10215,23 +11611,30 @@ pub(crate) fn v_SubscriptionsListenRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["_meta", "notifications"],
-        p,
-        "#/$defs/SubscriptionsListenRequestParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["_meta", "notifications"],
+            p,
+            "#/$defs/SubscriptionsListenRequestParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "_meta" => v_RequestMetaObject(v, p, cx),
-            "notifications" => v_SubscriptionFilter(v, p, cx),
+            "_meta" => {
+                seen |= 1u64;
+                v_RequestMetaObject(v, p, cx)
+            }
+            "notifications" => {
+                seen |= 2u64;
+                v_SubscriptionFilter(v, p, cx)
+            }
             _ => {
                 rt::reject_unknown_key(
                     &k,
@@ -10247,6 +11650,15 @@ pub(crate) fn v_SubscriptionsListenRequestParams<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["_meta", "notifications"],
+            p,
+            "#/$defs/SubscriptionsListenRequestParams/required",
+            cx,
+        );
     }
     ok
 }
@@ -10264,23 +11676,28 @@ pub(crate) fn v_SubscriptionsListenResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["_meta", "resultType"],
-        p,
-        "#/$defs/SubscriptionsListenResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["_meta", "resultType"],
+            p,
+            "#/$defs/SubscriptionsListenResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "_meta" => v_SubscriptionsListenResultMetaObject(v, p, cx),
+            "_meta" => {
+                seen |= 1u64;
+                v_SubscriptionsListenResultMetaObject(v, p, cx)
+            }
             "resultType" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -10298,6 +11715,15 @@ pub(crate) fn v_SubscriptionsListenResult<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["_meta", "resultType"],
+            p,
+            "#/$defs/SubscriptionsListenResult/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_SubscriptionsListenResultMetaObject<'v, V: JsonView<'v>>(
@@ -10314,23 +11740,27 @@ pub(crate) fn v_SubscriptionsListenResultMetaObject<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["io.modelcontextprotocol/subscriptionId"],
-        p,
-        "#/$defs/SubscriptionsListenResultMetaObject/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["io.modelcontextprotocol/subscriptionId"],
+            p,
+            "#/$defs/SubscriptionsListenResultMetaObject/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "io.modelcontextprotocol/serverInfo" => v_Implementation(v, p, cx),
-            "io.modelcontextprotocol/subscriptionId" => v_RequestId(v, p, cx),
+            "io.modelcontextprotocol/subscriptionId" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             _ => true,
         };
         if !r {
@@ -10339,6 +11769,15 @@ pub(crate) fn v_SubscriptionsListenResultMetaObject<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["io.modelcontextprotocol/subscriptionId"],
+            p,
+            "#/$defs/SubscriptionsListenResultMetaObject/required",
+            cx,
+        );
     }
     ok
 }
@@ -10356,23 +11795,28 @@ pub(crate) fn v_SubscriptionsListenResultResponse<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "result"],
-        p,
-        "#/$defs/SubscriptionsListenResultResponse/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/SubscriptionsListenResultResponse/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -10381,7 +11825,10 @@ pub(crate) fn v_SubscriptionsListenResultResponse<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "result" => v_SubscriptionsListenResult(v, p, cx),
+            "result" => {
+                seen |= 4u64;
+                v_SubscriptionsListenResult(v, p, cx)
+            }
             _ => {
                 rt::reject_unknown_key(
                     &k,
@@ -10398,6 +11845,15 @@ pub(crate) fn v_SubscriptionsListenResultResponse<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/SubscriptionsListenResultResponse/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_TextContent<'v, V: JsonView<'v>>(
@@ -10408,16 +11864,17 @@ pub(crate) fn v_TextContent<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/TextContent/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["text", "type"],
-        p,
-        "#/$defs/TextContent/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["text", "type"],
+            p,
+            "#/$defs/TextContent/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -10426,6 +11883,7 @@ pub(crate) fn v_TextContent<'v, V: JsonView<'v>>(
             "_meta" => v_MetaObject(v, p, cx),
             "annotations" => v_Annotations(v, p, cx),
             "text" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -10435,6 +11893,7 @@ pub(crate) fn v_TextContent<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "text",
@@ -10452,6 +11911,15 @@ pub(crate) fn v_TextContent<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["text", "type"],
+            p,
+            "#/$defs/TextContent/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_TextResourceContents<'v, V: JsonView<'v>>(
@@ -10468,16 +11936,17 @@ pub(crate) fn v_TextResourceContents<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["text", "uri"],
-        p,
-        "#/$defs/TextResourceContents/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["text", "uri"],
+            p,
+            "#/$defs/TextResourceContents/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -10494,6 +11963,7 @@ pub(crate) fn v_TextResourceContents<'v, V: JsonView<'v>>(
                 )
             }
             "text" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -10503,6 +11973,7 @@ pub(crate) fn v_TextResourceContents<'v, V: JsonView<'v>>(
                 )
             }
             "uri" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -10527,6 +11998,15 @@ pub(crate) fn v_TextResourceContents<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["text", "uri"],
+            p,
+            "#/$defs/TextResourceContents/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_TitledMultiSelectEnumSchemaItemsAnyOfItem<'v, V: JsonView<'v>>(
@@ -10543,22 +12023,24 @@ pub(crate) fn v_TitledMultiSelectEnumSchemaItemsAnyOfItem<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["const", "title"],
-        p,
-        "#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["const", "title"],
+            p,
+            "#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "const" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -10568,6 +12050,7 @@ pub(crate) fn v_TitledMultiSelectEnumSchemaItemsAnyOfItem<'v, V: JsonView<'v>>(
                 )
             }
             "title" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -10592,6 +12075,15 @@ pub(crate) fn v_TitledMultiSelectEnumSchemaItemsAnyOfItem<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["const", "title"],
+            p,
+            "#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_TitledMultiSelectEnumSchemaItems<'v, V: JsonView<'v>>(
@@ -10608,48 +12100,52 @@ pub(crate) fn v_TitledMultiSelectEnumSchemaItems<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["anyOf"],
-        p,
-        "#/$defs/TitledMultiSelectEnumSchema/properties/items/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["anyOf"],
+            p,
+            "#/$defs/TitledMultiSelectEnumSchema/properties/items/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "anyOf" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_TitledMultiSelectEnumSchemaItemsAnyOfItem(
-                            v,
-                            p,
-                            cx,
-                        );
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_TitledMultiSelectEnumSchemaItemsAnyOfItem(
+                                v,
+                                p,
+                                cx,
+                            );
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => {
@@ -10668,6 +12164,15 @@ pub(crate) fn v_TitledMultiSelectEnumSchemaItems<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["anyOf"],
+            p,
+            "#/$defs/TitledMultiSelectEnumSchema/properties/items/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_TitledMultiSelectEnumSchema<'v, V: JsonView<'v>>(
@@ -10684,16 +12189,17 @@ pub(crate) fn v_TitledMultiSelectEnumSchema<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["items", "type"],
-        p,
-        "#/$defs/TitledMultiSelectEnumSchema/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["items", "type"],
+            p,
+            "#/$defs/TitledMultiSelectEnumSchema/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -10739,7 +12245,10 @@ pub(crate) fn v_TitledMultiSelectEnumSchema<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "items" => v_TitledMultiSelectEnumSchemaItems(v, p, cx),
+            "items" => {
+                seen |= 1u64;
+                v_TitledMultiSelectEnumSchemaItems(v, p, cx)
+            }
             "maxItems" => {
                 rt::check_type(
                     v,
@@ -10768,6 +12277,7 @@ pub(crate) fn v_TitledMultiSelectEnumSchema<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "array",
@@ -10785,6 +12295,15 @@ pub(crate) fn v_TitledMultiSelectEnumSchema<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["items", "type"],
+            p,
+            "#/$defs/TitledMultiSelectEnumSchema/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_TitledSingleSelectEnumSchemaOneOfItem<'v, V: JsonView<'v>>(
@@ -10801,22 +12320,24 @@ pub(crate) fn v_TitledSingleSelectEnumSchemaOneOfItem<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["const", "title"],
-        p,
-        "#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["const", "title"],
+            p,
+            "#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "const" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -10826,6 +12347,7 @@ pub(crate) fn v_TitledSingleSelectEnumSchemaOneOfItem<'v, V: JsonView<'v>>(
                 )
             }
             "title" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -10850,6 +12372,15 @@ pub(crate) fn v_TitledSingleSelectEnumSchemaOneOfItem<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["const", "title"],
+            p,
+            "#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_TitledSingleSelectEnumSchema<'v, V: JsonView<'v>>(
@@ -10866,16 +12397,17 @@ pub(crate) fn v_TitledSingleSelectEnumSchema<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["oneOf", "type"],
-        p,
-        "#/$defs/TitledSingleSelectEnumSchema/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["oneOf", "type"],
+            p,
+            "#/$defs/TitledSingleSelectEnumSchema/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -10900,28 +12432,35 @@ pub(crate) fn v_TitledSingleSelectEnumSchema<'v, V: JsonView<'v>>(
                 )
             }
             "oneOf" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_TitledSingleSelectEnumSchemaOneOfItem(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_TitledSingleSelectEnumSchemaOneOfItem(
+                                v,
+                                p,
+                                cx,
+                            );
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "title" => {
@@ -10934,6 +12473,7 @@ pub(crate) fn v_TitledSingleSelectEnumSchema<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "string",
@@ -10953,6 +12493,15 @@ pub(crate) fn v_TitledSingleSelectEnumSchema<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["oneOf", "type"],
+            p,
+            "#/$defs/TitledSingleSelectEnumSchema/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ToolInputSchema<'v, V: JsonView<'v>>(
@@ -10969,16 +12518,17 @@ pub(crate) fn v_ToolInputSchema<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["type"],
-        p,
-        "#/$defs/Tool/properties/inputSchema/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["type"],
+            p,
+            "#/$defs/Tool/properties/inputSchema/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -10994,6 +12544,7 @@ pub(crate) fn v_ToolInputSchema<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "object",
@@ -11010,6 +12561,15 @@ pub(crate) fn v_ToolInputSchema<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["type"],
+            p,
+            "#/$defs/Tool/properties/inputSchema/required",
+            cx,
+        );
     }
     ok
 }
@@ -11057,16 +12617,17 @@ pub(crate) fn v_Tool<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/Tool/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["inputSchema", "name"],
-        p,
-        "#/$defs/Tool/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["inputSchema", "name"],
+            p,
+            "#/$defs/Tool/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -11108,8 +12669,12 @@ pub(crate) fn v_Tool<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
                     false
                 }
             }
-            "inputSchema" => v_ToolInputSchema(v, p, cx),
+            "inputSchema" => {
+                seen |= 1u64;
+                v_ToolInputSchema(v, p, cx)
+            }
             "name" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -11136,6 +12701,15 @@ pub(crate) fn v_Tool<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["inputSchema", "name"],
+            p,
+            "#/$defs/Tool/required",
+            cx,
+        );
     }
     ok
 }
@@ -11262,22 +12836,24 @@ pub(crate) fn v_ToolListChangedNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["jsonrpc", "method"],
-        p,
-        "#/$defs/ToolListChangedNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["jsonrpc", "method"],
+            p,
+            "#/$defs/ToolListChangedNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "jsonrpc" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -11287,6 +12863,7 @@ pub(crate) fn v_ToolListChangedNotification<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "notifications/tools/list_changed",
@@ -11305,6 +12882,15 @@ pub(crate) fn v_ToolListChangedNotification<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["jsonrpc", "method"],
+            p,
+            "#/$defs/ToolListChangedNotification/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ToolResultContent<'v, V: JsonView<'v>>(
@@ -11315,16 +12901,17 @@ pub(crate) fn v_ToolResultContent<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ToolResultContent/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["content", "toolUseId", "type"],
-        p,
-        "#/$defs/ToolResultContent/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["content", "toolUseId", "type"],
+            p,
+            "#/$defs/ToolResultContent/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -11332,28 +12919,31 @@ pub(crate) fn v_ToolResultContent<'v, V: JsonView<'v>>(
         let r = match &*k {
             "_meta" => v_MetaObject(v, p, cx),
             "content" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/ToolResultContent/properties/content/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_ContentBlock(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/ToolResultContent/properties/content/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_ContentBlock(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "isError" => {
@@ -11367,6 +12957,7 @@ pub(crate) fn v_ToolResultContent<'v, V: JsonView<'v>>(
             }
             "structuredContent" => true,
             "toolUseId" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -11376,6 +12967,7 @@ pub(crate) fn v_ToolResultContent<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "tool_result",
@@ -11393,6 +12985,15 @@ pub(crate) fn v_ToolResultContent<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["content", "toolUseId", "type"],
+            p,
+            "#/$defs/ToolResultContent/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ToolUseContent<'v, V: JsonView<'v>>(
@@ -11403,16 +13004,17 @@ pub(crate) fn v_ToolUseContent<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ToolUseContent/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "input", "name", "type"],
-        p,
-        "#/$defs/ToolUseContent/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "input", "name", "type"],
+            p,
+            "#/$defs/ToolUseContent/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -11420,6 +13022,7 @@ pub(crate) fn v_ToolUseContent<'v, V: JsonView<'v>>(
         let r = match &*k {
             "_meta" => v_MetaObject(v, p, cx),
             "id" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -11429,6 +13032,7 @@ pub(crate) fn v_ToolUseContent<'v, V: JsonView<'v>>(
                 )
             }
             "input" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::Object,
@@ -11438,6 +13042,7 @@ pub(crate) fn v_ToolUseContent<'v, V: JsonView<'v>>(
                 )
             }
             "name" => {
+                seen |= 4u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -11447,6 +13052,7 @@ pub(crate) fn v_ToolUseContent<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 8u64;
                 rt::check_const_str(
                     v,
                     "tool_use",
@@ -11464,6 +13070,15 @@ pub(crate) fn v_ToolUseContent<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "input", "name", "type"],
+            p,
+            "#/$defs/ToolUseContent/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_UnsupportedProtocolVersionErrorErrorData<'v, V: JsonView<'v>>(
@@ -11480,22 +13095,24 @@ pub(crate) fn v_UnsupportedProtocolVersionErrorErrorData<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["requested", "supported"],
-        p,
-        "#/$defs/UnsupportedProtocolVersionError/properties/error/allOf/properties/data/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["requested", "supported"],
+            p,
+            "#/$defs/UnsupportedProtocolVersionError/properties/error/allOf/properties/data/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "requested" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -11505,34 +13122,37 @@ pub(crate) fn v_UnsupportedProtocolVersionErrorErrorData<'v, V: JsonView<'v>>(
                 )
             }
             "supported" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/UnsupportedProtocolVersionError/properties/error/allOf/properties/data/properties/supported/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = rt::check_type(
-                            v,
-                            rt::JType::String,
-                            p,
-                            "#/$defs/UnsupportedProtocolVersionError/properties/error/allOf/properties/data/properties/supported/items/type",
-                            cx,
-                        );
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 2u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/UnsupportedProtocolVersionError/properties/error/allOf/properties/data/properties/supported/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = rt::check_type(
+                                v,
+                                rt::JType::String,
+                                p,
+                                "#/$defs/UnsupportedProtocolVersionError/properties/error/allOf/properties/data/properties/supported/items/type",
+                                cx,
+                            );
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => {
@@ -11551,6 +13171,15 @@ pub(crate) fn v_UnsupportedProtocolVersionErrorErrorData<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["requested", "supported"],
+            p,
+            "#/$defs/UnsupportedProtocolVersionError/properties/error/allOf/properties/data/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_UnsupportedProtocolVersionErrorError<'v, V: JsonView<'v>>(
@@ -11567,22 +13196,24 @@ pub(crate) fn v_UnsupportedProtocolVersionErrorError<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["code", "data", "message"],
-        p,
-        "#/$defs/UnsupportedProtocolVersionError/properties/error/allOf/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["code", "data", "message"],
+            p,
+            "#/$defs/UnsupportedProtocolVersionError/properties/error/allOf/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "code" => {
+                seen |= 1u64;
                 rt::check_const_int(
                     v,
                     -32022i64,
@@ -11591,8 +13222,12 @@ pub(crate) fn v_UnsupportedProtocolVersionErrorError<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "data" => v_UnsupportedProtocolVersionErrorErrorData(v, p, cx),
+            "data" => {
+                seen |= 2u64;
+                v_UnsupportedProtocolVersionErrorErrorData(v, p, cx)
+            }
             "message" => {
+                seen |= 4u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -11617,6 +13252,15 @@ pub(crate) fn v_UnsupportedProtocolVersionErrorError<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["code", "data", "message"],
+            p,
+            "#/$defs/UnsupportedProtocolVersionError/properties/error/allOf/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_UnsupportedProtocolVersionError<'v, V: JsonView<'v>>(
@@ -11633,24 +13277,29 @@ pub(crate) fn v_UnsupportedProtocolVersionError<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["error", "jsonrpc"],
-        p,
-        "#/$defs/UnsupportedProtocolVersionError/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["error", "jsonrpc"],
+            p,
+            "#/$defs/UnsupportedProtocolVersionError/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "error" => v_UnsupportedProtocolVersionErrorError(v, p, cx),
+            "error" => {
+                seen |= 1u64;
+                v_UnsupportedProtocolVersionErrorError(v, p, cx)
+            }
             "id" => v_RequestId(v, p, cx),
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -11675,6 +13324,15 @@ pub(crate) fn v_UnsupportedProtocolVersionError<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["error", "jsonrpc"],
+            p,
+            "#/$defs/UnsupportedProtocolVersionError/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_UntitledMultiSelectEnumSchemaItems<'v, V: JsonView<'v>>(
@@ -11691,53 +13349,58 @@ pub(crate) fn v_UntitledMultiSelectEnumSchemaItems<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["enum", "type"],
-        p,
-        "#/$defs/UntitledMultiSelectEnumSchema/properties/items/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["enum", "type"],
+            p,
+            "#/$defs/UntitledMultiSelectEnumSchema/properties/items/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "enum" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/UntitledMultiSelectEnumSchema/properties/items/properties/enum/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = rt::check_type(
-                            v,
-                            rt::JType::String,
-                            p,
-                            "#/$defs/UntitledMultiSelectEnumSchema/properties/items/properties/enum/items/type",
-                            cx,
-                        );
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/UntitledMultiSelectEnumSchema/properties/items/properties/enum/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = rt::check_type(
+                                v,
+                                rt::JType::String,
+                                p,
+                                "#/$defs/UntitledMultiSelectEnumSchema/properties/items/properties/enum/items/type",
+                                cx,
+                            );
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "string",
@@ -11762,6 +13425,15 @@ pub(crate) fn v_UntitledMultiSelectEnumSchemaItems<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["enum", "type"],
+            p,
+            "#/$defs/UntitledMultiSelectEnumSchema/properties/items/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_UntitledMultiSelectEnumSchema<'v, V: JsonView<'v>>(
@@ -11778,16 +13450,17 @@ pub(crate) fn v_UntitledMultiSelectEnumSchema<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["items", "type"],
-        p,
-        "#/$defs/UntitledMultiSelectEnumSchema/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["items", "type"],
+            p,
+            "#/$defs/UntitledMultiSelectEnumSchema/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -11833,7 +13506,10 @@ pub(crate) fn v_UntitledMultiSelectEnumSchema<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "items" => v_UntitledMultiSelectEnumSchemaItems(v, p, cx),
+            "items" => {
+                seen |= 1u64;
+                v_UntitledMultiSelectEnumSchemaItems(v, p, cx)
+            }
             "maxItems" => {
                 rt::check_type(
                     v,
@@ -11862,6 +13538,7 @@ pub(crate) fn v_UntitledMultiSelectEnumSchema<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "array",
@@ -11886,6 +13563,15 @@ pub(crate) fn v_UntitledMultiSelectEnumSchema<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["items", "type"],
+            p,
+            "#/$defs/UntitledMultiSelectEnumSchema/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_UntitledSingleSelectEnumSchema<'v, V: JsonView<'v>>(
@@ -11902,16 +13588,17 @@ pub(crate) fn v_UntitledSingleSelectEnumSchema<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["enum", "type"],
-        p,
-        "#/$defs/UntitledSingleSelectEnumSchema/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["enum", "type"],
+            p,
+            "#/$defs/UntitledSingleSelectEnumSchema/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -11936,34 +13623,37 @@ pub(crate) fn v_UntitledSingleSelectEnumSchema<'v, V: JsonView<'v>>(
                 )
             }
             "enum" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/UntitledSingleSelectEnumSchema/properties/enum/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = rt::check_type(
-                            v,
-                            rt::JType::String,
-                            p,
-                            "#/$defs/UntitledSingleSelectEnumSchema/properties/enum/items/type",
-                            cx,
-                        );
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/UntitledSingleSelectEnumSchema/properties/enum/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = rt::check_type(
+                                v,
+                                rt::JType::String,
+                                p,
+                                "#/$defs/UntitledSingleSelectEnumSchema/properties/enum/items/type",
+                                cx,
+                            );
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "title" => {
@@ -11976,6 +13666,7 @@ pub(crate) fn v_UntitledSingleSelectEnumSchema<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "string",
@@ -11999,6 +13690,15 @@ pub(crate) fn v_UntitledSingleSelectEnumSchema<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["enum", "type"],
+            p,
+            "#/$defs/UntitledSingleSelectEnumSchema/required",
+            cx,
+        );
     }
     ok
 }
