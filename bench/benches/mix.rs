@@ -31,6 +31,16 @@ use mcpgen_bench::report::{self, External, Measured, Ratio};
 
 /// Lines measured by other programs (appended by the bindings' helpers).
 const EXTERNAL: &[External] = &[
+    External {
+        id: "e",
+        label: "C mcpgen_validate_id from bytes, error details (libmcpgen.a)",
+        command: &["bash", "bindings/c/bench/run.sh", "details"],
+    },
+    External {
+        id: "e2",
+        label: "C mcpgen_validate_id from bytes, verdict only (error_out NULL)",
+        command: &["bash", "bindings/c/bench/run.sh", "verdict"],
+    },
     // External { id: "f", label: "Python mcpgen.validate from bytes", command: &["python3", "bindings/python/bench/mix.py"] },
 ];
 
@@ -40,6 +50,8 @@ const RATIOS: &[Ratio] = &[
     Ratio { fast: "b", slow: "d", goal: Some(1.5), why: "mcpgen parse+validate vs serde_json parse alone" },
     Ratio { fast: "b", slow: "c", goal: None, why: "mcpgen from bytes vs jsonschema on pre-parsed values" },
     Ratio { fast: "a", slow: "a2", goal: None, why: "typed call vs dispatch by definition name" },
+    Ratio { fast: "b", slow: "e", goal: None, why: "C API per-call overhead: the Rust core vs the same call through libmcpgen" },
+    Ratio { fast: "e2", slow: "b", goal: None, why: "C verdict-only call (no error details) vs the Rust core collecting errors" },
 ];
 
 /// What a line's verdicts mean.

@@ -197,13 +197,18 @@ pub(crate) fn input_str<'a>(ptr: *const c_char, len: usize, what: &str) -> Resul
 
 /// The revision behind a `mcpgen_revision` code.
 pub(crate) fn revision(code: u32) -> Result<Revision, ErrorObject> {
-    let known = code.checked_sub(1).and_then(|i| ids::REVISIONS.get(i as usize));
-    let Some(ids) = known else {
-        return Err(ErrorObject::call(Status::UnknownRevision, format!("{code} is not an mcpgen_revision value")));
-    };
-    Revision::parse(unnul(ids.name)).ok_or_else(|| {
-        ErrorObject::call(Status::UnknownRevision, format!("revision {} is not compiled into this library", unnul(ids.name)))
-    })
+    // Resolved once: `Revision::parse` builds a list per call, which would be a per-call
+    // allocation on every C entry point.
+    static BY_CODE: std::sync::OnceLock<Vec<Option<Revision>>> = std::sync::OnceLock::new();
+    let table = BY_CODE.get_or_init(|| ids::REVISIONS.iter().map(|r| Revision::parse(unnul(r.name))).collect());
+    match code.checked_sub(1).and_then(|i| table.get(i as usize)) {
+        Some(Some(rev)) => Ok(*rev),
+        Some(None) => Err(ErrorObject::call(
+            Status::UnknownRevision,
+            format!("revision {} is not compiled into this library", unnul(ids::REVISIONS[code as usize - 1].name)),
+        )),
+        None => Err(ErrorObject::call(Status::UnknownRevision, format!("{code} is not an mcpgen_revision value"))),
+    }
 }
 
 /// A name from the id tables without its trailing NUL.

@@ -21,8 +21,8 @@ fn validate_def(opts: Options, rev: Revision, name: &str, json: &[u8], want_deta
         return core_api::validate(rev, name, json, opts).map(|()| Status::Ok).map_err(ErrorObject::decode);
     }
     core_api::definition(rev, name).map_err(ErrorObject::decode)?;
-    let tape = Tape::parse_bytes(json).map_err(|e| ErrorObject::decode(e.into()))?;
-    match rev.validate_view(name, &tape.root(), &Path::Root, &mut Cx::fail_fast(opts)) {
+    let verdict = Tape::with_parsed(json, |tape| rev.validate_view(name, &tape.root(), &Path::Root, &mut Cx::fail_fast(opts)));
+    match verdict.map_err(|e| ErrorObject::decode(e.into()))? {
         Some(true) => Ok(Status::Ok),
         Some(false) => Err(ErrorObject::verdict(Status::Invalid)),
         None => Err(ErrorObject::call(Status::UnknownDefinition, format!("revision {rev} has no definition named `{name}`"))),

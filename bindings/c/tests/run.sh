@@ -41,11 +41,12 @@ STATIC_LIBS=(-lpthread -ldl -lm)
 step "C suite against libmcpgen.a and libmcpgen.so"
 run gcc "${CFLAGS[@]}" "$here/tests/test_api.c" "$lib/libmcpgen.a" "${STATIC_LIBS[@]}" -o "$out/test_api_static"
 run gcc "${CFLAGS[@]}" "$here/tests/test_api.c" -L"$lib" -lmcpgen -Wl,-rpath,"$lib" -o "$out/test_api_shared"
-if ! ldd "$out/test_api_shared" | grep -q 'libmcpgen\.so'; then
+# (ldd output captured first: `ldd | grep -q` can fail under pipefail when grep exits early.)
+if ! grep -q 'libmcpgen\.so' <<<"$(ldd "$out/test_api_shared")"; then
     echo "test_api_shared is not linked against libmcpgen.so" >&2
     exit 1
 fi
-if ldd "$out/test_api_static" | grep -q 'libmcpgen'; then
+if grep -q 'libmcpgen' <<<"$(ldd "$out/test_api_static")"; then
     echo "test_api_static must not need libmcpgen.so" >&2
     exit 1
 fi
@@ -85,7 +86,7 @@ run gcc -std=c99 -Wall -Wextra -Werror $(pkg-config --cflags mcpgen) "$here/exam
 # shellcheck disable=SC2046
 run gcc -std=c99 -Wall -Wextra -Werror $(pkg-config --cflags mcpgen) "$here/examples/mcpgen_check.c" \
     "$(pkg-config --variable=libdir mcpgen)/libmcpgen.a" -lpthread -ldl -lm -o "$out/mcpgen_check_static"
-if ldd "$out/mcpgen_check_static" | grep -q 'libmcpgen'; then
+if grep -q 'libmcpgen' <<<"$(ldd "$out/mcpgen_check_static")"; then
     echo "mcpgen_check_static must not need libmcpgen.so" >&2
     exit 1
 fi

@@ -120,8 +120,9 @@ typedef enum mcpgen_era {
 } mcpgen_era;
 
 /** Options and settings shared by calls: unknown-key policy, format checks, client leniency,
- *  the protocol versions a server supports, the extension result types a client accepts. Create with `mcpgen_context_new`,
- *  configure with `mcpgen_context_set_*`, then pass it as `const` to any number of threads. */
+ *  the protocol versions a server supports, the extension result types a client accepts.
+ *  Create with `mcpgen_context_new`, configure with `mcpgen_context_set_*`, then pass it as
+ *  `const` to any number of threads. Owned by the caller; free with `mcpgen_context_free`. */
 typedef struct mcpgen_context mcpgen_context;
 
 /** Why a call failed: a summary, the list of validation errors (each with a JSON pointer,
@@ -221,8 +222,9 @@ mcpgen_status mcpgen_method_lookup(uint32_t revision, const char *method, size_t
 /* ---- Context ------------------------------------------------------------------------------ */
 
 /** Creates a context with the defaults: lossless policy, formats as annotations, no client
- *  leniency, `resultType` discrimination off for plain validation, and every revision of this
- *  library as the supported versions (newest first). `*ctx_out` (required) receives a new
+ *  leniency, `resultType` discrimination off for plain validation, every revision of this
+ *  library as the supported versions (newest first), no extension result types. Passing NULL
+ *  where a function takes a `const mcpgen_context *` means these defaults. `*ctx_out` (required) receives a new
  *  object owned by the caller: free it with `mcpgen_context_free` once no call uses it. */
 mcpgen_status mcpgen_context_new(mcpgen_context **ctx_out);
 
