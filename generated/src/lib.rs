@@ -34,6 +34,8 @@ pub mod formats;
 pub mod json;
 pub mod methods;
 pub mod protocol;
+pub mod tools;
+pub mod icons;
 pub mod validate;
 mod revisions;
 
