@@ -13,6 +13,7 @@ const STEPS: &[Step] = &[
     Step::in_process("schema pull", pull_schemas),
     Step::in_process("codegen --check", codegen::check),
     Step::command("cargo test", "cargo", &["test", "--workspace"], &[]),
+    Step::command("cargo test schemars", "cargo", &["test", "-p", "mcpgen", "--features", "schemars"], &[]),
     Step::command(
         "cargo clippy",
         "cargo",
