@@ -443,7 +443,7 @@ pub fn decode_base64(s: &str) -> Option<Vec<u8>> {
         } as u32)
     }
     let trimmed = s.trim_end_matches('=');
-    if s.len() - trimmed.len() > 2 || (s.len() != trimmed.len() && s.len() % 4 != 0) {
+    if s.len() - trimmed.len() > 2 || (s.len() != trimmed.len() && !s.len().is_multiple_of(4)) {
         return None;
     }
     let bytes = trimmed.as_bytes();

@@ -314,8 +314,11 @@ pub(crate) fn analyze(schema: &Value, dialect: Dialect, limits: &Limits) -> Vec<
     w.errors
 }
 
+/// An edge at the same instance location: (target, index of the `$ref` in `refs` when it is one).
+type SameEdge = (usize, Option<usize>);
+
 /// Edges evaluated at the same instance location: nested `Same` subschemas and resolved refs.
-fn same_location_edges<'a>(node: &'a Node<'_>) -> impl Iterator<Item = (usize, Option<usize>)> + 'a {
+fn same_location_edges<'a>(node: &'a Node<'_>) -> impl Iterator<Item = SameEdge> + 'a {
     let nested = node.children.iter().filter(|(_, e)| *e == Edge::Same).map(|(c, _)| (*c, None));
     let refs = node.refs.iter().enumerate().filter_map(|(i, (_, _, t))| t.map(|t| (t, Some(i))));
     nested.chain(refs)
@@ -330,7 +333,7 @@ fn find_same_location_cycle(nodes: &[Node<'_>]) -> Option<SchemaError> {
         if state[start] != 0 {
             continue;
         }
-        let mut stack: Vec<(usize, Vec<(usize, Option<usize>)>)> = vec![(start, same_location_edges(&nodes[start]).collect())];
+        let mut stack: Vec<(usize, Vec<SameEdge>)> = vec![(start, same_location_edges(&nodes[start]).collect())];
         state[start] = 1;
         while let Some((node, edges)) = stack.last_mut() {
             let node = *node;
