@@ -434,7 +434,7 @@ fn derive_examples(mirror: &Path, examples: &[Example]) -> Result<Vec<Example>, 
     let with_examples: std::collections::BTreeSet<&str> = examples.iter().map(|e| e.def.as_str()).collect();
     let defs: Vec<String> = oracle.doc[oracle.defs_key].as_object().map(|m| m.keys().cloned().collect()).unwrap_or_default();
     let candidates = mcpgen_oracle::distinct_nodes(examples);
-    let mut rng = mcpgen_oracle::Rng::new(Config::default().seed ^ 0xde71_7ed);
+    let mut rng = mcpgen_oracle::Rng::new(Config::default().seed ^ 0x0de7_17ed);
     let mut out = Vec::new();
     for def in defs.iter().filter(|d| !with_examples.contains(d.as_str())) {
         let v = oracle.validator(def)?;
