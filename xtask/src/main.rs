@@ -3,8 +3,10 @@
 //! - `schema pull|verify`: fetch the pinned MCP schemas and check their sha256 ([`schema`]).
 //! - `codegen [--check]`: regenerate (or check) the committed generated files ([`codegen`]).
 //! - `test`: the full test run that CI and the README use ([`test`]).
+//! - `fuzz [--target NAME] [--seconds N]`: the cargo-fuzz targets, nightly, not in CI ([`fuzz`]).
 
 mod codegen;
+mod fuzz;
 mod schema;
 mod test;
 
@@ -40,6 +42,8 @@ enum Command {
     Codegen(CodegenArgs),
     /// Run every test: schema pull, codegen --check, cargo test, clippy, rustdoc.
     Test,
+    /// Run the cargo-fuzz targets of fuzz/ for a given time each (nightly; not part of CI).
+    Fuzz(fuzz::FuzzArgs),
 }
 
 #[derive(Subcommand)]
@@ -94,6 +98,7 @@ fn main() -> ExitCode {
             _ => codegen::run(&root, args.check),
         },
         Command::Test => test::run(&root),
+        Command::Fuzz(args) => return fuzz::main(&root, args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
