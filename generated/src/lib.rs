@@ -48,9 +48,7 @@ use validate::{Cx, Path};
 /// Looks up a definition, or says which revision lacks it.
 pub fn definition(revision: Revision, name: &str) -> Result<&'static DefEntry, DecodeError> {
     revision
-        .definitions()
-        .iter()
-        .find(|d| d.name == name)
+        .definition(name)
         .ok_or_else(|| DecodeError::UnknownDefinition { revision: revision.as_str(), name: name.to_owned() })
 }
 

@@ -560,6 +560,7 @@ impl<'t, 'a> TapeView<'t, 'a> {
             _ => self.idx + 1,
         }
     }
+    #[inline]
     pub fn kind(&self) -> Kind {
         match self.node().tag {
             Tag::Null => Kind::Null,
@@ -579,6 +580,7 @@ impl<'t, 'a> TapeView<'t, 'a> {
             _ => Some(self.slice(n)),
         }
     }
+    #[inline]
     pub(crate) fn str_raw(&self) -> Option<(&'a str, bool)> {
         let n = self.node();
         match n.tag {
@@ -598,6 +600,7 @@ pub struct TapeEntries<'t, 'a> {
 
 impl<'t, 'a> Iterator for TapeEntries<'t, 'a> {
     type Item = (Cow<'a, str>, TapeView<'t, 'a>);
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         if self.remaining == 0 {
             return None;
@@ -613,6 +616,7 @@ impl<'t, 'a> Iterator for TapeEntries<'t, 'a> {
         };
         Some((k, val))
     }
+    #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
         (self.remaining as usize, Some(self.remaining as usize))
     }
@@ -627,6 +631,7 @@ pub struct TapeItems<'t, 'a> {
 
 impl<'t, 'a> Iterator for TapeItems<'t, 'a> {
     type Item = TapeView<'t, 'a>;
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         if self.remaining == 0 {
             return None;
@@ -636,6 +641,7 @@ impl<'t, 'a> Iterator for TapeItems<'t, 'a> {
         self.idx = v.next_idx();
         Some(v)
     }
+    #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
         (self.remaining as usize, Some(self.remaining as usize))
     }
@@ -649,6 +655,7 @@ impl<'t, 'a> super::JsonView<'a> for TapeView<'t, 'a> {
     fn kind(&self) -> Kind {
         TapeView::kind(self)
     }
+    #[inline]
     fn as_bool(&self) -> Option<bool> {
         match self.node().tag {
             Tag::True => Some(true),
@@ -656,6 +663,7 @@ impl<'t, 'a> super::JsonView<'a> for TapeView<'t, 'a> {
             _ => None,
         }
     }
+    #[inline]
     fn as_str(&self) -> Option<Cow<'a, str>> {
         match self.str_raw()? {
             (s, false) => Some(Cow::Borrowed(s)),
@@ -670,6 +678,7 @@ impl<'t, 'a> super::JsonView<'a> for TapeView<'t, 'a> {
             None => false,
         }
     }
+    #[inline]
     fn is_integer(&self) -> bool {
         let n = self.node();
         match n.tag {
@@ -678,6 +687,7 @@ impl<'t, 'a> super::JsonView<'a> for TapeView<'t, 'a> {
             _ => false,
         }
     }
+    #[inline]
     fn as_f64(&self) -> Option<f64> {
         let n = self.node();
         match n.tag {
@@ -693,6 +703,7 @@ impl<'t, 'a> super::JsonView<'a> for TapeView<'t, 'a> {
             _ => None,
         }
     }
+    #[inline]
     fn get(&self, key: &str) -> Option<Self> {
         let n = self.node();
         if n.tag != Tag::Object {
@@ -711,6 +722,7 @@ impl<'t, 'a> super::JsonView<'a> for TapeView<'t, 'a> {
         }
         found
     }
+    #[inline]
     fn len(&self) -> usize {
         let n = self.node();
         match n.tag {
@@ -718,11 +730,13 @@ impl<'t, 'a> super::JsonView<'a> for TapeView<'t, 'a> {
             _ => 0,
         }
     }
+    #[inline]
     fn entries(&self) -> Self::Entries {
         let n = self.node();
         let remaining = if n.tag == Tag::Object { n.a } else { 0 };
         TapeEntries { tape: self.tape, idx: self.idx + 1, remaining }
     }
+    #[inline]
     fn items(&self) -> Self::Items {
         let n = self.node();
         let remaining = if n.tag == Tag::Array { n.a } else { 0 };
