@@ -5,8 +5,9 @@
 //! - (a)  mcpgen typed validators (`<T as Decode>::is_valid`) on pre-parsed `serde_json::Value`s;
 //! - (a2) the same through `mcpgen::validate_view(rev, name, …)`, dispatching by name per message;
 //! - (b)  `mcpgen::validate(rev, name, bytes, opts)`: parse + validate from bytes;
-//! - (c)  the `jsonschema` crate, one validator compiled per definition from the errata-patched
-//!        schema (outside the timing), `is_valid` on the same pre-parsed values;
+//! - (c)  the `jsonschema` crate, one validator compiled per definition from the
+//!   errata-patched schema (outside the timing), `is_valid` on the same pre-parsed values;
+//! - (c+d) what a `jsonschema` user holding bytes runs: `serde_json::from_slice`, then (c);
 //! - (d)  `serde_json::from_slice::<serde_json::Value>`: parse only.
 //!
 //! Extending (for the bindings): an in-process line is one more entry in [`lines`] (the C
@@ -38,6 +39,7 @@ const EXTERNAL: &[External] = &[
 const RATIOS: &[Ratio] = &[
     Ratio { fast: "a", slow: "c", goal: Some(5.0), why: "pre-parsed validation: mcpgen vs jsonschema" },
     Ratio { fast: "b", slow: "d", goal: Some(1.5), why: "mcpgen parse+validate vs serde_json parse alone" },
+    Ratio { fast: "b", slow: "c+d", goal: None, why: "bytes in, verdict out: mcpgen vs serde_json + jsonschema" },
     Ratio { fast: "b", slow: "c", goal: None, why: "mcpgen from bytes vs jsonschema on pre-parsed values" },
     Ratio { fast: "a", slow: "a2", goal: None, why: "typed call vs dispatch by definition name" },
 ];
@@ -51,12 +53,15 @@ enum Verdict {
     Parses,
 }
 
-/// One line measured in this process: fills `verdicts[i]` for every message `i` per pass.
+/// One pass over the mix: writes the verdict of message `i` to `out[i]`, for every `i`.
+type Pass = Box<dyn FnMut(&mut [bool])>;
+
+/// One line measured in this process.
 struct Line {
     id: &'static str,
     label: &'static str,
     verdict: Verdict,
-    pass: Box<dyn FnMut(&mut [bool])>,
+    pass: Pass,
 }
 
 /// Everything prepared outside the timing.
@@ -74,7 +79,7 @@ fn lines(p: &Rc<Prepared>) -> Vec<Line> {
     let opts = Options::default();
     let revision = Revision::parse(mix::REVISION).expect("the bench revision is compiled in");
     let typed: Vec<TypedFn> = mix::DEFINITIONS.iter().map(|d| typed_validator(d).expect("typed validator")).collect();
-    let (pa, pa2, pb, pc, pd) = (p.clone(), p.clone(), p.clone(), p.clone(), p.clone());
+    let (pa, pa2, pb, pc, pcd, pd) = (p.clone(), p.clone(), p.clone(), p.clone(), p.clone(), p.clone());
     vec![
         Line {
             id: "a",
@@ -113,6 +118,17 @@ fn lines(p: &Rc<Prepared>) -> Vec<Line> {
             pass: Box::new(move |out| {
                 for (i, v) in pc.values.iter().enumerate() {
                     out[i] = pc.validators[pc.def_idx[i]].is_valid(v);
+                }
+            }),
+        },
+        Line {
+            id: "c+d",
+            label: "serde_json::from_slice + jsonschema is_valid (bytes in)",
+            verdict: Verdict::Schema,
+            pass: Box::new(move |out| {
+                for (i, m) in pcd.mix.messages.iter().enumerate() {
+                    out[i] = serde_json::from_slice::<serde_json::Value>(&m.bytes)
+                        .is_ok_and(|v| pcd.validators[pcd.def_idx[i]].is_valid(&v));
                 }
             }),
         },

@@ -3,7 +3,9 @@
 //! - `schema pull|verify`: fetch the pinned MCP schemas and check their sha256 ([`schema`]).
 //! - `codegen [--check]`: regenerate (or check) the committed generated files ([`codegen`]).
 //! - `test`: the full test run that CI and the README use ([`test`]).
+//! - `bench`: every validation path on one message mix, side by side ([`bench`]).
 
+mod bench;
 mod codegen;
 mod schema;
 mod test;
@@ -40,6 +42,8 @@ enum Command {
     Codegen(CodegenArgs),
     /// Run every test: schema pull, codegen --check, cargo test, clippy, rustdoc.
     Test,
+    /// Benchmark every validation path on one realistic message mix (release build).
+    Bench(bench::BenchArgs),
 }
 
 #[derive(Subcommand)]
@@ -94,6 +98,7 @@ fn main() -> ExitCode {
             _ => codegen::run(&root, args.check),
         },
         Command::Test => test::run(&root),
+        Command::Bench(args) => bench::run(&root, &args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
