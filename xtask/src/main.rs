@@ -4,7 +4,9 @@
 //! - `codegen [--check]`: regenerate (or check) the committed generated files ([`codegen`]).
 //! - `test`: the full test run that CI and the README use ([`test`]).
 //! - `fuzz [--target NAME] [--seconds N]`: the cargo-fuzz targets, nightly, not in CI ([`fuzz`]).
+//! - `bench`: every validation path on one message mix, side by side ([`bench`]).
 
+mod bench;
 mod codegen;
 mod fuzz;
 mod schema;
@@ -44,6 +46,8 @@ enum Command {
     Test,
     /// Run the cargo-fuzz targets of fuzz/ for a given time each (nightly; not part of CI).
     Fuzz(fuzz::FuzzArgs),
+    /// Benchmark every validation path on one realistic message mix (release build).
+    Bench(bench::BenchArgs),
 }
 
 #[derive(Subcommand)]
@@ -99,6 +103,7 @@ fn main() -> ExitCode {
         },
         Command::Test => test::run(&root),
         Command::Fuzz(args) => return fuzz::main(&root, args),
+        Command::Bench(args) => bench::run(&root, &args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -122,7 +122,7 @@ pub fn run(root: &Path) -> Result<()> {
 
 /// Pulls every pinned schema from `MCPGEN_SCHEMA_MIRROR`, else from `../shared/mcp-spec`
 /// beside the workspace when it exists, else from the pinned upstream URLs.
-fn pull_schemas(root: &Path) -> Result<()> {
+pub(crate) fn pull_schemas(root: &Path) -> Result<()> {
     let beside = root.parent().map(|parent| parent.join("shared/mcp-spec"));
     let beside = beside.filter(|dir| dir.is_dir());
     let mirror = mirror_from_env().or(beside);
