@@ -180,11 +180,22 @@ impl Revision {
         crate::decode::DecodeError,
     > {
         let tape = crate::json::Tape::parse_bytes(bytes)?;
-        let root = tape.root();
+        self.decode_result_view(request_method, &tape.root(), policy)
+    }
+    /// [`Revision::decode_result`] on any JSON view (Python objects, `serde_json::Value`, …).
+    pub fn decode_result_view<'v, V: crate::json::JsonView<'v>>(
+        self,
+        request_method: &str,
+        v: &V,
+        policy: crate::validate::Policy,
+    ) -> ::core::result::Result<
+        crate::decode::DecodedResult,
+        crate::decode::DecodeError,
+    > {
         match self {
             #[cfg(feature = "rev-2026-07-28")]
             Revision::R2026_07_28 => {
-                let r = rev_2026_07_28::decode_result(request_method, &root, policy)?;
+                let r = rev_2026_07_28::decode_result(request_method, v, policy)?;
                 Ok(crate::decode::DecodedResult {
                     variant: r.variant_name(),
                     value: ::std::boxed::Box::new(r),
@@ -192,7 +203,7 @@ impl Revision {
             }
             #[cfg(feature = "rev-2025-11-25")]
             Revision::R2025_11_25 => {
-                let r = rev_2025_11_25::decode_result(request_method, &root, policy)?;
+                let r = rev_2025_11_25::decode_result(request_method, v, policy)?;
                 Ok(crate::decode::DecodedResult {
                     variant: r.variant_name(),
                     value: ::std::boxed::Box::new(r),
@@ -200,7 +211,7 @@ impl Revision {
             }
             #[cfg(feature = "rev-2025-06-18")]
             Revision::R2025_06_18 => {
-                let r = rev_2025_06_18::decode_result(request_method, &root, policy)?;
+                let r = rev_2025_06_18::decode_result(request_method, v, policy)?;
                 Ok(crate::decode::DecodedResult {
                     variant: r.variant_name(),
                     value: ::std::boxed::Box::new(r),
@@ -208,7 +219,7 @@ impl Revision {
             }
             #[cfg(feature = "rev-2025-03-26")]
             Revision::R2025_03_26 => {
-                let r = rev_2025_03_26::decode_result(request_method, &root, policy)?;
+                let r = rev_2025_03_26::decode_result(request_method, v, policy)?;
                 Ok(crate::decode::DecodedResult {
                     variant: r.variant_name(),
                     value: ::std::boxed::Box::new(r),
@@ -216,7 +227,7 @@ impl Revision {
             }
             #[cfg(feature = "rev-2024-11-05")]
             Revision::R2024_11_05 => {
-                let r = rev_2024_11_05::decode_result(request_method, &root, policy)?;
+                let r = rev_2024_11_05::decode_result(request_method, v, policy)?;
                 Ok(crate::decode::DecodedResult {
                     variant: r.variant_name(),
                     value: ::std::boxed::Box::new(r),

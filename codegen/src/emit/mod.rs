@@ -217,7 +217,7 @@ fn revisions_index(revisions: &[RevisionInput]) -> TokenStream {
         dec_res.extend(quote! {
             #[cfg(feature = #feature)]
             Revision::#variant => {
-                let r = #module::decode_result(request_method, &root, policy)?;
+                let r = #module::decode_result(request_method, v, policy)?;
                 Ok(crate::decode::DecodedResult { variant: r.variant_name(), value: ::std::boxed::Box::new(r) })
             }
         });
@@ -299,7 +299,15 @@ fn revisions_index(revisions: &[RevisionInput]) -> TokenStream {
                 policy: crate::validate::Policy,
             ) -> ::core::result::Result<crate::decode::DecodedResult, crate::decode::DecodeError> {
                 let tape = crate::json::Tape::parse_bytes(bytes)?;
-                let root = tape.root();
+                self.decode_result_view(request_method, &tape.root(), policy)
+            }
+            /// [`Revision::decode_result`] on any JSON view (Python objects, `serde_json::Value`, …).
+            pub fn decode_result_view<'v, V: crate::json::JsonView<'v>>(
+                self,
+                request_method: &str,
+                v: &V,
+                policy: crate::validate::Policy,
+            ) -> ::core::result::Result<crate::decode::DecodedResult, crate::decode::DecodeError> {
                 match self { #dec_res }
             }
             /// Whether results of this revision carry `resultType` (2026-07-28 and later).
