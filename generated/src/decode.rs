@@ -250,6 +250,23 @@ pub struct DefEntry {
     pub schema_path: &'static str,
     /// First paragraph of the schema description.
     pub summary: &'static str,
+    /// What the definition is (`object (Tool)`, `string`, `TextContent | ImageContent`…).
+    pub type_desc: &'static str,
+    /// Declared properties of an object definition, in schema order (empty otherwise).
+    pub fields: &'static [FieldEntry],
+    /// Arms of a union, or values of a string enum (empty otherwise).
+    pub variants: &'static [&'static str],
+}
+
+/// One declared property of an object definition (for `mcpgen explain` and bindings).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FieldEntry {
+    pub name: &'static str,
+    /// Short type description (`string (uri)`, `array of Tool`, `"tools/call"`).
+    pub type_desc: &'static str,
+    pub required: bool,
+    /// First paragraph of the property's description.
+    pub summary: &'static str,
 }
 
 /// Declares a literal string type: a zero-sized value that only accepts (and always emits) one

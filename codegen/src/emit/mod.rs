@@ -306,7 +306,7 @@ fn revisions_index(revisions: &[RevisionInput]) -> TokenStream {
                 let tape = crate::json::Tape::parse_bytes(bytes)?;
                 self.decode_result_view(request_method, &tape.root(), policy)
             }
-            /// [`Revision::decode_result`] on any JSON view (Python objects, `serde_json::Value`, …).
+            /// [`Revision::decode_result`] on any JSON view (a result inside a parsed response).
             pub fn decode_result_view<'v, V: crate::json::JsonView<'v>>(
                 self,
                 request_method: &str,

@@ -830,14 +830,80 @@ fn encode_fields(o: &crate::ir::ObjectDecl) -> TokenStream {
     out
 }
 
+/// A short type description for `mcpgen explain` (`string (uri)`, `array of Tool`,
+/// `map of string`, `"tools/call"`), read from the IR.
+fn describe_type(cx: &Ctx, s: &Schema) -> String {
+    match &s.ty {
+        Ty::Any => "any".into(),
+        Ty::Bool => "boolean".into(),
+        Ty::Null => "null".into(),
+        Ty::Str { format: Some(f) } => format!("string ({f})"),
+        Ty::Str { format: None } => "string".into(),
+        Ty::Num { integer, minimum, maximum } => {
+            let base = if *integer { "integer" } else { "number" };
+            match (minimum, maximum) {
+                (Some(lo), Some(hi)) => format!("{base} in {lo}..={hi}"),
+                (Some(lo), None) => format!("{base} ≥ {lo}"),
+                (None, Some(hi)) => format!("{base} ≤ {hi}"),
+                (None, None) => base.into(),
+            }
+        }
+        Ty::Array { items, .. } => format!("array of {}", describe_type(cx, items)),
+        Ty::Map(v) => format!("map of {}", describe_type(cx, v)),
+        Ty::Ref(name) => name.clone(),
+        Ty::Decl(i) => {
+            let d = &cx.m.decls[*i];
+            if cx.m.def(&d.name).is_some() {
+                return d.name.clone();
+            }
+            decl_shape(cx, d)
+        }
+        Ty::Lit(i) => match &cx.m.literals[*i].value {
+            LitValue::Str(v) => format!("{v:?}"),
+            LitValue::Int(n) => n.to_string(),
+        },
+    }
+}
+
+/// What a declaration is, spelled out (`object`, `TextContent | ImageContent`, `"a" | "b"`).
+fn decl_shape(cx: &Ctx, d: &Decl) -> String {
+    match &d.kind {
+        DeclKind::Object(_) => "object".into(),
+        DeclKind::Enum(e) => e.values.iter().map(|(w, _)| format!("{w:?}")).collect::<Vec<_>>().join(" | "),
+        DeclKind::Union(u) => u.arms.iter().map(|a| describe_type(cx, &a.schema)).collect::<Vec<_>>().join(" | "),
+    }
+}
+
 /// `registry.rs`: every definition by name, for run-time lookup.
 pub fn registry(cx: &Ctx) -> TokenStream {
     let entries = cx.m.defs.iter().map(|def| {
         let name = lit_str(&def.name);
         let path = lit_str(&def.schema.sp);
         let summary = lit_str(&def.schema.doc.as_deref().map(docs::summary).unwrap_or_default());
+        let (fields, variants) = match cx.m.resolve_decl(&def.schema).map(|d| &d.kind) {
+            Some(DeclKind::Object(o)) => (o.props.iter().collect::<Vec<_>>(), Vec::new()),
+            Some(DeclKind::Union(u)) => (Vec::new(), u.arms.iter().map(|a| describe_type(cx, &a.schema)).collect()),
+            Some(DeclKind::Enum(e)) => (Vec::new(), e.values.iter().map(|(w, _)| format!("{w:?}")).collect()),
+            None => (Vec::new(), Vec::new()),
+        };
+        let fields = fields.iter().map(|p| {
+            let key = lit_str(&p.key);
+            let ty = lit_str(&describe_type(cx, &p.schema));
+            let required = p.required;
+            let doc = lit_str(&p.schema.doc.as_deref().map(docs::summary).unwrap_or_default());
+            quote! { crate::decode::FieldEntry { name: #key, type_desc: #ty, required: #required, summary: #doc } }
+        });
+        let variants = variants.iter().map(|v| lit_str(v));
+        let type_desc = match &def.schema.ty {
+            Ty::Decl(i) if cx.m.decls[*i].name == def.name => decl_shape(cx, &cx.m.decls[*i]),
+            _ => describe_type(cx, &def.schema),
+        };
+        let type_desc = lit_str(&type_desc);
         quote! {
-            crate::decode::DefEntry { name: #name, schema_path: #path, summary: #summary }
+            crate::decode::DefEntry {
+                name: #name, schema_path: #path, summary: #summary, type_desc: #type_desc,
+                fields: &[#(#fields),*], variants: &[#(#variants),*],
+            }
         }
     });
     let validate_arms = cx.m.defs.iter().map(|def| {
