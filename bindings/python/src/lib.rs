@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 
 use mcpgen::json::tape::Node;
 use mcpgen::json::{ParseOptions, Tape, TapeView};
-use mcpgen::protocol::{self, CheckedResponse, Era, ServerConfig};
+use mcpgen::protocol::{self, CheckedResponse, Era, MessageKind, ServerConfig};
 use mcpgen::validate::{Cx, Path};
 use mcpgen::{DecodeError, Options, Policy, Revision};
 use pyo3::prelude::*;
@@ -159,6 +159,37 @@ fn is_valid(
     run().map_err(|f| f.into_pyerr(py))
 }
 
+/// Method-aware validation of a whole message; returns what the message is.
+#[pyfunction]
+#[pyo3(signature = (data, *, revision=None, strict_formats=false, policy=None))]
+fn validate_message<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    revision: Option<&Bound<'py, PyString>>,
+    strict_formats: bool,
+    policy: Option<&Bound<'py, PyString>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let run = || -> Result<MessageKind, Failure> {
+        let opts = Options { policy: policy_arg(policy)?, strict_formats, ..Options::default() };
+        let rev = revision_arg(revision)?;
+        let input = Input::from_data(data)?;
+        let kind = with_input(
+            py,
+            &input,
+            |bytes| with_tape(bytes, |root| protocol::validate_message_view(rev, root, opts)),
+            |v| protocol::validate_message_view(rev, v, opts),
+        )?;
+        Ok(kind?)
+    };
+    let (kind, method, code) = match run().map_err(|f| f.into_pyerr(py))? {
+        MessageKind::Request { method } => ("request", Some(method), None),
+        MessageKind::Notification { method } => ("notification", Some(method), None),
+        MessageKind::Result => ("result", None, None),
+        MessageKind::Error { code } => ("error", None, Some(code)),
+    };
+    py_type(py, "Message")?.call1((kind, method, code))
+}
+
 /// Decodes to the compact JSON text of the decoded value.
 fn decode_text(
     py: Python<'_>,
@@ -267,18 +298,21 @@ fn check_request<'py>(
 
 /// Client side: checks a response to a request of `request_method`.
 #[pyfunction]
-#[pyo3(signature = (data, request_method, *, revision=None))]
+#[pyo3(signature = (data, request_method, *, revision=None, extension_result_types=None))]
 fn check_response<'py>(
     py: Python<'py>,
     data: &Bound<'py, PyAny>,
     request_method: &Bound<'py, PyString>,
     revision: Option<&Bound<'py, PyString>>,
+    extension_result_types: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let run = || -> Result<CheckedResponse, Failure> {
         let rev = revision_arg(revision)?;
         let method = str_text(request_method)?;
         let bytes = input_bytes(py, &Input::from_data(data)?)?;
-        Ok(py.detach(|| protocol::check_response(&bytes, &method, rev))?)
+        let ext = extension_result_types.unwrap_or_default();
+        let ext: Vec<&str> = ext.iter().map(String::as_str).collect();
+        Ok(py.detach(|| protocol::check_response_with(&bytes, &method, rev, &ext))?)
     };
     match run().map_err(|f| f.into_pyerr(py))? {
         CheckedResponse::Result { id, result } => {
@@ -360,6 +394,33 @@ fn definitions(py: Python<'_>, revision: Option<&Bound<'_, PyString>>) -> PyResu
     Ok(rev.definitions().iter().map(|d| d.name).collect())
 }
 
+/// The method table of a revision (method → request definition, params, results, direction).
+#[pyfunction]
+#[pyo3(signature = (revision=None))]
+fn methods<'py>(py: Python<'py>, revision: Option<&Bound<'py, PyString>>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    use mcpgen::methods::{Direction, MethodKind};
+    let rev = revision_arg(revision).map_err(|f| f.into_pyerr(py))?;
+    let class = py_type(py, "MethodInfo")?;
+    rev.methods()
+        .iter()
+        .map(|m| {
+            let kind = match m.kind {
+                MethodKind::Request => "request",
+                MethodKind::Notification => "notification",
+            };
+            let direction = match m.direction {
+                Direction::ClientToServer => "client_to_server",
+                Direction::ServerToClient => "server_to_client",
+                Direction::Both => "both",
+                Direction::EmbeddedInput => "embedded_input",
+                Direction::Unspecified => "unspecified",
+            };
+            let results = PyTuple::new(py, m.result_defs.iter().copied())?;
+            class.call1((m.method, kind, direction, m.request_def, m.params_type, m.params_required, results, m.input_required))
+        })
+        .collect()
+}
+
 #[pymodule]
 #[pyo3(name = "_native")]
 fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -369,6 +430,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("REVISIONS", PyTuple::new(py, names)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(is_valid, m)?)?;
+    m.add_function(wrap_pyfunction!(validate_message, m)?)?;
     m.add_function(wrap_pyfunction!(decode, m)?)?;
     m.add_function(wrap_pyfunction!(decode_json, m)?)?;
     m.add_function(wrap_pyfunction!(decode_result, m)?)?;
@@ -379,5 +441,6 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_meta_key, m)?)?;
     m.add_function(wrap_pyfunction!(detect_era, m)?)?;
     m.add_function(wrap_pyfunction!(definitions, m)?)?;
+    m.add_function(wrap_pyfunction!(methods, m)?)?;
     Ok(())
 }

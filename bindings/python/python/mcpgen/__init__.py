@@ -24,8 +24,10 @@ from ._native import definitions as definitions
 from ._native import detect_era as detect_era
 from ._native import is_valid as is_valid
 from ._native import is_valid_meta_key as is_valid_meta_key
+from ._native import methods as methods
 from ._native import negotiate_version as negotiate_version
 from ._native import validate as validate
+from ._native import validate_message as validate_message
 from ._types import AcceptedRequest as AcceptedRequest
 from ._types import ArmFailure as ArmFailure
 from ._types import DecodedResult as DecodedResult
@@ -33,7 +35,9 @@ from ._types import Era as Era
 from ._types import ErrorDetail as ErrorDetail
 from ._types import ErrorResponse as ErrorResponse
 from ._types import McpgenError as McpgenError
+from ._types import Message as Message
 from ._types import MetaKey as MetaKey
+from ._types import MethodInfo as MethodInfo
 from ._types import ParseError as ParseError
 from ._types import ProtocolError as ProtocolError
 from ._types import ResponseError as ResponseError
@@ -50,7 +54,9 @@ __all__ = [
     "ErrorDetail",
     "ErrorResponse",
     "McpgenError",
+    "Message",
     "MetaKey",
+    "MethodInfo",
     "ParseError",
     "ProtocolError",
     "ResponseError",
@@ -68,6 +74,8 @@ __all__ = [
     "detect_era",
     "is_valid",
     "is_valid_meta_key",
+    "methods",
     "negotiate_version",
     "validate",
+    "validate_message",
 ]

@@ -2,7 +2,7 @@
 
 from typing import Any, List, Literal, Optional, Sequence, Tuple, Union
 
-from ._types import AcceptedRequest, DecodedResult, Era, ErrorResponse, MetaKey, ResultResponse
+from ._types import AcceptedRequest, DecodedResult, Era, ErrorResponse, Message, MetaKey, MethodInfo, ResultResponse
 
 Policy = Literal["strict", "lenient", "lossless"]
 """Unknown-key policy: reject, accept and drop, or accept and keep (the default)."""
@@ -37,6 +37,16 @@ def is_valid(
     policy: Optional[Policy] = None,
 ) -> bool:
     """True when ``validate`` would not raise a validation error (fail-fast: builds no error)."""
+
+def validate_message(
+    data: object,
+    *,
+    revision: Optional[str] = None,
+    strict_formats: bool = False,
+    policy: Optional[Policy] = None,
+) -> Message:
+    """Method-aware validation of a whole JSON-RPC message (what ``validate`` does without
+    ``def_name``); returns its kind, and its method or error code. Rule errors carry rule ids."""
 
 def decode(
     data: object,
@@ -74,9 +84,17 @@ def check_request(data: object, *, supported_versions: Optional[Sequence[str]] =
     error, HTTP status and rule id to answer with. ``supported_versions`` defaults to every
     revision of this build. Python data is serialized to JSON first."""
 
-def check_response(data: object, request_method: str, *, revision: Optional[str] = None) -> Union[ResultResponse, ErrorResponse]:
+def check_response(
+    data: object,
+    request_method: str,
+    *,
+    revision: Optional[str] = None,
+    extension_result_types: Optional[Sequence[str]] = None,
+) -> Union[ResultResponse, ErrorResponse]:
     """Client side: checks a response to a request of ``request_method``; raises
-    ``ResponseError`` when the response itself is invalid (a local error)."""
+    ``ResponseError`` when the response itself is invalid (a local error). A JSON-RPC error from
+    the peer is returned as ``ErrorResponse``. ``extension_result_types``: ``resultType``
+    values of extensions negotiated for that request (kept raw instead of rejected)."""
 
 def negotiate_version(requested: str, supported: Sequence[str]) -> str:
     """VER-1: returns ``requested`` when supported, else raises the -32022 ``ProtocolError``."""
@@ -97,3 +115,6 @@ def detect_era(
 
 def definitions(revision: Optional[str] = None) -> List[str]:
     """Every definition name of a revision (default: the newest)."""
+
+def methods(revision: Optional[str] = None) -> List[MethodInfo]:
+    """The method table of a revision (default: the newest)."""

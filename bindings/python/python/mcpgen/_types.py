@@ -149,6 +149,36 @@ class ResponseError(McpgenError, ValueError):
         self.errors = list(errors)
 
 
+class Message(NamedTuple):
+    """What a valid message is (``validate_message``)."""
+
+    kind: str
+    """``"request"``, ``"notification"``, ``"result"`` or ``"error"``."""
+    method: Optional[str]
+    """The method of a request or notification."""
+    code: Optional[int]
+    """The error code of an error response."""
+
+
+class MethodInfo(NamedTuple):
+    """One row of a revision's method table."""
+
+    method: str
+    kind: str
+    """``"request"`` or ``"notification"``."""
+    direction: str
+    """``"client_to_server"``, ``"server_to_client"``, ``"both"``, ``"embedded_input"`` (an input
+    request inside ``InputRequiredResult.inputRequests``) or ``"unspecified"``."""
+    request_def: str
+    """Definition of the whole request or notification (``CallToolRequest``)."""
+    params_type: Optional[str]
+    params_required: bool
+    result_defs: Tuple[str, ...]
+    """The complete result first, then ``InputRequiredResult`` where the method may answer so."""
+    input_required: bool
+    """Whether the method may answer ``resultType: "input_required"`` (RESULT-5)."""
+
+
 class AcceptedRequest(NamedTuple):
     """A request (or notification) the server should serve."""
 
