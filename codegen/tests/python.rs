@@ -39,7 +39,7 @@ fn typed_dicts_aliases_and_docs() {
     assert!(text.contains("Do not edit; run `cargo xtask codegen`."), "{text}");
     // Class form, required and NotRequired keys, literals, docstrings with links and quotes.
     assert!(text.contains("class Msg(_te.TypedDict):\n"), "{text}");
-    assert!(text.contains("    role: Role\n    \"\"\"The role.\"\"\"\n"), "{text}");
+    assert!(text.contains("    role: \"Role\"\n    \"\"\"The role.\"\"\"\n"), "{text}");
     assert!(text.contains("    jsonrpc: _t.Literal[\"2.0\"]\n"), "{text}");
     assert!(text.contains("    _meta: _te.NotRequired[_t.Dict[str, _t.Any]]\n"), "{text}");
     assert!(text.contains("    count: _te.NotRequired[int]\n"), "{text}");

@@ -61,6 +61,8 @@ impl Problems {
 pub struct PyView<'v> {
     obj: *mut ffi::PyObject,
     kind: Kind,
+    /// A `float` (not an `int`): read with `PyFloat_AsDouble`.
+    float: bool,
     depth: u32,
     problems: &'v Problems,
     _data: PhantomData<&'v ffi::PyObject>,
@@ -75,6 +77,8 @@ impl<'v> PyView<'v> {
 
     unsafe fn at(obj: *mut ffi::PyObject, depth: u32, problems: &'v Problems) -> PyView<'v> {
         let mut kind = unsafe { classify(obj) };
+        let mut float = false;
+        // Every value met is checked for a JSON form, whether or not its schema reads it.
         match kind {
             None => {
                 problems.note(Problem::Unsupported(obj));
@@ -83,9 +87,22 @@ impl<'v> PyView<'v> {
                 problems.note(Problem::TooDeep);
                 kind = None;
             }
+            Some(Kind::Number) if unsafe { is_float(obj) } => {
+                float = true;
+                let f = unsafe { ffi::PyFloat_AsDouble(obj) };
+                if !f.is_finite() {
+                    problems.note(Problem::NonFinite(f));
+                }
+            }
+            Some(Kind::String) => {
+                // Caches the UTF-8 form the validator reads later (free for ASCII strings).
+                if unsafe { str_of(obj) }.is_none() {
+                    problems.note(Problem::BadString);
+                }
+            }
             _ => {}
         }
-        PyView { obj, kind: kind.unwrap_or(Kind::Null), depth, problems, _data: PhantomData }
+        PyView { obj, kind: kind.unwrap_or(Kind::Null), float, depth, problems, _data: PhantomData }
     }
 
     fn child(&self, obj: *mut ffi::PyObject) -> PyView<'v> {
@@ -94,15 +111,11 @@ impl<'v> PyView<'v> {
     }
 
     fn is_float(&self) -> bool {
-        self.kind == Kind::Number && unsafe { is_float(self.obj) }
+        self.float
     }
 
     fn float(&self) -> f64 {
-        let f = unsafe { ffi::PyFloat_AsDouble(self.obj) };
-        if !f.is_finite() {
-            self.problems.note(Problem::NonFinite(f));
-        }
-        f
+        unsafe { ffi::PyFloat_AsDouble(self.obj) }
     }
 }
 

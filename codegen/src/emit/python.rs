@@ -125,16 +125,12 @@ struct Emitter<'m> {
 }
 
 impl Emitter<'_> {
-    /// The Python type of a schema position; named types are quoted when `quote` (positions
-    /// evaluated at import time: aliases and functional TypedDicts).
-    fn ty(&self, s: &Schema, quote: bool, names: &mut BTreeSet<String>) -> String {
+    /// The Python type of a schema position. Named types are quoted (forward references):
+    /// annotations are evaluated at import time.
+    fn ty(&self, s: &Schema, names: &mut BTreeSet<String>) -> String {
         let named = |n: &str, names: &mut BTreeSet<String>| {
             names.insert(n.to_owned());
-            if quote {
-                py_str(n)
-            } else {
-                n.to_owned()
-            }
+            py_str(n)
         };
         match &s.ty {
             Ty::Any => "_t.Any".into(),
@@ -143,8 +139,8 @@ impl Emitter<'_> {
             Ty::Str { .. } => builtin("str", names),
             Ty::Num { integer: true, .. } => builtin("int", names),
             Ty::Num { integer: false, .. } => builtin("float", names),
-            Ty::Array { items, .. } => format!("_t.List[{}]", self.ty(items, quote, names)),
-            Ty::Map(v) => format!("_t.Dict[{}, {}]", builtin("str", names), self.ty(v, quote, names)),
+            Ty::Array { items, .. } => format!("_t.List[{}]", self.ty(items, names)),
+            Ty::Map(v) => format!("_t.Dict[{}, {}]", builtin("str", names), self.ty(v, names)),
             Ty::Ref(name) => named(name, names),
             Ty::Decl(i) => named(&self.m.decls[*i].name, names),
             Ty::Lit(i) => match &self.m.literals[*i].value {
@@ -170,7 +166,7 @@ impl Emitter<'_> {
         }
         if o.props.is_empty() {
             let value = match &o.unknown {
-                Unknown::Map(v) => self.ty(v, true, &mut BTreeSet::new()),
+                Unknown::Map(v) => self.ty(v, &mut BTreeSet::new()),
                 Unknown::Forbidden => "_t.NoReturn".into(),
                 _ => "_t.Any".into(),
             };
@@ -178,13 +174,13 @@ impl Emitter<'_> {
             out.push_str(&docstring(&doc, ""));
             return;
         }
-        // Field types as they would appear in a class body (unquoted) and the names they use.
+        // Field types and the names they use (a key equal to one of them cannot be a class field).
         let mut names = BTreeSet::new();
         let fields: Vec<(String, String, Option<String>)> = o
             .props
             .iter()
             .map(|p| {
-                let t = self.ty(&p.schema, false, &mut names);
+                let t = self.ty(&p.schema, &mut names);
                 let t = if p.required { t } else { format!("_te.NotRequired[{t}]") };
                 let mut fdoc = p.schema.doc.as_deref().map(plain_doc);
                 if p.relaxable && p.required {
@@ -212,7 +208,7 @@ impl Emitter<'_> {
             let _ = writeln!(out, "    {},", py_str(&d.name));
             out.push_str("    {\n");
             for p in &o.props {
-                let t = self.ty(&p.schema, true, &mut BTreeSet::new());
+                let t = self.ty(&p.schema, &mut BTreeSet::new());
                 let t = if p.required { t } else { format!("_te.NotRequired[{t}]") };
                 let _ = writeln!(out, "        {}: {t},", py_str(&p.key));
             }
@@ -271,7 +267,7 @@ pub fn module(m: &Module) -> String {
     );
     out.push_str(&docstring(&head, ""));
     out.push_str(
-        "\nfrom __future__ import annotations\n\nimport sys\nimport typing as _t\n\nif sys.version_info >= (3, 11):\n    import typing as _te\nelse:\n    import typing_extensions as _te\n\n",
+        "\nimport sys\nimport typing as _t\n\nif sys.version_info >= (3, 11):\n    import typing as _te\nelse:\n    import typing_extensions as _te\n\n",
     );
     out.push_str(&format!("REVISION = {}\n", py_str(&m.revision)));
     out.push_str("\"\"\"The schema revision these types describe.\"\"\"\n\n");
@@ -280,9 +276,10 @@ pub fn module(m: &Module) -> String {
     let mut exported: BTreeSet<String> = m.defs.iter().map(|d| d.name.clone()).collect();
     exported.extend(m.decls.iter().map(|d| d.name.clone()));
 
-    // Objects first (classes need nothing at import time thanks to postponed annotations;
-    // functional forms quote their references), then aliases ordered so that an alias
-    // naming another alias directly comes after it.
+    // Objects first (they quote every reference to a named type, so they need nothing at
+    // import time; the annotations are not postponed, so `NotRequired` stays visible to
+    // `__required_keys__`), then aliases ordered so that an alias naming another alias
+    // directly comes after it.
     let mut aliases: BTreeMap<String, (String, Option<String>, String)> = BTreeMap::new();
     for d in &m.decls {
         match &d.kind {
@@ -293,7 +290,7 @@ pub fn module(m: &Module) -> String {
             DeclKind::Union(u) => {
                 let mut arms: Vec<String> = Vec::new();
                 for a in &u.arms {
-                    let t = e.ty(&a.schema, true, &mut BTreeSet::new());
+                    let t = e.ty(&a.schema, &mut BTreeSet::new());
                     if !arms.contains(&t) {
                         arms.push(t);
                     }
@@ -316,7 +313,7 @@ pub fn module(m: &Module) -> String {
             // A bare name must exist at import time: not quoted, ordered below.
             Ty::Ref(r) => r.clone(),
             Ty::Decl(i) => m.decls[*i].name.clone(),
-            _ => e.ty(&def.schema, true, &mut BTreeSet::new()),
+            _ => e.ty(&def.schema, &mut BTreeSet::new()),
         };
         let sp = format!("#/{}/{}", m.defs_key, load::escape_pointer(&def.name));
         aliases.insert(def.name.clone(), (value, def.schema.doc.clone(), sp));

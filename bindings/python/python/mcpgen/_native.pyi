@@ -1,11 +1,27 @@
 """Type stubs of the native module; the public API is re-exported by ``mcpgen``."""
 
-from typing import Any, List, Literal, Optional, Sequence, Tuple, Union
+from typing import Any, List, Optional, Sequence, Tuple, Union
 
-from ._types import AcceptedRequest, DecodedResult, Era, ErrorResponse, Message, MetaKey, MethodInfo, ResultResponse
+from ._types import AcceptedRequest, DecodedResult, Era, ErrorResponse, Message, MetaKey, MethodInfo, Policy, ResultResponse
 
-Policy = Literal["strict", "lenient", "lossless"]
-"""Unknown-key policy: reject, accept and drop, or accept and keep (the default)."""
+__all__ = [
+    "REVISIONS",
+    "__version__",
+    "check_meta_key",
+    "check_request",
+    "check_response",
+    "decode",
+    "decode_json",
+    "decode_result",
+    "definitions",
+    "detect_era",
+    "is_valid",
+    "is_valid_meta_key",
+    "methods",
+    "negotiate_version",
+    "validate",
+    "validate_message",
+]
 
 __version__: str
 REVISIONS: Tuple[str, ...]

@@ -4,12 +4,17 @@ They are plain Python classes: the native module (`mcpgen._native`) builds them,
 deciding is done there, by the same Rust core that the Rust crate, the C library and the CLI use.
 """
 
-from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Literal, NamedTuple, Optional, Sequence, Tuple, Union
 
 JSONData = Any
 """JSON data as the `json` module reads it: dict, list, str, int, float, bool, None."""
 
 RequestId = Union[str, int]
+
+# Written as a Union of single literals (same type) so that stubtest can compare it at runtime.
+Policy = Union[Literal["strict"], Literal["lenient"], Literal["lossless"]]
+"""Unknown-key policy: reject undeclared keys, accept and drop them, or accept and keep them
+(the default)."""
 
 
 class ErrorDetail(NamedTuple):

@@ -11,8 +11,6 @@ Use them to type data passed to and returned by ``mcpgen.validate`` / ``mcpgen.d
     request: CallToolRequest = mcpgen.decode(data, "CallToolRequest", revision="2024-11-05")
 """
 
-from __future__ import annotations
-
 import sys
 import typing as _t
 
@@ -28,7 +26,7 @@ REVISION = "2024-11-05"
 
 class AnnotatedAnnotations(_te.TypedDict):
     """Schema: ``#/definitions/Annotated/properties/annotations``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict."""
-    audience: _te.NotRequired[_t.List[Role]]
+    audience: _te.NotRequired[_t.List["Role"]]
     """Describes who the intended customer of this object or data is.
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
@@ -47,7 +45,7 @@ class Annotated(_te.TypedDict):
 
     Schema: ``#/definitions/Annotated``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    annotations: _te.NotRequired[AnnotatedAnnotations]
+    annotations: _te.NotRequired["AnnotatedAnnotations"]
 
 
 class BlobResourceContents(_te.TypedDict):
@@ -72,7 +70,7 @@ class CallToolRequest(_te.TypedDict):
     Schema: ``#/definitions/CallToolRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["tools/call"]
-    params: CallToolRequestParams
+    params: "CallToolRequestParams"
 
 
 class CallToolResult(_te.TypedDict):
@@ -91,7 +89,7 @@ class CallToolResult(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses."""
-    content: _t.List[CallToolResultContentItem]
+    content: _t.List["CallToolResultContentItem"]
     isError: _te.NotRequired[bool]
     """Whether the tool call ended in an error.
 
@@ -103,7 +101,7 @@ class CancelledNotificationParams(_te.TypedDict):
     """Schema: ``#/definitions/CancelledNotification/properties/params``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict."""
     reason: _te.NotRequired[str]
     """An optional string describing the reason for the cancellation. This MAY be logged or presented to the user."""
-    requestId: RequestId
+    requestId: "RequestId"
     """The ID of the request to cancel.
 
     This MUST correspond to the ID of a request previously issued in the same direction.
@@ -122,7 +120,7 @@ class CancelledNotification(_te.TypedDict):
     Schema: ``#/definitions/CancelledNotification``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["notifications/cancelled"]
-    params: CancelledNotificationParams
+    params: "CancelledNotificationParams"
 
 
 class ClientCapabilitiesRoots(_te.TypedDict):
@@ -141,7 +139,7 @@ class ClientCapabilities(_te.TypedDict):
     """
     experimental: _te.NotRequired[_t.Dict[str, _t.Dict[str, _t.Any]]]
     """Experimental, non-standard capabilities that the client supports."""
-    roots: _te.NotRequired[ClientCapabilitiesRoots]
+    roots: _te.NotRequired["ClientCapabilitiesRoots"]
     """Present if the client supports listing roots."""
     sampling: _te.NotRequired[_t.Dict[str, _t.Any]]
     """Present if the client supports sampling from an LLM."""
@@ -160,9 +158,9 @@ class CompleteRequestParamsArgument(_te.TypedDict):
 
 class CompleteRequestParams(_te.TypedDict):
     """Schema: ``#/definitions/CompleteRequest/properties/params``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict."""
-    argument: CompleteRequestParamsArgument
+    argument: "CompleteRequestParamsArgument"
     """The argument's information"""
-    ref: CompleteRequestParamsRef
+    ref: "CompleteRequestParamsRef"
 
 
 class CompleteRequest(_te.TypedDict):
@@ -171,7 +169,7 @@ class CompleteRequest(_te.TypedDict):
     Schema: ``#/definitions/CompleteRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["completion/complete"]
-    params: CompleteRequestParams
+    params: "CompleteRequestParams"
 
 
 class CompleteResultCompletion(_te.TypedDict):
@@ -191,19 +189,19 @@ class CompleteResult(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses."""
-    completion: CompleteResultCompletion
+    completion: "CompleteResultCompletion"
 
 
 class CreateMessageRequestParams(_te.TypedDict):
     """Schema: ``#/definitions/CreateMessageRequest/properties/params``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict."""
-    includeContext: _te.NotRequired[CreateMessageRequestParamsIncludeContext]
+    includeContext: _te.NotRequired["CreateMessageRequestParamsIncludeContext"]
     """A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request."""
     maxTokens: int
     """The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested."""
-    messages: _t.List[SamplingMessage]
+    messages: _t.List["SamplingMessage"]
     metadata: _te.NotRequired[_t.Dict[str, _t.Any]]
     """Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific."""
-    modelPreferences: _te.NotRequired[ModelPreferences]
+    modelPreferences: _te.NotRequired["ModelPreferences"]
     """The server's preferences for which model to select. The client MAY ignore these preferences."""
     stopSequences: _te.NotRequired[_t.List[str]]
     systemPrompt: _te.NotRequired[str]
@@ -217,7 +215,7 @@ class CreateMessageRequest(_te.TypedDict):
     Schema: ``#/definitions/CreateMessageRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["sampling/createMessage"]
-    params: CreateMessageRequestParams
+    params: "CreateMessageRequestParams"
 
 
 class CreateMessageResult(_te.TypedDict):
@@ -227,17 +225,17 @@ class CreateMessageResult(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses."""
-    content: CreateMessageResultContent
+    content: "CreateMessageResultContent"
     model: str
     """The name of the model that generated the message."""
-    role: Role
+    role: "Role"
     stopReason: _te.NotRequired[str]
     """The reason why sampling stopped, if known."""
 
 
 class EmbeddedResourceAnnotations(_te.TypedDict):
     """Schema: ``#/definitions/EmbeddedResource/properties/annotations``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict."""
-    audience: _te.NotRequired[_t.List[Role]]
+    audience: _te.NotRequired[_t.List["Role"]]
     """Describes who the intended customer of this object or data is.
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
@@ -259,8 +257,8 @@ class EmbeddedResource(_te.TypedDict):
 
     Schema: ``#/definitions/EmbeddedResource``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    annotations: _te.NotRequired[EmbeddedResourceAnnotations]
-    resource: EmbeddedResourceResource
+    annotations: _te.NotRequired["EmbeddedResourceAnnotations"]
+    resource: "EmbeddedResourceResource"
     type: _t.Literal["resource"]
 
 
@@ -278,7 +276,7 @@ class GetPromptRequest(_te.TypedDict):
     Schema: ``#/definitions/GetPromptRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["prompts/get"]
-    params: GetPromptRequestParams
+    params: "GetPromptRequestParams"
 
 
 class GetPromptResult(_te.TypedDict):
@@ -290,12 +288,12 @@ class GetPromptResult(_te.TypedDict):
     """This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses."""
     description: _te.NotRequired[str]
     """An optional description for the prompt."""
-    messages: _t.List[PromptMessage]
+    messages: _t.List["PromptMessage"]
 
 
 class ImageContentAnnotations(_te.TypedDict):
     """Schema: ``#/definitions/ImageContent/properties/annotations``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict."""
-    audience: _te.NotRequired[_t.List[Role]]
+    audience: _te.NotRequired[_t.List["Role"]]
     """Describes who the intended customer of this object or data is.
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
@@ -314,7 +312,7 @@ class ImageContent(_te.TypedDict):
 
     Schema: ``#/definitions/ImageContent``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    annotations: _te.NotRequired[ImageContentAnnotations]
+    annotations: _te.NotRequired["ImageContentAnnotations"]
     data: str
     """The base64-encoded image data."""
     mimeType: str
@@ -333,8 +331,8 @@ class Implementation(_te.TypedDict):
 
 class InitializeRequestParams(_te.TypedDict):
     """Schema: ``#/definitions/InitializeRequest/properties/params``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict."""
-    capabilities: ClientCapabilities
-    clientInfo: Implementation
+    capabilities: "ClientCapabilities"
+    clientInfo: "Implementation"
     protocolVersion: str
     """The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well."""
 
@@ -345,7 +343,7 @@ class InitializeRequest(_te.TypedDict):
     Schema: ``#/definitions/InitializeRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["initialize"]
-    params: InitializeRequestParams
+    params: "InitializeRequestParams"
 
 
 class InitializeResult(_te.TypedDict):
@@ -355,7 +353,7 @@ class InitializeResult(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses."""
-    capabilities: ServerCapabilities
+    capabilities: "ServerCapabilities"
     instructions: _te.NotRequired[str]
     """Instructions describing how to use the server and its features.
 
@@ -363,7 +361,7 @@ class InitializeResult(_te.TypedDict):
     """
     protocolVersion: str
     """The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect."""
-    serverInfo: Implementation
+    serverInfo: "Implementation"
 
 
 class InitializedNotificationParams(_te.TypedDict):
@@ -378,7 +376,7 @@ class InitializedNotification(_te.TypedDict):
     Schema: ``#/definitions/InitializedNotification``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["notifications/initialized"]
-    params: _te.NotRequired[InitializedNotificationParams]
+    params: _te.NotRequired["InitializedNotificationParams"]
 
 
 class JSONRPCErrorError(_te.TypedDict):
@@ -396,8 +394,8 @@ class JSONRPCError(_te.TypedDict):
 
     Schema: ``#/definitions/JSONRPCError``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    error: JSONRPCErrorError
-    id: RequestId
+    error: "JSONRPCErrorError"
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
 
 
@@ -414,18 +412,18 @@ class JSONRPCNotification(_te.TypedDict):
     """
     jsonrpc: _t.Literal["2.0"]
     method: str
-    params: _te.NotRequired[JSONRPCNotificationParams]
+    params: _te.NotRequired["JSONRPCNotificationParams"]
 
 
 class JSONRPCRequestParamsMeta(_te.TypedDict):
     """Schema: ``#/definitions/JSONRPCRequest/properties/params/properties/_meta``. An extension point (``_meta``): undeclared keys are allowed and kept under every policy (META-4)."""
-    progressToken: _te.NotRequired[ProgressToken]
+    progressToken: _te.NotRequired["ProgressToken"]
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
 class JSONRPCRequestParams(_te.TypedDict):
     """Schema: ``#/definitions/JSONRPCRequest/properties/params``. Undeclared keys are allowed (``additionalProperties``)."""
-    _meta: _te.NotRequired[JSONRPCRequestParamsMeta]
+    _meta: _te.NotRequired["JSONRPCRequestParamsMeta"]
 
 
 class JSONRPCRequest(_te.TypedDict):
@@ -433,10 +431,10 @@ class JSONRPCRequest(_te.TypedDict):
 
     Schema: ``#/definitions/JSONRPCRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
     method: str
-    params: _te.NotRequired[JSONRPCRequestParams]
+    params: _te.NotRequired["JSONRPCRequestParams"]
 
 
 class JSONRPCResponse(_te.TypedDict):
@@ -444,9 +442,9 @@ class JSONRPCResponse(_te.TypedDict):
 
     Schema: ``#/definitions/JSONRPCResponse``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
-    result: Result
+    result: "Result"
 
 
 class ListPromptsRequestParams(_te.TypedDict):
@@ -463,7 +461,7 @@ class ListPromptsRequest(_te.TypedDict):
     Schema: ``#/definitions/ListPromptsRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["prompts/list"]
-    params: _te.NotRequired[ListPromptsRequestParams]
+    params: _te.NotRequired["ListPromptsRequestParams"]
 
 
 class ListPromptsResult(_te.TypedDict):
@@ -477,7 +475,7 @@ class ListPromptsResult(_te.TypedDict):
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    prompts: _t.List[Prompt]
+    prompts: _t.List["Prompt"]
 
 
 class ListResourceTemplatesRequestParams(_te.TypedDict):
@@ -494,7 +492,7 @@ class ListResourceTemplatesRequest(_te.TypedDict):
     Schema: ``#/definitions/ListResourceTemplatesRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["resources/templates/list"]
-    params: _te.NotRequired[ListResourceTemplatesRequestParams]
+    params: _te.NotRequired["ListResourceTemplatesRequestParams"]
 
 
 class ListResourceTemplatesResult(_te.TypedDict):
@@ -508,7 +506,7 @@ class ListResourceTemplatesResult(_te.TypedDict):
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    resourceTemplates: _t.List[ResourceTemplate]
+    resourceTemplates: _t.List["ResourceTemplate"]
 
 
 class ListResourcesRequestParams(_te.TypedDict):
@@ -525,7 +523,7 @@ class ListResourcesRequest(_te.TypedDict):
     Schema: ``#/definitions/ListResourcesRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["resources/list"]
-    params: _te.NotRequired[ListResourcesRequestParams]
+    params: _te.NotRequired["ListResourcesRequestParams"]
 
 
 class ListResourcesResult(_te.TypedDict):
@@ -539,18 +537,18 @@ class ListResourcesResult(_te.TypedDict):
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    resources: _t.List[Resource]
+    resources: _t.List["Resource"]
 
 
 class ListRootsRequestParamsMeta(_te.TypedDict):
     """Schema: ``#/definitions/ListRootsRequest/properties/params/properties/_meta``. An extension point (``_meta``): undeclared keys are allowed and kept under every policy (META-4)."""
-    progressToken: _te.NotRequired[ProgressToken]
+    progressToken: _te.NotRequired["ProgressToken"]
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
 class ListRootsRequestParams(_te.TypedDict):
     """Schema: ``#/definitions/ListRootsRequest/properties/params``. Undeclared keys are allowed (``additionalProperties``)."""
-    _meta: _te.NotRequired[ListRootsRequestParamsMeta]
+    _meta: _te.NotRequired["ListRootsRequestParamsMeta"]
 
 
 class ListRootsRequest(_te.TypedDict):
@@ -565,7 +563,7 @@ class ListRootsRequest(_te.TypedDict):
     Schema: ``#/definitions/ListRootsRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["roots/list"]
-    params: _te.NotRequired[ListRootsRequestParams]
+    params: _te.NotRequired["ListRootsRequestParams"]
 
 
 class ListRootsResult(_te.TypedDict):
@@ -577,7 +575,7 @@ class ListRootsResult(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses."""
-    roots: _t.List[Root]
+    roots: _t.List["Root"]
 
 
 class ListToolsRequestParams(_te.TypedDict):
@@ -594,7 +592,7 @@ class ListToolsRequest(_te.TypedDict):
     Schema: ``#/definitions/ListToolsRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["tools/list"]
-    params: _te.NotRequired[ListToolsRequestParams]
+    params: _te.NotRequired["ListToolsRequestParams"]
 
 
 class ListToolsResult(_te.TypedDict):
@@ -608,14 +606,14 @@ class ListToolsResult(_te.TypedDict):
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    tools: _t.List[Tool]
+    tools: _t.List["Tool"]
 
 
 class LoggingMessageNotificationParams(_te.TypedDict):
     """Schema: ``#/definitions/LoggingMessageNotification/properties/params``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict."""
     data: _t.Any
     """The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here."""
-    level: LoggingLevel
+    level: "LoggingLevel"
     """The severity of this log message."""
     logger: _te.NotRequired[str]
     """An optional name of the logger issuing this message."""
@@ -627,7 +625,7 @@ class LoggingMessageNotification(_te.TypedDict):
     Schema: ``#/definitions/LoggingMessageNotification``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["notifications/message"]
-    params: LoggingMessageNotificationParams
+    params: "LoggingMessageNotificationParams"
 
 
 class ModelHint(_te.TypedDict):
@@ -671,7 +669,7 @@ class ModelPreferences(_te.TypedDict):
     is not important, while a value of 1 means cost is the most important
     factor.
     """
-    hints: _te.NotRequired[_t.List[ModelHint]]
+    hints: _te.NotRequired[_t.List["ModelHint"]]
     """Optional hints to use for model selection.
 
     If multiple hints are specified, the client MUST evaluate them in order
@@ -701,7 +699,7 @@ class NotificationParams(_te.TypedDict):
 class Notification(_te.TypedDict):
     """Schema: ``#/definitions/Notification``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict."""
     method: str
-    params: _te.NotRequired[NotificationParams]
+    params: _te.NotRequired["NotificationParams"]
 
 
 class PaginatedRequestParams(_te.TypedDict):
@@ -715,7 +713,7 @@ class PaginatedRequestParams(_te.TypedDict):
 class PaginatedRequest(_te.TypedDict):
     """Schema: ``#/definitions/PaginatedRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict."""
     method: str
-    params: _te.NotRequired[PaginatedRequestParams]
+    params: _te.NotRequired["PaginatedRequestParams"]
 
 
 class PaginatedResult(_te.TypedDict):
@@ -730,13 +728,13 @@ class PaginatedResult(_te.TypedDict):
 
 class PingRequestParamsMeta(_te.TypedDict):
     """Schema: ``#/definitions/PingRequest/properties/params/properties/_meta``. An extension point (``_meta``): undeclared keys are allowed and kept under every policy (META-4)."""
-    progressToken: _te.NotRequired[ProgressToken]
+    progressToken: _te.NotRequired["ProgressToken"]
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
 class PingRequestParams(_te.TypedDict):
     """Schema: ``#/definitions/PingRequest/properties/params``. Undeclared keys are allowed (``additionalProperties``)."""
-    _meta: _te.NotRequired[PingRequestParamsMeta]
+    _meta: _te.NotRequired["PingRequestParamsMeta"]
 
 
 class PingRequest(_te.TypedDict):
@@ -745,14 +743,14 @@ class PingRequest(_te.TypedDict):
     Schema: ``#/definitions/PingRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["ping"]
-    params: _te.NotRequired[PingRequestParams]
+    params: _te.NotRequired["PingRequestParams"]
 
 
 class ProgressNotificationParams(_te.TypedDict):
     """Schema: ``#/definitions/ProgressNotification/properties/params``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict."""
     progress: float
     """The progress thus far. This should increase every time progress is made, even if the total is unknown."""
-    progressToken: ProgressToken
+    progressToken: "ProgressToken"
     """The progress token which was given in the initial request, used to associate this notification with the request that is proceeding."""
     total: _te.NotRequired[float]
     """Total number of items to process (or total progress required), if known."""
@@ -764,7 +762,7 @@ class ProgressNotification(_te.TypedDict):
     Schema: ``#/definitions/ProgressNotification``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["notifications/progress"]
-    params: ProgressNotificationParams
+    params: "ProgressNotificationParams"
 
 
 class Prompt(_te.TypedDict):
@@ -772,7 +770,7 @@ class Prompt(_te.TypedDict):
 
     Schema: ``#/definitions/Prompt``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    arguments: _te.NotRequired[_t.List[PromptArgument]]
+    arguments: _te.NotRequired[_t.List["PromptArgument"]]
     """A list of arguments to use for templating the prompt."""
     description: _te.NotRequired[str]
     """An optional description of what this prompt provides"""
@@ -805,7 +803,7 @@ class PromptListChangedNotification(_te.TypedDict):
     Schema: ``#/definitions/PromptListChangedNotification``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["notifications/prompts/list_changed"]
-    params: _te.NotRequired[PromptListChangedNotificationParams]
+    params: _te.NotRequired["PromptListChangedNotificationParams"]
 
 
 class PromptMessage(_te.TypedDict):
@@ -816,8 +814,8 @@ class PromptMessage(_te.TypedDict):
 
     Schema: ``#/definitions/PromptMessage``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    content: PromptMessageContent
-    role: Role
+    content: "PromptMessageContent"
+    role: "Role"
 
 
 class PromptReference(_te.TypedDict):
@@ -842,7 +840,7 @@ class ReadResourceRequest(_te.TypedDict):
     Schema: ``#/definitions/ReadResourceRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["resources/read"]
-    params: ReadResourceRequestParams
+    params: "ReadResourceRequestParams"
 
 
 class ReadResourceResult(_te.TypedDict):
@@ -852,29 +850,29 @@ class ReadResourceResult(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses."""
-    contents: _t.List[ReadResourceResultContentsItem]
+    contents: _t.List["ReadResourceResultContentsItem"]
 
 
 class RequestParamsMeta(_te.TypedDict):
     """Schema: ``#/definitions/Request/properties/params/properties/_meta``. An extension point (``_meta``): undeclared keys are allowed and kept under every policy (META-4)."""
-    progressToken: _te.NotRequired[ProgressToken]
+    progressToken: _te.NotRequired["ProgressToken"]
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
 class RequestParams(_te.TypedDict):
     """Schema: ``#/definitions/Request/properties/params``. Undeclared keys are allowed (``additionalProperties``)."""
-    _meta: _te.NotRequired[RequestParamsMeta]
+    _meta: _te.NotRequired["RequestParamsMeta"]
 
 
 class Request(_te.TypedDict):
     """Schema: ``#/definitions/Request``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict."""
     method: str
-    params: _te.NotRequired[RequestParams]
+    params: _te.NotRequired["RequestParams"]
 
 
 class ResourceAnnotations(_te.TypedDict):
     """Schema: ``#/definitions/Resource/properties/annotations``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict."""
-    audience: _te.NotRequired[_t.List[Role]]
+    audience: _te.NotRequired[_t.List["Role"]]
     """Describes who the intended customer of this object or data is.
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
@@ -893,7 +891,7 @@ class Resource(_te.TypedDict):
 
     Schema: ``#/definitions/Resource``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    annotations: _te.NotRequired[ResourceAnnotations]
+    annotations: _te.NotRequired["ResourceAnnotations"]
     description: _te.NotRequired[str]
     """A description of what this resource represents.
 
@@ -938,7 +936,7 @@ class ResourceListChangedNotification(_te.TypedDict):
     Schema: ``#/definitions/ResourceListChangedNotification``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["notifications/resources/list_changed"]
-    params: _te.NotRequired[ResourceListChangedNotificationParams]
+    params: _te.NotRequired["ResourceListChangedNotificationParams"]
 
 
 class ResourceReference(_te.TypedDict):
@@ -953,7 +951,7 @@ class ResourceReference(_te.TypedDict):
 
 class ResourceTemplateAnnotations(_te.TypedDict):
     """Schema: ``#/definitions/ResourceTemplate/properties/annotations``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict."""
-    audience: _te.NotRequired[_t.List[Role]]
+    audience: _te.NotRequired[_t.List["Role"]]
     """Describes who the intended customer of this object or data is.
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
@@ -972,7 +970,7 @@ class ResourceTemplate(_te.TypedDict):
 
     Schema: ``#/definitions/ResourceTemplate``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    annotations: _te.NotRequired[ResourceTemplateAnnotations]
+    annotations: _te.NotRequired["ResourceTemplateAnnotations"]
     description: _te.NotRequired[str]
     """A description of what this template is for.
 
@@ -1001,7 +999,7 @@ class ResourceUpdatedNotification(_te.TypedDict):
     Schema: ``#/definitions/ResourceUpdatedNotification``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["notifications/resources/updated"]
-    params: ResourceUpdatedNotificationParams
+    params: "ResourceUpdatedNotificationParams"
 
 
 class Result(_te.TypedDict):
@@ -1041,7 +1039,7 @@ class RootsListChangedNotification(_te.TypedDict):
     Schema: ``#/definitions/RootsListChangedNotification``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["notifications/roots/list_changed"]
-    params: _te.NotRequired[RootsListChangedNotificationParams]
+    params: _te.NotRequired["RootsListChangedNotificationParams"]
 
 
 class SamplingMessage(_te.TypedDict):
@@ -1049,8 +1047,8 @@ class SamplingMessage(_te.TypedDict):
 
     Schema: ``#/definitions/SamplingMessage``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    content: SamplingMessageContent
-    role: Role
+    content: "SamplingMessageContent"
+    role: "Role"
 
 
 class ServerCapabilitiesPrompts(_te.TypedDict):
@@ -1091,17 +1089,17 @@ class ServerCapabilities(_te.TypedDict):
     """Experimental, non-standard capabilities that the server supports."""
     logging: _te.NotRequired[_t.Dict[str, _t.Any]]
     """Present if the server supports sending log messages to the client."""
-    prompts: _te.NotRequired[ServerCapabilitiesPrompts]
+    prompts: _te.NotRequired["ServerCapabilitiesPrompts"]
     """Present if the server offers any prompt templates."""
-    resources: _te.NotRequired[ServerCapabilitiesResources]
+    resources: _te.NotRequired["ServerCapabilitiesResources"]
     """Present if the server offers any resources to read."""
-    tools: _te.NotRequired[ServerCapabilitiesTools]
+    tools: _te.NotRequired["ServerCapabilitiesTools"]
     """Present if the server offers any tools to call."""
 
 
 class SetLevelRequestParams(_te.TypedDict):
     """Schema: ``#/definitions/SetLevelRequest/properties/params``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict."""
-    level: LoggingLevel
+    level: "LoggingLevel"
     """The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message."""
 
 
@@ -1111,7 +1109,7 @@ class SetLevelRequest(_te.TypedDict):
     Schema: ``#/definitions/SetLevelRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["logging/setLevel"]
-    params: SetLevelRequestParams
+    params: "SetLevelRequestParams"
 
 
 class SubscribeRequestParams(_te.TypedDict):
@@ -1126,12 +1124,12 @@ class SubscribeRequest(_te.TypedDict):
     Schema: ``#/definitions/SubscribeRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["resources/subscribe"]
-    params: SubscribeRequestParams
+    params: "SubscribeRequestParams"
 
 
 class TextContentAnnotations(_te.TypedDict):
     """Schema: ``#/definitions/TextContent/properties/annotations``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict."""
-    audience: _te.NotRequired[_t.List[Role]]
+    audience: _te.NotRequired[_t.List["Role"]]
     """Describes who the intended customer of this object or data is.
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
@@ -1150,7 +1148,7 @@ class TextContent(_te.TypedDict):
 
     Schema: ``#/definitions/TextContent``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    annotations: _te.NotRequired[TextContentAnnotations]
+    annotations: _te.NotRequired["TextContentAnnotations"]
     text: str
     """The text content of the message."""
     type: _t.Literal["text"]
@@ -1183,7 +1181,7 @@ class Tool(_te.TypedDict):
     """
     description: _te.NotRequired[str]
     """A human-readable description of the tool."""
-    inputSchema: ToolInputSchema
+    inputSchema: "ToolInputSchema"
     """A JSON Schema object defining the expected parameters for the tool."""
     name: str
     """The name of the tool."""
@@ -1201,7 +1199,7 @@ class ToolListChangedNotification(_te.TypedDict):
     Schema: ``#/definitions/ToolListChangedNotification``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["notifications/tools/list_changed"]
-    params: _te.NotRequired[ToolListChangedNotificationParams]
+    params: _te.NotRequired["ToolListChangedNotificationParams"]
 
 
 class UnsubscribeRequestParams(_te.TypedDict):
@@ -1216,7 +1214,7 @@ class UnsubscribeRequest(_te.TypedDict):
     Schema: ``#/definitions/UnsubscribeRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["resources/unsubscribe"]
-    params: UnsubscribeRequestParams
+    params: "UnsubscribeRequestParams"
 
 
 CallToolResultContentItem: _te.TypeAlias = _t.Union["TextContent", "ImageContent", "EmbeddedResource"]

@@ -11,8 +11,6 @@ Use them to type data passed to and returned by ``mcpgen.validate`` / ``mcpgen.d
     request: CallToolRequest = mcpgen.decode(data, "CallToolRequest", revision="2025-06-18")
 """
 
-from __future__ import annotations
-
 import sys
 import typing as _t
 
@@ -31,7 +29,7 @@ class Annotations(_te.TypedDict):
 
     Schema: ``#/definitions/Annotations``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    audience: _te.NotRequired[_t.List[Role]]
+    audience: _te.NotRequired[_t.List["Role"]]
     """Describes who the intended customer of this object or data is.
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
@@ -60,7 +58,7 @@ class AudioContent(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
-    annotations: _te.NotRequired[Annotations]
+    annotations: _te.NotRequired["Annotations"]
     """Optional annotations for the client."""
     data: str
     """The base64-encoded audio data."""
@@ -118,7 +116,7 @@ class CallToolRequest(_te.TypedDict):
     Schema: ``#/definitions/CallToolRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["tools/call"]
-    params: CallToolRequestParams
+    params: "CallToolRequestParams"
 
 
 class CallToolResult(_te.TypedDict):
@@ -128,7 +126,7 @@ class CallToolResult(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
-    content: _t.List[ContentBlock]
+    content: _t.List["ContentBlock"]
     """A list of content objects that represent the unstructured result of the tool call."""
     isError: _te.NotRequired[bool]
     """Whether the tool call ended in an error.
@@ -152,7 +150,7 @@ class CancelledNotificationParams(_te.TypedDict):
     """Schema: ``#/definitions/CancelledNotification/properties/params``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict."""
     reason: _te.NotRequired[str]
     """An optional string describing the reason for the cancellation. This MAY be logged or presented to the user."""
-    requestId: RequestId
+    requestId: "RequestId"
     """The ID of the request to cancel.
 
     This MUST correspond to the ID of a request previously issued in the same direction.
@@ -171,7 +169,7 @@ class CancelledNotification(_te.TypedDict):
     Schema: ``#/definitions/CancelledNotification``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["notifications/cancelled"]
-    params: CancelledNotificationParams
+    params: "CancelledNotificationParams"
 
 
 class ClientCapabilitiesRoots(_te.TypedDict):
@@ -192,7 +190,7 @@ class ClientCapabilities(_te.TypedDict):
     """Present if the client supports elicitation from the server."""
     experimental: _te.NotRequired[_t.Dict[str, _t.Dict[str, _t.Any]]]
     """Experimental, non-standard capabilities that the client supports."""
-    roots: _te.NotRequired[ClientCapabilitiesRoots]
+    roots: _te.NotRequired["ClientCapabilitiesRoots"]
     """Present if the client supports listing roots."""
     sampling: _te.NotRequired[_t.Dict[str, _t.Any]]
     """Present if the client supports sampling from an LLM."""
@@ -220,11 +218,11 @@ class CompleteRequestParamsContext(_te.TypedDict):
 
 class CompleteRequestParams(_te.TypedDict):
     """Schema: ``#/definitions/CompleteRequest/properties/params``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict."""
-    argument: CompleteRequestParamsArgument
+    argument: "CompleteRequestParamsArgument"
     """The argument's information"""
-    context: _te.NotRequired[CompleteRequestParamsContext]
+    context: _te.NotRequired["CompleteRequestParamsContext"]
     """Additional, optional context for completions"""
-    ref: CompleteRequestParamsRef
+    ref: "CompleteRequestParamsRef"
 
 
 class CompleteRequest(_te.TypedDict):
@@ -233,7 +231,7 @@ class CompleteRequest(_te.TypedDict):
     Schema: ``#/definitions/CompleteRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["completion/complete"]
-    params: CompleteRequestParams
+    params: "CompleteRequestParams"
 
 
 class CompleteResultCompletion(_te.TypedDict):
@@ -253,22 +251,22 @@ class CompleteResult(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
-    completion: CompleteResultCompletion
+    completion: "CompleteResultCompletion"
 
 
 class CreateMessageRequestParams(_te.TypedDict):
     """Schema: ``#/definitions/CreateMessageRequest/properties/params``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict."""
-    includeContext: _te.NotRequired[CreateMessageRequestParamsIncludeContext]
+    includeContext: _te.NotRequired["CreateMessageRequestParamsIncludeContext"]
     """A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request."""
     maxTokens: int
     """The requested maximum number of tokens to sample (to prevent runaway completions).
 
     The client MAY choose to sample fewer tokens than the requested maximum.
     """
-    messages: _t.List[SamplingMessage]
+    messages: _t.List["SamplingMessage"]
     metadata: _te.NotRequired[_t.Dict[str, _t.Any]]
     """Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific."""
-    modelPreferences: _te.NotRequired[ModelPreferences]
+    modelPreferences: _te.NotRequired["ModelPreferences"]
     """The server's preferences for which model to select. The client MAY ignore these preferences."""
     stopSequences: _te.NotRequired[_t.List[str]]
     systemPrompt: _te.NotRequired[str]
@@ -282,7 +280,7 @@ class CreateMessageRequest(_te.TypedDict):
     Schema: ``#/definitions/CreateMessageRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["sampling/createMessage"]
-    params: CreateMessageRequestParams
+    params: "CreateMessageRequestParams"
 
 
 class CreateMessageResult(_te.TypedDict):
@@ -292,10 +290,10 @@ class CreateMessageResult(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
-    content: CreateMessageResultContent
+    content: "CreateMessageResultContent"
     model: str
     """The name of the model that generated the message."""
-    role: Role
+    role: "Role"
     stopReason: _te.NotRequired[str]
     """The reason why sampling stopped, if known."""
 
@@ -306,7 +304,7 @@ class ElicitRequestParamsRequestedSchema(_te.TypedDict):
 
     Schema: ``#/definitions/ElicitRequest/properties/params/properties/requestedSchema``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    properties: _t.Dict[str, PrimitiveSchemaDefinition]
+    properties: _t.Dict[str, "PrimitiveSchemaDefinition"]
     required: _te.NotRequired[_t.List[str]]
     type: _t.Literal["object"]
 
@@ -315,7 +313,7 @@ class ElicitRequestParams(_te.TypedDict):
     """Schema: ``#/definitions/ElicitRequest/properties/params``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict."""
     message: str
     """The message to present to the user."""
-    requestedSchema: ElicitRequestParamsRequestedSchema
+    requestedSchema: "ElicitRequestParamsRequestedSchema"
     """A restricted subset of JSON Schema.
     Only top-level properties are allowed, without nesting.
     """
@@ -327,7 +325,7 @@ class ElicitRequest(_te.TypedDict):
     Schema: ``#/definitions/ElicitRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["elicitation/create"]
-    params: ElicitRequestParams
+    params: "ElicitRequestParams"
 
 
 class ElicitResult(_te.TypedDict):
@@ -337,13 +335,13 @@ class ElicitResult(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
-    action: ElicitResultAction
+    action: "ElicitResultAction"
     """The user action in response to the elicitation.
     - "accept": User submitted the form/confirmed the action
     - "decline": User explicitly declined the action
     - "cancel": User dismissed without making an explicit choice
     """
-    content: _te.NotRequired[_t.Dict[str, ElicitResultContentValue]]
+    content: _te.NotRequired[_t.Dict[str, "ElicitResultContentValue"]]
     """The submitted form data, only present when action is "accept".
     Contains values matching the requested schema.
     """
@@ -359,9 +357,9 @@ class EmbeddedResource(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
-    annotations: _te.NotRequired[Annotations]
+    annotations: _te.NotRequired["Annotations"]
     """Optional annotations for the client."""
-    resource: EmbeddedResourceResource
+    resource: "EmbeddedResourceResource"
     type: _t.Literal["resource"]
 
 
@@ -388,7 +386,7 @@ class GetPromptRequest(_te.TypedDict):
     Schema: ``#/definitions/GetPromptRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["prompts/get"]
-    params: GetPromptRequestParams
+    params: "GetPromptRequestParams"
 
 
 class GetPromptResult(_te.TypedDict):
@@ -400,7 +398,7 @@ class GetPromptResult(_te.TypedDict):
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
     description: _te.NotRequired[str]
     """An optional description for the prompt."""
-    messages: _t.List[PromptMessage]
+    messages: _t.List["PromptMessage"]
 
 
 class ImageContent(_te.TypedDict):
@@ -410,7 +408,7 @@ class ImageContent(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
-    annotations: _te.NotRequired[Annotations]
+    annotations: _te.NotRequired["Annotations"]
     """Optional annotations for the client."""
     data: str
     """The base64-encoded image data."""
@@ -439,8 +437,8 @@ class Implementation(_te.TypedDict):
 
 class InitializeRequestParams(_te.TypedDict):
     """Schema: ``#/definitions/InitializeRequest/properties/params``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict."""
-    capabilities: ClientCapabilities
-    clientInfo: Implementation
+    capabilities: "ClientCapabilities"
+    clientInfo: "Implementation"
     protocolVersion: str
     """The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well."""
 
@@ -451,7 +449,7 @@ class InitializeRequest(_te.TypedDict):
     Schema: ``#/definitions/InitializeRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["initialize"]
-    params: InitializeRequestParams
+    params: "InitializeRequestParams"
 
 
 class InitializeResult(_te.TypedDict):
@@ -461,7 +459,7 @@ class InitializeResult(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
-    capabilities: ServerCapabilities
+    capabilities: "ServerCapabilities"
     instructions: _te.NotRequired[str]
     """Instructions describing how to use the server and its features.
 
@@ -469,7 +467,7 @@ class InitializeResult(_te.TypedDict):
     """
     protocolVersion: str
     """The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect."""
-    serverInfo: Implementation
+    serverInfo: "Implementation"
 
 
 class InitializedNotificationParams(_te.TypedDict):
@@ -484,7 +482,7 @@ class InitializedNotification(_te.TypedDict):
     Schema: ``#/definitions/InitializedNotification``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["notifications/initialized"]
-    params: _te.NotRequired[InitializedNotificationParams]
+    params: _te.NotRequired["InitializedNotificationParams"]
 
 
 class JSONRPCErrorError(_te.TypedDict):
@@ -502,8 +500,8 @@ class JSONRPCError(_te.TypedDict):
 
     Schema: ``#/definitions/JSONRPCError``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    error: JSONRPCErrorError
-    id: RequestId
+    error: "JSONRPCErrorError"
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
 
 
@@ -520,7 +518,7 @@ class JSONRPCNotification(_te.TypedDict):
     """
     jsonrpc: _t.Literal["2.0"]
     method: str
-    params: _te.NotRequired[JSONRPCNotificationParams]
+    params: _te.NotRequired["JSONRPCNotificationParams"]
 
 
 class JSONRPCRequestParamsMeta(_te.TypedDict):
@@ -528,13 +526,13 @@ class JSONRPCRequestParamsMeta(_te.TypedDict):
 
     Schema: ``#/definitions/JSONRPCRequest/properties/params/properties/_meta``. Undeclared keys are allowed (``additionalProperties``).
     """
-    progressToken: _te.NotRequired[ProgressToken]
+    progressToken: _te.NotRequired["ProgressToken"]
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
 class JSONRPCRequestParams(_te.TypedDict):
     """Schema: ``#/definitions/JSONRPCRequest/properties/params``. Undeclared keys are allowed (``additionalProperties``)."""
-    _meta: _te.NotRequired[JSONRPCRequestParamsMeta]
+    _meta: _te.NotRequired["JSONRPCRequestParamsMeta"]
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
 
 
@@ -543,10 +541,10 @@ class JSONRPCRequest(_te.TypedDict):
 
     Schema: ``#/definitions/JSONRPCRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
     method: str
-    params: _te.NotRequired[JSONRPCRequestParams]
+    params: _te.NotRequired["JSONRPCRequestParams"]
 
 
 class JSONRPCResponse(_te.TypedDict):
@@ -554,9 +552,9 @@ class JSONRPCResponse(_te.TypedDict):
 
     Schema: ``#/definitions/JSONRPCResponse``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
-    result: Result
+    result: "Result"
 
 
 class ListPromptsRequestParams(_te.TypedDict):
@@ -573,7 +571,7 @@ class ListPromptsRequest(_te.TypedDict):
     Schema: ``#/definitions/ListPromptsRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["prompts/list"]
-    params: _te.NotRequired[ListPromptsRequestParams]
+    params: _te.NotRequired["ListPromptsRequestParams"]
 
 
 class ListPromptsResult(_te.TypedDict):
@@ -587,7 +585,7 @@ class ListPromptsResult(_te.TypedDict):
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    prompts: _t.List[Prompt]
+    prompts: _t.List["Prompt"]
 
 
 class ListResourceTemplatesRequestParams(_te.TypedDict):
@@ -604,7 +602,7 @@ class ListResourceTemplatesRequest(_te.TypedDict):
     Schema: ``#/definitions/ListResourceTemplatesRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["resources/templates/list"]
-    params: _te.NotRequired[ListResourceTemplatesRequestParams]
+    params: _te.NotRequired["ListResourceTemplatesRequestParams"]
 
 
 class ListResourceTemplatesResult(_te.TypedDict):
@@ -618,7 +616,7 @@ class ListResourceTemplatesResult(_te.TypedDict):
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    resourceTemplates: _t.List[ResourceTemplate]
+    resourceTemplates: _t.List["ResourceTemplate"]
 
 
 class ListResourcesRequestParams(_te.TypedDict):
@@ -635,7 +633,7 @@ class ListResourcesRequest(_te.TypedDict):
     Schema: ``#/definitions/ListResourcesRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["resources/list"]
-    params: _te.NotRequired[ListResourcesRequestParams]
+    params: _te.NotRequired["ListResourcesRequestParams"]
 
 
 class ListResourcesResult(_te.TypedDict):
@@ -649,7 +647,7 @@ class ListResourcesResult(_te.TypedDict):
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    resources: _t.List[Resource]
+    resources: _t.List["Resource"]
 
 
 class ListRootsRequestParamsMeta(_te.TypedDict):
@@ -657,13 +655,13 @@ class ListRootsRequestParamsMeta(_te.TypedDict):
 
     Schema: ``#/definitions/ListRootsRequest/properties/params/properties/_meta``. Undeclared keys are allowed (``additionalProperties``).
     """
-    progressToken: _te.NotRequired[ProgressToken]
+    progressToken: _te.NotRequired["ProgressToken"]
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
 class ListRootsRequestParams(_te.TypedDict):
     """Schema: ``#/definitions/ListRootsRequest/properties/params``. Undeclared keys are allowed (``additionalProperties``)."""
-    _meta: _te.NotRequired[ListRootsRequestParamsMeta]
+    _meta: _te.NotRequired["ListRootsRequestParamsMeta"]
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
 
 
@@ -679,7 +677,7 @@ class ListRootsRequest(_te.TypedDict):
     Schema: ``#/definitions/ListRootsRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["roots/list"]
-    params: _te.NotRequired[ListRootsRequestParams]
+    params: _te.NotRequired["ListRootsRequestParams"]
 
 
 class ListRootsResult(_te.TypedDict):
@@ -691,7 +689,7 @@ class ListRootsResult(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
-    roots: _t.List[Root]
+    roots: _t.List["Root"]
 
 
 class ListToolsRequestParams(_te.TypedDict):
@@ -708,7 +706,7 @@ class ListToolsRequest(_te.TypedDict):
     Schema: ``#/definitions/ListToolsRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["tools/list"]
-    params: _te.NotRequired[ListToolsRequestParams]
+    params: _te.NotRequired["ListToolsRequestParams"]
 
 
 class ListToolsResult(_te.TypedDict):
@@ -722,14 +720,14 @@ class ListToolsResult(_te.TypedDict):
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    tools: _t.List[Tool]
+    tools: _t.List["Tool"]
 
 
 class LoggingMessageNotificationParams(_te.TypedDict):
     """Schema: ``#/definitions/LoggingMessageNotification/properties/params``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict."""
     data: _t.Any
     """The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here."""
-    level: LoggingLevel
+    level: "LoggingLevel"
     """The severity of this log message."""
     logger: _te.NotRequired[str]
     """An optional name of the logger issuing this message."""
@@ -741,7 +739,7 @@ class LoggingMessageNotification(_te.TypedDict):
     Schema: ``#/definitions/LoggingMessageNotification``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["notifications/message"]
-    params: LoggingMessageNotificationParams
+    params: "LoggingMessageNotificationParams"
 
 
 class ModelHint(_te.TypedDict):
@@ -785,7 +783,7 @@ class ModelPreferences(_te.TypedDict):
     is not important, while a value of 1 means cost is the most important
     factor.
     """
-    hints: _te.NotRequired[_t.List[ModelHint]]
+    hints: _te.NotRequired[_t.List["ModelHint"]]
     """Optional hints to use for model selection.
 
     If multiple hints are specified, the client MUST evaluate them in order
@@ -815,7 +813,7 @@ class NotificationParams(_te.TypedDict):
 class Notification(_te.TypedDict):
     """Schema: ``#/definitions/Notification``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict."""
     method: str
-    params: _te.NotRequired[NotificationParams]
+    params: _te.NotRequired["NotificationParams"]
 
 
 class NumberSchema(_te.TypedDict):
@@ -824,7 +822,7 @@ class NumberSchema(_te.TypedDict):
     maximum: _te.NotRequired[float]
     minimum: _te.NotRequired[float]
     title: _te.NotRequired[str]
-    type: NumberSchemaType
+    type: "NumberSchemaType"
 
 
 class PaginatedRequestParams(_te.TypedDict):
@@ -838,7 +836,7 @@ class PaginatedRequestParams(_te.TypedDict):
 class PaginatedRequest(_te.TypedDict):
     """Schema: ``#/definitions/PaginatedRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict."""
     method: str
-    params: _te.NotRequired[PaginatedRequestParams]
+    params: _te.NotRequired["PaginatedRequestParams"]
 
 
 class PaginatedResult(_te.TypedDict):
@@ -856,13 +854,13 @@ class PingRequestParamsMeta(_te.TypedDict):
 
     Schema: ``#/definitions/PingRequest/properties/params/properties/_meta``. Undeclared keys are allowed (``additionalProperties``).
     """
-    progressToken: _te.NotRequired[ProgressToken]
+    progressToken: _te.NotRequired["ProgressToken"]
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
 class PingRequestParams(_te.TypedDict):
     """Schema: ``#/definitions/PingRequest/properties/params``. Undeclared keys are allowed (``additionalProperties``)."""
-    _meta: _te.NotRequired[PingRequestParamsMeta]
+    _meta: _te.NotRequired["PingRequestParamsMeta"]
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
 
 
@@ -872,7 +870,7 @@ class PingRequest(_te.TypedDict):
     Schema: ``#/definitions/PingRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["ping"]
-    params: _te.NotRequired[PingRequestParams]
+    params: _te.NotRequired["PingRequestParams"]
 
 
 class ProgressNotificationParams(_te.TypedDict):
@@ -881,7 +879,7 @@ class ProgressNotificationParams(_te.TypedDict):
     """An optional message describing the current progress."""
     progress: float
     """The progress thus far. This should increase every time progress is made, even if the total is unknown."""
-    progressToken: ProgressToken
+    progressToken: "ProgressToken"
     """The progress token which was given in the initial request, used to associate this notification with the request that is proceeding."""
     total: _te.NotRequired[float]
     """Total number of items to process (or total progress required), if known."""
@@ -893,7 +891,7 @@ class ProgressNotification(_te.TypedDict):
     Schema: ``#/definitions/ProgressNotification``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["notifications/progress"]
-    params: ProgressNotificationParams
+    params: "ProgressNotificationParams"
 
 
 class Prompt(_te.TypedDict):
@@ -903,7 +901,7 @@ class Prompt(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
-    arguments: _te.NotRequired[_t.List[PromptArgument]]
+    arguments: _te.NotRequired[_t.List["PromptArgument"]]
     """A list of arguments to use for templating the prompt."""
     description: _te.NotRequired[str]
     """An optional description of what this prompt provides"""
@@ -952,7 +950,7 @@ class PromptListChangedNotification(_te.TypedDict):
     Schema: ``#/definitions/PromptListChangedNotification``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["notifications/prompts/list_changed"]
-    params: _te.NotRequired[PromptListChangedNotificationParams]
+    params: _te.NotRequired["PromptListChangedNotificationParams"]
 
 
 class PromptMessage(_te.TypedDict):
@@ -963,8 +961,8 @@ class PromptMessage(_te.TypedDict):
 
     Schema: ``#/definitions/PromptMessage``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    content: ContentBlock
-    role: Role
+    content: "ContentBlock"
+    role: "Role"
 
 
 class PromptReference(_te.TypedDict):
@@ -997,7 +995,7 @@ class ReadResourceRequest(_te.TypedDict):
     Schema: ``#/definitions/ReadResourceRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["resources/read"]
-    params: ReadResourceRequestParams
+    params: "ReadResourceRequestParams"
 
 
 class ReadResourceResult(_te.TypedDict):
@@ -1007,7 +1005,7 @@ class ReadResourceResult(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
-    contents: _t.List[ReadResourceResultContentsItem]
+    contents: _t.List["ReadResourceResultContentsItem"]
 
 
 class RequestParamsMeta(_te.TypedDict):
@@ -1015,20 +1013,20 @@ class RequestParamsMeta(_te.TypedDict):
 
     Schema: ``#/definitions/Request/properties/params/properties/_meta``. Undeclared keys are allowed (``additionalProperties``).
     """
-    progressToken: _te.NotRequired[ProgressToken]
+    progressToken: _te.NotRequired["ProgressToken"]
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
 class RequestParams(_te.TypedDict):
     """Schema: ``#/definitions/Request/properties/params``. Undeclared keys are allowed (``additionalProperties``)."""
-    _meta: _te.NotRequired[RequestParamsMeta]
+    _meta: _te.NotRequired["RequestParamsMeta"]
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
 
 
 class Request(_te.TypedDict):
     """Schema: ``#/definitions/Request``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict."""
     method: str
-    params: _te.NotRequired[RequestParams]
+    params: _te.NotRequired["RequestParams"]
 
 
 class Resource(_te.TypedDict):
@@ -1038,7 +1036,7 @@ class Resource(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
-    annotations: _te.NotRequired[Annotations]
+    annotations: _te.NotRequired["Annotations"]
     """Optional annotations for the client."""
     description: _te.NotRequired[str]
     """A description of what this resource represents.
@@ -1088,7 +1086,7 @@ class ResourceLink(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
-    annotations: _te.NotRequired[Annotations]
+    annotations: _te.NotRequired["Annotations"]
     """Optional annotations for the client."""
     description: _te.NotRequired[str]
     """A description of what this resource represents.
@@ -1129,7 +1127,7 @@ class ResourceListChangedNotification(_te.TypedDict):
     Schema: ``#/definitions/ResourceListChangedNotification``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["notifications/resources/list_changed"]
-    params: _te.NotRequired[ResourceListChangedNotificationParams]
+    params: _te.NotRequired["ResourceListChangedNotificationParams"]
 
 
 class ResourceTemplate(_te.TypedDict):
@@ -1139,7 +1137,7 @@ class ResourceTemplate(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
-    annotations: _te.NotRequired[Annotations]
+    annotations: _te.NotRequired["Annotations"]
     """Optional annotations for the client."""
     description: _te.NotRequired[str]
     """A description of what this template is for.
@@ -1184,7 +1182,7 @@ class ResourceUpdatedNotification(_te.TypedDict):
     Schema: ``#/definitions/ResourceUpdatedNotification``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["notifications/resources/updated"]
-    params: ResourceUpdatedNotificationParams
+    params: "ResourceUpdatedNotificationParams"
 
 
 class Result(_te.TypedDict):
@@ -1226,7 +1224,7 @@ class RootsListChangedNotification(_te.TypedDict):
     Schema: ``#/definitions/RootsListChangedNotification``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["notifications/roots/list_changed"]
-    params: _te.NotRequired[RootsListChangedNotificationParams]
+    params: _te.NotRequired["RootsListChangedNotificationParams"]
 
 
 class SamplingMessage(_te.TypedDict):
@@ -1234,8 +1232,8 @@ class SamplingMessage(_te.TypedDict):
 
     Schema: ``#/definitions/SamplingMessage``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    content: SamplingMessageContent
-    role: Role
+    content: "SamplingMessageContent"
+    role: "Role"
 
 
 class ServerCapabilitiesPrompts(_te.TypedDict):
@@ -1278,17 +1276,17 @@ class ServerCapabilities(_te.TypedDict):
     """Experimental, non-standard capabilities that the server supports."""
     logging: _te.NotRequired[_t.Dict[str, _t.Any]]
     """Present if the server supports sending log messages to the client."""
-    prompts: _te.NotRequired[ServerCapabilitiesPrompts]
+    prompts: _te.NotRequired["ServerCapabilitiesPrompts"]
     """Present if the server offers any prompt templates."""
-    resources: _te.NotRequired[ServerCapabilitiesResources]
+    resources: _te.NotRequired["ServerCapabilitiesResources"]
     """Present if the server offers any resources to read."""
-    tools: _te.NotRequired[ServerCapabilitiesTools]
+    tools: _te.NotRequired["ServerCapabilitiesTools"]
     """Present if the server offers any tools to call."""
 
 
 class SetLevelRequestParams(_te.TypedDict):
     """Schema: ``#/definitions/SetLevelRequest/properties/params``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict."""
-    level: LoggingLevel
+    level: "LoggingLevel"
     """The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message."""
 
 
@@ -1298,13 +1296,13 @@ class SetLevelRequest(_te.TypedDict):
     Schema: ``#/definitions/SetLevelRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["logging/setLevel"]
-    params: SetLevelRequestParams
+    params: "SetLevelRequestParams"
 
 
 class StringSchema(_te.TypedDict):
     """Schema: ``#/definitions/StringSchema``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict."""
     description: _te.NotRequired[str]
-    format: _te.NotRequired[StringSchemaFormat]
+    format: _te.NotRequired["StringSchemaFormat"]
     maxLength: _te.NotRequired[int]
     minLength: _te.NotRequired[int]
     title: _te.NotRequired[str]
@@ -1323,7 +1321,7 @@ class SubscribeRequest(_te.TypedDict):
     Schema: ``#/definitions/SubscribeRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["resources/subscribe"]
-    params: SubscribeRequestParams
+    params: "SubscribeRequestParams"
 
 
 class TextContent(_te.TypedDict):
@@ -1333,7 +1331,7 @@ class TextContent(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
-    annotations: _te.NotRequired[Annotations]
+    annotations: _te.NotRequired["Annotations"]
     """Optional annotations for the client."""
     text: str
     """The text content of the message."""
@@ -1380,7 +1378,7 @@ class Tool(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
-    annotations: _te.NotRequired[ToolAnnotations]
+    annotations: _te.NotRequired["ToolAnnotations"]
     """Optional additional tool information.
 
     Display name precedence order is: title, annotations.title, then name.
@@ -1390,11 +1388,11 @@ class Tool(_te.TypedDict):
 
     This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
     """
-    inputSchema: ToolInputSchema
+    inputSchema: "ToolInputSchema"
     """A JSON Schema object defining the expected parameters for the tool."""
     name: str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    outputSchema: _te.NotRequired[ToolOutputSchema]
+    outputSchema: _te.NotRequired["ToolOutputSchema"]
     """An optional JSON Schema object defining the structure of the tool's output returned in
     the structuredContent field of a CallToolResult.
     """
@@ -1465,7 +1463,7 @@ class ToolListChangedNotification(_te.TypedDict):
     Schema: ``#/definitions/ToolListChangedNotification``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["notifications/tools/list_changed"]
-    params: _te.NotRequired[ToolListChangedNotificationParams]
+    params: _te.NotRequired["ToolListChangedNotificationParams"]
 
 
 class UnsubscribeRequestParams(_te.TypedDict):
@@ -1480,7 +1478,7 @@ class UnsubscribeRequest(_te.TypedDict):
     Schema: ``#/definitions/UnsubscribeRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["resources/unsubscribe"]
-    params: UnsubscribeRequestParams
+    params: "UnsubscribeRequestParams"
 
 
 ClientNotification: _te.TypeAlias = _t.Union["CancelledNotification", "InitializedNotification", "ProgressNotification", "RootsListChangedNotification"]

@@ -11,8 +11,6 @@ Use them to type data passed to and returned by ``mcpgen.validate`` / ``mcpgen.d
     request: CallToolRequest = mcpgen.decode(data, "CallToolRequest", revision="2025-11-25")
 """
 
-from __future__ import annotations
-
 import sys
 import typing as _t
 
@@ -31,7 +29,7 @@ class Annotations(_te.TypedDict):
 
     Schema: ``#/$defs/Annotations``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    audience: _te.NotRequired[_t.List[Role]]
+    audience: _te.NotRequired[_t.List["Role"]]
     """Describes who the intended audience of this object or data is.
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
@@ -60,7 +58,7 @@ class AudioContent(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    annotations: _te.NotRequired[Annotations]
+    annotations: _te.NotRequired["Annotations"]
     """Optional annotations for the client."""
     data: str
     """The base64-encoded audio data."""
@@ -111,10 +109,10 @@ class CallToolRequest(_te.TypedDict):
 
     Schema: ``#/$defs/CallToolRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["tools/call"]
-    params: CallToolRequestParams
+    params: "CallToolRequestParams"
 
 
 class CallToolRequestParamsMeta(_te.TypedDict):
@@ -122,7 +120,7 @@ class CallToolRequestParamsMeta(_te.TypedDict):
 
     Schema: ``#/$defs/CallToolRequestParams/properties/_meta``. Undeclared keys are allowed (``additionalProperties``).
     """
-    progressToken: _te.NotRequired[ProgressToken]
+    progressToken: _te.NotRequired["ProgressToken"]
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
@@ -131,13 +129,13 @@ class CallToolRequestParams(_te.TypedDict):
 
     Schema: ``#/$defs/CallToolRequestParams``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[CallToolRequestParamsMeta]
+    _meta: _te.NotRequired["CallToolRequestParamsMeta"]
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     arguments: _te.NotRequired[_t.Dict[str, _t.Any]]
     """Arguments to use for the tool call."""
     name: str
     """The name of the tool."""
-    task: _te.NotRequired[TaskMetadata]
+    task: _te.NotRequired["TaskMetadata"]
     """If specified, the caller is requesting task-augmented execution for this request.
     The request will return a CreateTaskResult immediately, and the actual result can be
     retrieved later via tasks/result.
@@ -154,7 +152,7 @@ class CallToolResult(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    content: _t.List[ContentBlock]
+    content: _t.List["ContentBlock"]
     """A list of content objects that represent the unstructured result of the tool call."""
     isError: _te.NotRequired[bool]
     """Whether the tool call ended in an error.
@@ -185,10 +183,10 @@ class CancelTaskRequest(_te.TypedDict):
 
     Schema: ``#/$defs/CancelTaskRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["tasks/cancel"]
-    params: CancelTaskRequestParams
+    params: "CancelTaskRequestParams"
 
 
 class CancelTaskResult(_te.TypedDict):
@@ -206,7 +204,7 @@ class CancelTaskResult(_te.TypedDict):
     """ISO 8601 timestamp when the task was last updated."""
     pollInterval: _te.NotRequired[int]
     """Suggested polling interval in milliseconds."""
-    status: TaskStatus
+    status: "TaskStatus"
     """Current task state."""
     statusMessage: _te.NotRequired[str]
     """Optional human-readable message describing the current task state.
@@ -217,7 +215,7 @@ class CancelTaskResult(_te.TypedDict):
     """
     taskId: str
     """The task identifier."""
-    ttl: CancelTaskResultTtl
+    ttl: "CancelTaskResultTtl"
     """Actual retention duration from creation in milliseconds, null for unlimited."""
 
 
@@ -236,7 +234,7 @@ class CancelledNotification(_te.TypedDict):
     """
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["notifications/cancelled"]
-    params: CancelledNotificationParams
+    params: "CancelledNotificationParams"
 
 
 class CancelledNotificationParams(_te.TypedDict):
@@ -248,7 +246,7 @@ class CancelledNotificationParams(_te.TypedDict):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     reason: _te.NotRequired[str]
     """An optional string describing the reason for the cancellation. This MAY be logged or presented to the user."""
-    requestId: _te.NotRequired[RequestId]
+    requestId: _te.NotRequired["RequestId"]
     """The ID of the request to cancel.
 
     This MUST correspond to the ID of a request previously issued in the same direction.
@@ -311,9 +309,9 @@ class ClientCapabilitiesTasksRequests(_te.TypedDict):
 
     Schema: ``#/$defs/ClientCapabilities/properties/tasks/properties/requests``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    elicitation: _te.NotRequired[ClientCapabilitiesTasksRequestsElicitation]
+    elicitation: _te.NotRequired["ClientCapabilitiesTasksRequestsElicitation"]
     """Task support for elicitation-related requests."""
-    sampling: _te.NotRequired[ClientCapabilitiesTasksRequestsSampling]
+    sampling: _te.NotRequired["ClientCapabilitiesTasksRequestsSampling"]
     """Task support for sampling-related requests."""
 
 
@@ -326,7 +324,7 @@ class ClientCapabilitiesTasks(_te.TypedDict):
     """Whether this client supports tasks/cancel."""
     list: _te.NotRequired[_t.Dict[str, _t.Any]]
     """Whether this client supports tasks/list."""
-    requests: _te.NotRequired[ClientCapabilitiesTasksRequests]
+    requests: _te.NotRequired["ClientCapabilitiesTasksRequests"]
     """Specifies which request types can be augmented with tasks."""
 
 
@@ -335,15 +333,15 @@ class ClientCapabilities(_te.TypedDict):
 
     Schema: ``#/$defs/ClientCapabilities``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    elicitation: _te.NotRequired[ClientCapabilitiesElicitation]
+    elicitation: _te.NotRequired["ClientCapabilitiesElicitation"]
     """Present if the client supports elicitation from the server."""
     experimental: _te.NotRequired[_t.Dict[str, _t.Dict[str, _t.Any]]]
     """Experimental, non-standard capabilities that the client supports."""
-    roots: _te.NotRequired[ClientCapabilitiesRoots]
+    roots: _te.NotRequired["ClientCapabilitiesRoots"]
     """Present if the client supports listing roots."""
-    sampling: _te.NotRequired[ClientCapabilitiesSampling]
+    sampling: _te.NotRequired["ClientCapabilitiesSampling"]
     """Present if the client supports sampling from an LLM."""
-    tasks: _te.NotRequired[ClientCapabilitiesTasks]
+    tasks: _te.NotRequired["ClientCapabilitiesTasks"]
     """Present if the client supports task-augmented requests."""
 
 
@@ -352,10 +350,10 @@ class CompleteRequest(_te.TypedDict):
 
     Schema: ``#/$defs/CompleteRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["completion/complete"]
-    params: CompleteRequestParams
+    params: "CompleteRequestParams"
 
 
 class CompleteRequestParamsMeta(_te.TypedDict):
@@ -363,7 +361,7 @@ class CompleteRequestParamsMeta(_te.TypedDict):
 
     Schema: ``#/$defs/CompleteRequestParams/properties/_meta``. Undeclared keys are allowed (``additionalProperties``).
     """
-    progressToken: _te.NotRequired[ProgressToken]
+    progressToken: _te.NotRequired["ProgressToken"]
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
@@ -392,13 +390,13 @@ class CompleteRequestParams(_te.TypedDict):
 
     Schema: ``#/$defs/CompleteRequestParams``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[CompleteRequestParamsMeta]
+    _meta: _te.NotRequired["CompleteRequestParamsMeta"]
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    argument: CompleteRequestParamsArgument
+    argument: "CompleteRequestParamsArgument"
     """The argument's information"""
-    context: _te.NotRequired[CompleteRequestParamsContext]
+    context: _te.NotRequired["CompleteRequestParamsContext"]
     """Additional, optional context for completions"""
-    ref: CompleteRequestParamsRef
+    ref: "CompleteRequestParamsRef"
 
 
 class CompleteResultCompletion(_te.TypedDict):
@@ -418,7 +416,7 @@ class CompleteResult(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    completion: CompleteResultCompletion
+    completion: "CompleteResultCompletion"
 
 
 class CreateMessageRequest(_te.TypedDict):
@@ -426,10 +424,10 @@ class CreateMessageRequest(_te.TypedDict):
 
     Schema: ``#/$defs/CreateMessageRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["sampling/createMessage"]
-    params: CreateMessageRequestParams
+    params: "CreateMessageRequestParams"
 
 
 class CreateMessageRequestParamsMeta(_te.TypedDict):
@@ -437,7 +435,7 @@ class CreateMessageRequestParamsMeta(_te.TypedDict):
 
     Schema: ``#/$defs/CreateMessageRequestParams/properties/_meta``. Undeclared keys are allowed (``additionalProperties``).
     """
-    progressToken: _te.NotRequired[ProgressToken]
+    progressToken: _te.NotRequired["ProgressToken"]
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
@@ -446,9 +444,9 @@ class CreateMessageRequestParams(_te.TypedDict):
 
     Schema: ``#/$defs/CreateMessageRequestParams``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[CreateMessageRequestParamsMeta]
+    _meta: _te.NotRequired["CreateMessageRequestParamsMeta"]
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    includeContext: _te.NotRequired[CreateMessageRequestParamsIncludeContext]
+    includeContext: _te.NotRequired["CreateMessageRequestParamsIncludeContext"]
     """A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
     The client MAY ignore this request.
 
@@ -460,15 +458,15 @@ class CreateMessageRequestParams(_te.TypedDict):
 
     The client MAY choose to sample fewer tokens than the requested maximum.
     """
-    messages: _t.List[SamplingMessage]
+    messages: _t.List["SamplingMessage"]
     metadata: _te.NotRequired[_t.Dict[str, _t.Any]]
     """Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific."""
-    modelPreferences: _te.NotRequired[ModelPreferences]
+    modelPreferences: _te.NotRequired["ModelPreferences"]
     """The server's preferences for which model to select. The client MAY ignore these preferences."""
     stopSequences: _te.NotRequired[_t.List[str]]
     systemPrompt: _te.NotRequired[str]
     """An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt."""
-    task: _te.NotRequired[TaskMetadata]
+    task: _te.NotRequired["TaskMetadata"]
     """If specified, the caller is requesting task-augmented execution for this request.
     The request will return a CreateTaskResult immediately, and the actual result can be
     retrieved later via tasks/result.
@@ -477,12 +475,12 @@ class CreateMessageRequestParams(_te.TypedDict):
     for task augmentation of specific request types in their capabilities.
     """
     temperature: _te.NotRequired[float]
-    toolChoice: _te.NotRequired[ToolChoice]
+    toolChoice: _te.NotRequired["ToolChoice"]
     """Controls how the model uses tools.
     The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared.
     Default is `{ mode: "auto" }`.
     """
-    tools: _te.NotRequired[_t.List[Tool]]
+    tools: _te.NotRequired[_t.List["Tool"]]
     """Tools that the model may use during generation.
     The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared.
     """
@@ -497,10 +495,10 @@ class CreateMessageResult(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    content: CreateMessageResultContent
+    content: "CreateMessageResultContent"
     model: str
     """The name of the model that generated the message."""
-    role: Role
+    role: "Role"
     stopReason: _te.NotRequired[str]
     """The reason why sampling stopped, if known.
 
@@ -521,7 +519,7 @@ class CreateTaskResult(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    task: Task
+    task: "Task"
 
 
 class ElicitRequest(_te.TypedDict):
@@ -529,10 +527,10 @@ class ElicitRequest(_te.TypedDict):
 
     Schema: ``#/$defs/ElicitRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["elicitation/create"]
-    params: ElicitRequestParams
+    params: "ElicitRequestParams"
 
 
 class ElicitRequestFormParamsMeta(_te.TypedDict):
@@ -540,7 +538,7 @@ class ElicitRequestFormParamsMeta(_te.TypedDict):
 
     Schema: ``#/$defs/ElicitRequestFormParams/properties/_meta``. Undeclared keys are allowed (``additionalProperties``).
     """
-    progressToken: _te.NotRequired[ProgressToken]
+    progressToken: _te.NotRequired["ProgressToken"]
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
@@ -575,17 +573,17 @@ class ElicitRequestFormParams(_te.TypedDict):
 
     Schema: ``#/$defs/ElicitRequestFormParams``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[ElicitRequestFormParamsMeta]
+    _meta: _te.NotRequired["ElicitRequestFormParamsMeta"]
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     message: str
     """The message to present to the user describing what information is being requested."""
     mode: _te.NotRequired[_t.Literal["form"]]
     """The elicitation mode."""
-    requestedSchema: ElicitRequestFormParamsRequestedSchema
+    requestedSchema: "ElicitRequestFormParamsRequestedSchema"
     """A restricted subset of JSON Schema.
     Only top-level properties are allowed, without nesting.
     """
-    task: _te.NotRequired[TaskMetadata]
+    task: _te.NotRequired["TaskMetadata"]
     """If specified, the caller is requesting task-augmented execution for this request.
     The request will return a CreateTaskResult immediately, and the actual result can be
     retrieved later via tasks/result.
@@ -600,7 +598,7 @@ class ElicitRequestURLParamsMeta(_te.TypedDict):
 
     Schema: ``#/$defs/ElicitRequestURLParams/properties/_meta``. Undeclared keys are allowed (``additionalProperties``).
     """
-    progressToken: _te.NotRequired[ProgressToken]
+    progressToken: _te.NotRequired["ProgressToken"]
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
@@ -609,7 +607,7 @@ class ElicitRequestURLParams(_te.TypedDict):
 
     Schema: ``#/$defs/ElicitRequestURLParams``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[ElicitRequestURLParamsMeta]
+    _meta: _te.NotRequired["ElicitRequestURLParamsMeta"]
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     elicitationId: str
     """The ID of the elicitation, which must be unique within the context of the server.
@@ -619,7 +617,7 @@ class ElicitRequestURLParams(_te.TypedDict):
     """The message to present to the user explaining why the interaction is needed."""
     mode: _t.Literal["url"]
     """The elicitation mode."""
-    task: _te.NotRequired[TaskMetadata]
+    task: _te.NotRequired["TaskMetadata"]
     """If specified, the caller is requesting task-augmented execution for this request.
     The request will return a CreateTaskResult immediately, and the actual result can be
     retrieved later via tasks/result.
@@ -638,13 +636,13 @@ class ElicitResult(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    action: ElicitResultAction
+    action: "ElicitResultAction"
     """The user action in response to the elicitation.
     - "accept": User submitted the form/confirmed the action
     - "decline": User explicitly decline the action
     - "cancel": User dismissed without making an explicit choice
     """
-    content: _te.NotRequired[_t.Dict[str, ElicitResultContentValue]]
+    content: _te.NotRequired[_t.Dict[str, "ElicitResultContentValue"]]
     """The submitted form data, only present when action is "accept" and mode was "form".
     Contains values matching the requested schema.
     Omitted for out-of-band mode responses.
@@ -664,7 +662,7 @@ class ElicitationCompleteNotification(_te.TypedDict):
     """
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["notifications/elicitation/complete"]
-    params: ElicitationCompleteNotificationParams
+    params: "ElicitationCompleteNotificationParams"
 
 
 class EmbeddedResource(_te.TypedDict):
@@ -677,9 +675,9 @@ class EmbeddedResource(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    annotations: _te.NotRequired[Annotations]
+    annotations: _te.NotRequired["Annotations"]
     """Optional annotations for the client."""
-    resource: EmbeddedResourceResource
+    resource: "EmbeddedResourceResource"
     type: _t.Literal["resource"]
 
 
@@ -698,10 +696,10 @@ class GetPromptRequest(_te.TypedDict):
 
     Schema: ``#/$defs/GetPromptRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["prompts/get"]
-    params: GetPromptRequestParams
+    params: "GetPromptRequestParams"
 
 
 class GetPromptRequestParamsMeta(_te.TypedDict):
@@ -709,7 +707,7 @@ class GetPromptRequestParamsMeta(_te.TypedDict):
 
     Schema: ``#/$defs/GetPromptRequestParams/properties/_meta``. Undeclared keys are allowed (``additionalProperties``).
     """
-    progressToken: _te.NotRequired[ProgressToken]
+    progressToken: _te.NotRequired["ProgressToken"]
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
@@ -718,7 +716,7 @@ class GetPromptRequestParams(_te.TypedDict):
 
     Schema: ``#/$defs/GetPromptRequestParams``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[GetPromptRequestParamsMeta]
+    _meta: _te.NotRequired["GetPromptRequestParamsMeta"]
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     arguments: _te.NotRequired[_t.Dict[str, str]]
     """Arguments to use for templating the prompt."""
@@ -735,7 +733,7 @@ class GetPromptResult(_te.TypedDict):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     description: _te.NotRequired[str]
     """An optional description for the prompt."""
-    messages: _t.List[PromptMessage]
+    messages: _t.List["PromptMessage"]
 
 
 class GetTaskPayloadRequestParams(_te.TypedDict):
@@ -749,10 +747,10 @@ class GetTaskPayloadRequest(_te.TypedDict):
 
     Schema: ``#/$defs/GetTaskPayloadRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["tasks/result"]
-    params: GetTaskPayloadRequestParams
+    params: "GetTaskPayloadRequestParams"
 
 
 class GetTaskPayloadResult(_te.TypedDict):
@@ -777,10 +775,10 @@ class GetTaskRequest(_te.TypedDict):
 
     Schema: ``#/$defs/GetTaskRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["tasks/get"]
-    params: GetTaskRequestParams
+    params: "GetTaskRequestParams"
 
 
 class GetTaskResult(_te.TypedDict):
@@ -798,7 +796,7 @@ class GetTaskResult(_te.TypedDict):
     """ISO 8601 timestamp when the task was last updated."""
     pollInterval: _te.NotRequired[int]
     """Suggested polling interval in milliseconds."""
-    status: TaskStatus
+    status: "TaskStatus"
     """Current task state."""
     statusMessage: _te.NotRequired[str]
     """Optional human-readable message describing the current task state.
@@ -809,7 +807,7 @@ class GetTaskResult(_te.TypedDict):
     """
     taskId: str
     """The task identifier."""
-    ttl: GetTaskResultTtl
+    ttl: "GetTaskResultTtl"
     """Actual retention duration from creation in milliseconds, null for unlimited."""
 
 
@@ -838,7 +836,7 @@ class Icon(_te.TypedDict):
     Consumers SHOULD take appropriate precautions when consuming SVGs as they can contain
     executable JavaScript.
     """
-    theme: _te.NotRequired[IconTheme]
+    theme: _te.NotRequired["IconTheme"]
     """Optional specifier for the theme this icon is designed for. `light` indicates
     the icon is designed to be used with a light background, and `dark` indicates
     the icon is designed to be used with a dark background.
@@ -852,7 +850,7 @@ class Icons(_te.TypedDict):
 
     Schema: ``#/$defs/Icons``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    icons: _te.NotRequired[_t.List[Icon]]
+    icons: _te.NotRequired[_t.List["Icon"]]
     """Optional set of sized icons that the client can display in a user interface.
 
     Clients that support rendering icons MUST support at least the following MIME types:
@@ -872,7 +870,7 @@ class ImageContent(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    annotations: _te.NotRequired[Annotations]
+    annotations: _te.NotRequired["Annotations"]
     """Optional annotations for the client."""
     data: str
     """The base64-encoded image data."""
@@ -893,7 +891,7 @@ class Implementation(_te.TypedDict):
     and capabilities. For example, a server might describe the types of resources
     or tools it provides, while a client might describe its intended use case.
     """
-    icons: _te.NotRequired[_t.List[Icon]]
+    icons: _te.NotRequired[_t.List["Icon"]]
     """Optional set of sized icons that the client can display in a user interface.
 
     Clients that support rendering icons MUST support at least the following MIME types:
@@ -924,10 +922,10 @@ class InitializeRequest(_te.TypedDict):
 
     Schema: ``#/$defs/InitializeRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["initialize"]
-    params: InitializeRequestParams
+    params: "InitializeRequestParams"
 
 
 class InitializeRequestParamsMeta(_te.TypedDict):
@@ -935,7 +933,7 @@ class InitializeRequestParamsMeta(_te.TypedDict):
 
     Schema: ``#/$defs/InitializeRequestParams/properties/_meta``. Undeclared keys are allowed (``additionalProperties``).
     """
-    progressToken: _te.NotRequired[ProgressToken]
+    progressToken: _te.NotRequired["ProgressToken"]
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
@@ -944,10 +942,10 @@ class InitializeRequestParams(_te.TypedDict):
 
     Schema: ``#/$defs/InitializeRequestParams``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[InitializeRequestParamsMeta]
+    _meta: _te.NotRequired["InitializeRequestParamsMeta"]
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    capabilities: ClientCapabilities
-    clientInfo: Implementation
+    capabilities: "ClientCapabilities"
+    clientInfo: "Implementation"
     protocolVersion: str
     """The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well."""
 
@@ -959,7 +957,7 @@ class InitializeResult(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    capabilities: ServerCapabilities
+    capabilities: "ServerCapabilities"
     instructions: _te.NotRequired[str]
     """Instructions describing how to use the server and its features.
 
@@ -967,7 +965,7 @@ class InitializeResult(_te.TypedDict):
     """
     protocolVersion: str
     """The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect."""
-    serverInfo: Implementation
+    serverInfo: "Implementation"
 
 
 class InitializedNotification(_te.TypedDict):
@@ -977,7 +975,7 @@ class InitializedNotification(_te.TypedDict):
     """
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["notifications/initialized"]
-    params: _te.NotRequired[NotificationParams]
+    params: _te.NotRequired["NotificationParams"]
 
 
 class JSONRPCErrorResponse(_te.TypedDict):
@@ -985,8 +983,8 @@ class JSONRPCErrorResponse(_te.TypedDict):
 
     Schema: ``#/$defs/JSONRPCErrorResponse``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    error: Error
-    id: _te.NotRequired[RequestId]
+    error: "Error"
+    id: _te.NotRequired["RequestId"]
     jsonrpc: _t.Literal["2.0"]
 
 
@@ -1005,7 +1003,7 @@ class JSONRPCRequest(_te.TypedDict):
 
     Schema: ``#/$defs/JSONRPCRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
     method: str
     params: _te.NotRequired[_t.Dict[str, _t.Any]]
@@ -1016,9 +1014,9 @@ class JSONRPCResultResponse(_te.TypedDict):
 
     Schema: ``#/$defs/JSONRPCResultResponse``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
-    result: Result
+    result: "Result"
 
 
 class LegacyTitledEnumSchema(_te.TypedDict):
@@ -1043,10 +1041,10 @@ class ListPromptsRequest(_te.TypedDict):
 
     Schema: ``#/$defs/ListPromptsRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["prompts/list"]
-    params: _te.NotRequired[PaginatedRequestParams]
+    params: _te.NotRequired["PaginatedRequestParams"]
 
 
 class ListPromptsResult(_te.TypedDict):
@@ -1060,7 +1058,7 @@ class ListPromptsResult(_te.TypedDict):
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    prompts: _t.List[Prompt]
+    prompts: _t.List["Prompt"]
 
 
 class ListResourceTemplatesRequest(_te.TypedDict):
@@ -1068,10 +1066,10 @@ class ListResourceTemplatesRequest(_te.TypedDict):
 
     Schema: ``#/$defs/ListResourceTemplatesRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["resources/templates/list"]
-    params: _te.NotRequired[PaginatedRequestParams]
+    params: _te.NotRequired["PaginatedRequestParams"]
 
 
 class ListResourceTemplatesResult(_te.TypedDict):
@@ -1085,7 +1083,7 @@ class ListResourceTemplatesResult(_te.TypedDict):
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    resourceTemplates: _t.List[ResourceTemplate]
+    resourceTemplates: _t.List["ResourceTemplate"]
 
 
 class ListResourcesRequest(_te.TypedDict):
@@ -1093,10 +1091,10 @@ class ListResourcesRequest(_te.TypedDict):
 
     Schema: ``#/$defs/ListResourcesRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["resources/list"]
-    params: _te.NotRequired[PaginatedRequestParams]
+    params: _te.NotRequired["PaginatedRequestParams"]
 
 
 class ListResourcesResult(_te.TypedDict):
@@ -1110,7 +1108,7 @@ class ListResourcesResult(_te.TypedDict):
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    resources: _t.List[Resource]
+    resources: _t.List["Resource"]
 
 
 class ListRootsRequest(_te.TypedDict):
@@ -1124,10 +1122,10 @@ class ListRootsRequest(_te.TypedDict):
 
     Schema: ``#/$defs/ListRootsRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["roots/list"]
-    params: _te.NotRequired[RequestParams]
+    params: _te.NotRequired["RequestParams"]
 
 
 class ListRootsResult(_te.TypedDict):
@@ -1139,7 +1137,7 @@ class ListRootsResult(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    roots: _t.List[Root]
+    roots: _t.List["Root"]
 
 
 class ListTasksRequest(_te.TypedDict):
@@ -1147,10 +1145,10 @@ class ListTasksRequest(_te.TypedDict):
 
     Schema: ``#/$defs/ListTasksRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["tasks/list"]
-    params: _te.NotRequired[PaginatedRequestParams]
+    params: _te.NotRequired["PaginatedRequestParams"]
 
 
 class ListTasksResult(_te.TypedDict):
@@ -1164,7 +1162,7 @@ class ListTasksResult(_te.TypedDict):
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    tasks: _t.List[Task]
+    tasks: _t.List["Task"]
 
 
 class ListToolsRequest(_te.TypedDict):
@@ -1172,10 +1170,10 @@ class ListToolsRequest(_te.TypedDict):
 
     Schema: ``#/$defs/ListToolsRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["tools/list"]
-    params: _te.NotRequired[PaginatedRequestParams]
+    params: _te.NotRequired["PaginatedRequestParams"]
 
 
 class ListToolsResult(_te.TypedDict):
@@ -1189,7 +1187,7 @@ class ListToolsResult(_te.TypedDict):
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    tools: _t.List[Tool]
+    tools: _t.List["Tool"]
 
 
 class LoggingMessageNotification(_te.TypedDict):
@@ -1199,7 +1197,7 @@ class LoggingMessageNotification(_te.TypedDict):
     """
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["notifications/message"]
-    params: LoggingMessageNotificationParams
+    params: "LoggingMessageNotificationParams"
 
 
 class LoggingMessageNotificationParams(_te.TypedDict):
@@ -1211,7 +1209,7 @@ class LoggingMessageNotificationParams(_te.TypedDict):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     data: _t.Any
     """The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here."""
-    level: LoggingLevel
+    level: "LoggingLevel"
     """The severity of this log message."""
     logger: _te.NotRequired[str]
     """An optional name of the logger issuing this message."""
@@ -1258,7 +1256,7 @@ class ModelPreferences(_te.TypedDict):
     is not important, while a value of 1 means cost is the most important
     factor.
     """
-    hints: _te.NotRequired[_t.List[ModelHint]]
+    hints: _te.NotRequired[_t.List["ModelHint"]]
     """Optional hints to use for model selection.
 
     If multiple hints are specified, the client MUST evaluate them in order
@@ -1298,15 +1296,15 @@ class NumberSchema(_te.TypedDict):
     maximum: _te.NotRequired[float]
     minimum: _te.NotRequired[float]
     title: _te.NotRequired[str]
-    type: NumberSchemaType
+    type: "NumberSchemaType"
 
 
 class PaginatedRequest(_te.TypedDict):
     """Schema: ``#/$defs/PaginatedRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict."""
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
     method: str
-    params: _te.NotRequired[PaginatedRequestParams]
+    params: _te.NotRequired["PaginatedRequestParams"]
 
 
 class PaginatedRequestParamsMeta(_te.TypedDict):
@@ -1314,7 +1312,7 @@ class PaginatedRequestParamsMeta(_te.TypedDict):
 
     Schema: ``#/$defs/PaginatedRequestParams/properties/_meta``. Undeclared keys are allowed (``additionalProperties``).
     """
-    progressToken: _te.NotRequired[ProgressToken]
+    progressToken: _te.NotRequired["ProgressToken"]
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
@@ -1323,7 +1321,7 @@ class PaginatedRequestParams(_te.TypedDict):
 
     Schema: ``#/$defs/PaginatedRequestParams``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[PaginatedRequestParamsMeta]
+    _meta: _te.NotRequired["PaginatedRequestParamsMeta"]
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     cursor: _te.NotRequired[str]
     """An opaque token representing the current pagination position.
@@ -1346,10 +1344,10 @@ class PingRequest(_te.TypedDict):
 
     Schema: ``#/$defs/PingRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["ping"]
-    params: _te.NotRequired[RequestParams]
+    params: _te.NotRequired["RequestParams"]
 
 
 class ProgressNotification(_te.TypedDict):
@@ -1359,7 +1357,7 @@ class ProgressNotification(_te.TypedDict):
     """
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["notifications/progress"]
-    params: ProgressNotificationParams
+    params: "ProgressNotificationParams"
 
 
 class ProgressNotificationParams(_te.TypedDict):
@@ -1373,7 +1371,7 @@ class ProgressNotificationParams(_te.TypedDict):
     """An optional message describing the current progress."""
     progress: float
     """The progress thus far. This should increase every time progress is made, even if the total is unknown."""
-    progressToken: ProgressToken
+    progressToken: "ProgressToken"
     """The progress token which was given in the initial request, used to associate this notification with the request that is proceeding."""
     total: _te.NotRequired[float]
     """Total number of items to process (or total progress required), if known."""
@@ -1386,11 +1384,11 @@ class Prompt(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    arguments: _te.NotRequired[_t.List[PromptArgument]]
+    arguments: _te.NotRequired[_t.List["PromptArgument"]]
     """A list of arguments to use for templating the prompt."""
     description: _te.NotRequired[str]
     """An optional description of what this prompt provides"""
-    icons: _te.NotRequired[_t.List[Icon]]
+    icons: _te.NotRequired[_t.List["Icon"]]
     """Optional set of sized icons that the client can display in a user interface.
 
     Clients that support rendering icons MUST support at least the following MIME types:
@@ -1441,7 +1439,7 @@ class PromptListChangedNotification(_te.TypedDict):
     """
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["notifications/prompts/list_changed"]
-    params: _te.NotRequired[NotificationParams]
+    params: _te.NotRequired["NotificationParams"]
 
 
 class PromptMessage(_te.TypedDict):
@@ -1452,8 +1450,8 @@ class PromptMessage(_te.TypedDict):
 
     Schema: ``#/$defs/PromptMessage``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    content: ContentBlock
-    role: Role
+    content: "ContentBlock"
+    role: "Role"
 
 
 class PromptReference(_te.TypedDict):
@@ -1479,10 +1477,10 @@ class ReadResourceRequest(_te.TypedDict):
 
     Schema: ``#/$defs/ReadResourceRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["resources/read"]
-    params: ReadResourceRequestParams
+    params: "ReadResourceRequestParams"
 
 
 class ReadResourceRequestParamsMeta(_te.TypedDict):
@@ -1490,7 +1488,7 @@ class ReadResourceRequestParamsMeta(_te.TypedDict):
 
     Schema: ``#/$defs/ReadResourceRequestParams/properties/_meta``. Undeclared keys are allowed (``additionalProperties``).
     """
-    progressToken: _te.NotRequired[ProgressToken]
+    progressToken: _te.NotRequired["ProgressToken"]
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
@@ -1499,7 +1497,7 @@ class ReadResourceRequestParams(_te.TypedDict):
 
     Schema: ``#/$defs/ReadResourceRequestParams``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[ReadResourceRequestParamsMeta]
+    _meta: _te.NotRequired["ReadResourceRequestParamsMeta"]
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     uri: str
     """The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it."""
@@ -1512,7 +1510,7 @@ class ReadResourceResult(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    contents: _t.List[ReadResourceResultContentsItem]
+    contents: _t.List["ReadResourceResultContentsItem"]
 
 
 class RelatedTaskMetadata(_te.TypedDict):
@@ -1536,7 +1534,7 @@ class RequestParamsMeta(_te.TypedDict):
 
     Schema: ``#/$defs/RequestParams/properties/_meta``. Undeclared keys are allowed (``additionalProperties``).
     """
-    progressToken: _te.NotRequired[ProgressToken]
+    progressToken: _te.NotRequired["ProgressToken"]
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
@@ -1545,7 +1543,7 @@ class RequestParams(_te.TypedDict):
 
     Schema: ``#/$defs/RequestParams``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[RequestParamsMeta]
+    _meta: _te.NotRequired["RequestParamsMeta"]
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
 
 
@@ -1556,14 +1554,14 @@ class Resource(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    annotations: _te.NotRequired[Annotations]
+    annotations: _te.NotRequired["Annotations"]
     """Optional annotations for the client."""
     description: _te.NotRequired[str]
     """A description of what this resource represents.
 
     This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     """
-    icons: _te.NotRequired[_t.List[Icon]]
+    icons: _te.NotRequired[_t.List["Icon"]]
     """Optional set of sized icons that the client can display in a user interface.
 
     Clients that support rendering icons MUST support at least the following MIME types:
@@ -1617,14 +1615,14 @@ class ResourceLink(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    annotations: _te.NotRequired[Annotations]
+    annotations: _te.NotRequired["Annotations"]
     """Optional annotations for the client."""
     description: _te.NotRequired[str]
     """A description of what this resource represents.
 
     This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     """
-    icons: _te.NotRequired[_t.List[Icon]]
+    icons: _te.NotRequired[_t.List["Icon"]]
     """Optional set of sized icons that the client can display in a user interface.
 
     Clients that support rendering icons MUST support at least the following MIME types:
@@ -1664,7 +1662,7 @@ class ResourceListChangedNotification(_te.TypedDict):
     """
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["notifications/resources/list_changed"]
-    params: _te.NotRequired[NotificationParams]
+    params: _te.NotRequired["NotificationParams"]
 
 
 class ResourceRequestParamsMeta(_te.TypedDict):
@@ -1672,7 +1670,7 @@ class ResourceRequestParamsMeta(_te.TypedDict):
 
     Schema: ``#/$defs/ResourceRequestParams/properties/_meta``. Undeclared keys are allowed (``additionalProperties``).
     """
-    progressToken: _te.NotRequired[ProgressToken]
+    progressToken: _te.NotRequired["ProgressToken"]
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
@@ -1681,7 +1679,7 @@ class ResourceRequestParams(_te.TypedDict):
 
     Schema: ``#/$defs/ResourceRequestParams``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[ResourceRequestParamsMeta]
+    _meta: _te.NotRequired["ResourceRequestParamsMeta"]
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     uri: str
     """The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it."""
@@ -1694,14 +1692,14 @@ class ResourceTemplate(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    annotations: _te.NotRequired[Annotations]
+    annotations: _te.NotRequired["Annotations"]
     """Optional annotations for the client."""
     description: _te.NotRequired[str]
     """A description of what this template is for.
 
     This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     """
-    icons: _te.NotRequired[_t.List[Icon]]
+    icons: _te.NotRequired[_t.List["Icon"]]
     """Optional set of sized icons that the client can display in a user interface.
 
     Clients that support rendering icons MUST support at least the following MIME types:
@@ -1745,7 +1743,7 @@ class ResourceUpdatedNotification(_te.TypedDict):
     """
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["notifications/resources/updated"]
-    params: ResourceUpdatedNotificationParams
+    params: "ResourceUpdatedNotificationParams"
 
 
 class ResourceUpdatedNotificationParams(_te.TypedDict):
@@ -1793,7 +1791,7 @@ class RootsListChangedNotification(_te.TypedDict):
     """
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["notifications/roots/list_changed"]
-    params: _te.NotRequired[NotificationParams]
+    params: _te.NotRequired["NotificationParams"]
 
 
 class SamplingMessage(_te.TypedDict):
@@ -1803,8 +1801,8 @@ class SamplingMessage(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    content: SamplingMessageContent
-    role: Role
+    content: "SamplingMessageContent"
+    role: "Role"
 
 
 class ServerCapabilitiesPrompts(_te.TypedDict):
@@ -1841,7 +1839,7 @@ class ServerCapabilitiesTasksRequests(_te.TypedDict):
 
     Schema: ``#/$defs/ServerCapabilities/properties/tasks/properties/requests``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    tools: _te.NotRequired[ServerCapabilitiesTasksRequestsTools]
+    tools: _te.NotRequired["ServerCapabilitiesTasksRequestsTools"]
     """Task support for tool-related requests."""
 
 
@@ -1854,7 +1852,7 @@ class ServerCapabilitiesTasks(_te.TypedDict):
     """Whether this server supports tasks/cancel."""
     list: _te.NotRequired[_t.Dict[str, _t.Any]]
     """Whether this server supports tasks/list."""
-    requests: _te.NotRequired[ServerCapabilitiesTasksRequests]
+    requests: _te.NotRequired["ServerCapabilitiesTasksRequests"]
     """Specifies which request types can be augmented with tasks."""
 
 
@@ -1878,13 +1876,13 @@ class ServerCapabilities(_te.TypedDict):
     """Experimental, non-standard capabilities that the server supports."""
     logging: _te.NotRequired[_t.Dict[str, _t.Any]]
     """Present if the server supports sending log messages to the client."""
-    prompts: _te.NotRequired[ServerCapabilitiesPrompts]
+    prompts: _te.NotRequired["ServerCapabilitiesPrompts"]
     """Present if the server offers any prompt templates."""
-    resources: _te.NotRequired[ServerCapabilitiesResources]
+    resources: _te.NotRequired["ServerCapabilitiesResources"]
     """Present if the server offers any resources to read."""
-    tasks: _te.NotRequired[ServerCapabilitiesTasks]
+    tasks: _te.NotRequired["ServerCapabilitiesTasks"]
     """Present if the server supports task-augmented requests."""
-    tools: _te.NotRequired[ServerCapabilitiesTools]
+    tools: _te.NotRequired["ServerCapabilitiesTools"]
     """Present if the server offers any tools to call."""
 
 
@@ -1893,10 +1891,10 @@ class SetLevelRequest(_te.TypedDict):
 
     Schema: ``#/$defs/SetLevelRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["logging/setLevel"]
-    params: SetLevelRequestParams
+    params: "SetLevelRequestParams"
 
 
 class SetLevelRequestParamsMeta(_te.TypedDict):
@@ -1904,7 +1902,7 @@ class SetLevelRequestParamsMeta(_te.TypedDict):
 
     Schema: ``#/$defs/SetLevelRequestParams/properties/_meta``. Undeclared keys are allowed (``additionalProperties``).
     """
-    progressToken: _te.NotRequired[ProgressToken]
+    progressToken: _te.NotRequired["ProgressToken"]
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
@@ -1913,9 +1911,9 @@ class SetLevelRequestParams(_te.TypedDict):
 
     Schema: ``#/$defs/SetLevelRequestParams``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[SetLevelRequestParamsMeta]
+    _meta: _te.NotRequired["SetLevelRequestParamsMeta"]
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    level: LoggingLevel
+    level: "LoggingLevel"
     """The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message."""
 
 
@@ -1923,7 +1921,7 @@ class StringSchema(_te.TypedDict):
     """Schema: ``#/$defs/StringSchema``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict."""
     default: _te.NotRequired[str]
     description: _te.NotRequired[str]
-    format: _te.NotRequired[StringSchemaFormat]
+    format: _te.NotRequired["StringSchemaFormat"]
     maxLength: _te.NotRequired[int]
     minLength: _te.NotRequired[int]
     title: _te.NotRequired[str]
@@ -1935,10 +1933,10 @@ class SubscribeRequest(_te.TypedDict):
 
     Schema: ``#/$defs/SubscribeRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["resources/subscribe"]
-    params: SubscribeRequestParams
+    params: "SubscribeRequestParams"
 
 
 class SubscribeRequestParamsMeta(_te.TypedDict):
@@ -1946,7 +1944,7 @@ class SubscribeRequestParamsMeta(_te.TypedDict):
 
     Schema: ``#/$defs/SubscribeRequestParams/properties/_meta``. Undeclared keys are allowed (``additionalProperties``).
     """
-    progressToken: _te.NotRequired[ProgressToken]
+    progressToken: _te.NotRequired["ProgressToken"]
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
@@ -1955,7 +1953,7 @@ class SubscribeRequestParams(_te.TypedDict):
 
     Schema: ``#/$defs/SubscribeRequestParams``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[SubscribeRequestParamsMeta]
+    _meta: _te.NotRequired["SubscribeRequestParamsMeta"]
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     uri: str
     """The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it."""
@@ -1972,7 +1970,7 @@ class Task(_te.TypedDict):
     """ISO 8601 timestamp when the task was last updated."""
     pollInterval: _te.NotRequired[int]
     """Suggested polling interval in milliseconds."""
-    status: TaskStatus
+    status: "TaskStatus"
     """Current task state."""
     statusMessage: _te.NotRequired[str]
     """Optional human-readable message describing the current task state.
@@ -1983,7 +1981,7 @@ class Task(_te.TypedDict):
     """
     taskId: str
     """The task identifier."""
-    ttl: TaskTtl
+    ttl: "TaskTtl"
     """Actual retention duration from creation in milliseconds, null for unlimited."""
 
 
@@ -1992,7 +1990,7 @@ class TaskAugmentedRequestParamsMeta(_te.TypedDict):
 
     Schema: ``#/$defs/TaskAugmentedRequestParams/properties/_meta``. Undeclared keys are allowed (``additionalProperties``).
     """
-    progressToken: _te.NotRequired[ProgressToken]
+    progressToken: _te.NotRequired["ProgressToken"]
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
@@ -2001,9 +1999,9 @@ class TaskAugmentedRequestParams(_te.TypedDict):
 
     Schema: ``#/$defs/TaskAugmentedRequestParams``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[TaskAugmentedRequestParamsMeta]
+    _meta: _te.NotRequired["TaskAugmentedRequestParamsMeta"]
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    task: _te.NotRequired[TaskMetadata]
+    task: _te.NotRequired["TaskMetadata"]
     """If specified, the caller is requesting task-augmented execution for this request.
     The request will return a CreateTaskResult immediately, and the actual result can be
     retrieved later via tasks/result.
@@ -2030,7 +2028,7 @@ class TaskStatusNotification(_te.TypedDict):
     """
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["notifications/tasks/status"]
-    params: TaskStatusNotificationParams
+    params: "TaskStatusNotificationParams"
 
 
 class TaskStatusNotificationParams(_te.TypedDict):
@@ -2048,7 +2046,7 @@ class TaskStatusNotificationParams(_te.TypedDict):
     """ISO 8601 timestamp when the task was last updated."""
     pollInterval: _te.NotRequired[int]
     """Suggested polling interval in milliseconds."""
-    status: TaskStatus
+    status: "TaskStatus"
     """Current task state."""
     statusMessage: _te.NotRequired[str]
     """Optional human-readable message describing the current task state.
@@ -2059,7 +2057,7 @@ class TaskStatusNotificationParams(_te.TypedDict):
     """
     taskId: str
     """The task identifier."""
-    ttl: TaskStatusNotificationParamsTtl
+    ttl: "TaskStatusNotificationParamsTtl"
     """Actual retention duration from creation in milliseconds, null for unlimited."""
 
 
@@ -2070,7 +2068,7 @@ class TextContent(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    annotations: _te.NotRequired[Annotations]
+    annotations: _te.NotRequired["Annotations"]
     """Optional annotations for the client."""
     text: str
     """The text content of the message."""
@@ -2102,7 +2100,7 @@ class TitledMultiSelectEnumSchemaItems(_te.TypedDict):
 
     Schema: ``#/$defs/TitledMultiSelectEnumSchema/properties/items``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    anyOf: _t.List[TitledMultiSelectEnumSchemaItemsAnyOfItem]
+    anyOf: _t.List["TitledMultiSelectEnumSchemaItemsAnyOfItem"]
     """Array of enum options with values and display labels."""
 
 
@@ -2115,7 +2113,7 @@ class TitledMultiSelectEnumSchema(_te.TypedDict):
     """Optional default value."""
     description: _te.NotRequired[str]
     """Optional description for the enum field."""
-    items: TitledMultiSelectEnumSchemaItems
+    items: "TitledMultiSelectEnumSchemaItems"
     """Schema for array items with enum options and display labels."""
     maxItems: _te.NotRequired[int]
     """Maximum number of items to select."""
@@ -2143,7 +2141,7 @@ class TitledSingleSelectEnumSchema(_te.TypedDict):
     """Optional default value."""
     description: _te.NotRequired[str]
     """Optional description for the enum field."""
-    oneOf: _t.List[TitledSingleSelectEnumSchemaOneOfItem]
+    oneOf: _t.List["TitledSingleSelectEnumSchemaOneOfItem"]
     """Array of enum options with values and display labels."""
     title: _te.NotRequired[str]
     """Optional title for the enum field."""
@@ -2211,7 +2209,7 @@ class Tool(_te.TypedDict):
     """
     _meta: _te.NotRequired[_t.Dict[str, _t.Any]]
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    annotations: _te.NotRequired[ToolAnnotations]
+    annotations: _te.NotRequired["ToolAnnotations"]
     """Optional additional tool information.
 
     Display name precedence order is: title, annotations.title, then name.
@@ -2221,9 +2219,9 @@ class Tool(_te.TypedDict):
 
     This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
     """
-    execution: _te.NotRequired[ToolExecution]
+    execution: _te.NotRequired["ToolExecution"]
     """Execution-related properties for this tool."""
-    icons: _te.NotRequired[_t.List[Icon]]
+    icons: _te.NotRequired[_t.List["Icon"]]
     """Optional set of sized icons that the client can display in a user interface.
 
     Clients that support rendering icons MUST support at least the following MIME types:
@@ -2234,11 +2232,11 @@ class Tool(_te.TypedDict):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    inputSchema: ToolInputSchema
+    inputSchema: "ToolInputSchema"
     """A JSON Schema object defining the expected parameters for the tool."""
     name: str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    outputSchema: _te.NotRequired[ToolOutputSchema]
+    outputSchema: _te.NotRequired["ToolOutputSchema"]
     """An optional JSON Schema object defining the structure of the tool's output returned in
     the structuredContent field of a CallToolResult.
 
@@ -2305,7 +2303,7 @@ class ToolChoice(_te.TypedDict):
 
     Schema: ``#/$defs/ToolChoice``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    mode: _te.NotRequired[ToolChoiceMode]
+    mode: _te.NotRequired["ToolChoiceMode"]
     """Controls the tool use ability of the model:
     - "auto": Model decides whether to use tools (default)
     - "required": Model MUST use at least one tool before completing
@@ -2318,7 +2316,7 @@ class ToolExecution(_te.TypedDict):
 
     Schema: ``#/$defs/ToolExecution``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    taskSupport: _te.NotRequired[ToolExecutionTaskSupport]
+    taskSupport: _te.NotRequired["ToolExecutionTaskSupport"]
     """Indicates whether this tool supports task-augmented execution.
     This allows clients to handle long-running operations through polling
     the task system.
@@ -2338,7 +2336,7 @@ class ToolListChangedNotification(_te.TypedDict):
     """
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["notifications/tools/list_changed"]
-    params: _te.NotRequired[NotificationParams]
+    params: _te.NotRequired["NotificationParams"]
 
 
 class ToolResultContent(_te.TypedDict):
@@ -2352,7 +2350,7 @@ class ToolResultContent(_te.TypedDict):
 
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    content: _t.List[ContentBlock]
+    content: _t.List["ContentBlock"]
     """The unstructured result content of the tool use.
 
     This has the same format as CallToolResult.content and can include text, images,
@@ -2405,7 +2403,7 @@ class URLElicitationRequiredErrorErrorData(_te.TypedDict):
 
     Schema: ``#/$defs/URLElicitationRequiredError/properties/error/allOf/properties/data``. Undeclared keys are allowed (``additionalProperties``).
     """
-    elicitations: _t.List[ElicitRequestURLParams]
+    elicitations: _t.List["ElicitRequestURLParams"]
 
 
 class URLElicitationRequiredErrorError(_te.TypedDict):
@@ -2415,7 +2413,7 @@ class URLElicitationRequiredErrorError(_te.TypedDict):
     """
     code: _t.Literal[-32042]
     """The error type that occurred."""
-    data: URLElicitationRequiredErrorErrorData
+    data: "URLElicitationRequiredErrorErrorData"
     """Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.)."""
     message: str
     """A short description of the error. The message SHOULD be limited to a concise single sentence."""
@@ -2426,9 +2424,9 @@ class URLElicitationRequiredError(_te.TypedDict):
 
     Schema: ``#/$defs/URLElicitationRequiredError``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    error: URLElicitationRequiredErrorError
+    error: "URLElicitationRequiredErrorError"
     """Refines `Error`."""
-    id: _te.NotRequired[RequestId]
+    id: _te.NotRequired["RequestId"]
     jsonrpc: _t.Literal["2.0"]
 
 
@@ -2437,10 +2435,10 @@ class UnsubscribeRequest(_te.TypedDict):
 
     Schema: ``#/$defs/UnsubscribeRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["resources/unsubscribe"]
-    params: UnsubscribeRequestParams
+    params: "UnsubscribeRequestParams"
 
 
 class UnsubscribeRequestParamsMeta(_te.TypedDict):
@@ -2448,7 +2446,7 @@ class UnsubscribeRequestParamsMeta(_te.TypedDict):
 
     Schema: ``#/$defs/UnsubscribeRequestParams/properties/_meta``. Undeclared keys are allowed (``additionalProperties``).
     """
-    progressToken: _te.NotRequired[ProgressToken]
+    progressToken: _te.NotRequired["ProgressToken"]
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
@@ -2457,7 +2455,7 @@ class UnsubscribeRequestParams(_te.TypedDict):
 
     Schema: ``#/$defs/UnsubscribeRequestParams``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[UnsubscribeRequestParamsMeta]
+    _meta: _te.NotRequired["UnsubscribeRequestParamsMeta"]
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     uri: str
     """The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it."""
@@ -2482,7 +2480,7 @@ class UntitledMultiSelectEnumSchema(_te.TypedDict):
     """Optional default value."""
     description: _te.NotRequired[str]
     """Optional description for the enum field."""
-    items: UntitledMultiSelectEnumSchemaItems
+    items: "UntitledMultiSelectEnumSchemaItems"
     """Schema for the array items."""
     maxItems: _te.NotRequired[int]
     """Maximum number of items to select."""

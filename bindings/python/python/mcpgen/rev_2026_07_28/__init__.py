@@ -11,8 +11,6 @@ Use them to type data passed to and returned by ``mcpgen.validate`` / ``mcpgen.d
     request: CallToolRequest = mcpgen.decode(data, "CallToolRequest", revision="2026-07-28")
 """
 
-from __future__ import annotations
-
 import sys
 import typing as _t
 
@@ -31,7 +29,7 @@ class Annotations(_te.TypedDict):
 
     Schema: ``#/$defs/Annotations``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    audience: _te.NotRequired[_t.List[Role]]
+    audience: _te.NotRequired[_t.List["Role"]]
     """Describes who the intended audience of this object or data is.
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
@@ -58,8 +56,8 @@ class AudioContent(_te.TypedDict):
 
     Schema: ``#/$defs/AudioContent``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[MetaObject]
-    annotations: _te.NotRequired[Annotations]
+    _meta: _te.NotRequired["MetaObject"]
+    annotations: _te.NotRequired["Annotations"]
     """Optional annotations for the client."""
     data: str
     """The base64-encoded audio data."""
@@ -87,7 +85,7 @@ class BaseMetadata(_te.TypedDict):
 
 class BlobResourceContents(_te.TypedDict):
     """Schema: ``#/$defs/BlobResourceContents``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict."""
-    _meta: _te.NotRequired[MetaObject]
+    _meta: _te.NotRequired["MetaObject"]
     blob: str
     """A base64-encoded string representing the binary data of the item."""
     mimeType: _te.NotRequired[str]
@@ -109,8 +107,8 @@ class CacheableResult(_te.TypedDict):
 
     Schema: ``#/$defs/CacheableResult``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[ResultMetaObject]
-    cacheScope: CacheableResultCacheScope
+    _meta: _te.NotRequired["ResultMetaObject"]
+    cacheScope: "CacheableResultCacheScope"
     """Indicates the intended scope of the cached response, analogous to HTTP
     `Cache-Control: public` vs `Cache-Control: private`.
 
@@ -154,10 +152,10 @@ class CallToolRequest(_te.TypedDict):
 
     Schema: ``#/$defs/CallToolRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["tools/call"]
-    params: CallToolRequestParams
+    params: "CallToolRequestParams"
 
 
 class CallToolRequestParams(_te.TypedDict):
@@ -165,10 +163,10 @@ class CallToolRequestParams(_te.TypedDict):
 
     Schema: ``#/$defs/CallToolRequestParams``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: RequestMetaObject
+    _meta: "RequestMetaObject"
     arguments: _te.NotRequired[_t.Dict[str, _t.Any]]
     """Arguments to use for the tool call."""
-    inputResponses: _te.NotRequired[InputResponses]
+    inputResponses: _te.NotRequired["InputResponses"]
     name: str
     """The name of the tool."""
     requestState: _te.NotRequired[str]
@@ -179,8 +177,8 @@ class CallToolResult(_te.TypedDict):
 
     Schema: ``#/$defs/CallToolResult``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[ResultMetaObject]
-    content: _t.List[ContentBlock]
+    _meta: _te.NotRequired["ResultMetaObject"]
+    content: _t.List["ContentBlock"]
     """A list of content objects that represent the unstructured result of the tool call."""
     isError: _te.NotRequired[bool]
     """Whether the tool call ended in an error.
@@ -220,9 +218,9 @@ class CallToolResultResponse(_te.TypedDict):
 
     Schema: ``#/$defs/CallToolResultResponse``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
-    result: CallToolResultResponseResult
+    result: "CallToolResultResponseResult"
 
 
 class CancelledNotification(_te.TypedDict):
@@ -238,7 +236,7 @@ class CancelledNotification(_te.TypedDict):
     """
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["notifications/cancelled"]
-    params: CancelledNotificationParams
+    params: "CancelledNotificationParams"
 
 
 class CancelledNotificationParams(_te.TypedDict):
@@ -246,10 +244,10 @@ class CancelledNotificationParams(_te.TypedDict):
 
     Schema: ``#/$defs/CancelledNotificationParams``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[NotificationMetaObject]
+    _meta: _te.NotRequired["NotificationMetaObject"]
     reason: _te.NotRequired[str]
     """An optional string describing the reason for the cancellation. This MAY be logged or presented to the user."""
-    requestId: RequestId
+    requestId: "RequestId"
     """The ID of the request to cancel.
 
     This MUST correspond to the ID of a request the client previously issued.
@@ -261,8 +259,8 @@ class ClientCapabilitiesElicitation(_te.TypedDict):
 
     Schema: ``#/$defs/ClientCapabilities/properties/elicitation``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    form: _te.NotRequired[JSONObject]
-    url: _te.NotRequired[JSONObject]
+    form: _te.NotRequired["JSONObject"]
+    url: _te.NotRequired["JSONObject"]
 
 
 ClientCapabilitiesRoots: _te.TypeAlias = _t.Dict[str, _t.Any]
@@ -277,11 +275,11 @@ class ClientCapabilitiesSampling(_te.TypedDict):
 
     Schema: ``#/$defs/ClientCapabilities/properties/sampling``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    context: _te.NotRequired[JSONObject]
+    context: _te.NotRequired["JSONObject"]
     """Whether the client supports context inclusion via `includeContext` parameter.
     If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
     """
-    tools: _te.NotRequired[JSONObject]
+    tools: _te.NotRequired["JSONObject"]
     """Whether the client supports tool use via `tools` and `toolChoice` parameters."""
 
 
@@ -290,11 +288,11 @@ class ClientCapabilities(_te.TypedDict):
 
     Schema: ``#/$defs/ClientCapabilities``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    elicitation: _te.NotRequired[ClientCapabilitiesElicitation]
+    elicitation: _te.NotRequired["ClientCapabilitiesElicitation"]
     """Present if the client supports elicitation from the server."""
-    experimental: _te.NotRequired[_t.Dict[str, JSONObject]]
+    experimental: _te.NotRequired[_t.Dict[str, "JSONObject"]]
     """Experimental, non-standard capabilities that the client supports."""
-    extensions: _te.NotRequired[_t.Dict[str, JSONObject]]
+    extensions: _te.NotRequired[_t.Dict[str, "JSONObject"]]
     """Optional MCP extensions that the client supports. Keys are extension identifiers
     (e.g., "io.modelcontextprotocol/oauth-client-credentials"), and values are
     per-extension settings objects. An empty object indicates support with no settings.
@@ -302,9 +300,9 @@ class ClientCapabilities(_te.TypedDict):
     Keys MUST follow the `key naming rules`, with a
     mandatory prefix.
     """
-    roots: _te.NotRequired[ClientCapabilitiesRoots]
+    roots: _te.NotRequired["ClientCapabilitiesRoots"]
     """Present if the client supports listing roots."""
-    sampling: _te.NotRequired[ClientCapabilitiesSampling]
+    sampling: _te.NotRequired["ClientCapabilitiesSampling"]
     """Present if the client supports sampling from an LLM."""
 
 
@@ -321,7 +319,7 @@ class ClientNotification(_te.TypedDict):
     """
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["notifications/cancelled"]
-    params: CancelledNotificationParams
+    params: "CancelledNotificationParams"
 
 
 class CompleteRequest(_te.TypedDict):
@@ -329,10 +327,10 @@ class CompleteRequest(_te.TypedDict):
 
     Schema: ``#/$defs/CompleteRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["completion/complete"]
-    params: CompleteRequestParams
+    params: "CompleteRequestParams"
 
 
 class CompleteRequestParamsArgument(_te.TypedDict):
@@ -360,12 +358,12 @@ class CompleteRequestParams(_te.TypedDict):
 
     Schema: ``#/$defs/CompleteRequestParams``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: RequestMetaObject
-    argument: CompleteRequestParamsArgument
+    _meta: "RequestMetaObject"
+    argument: "CompleteRequestParamsArgument"
     """The argument's information"""
-    context: _te.NotRequired[CompleteRequestParamsContext]
+    context: _te.NotRequired["CompleteRequestParamsContext"]
     """Additional, optional context for completions"""
-    ref: CompleteRequestParamsRef
+    ref: "CompleteRequestParamsRef"
 
 
 class CompleteResultCompletion(_te.TypedDict):
@@ -383,8 +381,8 @@ class CompleteResult(_te.TypedDict):
 
     Schema: ``#/$defs/CompleteResult``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[ResultMetaObject]
-    completion: CompleteResultCompletion
+    _meta: _te.NotRequired["ResultMetaObject"]
+    completion: "CompleteResultCompletion"
     resultType: str
     """Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -403,9 +401,9 @@ class CompleteResultResponse(_te.TypedDict):
 
     Schema: ``#/$defs/CompleteResultResponse``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
-    result: CompleteResult
+    result: "CompleteResult"
 
 
 class CreateMessageRequest(_te.TypedDict):
@@ -414,7 +412,7 @@ class CreateMessageRequest(_te.TypedDict):
     Schema: ``#/$defs/CreateMessageRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["sampling/createMessage"]
-    params: CreateMessageRequestParams
+    params: "CreateMessageRequestParams"
 
 
 class CreateMessageRequestParams(_te.TypedDict):
@@ -422,7 +420,7 @@ class CreateMessageRequestParams(_te.TypedDict):
 
     Schema: ``#/$defs/CreateMessageRequestParams``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    includeContext: _te.NotRequired[CreateMessageRequestParamsIncludeContext]
+    includeContext: _te.NotRequired["CreateMessageRequestParamsIncludeContext"]
     """A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
     The client MAY ignore this request.
 
@@ -435,21 +433,21 @@ class CreateMessageRequestParams(_te.TypedDict):
 
     The client MAY choose to sample fewer tokens than the requested maximum.
     """
-    messages: _t.List[SamplingMessage]
-    metadata: _te.NotRequired[JSONObject]
+    messages: _t.List["SamplingMessage"]
+    metadata: _te.NotRequired["JSONObject"]
     """Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific."""
-    modelPreferences: _te.NotRequired[ModelPreferences]
+    modelPreferences: _te.NotRequired["ModelPreferences"]
     """The server's preferences for which model to select. The client MAY ignore these preferences."""
     stopSequences: _te.NotRequired[_t.List[str]]
     systemPrompt: _te.NotRequired[str]
     """An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt."""
     temperature: _te.NotRequired[float]
-    toolChoice: _te.NotRequired[ToolChoice]
+    toolChoice: _te.NotRequired["ToolChoice"]
     """Controls how the model uses tools.
     The client MUST return an error if this field is provided but `ClientCapabilities.sampling.tools` is not declared.
     Default is `{ mode: "auto" }`.
     """
-    tools: _te.NotRequired[_t.List[Tool]]
+    tools: _te.NotRequired[_t.List["Tool"]]
     """Tools that the model may use during generation.
     The client MUST return an error if this field is provided but `ClientCapabilities.sampling.tools` is not declared.
     """
@@ -462,11 +460,11 @@ class CreateMessageResult(_te.TypedDict):
 
     Schema: ``#/$defs/CreateMessageResult``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[MetaObject]
-    content: CreateMessageResultContent
+    _meta: _te.NotRequired["MetaObject"]
+    content: "CreateMessageResultContent"
     model: str
     """The name of the model that generated the message."""
-    role: Role
+    role: "Role"
     stopReason: _te.NotRequired[str]
     """The reason why sampling stopped, if known.
 
@@ -488,10 +486,10 @@ class DiscoverRequest(_te.TypedDict):
 
     Schema: ``#/$defs/DiscoverRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["server/discover"]
-    params: RequestParams
+    params: "RequestParams"
 
 
 class DiscoverResult(_te.TypedDict):
@@ -499,8 +497,8 @@ class DiscoverResult(_te.TypedDict):
 
     Schema: ``#/$defs/DiscoverResult``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[ResultMetaObject]
-    cacheScope: DiscoverResultCacheScope
+    _meta: _te.NotRequired["ResultMetaObject"]
+    cacheScope: "DiscoverResultCacheScope"
     """Indicates the intended scope of the cached response, analogous to HTTP
     `Cache-Control: public` vs `Cache-Control: private`.
 
@@ -514,7 +512,7 @@ class DiscoverResult(_te.TypedDict):
 
     Clients tolerate its absence in results from earlier revisions (RESULT-2, CACHE-3).
     """
-    capabilities: ServerCapabilities
+    capabilities: "ServerCapabilities"
     """The capabilities of the server."""
     instructions: _te.NotRequired[str]
     """Natural-language guidance describing the server and its features.
@@ -558,9 +556,9 @@ class DiscoverResultResponse(_te.TypedDict):
 
     Schema: ``#/$defs/DiscoverResultResponse``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
-    result: DiscoverResult
+    result: "DiscoverResult"
 
 
 class ElicitRequest(_te.TypedDict):
@@ -569,7 +567,7 @@ class ElicitRequest(_te.TypedDict):
     Schema: ``#/$defs/ElicitRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["elicitation/create"]
-    params: ElicitRequestParams
+    params: "ElicitRequestParams"
 
 
 ElicitRequestFormParamsRequestedSchema = _te.TypedDict(
@@ -607,7 +605,7 @@ class ElicitRequestFormParams(_te.TypedDict):
     """The message to present to the user describing what information is being requested."""
     mode: _te.NotRequired[_t.Literal["form"]]
     """The elicitation mode."""
-    requestedSchema: ElicitRequestFormParamsRequestedSchema
+    requestedSchema: "ElicitRequestFormParamsRequestedSchema"
     """A restricted subset of JSON Schema.
     Only top-level properties are allowed, without nesting.
     """
@@ -631,13 +629,13 @@ class ElicitResult(_te.TypedDict):
 
     Schema: ``#/$defs/ElicitResult``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    action: ElicitResultAction
+    action: "ElicitResultAction"
     """The user action in response to the elicitation.
     - `"accept"`: User submitted the form/confirmed the action
     - `"decline"`: User explicitly declined the action
     - `"cancel"`: User dismissed without making an explicit choice
     """
-    content: _te.NotRequired[_t.Dict[str, ElicitResultContentValue]]
+    content: _te.NotRequired[_t.Dict[str, "ElicitResultContentValue"]]
     """The submitted form data, only present when action is `"accept"` and mode was `"form"`.
     Contains values matching the requested schema.
     Omitted for out-of-band mode responses.
@@ -652,10 +650,10 @@ class EmbeddedResource(_te.TypedDict):
 
     Schema: ``#/$defs/EmbeddedResource``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[MetaObject]
-    annotations: _te.NotRequired[Annotations]
+    _meta: _te.NotRequired["MetaObject"]
+    annotations: _te.NotRequired["Annotations"]
     """Optional annotations for the client."""
-    resource: EmbeddedResourceResource
+    resource: "EmbeddedResourceResource"
     type: _t.Literal["resource"]
 
 
@@ -674,10 +672,10 @@ class GetPromptRequest(_te.TypedDict):
 
     Schema: ``#/$defs/GetPromptRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["prompts/get"]
-    params: GetPromptRequestParams
+    params: "GetPromptRequestParams"
 
 
 class GetPromptRequestParams(_te.TypedDict):
@@ -685,10 +683,10 @@ class GetPromptRequestParams(_te.TypedDict):
 
     Schema: ``#/$defs/GetPromptRequestParams``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: RequestMetaObject
+    _meta: "RequestMetaObject"
     arguments: _te.NotRequired[_t.Dict[str, str]]
     """Arguments to use for templating the prompt."""
-    inputResponses: _te.NotRequired[InputResponses]
+    inputResponses: _te.NotRequired["InputResponses"]
     name: str
     """The name of the prompt or prompt template."""
     requestState: _te.NotRequired[str]
@@ -699,10 +697,10 @@ class GetPromptResult(_te.TypedDict):
 
     Schema: ``#/$defs/GetPromptResult``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[ResultMetaObject]
+    _meta: _te.NotRequired["ResultMetaObject"]
     description: _te.NotRequired[str]
     """An optional description for the prompt."""
-    messages: _t.List[PromptMessage]
+    messages: _t.List["PromptMessage"]
     resultType: str
     """Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -721,9 +719,9 @@ class GetPromptResultResponse(_te.TypedDict):
 
     Schema: ``#/$defs/GetPromptResultResponse``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
-    result: GetPromptResultResponseResult
+    result: "GetPromptResultResponseResult"
 
 
 class HeaderMismatchErrorError(_te.TypedDict):
@@ -747,9 +745,9 @@ class HeaderMismatchError(_te.TypedDict):
 
     Schema: ``#/$defs/HeaderMismatchError``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    error: HeaderMismatchErrorError
+    error: "HeaderMismatchErrorError"
     """Refines `Error`."""
-    id: _te.NotRequired[RequestId]
+    id: _te.NotRequired["RequestId"]
     jsonrpc: _t.Literal["2.0"]
 
 
@@ -778,7 +776,7 @@ class Icon(_te.TypedDict):
     Consumers SHOULD take appropriate precautions when consuming SVGs as they can contain
     executable JavaScript.
     """
-    theme: _te.NotRequired[IconTheme]
+    theme: _te.NotRequired["IconTheme"]
     """Optional specifier for the theme this icon is designed for. `"light"` indicates
     the icon is designed to be used with a light background, and `"dark"` indicates
     the icon is designed to be used with a dark background.
@@ -792,7 +790,7 @@ class Icons(_te.TypedDict):
 
     Schema: ``#/$defs/Icons``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    icons: _te.NotRequired[_t.List[Icon]]
+    icons: _te.NotRequired[_t.List["Icon"]]
     """Optional set of sized icons that the client can display in a user interface.
 
     Clients that support rendering icons MUST support at least the following MIME types:
@@ -810,8 +808,8 @@ class ImageContent(_te.TypedDict):
 
     Schema: ``#/$defs/ImageContent``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[MetaObject]
-    annotations: _te.NotRequired[Annotations]
+    _meta: _te.NotRequired["MetaObject"]
+    annotations: _te.NotRequired["Annotations"]
     """Optional annotations for the client."""
     data: str
     """The base64-encoded image data."""
@@ -832,7 +830,7 @@ class Implementation(_te.TypedDict):
     and capabilities. For example, a server might describe the types of resources
     or tools it provides, while a client might describe its intended use case.
     """
-    icons: _te.NotRequired[_t.List[Icon]]
+    icons: _te.NotRequired[_t.List["Icon"]]
     """Optional set of sized icons that the client can display in a user interface.
 
     Clients that support rendering icons MUST support at least the following MIME types:
@@ -867,8 +865,8 @@ class InputRequiredResult(_te.TypedDict):
 
     Schema: ``#/$defs/InputRequiredResult``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[ResultMetaObject]
-    inputRequests: _te.NotRequired[InputRequests]
+    _meta: _te.NotRequired["ResultMetaObject"]
+    inputRequests: _te.NotRequired["InputRequests"]
     requestState: _te.NotRequired[str]
     resultType: str
     """Indicates the type of the result, which allows the client to determine
@@ -885,8 +883,8 @@ class InputRequiredResult(_te.TypedDict):
 
 class InputResponseRequestParams(_te.TypedDict):
     """Schema: ``#/$defs/InputResponseRequestParams``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict."""
-    _meta: RequestMetaObject
-    inputResponses: _te.NotRequired[InputResponses]
+    _meta: "RequestMetaObject"
+    inputResponses: _te.NotRequired["InputResponses"]
     requestState: _te.NotRequired[str]
 
 
@@ -943,8 +941,8 @@ class JSONRPCErrorResponse(_te.TypedDict):
 
     Schema: ``#/$defs/JSONRPCErrorResponse``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    error: Error
-    id: _te.NotRequired[RequestId]
+    error: "Error"
+    id: _te.NotRequired["RequestId"]
     jsonrpc: _t.Literal["2.0"]
 
 
@@ -963,7 +961,7 @@ class JSONRPCRequest(_te.TypedDict):
 
     Schema: ``#/$defs/JSONRPCRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
     method: str
     params: _te.NotRequired[_t.Dict[str, _t.Any]]
@@ -974,9 +972,9 @@ class JSONRPCResultResponse(_te.TypedDict):
 
     Schema: ``#/$defs/JSONRPCResultResponse``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
-    result: Result
+    result: "Result"
 
 
 class LegacyTitledEnumSchema(_te.TypedDict):
@@ -1001,10 +999,10 @@ class ListPromptsRequest(_te.TypedDict):
 
     Schema: ``#/$defs/ListPromptsRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["prompts/list"]
-    params: PaginatedRequestParams
+    params: "PaginatedRequestParams"
 
 
 class ListPromptsResult(_te.TypedDict):
@@ -1012,8 +1010,8 @@ class ListPromptsResult(_te.TypedDict):
 
     Schema: ``#/$defs/ListPromptsResult``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[ResultMetaObject]
-    cacheScope: ListPromptsResultCacheScope
+    _meta: _te.NotRequired["ResultMetaObject"]
+    cacheScope: "ListPromptsResultCacheScope"
     """Indicates the intended scope of the cached response, analogous to HTTP
     `Cache-Control: public` vs `Cache-Control: private`.
 
@@ -1031,7 +1029,7 @@ class ListPromptsResult(_te.TypedDict):
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    prompts: _t.List[Prompt]
+    prompts: _t.List["Prompt"]
     resultType: str
     """Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -1062,9 +1060,9 @@ class ListPromptsResultResponse(_te.TypedDict):
 
     Schema: ``#/$defs/ListPromptsResultResponse``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
-    result: ListPromptsResult
+    result: "ListPromptsResult"
 
 
 class ListResourceTemplatesRequest(_te.TypedDict):
@@ -1072,10 +1070,10 @@ class ListResourceTemplatesRequest(_te.TypedDict):
 
     Schema: ``#/$defs/ListResourceTemplatesRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["resources/templates/list"]
-    params: PaginatedRequestParams
+    params: "PaginatedRequestParams"
 
 
 class ListResourceTemplatesResult(_te.TypedDict):
@@ -1083,8 +1081,8 @@ class ListResourceTemplatesResult(_te.TypedDict):
 
     Schema: ``#/$defs/ListResourceTemplatesResult``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[ResultMetaObject]
-    cacheScope: ListResourceTemplatesResultCacheScope
+    _meta: _te.NotRequired["ResultMetaObject"]
+    cacheScope: "ListResourceTemplatesResultCacheScope"
     """Indicates the intended scope of the cached response, analogous to HTTP
     `Cache-Control: public` vs `Cache-Control: private`.
 
@@ -1102,7 +1100,7 @@ class ListResourceTemplatesResult(_te.TypedDict):
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    resourceTemplates: _t.List[ResourceTemplate]
+    resourceTemplates: _t.List["ResourceTemplate"]
     resultType: str
     """Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -1133,9 +1131,9 @@ class ListResourceTemplatesResultResponse(_te.TypedDict):
 
     Schema: ``#/$defs/ListResourceTemplatesResultResponse``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
-    result: ListResourceTemplatesResult
+    result: "ListResourceTemplatesResult"
 
 
 class ListResourcesRequest(_te.TypedDict):
@@ -1143,10 +1141,10 @@ class ListResourcesRequest(_te.TypedDict):
 
     Schema: ``#/$defs/ListResourcesRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["resources/list"]
-    params: PaginatedRequestParams
+    params: "PaginatedRequestParams"
 
 
 class ListResourcesResult(_te.TypedDict):
@@ -1154,8 +1152,8 @@ class ListResourcesResult(_te.TypedDict):
 
     Schema: ``#/$defs/ListResourcesResult``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[ResultMetaObject]
-    cacheScope: ListResourcesResultCacheScope
+    _meta: _te.NotRequired["ResultMetaObject"]
+    cacheScope: "ListResourcesResultCacheScope"
     """Indicates the intended scope of the cached response, analogous to HTTP
     `Cache-Control: public` vs `Cache-Control: private`.
 
@@ -1173,7 +1171,7 @@ class ListResourcesResult(_te.TypedDict):
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    resources: _t.List[Resource]
+    resources: _t.List["Resource"]
     resultType: str
     """Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -1204,14 +1202,14 @@ class ListResourcesResultResponse(_te.TypedDict):
 
     Schema: ``#/$defs/ListResourcesResultResponse``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
-    result: ListResourcesResult
+    result: "ListResourcesResult"
 
 
 class ListRootsRequestParams(_te.TypedDict):
     """Schema: ``#/$defs/ListRootsRequest/properties/params``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict."""
-    _meta: _te.NotRequired[MetaObject]
+    _meta: _te.NotRequired["MetaObject"]
 
 
 class ListRootsRequest(_te.TypedDict):
@@ -1226,7 +1224,7 @@ class ListRootsRequest(_te.TypedDict):
     Schema: ``#/$defs/ListRootsRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     method: _t.Literal["roots/list"]
-    params: _te.NotRequired[ListRootsRequestParams]
+    params: _te.NotRequired["ListRootsRequestParams"]
 
 
 class ListRootsResult(_te.TypedDict):
@@ -1236,7 +1234,7 @@ class ListRootsResult(_te.TypedDict):
 
     Schema: ``#/$defs/ListRootsResult``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    roots: _t.List[Root]
+    roots: _t.List["Root"]
 
 
 class ListToolsRequest(_te.TypedDict):
@@ -1244,10 +1242,10 @@ class ListToolsRequest(_te.TypedDict):
 
     Schema: ``#/$defs/ListToolsRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["tools/list"]
-    params: PaginatedRequestParams
+    params: "PaginatedRequestParams"
 
 
 class ListToolsResult(_te.TypedDict):
@@ -1255,8 +1253,8 @@ class ListToolsResult(_te.TypedDict):
 
     Schema: ``#/$defs/ListToolsResult``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[ResultMetaObject]
-    cacheScope: ListToolsResultCacheScope
+    _meta: _te.NotRequired["ResultMetaObject"]
+    cacheScope: "ListToolsResultCacheScope"
     """Indicates the intended scope of the cached response, analogous to HTTP
     `Cache-Control: public` vs `Cache-Control: private`.
 
@@ -1285,7 +1283,7 @@ class ListToolsResult(_te.TypedDict):
 
     Clients tolerate its absence in results from earlier revisions (RESULT-2, CACHE-3).
     """
-    tools: _t.List[Tool]
+    tools: _t.List["Tool"]
     ttlMs: int
     """A hint from the server indicating how long (in milliseconds) the
     client MAY cache this response before re-fetching. Semantics are
@@ -1305,9 +1303,9 @@ class ListToolsResultResponse(_te.TypedDict):
 
     Schema: ``#/$defs/ListToolsResultResponse``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
-    result: ListToolsResult
+    result: "ListToolsResult"
 
 
 class LoggingMessageNotification(_te.TypedDict):
@@ -1317,7 +1315,7 @@ class LoggingMessageNotification(_te.TypedDict):
     """
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["notifications/message"]
-    params: LoggingMessageNotificationParams
+    params: "LoggingMessageNotificationParams"
 
 
 class LoggingMessageNotificationParams(_te.TypedDict):
@@ -1325,10 +1323,10 @@ class LoggingMessageNotificationParams(_te.TypedDict):
 
     Schema: ``#/$defs/LoggingMessageNotificationParams``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[NotificationMetaObject]
+    _meta: _te.NotRequired["NotificationMetaObject"]
     data: _t.Any
     """The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here."""
-    level: LoggingLevel
+    level: "LoggingLevel"
     """The severity of this log message."""
     logger: _te.NotRequired[str]
     """An optional name of the logger issuing this message."""
@@ -1377,7 +1375,7 @@ class MissingRequiredClientCapabilityErrorErrorData(_te.TypedDict):
 
     Schema: ``#/$defs/MissingRequiredClientCapabilityError/properties/error/allOf/properties/data``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    requiredCapabilities: ClientCapabilities
+    requiredCapabilities: "ClientCapabilities"
     """The capabilities the server requires from the client to process this request."""
 
 
@@ -1388,7 +1386,7 @@ class MissingRequiredClientCapabilityErrorError(_te.TypedDict):
     """
     code: _t.Literal[-32021]
     """The error type that occurred."""
-    data: MissingRequiredClientCapabilityErrorErrorData
+    data: "MissingRequiredClientCapabilityErrorErrorData"
     """Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.)."""
     message: str
     """A short description of the error. The message SHOULD be limited to a concise single sentence."""
@@ -1401,9 +1399,9 @@ class MissingRequiredClientCapabilityError(_te.TypedDict):
 
     Schema: ``#/$defs/MissingRequiredClientCapabilityError``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    error: MissingRequiredClientCapabilityErrorError
+    error: "MissingRequiredClientCapabilityErrorError"
     """Refines `Error`."""
-    id: _te.NotRequired[RequestId]
+    id: _te.NotRequired["RequestId"]
     jsonrpc: _t.Literal["2.0"]
 
 
@@ -1448,7 +1446,7 @@ class ModelPreferences(_te.TypedDict):
     is not important, while a value of 1 means cost is the most important
     factor.
     """
-    hints: _te.NotRequired[_t.List[ModelHint]]
+    hints: _te.NotRequired[_t.List["ModelHint"]]
     """Optional hints to use for model selection.
 
     If multiple hints are specified, the client MUST evaluate them in order
@@ -1496,7 +1494,7 @@ class NotificationParams(_te.TypedDict):
 
     Schema: ``#/$defs/NotificationParams``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[NotificationMetaObject]
+    _meta: _te.NotRequired["NotificationMetaObject"]
 
 
 class NumberSchema(_te.TypedDict):
@@ -1506,15 +1504,15 @@ class NumberSchema(_te.TypedDict):
     maximum: _te.NotRequired[float]
     minimum: _te.NotRequired[float]
     title: _te.NotRequired[str]
-    type: NumberSchemaType
+    type: "NumberSchemaType"
 
 
 class PaginatedRequest(_te.TypedDict):
     """Schema: ``#/$defs/PaginatedRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict."""
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
     method: str
-    params: PaginatedRequestParams
+    params: "PaginatedRequestParams"
 
 
 class PaginatedRequestParams(_te.TypedDict):
@@ -1522,7 +1520,7 @@ class PaginatedRequestParams(_te.TypedDict):
 
     Schema: ``#/$defs/PaginatedRequestParams``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: RequestMetaObject
+    _meta: "RequestMetaObject"
     cursor: _te.NotRequired[str]
     """An opaque token representing the current pagination position.
     If provided, the server should return results starting after this cursor.
@@ -1531,7 +1529,7 @@ class PaginatedRequestParams(_te.TypedDict):
 
 class PaginatedResult(_te.TypedDict):
     """Schema: ``#/$defs/PaginatedResult``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict."""
-    _meta: _te.NotRequired[ResultMetaObject]
+    _meta: _te.NotRequired["ResultMetaObject"]
     nextCursor: _te.NotRequired[str]
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
@@ -1569,7 +1567,7 @@ class ProgressNotification(_te.TypedDict):
     """
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["notifications/progress"]
-    params: ProgressNotificationParams
+    params: "ProgressNotificationParams"
 
 
 class ProgressNotificationParams(_te.TypedDict):
@@ -1577,12 +1575,12 @@ class ProgressNotificationParams(_te.TypedDict):
 
     Schema: ``#/$defs/ProgressNotificationParams``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[NotificationMetaObject]
+    _meta: _te.NotRequired["NotificationMetaObject"]
     message: _te.NotRequired[str]
     """An optional message describing the current progress."""
     progress: float
     """The progress thus far. This should increase every time progress is made, even if the total is unknown."""
-    progressToken: ProgressToken
+    progressToken: "ProgressToken"
     """The progress token which was given in the initial request, used to associate this notification with the request that is proceeding."""
     total: _te.NotRequired[float]
     """Total number of items to process (or total progress required), if known."""
@@ -1593,12 +1591,12 @@ class Prompt(_te.TypedDict):
 
     Schema: ``#/$defs/Prompt``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[MetaObject]
-    arguments: _te.NotRequired[_t.List[PromptArgument]]
+    _meta: _te.NotRequired["MetaObject"]
+    arguments: _te.NotRequired[_t.List["PromptArgument"]]
     """A list of arguments to use for templating the prompt."""
     description: _te.NotRequired[str]
     """An optional description of what this prompt provides"""
-    icons: _te.NotRequired[_t.List[Icon]]
+    icons: _te.NotRequired[_t.List["Icon"]]
     """Optional set of sized icons that the client can display in a user interface.
 
     Clients that support rendering icons MUST support at least the following MIME types:
@@ -1649,7 +1647,7 @@ class PromptListChangedNotification(_te.TypedDict):
     """
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["notifications/prompts/list_changed"]
-    params: _te.NotRequired[NotificationParams]
+    params: _te.NotRequired["NotificationParams"]
 
 
 class PromptMessage(_te.TypedDict):
@@ -1660,8 +1658,8 @@ class PromptMessage(_te.TypedDict):
 
     Schema: ``#/$defs/PromptMessage``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    content: ContentBlock
-    role: Role
+    content: "ContentBlock"
+    role: "Role"
 
 
 class PromptReference(_te.TypedDict):
@@ -1687,10 +1685,10 @@ class ReadResourceRequest(_te.TypedDict):
 
     Schema: ``#/$defs/ReadResourceRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["resources/read"]
-    params: ReadResourceRequestParams
+    params: "ReadResourceRequestParams"
 
 
 class ReadResourceRequestParams(_te.TypedDict):
@@ -1698,8 +1696,8 @@ class ReadResourceRequestParams(_te.TypedDict):
 
     Schema: ``#/$defs/ReadResourceRequestParams``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: RequestMetaObject
-    inputResponses: _te.NotRequired[InputResponses]
+    _meta: "RequestMetaObject"
+    inputResponses: _te.NotRequired["InputResponses"]
     requestState: _te.NotRequired[str]
     uri: str
     """The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it."""
@@ -1710,8 +1708,8 @@ class ReadResourceResult(_te.TypedDict):
 
     Schema: ``#/$defs/ReadResourceResult``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[ResultMetaObject]
-    cacheScope: ReadResourceResultCacheScope
+    _meta: _te.NotRequired["ResultMetaObject"]
+    cacheScope: "ReadResourceResultCacheScope"
     """Indicates the intended scope of the cached response, analogous to HTTP
     `Cache-Control: public` vs `Cache-Control: private`.
 
@@ -1725,7 +1723,7 @@ class ReadResourceResult(_te.TypedDict):
 
     Clients tolerate its absence in results from earlier revisions (RESULT-2, CACHE-3).
     """
-    contents: _t.List[ReadResourceResultContentsItem]
+    contents: _t.List["ReadResourceResultContentsItem"]
     resultType: str
     """Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -1756,9 +1754,9 @@ class ReadResourceResultResponse(_te.TypedDict):
 
     Schema: ``#/$defs/ReadResourceResultResponse``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
-    result: ReadResourceResultResponseResult
+    result: "ReadResourceResultResponseResult"
 
 
 class Request(_te.TypedDict):
@@ -1800,7 +1798,7 @@ class RequestParams(_te.TypedDict):
 
     Schema: ``#/$defs/RequestParams``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: RequestMetaObject
+    _meta: "RequestMetaObject"
 
 
 class Resource(_te.TypedDict):
@@ -1808,15 +1806,15 @@ class Resource(_te.TypedDict):
 
     Schema: ``#/$defs/Resource``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[MetaObject]
-    annotations: _te.NotRequired[Annotations]
+    _meta: _te.NotRequired["MetaObject"]
+    annotations: _te.NotRequired["Annotations"]
     """Optional annotations for the client."""
     description: _te.NotRequired[str]
     """A description of what this resource represents.
 
     This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     """
-    icons: _te.NotRequired[_t.List[Icon]]
+    icons: _te.NotRequired[_t.List["Icon"]]
     """Optional set of sized icons that the client can display in a user interface.
 
     Clients that support rendering icons MUST support at least the following MIME types:
@@ -1853,7 +1851,7 @@ class ResourceContents(_te.TypedDict):
 
     Schema: ``#/$defs/ResourceContents``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[MetaObject]
+    _meta: _te.NotRequired["MetaObject"]
     mimeType: _te.NotRequired[str]
     """The MIME type of this resource, if known."""
     uri: str
@@ -1867,15 +1865,15 @@ class ResourceLink(_te.TypedDict):
 
     Schema: ``#/$defs/ResourceLink``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[MetaObject]
-    annotations: _te.NotRequired[Annotations]
+    _meta: _te.NotRequired["MetaObject"]
+    annotations: _te.NotRequired["Annotations"]
     """Optional annotations for the client."""
     description: _te.NotRequired[str]
     """A description of what this resource represents.
 
     This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     """
-    icons: _te.NotRequired[_t.List[Icon]]
+    icons: _te.NotRequired[_t.List["Icon"]]
     """Optional set of sized icons that the client can display in a user interface.
 
     Clients that support rendering icons MUST support at least the following MIME types:
@@ -1915,7 +1913,7 @@ class ResourceListChangedNotification(_te.TypedDict):
     """
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["notifications/resources/list_changed"]
-    params: _te.NotRequired[NotificationParams]
+    params: _te.NotRequired["NotificationParams"]
 
 
 class ResourceRequestParams(_te.TypedDict):
@@ -1923,7 +1921,7 @@ class ResourceRequestParams(_te.TypedDict):
 
     Schema: ``#/$defs/ResourceRequestParams``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: RequestMetaObject
+    _meta: "RequestMetaObject"
     uri: str
     """The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it."""
 
@@ -1933,15 +1931,15 @@ class ResourceTemplate(_te.TypedDict):
 
     Schema: ``#/$defs/ResourceTemplate``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[MetaObject]
-    annotations: _te.NotRequired[Annotations]
+    _meta: _te.NotRequired["MetaObject"]
+    annotations: _te.NotRequired["Annotations"]
     """Optional annotations for the client."""
     description: _te.NotRequired[str]
     """A description of what this template is for.
 
     This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     """
-    icons: _te.NotRequired[_t.List[Icon]]
+    icons: _te.NotRequired[_t.List["Icon"]]
     """Optional set of sized icons that the client can display in a user interface.
 
     Clients that support rendering icons MUST support at least the following MIME types:
@@ -1985,7 +1983,7 @@ class ResourceUpdatedNotification(_te.TypedDict):
     """
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["notifications/resources/updated"]
-    params: ResourceUpdatedNotificationParams
+    params: "ResourceUpdatedNotificationParams"
 
 
 class ResourceUpdatedNotificationParams(_te.TypedDict):
@@ -1993,7 +1991,7 @@ class ResourceUpdatedNotificationParams(_te.TypedDict):
 
     Schema: ``#/$defs/ResourceUpdatedNotificationParams``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[NotificationMetaObject]
+    _meta: _te.NotRequired["NotificationMetaObject"]
     uri: str
     """The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to."""
 
@@ -2003,7 +2001,7 @@ class Result(_te.TypedDict):
 
     Schema: ``#/$defs/Result``. Undeclared keys are allowed (``additionalProperties``).
     """
-    _meta: _te.NotRequired[ResultMetaObject]
+    _meta: _te.NotRequired["ResultMetaObject"]
     resultType: str
     """Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -2038,7 +2036,7 @@ class Root(_te.TypedDict):
 
     Schema: ``#/$defs/Root``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[MetaObject]
+    _meta: _te.NotRequired["MetaObject"]
     name: _te.NotRequired[str]
     """An optional name for the root. This can be used to provide a human-readable
     identifier for the root, which may be useful for display purposes or for
@@ -2056,9 +2054,9 @@ class SamplingMessage(_te.TypedDict):
 
     Schema: ``#/$defs/SamplingMessage``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[MetaObject]
-    content: SamplingMessageContent
-    role: Role
+    _meta: _te.NotRequired["MetaObject"]
+    content: "SamplingMessageContent"
+    role: "Role"
 
 
 class ServerCapabilitiesPrompts(_te.TypedDict):
@@ -2095,11 +2093,11 @@ class ServerCapabilities(_te.TypedDict):
 
     Schema: ``#/$defs/ServerCapabilities``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    completions: _te.NotRequired[JSONObject]
+    completions: _te.NotRequired["JSONObject"]
     """Present if the server supports argument autocompletion suggestions."""
-    experimental: _te.NotRequired[_t.Dict[str, JSONObject]]
+    experimental: _te.NotRequired[_t.Dict[str, "JSONObject"]]
     """Experimental, non-standard capabilities that the server supports."""
-    extensions: _te.NotRequired[_t.Dict[str, JSONObject]]
+    extensions: _te.NotRequired[_t.Dict[str, "JSONObject"]]
     """Optional MCP extensions that the server supports. Keys are extension identifiers
     (e.g., "io.modelcontextprotocol/tasks"), and values are per-extension settings
     objects. An empty object indicates support with no settings.
@@ -2107,13 +2105,13 @@ class ServerCapabilities(_te.TypedDict):
     Keys MUST follow the `key naming rules`, with a
     mandatory prefix.
     """
-    logging: _te.NotRequired[JSONObject]
+    logging: _te.NotRequired["JSONObject"]
     """Present if the server supports sending log messages to the client."""
-    prompts: _te.NotRequired[ServerCapabilitiesPrompts]
+    prompts: _te.NotRequired["ServerCapabilitiesPrompts"]
     """Present if the server offers any prompt templates."""
-    resources: _te.NotRequired[ServerCapabilitiesResources]
+    resources: _te.NotRequired["ServerCapabilitiesResources"]
     """Present if the server offers any resources to read."""
-    tools: _te.NotRequired[ServerCapabilitiesTools]
+    tools: _te.NotRequired["ServerCapabilitiesTools"]
     """Present if the server offers any tools to call."""
 
 
@@ -2121,7 +2119,7 @@ class StringSchema(_te.TypedDict):
     """Schema: ``#/$defs/StringSchema``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict."""
     default: _te.NotRequired[str]
     description: _te.NotRequired[str]
-    format: _te.NotRequired[StringSchemaFormat]
+    format: _te.NotRequired["StringSchemaFormat"]
     maxLength: _te.NotRequired[int]
     minLength: _te.NotRequired[int]
     title: _te.NotRequired[str]
@@ -2165,7 +2163,7 @@ class SubscriptionsAcknowledgedNotification(_te.TypedDict):
     """
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["notifications/subscriptions/acknowledged"]
-    params: SubscriptionsAcknowledgedNotificationParams
+    params: "SubscriptionsAcknowledgedNotificationParams"
 
 
 class SubscriptionsAcknowledgedNotificationParams(_te.TypedDict):
@@ -2173,8 +2171,8 @@ class SubscriptionsAcknowledgedNotificationParams(_te.TypedDict):
 
     Schema: ``#/$defs/SubscriptionsAcknowledgedNotificationParams``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[NotificationMetaObject]
-    notifications: SubscriptionFilter
+    _meta: _te.NotRequired["NotificationMetaObject"]
+    notifications: "SubscriptionFilter"
     """The subset of requested notification types the server agreed to honor.
     Only includes notification types the server actually supports; if the
     client requested an unsupported type (e.g., `promptsListChanged` when
@@ -2189,10 +2187,10 @@ class SubscriptionsListenRequest(_te.TypedDict):
 
     Schema: ``#/$defs/SubscriptionsListenRequest``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["subscriptions/listen"]
-    params: SubscriptionsListenRequestParams
+    params: "SubscriptionsListenRequestParams"
 
 
 class SubscriptionsListenRequestParams(_te.TypedDict):
@@ -2200,8 +2198,8 @@ class SubscriptionsListenRequestParams(_te.TypedDict):
 
     Schema: ``#/$defs/SubscriptionsListenRequestParams``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: RequestMetaObject
-    notifications: SubscriptionFilter
+    _meta: "RequestMetaObject"
+    notifications: "SubscriptionFilter"
     """The notifications the client opts in to on this stream. The server
     **MUST NOT** send notification types the client has not explicitly
     requested.
@@ -2217,7 +2215,7 @@ class SubscriptionsListenResult(_te.TypedDict):
 
     Schema: ``#/$defs/SubscriptionsListenResult``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: SubscriptionsListenResultMetaObject
+    _meta: "SubscriptionsListenResultMetaObject"
     resultType: str
     """Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -2257,9 +2255,9 @@ class SubscriptionsListenResultResponse(_te.TypedDict):
 
     Schema: ``#/$defs/SubscriptionsListenResultResponse``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    id: RequestId
+    id: "RequestId"
     jsonrpc: _t.Literal["2.0"]
-    result: SubscriptionsListenResult
+    result: "SubscriptionsListenResult"
 
 
 class TextContent(_te.TypedDict):
@@ -2267,8 +2265,8 @@ class TextContent(_te.TypedDict):
 
     Schema: ``#/$defs/TextContent``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[MetaObject]
-    annotations: _te.NotRequired[Annotations]
+    _meta: _te.NotRequired["MetaObject"]
+    annotations: _te.NotRequired["Annotations"]
     """Optional annotations for the client."""
     text: str
     """The text content of the message."""
@@ -2277,7 +2275,7 @@ class TextContent(_te.TypedDict):
 
 class TextResourceContents(_te.TypedDict):
     """Schema: ``#/$defs/TextResourceContents``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict."""
-    _meta: _te.NotRequired[MetaObject]
+    _meta: _te.NotRequired["MetaObject"]
     mimeType: _te.NotRequired[str]
     """The MIME type of this resource, if known."""
     text: str
@@ -2299,7 +2297,7 @@ class TitledMultiSelectEnumSchemaItems(_te.TypedDict):
 
     Schema: ``#/$defs/TitledMultiSelectEnumSchema/properties/items``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    anyOf: _t.List[TitledMultiSelectEnumSchemaItemsAnyOfItem]
+    anyOf: _t.List["TitledMultiSelectEnumSchemaItemsAnyOfItem"]
     """Array of enum options with values and display labels."""
 
 
@@ -2312,7 +2310,7 @@ class TitledMultiSelectEnumSchema(_te.TypedDict):
     """Optional default value."""
     description: _te.NotRequired[str]
     """Optional description for the enum field."""
-    items: TitledMultiSelectEnumSchemaItems
+    items: "TitledMultiSelectEnumSchemaItems"
     """Schema for array items with enum options and display labels."""
     maxItems: _te.NotRequired[int]
     """Maximum number of items to select."""
@@ -2340,7 +2338,7 @@ class TitledSingleSelectEnumSchema(_te.TypedDict):
     """Optional default value."""
     description: _te.NotRequired[str]
     """Optional description for the enum field."""
-    oneOf: _t.List[TitledSingleSelectEnumSchemaOneOfItem]
+    oneOf: _t.List["TitledSingleSelectEnumSchemaOneOfItem"]
     """Array of enum options with values and display labels."""
     title: _te.NotRequired[str]
     """Optional title for the enum field."""
@@ -2403,8 +2401,8 @@ class Tool(_te.TypedDict):
 
     Schema: ``#/$defs/Tool``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[MetaObject]
-    annotations: _te.NotRequired[ToolAnnotations]
+    _meta: _te.NotRequired["MetaObject"]
+    annotations: _te.NotRequired["ToolAnnotations"]
     """Optional additional tool information.
 
     Display name precedence order is: `title`, `annotations.title`, then `name`.
@@ -2414,7 +2412,7 @@ class Tool(_te.TypedDict):
 
     This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
     """
-    icons: _te.NotRequired[_t.List[Icon]]
+    icons: _te.NotRequired[_t.List["Icon"]]
     """Optional set of sized icons that the client can display in a user interface.
 
     Clients that support rendering icons MUST support at least the following MIME types:
@@ -2425,7 +2423,7 @@ class Tool(_te.TypedDict):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    inputSchema: ToolInputSchema
+    inputSchema: "ToolInputSchema"
     """A JSON Schema object defining the expected parameters for the tool.
 
     Tool arguments are always JSON objects, so `type: "object"` is required at the root.
@@ -2443,7 +2441,7 @@ class Tool(_te.TypedDict):
     """
     name: str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    outputSchema: _te.NotRequired[ToolOutputSchema]
+    outputSchema: _te.NotRequired["ToolOutputSchema"]
     """An optional JSON Schema object defining the structure of the tool's output returned in
     the structuredContent field of a `CallToolResult`. This can be any valid JSON Schema 2020-12.
 
@@ -2509,7 +2507,7 @@ class ToolChoice(_te.TypedDict):
 
     Schema: ``#/$defs/ToolChoice``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    mode: _te.NotRequired[ToolChoiceMode]
+    mode: _te.NotRequired["ToolChoiceMode"]
     """Controls the tool use ability of the model:
     - `"auto"`: Model decides whether to use tools (default)
     - `"required"`: Model MUST use at least one tool before completing
@@ -2524,7 +2522,7 @@ class ToolListChangedNotification(_te.TypedDict):
     """
     jsonrpc: _t.Literal["2.0"]
     method: _t.Literal["notifications/tools/list_changed"]
-    params: _te.NotRequired[NotificationParams]
+    params: _te.NotRequired["NotificationParams"]
 
 
 class ToolResultContent(_te.TypedDict):
@@ -2532,11 +2530,11 @@ class ToolResultContent(_te.TypedDict):
 
     Schema: ``#/$defs/ToolResultContent``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[MetaObject]
+    _meta: _te.NotRequired["MetaObject"]
     """Optional metadata about the tool result. Clients SHOULD preserve this field when
     including tool results in subsequent sampling requests to enable caching optimizations.
     """
-    content: _t.List[ContentBlock]
+    content: _t.List["ContentBlock"]
     """The unstructured result content of the tool use.
 
     This has the same format as `CallToolResult.content` and can include text, images,
@@ -2567,7 +2565,7 @@ class ToolUseContent(_te.TypedDict):
 
     Schema: ``#/$defs/ToolUseContent``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    _meta: _te.NotRequired[MetaObject]
+    _meta: _te.NotRequired["MetaObject"]
     """Optional metadata about the tool use. Clients SHOULD preserve this field when
     including tool uses in subsequent sampling requests to enable caching optimizations.
     """
@@ -2603,7 +2601,7 @@ class UnsupportedProtocolVersionErrorError(_te.TypedDict):
     """
     code: _t.Literal[-32022]
     """The error type that occurred."""
-    data: UnsupportedProtocolVersionErrorErrorData
+    data: "UnsupportedProtocolVersionErrorErrorData"
     """Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.)."""
     message: str
     """A short description of the error. The message SHOULD be limited to a concise single sentence."""
@@ -2617,9 +2615,9 @@ class UnsupportedProtocolVersionError(_te.TypedDict):
 
     Schema: ``#/$defs/UnsupportedProtocolVersionError``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
-    error: UnsupportedProtocolVersionErrorError
+    error: "UnsupportedProtocolVersionErrorError"
     """Refines `Error`."""
-    id: _te.NotRequired[RequestId]
+    id: _te.NotRequired["RequestId"]
     jsonrpc: _t.Literal["2.0"]
 
 
@@ -2642,7 +2640,7 @@ class UntitledMultiSelectEnumSchema(_te.TypedDict):
     """Optional default value."""
     description: _te.NotRequired[str]
     """Optional description for the enum field."""
-    items: UntitledMultiSelectEnumSchemaItems
+    items: "UntitledMultiSelectEnumSchemaItems"
     """Schema for the array items."""
     maxItems: _te.NotRequired[int]
     """Maximum number of items to select."""
