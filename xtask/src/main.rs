@@ -5,6 +5,7 @@
 //! - `test`: the full test run that CI and the README use ([`test`]).
 
 mod codegen;
+mod python;
 mod schema;
 mod test;
 
@@ -38,7 +39,7 @@ enum Command {
     ///
     /// With --schema/--revision/--out, generate one revision from any schema file instead.
     Codegen(CodegenArgs),
-    /// Run every test: schema pull, codegen --check, cargo test, clippy, rustdoc.
+    /// Run every test: schema pull, codegen --check, cargo test, clippy, rustdoc, Python.
     Test,
 }
 

@@ -32,6 +32,7 @@ const STEPS: &[Step] = &[
         &["doc", "--no-deps", "-p", "mcpgen"],
         &[("RUSTDOCFLAGS", "-Dwarnings")],
     ),
+    Step::in_process("python", crate::python::test),
 ];
 
 struct Step {
