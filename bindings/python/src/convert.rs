@@ -12,7 +12,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyMemoryView, PyString, PyTuple};
 
-use crate::view::{Problem, Problems, PyView, MAX_DEPTH};
+use crate::view::{Problem, PyView, ViewCx, MAX_DEPTH};
 
 /// What a caller passed as `data`.
 pub enum Input<'py> {
@@ -70,12 +70,12 @@ pub fn with_input<'py, T: Send>(
             Ok(py.detach(|| on_text(bytes)))
         }
         Input::Object(o) => {
-            let problems = Problems::default();
+            let cx = ViewCx::default();
             // SAFETY: `o` is alive for the whole call and the GIL is held; the view runs no
             // Python code, so the data cannot change meanwhile.
-            let view = unsafe { PyView::new(o.as_ptr(), &problems) };
+            let view = unsafe { PyView::new(o.as_ptr(), &cx) };
             let out = on_view(&view);
-            match problems.take() {
+            match cx.take_problem() {
                 Some(p) => Err(Failure::NotJson(describe_problem(py, p))),
                 None => Ok(out),
             }
@@ -167,8 +167,8 @@ pub fn value_to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny
 /// Python exceptions.
 pub enum Failure {
     Decode(DecodeError),
-    Protocol(ProtocolError),
-    Response(ResponseError),
+    Protocol(Box<ProtocolError>),
+    Response(Box<ResponseError>),
     /// The data has a value with no JSON form: (is it a type error?, message).
     NotJson((bool, String)),
     /// A bad argument (unknown revision or policy…).
@@ -184,12 +184,12 @@ impl From<DecodeError> for Failure {
 }
 impl From<ProtocolError> for Failure {
     fn from(e: ProtocolError) -> Self {
-        Failure::Protocol(e)
+        Failure::Protocol(Box::new(e))
     }
 }
 impl From<ResponseError> for Failure {
     fn from(e: ResponseError) -> Self {
-        Failure::Response(e)
+        Failure::Response(Box::new(e))
     }
 }
 impl From<PyErr> for Failure {

@@ -62,11 +62,18 @@ fn policy_arg(policy: Option<&Bound<'_, PyString>>) -> Result<Policy, Failure> {
     }
 }
 
-/// Checks the definition name before reading any data, as the Rust API does.
-fn definition_arg<'a>(rev: Revision, name: &'a Bound<'_, PyString>) -> Result<std::borrow::Cow<'a, str>, Failure> {
-    let name = str_text(name)?;
-    mcpgen::definition(rev, &name)?;
-    Ok(name)
+/// As the Rust API, an unknown definition name is reported even when the data is not JSON.
+/// The name is not looked up beforehand (that would cost a lookup on every call): the
+/// generated dispatch reports an unknown name, and only a parse error needs the check.
+fn unknown_name_first(rev: Revision, name: &str, e: DecodeError) -> DecodeError {
+    match e {
+        DecodeError::Parse(_) => mcpgen::definition(rev, name).err().unwrap_or(e),
+        e => e,
+    }
+}
+
+fn unknown_definition(rev: Revision, name: &str) -> DecodeError {
+    DecodeError::UnknownDefinition { revision: rev.as_str(), name: name.to_owned() }
 }
 
 fn check(
@@ -80,12 +87,12 @@ fn check(
     let input = Input::from_data(data)?;
     let result = match def_name {
         Some(name) => {
-            let name = definition_arg(rev, name)?;
+            let name = str_text(name)?;
             let name = &*name;
             with_input(
                 py,
                 &input,
-                |bytes| with_tape(bytes, |root| mcpgen::validate_view(rev, name, root, opts)),
+                |bytes| with_tape(bytes, |root| mcpgen::validate_view(rev, name, root, opts)).map_err(|e| unknown_name_first(rev, name, e)),
                 |v| mcpgen::validate_view(rev, name, v, opts),
             )?
         }
@@ -135,18 +142,22 @@ fn is_valid(
         let input = Input::from_data(data)?;
         match def_name {
             Some(name) => {
-                let name = definition_arg(rev, name)?;
+                let name = str_text(name)?;
                 let name = &*name;
-                // Fail-fast only: no error is built.
-                with_input(
+                // Fail-fast only: no error is built. `None`: no such definition.
+                let verdict = with_input(
                     py,
                     &input,
                     |bytes| {
-                        with_tape(bytes, |root| Ok(rev.validate_view(name, root, &Path::Root, &mut Cx::fail_fast(opts)).unwrap_or(false)))
-                            .unwrap_or(false)
+                        with_tape(bytes, |root| Ok(rev.validate_view(name, root, &Path::Root, &mut Cx::fail_fast(opts))))
+                            .or_else(|e| match unknown_name_first(rev, name, e) {
+                                DecodeError::Parse(_) => Ok(Some(false)),
+                                e => Err(e),
+                            })
                     },
-                    |v| rev.validate_view(name, v, &Path::Root, &mut Cx::fail_fast(opts)).unwrap_or(false),
-                )
+                    |v| Ok(rev.validate_view(name, v, &Path::Root, &mut Cx::fail_fast(opts))),
+                )??;
+                verdict.ok_or_else(|| Failure::Decode(unknown_definition(rev, name)))
             }
             None => with_input(
                 py,
@@ -200,13 +211,16 @@ fn decode_text(
 ) -> Result<String, Failure> {
     let rev = revision_arg(revision)?;
     let policy = policy_arg(policy)?;
-    let name = definition_arg(rev, def_name)?;
+    let name = str_text(def_name)?;
     let name = &*name;
     let input = Input::from_data(data)?;
     let out = with_input(
         py,
         &input,
-        |bytes| with_tape(bytes, |root| mcpgen::decode_view(rev, name, root, policy).map(|d| d.to_json_string())),
+        |bytes| {
+            with_tape(bytes, |root| mcpgen::decode_view(rev, name, root, policy).map(|d| d.to_json_string()))
+                .map_err(|e| unknown_name_first(rev, name, e))
+        },
         |v| mcpgen::decode_view(rev, name, v, policy).map(|d| d.to_json_string()),
     )?;
     Ok(out?)
@@ -284,7 +298,9 @@ fn check_request<'py>(
             None => ServerConfig::default(),
         };
         let bytes = input_bytes(py, &Input::from_data(data)?)?;
-        let accepted = py.detach(|| protocol::check_request(&bytes, &config).map(|a| (a.revision, a.method, a.id, a.legacy, a.request.to_json_string())))?;
+        let accepted = py.detach(|| {
+            protocol::check_request(&bytes, &config).map(|a| (a.revision, a.method, a.id, a.legacy, a.request.to_json_string())).map_err(Failure::from)
+        })?;
         Ok(accepted)
     };
     let (revision, method, id, legacy, request) = run().map_err(|f| f.into_pyerr(py))?;

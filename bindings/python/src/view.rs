@@ -6,14 +6,18 @@
 //! `int` → number (an integer); `float` → number (`1.0` counts as an integer, as in JSON
 //! Schema); `None` → null. Subclasses count as their base (`IntEnum`, `OrderedDict`, …).
 //!
-//! Reading never runs Python code: dictionaries are walked with `PyDict_Next` and keys compared
-//! as UTF-8, so the data cannot change under the validator. A value that is not JSON data
-//! (a `set`, a `bytes`, a non-`str` key, `nan`, a lone surrogate, nesting deeper than
-//! [`MAX_DEPTH`], a cycle) is recorded in [`Problems`] where the validator meets it and turns
-//! into a `TypeError` / `ValueError` once validation returns; it reads as `null` meanwhile.
+//! Reading never runs Python code, so the data cannot change under the validator. Each dict is
+//! walked once, with `PyDict_Next`, when its view is made: its members (UTF-8 key, value) go
+//! into the call's member table ([`ViewCx`]), and `get`/`entries` then read that table, so the
+//! validator's repeated lookups (`required`, union arm scoring) cost no further C-API calls.
+//!
+//! A value that is not JSON data (a `set`, a `bytes`, a non-`str` key, `nan`, a lone
+//! surrogate, nesting deeper than [`MAX_DEPTH`], a cycle) is recorded in the [`ViewCx`] when a
+//! view of it (or of its container) is made, and turns into a `TypeError` / `ValueError` once
+//! validation returns; it reads as `null` meanwhile.
 
 use std::borrow::Cow;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::marker::PhantomData;
 use std::ptr::addr_of_mut;
 
@@ -25,10 +29,24 @@ use pyo3::ffi;
 /// container that contains itself, is an error instead of a stack overflow.
 pub const MAX_DEPTH: u32 = 512;
 
-/// The first non-JSON value met during one call, reported after the validator returns.
+/// Per-call state shared by every view of one validation: the member table of the dicts read
+/// so far, and the first non-JSON value met (reported after the validator returns).
 #[derive(Default)]
-pub struct Problems {
+pub struct ViewCx {
+    members: RefCell<Vec<Member>>,
+    /// UTF-8 copies of keys where the ABI cannot lend the str's own (Windows, Python 3.9).
+    #[allow(dead_code)]
+    owned_keys: RefCell<Vec<Box<str>>>,
     first: Cell<Option<Problem>>,
+}
+
+/// One dict member: its key's UTF-8 (borrowed from the key object, or from `owned_keys`) and
+/// its value (borrowed from the dict).
+#[derive(Clone, Copy)]
+struct Member {
+    key: *const u8,
+    key_len: usize,
+    value: *mut ffi::PyObject,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -44,14 +62,46 @@ pub enum Problem {
     TooDeep,
 }
 
-impl Problems {
+impl ViewCx {
     fn note(&self, p: Problem) {
         if self.first.get().is_none() {
             self.first.set(Some(p));
         }
     }
-    pub fn take(&self) -> Option<Problem> {
+    pub fn take_problem(&self) -> Option<Problem> {
         self.first.take()
+    }
+
+    /// Reads a dict's members into the table; returns their range.
+    unsafe fn read_dict(&self, dict: *mut ffi::PyObject) -> (u32, u32) {
+        let mut members = self.members.borrow_mut();
+        let start = members.len();
+        let mut pos = 0;
+        let mut k = std::ptr::null_mut();
+        let mut v = std::ptr::null_mut();
+        unsafe {
+            while ffi::PyDict_Next(dict, &mut pos, &mut k, &mut v) != 0 {
+                if !is_str(k) {
+                    self.note(Problem::NonStrKey(k));
+                    continue;
+                }
+                match str_of(k) {
+                    Some(Cow::Borrowed(text)) => members.push(Member { key: text.as_ptr(), key_len: text.len(), value: v }),
+                    Some(Cow::Owned(text)) => {
+                        let text: Box<str> = text.into();
+                        members.push(Member { key: text.as_ptr(), key_len: text.len(), value: v });
+                        // A Box's heap data does not move when the Vec holding it grows.
+                        self.owned_keys.borrow_mut().push(text);
+                    }
+                    None => self.note(Problem::BadString),
+                }
+            }
+        }
+        (start as u32, (members.len() - start) as u32)
+    }
+
+    fn member(&self, i: u32) -> Option<Member> {
+        self.members.borrow().get(i as usize).copied()
     }
 }
 
@@ -64,50 +114,54 @@ pub struct PyView<'v> {
     /// A `float` (not an `int`): read with `PyFloat_AsDouble`.
     float: bool,
     depth: u32,
-    problems: &'v Problems,
+    /// Objects: the range of their members in the table. Arrays: (0, length).
+    start: u32,
+    len: u32,
+    cx: &'v ViewCx,
     _data: PhantomData<&'v ffi::PyObject>,
 }
 
 impl<'v> PyView<'v> {
     /// # Safety
     /// `obj` must be a live object that outlives `'v`, and the GIL must be held for `'v`.
-    pub unsafe fn new(obj: *mut ffi::PyObject, problems: &'v Problems) -> PyView<'v> {
-        unsafe { PyView::at(obj, 0, problems) }
+    pub unsafe fn new(obj: *mut ffi::PyObject, cx: &'v ViewCx) -> PyView<'v> {
+        unsafe { PyView::at(obj, 0, cx) }
     }
 
-    unsafe fn at(obj: *mut ffi::PyObject, depth: u32, problems: &'v Problems) -> PyView<'v> {
+    unsafe fn at(obj: *mut ffi::PyObject, depth: u32, cx: &'v ViewCx) -> PyView<'v> {
         let mut kind = unsafe { classify(obj) };
-        let mut float = false;
+        let (mut float, mut start, mut len) = (false, 0, 0);
         // Every value met is checked for a JSON form, whether or not its schema reads it.
         match kind {
             None => {
-                problems.note(Problem::Unsupported(obj));
+                cx.note(Problem::Unsupported(obj));
             }
             Some(Kind::Array | Kind::Object) if depth >= MAX_DEPTH => {
-                problems.note(Problem::TooDeep);
+                cx.note(Problem::TooDeep);
                 kind = None;
+            }
+            Some(Kind::Object) => (start, len) = unsafe { cx.read_dict(obj) },
+            Some(Kind::Array) => {
+                let n = unsafe { if is_list(obj) { ffi::PyList_Size(obj) } else { ffi::PyTuple_Size(obj) } };
+                len = n.max(0) as u32;
             }
             Some(Kind::Number) if unsafe { is_float(obj) } => {
                 float = true;
                 let f = unsafe { ffi::PyFloat_AsDouble(obj) };
                 if !f.is_finite() {
-                    problems.note(Problem::NonFinite(f));
+                    cx.note(Problem::NonFinite(f));
                 }
             }
-            Some(Kind::String) => {
-                // Caches the UTF-8 form the validator reads later (free for ASCII strings).
-                if unsafe { str_of(obj) }.is_none() {
-                    problems.note(Problem::BadString);
-                }
-            }
+            // Also caches the UTF-8 form the validator reads later (free for ASCII strings).
+            Some(Kind::String) if unsafe { str_of(obj) }.is_none() => cx.note(Problem::BadString),
             _ => {}
         }
-        PyView { obj, kind: kind.unwrap_or(Kind::Null), float, depth, problems, _data: PhantomData }
+        PyView { obj, kind: kind.unwrap_or(Kind::Null), float, depth, start, len, cx, _data: PhantomData }
     }
 
     fn child(&self, obj: *mut ffi::PyObject) -> PyView<'v> {
         // SAFETY: children are borrowed from a container that lives as long as the root.
-        unsafe { PyView::at(obj, self.depth + 1, self.problems) }
+        unsafe { PyView::at(obj, self.depth + 1, self.cx) }
     }
 
     fn is_float(&self) -> bool {
@@ -116,6 +170,15 @@ impl<'v> PyView<'v> {
 
     fn float(&self) -> f64 {
         unsafe { ffi::PyFloat_AsDouble(self.obj) }
+    }
+
+    /// Member `i` of this object: (key, value object).
+    fn member(&self, i: u32) -> Option<(&'v str, *mut ffi::PyObject)> {
+        let m = self.cx.member(self.start + i)?;
+        // SAFETY: the key's UTF-8 lives as long as its str object (or `owned_keys`), both
+        // alive for 'v, and is valid UTF-8.
+        let key = unsafe { std::str::from_utf8_unchecked(std::slice::from_raw_parts(m.key, m.key_len)) };
+        Some((key, m.value))
     }
 }
 
@@ -158,6 +221,27 @@ unsafe fn classify(obj: *mut ffi::PyObject) -> Option<Kind> {
         } else {
             None
         }
+    }
+}
+
+#[inline]
+unsafe fn is_str(obj: *mut ffi::PyObject) -> bool {
+    unsafe { ffi::Py_TYPE(obj) == addr_of_mut!(ffi::PyUnicode_Type) || ffi::PyUnicode_Check(obj) != 0 }
+}
+
+/// An `int` as `i64` when it fits; else `None` and the overflow sign (-1, 0 on error, 1).
+unsafe fn long_value(obj: *mut ffi::PyObject) -> (Option<i64>, i32) {
+    unsafe {
+        let mut overflow = 0;
+        let v = ffi::PyLong_AsLongLongAndOverflow(obj, &mut overflow);
+        if overflow != 0 {
+            return (None, overflow);
+        }
+        if v == -1 && !ffi::PyErr_Occurred().is_null() {
+            ffi::PyErr_Clear();
+            return (None, 0);
+        }
+        (Some(v), 0)
     }
 }
 
@@ -223,16 +307,16 @@ impl<'v> PyView<'v> {
     fn text(&self, obj: *mut ffi::PyObject) -> Option<Cow<'v, str>> {
         let s = unsafe { str_of(obj) };
         if s.is_none() {
-            self.problems.note(Problem::BadString);
+            self.cx.note(Problem::BadString);
         }
         s
     }
 }
 
-/// Entries of a dict, in insertion order.
+/// Entries of a dict, in insertion order (from the member table).
 pub struct PyEntries<'v> {
     parent: Option<PyView<'v>>,
-    pos: ffi::Py_ssize_t,
+    index: u32,
 }
 
 impl<'v> Iterator for PyEntries<'v> {
@@ -240,20 +324,17 @@ impl<'v> Iterator for PyEntries<'v> {
 
     fn next(&mut self) -> Option<Self::Item> {
         let parent = self.parent?;
-        let mut key = std::ptr::null_mut();
-        let mut value = std::ptr::null_mut();
-        // SAFETY: the parent is a live dict; PyDict_Next hands out borrowed references.
-        if unsafe { ffi::PyDict_Next(parent.obj, &mut self.pos, &mut key, &mut value) } == 0 {
-            self.parent = None;
+        if self.index >= parent.len {
             return None;
         }
-        let key = if unsafe { ffi::PyUnicode_Check(key) } != 0 {
-            parent.text(key).unwrap_or(Cow::Borrowed(""))
-        } else {
-            parent.problems.note(Problem::NonStrKey(key));
-            Cow::Borrowed("")
-        };
-        Some((key, parent.child(value)))
+        let (key, value) = parent.member(self.index)?;
+        self.index += 1;
+        Some((Cow::Borrowed(key), parent.child(value)))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.parent.map_or(0, |p| p.len.saturating_sub(self.index)) as usize;
+        (n, Some(n))
     }
 }
 
@@ -340,12 +421,10 @@ impl<'v> JsonView<'v> for PyView<'v> {
             return Some(self.float());
         }
         unsafe {
-            let mut overflow = 0;
-            let v = ffi::PyLong_AsLongLongAndOverflow(self.obj, &mut overflow);
-            if overflow == 0 && !(v == -1 && !ffi::PyErr_Occurred().is_null()) {
+            let (v, overflow) = long_value(self.obj);
+            if let Some(v) = v {
                 return Some(v as f64);
             }
-            ffi::PyErr_Clear();
             // Beyond i64: as a double, ±inf beyond f64 (the comparisons stay right).
             let f = ffi::PyLong_AsDouble(self.obj);
             if f == -1.0 && !ffi::PyErr_Occurred().is_null() {
@@ -367,17 +446,14 @@ impl<'v> JsonView<'v> for PyView<'v> {
             };
         }
         unsafe {
-            let mut overflow = 0;
-            let v = ffi::PyLong_AsLongLongAndOverflow(self.obj, &mut overflow);
-            if overflow == 0 && !(v == -1 && !ffi::PyErr_Occurred().is_null()) {
+            if let (Some(v), _) = long_value(self.obj) {
                 return Some(Number::from(v));
             }
-            ffi::PyErr_Clear();
             // A big integer: its decimal text.
             let s = ffi::PyObject_Str(self.obj);
             if s.is_null() {
                 ffi::PyErr_Clear();
-                self.problems.note(Problem::Unsupported(self.obj));
+                self.cx.note(Problem::Unsupported(self.obj));
                 return None;
             }
             let n = str_of(s).and_then(|t| Number::from_lexeme(&t));
@@ -390,37 +466,26 @@ impl<'v> JsonView<'v> for PyView<'v> {
         if self.kind != Kind::Object {
             return None;
         }
-        // A linear scan comparing UTF-8: MCP objects are small, and hashing a temporary str
-        // costs more than comparing a handful of short keys (and runs no `__eq__`).
-        let mut pos = 0;
-        let mut k = std::ptr::null_mut();
-        let mut v = std::ptr::null_mut();
-        while unsafe { ffi::PyDict_Next(self.obj, &mut pos, &mut k, &mut v) } != 0 {
-            if unsafe { ffi::PyUnicode_Check(k) } != 0 {
-                if let Some(text) = unsafe { str_of(k) } {
-                    if text == key {
-                        return Some(self.child(v));
-                    }
-                }
-            }
-        }
-        None
+        let members = self.cx.members.borrow();
+        let range = self.start as usize..(self.start + self.len) as usize;
+        let found = members.get(range)?.iter().find(|m| {
+            // SAFETY: see `PyView::member`.
+            m.key_len == key.len() && unsafe { std::slice::from_raw_parts(m.key, m.key_len) } == key.as_bytes()
+        });
+        let value = found?.value;
+        drop(members);
+        Some(self.child(value))
     }
 
     fn len(&self) -> usize {
-        let n = unsafe {
-            match self.kind {
-                Kind::Object => ffi::PyDict_Size(self.obj),
-                Kind::Array if is_list(self.obj) => ffi::PyList_Size(self.obj),
-                Kind::Array => ffi::PyTuple_Size(self.obj),
-                _ => 0,
-            }
-        };
-        n.max(0) as usize
+        match self.kind {
+            Kind::Object | Kind::Array => self.len as usize,
+            _ => 0,
+        }
     }
 
     fn entries(&self) -> PyEntries<'v> {
-        PyEntries { parent: (self.kind == Kind::Object).then_some(*self), pos: 0 }
+        PyEntries { parent: (self.kind == Kind::Object).then_some(*self), index: 0 }
     }
 
     fn items(&self) -> PyItems<'v> {
