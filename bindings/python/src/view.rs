@@ -29,9 +29,16 @@ use pyo3::ffi;
 /// container that contains itself, is an error instead of a stack overflow.
 pub const MAX_DEPTH: u32 = 512;
 
+thread_local! {
+    /// The member table's storage, reused from call to call on this thread.
+    static MEMBER_BUF: Cell<Vec<Member>> = const { Cell::new(Vec::new()) };
+}
+
+/// Member-table capacity kept for the next call (larger tables are freed).
+const KEEP_MEMBERS: usize = 1 << 16;
+
 /// Per-call state shared by every view of one validation: the member table of the dicts read
 /// so far, and the first non-JSON value met (reported after the validator returns).
-#[derive(Default)]
 pub struct ViewCx {
     members: RefCell<Vec<Member>>,
     /// UTF-8 copies of keys where the ABI cannot lend the str's own (Windows, Python 3.9).
@@ -60,6 +67,26 @@ pub enum Problem {
     /// A string that cannot be UTF-8 (lone surrogates).
     BadString,
     TooDeep,
+}
+
+impl Default for ViewCx {
+    fn default() -> Self {
+        ViewCx {
+            members: RefCell::new(MEMBER_BUF.take()),
+            owned_keys: RefCell::default(),
+            first: Cell::new(None),
+        }
+    }
+}
+
+impl Drop for ViewCx {
+    fn drop(&mut self) {
+        let mut buf = std::mem::take(self.members.get_mut());
+        if buf.capacity() <= KEEP_MEMBERS {
+            buf.clear();
+            MEMBER_BUF.set(buf);
+        }
+    }
 }
 
 impl ViewCx {
