@@ -9,6 +9,7 @@
 mod bench;
 mod codegen;
 mod fuzz;
+mod python;
 mod schema;
 mod test;
 
@@ -42,7 +43,7 @@ enum Command {
     ///
     /// With --schema/--revision/--out, generate one revision from any schema file instead.
     Codegen(CodegenArgs),
-    /// Run every test: schema pull, codegen --check, cargo test, clippy, rustdoc.
+    /// Run every test: schema pull, codegen --check, cargo test, clippy, rustdoc, Python.
     Test,
     /// Run the cargo-fuzz targets of fuzz/ for a given time each (nightly; not part of CI).
     Fuzz(fuzz::FuzzArgs),

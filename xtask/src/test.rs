@@ -33,6 +33,7 @@ const STEPS: &[Step] = &[
         &["doc", "--no-deps", "-p", "mcpgen"],
         &[("RUSTDOCFLAGS", "-Dwarnings")],
     ),
+    Step::in_process("python", crate::python::test),
 ];
 
 struct Step {

@@ -2,6 +2,7 @@
 
 pub mod docs;
 pub mod methods;
+pub mod python;
 pub mod rust;
 
 use proc_macro2::TokenStream;
@@ -160,6 +161,10 @@ pub fn workspace(revisions: &[RevisionInput]) -> Result<FileMap, Diagnostics> {
             Ok(f) => files.extend(f),
             Err(d) => diags.extend(d),
         }
+    }
+    match python::workspace(revisions) {
+        Ok(f) => files.extend(f),
+        Err(d) => diags.extend(d),
     }
     if !diags.is_empty() {
         return Err(diags);
