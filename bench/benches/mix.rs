@@ -5,8 +5,9 @@
 //! - (a)  mcpgen typed validators (`<T as Decode>::is_valid`) on pre-parsed `serde_json::Value`s;
 //! - (a2) the same through `mcpgen::validate_view(rev, name, …)`, dispatching by name per message;
 //! - (b)  `mcpgen::validate(rev, name, bytes, opts)`: parse + validate from bytes;
-//! - (c)  the `jsonschema` crate, one validator compiled per definition from the errata-patched
-//!        schema (outside the timing), `is_valid` on the same pre-parsed values;
+//! - (c)  the `jsonschema` crate, one validator compiled per definition from the
+//!   errata-patched schema (outside the timing), `is_valid` on the same pre-parsed values;
+//! - (c+d) what a `jsonschema` user holding bytes runs: `serde_json::from_slice`, then (c);
 //! - (d)  `serde_json::from_slice::<serde_json::Value>`: parse only.
 //!
 //! Extending (for the bindings): an in-process line is one more entry in [`lines`] (the C
@@ -48,6 +49,7 @@ const EXTERNAL: &[External] = &[
 const RATIOS: &[Ratio] = &[
     Ratio { fast: "a", slow: "c", goal: Some(5.0), why: "pre-parsed validation: mcpgen vs jsonschema" },
     Ratio { fast: "b", slow: "d", goal: Some(1.5), why: "mcpgen parse+validate vs serde_json parse alone" },
+    Ratio { fast: "b", slow: "c+d", goal: None, why: "bytes in, verdict out: mcpgen vs serde_json + jsonschema" },
     Ratio { fast: "b", slow: "c", goal: None, why: "mcpgen from bytes vs jsonschema on pre-parsed values" },
     Ratio { fast: "a", slow: "a2", goal: None, why: "typed call vs dispatch by definition name" },
     Ratio { fast: "b", slow: "e", goal: None, why: "C API per-call overhead: the Rust core vs the same call through libmcpgen" },
@@ -63,12 +65,15 @@ enum Verdict {
     Parses,
 }
 
-/// One line measured in this process: fills `verdicts[i]` for every message `i` per pass.
+/// One pass over the mix: writes the verdict of message `i` to `out[i]`, for every `i`.
+type Pass = Box<dyn FnMut(&mut [bool])>;
+
+/// One line measured in this process.
 struct Line {
     id: &'static str,
     label: &'static str,
     verdict: Verdict,
-    pass: Box<dyn FnMut(&mut [bool])>,
+    pass: Pass,
 }
 
 /// Everything prepared outside the timing.
@@ -86,7 +91,7 @@ fn lines(p: &Rc<Prepared>) -> Vec<Line> {
     let opts = Options::default();
     let revision = Revision::parse(mix::REVISION).expect("the bench revision is compiled in");
     let typed: Vec<TypedFn> = mix::DEFINITIONS.iter().map(|d| typed_validator(d).expect("typed validator")).collect();
-    let (pa, pa2, pb, pc, pd) = (p.clone(), p.clone(), p.clone(), p.clone(), p.clone());
+    let (pa, pa2, pb, pc, pcd, pd) = (p.clone(), p.clone(), p.clone(), p.clone(), p.clone(), p.clone());
     vec![
         Line {
             id: "a",
@@ -125,6 +130,17 @@ fn lines(p: &Rc<Prepared>) -> Vec<Line> {
             pass: Box::new(move |out| {
                 for (i, v) in pc.values.iter().enumerate() {
                     out[i] = pc.validators[pc.def_idx[i]].is_valid(v);
+                }
+            }),
+        },
+        Line {
+            id: "c+d",
+            label: "serde_json::from_slice + jsonschema is_valid (bytes in)",
+            verdict: Verdict::Schema,
+            pass: Box::new(move |out| {
+                for (i, m) in pcd.mix.messages.iter().enumerate() {
+                    out[i] = serde_json::from_slice::<serde_json::Value>(&m.bytes)
+                        .is_ok_and(|v| pcd.validators[pcd.def_idx[i]].is_valid(&v));
                 }
             }),
         },
@@ -180,7 +196,12 @@ fn run() -> Result<(), String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("bench/ is inside the workspace").to_path_buf();
     let n = env_usize("MCPGEN_BENCH_MESSAGES", 10_000)?;
     let seed = env_usize("MCPGEN_BENCH_SEED", 2026)? as u64;
-    let mix = mix::generate(n, seed);
+    let mut mix = mix::generate(n, seed);
+    if let Ok(defs) = std::env::var("MCPGEN_BENCH_DEFS") {
+        // For profiling one kind of message: keep only these definitions.
+        let keep: Vec<&str> = defs.split(',').map(str::trim).collect();
+        mix.messages.retain(|m| keep.contains(&m.def));
+    }
     let prepared = Rc::new(prepare(&root, mix)?);
     let mix = &prepared.mix;
     let (messages, bytes) = (mix.messages.len(), mix.total_bytes());
@@ -194,12 +215,17 @@ fn run() -> Result<(), String> {
         println!("  {def:<28} {count:>6} messages {:>8.2} MB", b as f64 / 1e6);
     }
 
+    let clock = Clock::from_env()?;
+    println!("clock: {}", clock.describe());
     let mut lines = lines(&prepared);
+    if let Ok(ids) = std::env::var("MCPGEN_BENCH_PROFILE") {
+        return profile(&mut lines, &ids, messages, env_usize("MCPGEN_BENCH_PASSES", 20)?, clock);
+    }
     check_agreement(&prepared, &mut lines)?;
     println!("verdicts: every line agrees with the mix on all {messages} messages\n");
 
     let expected_invalid: Vec<usize> = mix.messages.iter().enumerate().filter(|(_, m)| !m.valid).map(|(i, _)| i).collect();
-    let mut measured = measure(lines, messages, bytes as u64);
+    let mut measured = measure(lines, messages, bytes as u64, clock);
     if !EXTERNAL.is_empty() {
         let tsv = target_dir(&root).join("mcpgen-bench/mix.tsv");
         std::fs::create_dir_all(tsv.parent().expect("has a parent")).map_err(|e| e.to_string())?;
@@ -210,6 +236,84 @@ fn run() -> Result<(), String> {
     }
     print!("{}", report::render(messages, bytes, &measured, RATIOS));
     Ok(())
+}
+
+/// `MCPGEN_BENCH_PROFILE=a,c`: runs only those lines, `MCPGEN_BENCH_PASSES` passes each, no
+/// criterion and no agreement check, so a profiler (`perf record`, `valgrind --tool=callgrind`) sees little else.
+fn profile(lines: &mut [Line], ids: &str, messages: usize, passes: usize, clock: Clock) -> Result<(), String> {
+    let wanted: Vec<&str> = ids.split(',').map(str::trim).collect();
+    for id in &wanted {
+        let line = lines.iter_mut().find(|l| l.id == *id).ok_or_else(|| format!("no line ({id})"))?;
+        let mut out = vec![false; messages];
+        let took = clock.time(|| {
+            for _ in 0..passes {
+                (line.pass)(black_box(&mut out));
+                black_box(&out);
+            }
+        });
+        let per_pass = took.as_secs_f64() / passes.max(1) as f64;
+        println!("({id}) {}: {:.2} ms/pass over {passes} passes", line.label, per_pass * 1e3);
+    }
+    Ok(())
+}
+
+/// What a sample's time is measured with (`MCPGEN_BENCH_CLOCK`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Clock {
+    /// CPU time of the benchmark thread: time the thread spends descheduled does not count,
+    /// so a machine shared with other work still gives stable numbers. The default on Unix.
+    ThreadCpu,
+    /// Elapsed time (`std::time::Instant`).
+    Wall,
+}
+
+impl Clock {
+    fn from_env() -> Result<Clock, String> {
+        match std::env::var("MCPGEN_BENCH_CLOCK").as_deref() {
+            Ok("wall") => Ok(Clock::Wall),
+            Ok("cpu") => Ok(Clock::ThreadCpu),
+            Ok(other) => Err(format!("MCPGEN_BENCH_CLOCK={other}: expected `cpu` or `wall`")),
+            Err(_) if cfg!(unix) => Ok(Clock::ThreadCpu),
+            Err(_) => Ok(Clock::Wall),
+        }
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            Clock::ThreadCpu => "thread CPU time (MCPGEN_BENCH_CLOCK=wall for elapsed time)",
+            Clock::Wall => "elapsed wall-clock time",
+        }
+    }
+
+    /// Runs `f` and returns how long it took on this clock.
+    fn time(self, f: impl FnOnce()) -> Duration {
+        match self {
+            Clock::Wall => {
+                let start = Instant::now();
+                f();
+                start.elapsed()
+            }
+            Clock::ThreadCpu => {
+                let start = thread_cpu_time();
+                f();
+                thread_cpu_time().saturating_sub(start)
+            }
+        }
+    }
+}
+
+#[cfg(unix)]
+fn thread_cpu_time() -> Duration {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime only writes the timespec we pass a valid, exclusive pointer to.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+#[cfg(not(unix))]
+fn thread_cpu_time() -> Duration {
+    unreachable!("Clock::ThreadCpu is only chosen on Unix")
 }
 
 fn env_usize(name: &str, default: usize) -> Result<usize, String> {
@@ -295,7 +399,7 @@ fn check_agreement(p: &Prepared, lines: &mut [Line]) -> Result<(), String> {
 
 /// Times every line with criterion (flat sampling: each sample is several whole passes) and
 /// reports the median seconds per pass of its samples.
-fn measure(lines: Vec<Line>, messages: usize, bytes: u64) -> Vec<Measured> {
+fn measure(lines: Vec<Line>, messages: usize, bytes: u64, clock: Clock) -> Vec<Measured> {
     let mut c = Criterion::default()
         .sample_size(10)
         .warm_up_time(Duration::from_secs(1))
@@ -311,12 +415,12 @@ fn measure(lines: Vec<Line>, messages: usize, bytes: u64) -> Vec<Measured> {
             let mut out = vec![false; messages];
             group.bench_function(line.id, |b| {
                 b.iter_custom(|iters| {
-                    let start = Instant::now();
-                    for _ in 0..iters {
-                        (line.pass)(black_box(&mut out));
-                        black_box(&out);
-                    }
-                    let elapsed = start.elapsed();
+                    let elapsed = clock.time(|| {
+                        for _ in 0..iters {
+                            (line.pass)(black_box(&mut out));
+                            black_box(&out);
+                        }
+                    });
                     sink.borrow_mut().push((iters, elapsed));
                     elapsed
                 })

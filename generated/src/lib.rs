@@ -34,6 +34,8 @@ pub mod formats;
 pub mod json;
 pub mod methods;
 pub mod protocol;
+pub mod tools;
+pub mod icons;
 pub mod validate;
 mod revisions;
 
@@ -48,9 +50,7 @@ use validate::{Cx, Path};
 /// Looks up a definition, or says which revision lacks it.
 pub fn definition(revision: Revision, name: &str) -> Result<&'static DefEntry, DecodeError> {
     revision
-        .definitions()
-        .iter()
-        .find(|d| d.name == name)
+        .definition(name)
         .ok_or_else(|| DecodeError::UnknownDefinition { revision: revision.as_str(), name: name.to_owned() })
 }
 

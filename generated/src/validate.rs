@@ -394,6 +394,7 @@ pub fn check_format<'v, V: JsonView<'v>>(v: &V, format: &'static str, p: &Path<'
 }
 
 /// Strict policy: every key must be declared.
+#[inline]
 pub fn reject_unknown_key(key: &str, p: &Path<'_>, sp: &'static str, cx: &mut Cx) -> bool {
     if cx.opts.policy != Policy::Strict {
         return true;
@@ -438,8 +439,9 @@ pub type ArmFn<V> = fn(&V, &Path<'_>, &mut Cx) -> bool;
 
 /// The exact part of arm selection: facts about the instance that rule arms out (wrong JSON
 /// type, different tag value, different `resultType` under [`Options::discriminate_results`]).
-/// Computed once per union check; no allocation.
-struct ArmFilter<'v, V: JsonView<'v>> {
+/// Computed once per union check; no allocation. Generated union validators use it directly
+/// in fail-fast passes.
+pub struct ArmFilter<'v, V: JsonView<'v>> {
     is_obj: bool,
     /// `Some(tag value or None)` when the union has a tag and the instance is an object.
     tag_val: Option<Option<V>>,
@@ -451,7 +453,7 @@ struct ArmFilter<'v, V: JsonView<'v>> {
 
 impl<'v, V: JsonView<'v>> ArmFilter<'v, V> {
     #[inline]
-    fn new(v: &V, u: &UnionDesc) -> Self {
+    pub fn new(v: &V, u: &UnionDesc) -> Self {
         let is_obj = v.kind() == Kind::Object;
         let tag_val = match (u.tag, is_obj) {
             (Some(t), true) => Some(v.get(t)),
@@ -465,8 +467,8 @@ impl<'v, V: JsonView<'v>> ArmFilter<'v, V> {
     }
 
     /// Whether arm `i` can possibly match.
-    #[inline]
-    fn admits(&self, v: &V, u: &UnionDesc, i: usize, opts: &Options) -> bool {
+    #[inline(always)]
+    pub fn admits(&self, v: &V, u: &UnionDesc, i: usize, opts: &Options) -> bool {
         let arm = &u.arms[i];
         if !arm.types.is_empty() && !arm.types.iter().any(|t| t.accepts(v)) {
             return false;

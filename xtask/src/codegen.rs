@@ -21,7 +21,11 @@ const FIX_COMMAND: &str = "cargo xtask codegen";
 /// Directories owned by the generator, as (parent, directory-name prefix): every file inside
 /// `generated/src/rev_*/` comes from the file map, so one the map no longer has is stale.
 /// Files the map writes elsewhere are compared and written, but never deleted.
-const GENERATED_DIRS: &[(&str, &str)] = &[("generated/src", "rev_")];
+const GENERATED_DIRS: &[(&str, &str)] = &[
+    ("generated/src", "rev_"),
+    // The Python typing modules `mcpgen.rev_*` (one package directory per revision).
+    ("bindings/python/python/mcpgen", "rev_"),
+];
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
@@ -266,6 +270,10 @@ impl OwnedTree {
 
     fn walk(&mut self, rel: &str, dir: &Path) -> Result<()> {
         for (name, path) in list_dir(dir)? {
+            // Python's bytecode cache beside the generated modules is not generator output.
+            if name == "__pycache__" {
+                continue;
+            }
             let child_rel = format!("{rel}/{name}");
             if is_real_dir(&path)? {
                 self.walk(&child_rel, &path)?;

@@ -13,6 +13,7 @@ const STEPS: &[Step] = &[
     Step::in_process("schema pull", pull_schemas),
     Step::in_process("codegen --check", codegen::check),
     Step::command("cargo test", "cargo", &["test", "--workspace"], &[]),
+    Step::command("cargo test schemars", "cargo", &["test", "-p", "mcpgen", "--features", "schemars"], &[]),
     // libmcpgen from C and C++: static and shared, valgrind, pthreads, pkg-config example.
     Step::command("C library", "bash", &["bindings/c/tests/run.sh"], &[]),
     Step::command(
@@ -34,6 +35,7 @@ const STEPS: &[Step] = &[
         &["doc", "--no-deps", "-p", "mcpgen"],
         &[("RUSTDOCFLAGS", "-Dwarnings")],
     ),
+    Step::in_process("python", crate::python::test),
 ];
 
 struct Step {
@@ -123,7 +125,7 @@ pub fn run(root: &Path) -> Result<()> {
 
 /// Pulls every pinned schema from `MCPGEN_SCHEMA_MIRROR`, else from `../shared/mcp-spec`
 /// beside the workspace when it exists, else from the pinned upstream URLs.
-fn pull_schemas(root: &Path) -> Result<()> {
+pub(crate) fn pull_schemas(root: &Path) -> Result<()> {
     let beside = root.parent().map(|parent| parent.join("shared/mcp-spec"));
     let beside = beside.filter(|dir| dir.is_dir());
     let mirror = mirror_from_env().or(beside);

@@ -6,7 +6,9 @@
  *                 invalid message (the same work as the Rust line (b), mcpgen::validate);
  *   MODE verdict: mcpgen_validate_id(..., NULL), verdict only (fail-fast, no error details).
  * MIX_TSV lines are `Definition<TAB>valid|invalid<TAB>json`. Definition ids are looked up once,
- * outside the timing. Prints a summary, then the result JSON the runner reads:
+ * outside the timing. Passes are timed on the clock the Rust lines use (MCPGEN_BENCH_CLOCK:
+ * `cpu`, the thread's CPU time, the default; or `wall`). Prints a summary to stderr, then the
+ * result JSON the runner reads:
  *   {"seconds_per_pass": S, "passes": N, "invalid": [indices]} */
 #define _POSIX_C_SOURCE 200809L
 
@@ -23,9 +25,11 @@ typedef struct message {
     size_t len;
 } message;
 
+static clockid_t clock_id = CLOCK_THREAD_CPUTIME_ID;
+
 static double now(void) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(clock_id, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -60,6 +64,15 @@ int main(int argc, char **argv) {
         return 2;
     }
     details = !strcmp(argv[1], "details");
+    {
+        const char *clock_name = getenv("MCPGEN_BENCH_CLOCK");
+        if (clock_name && !strcmp(clock_name, "wall")) {
+            clock_id = CLOCK_MONOTONIC;
+        } else if (clock_name && strcmp(clock_name, "cpu")) {
+            fprintf(stderr, "MCPGEN_BENCH_CLOCK=%s: expected `cpu` or `wall`\n", clock_name);
+            return 2;
+        }
+    }
     f = fopen(argv[2], "rb");
     if (!f || fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
         perror(argv[2]);
@@ -102,8 +115,8 @@ int main(int argc, char **argv) {
     }
     qsort(times, passes, sizeof *times, cmp_double);
 
-    fprintf(stderr, "C %s: %zu messages, %.2f MB, median %.3f ms/pass over %zu passes (%.0f ns/message)\n", argv[1], n,
-            (double)bytes / 1e6, times[passes / 2] * 1e3, passes, times[passes / 2] * 1e9 / (double)(n ? n : 1));
+    fprintf(stderr, "C %s (%s clock): %zu messages, %.2f MB, median %.3f ms/pass over %zu passes (%.0f ns/message)\n", argv[1],
+            clock_id == CLOCK_MONOTONIC ? "wall" : "thread CPU", n, (double)bytes / 1e6, times[passes / 2] * 1e3, passes, times[passes / 2] * 1e9 / (double)(n ? n : 1));
     printf("{\"seconds_per_pass\": %.9f, \"passes\": %zu, \"invalid\": [", times[passes / 2], passes);
     {
         const char *sep = "";

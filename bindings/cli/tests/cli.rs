@@ -67,6 +67,60 @@ fn not_json_exits_1() {
     assert!(err.contains("line 1"), "{err}");
 }
 
+#[test]
+fn check_tool_reports_every_tool_and_exits_1_on_problems() {
+    let list = br#"{"tools":[
+        {"name":"good","inputSchema":{"type":"object","properties":{"a":{"type":"string"}}}},
+        {"name":"remote","inputSchema":{"type":"object","properties":{"a":{"$ref":"https://evil.example/a.json"}}}},
+        {"name":"old","inputSchema":{"$schema":"http://json-schema.org/draft-04/schema#","type":"object"}}
+    ]}"#;
+    let (code, out, err) = mcpgen(&["check-tool", "-"], list);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("ok    good (/tools/0)"), "{out}");
+    assert!(out.contains("/inputSchema/properties/a/$ref") && out.contains("https://evil.example/a.json") && out.contains("network_ref"), "{out}");
+    assert!(out.contains("unsupported dialect http://json-schema.org/draft-04/schema#"), "{out}");
+    assert!(out.contains("3 tool(s), 2 with problems"), "{out}");
+}
+
+#[test]
+fn check_tool_accepts_a_single_good_tool() {
+    let (code, out, err) = mcpgen(&["check-tool", "-"], br#"{"name":"t","inputSchema":{"type":"object"}}"#);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("1 tool(s), 0 with problems"), "{out}");
+}
+
+#[test]
+fn check_tool_usage_errors_exit_2() {
+    assert_eq!(mcpgen(&["check-tool", "/nonexistent/tools.json"], b"").0, 2);
+    assert_eq!(mcpgen(&["check-tool", "-"], b"not json").0, 2);
+    assert_eq!(mcpgen(&["check-tool", "-"], b"[1,2]").0, 2);
+}
+
+#[test]
+fn check_icon_schemes_mime_and_bytes() {
+    assert_eq!(mcpgen(&["check-icon", "https://example.com/i.png"], b"").0, 0);
+    let (code, out, _) = mcpgen(&["check-icon", "http://example.com/i.png"], b"");
+    assert_eq!(code, 1);
+    assert!(out.contains("http_not_allowed"), "{out}");
+    assert_eq!(mcpgen(&["check-icon", "--allow-http", "http://example.com/i.png"], b"").0, 0);
+    let (code, out, _) = mcpgen(&["check-icon", "javascript:alert(1)"], b"");
+    assert_eq!((code, out.contains("scheme_not_allowed")), (1, true), "{out}");
+    // A PNG labelled as JPEG, from a file.
+    let dir = std::env::temp_dir().join(format!("mcpgen-cli-icon-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let png = dir.join("icon.png");
+    std::fs::write(&png, b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR").unwrap();
+    let (code, out, _) = mcpgen(&["check-icon", "https://example.com/i", "--bytes", png.to_str().unwrap(), "--mime", "image/jpeg"], b"");
+    assert_eq!(code, 1);
+    assert!(out.contains("type_mismatch"), "{out}");
+    let (code, out, _) = mcpgen(&["check-icon", "https://example.com/i", "--bytes", png.to_str().unwrap(), "--mime", "image/png"], b"");
+    assert_eq!((code, out.trim()), (0, "ok: image/png image"));
+    let (code, out, _) = mcpgen(&["check-icon", "https://cdn.example.net/i.png", "--server", "https://mcp.example.com/mcp"], b"");
+    assert_eq!((code, out.contains("cross_origin")), (1, true), "{out}");
+    assert_eq!(mcpgen(&["check-icon", "https://example.com/i", "--bytes", "/nonexistent"], b"").0, 2);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
 
 fn tools_call(name: &str) -> String {

@@ -3,6 +3,7 @@
 pub mod c;
 pub mod docs;
 pub mod methods;
+pub mod python;
 pub mod rust;
 
 use proc_macro2::TokenStream;
@@ -171,6 +172,10 @@ pub fn workspace(revisions: &[RevisionInput]) -> Result<FileMap, Diagnostics> {
             Err(d) => diags.extend(d),
         }
     }
+    match python::workspace(revisions) {
+        Ok(f) => files.extend(f),
+        Err(d) => diags.extend(d),
+    }
     if !diags.is_empty() {
         return Err(diags);
     }
@@ -196,6 +201,7 @@ fn revisions_index(revisions: &[RevisionInput]) -> TokenStream {
     let mut pushes = TokenStream::new();
     let mut as_str = TokenStream::new();
     let mut defs = TokenStream::new();
+    let mut def_by_name = TokenStream::new();
     let mut methods = TokenStream::new();
     let mut shas = TokenStream::new();
     let mut has_rt = TokenStream::new();
@@ -226,6 +232,7 @@ fn revisions_index(revisions: &[RevisionInput]) -> TokenStream {
         });
         as_str.extend(quote! { #[cfg(feature = #feature)] Revision::#variant => #name, });
         defs.extend(quote! { #[cfg(feature = #feature)] Revision::#variant => #module::DEFINITIONS, });
+        def_by_name.extend(quote! { #[cfg(feature = #feature)] Revision::#variant => #module::definition(name), });
         methods.extend(quote! { #[cfg(feature = #feature)] Revision::#variant => #module::METHODS, });
         shas.extend(quote! { #[cfg(feature = #feature)] Revision::#variant => #module::SCHEMA_SHA256, });
         dec_res.extend(quote! {
@@ -273,6 +280,10 @@ fn revisions_index(revisions: &[RevisionInput]) -> TokenStream {
             /// Every definition of the revision.
             pub fn definitions(self) -> &'static [crate::decode::DefEntry] {
                 match self { #defs }
+            }
+            /// The definition called `name`, if the revision has it.
+            pub fn definition(self, name: &str) -> ::std::option::Option<&'static crate::decode::DefEntry> {
+                match self { #def_by_name }
             }
             /// The method table.
             pub fn methods(self) -> &'static [crate::methods::MethodInfo] {

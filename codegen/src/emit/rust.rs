@@ -660,6 +660,12 @@ fn decl_validator(cx: &Ctx, d: &Decl) -> TokenStream {
                 }
             }
             let arms_fn = format_ident!("arms_{}", d.name);
+            let any_arm = arm_fns
+                .iter()
+                .enumerate()
+                .map(|(i, g)| quote! { (filter.admits(v, &#desc, #i, &opts) && #g(v, p, cx)) })
+                .reduce(|a, b| quote! { #a || #b })
+                .unwrap_or_else(|| quote! { false });
             quote! {
                 pub(crate) static #desc: rt::UnionDesc = rt::UnionDesc {
                     name: #name,
@@ -674,6 +680,12 @@ fn decl_validator(cx: &Ctx, d: &Decl) -> TokenStream {
                     [#(#arm_fns),*]
                 }
                 pub(crate) fn #f<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
+                    if !cx.is_collecting() {
+                        // Yes/no: direct calls (inlinable), admitted arms in schema order.
+                        let filter = rt::ArmFilter::new(v, &#desc);
+                        let opts = cx.opts;
+                        return #any_arm;
+                    }
                     rt::check_union(v, &#desc, &#arms_fn::<V>(), p, cx)
                 }
             }
@@ -941,22 +953,33 @@ pub fn registry(cx: &Ctx) -> TokenStream {
             }
         }
     });
-    let validate_arms = cx.m.defs.iter().map(|def| {
-        let name = lit_str(&def.name);
+    let validate_arms = cx.m.defs.iter().enumerate().map(|(i, def)| {
         let f = vfn(&def.name);
-        quote! { #name => Some(#f(v, p, cx)) }
+        quote! { #i => Some(#f(v, p, cx)) }
     });
-    let build_arms = cx.m.defs.iter().map(|def| {
-        let name = lit_str(&def.name);
+    let build_arms = cx.m.defs.iter().enumerate().map(|(i, def)| {
         let ty = cx.rust_type(&def.schema, None);
-        quote! { #name => Some(<#ty as FromJson>::from_json(v, b).map(|x| ::std::boxed::Box::new(x) as ::std::boxed::Box<dyn crate::decode::AnyDecoded>)) }
+        quote! { #i => Some(<#ty as FromJson>::from_json(v, b).map(|x| ::std::boxed::Box::new(x) as ::std::boxed::Box<dyn crate::decode::AnyDecoded>)) }
+    });
+    // Name lookup (once per by-name call): the length picks a small bucket, then a `match`
+    // over names of that length, instead of comparing against every definition in turn.
+    let mut by_len: std::collections::BTreeMap<usize, Vec<(usize, &str)>> = std::collections::BTreeMap::new();
+    for (i, def) in cx.m.defs.iter().enumerate() {
+        by_len.entry(def.name.len()).or_default().push((i, def.name.as_str()));
+    }
+    let len_arms = by_len.iter().map(|(len, names)| {
+        let arms = names.iter().map(|(i, n)| {
+            let n = lit_str(n);
+            quote! { #n => Some(#i) }
+        });
+        quote! { #len => match name { #(#arms,)* _ => None } }
     });
     quote! {
         /// Validates any JSON view against the definition `name`: `None` when the revision has
         /// no such definition. Generic, so bindings with their own view type (Python objects)
         /// reuse the generated validators.
         pub fn validate_view<'v, V: JsonView<'v>>(name: &str, v: &V, p: &Path<'_>, cx: &mut Cx) -> ::std::option::Option<bool> {
-            match name {
+            match definition_index(name)? {
                 #(#validate_arms,)*
                 _ => None,
             }
@@ -966,7 +989,7 @@ pub fn registry(cx: &Ctx) -> TokenStream {
         /// `None` for an unknown name, `Some(None)` if validator and builder disagree (a bug).
         #[allow(clippy::type_complexity)]
         pub fn build_view<'v, V: JsonView<'v>>(name: &str, v: &V, b: &Builder) -> ::std::option::Option<::std::option::Option<::std::boxed::Box<dyn crate::decode::AnyDecoded>>> {
-            match name {
+            match definition_index(name)? {
                 #(#build_arms,)*
                 _ => None,
             }
@@ -977,7 +1000,15 @@ pub fn registry(cx: &Ctx) -> TokenStream {
 
         /// Looks a definition up by its schema name.
         pub fn definition(name: &str) -> ::std::option::Option<&'static crate::decode::DefEntry> {
-            DEFINITIONS.iter().find(|d| d.name == name)
+            DEFINITIONS.get(definition_index(name)?)
+        }
+
+        /// Index in [`DEFINITIONS`] of the definition called `name`.
+        pub fn definition_index(name: &str) -> ::std::option::Option<usize> {
+            match name.len() {
+                #(#len_arms,)*
+                _ => None,
+            }
         }
     }
 }

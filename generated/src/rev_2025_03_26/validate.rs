@@ -518,6 +518,18 @@ pub(crate) fn v_CallToolResultContentItem<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_CallToolResultContentItem);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_CallToolResultContentItem, 0usize, &opts)
+            && v_TextContent(v, p, cx))
+            || (filter.admits(v, &U_CallToolResultContentItem, 1usize, &opts)
+                && v_ImageContent(v, p, cx))
+            || (filter.admits(v, &U_CallToolResultContentItem, 2usize, &opts)
+                && v_AudioContent(v, p, cx))
+            || (filter.admits(v, &U_CallToolResultContentItem, 3usize, &opts)
+                && v_EmbeddedResource(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_CallToolResultContentItem,
@@ -929,6 +941,18 @@ pub(crate) fn v_ClientNotification<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ClientNotification);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ClientNotification, 0usize, &opts)
+            && v_CancelledNotification(v, p, cx))
+            || (filter.admits(v, &U_ClientNotification, 1usize, &opts)
+                && v_InitializedNotification(v, p, cx))
+            || (filter.admits(v, &U_ClientNotification, 2usize, &opts)
+                && v_ProgressNotification(v, p, cx))
+            || (filter.admits(v, &U_ClientNotification, 3usize, &opts)
+                && v_RootsListChangedNotification(v, p, cx));
+    }
     rt::check_union(v, &U_ClientNotification, &arms_ClientNotification::<V>(), p, cx)
 }
 pub(crate) static U_ClientRequest: rt::UnionDesc = rt::UnionDesc {
@@ -1066,6 +1090,36 @@ pub(crate) fn v_ClientRequest<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ClientRequest);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ClientRequest, 0usize, &opts)
+            && v_InitializeRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 1usize, &opts)
+                && v_PingRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 2usize, &opts)
+                && v_ListResourcesRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 3usize, &opts)
+                && v_ListResourceTemplatesRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 4usize, &opts)
+                && v_ReadResourceRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 5usize, &opts)
+                && v_SubscribeRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 6usize, &opts)
+                && v_UnsubscribeRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 7usize, &opts)
+                && v_ListPromptsRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 8usize, &opts)
+                && v_GetPromptRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 9usize, &opts)
+                && v_ListToolsRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 10usize, &opts)
+                && v_CallToolRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 11usize, &opts)
+                && v_SetLevelRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 12usize, &opts)
+                && v_CompleteRequest(v, p, cx));
+    }
     rt::check_union(v, &U_ClientRequest, &arms_ClientRequest::<V>(), p, cx)
 }
 pub(crate) static U_ClientResult: rt::UnionDesc = rt::UnionDesc {
@@ -1109,6 +1163,15 @@ pub(crate) fn v_ClientResult<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ClientResult);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ClientResult, 0usize, &opts) && v_Result(v, p, cx))
+            || (filter.admits(v, &U_ClientResult, 1usize, &opts)
+                && v_CreateMessageResult(v, p, cx))
+            || (filter.admits(v, &U_ClientResult, 2usize, &opts)
+                && v_ListRootsResult(v, p, cx));
+    }
     rt::check_union(v, &U_ClientResult, &arms_ClientResult::<V>(), p, cx)
 }
 pub(crate) fn v_CompleteRequestParamsArgument<'v, V: JsonView<'v>>(
@@ -1223,6 +1286,14 @@ pub(crate) fn v_CompleteRequestParamsRef<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_CompleteRequestParamsRef);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_CompleteRequestParamsRef, 0usize, &opts)
+            && v_PromptReference(v, p, cx))
+            || (filter.admits(v, &U_CompleteRequestParamsRef, 1usize, &opts)
+                && v_ResourceReference(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_CompleteRequestParamsRef,
@@ -1807,6 +1878,16 @@ pub(crate) fn v_CreateMessageResultContent<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_CreateMessageResultContent);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_CreateMessageResultContent, 0usize, &opts)
+            && v_TextContent(v, p, cx))
+            || (filter.admits(v, &U_CreateMessageResultContent, 1usize, &opts)
+                && v_ImageContent(v, p, cx))
+            || (filter.admits(v, &U_CreateMessageResultContent, 2usize, &opts)
+                && v_AudioContent(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_CreateMessageResultContent,
@@ -1936,6 +2017,14 @@ pub(crate) fn v_EmbeddedResourceResource<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_EmbeddedResourceResource);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_EmbeddedResourceResource, 0usize, &opts)
+            && v_TextResourceContents(v, p, cx))
+            || (filter.admits(v, &U_EmbeddedResourceResource, 1usize, &opts)
+                && v_BlobResourceContents(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_EmbeddedResourceResource,
@@ -2787,6 +2876,14 @@ pub(crate) fn v_JSONRPCBatchRequestItem<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_JSONRPCBatchRequestItem);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_JSONRPCBatchRequestItem, 0usize, &opts)
+            && v_JSONRPCRequest(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCBatchRequestItem, 1usize, &opts)
+                && v_JSONRPCNotification(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_JSONRPCBatchRequestItem,
@@ -2830,6 +2927,14 @@ pub(crate) fn v_JSONRPCBatchResponseItem<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_JSONRPCBatchResponseItem);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_JSONRPCBatchResponseItem, 0usize, &opts)
+            && v_JSONRPCResponse(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCBatchResponseItem, 1usize, &opts)
+                && v_JSONRPCError(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_JSONRPCBatchResponseItem,
@@ -3013,6 +3118,14 @@ pub(crate) fn v_JSONRPCMessageArm2Item<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_JSONRPCMessageArm2Item);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_JSONRPCMessageArm2Item, 0usize, &opts)
+            && v_JSONRPCRequest(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCMessageArm2Item, 1usize, &opts)
+                && v_JSONRPCNotification(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_JSONRPCMessageArm2Item,
@@ -3056,6 +3169,14 @@ pub(crate) fn v_JSONRPCMessageArm5Item<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_JSONRPCMessageArm5Item);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_JSONRPCMessageArm5Item, 0usize, &opts)
+            && v_JSONRPCResponse(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCMessageArm5Item, 1usize, &opts)
+                && v_JSONRPCError(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_JSONRPCMessageArm5Item,
@@ -3190,6 +3311,22 @@ pub(crate) fn v_JSONRPCMessage<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_JSONRPCMessage);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_JSONRPCMessage, 0usize, &opts)
+            && v_JSONRPCRequest(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCMessage, 1usize, &opts)
+                && v_JSONRPCNotification(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCMessage, 2usize, &opts)
+                && v_JSONRPCMessage_arm2(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCMessage, 3usize, &opts)
+                && v_JSONRPCResponse(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCMessage, 4usize, &opts)
+                && v_JSONRPCError(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCMessage, 5usize, &opts)
+                && v_JSONRPCMessage_arm5(v, p, cx));
+    }
     rt::check_union(v, &U_JSONRPCMessage, &arms_JSONRPCMessage::<V>(), p, cx)
 }
 pub(crate) fn v_JSONRPCNotificationParams<'v, V: JsonView<'v>>(
@@ -5444,6 +5581,14 @@ pub(crate) fn v_ProgressToken<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ProgressToken);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ProgressToken, 0usize, &opts)
+            && v_ProgressToken_arm0(v, p, cx))
+            || (filter.admits(v, &U_ProgressToken, 1usize, &opts)
+                && v_ProgressToken_arm1(v, p, cx));
+    }
     rt::check_union(v, &U_ProgressToken, &arms_ProgressToken::<V>(), p, cx)
 }
 pub(crate) fn v_Prompt<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
@@ -5755,6 +5900,18 @@ pub(crate) fn v_PromptMessageContent<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_PromptMessageContent);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_PromptMessageContent, 0usize, &opts)
+            && v_TextContent(v, p, cx))
+            || (filter.admits(v, &U_PromptMessageContent, 1usize, &opts)
+                && v_ImageContent(v, p, cx))
+            || (filter.admits(v, &U_PromptMessageContent, 2usize, &opts)
+                && v_AudioContent(v, p, cx))
+            || (filter.admits(v, &U_PromptMessageContent, 3usize, &opts)
+                && v_EmbeddedResource(v, p, cx));
+    }
     rt::check_union(v, &U_PromptMessageContent, &arms_PromptMessageContent::<V>(), p, cx)
 }
 pub(crate) fn v_PromptMessage<'v, V: JsonView<'v>>(
@@ -6052,6 +6209,14 @@ pub(crate) fn v_ReadResourceResultContentsItem<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ReadResourceResultContentsItem);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ReadResourceResultContentsItem, 0usize, &opts)
+            && v_TextResourceContents(v, p, cx))
+            || (filter.admits(v, &U_ReadResourceResultContentsItem, 1usize, &opts)
+                && v_BlobResourceContents(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_ReadResourceResultContentsItem,
@@ -6295,6 +6460,14 @@ pub(crate) fn v_RequestId<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_RequestId);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_RequestId, 0usize, &opts)
+            && v_RequestId_arm0(v, p, cx))
+            || (filter.admits(v, &U_RequestId, 1usize, &opts)
+                && v_RequestId_arm1(v, p, cx));
+    }
     rt::check_union(v, &U_RequestId, &arms_RequestId::<V>(), p, cx)
 }
 pub(crate) fn v_Resource<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
@@ -7132,6 +7305,16 @@ pub(crate) fn v_SamplingMessageContent<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_SamplingMessageContent);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_SamplingMessageContent, 0usize, &opts)
+            && v_TextContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContent, 1usize, &opts)
+                && v_ImageContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContent, 2usize, &opts)
+                && v_AudioContent(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_SamplingMessageContent,
@@ -7512,6 +7695,24 @@ pub(crate) fn v_ServerNotification<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ServerNotification);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ServerNotification, 0usize, &opts)
+            && v_CancelledNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 1usize, &opts)
+                && v_ProgressNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 2usize, &opts)
+                && v_ResourceListChangedNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 3usize, &opts)
+                && v_ResourceUpdatedNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 4usize, &opts)
+                && v_PromptListChangedNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 5usize, &opts)
+                && v_ToolListChangedNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 6usize, &opts)
+                && v_LoggingMessageNotification(v, p, cx));
+    }
     rt::check_union(v, &U_ServerNotification, &arms_ServerNotification::<V>(), p, cx)
 }
 pub(crate) static U_ServerRequest: rt::UnionDesc = rt::UnionDesc {
@@ -7555,6 +7756,16 @@ pub(crate) fn v_ServerRequest<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ServerRequest);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ServerRequest, 0usize, &opts)
+            && v_PingRequest(v, p, cx))
+            || (filter.admits(v, &U_ServerRequest, 1usize, &opts)
+                && v_CreateMessageRequest(v, p, cx))
+            || (filter.admits(v, &U_ServerRequest, 2usize, &opts)
+                && v_ListRootsRequest(v, p, cx));
+    }
     rt::check_union(v, &U_ServerRequest, &arms_ServerRequest::<V>(), p, cx)
 }
 pub(crate) static U_ServerResult: rt::UnionDesc = rt::UnionDesc {
@@ -7671,6 +7882,29 @@ pub(crate) fn v_ServerResult<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ServerResult);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ServerResult, 0usize, &opts) && v_Result(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 1usize, &opts)
+                && v_InitializeResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 2usize, &opts)
+                && v_ListResourcesResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 3usize, &opts)
+                && v_ListResourceTemplatesResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 4usize, &opts)
+                && v_ReadResourceResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 5usize, &opts)
+                && v_ListPromptsResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 6usize, &opts)
+                && v_GetPromptResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 7usize, &opts)
+                && v_ListToolsResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 8usize, &opts)
+                && v_CallToolResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 9usize, &opts)
+                && v_CompleteResult(v, p, cx));
+    }
     rt::check_union(v, &U_ServerResult, &arms_ServerResult::<V>(), p, cx)
 }
 pub(crate) fn v_SetLevelRequestParams<'v, V: JsonView<'v>>(

@@ -997,6 +997,18 @@ pub(crate) fn v_ClientNotification<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ClientNotification);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ClientNotification, 0usize, &opts)
+            && v_CancelledNotification(v, p, cx))
+            || (filter.admits(v, &U_ClientNotification, 1usize, &opts)
+                && v_InitializedNotification(v, p, cx))
+            || (filter.admits(v, &U_ClientNotification, 2usize, &opts)
+                && v_ProgressNotification(v, p, cx))
+            || (filter.admits(v, &U_ClientNotification, 3usize, &opts)
+                && v_RootsListChangedNotification(v, p, cx));
+    }
     rt::check_union(v, &U_ClientNotification, &arms_ClientNotification::<V>(), p, cx)
 }
 pub(crate) static U_ClientRequest: rt::UnionDesc = rt::UnionDesc {
@@ -1134,6 +1146,36 @@ pub(crate) fn v_ClientRequest<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ClientRequest);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ClientRequest, 0usize, &opts)
+            && v_InitializeRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 1usize, &opts)
+                && v_PingRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 2usize, &opts)
+                && v_ListResourcesRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 3usize, &opts)
+                && v_ListResourceTemplatesRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 4usize, &opts)
+                && v_ReadResourceRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 5usize, &opts)
+                && v_SubscribeRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 6usize, &opts)
+                && v_UnsubscribeRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 7usize, &opts)
+                && v_ListPromptsRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 8usize, &opts)
+                && v_GetPromptRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 9usize, &opts)
+                && v_ListToolsRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 10usize, &opts)
+                && v_CallToolRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 11usize, &opts)
+                && v_SetLevelRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 12usize, &opts)
+                && v_CompleteRequest(v, p, cx));
+    }
     rt::check_union(v, &U_ClientRequest, &arms_ClientRequest::<V>(), p, cx)
 }
 pub(crate) static U_ClientResult: rt::UnionDesc = rt::UnionDesc {
@@ -1185,6 +1227,17 @@ pub(crate) fn v_ClientResult<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ClientResult);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ClientResult, 0usize, &opts) && v_Result(v, p, cx))
+            || (filter.admits(v, &U_ClientResult, 1usize, &opts)
+                && v_CreateMessageResult(v, p, cx))
+            || (filter.admits(v, &U_ClientResult, 2usize, &opts)
+                && v_ListRootsResult(v, p, cx))
+            || (filter.admits(v, &U_ClientResult, 3usize, &opts)
+                && v_ElicitResult(v, p, cx));
+    }
     rt::check_union(v, &U_ClientResult, &arms_ClientResult::<V>(), p, cx)
 }
 pub(crate) fn v_CompleteRequestParamsArgument<'v, V: JsonView<'v>>(
@@ -1368,6 +1421,14 @@ pub(crate) fn v_CompleteRequestParamsRef<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_CompleteRequestParamsRef);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_CompleteRequestParamsRef, 0usize, &opts)
+            && v_PromptReference(v, p, cx))
+            || (filter.admits(v, &U_CompleteRequestParamsRef, 1usize, &opts)
+                && v_ResourceTemplateReference(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_CompleteRequestParamsRef,
@@ -1745,6 +1806,20 @@ pub(crate) fn v_ContentBlock<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ContentBlock);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ContentBlock, 0usize, &opts)
+            && v_TextContent(v, p, cx))
+            || (filter.admits(v, &U_ContentBlock, 1usize, &opts)
+                && v_ImageContent(v, p, cx))
+            || (filter.admits(v, &U_ContentBlock, 2usize, &opts)
+                && v_AudioContent(v, p, cx))
+            || (filter.admits(v, &U_ContentBlock, 3usize, &opts)
+                && v_ResourceLink(v, p, cx))
+            || (filter.admits(v, &U_ContentBlock, 4usize, &opts)
+                && v_EmbeddedResource(v, p, cx));
+    }
     rt::check_union(v, &U_ContentBlock, &arms_ContentBlock::<V>(), p, cx)
 }
 pub(crate) fn v_CreateMessageRequestParamsIncludeContext<'v, V: JsonView<'v>>(
@@ -2022,6 +2097,16 @@ pub(crate) fn v_CreateMessageResultContent<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_CreateMessageResultContent);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_CreateMessageResultContent, 0usize, &opts)
+            && v_TextContent(v, p, cx))
+            || (filter.admits(v, &U_CreateMessageResultContent, 1usize, &opts)
+                && v_ImageContent(v, p, cx))
+            || (filter.admits(v, &U_CreateMessageResultContent, 2usize, &opts)
+                && v_AudioContent(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_CreateMessageResultContent,
@@ -2470,6 +2555,16 @@ pub(crate) fn v_ElicitResultContentValue<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ElicitResultContentValue);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ElicitResultContentValue, 0usize, &opts)
+            && v_ElicitResultContentValue_arm0(v, p, cx))
+            || (filter.admits(v, &U_ElicitResultContentValue, 1usize, &opts)
+                && v_ElicitResultContentValue_arm1(v, p, cx))
+            || (filter.admits(v, &U_ElicitResultContentValue, 2usize, &opts)
+                && v_ElicitResultContentValue_arm2(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_ElicitResultContentValue,
@@ -2595,6 +2690,14 @@ pub(crate) fn v_EmbeddedResourceResource<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_EmbeddedResourceResource);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_EmbeddedResourceResource, 0usize, &opts)
+            && v_TextResourceContents(v, p, cx))
+            || (filter.admits(v, &U_EmbeddedResourceResource, 1usize, &opts)
+                && v_BlobResourceContents(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_EmbeddedResourceResource,
@@ -3764,6 +3867,18 @@ pub(crate) fn v_JSONRPCMessage<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_JSONRPCMessage);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_JSONRPCMessage, 0usize, &opts)
+            && v_JSONRPCRequest(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCMessage, 1usize, &opts)
+                && v_JSONRPCNotification(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCMessage, 2usize, &opts)
+                && v_JSONRPCResponse(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCMessage, 3usize, &opts)
+                && v_JSONRPCError(v, p, cx));
+    }
     rt::check_union(v, &U_JSONRPCMessage, &arms_JSONRPCMessage::<V>(), p, cx)
 }
 pub(crate) fn v_JSONRPCNotificationParams<'v, V: JsonView<'v>>(
@@ -5981,6 +6096,18 @@ pub(crate) fn v_PrimitiveSchemaDefinition<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_PrimitiveSchemaDefinition);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_PrimitiveSchemaDefinition, 0usize, &opts)
+            && v_StringSchema(v, p, cx))
+            || (filter.admits(v, &U_PrimitiveSchemaDefinition, 1usize, &opts)
+                && v_NumberSchema(v, p, cx))
+            || (filter.admits(v, &U_PrimitiveSchemaDefinition, 2usize, &opts)
+                && v_BooleanSchema(v, p, cx))
+            || (filter.admits(v, &U_PrimitiveSchemaDefinition, 3usize, &opts)
+                && v_EnumSchema(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_PrimitiveSchemaDefinition,
@@ -6181,6 +6308,14 @@ pub(crate) fn v_ProgressToken<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ProgressToken);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ProgressToken, 0usize, &opts)
+            && v_ProgressToken_arm0(v, p, cx))
+            || (filter.admits(v, &U_ProgressToken, 1usize, &opts)
+                && v_ProgressToken_arm1(v, p, cx));
+    }
     rt::check_union(v, &U_ProgressToken, &arms_ProgressToken::<V>(), p, cx)
 }
 pub(crate) fn v_Prompt<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
@@ -6772,6 +6907,14 @@ pub(crate) fn v_ReadResourceResultContentsItem<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ReadResourceResultContentsItem);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ReadResourceResultContentsItem, 0usize, &opts)
+            && v_TextResourceContents(v, p, cx))
+            || (filter.admits(v, &U_ReadResourceResultContentsItem, 1usize, &opts)
+                && v_BlobResourceContents(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_ReadResourceResultContentsItem,
@@ -7015,6 +7158,14 @@ pub(crate) fn v_RequestId<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_RequestId);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_RequestId, 0usize, &opts)
+            && v_RequestId_arm0(v, p, cx))
+            || (filter.admits(v, &U_RequestId, 1usize, &opts)
+                && v_RequestId_arm1(v, p, cx));
+    }
     rt::check_union(v, &U_RequestId, &arms_RequestId::<V>(), p, cx)
 }
 pub(crate) fn v_Resource<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
@@ -8040,6 +8191,16 @@ pub(crate) fn v_SamplingMessageContent<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_SamplingMessageContent);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_SamplingMessageContent, 0usize, &opts)
+            && v_TextContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContent, 1usize, &opts)
+                && v_ImageContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContent, 2usize, &opts)
+                && v_AudioContent(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_SamplingMessageContent,
@@ -8420,6 +8581,24 @@ pub(crate) fn v_ServerNotification<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ServerNotification);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ServerNotification, 0usize, &opts)
+            && v_CancelledNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 1usize, &opts)
+                && v_ProgressNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 2usize, &opts)
+                && v_ResourceListChangedNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 3usize, &opts)
+                && v_ResourceUpdatedNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 4usize, &opts)
+                && v_PromptListChangedNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 5usize, &opts)
+                && v_ToolListChangedNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 6usize, &opts)
+                && v_LoggingMessageNotification(v, p, cx));
+    }
     rt::check_union(v, &U_ServerNotification, &arms_ServerNotification::<V>(), p, cx)
 }
 pub(crate) static U_ServerRequest: rt::UnionDesc = rt::UnionDesc {
@@ -8471,6 +8650,18 @@ pub(crate) fn v_ServerRequest<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ServerRequest);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ServerRequest, 0usize, &opts)
+            && v_PingRequest(v, p, cx))
+            || (filter.admits(v, &U_ServerRequest, 1usize, &opts)
+                && v_CreateMessageRequest(v, p, cx))
+            || (filter.admits(v, &U_ServerRequest, 2usize, &opts)
+                && v_ListRootsRequest(v, p, cx))
+            || (filter.admits(v, &U_ServerRequest, 3usize, &opts)
+                && v_ElicitRequest(v, p, cx));
+    }
     rt::check_union(v, &U_ServerRequest, &arms_ServerRequest::<V>(), p, cx)
 }
 pub(crate) static U_ServerResult: rt::UnionDesc = rt::UnionDesc {
@@ -8587,6 +8778,29 @@ pub(crate) fn v_ServerResult<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ServerResult);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ServerResult, 0usize, &opts) && v_Result(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 1usize, &opts)
+                && v_InitializeResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 2usize, &opts)
+                && v_ListResourcesResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 3usize, &opts)
+                && v_ListResourceTemplatesResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 4usize, &opts)
+                && v_ReadResourceResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 5usize, &opts)
+                && v_ListPromptsResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 6usize, &opts)
+                && v_GetPromptResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 7usize, &opts)
+                && v_ListToolsResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 8usize, &opts)
+                && v_CallToolResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 9usize, &opts)
+                && v_CompleteResult(v, p, cx));
+    }
     rt::check_union(v, &U_ServerResult, &arms_ServerResult::<V>(), p, cx)
 }
 pub(crate) fn v_SetLevelRequestParams<'v, V: JsonView<'v>>(

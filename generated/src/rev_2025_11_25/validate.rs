@@ -884,6 +884,14 @@ pub(crate) fn v_CancelTaskResultTtl<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_CancelTaskResultTtl);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_CancelTaskResultTtl, 0usize, &opts)
+            && v_CancelTaskResultTtl_arm0(v, p, cx))
+            || (filter.admits(v, &U_CancelTaskResultTtl, 1usize, &opts)
+                && v_CancelTaskResultTtl_arm1(v, p, cx));
+    }
     rt::check_union(v, &U_CancelTaskResultTtl, &arms_CancelTaskResultTtl::<V>(), p, cx)
 }
 pub(crate) fn v_CancelTaskResult<'v, V: JsonView<'v>>(
@@ -1598,6 +1606,20 @@ pub(crate) fn v_ClientNotification<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ClientNotification);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ClientNotification, 0usize, &opts)
+            && v_CancelledNotification(v, p, cx))
+            || (filter.admits(v, &U_ClientNotification, 1usize, &opts)
+                && v_InitializedNotification(v, p, cx))
+            || (filter.admits(v, &U_ClientNotification, 2usize, &opts)
+                && v_ProgressNotification(v, p, cx))
+            || (filter.admits(v, &U_ClientNotification, 3usize, &opts)
+                && v_TaskStatusNotification(v, p, cx))
+            || (filter.admits(v, &U_ClientNotification, 4usize, &opts)
+                && v_RootsListChangedNotification(v, p, cx));
+    }
     rt::check_union(v, &U_ClientNotification, &arms_ClientNotification::<V>(), p, cx)
 }
 pub(crate) static U_ClientRequest: rt::UnionDesc = rt::UnionDesc {
@@ -1771,6 +1793,44 @@ pub(crate) fn v_ClientRequest<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ClientRequest);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ClientRequest, 0usize, &opts)
+            && v_InitializeRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 1usize, &opts)
+                && v_PingRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 2usize, &opts)
+                && v_ListResourcesRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 3usize, &opts)
+                && v_ListResourceTemplatesRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 4usize, &opts)
+                && v_ReadResourceRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 5usize, &opts)
+                && v_SubscribeRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 6usize, &opts)
+                && v_UnsubscribeRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 7usize, &opts)
+                && v_ListPromptsRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 8usize, &opts)
+                && v_GetPromptRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 9usize, &opts)
+                && v_ListToolsRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 10usize, &opts)
+                && v_CallToolRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 11usize, &opts)
+                && v_GetTaskRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 12usize, &opts)
+                && v_GetTaskPayloadRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 13usize, &opts)
+                && v_CancelTaskRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 14usize, &opts)
+                && v_ListTasksRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 15usize, &opts)
+                && v_SetLevelRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 16usize, &opts)
+                && v_CompleteRequest(v, p, cx));
+    }
     rt::check_union(v, &U_ClientRequest, &arms_ClientRequest::<V>(), p, cx)
 }
 pub(crate) static U_ClientResult: rt::UnionDesc = rt::UnionDesc {
@@ -1881,6 +1941,25 @@ pub(crate) fn v_ClientResult<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ClientResult);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ClientResult, 0usize, &opts) && v_Result(v, p, cx))
+            || (filter.admits(v, &U_ClientResult, 1usize, &opts)
+                && v_GetTaskResult(v, p, cx))
+            || (filter.admits(v, &U_ClientResult, 2usize, &opts)
+                && v_GetTaskPayloadResult(v, p, cx))
+            || (filter.admits(v, &U_ClientResult, 3usize, &opts)
+                && v_CancelTaskResult(v, p, cx))
+            || (filter.admits(v, &U_ClientResult, 4usize, &opts)
+                && v_ListTasksResult(v, p, cx))
+            || (filter.admits(v, &U_ClientResult, 5usize, &opts)
+                && v_CreateMessageResult(v, p, cx))
+            || (filter.admits(v, &U_ClientResult, 6usize, &opts)
+                && v_ListRootsResult(v, p, cx))
+            || (filter.admits(v, &U_ClientResult, 7usize, &opts)
+                && v_ElicitResult(v, p, cx));
+    }
     rt::check_union(v, &U_ClientResult, &arms_ClientResult::<V>(), p, cx)
 }
 pub(crate) fn v_CompleteRequest<'v, V: JsonView<'v>>(
@@ -2168,6 +2247,14 @@ pub(crate) fn v_CompleteRequestParamsRef<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_CompleteRequestParamsRef);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_CompleteRequestParamsRef, 0usize, &opts)
+            && v_PromptReference(v, p, cx))
+            || (filter.admits(v, &U_CompleteRequestParamsRef, 1usize, &opts)
+                && v_ResourceTemplateReference(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_CompleteRequestParamsRef,
@@ -2470,6 +2557,20 @@ pub(crate) fn v_ContentBlock<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ContentBlock);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ContentBlock, 0usize, &opts)
+            && v_TextContent(v, p, cx))
+            || (filter.admits(v, &U_ContentBlock, 1usize, &opts)
+                && v_ImageContent(v, p, cx))
+            || (filter.admits(v, &U_ContentBlock, 2usize, &opts)
+                && v_AudioContent(v, p, cx))
+            || (filter.admits(v, &U_ContentBlock, 3usize, &opts)
+                && v_ResourceLink(v, p, cx))
+            || (filter.admits(v, &U_ContentBlock, 4usize, &opts)
+                && v_EmbeddedResource(v, p, cx));
+    }
     rt::check_union(v, &U_ContentBlock, &arms_ContentBlock::<V>(), p, cx)
 }
 pub(crate) fn v_CreateMessageRequest<'v, V: JsonView<'v>>(
@@ -2883,6 +2984,22 @@ pub(crate) fn v_CreateMessageResultContent<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_CreateMessageResultContent);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_CreateMessageResultContent, 0usize, &opts)
+            && v_TextContent(v, p, cx))
+            || (filter.admits(v, &U_CreateMessageResultContent, 1usize, &opts)
+                && v_ImageContent(v, p, cx))
+            || (filter.admits(v, &U_CreateMessageResultContent, 2usize, &opts)
+                && v_AudioContent(v, p, cx))
+            || (filter.admits(v, &U_CreateMessageResultContent, 3usize, &opts)
+                && v_ToolUseContent(v, p, cx))
+            || (filter.admits(v, &U_CreateMessageResultContent, 4usize, &opts)
+                && v_ToolResultContent(v, p, cx))
+            || (filter.admits(v, &U_CreateMessageResultContent, 5usize, &opts)
+                && v_CreateMessageResultContent_arm5(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_CreateMessageResultContent,
@@ -3375,6 +3492,14 @@ pub(crate) fn v_ElicitRequestParams<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ElicitRequestParams);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ElicitRequestParams, 0usize, &opts)
+            && v_ElicitRequestURLParams(v, p, cx))
+            || (filter.admits(v, &U_ElicitRequestParams, 1usize, &opts)
+                && v_ElicitRequestFormParams(v, p, cx));
+    }
     rt::check_union(v, &U_ElicitRequestParams, &arms_ElicitRequestParams::<V>(), p, cx)
 }
 pub(crate) fn v_ElicitRequestURLParamsMeta<'v, V: JsonView<'v>>(
@@ -3607,6 +3732,16 @@ pub(crate) fn v_ElicitResultContentValueArm1<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ElicitResultContentValueArm1);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ElicitResultContentValueArm1, 0usize, &opts)
+            && v_ElicitResultContentValueArm1_arm0(v, p, cx))
+            || (filter.admits(v, &U_ElicitResultContentValueArm1, 1usize, &opts)
+                && v_ElicitResultContentValueArm1_arm1(v, p, cx))
+            || (filter.admits(v, &U_ElicitResultContentValueArm1, 2usize, &opts)
+                && v_ElicitResultContentValueArm1_arm2(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_ElicitResultContentValueArm1,
@@ -3687,6 +3822,14 @@ pub(crate) fn v_ElicitResultContentValue<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ElicitResultContentValue);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ElicitResultContentValue, 0usize, &opts)
+            && v_ElicitResultContentValue_arm0(v, p, cx))
+            || (filter.admits(v, &U_ElicitResultContentValue, 1usize, &opts)
+                && v_ElicitResultContentValueArm1(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_ElicitResultContentValue,
@@ -3954,6 +4097,14 @@ pub(crate) fn v_EmbeddedResourceResource<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_EmbeddedResourceResource);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_EmbeddedResourceResource, 0usize, &opts)
+            && v_TextResourceContents(v, p, cx))
+            || (filter.admits(v, &U_EmbeddedResourceResource, 1usize, &opts)
+                && v_BlobResourceContents(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_EmbeddedResourceResource,
@@ -4109,6 +4260,20 @@ pub(crate) fn v_EnumSchema<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_EnumSchema);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_EnumSchema, 0usize, &opts)
+            && v_UntitledSingleSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_EnumSchema, 1usize, &opts)
+                && v_TitledSingleSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_EnumSchema, 2usize, &opts)
+                && v_UntitledMultiSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_EnumSchema, 3usize, &opts)
+                && v_TitledMultiSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_EnumSchema, 4usize, &opts)
+                && v_LegacyTitledEnumSchema(v, p, cx));
+    }
     rt::check_union(v, &U_EnumSchema, &arms_EnumSchema::<V>(), p, cx)
 }
 pub(crate) fn v_Error<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
@@ -4841,6 +5006,14 @@ pub(crate) fn v_GetTaskResultTtl<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_GetTaskResultTtl);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_GetTaskResultTtl, 0usize, &opts)
+            && v_GetTaskResultTtl_arm0(v, p, cx))
+            || (filter.admits(v, &U_GetTaskResultTtl, 1usize, &opts)
+                && v_GetTaskResultTtl_arm1(v, p, cx));
+    }
     rt::check_union(v, &U_GetTaskResultTtl, &arms_GetTaskResultTtl::<V>(), p, cx)
 }
 pub(crate) fn v_GetTaskResult<'v, V: JsonView<'v>>(
@@ -5754,6 +5927,18 @@ pub(crate) fn v_JSONRPCMessage<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_JSONRPCMessage);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_JSONRPCMessage, 0usize, &opts)
+            && v_JSONRPCRequest(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCMessage, 1usize, &opts)
+                && v_JSONRPCNotification(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCMessage, 2usize, &opts)
+                && v_JSONRPCResultResponse(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCMessage, 3usize, &opts)
+                && v_JSONRPCErrorResponse(v, p, cx));
+    }
     rt::check_union(v, &U_JSONRPCMessage, &arms_JSONRPCMessage::<V>(), p, cx)
 }
 pub(crate) fn v_JSONRPCNotification<'v, V: JsonView<'v>>(
@@ -5939,6 +6124,14 @@ pub(crate) fn v_JSONRPCResponse<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_JSONRPCResponse);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_JSONRPCResponse, 0usize, &opts)
+            && v_JSONRPCResultResponse(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCResponse, 1usize, &opts)
+                && v_JSONRPCErrorResponse(v, p, cx));
+    }
     rt::check_union(v, &U_JSONRPCResponse, &arms_JSONRPCResponse::<V>(), p, cx)
 }
 pub(crate) fn v_JSONRPCResultResponse<'v, V: JsonView<'v>>(
@@ -7512,6 +7705,14 @@ pub(crate) fn v_MultiSelectEnumSchema<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_MultiSelectEnumSchema);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_MultiSelectEnumSchema, 0usize, &opts)
+            && v_UntitledMultiSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_MultiSelectEnumSchema, 1usize, &opts)
+                && v_TitledMultiSelectEnumSchema(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_MultiSelectEnumSchema,
@@ -8075,6 +8276,26 @@ pub(crate) fn v_PrimitiveSchemaDefinition<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_PrimitiveSchemaDefinition);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_PrimitiveSchemaDefinition, 0usize, &opts)
+            && v_StringSchema(v, p, cx))
+            || (filter.admits(v, &U_PrimitiveSchemaDefinition, 1usize, &opts)
+                && v_NumberSchema(v, p, cx))
+            || (filter.admits(v, &U_PrimitiveSchemaDefinition, 2usize, &opts)
+                && v_BooleanSchema(v, p, cx))
+            || (filter.admits(v, &U_PrimitiveSchemaDefinition, 3usize, &opts)
+                && v_UntitledSingleSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_PrimitiveSchemaDefinition, 4usize, &opts)
+                && v_TitledSingleSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_PrimitiveSchemaDefinition, 5usize, &opts)
+                && v_UntitledMultiSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_PrimitiveSchemaDefinition, 6usize, &opts)
+                && v_TitledMultiSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_PrimitiveSchemaDefinition, 7usize, &opts)
+                && v_LegacyTitledEnumSchema(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_PrimitiveSchemaDefinition,
@@ -8287,6 +8508,14 @@ pub(crate) fn v_ProgressToken<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ProgressToken);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ProgressToken, 0usize, &opts)
+            && v_ProgressToken_arm0(v, p, cx))
+            || (filter.admits(v, &U_ProgressToken, 1usize, &opts)
+                && v_ProgressToken_arm1(v, p, cx));
+    }
     rt::check_union(v, &U_ProgressToken, &arms_ProgressToken::<V>(), p, cx)
 }
 pub(crate) fn v_Prompt<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
@@ -8889,6 +9118,14 @@ pub(crate) fn v_ReadResourceResultContentsItem<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ReadResourceResultContentsItem);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ReadResourceResultContentsItem, 0usize, &opts)
+            && v_TextResourceContents(v, p, cx))
+            || (filter.admits(v, &U_ReadResourceResultContentsItem, 1usize, &opts)
+                && v_BlobResourceContents(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_ReadResourceResultContentsItem,
@@ -9118,6 +9355,14 @@ pub(crate) fn v_RequestId<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_RequestId);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_RequestId, 0usize, &opts)
+            && v_RequestId_arm0(v, p, cx))
+            || (filter.admits(v, &U_RequestId, 1usize, &opts)
+                && v_RequestId_arm1(v, p, cx));
+    }
     rt::check_union(v, &U_RequestId, &arms_RequestId::<V>(), p, cx)
 }
 pub(crate) fn v_RequestParamsMeta<'v, V: JsonView<'v>>(
@@ -10361,6 +10606,22 @@ pub(crate) fn v_SamplingMessageContent<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_SamplingMessageContent);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_SamplingMessageContent, 0usize, &opts)
+            && v_TextContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContent, 1usize, &opts)
+                && v_ImageContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContent, 2usize, &opts)
+                && v_AudioContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContent, 3usize, &opts)
+                && v_ToolUseContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContent, 4usize, &opts)
+                && v_ToolResultContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContent, 5usize, &opts)
+                && v_SamplingMessageContent_arm5(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_SamplingMessageContent,
@@ -10502,6 +10763,20 @@ pub(crate) fn v_SamplingMessageContentBlock<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_SamplingMessageContentBlock);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_SamplingMessageContentBlock, 0usize, &opts)
+            && v_TextContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContentBlock, 1usize, &opts)
+                && v_ImageContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContentBlock, 2usize, &opts)
+                && v_AudioContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContentBlock, 3usize, &opts)
+                && v_ToolUseContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContentBlock, 4usize, &opts)
+                && v_ToolResultContent(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_SamplingMessageContentBlock,
@@ -10980,6 +11255,28 @@ pub(crate) fn v_ServerNotification<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ServerNotification);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ServerNotification, 0usize, &opts)
+            && v_CancelledNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 1usize, &opts)
+                && v_ProgressNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 2usize, &opts)
+                && v_ResourceListChangedNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 3usize, &opts)
+                && v_ResourceUpdatedNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 4usize, &opts)
+                && v_PromptListChangedNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 5usize, &opts)
+                && v_ToolListChangedNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 6usize, &opts)
+                && v_TaskStatusNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 7usize, &opts)
+                && v_LoggingMessageNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 8usize, &opts)
+                && v_ElicitationCompleteNotification(v, p, cx));
+    }
     rt::check_union(v, &U_ServerNotification, &arms_ServerNotification::<V>(), p, cx)
 }
 pub(crate) static U_ServerRequest: rt::UnionDesc = rt::UnionDesc {
@@ -11072,6 +11369,26 @@ pub(crate) fn v_ServerRequest<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ServerRequest);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ServerRequest, 0usize, &opts)
+            && v_PingRequest(v, p, cx))
+            || (filter.admits(v, &U_ServerRequest, 1usize, &opts)
+                && v_GetTaskRequest(v, p, cx))
+            || (filter.admits(v, &U_ServerRequest, 2usize, &opts)
+                && v_GetTaskPayloadRequest(v, p, cx))
+            || (filter.admits(v, &U_ServerRequest, 3usize, &opts)
+                && v_CancelTaskRequest(v, p, cx))
+            || (filter.admits(v, &U_ServerRequest, 4usize, &opts)
+                && v_ListTasksRequest(v, p, cx))
+            || (filter.admits(v, &U_ServerRequest, 5usize, &opts)
+                && v_CreateMessageRequest(v, p, cx))
+            || (filter.admits(v, &U_ServerRequest, 6usize, &opts)
+                && v_ListRootsRequest(v, p, cx))
+            || (filter.admits(v, &U_ServerRequest, 7usize, &opts)
+                && v_ElicitRequest(v, p, cx));
+    }
     rt::check_union(v, &U_ServerRequest, &arms_ServerRequest::<V>(), p, cx)
 }
 pub(crate) static U_ServerResult: rt::UnionDesc = rt::UnionDesc {
@@ -11242,6 +11559,37 @@ pub(crate) fn v_ServerResult<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ServerResult);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ServerResult, 0usize, &opts) && v_Result(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 1usize, &opts)
+                && v_InitializeResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 2usize, &opts)
+                && v_ListResourcesResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 3usize, &opts)
+                && v_ListResourceTemplatesResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 4usize, &opts)
+                && v_ReadResourceResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 5usize, &opts)
+                && v_ListPromptsResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 6usize, &opts)
+                && v_GetPromptResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 7usize, &opts)
+                && v_ListToolsResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 8usize, &opts)
+                && v_CallToolResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 9usize, &opts)
+                && v_GetTaskResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 10usize, &opts)
+                && v_GetTaskPayloadResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 11usize, &opts)
+                && v_CancelTaskResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 12usize, &opts)
+                && v_ListTasksResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 13usize, &opts)
+                && v_CompleteResult(v, p, cx));
+    }
     rt::check_union(v, &U_ServerResult, &arms_ServerResult::<V>(), p, cx)
 }
 pub(crate) fn v_SetLevelRequest<'v, V: JsonView<'v>>(
@@ -11438,6 +11786,14 @@ pub(crate) fn v_SingleSelectEnumSchema<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_SingleSelectEnumSchema);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_SingleSelectEnumSchema, 0usize, &opts)
+            && v_UntitledSingleSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_SingleSelectEnumSchema, 1usize, &opts)
+                && v_TitledSingleSelectEnumSchema(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_SingleSelectEnumSchema,
@@ -11754,6 +12110,12 @@ pub(crate) fn arms_TaskTtl<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 2usize] {
     [v_TaskTtl_arm0, v_TaskTtl_arm1]
 }
 pub(crate) fn v_TaskTtl<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_TaskTtl);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_TaskTtl, 0usize, &opts) && v_TaskTtl_arm0(v, p, cx))
+            || (filter.admits(v, &U_TaskTtl, 1usize, &opts) && v_TaskTtl_arm1(v, p, cx));
+    }
     rt::check_union(v, &U_TaskTtl, &arms_TaskTtl::<V>(), p, cx)
 }
 pub(crate) fn v_Task<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
@@ -12099,6 +12461,14 @@ pub(crate) fn v_TaskStatusNotificationParamsTtl<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_TaskStatusNotificationParamsTtl);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_TaskStatusNotificationParamsTtl, 0usize, &opts)
+            && v_TaskStatusNotificationParamsTtl_arm0(v, p, cx))
+            || (filter.admits(v, &U_TaskStatusNotificationParamsTtl, 1usize, &opts)
+                && v_TaskStatusNotificationParamsTtl_arm1(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_TaskStatusNotificationParamsTtl,

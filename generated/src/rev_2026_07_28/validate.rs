@@ -893,6 +893,14 @@ pub(crate) fn v_CallToolResultResponseResult<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_CallToolResultResponseResult);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_CallToolResultResponseResult, 0usize, &opts)
+            && v_InputRequiredResult(v, p, cx))
+            || (filter.admits(v, &U_CallToolResultResponseResult, 1usize, &opts)
+                && v_CallToolResult(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_CallToolResultResponseResult,
@@ -1475,6 +1483,30 @@ pub(crate) fn v_ClientRequest<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ClientRequest);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ClientRequest, 0usize, &opts)
+            && v_DiscoverRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 1usize, &opts)
+                && v_ListResourcesRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 2usize, &opts)
+                && v_ListResourceTemplatesRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 3usize, &opts)
+                && v_ReadResourceRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 4usize, &opts)
+                && v_SubscriptionsListenRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 5usize, &opts)
+                && v_ListPromptsRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 6usize, &opts)
+                && v_GetPromptRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 7usize, &opts)
+                && v_ListToolsRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 8usize, &opts)
+                && v_CallToolRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 9usize, &opts)
+                && v_CompleteRequest(v, p, cx));
+    }
     rt::check_union(v, &U_ClientRequest, &arms_ClientRequest::<V>(), p, cx)
 }
 pub(crate) fn v_CompleteRequest<'v, V: JsonView<'v>>(
@@ -1730,6 +1762,14 @@ pub(crate) fn v_CompleteRequestParamsRef<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_CompleteRequestParamsRef);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_CompleteRequestParamsRef, 0usize, &opts)
+            && v_PromptReference(v, p, cx))
+            || (filter.admits(v, &U_CompleteRequestParamsRef, 1usize, &opts)
+                && v_ResourceTemplateReference(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_CompleteRequestParamsRef,
@@ -2111,6 +2151,20 @@ pub(crate) fn v_ContentBlock<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ContentBlock);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ContentBlock, 0usize, &opts)
+            && v_TextContent(v, p, cx))
+            || (filter.admits(v, &U_ContentBlock, 1usize, &opts)
+                && v_ImageContent(v, p, cx))
+            || (filter.admits(v, &U_ContentBlock, 2usize, &opts)
+                && v_AudioContent(v, p, cx))
+            || (filter.admits(v, &U_ContentBlock, 3usize, &opts)
+                && v_ResourceLink(v, p, cx))
+            || (filter.admits(v, &U_ContentBlock, 4usize, &opts)
+                && v_EmbeddedResource(v, p, cx));
+    }
     rt::check_union(v, &U_ContentBlock, &arms_ContentBlock::<V>(), p, cx)
 }
 pub(crate) fn v_CreateMessageRequest<'v, V: JsonView<'v>>(
@@ -2468,6 +2522,22 @@ pub(crate) fn v_CreateMessageResultContent<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_CreateMessageResultContent);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_CreateMessageResultContent, 0usize, &opts)
+            && v_TextContent(v, p, cx))
+            || (filter.admits(v, &U_CreateMessageResultContent, 1usize, &opts)
+                && v_ImageContent(v, p, cx))
+            || (filter.admits(v, &U_CreateMessageResultContent, 2usize, &opts)
+                && v_AudioContent(v, p, cx))
+            || (filter.admits(v, &U_CreateMessageResultContent, 3usize, &opts)
+                && v_ToolUseContent(v, p, cx))
+            || (filter.admits(v, &U_CreateMessageResultContent, 4usize, &opts)
+                && v_ToolResultContent(v, p, cx))
+            || (filter.admits(v, &U_CreateMessageResultContent, 5usize, &opts)
+                && v_CreateMessageResultContent_arm5(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_CreateMessageResultContent,
@@ -3134,6 +3204,14 @@ pub(crate) fn v_ElicitRequestParams<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ElicitRequestParams);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ElicitRequestParams, 0usize, &opts)
+            && v_ElicitRequestFormParams(v, p, cx))
+            || (filter.admits(v, &U_ElicitRequestParams, 1usize, &opts)
+                && v_ElicitRequestURLParams(v, p, cx));
+    }
     rt::check_union(v, &U_ElicitRequestParams, &arms_ElicitRequestParams::<V>(), p, cx)
 }
 pub(crate) fn v_ElicitRequestURLParams<'v, V: JsonView<'v>>(
@@ -3322,6 +3400,16 @@ pub(crate) fn v_ElicitResultContentValueArm1<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ElicitResultContentValueArm1);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ElicitResultContentValueArm1, 0usize, &opts)
+            && v_ElicitResultContentValueArm1_arm0(v, p, cx))
+            || (filter.admits(v, &U_ElicitResultContentValueArm1, 1usize, &opts)
+                && v_ElicitResultContentValueArm1_arm1(v, p, cx))
+            || (filter.admits(v, &U_ElicitResultContentValueArm1, 2usize, &opts)
+                && v_ElicitResultContentValueArm1_arm2(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_ElicitResultContentValueArm1,
@@ -3402,6 +3490,14 @@ pub(crate) fn v_ElicitResultContentValue<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ElicitResultContentValue);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ElicitResultContentValue, 0usize, &opts)
+            && v_ElicitResultContentValue_arm0(v, p, cx))
+            || (filter.admits(v, &U_ElicitResultContentValue, 1usize, &opts)
+                && v_ElicitResultContentValueArm1(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_ElicitResultContentValue,
@@ -3512,6 +3608,14 @@ pub(crate) fn v_EmbeddedResourceResource<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_EmbeddedResourceResource);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_EmbeddedResourceResource, 0usize, &opts)
+            && v_TextResourceContents(v, p, cx))
+            || (filter.admits(v, &U_EmbeddedResourceResource, 1usize, &opts)
+                && v_BlobResourceContents(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_EmbeddedResourceResource,
@@ -3659,6 +3763,20 @@ pub(crate) fn v_EnumSchema<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_EnumSchema);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_EnumSchema, 0usize, &opts)
+            && v_UntitledSingleSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_EnumSchema, 1usize, &opts)
+                && v_TitledSingleSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_EnumSchema, 2usize, &opts)
+                && v_UntitledMultiSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_EnumSchema, 3usize, &opts)
+                && v_TitledMultiSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_EnumSchema, 4usize, &opts)
+                && v_LegacyTitledEnumSchema(v, p, cx));
+    }
     rt::check_union(v, &U_EnumSchema, &arms_EnumSchema::<V>(), p, cx)
 }
 pub(crate) fn v_Error<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
@@ -4026,6 +4144,14 @@ pub(crate) fn v_GetPromptResultResponseResult<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_GetPromptResultResponseResult);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_GetPromptResultResponseResult, 0usize, &opts)
+            && v_InputRequiredResult(v, p, cx))
+            || (filter.admits(v, &U_GetPromptResultResponseResult, 1usize, &opts)
+                && v_GetPromptResult(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_GetPromptResultResponseResult,
@@ -4631,6 +4757,16 @@ pub(crate) fn v_InputRequest<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_InputRequest);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_InputRequest, 0usize, &opts)
+            && v_CreateMessageRequest(v, p, cx))
+            || (filter.admits(v, &U_InputRequest, 1usize, &opts)
+                && v_ListRootsRequest(v, p, cx))
+            || (filter.admits(v, &U_InputRequest, 2usize, &opts)
+                && v_ElicitRequest(v, p, cx));
+    }
     rt::check_union(v, &U_InputRequest, &arms_InputRequest::<V>(), p, cx)
 }
 pub(crate) fn v_InputRequiredResult<'v, V: JsonView<'v>>(
@@ -4739,6 +4875,16 @@ pub(crate) fn v_InputResponse<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_InputResponse);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_InputResponse, 0usize, &opts)
+            && v_CreateMessageResult(v, p, cx))
+            || (filter.admits(v, &U_InputResponse, 1usize, &opts)
+                && v_ListRootsResult(v, p, cx))
+            || (filter.admits(v, &U_InputResponse, 2usize, &opts)
+                && v_ElicitResult(v, p, cx));
+    }
     rt::check_union(v, &U_InputResponse, &arms_InputResponse::<V>(), p, cx)
 }
 pub(crate) fn v_InputResponseRequestParams<'v, V: JsonView<'v>>(
@@ -5119,6 +5265,18 @@ pub(crate) fn v_JSONRPCMessage<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_JSONRPCMessage);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_JSONRPCMessage, 0usize, &opts)
+            && v_JSONRPCRequest(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCMessage, 1usize, &opts)
+                && v_JSONRPCNotification(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCMessage, 2usize, &opts)
+                && v_JSONRPCResultResponse(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCMessage, 3usize, &opts)
+                && v_JSONRPCErrorResponse(v, p, cx));
+    }
     rt::check_union(v, &U_JSONRPCMessage, &arms_JSONRPCMessage::<V>(), p, cx)
 }
 pub(crate) fn v_JSONRPCNotification<'v, V: JsonView<'v>>(
@@ -5304,6 +5462,14 @@ pub(crate) fn v_JSONRPCResponse<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_JSONRPCResponse);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_JSONRPCResponse, 0usize, &opts)
+            && v_JSONRPCResultResponse(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCResponse, 1usize, &opts)
+                && v_JSONRPCErrorResponse(v, p, cx));
+    }
     rt::check_union(v, &U_JSONRPCResponse, &arms_JSONRPCResponse::<V>(), p, cx)
 }
 pub(crate) fn v_JSONRPCResultResponse<'v, V: JsonView<'v>>(
@@ -5440,6 +5606,18 @@ pub(crate) fn v_JSONValueArm2<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_JSONValueArm2);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_JSONValueArm2, 0usize, &opts)
+            && v_JSONValueArm2_arm0(v, p, cx))
+            || (filter.admits(v, &U_JSONValueArm2, 1usize, &opts)
+                && v_JSONValueArm2_arm1(v, p, cx))
+            || (filter.admits(v, &U_JSONValueArm2, 2usize, &opts)
+                && v_JSONValueArm2_arm2(v, p, cx))
+            || (filter.admits(v, &U_JSONValueArm2, 3usize, &opts)
+                && v_JSONValueArm2_arm3(v, p, cx));
+    }
     rt::check_union(v, &U_JSONValueArm2, &arms_JSONValueArm2::<V>(), p, cx)
 }
 pub(crate) static U_JSONValue: rt::UnionDesc = rt::UnionDesc {
@@ -5509,6 +5687,15 @@ pub(crate) fn v_JSONValue<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_JSONValue);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_JSONValue, 0usize, &opts) && v_JSONObject(v, p, cx))
+            || (filter.admits(v, &U_JSONValue, 1usize, &opts)
+                && v_JSONValue_arm1(v, p, cx))
+            || (filter.admits(v, &U_JSONValue, 2usize, &opts)
+                && v_JSONValueArm2(v, p, cx));
+    }
     rt::check_union(v, &U_JSONValue, &arms_JSONValue::<V>(), p, cx)
 }
 pub(crate) fn v_LegacyTitledEnumSchema<'v, V: JsonView<'v>>(
@@ -7628,6 +7815,14 @@ pub(crate) fn v_MultiSelectEnumSchema<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_MultiSelectEnumSchema);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_MultiSelectEnumSchema, 0usize, &opts)
+            && v_UntitledMultiSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_MultiSelectEnumSchema, 1usize, &opts)
+                && v_TitledMultiSelectEnumSchema(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_MultiSelectEnumSchema,
@@ -8225,6 +8420,26 @@ pub(crate) fn v_PrimitiveSchemaDefinition<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_PrimitiveSchemaDefinition);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_PrimitiveSchemaDefinition, 0usize, &opts)
+            && v_StringSchema(v, p, cx))
+            || (filter.admits(v, &U_PrimitiveSchemaDefinition, 1usize, &opts)
+                && v_NumberSchema(v, p, cx))
+            || (filter.admits(v, &U_PrimitiveSchemaDefinition, 2usize, &opts)
+                && v_BooleanSchema(v, p, cx))
+            || (filter.admits(v, &U_PrimitiveSchemaDefinition, 3usize, &opts)
+                && v_UntitledSingleSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_PrimitiveSchemaDefinition, 4usize, &opts)
+                && v_TitledSingleSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_PrimitiveSchemaDefinition, 5usize, &opts)
+                && v_UntitledMultiSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_PrimitiveSchemaDefinition, 6usize, &opts)
+                && v_TitledMultiSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_PrimitiveSchemaDefinition, 7usize, &opts)
+                && v_LegacyTitledEnumSchema(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_PrimitiveSchemaDefinition,
@@ -8429,6 +8644,14 @@ pub(crate) fn v_ProgressToken<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ProgressToken);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ProgressToken, 0usize, &opts)
+            && v_ProgressToken_arm0(v, p, cx))
+            || (filter.admits(v, &U_ProgressToken, 1usize, &opts)
+                && v_ProgressToken_arm1(v, p, cx));
+    }
     rt::check_union(v, &U_ProgressToken, &arms_ProgressToken::<V>(), p, cx)
 }
 pub(crate) fn v_Prompt<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
@@ -9017,6 +9240,14 @@ pub(crate) fn v_ReadResourceResultContentsItem<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ReadResourceResultContentsItem);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ReadResourceResultContentsItem, 0usize, &opts)
+            && v_TextResourceContents(v, p, cx))
+            || (filter.admits(v, &U_ReadResourceResultContentsItem, 1usize, &opts)
+                && v_BlobResourceContents(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_ReadResourceResultContentsItem,
@@ -9175,6 +9406,14 @@ pub(crate) fn v_ReadResourceResultResponseResult<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ReadResourceResultResponseResult);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ReadResourceResultResponseResult, 0usize, &opts)
+            && v_InputRequiredResult(v, p, cx))
+            || (filter.admits(v, &U_ReadResourceResultResponseResult, 1usize, &opts)
+                && v_ReadResourceResult(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_ReadResourceResultResponseResult,
@@ -9337,6 +9576,14 @@ pub(crate) fn v_RequestId<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_RequestId);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_RequestId, 0usize, &opts)
+            && v_RequestId_arm0(v, p, cx))
+            || (filter.admits(v, &U_RequestId, 1usize, &opts)
+                && v_RequestId_arm1(v, p, cx));
+    }
     rt::check_union(v, &U_RequestId, &arms_RequestId::<V>(), p, cx)
 }
 pub(crate) fn v_RequestMetaObject<'v, V: JsonView<'v>>(
@@ -10516,6 +10763,22 @@ pub(crate) fn v_SamplingMessageContent<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_SamplingMessageContent);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_SamplingMessageContent, 0usize, &opts)
+            && v_TextContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContent, 1usize, &opts)
+                && v_ImageContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContent, 2usize, &opts)
+                && v_AudioContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContent, 3usize, &opts)
+                && v_ToolUseContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContent, 4usize, &opts)
+                && v_ToolResultContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContent, 5usize, &opts)
+                && v_SamplingMessageContent_arm5(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_SamplingMessageContent,
@@ -10649,6 +10912,20 @@ pub(crate) fn v_SamplingMessageContentBlock<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_SamplingMessageContentBlock);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_SamplingMessageContentBlock, 0usize, &opts)
+            && v_TextContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContentBlock, 1usize, &opts)
+                && v_ImageContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContentBlock, 2usize, &opts)
+                && v_AudioContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContentBlock, 3usize, &opts)
+                && v_ToolUseContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContentBlock, 4usize, &opts)
+                && v_ToolResultContent(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_SamplingMessageContentBlock,
@@ -10977,6 +11254,26 @@ pub(crate) fn v_ServerNotification<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ServerNotification);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ServerNotification, 0usize, &opts)
+            && v_CancelledNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 1usize, &opts)
+                && v_ProgressNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 2usize, &opts)
+                && v_ResourceListChangedNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 3usize, &opts)
+                && v_SubscriptionsAcknowledgedNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 4usize, &opts)
+                && v_ResourceUpdatedNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 5usize, &opts)
+                && v_PromptListChangedNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 6usize, &opts)
+                && v_ToolListChangedNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 7usize, &opts)
+                && v_LoggingMessageNotification(v, p, cx));
+    }
     rt::check_union(v, &U_ServerNotification, &arms_ServerNotification::<V>(), p, cx)
 }
 pub(crate) static U_ServerResult: rt::UnionDesc = rt::UnionDesc {
@@ -11147,6 +11444,33 @@ pub(crate) fn v_ServerResult<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ServerResult);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ServerResult, 0usize, &opts) && v_Result(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 1usize, &opts)
+                && v_InputRequiredResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 2usize, &opts)
+                && v_DiscoverResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 3usize, &opts)
+                && v_ListResourcesResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 4usize, &opts)
+                && v_ListResourceTemplatesResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 5usize, &opts)
+                && v_ReadResourceResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 6usize, &opts)
+                && v_SubscriptionsListenResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 7usize, &opts)
+                && v_ListPromptsResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 8usize, &opts)
+                && v_GetPromptResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 9usize, &opts)
+                && v_ListToolsResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 10usize, &opts)
+                && v_CallToolResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 11usize, &opts)
+                && v_CompleteResult(v, p, cx));
+    }
     rt::check_union(v, &U_ServerResult, &arms_ServerResult::<V>(), p, cx)
 }
 pub(crate) static U_SingleSelectEnumSchema: rt::UnionDesc = rt::UnionDesc {
@@ -11184,6 +11508,14 @@ pub(crate) fn v_SingleSelectEnumSchema<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_SingleSelectEnumSchema);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_SingleSelectEnumSchema, 0usize, &opts)
+            && v_UntitledSingleSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_SingleSelectEnumSchema, 1usize, &opts)
+                && v_TitledSingleSelectEnumSchema(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_SingleSelectEnumSchema,

@@ -1,0 +1,81 @@
+"""mcpgen: validate, decode and check Model Context Protocol messages.
+
+Every check runs in the mcpgen Rust core (the same one behind the Rust crate, the C library and
+the ``mcpgen`` command), so all surfaces give the same verdict and the same error.
+
+``data`` arguments take JSON text (``bytes``, ``str``, ``bytearray``, ``memoryview``; parsed and
+checked with the GIL released) or already-parsed Python data (``dict``, ``list``, ``str`` inside
+containers, ``int``, ``float``, ``bool``, ``None``; read in place, without a JSON round trip).
+A top-level ``str`` is always JSON text.
+
+Typed dictionaries for every definition of every revision live in ``mcpgen.rev_2026_07_28``,
+``mcpgen.rev_2025_11_25``, … (generated from the schema).
+"""
+
+from ._native import REVISIONS as REVISIONS
+from ._native import __version__ as __version__
+from ._native import check_meta_key as check_meta_key
+from ._native import check_request as check_request
+from ._native import check_response as check_response
+from ._native import decode as decode
+from ._native import decode_json as decode_json
+from ._native import decode_result as decode_result
+from ._native import definitions as definitions
+from ._native import detect_era as detect_era
+from ._native import is_valid as is_valid
+from ._native import is_valid_meta_key as is_valid_meta_key
+from ._native import methods as methods
+from ._native import negotiate_version as negotiate_version
+from ._native import validate as validate
+from ._native import validate_message as validate_message
+from ._types import AcceptedRequest as AcceptedRequest
+from ._types import ArmFailure as ArmFailure
+from ._types import DecodedResult as DecodedResult
+from ._types import Era as Era
+from ._types import ErrorDetail as ErrorDetail
+from ._types import ErrorResponse as ErrorResponse
+from ._types import McpgenError as McpgenError
+from ._types import Message as Message
+from ._types import MetaKey as MetaKey
+from ._types import MethodInfo as MethodInfo
+from ._types import ParseError as ParseError
+from ._types import ProtocolError as ProtocolError
+from ._types import ResponseError as ResponseError
+from ._types import ResultResponse as ResultResponse
+from ._types import UnknownDefinitionError as UnknownDefinitionError
+from ._types import ValidationError as ValidationError
+
+__all__ = [
+    "REVISIONS",
+    "AcceptedRequest",
+    "ArmFailure",
+    "DecodedResult",
+    "Era",
+    "ErrorDetail",
+    "ErrorResponse",
+    "McpgenError",
+    "Message",
+    "MetaKey",
+    "MethodInfo",
+    "ParseError",
+    "ProtocolError",
+    "ResponseError",
+    "ResultResponse",
+    "UnknownDefinitionError",
+    "ValidationError",
+    "__version__",
+    "check_meta_key",
+    "check_request",
+    "check_response",
+    "decode",
+    "decode_json",
+    "decode_result",
+    "definitions",
+    "detect_era",
+    "is_valid",
+    "is_valid_meta_key",
+    "methods",
+    "negotiate_version",
+    "validate",
+    "validate_message",
+]

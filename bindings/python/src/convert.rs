@@ -1,0 +1,330 @@
+//! Marshalling between Python and the core: input kinds, JSON → Python objects, and the one
+//! function that turns every core error into a Python exception ([`Failure::into_pyerr`]).
+
+use std::borrow::Cow;
+
+use mcpgen::json::{Kind, Tape};
+use mcpgen::protocol::{ProtocolError, ResponseError};
+use mcpgen::validate::ArmFailure;
+use mcpgen::{DecodeError, JsonView, ToJson, ValidationError, Value};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyMemoryView, PyString, PyTuple};
+
+use crate::view::{Problem, PyView, ViewCx, MAX_DEPTH};
+
+/// What a caller passed as `data`.
+pub enum Input<'py> {
+    /// JSON text in an immutable `bytes` (read without the GIL).
+    Bytes(Bound<'py, PyBytes>),
+    /// JSON text copied out of a mutable buffer (`bytearray`, `memoryview`).
+    Buffer(Vec<u8>),
+    /// JSON text in a `str`.
+    Text(Bound<'py, PyString>),
+    /// Already-parsed data (`dict`, `list`, …), read in place through [`PyView`].
+    Object(Bound<'py, PyAny>),
+}
+
+impl<'py> Input<'py> {
+    pub fn from_data(data: &Bound<'py, PyAny>) -> PyResult<Input<'py>> {
+        if let Ok(b) = data.cast::<PyBytes>() {
+            return Ok(Input::Bytes(b.clone()));
+        }
+        if let Ok(s) = data.cast::<PyString>() {
+            return Ok(Input::Text(s.clone()));
+        }
+        if let Ok(b) = data.cast::<PyByteArray>() {
+            return Ok(Input::Buffer(b.to_vec()));
+        }
+        if data.cast::<PyMemoryView>().is_ok() {
+            let b = data.call_method0("tobytes")?;
+            return Ok(Input::Buffer(b.cast::<PyBytes>()?.as_bytes().to_vec()));
+        }
+        Ok(Input::Object(data.clone()))
+    }
+}
+
+/// UTF-8 of a Python `str`, borrowed where the ABI allows.
+pub fn str_text<'a>(s: &'a Bound<'_, PyString>) -> PyResult<Cow<'a, str>> {
+    crate::view::str_text(s)
+}
+
+/// Runs `f` on a JSON text input with the GIL released, or on a [`PyView`] of Python data with
+/// it held; then reports any non-JSON value the view met (it wins over the verdict).
+pub fn with_input<'py, T: Send>(
+    py: Python<'py>,
+    input: &Input<'py>,
+    on_text: impl FnOnce(&[u8]) -> T + Send,
+    on_view: impl FnOnce(&PyView<'_>) -> T,
+) -> Result<T, Failure> {
+    match input {
+        Input::Bytes(b) => {
+            let bytes = b.as_bytes();
+            Ok(py.detach(|| on_text(bytes)))
+        }
+        Input::Buffer(v) => Ok(py.detach(|| on_text(v))),
+        Input::Text(s) => {
+            let text = str_text(s).map_err(Failure::Python)?;
+            let bytes = text.as_bytes();
+            Ok(py.detach(|| on_text(bytes)))
+        }
+        Input::Object(o) => {
+            let cx = ViewCx::default();
+            // SAFETY: `o` is alive for the whole call and the GIL is held; the view runs no
+            // Python code, so the data cannot change meanwhile.
+            let view = unsafe { PyView::new(o.as_ptr(), &cx) };
+            let out = on_view(&view);
+            match cx.take_problem() {
+                Some(p) => Err(Failure::NotJson(describe_problem(py, p))),
+                None => Ok(out),
+            }
+        }
+    }
+}
+
+/// Serializes any input to JSON bytes (for the protocol checks, which read messages as bytes).
+pub fn input_bytes<'py>(py: Python<'py>, input: &Input<'py>) -> Result<Vec<u8>, Failure> {
+    with_input(py, input, |b| b.to_vec(), |v| v.to_value().to_json_vec())
+}
+
+fn describe_problem(py: Python<'_>, p: Problem) -> (bool, String) {
+    let type_name = |obj: *mut pyo3::ffi::PyObject| -> String {
+        // SAFETY: the object is part of the caller's data, alive for the call.
+        let any = unsafe { Bound::from_borrowed_ptr(py, obj) };
+        any.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
+    };
+    match p {
+        Problem::Unsupported(obj) => (
+            true,
+            format!(
+                "`{}` is not JSON data (expected dict, list, tuple, str, int, float, bool or None)",
+                type_name(obj)
+            ),
+        ),
+        Problem::NonStrKey(obj) => (true, format!("dict keys must be str, found `{}`", type_name(obj))),
+        Problem::NonFinite(f) => (false, format!("{f} is not a JSON number")),
+        Problem::BadString => (false, "a str is not valid Unicode (lone surrogate): it has no UTF-8 form".into()),
+        Problem::TooDeep => (false, format!("data nested deeper than {MAX_DEPTH} levels (or containing itself)")),
+    }
+}
+
+// ---- JSON → Python ------------------------------------------------------------------------------
+
+/// Builds plain Python data from any JSON view: objects → dict, arrays → list, integer
+/// literals → int (any size), other numbers → float.
+pub fn to_py<'py, 'v, V: JsonView<'v>>(py: Python<'py>, v: &V) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v.kind() {
+        Kind::Null => py.None().into_bound(py),
+        Kind::Bool => pyo3::types::PyBool::new(py, v.as_bool().unwrap_or(false)).to_owned().into_any(),
+        Kind::String => PyString::new(py, &v.as_str().unwrap_or_default()).into_any(),
+        Kind::Number => {
+            let n = v.to_number().ok_or_else(|| PyRuntimeError::new_err("number without text"))?;
+            if n.is_integer_literal() {
+                if let Some(i) = n.as_i64() {
+                    i.into_pyobject(py)?.into_any()
+                } else if let Some(u) = n.as_u64() {
+                    u.into_pyobject(py)?.into_any()
+                } else {
+                    // Beyond 64 bits: Python's int parses the decimal text.
+                    let text = n.to_string();
+                    py.get_type::<pyo3::types::PyInt>().call1((text,))?
+                }
+            } else {
+                n.as_f64().into_pyobject(py)?.into_any()
+            }
+        }
+        Kind::Array => {
+            let list = PyList::empty(py);
+            for item in v.items() {
+                list.append(to_py(py, &item)?)?;
+            }
+            list.into_any()
+        }
+        Kind::Object => {
+            let dict = PyDict::new(py);
+            for (k, x) in v.entries() {
+                dict.set_item(PyString::new(py, &k), to_py(py, &x)?)?;
+            }
+            dict.into_any()
+        }
+    })
+}
+
+/// Parses JSON text the core produced and builds Python data from it.
+pub fn json_to_py<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    let tape = Tape::parse(text).map_err(|e| PyRuntimeError::new_err(format!("internal error: core produced invalid JSON: {e}")))?;
+    to_py(py, &tape.root())
+}
+
+pub fn value_to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
+    to_py(py, &v)
+}
+
+// ---- errors -------------------------------------------------------------------------------------
+
+/// Every way a call can fail. [`Failure::into_pyerr`] is the one place that maps them to
+/// Python exceptions.
+pub enum Failure {
+    Decode(DecodeError),
+    Protocol(Box<ProtocolError>),
+    Response(Box<ResponseError>),
+    /// The data has a value with no JSON form: (is it a type error?, message).
+    NotJson((bool, String)),
+    /// A bad argument (unknown revision or policy…).
+    Usage(String),
+    /// A Python error raised while reading the arguments.
+    Python(PyErr),
+}
+
+impl From<DecodeError> for Failure {
+    fn from(e: DecodeError) -> Self {
+        Failure::Decode(e)
+    }
+}
+impl From<ProtocolError> for Failure {
+    fn from(e: ProtocolError) -> Self {
+        Failure::Protocol(Box::new(e))
+    }
+}
+impl From<ResponseError> for Failure {
+    fn from(e: ResponseError) -> Self {
+        Failure::Response(Box::new(e))
+    }
+}
+impl From<PyErr> for Failure {
+    fn from(e: PyErr) -> Self {
+        Failure::Python(e)
+    }
+}
+impl From<Failure> for PyErr {
+    fn from(f: Failure) -> PyErr {
+        Python::attach(|py| f.into_pyerr(py))
+    }
+}
+
+static TYPES: PyOnceLock<Py<pyo3::types::PyModule>> = PyOnceLock::new();
+
+/// A class from `mcpgen._types`.
+pub fn py_type<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    let module = TYPES.get_or_try_init(py, || py.import("mcpgen._types").map(Bound::unbind))?;
+    module.bind(py).getattr(name)
+}
+
+fn kwargs<'py>(py: Python<'py>, items: &[(&str, Bound<'py, PyAny>)]) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (k, v) in items {
+        d.set_item(*k, v)?;
+    }
+    Ok(d)
+}
+
+pub fn error_details<'py>(py: Python<'py>, errors: &[ValidationError]) -> PyResult<Bound<'py, PyList>> {
+    let detail = py_type(py, "ErrorDetail")?;
+    let arm_failure = py_type(py, "ArmFailure")?;
+    fn one<'py>(py: Python<'py>, e: &ValidationError, detail: &Bound<'py, PyAny>, arm_failure: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let arms: Vec<Bound<'py, PyAny>> = e
+            .arms
+            .iter()
+            .map(|a: &ArmFailure| {
+                let errs: Vec<Bound<'py, PyAny>> = a.errors.iter().map(|x| one(py, x, detail, arm_failure)).collect::<PyResult<_>>()?;
+                arm_failure.call1((a.arm, PyTuple::new(py, errs)?))
+            })
+            .collect::<PyResult<_>>()?;
+        detail.call1((
+            e.pointer.as_str(),
+            e.schema_path.as_str(),
+            e.keyword,
+            e.rule,
+            e.message.as_str(),
+            PyTuple::new(py, arms)?,
+        ))
+    }
+    let items: Vec<Bound<'py, PyAny>> = errors.iter().map(|e| one(py, e, &detail, &arm_failure)).collect::<PyResult<_>>()?;
+    PyList::new(py, items)
+}
+
+impl Failure {
+    /// The one conversion from core errors to Python exceptions.
+    pub fn into_pyerr(self, py: Python<'_>) -> PyErr {
+        match self.build(py) {
+            Ok(e) => e,
+            Err(e) => e,
+        }
+    }
+
+    fn build(self, py: Python<'_>) -> PyResult<PyErr> {
+        let raise = |class: &str, args: Bound<'_, PyTuple>, kw: Bound<'_, PyDict>| -> PyResult<PyErr> {
+            let exc = py_type(py, class)?.call(args, Some(&kw))?;
+            Ok(PyErr::from_value(exc))
+        };
+        match self {
+            Failure::Decode(DecodeError::Parse(p)) => {
+                let kw = kwargs(
+                    py,
+                    &[
+                        ("offset", p.offset.into_pyobject(py)?.into_any()),
+                        ("line", p.line.into_pyobject(py)?.into_any()),
+                        ("column", p.column.into_pyobject(py)?.into_any()),
+                    ],
+                )?;
+                raise("ParseError", PyTuple::new(py, [p.to_string()])?, kw)
+            }
+            Failure::Decode(e @ DecodeError::Invalid(_)) => {
+                let errors = error_details(py, e.validation_errors())?;
+                raise("ValidationError", PyTuple::new(py, [e.to_string().into_pyobject(py)?.into_any(), errors.into_any()])?, PyDict::new(py))
+            }
+            Failure::Decode(DecodeError::Protocol { rule, pointer, message }) => {
+                let e = ValidationError { pointer: pointer.clone(), schema_path: String::new(), keyword: "", rule: Some(rule), message: message.clone(), arms: Vec::new() };
+                let text = DecodeError::Protocol { rule, pointer, message }.to_string();
+                let errors = error_details(py, std::slice::from_ref(&e))?;
+                raise(
+                    "ValidationError",
+                    PyTuple::new(py, [text.into_pyobject(py)?.into_any(), errors.into_any(), "protocol".into_pyobject(py)?.into_any()])?,
+                    PyDict::new(py),
+                )
+            }
+            Failure::Decode(DecodeError::UnknownDefinition { revision, name }) => {
+                let text = DecodeError::UnknownDefinition { revision, name: name.clone() }.to_string();
+                let kw = kwargs(py, &[("revision", revision.into_pyobject(py)?.into_any()), ("name", name.into_pyobject(py)?.into_any())])?;
+                raise("UnknownDefinitionError", PyTuple::new(py, [text])?, kw)
+            }
+            Failure::Decode(e @ DecodeError::Internal(_)) => Ok(PyRuntimeError::new_err(e.to_string())),
+            Failure::Protocol(e) => {
+                let errors = error_details(py, &e.errors)?;
+                let data = match &e.data {
+                    Some(d) => value_to_py(py, d)?,
+                    None => py.None().into_bound(py),
+                };
+                let id = match &e.id {
+                    Some(d) => value_to_py(py, d)?,
+                    None => py.None().into_bound(py),
+                };
+                let response = value_to_py(py, &e.to_response())?;
+                let kw = kwargs(
+                    py,
+                    &[
+                        ("code", e.code.into_pyobject(py)?.into_any()),
+                        ("data", data),
+                        ("id", id),
+                        ("http_status", e.http_status.into_pyobject(py)?.into_any()),
+                        ("rule", e.rule.into_pyobject(py)?.into_any()),
+                        ("errors", errors.into_any()),
+                        ("legacy_initialize", pyo3::types::PyBool::new(py, e.legacy_initialize).to_owned().into_any()),
+                        ("response", response),
+                    ],
+                )?;
+                raise("ProtocolError", PyTuple::new(py, [e.message.as_str()])?, kw)
+            }
+            Failure::Response(e) => {
+                let errors = error_details(py, &e.errors)?;
+                let kw = kwargs(py, &[("rule", e.rule.into_pyobject(py)?.into_any()), ("errors", errors.into_any())])?;
+                raise("ResponseError", PyTuple::new(py, [e.message.as_str()])?, kw)
+            }
+            Failure::NotJson((true, m)) => Ok(PyTypeError::new_err(m)),
+            Failure::NotJson((false, m)) => Ok(PyValueError::new_err(m)),
+            Failure::Usage(m) => Ok(PyValueError::new_err(m)),
+            Failure::Python(e) => Ok(e),
+        }
+    }
+}

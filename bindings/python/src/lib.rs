@@ -1,0 +1,462 @@
+//! `mcpgen._native`: the Python face of the mcpgen core. It only marshals: every verdict comes
+//! from the `mcpgen` crate, so Python, Rust, C and the CLI agree.
+//!
+//! - JSON text (`bytes`, `str`, `bytearray`, `memoryview`) is parsed and checked with the GIL
+//!   released.
+//! - Python data (`dict`, `list`, …) is read in place through [`view::PyView`], a
+//!   [`mcpgen::JsonView`]: no JSON text round trip.
+//! - Every core error becomes a Python exception in one place, [`convert::Failure::into_pyerr`].
+
+mod convert;
+mod view;
+
+use std::cell::Cell;
+use std::sync::OnceLock;
+
+use mcpgen::json::tape::Node;
+use mcpgen::json::{ParseOptions, Tape, TapeView};
+use mcpgen::protocol::{self, CheckedResponse, Era, MessageKind, ServerConfig};
+use mcpgen::validate::{Cx, Path};
+use mcpgen::{DecodeError, Options, Policy, Revision};
+use pyo3::prelude::*;
+use pyo3::types::{PyString, PyTuple};
+
+use convert::{input_bytes, json_to_py, py_type, str_text, value_to_py, with_input, Failure, Input};
+
+thread_local! {
+    /// The parser's node buffer, reused across calls on this thread.
+    static NODES: Cell<Vec<Node>> = const { Cell::new(Vec::new()) };
+}
+
+/// Parses JSON text and runs `f` on the root, reusing this thread's node buffer.
+fn with_tape<T>(bytes: &[u8], f: impl FnOnce(&TapeView<'_, '_>) -> Result<T, DecodeError>) -> Result<T, DecodeError> {
+    let buf = NODES.take();
+    let tape = Tape::parse_bytes_with(bytes, ParseOptions::default(), buf)?;
+    let out = f(&tape.root());
+    NODES.set(tape.into_buffer());
+    out
+}
+
+fn revisions() -> &'static [Revision] {
+    static ALL: OnceLock<Vec<Revision>> = OnceLock::new();
+    ALL.get_or_init(Revision::all)
+}
+
+/// The `revision=` argument: a revision name of this build, default the newest.
+fn revision_arg(revision: Option<&Bound<'_, PyString>>) -> Result<Revision, Failure> {
+    let all = revisions();
+    let Some(name) = revision else {
+        return all.first().copied().ok_or_else(|| Failure::Usage("this build has no revision".into()));
+    };
+    let name = str_text(name)?;
+    all.iter().copied().find(|r| r.as_str() == name).ok_or_else(|| {
+        let names: Vec<&str> = all.iter().map(|r| r.as_str()).collect();
+        Failure::Usage(format!("unknown revision {name:?} (this build has {})", names.join(", ")))
+    })
+}
+
+fn policy_arg(policy: Option<&Bound<'_, PyString>>) -> Result<Policy, Failure> {
+    match policy {
+        None => Ok(Policy::Lossless),
+        Some(p) => str_text(p)?.parse::<Policy>().map_err(Failure::Usage),
+    }
+}
+
+/// As the Rust API, an unknown definition name is reported even when the data is not JSON.
+/// The name is not looked up beforehand (that would cost a lookup on every call): the
+/// generated dispatch reports an unknown name, and only a parse error needs the check.
+fn unknown_name_first(rev: Revision, name: &str, e: DecodeError) -> DecodeError {
+    match e {
+        DecodeError::Parse(_) => mcpgen::definition(rev, name).err().unwrap_or(e),
+        e => e,
+    }
+}
+
+fn unknown_definition(rev: Revision, name: &str) -> DecodeError {
+    DecodeError::UnknownDefinition { revision: rev.as_str(), name: name.to_owned() }
+}
+
+fn check(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    def_name: Option<&Bound<'_, PyString>>,
+    revision: Option<&Bound<'_, PyString>>,
+    opts: Options,
+) -> Result<(), Failure> {
+    let rev = revision_arg(revision)?;
+    let input = Input::from_data(data)?;
+    let result = match def_name {
+        Some(name) => {
+            let name = str_text(name)?;
+            let name = &*name;
+            with_input(
+                py,
+                &input,
+                |bytes| with_tape(bytes, |root| mcpgen::validate_view(rev, name, root, opts)).map_err(|e| unknown_name_first(rev, name, e)),
+                |v| mcpgen::validate_view(rev, name, v, opts),
+            )?
+        }
+        None => with_input(
+            py,
+            &input,
+            |bytes| with_tape(bytes, |root| protocol::validate_message_view(rev, root, opts).map(drop)),
+            |v| protocol::validate_message_view(rev, v, opts).map(drop),
+        )?,
+    };
+    Ok(result?)
+}
+
+/// Validates JSON text or Python data against a definition (or, without `def_name`, as an MCP
+/// message, checked against the definition its `method` selects plus the protocol rules).
+#[pyfunction]
+#[pyo3(signature = (data, def_name=None, *, revision=None, strict_formats=false, policy=None))]
+fn validate(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    def_name: Option<&Bound<'_, PyString>>,
+    revision: Option<&Bound<'_, PyString>>,
+    strict_formats: bool,
+    policy: Option<&Bound<'_, PyString>>,
+) -> PyResult<()> {
+    let run = || -> Result<(), Failure> {
+        let opts = Options { policy: policy_arg(policy)?, strict_formats, ..Options::default() };
+        check(py, data, def_name, revision, opts)
+    };
+    run().map_err(|f| f.into_pyerr(py))
+}
+
+/// True when `validate` would return without raising a validation error.
+#[pyfunction]
+#[pyo3(signature = (data, def_name=None, *, revision=None, strict_formats=false, policy=None))]
+fn is_valid(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    def_name: Option<&Bound<'_, PyString>>,
+    revision: Option<&Bound<'_, PyString>>,
+    strict_formats: bool,
+    policy: Option<&Bound<'_, PyString>>,
+) -> PyResult<bool> {
+    let run = || -> Result<bool, Failure> {
+        let opts = Options { policy: policy_arg(policy)?, strict_formats, ..Options::default() };
+        let rev = revision_arg(revision)?;
+        let input = Input::from_data(data)?;
+        match def_name {
+            Some(name) => {
+                let name = str_text(name)?;
+                let name = &*name;
+                // Fail-fast only: no error is built. `None`: no such definition.
+                let verdict = with_input(
+                    py,
+                    &input,
+                    |bytes| {
+                        with_tape(bytes, |root| Ok(rev.validate_view(name, root, &Path::Root, &mut Cx::fail_fast(opts))))
+                            .or_else(|e| match unknown_name_first(rev, name, e) {
+                                DecodeError::Parse(_) => Ok(Some(false)),
+                                e => Err(e),
+                            })
+                    },
+                    |v| Ok(rev.validate_view(name, v, &Path::Root, &mut Cx::fail_fast(opts))),
+                )??;
+                verdict.ok_or_else(|| Failure::Decode(unknown_definition(rev, name)))
+            }
+            None => with_input(
+                py,
+                &input,
+                |bytes| with_tape(bytes, |root| protocol::validate_message_view(rev, root, opts).map(drop)).is_ok(),
+                |v| protocol::validate_message_view(rev, v, opts).is_ok(),
+            ),
+        }
+    };
+    run().map_err(|f| f.into_pyerr(py))
+}
+
+/// Method-aware validation of a whole message; returns what the message is.
+#[pyfunction]
+#[pyo3(signature = (data, *, revision=None, strict_formats=false, policy=None))]
+fn validate_message<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    revision: Option<&Bound<'py, PyString>>,
+    strict_formats: bool,
+    policy: Option<&Bound<'py, PyString>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let run = || -> Result<MessageKind, Failure> {
+        let opts = Options { policy: policy_arg(policy)?, strict_formats, ..Options::default() };
+        let rev = revision_arg(revision)?;
+        let input = Input::from_data(data)?;
+        let kind = with_input(
+            py,
+            &input,
+            |bytes| with_tape(bytes, |root| protocol::validate_message_view(rev, root, opts)),
+            |v| protocol::validate_message_view(rev, v, opts),
+        )?;
+        Ok(kind?)
+    };
+    let (kind, method, code) = match run().map_err(|f| f.into_pyerr(py))? {
+        MessageKind::Request { method } => ("request", Some(method), None),
+        MessageKind::Notification { method } => ("notification", Some(method), None),
+        MessageKind::Result => ("result", None, None),
+        MessageKind::Error { code } => ("error", None, Some(code)),
+    };
+    py_type(py, "Message")?.call1((kind, method, code))
+}
+
+/// Decodes to the compact JSON text of the decoded value.
+fn decode_text(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    def_name: &Bound<'_, PyString>,
+    revision: Option<&Bound<'_, PyString>>,
+    policy: Option<&Bound<'_, PyString>>,
+) -> Result<String, Failure> {
+    let rev = revision_arg(revision)?;
+    let policy = policy_arg(policy)?;
+    let name = str_text(def_name)?;
+    let name = &*name;
+    let input = Input::from_data(data)?;
+    let out = with_input(
+        py,
+        &input,
+        |bytes| {
+            with_tape(bytes, |root| mcpgen::decode_view(rev, name, root, policy).map(|d| d.to_json_string()))
+                .map_err(|e| unknown_name_first(rev, name, e))
+        },
+        |v| mcpgen::decode_view(rev, name, v, policy).map(|d| d.to_json_string()),
+    )?;
+    Ok(out?)
+}
+
+/// Decodes as a definition under an unknown-key policy and returns plain Python data.
+#[pyfunction]
+#[pyo3(signature = (data, def_name, *, revision=None, policy=None))]
+fn decode<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    def_name: &Bound<'py, PyString>,
+    revision: Option<&Bound<'py, PyString>>,
+    policy: Option<&Bound<'py, PyString>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let text = decode_text(py, data, def_name, revision, policy).map_err(|f| f.into_pyerr(py))?;
+    json_to_py(py, &text)
+}
+
+/// Like `decode`, but returns the decoded value as compact JSON text (number text kept exactly).
+#[pyfunction]
+#[pyo3(signature = (data, def_name, *, revision=None, policy=None))]
+fn decode_json(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    def_name: &Bound<'_, PyString>,
+    revision: Option<&Bound<'_, PyString>>,
+    policy: Option<&Bound<'_, PyString>>,
+) -> PyResult<String> {
+    decode_text(py, data, def_name, revision, policy).map_err(|f| f.into_pyerr(py))
+}
+
+/// Decodes a result by the method of the request it answers (`resultType` first).
+#[pyfunction]
+#[pyo3(signature = (data, request_method, *, revision=None, policy=None))]
+fn decode_result<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    request_method: &Bound<'py, PyString>,
+    revision: Option<&Bound<'py, PyString>>,
+    policy: Option<&Bound<'py, PyString>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let run = || -> Result<(&'static str, String), Failure> {
+        let rev = revision_arg(revision)?;
+        let policy = policy_arg(policy)?;
+        let method = str_text(request_method)?;
+        let method = &*method;
+        let input = Input::from_data(data)?;
+        let out = with_input(
+            py,
+            &input,
+            |bytes| {
+                with_tape(bytes, |root| rev.decode_result_view(method, root, policy)).map(|d| (d.variant, d.value.to_json_string()))
+            },
+            |v| rev.decode_result_view(method, v, policy).map(|d| (d.variant, d.value.to_json_string())),
+        )?;
+        Ok(out?)
+    };
+    let (variant, text) = run().map_err(|f| f.into_pyerr(py))?;
+    let value = json_to_py(py, &text)?;
+    py_type(py, "DecodedResult")?.call1((variant, value, text))
+}
+
+/// Server side: decides whether a request (or notification) should be served.
+#[pyfunction]
+#[pyo3(signature = (data, *, supported_versions=None))]
+fn check_request<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    supported_versions: Option<Vec<String>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let run = || -> Result<_, Failure> {
+        let config = match supported_versions {
+            Some(v) => ServerConfig::new(v),
+            None => ServerConfig::default(),
+        };
+        let bytes = input_bytes(py, &Input::from_data(data)?)?;
+        let accepted = py.detach(|| {
+            protocol::check_request(&bytes, &config).map(|a| (a.revision, a.method, a.id, a.legacy, a.request.to_json_string())).map_err(Failure::from)
+        })?;
+        Ok(accepted)
+    };
+    let (revision, method, id, legacy, request) = run().map_err(|f| f.into_pyerr(py))?;
+    let id = match id {
+        Some(id) => value_to_py(py, &id)?,
+        None => py.None().into_bound(py),
+    };
+    let request = json_to_py(py, &request)?;
+    py_type(py, "AcceptedRequest")?.call1((revision.as_str(), method, id, legacy, request))
+}
+
+/// Client side: checks a response to a request of `request_method`.
+#[pyfunction]
+#[pyo3(signature = (data, request_method, *, revision=None, extension_result_types=None))]
+fn check_response<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    request_method: &Bound<'py, PyString>,
+    revision: Option<&Bound<'py, PyString>>,
+    extension_result_types: Option<Vec<String>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let run = || -> Result<CheckedResponse, Failure> {
+        let rev = revision_arg(revision)?;
+        let method = str_text(request_method)?;
+        let bytes = input_bytes(py, &Input::from_data(data)?)?;
+        let ext = extension_result_types.unwrap_or_default();
+        let ext: Vec<&str> = ext.iter().map(String::as_str).collect();
+        Ok(py.detach(|| protocol::check_response_with(&bytes, &method, rev, &ext))?)
+    };
+    match run().map_err(|f| f.into_pyerr(py))? {
+        CheckedResponse::Result { id, result } => {
+            let value = json_to_py(py, &result.value.to_json_string())?;
+            py_type(py, "ResultResponse")?.call1((value_to_py(py, &id)?, result.variant, value))
+        }
+        CheckedResponse::Error { id, code, message, data } => {
+            let id = match id {
+                Some(id) => value_to_py(py, &id)?,
+                None => py.None().into_bound(py),
+            };
+            let data = match data {
+                Some(d) => value_to_py(py, &d)?,
+                None => py.None().into_bound(py),
+            };
+            py_type(py, "ErrorResponse")?.call1((id, code, message, data))
+        }
+    }
+}
+
+/// VER-1: returns `requested` when supported, else raises the -32022 `ProtocolError`.
+#[pyfunction]
+fn negotiate_version(py: Python<'_>, requested: String, supported: Vec<String>) -> PyResult<String> {
+    let supported: Vec<&str> = supported.iter().map(String::as_str).collect();
+    protocol::negotiate_version(&requested, &supported).map_err(|e| Failure::from(e).into_pyerr(py))
+}
+
+/// META-1: True when `key` follows the `_meta` key grammar.
+#[pyfunction]
+fn is_valid_meta_key(key: String) -> bool {
+    protocol::is_valid_meta_key(&key)
+}
+
+/// META-1: splits a `_meta` key, or raises `ValueError` saying what is wrong.
+#[pyfunction]
+fn check_meta_key<'py>(py: Python<'py>, key: String) -> PyResult<Bound<'py, PyAny>> {
+    match protocol::check_meta_key(&key) {
+        Ok(k) => py_type(py, "MetaKey")?.call1((k.prefix, k.name, k.reserved)),
+        Err(message) => Err(Failure::Usage(message).into_pyerr(py)),
+    }
+}
+
+/// ERA-2/3/5: which era a peer speaks, from the answer to a `server/discover` probe (None: no
+/// answer or a timeout) or from the body of an HTTP 400 answering a modern request.
+#[pyfunction]
+#[pyo3(signature = (probe_response=None, *, http_400_body=None))]
+fn detect_era<'py>(
+    py: Python<'py>,
+    probe_response: Option<&Bound<'py, PyAny>>,
+    http_400_body: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let run = || -> Result<Era, Failure> {
+        match (probe_response, http_400_body) {
+            (Some(_), Some(_)) => Err(Failure::Usage("pass either a probe response or an HTTP 400 body, not both".into())),
+            (None, Some(body)) => {
+                let bytes = input_bytes(py, &Input::from_data(body)?)?;
+                Ok(protocol::detect_era_from_http_400(&bytes))
+            }
+            (Some(r), None) => {
+                let bytes = input_bytes(py, &Input::from_data(r)?)?;
+                Ok(protocol::detect_era_from_probe(Some(&bytes)))
+            }
+            (None, None) => Ok(protocol::detect_era_from_probe(None)),
+        }
+    };
+    let era = run().map_err(|f| f.into_pyerr(py))?;
+    let (modern, supported) = match era {
+        Era::Modern { supported } => (true, supported),
+        Era::Legacy => (false, Vec::new()),
+    };
+    py_type(py, "Era")?.call1((modern, PyTuple::new(py, supported)?))
+}
+
+/// Names of every definition of a revision, in schema order.
+#[pyfunction]
+#[pyo3(signature = (revision=None))]
+fn definitions(py: Python<'_>, revision: Option<&Bound<'_, PyString>>) -> PyResult<Vec<&'static str>> {
+    let rev = revision_arg(revision).map_err(|f| f.into_pyerr(py))?;
+    Ok(rev.definitions().iter().map(|d| d.name).collect())
+}
+
+/// The method table of a revision (method → request definition, params, results, direction).
+#[pyfunction]
+#[pyo3(signature = (revision=None))]
+fn methods<'py>(py: Python<'py>, revision: Option<&Bound<'py, PyString>>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    use mcpgen::methods::{Direction, MethodKind};
+    let rev = revision_arg(revision).map_err(|f| f.into_pyerr(py))?;
+    let class = py_type(py, "MethodInfo")?;
+    rev.methods()
+        .iter()
+        .map(|m| {
+            let kind = match m.kind {
+                MethodKind::Request => "request",
+                MethodKind::Notification => "notification",
+            };
+            let direction = match m.direction {
+                Direction::ClientToServer => "client_to_server",
+                Direction::ServerToClient => "server_to_client",
+                Direction::Both => "both",
+                Direction::EmbeddedInput => "embedded_input",
+                Direction::Unspecified => "unspecified",
+            };
+            let results = PyTuple::new(py, m.result_defs.iter().copied())?;
+            class.call1((m.method, kind, direction, m.request_def, m.params_type, m.params_required, results, m.input_required))
+        })
+        .collect()
+}
+
+#[pymodule]
+#[pyo3(name = "_native")]
+fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    let names: Vec<&str> = revisions().iter().map(|r| r.as_str()).collect();
+    m.add("REVISIONS", PyTuple::new(py, names)?)?;
+    m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(is_valid, m)?)?;
+    m.add_function(wrap_pyfunction!(validate_message, m)?)?;
+    m.add_function(wrap_pyfunction!(decode, m)?)?;
+    m.add_function(wrap_pyfunction!(decode_json, m)?)?;
+    m.add_function(wrap_pyfunction!(decode_result, m)?)?;
+    m.add_function(wrap_pyfunction!(check_request, m)?)?;
+    m.add_function(wrap_pyfunction!(check_response, m)?)?;
+    m.add_function(wrap_pyfunction!(negotiate_version, m)?)?;
+    m.add_function(wrap_pyfunction!(is_valid_meta_key, m)?)?;
+    m.add_function(wrap_pyfunction!(check_meta_key, m)?)?;
+    m.add_function(wrap_pyfunction!(detect_era, m)?)?;
+    m.add_function(wrap_pyfunction!(definitions, m)?)?;
+    m.add_function(wrap_pyfunction!(methods, m)?)?;
+    Ok(())
+}

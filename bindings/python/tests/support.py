@@ -1,0 +1,69 @@
+"""Shared helpers for the Python test suite: where the inputs are, JSON that keeps number text,
+and the flattening of union-arm errors (as the Rust runners do)."""
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Iterator, List, Tuple
+
+import mcpgen
+
+ROOT = Path(__file__).resolve().parents[3]
+"""The repository root (this file is bindings/python/tests/support.py)."""
+
+VECTORS = ROOT / "vectors"
+
+
+def mirror() -> Path:
+    """`MCPGEN_SCHEMA_MIRROR`, else `shared/mcp-spec` beside the checkout (as the Rust tests)."""
+    env = os.environ.get("MCPGEN_SCHEMA_MIRROR")
+    return Path(env) if env else ROOT.parent / "shared" / "mcp-spec"
+
+
+def examples_dir() -> Path:
+    return mirror() / "2026-07-28" / "examples"
+
+
+def official_examples() -> List[Tuple[str, Path]]:
+    """(definition, file) for every official 2026-07-28 example; empty when missing (the
+    caller turns that into a failing test, never a skip)."""
+    d = examples_dir()
+    if not d.is_dir():
+        return []
+    return [(sub.name, f) for sub in sorted(d.iterdir()) if sub.is_dir() for f in sorted(sub.glob("*.json"))]
+
+
+def _num(text: str) -> Any:
+    return ("#num", text)
+
+
+def loads_lossless(text: "str | bytes") -> Any:
+    """JSON with numbers as ("#num", text): compared by text, as the Rust runners do."""
+    return json.loads(text, parse_float=_num, parse_int=_num)
+
+
+def dumps_lossless(v: Any) -> str:
+    """Compact JSON from `loads_lossless` data, number text unchanged."""
+    if isinstance(v, tuple) and len(v) == 2 and v[0] == "#num":
+        return str(v[1])
+    if isinstance(v, dict):
+        return "{" + ",".join(json.dumps(k, ensure_ascii=False) + ":" + dumps_lossless(x) for k, x in v.items()) + "}"
+    if isinstance(v, list):
+        return "[" + ",".join(dumps_lossless(x) for x in v) + "]"
+    return json.dumps(v, ensure_ascii=False)
+
+
+def flatten(errors: "List[mcpgen.ErrorDetail]") -> Iterator["mcpgen.ErrorDetail"]:
+    """Every error, with the errors inside union arms."""
+    for e in errors:
+        yield e
+        for arm in e.arms:
+            yield from flatten(list(arm.errors))
+
+
+def error_kind(e: BaseException) -> str:
+    if isinstance(e, mcpgen.ValidationError):
+        return e.kind
+    if isinstance(e, mcpgen.UnknownDefinitionError):
+        return "unknown_definition"
+    return "internal"

@@ -1,0 +1,305 @@
+"""The project's test vectors (vectors/README.md), with the verdicts the Rust runners give
+(generated/tests/examples.rs for decode/, generated/tests/protocol_vectors.rs for protocol/).
+
+Decode vectors run from JSON bytes (every check, number text included) and, when the input is
+JSON, again from the parsed Python data (verdict, variant, errors, output by value: Python
+floats do not keep number text)."""
+
+import json
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+import pytest
+
+import mcpgen
+from support import VECTORS, dumps_lossless, error_kind, flatten, loads_lossless
+
+KNOWN_DIRS = {"decode", "protocol"}
+
+
+def vector_files(sub: str) -> List[Path]:
+    return sorted((VECTORS / sub).glob("*.json"))
+
+
+def test_every_vector_directory_has_a_runner() -> None:
+    dirs = {p.name for p in VECTORS.iterdir() if p.is_dir()}
+    assert dirs <= KNOWN_DIRS, f"vectors/{sorted(dirs - KNOWN_DIRS)} have no Python runner"
+    for sub in KNOWN_DIRS:
+        assert vector_files(sub), f"no vectors in vectors/{sub}"
+
+
+# ---- decode/ --------------------------------------------------------------------------------
+
+
+def load_vector(path: Path) -> Dict[str, Any]:
+    v = loads_lossless(path.read_bytes())
+    assert isinstance(v, dict), path
+    return v
+
+
+def plain(v: Any) -> Any:
+    """Lossless-loaded data back to ordinary Python values."""
+    return json.loads(dumps_lossless(v))
+
+
+def input_text(v: Dict[str, Any]) -> Optional[bytes]:
+    if "input" in v:
+        return dumps_lossless(v["input"]).encode()
+    if "input_text" in v:
+        text = v["input_text"]
+        assert isinstance(text, str), "input_text must be a string"
+        return text.encode()
+    return None
+
+
+def run_decode(v: Dict[str, Any], data: Any) -> Tuple[str, str, Any]:
+    """(variant, compact JSON text, Python value) of the vector's decode."""
+    revision = v["revision"]
+    policy = v.get("policy", "lossless")
+    decode = v["decode"]
+    if "def" in decode:
+        text = mcpgen.decode_json(data, decode["def"], revision=revision, policy=policy)
+        value = mcpgen.decode(data, decode["def"], revision=revision, policy=policy)
+        return decode["def"], text, value
+    if "result_for_method" in decode:
+        r = mcpgen.decode_result(data, decode["result_for_method"], revision=revision, policy=policy)
+        return r.variant, r.json, r.value
+    raise AssertionError("decode needs `def` or `result_for_method`")
+
+
+def check_decode(v: Dict[str, Any], data: Any, text_checks: bool) -> None:
+    expect = v["expect"]
+    want_ok = expect["ok"]
+    assert isinstance(want_ok, bool), "expect.ok must be a boolean"
+    try:
+        variant, out, value = run_decode(v, data)
+    except (mcpgen.ValidationError, mcpgen.UnknownDefinitionError) as e:
+        assert not want_ok, f"expected success, got:\n{e}"
+        errors = list(flatten(getattr(e, "errors", [])))
+        if "pointer" in expect:
+            assert any(x.pointer == expect["pointer"] for x in errors), f"expected an error at {expect['pointer']!r}, got {e}"
+        if "keyword" in expect:
+            assert any(x.keyword == expect["keyword"] for x in errors), f"expected keyword {expect['keyword']!r}, got {e}"
+        if "rule" in expect:
+            assert any(x.rule == expect["rule"] for x in errors), f"expected rule {expect['rule']!r}, got {e}"
+        if "error" in expect:
+            assert error_kind(e) == expect["error"], f"expected a {expect['error']} error, got {error_kind(e)}: {e}"
+        return
+    assert want_ok, f"expected a failure, but it decoded as {variant}: {out}"
+    if "variant" in expect:
+        assert variant == expect["variant"]
+    # The Python value and the JSON text describe the same data.
+    assert json.loads(out) == value
+    if "output" in expect:
+        if text_checks:
+            assert loads_lossless(out) == expect["output"], f"output differs\n   got: {out}"
+        else:
+            assert value == plain(expect["output"])
+    if text_checks:
+        for s in expect.get("output_contains", []):
+            assert s in out, f"output lacks {s!r}: {out}"
+        for s in expect.get("output_lacks", []):
+            assert s not in out, f"output should not contain {s!r}: {out}"
+
+
+@pytest.mark.parametrize("path", vector_files("decode"), ids=lambda p: p.stem)
+def test_decode_vector_from_bytes(path: Path) -> None:
+    v = load_vector(path)
+    data = input_text(v)
+    assert data is not None, "vector needs `input` or `input_text`"
+    check_decode(v, data, text_checks=True)
+
+
+@pytest.mark.parametrize("path", [p for p in vector_files("decode") if "input" in load_vector(p)], ids=lambda p: p.stem)
+def test_decode_vector_from_python_data(path: Path) -> None:
+    v = load_vector(path)
+    check_decode(v, plain(v["input"]), text_checks=False)
+
+
+# ---- protocol/ ------------------------------------------------------------------------------
+
+
+class Outcome:
+    """What an operation produced, in the terms `expect` speaks (as protocol_vectors.rs)."""
+
+    def __init__(self) -> None:
+        self.accept = False
+        self.code: Optional[int] = None
+        self.http_status: Optional[int] = None
+        self.rule: Optional[str] = None
+        self.has_id_field = False
+        self.id: Any = None
+        self.data: Any = None
+        self.message = ""
+        self.legacy: Optional[bool] = None
+        self.legacy_initialize: Optional[bool] = None
+        self.method: Optional[str] = None
+        self.revision: Optional[str] = None
+        self.kind: Optional[str] = None
+        self.variant: Optional[str] = None
+        self.errors: List[mcpgen.ErrorDetail] = []
+        self.era: Optional[str] = None
+        self.supported: Optional[List[str]] = None
+        self.reserved: Optional[bool] = None
+        self.prefix: Any = "<unset>"
+        self.name: Optional[str] = None
+
+    def set_id(self, present: bool, value: Any) -> None:
+        self.has_id_field = True
+        self.id = value if present else None
+
+    def __repr__(self) -> str:
+        return f"Outcome({self.__dict__})"
+
+
+def run_operation(v: Dict[str, Any], data: Any) -> Outcome:
+    op = v["operation"]
+    o = Outcome()
+    if op == "check_request":
+        supported = v.get("supported_versions")
+        try:
+            a = mcpgen.check_request(data, supported_versions=supported)
+        except mcpgen.ProtocolError as e:
+            resp = e.to_response()
+            # The rendered response must itself be a JSON-RPC error response.
+            mcpgen.validate(resp, "JSONRPCErrorResponse", revision="2026-07-28")
+            o.code, o.http_status, o.rule = e.code, e.http_status, e.rule
+            o.set_id("id" in resp, resp.get("id"))
+            o.data, o.message, o.legacy_initialize, o.errors = e.data, e.message, e.legacy_initialize, e.errors
+        else:
+            o.accept = True
+            o.set_id(a.id is not None, a.id)
+            o.legacy, o.method, o.revision = a.legacy, a.method, a.revision
+    elif op == "validate_message":
+        try:
+            m = mcpgen.validate_message(
+                data,
+                revision=v["revision"],
+                policy=v.get("policy"),
+                strict_formats=v.get("strict_formats") is True,
+            )
+        except mcpgen.ValidationError as e:
+            o.message = str(e)
+            o.errors = list(flatten(e.errors))
+            if isinstance(e, mcpgen.ParseError):
+                o.rule = "parse"
+        else:
+            o.accept = True
+            o.kind, o.method, o.code = m.kind, m.method, m.code
+    elif op == "check_response":
+        try:
+            r = mcpgen.check_response(
+                data,
+                v["request_method"],
+                revision=v["revision"],
+                extension_result_types=v.get("extension_result_types"),
+            )
+        except mcpgen.ResponseError as e:
+            o.rule, o.message, o.errors = e.rule, e.message, list(flatten(e.errors))
+        else:
+            o.accept = True
+            if isinstance(r, mcpgen.ResultResponse):
+                o.kind, o.variant = "result", r.variant
+                o.set_id(True, r.id)
+            else:
+                o.kind = "error"
+                o.set_id(r.id is not None, r.id)
+                o.code, o.message, o.data = r.code, r.message, r.data
+    elif op in ("detect_era_probe", "detect_era_http_400"):
+        if op == "detect_era_probe":
+            era = mcpgen.detect_era(data)
+        else:
+            assert data is not None, "detect_era_http_400 needs an input (may be empty text)"
+            era = mcpgen.detect_era(http_400_body=data)
+        o.accept = True
+        o.era = "modern" if era.modern else "legacy"
+        if era.modern:
+            o.supported = list(era.supported)
+    elif op == "negotiate_version":
+        try:
+            mcpgen.negotiate_version(v["requested"], v["supported_versions"])
+        except mcpgen.ProtocolError as e:
+            o.code, o.http_status, o.rule, o.data, o.message = e.code, e.http_status, e.rule, e.data, e.message
+        else:
+            o.accept = True
+    elif op == "check_meta_key":
+        key = v["input"]
+        assert isinstance(key, str), "check_meta_key needs a string `input`"
+        try:
+            k = mcpgen.check_meta_key(key)
+        except ValueError as e:
+            o.message = str(e)
+        else:
+            o.accept, o.reserved, o.prefix, o.name = True, k.reserved, k.prefix, k.name
+    else:
+        raise AssertionError(f"unknown operation {op!r}")
+    return o
+
+
+def check_expect(o: Outcome, expect: Dict[str, Any]) -> None:
+    assert "accept" in expect, "expect.accept is required"
+    ctx = f"\n{o!r}"
+    for k, want in expect.items():
+        w = plain(want)
+        if k == "accept":
+            assert o.accept is w, f"accept: expected {w}, got {o.accept}{ctx}"
+        elif k == "code":
+            assert o.code == w, f"code: expected {w}, got {o.code}{ctx}"
+        elif k == "http_status":
+            assert o.http_status == w, f"http_status: expected {w}, got {o.http_status}{ctx}"
+        elif k == "rule":
+            assert o.rule == w or any(e.rule == w for e in o.errors), f"expected rule {w}{ctx}"
+        elif k == "has_id":
+            assert (o.has_id_field and o.id is not None) is w, f"has_id: expected {w}{ctx}"
+        elif k == "id":
+            assert o.has_id_field and o.id == w, f"id: expected {w!r}, got {o.id!r}{ctx}"
+        elif k == "data":
+            assert isinstance(o.data, dict), f"data: expected members {w!r}, got {o.data!r}{ctx}"
+            for dk, dv in w.items():
+                assert dk in o.data and o.data[dk] == dv, f"data.{dk}: expected {dv!r}, got {o.data.get(dk)!r}{ctx}"
+        elif k == "message_contains":
+            assert w in o.message, f"message lacks {w!r}{ctx}"
+        elif k in ("legacy", "legacy_initialize", "reserved"):
+            assert getattr(o, k) is w, f"{k}: expected {w}, got {getattr(o, k)}{ctx}"
+        elif k in ("method", "revision", "kind", "variant", "era", "name"):
+            assert getattr(o, k) == w, f"{k}: expected {w!r}, got {getattr(o, k)!r}{ctx}"
+        elif k == "prefix":
+            assert o.prefix == w, f"prefix: expected {w!r}, got {o.prefix!r}{ctx}"
+        elif k == "supported":
+            assert o.supported == w, f"supported: expected {w!r}, got {o.supported!r}{ctx}"
+        elif k == "errors":
+            for pattern in w:
+                assert any(
+                    all(getattr(e, f) == pattern[f] for f in ("pointer", "keyword", "rule") if f in pattern) for e in o.errors
+                ), f"no error matches {pattern!r}{ctx}"
+        elif k == "error_count":
+            assert len(o.errors) == w, f"expected {w} errors, got {len(o.errors)}{ctx}"
+        else:
+            raise AssertionError(f"unknown expect key {k!r} (see vectors/README.md)")
+
+
+def protocol_cases():
+    for path in vector_files("protocol"):
+        yield pytest.param(path, id=path.stem)
+
+
+@pytest.mark.parametrize("path", list(protocol_cases()))
+def test_protocol_vector_from_bytes(path: Path) -> None:
+    v = load_vector(path)
+    assert isinstance(v.get("description"), str), "vector lacks `description`"
+    check_expect(run_operation(v, input_text(v)), v["expect"])
+
+
+# Operations whose Python API takes Python data in place of JSON text; input_text vectors are
+# about the text itself (invalid JSON, number lexemes, duplicate keys), so they run from bytes.
+DATA_OPERATIONS = {"check_request", "validate_message", "check_response"}
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in vector_files("protocol") if "input" in load_vector(p) and load_vector(p)["operation"] in DATA_OPERATIONS],
+    ids=lambda p: p.stem,
+)
+def test_protocol_vector_from_python_data(path: Path) -> None:
+    v = load_vector(path)
+    check_expect(run_operation(v, plain(v["input"])), v["expect"])

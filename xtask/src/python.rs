@@ -1,0 +1,84 @@
+//! The Python step of `cargo xtask test`: install the package the way a user does, into a fresh
+//! virtual environment, then run its tests against that installation.
+//!
+//! 1. `python3 -m venv target/python-test-venv` (deleted first: always fresh);
+//! 2. `pip install -r bindings/python/tests/requirements.txt` (pytest, mypy; pinned);
+//! 3. `pip install ./bindings/python`: pip fetches maturin from PyPI (PEP 517 build isolation)
+//!    and builds the extension. The build shares the workspace `target/` directory and uses the
+//!    dev profile (`MATURIN_PEP517_ARGS=--profile dev`): a release build of the generated
+//!    validators takes minutes on two cores and the tests do not need it;
+//! 4. pytest over `bindings/python/tests` (official examples, `vectors/`, API, typing);
+//! 5. `mypy.stubtest mcpgen`: the stubs against the built module;
+//! 6. `mypy --strict` over the package and the README example, then the example runs.
+//!
+//! `MCPGEN_PYTHON` picks the interpreter (default `python3`).
+
+use std::ffi::OsString;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::Result;
+
+const VENV: &str = "target/python-test-venv";
+
+pub fn test(root: &Path) -> Result<()> {
+    let venv = root.join(VENV);
+    if venv.exists() {
+        fs::remove_dir_all(&venv).map_err(|e| format!("cannot delete {}: {e}", venv.display()))?;
+    }
+    let python: OsString = std::env::var_os("MCPGEN_PYTHON").unwrap_or_else(|| "python3".into());
+    run(root, Command::new(&python).args(["-m", "venv"]).arg(&venv), "create the virtual environment (on Debian: apt-get install python3-venv)")?;
+    let py = venv_python(&venv);
+    let pip = |args: &[&str]| {
+        let mut c = Command::new(&py);
+        c.args(["-m", "pip", "--disable-pip-version-check", "--no-input"]).args(args);
+        c
+    };
+    run(root, &mut pip(&["install", "--quiet", "-r", "bindings/python/tests/requirements.txt"]), "install the test tools")?;
+    run(
+        root,
+        pip(&["install", "./bindings/python"]).env("CARGO_TARGET_DIR", root.join("target")).env("MATURIN_PEP517_ARGS", "--profile dev"),
+        "pip install ./bindings/python",
+    )?;
+    run(
+        root,
+        Command::new(&py).args(["-m", "pytest", "bindings/python/tests", "-q", "-p", "no:cacheprovider"]).env("MCPGEN_TEST_INSTALLED", "1"),
+        "pytest",
+    )?;
+    let mypy_cache = root.join("target/python-test-mypy-cache");
+    run(
+        root,
+        Command::new(&py)
+            .args(["-m", "mypy.stubtest", "mcpgen", "--allowlist", "bindings/python/tests/stubtest-allowlist.txt"])
+            .env("MYPY_CACHE_DIR", &mypy_cache),
+        "stubtest",
+    )?;
+    for target in [&["-p", "mcpgen"][..], &["bindings/python/examples/quickstart.py"][..]] {
+        run(
+            root,
+            Command::new(&py).args(["-m", "mypy", "--strict"]).args(target).arg("--cache-dir").arg(&mypy_cache),
+            "mypy --strict",
+        )?;
+    }
+    run(root, Command::new(&py).arg("bindings/python/examples/quickstart.py"), "the README example")
+}
+
+fn venv_python(venv: &Path) -> PathBuf {
+    if cfg!(windows) {
+        venv.join("Scripts").join("python.exe")
+    } else {
+        venv.join("bin").join("python")
+    }
+}
+
+fn run(root: &Path, cmd: &mut Command, what: &str) -> Result<()> {
+    let shown = format!("{} {}", cmd.get_program().to_string_lossy(), cmd.get_args().map(|a| a.to_string_lossy()).collect::<Vec<_>>().join(" "));
+    println!("$ {shown}");
+    let status = cmd.current_dir(root).status().map_err(|e| format!("{what}: cannot run `{shown}`: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{what}: `{shown}` exited with {status}"))
+    }
+}
