@@ -955,7 +955,7 @@ pub fn registry(cx: &Ctx) -> TokenStream {
     });
     let validate_arms = cx.m.defs.iter().enumerate().map(|(i, def)| {
         let f = vfn(&def.name);
-        quote! { #i => Some(#f(v, p, cx)) }
+        quote! { #i => #f }
     });
     let build_arms = cx.m.defs.iter().enumerate().map(|(i, def)| {
         let ty = cx.rust_type(&def.schema, None);
@@ -979,10 +979,13 @@ pub fn registry(cx: &Ctx) -> TokenStream {
         /// no such definition. Generic, so bindings with their own view type (Python objects)
         /// reuse the generated validators.
         pub fn validate_view<'v, V: JsonView<'v>>(name: &str, v: &V, p: &Path<'_>, cx: &mut Cx) -> ::std::option::Option<bool> {
-            match definition_index(name)? {
+            // Pick a function pointer, then call it: a `match` of direct calls would let the
+            // compiler inline every validator into one huge dispatcher, slow to enter.
+            let f: rt::ArmFn<V> = match definition_index(name)? {
                 #(#validate_arms,)*
-                _ => None,
-            }
+                _ => return None,
+            };
+            Some(f(v, p, cx))
         }
 
         /// Builds the typed value of definition `name` from a view the validator accepted:
