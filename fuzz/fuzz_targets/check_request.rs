@@ -2,7 +2,7 @@
 //! revision: dual-era) and a modern-only one. Invariants: no panic; a refusal renders a
 //! JSON-RPC error response that parses back, with `jsonrpc` "2.0", an integer `code` equal to
 //! the error's, the echoed `id` when there is one, and an HTTP status in 200..600; an accepted
-//! request re-encodes to JSON that parses.
+//! request (or notification) carries the input's `method` and re-encodes to JSON that parses.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -16,7 +16,9 @@ fuzz_target!(|data: &[u8]| {
             Ok(accepted) => {
                 let out = accepted.request.to_json_string();
                 assert!(Tape::parse_bytes(out.as_bytes()).is_ok(), "accepted request re-encodes to invalid JSON: {out}");
-                assert!(!accepted.method.is_empty());
+                let input = Tape::parse_bytes(data).expect("accepted input is JSON");
+                let method = input.root().get("method").and_then(|m| m.as_str().map(|s| s.into_owned()));
+                assert_eq!(method.as_deref(), Some(accepted.method.as_str()), "accepted method differs from the input's");
             }
             Err(e) => {
                 assert!((200..600).contains(&e.http_status), "HTTP status {}", e.http_status);
