@@ -105,8 +105,7 @@ pub trait Decode: Validate + FromJson + ToJson {
     }
     /// Parses, validates and decodes JSON bytes with the given unknown-key policy.
     fn decode_bytes(bytes: &[u8], policy: Policy) -> Result<Self, DecodeError> {
-        let tape = Tape::parse_bytes(bytes)?;
-        Self::decode_view(&tape.root(), Options::decoding(policy))
+        Tape::with_parsed(bytes, |tape| Self::decode_view(&tape.root(), Options::decoding(policy)))?
     }
     /// Decodes JSON text with the lossless policy.
     fn decode_str(s: &str) -> Result<Self, DecodeError> {

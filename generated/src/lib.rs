@@ -34,6 +34,8 @@ pub mod formats;
 pub mod json;
 pub mod methods;
 pub mod protocol;
+pub mod tools;
+pub mod icons;
 pub mod validate;
 mod revisions;
 
@@ -48,9 +50,7 @@ use validate::{Cx, Path};
 /// Looks up a definition, or says which revision lacks it.
 pub fn definition(revision: Revision, name: &str) -> Result<&'static DefEntry, DecodeError> {
     revision
-        .definitions()
-        .iter()
-        .find(|d| d.name == name)
+        .definition(name)
         .ok_or_else(|| DecodeError::UnknownDefinition { revision: revision.as_str(), name: name.to_owned() })
 }
 
@@ -65,8 +65,7 @@ pub fn definition(revision: Revision, name: &str) -> Result<&'static DefEntry, D
 /// ```
 pub fn decode(revision: Revision, name: &str, bytes: &[u8], policy: Policy) -> Result<Box<dyn AnyDecoded>, DecodeError> {
     definition(revision, name)?;
-    let tape = Tape::parse_bytes(bytes)?;
-    decode_view(revision, name, &tape.root(), policy)
+    Tape::with_parsed(bytes, |tape| decode_view(revision, name, &tape.root(), policy))?
 }
 
 /// Like [`decode()`], from any JSON view (`&serde_json::Value`, `&mcpgen::Value`, a tape…).
@@ -83,8 +82,7 @@ pub fn decode_view<'v, V: JsonView<'v>>(revision: Revision, name: &str, v: &V, p
 /// Validates JSON bytes against the definition `name` of `revision` with schema semantics.
 pub fn validate(revision: Revision, name: &str, bytes: &[u8], opts: Options) -> Result<(), DecodeError> {
     definition(revision, name)?;
-    let tape = Tape::parse_bytes(bytes)?;
-    validate_view(revision, name, &tape.root(), opts)
+    Tape::with_parsed(bytes, |tape| validate_view(revision, name, &tape.root(), opts))?
 }
 
 /// Validates any JSON view against the definition `name` of `revision`: first a fail-fast

@@ -84,7 +84,8 @@ pub struct ProtocolError {
     pub id: Option<Value>,
     /// HTTP status the spec requires for this failure on Streamable HTTP.
     pub http_status: u16,
-    /// Rule id from protocol-rules.md (`META-6`, `VER-1`, `MSG-1`, …).
+    /// Rule id from protocol-rules.md (`META-6`, `VER-1`, `MSG-1`, …), or `SCHEMA` when the
+    /// method's schema definition refuses the params.
     pub rule: &'static str,
     /// Schema-level details, when the refusal comes from validation.
     pub errors: Vec<ValidationError>,
@@ -145,6 +146,11 @@ impl std::error::Error for ProtocolError {}
 /// known ones decoded by their definition (a schema failure refuses with no `id` and HTTP 400,
 /// HTTP-5), unknown ones as the generic `JSONRPCNotification` (MSG-9: ignored, never answered).
 /// The -32021 check belongs to the handler: see [`missing_capability_error`].
+///
+/// The check is stateless: it recognizes the modern per-request path and a legacy `initialize`.
+/// Requests on an established legacy session (which carry no modern `_meta`) are the legacy
+/// adapter's to decode (`mcpgen::decode` or [`validate_message`] with the session's revision);
+/// here they are refused by META-6.
 pub fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<AcceptedRequest, ProtocolError> {
     server::check_request(bytes, config)
 }

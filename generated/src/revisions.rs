@@ -92,6 +92,24 @@ impl Revision {
             Revision::R2024_11_05 => rev_2024_11_05::DEFINITIONS,
         }
     }
+    /// The definition called `name`, if the revision has it.
+    pub fn definition(
+        self,
+        name: &str,
+    ) -> ::std::option::Option<&'static crate::decode::DefEntry> {
+        match self {
+            #[cfg(feature = "rev-2026-07-28")]
+            Revision::R2026_07_28 => rev_2026_07_28::definition(name),
+            #[cfg(feature = "rev-2025-11-25")]
+            Revision::R2025_11_25 => rev_2025_11_25::definition(name),
+            #[cfg(feature = "rev-2025-06-18")]
+            Revision::R2025_06_18 => rev_2025_06_18::definition(name),
+            #[cfg(feature = "rev-2025-03-26")]
+            Revision::R2025_03_26 => rev_2025_03_26::definition(name),
+            #[cfg(feature = "rev-2024-11-05")]
+            Revision::R2024_11_05 => rev_2024_11_05::definition(name),
+        }
+    }
     /// The method table.
     pub fn methods(self) -> &'static [crate::methods::MethodInfo] {
         match self {

@@ -394,6 +394,7 @@ pub fn check_format<'v, V: JsonView<'v>>(v: &V, format: &'static str, p: &Path<'
 }
 
 /// Strict policy: every key must be declared.
+#[inline]
 pub fn reject_unknown_key(key: &str, p: &Path<'_>, sp: &'static str, cx: &mut Cx) -> bool {
     if cx.opts.policy != Policy::Strict {
         return true;
@@ -436,39 +437,71 @@ pub struct ArmDesc {
 /// Arm validator function pointer for a view type.
 pub type ArmFn<V> = fn(&V, &Path<'_>, &mut Cx) -> bool;
 
+/// The exact part of arm selection: facts about the instance that rule arms out (wrong JSON
+/// type, different tag value, different `resultType` under [`Options::discriminate_results`]).
+/// Computed once per union check; no allocation. Generated union validators use it directly
+/// in fail-fast passes.
+pub struct ArmFilter<'v, V: JsonView<'v>> {
+    is_obj: bool,
+    /// `Some(tag value or None)` when the union has a tag and the instance is an object.
+    tag_val: Option<Option<V>>,
+    /// Whether `resultType` is `"input_required"` (`None`: not an object, no resultType arm,
+    /// or no `resultType` key).
+    rt_input_required: Option<bool>,
+    _v: std::marker::PhantomData<&'v ()>,
+}
+
+impl<'v, V: JsonView<'v>> ArmFilter<'v, V> {
+    #[inline]
+    pub fn new(v: &V, u: &UnionDesc) -> Self {
+        let is_obj = v.kind() == Kind::Object;
+        let tag_val = match (u.tag, is_obj) {
+            (Some(t), true) => Some(v.get(t)),
+            _ => None,
+        };
+        let rt_input_required = match (u.result_type_arm, is_obj) {
+            (Some(_), true) => v.get("resultType").map(|x| x.str_eq("input_required")),
+            _ => None,
+        };
+        ArmFilter { is_obj, tag_val, rt_input_required, _v: std::marker::PhantomData }
+    }
+
+    /// Whether arm `i` can possibly match.
+    #[inline(always)]
+    pub fn admits(&self, v: &V, u: &UnionDesc, i: usize, opts: &Options) -> bool {
+        let arm = &u.arms[i];
+        if !arm.types.is_empty() && !arm.types.iter().any(|t| t.accepts(v)) {
+            return false;
+        }
+        if let Some(tv) = &self.tag_val {
+            match tv {
+                Some(x) if !arm.tag_values.is_empty() && !arm.tag_values.iter().any(|c| x.str_eq(c)) => return false,
+                None if arm.tag_required => return false,
+                _ => {}
+            }
+        }
+        if let (Some(irr), true) = (u.result_type_arm, opts.discriminate_results) {
+            let wants_irr = self.rt_input_required.unwrap_or(false);
+            if (i == irr) != wants_irr {
+                return false;
+            }
+        }
+        true
+    }
+}
+
 /// Orders the arms worth trying: arms that cannot match (wrong JSON type, different tag
 /// value, different `resultType` under [`Options::discriminate_results`]) are dropped — those
 /// filters are exact — and the rest are ranked by field presence (all required keys present
 /// first, then more required keys, then more declared keys present), ties in schema order.
 pub fn candidate_arms<'v, V: JsonView<'v>>(v: &V, u: &UnionDesc, opts: &Options) -> Vec<usize> {
     let mut out: Vec<(usize, (bool, usize, usize))> = Vec::with_capacity(u.arms.len());
-    let is_obj = v.kind() == Kind::Object;
-    let tag_val = match (u.tag, is_obj) {
-        (Some(t), true) => Some(v.get(t)),
-        _ => None,
-    };
-    let rt_input_required = match (u.result_type_arm, is_obj) {
-        (Some(_), true) => v.get("resultType").map(|x| x.str_eq("input_required")),
-        _ => None,
-    };
+    let filter = ArmFilter::new(v, u);
     for (i, arm) in u.arms.iter().enumerate() {
-        if !arm.types.is_empty() && !arm.types.iter().any(|t| t.accepts(v)) {
+        if !filter.admits(v, u, i, opts) {
             continue;
         }
-        if let Some(tv) = &tag_val {
-            match tv {
-                Some(x) if !arm.tag_values.is_empty() && !arm.tag_values.iter().any(|c| x.str_eq(c)) => continue,
-                None if arm.tag_required => continue,
-                _ => {}
-            }
-        }
-        if let (Some(irr), true) = (u.result_type_arm, opts.discriminate_results) {
-            let wants_irr = rt_input_required.unwrap_or(false);
-            if (i == irr) != wants_irr {
-                continue;
-            }
-        }
-        let score = if is_obj {
+        let score = if filter.is_obj {
             let req_present = arm.required.iter().filter(|k| v.get(k).is_some()).count();
             let decl_present = arm.declared.iter().filter(|k| v.get(k).is_some()).count();
             (req_present == arm.required.len(), req_present, decl_present)
@@ -478,7 +511,7 @@ pub fn candidate_arms<'v, V: JsonView<'v>>(v: &V, u: &UnionDesc, opts: &Options)
         out.push((i, score));
     }
     // Under plain anyOf semantics the resultType arm goes first when the instance asks for it.
-    if let (Some(irr), false, Some(true)) = (u.result_type_arm, opts.discriminate_results, rt_input_required) {
+    if let (Some(irr), false, Some(true)) = (u.result_type_arm, opts.discriminate_results, filter.rt_input_required) {
         if let Some(pos) = out.iter().position(|(i, _)| *i == irr) {
             let e = out.remove(pos);
             out.insert(0, e);
@@ -492,10 +525,14 @@ pub fn candidate_arms<'v, V: JsonView<'v>>(v: &V, u: &UnionDesc, opts: &Options)
 /// Validates a union (`anyOf`): valid when a candidate arm is valid. On failure the error
 /// lists why each candidate failed, closest first.
 pub fn check_union<'v, V: JsonView<'v>>(v: &V, u: &UnionDesc, arms: &[ArmFn<V>], p: &Path<'_>, cx: &mut Cx) -> bool {
-    let cands = candidate_arms(v, u, &cx.opts);
     if !cx.is_collecting() {
-        return cands.iter().any(|&i| arms[i](v, p, cx));
+        // Yes/no only: the verdict of `anyOf` does not depend on the order arms are tried in,
+        // so skip the ranking (and its allocation) and try the admitted arms in schema order.
+        let opts = cx.opts;
+        let filter = ArmFilter::new(v, u);
+        return (0..arms.len()).any(|i| filter.admits(v, u, i, &opts) && arms[i](v, p, cx));
     }
+    let cands = candidate_arms(v, u, &cx.opts);
     let mut failures = Vec::new();
     for &i in &cands {
         let mark = cx.mark();

@@ -3,8 +3,12 @@
 //! - `schema pull|verify`: fetch the pinned MCP schemas and check their sha256 ([`schema`]).
 //! - `codegen [--check]`: regenerate (or check) the committed generated files ([`codegen`]).
 //! - `test`: the full test run that CI and the README use ([`test`]).
+//! - `fuzz [--target NAME] [--seconds N]`: the cargo-fuzz targets, nightly, not in CI ([`fuzz`]).
+//! - `bench`: every validation path on one message mix, side by side ([`bench`]).
 
+mod bench;
 mod codegen;
+mod fuzz;
 mod python;
 mod schema;
 mod test;
@@ -41,6 +45,10 @@ enum Command {
     Codegen(CodegenArgs),
     /// Run every test: schema pull, codegen --check, cargo test, clippy, rustdoc, Python.
     Test,
+    /// Run the cargo-fuzz targets of fuzz/ for a given time each (nightly; not part of CI).
+    Fuzz(fuzz::FuzzArgs),
+    /// Benchmark every validation path on one realistic message mix (release build).
+    Bench(bench::BenchArgs),
 }
 
 #[derive(Subcommand)]
@@ -95,6 +103,8 @@ fn main() -> ExitCode {
             _ => codegen::run(&root, args.check),
         },
         Command::Test => test::run(&root),
+        Command::Fuzz(args) => return fuzz::main(&root, args),
+        Command::Bench(args) => bench::run(&root, &args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

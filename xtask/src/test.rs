@@ -13,6 +13,7 @@ const STEPS: &[Step] = &[
     Step::in_process("schema pull", pull_schemas),
     Step::in_process("codegen --check", codegen::check),
     Step::command("cargo test", "cargo", &["test", "--workspace"], &[]),
+    Step::command("cargo test schemars", "cargo", &["test", "-p", "mcpgen", "--features", "schemars"], &[]),
     Step::command(
         "cargo clippy",
         "cargo",
@@ -122,7 +123,7 @@ pub fn run(root: &Path) -> Result<()> {
 
 /// Pulls every pinned schema from `MCPGEN_SCHEMA_MIRROR`, else from `../shared/mcp-spec`
 /// beside the workspace when it exists, else from the pinned upstream URLs.
-fn pull_schemas(root: &Path) -> Result<()> {
+pub(crate) fn pull_schemas(root: &Path) -> Result<()> {
     let beside = root.parent().map(|parent| parent.join("shared/mcp-spec"));
     let beside = beside.filter(|dir| dir.is_dir());
     let mirror = mirror_from_env().or(beside);

@@ -6,8 +6,12 @@ use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
 use mcpgen::{DecodeError, Policy, Revision};
+
+mod check;
+mod explain;
+mod validate;
 
 #[derive(Parser)]
 #[command(name = "mcpgen", version, about = "Decode and check Model Context Protocol messages against the official schema")]
@@ -43,12 +47,101 @@ enum Command {
         #[arg(long, default_value = "2026-07-28")]
         revision: String,
     },
+    /// Check tool schemas: a `Tool` object or a `tools/list` result (also inside a JSON-RPC
+    /// response). Reports every problem of every tool (dialect, meta-schema, `$ref`, cost
+    /// limits); never fetches anything.
+    ///
+    /// Exit 0 when every tool is usable, 1 when any tool has a problem, 2 on usage or I/O errors.
+    CheckTool {
+        /// Input file, or `-` for standard input.
+        input: PathBuf,
+    },
+    /// Check an icon source (ICON-3..9): scheme, MIME type, and the bytes of a `data:` URI or of
+    /// `--bytes FILE` (sniffed; a type mismatch is refused).
+    ///
+    /// Exit 0 when acceptable, 1 when refused, 2 on usage or I/O errors.
+    CheckIcon {
+        /// The `Icon.src` URI.
+        uri: String,
+        /// The icon's bytes (as fetched from an https: source).
+        #[arg(long, value_name = "FILE")]
+        bytes: Option<PathBuf>,
+        /// The declared MIME type (`Icon.mimeType` or the HTTP `Content-Type`).
+        #[arg(long, value_name = "TYPE")]
+        mime: Option<String>,
+        /// Accept plain http: (refused by default, AMB-3).
+        #[arg(long)]
+        allow_http: bool,
+        /// Accept SVG (active content, refused by default, ICON-9).
+        #[arg(long)]
+        allow_svg: bool,
+        /// The server's URL: also require the icon to come from its origin (ICON-6).
+        #[arg(long, value_name = "URL")]
+        server: Option<String>,
+    },
+    /// Validate messages: without --def, each message is checked against the definition its
+    /// method or error code selects, plus the protocol rules (META, ID, ERR, EXT, MRTR, SUB,
+    /// OTEL…); with --def, against that definition only (schema semantics).
+    ///
+    /// PATHs are files, directories (walked in sorted order for *.json and *.jsonl) or `-` for
+    /// standard input. A .jsonl file (or every input, with --jsonl) holds one message per line.
+    /// Text output lists invalid messages and a summary; --format json prints one object per
+    /// message. Exit 0 when all are valid, 1 when any is invalid, 2 on usage or I/O errors.
+    Validate {
+        /// Schema revision.
+        #[arg(long, default_value = "2026-07-28")]
+        revision: String,
+        /// Validate against this definition instead of by method.
+        #[arg(long)]
+        def: Option<String>,
+        /// Read every input as JSON Lines (one message per line).
+        #[arg(long)]
+        jsonl: bool,
+        /// Assert `format` (`uri`, `uri-template`, `byte`) instead of treating it as an annotation.
+        #[arg(long)]
+        strict_formats: bool,
+        /// Unknown-key policy; `strict` also reports META-3 and non-core resultType (RESULT-3).
+        #[arg(long, default_value = "lossless", value_parser = ["strict", "lenient", "lossless"])]
+        policy: String,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Files, directories, or `-` for standard input.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
+    /// Decide, as a server would, whether a request should be served (protocol-rules.md §0).
+    ///
+    /// Exit 0 and print nothing when it should; otherwise exit 1 and print
+    /// `{"response": <JSON-RPC error response>, "httpStatus": N, "rule": "ID"}`.
+    CheckRequest {
+        /// Protocol versions the server supports, preferred first (default: every revision of
+        /// this build). A legacy version makes the server dual-era (legacy `initialize` accepted).
+        #[arg(long, value_delimiter = ',', value_name = "V,V")]
+        supported_versions: Option<Vec<String>>,
+        /// Input file, or `-` for standard input.
+        input: PathBuf,
+    },
+    /// Show a definition: summary, schema path, fields (name, type, required) and, for
+    /// methods, the method-table row. DEF may also be a method name (`tools/call`).
+    Explain {
+        #[arg(long, default_value = "2026-07-28")]
+        revision: String,
+        /// Definition name (`CallToolRequest`) or method (`tools/call`).
+        def: String,
+    },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Text,
+    Json,
 }
 
 /// A failure that is the caller's fault (usage, I/O): exit 2.
-struct UsageError(String);
+pub(crate) struct UsageError(pub(crate) String);
 
-fn read_input(path: &PathBuf) -> Result<Vec<u8>, UsageError> {
+pub(crate) fn read_input(path: &PathBuf) -> Result<Vec<u8>, UsageError> {
     if path.as_os_str() == "-" {
         let mut buf = Vec::new();
         std::io::stdin().read_to_end(&mut buf).map_err(|e| UsageError(format!("cannot read standard input: {e}")))?;
@@ -91,6 +184,36 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
                 }
             }
         }
+        Command::CheckTool { input } => check_tool(&input),
+        Command::CheckIcon { uri, bytes, mime, allow_http, allow_svg, server } => {
+            check_icon(&uri, bytes.as_ref(), mime.as_deref(), allow_http, allow_svg, server.as_deref())
+        }
+        Command::Validate { revision: rev, def, jsonl, strict_formats, policy, format, paths } => {
+            let rev = revision(&rev)?;
+            let policy: Policy = policy.parse().map_err(UsageError)?;
+            if let Some(d) = &def {
+                mcpgen::definition(rev, d).map_err(|_| UsageError(format!("revision {rev} has no definition named `{d}` (see `mcpgen defs --revision {rev}`)")))?;
+            }
+            let opts = mcpgen::Options { policy, strict_formats, ..mcpgen::Options::default() };
+            validate::run(&validate::Settings { revision: rev, def, jsonl, opts, json: format == Format::Json }, &paths)
+        }
+        Command::CheckRequest { supported_versions, input } => {
+            let config = match supported_versions {
+                None => mcpgen::protocol::ServerConfig::default(),
+                Some(list) => {
+                    for v in &list {
+                        revision(v)?;
+                    }
+                    mcpgen::protocol::ServerConfig::new(list)
+                }
+            };
+            let bytes = read_input(&input)?;
+            check::run(&bytes, &config)
+        }
+        Command::Explain { revision: rev, def } => {
+            let rev = revision(&rev)?;
+            explain::run(rev, &def)
+        }
         Command::Defs { revision: rev } => {
             let rev = revision(&rev)?;
             let mut out = std::io::stdout().lock();
@@ -98,6 +221,62 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
                 writeln!(out, "{:<44} {}", d.name, d.summary).map_err(|e| UsageError(format!("cannot write output: {e}")))?;
             }
             Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// `mcpgen check-tool`: one line per tool, then one line per problem.
+fn check_tool(input: &PathBuf) -> Result<ExitCode, UsageError> {
+    let bytes = read_input(input)?;
+    let reports = mcpgen::tools::check_tools_json(&bytes, &mcpgen::tools::SchemaOptions::default()).map_err(UsageError)?;
+    let mut out = std::io::stdout().lock();
+    let write_err = |e: std::io::Error| UsageError(format!("cannot write output: {e}"));
+    let mut bad = 0;
+    for r in &reports {
+        let at = if r.pointer.is_empty() { String::new() } else { format!(" ({})", r.pointer) };
+        if r.errors.is_empty() {
+            writeln!(out, "ok    {}{at}", r.name).map_err(write_err)?;
+            continue;
+        }
+        bad += 1;
+        writeln!(out, "FAIL  {}{at}: {} problem(s)", r.name, r.errors.len()).map_err(write_err)?;
+        for e in &r.errors {
+            writeln!(out, "  {e}").map_err(write_err)?;
+        }
+    }
+    writeln!(out, "{} tool(s), {} with problems", reports.len(), bad).map_err(write_err)?;
+    Ok(if bad == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// `mcpgen check-icon`.
+fn check_icon(uri: &str, bytes: Option<&PathBuf>, mime: Option<&str>, allow_http: bool, allow_svg: bool, server: Option<&str>) -> Result<ExitCode, UsageError> {
+    use mcpgen::icons::{IconPolicy, IconSource};
+    let policy = IconPolicy { allow_http, allow_svg, ..IconPolicy::default() };
+    let file = bytes.map(|p| std::fs::read(p).map_err(|e| UsageError(format!("cannot read {}: {e}", p.display())))).transpose()?;
+    let checked = policy.check_icon(uri, mime).and_then(|source| {
+        if let Some(server) = server {
+            policy.check_origin(uri, server)?;
+        }
+        let found = match (&source, &file) {
+            (_, Some(b)) => Some(policy.check_bytes(b, mime)?),
+            (IconSource::Data { image, .. }, None) => Some(*image),
+            (IconSource::Remote { .. }, None) => None,
+        };
+        Ok((source, found))
+    });
+    match checked {
+        Ok((source, found)) => {
+            let what = match (&source, found) {
+                (_, Some(t)) => format!("{} image", t.mime()),
+                (IconSource::Remote { origin, .. }, None) => format!("remote icon from {origin} (bytes not checked: pass --bytes FILE)"),
+                (IconSource::Data { .. }, None) => "data icon".to_owned(),
+            };
+            println!("ok: {what}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            println!("refused: {e}");
+            Ok(ExitCode::from(1))
         }
     }
 }

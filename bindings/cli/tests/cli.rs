@@ -11,7 +11,10 @@ fn mcpgen(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn mcpgen");
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    // The child may exit (usage error) before reading its input: a broken pipe is fine.
+    if let Err(e) = child.stdin.take().unwrap().write_all(stdin) {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "writing to mcpgen: {e}");
+    }
     let out = child.wait_with_output().unwrap();
     (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
 }
@@ -62,4 +65,197 @@ fn not_json_exits_1() {
     let (code, _, err) = mcpgen(&["decode", "--def", "TextContent", "-"], b"{\"type\":");
     assert_eq!(code, 1);
     assert!(err.contains("line 1"), "{err}");
+}
+
+#[test]
+fn check_tool_reports_every_tool_and_exits_1_on_problems() {
+    let list = br#"{"tools":[
+        {"name":"good","inputSchema":{"type":"object","properties":{"a":{"type":"string"}}}},
+        {"name":"remote","inputSchema":{"type":"object","properties":{"a":{"$ref":"https://evil.example/a.json"}}}},
+        {"name":"old","inputSchema":{"$schema":"http://json-schema.org/draft-04/schema#","type":"object"}}
+    ]}"#;
+    let (code, out, err) = mcpgen(&["check-tool", "-"], list);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("ok    good (/tools/0)"), "{out}");
+    assert!(out.contains("/inputSchema/properties/a/$ref") && out.contains("https://evil.example/a.json") && out.contains("network_ref"), "{out}");
+    assert!(out.contains("unsupported dialect http://json-schema.org/draft-04/schema#"), "{out}");
+    assert!(out.contains("3 tool(s), 2 with problems"), "{out}");
+}
+
+#[test]
+fn check_tool_accepts_a_single_good_tool() {
+    let (code, out, err) = mcpgen(&["check-tool", "-"], br#"{"name":"t","inputSchema":{"type":"object"}}"#);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("1 tool(s), 0 with problems"), "{out}");
+}
+
+#[test]
+fn check_tool_usage_errors_exit_2() {
+    assert_eq!(mcpgen(&["check-tool", "/nonexistent/tools.json"], b"").0, 2);
+    assert_eq!(mcpgen(&["check-tool", "-"], b"not json").0, 2);
+    assert_eq!(mcpgen(&["check-tool", "-"], b"[1,2]").0, 2);
+}
+
+#[test]
+fn check_icon_schemes_mime_and_bytes() {
+    assert_eq!(mcpgen(&["check-icon", "https://example.com/i.png"], b"").0, 0);
+    let (code, out, _) = mcpgen(&["check-icon", "http://example.com/i.png"], b"");
+    assert_eq!(code, 1);
+    assert!(out.contains("http_not_allowed"), "{out}");
+    assert_eq!(mcpgen(&["check-icon", "--allow-http", "http://example.com/i.png"], b"").0, 0);
+    let (code, out, _) = mcpgen(&["check-icon", "javascript:alert(1)"], b"");
+    assert_eq!((code, out.contains("scheme_not_allowed")), (1, true), "{out}");
+    // A PNG labelled as JPEG, from a file.
+    let dir = std::env::temp_dir().join(format!("mcpgen-cli-icon-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let png = dir.join("icon.png");
+    std::fs::write(&png, b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR").unwrap();
+    let (code, out, _) = mcpgen(&["check-icon", "https://example.com/i", "--bytes", png.to_str().unwrap(), "--mime", "image/jpeg"], b"");
+    assert_eq!(code, 1);
+    assert!(out.contains("type_mismatch"), "{out}");
+    let (code, out, _) = mcpgen(&["check-icon", "https://example.com/i", "--bytes", png.to_str().unwrap(), "--mime", "image/png"], b"");
+    assert_eq!((code, out.trim()), (0, "ok: image/png image"));
+    let (code, out, _) = mcpgen(&["check-icon", "https://cdn.example.net/i.png", "--server", "https://mcp.example.com/mcp"], b"");
+    assert_eq!((code, out.contains("cross_origin")), (1, true), "{out}");
+    assert_eq!(mcpgen(&["check-icon", "https://example.com/i", "--bytes", "/nonexistent"], b"").0, 2);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+
+fn tools_call(name: &str) -> String {
+    format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{{META},"name":{name}}}}}"#)
+}
+
+#[test]
+fn validate_is_method_aware() {
+    // The generic envelope would accept this; the method's definition does not.
+    let (code, out, _) = mcpgen(&["validate", "-"], tools_call("{}").as_bytes());
+    assert_eq!(code, 1);
+    assert!(out.contains("/params/name"), "{out}");
+    let (code, out, err) = mcpgen(&["validate", "-"], tools_call("\"t\"").as_bytes());
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("valid (request `tools/call`)"), "{out}");
+    // --def validates against that definition only.
+    assert_eq!(mcpgen(&["validate", "--def", "JSONRPCMessage", "-"], tools_call("{}").as_bytes()).0, 0);
+}
+
+#[test]
+fn validate_json_format_one_object_per_message() {
+    let input = format!("{}\n\n{}\r\nnot json\n", tools_call("\"t\""), r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#);
+    let (code, out, _) = mcpgen(&["validate", "--jsonl", "--format", "json", "-"], input.as_bytes());
+    assert_eq!(code, 1);
+    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert_eq!(lines[0]["source"], "<stdin>:1");
+    assert_eq!(lines[0]["valid"], true);
+    assert_eq!(lines[0]["errors"], serde_json::json!([]));
+    assert_eq!(lines[1]["source"], "<stdin>:3");
+    assert_eq!(lines[1]["valid"], false);
+    let e = &lines[1]["errors"][0];
+    assert_eq!(e["rule"], "SUB-4");
+    for k in ["pointer", "schemaPath", "keyword", "rule", "message"] {
+        assert!(e.get(k).is_some(), "missing {k}: {e}");
+    }
+    assert_eq!(lines[2]["source"], "<stdin>:4");
+    assert_eq!(lines[2]["errors"][0]["keyword"], "parse");
+}
+
+#[test]
+fn validate_walks_directories() {
+    let dir = std::env::temp_dir().join(format!("mcpgen-cli-walk-{}", std::process::id()));
+    let sub = dir.join("b");
+    std::fs::create_dir_all(&sub).unwrap();
+    std::fs::write(dir.join("a.json"), tools_call("\"t\"")).unwrap();
+    std::fs::write(dir.join("ignored.txt"), "not a message").unwrap();
+    std::fs::write(sub.join("c.jsonl"), format!("{}\n{}\n", tools_call("\"t\""), tools_call("1"))).unwrap();
+    let (code, out, err) = mcpgen(&["validate", "--format", "json", dir.to_str().unwrap()], b"");
+    let sources: Vec<String> = out.lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["source"].as_str().unwrap().to_owned()).collect();
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(sources.len(), 3, "{out}");
+    assert!(sources[0].ends_with("a.json:1") && sources[1].ends_with("c.jsonl:1") && sources[2].ends_with("c.jsonl:2"), "{sources:?}");
+    let (code, _, err) = mcpgen(&["validate", sub.to_str().unwrap()], b"");
+    assert_eq!(code, 1);
+    assert!(err.contains("2 messages checked: 1 valid, 1 invalid"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn validate_rules_and_flags() {
+    let otel = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"traceparent":"00-00000000000000000000000000000000-00f067aa0ba902b7-01"}}}"#;
+    let (code, out, _) = mcpgen(&["validate", "-"], otel.as_bytes());
+    assert_eq!(code, 1);
+    assert!(out.contains("OTEL-1"), "{out}");
+    let uri = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{{{META},"uri":"not a uri"}}}}"#);
+    assert_eq!(mcpgen(&["validate", "-"], uri.as_bytes()).0, 0);
+    assert_eq!(mcpgen(&["validate", "--strict-formats", "-"], uri.as_bytes()).0, 1);
+    let ping = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    assert_eq!(mcpgen(&["validate", "-"], ping.as_bytes()).0, 1);
+    assert_eq!(mcpgen(&["validate", "--revision", "2025-11-25", "-"], ping.as_bytes()).0, 0);
+}
+
+#[test]
+fn validate_usage_errors_exit_2() {
+    assert_eq!(mcpgen(&["validate", "/nonexistent/x.json"], b"").0, 2);
+    assert_eq!(mcpgen(&["validate", "--def", "NoSuchDef", "-"], b"{}").0, 2);
+    assert_eq!(mcpgen(&["validate", "--revision", "1999-01-01", "-"], b"{}").0, 2);
+    assert_eq!(mcpgen(&["validate", "--format", "xml", "-"], b"{}").0, 2);
+    assert_eq!(mcpgen(&["validate"], b"").0, 2);
+}
+
+#[test]
+fn check_request_accepts_silently() {
+    let (code, out, err) = mcpgen(&["check-request", "-"], tools_call("\"t\"").as_bytes());
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
+}
+
+#[test]
+fn check_request_prints_the_error_response() {
+    let (code, out, _) = mcpgen(&["check-request", "-"], br#"{"jsonrpc":"2.0","id":7,"method":"tools/list"}"#);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["httpStatus"], 400);
+    assert_eq!(v["rule"], "META-6");
+    assert_eq!(v["response"]["id"], 7);
+    assert_eq!(v["response"]["error"]["code"], -32602);
+    // Batch: no id member at all.
+    let (code, out, _) = mcpgen(&["check-request", "-"], b"[1,2]");
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert!(v["response"].get("id").is_none(), "{out}");
+    assert_eq!(v["rule"], "MSG-1");
+}
+
+#[test]
+fn check_request_supported_versions() {
+    let init = br#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#;
+    let (code, out, _) = mcpgen(&["check-request", "--supported-versions", "2026-07-28", "-"], init);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["rule"], "ERA-8");
+    assert_eq!(v["response"]["error"]["data"]["supported"], serde_json::json!(["2026-07-28"]));
+    assert_eq!(mcpgen(&["check-request", "--supported-versions", "2026-07-28,2025-11-25", "-"], init).0, 0);
+    assert_eq!(mcpgen(&["check-request", "--supported-versions", "2026-07-28,1999-01-01", "-"], init).0, 2);
+    let (code, out, _) = mcpgen(&["check-request", "--supported-versions", "2026-07-28", "-"], tools_call("\"t\"").replace("2026-07-28", "2099-01-01").as_bytes());
+    assert_eq!(code, 1);
+    assert!(out.contains("-32022") && out.contains(r#""requested":"2099-01-01""#), "{out}");
+}
+
+#[test]
+fn explain_shows_fields_and_method_row() {
+    let (code, out, err) = mcpgen(&["explain", "CallToolRequestParams"], b"");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("#/$defs/CallToolRequestParams"), "{out}");
+    assert!(out.lines().any(|l| l.trim_start().starts_with("name") && l.contains("string") && l.contains("required")), "{out}");
+    assert!(out.lines().any(|l| l.trim_start().starts_with("arguments") && l.contains("optional")), "{out}");
+    let (code, out, _) = mcpgen(&["explain", "tools/call"], b"");
+    assert_eq!(code, 0);
+    assert!(out.starts_with("CallToolRequest "), "{out}");
+    assert!(out.contains("results:    CallToolResult, InputRequiredResult"), "{out}");
+    let (_, out, _) = mcpgen(&["explain", "ContentBlock"], b"");
+    assert!(out.contains("TextContent") && out.contains("One of"), "{out}");
+    let (_, out, _) = mcpgen(&["explain", "CallToolResult"], b"");
+    assert!(out.contains("Result of: tools/call"), "{out}");
+    assert_eq!(mcpgen(&["explain", "NoSuchThing"], b"").0, 2);
+    assert_eq!(mcpgen(&["explain", "--revision", "2025-11-25", "InitializeRequest"], b"").0, 0);
 }

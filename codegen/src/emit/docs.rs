@@ -37,10 +37,49 @@ pub fn rustdoc(desc: &str, known: &BTreeSet<String>) -> Vec<String> {
     out
 }
 
-/// The first paragraph, flattened to one line (for summaries and the method table).
-pub fn summary(desc: &str) -> String {
+/// The first paragraph, flattened to one line of plain text (for summaries).
+pub fn summary(desc: &str, known: &BTreeSet<String>) -> String {
     let para = desc.split("\n\n").next().unwrap_or("");
-    para.split_whitespace().collect::<Vec<_>>().join(" ").replace("{@link ", "").replace('}', "")
+    let mut out = String::new();
+    let mut rest = para;
+    while let Some(start) = rest.find("{@link ") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 7..];
+        match after.find('}') {
+            Some(end) => {
+                out.push_str(&link_parts(&after[..end], known).1);
+                rest = &after[end + 1..];
+            }
+            None => {
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Splits a `{@link …}` target into the type it links to (if the module has it) and the text
+/// to show. Accepts `X`, `X.field`, `X | label`, `X label`, and the upstream generator's
+/// mangled `Xlabel` (`CallToolRequesttools/call`: the `|` and spaces were dropped), which is
+/// repaired by taking the longest known type name that prefixes the target.
+fn link_parts(target: &str, known: &BTreeSet<String>) -> (Option<String>, String) {
+    let target = target.trim();
+    if let Some((t, l)) = target.split_once(['|', ' ']) {
+        let t = t.trim();
+        let base = t.split(['.', '#']).next().unwrap_or(t);
+        let label = l.trim().trim_start_matches('|').trim().to_owned();
+        return (known.contains(base).then(|| base.to_owned()), label);
+    }
+    let base = target.split(['.', '#']).next().unwrap_or(target);
+    if known.contains(base) {
+        return (Some(base.to_owned()), target.to_owned());
+    }
+    let prefix = known.iter().filter(|k| target.starts_with(k.as_str()) && target.len() > k.len()).max_by_key(|k| k.len());
+    match prefix {
+        Some(k) => (Some(k.clone()), target[k.len()..].to_owned()),
+        None => (None, target.to_owned()),
+    }
 }
 
 fn inline(line: &str, known: &BTreeSet<String>) -> String {
@@ -64,21 +103,13 @@ fn inline(line: &str, known: &BTreeSet<String>) -> String {
         }
         if let Some(after) = rest.strip_prefix("{@link ") {
             if let Some(end) = after.find('}') {
-                let target = after[..end].trim();
-                let (target, label) = match target.split_once([' ', '|']) {
-                    Some((t, l)) => (t.trim(), Some(l.trim())),
-                    None => (target, None),
-                };
-                let base = target.split(['.', '#']).next().unwrap_or(target);
-                let shown = label.unwrap_or(target);
-                if known.contains(base) {
-                    if shown == base {
-                        out.push_str(&format!("[`{base}`]"));
-                    } else {
-                        out.push_str(&format!("[`{shown}`]({base})"));
-                    }
-                } else {
-                    out.push_str(&format!("`{shown}`"));
+                let (base, label) = link_parts(&after[..end], known);
+                match base {
+                    Some(base) if label == base => out.push_str(&format!("[`{base}`]")),
+                    Some(base) if label.contains('`') => out.push_str(&format!("[{label}]({base})")),
+                    Some(base) => out.push_str(&format!("[`{label}`]({base})")),
+                    None if label.contains('`') => out.push_str(&label),
+                    None => out.push_str(&format!("`{label}`")),
                 }
                 rest = &after[end + 1..];
                 continue;
@@ -118,6 +149,10 @@ mod tests {
         let known: BTreeSet<String> = ["Tool".to_owned()].into();
         let lines = rustdoc("See {@link Tool} and {@link Missing}; [x] <b> https://a.b/c.\n    indented\n```\ncode\n```", &known);
         assert_eq!(lines[0], "See [`Tool`] and `Missing`; \\[x\\] \\<b\\> <https://a.b/c>.");
+        // The upstream generator drops the `|` of `{@link X | label}`: repaired by prefix.
+        assert_eq!(rustdoc("a {@link Tooltools/call} b", &known)[0], "a [`tools/call`](Tool) b");
+        assert_eq!(rustdoc("{@link Tool.inputSchema}", &known)[0], "[`Tool.inputSchema`](Tool)");
+        assert_eq!(summary("For {@link Tooltools/list}.\n\nMore.", &known), "For tools/list.");
         assert_eq!(lines[1], "indented");
         assert_eq!(lines[2], "```text");
         assert_eq!(lines[4], "```");

@@ -187,6 +187,7 @@ fn revisions_index(revisions: &[RevisionInput]) -> TokenStream {
     let mut pushes = TokenStream::new();
     let mut as_str = TokenStream::new();
     let mut defs = TokenStream::new();
+    let mut def_by_name = TokenStream::new();
     let mut methods = TokenStream::new();
     let mut shas = TokenStream::new();
     let mut has_rt = TokenStream::new();
@@ -217,6 +218,7 @@ fn revisions_index(revisions: &[RevisionInput]) -> TokenStream {
         });
         as_str.extend(quote! { #[cfg(feature = #feature)] Revision::#variant => #name, });
         defs.extend(quote! { #[cfg(feature = #feature)] Revision::#variant => #module::DEFINITIONS, });
+        def_by_name.extend(quote! { #[cfg(feature = #feature)] Revision::#variant => #module::definition(name), });
         methods.extend(quote! { #[cfg(feature = #feature)] Revision::#variant => #module::METHODS, });
         shas.extend(quote! { #[cfg(feature = #feature)] Revision::#variant => #module::SCHEMA_SHA256, });
         dec_res.extend(quote! {
@@ -264,6 +266,10 @@ fn revisions_index(revisions: &[RevisionInput]) -> TokenStream {
             /// Every definition of the revision.
             pub fn definitions(self) -> &'static [crate::decode::DefEntry] {
                 match self { #defs }
+            }
+            /// The definition called `name`, if the revision has it.
+            pub fn definition(self, name: &str) -> ::std::option::Option<&'static crate::decode::DefEntry> {
+                match self { #def_by_name }
             }
             /// The method table.
             pub fn methods(self) -> &'static [crate::methods::MethodInfo] {

@@ -305,9 +305,10 @@ fn decl_type(cx: &Ctx, d: &Decl) -> TokenStream {
     let name = type_ident(&d.name);
     let mut doc = cx.doc_attrs(d.doc.as_deref());
     let origin = format!(" Schema: `{}`.", d.sp);
+    let sep = if d.doc.is_some() { quote! { #[doc = ""] } } else { quote! {} };
     if let Some(ov) = d.rust_override {
         let ty: TokenStream = ov.parse().unwrap_or_default();
-        return quote! { #doc #[doc = ""] #[doc = #origin] pub type #name = #ty; };
+        return quote! { #doc #sep #[doc = #origin] pub type #name = #ty; };
     }
     match &d.kind {
         DeclKind::Object(o) => {
@@ -316,7 +317,10 @@ fn decl_type(cx: &Ctx, d: &Decl) -> TokenStream {
                 let t = cx.rust_type(&p.schema, Some(&d.name));
                 let mut pdoc = cx.doc_attrs(p.schema.doc.as_deref());
                 let wire = format!(" Wire name: `{}`.", p.key);
-                pdoc.extend(quote! { #[doc = ""] #[doc = #wire] });
+                if p.schema.doc.is_some() {
+                    pdoc.extend(quote! { #[doc = ""] });
+                }
+                pdoc.extend(quote! { #[doc = #wire] });
                 if p.relaxable {
                     let note = " Optional on the wire from earlier-revision servers (RESULT-2): absent reads as `complete` and is not invented on re-encode.";
                     pdoc.extend(quote! { #[doc = #note] });
@@ -347,7 +351,7 @@ fn decl_type(cx: &Ctx, d: &Decl) -> TokenStream {
                 }
                 Unknown::Forbidden => quote! {},
             };
-            doc.extend(quote! { #[doc = ""] #[doc = #origin] });
+            doc.extend(quote! { #sep #[doc = #origin] });
             quote! {
                 #doc
                 #[derive(Debug, Clone, PartialEq)]
@@ -372,7 +376,7 @@ fn decl_type(cx: &Ctx, d: &Decl) -> TokenStream {
                 let var = type_ident(var);
                 quote! { #name::#var }
             });
-            doc.extend(quote! { #[doc = ""] #[doc = #origin] });
+            doc.extend(quote! { #sep #[doc = #origin] });
             quote! {
                 #doc
                 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -394,7 +398,7 @@ fn decl_type(cx: &Ctx, d: &Decl) -> TokenStream {
         }
         DeclKind::Union(u) => {
             let strategy = format!(" Decoding: {}.", u.info.strategy);
-            doc.extend(quote! { #[doc = ""] #[doc = #origin] #[doc = #strategy] });
+            doc.extend(quote! { #sep #[doc = #origin] #[doc = #strategy] });
             let variants = u.arms.iter().map(|a| {
                 let var = type_ident(&a.variant);
                 if matches!(a.schema.ty, Ty::Null) {
@@ -491,21 +495,44 @@ fn decl_validator(cx: &Ctx, d: &Decl) -> TokenStream {
         DeclKind::Object(o) => {
             let tsp = lit_str(&format!("{sp}/type"));
             let required: Vec<String> = o.props.iter().filter(|p| p.required).map(|p| p.key.clone()).collect();
+            // Fail-fast passes do not look keys up for `required` (a lookup per key, linear on
+            // a tape): the entry loop marks each required key it meets in a bit set, and only an
+            // incomplete set falls back to `check_required` (which also applies client
+            // leniency). Collecting passes check `required` first, so errors keep their order.
+            let masked = !required.is_empty() && required.len() <= 64;
+            let all_seen = if required.len() == 64 { u64::MAX } else { (1u64 << required.len()) - 1 };
+            let rsp = lit_str(&format!("{sp}/required"));
+            let keys = str_slice(&required);
             let req = if required.is_empty() {
                 quote! { let mut ok = true; }
+            } else if masked {
+                quote! {
+                    let mut ok = true;
+                    if cx.is_collecting() {
+                        ok = rt::check_required(v, #keys, p, #rsp, cx);
+                    }
+                    let mut seen: u64 = 0;
+                }
             } else {
-                let rsp = lit_str(&format!("{sp}/required"));
-                let keys = str_slice(&required);
                 quote! {
                     let mut ok = rt::check_required(v, #keys, p, #rsp, cx);
                     if !ok && cx.stop_early() { return false; }
                 }
             };
+            let req_end = if masked {
+                quote! {
+                    if seen != #all_seen && !cx.is_collecting() {
+                        return rt::check_required(v, #keys, p, #rsp, cx);
+                    }
+                }
+            } else {
+                quote! {}
+            };
             let arms = o.props.iter().map(|prop| {
                 let key = lit_str(&prop.key);
                 let check = cx.check_expr(&prop.schema);
                 let bounded = matches!(prop.schema.ty, Ty::Num { minimum: Some(_), .. } | Ty::Num { maximum: Some(_), .. });
-                if prop.relaxable && bounded {
+                let body = if prop.relaxable && bounded {
                     // CACHE-3: a client reads a negative `ttlMs` as 0 instead of failing.
                     let mut loose = prop.schema.clone();
                     if let Ty::Num { minimum, maximum, .. } = &mut loose.ty {
@@ -513,9 +540,16 @@ fn decl_validator(cx: &Ctx, d: &Decl) -> TokenStream {
                         *maximum = None;
                     }
                     let loose = cx.check_expr(&loose);
-                    quote! { #key => if cx.opts.client_leniency { #loose } else { #check } }
+                    quote! { if cx.opts.client_leniency { #loose } else { #check } }
                 } else {
-                    quote! { #key => #check }
+                    check
+                };
+                match required.iter().position(|r| *r == prop.key) {
+                    Some(bit) if masked => {
+                        let bit = 1u64 << bit;
+                        quote! { #key => { seen |= #bit; #body } }
+                    }
+                    _ => quote! { #key => #body },
                 }
             });
             let osp = lit_str(sp);
@@ -562,6 +596,7 @@ fn decl_validator(cx: &Ctx, d: &Decl) -> TokenStream {
                     if !rt::check_type(v, rt::JType::Object, p, #tsp, cx) { return false; }
                     #req
                     #loop_
+                    #req_end
                     ok
                 }
             }
@@ -625,6 +660,12 @@ fn decl_validator(cx: &Ctx, d: &Decl) -> TokenStream {
                 }
             }
             let arms_fn = format_ident!("arms_{}", d.name);
+            let any_arm = arm_fns
+                .iter()
+                .enumerate()
+                .map(|(i, g)| quote! { (filter.admits(v, &#desc, #i, &opts) && #g(v, p, cx)) })
+                .reduce(|a, b| quote! { #a || #b })
+                .unwrap_or_else(|| quote! { false });
             quote! {
                 pub(crate) static #desc: rt::UnionDesc = rt::UnionDesc {
                     name: #name,
@@ -639,6 +680,12 @@ fn decl_validator(cx: &Ctx, d: &Decl) -> TokenStream {
                     [#(#arm_fns),*]
                 }
                 pub(crate) fn #f<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
+                    if !cx.is_collecting() {
+                        // Yes/no: direct calls (inlinable), admitted arms in schema order.
+                        let filter = rt::ArmFilter::new(v, &#desc);
+                        let opts = cx.opts;
+                        return #any_arm;
+                    }
                     rt::check_union(v, &#desc, &#arms_fn::<V>(), p, cx)
                 }
             }
@@ -879,7 +926,7 @@ pub fn registry(cx: &Ctx) -> TokenStream {
     let entries = cx.m.defs.iter().map(|def| {
         let name = lit_str(&def.name);
         let path = lit_str(&def.schema.sp);
-        let summary = lit_str(&def.schema.doc.as_deref().map(docs::summary).unwrap_or_default());
+        let summary = lit_str(&def.schema.doc.as_deref().map(|d| docs::summary(d, &cx.known)).unwrap_or_default());
         let (fields, variants) = match cx.m.resolve_decl(&def.schema).map(|d| &d.kind) {
             Some(DeclKind::Object(o)) => (o.props.iter().collect::<Vec<_>>(), Vec::new()),
             Some(DeclKind::Union(u)) => (Vec::new(), u.arms.iter().map(|a| describe_type(cx, &a.schema)).collect()),
@@ -890,7 +937,7 @@ pub fn registry(cx: &Ctx) -> TokenStream {
             let key = lit_str(&p.key);
             let ty = lit_str(&describe_type(cx, &p.schema));
             let required = p.required;
-            let doc = lit_str(&p.schema.doc.as_deref().map(docs::summary).unwrap_or_default());
+            let doc = lit_str(&p.schema.doc.as_deref().map(|d| docs::summary(d, &cx.known)).unwrap_or_default());
             quote! { crate::decode::FieldEntry { name: #key, type_desc: #ty, required: #required, summary: #doc } }
         });
         let variants = variants.iter().map(|v| lit_str(v));
@@ -906,22 +953,33 @@ pub fn registry(cx: &Ctx) -> TokenStream {
             }
         }
     });
-    let validate_arms = cx.m.defs.iter().map(|def| {
-        let name = lit_str(&def.name);
+    let validate_arms = cx.m.defs.iter().enumerate().map(|(i, def)| {
         let f = vfn(&def.name);
-        quote! { #name => Some(#f(v, p, cx)) }
+        quote! { #i => Some(#f(v, p, cx)) }
     });
-    let build_arms = cx.m.defs.iter().map(|def| {
-        let name = lit_str(&def.name);
+    let build_arms = cx.m.defs.iter().enumerate().map(|(i, def)| {
         let ty = cx.rust_type(&def.schema, None);
-        quote! { #name => Some(<#ty as FromJson>::from_json(v, b).map(|x| ::std::boxed::Box::new(x) as ::std::boxed::Box<dyn crate::decode::AnyDecoded>)) }
+        quote! { #i => Some(<#ty as FromJson>::from_json(v, b).map(|x| ::std::boxed::Box::new(x) as ::std::boxed::Box<dyn crate::decode::AnyDecoded>)) }
+    });
+    // Name lookup (once per by-name call): the length picks a small bucket, then a `match`
+    // over names of that length, instead of comparing against every definition in turn.
+    let mut by_len: std::collections::BTreeMap<usize, Vec<(usize, &str)>> = std::collections::BTreeMap::new();
+    for (i, def) in cx.m.defs.iter().enumerate() {
+        by_len.entry(def.name.len()).or_default().push((i, def.name.as_str()));
+    }
+    let len_arms = by_len.iter().map(|(len, names)| {
+        let arms = names.iter().map(|(i, n)| {
+            let n = lit_str(n);
+            quote! { #n => Some(#i) }
+        });
+        quote! { #len => match name { #(#arms,)* _ => None } }
     });
     quote! {
         /// Validates any JSON view against the definition `name`: `None` when the revision has
         /// no such definition. Generic, so bindings with their own view type (Python objects)
         /// reuse the generated validators.
         pub fn validate_view<'v, V: JsonView<'v>>(name: &str, v: &V, p: &Path<'_>, cx: &mut Cx) -> ::std::option::Option<bool> {
-            match name {
+            match definition_index(name)? {
                 #(#validate_arms,)*
                 _ => None,
             }
@@ -931,7 +989,7 @@ pub fn registry(cx: &Ctx) -> TokenStream {
         /// `None` for an unknown name, `Some(None)` if validator and builder disagree (a bug).
         #[allow(clippy::type_complexity)]
         pub fn build_view<'v, V: JsonView<'v>>(name: &str, v: &V, b: &Builder) -> ::std::option::Option<::std::option::Option<::std::boxed::Box<dyn crate::decode::AnyDecoded>>> {
-            match name {
+            match definition_index(name)? {
                 #(#build_arms,)*
                 _ => None,
             }
@@ -942,7 +1000,15 @@ pub fn registry(cx: &Ctx) -> TokenStream {
 
         /// Looks a definition up by its schema name.
         pub fn definition(name: &str) -> ::std::option::Option<&'static crate::decode::DefEntry> {
-            DEFINITIONS.iter().find(|d| d.name == name)
+            DEFINITIONS.get(definition_index(name)?)
+        }
+
+        /// Index in [`DEFINITIONS`] of the definition called `name`.
+        pub fn definition_index(name: &str) -> ::std::option::Option<usize> {
+            match name.len() {
+                #(#len_arms,)*
+                _ => None,
+            }
         }
     }
 }

@@ -12,7 +12,7 @@ mod write;
 pub use number::Number;
 pub use tape::{ParseError, ParseOptions, Tape, TapeView};
 pub use value::{Map, ObjectMap, Value};
-pub use view::JsonView;
+pub use view::{JsonView, SerdeEntries, ValueEntries};
 pub use write::{to_json_string, to_json_vec, JsonWriter, ToJson};
 
 /// The six JSON kinds.

@@ -79,6 +79,30 @@ pub struct Tape<'a> {
     nodes: Vec<Node>,
 }
 
+/// Largest buffer (in elements) the per-thread pool of [`Tape::with_parsed`] keeps.
+pub const POOL_MAX_NODES: usize = 1 << 18;
+
+thread_local! {
+    static SPARE_NODES: std::cell::Cell<Vec<Node>> = const { std::cell::Cell::new(Vec::new()) };
+    static SPARE_STACK: std::cell::Cell<Vec<u32>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// Takes the pooled buffer of this thread (empty if none).
+fn take_spare<T>(pool: &'static std::thread::LocalKey<std::cell::Cell<Vec<T>>>) -> Vec<T> {
+    pool.try_with(std::cell::Cell::take).unwrap_or_default()
+}
+
+/// Gives a buffer back to this thread's pool, keeping the larger of the two.
+fn give_spare<T>(pool: &'static std::thread::LocalKey<std::cell::Cell<Vec<T>>>, buf: Vec<T>) {
+    if buf.capacity() == 0 || buf.capacity() > POOL_MAX_NODES {
+        return;
+    }
+    let _ = pool.try_with(|cell| {
+        let old = cell.take();
+        cell.set(if old.capacity() >= buf.capacity() { old } else { buf });
+    });
+}
+
 impl<'a> Tape<'a> {
     /// Parses UTF-8 bytes. Invalid UTF-8 is a parse error at the first bad byte (MSG-8).
     pub fn parse_bytes(bytes: &'a [u8]) -> Result<Tape<'a>, ParseError> {
@@ -105,11 +129,31 @@ impl<'a> Tape<'a> {
         if src.len() >= u32::MAX as usize {
             return Err(error_at(src.as_bytes(), 0, "input larger than 4 GiB".into()));
         }
-        buf.reserve(src.len() / 6 + 4);
-        let mut p = Parser { b: src.as_bytes(), i: 0, nodes: buf, stack: Vec::new(), max_depth: opts.max_depth };
-        match p.run() {
+        // A guess that avoids most regrowth without reserving megabytes for one long string.
+        buf.reserve((src.len() / 8).min(1 << 16) + 4);
+        let mut stack = take_spare(&SPARE_STACK);
+        stack.clear();
+        let mut p = Parser { b: src.as_bytes(), i: 0, nodes: buf, stack, max_depth: opts.max_depth };
+        let result = p.run();
+        give_spare(&SPARE_STACK, std::mem::take(&mut p.stack));
+        match result {
             Ok(()) => Ok(Tape { src, nodes: p.nodes }),
             Err(msg) => Err(error_at(src.as_bytes(), p.i, msg)),
+        }
+    }
+
+    /// Parses `bytes` and runs `f` on the tape, with a node buffer taken from (and given back
+    /// to) a small per-thread pool, so validating message after message does not allocate.
+    /// What the by-name entry points ([`crate::validate()`], [`crate::decode()`]) and
+    /// `Decode::decode_bytes` use.
+    pub fn with_parsed<R>(bytes: &[u8], f: impl FnOnce(&Tape<'_>) -> R) -> Result<R, ParseError> {
+        match Tape::parse_bytes_with(bytes, ParseOptions::default(), take_spare(&SPARE_NODES)) {
+            Ok(tape) => {
+                let r = f(&tape);
+                give_spare(&SPARE_NODES, tape.into_buffer());
+                Ok(r)
+            }
+            Err(e) => Err(e),
         }
     }
 
@@ -159,6 +203,50 @@ static STRING_STOP: [bool; 256] = {
     t[b'\\' as usize] = true;
     t
 };
+
+/// Index of the first byte at or after `j` that ends the fast scan inside a string (quote,
+/// backslash, control character), or `b.len()`. Eight bytes at a time (SWAR): for each byte
+/// lane, `x - 0x01..` borrows into the high bit exactly when the lane was below the bound, and
+/// the lowest flagged lane is always exact, which is the only one used.
+#[inline]
+fn scan_string(b: &[u8], mut j: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    #[inline(always)]
+    fn stops(w: u64) -> u64 {
+        let q = w ^ (ONES * b'"' as u64);
+        let s = w ^ (ONES * b'\\' as u64);
+        let zero_q = q.wrapping_sub(ONES) & !q;
+        let zero_s = s.wrapping_sub(ONES) & !s;
+        let control = w.wrapping_sub(ONES * 0x20) & !w;
+        (zero_q | zero_s | control) & HIGH
+    }
+    // Two words per step while the input lasts (fewer bounds checks and branches), then one.
+    while let Some(chunk) = b.get(j..j + 16) {
+        let (lo, hi) = chunk.split_at(8);
+        let m = stops(u64::from_le_bytes(lo.try_into().expect("8 bytes")));
+        if m != 0 {
+            return j + (m.trailing_zeros() / 8) as usize;
+        }
+        let m = stops(u64::from_le_bytes(hi.try_into().expect("8 bytes")));
+        if m != 0 {
+            return j + 8 + (m.trailing_zeros() / 8) as usize;
+        }
+        j += 16;
+    }
+    while let Some(chunk) = b.get(j..j + 8) {
+        let w = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+        let m = stops(w);
+        if m != 0 {
+            return j + (m.trailing_zeros() / 8) as usize;
+        }
+        j += 8;
+    }
+    while j < b.len() && !STRING_STOP[b[j] as usize] {
+        j += 1;
+    }
+    j
+}
 
 impl<'b> Parser<'b> {
     #[inline]
@@ -288,9 +376,7 @@ impl<'b> Parser<'b> {
         let mut escaped = false;
         let b = self.b;
         loop {
-            while j < b.len() && !STRING_STOP[b[j] as usize] {
-                j += 1;
-            }
+            j = scan_string(b, j);
             match b.get(j) {
                 None => {
                     self.i = j;
@@ -487,6 +573,7 @@ impl<'t, 'a> TapeView<'t, 'a> {
             _ => self.idx + 1,
         }
     }
+    #[inline]
     pub fn kind(&self) -> Kind {
         match self.node().tag {
             Tag::Null => Kind::Null,
@@ -506,6 +593,7 @@ impl<'t, 'a> TapeView<'t, 'a> {
             _ => Some(self.slice(n)),
         }
     }
+    #[inline]
     pub(crate) fn str_raw(&self) -> Option<(&'a str, bool)> {
         let n = self.node();
         match n.tag {
@@ -525,6 +613,7 @@ pub struct TapeEntries<'t, 'a> {
 
 impl<'t, 'a> Iterator for TapeEntries<'t, 'a> {
     type Item = (Cow<'a, str>, TapeView<'t, 'a>);
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         if self.remaining == 0 {
             return None;
@@ -540,6 +629,7 @@ impl<'t, 'a> Iterator for TapeEntries<'t, 'a> {
         };
         Some((k, val))
     }
+    #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
         (self.remaining as usize, Some(self.remaining as usize))
     }
@@ -554,6 +644,7 @@ pub struct TapeItems<'t, 'a> {
 
 impl<'t, 'a> Iterator for TapeItems<'t, 'a> {
     type Item = TapeView<'t, 'a>;
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         if self.remaining == 0 {
             return None;
@@ -563,6 +654,7 @@ impl<'t, 'a> Iterator for TapeItems<'t, 'a> {
         self.idx = v.next_idx();
         Some(v)
     }
+    #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
         (self.remaining as usize, Some(self.remaining as usize))
     }
@@ -576,6 +668,7 @@ impl<'t, 'a> super::JsonView<'a> for TapeView<'t, 'a> {
     fn kind(&self) -> Kind {
         TapeView::kind(self)
     }
+    #[inline]
     fn as_bool(&self) -> Option<bool> {
         match self.node().tag {
             Tag::True => Some(true),
@@ -583,6 +676,7 @@ impl<'t, 'a> super::JsonView<'a> for TapeView<'t, 'a> {
             _ => None,
         }
     }
+    #[inline]
     fn as_str(&self) -> Option<Cow<'a, str>> {
         match self.str_raw()? {
             (s, false) => Some(Cow::Borrowed(s)),
@@ -597,6 +691,7 @@ impl<'t, 'a> super::JsonView<'a> for TapeView<'t, 'a> {
             None => false,
         }
     }
+    #[inline]
     fn is_integer(&self) -> bool {
         let n = self.node();
         match n.tag {
@@ -605,6 +700,7 @@ impl<'t, 'a> super::JsonView<'a> for TapeView<'t, 'a> {
             _ => false,
         }
     }
+    #[inline]
     fn as_f64(&self) -> Option<f64> {
         let n = self.node();
         match n.tag {
@@ -620,15 +716,26 @@ impl<'t, 'a> super::JsonView<'a> for TapeView<'t, 'a> {
             _ => None,
         }
     }
+    #[inline]
     fn get(&self, key: &str) -> Option<Self> {
+        let n = self.node();
+        if n.tag != Tag::Object {
+            return None;
+        }
         let mut found = None;
-        for (k, v) in self.entries() {
-            if k == key {
+        let mut idx = self.idx + 1;
+        for _ in 0..n.a {
+            let k = TapeView { tape: self.tape, idx };
+            let v = TapeView { tape: self.tape, idx: idx + 1 };
+            // Keys without escapes compare as slices; the last duplicate wins.
+            if k.str_eq(key) {
                 found = Some(v);
             }
+            idx = v.next_idx();
         }
         found
     }
+    #[inline]
     fn len(&self) -> usize {
         let n = self.node();
         match n.tag {
@@ -636,11 +743,13 @@ impl<'t, 'a> super::JsonView<'a> for TapeView<'t, 'a> {
             _ => 0,
         }
     }
+    #[inline]
     fn entries(&self) -> Self::Entries {
         let n = self.node();
         let remaining = if n.tag == Tag::Object { n.a } else { 0 };
         TapeEntries { tape: self.tape, idx: self.idx + 1, remaining }
     }
+    #[inline]
     fn items(&self) -> Self::Items {
         let n = self.node();
         let remaining = if n.tag == Tag::Array { n.a } else { 0 };
@@ -687,6 +796,37 @@ mod tests {
         let e = Tape::parse("{\n  \"a\": ?}").unwrap_err();
         assert_eq!((e.line, e.column), (2, 8));
         assert!(Tape::parse_bytes(b"\"\xff\"").is_err());
+    }
+
+    #[test]
+    fn string_scan_matches_bytewise() {
+        // Every stop byte at every offset (so each SWAR lane and the tail loop are hit), after
+        // bytes that must not stop the scan: high bytes, 0x7f, 0x20, '!' and '#' (next to '"').
+        let fillers = [b'a', 0x20, b'!', b'#', b'[', b']', 0x7f, 0x80, 0xc3, 0xff];
+        for stop in [b'"', b'\\', 0x00, 0x01, 0x1f] {
+            for len in 0..40 {
+                for &fill in &fillers {
+                    let mut buf = vec![fill; len];
+                    buf.push(stop);
+                    buf.extend_from_slice(b"xyz");
+                    for start in 0..=len {
+                        assert_eq!(scan_string(&buf, start), len, "stop {stop:#x} fill {fill:#x} len {len} start {start}");
+                    }
+                }
+            }
+        }
+        assert_eq!(scan_string(b"abcdefghijklmnop", 0), 16);
+        assert_eq!(scan_string(b"", 0), 0);
+    }
+
+    #[test]
+    fn with_parsed_reuses_and_reports() {
+        let a = Tape::with_parsed(br#"{"a":[1,2,{"b":"c"}]}"#, |t| t.root().len()).unwrap();
+        assert_eq!(a, 1);
+        let e = Tape::with_parsed(b"[1,", |t| t.root().len()).unwrap_err();
+        assert!(e.message.contains("end of input"), "{e}");
+        let b = Tape::with_parsed(b"[true,false,null]", |t| t.root().len()).unwrap();
+        assert_eq!(b, 3);
     }
 
     #[test]

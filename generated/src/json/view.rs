@@ -77,31 +77,69 @@ pub trait JsonView<'v>: Clone {
     }
 }
 
+/// Entries of an owned [`Value`] object, keys borrowed (empty for non-objects).
+#[derive(Clone, Debug)]
+pub struct ValueEntries<'v>(std::slice::Iter<'v, (String, Value)>);
+
+impl<'v> Iterator for ValueEntries<'v> {
+    type Item = (Cow<'v, str>, &'v Value);
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.next().map(|(k, v)| (Cow::Borrowed(k.as_str()), v))
+    }
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.size_hint()
+    }
+}
+
+/// Entries of a `serde_json::Value` object, keys borrowed (empty for non-objects).
+#[derive(Clone, Debug)]
+pub struct SerdeEntries<'v>(Option<serde_json::map::Iter<'v>>);
+
+impl<'v> Iterator for SerdeEntries<'v> {
+    type Item = (Cow<'v, str>, &'v serde_json::Value);
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.as_mut()?.next().map(|(k, v)| (Cow::Borrowed(k.as_str()), v))
+    }
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.as_ref().map_or((0, Some(0)), |it| it.size_hint())
+    }
+}
+
 impl<'v> JsonView<'v> for &'v Value {
-    type Entries = std::iter::Map<std::slice::Iter<'v, (String, Value)>, fn(&'v (String, Value)) -> (Cow<'v, str>, &'v Value)>;
+    type Entries = ValueEntries<'v>;
     type Items = std::slice::Iter<'v, Value>;
 
+    #[inline]
     fn kind(&self) -> Kind {
         Value::kind(self)
     }
+    #[inline]
     fn as_bool(&self) -> Option<bool> {
         match self {
             Value::Bool(b) => Some(*b),
             _ => None,
         }
     }
+    #[inline]
     fn as_str(&self) -> Option<Cow<'v, str>> {
         match *self {
             Value::String(s) => Some(Cow::Borrowed(s.as_str())),
             _ => None,
         }
     }
+    #[inline]
     fn str_eq(&self, s: &str) -> bool {
         matches!(self, Value::String(x) if x == s)
     }
+    #[inline]
     fn is_integer(&self) -> bool {
         matches!(self, Value::Number(n) if n.is_integer())
     }
+    #[inline]
     fn as_f64(&self) -> Option<f64> {
         match self {
             Value::Number(n) => Some(n.as_f64()),
@@ -114,12 +152,14 @@ impl<'v> JsonView<'v> for &'v Value {
             _ => None,
         }
     }
+    #[inline]
     fn get(&self, key: &str) -> Option<Self> {
         match *self {
             Value::Object(m) => m.get(key),
             _ => None,
         }
     }
+    #[inline]
     fn len(&self) -> usize {
         match self {
             Value::Object(m) => m.len(),
@@ -127,16 +167,15 @@ impl<'v> JsonView<'v> for &'v Value {
             _ => 0,
         }
     }
+    #[inline]
     fn entries(&self) -> Self::Entries {
-        fn pair(e: &(String, Value)) -> (Cow<'_, str>, &Value) {
-            (Cow::Borrowed(e.0.as_str()), &e.1)
-        }
         let slice: &'v [(String, Value)] = match *self {
             Value::Object(m) => m.as_slice(),
             _ => &[],
         };
-        slice.iter().map(pair as fn(&'v (String, Value)) -> (Cow<'v, str>, &'v Value))
+        ValueEntries(slice.iter())
     }
+    #[inline]
     fn items(&self) -> Self::Items {
         match *self {
             Value::Array(a) => a.iter(),
@@ -149,9 +188,10 @@ impl<'v> JsonView<'v> for &'v Value {
 }
 
 impl<'v> JsonView<'v> for &'v serde_json::Value {
-    type Entries = std::iter::Map<serde_json::map::Iter<'v>, fn((&'v String, &'v serde_json::Value)) -> (Cow<'v, str>, &'v serde_json::Value)>;
+    type Entries = SerdeEntries<'v>;
     type Items = std::slice::Iter<'v, serde_json::Value>;
 
+    #[inline]
     fn kind(&self) -> Kind {
         match self {
             serde_json::Value::Null => Kind::Null,
@@ -162,18 +202,22 @@ impl<'v> JsonView<'v> for &'v serde_json::Value {
             serde_json::Value::Object(_) => Kind::Object,
         }
     }
+    #[inline]
     fn as_bool(&self) -> Option<bool> {
         serde_json::Value::as_bool(self)
     }
+    #[inline]
     fn as_str(&self) -> Option<Cow<'v, str>> {
         match *self {
             serde_json::Value::String(s) => Some(Cow::Borrowed(s.as_str())),
             _ => None,
         }
     }
+    #[inline]
     fn str_eq(&self, s: &str) -> bool {
         matches!(self, serde_json::Value::String(x) if x == s)
     }
+    #[inline]
     fn is_integer(&self) -> bool {
         match self {
             serde_json::Value::Number(n) => {
@@ -182,6 +226,7 @@ impl<'v> JsonView<'v> for &'v serde_json::Value {
             _ => false,
         }
     }
+    #[inline]
     fn as_f64(&self) -> Option<f64> {
         serde_json::Value::as_f64(self)
     }
@@ -191,9 +236,11 @@ impl<'v> JsonView<'v> for &'v serde_json::Value {
             _ => None,
         }
     }
+    #[inline]
     fn get(&self, key: &str) -> Option<Self> {
         serde_json::Value::get(self, key)
     }
+    #[inline]
     fn len(&self) -> usize {
         match self {
             serde_json::Value::Object(m) => m.len(),
@@ -201,17 +248,14 @@ impl<'v> JsonView<'v> for &'v serde_json::Value {
             _ => 0,
         }
     }
+    #[inline]
     fn entries(&self) -> Self::Entries {
-        fn pair<'a>((k, v): (&'a String, &'a serde_json::Value)) -> (Cow<'a, str>, &'a serde_json::Value) {
-            (Cow::Borrowed(k.as_str()), v)
+        match *self {
+            serde_json::Value::Object(m) => SerdeEntries(Some(m.iter())),
+            _ => SerdeEntries(None),
         }
-        static EMPTY: std::sync::OnceLock<serde_json::Map<String, serde_json::Value>> = std::sync::OnceLock::new();
-        let m: &'v serde_json::Map<String, serde_json::Value> = match *self {
-            serde_json::Value::Object(m) => m,
-            _ => EMPTY.get_or_init(serde_json::Map::new),
-        };
-        m.iter().map(pair as fn((&'v String, &'v serde_json::Value)) -> (Cow<'v, str>, &'v serde_json::Value))
     }
+    #[inline]
     fn items(&self) -> Self::Items {
         match *self {
             serde_json::Value::Array(a) => a.iter(),

@@ -463,3 +463,32 @@ fn check_subscription_id<'v, V: JsonView<'v>>(v: &V, method: &str, errors: &mut 
         ));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::Tape;
+
+    /// Each ERROR_DEFS code is the `const` of its definition, in every revision that has it.
+    #[test]
+    fn error_defs_match_the_schema_consts() {
+        let mut checked = 0;
+        for rev in Revision::all() {
+            for e in ERROR_DEFS.iter().filter(|e| has_def(rev, e.def)) {
+                let (at, wrap) = if e.whole_response { ("/error/code", true) } else { ("/code", false) };
+                let const_errors = |code: i64| {
+                    let err = format!(r#"{{"code":{code},"message":"m"}}"#);
+                    let text = if wrap { format!(r#"{{"jsonrpc":"2.0","id":1,"error":{err}}}"#) } else { err };
+                    let tape = Tape::parse(&text).unwrap();
+                    let mut cx = Cx::collecting(Options::default());
+                    rev.validate_view(e.def, &tape.root(), &Path::Root, &mut cx).unwrap();
+                    cx.into_errors().into_iter().filter(|x| x.keyword == "const" && x.pointer == at).count()
+                };
+                assert_eq!(const_errors(e.code), 0, "{rev} {}: code {} should satisfy its const", e.def, e.code);
+                assert_eq!(const_errors(e.code + 1), 1, "{rev} {}: code {} should violate its const", e.def, e.code + 1);
+                checked += 1;
+            }
+        }
+        assert!(checked >= 9, "only {checked} error definitions checked");
+    }
+}

@@ -74,9 +74,13 @@ fn errors_data(errors: &[ValidationError]) -> Value {
 }
 
 fn invalid_params(method: &str, errors: Vec<ValidationError>, id: Option<Value>, http_status: u16) -> ProtocolError {
-    let first = errors.first().map(|e| e.to_string()).unwrap_or_default();
-    let first = first.lines().next().unwrap_or_default().to_owned();
-    let mut e = refuse(-32602, format!("Invalid params for `{method}`: {first}"), id, http_status, "SCHEMA");
+    // MSG-7: one short sentence; the details are in `data.errors`.
+    let first = errors.first().map(|e| format!("{}: {}", if e.pointer.is_empty() { "(root)" } else { &e.pointer }, e.message)).unwrap_or_default();
+    let more = match errors.len() {
+        0 | 1 => String::new(),
+        n => format!(" (and {} more)", n - 1),
+    };
+    let mut e = refuse(-32602, format!("Invalid params for `{method}`: {first}{more}"), id, http_status, "SCHEMA");
     e.data = Some(errors_data(&errors));
     e.errors = errors;
     e

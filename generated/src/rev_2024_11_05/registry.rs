@@ -23,90 +23,86 @@ pub fn validate_view<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> ::std::option::Option<bool> {
-    match name {
-        "Annotated" => Some(v_Annotated(v, p, cx)),
-        "BlobResourceContents" => Some(v_BlobResourceContents(v, p, cx)),
-        "CallToolRequest" => Some(v_CallToolRequest(v, p, cx)),
-        "CallToolResult" => Some(v_CallToolResult(v, p, cx)),
-        "CancelledNotification" => Some(v_CancelledNotification(v, p, cx)),
-        "ClientCapabilities" => Some(v_ClientCapabilities(v, p, cx)),
-        "ClientNotification" => Some(v_ClientNotification(v, p, cx)),
-        "ClientRequest" => Some(v_ClientRequest(v, p, cx)),
-        "ClientResult" => Some(v_ClientResult(v, p, cx)),
-        "CompleteRequest" => Some(v_CompleteRequest(v, p, cx)),
-        "CompleteResult" => Some(v_CompleteResult(v, p, cx)),
-        "CreateMessageRequest" => Some(v_CreateMessageRequest(v, p, cx)),
-        "CreateMessageResult" => Some(v_CreateMessageResult(v, p, cx)),
-        "Cursor" => Some(v_Cursor(v, p, cx)),
-        "EmbeddedResource" => Some(v_EmbeddedResource(v, p, cx)),
-        "EmptyResult" => Some(v_EmptyResult(v, p, cx)),
-        "GetPromptRequest" => Some(v_GetPromptRequest(v, p, cx)),
-        "GetPromptResult" => Some(v_GetPromptResult(v, p, cx)),
-        "ImageContent" => Some(v_ImageContent(v, p, cx)),
-        "Implementation" => Some(v_Implementation(v, p, cx)),
-        "InitializeRequest" => Some(v_InitializeRequest(v, p, cx)),
-        "InitializeResult" => Some(v_InitializeResult(v, p, cx)),
-        "InitializedNotification" => Some(v_InitializedNotification(v, p, cx)),
-        "JSONRPCError" => Some(v_JSONRPCError(v, p, cx)),
-        "JSONRPCMessage" => Some(v_JSONRPCMessage(v, p, cx)),
-        "JSONRPCNotification" => Some(v_JSONRPCNotification(v, p, cx)),
-        "JSONRPCRequest" => Some(v_JSONRPCRequest(v, p, cx)),
-        "JSONRPCResponse" => Some(v_JSONRPCResponse(v, p, cx)),
-        "ListPromptsRequest" => Some(v_ListPromptsRequest(v, p, cx)),
-        "ListPromptsResult" => Some(v_ListPromptsResult(v, p, cx)),
-        "ListResourceTemplatesRequest" => Some(v_ListResourceTemplatesRequest(v, p, cx)),
-        "ListResourceTemplatesResult" => Some(v_ListResourceTemplatesResult(v, p, cx)),
-        "ListResourcesRequest" => Some(v_ListResourcesRequest(v, p, cx)),
-        "ListResourcesResult" => Some(v_ListResourcesResult(v, p, cx)),
-        "ListRootsRequest" => Some(v_ListRootsRequest(v, p, cx)),
-        "ListRootsResult" => Some(v_ListRootsResult(v, p, cx)),
-        "ListToolsRequest" => Some(v_ListToolsRequest(v, p, cx)),
-        "ListToolsResult" => Some(v_ListToolsResult(v, p, cx)),
-        "LoggingLevel" => Some(v_LoggingLevel(v, p, cx)),
-        "LoggingMessageNotification" => Some(v_LoggingMessageNotification(v, p, cx)),
-        "ModelHint" => Some(v_ModelHint(v, p, cx)),
-        "ModelPreferences" => Some(v_ModelPreferences(v, p, cx)),
-        "Notification" => Some(v_Notification(v, p, cx)),
-        "PaginatedRequest" => Some(v_PaginatedRequest(v, p, cx)),
-        "PaginatedResult" => Some(v_PaginatedResult(v, p, cx)),
-        "PingRequest" => Some(v_PingRequest(v, p, cx)),
-        "ProgressNotification" => Some(v_ProgressNotification(v, p, cx)),
-        "ProgressToken" => Some(v_ProgressToken(v, p, cx)),
-        "Prompt" => Some(v_Prompt(v, p, cx)),
-        "PromptArgument" => Some(v_PromptArgument(v, p, cx)),
-        "PromptListChangedNotification" => {
-            Some(v_PromptListChangedNotification(v, p, cx))
-        }
-        "PromptMessage" => Some(v_PromptMessage(v, p, cx)),
-        "PromptReference" => Some(v_PromptReference(v, p, cx)),
-        "ReadResourceRequest" => Some(v_ReadResourceRequest(v, p, cx)),
-        "ReadResourceResult" => Some(v_ReadResourceResult(v, p, cx)),
-        "Request" => Some(v_Request(v, p, cx)),
-        "RequestId" => Some(v_RequestId(v, p, cx)),
-        "Resource" => Some(v_Resource(v, p, cx)),
-        "ResourceContents" => Some(v_ResourceContents(v, p, cx)),
-        "ResourceListChangedNotification" => {
-            Some(v_ResourceListChangedNotification(v, p, cx))
-        }
-        "ResourceReference" => Some(v_ResourceReference(v, p, cx)),
-        "ResourceTemplate" => Some(v_ResourceTemplate(v, p, cx)),
-        "ResourceUpdatedNotification" => Some(v_ResourceUpdatedNotification(v, p, cx)),
-        "Result" => Some(v_Result(v, p, cx)),
-        "Role" => Some(v_Role(v, p, cx)),
-        "Root" => Some(v_Root(v, p, cx)),
-        "RootsListChangedNotification" => Some(v_RootsListChangedNotification(v, p, cx)),
-        "SamplingMessage" => Some(v_SamplingMessage(v, p, cx)),
-        "ServerCapabilities" => Some(v_ServerCapabilities(v, p, cx)),
-        "ServerNotification" => Some(v_ServerNotification(v, p, cx)),
-        "ServerRequest" => Some(v_ServerRequest(v, p, cx)),
-        "ServerResult" => Some(v_ServerResult(v, p, cx)),
-        "SetLevelRequest" => Some(v_SetLevelRequest(v, p, cx)),
-        "SubscribeRequest" => Some(v_SubscribeRequest(v, p, cx)),
-        "TextContent" => Some(v_TextContent(v, p, cx)),
-        "TextResourceContents" => Some(v_TextResourceContents(v, p, cx)),
-        "Tool" => Some(v_Tool(v, p, cx)),
-        "ToolListChangedNotification" => Some(v_ToolListChangedNotification(v, p, cx)),
-        "UnsubscribeRequest" => Some(v_UnsubscribeRequest(v, p, cx)),
+    match definition_index(name)? {
+        0usize => Some(v_Annotated(v, p, cx)),
+        1usize => Some(v_BlobResourceContents(v, p, cx)),
+        2usize => Some(v_CallToolRequest(v, p, cx)),
+        3usize => Some(v_CallToolResult(v, p, cx)),
+        4usize => Some(v_CancelledNotification(v, p, cx)),
+        5usize => Some(v_ClientCapabilities(v, p, cx)),
+        6usize => Some(v_ClientNotification(v, p, cx)),
+        7usize => Some(v_ClientRequest(v, p, cx)),
+        8usize => Some(v_ClientResult(v, p, cx)),
+        9usize => Some(v_CompleteRequest(v, p, cx)),
+        10usize => Some(v_CompleteResult(v, p, cx)),
+        11usize => Some(v_CreateMessageRequest(v, p, cx)),
+        12usize => Some(v_CreateMessageResult(v, p, cx)),
+        13usize => Some(v_Cursor(v, p, cx)),
+        14usize => Some(v_EmbeddedResource(v, p, cx)),
+        15usize => Some(v_EmptyResult(v, p, cx)),
+        16usize => Some(v_GetPromptRequest(v, p, cx)),
+        17usize => Some(v_GetPromptResult(v, p, cx)),
+        18usize => Some(v_ImageContent(v, p, cx)),
+        19usize => Some(v_Implementation(v, p, cx)),
+        20usize => Some(v_InitializeRequest(v, p, cx)),
+        21usize => Some(v_InitializeResult(v, p, cx)),
+        22usize => Some(v_InitializedNotification(v, p, cx)),
+        23usize => Some(v_JSONRPCError(v, p, cx)),
+        24usize => Some(v_JSONRPCMessage(v, p, cx)),
+        25usize => Some(v_JSONRPCNotification(v, p, cx)),
+        26usize => Some(v_JSONRPCRequest(v, p, cx)),
+        27usize => Some(v_JSONRPCResponse(v, p, cx)),
+        28usize => Some(v_ListPromptsRequest(v, p, cx)),
+        29usize => Some(v_ListPromptsResult(v, p, cx)),
+        30usize => Some(v_ListResourceTemplatesRequest(v, p, cx)),
+        31usize => Some(v_ListResourceTemplatesResult(v, p, cx)),
+        32usize => Some(v_ListResourcesRequest(v, p, cx)),
+        33usize => Some(v_ListResourcesResult(v, p, cx)),
+        34usize => Some(v_ListRootsRequest(v, p, cx)),
+        35usize => Some(v_ListRootsResult(v, p, cx)),
+        36usize => Some(v_ListToolsRequest(v, p, cx)),
+        37usize => Some(v_ListToolsResult(v, p, cx)),
+        38usize => Some(v_LoggingLevel(v, p, cx)),
+        39usize => Some(v_LoggingMessageNotification(v, p, cx)),
+        40usize => Some(v_ModelHint(v, p, cx)),
+        41usize => Some(v_ModelPreferences(v, p, cx)),
+        42usize => Some(v_Notification(v, p, cx)),
+        43usize => Some(v_PaginatedRequest(v, p, cx)),
+        44usize => Some(v_PaginatedResult(v, p, cx)),
+        45usize => Some(v_PingRequest(v, p, cx)),
+        46usize => Some(v_ProgressNotification(v, p, cx)),
+        47usize => Some(v_ProgressToken(v, p, cx)),
+        48usize => Some(v_Prompt(v, p, cx)),
+        49usize => Some(v_PromptArgument(v, p, cx)),
+        50usize => Some(v_PromptListChangedNotification(v, p, cx)),
+        51usize => Some(v_PromptMessage(v, p, cx)),
+        52usize => Some(v_PromptReference(v, p, cx)),
+        53usize => Some(v_ReadResourceRequest(v, p, cx)),
+        54usize => Some(v_ReadResourceResult(v, p, cx)),
+        55usize => Some(v_Request(v, p, cx)),
+        56usize => Some(v_RequestId(v, p, cx)),
+        57usize => Some(v_Resource(v, p, cx)),
+        58usize => Some(v_ResourceContents(v, p, cx)),
+        59usize => Some(v_ResourceListChangedNotification(v, p, cx)),
+        60usize => Some(v_ResourceReference(v, p, cx)),
+        61usize => Some(v_ResourceTemplate(v, p, cx)),
+        62usize => Some(v_ResourceUpdatedNotification(v, p, cx)),
+        63usize => Some(v_Result(v, p, cx)),
+        64usize => Some(v_Role(v, p, cx)),
+        65usize => Some(v_Root(v, p, cx)),
+        66usize => Some(v_RootsListChangedNotification(v, p, cx)),
+        67usize => Some(v_SamplingMessage(v, p, cx)),
+        68usize => Some(v_ServerCapabilities(v, p, cx)),
+        69usize => Some(v_ServerNotification(v, p, cx)),
+        70usize => Some(v_ServerRequest(v, p, cx)),
+        71usize => Some(v_ServerResult(v, p, cx)),
+        72usize => Some(v_SetLevelRequest(v, p, cx)),
+        73usize => Some(v_SubscribeRequest(v, p, cx)),
+        74usize => Some(v_TextContent(v, p, cx)),
+        75usize => Some(v_TextResourceContents(v, p, cx)),
+        76usize => Some(v_Tool(v, p, cx)),
+        77usize => Some(v_ToolListChangedNotification(v, p, cx)),
+        78usize => Some(v_UnsubscribeRequest(v, p, cx)),
         _ => None,
     }
 }
@@ -120,8 +116,8 @@ pub fn build_view<'v, V: JsonView<'v>>(
 ) -> ::std::option::Option<
     ::std::option::Option<::std::boxed::Box<dyn crate::decode::AnyDecoded>>,
 > {
-    match name {
-        "Annotated" => {
+    match definition_index(name)? {
+        0usize => {
             Some(
                 <Annotated as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -130,7 +126,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "BlobResourceContents" => {
+        1usize => {
             Some(
                 <BlobResourceContents as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -139,7 +135,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CallToolRequest" => {
+        2usize => {
             Some(
                 <CallToolRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -148,7 +144,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CallToolResult" => {
+        3usize => {
             Some(
                 <CallToolResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -157,7 +153,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CancelledNotification" => {
+        4usize => {
             Some(
                 <CancelledNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -166,7 +162,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ClientCapabilities" => {
+        5usize => {
             Some(
                 <ClientCapabilities as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -175,7 +171,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ClientNotification" => {
+        6usize => {
             Some(
                 <ClientNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -184,7 +180,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ClientRequest" => {
+        7usize => {
             Some(
                 <ClientRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -193,7 +189,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ClientResult" => {
+        8usize => {
             Some(
                 <ClientResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -202,7 +198,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CompleteRequest" => {
+        9usize => {
             Some(
                 <CompleteRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -211,7 +207,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CompleteResult" => {
+        10usize => {
             Some(
                 <CompleteResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -220,7 +216,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CreateMessageRequest" => {
+        11usize => {
             Some(
                 <CreateMessageRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -229,7 +225,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CreateMessageResult" => {
+        12usize => {
             Some(
                 <CreateMessageResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -238,7 +234,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Cursor" => {
+        13usize => {
             Some(
                 <::std::string::String as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -247,7 +243,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "EmbeddedResource" => {
+        14usize => {
             Some(
                 <EmbeddedResource as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -256,7 +252,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "EmptyResult" => {
+        15usize => {
             Some(
                 <Result as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -265,7 +261,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "GetPromptRequest" => {
+        16usize => {
             Some(
                 <GetPromptRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -274,7 +270,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "GetPromptResult" => {
+        17usize => {
             Some(
                 <GetPromptResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -283,7 +279,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ImageContent" => {
+        18usize => {
             Some(
                 <ImageContent as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -292,7 +288,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Implementation" => {
+        19usize => {
             Some(
                 <Implementation as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -301,7 +297,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "InitializeRequest" => {
+        20usize => {
             Some(
                 <InitializeRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -310,7 +306,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "InitializeResult" => {
+        21usize => {
             Some(
                 <InitializeResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -319,7 +315,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "InitializedNotification" => {
+        22usize => {
             Some(
                 <InitializedNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -328,7 +324,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "JSONRPCError" => {
+        23usize => {
             Some(
                 <JSONRPCError as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -337,7 +333,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "JSONRPCMessage" => {
+        24usize => {
             Some(
                 <JSONRPCMessage as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -346,7 +342,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "JSONRPCNotification" => {
+        25usize => {
             Some(
                 <JSONRPCNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -355,7 +351,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "JSONRPCRequest" => {
+        26usize => {
             Some(
                 <JSONRPCRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -364,7 +360,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "JSONRPCResponse" => {
+        27usize => {
             Some(
                 <JSONRPCResponse as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -373,7 +369,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListPromptsRequest" => {
+        28usize => {
             Some(
                 <ListPromptsRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -382,7 +378,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListPromptsResult" => {
+        29usize => {
             Some(
                 <ListPromptsResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -391,7 +387,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListResourceTemplatesRequest" => {
+        30usize => {
             Some(
                 <ListResourceTemplatesRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -400,7 +396,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListResourceTemplatesResult" => {
+        31usize => {
             Some(
                 <ListResourceTemplatesResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -409,7 +405,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListResourcesRequest" => {
+        32usize => {
             Some(
                 <ListResourcesRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -418,7 +414,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListResourcesResult" => {
+        33usize => {
             Some(
                 <ListResourcesResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -427,7 +423,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListRootsRequest" => {
+        34usize => {
             Some(
                 <ListRootsRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -436,7 +432,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListRootsResult" => {
+        35usize => {
             Some(
                 <ListRootsResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -445,7 +441,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListToolsRequest" => {
+        36usize => {
             Some(
                 <ListToolsRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -454,7 +450,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListToolsResult" => {
+        37usize => {
             Some(
                 <ListToolsResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -463,7 +459,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "LoggingLevel" => {
+        38usize => {
             Some(
                 <LoggingLevel as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -472,7 +468,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "LoggingMessageNotification" => {
+        39usize => {
             Some(
                 <LoggingMessageNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -481,7 +477,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ModelHint" => {
+        40usize => {
             Some(
                 <ModelHint as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -490,7 +486,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ModelPreferences" => {
+        41usize => {
             Some(
                 <ModelPreferences as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -499,7 +495,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Notification" => {
+        42usize => {
             Some(
                 <Notification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -508,7 +504,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PaginatedRequest" => {
+        43usize => {
             Some(
                 <PaginatedRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -517,7 +513,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PaginatedResult" => {
+        44usize => {
             Some(
                 <PaginatedResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -526,7 +522,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PingRequest" => {
+        45usize => {
             Some(
                 <PingRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -535,7 +531,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ProgressNotification" => {
+        46usize => {
             Some(
                 <ProgressNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -544,7 +540,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ProgressToken" => {
+        47usize => {
             Some(
                 <ProgressToken as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -553,7 +549,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Prompt" => {
+        48usize => {
             Some(
                 <Prompt as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -562,7 +558,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PromptArgument" => {
+        49usize => {
             Some(
                 <PromptArgument as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -571,7 +567,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PromptListChangedNotification" => {
+        50usize => {
             Some(
                 <PromptListChangedNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -580,7 +576,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PromptMessage" => {
+        51usize => {
             Some(
                 <PromptMessage as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -589,7 +585,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PromptReference" => {
+        52usize => {
             Some(
                 <PromptReference as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -598,7 +594,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ReadResourceRequest" => {
+        53usize => {
             Some(
                 <ReadResourceRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -607,7 +603,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ReadResourceResult" => {
+        54usize => {
             Some(
                 <ReadResourceResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -616,7 +612,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Request" => {
+        55usize => {
             Some(
                 <Request as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -625,7 +621,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "RequestId" => {
+        56usize => {
             Some(
                 <RequestId as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -634,7 +630,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Resource" => {
+        57usize => {
             Some(
                 <Resource as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -643,7 +639,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ResourceContents" => {
+        58usize => {
             Some(
                 <ResourceContents as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -652,7 +648,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ResourceListChangedNotification" => {
+        59usize => {
             Some(
                 <ResourceListChangedNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -661,7 +657,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ResourceReference" => {
+        60usize => {
             Some(
                 <ResourceReference as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -670,7 +666,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ResourceTemplate" => {
+        61usize => {
             Some(
                 <ResourceTemplate as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -679,7 +675,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ResourceUpdatedNotification" => {
+        62usize => {
             Some(
                 <ResourceUpdatedNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -688,7 +684,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Result" => {
+        63usize => {
             Some(
                 <Result as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -697,7 +693,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Role" => {
+        64usize => {
             Some(
                 <Role as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -706,7 +702,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Root" => {
+        65usize => {
             Some(
                 <Root as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -715,7 +711,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "RootsListChangedNotification" => {
+        66usize => {
             Some(
                 <RootsListChangedNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -724,7 +720,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "SamplingMessage" => {
+        67usize => {
             Some(
                 <SamplingMessage as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -733,7 +729,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ServerCapabilities" => {
+        68usize => {
             Some(
                 <ServerCapabilities as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -742,7 +738,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ServerNotification" => {
+        69usize => {
             Some(
                 <ServerNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -751,7 +747,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ServerRequest" => {
+        70usize => {
             Some(
                 <ServerRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -760,7 +756,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ServerResult" => {
+        71usize => {
             Some(
                 <ServerResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -769,7 +765,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "SetLevelRequest" => {
+        72usize => {
             Some(
                 <SetLevelRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -778,7 +774,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "SubscribeRequest" => {
+        73usize => {
             Some(
                 <SubscribeRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -787,7 +783,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "TextContent" => {
+        74usize => {
             Some(
                 <TextContent as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -796,7 +792,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "TextResourceContents" => {
+        75usize => {
             Some(
                 <TextResourceContents as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -805,7 +801,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Tool" => {
+        76usize => {
             Some(
                 <Tool as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -814,7 +810,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ToolListChangedNotification" => {
+        77usize => {
             Some(
                 <ToolListChangedNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -823,7 +819,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "UnsubscribeRequest" => {
+        78usize => {
             Some(
                 <UnsubscribeRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -2607,5 +2603,200 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
 pub fn definition(
     name: &str,
 ) -> ::std::option::Option<&'static crate::decode::DefEntry> {
-    DEFINITIONS.iter().find(|d| d.name == name)
+    DEFINITIONS.get(definition_index(name)?)
+}
+/// Index in [`DEFINITIONS`] of the definition called `name`.
+pub fn definition_index(name: &str) -> ::std::option::Option<usize> {
+    match name.len() {
+        4usize => {
+            match name {
+                "Role" => Some(64usize),
+                "Root" => Some(65usize),
+                "Tool" => Some(76usize),
+                _ => None,
+            }
+        }
+        6usize => {
+            match name {
+                "Cursor" => Some(13usize),
+                "Prompt" => Some(48usize),
+                "Result" => Some(63usize),
+                _ => None,
+            }
+        }
+        7usize => {
+            match name {
+                "Request" => Some(55usize),
+                _ => None,
+            }
+        }
+        8usize => {
+            match name {
+                "Resource" => Some(57usize),
+                _ => None,
+            }
+        }
+        9usize => {
+            match name {
+                "Annotated" => Some(0usize),
+                "ModelHint" => Some(40usize),
+                "RequestId" => Some(56usize),
+                _ => None,
+            }
+        }
+        11usize => {
+            match name {
+                "EmptyResult" => Some(15usize),
+                "PingRequest" => Some(45usize),
+                "TextContent" => Some(74usize),
+                _ => None,
+            }
+        }
+        12usize => {
+            match name {
+                "ClientResult" => Some(8usize),
+                "ImageContent" => Some(18usize),
+                "JSONRPCError" => Some(23usize),
+                "LoggingLevel" => Some(38usize),
+                "Notification" => Some(42usize),
+                "ServerResult" => Some(71usize),
+                _ => None,
+            }
+        }
+        13usize => {
+            match name {
+                "ClientRequest" => Some(7usize),
+                "ProgressToken" => Some(47usize),
+                "PromptMessage" => Some(51usize),
+                "ServerRequest" => Some(70usize),
+                _ => None,
+            }
+        }
+        14usize => {
+            match name {
+                "CallToolResult" => Some(3usize),
+                "CompleteResult" => Some(10usize),
+                "Implementation" => Some(19usize),
+                "JSONRPCMessage" => Some(24usize),
+                "JSONRPCRequest" => Some(26usize),
+                "PromptArgument" => Some(49usize),
+                _ => None,
+            }
+        }
+        15usize => {
+            match name {
+                "CallToolRequest" => Some(2usize),
+                "CompleteRequest" => Some(9usize),
+                "GetPromptResult" => Some(17usize),
+                "JSONRPCResponse" => Some(27usize),
+                "ListRootsResult" => Some(35usize),
+                "ListToolsResult" => Some(37usize),
+                "PaginatedResult" => Some(44usize),
+                "PromptReference" => Some(52usize),
+                "SamplingMessage" => Some(67usize),
+                "SetLevelRequest" => Some(72usize),
+                _ => None,
+            }
+        }
+        16usize => {
+            match name {
+                "EmbeddedResource" => Some(14usize),
+                "GetPromptRequest" => Some(16usize),
+                "InitializeResult" => Some(21usize),
+                "ListRootsRequest" => Some(34usize),
+                "ListToolsRequest" => Some(36usize),
+                "ModelPreferences" => Some(41usize),
+                "PaginatedRequest" => Some(43usize),
+                "ResourceContents" => Some(58usize),
+                "ResourceTemplate" => Some(61usize),
+                "SubscribeRequest" => Some(73usize),
+                _ => None,
+            }
+        }
+        17usize => {
+            match name {
+                "InitializeRequest" => Some(20usize),
+                "ListPromptsResult" => Some(29usize),
+                "ResourceReference" => Some(60usize),
+                _ => None,
+            }
+        }
+        18usize => {
+            match name {
+                "ClientCapabilities" => Some(5usize),
+                "ClientNotification" => Some(6usize),
+                "ListPromptsRequest" => Some(28usize),
+                "ReadResourceResult" => Some(54usize),
+                "ServerCapabilities" => Some(68usize),
+                "ServerNotification" => Some(69usize),
+                "UnsubscribeRequest" => Some(78usize),
+                _ => None,
+            }
+        }
+        19usize => {
+            match name {
+                "CreateMessageResult" => Some(12usize),
+                "JSONRPCNotification" => Some(25usize),
+                "ListResourcesResult" => Some(33usize),
+                "ReadResourceRequest" => Some(53usize),
+                _ => None,
+            }
+        }
+        20usize => {
+            match name {
+                "BlobResourceContents" => Some(1usize),
+                "CreateMessageRequest" => Some(11usize),
+                "ListResourcesRequest" => Some(32usize),
+                "ProgressNotification" => Some(46usize),
+                "TextResourceContents" => Some(75usize),
+                _ => None,
+            }
+        }
+        21usize => {
+            match name {
+                "CancelledNotification" => Some(4usize),
+                _ => None,
+            }
+        }
+        23usize => {
+            match name {
+                "InitializedNotification" => Some(22usize),
+                _ => None,
+            }
+        }
+        26usize => {
+            match name {
+                "LoggingMessageNotification" => Some(39usize),
+                _ => None,
+            }
+        }
+        27usize => {
+            match name {
+                "ListResourceTemplatesResult" => Some(31usize),
+                "ResourceUpdatedNotification" => Some(62usize),
+                "ToolListChangedNotification" => Some(77usize),
+                _ => None,
+            }
+        }
+        28usize => {
+            match name {
+                "ListResourceTemplatesRequest" => Some(30usize),
+                "RootsListChangedNotification" => Some(66usize),
+                _ => None,
+            }
+        }
+        29usize => {
+            match name {
+                "PromptListChangedNotification" => Some(50usize),
+                _ => None,
+            }
+        }
+        31usize => {
+            match name {
+                "ResourceListChangedNotification" => Some(59usize),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }

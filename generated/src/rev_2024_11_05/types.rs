@@ -7,7 +7,6 @@ use super::lit;
 /// An opaque token used to represent a cursor for pagination.
 pub type Cursor = ::std::string::String;
 pub type EmptyResult = Result;
-///
 /// Schema: `#/definitions/Annotated/properties/annotations`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AnnotatedAnnotations {
@@ -33,14 +32,12 @@ pub struct AnnotatedAnnotations {
 /// Schema: `#/definitions/Annotated`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Annotated {
-    ///
     /// Wire name: `annotations`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub annotations: ::std::option::Option<AnnotatedAnnotations>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/BlobResourceContents`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BlobResourceContents {
@@ -59,15 +56,12 @@ pub struct BlobResourceContents {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/CallToolRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallToolRequestParams {
-    ///
     /// Wire name: `arguments`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub arguments: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
-    ///
     /// Wire name: `name`.
     pub name: ::std::string::String,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -78,16 +72,13 @@ pub struct CallToolRequestParams {
 /// Schema: `#/definitions/CallToolRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallToolRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::ToolsCall,
-    ///
     /// Wire name: `params`.
     pub params: CallToolRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/CallToolResult/properties/content/items`.
 /// Decoding: told apart by the `type` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -130,7 +121,6 @@ pub struct CallToolResult {
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
-    ///
     /// Wire name: `content`.
     pub content: ::std::vec::Vec<CallToolResultContentItem>,
     /// Whether the tool call ended in an error.
@@ -142,7 +132,6 @@ pub struct CallToolResult {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/CancelledNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancelledNotificationParams {
@@ -170,10 +159,8 @@ pub struct CancelledNotificationParams {
 /// Schema: `#/definitions/CancelledNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancelledNotification {
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsCancelled,
-    ///
     /// Wire name: `params`.
     pub params: CancelledNotificationParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -216,7 +203,6 @@ pub struct ClientCapabilities {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ClientNotification`.
 /// Decoding: told apart by the `method` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -246,7 +232,6 @@ impl ::std::convert::From<RootsListChangedNotification> for ClientNotification {
         ClientNotification::RootsListChangedNotification(v)
     }
 }
-///
 /// Schema: `#/definitions/ClientRequest`.
 /// Decoding: told apart by the `method` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -330,7 +315,6 @@ impl ::std::convert::From<CompleteRequest> for ClientRequest {
         ClientRequest::CompleteRequest(v)
     }
 }
-///
 /// Schema: `#/definitions/ClientResult`.
 /// Decoding: told apart by which fields are present (the arm whose required fields are all present and that declares the most present fields wins; ties in schema order).
 #[derive(Debug, Clone, PartialEq)]
@@ -370,7 +354,6 @@ pub struct CompleteRequestParamsArgument {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/CompleteRequest/properties/params/properties/ref`.
 /// Decoding: told apart by the `type` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -388,7 +371,6 @@ impl ::std::convert::From<ResourceReference> for CompleteRequestParamsRef {
         CompleteRequestParamsRef::ResourceReference(v)
     }
 }
-///
 /// Schema: `#/definitions/CompleteRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteRequestParams {
@@ -396,7 +378,6 @@ pub struct CompleteRequestParams {
     ///
     /// Wire name: `argument`.
     pub argument: CompleteRequestParamsArgument,
-    ///
     /// Wire name: `ref`.
     pub r#ref: CompleteRequestParamsRef,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -407,16 +388,13 @@ pub struct CompleteRequestParams {
 /// Schema: `#/definitions/CompleteRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::CompletionComplete,
-    ///
     /// Wire name: `params`.
     pub params: CompleteRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/CompleteResult/properties/completion`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteResultCompletion {
@@ -445,7 +423,6 @@ pub struct CompleteResult {
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
-    ///
     /// Wire name: `completion`.
     pub completion: CompleteResultCompletion,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -484,7 +461,6 @@ impl ::std::fmt::Display for CreateMessageRequestParamsIncludeContext {
         f.write_str(self.as_str())
     }
 }
-///
 /// Schema: `#/definitions/CreateMessageRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateMessageRequestParams {
@@ -496,7 +472,6 @@ pub struct CreateMessageRequestParams {
     ///
     /// Wire name: `maxTokens`.
     pub max_tokens: crate::json::Number,
-    ///
     /// Wire name: `messages`.
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
@@ -509,14 +484,12 @@ pub struct CreateMessageRequestParams {
     /// Wire name: `modelPreferences`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub model_preferences: ::std::option::Option<ModelPreferences>,
-    ///
     /// Wire name: `stopSequences`.
     pub stop_sequences: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
     ///
     /// Wire name: `systemPrompt`.
     pub system_prompt: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `temperature`.
     pub temperature: ::std::option::Option<crate::json::Number>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -527,16 +500,13 @@ pub struct CreateMessageRequestParams {
 /// Schema: `#/definitions/CreateMessageRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateMessageRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::SamplingCreateMessage,
-    ///
     /// Wire name: `params`.
     pub params: CreateMessageRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/CreateMessageResult/properties/content`.
 /// Decoding: told apart by the `type` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -564,14 +534,12 @@ pub struct CreateMessageResult {
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
-    ///
     /// Wire name: `content`.
     pub content: CreateMessageResultContent,
     /// The name of the model that generated the message.
     ///
     /// Wire name: `model`.
     pub model: ::std::string::String,
-    ///
     /// Wire name: `role`.
     pub role: Role,
     /// The reason why sampling stopped, if known.
@@ -581,7 +549,6 @@ pub struct CreateMessageResult {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/EmbeddedResource/properties/annotations`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EmbeddedResourceAnnotations {
@@ -602,7 +569,6 @@ pub struct EmbeddedResourceAnnotations {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/EmbeddedResource/properties/resource`.
 /// Decoding: told apart by which fields are present (the arm whose required fields are all present and that declares the most present fields wins; ties in schema order).
 #[derive(Debug, Clone, PartialEq)]
@@ -628,20 +594,16 @@ impl ::std::convert::From<BlobResourceContents> for EmbeddedResourceResource {
 /// Schema: `#/definitions/EmbeddedResource`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EmbeddedResource {
-    ///
     /// Wire name: `annotations`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub annotations: ::std::option::Option<EmbeddedResourceAnnotations>,
-    ///
     /// Wire name: `resource`.
     pub resource: EmbeddedResourceResource,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::Resource,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/GetPromptRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetPromptRequestParams {
@@ -662,10 +624,8 @@ pub struct GetPromptRequestParams {
 /// Schema: `#/definitions/GetPromptRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetPromptRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::PromptsGet,
-    ///
     /// Wire name: `params`.
     pub params: GetPromptRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -685,13 +645,11 @@ pub struct GetPromptResult {
     ///
     /// Wire name: `description`.
     pub description: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `messages`.
     pub messages: ::std::vec::Vec<PromptMessage>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ImageContent/properties/annotations`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ImageContentAnnotations {
@@ -717,7 +675,6 @@ pub struct ImageContentAnnotations {
 /// Schema: `#/definitions/ImageContent`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ImageContent {
-    ///
     /// Wire name: `annotations`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub annotations: ::std::option::Option<ImageContentAnnotations>,
@@ -729,7 +686,6 @@ pub struct ImageContent {
     ///
     /// Wire name: `mimeType`.
     pub mime_type: ::std::string::String,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::Image,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -740,23 +696,18 @@ pub struct ImageContent {
 /// Schema: `#/definitions/Implementation`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Implementation {
-    ///
     /// Wire name: `name`.
     pub name: ::std::string::String,
-    ///
     /// Wire name: `version`.
     pub version: ::std::string::String,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/InitializeRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InitializeRequestParams {
-    ///
     /// Wire name: `capabilities`.
     pub capabilities: ClientCapabilities,
-    ///
     /// Wire name: `clientInfo`.
     pub client_info: Implementation,
     /// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
@@ -771,10 +722,8 @@ pub struct InitializeRequestParams {
 /// Schema: `#/definitions/InitializeRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InitializeRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::Initialize,
-    ///
     /// Wire name: `params`.
     pub params: InitializeRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -790,7 +739,6 @@ pub struct InitializeResult {
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
-    ///
     /// Wire name: `capabilities`.
     pub capabilities: ServerCapabilities,
     /// Instructions describing how to use the server and its features.
@@ -803,13 +751,11 @@ pub struct InitializeResult {
     ///
     /// Wire name: `protocolVersion`.
     pub protocol_version: ::std::string::String,
-    ///
     /// Wire name: `serverInfo`.
     pub server_info: Implementation,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/InitializedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InitializedNotificationParams {
@@ -826,17 +772,14 @@ pub struct InitializedNotificationParams {
 /// Schema: `#/definitions/InitializedNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InitializedNotification {
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsInitialized,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<InitializedNotificationParams>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/JSONRPCError/properties/error`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCErrorError {
@@ -860,19 +803,15 @@ pub struct JSONRPCErrorError {
 /// Schema: `#/definitions/JSONRPCError`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCError {
-    ///
     /// Wire name: `error`.
     pub error: JSONRPCErrorError,
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/JSONRPCMessage`.
 /// Decoding: told apart by which fields are present (the arm whose required fields are all present and that declares the most present fields wins; ties in schema order).
 #[derive(Debug, Clone, PartialEq)]
@@ -902,7 +841,6 @@ impl ::std::convert::From<JSONRPCError> for JSONRPCMessage {
         JSONRPCMessage::JSONRPCError(v)
     }
 }
-///
 /// Schema: `#/definitions/JSONRPCNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCNotificationParams {
@@ -919,20 +857,16 @@ pub struct JSONRPCNotificationParams {
 /// Schema: `#/definitions/JSONRPCNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCNotification {
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: ::std::string::String,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<JSONRPCNotificationParams>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/JSONRPCRequest/properties/params/properties/_meta`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCRequestParamsMeta {
@@ -943,11 +877,9 @@ pub struct JSONRPCRequestParamsMeta {
     /// Members the schema does not declare: this object is an extension point (`_meta`), so they are allowed and kept under every policy (META-4).
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/JSONRPCRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCRequestParams {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<JSONRPCRequestParamsMeta>,
@@ -959,16 +891,12 @@ pub struct JSONRPCRequestParams {
 /// Schema: `#/definitions/JSONRPCRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: ::std::string::String,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<JSONRPCRequestParams>,
@@ -980,19 +908,15 @@ pub struct JSONRPCRequest {
 /// Schema: `#/definitions/JSONRPCResponse`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCResponse {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `result`.
     pub result: Result,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ListPromptsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListPromptsRequestParams {
@@ -1009,10 +933,8 @@ pub struct ListPromptsRequestParams {
 /// Schema: `#/definitions/ListPromptsRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListPromptsRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::PromptsList,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<ListPromptsRequestParams>,
@@ -1034,13 +956,11 @@ pub struct ListPromptsResult {
     ///
     /// Wire name: `nextCursor`.
     pub next_cursor: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `prompts`.
     pub prompts: ::std::vec::Vec<Prompt>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ListResourceTemplatesRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourceTemplatesRequestParams {
@@ -1057,10 +977,8 @@ pub struct ListResourceTemplatesRequestParams {
 /// Schema: `#/definitions/ListResourceTemplatesRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourceTemplatesRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::ResourcesTemplatesList,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<ListResourceTemplatesRequestParams>,
@@ -1082,13 +1000,11 @@ pub struct ListResourceTemplatesResult {
     ///
     /// Wire name: `nextCursor`.
     pub next_cursor: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `resourceTemplates`.
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ListResourcesRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourcesRequestParams {
@@ -1105,10 +1021,8 @@ pub struct ListResourcesRequestParams {
 /// Schema: `#/definitions/ListResourcesRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourcesRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::ResourcesList,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<ListResourcesRequestParams>,
@@ -1130,13 +1044,11 @@ pub struct ListResourcesResult {
     ///
     /// Wire name: `nextCursor`.
     pub next_cursor: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `resources`.
     pub resources: ::std::vec::Vec<Resource>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ListRootsRequest/properties/params/properties/_meta`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListRootsRequestParamsMeta {
@@ -1147,11 +1059,9 @@ pub struct ListRootsRequestParamsMeta {
     /// Members the schema does not declare: this object is an extension point (`_meta`), so they are allowed and kept under every policy (META-4).
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ListRootsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListRootsRequestParams {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<ListRootsRequestParamsMeta>,
@@ -1169,10 +1079,8 @@ pub struct ListRootsRequestParams {
 /// Schema: `#/definitions/ListRootsRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListRootsRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::RootsList,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<ListRootsRequestParams>,
@@ -1191,13 +1099,11 @@ pub struct ListRootsResult {
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
-    ///
     /// Wire name: `roots`.
     pub roots: ::std::vec::Vec<Root>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ListToolsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListToolsRequestParams {
@@ -1214,10 +1120,8 @@ pub struct ListToolsRequestParams {
 /// Schema: `#/definitions/ListToolsRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListToolsRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::ToolsList,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<ListToolsRequestParams>,
@@ -1239,7 +1143,6 @@ pub struct ListToolsResult {
     ///
     /// Wire name: `nextCursor`.
     pub next_cursor: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `tools`.
     pub tools: ::std::vec::Vec<Tool>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -1301,7 +1204,6 @@ impl ::std::fmt::Display for LoggingLevel {
         f.write_str(self.as_str())
     }
 }
-///
 /// Schema: `#/definitions/LoggingMessageNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoggingMessageNotificationParams {
@@ -1325,10 +1227,8 @@ pub struct LoggingMessageNotificationParams {
 /// Schema: `#/definitions/LoggingMessageNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoggingMessageNotification {
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsMessage,
-    ///
     /// Wire name: `params`.
     pub params: LoggingMessageNotificationParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -1403,7 +1303,6 @@ pub struct ModelPreferences {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/Notification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NotificationParams {
@@ -1415,21 +1314,17 @@ pub struct NotificationParams {
     /// Members beyond the declared ones (`additionalProperties`).
     pub additional: crate::json::ObjectMap<crate::json::Value>,
 }
-///
 /// Schema: `#/definitions/Notification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Notification {
-    ///
     /// Wire name: `method`.
     pub method: ::std::string::String,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<NotificationParams>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/PaginatedRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PaginatedRequestParams {
@@ -1441,21 +1336,17 @@ pub struct PaginatedRequestParams {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/PaginatedRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PaginatedRequest {
-    ///
     /// Wire name: `method`.
     pub method: ::std::string::String,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/PaginatedResult`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PaginatedResult {
@@ -1472,7 +1363,6 @@ pub struct PaginatedResult {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/PingRequest/properties/params/properties/_meta`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PingRequestParamsMeta {
@@ -1483,11 +1373,9 @@ pub struct PingRequestParamsMeta {
     /// Members the schema does not declare: this object is an extension point (`_meta`), so they are allowed and kept under every policy (META-4).
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/PingRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PingRequestParams {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<PingRequestParamsMeta>,
@@ -1499,17 +1387,14 @@ pub struct PingRequestParams {
 /// Schema: `#/definitions/PingRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PingRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::Ping,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<PingRequestParams>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ProgressNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProgressNotificationParams {
@@ -1533,10 +1418,8 @@ pub struct ProgressNotificationParams {
 /// Schema: `#/definitions/ProgressNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProgressNotification {
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsProgress,
-    ///
     /// Wire name: `params`.
     pub params: ProgressNotificationParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -1601,7 +1484,6 @@ pub struct PromptArgument {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/PromptListChangedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PromptListChangedNotificationParams {
@@ -1618,17 +1500,14 @@ pub struct PromptListChangedNotificationParams {
 /// Schema: `#/definitions/PromptListChangedNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PromptListChangedNotification {
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsPromptsListChanged,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<PromptListChangedNotificationParams>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/PromptMessage/properties/content`.
 /// Decoding: told apart by the `type` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -1660,10 +1539,8 @@ impl ::std::convert::From<EmbeddedResource> for PromptMessageContent {
 /// Schema: `#/definitions/PromptMessage`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PromptMessage {
-    ///
     /// Wire name: `content`.
     pub content: PromptMessageContent,
-    ///
     /// Wire name: `role`.
     pub role: Role,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -1678,13 +1555,11 @@ pub struct PromptReference {
     ///
     /// Wire name: `name`.
     pub name: ::std::string::String,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::RefPrompt,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ReadResourceRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadResourceRequestParams {
@@ -1700,16 +1575,13 @@ pub struct ReadResourceRequestParams {
 /// Schema: `#/definitions/ReadResourceRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadResourceRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::ResourcesRead,
-    ///
     /// Wire name: `params`.
     pub params: ReadResourceRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ReadResourceResult/properties/contents/items`.
 /// Decoding: told apart by which fields are present (the arm whose required fields are all present and that declares the most present fields wins; ties in schema order).
 #[derive(Debug, Clone, PartialEq)]
@@ -1737,13 +1609,11 @@ pub struct ReadResourceResult {
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
-    ///
     /// Wire name: `contents`.
     pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/Request/properties/params/properties/_meta`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RequestParamsMeta {
@@ -1754,25 +1624,20 @@ pub struct RequestParamsMeta {
     /// Members the schema does not declare: this object is an extension point (`_meta`), so they are allowed and kept under every policy (META-4).
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/Request/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RequestParams {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<RequestParamsMeta>,
     /// Members beyond the declared ones (`additionalProperties`).
     pub additional: crate::json::ObjectMap<crate::json::Value>,
 }
-///
 /// Schema: `#/definitions/Request`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Request {
-    ///
     /// Wire name: `method`.
     pub method: ::std::string::String,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<RequestParams>,
@@ -1798,7 +1663,6 @@ impl ::std::convert::From<crate::json::Number> for RequestId {
         RequestId::Integer(v)
     }
 }
-///
 /// Schema: `#/definitions/Resource/properties/annotations`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceAnnotations {
@@ -1824,7 +1688,6 @@ pub struct ResourceAnnotations {
 /// Schema: `#/definitions/Resource`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Resource {
-    ///
     /// Wire name: `annotations`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub annotations: ::std::option::Option<ResourceAnnotations>,
@@ -1873,7 +1736,6 @@ pub struct ResourceContents {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ResourceListChangedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceListChangedNotificationParams {
@@ -1890,10 +1752,8 @@ pub struct ResourceListChangedNotificationParams {
 /// Schema: `#/definitions/ResourceListChangedNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceListChangedNotification {
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsResourcesListChanged,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<ResourceListChangedNotificationParams>,
@@ -1905,7 +1765,6 @@ pub struct ResourceListChangedNotification {
 /// Schema: `#/definitions/ResourceReference`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceReference {
-    ///
     /// Wire name: `type`.
     pub r#type: lit::RefResource,
     /// The URI or URI template of the resource.
@@ -1915,7 +1774,6 @@ pub struct ResourceReference {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ResourceTemplate/properties/annotations`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceTemplateAnnotations {
@@ -1941,7 +1799,6 @@ pub struct ResourceTemplateAnnotations {
 /// Schema: `#/definitions/ResourceTemplate`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceTemplate {
-    ///
     /// Wire name: `annotations`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub annotations: ::std::option::Option<ResourceTemplateAnnotations>,
@@ -1968,7 +1825,6 @@ pub struct ResourceTemplate {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ResourceUpdatedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceUpdatedNotificationParams {
@@ -1984,16 +1840,13 @@ pub struct ResourceUpdatedNotificationParams {
 /// Schema: `#/definitions/ResourceUpdatedNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceUpdatedNotification {
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsResourcesUpdated,
-    ///
     /// Wire name: `params`.
     pub params: ResourceUpdatedNotificationParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/Result`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Result {
@@ -2051,7 +1904,6 @@ pub struct Root {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/RootsListChangedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RootsListChangedNotificationParams {
@@ -2070,17 +1922,14 @@ pub struct RootsListChangedNotificationParams {
 /// Schema: `#/definitions/RootsListChangedNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RootsListChangedNotification {
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsRootsListChanged,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<RootsListChangedNotificationParams>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/SamplingMessage/properties/content`.
 /// Decoding: told apart by the `type` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -2103,10 +1952,8 @@ impl ::std::convert::From<ImageContent> for SamplingMessageContent {
 /// Schema: `#/definitions/SamplingMessage`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SamplingMessage {
-    ///
     /// Wire name: `content`.
     pub content: SamplingMessageContent,
-    ///
     /// Wire name: `role`.
     pub role: Role,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -2187,7 +2034,6 @@ pub struct ServerCapabilities {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ServerNotification`.
 /// Decoding: told apart by the `method` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -2235,7 +2081,6 @@ impl ::std::convert::From<LoggingMessageNotification> for ServerNotification {
         ServerNotification::LoggingMessageNotification(v)
     }
 }
-///
 /// Schema: `#/definitions/ServerRequest`.
 /// Decoding: told apart by the `method` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -2259,7 +2104,6 @@ impl ::std::convert::From<ListRootsRequest> for ServerRequest {
         ServerRequest::ListRootsRequest(v)
     }
 }
-///
 /// Schema: `#/definitions/ServerResult`.
 /// Decoding: told apart by which fields are present (the arm whose required fields are all present and that declares the most present fields wins; ties in schema order).
 #[derive(Debug, Clone, PartialEq)]
@@ -2325,7 +2169,6 @@ impl ::std::convert::From<CompleteResult> for ServerResult {
         ServerResult::CompleteResult(v)
     }
 }
-///
 /// Schema: `#/definitions/SetLevelRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetLevelRequestParams {
@@ -2341,16 +2184,13 @@ pub struct SetLevelRequestParams {
 /// Schema: `#/definitions/SetLevelRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetLevelRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::LoggingSetLevel,
-    ///
     /// Wire name: `params`.
     pub params: SetLevelRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/SubscribeRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubscribeRequestParams {
@@ -2366,16 +2206,13 @@ pub struct SubscribeRequestParams {
 /// Schema: `#/definitions/SubscribeRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubscribeRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::ResourcesSubscribe,
-    ///
     /// Wire name: `params`.
     pub params: SubscribeRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/TextContent/properties/annotations`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TextContentAnnotations {
@@ -2401,7 +2238,6 @@ pub struct TextContentAnnotations {
 /// Schema: `#/definitions/TextContent`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TextContent {
-    ///
     /// Wire name: `annotations`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub annotations: ::std::option::Option<TextContentAnnotations>,
@@ -2409,13 +2245,11 @@ pub struct TextContent {
     ///
     /// Wire name: `text`.
     pub text: ::std::string::String,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::Text,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/TextResourceContents`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TextResourceContents {
@@ -2439,16 +2273,13 @@ pub struct TextResourceContents {
 /// Schema: `#/definitions/Tool/properties/inputSchema`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolInputSchema {
-    ///
     /// Wire name: `properties`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub properties: ::std::option::Option<
         crate::json::ObjectMap<crate::json::ObjectMap<crate::json::Value>>,
     >,
-    ///
     /// Wire name: `required`.
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::Object,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -2474,7 +2305,6 @@ pub struct Tool {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ToolListChangedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolListChangedNotificationParams {
@@ -2491,17 +2321,14 @@ pub struct ToolListChangedNotificationParams {
 /// Schema: `#/definitions/ToolListChangedNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolListChangedNotification {
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsToolsListChanged,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<ToolListChangedNotificationParams>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/UnsubscribeRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UnsubscribeRequestParams {
@@ -2517,10 +2344,8 @@ pub struct UnsubscribeRequestParams {
 /// Schema: `#/definitions/UnsubscribeRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UnsubscribeRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::ResourcesUnsubscribe,
-    ///
     /// Wire name: `params`.
     pub params: UnsubscribeRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.

@@ -23,94 +23,90 @@ pub fn validate_view<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> ::std::option::Option<bool> {
-    match name {
-        "Annotations" => Some(v_Annotations(v, p, cx)),
-        "AudioContent" => Some(v_AudioContent(v, p, cx)),
-        "BlobResourceContents" => Some(v_BlobResourceContents(v, p, cx)),
-        "CallToolRequest" => Some(v_CallToolRequest(v, p, cx)),
-        "CallToolResult" => Some(v_CallToolResult(v, p, cx)),
-        "CancelledNotification" => Some(v_CancelledNotification(v, p, cx)),
-        "ClientCapabilities" => Some(v_ClientCapabilities(v, p, cx)),
-        "ClientNotification" => Some(v_ClientNotification(v, p, cx)),
-        "ClientRequest" => Some(v_ClientRequest(v, p, cx)),
-        "ClientResult" => Some(v_ClientResult(v, p, cx)),
-        "CompleteRequest" => Some(v_CompleteRequest(v, p, cx)),
-        "CompleteResult" => Some(v_CompleteResult(v, p, cx)),
-        "CreateMessageRequest" => Some(v_CreateMessageRequest(v, p, cx)),
-        "CreateMessageResult" => Some(v_CreateMessageResult(v, p, cx)),
-        "Cursor" => Some(v_Cursor(v, p, cx)),
-        "EmbeddedResource" => Some(v_EmbeddedResource(v, p, cx)),
-        "EmptyResult" => Some(v_EmptyResult(v, p, cx)),
-        "GetPromptRequest" => Some(v_GetPromptRequest(v, p, cx)),
-        "GetPromptResult" => Some(v_GetPromptResult(v, p, cx)),
-        "ImageContent" => Some(v_ImageContent(v, p, cx)),
-        "Implementation" => Some(v_Implementation(v, p, cx)),
-        "InitializeRequest" => Some(v_InitializeRequest(v, p, cx)),
-        "InitializeResult" => Some(v_InitializeResult(v, p, cx)),
-        "InitializedNotification" => Some(v_InitializedNotification(v, p, cx)),
-        "JSONRPCBatchRequest" => Some(v_JSONRPCBatchRequest(v, p, cx)),
-        "JSONRPCBatchResponse" => Some(v_JSONRPCBatchResponse(v, p, cx)),
-        "JSONRPCError" => Some(v_JSONRPCError(v, p, cx)),
-        "JSONRPCMessage" => Some(v_JSONRPCMessage(v, p, cx)),
-        "JSONRPCNotification" => Some(v_JSONRPCNotification(v, p, cx)),
-        "JSONRPCRequest" => Some(v_JSONRPCRequest(v, p, cx)),
-        "JSONRPCResponse" => Some(v_JSONRPCResponse(v, p, cx)),
-        "ListPromptsRequest" => Some(v_ListPromptsRequest(v, p, cx)),
-        "ListPromptsResult" => Some(v_ListPromptsResult(v, p, cx)),
-        "ListResourceTemplatesRequest" => Some(v_ListResourceTemplatesRequest(v, p, cx)),
-        "ListResourceTemplatesResult" => Some(v_ListResourceTemplatesResult(v, p, cx)),
-        "ListResourcesRequest" => Some(v_ListResourcesRequest(v, p, cx)),
-        "ListResourcesResult" => Some(v_ListResourcesResult(v, p, cx)),
-        "ListRootsRequest" => Some(v_ListRootsRequest(v, p, cx)),
-        "ListRootsResult" => Some(v_ListRootsResult(v, p, cx)),
-        "ListToolsRequest" => Some(v_ListToolsRequest(v, p, cx)),
-        "ListToolsResult" => Some(v_ListToolsResult(v, p, cx)),
-        "LoggingLevel" => Some(v_LoggingLevel(v, p, cx)),
-        "LoggingMessageNotification" => Some(v_LoggingMessageNotification(v, p, cx)),
-        "ModelHint" => Some(v_ModelHint(v, p, cx)),
-        "ModelPreferences" => Some(v_ModelPreferences(v, p, cx)),
-        "Notification" => Some(v_Notification(v, p, cx)),
-        "PaginatedRequest" => Some(v_PaginatedRequest(v, p, cx)),
-        "PaginatedResult" => Some(v_PaginatedResult(v, p, cx)),
-        "PingRequest" => Some(v_PingRequest(v, p, cx)),
-        "ProgressNotification" => Some(v_ProgressNotification(v, p, cx)),
-        "ProgressToken" => Some(v_ProgressToken(v, p, cx)),
-        "Prompt" => Some(v_Prompt(v, p, cx)),
-        "PromptArgument" => Some(v_PromptArgument(v, p, cx)),
-        "PromptListChangedNotification" => {
-            Some(v_PromptListChangedNotification(v, p, cx))
-        }
-        "PromptMessage" => Some(v_PromptMessage(v, p, cx)),
-        "PromptReference" => Some(v_PromptReference(v, p, cx)),
-        "ReadResourceRequest" => Some(v_ReadResourceRequest(v, p, cx)),
-        "ReadResourceResult" => Some(v_ReadResourceResult(v, p, cx)),
-        "Request" => Some(v_Request(v, p, cx)),
-        "RequestId" => Some(v_RequestId(v, p, cx)),
-        "Resource" => Some(v_Resource(v, p, cx)),
-        "ResourceContents" => Some(v_ResourceContents(v, p, cx)),
-        "ResourceListChangedNotification" => {
-            Some(v_ResourceListChangedNotification(v, p, cx))
-        }
-        "ResourceReference" => Some(v_ResourceReference(v, p, cx)),
-        "ResourceTemplate" => Some(v_ResourceTemplate(v, p, cx)),
-        "ResourceUpdatedNotification" => Some(v_ResourceUpdatedNotification(v, p, cx)),
-        "Result" => Some(v_Result(v, p, cx)),
-        "Role" => Some(v_Role(v, p, cx)),
-        "Root" => Some(v_Root(v, p, cx)),
-        "RootsListChangedNotification" => Some(v_RootsListChangedNotification(v, p, cx)),
-        "SamplingMessage" => Some(v_SamplingMessage(v, p, cx)),
-        "ServerCapabilities" => Some(v_ServerCapabilities(v, p, cx)),
-        "ServerNotification" => Some(v_ServerNotification(v, p, cx)),
-        "ServerRequest" => Some(v_ServerRequest(v, p, cx)),
-        "ServerResult" => Some(v_ServerResult(v, p, cx)),
-        "SetLevelRequest" => Some(v_SetLevelRequest(v, p, cx)),
-        "SubscribeRequest" => Some(v_SubscribeRequest(v, p, cx)),
-        "TextContent" => Some(v_TextContent(v, p, cx)),
-        "TextResourceContents" => Some(v_TextResourceContents(v, p, cx)),
-        "Tool" => Some(v_Tool(v, p, cx)),
-        "ToolAnnotations" => Some(v_ToolAnnotations(v, p, cx)),
-        "ToolListChangedNotification" => Some(v_ToolListChangedNotification(v, p, cx)),
-        "UnsubscribeRequest" => Some(v_UnsubscribeRequest(v, p, cx)),
+    match definition_index(name)? {
+        0usize => Some(v_Annotations(v, p, cx)),
+        1usize => Some(v_AudioContent(v, p, cx)),
+        2usize => Some(v_BlobResourceContents(v, p, cx)),
+        3usize => Some(v_CallToolRequest(v, p, cx)),
+        4usize => Some(v_CallToolResult(v, p, cx)),
+        5usize => Some(v_CancelledNotification(v, p, cx)),
+        6usize => Some(v_ClientCapabilities(v, p, cx)),
+        7usize => Some(v_ClientNotification(v, p, cx)),
+        8usize => Some(v_ClientRequest(v, p, cx)),
+        9usize => Some(v_ClientResult(v, p, cx)),
+        10usize => Some(v_CompleteRequest(v, p, cx)),
+        11usize => Some(v_CompleteResult(v, p, cx)),
+        12usize => Some(v_CreateMessageRequest(v, p, cx)),
+        13usize => Some(v_CreateMessageResult(v, p, cx)),
+        14usize => Some(v_Cursor(v, p, cx)),
+        15usize => Some(v_EmbeddedResource(v, p, cx)),
+        16usize => Some(v_EmptyResult(v, p, cx)),
+        17usize => Some(v_GetPromptRequest(v, p, cx)),
+        18usize => Some(v_GetPromptResult(v, p, cx)),
+        19usize => Some(v_ImageContent(v, p, cx)),
+        20usize => Some(v_Implementation(v, p, cx)),
+        21usize => Some(v_InitializeRequest(v, p, cx)),
+        22usize => Some(v_InitializeResult(v, p, cx)),
+        23usize => Some(v_InitializedNotification(v, p, cx)),
+        24usize => Some(v_JSONRPCBatchRequest(v, p, cx)),
+        25usize => Some(v_JSONRPCBatchResponse(v, p, cx)),
+        26usize => Some(v_JSONRPCError(v, p, cx)),
+        27usize => Some(v_JSONRPCMessage(v, p, cx)),
+        28usize => Some(v_JSONRPCNotification(v, p, cx)),
+        29usize => Some(v_JSONRPCRequest(v, p, cx)),
+        30usize => Some(v_JSONRPCResponse(v, p, cx)),
+        31usize => Some(v_ListPromptsRequest(v, p, cx)),
+        32usize => Some(v_ListPromptsResult(v, p, cx)),
+        33usize => Some(v_ListResourceTemplatesRequest(v, p, cx)),
+        34usize => Some(v_ListResourceTemplatesResult(v, p, cx)),
+        35usize => Some(v_ListResourcesRequest(v, p, cx)),
+        36usize => Some(v_ListResourcesResult(v, p, cx)),
+        37usize => Some(v_ListRootsRequest(v, p, cx)),
+        38usize => Some(v_ListRootsResult(v, p, cx)),
+        39usize => Some(v_ListToolsRequest(v, p, cx)),
+        40usize => Some(v_ListToolsResult(v, p, cx)),
+        41usize => Some(v_LoggingLevel(v, p, cx)),
+        42usize => Some(v_LoggingMessageNotification(v, p, cx)),
+        43usize => Some(v_ModelHint(v, p, cx)),
+        44usize => Some(v_ModelPreferences(v, p, cx)),
+        45usize => Some(v_Notification(v, p, cx)),
+        46usize => Some(v_PaginatedRequest(v, p, cx)),
+        47usize => Some(v_PaginatedResult(v, p, cx)),
+        48usize => Some(v_PingRequest(v, p, cx)),
+        49usize => Some(v_ProgressNotification(v, p, cx)),
+        50usize => Some(v_ProgressToken(v, p, cx)),
+        51usize => Some(v_Prompt(v, p, cx)),
+        52usize => Some(v_PromptArgument(v, p, cx)),
+        53usize => Some(v_PromptListChangedNotification(v, p, cx)),
+        54usize => Some(v_PromptMessage(v, p, cx)),
+        55usize => Some(v_PromptReference(v, p, cx)),
+        56usize => Some(v_ReadResourceRequest(v, p, cx)),
+        57usize => Some(v_ReadResourceResult(v, p, cx)),
+        58usize => Some(v_Request(v, p, cx)),
+        59usize => Some(v_RequestId(v, p, cx)),
+        60usize => Some(v_Resource(v, p, cx)),
+        61usize => Some(v_ResourceContents(v, p, cx)),
+        62usize => Some(v_ResourceListChangedNotification(v, p, cx)),
+        63usize => Some(v_ResourceReference(v, p, cx)),
+        64usize => Some(v_ResourceTemplate(v, p, cx)),
+        65usize => Some(v_ResourceUpdatedNotification(v, p, cx)),
+        66usize => Some(v_Result(v, p, cx)),
+        67usize => Some(v_Role(v, p, cx)),
+        68usize => Some(v_Root(v, p, cx)),
+        69usize => Some(v_RootsListChangedNotification(v, p, cx)),
+        70usize => Some(v_SamplingMessage(v, p, cx)),
+        71usize => Some(v_ServerCapabilities(v, p, cx)),
+        72usize => Some(v_ServerNotification(v, p, cx)),
+        73usize => Some(v_ServerRequest(v, p, cx)),
+        74usize => Some(v_ServerResult(v, p, cx)),
+        75usize => Some(v_SetLevelRequest(v, p, cx)),
+        76usize => Some(v_SubscribeRequest(v, p, cx)),
+        77usize => Some(v_TextContent(v, p, cx)),
+        78usize => Some(v_TextResourceContents(v, p, cx)),
+        79usize => Some(v_Tool(v, p, cx)),
+        80usize => Some(v_ToolAnnotations(v, p, cx)),
+        81usize => Some(v_ToolListChangedNotification(v, p, cx)),
+        82usize => Some(v_UnsubscribeRequest(v, p, cx)),
         _ => None,
     }
 }
@@ -124,8 +120,8 @@ pub fn build_view<'v, V: JsonView<'v>>(
 ) -> ::std::option::Option<
     ::std::option::Option<::std::boxed::Box<dyn crate::decode::AnyDecoded>>,
 > {
-    match name {
-        "Annotations" => {
+    match definition_index(name)? {
+        0usize => {
             Some(
                 <Annotations as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -134,7 +130,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "AudioContent" => {
+        1usize => {
             Some(
                 <AudioContent as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -143,7 +139,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "BlobResourceContents" => {
+        2usize => {
             Some(
                 <BlobResourceContents as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -152,7 +148,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CallToolRequest" => {
+        3usize => {
             Some(
                 <CallToolRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -161,7 +157,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CallToolResult" => {
+        4usize => {
             Some(
                 <CallToolResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -170,7 +166,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CancelledNotification" => {
+        5usize => {
             Some(
                 <CancelledNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -179,7 +175,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ClientCapabilities" => {
+        6usize => {
             Some(
                 <ClientCapabilities as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -188,7 +184,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ClientNotification" => {
+        7usize => {
             Some(
                 <ClientNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -197,7 +193,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ClientRequest" => {
+        8usize => {
             Some(
                 <ClientRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -206,7 +202,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ClientResult" => {
+        9usize => {
             Some(
                 <ClientResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -215,7 +211,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CompleteRequest" => {
+        10usize => {
             Some(
                 <CompleteRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -224,7 +220,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CompleteResult" => {
+        11usize => {
             Some(
                 <CompleteResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -233,7 +229,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CreateMessageRequest" => {
+        12usize => {
             Some(
                 <CreateMessageRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -242,7 +238,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CreateMessageResult" => {
+        13usize => {
             Some(
                 <CreateMessageResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -251,7 +247,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Cursor" => {
+        14usize => {
             Some(
                 <::std::string::String as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -260,7 +256,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "EmbeddedResource" => {
+        15usize => {
             Some(
                 <EmbeddedResource as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -269,7 +265,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "EmptyResult" => {
+        16usize => {
             Some(
                 <Result as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -278,7 +274,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "GetPromptRequest" => {
+        17usize => {
             Some(
                 <GetPromptRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -287,7 +283,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "GetPromptResult" => {
+        18usize => {
             Some(
                 <GetPromptResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -296,7 +292,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ImageContent" => {
+        19usize => {
             Some(
                 <ImageContent as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -305,7 +301,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Implementation" => {
+        20usize => {
             Some(
                 <Implementation as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -314,7 +310,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "InitializeRequest" => {
+        21usize => {
             Some(
                 <InitializeRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -323,7 +319,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "InitializeResult" => {
+        22usize => {
             Some(
                 <InitializeResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -332,7 +328,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "InitializedNotification" => {
+        23usize => {
             Some(
                 <InitializedNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -341,7 +337,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "JSONRPCBatchRequest" => {
+        24usize => {
             Some(
                 <::std::vec::Vec<JSONRPCBatchRequestItem> as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -350,7 +346,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "JSONRPCBatchResponse" => {
+        25usize => {
             Some(
                 <::std::vec::Vec<JSONRPCBatchResponseItem> as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -359,7 +355,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "JSONRPCError" => {
+        26usize => {
             Some(
                 <JSONRPCError as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -368,7 +364,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "JSONRPCMessage" => {
+        27usize => {
             Some(
                 <JSONRPCMessage as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -377,7 +373,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "JSONRPCNotification" => {
+        28usize => {
             Some(
                 <JSONRPCNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -386,7 +382,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "JSONRPCRequest" => {
+        29usize => {
             Some(
                 <JSONRPCRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -395,7 +391,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "JSONRPCResponse" => {
+        30usize => {
             Some(
                 <JSONRPCResponse as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -404,7 +400,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListPromptsRequest" => {
+        31usize => {
             Some(
                 <ListPromptsRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -413,7 +409,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListPromptsResult" => {
+        32usize => {
             Some(
                 <ListPromptsResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -422,7 +418,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListResourceTemplatesRequest" => {
+        33usize => {
             Some(
                 <ListResourceTemplatesRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -431,7 +427,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListResourceTemplatesResult" => {
+        34usize => {
             Some(
                 <ListResourceTemplatesResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -440,7 +436,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListResourcesRequest" => {
+        35usize => {
             Some(
                 <ListResourcesRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -449,7 +445,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListResourcesResult" => {
+        36usize => {
             Some(
                 <ListResourcesResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -458,7 +454,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListRootsRequest" => {
+        37usize => {
             Some(
                 <ListRootsRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -467,7 +463,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListRootsResult" => {
+        38usize => {
             Some(
                 <ListRootsResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -476,7 +472,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListToolsRequest" => {
+        39usize => {
             Some(
                 <ListToolsRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -485,7 +481,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListToolsResult" => {
+        40usize => {
             Some(
                 <ListToolsResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -494,7 +490,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "LoggingLevel" => {
+        41usize => {
             Some(
                 <LoggingLevel as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -503,7 +499,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "LoggingMessageNotification" => {
+        42usize => {
             Some(
                 <LoggingMessageNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -512,7 +508,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ModelHint" => {
+        43usize => {
             Some(
                 <ModelHint as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -521,7 +517,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ModelPreferences" => {
+        44usize => {
             Some(
                 <ModelPreferences as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -530,7 +526,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Notification" => {
+        45usize => {
             Some(
                 <Notification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -539,7 +535,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PaginatedRequest" => {
+        46usize => {
             Some(
                 <PaginatedRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -548,7 +544,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PaginatedResult" => {
+        47usize => {
             Some(
                 <PaginatedResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -557,7 +553,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PingRequest" => {
+        48usize => {
             Some(
                 <PingRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -566,7 +562,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ProgressNotification" => {
+        49usize => {
             Some(
                 <ProgressNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -575,7 +571,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ProgressToken" => {
+        50usize => {
             Some(
                 <ProgressToken as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -584,7 +580,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Prompt" => {
+        51usize => {
             Some(
                 <Prompt as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -593,7 +589,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PromptArgument" => {
+        52usize => {
             Some(
                 <PromptArgument as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -602,7 +598,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PromptListChangedNotification" => {
+        53usize => {
             Some(
                 <PromptListChangedNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -611,7 +607,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PromptMessage" => {
+        54usize => {
             Some(
                 <PromptMessage as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -620,7 +616,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PromptReference" => {
+        55usize => {
             Some(
                 <PromptReference as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -629,7 +625,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ReadResourceRequest" => {
+        56usize => {
             Some(
                 <ReadResourceRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -638,7 +634,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ReadResourceResult" => {
+        57usize => {
             Some(
                 <ReadResourceResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -647,7 +643,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Request" => {
+        58usize => {
             Some(
                 <Request as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -656,7 +652,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "RequestId" => {
+        59usize => {
             Some(
                 <RequestId as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -665,7 +661,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Resource" => {
+        60usize => {
             Some(
                 <Resource as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -674,7 +670,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ResourceContents" => {
+        61usize => {
             Some(
                 <ResourceContents as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -683,7 +679,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ResourceListChangedNotification" => {
+        62usize => {
             Some(
                 <ResourceListChangedNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -692,7 +688,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ResourceReference" => {
+        63usize => {
             Some(
                 <ResourceReference as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -701,7 +697,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ResourceTemplate" => {
+        64usize => {
             Some(
                 <ResourceTemplate as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -710,7 +706,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ResourceUpdatedNotification" => {
+        65usize => {
             Some(
                 <ResourceUpdatedNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -719,7 +715,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Result" => {
+        66usize => {
             Some(
                 <Result as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -728,7 +724,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Role" => {
+        67usize => {
             Some(
                 <Role as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -737,7 +733,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Root" => {
+        68usize => {
             Some(
                 <Root as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -746,7 +742,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "RootsListChangedNotification" => {
+        69usize => {
             Some(
                 <RootsListChangedNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -755,7 +751,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "SamplingMessage" => {
+        70usize => {
             Some(
                 <SamplingMessage as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -764,7 +760,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ServerCapabilities" => {
+        71usize => {
             Some(
                 <ServerCapabilities as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -773,7 +769,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ServerNotification" => {
+        72usize => {
             Some(
                 <ServerNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -782,7 +778,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ServerRequest" => {
+        73usize => {
             Some(
                 <ServerRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -791,7 +787,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ServerResult" => {
+        74usize => {
             Some(
                 <ServerResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -800,7 +796,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "SetLevelRequest" => {
+        75usize => {
             Some(
                 <SetLevelRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -809,7 +805,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "SubscribeRequest" => {
+        76usize => {
             Some(
                 <SubscribeRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -818,7 +814,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "TextContent" => {
+        77usize => {
             Some(
                 <TextContent as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -827,7 +823,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "TextResourceContents" => {
+        78usize => {
             Some(
                 <TextResourceContents as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -836,7 +832,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Tool" => {
+        79usize => {
             Some(
                 <Tool as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -845,7 +841,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ToolAnnotations" => {
+        80usize => {
             Some(
                 <ToolAnnotations as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -854,7 +850,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ToolListChangedNotification" => {
+        81usize => {
             Some(
                 <ToolListChangedNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -863,7 +859,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "UnsubscribeRequest" => {
+        82usize => {
             Some(
                 <UnsubscribeRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -2755,5 +2751,204 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
 pub fn definition(
     name: &str,
 ) -> ::std::option::Option<&'static crate::decode::DefEntry> {
-    DEFINITIONS.iter().find(|d| d.name == name)
+    DEFINITIONS.get(definition_index(name)?)
+}
+/// Index in [`DEFINITIONS`] of the definition called `name`.
+pub fn definition_index(name: &str) -> ::std::option::Option<usize> {
+    match name.len() {
+        4usize => {
+            match name {
+                "Role" => Some(67usize),
+                "Root" => Some(68usize),
+                "Tool" => Some(79usize),
+                _ => None,
+            }
+        }
+        6usize => {
+            match name {
+                "Cursor" => Some(14usize),
+                "Prompt" => Some(51usize),
+                "Result" => Some(66usize),
+                _ => None,
+            }
+        }
+        7usize => {
+            match name {
+                "Request" => Some(58usize),
+                _ => None,
+            }
+        }
+        8usize => {
+            match name {
+                "Resource" => Some(60usize),
+                _ => None,
+            }
+        }
+        9usize => {
+            match name {
+                "ModelHint" => Some(43usize),
+                "RequestId" => Some(59usize),
+                _ => None,
+            }
+        }
+        11usize => {
+            match name {
+                "Annotations" => Some(0usize),
+                "EmptyResult" => Some(16usize),
+                "PingRequest" => Some(48usize),
+                "TextContent" => Some(77usize),
+                _ => None,
+            }
+        }
+        12usize => {
+            match name {
+                "AudioContent" => Some(1usize),
+                "ClientResult" => Some(9usize),
+                "ImageContent" => Some(19usize),
+                "JSONRPCError" => Some(26usize),
+                "LoggingLevel" => Some(41usize),
+                "Notification" => Some(45usize),
+                "ServerResult" => Some(74usize),
+                _ => None,
+            }
+        }
+        13usize => {
+            match name {
+                "ClientRequest" => Some(8usize),
+                "ProgressToken" => Some(50usize),
+                "PromptMessage" => Some(54usize),
+                "ServerRequest" => Some(73usize),
+                _ => None,
+            }
+        }
+        14usize => {
+            match name {
+                "CallToolResult" => Some(4usize),
+                "CompleteResult" => Some(11usize),
+                "Implementation" => Some(20usize),
+                "JSONRPCMessage" => Some(27usize),
+                "JSONRPCRequest" => Some(29usize),
+                "PromptArgument" => Some(52usize),
+                _ => None,
+            }
+        }
+        15usize => {
+            match name {
+                "CallToolRequest" => Some(3usize),
+                "CompleteRequest" => Some(10usize),
+                "GetPromptResult" => Some(18usize),
+                "JSONRPCResponse" => Some(30usize),
+                "ListRootsResult" => Some(38usize),
+                "ListToolsResult" => Some(40usize),
+                "PaginatedResult" => Some(47usize),
+                "PromptReference" => Some(55usize),
+                "SamplingMessage" => Some(70usize),
+                "SetLevelRequest" => Some(75usize),
+                "ToolAnnotations" => Some(80usize),
+                _ => None,
+            }
+        }
+        16usize => {
+            match name {
+                "EmbeddedResource" => Some(15usize),
+                "GetPromptRequest" => Some(17usize),
+                "InitializeResult" => Some(22usize),
+                "ListRootsRequest" => Some(37usize),
+                "ListToolsRequest" => Some(39usize),
+                "ModelPreferences" => Some(44usize),
+                "PaginatedRequest" => Some(46usize),
+                "ResourceContents" => Some(61usize),
+                "ResourceTemplate" => Some(64usize),
+                "SubscribeRequest" => Some(76usize),
+                _ => None,
+            }
+        }
+        17usize => {
+            match name {
+                "InitializeRequest" => Some(21usize),
+                "ListPromptsResult" => Some(32usize),
+                "ResourceReference" => Some(63usize),
+                _ => None,
+            }
+        }
+        18usize => {
+            match name {
+                "ClientCapabilities" => Some(6usize),
+                "ClientNotification" => Some(7usize),
+                "ListPromptsRequest" => Some(31usize),
+                "ReadResourceResult" => Some(57usize),
+                "ServerCapabilities" => Some(71usize),
+                "ServerNotification" => Some(72usize),
+                "UnsubscribeRequest" => Some(82usize),
+                _ => None,
+            }
+        }
+        19usize => {
+            match name {
+                "CreateMessageResult" => Some(13usize),
+                "JSONRPCBatchRequest" => Some(24usize),
+                "JSONRPCNotification" => Some(28usize),
+                "ListResourcesResult" => Some(36usize),
+                "ReadResourceRequest" => Some(56usize),
+                _ => None,
+            }
+        }
+        20usize => {
+            match name {
+                "BlobResourceContents" => Some(2usize),
+                "CreateMessageRequest" => Some(12usize),
+                "JSONRPCBatchResponse" => Some(25usize),
+                "ListResourcesRequest" => Some(35usize),
+                "ProgressNotification" => Some(49usize),
+                "TextResourceContents" => Some(78usize),
+                _ => None,
+            }
+        }
+        21usize => {
+            match name {
+                "CancelledNotification" => Some(5usize),
+                _ => None,
+            }
+        }
+        23usize => {
+            match name {
+                "InitializedNotification" => Some(23usize),
+                _ => None,
+            }
+        }
+        26usize => {
+            match name {
+                "LoggingMessageNotification" => Some(42usize),
+                _ => None,
+            }
+        }
+        27usize => {
+            match name {
+                "ListResourceTemplatesResult" => Some(34usize),
+                "ResourceUpdatedNotification" => Some(65usize),
+                "ToolListChangedNotification" => Some(81usize),
+                _ => None,
+            }
+        }
+        28usize => {
+            match name {
+                "ListResourceTemplatesRequest" => Some(33usize),
+                "RootsListChangedNotification" => Some(69usize),
+                _ => None,
+            }
+        }
+        29usize => {
+            match name {
+                "PromptListChangedNotification" => Some(53usize),
+                _ => None,
+            }
+        }
+        31usize => {
+            match name {
+                "ResourceListChangedNotification" => Some(62usize),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }

@@ -51,13 +51,11 @@ pub struct AudioContent {
     ///
     /// Wire name: `mimeType`.
     pub mime_type: ::std::string::String,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::Audio,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/BlobResourceContents`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BlobResourceContents {
@@ -76,15 +74,12 @@ pub struct BlobResourceContents {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/CallToolRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallToolRequestParams {
-    ///
     /// Wire name: `arguments`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub arguments: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
-    ///
     /// Wire name: `name`.
     pub name: ::std::string::String,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -95,16 +90,13 @@ pub struct CallToolRequestParams {
 /// Schema: `#/definitions/CallToolRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallToolRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::ToolsCall,
-    ///
     /// Wire name: `params`.
     pub params: CallToolRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/CallToolResult/properties/content/items`.
 /// Decoding: told apart by the `type` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -153,7 +145,6 @@ pub struct CallToolResult {
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
-    ///
     /// Wire name: `content`.
     pub content: ::std::vec::Vec<CallToolResultContentItem>,
     /// Whether the tool call ended in an error.
@@ -165,7 +156,6 @@ pub struct CallToolResult {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/CancelledNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancelledNotificationParams {
@@ -193,10 +183,8 @@ pub struct CancelledNotificationParams {
 /// Schema: `#/definitions/CancelledNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancelledNotification {
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsCancelled,
-    ///
     /// Wire name: `params`.
     pub params: CancelledNotificationParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -239,7 +227,6 @@ pub struct ClientCapabilities {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ClientNotification`.
 /// Decoding: told apart by the `method` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -269,7 +256,6 @@ impl ::std::convert::From<RootsListChangedNotification> for ClientNotification {
         ClientNotification::RootsListChangedNotification(v)
     }
 }
-///
 /// Schema: `#/definitions/ClientRequest`.
 /// Decoding: told apart by the `method` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -353,7 +339,6 @@ impl ::std::convert::From<CompleteRequest> for ClientRequest {
         ClientRequest::CompleteRequest(v)
     }
 }
-///
 /// Schema: `#/definitions/ClientResult`.
 /// Decoding: told apart by which fields are present (the arm whose required fields are all present and that declares the most present fields wins; ties in schema order).
 #[derive(Debug, Clone, PartialEq)]
@@ -393,7 +378,6 @@ pub struct CompleteRequestParamsArgument {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/CompleteRequest/properties/params/properties/ref`.
 /// Decoding: told apart by the `type` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -411,7 +395,6 @@ impl ::std::convert::From<ResourceReference> for CompleteRequestParamsRef {
         CompleteRequestParamsRef::ResourceReference(v)
     }
 }
-///
 /// Schema: `#/definitions/CompleteRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteRequestParams {
@@ -419,7 +402,6 @@ pub struct CompleteRequestParams {
     ///
     /// Wire name: `argument`.
     pub argument: CompleteRequestParamsArgument,
-    ///
     /// Wire name: `ref`.
     pub r#ref: CompleteRequestParamsRef,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -430,16 +412,13 @@ pub struct CompleteRequestParams {
 /// Schema: `#/definitions/CompleteRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::CompletionComplete,
-    ///
     /// Wire name: `params`.
     pub params: CompleteRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/CompleteResult/properties/completion`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteResultCompletion {
@@ -468,7 +447,6 @@ pub struct CompleteResult {
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
-    ///
     /// Wire name: `completion`.
     pub completion: CompleteResultCompletion,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -507,7 +485,6 @@ impl ::std::fmt::Display for CreateMessageRequestParamsIncludeContext {
         f.write_str(self.as_str())
     }
 }
-///
 /// Schema: `#/definitions/CreateMessageRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateMessageRequestParams {
@@ -519,7 +496,6 @@ pub struct CreateMessageRequestParams {
     ///
     /// Wire name: `maxTokens`.
     pub max_tokens: crate::json::Number,
-    ///
     /// Wire name: `messages`.
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
@@ -532,14 +508,12 @@ pub struct CreateMessageRequestParams {
     /// Wire name: `modelPreferences`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub model_preferences: ::std::option::Option<ModelPreferences>,
-    ///
     /// Wire name: `stopSequences`.
     pub stop_sequences: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
     ///
     /// Wire name: `systemPrompt`.
     pub system_prompt: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `temperature`.
     pub temperature: ::std::option::Option<crate::json::Number>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -550,16 +524,13 @@ pub struct CreateMessageRequestParams {
 /// Schema: `#/definitions/CreateMessageRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateMessageRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::SamplingCreateMessage,
-    ///
     /// Wire name: `params`.
     pub params: CreateMessageRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/CreateMessageResult/properties/content`.
 /// Decoding: told apart by the `type` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -593,14 +564,12 @@ pub struct CreateMessageResult {
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
-    ///
     /// Wire name: `content`.
     pub content: CreateMessageResultContent,
     /// The name of the model that generated the message.
     ///
     /// Wire name: `model`.
     pub model: ::std::string::String,
-    ///
     /// Wire name: `role`.
     pub role: Role,
     /// The reason why sampling stopped, if known.
@@ -610,7 +579,6 @@ pub struct CreateMessageResult {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/EmbeddedResource/properties/resource`.
 /// Decoding: told apart by which fields are present (the arm whose required fields are all present and that declares the most present fields wins; ties in schema order).
 #[derive(Debug, Clone, PartialEq)]
@@ -641,16 +609,13 @@ pub struct EmbeddedResource {
     /// Wire name: `annotations`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub annotations: ::std::option::Option<Annotations>,
-    ///
     /// Wire name: `resource`.
     pub resource: EmbeddedResourceResource,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::Resource,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/GetPromptRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetPromptRequestParams {
@@ -671,10 +636,8 @@ pub struct GetPromptRequestParams {
 /// Schema: `#/definitions/GetPromptRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetPromptRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::PromptsGet,
-    ///
     /// Wire name: `params`.
     pub params: GetPromptRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -694,7 +657,6 @@ pub struct GetPromptResult {
     ///
     /// Wire name: `description`.
     pub description: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `messages`.
     pub messages: ::std::vec::Vec<PromptMessage>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -718,7 +680,6 @@ pub struct ImageContent {
     ///
     /// Wire name: `mimeType`.
     pub mime_type: ::std::string::String,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::Image,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -729,23 +690,18 @@ pub struct ImageContent {
 /// Schema: `#/definitions/Implementation`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Implementation {
-    ///
     /// Wire name: `name`.
     pub name: ::std::string::String,
-    ///
     /// Wire name: `version`.
     pub version: ::std::string::String,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/InitializeRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InitializeRequestParams {
-    ///
     /// Wire name: `capabilities`.
     pub capabilities: ClientCapabilities,
-    ///
     /// Wire name: `clientInfo`.
     pub client_info: Implementation,
     /// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
@@ -760,10 +716,8 @@ pub struct InitializeRequestParams {
 /// Schema: `#/definitions/InitializeRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InitializeRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::Initialize,
-    ///
     /// Wire name: `params`.
     pub params: InitializeRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -779,7 +733,6 @@ pub struct InitializeResult {
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
-    ///
     /// Wire name: `capabilities`.
     pub capabilities: ServerCapabilities,
     /// Instructions describing how to use the server and its features.
@@ -792,13 +745,11 @@ pub struct InitializeResult {
     ///
     /// Wire name: `protocolVersion`.
     pub protocol_version: ::std::string::String,
-    ///
     /// Wire name: `serverInfo`.
     pub server_info: Implementation,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/InitializedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InitializedNotificationParams {
@@ -815,17 +766,14 @@ pub struct InitializedNotificationParams {
 /// Schema: `#/definitions/InitializedNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InitializedNotification {
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsInitialized,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<InitializedNotificationParams>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/JSONRPCBatchRequest/items`.
 /// Decoding: told apart by which fields are present (the arm whose required fields are all present and that declares the most present fields wins; ties in schema order).
 #[derive(Debug, Clone, PartialEq)]
@@ -843,7 +791,6 @@ impl ::std::convert::From<JSONRPCNotification> for JSONRPCBatchRequestItem {
         JSONRPCBatchRequestItem::JSONRPCNotification(v)
     }
 }
-///
 /// Schema: `#/definitions/JSONRPCBatchResponse/items`.
 /// Decoding: told apart by which fields are present (the arm whose required fields are all present and that declares the most present fields wins; ties in schema order).
 #[derive(Debug, Clone, PartialEq)]
@@ -861,7 +808,6 @@ impl ::std::convert::From<JSONRPCError> for JSONRPCBatchResponseItem {
         JSONRPCBatchResponseItem::JSONRPCError(v)
     }
 }
-///
 /// Schema: `#/definitions/JSONRPCError/properties/error`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCErrorError {
@@ -885,19 +831,15 @@ pub struct JSONRPCErrorError {
 /// Schema: `#/definitions/JSONRPCError`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCError {
-    ///
     /// Wire name: `error`.
     pub error: JSONRPCErrorError,
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/JSONRPCMessage/anyOf/2/items`.
 /// Decoding: told apart by which fields are present (the arm whose required fields are all present and that declares the most present fields wins; ties in schema order).
 #[derive(Debug, Clone, PartialEq)]
@@ -915,7 +857,6 @@ impl ::std::convert::From<JSONRPCNotification> for JSONRPCMessageArm2Item {
         JSONRPCMessageArm2Item::JSONRPCNotification(v)
     }
 }
-///
 /// Schema: `#/definitions/JSONRPCMessage/anyOf/5/items`.
 /// Decoding: told apart by which fields are present (the arm whose required fields are all present and that declares the most present fields wins; ties in schema order).
 #[derive(Debug, Clone, PartialEq)]
@@ -976,7 +917,6 @@ impl ::std::convert::From<::std::vec::Vec<JSONRPCMessageArm5Item>> for JSONRPCMe
         JSONRPCMessage::Array2(v)
     }
 }
-///
 /// Schema: `#/definitions/JSONRPCNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCNotificationParams {
@@ -993,20 +933,16 @@ pub struct JSONRPCNotificationParams {
 /// Schema: `#/definitions/JSONRPCNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCNotification {
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: ::std::string::String,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<JSONRPCNotificationParams>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/JSONRPCRequest/properties/params/properties/_meta`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCRequestParamsMeta {
@@ -1017,11 +953,9 @@ pub struct JSONRPCRequestParamsMeta {
     /// Members the schema does not declare: this object is an extension point (`_meta`), so they are allowed and kept under every policy (META-4).
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/JSONRPCRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCRequestParams {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<JSONRPCRequestParamsMeta>,
@@ -1033,16 +967,12 @@ pub struct JSONRPCRequestParams {
 /// Schema: `#/definitions/JSONRPCRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: ::std::string::String,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<JSONRPCRequestParams>,
@@ -1054,19 +984,15 @@ pub struct JSONRPCRequest {
 /// Schema: `#/definitions/JSONRPCResponse`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCResponse {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `result`.
     pub result: Result,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ListPromptsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListPromptsRequestParams {
@@ -1083,10 +1009,8 @@ pub struct ListPromptsRequestParams {
 /// Schema: `#/definitions/ListPromptsRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListPromptsRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::PromptsList,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<ListPromptsRequestParams>,
@@ -1108,13 +1032,11 @@ pub struct ListPromptsResult {
     ///
     /// Wire name: `nextCursor`.
     pub next_cursor: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `prompts`.
     pub prompts: ::std::vec::Vec<Prompt>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ListResourceTemplatesRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourceTemplatesRequestParams {
@@ -1131,10 +1053,8 @@ pub struct ListResourceTemplatesRequestParams {
 /// Schema: `#/definitions/ListResourceTemplatesRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourceTemplatesRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::ResourcesTemplatesList,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<ListResourceTemplatesRequestParams>,
@@ -1156,13 +1076,11 @@ pub struct ListResourceTemplatesResult {
     ///
     /// Wire name: `nextCursor`.
     pub next_cursor: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `resourceTemplates`.
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ListResourcesRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourcesRequestParams {
@@ -1179,10 +1097,8 @@ pub struct ListResourcesRequestParams {
 /// Schema: `#/definitions/ListResourcesRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourcesRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::ResourcesList,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<ListResourcesRequestParams>,
@@ -1204,13 +1120,11 @@ pub struct ListResourcesResult {
     ///
     /// Wire name: `nextCursor`.
     pub next_cursor: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `resources`.
     pub resources: ::std::vec::Vec<Resource>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ListRootsRequest/properties/params/properties/_meta`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListRootsRequestParamsMeta {
@@ -1221,11 +1135,9 @@ pub struct ListRootsRequestParamsMeta {
     /// Members the schema does not declare: this object is an extension point (`_meta`), so they are allowed and kept under every policy (META-4).
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ListRootsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListRootsRequestParams {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<ListRootsRequestParamsMeta>,
@@ -1243,10 +1155,8 @@ pub struct ListRootsRequestParams {
 /// Schema: `#/definitions/ListRootsRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListRootsRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::RootsList,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<ListRootsRequestParams>,
@@ -1265,13 +1175,11 @@ pub struct ListRootsResult {
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
-    ///
     /// Wire name: `roots`.
     pub roots: ::std::vec::Vec<Root>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ListToolsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListToolsRequestParams {
@@ -1288,10 +1196,8 @@ pub struct ListToolsRequestParams {
 /// Schema: `#/definitions/ListToolsRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListToolsRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::ToolsList,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<ListToolsRequestParams>,
@@ -1313,7 +1219,6 @@ pub struct ListToolsResult {
     ///
     /// Wire name: `nextCursor`.
     pub next_cursor: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `tools`.
     pub tools: ::std::vec::Vec<Tool>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -1375,7 +1280,6 @@ impl ::std::fmt::Display for LoggingLevel {
         f.write_str(self.as_str())
     }
 }
-///
 /// Schema: `#/definitions/LoggingMessageNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoggingMessageNotificationParams {
@@ -1399,10 +1303,8 @@ pub struct LoggingMessageNotificationParams {
 /// Schema: `#/definitions/LoggingMessageNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoggingMessageNotification {
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsMessage,
-    ///
     /// Wire name: `params`.
     pub params: LoggingMessageNotificationParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -1477,7 +1379,6 @@ pub struct ModelPreferences {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/Notification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NotificationParams {
@@ -1489,21 +1390,17 @@ pub struct NotificationParams {
     /// Members beyond the declared ones (`additionalProperties`).
     pub additional: crate::json::ObjectMap<crate::json::Value>,
 }
-///
 /// Schema: `#/definitions/Notification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Notification {
-    ///
     /// Wire name: `method`.
     pub method: ::std::string::String,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<NotificationParams>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/PaginatedRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PaginatedRequestParams {
@@ -1515,21 +1412,17 @@ pub struct PaginatedRequestParams {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/PaginatedRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PaginatedRequest {
-    ///
     /// Wire name: `method`.
     pub method: ::std::string::String,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/PaginatedResult`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PaginatedResult {
@@ -1546,7 +1439,6 @@ pub struct PaginatedResult {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/PingRequest/properties/params/properties/_meta`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PingRequestParamsMeta {
@@ -1557,11 +1449,9 @@ pub struct PingRequestParamsMeta {
     /// Members the schema does not declare: this object is an extension point (`_meta`), so they are allowed and kept under every policy (META-4).
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/PingRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PingRequestParams {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<PingRequestParamsMeta>,
@@ -1573,17 +1463,14 @@ pub struct PingRequestParams {
 /// Schema: `#/definitions/PingRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PingRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::Ping,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<PingRequestParams>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ProgressNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProgressNotificationParams {
@@ -1611,10 +1498,8 @@ pub struct ProgressNotificationParams {
 /// Schema: `#/definitions/ProgressNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProgressNotification {
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsProgress,
-    ///
     /// Wire name: `params`.
     pub params: ProgressNotificationParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -1679,7 +1564,6 @@ pub struct PromptArgument {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/PromptListChangedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PromptListChangedNotificationParams {
@@ -1696,17 +1580,14 @@ pub struct PromptListChangedNotificationParams {
 /// Schema: `#/definitions/PromptListChangedNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PromptListChangedNotification {
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsPromptsListChanged,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<PromptListChangedNotificationParams>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/PromptMessage/properties/content`.
 /// Decoding: told apart by the `type` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -1744,10 +1625,8 @@ impl ::std::convert::From<EmbeddedResource> for PromptMessageContent {
 /// Schema: `#/definitions/PromptMessage`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PromptMessage {
-    ///
     /// Wire name: `content`.
     pub content: PromptMessageContent,
-    ///
     /// Wire name: `role`.
     pub role: Role,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -1762,13 +1641,11 @@ pub struct PromptReference {
     ///
     /// Wire name: `name`.
     pub name: ::std::string::String,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::RefPrompt,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ReadResourceRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadResourceRequestParams {
@@ -1784,16 +1661,13 @@ pub struct ReadResourceRequestParams {
 /// Schema: `#/definitions/ReadResourceRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadResourceRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::ResourcesRead,
-    ///
     /// Wire name: `params`.
     pub params: ReadResourceRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ReadResourceResult/properties/contents/items`.
 /// Decoding: told apart by which fields are present (the arm whose required fields are all present and that declares the most present fields wins; ties in schema order).
 #[derive(Debug, Clone, PartialEq)]
@@ -1821,13 +1695,11 @@ pub struct ReadResourceResult {
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
-    ///
     /// Wire name: `contents`.
     pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/Request/properties/params/properties/_meta`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RequestParamsMeta {
@@ -1838,25 +1710,20 @@ pub struct RequestParamsMeta {
     /// Members the schema does not declare: this object is an extension point (`_meta`), so they are allowed and kept under every policy (META-4).
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/Request/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RequestParams {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<RequestParamsMeta>,
     /// Members beyond the declared ones (`additionalProperties`).
     pub additional: crate::json::ObjectMap<crate::json::Value>,
 }
-///
 /// Schema: `#/definitions/Request`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Request {
-    ///
     /// Wire name: `method`.
     pub method: ::std::string::String,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<RequestParams>,
@@ -1937,7 +1804,6 @@ pub struct ResourceContents {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ResourceListChangedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceListChangedNotificationParams {
@@ -1954,10 +1820,8 @@ pub struct ResourceListChangedNotificationParams {
 /// Schema: `#/definitions/ResourceListChangedNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceListChangedNotification {
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsResourcesListChanged,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<ResourceListChangedNotificationParams>,
@@ -1969,7 +1833,6 @@ pub struct ResourceListChangedNotification {
 /// Schema: `#/definitions/ResourceReference`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceReference {
-    ///
     /// Wire name: `type`.
     pub r#type: lit::RefResource,
     /// The URI or URI template of the resource.
@@ -2012,7 +1875,6 @@ pub struct ResourceTemplate {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ResourceUpdatedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceUpdatedNotificationParams {
@@ -2028,16 +1890,13 @@ pub struct ResourceUpdatedNotificationParams {
 /// Schema: `#/definitions/ResourceUpdatedNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceUpdatedNotification {
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsResourcesUpdated,
-    ///
     /// Wire name: `params`.
     pub params: ResourceUpdatedNotificationParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/Result`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Result {
@@ -2095,7 +1954,6 @@ pub struct Root {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/RootsListChangedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RootsListChangedNotificationParams {
@@ -2114,17 +1972,14 @@ pub struct RootsListChangedNotificationParams {
 /// Schema: `#/definitions/RootsListChangedNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RootsListChangedNotification {
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsRootsListChanged,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<RootsListChangedNotificationParams>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/SamplingMessage/properties/content`.
 /// Decoding: told apart by the `type` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -2153,10 +2008,8 @@ impl ::std::convert::From<AudioContent> for SamplingMessageContent {
 /// Schema: `#/definitions/SamplingMessage`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SamplingMessage {
-    ///
     /// Wire name: `content`.
     pub content: SamplingMessageContent,
-    ///
     /// Wire name: `role`.
     pub role: Role,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -2242,7 +2095,6 @@ pub struct ServerCapabilities {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ServerNotification`.
 /// Decoding: told apart by the `method` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -2290,7 +2142,6 @@ impl ::std::convert::From<LoggingMessageNotification> for ServerNotification {
         ServerNotification::LoggingMessageNotification(v)
     }
 }
-///
 /// Schema: `#/definitions/ServerRequest`.
 /// Decoding: told apart by the `method` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -2314,7 +2165,6 @@ impl ::std::convert::From<ListRootsRequest> for ServerRequest {
         ServerRequest::ListRootsRequest(v)
     }
 }
-///
 /// Schema: `#/definitions/ServerResult`.
 /// Decoding: told apart by which fields are present (the arm whose required fields are all present and that declares the most present fields wins; ties in schema order).
 #[derive(Debug, Clone, PartialEq)]
@@ -2380,7 +2230,6 @@ impl ::std::convert::From<CompleteResult> for ServerResult {
         ServerResult::CompleteResult(v)
     }
 }
-///
 /// Schema: `#/definitions/SetLevelRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetLevelRequestParams {
@@ -2396,16 +2245,13 @@ pub struct SetLevelRequestParams {
 /// Schema: `#/definitions/SetLevelRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetLevelRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::LoggingSetLevel,
-    ///
     /// Wire name: `params`.
     pub params: SetLevelRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/SubscribeRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubscribeRequestParams {
@@ -2421,10 +2267,8 @@ pub struct SubscribeRequestParams {
 /// Schema: `#/definitions/SubscribeRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubscribeRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::ResourcesSubscribe,
-    ///
     /// Wire name: `params`.
     pub params: SubscribeRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -2444,13 +2288,11 @@ pub struct TextContent {
     ///
     /// Wire name: `text`.
     pub text: ::std::string::String,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::Text,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/TextResourceContents`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TextResourceContents {
@@ -2474,16 +2316,13 @@ pub struct TextResourceContents {
 /// Schema: `#/definitions/Tool/properties/inputSchema`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolInputSchema {
-    ///
     /// Wire name: `properties`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub properties: ::std::option::Option<
         crate::json::ObjectMap<crate::json::ObjectMap<crate::json::Value>>,
     >,
-    ///
     /// Wire name: `required`.
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::Object,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -2568,7 +2407,6 @@ pub struct ToolAnnotations {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ToolListChangedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolListChangedNotificationParams {
@@ -2585,17 +2423,14 @@ pub struct ToolListChangedNotificationParams {
 /// Schema: `#/definitions/ToolListChangedNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolListChangedNotification {
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsToolsListChanged,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<ToolListChangedNotificationParams>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/UnsubscribeRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UnsubscribeRequestParams {
@@ -2611,10 +2446,8 @@ pub struct UnsubscribeRequestParams {
 /// Schema: `#/definitions/UnsubscribeRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UnsubscribeRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::ResourcesUnsubscribe,
-    ///
     /// Wire name: `params`.
     pub params: UnsubscribeRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.

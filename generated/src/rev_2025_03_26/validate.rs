@@ -160,16 +160,17 @@ pub(crate) fn v_AudioContent<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/definitions/AudioContent/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["data", "mimeType", "type"],
-        p,
-        "#/definitions/AudioContent/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["data", "mimeType", "type"],
+            p,
+            "#/definitions/AudioContent/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -177,6 +178,7 @@ pub(crate) fn v_AudioContent<'v, V: JsonView<'v>>(
         let r = match &*k {
             "annotations" => v_Annotations(v, p, cx),
             "data" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -193,6 +195,7 @@ pub(crate) fn v_AudioContent<'v, V: JsonView<'v>>(
                     )
             }
             "mimeType" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -202,6 +205,7 @@ pub(crate) fn v_AudioContent<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "audio",
@@ -219,6 +223,15 @@ pub(crate) fn v_AudioContent<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["data", "mimeType", "type"],
+            p,
+            "#/definitions/AudioContent/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_BlobResourceContents<'v, V: JsonView<'v>>(
@@ -235,22 +248,24 @@ pub(crate) fn v_BlobResourceContents<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["blob", "uri"],
-        p,
-        "#/definitions/BlobResourceContents/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["blob", "uri"],
+            p,
+            "#/definitions/BlobResourceContents/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "blob" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -276,6 +291,7 @@ pub(crate) fn v_BlobResourceContents<'v, V: JsonView<'v>>(
                 )
             }
             "uri" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -300,6 +316,15 @@ pub(crate) fn v_BlobResourceContents<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["blob", "uri"],
+            p,
+            "#/definitions/BlobResourceContents/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_CallToolRequestParams<'v, V: JsonView<'v>>(
@@ -316,16 +341,17 @@ pub(crate) fn v_CallToolRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name"],
-        p,
-        "#/definitions/CallToolRequest/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name"],
+            p,
+            "#/definitions/CallToolRequest/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -341,6 +367,7 @@ pub(crate) fn v_CallToolRequestParams<'v, V: JsonView<'v>>(
                 )
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -365,6 +392,15 @@ pub(crate) fn v_CallToolRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name"],
+            p,
+            "#/definitions/CallToolRequest/properties/params/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_CallToolRequest<'v, V: JsonView<'v>>(
@@ -381,22 +417,24 @@ pub(crate) fn v_CallToolRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/CallToolRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/CallToolRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "tools/call",
@@ -405,7 +443,10 @@ pub(crate) fn v_CallToolRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_CallToolRequestParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_CallToolRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/CallToolRequest", cx),
         };
         if !r {
@@ -414,6 +455,15 @@ pub(crate) fn v_CallToolRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/CallToolRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -468,6 +518,18 @@ pub(crate) fn v_CallToolResultContentItem<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_CallToolResultContentItem);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_CallToolResultContentItem, 0usize, &opts)
+            && v_TextContent(v, p, cx))
+            || (filter.admits(v, &U_CallToolResultContentItem, 1usize, &opts)
+                && v_ImageContent(v, p, cx))
+            || (filter.admits(v, &U_CallToolResultContentItem, 2usize, &opts)
+                && v_AudioContent(v, p, cx))
+            || (filter.admits(v, &U_CallToolResultContentItem, 3usize, &opts)
+                && v_EmbeddedResource(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_CallToolResultContentItem,
@@ -490,16 +552,17 @@ pub(crate) fn v_CallToolResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["content"],
-        p,
-        "#/definitions/CallToolResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["content"],
+            p,
+            "#/definitions/CallToolResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -515,28 +578,31 @@ pub(crate) fn v_CallToolResult<'v, V: JsonView<'v>>(
                 )
             }
             "content" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/definitions/CallToolResult/properties/content/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_CallToolResultContentItem(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/definitions/CallToolResult/properties/content/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_CallToolResultContentItem(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "isError" => {
@@ -557,6 +623,15 @@ pub(crate) fn v_CallToolResult<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["content"],
+            p,
+            "#/definitions/CallToolResult/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_CancelledNotificationParams<'v, V: JsonView<'v>>(
@@ -573,16 +648,17 @@ pub(crate) fn v_CancelledNotificationParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["requestId"],
-        p,
-        "#/definitions/CancelledNotification/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["requestId"],
+            p,
+            "#/definitions/CancelledNotification/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -597,7 +673,10 @@ pub(crate) fn v_CancelledNotificationParams<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "requestId" => v_RequestId(v, p, cx),
+            "requestId" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             _ => {
                 rt::reject_unknown_key(
                     &k,
@@ -613,6 +692,15 @@ pub(crate) fn v_CancelledNotificationParams<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["requestId"],
+            p,
+            "#/definitions/CancelledNotification/properties/params/required",
+            cx,
+        );
     }
     ok
 }
@@ -630,22 +718,24 @@ pub(crate) fn v_CancelledNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/CancelledNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/CancelledNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "notifications/cancelled",
@@ -654,7 +744,10 @@ pub(crate) fn v_CancelledNotification<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_CancelledNotificationParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_CancelledNotificationParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/CancelledNotification", cx),
         };
         if !r {
@@ -663,6 +756,15 @@ pub(crate) fn v_CancelledNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/CancelledNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -839,6 +941,18 @@ pub(crate) fn v_ClientNotification<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ClientNotification);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ClientNotification, 0usize, &opts)
+            && v_CancelledNotification(v, p, cx))
+            || (filter.admits(v, &U_ClientNotification, 1usize, &opts)
+                && v_InitializedNotification(v, p, cx))
+            || (filter.admits(v, &U_ClientNotification, 2usize, &opts)
+                && v_ProgressNotification(v, p, cx))
+            || (filter.admits(v, &U_ClientNotification, 3usize, &opts)
+                && v_RootsListChangedNotification(v, p, cx));
+    }
     rt::check_union(v, &U_ClientNotification, &arms_ClientNotification::<V>(), p, cx)
 }
 pub(crate) static U_ClientRequest: rt::UnionDesc = rt::UnionDesc {
@@ -976,6 +1090,36 @@ pub(crate) fn v_ClientRequest<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ClientRequest);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ClientRequest, 0usize, &opts)
+            && v_InitializeRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 1usize, &opts)
+                && v_PingRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 2usize, &opts)
+                && v_ListResourcesRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 3usize, &opts)
+                && v_ListResourceTemplatesRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 4usize, &opts)
+                && v_ReadResourceRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 5usize, &opts)
+                && v_SubscribeRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 6usize, &opts)
+                && v_UnsubscribeRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 7usize, &opts)
+                && v_ListPromptsRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 8usize, &opts)
+                && v_GetPromptRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 9usize, &opts)
+                && v_ListToolsRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 10usize, &opts)
+                && v_CallToolRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 11usize, &opts)
+                && v_SetLevelRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 12usize, &opts)
+                && v_CompleteRequest(v, p, cx));
+    }
     rt::check_union(v, &U_ClientRequest, &arms_ClientRequest::<V>(), p, cx)
 }
 pub(crate) static U_ClientResult: rt::UnionDesc = rt::UnionDesc {
@@ -1019,6 +1163,15 @@ pub(crate) fn v_ClientResult<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ClientResult);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ClientResult, 0usize, &opts) && v_Result(v, p, cx))
+            || (filter.admits(v, &U_ClientResult, 1usize, &opts)
+                && v_CreateMessageResult(v, p, cx))
+            || (filter.admits(v, &U_ClientResult, 2usize, &opts)
+                && v_ListRootsResult(v, p, cx));
+    }
     rt::check_union(v, &U_ClientResult, &arms_ClientResult::<V>(), p, cx)
 }
 pub(crate) fn v_CompleteRequestParamsArgument<'v, V: JsonView<'v>>(
@@ -1035,22 +1188,24 @@ pub(crate) fn v_CompleteRequestParamsArgument<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name", "value"],
-        p,
-        "#/definitions/CompleteRequest/properties/params/properties/argument/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name", "value"],
+            p,
+            "#/definitions/CompleteRequest/properties/params/properties/argument/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -1060,6 +1215,7 @@ pub(crate) fn v_CompleteRequestParamsArgument<'v, V: JsonView<'v>>(
                 )
             }
             "value" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -1083,6 +1239,15 @@ pub(crate) fn v_CompleteRequestParamsArgument<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name", "value"],
+            p,
+            "#/definitions/CompleteRequest/properties/params/properties/argument/required",
+            cx,
+        );
     }
     ok
 }
@@ -1121,6 +1286,14 @@ pub(crate) fn v_CompleteRequestParamsRef<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_CompleteRequestParamsRef);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_CompleteRequestParamsRef, 0usize, &opts)
+            && v_PromptReference(v, p, cx))
+            || (filter.admits(v, &U_CompleteRequestParamsRef, 1usize, &opts)
+                && v_ResourceReference(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_CompleteRequestParamsRef,
@@ -1143,23 +1316,30 @@ pub(crate) fn v_CompleteRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["argument", "ref"],
-        p,
-        "#/definitions/CompleteRequest/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["argument", "ref"],
+            p,
+            "#/definitions/CompleteRequest/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "argument" => v_CompleteRequestParamsArgument(v, p, cx),
-            "ref" => v_CompleteRequestParamsRef(v, p, cx),
+            "argument" => {
+                seen |= 1u64;
+                v_CompleteRequestParamsArgument(v, p, cx)
+            }
+            "ref" => {
+                seen |= 2u64;
+                v_CompleteRequestParamsRef(v, p, cx)
+            }
             _ => {
                 rt::reject_unknown_key(
                     &k,
@@ -1175,6 +1355,15 @@ pub(crate) fn v_CompleteRequestParams<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["argument", "ref"],
+            p,
+            "#/definitions/CompleteRequest/properties/params/required",
+            cx,
+        );
     }
     ok
 }
@@ -1192,22 +1381,24 @@ pub(crate) fn v_CompleteRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/CompleteRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/CompleteRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "completion/complete",
@@ -1216,7 +1407,10 @@ pub(crate) fn v_CompleteRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_CompleteRequestParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_CompleteRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/CompleteRequest", cx),
         };
         if !r {
@@ -1225,6 +1419,15 @@ pub(crate) fn v_CompleteRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/CompleteRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -1242,16 +1445,17 @@ pub(crate) fn v_CompleteResultCompletion<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["values"],
-        p,
-        "#/definitions/CompleteResult/properties/completion/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["values"],
+            p,
+            "#/definitions/CompleteResult/properties/completion/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -1276,34 +1480,37 @@ pub(crate) fn v_CompleteResultCompletion<'v, V: JsonView<'v>>(
                 )
             }
             "values" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/definitions/CompleteResult/properties/completion/properties/values/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = rt::check_type(
-                            v,
-                            rt::JType::String,
-                            p,
-                            "#/definitions/CompleteResult/properties/completion/properties/values/items/type",
-                            cx,
-                        );
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/definitions/CompleteResult/properties/completion/properties/values/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = rt::check_type(
+                                v,
+                                rt::JType::String,
+                                p,
+                                "#/definitions/CompleteResult/properties/completion/properties/values/items/type",
+                                cx,
+                            );
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => {
@@ -1322,6 +1529,15 @@ pub(crate) fn v_CompleteResultCompletion<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["values"],
+            p,
+            "#/definitions/CompleteResult/properties/completion/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_CompleteResult<'v, V: JsonView<'v>>(
@@ -1338,16 +1554,17 @@ pub(crate) fn v_CompleteResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["completion"],
-        p,
-        "#/definitions/CompleteResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["completion"],
+            p,
+            "#/definitions/CompleteResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -1362,7 +1579,10 @@ pub(crate) fn v_CompleteResult<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "completion" => v_CompleteResultCompletion(v, p, cx),
+            "completion" => {
+                seen |= 1u64;
+                v_CompleteResultCompletion(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/CompleteResult", cx),
         };
         if !r {
@@ -1371,6 +1591,15 @@ pub(crate) fn v_CompleteResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["completion"],
+            p,
+            "#/definitions/CompleteResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -1401,16 +1630,17 @@ pub(crate) fn v_CreateMessageRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["maxTokens", "messages"],
-        p,
-        "#/definitions/CreateMessageRequest/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["maxTokens", "messages"],
+            p,
+            "#/definitions/CreateMessageRequest/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -1418,6 +1648,7 @@ pub(crate) fn v_CreateMessageRequestParams<'v, V: JsonView<'v>>(
         let r = match &*k {
             "includeContext" => v_CreateMessageRequestParamsIncludeContext(v, p, cx),
             "maxTokens" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::Integer,
@@ -1427,28 +1658,31 @@ pub(crate) fn v_CreateMessageRequestParams<'v, V: JsonView<'v>>(
                 )
             }
             "messages" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/definitions/CreateMessageRequest/properties/params/properties/messages/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_SamplingMessage(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 2u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/definitions/CreateMessageRequest/properties/params/properties/messages/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_SamplingMessage(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "metadata" => {
@@ -1526,6 +1760,15 @@ pub(crate) fn v_CreateMessageRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["maxTokens", "messages"],
+            p,
+            "#/definitions/CreateMessageRequest/properties/params/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_CreateMessageRequest<'v, V: JsonView<'v>>(
@@ -1542,22 +1785,24 @@ pub(crate) fn v_CreateMessageRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/CreateMessageRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/CreateMessageRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "sampling/createMessage",
@@ -1566,7 +1811,10 @@ pub(crate) fn v_CreateMessageRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_CreateMessageRequestParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_CreateMessageRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/CreateMessageRequest", cx),
         };
         if !r {
@@ -1575,6 +1823,15 @@ pub(crate) fn v_CreateMessageRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/CreateMessageRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -1621,6 +1878,16 @@ pub(crate) fn v_CreateMessageResultContent<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_CreateMessageResultContent);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_CreateMessageResultContent, 0usize, &opts)
+            && v_TextContent(v, p, cx))
+            || (filter.admits(v, &U_CreateMessageResultContent, 1usize, &opts)
+                && v_ImageContent(v, p, cx))
+            || (filter.admits(v, &U_CreateMessageResultContent, 2usize, &opts)
+                && v_AudioContent(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_CreateMessageResultContent,
@@ -1643,16 +1910,17 @@ pub(crate) fn v_CreateMessageResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["content", "model", "role"],
-        p,
-        "#/definitions/CreateMessageResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["content", "model", "role"],
+            p,
+            "#/definitions/CreateMessageResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -1667,8 +1935,12 @@ pub(crate) fn v_CreateMessageResult<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "content" => v_CreateMessageResultContent(v, p, cx),
+            "content" => {
+                seen |= 1u64;
+                v_CreateMessageResultContent(v, p, cx)
+            }
             "model" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -1677,7 +1949,10 @@ pub(crate) fn v_CreateMessageResult<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "role" => v_Role(v, p, cx),
+            "role" => {
+                seen |= 4u64;
+                v_Role(v, p, cx)
+            }
             "stopReason" => {
                 rt::check_type(
                     v,
@@ -1695,6 +1970,15 @@ pub(crate) fn v_CreateMessageResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["content", "model", "role"],
+            p,
+            "#/definitions/CreateMessageResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -1733,6 +2017,14 @@ pub(crate) fn v_EmbeddedResourceResource<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_EmbeddedResourceResource);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_EmbeddedResourceResource, 0usize, &opts)
+            && v_TextResourceContents(v, p, cx))
+            || (filter.admits(v, &U_EmbeddedResourceResource, 1usize, &opts)
+                && v_BlobResourceContents(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_EmbeddedResourceResource,
@@ -1755,24 +2047,29 @@ pub(crate) fn v_EmbeddedResource<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["resource", "type"],
-        p,
-        "#/definitions/EmbeddedResource/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["resource", "type"],
+            p,
+            "#/definitions/EmbeddedResource/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "annotations" => v_Annotations(v, p, cx),
-            "resource" => v_EmbeddedResourceResource(v, p, cx),
+            "resource" => {
+                seen |= 1u64;
+                v_EmbeddedResourceResource(v, p, cx)
+            }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "resource",
@@ -1790,6 +2087,15 @@ pub(crate) fn v_EmbeddedResource<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["resource", "type"],
+            p,
+            "#/definitions/EmbeddedResource/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_GetPromptRequestParams<'v, V: JsonView<'v>>(
@@ -1806,16 +2112,17 @@ pub(crate) fn v_GetPromptRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name"],
-        p,
-        "#/definitions/GetPromptRequest/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name"],
+            p,
+            "#/definitions/GetPromptRequest/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -1853,6 +2160,7 @@ pub(crate) fn v_GetPromptRequestParams<'v, V: JsonView<'v>>(
                 }
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -1877,6 +2185,15 @@ pub(crate) fn v_GetPromptRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name"],
+            p,
+            "#/definitions/GetPromptRequest/properties/params/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_GetPromptRequest<'v, V: JsonView<'v>>(
@@ -1893,22 +2210,24 @@ pub(crate) fn v_GetPromptRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/GetPromptRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/GetPromptRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "prompts/get",
@@ -1917,7 +2236,10 @@ pub(crate) fn v_GetPromptRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_GetPromptRequestParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_GetPromptRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/GetPromptRequest", cx),
         };
         if !r {
@@ -1926,6 +2248,15 @@ pub(crate) fn v_GetPromptRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/GetPromptRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -1943,16 +2274,17 @@ pub(crate) fn v_GetPromptResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["messages"],
-        p,
-        "#/definitions/GetPromptResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["messages"],
+            p,
+            "#/definitions/GetPromptResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -1977,28 +2309,31 @@ pub(crate) fn v_GetPromptResult<'v, V: JsonView<'v>>(
                 )
             }
             "messages" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/definitions/GetPromptResult/properties/messages/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_PromptMessage(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/definitions/GetPromptResult/properties/messages/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_PromptMessage(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/GetPromptResult", cx),
@@ -2010,6 +2345,15 @@ pub(crate) fn v_GetPromptResult<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["messages"],
+            p,
+            "#/definitions/GetPromptResult/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ImageContent<'v, V: JsonView<'v>>(
@@ -2020,16 +2364,17 @@ pub(crate) fn v_ImageContent<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/definitions/ImageContent/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["data", "mimeType", "type"],
-        p,
-        "#/definitions/ImageContent/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["data", "mimeType", "type"],
+            p,
+            "#/definitions/ImageContent/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -2037,6 +2382,7 @@ pub(crate) fn v_ImageContent<'v, V: JsonView<'v>>(
         let r = match &*k {
             "annotations" => v_Annotations(v, p, cx),
             "data" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -2053,6 +2399,7 @@ pub(crate) fn v_ImageContent<'v, V: JsonView<'v>>(
                     )
             }
             "mimeType" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -2062,6 +2409,7 @@ pub(crate) fn v_ImageContent<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "image",
@@ -2079,6 +2427,15 @@ pub(crate) fn v_ImageContent<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["data", "mimeType", "type"],
+            p,
+            "#/definitions/ImageContent/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_Implementation<'v, V: JsonView<'v>>(
@@ -2095,22 +2452,24 @@ pub(crate) fn v_Implementation<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name", "version"],
-        p,
-        "#/definitions/Implementation/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name", "version"],
+            p,
+            "#/definitions/Implementation/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -2120,6 +2479,7 @@ pub(crate) fn v_Implementation<'v, V: JsonView<'v>>(
                 )
             }
             "version" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -2137,6 +2497,15 @@ pub(crate) fn v_Implementation<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name", "version"],
+            p,
+            "#/definitions/Implementation/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_InitializeRequestParams<'v, V: JsonView<'v>>(
@@ -2153,24 +2522,32 @@ pub(crate) fn v_InitializeRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["capabilities", "clientInfo", "protocolVersion"],
-        p,
-        "#/definitions/InitializeRequest/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["capabilities", "clientInfo", "protocolVersion"],
+            p,
+            "#/definitions/InitializeRequest/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "capabilities" => v_ClientCapabilities(v, p, cx),
-            "clientInfo" => v_Implementation(v, p, cx),
+            "capabilities" => {
+                seen |= 1u64;
+                v_ClientCapabilities(v, p, cx)
+            }
+            "clientInfo" => {
+                seen |= 2u64;
+                v_Implementation(v, p, cx)
+            }
             "protocolVersion" => {
+                seen |= 4u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -2195,6 +2572,15 @@ pub(crate) fn v_InitializeRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["capabilities", "clientInfo", "protocolVersion"],
+            p,
+            "#/definitions/InitializeRequest/properties/params/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_InitializeRequest<'v, V: JsonView<'v>>(
@@ -2211,22 +2597,24 @@ pub(crate) fn v_InitializeRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/InitializeRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/InitializeRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "initialize",
@@ -2235,7 +2623,10 @@ pub(crate) fn v_InitializeRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_InitializeRequestParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_InitializeRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/InitializeRequest", cx),
         };
         if !r {
@@ -2244,6 +2635,15 @@ pub(crate) fn v_InitializeRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/InitializeRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -2261,16 +2661,17 @@ pub(crate) fn v_InitializeResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["capabilities", "protocolVersion", "serverInfo"],
-        p,
-        "#/definitions/InitializeResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["capabilities", "protocolVersion", "serverInfo"],
+            p,
+            "#/definitions/InitializeResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -2285,7 +2686,10 @@ pub(crate) fn v_InitializeResult<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "capabilities" => v_ServerCapabilities(v, p, cx),
+            "capabilities" => {
+                seen |= 1u64;
+                v_ServerCapabilities(v, p, cx)
+            }
             "instructions" => {
                 rt::check_type(
                     v,
@@ -2296,6 +2700,7 @@ pub(crate) fn v_InitializeResult<'v, V: JsonView<'v>>(
                 )
             }
             "protocolVersion" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -2304,7 +2709,10 @@ pub(crate) fn v_InitializeResult<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "serverInfo" => v_Implementation(v, p, cx),
+            "serverInfo" => {
+                seen |= 4u64;
+                v_Implementation(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/InitializeResult", cx),
         };
         if !r {
@@ -2313,6 +2721,15 @@ pub(crate) fn v_InitializeResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["capabilities", "protocolVersion", "serverInfo"],
+            p,
+            "#/definitions/InitializeResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -2370,22 +2787,24 @@ pub(crate) fn v_InitializedNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/InitializedNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/InitializedNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "notifications/initialized",
@@ -2410,6 +2829,15 @@ pub(crate) fn v_InitializedNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/InitializedNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -2448,6 +2876,14 @@ pub(crate) fn v_JSONRPCBatchRequestItem<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_JSONRPCBatchRequestItem);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_JSONRPCBatchRequestItem, 0usize, &opts)
+            && v_JSONRPCRequest(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCBatchRequestItem, 1usize, &opts)
+                && v_JSONRPCNotification(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_JSONRPCBatchRequestItem,
@@ -2491,6 +2927,14 @@ pub(crate) fn v_JSONRPCBatchResponseItem<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_JSONRPCBatchResponseItem);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_JSONRPCBatchResponseItem, 0usize, &opts)
+            && v_JSONRPCResponse(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCBatchResponseItem, 1usize, &opts)
+                && v_JSONRPCError(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_JSONRPCBatchResponseItem,
@@ -2513,22 +2957,24 @@ pub(crate) fn v_JSONRPCErrorError<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["code", "message"],
-        p,
-        "#/definitions/JSONRPCError/properties/error/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["code", "message"],
+            p,
+            "#/definitions/JSONRPCError/properties/error/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "code" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::Integer,
@@ -2539,6 +2985,7 @@ pub(crate) fn v_JSONRPCErrorError<'v, V: JsonView<'v>>(
             }
             "data" => true,
             "message" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -2563,6 +3010,15 @@ pub(crate) fn v_JSONRPCErrorError<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["code", "message"],
+            p,
+            "#/definitions/JSONRPCError/properties/error/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_JSONRPCError<'v, V: JsonView<'v>>(
@@ -2573,24 +3029,32 @@ pub(crate) fn v_JSONRPCError<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/definitions/JSONRPCError/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["error", "id", "jsonrpc"],
-        p,
-        "#/definitions/JSONRPCError/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["error", "id", "jsonrpc"],
+            p,
+            "#/definitions/JSONRPCError/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "error" => v_JSONRPCErrorError(v, p, cx),
-            "id" => v_RequestId(v, p, cx),
+            "error" => {
+                seen |= 1u64;
+                v_JSONRPCErrorError(v, p, cx)
+            }
+            "id" => {
+                seen |= 2u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -2607,6 +3071,15 @@ pub(crate) fn v_JSONRPCError<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["error", "id", "jsonrpc"],
+            p,
+            "#/definitions/JSONRPCError/required",
+            cx,
+        );
     }
     ok
 }
@@ -2645,6 +3118,14 @@ pub(crate) fn v_JSONRPCMessageArm2Item<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_JSONRPCMessageArm2Item);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_JSONRPCMessageArm2Item, 0usize, &opts)
+            && v_JSONRPCRequest(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCMessageArm2Item, 1usize, &opts)
+                && v_JSONRPCNotification(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_JSONRPCMessageArm2Item,
@@ -2688,6 +3169,14 @@ pub(crate) fn v_JSONRPCMessageArm5Item<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_JSONRPCMessageArm5Item);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_JSONRPCMessageArm5Item, 0usize, &opts)
+            && v_JSONRPCResponse(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCMessageArm5Item, 1usize, &opts)
+                && v_JSONRPCError(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_JSONRPCMessageArm5Item,
@@ -2822,6 +3311,22 @@ pub(crate) fn v_JSONRPCMessage<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_JSONRPCMessage);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_JSONRPCMessage, 0usize, &opts)
+            && v_JSONRPCRequest(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCMessage, 1usize, &opts)
+                && v_JSONRPCNotification(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCMessage, 2usize, &opts)
+                && v_JSONRPCMessage_arm2(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCMessage, 3usize, &opts)
+                && v_JSONRPCResponse(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCMessage, 4usize, &opts)
+                && v_JSONRPCError(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCMessage, 5usize, &opts)
+                && v_JSONRPCMessage_arm5(v, p, cx));
+    }
     rt::check_union(v, &U_JSONRPCMessage, &arms_JSONRPCMessage::<V>(), p, cx)
 }
 pub(crate) fn v_JSONRPCNotificationParams<'v, V: JsonView<'v>>(
@@ -2878,22 +3383,24 @@ pub(crate) fn v_JSONRPCNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["jsonrpc", "method"],
-        p,
-        "#/definitions/JSONRPCNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["jsonrpc", "method"],
+            p,
+            "#/definitions/JSONRPCNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "jsonrpc" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -2903,6 +3410,7 @@ pub(crate) fn v_JSONRPCNotification<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -2920,6 +3428,15 @@ pub(crate) fn v_JSONRPCNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["jsonrpc", "method"],
+            p,
+            "#/definitions/JSONRPCNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -3001,23 +3518,28 @@ pub(crate) fn v_JSONRPCRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method"],
-        p,
-        "#/definitions/JSONRPCRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method"],
+            p,
+            "#/definitions/JSONRPCRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -3027,6 +3549,7 @@ pub(crate) fn v_JSONRPCRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -3045,6 +3568,15 @@ pub(crate) fn v_JSONRPCRequest<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method"],
+            p,
+            "#/definitions/JSONRPCRequest/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_JSONRPCResponse<'v, V: JsonView<'v>>(
@@ -3061,23 +3593,28 @@ pub(crate) fn v_JSONRPCResponse<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "result"],
-        p,
-        "#/definitions/JSONRPCResponse/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/definitions/JSONRPCResponse/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -3086,7 +3623,10 @@ pub(crate) fn v_JSONRPCResponse<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "result" => v_Result(v, p, cx),
+            "result" => {
+                seen |= 4u64;
+                v_Result(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/JSONRPCResponse", cx),
         };
         if !r {
@@ -3095,6 +3635,15 @@ pub(crate) fn v_JSONRPCResponse<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/definitions/JSONRPCResponse/required",
+            cx,
+        );
     }
     ok
 }
@@ -3159,22 +3708,24 @@ pub(crate) fn v_ListPromptsRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/ListPromptsRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ListPromptsRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "prompts/list",
@@ -3193,6 +3744,15 @@ pub(crate) fn v_ListPromptsRequest<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ListPromptsRequest/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListPromptsResult<'v, V: JsonView<'v>>(
@@ -3209,16 +3769,17 @@ pub(crate) fn v_ListPromptsResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["prompts"],
-        p,
-        "#/definitions/ListPromptsResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["prompts"],
+            p,
+            "#/definitions/ListPromptsResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -3243,28 +3804,31 @@ pub(crate) fn v_ListPromptsResult<'v, V: JsonView<'v>>(
                 )
             }
             "prompts" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/definitions/ListPromptsResult/properties/prompts/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_Prompt(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/definitions/ListPromptsResult/properties/prompts/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_Prompt(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/ListPromptsResult", cx),
@@ -3275,6 +3839,15 @@ pub(crate) fn v_ListPromptsResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["prompts"],
+            p,
+            "#/definitions/ListPromptsResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -3339,22 +3912,24 @@ pub(crate) fn v_ListResourceTemplatesRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/ListResourceTemplatesRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ListResourceTemplatesRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "resources/templates/list",
@@ -3380,6 +3955,15 @@ pub(crate) fn v_ListResourceTemplatesRequest<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ListResourceTemplatesRequest/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListResourceTemplatesResult<'v, V: JsonView<'v>>(
@@ -3396,16 +3980,17 @@ pub(crate) fn v_ListResourceTemplatesResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["resourceTemplates"],
-        p,
-        "#/definitions/ListResourceTemplatesResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["resourceTemplates"],
+            p,
+            "#/definitions/ListResourceTemplatesResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -3430,28 +4015,31 @@ pub(crate) fn v_ListResourceTemplatesResult<'v, V: JsonView<'v>>(
                 )
             }
             "resourceTemplates" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/definitions/ListResourceTemplatesResult/properties/resourceTemplates/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_ResourceTemplate(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/definitions/ListResourceTemplatesResult/properties/resourceTemplates/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_ResourceTemplate(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => {
@@ -3469,6 +4057,15 @@ pub(crate) fn v_ListResourceTemplatesResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["resourceTemplates"],
+            p,
+            "#/definitions/ListResourceTemplatesResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -3533,22 +4130,24 @@ pub(crate) fn v_ListResourcesRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/ListResourcesRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ListResourcesRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "resources/list",
@@ -3567,6 +4166,15 @@ pub(crate) fn v_ListResourcesRequest<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ListResourcesRequest/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListResourcesResult<'v, V: JsonView<'v>>(
@@ -3583,16 +4191,17 @@ pub(crate) fn v_ListResourcesResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["resources"],
-        p,
-        "#/definitions/ListResourcesResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["resources"],
+            p,
+            "#/definitions/ListResourcesResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -3617,28 +4226,31 @@ pub(crate) fn v_ListResourcesResult<'v, V: JsonView<'v>>(
                 )
             }
             "resources" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/definitions/ListResourcesResult/properties/resources/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_Resource(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/definitions/ListResourcesResult/properties/resources/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_Resource(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/ListResourcesResult", cx),
@@ -3649,6 +4261,15 @@ pub(crate) fn v_ListResourcesResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["resources"],
+            p,
+            "#/definitions/ListResourcesResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -3730,22 +4351,24 @@ pub(crate) fn v_ListRootsRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/ListRootsRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ListRootsRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "roots/list",
@@ -3764,6 +4387,15 @@ pub(crate) fn v_ListRootsRequest<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ListRootsRequest/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListRootsResult<'v, V: JsonView<'v>>(
@@ -3780,16 +4412,17 @@ pub(crate) fn v_ListRootsResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["roots"],
-        p,
-        "#/definitions/ListRootsResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["roots"],
+            p,
+            "#/definitions/ListRootsResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -3805,28 +4438,31 @@ pub(crate) fn v_ListRootsResult<'v, V: JsonView<'v>>(
                 )
             }
             "roots" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/definitions/ListRootsResult/properties/roots/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_Root(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/definitions/ListRootsResult/properties/roots/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_Root(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/ListRootsResult", cx),
@@ -3837,6 +4473,15 @@ pub(crate) fn v_ListRootsResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["roots"],
+            p,
+            "#/definitions/ListRootsResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -3901,22 +4546,24 @@ pub(crate) fn v_ListToolsRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/ListToolsRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ListToolsRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "tools/list",
@@ -3935,6 +4582,15 @@ pub(crate) fn v_ListToolsRequest<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ListToolsRequest/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListToolsResult<'v, V: JsonView<'v>>(
@@ -3951,16 +4607,17 @@ pub(crate) fn v_ListToolsResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["tools"],
-        p,
-        "#/definitions/ListToolsResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["tools"],
+            p,
+            "#/definitions/ListToolsResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -3985,28 +4642,31 @@ pub(crate) fn v_ListToolsResult<'v, V: JsonView<'v>>(
                 )
             }
             "tools" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/definitions/ListToolsResult/properties/tools/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_Tool(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/definitions/ListToolsResult/properties/tools/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_Tool(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/ListToolsResult", cx),
@@ -4017,6 +4677,15 @@ pub(crate) fn v_ListToolsResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["tools"],
+            p,
+            "#/definitions/ListToolsResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -4056,23 +4725,30 @@ pub(crate) fn v_LoggingMessageNotificationParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["data", "level"],
-        p,
-        "#/definitions/LoggingMessageNotification/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["data", "level"],
+            p,
+            "#/definitions/LoggingMessageNotification/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "data" => true,
-            "level" => v_LoggingLevel(v, p, cx),
+            "data" => {
+                seen |= 1u64;
+                true
+            }
+            "level" => {
+                seen |= 2u64;
+                v_LoggingLevel(v, p, cx)
+            }
             "logger" => {
                 rt::check_type(
                     v,
@@ -4098,6 +4774,15 @@ pub(crate) fn v_LoggingMessageNotificationParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["data", "level"],
+            p,
+            "#/definitions/LoggingMessageNotification/properties/params/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_LoggingMessageNotification<'v, V: JsonView<'v>>(
@@ -4114,22 +4799,24 @@ pub(crate) fn v_LoggingMessageNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/LoggingMessageNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/LoggingMessageNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "notifications/message",
@@ -4138,7 +4825,10 @@ pub(crate) fn v_LoggingMessageNotification<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_LoggingMessageNotificationParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_LoggingMessageNotificationParams(v, p, cx)
+            }
             _ => {
                 rt::reject_unknown_key(
                     &k,
@@ -4154,6 +4844,15 @@ pub(crate) fn v_LoggingMessageNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/LoggingMessageNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -4367,22 +5066,24 @@ pub(crate) fn v_Notification<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/definitions/Notification/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/Notification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/Notification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4400,6 +5101,15 @@ pub(crate) fn v_Notification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/Notification/required",
+            cx,
+        );
     }
     ok
 }
@@ -4464,22 +5174,24 @@ pub(crate) fn v_PaginatedRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/PaginatedRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/PaginatedRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4497,6 +5209,15 @@ pub(crate) fn v_PaginatedRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/PaginatedRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -4621,22 +5342,24 @@ pub(crate) fn v_PingRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/definitions/PingRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/PingRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/PingRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "ping",
@@ -4655,6 +5378,15 @@ pub(crate) fn v_PingRequest<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/PingRequest/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ProgressNotificationParams<'v, V: JsonView<'v>>(
@@ -4671,16 +5403,17 @@ pub(crate) fn v_ProgressNotificationParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["progress", "progressToken"],
-        p,
-        "#/definitions/ProgressNotification/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["progress", "progressToken"],
+            p,
+            "#/definitions/ProgressNotification/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -4696,6 +5429,7 @@ pub(crate) fn v_ProgressNotificationParams<'v, V: JsonView<'v>>(
                 )
             }
             "progress" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::Number,
@@ -4704,7 +5438,10 @@ pub(crate) fn v_ProgressNotificationParams<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "progressToken" => v_ProgressToken(v, p, cx),
+            "progressToken" => {
+                seen |= 2u64;
+                v_ProgressToken(v, p, cx)
+            }
             "total" => {
                 rt::check_type(
                     v,
@@ -4730,6 +5467,15 @@ pub(crate) fn v_ProgressNotificationParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["progress", "progressToken"],
+            p,
+            "#/definitions/ProgressNotification/properties/params/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ProgressNotification<'v, V: JsonView<'v>>(
@@ -4746,22 +5492,24 @@ pub(crate) fn v_ProgressNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/ProgressNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/ProgressNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "notifications/progress",
@@ -4770,7 +5518,10 @@ pub(crate) fn v_ProgressNotification<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_ProgressNotificationParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_ProgressNotificationParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/ProgressNotification", cx),
         };
         if !r {
@@ -4779,6 +5530,15 @@ pub(crate) fn v_ProgressNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/ProgressNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -4821,22 +5581,25 @@ pub(crate) fn v_ProgressToken<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ProgressToken);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ProgressToken, 0usize, &opts)
+            && v_ProgressToken_arm0(v, p, cx))
+            || (filter.admits(v, &U_ProgressToken, 1usize, &opts)
+                && v_ProgressToken_arm1(v, p, cx));
+    }
     rt::check_union(v, &U_ProgressToken, &arms_ProgressToken::<V>(), p, cx)
 }
 pub(crate) fn v_Prompt<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
     if !rt::check_type(v, rt::JType::Object, p, "#/definitions/Prompt/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name"],
-        p,
-        "#/definitions/Prompt/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["name"], p, "#/definitions/Prompt/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -4877,6 +5640,7 @@ pub(crate) fn v_Prompt<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) ->
                 )
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4894,6 +5658,9 @@ pub(crate) fn v_Prompt<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) ->
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(v, &["name"], p, "#/definitions/Prompt/required", cx);
+    }
     ok
 }
 pub(crate) fn v_PromptArgument<'v, V: JsonView<'v>>(
@@ -4910,16 +5677,17 @@ pub(crate) fn v_PromptArgument<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name"],
-        p,
-        "#/definitions/PromptArgument/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name"],
+            p,
+            "#/definitions/PromptArgument/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -4935,6 +5703,7 @@ pub(crate) fn v_PromptArgument<'v, V: JsonView<'v>>(
                 )
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4960,6 +5729,15 @@ pub(crate) fn v_PromptArgument<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name"],
+            p,
+            "#/definitions/PromptArgument/required",
+            cx,
+        );
     }
     ok
 }
@@ -5017,22 +5795,24 @@ pub(crate) fn v_PromptListChangedNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/PromptListChangedNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/PromptListChangedNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "notifications/prompts/list_changed",
@@ -5057,6 +5837,15 @@ pub(crate) fn v_PromptListChangedNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/PromptListChangedNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -5111,6 +5900,18 @@ pub(crate) fn v_PromptMessageContent<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_PromptMessageContent);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_PromptMessageContent, 0usize, &opts)
+            && v_TextContent(v, p, cx))
+            || (filter.admits(v, &U_PromptMessageContent, 1usize, &opts)
+                && v_ImageContent(v, p, cx))
+            || (filter.admits(v, &U_PromptMessageContent, 2usize, &opts)
+                && v_AudioContent(v, p, cx))
+            || (filter.admits(v, &U_PromptMessageContent, 3usize, &opts)
+                && v_EmbeddedResource(v, p, cx));
+    }
     rt::check_union(v, &U_PromptMessageContent, &arms_PromptMessageContent::<V>(), p, cx)
 }
 pub(crate) fn v_PromptMessage<'v, V: JsonView<'v>>(
@@ -5121,23 +5922,30 @@ pub(crate) fn v_PromptMessage<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/definitions/PromptMessage/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["content", "role"],
-        p,
-        "#/definitions/PromptMessage/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["content", "role"],
+            p,
+            "#/definitions/PromptMessage/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "content" => v_PromptMessageContent(v, p, cx),
-            "role" => v_Role(v, p, cx),
+            "content" => {
+                seen |= 1u64;
+                v_PromptMessageContent(v, p, cx)
+            }
+            "role" => {
+                seen |= 2u64;
+                v_Role(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/PromptMessage", cx),
         };
         if !r {
@@ -5146,6 +5954,15 @@ pub(crate) fn v_PromptMessage<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["content", "role"],
+            p,
+            "#/definitions/PromptMessage/required",
+            cx,
+        );
     }
     ok
 }
@@ -5163,22 +5980,24 @@ pub(crate) fn v_PromptReference<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name", "type"],
-        p,
-        "#/definitions/PromptReference/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name", "type"],
+            p,
+            "#/definitions/PromptReference/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -5188,6 +6007,7 @@ pub(crate) fn v_PromptReference<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "ref/prompt",
@@ -5205,6 +6025,15 @@ pub(crate) fn v_PromptReference<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name", "type"],
+            p,
+            "#/definitions/PromptReference/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ReadResourceRequestParams<'v, V: JsonView<'v>>(
@@ -5221,22 +6050,24 @@ pub(crate) fn v_ReadResourceRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["uri"],
-        p,
-        "#/definitions/ReadResourceRequest/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/definitions/ReadResourceRequest/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "uri" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -5268,6 +6099,15 @@ pub(crate) fn v_ReadResourceRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/definitions/ReadResourceRequest/properties/params/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ReadResourceRequest<'v, V: JsonView<'v>>(
@@ -5284,22 +6124,24 @@ pub(crate) fn v_ReadResourceRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/ReadResourceRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/ReadResourceRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "resources/read",
@@ -5308,7 +6150,10 @@ pub(crate) fn v_ReadResourceRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_ReadResourceRequestParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_ReadResourceRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/ReadResourceRequest", cx),
         };
         if !r {
@@ -5317,6 +6162,15 @@ pub(crate) fn v_ReadResourceRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/ReadResourceRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -5355,6 +6209,14 @@ pub(crate) fn v_ReadResourceResultContentsItem<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ReadResourceResultContentsItem);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ReadResourceResultContentsItem, 0usize, &opts)
+            && v_TextResourceContents(v, p, cx))
+            || (filter.admits(v, &U_ReadResourceResultContentsItem, 1usize, &opts)
+                && v_BlobResourceContents(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_ReadResourceResultContentsItem,
@@ -5377,16 +6239,17 @@ pub(crate) fn v_ReadResourceResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["contents"],
-        p,
-        "#/definitions/ReadResourceResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["contents"],
+            p,
+            "#/definitions/ReadResourceResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -5402,28 +6265,31 @@ pub(crate) fn v_ReadResourceResult<'v, V: JsonView<'v>>(
                 )
             }
             "contents" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/definitions/ReadResourceResult/properties/contents/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_ReadResourceResultContentsItem(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/definitions/ReadResourceResult/properties/contents/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_ReadResourceResultContentsItem(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/ReadResourceResult", cx),
@@ -5434,6 +6300,15 @@ pub(crate) fn v_ReadResourceResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["contents"],
+            p,
+            "#/definitions/ReadResourceResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -5505,22 +6380,18 @@ pub(crate) fn v_Request<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -
     if !rt::check_type(v, rt::JType::Object, p, "#/definitions/Request/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/Request/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["method"], p, "#/definitions/Request/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -5538,6 +6409,15 @@ pub(crate) fn v_Request<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/Request/required",
+            cx,
+        );
     }
     ok
 }
@@ -5580,22 +6460,31 @@ pub(crate) fn v_RequestId<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_RequestId);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_RequestId, 0usize, &opts)
+            && v_RequestId_arm0(v, p, cx))
+            || (filter.admits(v, &U_RequestId, 1usize, &opts)
+                && v_RequestId_arm1(v, p, cx));
+    }
     rt::check_union(v, &U_RequestId, &arms_RequestId::<V>(), p, cx)
 }
 pub(crate) fn v_Resource<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
     if !rt::check_type(v, rt::JType::Object, p, "#/definitions/Resource/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name", "uri"],
-        p,
-        "#/definitions/Resource/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name", "uri"],
+            p,
+            "#/definitions/Resource/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -5621,6 +6510,7 @@ pub(crate) fn v_Resource<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) 
                 )
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -5639,6 +6529,7 @@ pub(crate) fn v_Resource<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) 
                 )
             }
             "uri" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -5663,6 +6554,15 @@ pub(crate) fn v_Resource<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) 
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name", "uri"],
+            p,
+            "#/definitions/Resource/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ResourceContents<'v, V: JsonView<'v>>(
@@ -5679,16 +6579,17 @@ pub(crate) fn v_ResourceContents<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["uri"],
-        p,
-        "#/definitions/ResourceContents/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/definitions/ResourceContents/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -5704,6 +6605,7 @@ pub(crate) fn v_ResourceContents<'v, V: JsonView<'v>>(
                 )
             }
             "uri" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -5727,6 +6629,15 @@ pub(crate) fn v_ResourceContents<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/definitions/ResourceContents/required",
+            cx,
+        );
     }
     ok
 }
@@ -5784,22 +6695,24 @@ pub(crate) fn v_ResourceListChangedNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/ResourceListChangedNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ResourceListChangedNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "notifications/resources/list_changed",
@@ -5825,6 +6738,15 @@ pub(crate) fn v_ResourceListChangedNotification<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ResourceListChangedNotification/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ResourceReference<'v, V: JsonView<'v>>(
@@ -5841,22 +6763,24 @@ pub(crate) fn v_ResourceReference<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["type", "uri"],
-        p,
-        "#/definitions/ResourceReference/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["type", "uri"],
+            p,
+            "#/definitions/ResourceReference/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "type" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "ref/resource",
@@ -5866,6 +6790,7 @@ pub(crate) fn v_ResourceReference<'v, V: JsonView<'v>>(
                 )
             }
             "uri" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -5890,6 +6815,15 @@ pub(crate) fn v_ResourceReference<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["type", "uri"],
+            p,
+            "#/definitions/ResourceReference/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ResourceTemplate<'v, V: JsonView<'v>>(
@@ -5906,16 +6840,17 @@ pub(crate) fn v_ResourceTemplate<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name", "uriTemplate"],
-        p,
-        "#/definitions/ResourceTemplate/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name", "uriTemplate"],
+            p,
+            "#/definitions/ResourceTemplate/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -5941,6 +6876,7 @@ pub(crate) fn v_ResourceTemplate<'v, V: JsonView<'v>>(
                 )
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -5950,6 +6886,7 @@ pub(crate) fn v_ResourceTemplate<'v, V: JsonView<'v>>(
                 )
             }
             "uriTemplate" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -5974,6 +6911,15 @@ pub(crate) fn v_ResourceTemplate<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name", "uriTemplate"],
+            p,
+            "#/definitions/ResourceTemplate/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ResourceUpdatedNotificationParams<'v, V: JsonView<'v>>(
@@ -5990,22 +6936,24 @@ pub(crate) fn v_ResourceUpdatedNotificationParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["uri"],
-        p,
-        "#/definitions/ResourceUpdatedNotification/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/definitions/ResourceUpdatedNotification/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "uri" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -6037,6 +6985,15 @@ pub(crate) fn v_ResourceUpdatedNotificationParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/definitions/ResourceUpdatedNotification/properties/params/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ResourceUpdatedNotification<'v, V: JsonView<'v>>(
@@ -6053,22 +7010,24 @@ pub(crate) fn v_ResourceUpdatedNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/ResourceUpdatedNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/ResourceUpdatedNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "notifications/resources/updated",
@@ -6077,7 +7036,10 @@ pub(crate) fn v_ResourceUpdatedNotification<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_ResourceUpdatedNotificationParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_ResourceUpdatedNotificationParams(v, p, cx)
+            }
             _ => {
                 rt::reject_unknown_key(
                     &k,
@@ -6093,6 +7055,15 @@ pub(crate) fn v_ResourceUpdatedNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/ResourceUpdatedNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -6133,10 +7104,11 @@ pub(crate) fn v_Root<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
     if !rt::check_type(v, rt::JType::Object, p, "#/definitions/Root/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(v, &["uri"], p, "#/definitions/Root/required", cx);
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["uri"], p, "#/definitions/Root/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -6152,6 +7124,7 @@ pub(crate) fn v_Root<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
                 )
             }
             "uri" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -6175,6 +7148,9 @@ pub(crate) fn v_Root<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(v, &["uri"], p, "#/definitions/Root/required", cx);
     }
     ok
 }
@@ -6232,22 +7208,24 @@ pub(crate) fn v_RootsListChangedNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/RootsListChangedNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/RootsListChangedNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "notifications/roots/list_changed",
@@ -6272,6 +7250,15 @@ pub(crate) fn v_RootsListChangedNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/RootsListChangedNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -6318,6 +7305,16 @@ pub(crate) fn v_SamplingMessageContent<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_SamplingMessageContent);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_SamplingMessageContent, 0usize, &opts)
+            && v_TextContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContent, 1usize, &opts)
+                && v_ImageContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContent, 2usize, &opts)
+                && v_AudioContent(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_SamplingMessageContent,
@@ -6340,23 +7337,30 @@ pub(crate) fn v_SamplingMessage<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["content", "role"],
-        p,
-        "#/definitions/SamplingMessage/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["content", "role"],
+            p,
+            "#/definitions/SamplingMessage/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "content" => v_SamplingMessageContent(v, p, cx),
-            "role" => v_Role(v, p, cx),
+            "content" => {
+                seen |= 1u64;
+                v_SamplingMessageContent(v, p, cx)
+            }
+            "role" => {
+                seen |= 2u64;
+                v_Role(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/SamplingMessage", cx),
         };
         if !r {
@@ -6365,6 +7369,15 @@ pub(crate) fn v_SamplingMessage<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["content", "role"],
+            p,
+            "#/definitions/SamplingMessage/required",
+            cx,
+        );
     }
     ok
 }
@@ -6682,6 +7695,24 @@ pub(crate) fn v_ServerNotification<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ServerNotification);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ServerNotification, 0usize, &opts)
+            && v_CancelledNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 1usize, &opts)
+                && v_ProgressNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 2usize, &opts)
+                && v_ResourceListChangedNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 3usize, &opts)
+                && v_ResourceUpdatedNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 4usize, &opts)
+                && v_PromptListChangedNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 5usize, &opts)
+                && v_ToolListChangedNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 6usize, &opts)
+                && v_LoggingMessageNotification(v, p, cx));
+    }
     rt::check_union(v, &U_ServerNotification, &arms_ServerNotification::<V>(), p, cx)
 }
 pub(crate) static U_ServerRequest: rt::UnionDesc = rt::UnionDesc {
@@ -6725,6 +7756,16 @@ pub(crate) fn v_ServerRequest<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ServerRequest);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ServerRequest, 0usize, &opts)
+            && v_PingRequest(v, p, cx))
+            || (filter.admits(v, &U_ServerRequest, 1usize, &opts)
+                && v_CreateMessageRequest(v, p, cx))
+            || (filter.admits(v, &U_ServerRequest, 2usize, &opts)
+                && v_ListRootsRequest(v, p, cx));
+    }
     rt::check_union(v, &U_ServerRequest, &arms_ServerRequest::<V>(), p, cx)
 }
 pub(crate) static U_ServerResult: rt::UnionDesc = rt::UnionDesc {
@@ -6841,6 +7882,29 @@ pub(crate) fn v_ServerResult<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ServerResult);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ServerResult, 0usize, &opts) && v_Result(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 1usize, &opts)
+                && v_InitializeResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 2usize, &opts)
+                && v_ListResourcesResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 3usize, &opts)
+                && v_ListResourceTemplatesResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 4usize, &opts)
+                && v_ReadResourceResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 5usize, &opts)
+                && v_ListPromptsResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 6usize, &opts)
+                && v_GetPromptResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 7usize, &opts)
+                && v_ListToolsResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 8usize, &opts)
+                && v_CallToolResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 9usize, &opts)
+                && v_CompleteResult(v, p, cx));
+    }
     rt::check_union(v, &U_ServerResult, &arms_ServerResult::<V>(), p, cx)
 }
 pub(crate) fn v_SetLevelRequestParams<'v, V: JsonView<'v>>(
@@ -6857,22 +7921,26 @@ pub(crate) fn v_SetLevelRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["level"],
-        p,
-        "#/definitions/SetLevelRequest/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["level"],
+            p,
+            "#/definitions/SetLevelRequest/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "level" => v_LoggingLevel(v, p, cx),
+            "level" => {
+                seen |= 1u64;
+                v_LoggingLevel(v, p, cx)
+            }
             _ => {
                 rt::reject_unknown_key(
                     &k,
@@ -6888,6 +7956,15 @@ pub(crate) fn v_SetLevelRequestParams<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["level"],
+            p,
+            "#/definitions/SetLevelRequest/properties/params/required",
+            cx,
+        );
     }
     ok
 }
@@ -6905,22 +7982,24 @@ pub(crate) fn v_SetLevelRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/SetLevelRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/SetLevelRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "logging/setLevel",
@@ -6929,7 +8008,10 @@ pub(crate) fn v_SetLevelRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_SetLevelRequestParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_SetLevelRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/SetLevelRequest", cx),
         };
         if !r {
@@ -6938,6 +8020,15 @@ pub(crate) fn v_SetLevelRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/SetLevelRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -6955,22 +8046,24 @@ pub(crate) fn v_SubscribeRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["uri"],
-        p,
-        "#/definitions/SubscribeRequest/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/definitions/SubscribeRequest/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "uri" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -7002,6 +8095,15 @@ pub(crate) fn v_SubscribeRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/definitions/SubscribeRequest/properties/params/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_SubscribeRequest<'v, V: JsonView<'v>>(
@@ -7018,22 +8120,24 @@ pub(crate) fn v_SubscribeRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/SubscribeRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/SubscribeRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "resources/subscribe",
@@ -7042,7 +8146,10 @@ pub(crate) fn v_SubscribeRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_SubscribeRequestParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_SubscribeRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/SubscribeRequest", cx),
         };
         if !r {
@@ -7051,6 +8158,15 @@ pub(crate) fn v_SubscribeRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/SubscribeRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -7062,16 +8178,17 @@ pub(crate) fn v_TextContent<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/definitions/TextContent/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["text", "type"],
-        p,
-        "#/definitions/TextContent/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["text", "type"],
+            p,
+            "#/definitions/TextContent/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -7079,6 +8196,7 @@ pub(crate) fn v_TextContent<'v, V: JsonView<'v>>(
         let r = match &*k {
             "annotations" => v_Annotations(v, p, cx),
             "text" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -7088,6 +8206,7 @@ pub(crate) fn v_TextContent<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "text",
@@ -7105,6 +8224,15 @@ pub(crate) fn v_TextContent<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["text", "type"],
+            p,
+            "#/definitions/TextContent/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_TextResourceContents<'v, V: JsonView<'v>>(
@@ -7121,16 +8249,17 @@ pub(crate) fn v_TextResourceContents<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["text", "uri"],
-        p,
-        "#/definitions/TextResourceContents/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["text", "uri"],
+            p,
+            "#/definitions/TextResourceContents/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -7146,6 +8275,7 @@ pub(crate) fn v_TextResourceContents<'v, V: JsonView<'v>>(
                 )
             }
             "text" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -7155,6 +8285,7 @@ pub(crate) fn v_TextResourceContents<'v, V: JsonView<'v>>(
                 )
             }
             "uri" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -7179,6 +8310,15 @@ pub(crate) fn v_TextResourceContents<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["text", "uri"],
+            p,
+            "#/definitions/TextResourceContents/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ToolInputSchema<'v, V: JsonView<'v>>(
@@ -7195,16 +8335,17 @@ pub(crate) fn v_ToolInputSchema<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["type"],
-        p,
-        "#/definitions/Tool/properties/inputSchema/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["type"],
+            p,
+            "#/definitions/Tool/properties/inputSchema/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -7273,6 +8414,7 @@ pub(crate) fn v_ToolInputSchema<'v, V: JsonView<'v>>(
                 }
             }
             "type" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "object",
@@ -7297,22 +8439,32 @@ pub(crate) fn v_ToolInputSchema<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["type"],
+            p,
+            "#/definitions/Tool/properties/inputSchema/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_Tool<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
     if !rt::check_type(v, rt::JType::Object, p, "#/definitions/Tool/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["inputSchema", "name"],
-        p,
-        "#/definitions/Tool/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["inputSchema", "name"],
+            p,
+            "#/definitions/Tool/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -7328,8 +8480,12 @@ pub(crate) fn v_Tool<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
                     cx,
                 )
             }
-            "inputSchema" => v_ToolInputSchema(v, p, cx),
+            "inputSchema" => {
+                seen |= 1u64;
+                v_ToolInputSchema(v, p, cx)
+            }
             "name" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -7346,6 +8502,15 @@ pub(crate) fn v_Tool<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["inputSchema", "name"],
+            p,
+            "#/definitions/Tool/required",
+            cx,
+        );
     }
     ok
 }
@@ -7479,22 +8644,24 @@ pub(crate) fn v_ToolListChangedNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/definitions/ToolListChangedNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ToolListChangedNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "notifications/tools/list_changed",
@@ -7520,6 +8687,15 @@ pub(crate) fn v_ToolListChangedNotification<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/definitions/ToolListChangedNotification/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_UnsubscribeRequestParams<'v, V: JsonView<'v>>(
@@ -7536,22 +8712,24 @@ pub(crate) fn v_UnsubscribeRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["uri"],
-        p,
-        "#/definitions/UnsubscribeRequest/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/definitions/UnsubscribeRequest/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "uri" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -7583,6 +8761,15 @@ pub(crate) fn v_UnsubscribeRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/definitions/UnsubscribeRequest/properties/params/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_UnsubscribeRequest<'v, V: JsonView<'v>>(
@@ -7599,22 +8786,24 @@ pub(crate) fn v_UnsubscribeRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/definitions/UnsubscribeRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/UnsubscribeRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "resources/unsubscribe",
@@ -7623,7 +8812,10 @@ pub(crate) fn v_UnsubscribeRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_UnsubscribeRequestParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_UnsubscribeRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/definitions/UnsubscribeRequest", cx),
         };
         if !r {
@@ -7632,6 +8824,15 @@ pub(crate) fn v_UnsubscribeRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/definitions/UnsubscribeRequest/required",
+            cx,
+        );
     }
     ok
 }

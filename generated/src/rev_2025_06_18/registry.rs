@@ -23,102 +23,98 @@ pub fn validate_view<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> ::std::option::Option<bool> {
-    match name {
-        "Annotations" => Some(v_Annotations(v, p, cx)),
-        "AudioContent" => Some(v_AudioContent(v, p, cx)),
-        "BaseMetadata" => Some(v_BaseMetadata(v, p, cx)),
-        "BlobResourceContents" => Some(v_BlobResourceContents(v, p, cx)),
-        "BooleanSchema" => Some(v_BooleanSchema(v, p, cx)),
-        "CallToolRequest" => Some(v_CallToolRequest(v, p, cx)),
-        "CallToolResult" => Some(v_CallToolResult(v, p, cx)),
-        "CancelledNotification" => Some(v_CancelledNotification(v, p, cx)),
-        "ClientCapabilities" => Some(v_ClientCapabilities(v, p, cx)),
-        "ClientNotification" => Some(v_ClientNotification(v, p, cx)),
-        "ClientRequest" => Some(v_ClientRequest(v, p, cx)),
-        "ClientResult" => Some(v_ClientResult(v, p, cx)),
-        "CompleteRequest" => Some(v_CompleteRequest(v, p, cx)),
-        "CompleteResult" => Some(v_CompleteResult(v, p, cx)),
-        "ContentBlock" => Some(v_ContentBlock(v, p, cx)),
-        "CreateMessageRequest" => Some(v_CreateMessageRequest(v, p, cx)),
-        "CreateMessageResult" => Some(v_CreateMessageResult(v, p, cx)),
-        "Cursor" => Some(v_Cursor(v, p, cx)),
-        "ElicitRequest" => Some(v_ElicitRequest(v, p, cx)),
-        "ElicitResult" => Some(v_ElicitResult(v, p, cx)),
-        "EmbeddedResource" => Some(v_EmbeddedResource(v, p, cx)),
-        "EmptyResult" => Some(v_EmptyResult(v, p, cx)),
-        "EnumSchema" => Some(v_EnumSchema(v, p, cx)),
-        "GetPromptRequest" => Some(v_GetPromptRequest(v, p, cx)),
-        "GetPromptResult" => Some(v_GetPromptResult(v, p, cx)),
-        "ImageContent" => Some(v_ImageContent(v, p, cx)),
-        "Implementation" => Some(v_Implementation(v, p, cx)),
-        "InitializeRequest" => Some(v_InitializeRequest(v, p, cx)),
-        "InitializeResult" => Some(v_InitializeResult(v, p, cx)),
-        "InitializedNotification" => Some(v_InitializedNotification(v, p, cx)),
-        "JSONRPCError" => Some(v_JSONRPCError(v, p, cx)),
-        "JSONRPCMessage" => Some(v_JSONRPCMessage(v, p, cx)),
-        "JSONRPCNotification" => Some(v_JSONRPCNotification(v, p, cx)),
-        "JSONRPCRequest" => Some(v_JSONRPCRequest(v, p, cx)),
-        "JSONRPCResponse" => Some(v_JSONRPCResponse(v, p, cx)),
-        "ListPromptsRequest" => Some(v_ListPromptsRequest(v, p, cx)),
-        "ListPromptsResult" => Some(v_ListPromptsResult(v, p, cx)),
-        "ListResourceTemplatesRequest" => Some(v_ListResourceTemplatesRequest(v, p, cx)),
-        "ListResourceTemplatesResult" => Some(v_ListResourceTemplatesResult(v, p, cx)),
-        "ListResourcesRequest" => Some(v_ListResourcesRequest(v, p, cx)),
-        "ListResourcesResult" => Some(v_ListResourcesResult(v, p, cx)),
-        "ListRootsRequest" => Some(v_ListRootsRequest(v, p, cx)),
-        "ListRootsResult" => Some(v_ListRootsResult(v, p, cx)),
-        "ListToolsRequest" => Some(v_ListToolsRequest(v, p, cx)),
-        "ListToolsResult" => Some(v_ListToolsResult(v, p, cx)),
-        "LoggingLevel" => Some(v_LoggingLevel(v, p, cx)),
-        "LoggingMessageNotification" => Some(v_LoggingMessageNotification(v, p, cx)),
-        "ModelHint" => Some(v_ModelHint(v, p, cx)),
-        "ModelPreferences" => Some(v_ModelPreferences(v, p, cx)),
-        "Notification" => Some(v_Notification(v, p, cx)),
-        "NumberSchema" => Some(v_NumberSchema(v, p, cx)),
-        "PaginatedRequest" => Some(v_PaginatedRequest(v, p, cx)),
-        "PaginatedResult" => Some(v_PaginatedResult(v, p, cx)),
-        "PingRequest" => Some(v_PingRequest(v, p, cx)),
-        "PrimitiveSchemaDefinition" => Some(v_PrimitiveSchemaDefinition(v, p, cx)),
-        "ProgressNotification" => Some(v_ProgressNotification(v, p, cx)),
-        "ProgressToken" => Some(v_ProgressToken(v, p, cx)),
-        "Prompt" => Some(v_Prompt(v, p, cx)),
-        "PromptArgument" => Some(v_PromptArgument(v, p, cx)),
-        "PromptListChangedNotification" => {
-            Some(v_PromptListChangedNotification(v, p, cx))
-        }
-        "PromptMessage" => Some(v_PromptMessage(v, p, cx)),
-        "PromptReference" => Some(v_PromptReference(v, p, cx)),
-        "ReadResourceRequest" => Some(v_ReadResourceRequest(v, p, cx)),
-        "ReadResourceResult" => Some(v_ReadResourceResult(v, p, cx)),
-        "Request" => Some(v_Request(v, p, cx)),
-        "RequestId" => Some(v_RequestId(v, p, cx)),
-        "Resource" => Some(v_Resource(v, p, cx)),
-        "ResourceContents" => Some(v_ResourceContents(v, p, cx)),
-        "ResourceLink" => Some(v_ResourceLink(v, p, cx)),
-        "ResourceListChangedNotification" => {
-            Some(v_ResourceListChangedNotification(v, p, cx))
-        }
-        "ResourceTemplate" => Some(v_ResourceTemplate(v, p, cx)),
-        "ResourceTemplateReference" => Some(v_ResourceTemplateReference(v, p, cx)),
-        "ResourceUpdatedNotification" => Some(v_ResourceUpdatedNotification(v, p, cx)),
-        "Result" => Some(v_Result(v, p, cx)),
-        "Role" => Some(v_Role(v, p, cx)),
-        "Root" => Some(v_Root(v, p, cx)),
-        "RootsListChangedNotification" => Some(v_RootsListChangedNotification(v, p, cx)),
-        "SamplingMessage" => Some(v_SamplingMessage(v, p, cx)),
-        "ServerCapabilities" => Some(v_ServerCapabilities(v, p, cx)),
-        "ServerNotification" => Some(v_ServerNotification(v, p, cx)),
-        "ServerRequest" => Some(v_ServerRequest(v, p, cx)),
-        "ServerResult" => Some(v_ServerResult(v, p, cx)),
-        "SetLevelRequest" => Some(v_SetLevelRequest(v, p, cx)),
-        "StringSchema" => Some(v_StringSchema(v, p, cx)),
-        "SubscribeRequest" => Some(v_SubscribeRequest(v, p, cx)),
-        "TextContent" => Some(v_TextContent(v, p, cx)),
-        "TextResourceContents" => Some(v_TextResourceContents(v, p, cx)),
-        "Tool" => Some(v_Tool(v, p, cx)),
-        "ToolAnnotations" => Some(v_ToolAnnotations(v, p, cx)),
-        "ToolListChangedNotification" => Some(v_ToolListChangedNotification(v, p, cx)),
-        "UnsubscribeRequest" => Some(v_UnsubscribeRequest(v, p, cx)),
+    match definition_index(name)? {
+        0usize => Some(v_Annotations(v, p, cx)),
+        1usize => Some(v_AudioContent(v, p, cx)),
+        2usize => Some(v_BaseMetadata(v, p, cx)),
+        3usize => Some(v_BlobResourceContents(v, p, cx)),
+        4usize => Some(v_BooleanSchema(v, p, cx)),
+        5usize => Some(v_CallToolRequest(v, p, cx)),
+        6usize => Some(v_CallToolResult(v, p, cx)),
+        7usize => Some(v_CancelledNotification(v, p, cx)),
+        8usize => Some(v_ClientCapabilities(v, p, cx)),
+        9usize => Some(v_ClientNotification(v, p, cx)),
+        10usize => Some(v_ClientRequest(v, p, cx)),
+        11usize => Some(v_ClientResult(v, p, cx)),
+        12usize => Some(v_CompleteRequest(v, p, cx)),
+        13usize => Some(v_CompleteResult(v, p, cx)),
+        14usize => Some(v_ContentBlock(v, p, cx)),
+        15usize => Some(v_CreateMessageRequest(v, p, cx)),
+        16usize => Some(v_CreateMessageResult(v, p, cx)),
+        17usize => Some(v_Cursor(v, p, cx)),
+        18usize => Some(v_ElicitRequest(v, p, cx)),
+        19usize => Some(v_ElicitResult(v, p, cx)),
+        20usize => Some(v_EmbeddedResource(v, p, cx)),
+        21usize => Some(v_EmptyResult(v, p, cx)),
+        22usize => Some(v_EnumSchema(v, p, cx)),
+        23usize => Some(v_GetPromptRequest(v, p, cx)),
+        24usize => Some(v_GetPromptResult(v, p, cx)),
+        25usize => Some(v_ImageContent(v, p, cx)),
+        26usize => Some(v_Implementation(v, p, cx)),
+        27usize => Some(v_InitializeRequest(v, p, cx)),
+        28usize => Some(v_InitializeResult(v, p, cx)),
+        29usize => Some(v_InitializedNotification(v, p, cx)),
+        30usize => Some(v_JSONRPCError(v, p, cx)),
+        31usize => Some(v_JSONRPCMessage(v, p, cx)),
+        32usize => Some(v_JSONRPCNotification(v, p, cx)),
+        33usize => Some(v_JSONRPCRequest(v, p, cx)),
+        34usize => Some(v_JSONRPCResponse(v, p, cx)),
+        35usize => Some(v_ListPromptsRequest(v, p, cx)),
+        36usize => Some(v_ListPromptsResult(v, p, cx)),
+        37usize => Some(v_ListResourceTemplatesRequest(v, p, cx)),
+        38usize => Some(v_ListResourceTemplatesResult(v, p, cx)),
+        39usize => Some(v_ListResourcesRequest(v, p, cx)),
+        40usize => Some(v_ListResourcesResult(v, p, cx)),
+        41usize => Some(v_ListRootsRequest(v, p, cx)),
+        42usize => Some(v_ListRootsResult(v, p, cx)),
+        43usize => Some(v_ListToolsRequest(v, p, cx)),
+        44usize => Some(v_ListToolsResult(v, p, cx)),
+        45usize => Some(v_LoggingLevel(v, p, cx)),
+        46usize => Some(v_LoggingMessageNotification(v, p, cx)),
+        47usize => Some(v_ModelHint(v, p, cx)),
+        48usize => Some(v_ModelPreferences(v, p, cx)),
+        49usize => Some(v_Notification(v, p, cx)),
+        50usize => Some(v_NumberSchema(v, p, cx)),
+        51usize => Some(v_PaginatedRequest(v, p, cx)),
+        52usize => Some(v_PaginatedResult(v, p, cx)),
+        53usize => Some(v_PingRequest(v, p, cx)),
+        54usize => Some(v_PrimitiveSchemaDefinition(v, p, cx)),
+        55usize => Some(v_ProgressNotification(v, p, cx)),
+        56usize => Some(v_ProgressToken(v, p, cx)),
+        57usize => Some(v_Prompt(v, p, cx)),
+        58usize => Some(v_PromptArgument(v, p, cx)),
+        59usize => Some(v_PromptListChangedNotification(v, p, cx)),
+        60usize => Some(v_PromptMessage(v, p, cx)),
+        61usize => Some(v_PromptReference(v, p, cx)),
+        62usize => Some(v_ReadResourceRequest(v, p, cx)),
+        63usize => Some(v_ReadResourceResult(v, p, cx)),
+        64usize => Some(v_Request(v, p, cx)),
+        65usize => Some(v_RequestId(v, p, cx)),
+        66usize => Some(v_Resource(v, p, cx)),
+        67usize => Some(v_ResourceContents(v, p, cx)),
+        68usize => Some(v_ResourceLink(v, p, cx)),
+        69usize => Some(v_ResourceListChangedNotification(v, p, cx)),
+        70usize => Some(v_ResourceTemplate(v, p, cx)),
+        71usize => Some(v_ResourceTemplateReference(v, p, cx)),
+        72usize => Some(v_ResourceUpdatedNotification(v, p, cx)),
+        73usize => Some(v_Result(v, p, cx)),
+        74usize => Some(v_Role(v, p, cx)),
+        75usize => Some(v_Root(v, p, cx)),
+        76usize => Some(v_RootsListChangedNotification(v, p, cx)),
+        77usize => Some(v_SamplingMessage(v, p, cx)),
+        78usize => Some(v_ServerCapabilities(v, p, cx)),
+        79usize => Some(v_ServerNotification(v, p, cx)),
+        80usize => Some(v_ServerRequest(v, p, cx)),
+        81usize => Some(v_ServerResult(v, p, cx)),
+        82usize => Some(v_SetLevelRequest(v, p, cx)),
+        83usize => Some(v_StringSchema(v, p, cx)),
+        84usize => Some(v_SubscribeRequest(v, p, cx)),
+        85usize => Some(v_TextContent(v, p, cx)),
+        86usize => Some(v_TextResourceContents(v, p, cx)),
+        87usize => Some(v_Tool(v, p, cx)),
+        88usize => Some(v_ToolAnnotations(v, p, cx)),
+        89usize => Some(v_ToolListChangedNotification(v, p, cx)),
+        90usize => Some(v_UnsubscribeRequest(v, p, cx)),
         _ => None,
     }
 }
@@ -132,8 +128,8 @@ pub fn build_view<'v, V: JsonView<'v>>(
 ) -> ::std::option::Option<
     ::std::option::Option<::std::boxed::Box<dyn crate::decode::AnyDecoded>>,
 > {
-    match name {
-        "Annotations" => {
+    match definition_index(name)? {
+        0usize => {
             Some(
                 <Annotations as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -142,7 +138,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "AudioContent" => {
+        1usize => {
             Some(
                 <AudioContent as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -151,7 +147,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "BaseMetadata" => {
+        2usize => {
             Some(
                 <BaseMetadata as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -160,7 +156,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "BlobResourceContents" => {
+        3usize => {
             Some(
                 <BlobResourceContents as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -169,7 +165,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "BooleanSchema" => {
+        4usize => {
             Some(
                 <BooleanSchema as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -178,7 +174,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CallToolRequest" => {
+        5usize => {
             Some(
                 <CallToolRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -187,7 +183,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CallToolResult" => {
+        6usize => {
             Some(
                 <CallToolResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -196,7 +192,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CancelledNotification" => {
+        7usize => {
             Some(
                 <CancelledNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -205,7 +201,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ClientCapabilities" => {
+        8usize => {
             Some(
                 <ClientCapabilities as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -214,7 +210,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ClientNotification" => {
+        9usize => {
             Some(
                 <ClientNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -223,7 +219,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ClientRequest" => {
+        10usize => {
             Some(
                 <ClientRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -232,7 +228,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ClientResult" => {
+        11usize => {
             Some(
                 <ClientResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -241,7 +237,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CompleteRequest" => {
+        12usize => {
             Some(
                 <CompleteRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -250,7 +246,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CompleteResult" => {
+        13usize => {
             Some(
                 <CompleteResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -259,7 +255,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ContentBlock" => {
+        14usize => {
             Some(
                 <ContentBlock as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -268,7 +264,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CreateMessageRequest" => {
+        15usize => {
             Some(
                 <CreateMessageRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -277,7 +273,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CreateMessageResult" => {
+        16usize => {
             Some(
                 <CreateMessageResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -286,7 +282,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Cursor" => {
+        17usize => {
             Some(
                 <::std::string::String as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -295,7 +291,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ElicitRequest" => {
+        18usize => {
             Some(
                 <ElicitRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -304,7 +300,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ElicitResult" => {
+        19usize => {
             Some(
                 <ElicitResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -313,7 +309,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "EmbeddedResource" => {
+        20usize => {
             Some(
                 <EmbeddedResource as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -322,7 +318,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "EmptyResult" => {
+        21usize => {
             Some(
                 <Result as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -331,7 +327,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "EnumSchema" => {
+        22usize => {
             Some(
                 <EnumSchema as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -340,7 +336,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "GetPromptRequest" => {
+        23usize => {
             Some(
                 <GetPromptRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -349,7 +345,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "GetPromptResult" => {
+        24usize => {
             Some(
                 <GetPromptResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -358,7 +354,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ImageContent" => {
+        25usize => {
             Some(
                 <ImageContent as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -367,7 +363,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Implementation" => {
+        26usize => {
             Some(
                 <Implementation as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -376,7 +372,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "InitializeRequest" => {
+        27usize => {
             Some(
                 <InitializeRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -385,7 +381,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "InitializeResult" => {
+        28usize => {
             Some(
                 <InitializeResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -394,7 +390,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "InitializedNotification" => {
+        29usize => {
             Some(
                 <InitializedNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -403,7 +399,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "JSONRPCError" => {
+        30usize => {
             Some(
                 <JSONRPCError as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -412,7 +408,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "JSONRPCMessage" => {
+        31usize => {
             Some(
                 <JSONRPCMessage as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -421,7 +417,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "JSONRPCNotification" => {
+        32usize => {
             Some(
                 <JSONRPCNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -430,7 +426,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "JSONRPCRequest" => {
+        33usize => {
             Some(
                 <JSONRPCRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -439,7 +435,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "JSONRPCResponse" => {
+        34usize => {
             Some(
                 <JSONRPCResponse as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -448,7 +444,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListPromptsRequest" => {
+        35usize => {
             Some(
                 <ListPromptsRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -457,7 +453,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListPromptsResult" => {
+        36usize => {
             Some(
                 <ListPromptsResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -466,7 +462,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListResourceTemplatesRequest" => {
+        37usize => {
             Some(
                 <ListResourceTemplatesRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -475,7 +471,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListResourceTemplatesResult" => {
+        38usize => {
             Some(
                 <ListResourceTemplatesResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -484,7 +480,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListResourcesRequest" => {
+        39usize => {
             Some(
                 <ListResourcesRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -493,7 +489,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListResourcesResult" => {
+        40usize => {
             Some(
                 <ListResourcesResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -502,7 +498,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListRootsRequest" => {
+        41usize => {
             Some(
                 <ListRootsRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -511,7 +507,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListRootsResult" => {
+        42usize => {
             Some(
                 <ListRootsResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -520,7 +516,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListToolsRequest" => {
+        43usize => {
             Some(
                 <ListToolsRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -529,7 +525,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListToolsResult" => {
+        44usize => {
             Some(
                 <ListToolsResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -538,7 +534,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "LoggingLevel" => {
+        45usize => {
             Some(
                 <LoggingLevel as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -547,7 +543,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "LoggingMessageNotification" => {
+        46usize => {
             Some(
                 <LoggingMessageNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -556,7 +552,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ModelHint" => {
+        47usize => {
             Some(
                 <ModelHint as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -565,7 +561,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ModelPreferences" => {
+        48usize => {
             Some(
                 <ModelPreferences as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -574,7 +570,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Notification" => {
+        49usize => {
             Some(
                 <Notification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -583,7 +579,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "NumberSchema" => {
+        50usize => {
             Some(
                 <NumberSchema as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -592,7 +588,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PaginatedRequest" => {
+        51usize => {
             Some(
                 <PaginatedRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -601,7 +597,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PaginatedResult" => {
+        52usize => {
             Some(
                 <PaginatedResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -610,7 +606,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PingRequest" => {
+        53usize => {
             Some(
                 <PingRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -619,7 +615,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PrimitiveSchemaDefinition" => {
+        54usize => {
             Some(
                 <PrimitiveSchemaDefinition as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -628,7 +624,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ProgressNotification" => {
+        55usize => {
             Some(
                 <ProgressNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -637,7 +633,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ProgressToken" => {
+        56usize => {
             Some(
                 <ProgressToken as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -646,7 +642,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Prompt" => {
+        57usize => {
             Some(
                 <Prompt as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -655,7 +651,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PromptArgument" => {
+        58usize => {
             Some(
                 <PromptArgument as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -664,7 +660,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PromptListChangedNotification" => {
+        59usize => {
             Some(
                 <PromptListChangedNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -673,7 +669,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PromptMessage" => {
+        60usize => {
             Some(
                 <PromptMessage as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -682,7 +678,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PromptReference" => {
+        61usize => {
             Some(
                 <PromptReference as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -691,7 +687,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ReadResourceRequest" => {
+        62usize => {
             Some(
                 <ReadResourceRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -700,7 +696,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ReadResourceResult" => {
+        63usize => {
             Some(
                 <ReadResourceResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -709,7 +705,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Request" => {
+        64usize => {
             Some(
                 <Request as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -718,7 +714,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "RequestId" => {
+        65usize => {
             Some(
                 <RequestId as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -727,7 +723,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Resource" => {
+        66usize => {
             Some(
                 <Resource as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -736,7 +732,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ResourceContents" => {
+        67usize => {
             Some(
                 <ResourceContents as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -745,7 +741,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ResourceLink" => {
+        68usize => {
             Some(
                 <ResourceLink as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -754,7 +750,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ResourceListChangedNotification" => {
+        69usize => {
             Some(
                 <ResourceListChangedNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -763,7 +759,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ResourceTemplate" => {
+        70usize => {
             Some(
                 <ResourceTemplate as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -772,7 +768,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ResourceTemplateReference" => {
+        71usize => {
             Some(
                 <ResourceTemplateReference as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -781,7 +777,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ResourceUpdatedNotification" => {
+        72usize => {
             Some(
                 <ResourceUpdatedNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -790,7 +786,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Result" => {
+        73usize => {
             Some(
                 <Result as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -799,7 +795,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Role" => {
+        74usize => {
             Some(
                 <Role as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -808,7 +804,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Root" => {
+        75usize => {
             Some(
                 <Root as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -817,7 +813,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "RootsListChangedNotification" => {
+        76usize => {
             Some(
                 <RootsListChangedNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -826,7 +822,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "SamplingMessage" => {
+        77usize => {
             Some(
                 <SamplingMessage as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -835,7 +831,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ServerCapabilities" => {
+        78usize => {
             Some(
                 <ServerCapabilities as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -844,7 +840,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ServerNotification" => {
+        79usize => {
             Some(
                 <ServerNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -853,7 +849,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ServerRequest" => {
+        80usize => {
             Some(
                 <ServerRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -862,7 +858,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ServerResult" => {
+        81usize => {
             Some(
                 <ServerResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -871,7 +867,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "SetLevelRequest" => {
+        82usize => {
             Some(
                 <SetLevelRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -880,7 +876,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "StringSchema" => {
+        83usize => {
             Some(
                 <StringSchema as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -889,7 +885,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "SubscribeRequest" => {
+        84usize => {
             Some(
                 <SubscribeRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -898,7 +894,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "TextContent" => {
+        85usize => {
             Some(
                 <TextContent as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -907,7 +903,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "TextResourceContents" => {
+        86usize => {
             Some(
                 <TextResourceContents as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -916,7 +912,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Tool" => {
+        87usize => {
             Some(
                 <Tool as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -925,7 +921,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ToolAnnotations" => {
+        88usize => {
             Some(
                 <ToolAnnotations as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -934,7 +930,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ToolListChangedNotification" => {
+        89usize => {
             Some(
                 <ToolListChangedNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -943,7 +939,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "UnsubscribeRequest" => {
+        90usize => {
             Some(
                 <UnsubscribeRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -3270,5 +3266,222 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
 pub fn definition(
     name: &str,
 ) -> ::std::option::Option<&'static crate::decode::DefEntry> {
-    DEFINITIONS.iter().find(|d| d.name == name)
+    DEFINITIONS.get(definition_index(name)?)
+}
+/// Index in [`DEFINITIONS`] of the definition called `name`.
+pub fn definition_index(name: &str) -> ::std::option::Option<usize> {
+    match name.len() {
+        4usize => {
+            match name {
+                "Role" => Some(74usize),
+                "Root" => Some(75usize),
+                "Tool" => Some(87usize),
+                _ => None,
+            }
+        }
+        6usize => {
+            match name {
+                "Cursor" => Some(17usize),
+                "Prompt" => Some(57usize),
+                "Result" => Some(73usize),
+                _ => None,
+            }
+        }
+        7usize => {
+            match name {
+                "Request" => Some(64usize),
+                _ => None,
+            }
+        }
+        8usize => {
+            match name {
+                "Resource" => Some(66usize),
+                _ => None,
+            }
+        }
+        9usize => {
+            match name {
+                "ModelHint" => Some(47usize),
+                "RequestId" => Some(65usize),
+                _ => None,
+            }
+        }
+        10usize => {
+            match name {
+                "EnumSchema" => Some(22usize),
+                _ => None,
+            }
+        }
+        11usize => {
+            match name {
+                "Annotations" => Some(0usize),
+                "EmptyResult" => Some(21usize),
+                "PingRequest" => Some(53usize),
+                "TextContent" => Some(85usize),
+                _ => None,
+            }
+        }
+        12usize => {
+            match name {
+                "AudioContent" => Some(1usize),
+                "BaseMetadata" => Some(2usize),
+                "ClientResult" => Some(11usize),
+                "ContentBlock" => Some(14usize),
+                "ElicitResult" => Some(19usize),
+                "ImageContent" => Some(25usize),
+                "JSONRPCError" => Some(30usize),
+                "LoggingLevel" => Some(45usize),
+                "Notification" => Some(49usize),
+                "NumberSchema" => Some(50usize),
+                "ResourceLink" => Some(68usize),
+                "ServerResult" => Some(81usize),
+                "StringSchema" => Some(83usize),
+                _ => None,
+            }
+        }
+        13usize => {
+            match name {
+                "BooleanSchema" => Some(4usize),
+                "ClientRequest" => Some(10usize),
+                "ElicitRequest" => Some(18usize),
+                "ProgressToken" => Some(56usize),
+                "PromptMessage" => Some(60usize),
+                "ServerRequest" => Some(80usize),
+                _ => None,
+            }
+        }
+        14usize => {
+            match name {
+                "CallToolResult" => Some(6usize),
+                "CompleteResult" => Some(13usize),
+                "Implementation" => Some(26usize),
+                "JSONRPCMessage" => Some(31usize),
+                "JSONRPCRequest" => Some(33usize),
+                "PromptArgument" => Some(58usize),
+                _ => None,
+            }
+        }
+        15usize => {
+            match name {
+                "CallToolRequest" => Some(5usize),
+                "CompleteRequest" => Some(12usize),
+                "GetPromptResult" => Some(24usize),
+                "JSONRPCResponse" => Some(34usize),
+                "ListRootsResult" => Some(42usize),
+                "ListToolsResult" => Some(44usize),
+                "PaginatedResult" => Some(52usize),
+                "PromptReference" => Some(61usize),
+                "SamplingMessage" => Some(77usize),
+                "SetLevelRequest" => Some(82usize),
+                "ToolAnnotations" => Some(88usize),
+                _ => None,
+            }
+        }
+        16usize => {
+            match name {
+                "EmbeddedResource" => Some(20usize),
+                "GetPromptRequest" => Some(23usize),
+                "InitializeResult" => Some(28usize),
+                "ListRootsRequest" => Some(41usize),
+                "ListToolsRequest" => Some(43usize),
+                "ModelPreferences" => Some(48usize),
+                "PaginatedRequest" => Some(51usize),
+                "ResourceContents" => Some(67usize),
+                "ResourceTemplate" => Some(70usize),
+                "SubscribeRequest" => Some(84usize),
+                _ => None,
+            }
+        }
+        17usize => {
+            match name {
+                "InitializeRequest" => Some(27usize),
+                "ListPromptsResult" => Some(36usize),
+                _ => None,
+            }
+        }
+        18usize => {
+            match name {
+                "ClientCapabilities" => Some(8usize),
+                "ClientNotification" => Some(9usize),
+                "ListPromptsRequest" => Some(35usize),
+                "ReadResourceResult" => Some(63usize),
+                "ServerCapabilities" => Some(78usize),
+                "ServerNotification" => Some(79usize),
+                "UnsubscribeRequest" => Some(90usize),
+                _ => None,
+            }
+        }
+        19usize => {
+            match name {
+                "CreateMessageResult" => Some(16usize),
+                "JSONRPCNotification" => Some(32usize),
+                "ListResourcesResult" => Some(40usize),
+                "ReadResourceRequest" => Some(62usize),
+                _ => None,
+            }
+        }
+        20usize => {
+            match name {
+                "BlobResourceContents" => Some(3usize),
+                "CreateMessageRequest" => Some(15usize),
+                "ListResourcesRequest" => Some(39usize),
+                "ProgressNotification" => Some(55usize),
+                "TextResourceContents" => Some(86usize),
+                _ => None,
+            }
+        }
+        21usize => {
+            match name {
+                "CancelledNotification" => Some(7usize),
+                _ => None,
+            }
+        }
+        23usize => {
+            match name {
+                "InitializedNotification" => Some(29usize),
+                _ => None,
+            }
+        }
+        25usize => {
+            match name {
+                "PrimitiveSchemaDefinition" => Some(54usize),
+                "ResourceTemplateReference" => Some(71usize),
+                _ => None,
+            }
+        }
+        26usize => {
+            match name {
+                "LoggingMessageNotification" => Some(46usize),
+                _ => None,
+            }
+        }
+        27usize => {
+            match name {
+                "ListResourceTemplatesResult" => Some(38usize),
+                "ResourceUpdatedNotification" => Some(72usize),
+                "ToolListChangedNotification" => Some(89usize),
+                _ => None,
+            }
+        }
+        28usize => {
+            match name {
+                "ListResourceTemplatesRequest" => Some(37usize),
+                "RootsListChangedNotification" => Some(76usize),
+                _ => None,
+            }
+        }
+        29usize => {
+            match name {
+                "PromptListChangedNotification" => Some(59usize),
+                _ => None,
+            }
+        }
+        31usize => {
+            match name {
+                "ResourceListChangedNotification" => Some(69usize),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }

@@ -61,7 +61,6 @@ pub struct AudioContent {
     ///
     /// Wire name: `mimeType`.
     pub mime_type: ::std::string::String,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::Audio,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -88,7 +87,6 @@ pub struct BaseMetadata {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/BlobResourceContents`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BlobResourceContents {
@@ -112,34 +110,26 @@ pub struct BlobResourceContents {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/BooleanSchema`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BooleanSchema {
-    ///
     /// Wire name: `default`.
     pub default: ::std::option::Option<bool>,
-    ///
     /// Wire name: `description`.
     pub description: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `title`.
     pub title: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::Boolean,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/CallToolRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallToolRequestParams {
-    ///
     /// Wire name: `arguments`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub arguments: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
-    ///
     /// Wire name: `name`.
     pub name: ::std::string::String,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -150,10 +140,8 @@ pub struct CallToolRequestParams {
 /// Schema: `#/definitions/CallToolRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallToolRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::ToolsCall,
-    ///
     /// Wire name: `params`.
     pub params: CallToolRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -198,7 +186,6 @@ pub struct CallToolResult {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/CancelledNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancelledNotificationParams {
@@ -226,10 +213,8 @@ pub struct CancelledNotificationParams {
 /// Schema: `#/definitions/CancelledNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancelledNotification {
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsCancelled,
-    ///
     /// Wire name: `params`.
     pub params: CancelledNotificationParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -277,7 +262,6 @@ pub struct ClientCapabilities {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ClientNotification`.
 /// Decoding: told apart by the `method` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -307,7 +291,6 @@ impl ::std::convert::From<RootsListChangedNotification> for ClientNotification {
         ClientNotification::RootsListChangedNotification(v)
     }
 }
-///
 /// Schema: `#/definitions/ClientRequest`.
 /// Decoding: told apart by the `method` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -391,7 +374,6 @@ impl ::std::convert::From<CompleteRequest> for ClientRequest {
         ClientRequest::CompleteRequest(v)
     }
 }
-///
 /// Schema: `#/definitions/ClientResult`.
 /// Decoding: told apart by which fields are present (the arm whose required fields are all present and that declares the most present fields wins; ties in schema order).
 #[derive(Debug, Clone, PartialEq)]
@@ -450,7 +432,6 @@ pub struct CompleteRequestParamsContext {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/CompleteRequest/properties/params/properties/ref`.
 /// Decoding: told apart by the `type` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -468,7 +449,6 @@ impl ::std::convert::From<ResourceTemplateReference> for CompleteRequestParamsRe
         CompleteRequestParamsRef::ResourceTemplateReference(v)
     }
 }
-///
 /// Schema: `#/definitions/CompleteRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteRequestParams {
@@ -481,7 +461,6 @@ pub struct CompleteRequestParams {
     /// Wire name: `context`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub context: ::std::option::Option<CompleteRequestParamsContext>,
-    ///
     /// Wire name: `ref`.
     pub r#ref: CompleteRequestParamsRef,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -492,16 +471,13 @@ pub struct CompleteRequestParams {
 /// Schema: `#/definitions/CompleteRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::CompletionComplete,
-    ///
     /// Wire name: `params`.
     pub params: CompleteRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/CompleteResult/properties/completion`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteResultCompletion {
@@ -530,13 +506,11 @@ pub struct CompleteResult {
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
-    ///
     /// Wire name: `completion`.
     pub completion: CompleteResultCompletion,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ContentBlock`.
 /// Decoding: told apart by the `type` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -605,7 +579,6 @@ impl ::std::fmt::Display for CreateMessageRequestParamsIncludeContext {
         f.write_str(self.as_str())
     }
 }
-///
 /// Schema: `#/definitions/CreateMessageRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateMessageRequestParams {
@@ -619,7 +592,6 @@ pub struct CreateMessageRequestParams {
     ///
     /// Wire name: `maxTokens`.
     pub max_tokens: crate::json::Number,
-    ///
     /// Wire name: `messages`.
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
@@ -632,14 +604,12 @@ pub struct CreateMessageRequestParams {
     /// Wire name: `modelPreferences`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub model_preferences: ::std::option::Option<ModelPreferences>,
-    ///
     /// Wire name: `stopSequences`.
     pub stop_sequences: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
     ///
     /// Wire name: `systemPrompt`.
     pub system_prompt: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `temperature`.
     pub temperature: ::std::option::Option<crate::json::Number>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -650,16 +620,13 @@ pub struct CreateMessageRequestParams {
 /// Schema: `#/definitions/CreateMessageRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateMessageRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::SamplingCreateMessage,
-    ///
     /// Wire name: `params`.
     pub params: CreateMessageRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/CreateMessageResult/properties/content`.
 /// Decoding: told apart by the `type` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -693,14 +660,12 @@ pub struct CreateMessageResult {
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
-    ///
     /// Wire name: `content`.
     pub content: CreateMessageResultContent,
     /// The name of the model that generated the message.
     ///
     /// Wire name: `model`.
     pub model: ::std::string::String,
-    ///
     /// Wire name: `role`.
     pub role: Role,
     /// The reason why sampling stopped, if known.
@@ -716,19 +681,15 @@ pub struct CreateMessageResult {
 /// Schema: `#/definitions/ElicitRequest/properties/params/properties/requestedSchema`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ElicitRequestParamsRequestedSchema {
-    ///
     /// Wire name: `properties`.
     pub properties: crate::json::ObjectMap<PrimitiveSchemaDefinition>,
-    ///
     /// Wire name: `required`.
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::Object,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ElicitRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ElicitRequestParams {
@@ -749,10 +710,8 @@ pub struct ElicitRequestParams {
 /// Schema: `#/definitions/ElicitRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ElicitRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::ElicitationCreate,
-    ///
     /// Wire name: `params`.
     pub params: ElicitRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -794,7 +753,6 @@ impl ::std::fmt::Display for ElicitResultAction {
         f.write_str(self.as_str())
     }
 }
-///
 /// Schema: `#/definitions/ElicitResult/properties/content/additionalProperties`.
 /// Decoding: told apart by JSON type.
 #[derive(Debug, Clone, PartialEq)]
@@ -844,7 +802,6 @@ pub struct ElicitResult {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/EmbeddedResource/properties/resource`.
 /// Decoding: told apart by which fields are present (the arm whose required fields are all present and that declares the most present fields wins; ties in schema order).
 #[derive(Debug, Clone, PartialEq)]
@@ -880,38 +837,29 @@ pub struct EmbeddedResource {
     /// Wire name: `annotations`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub annotations: ::std::option::Option<Annotations>,
-    ///
     /// Wire name: `resource`.
     pub resource: EmbeddedResourceResource,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::Resource,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/EnumSchema`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EnumSchema {
-    ///
     /// Wire name: `description`.
     pub description: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `enum`.
     pub r#enum: ::std::vec::Vec<::std::string::String>,
-    ///
     /// Wire name: `enumNames`.
     pub enum_names: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    ///
     /// Wire name: `title`.
     pub title: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::String,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/GetPromptRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetPromptRequestParams {
@@ -932,10 +880,8 @@ pub struct GetPromptRequestParams {
 /// Schema: `#/definitions/GetPromptRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetPromptRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::PromptsGet,
-    ///
     /// Wire name: `params`.
     pub params: GetPromptRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -955,7 +901,6 @@ pub struct GetPromptResult {
     ///
     /// Wire name: `description`.
     pub description: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `messages`.
     pub messages: ::std::vec::Vec<PromptMessage>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -984,7 +929,6 @@ pub struct ImageContent {
     ///
     /// Wire name: `mimeType`.
     pub mime_type: ::std::string::String,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::Image,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -1008,20 +952,16 @@ pub struct Implementation {
     ///
     /// Wire name: `title`.
     pub title: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `version`.
     pub version: ::std::string::String,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/InitializeRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InitializeRequestParams {
-    ///
     /// Wire name: `capabilities`.
     pub capabilities: ClientCapabilities,
-    ///
     /// Wire name: `clientInfo`.
     pub client_info: Implementation,
     /// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
@@ -1036,10 +976,8 @@ pub struct InitializeRequestParams {
 /// Schema: `#/definitions/InitializeRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InitializeRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::Initialize,
-    ///
     /// Wire name: `params`.
     pub params: InitializeRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -1055,7 +993,6 @@ pub struct InitializeResult {
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
-    ///
     /// Wire name: `capabilities`.
     pub capabilities: ServerCapabilities,
     /// Instructions describing how to use the server and its features.
@@ -1068,13 +1005,11 @@ pub struct InitializeResult {
     ///
     /// Wire name: `protocolVersion`.
     pub protocol_version: ::std::string::String,
-    ///
     /// Wire name: `serverInfo`.
     pub server_info: Implementation,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/InitializedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InitializedNotificationParams {
@@ -1091,17 +1026,14 @@ pub struct InitializedNotificationParams {
 /// Schema: `#/definitions/InitializedNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InitializedNotification {
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsInitialized,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<InitializedNotificationParams>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/JSONRPCError/properties/error`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCErrorError {
@@ -1125,13 +1057,10 @@ pub struct JSONRPCErrorError {
 /// Schema: `#/definitions/JSONRPCError`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCError {
-    ///
     /// Wire name: `error`.
     pub error: JSONRPCErrorError,
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -1168,7 +1097,6 @@ impl ::std::convert::From<JSONRPCError> for JSONRPCMessage {
         JSONRPCMessage::JSONRPCError(v)
     }
 }
-///
 /// Schema: `#/definitions/JSONRPCNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCNotificationParams {
@@ -1185,13 +1113,10 @@ pub struct JSONRPCNotificationParams {
 /// Schema: `#/definitions/JSONRPCNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCNotification {
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: ::std::string::String,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<JSONRPCNotificationParams>,
@@ -1210,7 +1135,6 @@ pub struct JSONRPCRequestParamsMeta {
     /// Members beyond the declared ones (`additionalProperties`).
     pub additional: crate::json::ObjectMap<crate::json::Value>,
 }
-///
 /// Schema: `#/definitions/JSONRPCRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCRequestParams {
@@ -1227,16 +1151,12 @@ pub struct JSONRPCRequestParams {
 /// Schema: `#/definitions/JSONRPCRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: ::std::string::String,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<JSONRPCRequestParams>,
@@ -1248,19 +1168,15 @@ pub struct JSONRPCRequest {
 /// Schema: `#/definitions/JSONRPCResponse`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCResponse {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `result`.
     pub result: Result,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ListPromptsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListPromptsRequestParams {
@@ -1277,10 +1193,8 @@ pub struct ListPromptsRequestParams {
 /// Schema: `#/definitions/ListPromptsRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListPromptsRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::PromptsList,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<ListPromptsRequestParams>,
@@ -1302,13 +1216,11 @@ pub struct ListPromptsResult {
     ///
     /// Wire name: `nextCursor`.
     pub next_cursor: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `prompts`.
     pub prompts: ::std::vec::Vec<Prompt>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ListResourceTemplatesRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourceTemplatesRequestParams {
@@ -1325,10 +1237,8 @@ pub struct ListResourceTemplatesRequestParams {
 /// Schema: `#/definitions/ListResourceTemplatesRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourceTemplatesRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::ResourcesTemplatesList,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<ListResourceTemplatesRequestParams>,
@@ -1350,13 +1260,11 @@ pub struct ListResourceTemplatesResult {
     ///
     /// Wire name: `nextCursor`.
     pub next_cursor: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `resourceTemplates`.
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ListResourcesRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourcesRequestParams {
@@ -1373,10 +1281,8 @@ pub struct ListResourcesRequestParams {
 /// Schema: `#/definitions/ListResourcesRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourcesRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::ResourcesList,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<ListResourcesRequestParams>,
@@ -1398,7 +1304,6 @@ pub struct ListResourcesResult {
     ///
     /// Wire name: `nextCursor`.
     pub next_cursor: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `resources`.
     pub resources: ::std::vec::Vec<Resource>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -1416,7 +1321,6 @@ pub struct ListRootsRequestParamsMeta {
     /// Members beyond the declared ones (`additionalProperties`).
     pub additional: crate::json::ObjectMap<crate::json::Value>,
 }
-///
 /// Schema: `#/definitions/ListRootsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListRootsRequestParams {
@@ -1439,10 +1343,8 @@ pub struct ListRootsRequestParams {
 /// Schema: `#/definitions/ListRootsRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListRootsRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::RootsList,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<ListRootsRequestParams>,
@@ -1461,13 +1363,11 @@ pub struct ListRootsResult {
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
-    ///
     /// Wire name: `roots`.
     pub roots: ::std::vec::Vec<Root>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ListToolsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListToolsRequestParams {
@@ -1484,10 +1384,8 @@ pub struct ListToolsRequestParams {
 /// Schema: `#/definitions/ListToolsRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListToolsRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::ToolsList,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<ListToolsRequestParams>,
@@ -1509,7 +1407,6 @@ pub struct ListToolsResult {
     ///
     /// Wire name: `nextCursor`.
     pub next_cursor: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `tools`.
     pub tools: ::std::vec::Vec<Tool>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -1571,7 +1468,6 @@ impl ::std::fmt::Display for LoggingLevel {
         f.write_str(self.as_str())
     }
 }
-///
 /// Schema: `#/definitions/LoggingMessageNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoggingMessageNotificationParams {
@@ -1595,10 +1491,8 @@ pub struct LoggingMessageNotificationParams {
 /// Schema: `#/definitions/LoggingMessageNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoggingMessageNotification {
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsMessage,
-    ///
     /// Wire name: `params`.
     pub params: LoggingMessageNotificationParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -1673,7 +1567,6 @@ pub struct ModelPreferences {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/Notification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NotificationParams {
@@ -1685,21 +1578,17 @@ pub struct NotificationParams {
     /// Members beyond the declared ones (`additionalProperties`).
     pub additional: crate::json::ObjectMap<crate::json::Value>,
 }
-///
 /// Schema: `#/definitions/Notification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Notification {
-    ///
     /// Wire name: `method`.
     pub method: ::std::string::String,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<NotificationParams>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/NumberSchema/properties/type`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum NumberSchemaType {
@@ -1727,29 +1616,22 @@ impl ::std::fmt::Display for NumberSchemaType {
         f.write_str(self.as_str())
     }
 }
-///
 /// Schema: `#/definitions/NumberSchema`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NumberSchema {
-    ///
     /// Wire name: `description`.
     pub description: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `maximum`.
     pub maximum: ::std::option::Option<crate::json::Number>,
-    ///
     /// Wire name: `minimum`.
     pub minimum: ::std::option::Option<crate::json::Number>,
-    ///
     /// Wire name: `title`.
     pub title: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `type`.
     pub r#type: NumberSchemaType,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/PaginatedRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PaginatedRequestParams {
@@ -1761,21 +1643,17 @@ pub struct PaginatedRequestParams {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/PaginatedRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PaginatedRequest {
-    ///
     /// Wire name: `method`.
     pub method: ::std::string::String,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/PaginatedResult`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PaginatedResult {
@@ -1804,7 +1682,6 @@ pub struct PingRequestParamsMeta {
     /// Members beyond the declared ones (`additionalProperties`).
     pub additional: crate::json::ObjectMap<crate::json::Value>,
 }
-///
 /// Schema: `#/definitions/PingRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PingRequestParams {
@@ -1821,10 +1698,8 @@ pub struct PingRequestParams {
 /// Schema: `#/definitions/PingRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PingRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::Ping,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<PingRequestParams>,
@@ -1863,7 +1738,6 @@ impl ::std::convert::From<EnumSchema> for PrimitiveSchemaDefinition {
         PrimitiveSchemaDefinition::EnumSchema(v)
     }
 }
-///
 /// Schema: `#/definitions/ProgressNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProgressNotificationParams {
@@ -1891,10 +1765,8 @@ pub struct ProgressNotificationParams {
 /// Schema: `#/definitions/ProgressNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProgressNotification {
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsProgress,
-    ///
     /// Wire name: `params`.
     pub params: ProgressNotificationParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -1982,7 +1854,6 @@ pub struct PromptArgument {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/PromptListChangedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PromptListChangedNotificationParams {
@@ -1999,10 +1870,8 @@ pub struct PromptListChangedNotificationParams {
 /// Schema: `#/definitions/PromptListChangedNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PromptListChangedNotification {
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsPromptsListChanged,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<PromptListChangedNotificationParams>,
@@ -2017,10 +1886,8 @@ pub struct PromptListChangedNotification {
 /// Schema: `#/definitions/PromptMessage`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PromptMessage {
-    ///
     /// Wire name: `content`.
     pub content: ContentBlock,
-    ///
     /// Wire name: `role`.
     pub role: Role,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -2044,13 +1911,11 @@ pub struct PromptReference {
     ///
     /// Wire name: `title`.
     pub title: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::RefPrompt,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ReadResourceRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadResourceRequestParams {
@@ -2066,16 +1931,13 @@ pub struct ReadResourceRequestParams {
 /// Schema: `#/definitions/ReadResourceRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadResourceRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::ResourcesRead,
-    ///
     /// Wire name: `params`.
     pub params: ReadResourceRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ReadResourceResult/properties/contents/items`.
 /// Decoding: told apart by which fields are present (the arm whose required fields are all present and that declares the most present fields wins; ties in schema order).
 #[derive(Debug, Clone, PartialEq)]
@@ -2103,7 +1965,6 @@ pub struct ReadResourceResult {
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
-    ///
     /// Wire name: `contents`.
     pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -2121,7 +1982,6 @@ pub struct RequestParamsMeta {
     /// Members beyond the declared ones (`additionalProperties`).
     pub additional: crate::json::ObjectMap<crate::json::Value>,
 }
-///
 /// Schema: `#/definitions/Request/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RequestParams {
@@ -2133,14 +1993,11 @@ pub struct RequestParams {
     /// Members beyond the declared ones (`additionalProperties`).
     pub additional: crate::json::ObjectMap<crate::json::Value>,
 }
-///
 /// Schema: `#/definitions/Request`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Request {
-    ///
     /// Wire name: `method`.
     pub method: ::std::string::String,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<RequestParams>,
@@ -2284,7 +2141,6 @@ pub struct ResourceLink {
     ///
     /// Wire name: `title`.
     pub title: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::ResourceLink,
     /// The URI of this resource.
@@ -2294,7 +2150,6 @@ pub struct ResourceLink {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ResourceListChangedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceListChangedNotificationParams {
@@ -2311,10 +2166,8 @@ pub struct ResourceListChangedNotificationParams {
 /// Schema: `#/definitions/ResourceListChangedNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceListChangedNotification {
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsResourcesListChanged,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<ResourceListChangedNotificationParams>,
@@ -2371,7 +2224,6 @@ pub struct ResourceTemplate {
 /// Schema: `#/definitions/ResourceTemplateReference`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceTemplateReference {
-    ///
     /// Wire name: `type`.
     pub r#type: lit::RefResource,
     /// The URI or URI template of the resource.
@@ -2381,7 +2233,6 @@ pub struct ResourceTemplateReference {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ResourceUpdatedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceUpdatedNotificationParams {
@@ -2397,16 +2248,13 @@ pub struct ResourceUpdatedNotificationParams {
 /// Schema: `#/definitions/ResourceUpdatedNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceUpdatedNotification {
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsResourcesUpdated,
-    ///
     /// Wire name: `params`.
     pub params: ResourceUpdatedNotificationParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/Result`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Result {
@@ -2469,7 +2317,6 @@ pub struct Root {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/RootsListChangedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RootsListChangedNotificationParams {
@@ -2488,17 +2335,14 @@ pub struct RootsListChangedNotificationParams {
 /// Schema: `#/definitions/RootsListChangedNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RootsListChangedNotification {
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsRootsListChanged,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<RootsListChangedNotificationParams>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/SamplingMessage/properties/content`.
 /// Decoding: told apart by the `type` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -2527,10 +2371,8 @@ impl ::std::convert::From<AudioContent> for SamplingMessageContent {
 /// Schema: `#/definitions/SamplingMessage`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SamplingMessage {
-    ///
     /// Wire name: `content`.
     pub content: SamplingMessageContent,
-    ///
     /// Wire name: `role`.
     pub role: Role,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -2616,7 +2458,6 @@ pub struct ServerCapabilities {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ServerNotification`.
 /// Decoding: told apart by the `method` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -2664,7 +2505,6 @@ impl ::std::convert::From<LoggingMessageNotification> for ServerNotification {
         ServerNotification::LoggingMessageNotification(v)
     }
 }
-///
 /// Schema: `#/definitions/ServerRequest`.
 /// Decoding: told apart by the `method` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -2694,7 +2534,6 @@ impl ::std::convert::From<ElicitRequest> for ServerRequest {
         ServerRequest::ElicitRequest(v)
     }
 }
-///
 /// Schema: `#/definitions/ServerResult`.
 /// Decoding: told apart by which fields are present (the arm whose required fields are all present and that declares the most present fields wins; ties in schema order).
 #[derive(Debug, Clone, PartialEq)]
@@ -2760,7 +2599,6 @@ impl ::std::convert::From<CompleteResult> for ServerResult {
         ServerResult::CompleteResult(v)
     }
 }
-///
 /// Schema: `#/definitions/SetLevelRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetLevelRequestParams {
@@ -2776,16 +2614,13 @@ pub struct SetLevelRequestParams {
 /// Schema: `#/definitions/SetLevelRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetLevelRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::LoggingSetLevel,
-    ///
     /// Wire name: `params`.
     pub params: SetLevelRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/StringSchema/properties/format`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum StringSchemaFormat {
@@ -2821,32 +2656,24 @@ impl ::std::fmt::Display for StringSchemaFormat {
         f.write_str(self.as_str())
     }
 }
-///
 /// Schema: `#/definitions/StringSchema`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StringSchema {
-    ///
     /// Wire name: `description`.
     pub description: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `format`.
     pub format: ::std::option::Option<StringSchemaFormat>,
-    ///
     /// Wire name: `maxLength`.
     pub max_length: ::std::option::Option<crate::json::Number>,
-    ///
     /// Wire name: `minLength`.
     pub min_length: ::std::option::Option<crate::json::Number>,
-    ///
     /// Wire name: `title`.
     pub title: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::String,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/SubscribeRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubscribeRequestParams {
@@ -2862,10 +2689,8 @@ pub struct SubscribeRequestParams {
 /// Schema: `#/definitions/SubscribeRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubscribeRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::ResourcesSubscribe,
-    ///
     /// Wire name: `params`.
     pub params: SubscribeRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -2890,13 +2715,11 @@ pub struct TextContent {
     ///
     /// Wire name: `text`.
     pub text: ::std::string::String,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::Text,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/TextResourceContents`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TextResourceContents {
@@ -2925,16 +2748,13 @@ pub struct TextResourceContents {
 /// Schema: `#/definitions/Tool/properties/inputSchema`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolInputSchema {
-    ///
     /// Wire name: `properties`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub properties: ::std::option::Option<
         crate::json::ObjectMap<crate::json::ObjectMap<crate::json::Value>>,
     >,
-    ///
     /// Wire name: `required`.
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::Object,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -2946,16 +2766,13 @@ pub struct ToolInputSchema {
 /// Schema: `#/definitions/Tool/properties/outputSchema`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolOutputSchema {
-    ///
     /// Wire name: `properties`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub properties: ::std::option::Option<
         crate::json::ObjectMap<crate::json::ObjectMap<crate::json::Value>>,
     >,
-    ///
     /// Wire name: `required`.
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::Object,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -3062,7 +2879,6 @@ pub struct ToolAnnotations {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/ToolListChangedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolListChangedNotificationParams {
@@ -3079,17 +2895,14 @@ pub struct ToolListChangedNotificationParams {
 /// Schema: `#/definitions/ToolListChangedNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolListChangedNotification {
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsToolsListChanged,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<ToolListChangedNotificationParams>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/definitions/UnsubscribeRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UnsubscribeRequestParams {
@@ -3105,10 +2918,8 @@ pub struct UnsubscribeRequestParams {
 /// Schema: `#/definitions/UnsubscribeRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UnsubscribeRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::ResourcesUnsubscribe,
-    ///
     /// Wire name: `params`.
     pub params: UnsubscribeRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.

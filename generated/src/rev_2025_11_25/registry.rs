@@ -23,166 +23,152 @@ pub fn validate_view<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> ::std::option::Option<bool> {
-    match name {
-        "Annotations" => Some(v_Annotations(v, p, cx)),
-        "AudioContent" => Some(v_AudioContent(v, p, cx)),
-        "BaseMetadata" => Some(v_BaseMetadata(v, p, cx)),
-        "BlobResourceContents" => Some(v_BlobResourceContents(v, p, cx)),
-        "BooleanSchema" => Some(v_BooleanSchema(v, p, cx)),
-        "CallToolRequest" => Some(v_CallToolRequest(v, p, cx)),
-        "CallToolRequestParams" => Some(v_CallToolRequestParams(v, p, cx)),
-        "CallToolResult" => Some(v_CallToolResult(v, p, cx)),
-        "CancelTaskRequest" => Some(v_CancelTaskRequest(v, p, cx)),
-        "CancelTaskResult" => Some(v_CancelTaskResult(v, p, cx)),
-        "CancelledNotification" => Some(v_CancelledNotification(v, p, cx)),
-        "CancelledNotificationParams" => Some(v_CancelledNotificationParams(v, p, cx)),
-        "ClientCapabilities" => Some(v_ClientCapabilities(v, p, cx)),
-        "ClientNotification" => Some(v_ClientNotification(v, p, cx)),
-        "ClientRequest" => Some(v_ClientRequest(v, p, cx)),
-        "ClientResult" => Some(v_ClientResult(v, p, cx)),
-        "CompleteRequest" => Some(v_CompleteRequest(v, p, cx)),
-        "CompleteRequestParams" => Some(v_CompleteRequestParams(v, p, cx)),
-        "CompleteResult" => Some(v_CompleteResult(v, p, cx)),
-        "ContentBlock" => Some(v_ContentBlock(v, p, cx)),
-        "CreateMessageRequest" => Some(v_CreateMessageRequest(v, p, cx)),
-        "CreateMessageRequestParams" => Some(v_CreateMessageRequestParams(v, p, cx)),
-        "CreateMessageResult" => Some(v_CreateMessageResult(v, p, cx)),
-        "CreateTaskResult" => Some(v_CreateTaskResult(v, p, cx)),
-        "Cursor" => Some(v_Cursor(v, p, cx)),
-        "ElicitRequest" => Some(v_ElicitRequest(v, p, cx)),
-        "ElicitRequestFormParams" => Some(v_ElicitRequestFormParams(v, p, cx)),
-        "ElicitRequestParams" => Some(v_ElicitRequestParams(v, p, cx)),
-        "ElicitRequestURLParams" => Some(v_ElicitRequestURLParams(v, p, cx)),
-        "ElicitResult" => Some(v_ElicitResult(v, p, cx)),
-        "ElicitationCompleteNotification" => {
-            Some(v_ElicitationCompleteNotification(v, p, cx))
-        }
-        "EmbeddedResource" => Some(v_EmbeddedResource(v, p, cx)),
-        "EmptyResult" => Some(v_EmptyResult(v, p, cx)),
-        "EnumSchema" => Some(v_EnumSchema(v, p, cx)),
-        "Error" => Some(v_Error(v, p, cx)),
-        "GetPromptRequest" => Some(v_GetPromptRequest(v, p, cx)),
-        "GetPromptRequestParams" => Some(v_GetPromptRequestParams(v, p, cx)),
-        "GetPromptResult" => Some(v_GetPromptResult(v, p, cx)),
-        "GetTaskPayloadRequest" => Some(v_GetTaskPayloadRequest(v, p, cx)),
-        "GetTaskPayloadResult" => Some(v_GetTaskPayloadResult(v, p, cx)),
-        "GetTaskRequest" => Some(v_GetTaskRequest(v, p, cx)),
-        "GetTaskResult" => Some(v_GetTaskResult(v, p, cx)),
-        "Icon" => Some(v_Icon(v, p, cx)),
-        "Icons" => Some(v_Icons(v, p, cx)),
-        "ImageContent" => Some(v_ImageContent(v, p, cx)),
-        "Implementation" => Some(v_Implementation(v, p, cx)),
-        "InitializeRequest" => Some(v_InitializeRequest(v, p, cx)),
-        "InitializeRequestParams" => Some(v_InitializeRequestParams(v, p, cx)),
-        "InitializeResult" => Some(v_InitializeResult(v, p, cx)),
-        "InitializedNotification" => Some(v_InitializedNotification(v, p, cx)),
-        "JSONRPCErrorResponse" => Some(v_JSONRPCErrorResponse(v, p, cx)),
-        "JSONRPCMessage" => Some(v_JSONRPCMessage(v, p, cx)),
-        "JSONRPCNotification" => Some(v_JSONRPCNotification(v, p, cx)),
-        "JSONRPCRequest" => Some(v_JSONRPCRequest(v, p, cx)),
-        "JSONRPCResponse" => Some(v_JSONRPCResponse(v, p, cx)),
-        "JSONRPCResultResponse" => Some(v_JSONRPCResultResponse(v, p, cx)),
-        "LegacyTitledEnumSchema" => Some(v_LegacyTitledEnumSchema(v, p, cx)),
-        "ListPromptsRequest" => Some(v_ListPromptsRequest(v, p, cx)),
-        "ListPromptsResult" => Some(v_ListPromptsResult(v, p, cx)),
-        "ListResourceTemplatesRequest" => Some(v_ListResourceTemplatesRequest(v, p, cx)),
-        "ListResourceTemplatesResult" => Some(v_ListResourceTemplatesResult(v, p, cx)),
-        "ListResourcesRequest" => Some(v_ListResourcesRequest(v, p, cx)),
-        "ListResourcesResult" => Some(v_ListResourcesResult(v, p, cx)),
-        "ListRootsRequest" => Some(v_ListRootsRequest(v, p, cx)),
-        "ListRootsResult" => Some(v_ListRootsResult(v, p, cx)),
-        "ListTasksRequest" => Some(v_ListTasksRequest(v, p, cx)),
-        "ListTasksResult" => Some(v_ListTasksResult(v, p, cx)),
-        "ListToolsRequest" => Some(v_ListToolsRequest(v, p, cx)),
-        "ListToolsResult" => Some(v_ListToolsResult(v, p, cx)),
-        "LoggingLevel" => Some(v_LoggingLevel(v, p, cx)),
-        "LoggingMessageNotification" => Some(v_LoggingMessageNotification(v, p, cx)),
-        "LoggingMessageNotificationParams" => {
-            Some(v_LoggingMessageNotificationParams(v, p, cx))
-        }
-        "ModelHint" => Some(v_ModelHint(v, p, cx)),
-        "ModelPreferences" => Some(v_ModelPreferences(v, p, cx)),
-        "MultiSelectEnumSchema" => Some(v_MultiSelectEnumSchema(v, p, cx)),
-        "Notification" => Some(v_Notification(v, p, cx)),
-        "NotificationParams" => Some(v_NotificationParams(v, p, cx)),
-        "NumberSchema" => Some(v_NumberSchema(v, p, cx)),
-        "PaginatedRequest" => Some(v_PaginatedRequest(v, p, cx)),
-        "PaginatedRequestParams" => Some(v_PaginatedRequestParams(v, p, cx)),
-        "PaginatedResult" => Some(v_PaginatedResult(v, p, cx)),
-        "PingRequest" => Some(v_PingRequest(v, p, cx)),
-        "PrimitiveSchemaDefinition" => Some(v_PrimitiveSchemaDefinition(v, p, cx)),
-        "ProgressNotification" => Some(v_ProgressNotification(v, p, cx)),
-        "ProgressNotificationParams" => Some(v_ProgressNotificationParams(v, p, cx)),
-        "ProgressToken" => Some(v_ProgressToken(v, p, cx)),
-        "Prompt" => Some(v_Prompt(v, p, cx)),
-        "PromptArgument" => Some(v_PromptArgument(v, p, cx)),
-        "PromptListChangedNotification" => {
-            Some(v_PromptListChangedNotification(v, p, cx))
-        }
-        "PromptMessage" => Some(v_PromptMessage(v, p, cx)),
-        "PromptReference" => Some(v_PromptReference(v, p, cx)),
-        "ReadResourceRequest" => Some(v_ReadResourceRequest(v, p, cx)),
-        "ReadResourceRequestParams" => Some(v_ReadResourceRequestParams(v, p, cx)),
-        "ReadResourceResult" => Some(v_ReadResourceResult(v, p, cx)),
-        "RelatedTaskMetadata" => Some(v_RelatedTaskMetadata(v, p, cx)),
-        "Request" => Some(v_Request(v, p, cx)),
-        "RequestId" => Some(v_RequestId(v, p, cx)),
-        "RequestParams" => Some(v_RequestParams(v, p, cx)),
-        "Resource" => Some(v_Resource(v, p, cx)),
-        "ResourceContents" => Some(v_ResourceContents(v, p, cx)),
-        "ResourceLink" => Some(v_ResourceLink(v, p, cx)),
-        "ResourceListChangedNotification" => {
-            Some(v_ResourceListChangedNotification(v, p, cx))
-        }
-        "ResourceRequestParams" => Some(v_ResourceRequestParams(v, p, cx)),
-        "ResourceTemplate" => Some(v_ResourceTemplate(v, p, cx)),
-        "ResourceTemplateReference" => Some(v_ResourceTemplateReference(v, p, cx)),
-        "ResourceUpdatedNotification" => Some(v_ResourceUpdatedNotification(v, p, cx)),
-        "ResourceUpdatedNotificationParams" => {
-            Some(v_ResourceUpdatedNotificationParams(v, p, cx))
-        }
-        "Result" => Some(v_Result(v, p, cx)),
-        "Role" => Some(v_Role(v, p, cx)),
-        "Root" => Some(v_Root(v, p, cx)),
-        "RootsListChangedNotification" => Some(v_RootsListChangedNotification(v, p, cx)),
-        "SamplingMessage" => Some(v_SamplingMessage(v, p, cx)),
-        "SamplingMessageContentBlock" => Some(v_SamplingMessageContentBlock(v, p, cx)),
-        "ServerCapabilities" => Some(v_ServerCapabilities(v, p, cx)),
-        "ServerNotification" => Some(v_ServerNotification(v, p, cx)),
-        "ServerRequest" => Some(v_ServerRequest(v, p, cx)),
-        "ServerResult" => Some(v_ServerResult(v, p, cx)),
-        "SetLevelRequest" => Some(v_SetLevelRequest(v, p, cx)),
-        "SetLevelRequestParams" => Some(v_SetLevelRequestParams(v, p, cx)),
-        "SingleSelectEnumSchema" => Some(v_SingleSelectEnumSchema(v, p, cx)),
-        "StringSchema" => Some(v_StringSchema(v, p, cx)),
-        "SubscribeRequest" => Some(v_SubscribeRequest(v, p, cx)),
-        "SubscribeRequestParams" => Some(v_SubscribeRequestParams(v, p, cx)),
-        "Task" => Some(v_Task(v, p, cx)),
-        "TaskAugmentedRequestParams" => Some(v_TaskAugmentedRequestParams(v, p, cx)),
-        "TaskMetadata" => Some(v_TaskMetadata(v, p, cx)),
-        "TaskStatus" => Some(v_TaskStatus(v, p, cx)),
-        "TaskStatusNotification" => Some(v_TaskStatusNotification(v, p, cx)),
-        "TaskStatusNotificationParams" => Some(v_TaskStatusNotificationParams(v, p, cx)),
-        "TextContent" => Some(v_TextContent(v, p, cx)),
-        "TextResourceContents" => Some(v_TextResourceContents(v, p, cx)),
-        "TitledMultiSelectEnumSchema" => Some(v_TitledMultiSelectEnumSchema(v, p, cx)),
-        "TitledSingleSelectEnumSchema" => Some(v_TitledSingleSelectEnumSchema(v, p, cx)),
-        "Tool" => Some(v_Tool(v, p, cx)),
-        "ToolAnnotations" => Some(v_ToolAnnotations(v, p, cx)),
-        "ToolChoice" => Some(v_ToolChoice(v, p, cx)),
-        "ToolExecution" => Some(v_ToolExecution(v, p, cx)),
-        "ToolListChangedNotification" => Some(v_ToolListChangedNotification(v, p, cx)),
-        "ToolResultContent" => Some(v_ToolResultContent(v, p, cx)),
-        "ToolUseContent" => Some(v_ToolUseContent(v, p, cx)),
-        "URLElicitationRequiredError" => Some(v_URLElicitationRequiredError(v, p, cx)),
-        "UnsubscribeRequest" => Some(v_UnsubscribeRequest(v, p, cx)),
-        "UnsubscribeRequestParams" => Some(v_UnsubscribeRequestParams(v, p, cx)),
-        "UntitledMultiSelectEnumSchema" => {
-            Some(v_UntitledMultiSelectEnumSchema(v, p, cx))
-        }
-        "UntitledSingleSelectEnumSchema" => {
-            Some(v_UntitledSingleSelectEnumSchema(v, p, cx))
-        }
+    match definition_index(name)? {
+        0usize => Some(v_Annotations(v, p, cx)),
+        1usize => Some(v_AudioContent(v, p, cx)),
+        2usize => Some(v_BaseMetadata(v, p, cx)),
+        3usize => Some(v_BlobResourceContents(v, p, cx)),
+        4usize => Some(v_BooleanSchema(v, p, cx)),
+        5usize => Some(v_CallToolRequest(v, p, cx)),
+        6usize => Some(v_CallToolRequestParams(v, p, cx)),
+        7usize => Some(v_CallToolResult(v, p, cx)),
+        8usize => Some(v_CancelTaskRequest(v, p, cx)),
+        9usize => Some(v_CancelTaskResult(v, p, cx)),
+        10usize => Some(v_CancelledNotification(v, p, cx)),
+        11usize => Some(v_CancelledNotificationParams(v, p, cx)),
+        12usize => Some(v_ClientCapabilities(v, p, cx)),
+        13usize => Some(v_ClientNotification(v, p, cx)),
+        14usize => Some(v_ClientRequest(v, p, cx)),
+        15usize => Some(v_ClientResult(v, p, cx)),
+        16usize => Some(v_CompleteRequest(v, p, cx)),
+        17usize => Some(v_CompleteRequestParams(v, p, cx)),
+        18usize => Some(v_CompleteResult(v, p, cx)),
+        19usize => Some(v_ContentBlock(v, p, cx)),
+        20usize => Some(v_CreateMessageRequest(v, p, cx)),
+        21usize => Some(v_CreateMessageRequestParams(v, p, cx)),
+        22usize => Some(v_CreateMessageResult(v, p, cx)),
+        23usize => Some(v_CreateTaskResult(v, p, cx)),
+        24usize => Some(v_Cursor(v, p, cx)),
+        25usize => Some(v_ElicitRequest(v, p, cx)),
+        26usize => Some(v_ElicitRequestFormParams(v, p, cx)),
+        27usize => Some(v_ElicitRequestParams(v, p, cx)),
+        28usize => Some(v_ElicitRequestURLParams(v, p, cx)),
+        29usize => Some(v_ElicitResult(v, p, cx)),
+        30usize => Some(v_ElicitationCompleteNotification(v, p, cx)),
+        31usize => Some(v_EmbeddedResource(v, p, cx)),
+        32usize => Some(v_EmptyResult(v, p, cx)),
+        33usize => Some(v_EnumSchema(v, p, cx)),
+        34usize => Some(v_Error(v, p, cx)),
+        35usize => Some(v_GetPromptRequest(v, p, cx)),
+        36usize => Some(v_GetPromptRequestParams(v, p, cx)),
+        37usize => Some(v_GetPromptResult(v, p, cx)),
+        38usize => Some(v_GetTaskPayloadRequest(v, p, cx)),
+        39usize => Some(v_GetTaskPayloadResult(v, p, cx)),
+        40usize => Some(v_GetTaskRequest(v, p, cx)),
+        41usize => Some(v_GetTaskResult(v, p, cx)),
+        42usize => Some(v_Icon(v, p, cx)),
+        43usize => Some(v_Icons(v, p, cx)),
+        44usize => Some(v_ImageContent(v, p, cx)),
+        45usize => Some(v_Implementation(v, p, cx)),
+        46usize => Some(v_InitializeRequest(v, p, cx)),
+        47usize => Some(v_InitializeRequestParams(v, p, cx)),
+        48usize => Some(v_InitializeResult(v, p, cx)),
+        49usize => Some(v_InitializedNotification(v, p, cx)),
+        50usize => Some(v_JSONRPCErrorResponse(v, p, cx)),
+        51usize => Some(v_JSONRPCMessage(v, p, cx)),
+        52usize => Some(v_JSONRPCNotification(v, p, cx)),
+        53usize => Some(v_JSONRPCRequest(v, p, cx)),
+        54usize => Some(v_JSONRPCResponse(v, p, cx)),
+        55usize => Some(v_JSONRPCResultResponse(v, p, cx)),
+        56usize => Some(v_LegacyTitledEnumSchema(v, p, cx)),
+        57usize => Some(v_ListPromptsRequest(v, p, cx)),
+        58usize => Some(v_ListPromptsResult(v, p, cx)),
+        59usize => Some(v_ListResourceTemplatesRequest(v, p, cx)),
+        60usize => Some(v_ListResourceTemplatesResult(v, p, cx)),
+        61usize => Some(v_ListResourcesRequest(v, p, cx)),
+        62usize => Some(v_ListResourcesResult(v, p, cx)),
+        63usize => Some(v_ListRootsRequest(v, p, cx)),
+        64usize => Some(v_ListRootsResult(v, p, cx)),
+        65usize => Some(v_ListTasksRequest(v, p, cx)),
+        66usize => Some(v_ListTasksResult(v, p, cx)),
+        67usize => Some(v_ListToolsRequest(v, p, cx)),
+        68usize => Some(v_ListToolsResult(v, p, cx)),
+        69usize => Some(v_LoggingLevel(v, p, cx)),
+        70usize => Some(v_LoggingMessageNotification(v, p, cx)),
+        71usize => Some(v_LoggingMessageNotificationParams(v, p, cx)),
+        72usize => Some(v_ModelHint(v, p, cx)),
+        73usize => Some(v_ModelPreferences(v, p, cx)),
+        74usize => Some(v_MultiSelectEnumSchema(v, p, cx)),
+        75usize => Some(v_Notification(v, p, cx)),
+        76usize => Some(v_NotificationParams(v, p, cx)),
+        77usize => Some(v_NumberSchema(v, p, cx)),
+        78usize => Some(v_PaginatedRequest(v, p, cx)),
+        79usize => Some(v_PaginatedRequestParams(v, p, cx)),
+        80usize => Some(v_PaginatedResult(v, p, cx)),
+        81usize => Some(v_PingRequest(v, p, cx)),
+        82usize => Some(v_PrimitiveSchemaDefinition(v, p, cx)),
+        83usize => Some(v_ProgressNotification(v, p, cx)),
+        84usize => Some(v_ProgressNotificationParams(v, p, cx)),
+        85usize => Some(v_ProgressToken(v, p, cx)),
+        86usize => Some(v_Prompt(v, p, cx)),
+        87usize => Some(v_PromptArgument(v, p, cx)),
+        88usize => Some(v_PromptListChangedNotification(v, p, cx)),
+        89usize => Some(v_PromptMessage(v, p, cx)),
+        90usize => Some(v_PromptReference(v, p, cx)),
+        91usize => Some(v_ReadResourceRequest(v, p, cx)),
+        92usize => Some(v_ReadResourceRequestParams(v, p, cx)),
+        93usize => Some(v_ReadResourceResult(v, p, cx)),
+        94usize => Some(v_RelatedTaskMetadata(v, p, cx)),
+        95usize => Some(v_Request(v, p, cx)),
+        96usize => Some(v_RequestId(v, p, cx)),
+        97usize => Some(v_RequestParams(v, p, cx)),
+        98usize => Some(v_Resource(v, p, cx)),
+        99usize => Some(v_ResourceContents(v, p, cx)),
+        100usize => Some(v_ResourceLink(v, p, cx)),
+        101usize => Some(v_ResourceListChangedNotification(v, p, cx)),
+        102usize => Some(v_ResourceRequestParams(v, p, cx)),
+        103usize => Some(v_ResourceTemplate(v, p, cx)),
+        104usize => Some(v_ResourceTemplateReference(v, p, cx)),
+        105usize => Some(v_ResourceUpdatedNotification(v, p, cx)),
+        106usize => Some(v_ResourceUpdatedNotificationParams(v, p, cx)),
+        107usize => Some(v_Result(v, p, cx)),
+        108usize => Some(v_Role(v, p, cx)),
+        109usize => Some(v_Root(v, p, cx)),
+        110usize => Some(v_RootsListChangedNotification(v, p, cx)),
+        111usize => Some(v_SamplingMessage(v, p, cx)),
+        112usize => Some(v_SamplingMessageContentBlock(v, p, cx)),
+        113usize => Some(v_ServerCapabilities(v, p, cx)),
+        114usize => Some(v_ServerNotification(v, p, cx)),
+        115usize => Some(v_ServerRequest(v, p, cx)),
+        116usize => Some(v_ServerResult(v, p, cx)),
+        117usize => Some(v_SetLevelRequest(v, p, cx)),
+        118usize => Some(v_SetLevelRequestParams(v, p, cx)),
+        119usize => Some(v_SingleSelectEnumSchema(v, p, cx)),
+        120usize => Some(v_StringSchema(v, p, cx)),
+        121usize => Some(v_SubscribeRequest(v, p, cx)),
+        122usize => Some(v_SubscribeRequestParams(v, p, cx)),
+        123usize => Some(v_Task(v, p, cx)),
+        124usize => Some(v_TaskAugmentedRequestParams(v, p, cx)),
+        125usize => Some(v_TaskMetadata(v, p, cx)),
+        126usize => Some(v_TaskStatus(v, p, cx)),
+        127usize => Some(v_TaskStatusNotification(v, p, cx)),
+        128usize => Some(v_TaskStatusNotificationParams(v, p, cx)),
+        129usize => Some(v_TextContent(v, p, cx)),
+        130usize => Some(v_TextResourceContents(v, p, cx)),
+        131usize => Some(v_TitledMultiSelectEnumSchema(v, p, cx)),
+        132usize => Some(v_TitledSingleSelectEnumSchema(v, p, cx)),
+        133usize => Some(v_Tool(v, p, cx)),
+        134usize => Some(v_ToolAnnotations(v, p, cx)),
+        135usize => Some(v_ToolChoice(v, p, cx)),
+        136usize => Some(v_ToolExecution(v, p, cx)),
+        137usize => Some(v_ToolListChangedNotification(v, p, cx)),
+        138usize => Some(v_ToolResultContent(v, p, cx)),
+        139usize => Some(v_ToolUseContent(v, p, cx)),
+        140usize => Some(v_URLElicitationRequiredError(v, p, cx)),
+        141usize => Some(v_UnsubscribeRequest(v, p, cx)),
+        142usize => Some(v_UnsubscribeRequestParams(v, p, cx)),
+        143usize => Some(v_UntitledMultiSelectEnumSchema(v, p, cx)),
+        144usize => Some(v_UntitledSingleSelectEnumSchema(v, p, cx)),
         _ => None,
     }
 }
@@ -196,8 +182,8 @@ pub fn build_view<'v, V: JsonView<'v>>(
 ) -> ::std::option::Option<
     ::std::option::Option<::std::boxed::Box<dyn crate::decode::AnyDecoded>>,
 > {
-    match name {
-        "Annotations" => {
+    match definition_index(name)? {
+        0usize => {
             Some(
                 <Annotations as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -206,7 +192,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "AudioContent" => {
+        1usize => {
             Some(
                 <AudioContent as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -215,7 +201,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "BaseMetadata" => {
+        2usize => {
             Some(
                 <BaseMetadata as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -224,7 +210,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "BlobResourceContents" => {
+        3usize => {
             Some(
                 <BlobResourceContents as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -233,7 +219,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "BooleanSchema" => {
+        4usize => {
             Some(
                 <BooleanSchema as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -242,7 +228,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CallToolRequest" => {
+        5usize => {
             Some(
                 <CallToolRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -251,7 +237,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CallToolRequestParams" => {
+        6usize => {
             Some(
                 <CallToolRequestParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -260,7 +246,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CallToolResult" => {
+        7usize => {
             Some(
                 <CallToolResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -269,7 +255,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CancelTaskRequest" => {
+        8usize => {
             Some(
                 <CancelTaskRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -278,7 +264,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CancelTaskResult" => {
+        9usize => {
             Some(
                 <CancelTaskResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -287,7 +273,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CancelledNotification" => {
+        10usize => {
             Some(
                 <CancelledNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -296,7 +282,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CancelledNotificationParams" => {
+        11usize => {
             Some(
                 <CancelledNotificationParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -305,7 +291,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ClientCapabilities" => {
+        12usize => {
             Some(
                 <ClientCapabilities as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -314,7 +300,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ClientNotification" => {
+        13usize => {
             Some(
                 <ClientNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -323,7 +309,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ClientRequest" => {
+        14usize => {
             Some(
                 <ClientRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -332,7 +318,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ClientResult" => {
+        15usize => {
             Some(
                 <ClientResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -341,7 +327,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CompleteRequest" => {
+        16usize => {
             Some(
                 <CompleteRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -350,7 +336,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CompleteRequestParams" => {
+        17usize => {
             Some(
                 <CompleteRequestParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -359,7 +345,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CompleteResult" => {
+        18usize => {
             Some(
                 <CompleteResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -368,7 +354,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ContentBlock" => {
+        19usize => {
             Some(
                 <ContentBlock as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -377,7 +363,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CreateMessageRequest" => {
+        20usize => {
             Some(
                 <CreateMessageRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -386,7 +372,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CreateMessageRequestParams" => {
+        21usize => {
             Some(
                 <CreateMessageRequestParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -395,7 +381,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CreateMessageResult" => {
+        22usize => {
             Some(
                 <CreateMessageResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -404,7 +390,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CreateTaskResult" => {
+        23usize => {
             Some(
                 <CreateTaskResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -413,7 +399,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Cursor" => {
+        24usize => {
             Some(
                 <::std::string::String as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -422,7 +408,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ElicitRequest" => {
+        25usize => {
             Some(
                 <ElicitRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -431,7 +417,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ElicitRequestFormParams" => {
+        26usize => {
             Some(
                 <ElicitRequestFormParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -440,7 +426,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ElicitRequestParams" => {
+        27usize => {
             Some(
                 <ElicitRequestParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -449,7 +435,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ElicitRequestURLParams" => {
+        28usize => {
             Some(
                 <ElicitRequestURLParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -458,7 +444,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ElicitResult" => {
+        29usize => {
             Some(
                 <ElicitResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -467,7 +453,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ElicitationCompleteNotification" => {
+        30usize => {
             Some(
                 <ElicitationCompleteNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -476,7 +462,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "EmbeddedResource" => {
+        31usize => {
             Some(
                 <EmbeddedResource as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -485,7 +471,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "EmptyResult" => {
+        32usize => {
             Some(
                 <Result as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -494,7 +480,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "EnumSchema" => {
+        33usize => {
             Some(
                 <EnumSchema as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -503,7 +489,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Error" => {
+        34usize => {
             Some(
                 <Error as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -512,7 +498,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "GetPromptRequest" => {
+        35usize => {
             Some(
                 <GetPromptRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -521,7 +507,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "GetPromptRequestParams" => {
+        36usize => {
             Some(
                 <GetPromptRequestParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -530,7 +516,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "GetPromptResult" => {
+        37usize => {
             Some(
                 <GetPromptResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -539,7 +525,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "GetTaskPayloadRequest" => {
+        38usize => {
             Some(
                 <GetTaskPayloadRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -548,7 +534,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "GetTaskPayloadResult" => {
+        39usize => {
             Some(
                 <GetTaskPayloadResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -557,7 +543,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "GetTaskRequest" => {
+        40usize => {
             Some(
                 <GetTaskRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -566,7 +552,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "GetTaskResult" => {
+        41usize => {
             Some(
                 <GetTaskResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -575,7 +561,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Icon" => {
+        42usize => {
             Some(
                 <Icon as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -584,7 +570,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Icons" => {
+        43usize => {
             Some(
                 <Icons as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -593,7 +579,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ImageContent" => {
+        44usize => {
             Some(
                 <ImageContent as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -602,7 +588,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Implementation" => {
+        45usize => {
             Some(
                 <Implementation as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -611,7 +597,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "InitializeRequest" => {
+        46usize => {
             Some(
                 <InitializeRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -620,7 +606,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "InitializeRequestParams" => {
+        47usize => {
             Some(
                 <InitializeRequestParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -629,7 +615,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "InitializeResult" => {
+        48usize => {
             Some(
                 <InitializeResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -638,7 +624,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "InitializedNotification" => {
+        49usize => {
             Some(
                 <InitializedNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -647,7 +633,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "JSONRPCErrorResponse" => {
+        50usize => {
             Some(
                 <JSONRPCErrorResponse as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -656,7 +642,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "JSONRPCMessage" => {
+        51usize => {
             Some(
                 <JSONRPCMessage as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -665,7 +651,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "JSONRPCNotification" => {
+        52usize => {
             Some(
                 <JSONRPCNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -674,7 +660,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "JSONRPCRequest" => {
+        53usize => {
             Some(
                 <JSONRPCRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -683,7 +669,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "JSONRPCResponse" => {
+        54usize => {
             Some(
                 <JSONRPCResponse as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -692,7 +678,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "JSONRPCResultResponse" => {
+        55usize => {
             Some(
                 <JSONRPCResultResponse as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -701,7 +687,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "LegacyTitledEnumSchema" => {
+        56usize => {
             Some(
                 <LegacyTitledEnumSchema as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -710,7 +696,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListPromptsRequest" => {
+        57usize => {
             Some(
                 <ListPromptsRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -719,7 +705,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListPromptsResult" => {
+        58usize => {
             Some(
                 <ListPromptsResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -728,7 +714,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListResourceTemplatesRequest" => {
+        59usize => {
             Some(
                 <ListResourceTemplatesRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -737,7 +723,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListResourceTemplatesResult" => {
+        60usize => {
             Some(
                 <ListResourceTemplatesResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -746,7 +732,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListResourcesRequest" => {
+        61usize => {
             Some(
                 <ListResourcesRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -755,7 +741,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListResourcesResult" => {
+        62usize => {
             Some(
                 <ListResourcesResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -764,7 +750,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListRootsRequest" => {
+        63usize => {
             Some(
                 <ListRootsRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -773,7 +759,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListRootsResult" => {
+        64usize => {
             Some(
                 <ListRootsResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -782,7 +768,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListTasksRequest" => {
+        65usize => {
             Some(
                 <ListTasksRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -791,7 +777,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListTasksResult" => {
+        66usize => {
             Some(
                 <ListTasksResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -800,7 +786,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListToolsRequest" => {
+        67usize => {
             Some(
                 <ListToolsRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -809,7 +795,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListToolsResult" => {
+        68usize => {
             Some(
                 <ListToolsResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -818,7 +804,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "LoggingLevel" => {
+        69usize => {
             Some(
                 <LoggingLevel as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -827,7 +813,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "LoggingMessageNotification" => {
+        70usize => {
             Some(
                 <LoggingMessageNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -836,7 +822,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "LoggingMessageNotificationParams" => {
+        71usize => {
             Some(
                 <LoggingMessageNotificationParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -845,7 +831,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ModelHint" => {
+        72usize => {
             Some(
                 <ModelHint as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -854,7 +840,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ModelPreferences" => {
+        73usize => {
             Some(
                 <ModelPreferences as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -863,7 +849,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "MultiSelectEnumSchema" => {
+        74usize => {
             Some(
                 <MultiSelectEnumSchema as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -872,7 +858,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Notification" => {
+        75usize => {
             Some(
                 <Notification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -881,7 +867,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "NotificationParams" => {
+        76usize => {
             Some(
                 <NotificationParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -890,7 +876,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "NumberSchema" => {
+        77usize => {
             Some(
                 <NumberSchema as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -899,7 +885,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PaginatedRequest" => {
+        78usize => {
             Some(
                 <PaginatedRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -908,7 +894,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PaginatedRequestParams" => {
+        79usize => {
             Some(
                 <PaginatedRequestParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -917,7 +903,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PaginatedResult" => {
+        80usize => {
             Some(
                 <PaginatedResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -926,7 +912,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PingRequest" => {
+        81usize => {
             Some(
                 <PingRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -935,7 +921,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PrimitiveSchemaDefinition" => {
+        82usize => {
             Some(
                 <PrimitiveSchemaDefinition as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -944,7 +930,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ProgressNotification" => {
+        83usize => {
             Some(
                 <ProgressNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -953,7 +939,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ProgressNotificationParams" => {
+        84usize => {
             Some(
                 <ProgressNotificationParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -962,7 +948,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ProgressToken" => {
+        85usize => {
             Some(
                 <ProgressToken as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -971,7 +957,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Prompt" => {
+        86usize => {
             Some(
                 <Prompt as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -980,7 +966,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PromptArgument" => {
+        87usize => {
             Some(
                 <PromptArgument as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -989,7 +975,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PromptListChangedNotification" => {
+        88usize => {
             Some(
                 <PromptListChangedNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -998,7 +984,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PromptMessage" => {
+        89usize => {
             Some(
                 <PromptMessage as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1007,7 +993,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PromptReference" => {
+        90usize => {
             Some(
                 <PromptReference as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1016,7 +1002,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ReadResourceRequest" => {
+        91usize => {
             Some(
                 <ReadResourceRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1025,7 +1011,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ReadResourceRequestParams" => {
+        92usize => {
             Some(
                 <ReadResourceRequestParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1034,7 +1020,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ReadResourceResult" => {
+        93usize => {
             Some(
                 <ReadResourceResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1043,7 +1029,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "RelatedTaskMetadata" => {
+        94usize => {
             Some(
                 <RelatedTaskMetadata as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1052,7 +1038,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Request" => {
+        95usize => {
             Some(
                 <Request as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1061,7 +1047,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "RequestId" => {
+        96usize => {
             Some(
                 <RequestId as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1070,7 +1056,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "RequestParams" => {
+        97usize => {
             Some(
                 <RequestParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1079,7 +1065,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Resource" => {
+        98usize => {
             Some(
                 <Resource as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1088,7 +1074,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ResourceContents" => {
+        99usize => {
             Some(
                 <ResourceContents as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1097,7 +1083,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ResourceLink" => {
+        100usize => {
             Some(
                 <ResourceLink as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1106,7 +1092,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ResourceListChangedNotification" => {
+        101usize => {
             Some(
                 <ResourceListChangedNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1115,7 +1101,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ResourceRequestParams" => {
+        102usize => {
             Some(
                 <ResourceRequestParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1124,7 +1110,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ResourceTemplate" => {
+        103usize => {
             Some(
                 <ResourceTemplate as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1133,7 +1119,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ResourceTemplateReference" => {
+        104usize => {
             Some(
                 <ResourceTemplateReference as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1142,7 +1128,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ResourceUpdatedNotification" => {
+        105usize => {
             Some(
                 <ResourceUpdatedNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1151,7 +1137,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ResourceUpdatedNotificationParams" => {
+        106usize => {
             Some(
                 <ResourceUpdatedNotificationParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1160,7 +1146,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Result" => {
+        107usize => {
             Some(
                 <Result as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1169,7 +1155,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Role" => {
+        108usize => {
             Some(
                 <Role as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1178,7 +1164,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Root" => {
+        109usize => {
             Some(
                 <Root as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1187,7 +1173,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "RootsListChangedNotification" => {
+        110usize => {
             Some(
                 <RootsListChangedNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1196,7 +1182,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "SamplingMessage" => {
+        111usize => {
             Some(
                 <SamplingMessage as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1205,7 +1191,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "SamplingMessageContentBlock" => {
+        112usize => {
             Some(
                 <SamplingMessageContentBlock as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1214,7 +1200,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ServerCapabilities" => {
+        113usize => {
             Some(
                 <ServerCapabilities as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1223,7 +1209,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ServerNotification" => {
+        114usize => {
             Some(
                 <ServerNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1232,7 +1218,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ServerRequest" => {
+        115usize => {
             Some(
                 <ServerRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1241,7 +1227,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ServerResult" => {
+        116usize => {
             Some(
                 <ServerResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1250,7 +1236,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "SetLevelRequest" => {
+        117usize => {
             Some(
                 <SetLevelRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1259,7 +1245,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "SetLevelRequestParams" => {
+        118usize => {
             Some(
                 <SetLevelRequestParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1268,7 +1254,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "SingleSelectEnumSchema" => {
+        119usize => {
             Some(
                 <SingleSelectEnumSchema as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1277,7 +1263,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "StringSchema" => {
+        120usize => {
             Some(
                 <StringSchema as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1286,7 +1272,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "SubscribeRequest" => {
+        121usize => {
             Some(
                 <SubscribeRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1295,7 +1281,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "SubscribeRequestParams" => {
+        122usize => {
             Some(
                 <SubscribeRequestParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1304,7 +1290,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Task" => {
+        123usize => {
             Some(
                 <Task as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1313,7 +1299,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "TaskAugmentedRequestParams" => {
+        124usize => {
             Some(
                 <TaskAugmentedRequestParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1322,7 +1308,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "TaskMetadata" => {
+        125usize => {
             Some(
                 <TaskMetadata as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1331,7 +1317,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "TaskStatus" => {
+        126usize => {
             Some(
                 <TaskStatus as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1340,7 +1326,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "TaskStatusNotification" => {
+        127usize => {
             Some(
                 <TaskStatusNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1349,7 +1335,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "TaskStatusNotificationParams" => {
+        128usize => {
             Some(
                 <TaskStatusNotificationParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1358,7 +1344,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "TextContent" => {
+        129usize => {
             Some(
                 <TextContent as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1367,7 +1353,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "TextResourceContents" => {
+        130usize => {
             Some(
                 <TextResourceContents as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1376,7 +1362,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "TitledMultiSelectEnumSchema" => {
+        131usize => {
             Some(
                 <TitledMultiSelectEnumSchema as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1385,7 +1371,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "TitledSingleSelectEnumSchema" => {
+        132usize => {
             Some(
                 <TitledSingleSelectEnumSchema as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1394,7 +1380,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Tool" => {
+        133usize => {
             Some(
                 <Tool as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1403,7 +1389,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ToolAnnotations" => {
+        134usize => {
             Some(
                 <ToolAnnotations as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1412,7 +1398,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ToolChoice" => {
+        135usize => {
             Some(
                 <ToolChoice as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1421,7 +1407,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ToolExecution" => {
+        136usize => {
             Some(
                 <ToolExecution as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1430,7 +1416,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ToolListChangedNotification" => {
+        137usize => {
             Some(
                 <ToolListChangedNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1439,7 +1425,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ToolResultContent" => {
+        138usize => {
             Some(
                 <ToolResultContent as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1448,7 +1434,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ToolUseContent" => {
+        139usize => {
             Some(
                 <ToolUseContent as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1457,7 +1443,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "URLElicitationRequiredError" => {
+        140usize => {
             Some(
                 <URLElicitationRequiredError as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1466,7 +1452,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "UnsubscribeRequest" => {
+        141usize => {
             Some(
                 <UnsubscribeRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1475,7 +1461,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "UnsubscribeRequestParams" => {
+        142usize => {
             Some(
                 <UnsubscribeRequestParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1484,7 +1470,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "UntitledMultiSelectEnumSchema" => {
+        143usize => {
             Some(
                 <UntitledMultiSelectEnumSchema as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1493,7 +1479,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "UntitledSingleSelectEnumSchema" => {
+        144usize => {
             Some(
                 <UntitledSingleSelectEnumSchema as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -2203,7 +2189,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
                 name: "toolChoice",
                 type_desc: "ToolChoice",
                 required: false,
-                summary: "Controls how the model uses tools. The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared. Default is `{ mode: \"auto\" `.",
+                summary: "Controls how the model uses tools. The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared. Default is `{ mode: \"auto\" }`.",
             },
             crate::decode::FieldEntry {
                 name: "tools",
@@ -5760,5 +5746,306 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
 pub fn definition(
     name: &str,
 ) -> ::std::option::Option<&'static crate::decode::DefEntry> {
-    DEFINITIONS.iter().find(|d| d.name == name)
+    DEFINITIONS.get(definition_index(name)?)
+}
+/// Index in [`DEFINITIONS`] of the definition called `name`.
+pub fn definition_index(name: &str) -> ::std::option::Option<usize> {
+    match name.len() {
+        4usize => {
+            match name {
+                "Icon" => Some(42usize),
+                "Role" => Some(108usize),
+                "Root" => Some(109usize),
+                "Task" => Some(123usize),
+                "Tool" => Some(133usize),
+                _ => None,
+            }
+        }
+        5usize => {
+            match name {
+                "Error" => Some(34usize),
+                "Icons" => Some(43usize),
+                _ => None,
+            }
+        }
+        6usize => {
+            match name {
+                "Cursor" => Some(24usize),
+                "Prompt" => Some(86usize),
+                "Result" => Some(107usize),
+                _ => None,
+            }
+        }
+        7usize => {
+            match name {
+                "Request" => Some(95usize),
+                _ => None,
+            }
+        }
+        8usize => {
+            match name {
+                "Resource" => Some(98usize),
+                _ => None,
+            }
+        }
+        9usize => {
+            match name {
+                "ModelHint" => Some(72usize),
+                "RequestId" => Some(96usize),
+                _ => None,
+            }
+        }
+        10usize => {
+            match name {
+                "EnumSchema" => Some(33usize),
+                "TaskStatus" => Some(126usize),
+                "ToolChoice" => Some(135usize),
+                _ => None,
+            }
+        }
+        11usize => {
+            match name {
+                "Annotations" => Some(0usize),
+                "EmptyResult" => Some(32usize),
+                "PingRequest" => Some(81usize),
+                "TextContent" => Some(129usize),
+                _ => None,
+            }
+        }
+        12usize => {
+            match name {
+                "AudioContent" => Some(1usize),
+                "BaseMetadata" => Some(2usize),
+                "ClientResult" => Some(15usize),
+                "ContentBlock" => Some(19usize),
+                "ElicitResult" => Some(29usize),
+                "ImageContent" => Some(44usize),
+                "LoggingLevel" => Some(69usize),
+                "Notification" => Some(75usize),
+                "NumberSchema" => Some(77usize),
+                "ResourceLink" => Some(100usize),
+                "ServerResult" => Some(116usize),
+                "StringSchema" => Some(120usize),
+                "TaskMetadata" => Some(125usize),
+                _ => None,
+            }
+        }
+        13usize => {
+            match name {
+                "BooleanSchema" => Some(4usize),
+                "ClientRequest" => Some(14usize),
+                "ElicitRequest" => Some(25usize),
+                "GetTaskResult" => Some(41usize),
+                "ProgressToken" => Some(85usize),
+                "PromptMessage" => Some(89usize),
+                "RequestParams" => Some(97usize),
+                "ServerRequest" => Some(115usize),
+                "ToolExecution" => Some(136usize),
+                _ => None,
+            }
+        }
+        14usize => {
+            match name {
+                "CallToolResult" => Some(7usize),
+                "CompleteResult" => Some(18usize),
+                "GetTaskRequest" => Some(40usize),
+                "Implementation" => Some(45usize),
+                "JSONRPCMessage" => Some(51usize),
+                "JSONRPCRequest" => Some(53usize),
+                "PromptArgument" => Some(87usize),
+                "ToolUseContent" => Some(139usize),
+                _ => None,
+            }
+        }
+        15usize => {
+            match name {
+                "CallToolRequest" => Some(5usize),
+                "CompleteRequest" => Some(16usize),
+                "GetPromptResult" => Some(37usize),
+                "JSONRPCResponse" => Some(54usize),
+                "ListRootsResult" => Some(64usize),
+                "ListTasksResult" => Some(66usize),
+                "ListToolsResult" => Some(68usize),
+                "PaginatedResult" => Some(80usize),
+                "PromptReference" => Some(90usize),
+                "SamplingMessage" => Some(111usize),
+                "SetLevelRequest" => Some(117usize),
+                "ToolAnnotations" => Some(134usize),
+                _ => None,
+            }
+        }
+        16usize => {
+            match name {
+                "CancelTaskResult" => Some(9usize),
+                "CreateTaskResult" => Some(23usize),
+                "EmbeddedResource" => Some(31usize),
+                "GetPromptRequest" => Some(35usize),
+                "InitializeResult" => Some(48usize),
+                "ListRootsRequest" => Some(63usize),
+                "ListTasksRequest" => Some(65usize),
+                "ListToolsRequest" => Some(67usize),
+                "ModelPreferences" => Some(73usize),
+                "PaginatedRequest" => Some(78usize),
+                "ResourceContents" => Some(99usize),
+                "ResourceTemplate" => Some(103usize),
+                "SubscribeRequest" => Some(121usize),
+                _ => None,
+            }
+        }
+        17usize => {
+            match name {
+                "CancelTaskRequest" => Some(8usize),
+                "InitializeRequest" => Some(46usize),
+                "ListPromptsResult" => Some(58usize),
+                "ToolResultContent" => Some(138usize),
+                _ => None,
+            }
+        }
+        18usize => {
+            match name {
+                "ClientCapabilities" => Some(12usize),
+                "ClientNotification" => Some(13usize),
+                "ListPromptsRequest" => Some(57usize),
+                "NotificationParams" => Some(76usize),
+                "ReadResourceResult" => Some(93usize),
+                "ServerCapabilities" => Some(113usize),
+                "ServerNotification" => Some(114usize),
+                "UnsubscribeRequest" => Some(141usize),
+                _ => None,
+            }
+        }
+        19usize => {
+            match name {
+                "CreateMessageResult" => Some(22usize),
+                "ElicitRequestParams" => Some(27usize),
+                "JSONRPCNotification" => Some(52usize),
+                "ListResourcesResult" => Some(62usize),
+                "ReadResourceRequest" => Some(91usize),
+                "RelatedTaskMetadata" => Some(94usize),
+                _ => None,
+            }
+        }
+        20usize => {
+            match name {
+                "BlobResourceContents" => Some(3usize),
+                "CreateMessageRequest" => Some(20usize),
+                "GetTaskPayloadResult" => Some(39usize),
+                "JSONRPCErrorResponse" => Some(50usize),
+                "ListResourcesRequest" => Some(61usize),
+                "ProgressNotification" => Some(83usize),
+                "TextResourceContents" => Some(130usize),
+                _ => None,
+            }
+        }
+        21usize => {
+            match name {
+                "CallToolRequestParams" => Some(6usize),
+                "CancelledNotification" => Some(10usize),
+                "CompleteRequestParams" => Some(17usize),
+                "GetTaskPayloadRequest" => Some(38usize),
+                "JSONRPCResultResponse" => Some(55usize),
+                "MultiSelectEnumSchema" => Some(74usize),
+                "ResourceRequestParams" => Some(102usize),
+                "SetLevelRequestParams" => Some(118usize),
+                _ => None,
+            }
+        }
+        22usize => {
+            match name {
+                "ElicitRequestURLParams" => Some(28usize),
+                "GetPromptRequestParams" => Some(36usize),
+                "LegacyTitledEnumSchema" => Some(56usize),
+                "PaginatedRequestParams" => Some(79usize),
+                "SingleSelectEnumSchema" => Some(119usize),
+                "SubscribeRequestParams" => Some(122usize),
+                "TaskStatusNotification" => Some(127usize),
+                _ => None,
+            }
+        }
+        23usize => {
+            match name {
+                "ElicitRequestFormParams" => Some(26usize),
+                "InitializeRequestParams" => Some(47usize),
+                "InitializedNotification" => Some(49usize),
+                _ => None,
+            }
+        }
+        24usize => {
+            match name {
+                "UnsubscribeRequestParams" => Some(142usize),
+                _ => None,
+            }
+        }
+        25usize => {
+            match name {
+                "PrimitiveSchemaDefinition" => Some(82usize),
+                "ReadResourceRequestParams" => Some(92usize),
+                "ResourceTemplateReference" => Some(104usize),
+                _ => None,
+            }
+        }
+        26usize => {
+            match name {
+                "CreateMessageRequestParams" => Some(21usize),
+                "LoggingMessageNotification" => Some(70usize),
+                "ProgressNotificationParams" => Some(84usize),
+                "TaskAugmentedRequestParams" => Some(124usize),
+                _ => None,
+            }
+        }
+        27usize => {
+            match name {
+                "CancelledNotificationParams" => Some(11usize),
+                "ListResourceTemplatesResult" => Some(60usize),
+                "ResourceUpdatedNotification" => Some(105usize),
+                "SamplingMessageContentBlock" => Some(112usize),
+                "TitledMultiSelectEnumSchema" => Some(131usize),
+                "ToolListChangedNotification" => Some(137usize),
+                "URLElicitationRequiredError" => Some(140usize),
+                _ => None,
+            }
+        }
+        28usize => {
+            match name {
+                "ListResourceTemplatesRequest" => Some(59usize),
+                "RootsListChangedNotification" => Some(110usize),
+                "TaskStatusNotificationParams" => Some(128usize),
+                "TitledSingleSelectEnumSchema" => Some(132usize),
+                _ => None,
+            }
+        }
+        29usize => {
+            match name {
+                "PromptListChangedNotification" => Some(88usize),
+                "UntitledMultiSelectEnumSchema" => Some(143usize),
+                _ => None,
+            }
+        }
+        30usize => {
+            match name {
+                "UntitledSingleSelectEnumSchema" => Some(144usize),
+                _ => None,
+            }
+        }
+        31usize => {
+            match name {
+                "ElicitationCompleteNotification" => Some(30usize),
+                "ResourceListChangedNotification" => Some(101usize),
+                _ => None,
+            }
+        }
+        32usize => {
+            match name {
+                "LoggingMessageNotificationParams" => Some(71usize),
+                _ => None,
+            }
+        }
+        33usize => {
+            match name {
+                "ResourceUpdatedNotificationParams" => Some(106usize),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }

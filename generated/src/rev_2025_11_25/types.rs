@@ -61,7 +61,6 @@ pub struct AudioContent {
     ///
     /// Wire name: `mimeType`.
     pub mime_type: ::std::string::String,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::Audio,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -88,7 +87,6 @@ pub struct BaseMetadata {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/BlobResourceContents`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BlobResourceContents {
@@ -112,20 +110,15 @@ pub struct BlobResourceContents {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/BooleanSchema`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BooleanSchema {
-    ///
     /// Wire name: `default`.
     pub default: ::std::option::Option<bool>,
-    ///
     /// Wire name: `description`.
     pub description: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `title`.
     pub title: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::Boolean,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -136,16 +129,12 @@ pub struct BooleanSchema {
 /// Schema: `#/$defs/CallToolRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallToolRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::ToolsCall,
-    ///
     /// Wire name: `params`.
     pub params: CallToolRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -234,7 +223,6 @@ pub struct CallToolResult {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/CancelTaskRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancelTaskRequestParams {
@@ -250,16 +238,12 @@ pub struct CancelTaskRequestParams {
 /// Schema: `#/$defs/CancelTaskRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancelTaskRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::TasksCancel,
-    ///
     /// Wire name: `params`.
     pub params: CancelTaskRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -339,13 +323,10 @@ pub struct CancelTaskResult {
 /// Schema: `#/$defs/CancelledNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancelledNotification {
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsCancelled,
-    ///
     /// Wire name: `params`.
     pub params: CancelledNotificationParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -381,11 +362,9 @@ pub struct CancelledNotificationParams {
 /// Schema: `#/$defs/ClientCapabilities/properties/elicitation`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClientCapabilitiesElicitation {
-    ///
     /// Wire name: `form`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub form: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
-    ///
     /// Wire name: `url`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub url: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
@@ -527,7 +506,6 @@ pub struct ClientCapabilities {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/ClientNotification`.
 /// Decoding: told apart by the `method` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -563,7 +541,6 @@ impl ::std::convert::From<RootsListChangedNotification> for ClientNotification {
         ClientNotification::RootsListChangedNotification(v)
     }
 }
-///
 /// Schema: `#/$defs/ClientRequest`.
 /// Decoding: told apart by the `method` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -671,7 +648,6 @@ impl ::std::convert::From<CompleteRequest> for ClientRequest {
         ClientRequest::CompleteRequest(v)
     }
 }
-///
 /// Schema: `#/$defs/ClientResult`.
 /// Decoding: told apart by which fields are present (the arm whose required fields are all present and that declares the most present fields wins; ties in schema order).
 #[derive(Debug, Clone, PartialEq)]
@@ -730,16 +706,12 @@ impl ::std::convert::From<ElicitResult> for ClientResult {
 /// Schema: `#/$defs/CompleteRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::CompletionComplete,
-    ///
     /// Wire name: `params`.
     pub params: CompleteRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -786,7 +758,6 @@ pub struct CompleteRequestParamsContext {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/CompleteRequestParams/properties/ref`.
 /// Decoding: told apart by the `type` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -823,13 +794,11 @@ pub struct CompleteRequestParams {
     /// Wire name: `context`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub context: ::std::option::Option<CompleteRequestParamsContext>,
-    ///
     /// Wire name: `ref`.
     pub r#ref: CompleteRequestParamsRef,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/CompleteResult/properties/completion`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteResultCompletion {
@@ -858,13 +827,11 @@ pub struct CompleteResult {
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
-    ///
     /// Wire name: `completion`.
     pub completion: CompleteResultCompletion,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/ContentBlock`.
 /// Decoding: told apart by the `type` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -905,16 +872,12 @@ impl ::std::convert::From<EmbeddedResource> for ContentBlock {
 /// Schema: `#/$defs/CreateMessageRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateMessageRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::SamplingCreateMessage,
-    ///
     /// Wire name: `params`.
     pub params: CreateMessageRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -993,7 +956,6 @@ pub struct CreateMessageRequestParams {
     ///
     /// Wire name: `maxTokens`.
     pub max_tokens: crate::json::Number,
-    ///
     /// Wire name: `messages`.
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
@@ -1006,7 +968,6 @@ pub struct CreateMessageRequestParams {
     /// Wire name: `modelPreferences`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub model_preferences: ::std::option::Option<ModelPreferences>,
-    ///
     /// Wire name: `stopSequences`.
     pub stop_sequences: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
@@ -1023,7 +984,6 @@ pub struct CreateMessageRequestParams {
     /// Wire name: `task`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub task: ::std::option::Option<TaskMetadata>,
-    ///
     /// Wire name: `temperature`.
     pub temperature: ::std::option::Option<crate::json::Number>,
     /// Controls how the model uses tools.
@@ -1041,7 +1001,6 @@ pub struct CreateMessageRequestParams {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/CreateMessageResult/properties/content`.
 /// Decoding: told apart by the `type` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -1096,14 +1055,12 @@ pub struct CreateMessageResult {
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
-    ///
     /// Wire name: `content`.
     pub content: CreateMessageResultContent,
     /// The name of the model that generated the message.
     ///
     /// Wire name: `model`.
     pub model: ::std::string::String,
-    ///
     /// Wire name: `role`.
     pub role: Role,
     /// The reason why sampling stopped, if known.
@@ -1131,7 +1088,6 @@ pub struct CreateTaskResult {
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
-    ///
     /// Wire name: `task`.
     pub task: Task,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -1142,16 +1098,12 @@ pub struct CreateTaskResult {
 /// Schema: `#/$defs/ElicitRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ElicitRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::ElicitationCreate,
-    ///
     /// Wire name: `params`.
     pub params: ElicitRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -1175,16 +1127,12 @@ pub struct ElicitRequestFormParamsMeta {
 /// Schema: `#/$defs/ElicitRequestFormParams/properties/requestedSchema`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ElicitRequestFormParamsRequestedSchema {
-    ///
     /// Wire name: `$schema`.
     pub schema: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `properties`.
     pub properties: crate::json::ObjectMap<PrimitiveSchemaDefinition>,
-    ///
     /// Wire name: `required`.
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::Object,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -1333,7 +1281,6 @@ impl ::std::fmt::Display for ElicitResultAction {
         f.write_str(self.as_str())
     }
 }
-///
 /// Schema: `#/$defs/ElicitResult/properties/content/additionalProperties/anyOf/1`.
 /// Decoding: told apart by JSON type.
 #[derive(Debug, Clone, PartialEq)]
@@ -1357,7 +1304,6 @@ impl ::std::convert::From<bool> for ElicitResultContentValueArm1 {
         ElicitResultContentValueArm1::Boolean(v)
     }
 }
-///
 /// Schema: `#/$defs/ElicitResult/properties/content/additionalProperties`.
 /// Decoding: told apart by JSON type.
 #[derive(Debug, Clone, PartialEq)]
@@ -1403,7 +1349,6 @@ pub struct ElicitResult {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/ElicitationCompleteNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ElicitationCompleteNotificationParams {
@@ -1419,19 +1364,15 @@ pub struct ElicitationCompleteNotificationParams {
 /// Schema: `#/$defs/ElicitationCompleteNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ElicitationCompleteNotification {
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsElicitationComplete,
-    ///
     /// Wire name: `params`.
     pub params: ElicitationCompleteNotificationParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/EmbeddedResource/properties/resource`.
 /// Decoding: told apart by which fields are present (the arm whose required fields are all present and that declares the most present fields wins; ties in schema order).
 #[derive(Debug, Clone, PartialEq)]
@@ -1467,16 +1408,13 @@ pub struct EmbeddedResource {
     /// Wire name: `annotations`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub annotations: ::std::option::Option<Annotations>,
-    ///
     /// Wire name: `resource`.
     pub resource: EmbeddedResourceResource,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::Resource,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/EnumSchema`.
 /// Decoding: told apart by the `type` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -1512,7 +1450,6 @@ impl ::std::convert::From<LegacyTitledEnumSchema> for EnumSchema {
         EnumSchema::LegacyTitledEnumSchema(v)
     }
 }
-///
 /// Schema: `#/$defs/Error`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Error {
@@ -1536,16 +1473,12 @@ pub struct Error {
 /// Schema: `#/$defs/GetPromptRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetPromptRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::PromptsGet,
-    ///
     /// Wire name: `params`.
     pub params: GetPromptRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -1599,13 +1532,11 @@ pub struct GetPromptResult {
     ///
     /// Wire name: `description`.
     pub description: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `messages`.
     pub messages: ::std::vec::Vec<PromptMessage>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/GetTaskPayloadRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetTaskPayloadRequestParams {
@@ -1621,16 +1552,12 @@ pub struct GetTaskPayloadRequestParams {
 /// Schema: `#/$defs/GetTaskPayloadRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetTaskPayloadRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::TasksResult,
-    ///
     /// Wire name: `params`.
     pub params: GetTaskPayloadRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -1651,7 +1578,6 @@ pub struct GetTaskPayloadResult {
     /// Members beyond the declared ones (`additionalProperties`).
     pub additional: crate::json::ObjectMap<crate::json::Value>,
 }
-///
 /// Schema: `#/$defs/GetTaskRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetTaskRequestParams {
@@ -1667,16 +1593,12 @@ pub struct GetTaskRequestParams {
 /// Schema: `#/$defs/GetTaskRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetTaskRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::TasksGet,
-    ///
     /// Wire name: `params`.
     pub params: GetTaskRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -1855,7 +1777,6 @@ pub struct ImageContent {
     ///
     /// Wire name: `mimeType`.
     pub mime_type: ::std::string::String,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::Image,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -1899,7 +1820,6 @@ pub struct Implementation {
     ///
     /// Wire name: `title`.
     pub title: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `version`.
     pub version: ::std::string::String,
     /// An optional URL of the website for this implementation.
@@ -1914,16 +1834,12 @@ pub struct Implementation {
 /// Schema: `#/$defs/InitializeRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InitializeRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::Initialize,
-    ///
     /// Wire name: `params`.
     pub params: InitializeRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -1951,10 +1867,8 @@ pub struct InitializeRequestParams {
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<InitializeRequestParamsMeta>,
-    ///
     /// Wire name: `capabilities`.
     pub capabilities: ClientCapabilities,
-    ///
     /// Wire name: `clientInfo`.
     pub client_info: Implementation,
     /// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
@@ -1974,7 +1888,6 @@ pub struct InitializeResult {
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
-    ///
     /// Wire name: `capabilities`.
     pub capabilities: ServerCapabilities,
     /// Instructions describing how to use the server and its features.
@@ -1987,7 +1900,6 @@ pub struct InitializeResult {
     ///
     /// Wire name: `protocolVersion`.
     pub protocol_version: ::std::string::String,
-    ///
     /// Wire name: `serverInfo`.
     pub server_info: Implementation,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -1998,13 +1910,10 @@ pub struct InitializeResult {
 /// Schema: `#/$defs/InitializedNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InitializedNotification {
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsInitialized,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<NotificationParams>,
@@ -2016,13 +1925,10 @@ pub struct InitializedNotification {
 /// Schema: `#/$defs/JSONRPCErrorResponse`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCErrorResponse {
-    ///
     /// Wire name: `error`.
     pub error: Error,
-    ///
     /// Wire name: `id`.
     pub id: ::std::option::Option<RequestId>,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -2064,13 +1970,10 @@ impl ::std::convert::From<JSONRPCErrorResponse> for JSONRPCMessage {
 /// Schema: `#/$defs/JSONRPCNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCNotification {
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: ::std::string::String,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
@@ -2082,16 +1985,12 @@ pub struct JSONRPCNotification {
 /// Schema: `#/$defs/JSONRPCRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: ::std::string::String,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
@@ -2122,13 +2021,10 @@ impl ::std::convert::From<JSONRPCErrorResponse> for JSONRPCResponse {
 /// Schema: `#/$defs/JSONRPCResultResponse`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCResultResponse {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `result`.
     pub result: Result,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -2140,13 +2036,10 @@ pub struct JSONRPCResultResponse {
 /// Schema: `#/$defs/LegacyTitledEnumSchema`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LegacyTitledEnumSchema {
-    ///
     /// Wire name: `default`.
     pub default: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `description`.
     pub description: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `enum`.
     pub r#enum: ::std::vec::Vec<::std::string::String>,
     /// (Legacy) Display names for enum values.
@@ -2154,10 +2047,8 @@ pub struct LegacyTitledEnumSchema {
     ///
     /// Wire name: `enumNames`.
     pub enum_names: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    ///
     /// Wire name: `title`.
     pub title: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::String,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -2168,16 +2059,12 @@ pub struct LegacyTitledEnumSchema {
 /// Schema: `#/$defs/ListPromptsRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListPromptsRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::PromptsList,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<PaginatedRequestParams>,
@@ -2199,7 +2086,6 @@ pub struct ListPromptsResult {
     ///
     /// Wire name: `nextCursor`.
     pub next_cursor: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `prompts`.
     pub prompts: ::std::vec::Vec<Prompt>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -2210,16 +2096,12 @@ pub struct ListPromptsResult {
 /// Schema: `#/$defs/ListResourceTemplatesRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourceTemplatesRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::ResourcesTemplatesList,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<PaginatedRequestParams>,
@@ -2241,7 +2123,6 @@ pub struct ListResourceTemplatesResult {
     ///
     /// Wire name: `nextCursor`.
     pub next_cursor: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `resourceTemplates`.
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -2252,16 +2133,12 @@ pub struct ListResourceTemplatesResult {
 /// Schema: `#/$defs/ListResourcesRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourcesRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::ResourcesList,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<PaginatedRequestParams>,
@@ -2283,7 +2160,6 @@ pub struct ListResourcesResult {
     ///
     /// Wire name: `nextCursor`.
     pub next_cursor: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `resources`.
     pub resources: ::std::vec::Vec<Resource>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -2300,16 +2176,12 @@ pub struct ListResourcesResult {
 /// Schema: `#/$defs/ListRootsRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListRootsRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::RootsList,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<RequestParams>,
@@ -2328,7 +2200,6 @@ pub struct ListRootsResult {
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
-    ///
     /// Wire name: `roots`.
     pub roots: ::std::vec::Vec<Root>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -2339,16 +2210,12 @@ pub struct ListRootsResult {
 /// Schema: `#/$defs/ListTasksRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListTasksRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::TasksList,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<PaginatedRequestParams>,
@@ -2370,7 +2237,6 @@ pub struct ListTasksResult {
     ///
     /// Wire name: `nextCursor`.
     pub next_cursor: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `tasks`.
     pub tasks: ::std::vec::Vec<Task>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -2381,16 +2247,12 @@ pub struct ListTasksResult {
 /// Schema: `#/$defs/ListToolsRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListToolsRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::ToolsList,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<PaginatedRequestParams>,
@@ -2412,7 +2274,6 @@ pub struct ListToolsResult {
     ///
     /// Wire name: `nextCursor`.
     pub next_cursor: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `tools`.
     pub tools: ::std::vec::Vec<Tool>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -2479,13 +2340,10 @@ impl ::std::fmt::Display for LoggingLevel {
 /// Schema: `#/$defs/LoggingMessageNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoggingMessageNotification {
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsMessage,
-    ///
     /// Wire name: `params`.
     pub params: LoggingMessageNotificationParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -2585,7 +2443,6 @@ pub struct ModelPreferences {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/MultiSelectEnumSchema`.
 /// Decoding: told apart by which fields are present (the arm whose required fields are all present and that declares the most present fields wins; ties in schema order).
 #[derive(Debug, Clone, PartialEq)]
@@ -2603,21 +2460,17 @@ impl ::std::convert::From<TitledMultiSelectEnumSchema> for MultiSelectEnumSchema
         MultiSelectEnumSchema::TitledMultiSelectEnumSchema(v)
     }
 }
-///
 /// Schema: `#/$defs/Notification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Notification {
-    ///
     /// Wire name: `method`.
     pub method: ::std::string::String,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/NotificationParams`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NotificationParams {
@@ -2629,7 +2482,6 @@ pub struct NotificationParams {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/NumberSchema/properties/type`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum NumberSchemaType {
@@ -2657,45 +2509,33 @@ impl ::std::fmt::Display for NumberSchemaType {
         f.write_str(self.as_str())
     }
 }
-///
 /// Schema: `#/$defs/NumberSchema`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NumberSchema {
-    ///
     /// Wire name: `default`.
     pub default: ::std::option::Option<crate::json::Number>,
-    ///
     /// Wire name: `description`.
     pub description: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `maximum`.
     pub maximum: ::std::option::Option<crate::json::Number>,
-    ///
     /// Wire name: `minimum`.
     pub minimum: ::std::option::Option<crate::json::Number>,
-    ///
     /// Wire name: `title`.
     pub title: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `type`.
     pub r#type: NumberSchemaType,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/PaginatedRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PaginatedRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: ::std::string::String,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<PaginatedRequestParams>,
@@ -2732,7 +2572,6 @@ pub struct PaginatedRequestParams {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/PaginatedResult`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PaginatedResult {
@@ -2754,16 +2593,12 @@ pub struct PaginatedResult {
 /// Schema: `#/$defs/PingRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PingRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::Ping,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<RequestParams>,
@@ -2831,13 +2666,10 @@ impl ::std::convert::From<LegacyTitledEnumSchema> for PrimitiveSchemaDefinition 
 /// Schema: `#/$defs/ProgressNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProgressNotification {
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsProgress,
-    ///
     /// Wire name: `params`.
     pub params: ProgressNotificationParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -2971,13 +2803,10 @@ pub struct PromptArgument {
 /// Schema: `#/$defs/PromptListChangedNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PromptListChangedNotification {
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsPromptsListChanged,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<NotificationParams>,
@@ -2992,10 +2821,8 @@ pub struct PromptListChangedNotification {
 /// Schema: `#/$defs/PromptMessage`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PromptMessage {
-    ///
     /// Wire name: `content`.
     pub content: ContentBlock,
-    ///
     /// Wire name: `role`.
     pub role: Role,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -3019,7 +2846,6 @@ pub struct PromptReference {
     ///
     /// Wire name: `title`.
     pub title: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::RefPrompt,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -3030,16 +2856,12 @@ pub struct PromptReference {
 /// Schema: `#/$defs/ReadResourceRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadResourceRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::ResourcesRead,
-    ///
     /// Wire name: `params`.
     pub params: ReadResourceRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -3074,7 +2896,6 @@ pub struct ReadResourceRequestParams {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/ReadResourceResult/properties/contents/items`.
 /// Decoding: told apart by which fields are present (the arm whose required fields are all present and that declares the most present fields wins; ties in schema order).
 #[derive(Debug, Clone, PartialEq)]
@@ -3102,7 +2923,6 @@ pub struct ReadResourceResult {
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
-    ///
     /// Wire name: `contents`.
     pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -3121,14 +2941,11 @@ pub struct RelatedTaskMetadata {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/Request`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Request {
-    ///
     /// Wire name: `method`.
     pub method: ::std::string::String,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
@@ -3321,7 +3138,6 @@ pub struct ResourceLink {
     ///
     /// Wire name: `title`.
     pub title: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::ResourceLink,
     /// The URI of this resource.
@@ -3336,13 +3152,10 @@ pub struct ResourceLink {
 /// Schema: `#/$defs/ResourceListChangedNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceListChangedNotification {
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsResourcesListChanged,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<NotificationParams>,
@@ -3440,7 +3253,6 @@ pub struct ResourceTemplate {
 /// Schema: `#/$defs/ResourceTemplateReference`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceTemplateReference {
-    ///
     /// Wire name: `type`.
     pub r#type: lit::RefResource,
     /// The URI or URI template of the resource.
@@ -3455,13 +3267,10 @@ pub struct ResourceTemplateReference {
 /// Schema: `#/$defs/ResourceUpdatedNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceUpdatedNotification {
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsResourcesUpdated,
-    ///
     /// Wire name: `params`.
     pub params: ResourceUpdatedNotificationParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -3484,7 +3293,6 @@ pub struct ResourceUpdatedNotificationParams {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/Result`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Result {
@@ -3554,20 +3362,16 @@ pub struct Root {
 /// Schema: `#/$defs/RootsListChangedNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RootsListChangedNotification {
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsRootsListChanged,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<NotificationParams>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/SamplingMessage/properties/content`.
 /// Decoding: told apart by the `type` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -3620,16 +3424,13 @@ pub struct SamplingMessage {
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
-    ///
     /// Wire name: `content`.
     pub content: SamplingMessageContent,
-    ///
     /// Wire name: `role`.
     pub role: Role,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/SamplingMessageContentBlock`.
 /// Decoding: told apart by the `type` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -3799,7 +3600,6 @@ pub struct ServerCapabilities {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/ServerNotification`.
 /// Decoding: told apart by the `method` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -3859,7 +3659,6 @@ impl ::std::convert::From<ElicitationCompleteNotification> for ServerNotificatio
         ServerNotification::ElicitationCompleteNotification(v)
     }
 }
-///
 /// Schema: `#/$defs/ServerRequest`.
 /// Decoding: told apart by the `method` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -3913,7 +3712,6 @@ impl ::std::convert::From<ElicitRequest> for ServerRequest {
         ServerRequest::ElicitRequest(v)
     }
 }
-///
 /// Schema: `#/$defs/ServerResult`.
 /// Decoding: told apart by which fields are present (the arm whose required fields are all present and that declares the most present fields wins; ties in schema order).
 #[derive(Debug, Clone, PartialEq)]
@@ -4008,16 +3806,12 @@ impl ::std::convert::From<CompleteResult> for ServerResult {
 /// Schema: `#/$defs/SetLevelRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetLevelRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::LoggingSetLevel,
-    ///
     /// Wire name: `params`.
     pub params: SetLevelRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -4052,7 +3846,6 @@ pub struct SetLevelRequestParams {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/SingleSelectEnumSchema`.
 /// Decoding: told apart by which fields are present (the arm whose required fields are all present and that declares the most present fields wins; ties in schema order).
 #[derive(Debug, Clone, PartialEq)]
@@ -4070,7 +3863,6 @@ impl ::std::convert::From<TitledSingleSelectEnumSchema> for SingleSelectEnumSche
         SingleSelectEnumSchema::TitledSingleSelectEnumSchema(v)
     }
 }
-///
 /// Schema: `#/$defs/StringSchema/properties/format`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum StringSchemaFormat {
@@ -4106,29 +3898,21 @@ impl ::std::fmt::Display for StringSchemaFormat {
         f.write_str(self.as_str())
     }
 }
-///
 /// Schema: `#/$defs/StringSchema`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StringSchema {
-    ///
     /// Wire name: `default`.
     pub default: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `description`.
     pub description: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `format`.
     pub format: ::std::option::Option<StringSchemaFormat>,
-    ///
     /// Wire name: `maxLength`.
     pub max_length: ::std::option::Option<crate::json::Number>,
-    ///
     /// Wire name: `minLength`.
     pub min_length: ::std::option::Option<crate::json::Number>,
-    ///
     /// Wire name: `title`.
     pub title: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::String,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -4139,16 +3923,12 @@ pub struct StringSchema {
 /// Schema: `#/$defs/SubscribeRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubscribeRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::ResourcesSubscribe,
-    ///
     /// Wire name: `params`.
     pub params: SubscribeRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -4331,13 +4111,10 @@ impl ::std::fmt::Display for TaskStatus {
 /// Schema: `#/$defs/TaskStatusNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TaskStatusNotification {
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsTasksStatus,
-    ///
     /// Wire name: `params`.
     pub params: TaskStatusNotificationParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -4423,13 +4200,11 @@ pub struct TextContent {
     ///
     /// Wire name: `text`.
     pub text: ::std::string::String,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::Text,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/TextResourceContents`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TextResourceContents {
@@ -4453,7 +4228,6 @@ pub struct TextResourceContents {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
@@ -4509,13 +4283,11 @@ pub struct TitledMultiSelectEnumSchema {
     ///
     /// Wire name: `title`.
     pub title: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::Array,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TitledSingleSelectEnumSchemaOneOfItem {
@@ -4551,7 +4323,6 @@ pub struct TitledSingleSelectEnumSchema {
     ///
     /// Wire name: `title`.
     pub title: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::String,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -4562,19 +4333,15 @@ pub struct TitledSingleSelectEnumSchema {
 /// Schema: `#/$defs/Tool/properties/inputSchema`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolInputSchema {
-    ///
     /// Wire name: `$schema`.
     pub schema: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `properties`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub properties: ::std::option::Option<
         crate::json::ObjectMap<crate::json::ObjectMap<crate::json::Value>>,
     >,
-    ///
     /// Wire name: `required`.
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::Object,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -4589,19 +4356,15 @@ pub struct ToolInputSchema {
 /// Schema: `#/$defs/Tool/properties/outputSchema`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolOutputSchema {
-    ///
     /// Wire name: `$schema`.
     pub schema: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `properties`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub properties: ::std::option::Option<
         crate::json::ObjectMap<crate::json::ObjectMap<crate::json::Value>>,
     >,
-    ///
     /// Wire name: `required`.
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::Object,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -4845,13 +4608,10 @@ pub struct ToolExecution {
 /// Schema: `#/$defs/ToolListChangedNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolListChangedNotification {
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsToolsListChanged,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<NotificationParams>,
@@ -4900,7 +4660,6 @@ pub struct ToolResultContent {
     ///
     /// Wire name: `toolUseId`.
     pub tool_use_id: ::std::string::String,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::ToolResult,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -4933,7 +4692,6 @@ pub struct ToolUseContent {
     ///
     /// Wire name: `name`.
     pub name: ::std::string::String,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::ToolUse,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -4944,7 +4702,6 @@ pub struct ToolUseContent {
 /// Schema: `#/$defs/URLElicitationRequiredError/properties/error/allOf/properties/data`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct URLElicitationRequiredErrorErrorData {
-    ///
     /// Wire name: `elicitations`.
     pub elicitations: ::std::vec::Vec<ElicitRequestURLParams>,
     /// Members beyond the declared ones (`additionalProperties`).
@@ -4979,10 +4736,8 @@ pub struct URLElicitationRequiredError {
     ///
     /// Wire name: `error`.
     pub error: URLElicitationRequiredErrorError,
-    ///
     /// Wire name: `id`.
     pub id: ::std::option::Option<RequestId>,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -4993,16 +4748,12 @@ pub struct URLElicitationRequiredError {
 /// Schema: `#/$defs/UnsubscribeRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UnsubscribeRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::ResourcesUnsubscribe,
-    ///
     /// Wire name: `params`.
     pub params: UnsubscribeRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -5046,7 +4797,6 @@ pub struct UntitledMultiSelectEnumSchemaItems {
     ///
     /// Wire name: `enum`.
     pub r#enum: ::std::vec::Vec<::std::string::String>,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::String,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -5081,7 +4831,6 @@ pub struct UntitledMultiSelectEnumSchema {
     ///
     /// Wire name: `title`.
     pub title: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::Array,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -5108,7 +4857,6 @@ pub struct UntitledSingleSelectEnumSchema {
     ///
     /// Wire name: `title`.
     pub title: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::String,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.

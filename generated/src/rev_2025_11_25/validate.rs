@@ -107,16 +107,17 @@ pub(crate) fn v_AudioContent<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/AudioContent/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["data", "mimeType", "type"],
-        p,
-        "#/$defs/AudioContent/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["data", "mimeType", "type"],
+            p,
+            "#/$defs/AudioContent/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -133,6 +134,7 @@ pub(crate) fn v_AudioContent<'v, V: JsonView<'v>>(
             }
             "annotations" => v_Annotations(v, p, cx),
             "data" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -149,6 +151,7 @@ pub(crate) fn v_AudioContent<'v, V: JsonView<'v>>(
                     )
             }
             "mimeType" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -158,6 +161,7 @@ pub(crate) fn v_AudioContent<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "audio",
@@ -175,6 +179,15 @@ pub(crate) fn v_AudioContent<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["data", "mimeType", "type"],
+            p,
+            "#/$defs/AudioContent/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_BaseMetadata<'v, V: JsonView<'v>>(
@@ -185,22 +198,18 @@ pub(crate) fn v_BaseMetadata<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/BaseMetadata/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name"],
-        p,
-        "#/$defs/BaseMetadata/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["name"], p, "#/$defs/BaseMetadata/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -227,6 +236,9 @@ pub(crate) fn v_BaseMetadata<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(v, &["name"], p, "#/$defs/BaseMetadata/required", cx);
+    }
     ok
 }
 pub(crate) fn v_BlobResourceContents<'v, V: JsonView<'v>>(
@@ -243,16 +255,17 @@ pub(crate) fn v_BlobResourceContents<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["blob", "uri"],
-        p,
-        "#/$defs/BlobResourceContents/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["blob", "uri"],
+            p,
+            "#/$defs/BlobResourceContents/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -268,6 +281,7 @@ pub(crate) fn v_BlobResourceContents<'v, V: JsonView<'v>>(
                 )
             }
             "blob" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -293,6 +307,7 @@ pub(crate) fn v_BlobResourceContents<'v, V: JsonView<'v>>(
                 )
             }
             "uri" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -317,6 +332,15 @@ pub(crate) fn v_BlobResourceContents<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["blob", "uri"],
+            p,
+            "#/$defs/BlobResourceContents/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_BooleanSchema<'v, V: JsonView<'v>>(
@@ -327,16 +351,11 @@ pub(crate) fn v_BooleanSchema<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/BooleanSchema/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["type"],
-        p,
-        "#/$defs/BooleanSchema/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["type"], p, "#/$defs/BooleanSchema/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -370,6 +389,7 @@ pub(crate) fn v_BooleanSchema<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "boolean",
@@ -387,6 +407,9 @@ pub(crate) fn v_BooleanSchema<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(v, &["type"], p, "#/$defs/BooleanSchema/required", cx);
+    }
     ok
 }
 pub(crate) fn v_CallToolRequest<'v, V: JsonView<'v>>(
@@ -397,23 +420,28 @@ pub(crate) fn v_CallToolRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/CallToolRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method", "params"],
-        p,
-        "#/$defs/CallToolRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/CallToolRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -423,6 +451,7 @@ pub(crate) fn v_CallToolRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "tools/call",
@@ -431,7 +460,10 @@ pub(crate) fn v_CallToolRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_CallToolRequestParams(v, p, cx),
+            "params" => {
+                seen |= 8u64;
+                v_CallToolRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/CallToolRequest", cx),
         };
         if !r {
@@ -440,6 +472,15 @@ pub(crate) fn v_CallToolRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/CallToolRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -489,16 +530,17 @@ pub(crate) fn v_CallToolRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name"],
-        p,
-        "#/$defs/CallToolRequestParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name"],
+            p,
+            "#/$defs/CallToolRequestParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -515,6 +557,7 @@ pub(crate) fn v_CallToolRequestParams<'v, V: JsonView<'v>>(
                 )
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -533,6 +576,15 @@ pub(crate) fn v_CallToolRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name"],
+            p,
+            "#/$defs/CallToolRequestParams/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_CallToolResult<'v, V: JsonView<'v>>(
@@ -543,16 +595,17 @@ pub(crate) fn v_CallToolResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/CallToolResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["content"],
-        p,
-        "#/$defs/CallToolResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["content"],
+            p,
+            "#/$defs/CallToolResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -568,28 +621,31 @@ pub(crate) fn v_CallToolResult<'v, V: JsonView<'v>>(
                 )
             }
             "content" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/CallToolResult/properties/content/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_ContentBlock(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/CallToolResult/properties/content/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_ContentBlock(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "isError" => {
@@ -619,6 +675,15 @@ pub(crate) fn v_CallToolResult<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["content"],
+            p,
+            "#/$defs/CallToolResult/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_CancelTaskRequestParams<'v, V: JsonView<'v>>(
@@ -635,22 +700,24 @@ pub(crate) fn v_CancelTaskRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["taskId"],
-        p,
-        "#/$defs/CancelTaskRequest/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["taskId"],
+            p,
+            "#/$defs/CancelTaskRequest/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "taskId" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -675,6 +742,15 @@ pub(crate) fn v_CancelTaskRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["taskId"],
+            p,
+            "#/$defs/CancelTaskRequest/properties/params/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_CancelTaskRequest<'v, V: JsonView<'v>>(
@@ -685,23 +761,28 @@ pub(crate) fn v_CancelTaskRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/CancelTaskRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method", "params"],
-        p,
-        "#/$defs/CancelTaskRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/CancelTaskRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -711,6 +792,7 @@ pub(crate) fn v_CancelTaskRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "tasks/cancel",
@@ -719,7 +801,10 @@ pub(crate) fn v_CancelTaskRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_CancelTaskRequestParams(v, p, cx),
+            "params" => {
+                seen |= 8u64;
+                v_CancelTaskRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/CancelTaskRequest", cx),
         };
         if !r {
@@ -728,6 +813,15 @@ pub(crate) fn v_CancelTaskRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/CancelTaskRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -790,6 +884,14 @@ pub(crate) fn v_CancelTaskResultTtl<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_CancelTaskResultTtl);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_CancelTaskResultTtl, 0usize, &opts)
+            && v_CancelTaskResultTtl_arm0(v, p, cx))
+            || (filter.admits(v, &U_CancelTaskResultTtl, 1usize, &opts)
+                && v_CancelTaskResultTtl_arm1(v, p, cx));
+    }
     rt::check_union(v, &U_CancelTaskResultTtl, &arms_CancelTaskResultTtl::<V>(), p, cx)
 }
 pub(crate) fn v_CancelTaskResult<'v, V: JsonView<'v>>(
@@ -806,16 +908,17 @@ pub(crate) fn v_CancelTaskResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["createdAt", "lastUpdatedAt", "status", "taskId", "ttl"],
-        p,
-        "#/$defs/CancelTaskResult/allOf/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["createdAt", "lastUpdatedAt", "status", "taskId", "ttl"],
+            p,
+            "#/$defs/CancelTaskResult/allOf/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -831,6 +934,7 @@ pub(crate) fn v_CancelTaskResult<'v, V: JsonView<'v>>(
                 )
             }
             "createdAt" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -840,6 +944,7 @@ pub(crate) fn v_CancelTaskResult<'v, V: JsonView<'v>>(
                 )
             }
             "lastUpdatedAt" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -857,7 +962,10 @@ pub(crate) fn v_CancelTaskResult<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "status" => v_TaskStatus(v, p, cx),
+            "status" => {
+                seen |= 4u64;
+                v_TaskStatus(v, p, cx)
+            }
             "statusMessage" => {
                 rt::check_type(
                     v,
@@ -868,6 +976,7 @@ pub(crate) fn v_CancelTaskResult<'v, V: JsonView<'v>>(
                 )
             }
             "taskId" => {
+                seen |= 8u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -876,7 +985,10 @@ pub(crate) fn v_CancelTaskResult<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "ttl" => v_CancelTaskResultTtl(v, p, cx),
+            "ttl" => {
+                seen |= 16u64;
+                v_CancelTaskResultTtl(v, p, cx)
+            }
             _ => true,
         };
         if !r {
@@ -885,6 +997,15 @@ pub(crate) fn v_CancelTaskResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 31u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["createdAt", "lastUpdatedAt", "status", "taskId", "ttl"],
+            p,
+            "#/$defs/CancelTaskResult/allOf/required",
+            cx,
+        );
     }
     ok
 }
@@ -902,22 +1023,24 @@ pub(crate) fn v_CancelledNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["jsonrpc", "method", "params"],
-        p,
-        "#/$defs/CancelledNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["jsonrpc", "method", "params"],
+            p,
+            "#/$defs/CancelledNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "jsonrpc" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -927,6 +1050,7 @@ pub(crate) fn v_CancelledNotification<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "notifications/cancelled",
@@ -935,7 +1059,10 @@ pub(crate) fn v_CancelledNotification<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_CancelledNotificationParams(v, p, cx),
+            "params" => {
+                seen |= 4u64;
+                v_CancelledNotificationParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/CancelledNotification", cx),
         };
         if !r {
@@ -944,6 +1071,15 @@ pub(crate) fn v_CancelledNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["jsonrpc", "method", "params"],
+            p,
+            "#/$defs/CancelledNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -1470,6 +1606,20 @@ pub(crate) fn v_ClientNotification<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ClientNotification);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ClientNotification, 0usize, &opts)
+            && v_CancelledNotification(v, p, cx))
+            || (filter.admits(v, &U_ClientNotification, 1usize, &opts)
+                && v_InitializedNotification(v, p, cx))
+            || (filter.admits(v, &U_ClientNotification, 2usize, &opts)
+                && v_ProgressNotification(v, p, cx))
+            || (filter.admits(v, &U_ClientNotification, 3usize, &opts)
+                && v_TaskStatusNotification(v, p, cx))
+            || (filter.admits(v, &U_ClientNotification, 4usize, &opts)
+                && v_RootsListChangedNotification(v, p, cx));
+    }
     rt::check_union(v, &U_ClientNotification, &arms_ClientNotification::<V>(), p, cx)
 }
 pub(crate) static U_ClientRequest: rt::UnionDesc = rt::UnionDesc {
@@ -1643,6 +1793,44 @@ pub(crate) fn v_ClientRequest<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ClientRequest);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ClientRequest, 0usize, &opts)
+            && v_InitializeRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 1usize, &opts)
+                && v_PingRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 2usize, &opts)
+                && v_ListResourcesRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 3usize, &opts)
+                && v_ListResourceTemplatesRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 4usize, &opts)
+                && v_ReadResourceRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 5usize, &opts)
+                && v_SubscribeRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 6usize, &opts)
+                && v_UnsubscribeRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 7usize, &opts)
+                && v_ListPromptsRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 8usize, &opts)
+                && v_GetPromptRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 9usize, &opts)
+                && v_ListToolsRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 10usize, &opts)
+                && v_CallToolRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 11usize, &opts)
+                && v_GetTaskRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 12usize, &opts)
+                && v_GetTaskPayloadRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 13usize, &opts)
+                && v_CancelTaskRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 14usize, &opts)
+                && v_ListTasksRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 15usize, &opts)
+                && v_SetLevelRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 16usize, &opts)
+                && v_CompleteRequest(v, p, cx));
+    }
     rt::check_union(v, &U_ClientRequest, &arms_ClientRequest::<V>(), p, cx)
 }
 pub(crate) static U_ClientResult: rt::UnionDesc = rt::UnionDesc {
@@ -1753,6 +1941,25 @@ pub(crate) fn v_ClientResult<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ClientResult);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ClientResult, 0usize, &opts) && v_Result(v, p, cx))
+            || (filter.admits(v, &U_ClientResult, 1usize, &opts)
+                && v_GetTaskResult(v, p, cx))
+            || (filter.admits(v, &U_ClientResult, 2usize, &opts)
+                && v_GetTaskPayloadResult(v, p, cx))
+            || (filter.admits(v, &U_ClientResult, 3usize, &opts)
+                && v_CancelTaskResult(v, p, cx))
+            || (filter.admits(v, &U_ClientResult, 4usize, &opts)
+                && v_ListTasksResult(v, p, cx))
+            || (filter.admits(v, &U_ClientResult, 5usize, &opts)
+                && v_CreateMessageResult(v, p, cx))
+            || (filter.admits(v, &U_ClientResult, 6usize, &opts)
+                && v_ListRootsResult(v, p, cx))
+            || (filter.admits(v, &U_ClientResult, 7usize, &opts)
+                && v_ElicitResult(v, p, cx));
+    }
     rt::check_union(v, &U_ClientResult, &arms_ClientResult::<V>(), p, cx)
 }
 pub(crate) fn v_CompleteRequest<'v, V: JsonView<'v>>(
@@ -1763,23 +1970,28 @@ pub(crate) fn v_CompleteRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/CompleteRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method", "params"],
-        p,
-        "#/$defs/CompleteRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/CompleteRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -1789,6 +2001,7 @@ pub(crate) fn v_CompleteRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "completion/complete",
@@ -1797,7 +2010,10 @@ pub(crate) fn v_CompleteRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_CompleteRequestParams(v, p, cx),
+            "params" => {
+                seen |= 8u64;
+                v_CompleteRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/CompleteRequest", cx),
         };
         if !r {
@@ -1806,6 +2022,15 @@ pub(crate) fn v_CompleteRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/CompleteRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -1855,22 +2080,24 @@ pub(crate) fn v_CompleteRequestParamsArgument<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name", "value"],
-        p,
-        "#/$defs/CompleteRequestParams/properties/argument/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name", "value"],
+            p,
+            "#/$defs/CompleteRequestParams/properties/argument/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -1880,6 +2107,7 @@ pub(crate) fn v_CompleteRequestParamsArgument<'v, V: JsonView<'v>>(
                 )
             }
             "value" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -1903,6 +2131,15 @@ pub(crate) fn v_CompleteRequestParamsArgument<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name", "value"],
+            p,
+            "#/$defs/CompleteRequestParams/properties/argument/required",
+            cx,
+        );
     }
     ok
 }
@@ -2010,6 +2247,14 @@ pub(crate) fn v_CompleteRequestParamsRef<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_CompleteRequestParamsRef);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_CompleteRequestParamsRef, 0usize, &opts)
+            && v_PromptReference(v, p, cx))
+            || (filter.admits(v, &U_CompleteRequestParamsRef, 1usize, &opts)
+                && v_ResourceTemplateReference(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_CompleteRequestParamsRef,
@@ -2032,25 +2277,32 @@ pub(crate) fn v_CompleteRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["argument", "ref"],
-        p,
-        "#/$defs/CompleteRequestParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["argument", "ref"],
+            p,
+            "#/$defs/CompleteRequestParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "_meta" => v_CompleteRequestParamsMeta(v, p, cx),
-            "argument" => v_CompleteRequestParamsArgument(v, p, cx),
+            "argument" => {
+                seen |= 1u64;
+                v_CompleteRequestParamsArgument(v, p, cx)
+            }
             "context" => v_CompleteRequestParamsContext(v, p, cx),
-            "ref" => v_CompleteRequestParamsRef(v, p, cx),
+            "ref" => {
+                seen |= 2u64;
+                v_CompleteRequestParamsRef(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/CompleteRequestParams", cx),
         };
         if !r {
@@ -2059,6 +2311,15 @@ pub(crate) fn v_CompleteRequestParams<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["argument", "ref"],
+            p,
+            "#/$defs/CompleteRequestParams/required",
+            cx,
+        );
     }
     ok
 }
@@ -2076,16 +2337,17 @@ pub(crate) fn v_CompleteResultCompletion<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["values"],
-        p,
-        "#/$defs/CompleteResult/properties/completion/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["values"],
+            p,
+            "#/$defs/CompleteResult/properties/completion/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -2110,34 +2372,37 @@ pub(crate) fn v_CompleteResultCompletion<'v, V: JsonView<'v>>(
                 )
             }
             "values" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/CompleteResult/properties/completion/properties/values/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = rt::check_type(
-                            v,
-                            rt::JType::String,
-                            p,
-                            "#/$defs/CompleteResult/properties/completion/properties/values/items/type",
-                            cx,
-                        );
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/CompleteResult/properties/completion/properties/values/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = rt::check_type(
+                                v,
+                                rt::JType::String,
+                                p,
+                                "#/$defs/CompleteResult/properties/completion/properties/values/items/type",
+                                cx,
+                            );
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => {
@@ -2156,6 +2421,15 @@ pub(crate) fn v_CompleteResultCompletion<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["values"],
+            p,
+            "#/$defs/CompleteResult/properties/completion/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_CompleteResult<'v, V: JsonView<'v>>(
@@ -2166,16 +2440,17 @@ pub(crate) fn v_CompleteResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/CompleteResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["completion"],
-        p,
-        "#/$defs/CompleteResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["completion"],
+            p,
+            "#/$defs/CompleteResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -2190,7 +2465,10 @@ pub(crate) fn v_CompleteResult<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "completion" => v_CompleteResultCompletion(v, p, cx),
+            "completion" => {
+                seen |= 1u64;
+                v_CompleteResultCompletion(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/CompleteResult", cx),
         };
         if !r {
@@ -2199,6 +2477,15 @@ pub(crate) fn v_CompleteResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["completion"],
+            p,
+            "#/$defs/CompleteResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -2270,6 +2557,20 @@ pub(crate) fn v_ContentBlock<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ContentBlock);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ContentBlock, 0usize, &opts)
+            && v_TextContent(v, p, cx))
+            || (filter.admits(v, &U_ContentBlock, 1usize, &opts)
+                && v_ImageContent(v, p, cx))
+            || (filter.admits(v, &U_ContentBlock, 2usize, &opts)
+                && v_AudioContent(v, p, cx))
+            || (filter.admits(v, &U_ContentBlock, 3usize, &opts)
+                && v_ResourceLink(v, p, cx))
+            || (filter.admits(v, &U_ContentBlock, 4usize, &opts)
+                && v_EmbeddedResource(v, p, cx));
+    }
     rt::check_union(v, &U_ContentBlock, &arms_ContentBlock::<V>(), p, cx)
 }
 pub(crate) fn v_CreateMessageRequest<'v, V: JsonView<'v>>(
@@ -2286,23 +2587,28 @@ pub(crate) fn v_CreateMessageRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method", "params"],
-        p,
-        "#/$defs/CreateMessageRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/CreateMessageRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -2312,6 +2618,7 @@ pub(crate) fn v_CreateMessageRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "sampling/createMessage",
@@ -2320,7 +2627,10 @@ pub(crate) fn v_CreateMessageRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_CreateMessageRequestParams(v, p, cx),
+            "params" => {
+                seen |= 8u64;
+                v_CreateMessageRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/CreateMessageRequest", cx),
         };
         if !r {
@@ -2329,6 +2639,15 @@ pub(crate) fn v_CreateMessageRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/CreateMessageRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -2391,16 +2710,17 @@ pub(crate) fn v_CreateMessageRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["maxTokens", "messages"],
-        p,
-        "#/$defs/CreateMessageRequestParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["maxTokens", "messages"],
+            p,
+            "#/$defs/CreateMessageRequestParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -2409,6 +2729,7 @@ pub(crate) fn v_CreateMessageRequestParams<'v, V: JsonView<'v>>(
             "_meta" => v_CreateMessageRequestParamsMeta(v, p, cx),
             "includeContext" => v_CreateMessageRequestParamsIncludeContext(v, p, cx),
             "maxTokens" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::Integer,
@@ -2418,28 +2739,31 @@ pub(crate) fn v_CreateMessageRequestParams<'v, V: JsonView<'v>>(
                 )
             }
             "messages" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/CreateMessageRequestParams/properties/messages/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_SamplingMessage(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 2u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/CreateMessageRequestParams/properties/messages/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_SamplingMessage(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "metadata" => {
@@ -2536,6 +2860,15 @@ pub(crate) fn v_CreateMessageRequestParams<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["maxTokens", "messages"],
+            p,
+            "#/$defs/CreateMessageRequestParams/required",
+            cx,
+        );
     }
     ok
 }
@@ -2651,6 +2984,22 @@ pub(crate) fn v_CreateMessageResultContent<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_CreateMessageResultContent);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_CreateMessageResultContent, 0usize, &opts)
+            && v_TextContent(v, p, cx))
+            || (filter.admits(v, &U_CreateMessageResultContent, 1usize, &opts)
+                && v_ImageContent(v, p, cx))
+            || (filter.admits(v, &U_CreateMessageResultContent, 2usize, &opts)
+                && v_AudioContent(v, p, cx))
+            || (filter.admits(v, &U_CreateMessageResultContent, 3usize, &opts)
+                && v_ToolUseContent(v, p, cx))
+            || (filter.admits(v, &U_CreateMessageResultContent, 4usize, &opts)
+                && v_ToolResultContent(v, p, cx))
+            || (filter.admits(v, &U_CreateMessageResultContent, 5usize, &opts)
+                && v_CreateMessageResultContent_arm5(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_CreateMessageResultContent,
@@ -2667,16 +3016,17 @@ pub(crate) fn v_CreateMessageResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/CreateMessageResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["content", "model", "role"],
-        p,
-        "#/$defs/CreateMessageResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["content", "model", "role"],
+            p,
+            "#/$defs/CreateMessageResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -2691,8 +3041,12 @@ pub(crate) fn v_CreateMessageResult<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "content" => v_CreateMessageResultContent(v, p, cx),
+            "content" => {
+                seen |= 1u64;
+                v_CreateMessageResultContent(v, p, cx)
+            }
             "model" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -2701,7 +3055,10 @@ pub(crate) fn v_CreateMessageResult<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "role" => v_Role(v, p, cx),
+            "role" => {
+                seen |= 4u64;
+                v_Role(v, p, cx)
+            }
             "stopReason" => {
                 rt::check_type(
                     v,
@@ -2720,6 +3077,15 @@ pub(crate) fn v_CreateMessageResult<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["content", "model", "role"],
+            p,
+            "#/$defs/CreateMessageResult/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_CreateTaskResult<'v, V: JsonView<'v>>(
@@ -2730,16 +3096,17 @@ pub(crate) fn v_CreateTaskResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/CreateTaskResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["task"],
-        p,
-        "#/$defs/CreateTaskResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["task"],
+            p,
+            "#/$defs/CreateTaskResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -2754,7 +3121,10 @@ pub(crate) fn v_CreateTaskResult<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "task" => v_Task(v, p, cx),
+            "task" => {
+                seen |= 1u64;
+                v_Task(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/CreateTaskResult", cx),
         };
         if !r {
@@ -2763,6 +3133,15 @@ pub(crate) fn v_CreateTaskResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["task"],
+            p,
+            "#/$defs/CreateTaskResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -2774,23 +3153,28 @@ pub(crate) fn v_ElicitRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ElicitRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method", "params"],
-        p,
-        "#/$defs/ElicitRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ElicitRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -2800,6 +3184,7 @@ pub(crate) fn v_ElicitRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "elicitation/create",
@@ -2808,7 +3193,10 @@ pub(crate) fn v_ElicitRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_ElicitRequestParams(v, p, cx),
+            "params" => {
+                seen |= 8u64;
+                v_ElicitRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ElicitRequest", cx),
         };
         if !r {
@@ -2817,6 +3205,15 @@ pub(crate) fn v_ElicitRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ElicitRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -2866,16 +3263,17 @@ pub(crate) fn v_ElicitRequestFormParamsRequestedSchema<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["properties", "type"],
-        p,
-        "#/$defs/ElicitRequestFormParams/properties/requestedSchema/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["properties", "type"],
+            p,
+            "#/$defs/ElicitRequestFormParams/properties/requestedSchema/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -2891,28 +3289,31 @@ pub(crate) fn v_ElicitRequestFormParamsRequestedSchema<'v, V: JsonView<'v>>(
                 )
             }
             "properties" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Object,
-                    p,
-                    "#/$defs/ElicitRequestFormParams/properties/requestedSchema/properties/properties/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (k, x) in v.entries() {
-                        let pk = p.key(&k);
-                        let (v, p) = (&x, &pk);
-                        let r: bool = v_PrimitiveSchemaDefinition(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Object,
+                        p,
+                        "#/$defs/ElicitRequestFormParams/properties/requestedSchema/properties/properties/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (k, x) in v.entries() {
+                            let pk = p.key(&k);
+                            let (v, p) = (&x, &pk);
+                            let r: bool = v_PrimitiveSchemaDefinition(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "required" => {
@@ -2947,6 +3348,7 @@ pub(crate) fn v_ElicitRequestFormParamsRequestedSchema<'v, V: JsonView<'v>>(
                 }
             }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "object",
@@ -2971,6 +3373,15 @@ pub(crate) fn v_ElicitRequestFormParamsRequestedSchema<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["properties", "type"],
+            p,
+            "#/$defs/ElicitRequestFormParams/properties/requestedSchema/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ElicitRequestFormParams<'v, V: JsonView<'v>>(
@@ -2987,16 +3398,17 @@ pub(crate) fn v_ElicitRequestFormParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["message", "requestedSchema"],
-        p,
-        "#/$defs/ElicitRequestFormParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["message", "requestedSchema"],
+            p,
+            "#/$defs/ElicitRequestFormParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -3004,6 +3416,7 @@ pub(crate) fn v_ElicitRequestFormParams<'v, V: JsonView<'v>>(
         let r = match &*k {
             "_meta" => v_ElicitRequestFormParamsMeta(v, p, cx),
             "message" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -3021,7 +3434,10 @@ pub(crate) fn v_ElicitRequestFormParams<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "requestedSchema" => v_ElicitRequestFormParamsRequestedSchema(v, p, cx),
+            "requestedSchema" => {
+                seen |= 2u64;
+                v_ElicitRequestFormParamsRequestedSchema(v, p, cx)
+            }
             "task" => v_TaskMetadata(v, p, cx),
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ElicitRequestFormParams", cx),
         };
@@ -3031,6 +3447,15 @@ pub(crate) fn v_ElicitRequestFormParams<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["message", "requestedSchema"],
+            p,
+            "#/$defs/ElicitRequestFormParams/required",
+            cx,
+        );
     }
     ok
 }
@@ -3067,6 +3492,14 @@ pub(crate) fn v_ElicitRequestParams<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ElicitRequestParams);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ElicitRequestParams, 0usize, &opts)
+            && v_ElicitRequestURLParams(v, p, cx))
+            || (filter.admits(v, &U_ElicitRequestParams, 1usize, &opts)
+                && v_ElicitRequestFormParams(v, p, cx));
+    }
     rt::check_union(v, &U_ElicitRequestParams, &arms_ElicitRequestParams::<V>(), p, cx)
 }
 pub(crate) fn v_ElicitRequestURLParamsMeta<'v, V: JsonView<'v>>(
@@ -3115,16 +3548,17 @@ pub(crate) fn v_ElicitRequestURLParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["elicitationId", "message", "mode", "url"],
-        p,
-        "#/$defs/ElicitRequestURLParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["elicitationId", "message", "mode", "url"],
+            p,
+            "#/$defs/ElicitRequestURLParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -3132,6 +3566,7 @@ pub(crate) fn v_ElicitRequestURLParams<'v, V: JsonView<'v>>(
         let r = match &*k {
             "_meta" => v_ElicitRequestURLParamsMeta(v, p, cx),
             "elicitationId" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -3141,6 +3576,7 @@ pub(crate) fn v_ElicitRequestURLParams<'v, V: JsonView<'v>>(
                 )
             }
             "message" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -3150,6 +3586,7 @@ pub(crate) fn v_ElicitRequestURLParams<'v, V: JsonView<'v>>(
                 )
             }
             "mode" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "url",
@@ -3160,6 +3597,7 @@ pub(crate) fn v_ElicitRequestURLParams<'v, V: JsonView<'v>>(
             }
             "task" => v_TaskMetadata(v, p, cx),
             "url" => {
+                seen |= 8u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -3183,6 +3621,15 @@ pub(crate) fn v_ElicitRequestURLParams<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["elicitationId", "message", "mode", "url"],
+            p,
+            "#/$defs/ElicitRequestURLParams/required",
+            cx,
+        );
     }
     ok
 }
@@ -3285,6 +3732,16 @@ pub(crate) fn v_ElicitResultContentValueArm1<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ElicitResultContentValueArm1);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ElicitResultContentValueArm1, 0usize, &opts)
+            && v_ElicitResultContentValueArm1_arm0(v, p, cx))
+            || (filter.admits(v, &U_ElicitResultContentValueArm1, 1usize, &opts)
+                && v_ElicitResultContentValueArm1_arm1(v, p, cx))
+            || (filter.admits(v, &U_ElicitResultContentValueArm1, 2usize, &opts)
+                && v_ElicitResultContentValueArm1_arm2(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_ElicitResultContentValueArm1,
@@ -3365,6 +3822,14 @@ pub(crate) fn v_ElicitResultContentValue<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ElicitResultContentValue);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ElicitResultContentValue, 0usize, &opts)
+            && v_ElicitResultContentValue_arm0(v, p, cx))
+            || (filter.admits(v, &U_ElicitResultContentValue, 1usize, &opts)
+                && v_ElicitResultContentValueArm1(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_ElicitResultContentValue,
@@ -3381,16 +3846,11 @@ pub(crate) fn v_ElicitResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ElicitResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["action"],
-        p,
-        "#/$defs/ElicitResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["action"], p, "#/$defs/ElicitResult/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -3405,7 +3865,10 @@ pub(crate) fn v_ElicitResult<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "action" => v_ElicitResultAction(v, p, cx),
+            "action" => {
+                seen |= 1u64;
+                v_ElicitResultAction(v, p, cx)
+            }
             "content" => {
                 if rt::check_type(
                     v,
@@ -3440,6 +3903,15 @@ pub(crate) fn v_ElicitResult<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["action"],
+            p,
+            "#/$defs/ElicitResult/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ElicitationCompleteNotificationParams<'v, V: JsonView<'v>>(
@@ -3456,22 +3928,24 @@ pub(crate) fn v_ElicitationCompleteNotificationParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["elicitationId"],
-        p,
-        "#/$defs/ElicitationCompleteNotification/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["elicitationId"],
+            p,
+            "#/$defs/ElicitationCompleteNotification/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "elicitationId" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -3496,6 +3970,15 @@ pub(crate) fn v_ElicitationCompleteNotificationParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["elicitationId"],
+            p,
+            "#/$defs/ElicitationCompleteNotification/properties/params/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ElicitationCompleteNotification<'v, V: JsonView<'v>>(
@@ -3512,22 +3995,24 @@ pub(crate) fn v_ElicitationCompleteNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["jsonrpc", "method", "params"],
-        p,
-        "#/$defs/ElicitationCompleteNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ElicitationCompleteNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "jsonrpc" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -3537,6 +4022,7 @@ pub(crate) fn v_ElicitationCompleteNotification<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "notifications/elicitation/complete",
@@ -3545,7 +4031,10 @@ pub(crate) fn v_ElicitationCompleteNotification<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_ElicitationCompleteNotificationParams(v, p, cx),
+            "params" => {
+                seen |= 4u64;
+                v_ElicitationCompleteNotificationParams(v, p, cx)
+            }
             _ => {
                 rt::reject_unknown_key(
                     &k,
@@ -3561,6 +4050,15 @@ pub(crate) fn v_ElicitationCompleteNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ElicitationCompleteNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -3599,6 +4097,14 @@ pub(crate) fn v_EmbeddedResourceResource<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_EmbeddedResourceResource);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_EmbeddedResourceResource, 0usize, &opts)
+            && v_TextResourceContents(v, p, cx))
+            || (filter.admits(v, &U_EmbeddedResourceResource, 1usize, &opts)
+                && v_BlobResourceContents(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_EmbeddedResourceResource,
@@ -3615,16 +4121,17 @@ pub(crate) fn v_EmbeddedResource<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/EmbeddedResource/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["resource", "type"],
-        p,
-        "#/$defs/EmbeddedResource/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["resource", "type"],
+            p,
+            "#/$defs/EmbeddedResource/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -3640,8 +4147,12 @@ pub(crate) fn v_EmbeddedResource<'v, V: JsonView<'v>>(
                 )
             }
             "annotations" => v_Annotations(v, p, cx),
-            "resource" => v_EmbeddedResourceResource(v, p, cx),
+            "resource" => {
+                seen |= 1u64;
+                v_EmbeddedResourceResource(v, p, cx)
+            }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "resource",
@@ -3658,6 +4169,15 @@ pub(crate) fn v_EmbeddedResource<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["resource", "type"],
+            p,
+            "#/$defs/EmbeddedResource/required",
+            cx,
+        );
     }
     ok
 }
@@ -3740,28 +4260,44 @@ pub(crate) fn v_EnumSchema<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_EnumSchema);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_EnumSchema, 0usize, &opts)
+            && v_UntitledSingleSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_EnumSchema, 1usize, &opts)
+                && v_TitledSingleSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_EnumSchema, 2usize, &opts)
+                && v_UntitledMultiSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_EnumSchema, 3usize, &opts)
+                && v_TitledMultiSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_EnumSchema, 4usize, &opts)
+                && v_LegacyTitledEnumSchema(v, p, cx));
+    }
     rt::check_union(v, &U_EnumSchema, &arms_EnumSchema::<V>(), p, cx)
 }
 pub(crate) fn v_Error<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/Error/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["code", "message"],
-        p,
-        "#/$defs/Error/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["code", "message"],
+            p,
+            "#/$defs/Error/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "code" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::Integer,
@@ -3772,6 +4308,7 @@ pub(crate) fn v_Error<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> 
             }
             "data" => true,
             "message" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -3789,6 +4326,15 @@ pub(crate) fn v_Error<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> 
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["code", "message"],
+            p,
+            "#/$defs/Error/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_GetPromptRequest<'v, V: JsonView<'v>>(
@@ -3799,23 +4345,28 @@ pub(crate) fn v_GetPromptRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/GetPromptRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method", "params"],
-        p,
-        "#/$defs/GetPromptRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/GetPromptRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -3825,6 +4376,7 @@ pub(crate) fn v_GetPromptRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "prompts/get",
@@ -3833,7 +4385,10 @@ pub(crate) fn v_GetPromptRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_GetPromptRequestParams(v, p, cx),
+            "params" => {
+                seen |= 8u64;
+                v_GetPromptRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/GetPromptRequest", cx),
         };
         if !r {
@@ -3842,6 +4397,15 @@ pub(crate) fn v_GetPromptRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/GetPromptRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -3891,16 +4455,17 @@ pub(crate) fn v_GetPromptRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name"],
-        p,
-        "#/$defs/GetPromptRequestParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name"],
+            p,
+            "#/$defs/GetPromptRequestParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -3939,6 +4504,7 @@ pub(crate) fn v_GetPromptRequestParams<'v, V: JsonView<'v>>(
                 }
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -3956,6 +4522,15 @@ pub(crate) fn v_GetPromptRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name"],
+            p,
+            "#/$defs/GetPromptRequestParams/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_GetPromptResult<'v, V: JsonView<'v>>(
@@ -3966,16 +4541,17 @@ pub(crate) fn v_GetPromptResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/GetPromptResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["messages"],
-        p,
-        "#/$defs/GetPromptResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["messages"],
+            p,
+            "#/$defs/GetPromptResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -4000,28 +4576,31 @@ pub(crate) fn v_GetPromptResult<'v, V: JsonView<'v>>(
                 )
             }
             "messages" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/GetPromptResult/properties/messages/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_PromptMessage(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/GetPromptResult/properties/messages/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_PromptMessage(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/GetPromptResult", cx),
@@ -4032,6 +4611,15 @@ pub(crate) fn v_GetPromptResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["messages"],
+            p,
+            "#/$defs/GetPromptResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -4049,22 +4637,24 @@ pub(crate) fn v_GetTaskPayloadRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["taskId"],
-        p,
-        "#/$defs/GetTaskPayloadRequest/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["taskId"],
+            p,
+            "#/$defs/GetTaskPayloadRequest/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "taskId" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4089,6 +4679,15 @@ pub(crate) fn v_GetTaskPayloadRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["taskId"],
+            p,
+            "#/$defs/GetTaskPayloadRequest/properties/params/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_GetTaskPayloadRequest<'v, V: JsonView<'v>>(
@@ -4105,23 +4704,28 @@ pub(crate) fn v_GetTaskPayloadRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method", "params"],
-        p,
-        "#/$defs/GetTaskPayloadRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/GetTaskPayloadRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -4131,6 +4735,7 @@ pub(crate) fn v_GetTaskPayloadRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "tasks/result",
@@ -4139,7 +4744,10 @@ pub(crate) fn v_GetTaskPayloadRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_GetTaskPayloadRequestParams(v, p, cx),
+            "params" => {
+                seen |= 8u64;
+                v_GetTaskPayloadRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/GetTaskPayloadRequest", cx),
         };
         if !r {
@@ -4148,6 +4756,15 @@ pub(crate) fn v_GetTaskPayloadRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/GetTaskPayloadRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -4205,22 +4822,24 @@ pub(crate) fn v_GetTaskRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["taskId"],
-        p,
-        "#/$defs/GetTaskRequest/properties/params/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["taskId"],
+            p,
+            "#/$defs/GetTaskRequest/properties/params/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "taskId" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4245,6 +4864,15 @@ pub(crate) fn v_GetTaskRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["taskId"],
+            p,
+            "#/$defs/GetTaskRequest/properties/params/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_GetTaskRequest<'v, V: JsonView<'v>>(
@@ -4255,23 +4883,28 @@ pub(crate) fn v_GetTaskRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/GetTaskRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method", "params"],
-        p,
-        "#/$defs/GetTaskRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/GetTaskRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -4281,6 +4914,7 @@ pub(crate) fn v_GetTaskRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "tasks/get",
@@ -4289,7 +4923,10 @@ pub(crate) fn v_GetTaskRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_GetTaskRequestParams(v, p, cx),
+            "params" => {
+                seen |= 8u64;
+                v_GetTaskRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/GetTaskRequest", cx),
         };
         if !r {
@@ -4298,6 +4935,15 @@ pub(crate) fn v_GetTaskRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/GetTaskRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -4360,6 +5006,14 @@ pub(crate) fn v_GetTaskResultTtl<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_GetTaskResultTtl);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_GetTaskResultTtl, 0usize, &opts)
+            && v_GetTaskResultTtl_arm0(v, p, cx))
+            || (filter.admits(v, &U_GetTaskResultTtl, 1usize, &opts)
+                && v_GetTaskResultTtl_arm1(v, p, cx));
+    }
     rt::check_union(v, &U_GetTaskResultTtl, &arms_GetTaskResultTtl::<V>(), p, cx)
 }
 pub(crate) fn v_GetTaskResult<'v, V: JsonView<'v>>(
@@ -4370,16 +5024,17 @@ pub(crate) fn v_GetTaskResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/GetTaskResult/allOf/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["createdAt", "lastUpdatedAt", "status", "taskId", "ttl"],
-        p,
-        "#/$defs/GetTaskResult/allOf/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["createdAt", "lastUpdatedAt", "status", "taskId", "ttl"],
+            p,
+            "#/$defs/GetTaskResult/allOf/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -4395,6 +5050,7 @@ pub(crate) fn v_GetTaskResult<'v, V: JsonView<'v>>(
                 )
             }
             "createdAt" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4404,6 +5060,7 @@ pub(crate) fn v_GetTaskResult<'v, V: JsonView<'v>>(
                 )
             }
             "lastUpdatedAt" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4421,7 +5078,10 @@ pub(crate) fn v_GetTaskResult<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "status" => v_TaskStatus(v, p, cx),
+            "status" => {
+                seen |= 4u64;
+                v_TaskStatus(v, p, cx)
+            }
             "statusMessage" => {
                 rt::check_type(
                     v,
@@ -4432,6 +5092,7 @@ pub(crate) fn v_GetTaskResult<'v, V: JsonView<'v>>(
                 )
             }
             "taskId" => {
+                seen |= 8u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4440,7 +5101,10 @@ pub(crate) fn v_GetTaskResult<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "ttl" => v_GetTaskResultTtl(v, p, cx),
+            "ttl" => {
+                seen |= 16u64;
+                v_GetTaskResultTtl(v, p, cx)
+            }
             _ => true,
         };
         if !r {
@@ -4449,6 +5113,15 @@ pub(crate) fn v_GetTaskResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 31u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["createdAt", "lastUpdatedAt", "status", "taskId", "ttl"],
+            p,
+            "#/$defs/GetTaskResult/allOf/required",
+            cx,
+        );
     }
     ok
 }
@@ -4469,10 +5142,11 @@ pub(crate) fn v_Icon<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/Icon/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(v, &["src"], p, "#/$defs/Icon/required", cx);
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["src"], p, "#/$defs/Icon/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -4519,6 +5193,7 @@ pub(crate) fn v_Icon<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
                 }
             }
             "src" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4543,6 +5218,9 @@ pub(crate) fn v_Icon<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(v, &["src"], p, "#/$defs/Icon/required", cx);
     }
     ok
 }
@@ -4600,16 +5278,17 @@ pub(crate) fn v_ImageContent<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ImageContent/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["data", "mimeType", "type"],
-        p,
-        "#/$defs/ImageContent/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["data", "mimeType", "type"],
+            p,
+            "#/$defs/ImageContent/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -4626,6 +5305,7 @@ pub(crate) fn v_ImageContent<'v, V: JsonView<'v>>(
             }
             "annotations" => v_Annotations(v, p, cx),
             "data" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4642,6 +5322,7 @@ pub(crate) fn v_ImageContent<'v, V: JsonView<'v>>(
                     )
             }
             "mimeType" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4651,6 +5332,7 @@ pub(crate) fn v_ImageContent<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "image",
@@ -4668,6 +5350,15 @@ pub(crate) fn v_ImageContent<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["data", "mimeType", "type"],
+            p,
+            "#/$defs/ImageContent/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_Implementation<'v, V: JsonView<'v>>(
@@ -4678,16 +5369,17 @@ pub(crate) fn v_Implementation<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/Implementation/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name", "version"],
-        p,
-        "#/$defs/Implementation/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name", "version"],
+            p,
+            "#/$defs/Implementation/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -4728,6 +5420,7 @@ pub(crate) fn v_Implementation<'v, V: JsonView<'v>>(
                 }
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4746,6 +5439,7 @@ pub(crate) fn v_Implementation<'v, V: JsonView<'v>>(
                 )
             }
             "version" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4779,6 +5473,15 @@ pub(crate) fn v_Implementation<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name", "version"],
+            p,
+            "#/$defs/Implementation/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_InitializeRequest<'v, V: JsonView<'v>>(
@@ -4789,23 +5492,28 @@ pub(crate) fn v_InitializeRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/InitializeRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method", "params"],
-        p,
-        "#/$defs/InitializeRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/InitializeRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -4815,6 +5523,7 @@ pub(crate) fn v_InitializeRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "initialize",
@@ -4823,7 +5532,10 @@ pub(crate) fn v_InitializeRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_InitializeRequestParams(v, p, cx),
+            "params" => {
+                seen |= 8u64;
+                v_InitializeRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/InitializeRequest", cx),
         };
         if !r {
@@ -4832,6 +5544,15 @@ pub(crate) fn v_InitializeRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/InitializeRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -4881,25 +5602,33 @@ pub(crate) fn v_InitializeRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["capabilities", "clientInfo", "protocolVersion"],
-        p,
-        "#/$defs/InitializeRequestParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["capabilities", "clientInfo", "protocolVersion"],
+            p,
+            "#/$defs/InitializeRequestParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "_meta" => v_InitializeRequestParamsMeta(v, p, cx),
-            "capabilities" => v_ClientCapabilities(v, p, cx),
-            "clientInfo" => v_Implementation(v, p, cx),
+            "capabilities" => {
+                seen |= 1u64;
+                v_ClientCapabilities(v, p, cx)
+            }
+            "clientInfo" => {
+                seen |= 2u64;
+                v_Implementation(v, p, cx)
+            }
             "protocolVersion" => {
+                seen |= 4u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4917,6 +5646,15 @@ pub(crate) fn v_InitializeRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["capabilities", "clientInfo", "protocolVersion"],
+            p,
+            "#/$defs/InitializeRequestParams/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_InitializeResult<'v, V: JsonView<'v>>(
@@ -4927,16 +5665,17 @@ pub(crate) fn v_InitializeResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/InitializeResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["capabilities", "protocolVersion", "serverInfo"],
-        p,
-        "#/$defs/InitializeResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["capabilities", "protocolVersion", "serverInfo"],
+            p,
+            "#/$defs/InitializeResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -4951,7 +5690,10 @@ pub(crate) fn v_InitializeResult<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "capabilities" => v_ServerCapabilities(v, p, cx),
+            "capabilities" => {
+                seen |= 1u64;
+                v_ServerCapabilities(v, p, cx)
+            }
             "instructions" => {
                 rt::check_type(
                     v,
@@ -4962,6 +5704,7 @@ pub(crate) fn v_InitializeResult<'v, V: JsonView<'v>>(
                 )
             }
             "protocolVersion" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4970,7 +5713,10 @@ pub(crate) fn v_InitializeResult<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "serverInfo" => v_Implementation(v, p, cx),
+            "serverInfo" => {
+                seen |= 4u64;
+                v_Implementation(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/InitializeResult", cx),
         };
         if !r {
@@ -4979,6 +5725,15 @@ pub(crate) fn v_InitializeResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["capabilities", "protocolVersion", "serverInfo"],
+            p,
+            "#/$defs/InitializeResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -4996,22 +5751,24 @@ pub(crate) fn v_InitializedNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["jsonrpc", "method"],
-        p,
-        "#/$defs/InitializedNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["jsonrpc", "method"],
+            p,
+            "#/$defs/InitializedNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "jsonrpc" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -5021,6 +5778,7 @@ pub(crate) fn v_InitializedNotification<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "notifications/initialized",
@@ -5039,6 +5797,15 @@ pub(crate) fn v_InitializedNotification<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["jsonrpc", "method"],
+            p,
+            "#/$defs/InitializedNotification/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_JSONRPCErrorResponse<'v, V: JsonView<'v>>(
@@ -5055,24 +5822,29 @@ pub(crate) fn v_JSONRPCErrorResponse<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["error", "jsonrpc"],
-        p,
-        "#/$defs/JSONRPCErrorResponse/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["error", "jsonrpc"],
+            p,
+            "#/$defs/JSONRPCErrorResponse/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "error" => v_Error(v, p, cx),
+            "error" => {
+                seen |= 1u64;
+                v_Error(v, p, cx)
+            }
             "id" => v_RequestId(v, p, cx),
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -5089,6 +5861,15 @@ pub(crate) fn v_JSONRPCErrorResponse<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["error", "jsonrpc"],
+            p,
+            "#/$defs/JSONRPCErrorResponse/required",
+            cx,
+        );
     }
     ok
 }
@@ -5146,6 +5927,18 @@ pub(crate) fn v_JSONRPCMessage<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_JSONRPCMessage);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_JSONRPCMessage, 0usize, &opts)
+            && v_JSONRPCRequest(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCMessage, 1usize, &opts)
+                && v_JSONRPCNotification(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCMessage, 2usize, &opts)
+                && v_JSONRPCResultResponse(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCMessage, 3usize, &opts)
+                && v_JSONRPCErrorResponse(v, p, cx));
+    }
     rt::check_union(v, &U_JSONRPCMessage, &arms_JSONRPCMessage::<V>(), p, cx)
 }
 pub(crate) fn v_JSONRPCNotification<'v, V: JsonView<'v>>(
@@ -5156,22 +5949,24 @@ pub(crate) fn v_JSONRPCNotification<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/JSONRPCNotification/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["jsonrpc", "method"],
-        p,
-        "#/$defs/JSONRPCNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["jsonrpc", "method"],
+            p,
+            "#/$defs/JSONRPCNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "jsonrpc" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -5181,6 +5976,7 @@ pub(crate) fn v_JSONRPCNotification<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -5207,6 +6003,15 @@ pub(crate) fn v_JSONRPCNotification<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["jsonrpc", "method"],
+            p,
+            "#/$defs/JSONRPCNotification/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_JSONRPCRequest<'v, V: JsonView<'v>>(
@@ -5217,23 +6022,28 @@ pub(crate) fn v_JSONRPCRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/JSONRPCRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method"],
-        p,
-        "#/$defs/JSONRPCRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method"],
+            p,
+            "#/$defs/JSONRPCRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -5243,6 +6053,7 @@ pub(crate) fn v_JSONRPCRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -5268,6 +6079,15 @@ pub(crate) fn v_JSONRPCRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method"],
+            p,
+            "#/$defs/JSONRPCRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -5304,6 +6124,14 @@ pub(crate) fn v_JSONRPCResponse<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_JSONRPCResponse);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_JSONRPCResponse, 0usize, &opts)
+            && v_JSONRPCResultResponse(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCResponse, 1usize, &opts)
+                && v_JSONRPCErrorResponse(v, p, cx));
+    }
     rt::check_union(v, &U_JSONRPCResponse, &arms_JSONRPCResponse::<V>(), p, cx)
 }
 pub(crate) fn v_JSONRPCResultResponse<'v, V: JsonView<'v>>(
@@ -5320,23 +6148,28 @@ pub(crate) fn v_JSONRPCResultResponse<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "result"],
-        p,
-        "#/$defs/JSONRPCResultResponse/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/JSONRPCResultResponse/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -5345,7 +6178,10 @@ pub(crate) fn v_JSONRPCResultResponse<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "result" => v_Result(v, p, cx),
+            "result" => {
+                seen |= 4u64;
+                v_Result(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/JSONRPCResultResponse", cx),
         };
         if !r {
@@ -5354,6 +6190,15 @@ pub(crate) fn v_JSONRPCResultResponse<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/JSONRPCResultResponse/required",
+            cx,
+        );
     }
     ok
 }
@@ -5371,16 +6216,17 @@ pub(crate) fn v_LegacyTitledEnumSchema<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["enum", "type"],
-        p,
-        "#/$defs/LegacyTitledEnumSchema/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["enum", "type"],
+            p,
+            "#/$defs/LegacyTitledEnumSchema/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -5405,34 +6251,37 @@ pub(crate) fn v_LegacyTitledEnumSchema<'v, V: JsonView<'v>>(
                 )
             }
             "enum" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/LegacyTitledEnumSchema/properties/enum/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = rt::check_type(
-                            v,
-                            rt::JType::String,
-                            p,
-                            "#/$defs/LegacyTitledEnumSchema/properties/enum/items/type",
-                            cx,
-                        );
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/LegacyTitledEnumSchema/properties/enum/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = rt::check_type(
+                                v,
+                                rt::JType::String,
+                                p,
+                                "#/$defs/LegacyTitledEnumSchema/properties/enum/items/type",
+                                cx,
+                            );
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "enumNames" => {
@@ -5476,6 +6325,7 @@ pub(crate) fn v_LegacyTitledEnumSchema<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "string",
@@ -5493,6 +6343,15 @@ pub(crate) fn v_LegacyTitledEnumSchema<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["enum", "type"],
+            p,
+            "#/$defs/LegacyTitledEnumSchema/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListPromptsRequest<'v, V: JsonView<'v>>(
@@ -5503,23 +6362,28 @@ pub(crate) fn v_ListPromptsRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ListPromptsRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method"],
-        p,
-        "#/$defs/ListPromptsRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method"],
+            p,
+            "#/$defs/ListPromptsRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -5529,6 +6393,7 @@ pub(crate) fn v_ListPromptsRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "prompts/list",
@@ -5547,6 +6412,15 @@ pub(crate) fn v_ListPromptsRequest<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method"],
+            p,
+            "#/$defs/ListPromptsRequest/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListPromptsResult<'v, V: JsonView<'v>>(
@@ -5557,16 +6431,17 @@ pub(crate) fn v_ListPromptsResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ListPromptsResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["prompts"],
-        p,
-        "#/$defs/ListPromptsResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["prompts"],
+            p,
+            "#/$defs/ListPromptsResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -5591,28 +6466,31 @@ pub(crate) fn v_ListPromptsResult<'v, V: JsonView<'v>>(
                 )
             }
             "prompts" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/ListPromptsResult/properties/prompts/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_Prompt(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/ListPromptsResult/properties/prompts/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_Prompt(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ListPromptsResult", cx),
@@ -5623,6 +6501,15 @@ pub(crate) fn v_ListPromptsResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["prompts"],
+            p,
+            "#/$defs/ListPromptsResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -5640,23 +6527,28 @@ pub(crate) fn v_ListResourceTemplatesRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method"],
-        p,
-        "#/$defs/ListResourceTemplatesRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method"],
+            p,
+            "#/$defs/ListResourceTemplatesRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -5666,6 +6558,7 @@ pub(crate) fn v_ListResourceTemplatesRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "resources/templates/list",
@@ -5686,6 +6579,15 @@ pub(crate) fn v_ListResourceTemplatesRequest<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method"],
+            p,
+            "#/$defs/ListResourceTemplatesRequest/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListResourceTemplatesResult<'v, V: JsonView<'v>>(
@@ -5702,16 +6604,17 @@ pub(crate) fn v_ListResourceTemplatesResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["resourceTemplates"],
-        p,
-        "#/$defs/ListResourceTemplatesResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["resourceTemplates"],
+            p,
+            "#/$defs/ListResourceTemplatesResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -5736,28 +6639,31 @@ pub(crate) fn v_ListResourceTemplatesResult<'v, V: JsonView<'v>>(
                 )
             }
             "resourceTemplates" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/ListResourceTemplatesResult/properties/resourceTemplates/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_ResourceTemplate(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/ListResourceTemplatesResult/properties/resourceTemplates/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_ResourceTemplate(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ListResourceTemplatesResult", cx),
@@ -5768,6 +6674,15 @@ pub(crate) fn v_ListResourceTemplatesResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["resourceTemplates"],
+            p,
+            "#/$defs/ListResourceTemplatesResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -5785,23 +6700,28 @@ pub(crate) fn v_ListResourcesRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method"],
-        p,
-        "#/$defs/ListResourcesRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method"],
+            p,
+            "#/$defs/ListResourcesRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -5811,6 +6731,7 @@ pub(crate) fn v_ListResourcesRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "resources/list",
@@ -5829,6 +6750,15 @@ pub(crate) fn v_ListResourcesRequest<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method"],
+            p,
+            "#/$defs/ListResourcesRequest/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListResourcesResult<'v, V: JsonView<'v>>(
@@ -5839,16 +6769,17 @@ pub(crate) fn v_ListResourcesResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ListResourcesResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["resources"],
-        p,
-        "#/$defs/ListResourcesResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["resources"],
+            p,
+            "#/$defs/ListResourcesResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -5873,28 +6804,31 @@ pub(crate) fn v_ListResourcesResult<'v, V: JsonView<'v>>(
                 )
             }
             "resources" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/ListResourcesResult/properties/resources/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_Resource(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/ListResourcesResult/properties/resources/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_Resource(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ListResourcesResult", cx),
@@ -5906,6 +6840,15 @@ pub(crate) fn v_ListResourcesResult<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["resources"],
+            p,
+            "#/$defs/ListResourcesResult/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListRootsRequest<'v, V: JsonView<'v>>(
@@ -5916,23 +6859,28 @@ pub(crate) fn v_ListRootsRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ListRootsRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method"],
-        p,
-        "#/$defs/ListRootsRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method"],
+            p,
+            "#/$defs/ListRootsRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -5942,6 +6890,7 @@ pub(crate) fn v_ListRootsRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "roots/list",
@@ -5960,6 +6909,15 @@ pub(crate) fn v_ListRootsRequest<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method"],
+            p,
+            "#/$defs/ListRootsRequest/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListRootsResult<'v, V: JsonView<'v>>(
@@ -5970,16 +6928,17 @@ pub(crate) fn v_ListRootsResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ListRootsResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["roots"],
-        p,
-        "#/$defs/ListRootsResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["roots"],
+            p,
+            "#/$defs/ListRootsResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -5995,28 +6954,31 @@ pub(crate) fn v_ListRootsResult<'v, V: JsonView<'v>>(
                 )
             }
             "roots" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/ListRootsResult/properties/roots/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_Root(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/ListRootsResult/properties/roots/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_Root(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ListRootsResult", cx),
@@ -6028,6 +6990,15 @@ pub(crate) fn v_ListRootsResult<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["roots"],
+            p,
+            "#/$defs/ListRootsResult/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListTasksRequest<'v, V: JsonView<'v>>(
@@ -6038,23 +7009,28 @@ pub(crate) fn v_ListTasksRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ListTasksRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method"],
-        p,
-        "#/$defs/ListTasksRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method"],
+            p,
+            "#/$defs/ListTasksRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -6064,6 +7040,7 @@ pub(crate) fn v_ListTasksRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "tasks/list",
@@ -6082,6 +7059,15 @@ pub(crate) fn v_ListTasksRequest<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method"],
+            p,
+            "#/$defs/ListTasksRequest/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListTasksResult<'v, V: JsonView<'v>>(
@@ -6092,16 +7078,17 @@ pub(crate) fn v_ListTasksResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ListTasksResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["tasks"],
-        p,
-        "#/$defs/ListTasksResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["tasks"],
+            p,
+            "#/$defs/ListTasksResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -6126,28 +7113,31 @@ pub(crate) fn v_ListTasksResult<'v, V: JsonView<'v>>(
                 )
             }
             "tasks" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/ListTasksResult/properties/tasks/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_Task(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/ListTasksResult/properties/tasks/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_Task(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ListTasksResult", cx),
@@ -6159,6 +7149,15 @@ pub(crate) fn v_ListTasksResult<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["tasks"],
+            p,
+            "#/$defs/ListTasksResult/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListToolsRequest<'v, V: JsonView<'v>>(
@@ -6169,23 +7168,28 @@ pub(crate) fn v_ListToolsRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ListToolsRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method"],
-        p,
-        "#/$defs/ListToolsRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method"],
+            p,
+            "#/$defs/ListToolsRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -6195,6 +7199,7 @@ pub(crate) fn v_ListToolsRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "tools/list",
@@ -6213,6 +7218,15 @@ pub(crate) fn v_ListToolsRequest<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method"],
+            p,
+            "#/$defs/ListToolsRequest/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListToolsResult<'v, V: JsonView<'v>>(
@@ -6223,16 +7237,17 @@ pub(crate) fn v_ListToolsResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ListToolsResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["tools"],
-        p,
-        "#/$defs/ListToolsResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["tools"],
+            p,
+            "#/$defs/ListToolsResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -6257,28 +7272,31 @@ pub(crate) fn v_ListToolsResult<'v, V: JsonView<'v>>(
                 )
             }
             "tools" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/ListToolsResult/properties/tools/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_Tool(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/ListToolsResult/properties/tools/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_Tool(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ListToolsResult", cx),
@@ -6289,6 +7307,15 @@ pub(crate) fn v_ListToolsResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["tools"],
+            p,
+            "#/$defs/ListToolsResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -6328,22 +7355,24 @@ pub(crate) fn v_LoggingMessageNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["jsonrpc", "method", "params"],
-        p,
-        "#/$defs/LoggingMessageNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["jsonrpc", "method", "params"],
+            p,
+            "#/$defs/LoggingMessageNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "jsonrpc" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -6353,6 +7382,7 @@ pub(crate) fn v_LoggingMessageNotification<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "notifications/message",
@@ -6361,7 +7391,10 @@ pub(crate) fn v_LoggingMessageNotification<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_LoggingMessageNotificationParams(v, p, cx),
+            "params" => {
+                seen |= 4u64;
+                v_LoggingMessageNotificationParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/LoggingMessageNotification", cx),
         };
         if !r {
@@ -6370,6 +7403,15 @@ pub(crate) fn v_LoggingMessageNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["jsonrpc", "method", "params"],
+            p,
+            "#/$defs/LoggingMessageNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -6387,16 +7429,17 @@ pub(crate) fn v_LoggingMessageNotificationParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["data", "level"],
-        p,
-        "#/$defs/LoggingMessageNotificationParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["data", "level"],
+            p,
+            "#/$defs/LoggingMessageNotificationParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -6411,8 +7454,14 @@ pub(crate) fn v_LoggingMessageNotificationParams<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "data" => true,
-            "level" => v_LoggingLevel(v, p, cx),
+            "data" => {
+                seen |= 1u64;
+                true
+            }
+            "level" => {
+                seen |= 2u64;
+                v_LoggingLevel(v, p, cx)
+            }
             "logger" => {
                 rt::check_type(
                     v,
@@ -6437,6 +7486,15 @@ pub(crate) fn v_LoggingMessageNotificationParams<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["data", "level"],
+            p,
+            "#/$defs/LoggingMessageNotificationParams/required",
+            cx,
+        );
     }
     ok
 }
@@ -6647,6 +7705,14 @@ pub(crate) fn v_MultiSelectEnumSchema<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_MultiSelectEnumSchema);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_MultiSelectEnumSchema, 0usize, &opts)
+            && v_UntitledMultiSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_MultiSelectEnumSchema, 1usize, &opts)
+                && v_TitledMultiSelectEnumSchema(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_MultiSelectEnumSchema,
@@ -6663,22 +7729,18 @@ pub(crate) fn v_Notification<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/Notification/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/$defs/Notification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["method"], p, "#/$defs/Notification/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -6704,6 +7766,15 @@ pub(crate) fn v_Notification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/$defs/Notification/required",
+            cx,
+        );
     }
     ok
 }
@@ -6762,16 +7833,11 @@ pub(crate) fn v_NumberSchema<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/NumberSchema/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["type"],
-        p,
-        "#/$defs/NumberSchema/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["type"], p, "#/$defs/NumberSchema/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -6822,7 +7888,10 @@ pub(crate) fn v_NumberSchema<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "type" => v_NumberSchemaType(v, p, cx),
+            "type" => {
+                seen |= 1u64;
+                v_NumberSchemaType(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/NumberSchema", cx),
         };
         if !r {
@@ -6831,6 +7900,9 @@ pub(crate) fn v_NumberSchema<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(v, &["type"], p, "#/$defs/NumberSchema/required", cx);
     }
     ok
 }
@@ -6842,23 +7914,28 @@ pub(crate) fn v_PaginatedRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/PaginatedRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method"],
-        p,
-        "#/$defs/PaginatedRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method"],
+            p,
+            "#/$defs/PaginatedRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -6868,6 +7945,7 @@ pub(crate) fn v_PaginatedRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -6885,6 +7963,15 @@ pub(crate) fn v_PaginatedRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method"],
+            p,
+            "#/$defs/PaginatedRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -7012,23 +8099,28 @@ pub(crate) fn v_PingRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/PingRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method"],
-        p,
-        "#/$defs/PingRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method"],
+            p,
+            "#/$defs/PingRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -7038,6 +8130,7 @@ pub(crate) fn v_PingRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "ping",
@@ -7055,6 +8148,15 @@ pub(crate) fn v_PingRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method"],
+            p,
+            "#/$defs/PingRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -7174,6 +8276,26 @@ pub(crate) fn v_PrimitiveSchemaDefinition<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_PrimitiveSchemaDefinition);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_PrimitiveSchemaDefinition, 0usize, &opts)
+            && v_StringSchema(v, p, cx))
+            || (filter.admits(v, &U_PrimitiveSchemaDefinition, 1usize, &opts)
+                && v_NumberSchema(v, p, cx))
+            || (filter.admits(v, &U_PrimitiveSchemaDefinition, 2usize, &opts)
+                && v_BooleanSchema(v, p, cx))
+            || (filter.admits(v, &U_PrimitiveSchemaDefinition, 3usize, &opts)
+                && v_UntitledSingleSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_PrimitiveSchemaDefinition, 4usize, &opts)
+                && v_TitledSingleSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_PrimitiveSchemaDefinition, 5usize, &opts)
+                && v_UntitledMultiSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_PrimitiveSchemaDefinition, 6usize, &opts)
+                && v_TitledMultiSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_PrimitiveSchemaDefinition, 7usize, &opts)
+                && v_LegacyTitledEnumSchema(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_PrimitiveSchemaDefinition,
@@ -7196,22 +8318,24 @@ pub(crate) fn v_ProgressNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["jsonrpc", "method", "params"],
-        p,
-        "#/$defs/ProgressNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ProgressNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "jsonrpc" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -7221,6 +8345,7 @@ pub(crate) fn v_ProgressNotification<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "notifications/progress",
@@ -7229,7 +8354,10 @@ pub(crate) fn v_ProgressNotification<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_ProgressNotificationParams(v, p, cx),
+            "params" => {
+                seen |= 4u64;
+                v_ProgressNotificationParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ProgressNotification", cx),
         };
         if !r {
@@ -7238,6 +8366,15 @@ pub(crate) fn v_ProgressNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ProgressNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -7255,16 +8392,17 @@ pub(crate) fn v_ProgressNotificationParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["progress", "progressToken"],
-        p,
-        "#/$defs/ProgressNotificationParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["progress", "progressToken"],
+            p,
+            "#/$defs/ProgressNotificationParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -7289,6 +8427,7 @@ pub(crate) fn v_ProgressNotificationParams<'v, V: JsonView<'v>>(
                 )
             }
             "progress" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::Number,
@@ -7297,7 +8436,10 @@ pub(crate) fn v_ProgressNotificationParams<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "progressToken" => v_ProgressToken(v, p, cx),
+            "progressToken" => {
+                seen |= 2u64;
+                v_ProgressToken(v, p, cx)
+            }
             "total" => {
                 rt::check_type(
                     v,
@@ -7315,6 +8457,15 @@ pub(crate) fn v_ProgressNotificationParams<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["progress", "progressToken"],
+            p,
+            "#/$defs/ProgressNotificationParams/required",
+            cx,
+        );
     }
     ok
 }
@@ -7357,16 +8508,25 @@ pub(crate) fn v_ProgressToken<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ProgressToken);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ProgressToken, 0usize, &opts)
+            && v_ProgressToken_arm0(v, p, cx))
+            || (filter.admits(v, &U_ProgressToken, 1usize, &opts)
+                && v_ProgressToken_arm1(v, p, cx));
+    }
     rt::check_union(v, &U_ProgressToken, &arms_ProgressToken::<V>(), p, cx)
 }
 pub(crate) fn v_Prompt<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/Prompt/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(v, &["name"], p, "#/$defs/Prompt/required", cx);
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["name"], p, "#/$defs/Prompt/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -7441,6 +8601,7 @@ pub(crate) fn v_Prompt<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) ->
                 }
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -7467,6 +8628,9 @@ pub(crate) fn v_Prompt<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) ->
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(v, &["name"], p, "#/$defs/Prompt/required", cx);
+    }
     ok
 }
 pub(crate) fn v_PromptArgument<'v, V: JsonView<'v>>(
@@ -7477,16 +8641,11 @@ pub(crate) fn v_PromptArgument<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/PromptArgument/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name"],
-        p,
-        "#/$defs/PromptArgument/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["name"], p, "#/$defs/PromptArgument/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -7502,6 +8661,7 @@ pub(crate) fn v_PromptArgument<'v, V: JsonView<'v>>(
                 )
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -7537,6 +8697,15 @@ pub(crate) fn v_PromptArgument<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name"],
+            p,
+            "#/$defs/PromptArgument/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_PromptListChangedNotification<'v, V: JsonView<'v>>(
@@ -7553,22 +8722,24 @@ pub(crate) fn v_PromptListChangedNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["jsonrpc", "method"],
-        p,
-        "#/$defs/PromptListChangedNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["jsonrpc", "method"],
+            p,
+            "#/$defs/PromptListChangedNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "jsonrpc" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -7578,6 +8749,7 @@ pub(crate) fn v_PromptListChangedNotification<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "notifications/prompts/list_changed",
@@ -7603,6 +8775,15 @@ pub(crate) fn v_PromptListChangedNotification<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["jsonrpc", "method"],
+            p,
+            "#/$defs/PromptListChangedNotification/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_PromptMessage<'v, V: JsonView<'v>>(
@@ -7613,23 +8794,30 @@ pub(crate) fn v_PromptMessage<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/PromptMessage/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["content", "role"],
-        p,
-        "#/$defs/PromptMessage/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["content", "role"],
+            p,
+            "#/$defs/PromptMessage/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "content" => v_ContentBlock(v, p, cx),
-            "role" => v_Role(v, p, cx),
+            "content" => {
+                seen |= 1u64;
+                v_ContentBlock(v, p, cx)
+            }
+            "role" => {
+                seen |= 2u64;
+                v_Role(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/PromptMessage", cx),
         };
         if !r {
@@ -7638,6 +8826,15 @@ pub(crate) fn v_PromptMessage<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["content", "role"],
+            p,
+            "#/$defs/PromptMessage/required",
+            cx,
+        );
     }
     ok
 }
@@ -7649,22 +8846,24 @@ pub(crate) fn v_PromptReference<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/PromptReference/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name", "type"],
-        p,
-        "#/$defs/PromptReference/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name", "type"],
+            p,
+            "#/$defs/PromptReference/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -7683,6 +8882,7 @@ pub(crate) fn v_PromptReference<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "ref/prompt",
@@ -7700,6 +8900,15 @@ pub(crate) fn v_PromptReference<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name", "type"],
+            p,
+            "#/$defs/PromptReference/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ReadResourceRequest<'v, V: JsonView<'v>>(
@@ -7710,23 +8919,28 @@ pub(crate) fn v_ReadResourceRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ReadResourceRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method", "params"],
-        p,
-        "#/$defs/ReadResourceRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ReadResourceRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -7736,6 +8950,7 @@ pub(crate) fn v_ReadResourceRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "resources/read",
@@ -7744,7 +8959,10 @@ pub(crate) fn v_ReadResourceRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_ReadResourceRequestParams(v, p, cx),
+            "params" => {
+                seen |= 8u64;
+                v_ReadResourceRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ReadResourceRequest", cx),
         };
         if !r {
@@ -7753,6 +8971,15 @@ pub(crate) fn v_ReadResourceRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ReadResourceRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -7802,16 +9029,17 @@ pub(crate) fn v_ReadResourceRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["uri"],
-        p,
-        "#/$defs/ReadResourceRequestParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/$defs/ReadResourceRequestParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -7819,6 +9047,7 @@ pub(crate) fn v_ReadResourceRequestParams<'v, V: JsonView<'v>>(
         let r = match &*k {
             "_meta" => v_ReadResourceRequestParamsMeta(v, p, cx),
             "uri" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -7842,6 +9071,15 @@ pub(crate) fn v_ReadResourceRequestParams<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/$defs/ReadResourceRequestParams/required",
+            cx,
+        );
     }
     ok
 }
@@ -7880,6 +9118,14 @@ pub(crate) fn v_ReadResourceResultContentsItem<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ReadResourceResultContentsItem);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ReadResourceResultContentsItem, 0usize, &opts)
+            && v_TextResourceContents(v, p, cx))
+            || (filter.admits(v, &U_ReadResourceResultContentsItem, 1usize, &opts)
+                && v_BlobResourceContents(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_ReadResourceResultContentsItem,
@@ -7896,16 +9142,17 @@ pub(crate) fn v_ReadResourceResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ReadResourceResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["contents"],
-        p,
-        "#/$defs/ReadResourceResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["contents"],
+            p,
+            "#/$defs/ReadResourceResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -7921,28 +9168,31 @@ pub(crate) fn v_ReadResourceResult<'v, V: JsonView<'v>>(
                 )
             }
             "contents" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/ReadResourceResult/properties/contents/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_ReadResourceResultContentsItem(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/ReadResourceResult/properties/contents/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_ReadResourceResultContentsItem(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ReadResourceResult", cx),
@@ -7954,6 +9204,15 @@ pub(crate) fn v_ReadResourceResult<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["contents"],
+            p,
+            "#/$defs/ReadResourceResult/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_RelatedTaskMetadata<'v, V: JsonView<'v>>(
@@ -7964,22 +9223,24 @@ pub(crate) fn v_RelatedTaskMetadata<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/RelatedTaskMetadata/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["taskId"],
-        p,
-        "#/$defs/RelatedTaskMetadata/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["taskId"],
+            p,
+            "#/$defs/RelatedTaskMetadata/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "taskId" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -7997,22 +9258,33 @@ pub(crate) fn v_RelatedTaskMetadata<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["taskId"],
+            p,
+            "#/$defs/RelatedTaskMetadata/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_Request<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/Request/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(v, &["method"], p, "#/$defs/Request/required", cx);
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["method"], p, "#/$defs/Request/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8038,6 +9310,9 @@ pub(crate) fn v_Request<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(v, &["method"], p, "#/$defs/Request/required", cx);
     }
     ok
 }
@@ -8080,6 +9355,14 @@ pub(crate) fn v_RequestId<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_RequestId);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_RequestId, 0usize, &opts)
+            && v_RequestId_arm0(v, p, cx))
+            || (filter.admits(v, &U_RequestId, 1usize, &opts)
+                && v_RequestId_arm1(v, p, cx));
+    }
     rt::check_union(v, &U_RequestId, &arms_RequestId::<V>(), p, cx)
 }
 pub(crate) fn v_RequestParamsMeta<'v, V: JsonView<'v>>(
@@ -8144,16 +9427,11 @@ pub(crate) fn v_Resource<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) 
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/Resource/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name", "uri"],
-        p,
-        "#/$defs/Resource/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["name", "uri"], p, "#/$defs/Resource/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -8213,6 +9491,7 @@ pub(crate) fn v_Resource<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) 
                 )
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8240,6 +9519,7 @@ pub(crate) fn v_Resource<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) 
                 )
             }
             "uri" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8264,6 +9544,15 @@ pub(crate) fn v_Resource<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) 
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name", "uri"],
+            p,
+            "#/$defs/Resource/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ResourceContents<'v, V: JsonView<'v>>(
@@ -8274,16 +9563,11 @@ pub(crate) fn v_ResourceContents<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ResourceContents/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["uri"],
-        p,
-        "#/$defs/ResourceContents/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["uri"], p, "#/$defs/ResourceContents/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -8308,6 +9592,7 @@ pub(crate) fn v_ResourceContents<'v, V: JsonView<'v>>(
                 )
             }
             "uri" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8332,6 +9617,15 @@ pub(crate) fn v_ResourceContents<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/$defs/ResourceContents/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ResourceLink<'v, V: JsonView<'v>>(
@@ -8342,16 +9636,17 @@ pub(crate) fn v_ResourceLink<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ResourceLink/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name", "type", "uri"],
-        p,
-        "#/$defs/ResourceLink/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name", "type", "uri"],
+            p,
+            "#/$defs/ResourceLink/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -8411,6 +9706,7 @@ pub(crate) fn v_ResourceLink<'v, V: JsonView<'v>>(
                 )
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8438,6 +9734,7 @@ pub(crate) fn v_ResourceLink<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "resource_link",
@@ -8447,6 +9744,7 @@ pub(crate) fn v_ResourceLink<'v, V: JsonView<'v>>(
                 )
             }
             "uri" => {
+                seen |= 4u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8471,6 +9769,15 @@ pub(crate) fn v_ResourceLink<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name", "type", "uri"],
+            p,
+            "#/$defs/ResourceLink/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ResourceListChangedNotification<'v, V: JsonView<'v>>(
@@ -8487,22 +9794,24 @@ pub(crate) fn v_ResourceListChangedNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["jsonrpc", "method"],
-        p,
-        "#/$defs/ResourceListChangedNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["jsonrpc", "method"],
+            p,
+            "#/$defs/ResourceListChangedNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "jsonrpc" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -8512,6 +9821,7 @@ pub(crate) fn v_ResourceListChangedNotification<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "notifications/resources/list_changed",
@@ -8536,6 +9846,15 @@ pub(crate) fn v_ResourceListChangedNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["jsonrpc", "method"],
+            p,
+            "#/$defs/ResourceListChangedNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -8585,16 +9904,17 @@ pub(crate) fn v_ResourceRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["uri"],
-        p,
-        "#/$defs/ResourceRequestParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/$defs/ResourceRequestParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -8602,6 +9922,7 @@ pub(crate) fn v_ResourceRequestParams<'v, V: JsonView<'v>>(
         let r = match &*k {
             "_meta" => v_ResourceRequestParamsMeta(v, p, cx),
             "uri" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8626,6 +9947,15 @@ pub(crate) fn v_ResourceRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/$defs/ResourceRequestParams/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ResourceTemplate<'v, V: JsonView<'v>>(
@@ -8636,16 +9966,17 @@ pub(crate) fn v_ResourceTemplate<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ResourceTemplate/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name", "uriTemplate"],
-        p,
-        "#/$defs/ResourceTemplate/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name", "uriTemplate"],
+            p,
+            "#/$defs/ResourceTemplate/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -8705,6 +10036,7 @@ pub(crate) fn v_ResourceTemplate<'v, V: JsonView<'v>>(
                 )
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8723,6 +10055,7 @@ pub(crate) fn v_ResourceTemplate<'v, V: JsonView<'v>>(
                 )
             }
             "uriTemplate" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8747,6 +10080,15 @@ pub(crate) fn v_ResourceTemplate<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name", "uriTemplate"],
+            p,
+            "#/$defs/ResourceTemplate/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ResourceTemplateReference<'v, V: JsonView<'v>>(
@@ -8763,22 +10105,24 @@ pub(crate) fn v_ResourceTemplateReference<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["type", "uri"],
-        p,
-        "#/$defs/ResourceTemplateReference/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["type", "uri"],
+            p,
+            "#/$defs/ResourceTemplateReference/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "type" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "ref/resource",
@@ -8788,6 +10132,7 @@ pub(crate) fn v_ResourceTemplateReference<'v, V: JsonView<'v>>(
                 )
             }
             "uri" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8812,6 +10157,15 @@ pub(crate) fn v_ResourceTemplateReference<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["type", "uri"],
+            p,
+            "#/$defs/ResourceTemplateReference/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ResourceUpdatedNotification<'v, V: JsonView<'v>>(
@@ -8828,22 +10182,24 @@ pub(crate) fn v_ResourceUpdatedNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["jsonrpc", "method", "params"],
-        p,
-        "#/$defs/ResourceUpdatedNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ResourceUpdatedNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "jsonrpc" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -8853,6 +10209,7 @@ pub(crate) fn v_ResourceUpdatedNotification<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "notifications/resources/updated",
@@ -8861,7 +10218,10 @@ pub(crate) fn v_ResourceUpdatedNotification<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_ResourceUpdatedNotificationParams(v, p, cx),
+            "params" => {
+                seen |= 4u64;
+                v_ResourceUpdatedNotificationParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ResourceUpdatedNotification", cx),
         };
         if !r {
@@ -8870,6 +10230,15 @@ pub(crate) fn v_ResourceUpdatedNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ResourceUpdatedNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -8887,16 +10256,17 @@ pub(crate) fn v_ResourceUpdatedNotificationParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["uri"],
-        p,
-        "#/$defs/ResourceUpdatedNotificationParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/$defs/ResourceUpdatedNotificationParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -8912,6 +10282,7 @@ pub(crate) fn v_ResourceUpdatedNotificationParams<'v, V: JsonView<'v>>(
                 )
             }
             "uri" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8942,6 +10313,15 @@ pub(crate) fn v_ResourceUpdatedNotificationParams<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/$defs/ResourceUpdatedNotificationParams/required",
+            cx,
+        );
     }
     ok
 }
@@ -8982,10 +10362,11 @@ pub(crate) fn v_Root<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/Root/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(v, &["uri"], p, "#/$defs/Root/required", cx);
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["uri"], p, "#/$defs/Root/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -9010,6 +10391,7 @@ pub(crate) fn v_Root<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
                 )
             }
             "uri" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -9034,6 +10416,9 @@ pub(crate) fn v_Root<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(v, &["uri"], p, "#/$defs/Root/required", cx);
+    }
     ok
 }
 pub(crate) fn v_RootsListChangedNotification<'v, V: JsonView<'v>>(
@@ -9050,22 +10435,24 @@ pub(crate) fn v_RootsListChangedNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["jsonrpc", "method"],
-        p,
-        "#/$defs/RootsListChangedNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["jsonrpc", "method"],
+            p,
+            "#/$defs/RootsListChangedNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "jsonrpc" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -9075,6 +10462,7 @@ pub(crate) fn v_RootsListChangedNotification<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "notifications/roots/list_changed",
@@ -9094,6 +10482,15 @@ pub(crate) fn v_RootsListChangedNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["jsonrpc", "method"],
+            p,
+            "#/$defs/RootsListChangedNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -9209,6 +10606,22 @@ pub(crate) fn v_SamplingMessageContent<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_SamplingMessageContent);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_SamplingMessageContent, 0usize, &opts)
+            && v_TextContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContent, 1usize, &opts)
+                && v_ImageContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContent, 2usize, &opts)
+                && v_AudioContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContent, 3usize, &opts)
+                && v_ToolUseContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContent, 4usize, &opts)
+                && v_ToolResultContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContent, 5usize, &opts)
+                && v_SamplingMessageContent_arm5(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_SamplingMessageContent,
@@ -9225,16 +10638,17 @@ pub(crate) fn v_SamplingMessage<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/SamplingMessage/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["content", "role"],
-        p,
-        "#/$defs/SamplingMessage/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["content", "role"],
+            p,
+            "#/$defs/SamplingMessage/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -9249,8 +10663,14 @@ pub(crate) fn v_SamplingMessage<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "content" => v_SamplingMessageContent(v, p, cx),
-            "role" => v_Role(v, p, cx),
+            "content" => {
+                seen |= 1u64;
+                v_SamplingMessageContent(v, p, cx)
+            }
+            "role" => {
+                seen |= 2u64;
+                v_Role(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/SamplingMessage", cx),
         };
         if !r {
@@ -9259,6 +10679,15 @@ pub(crate) fn v_SamplingMessage<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["content", "role"],
+            p,
+            "#/$defs/SamplingMessage/required",
+            cx,
+        );
     }
     ok
 }
@@ -9334,6 +10763,20 @@ pub(crate) fn v_SamplingMessageContentBlock<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_SamplingMessageContentBlock);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_SamplingMessageContentBlock, 0usize, &opts)
+            && v_TextContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContentBlock, 1usize, &opts)
+                && v_ImageContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContentBlock, 2usize, &opts)
+                && v_AudioContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContentBlock, 3usize, &opts)
+                && v_ToolUseContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContentBlock, 4usize, &opts)
+                && v_ToolResultContent(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_SamplingMessageContentBlock,
@@ -9812,6 +11255,28 @@ pub(crate) fn v_ServerNotification<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ServerNotification);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ServerNotification, 0usize, &opts)
+            && v_CancelledNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 1usize, &opts)
+                && v_ProgressNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 2usize, &opts)
+                && v_ResourceListChangedNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 3usize, &opts)
+                && v_ResourceUpdatedNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 4usize, &opts)
+                && v_PromptListChangedNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 5usize, &opts)
+                && v_ToolListChangedNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 6usize, &opts)
+                && v_TaskStatusNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 7usize, &opts)
+                && v_LoggingMessageNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 8usize, &opts)
+                && v_ElicitationCompleteNotification(v, p, cx));
+    }
     rt::check_union(v, &U_ServerNotification, &arms_ServerNotification::<V>(), p, cx)
 }
 pub(crate) static U_ServerRequest: rt::UnionDesc = rt::UnionDesc {
@@ -9904,6 +11369,26 @@ pub(crate) fn v_ServerRequest<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ServerRequest);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ServerRequest, 0usize, &opts)
+            && v_PingRequest(v, p, cx))
+            || (filter.admits(v, &U_ServerRequest, 1usize, &opts)
+                && v_GetTaskRequest(v, p, cx))
+            || (filter.admits(v, &U_ServerRequest, 2usize, &opts)
+                && v_GetTaskPayloadRequest(v, p, cx))
+            || (filter.admits(v, &U_ServerRequest, 3usize, &opts)
+                && v_CancelTaskRequest(v, p, cx))
+            || (filter.admits(v, &U_ServerRequest, 4usize, &opts)
+                && v_ListTasksRequest(v, p, cx))
+            || (filter.admits(v, &U_ServerRequest, 5usize, &opts)
+                && v_CreateMessageRequest(v, p, cx))
+            || (filter.admits(v, &U_ServerRequest, 6usize, &opts)
+                && v_ListRootsRequest(v, p, cx))
+            || (filter.admits(v, &U_ServerRequest, 7usize, &opts)
+                && v_ElicitRequest(v, p, cx));
+    }
     rt::check_union(v, &U_ServerRequest, &arms_ServerRequest::<V>(), p, cx)
 }
 pub(crate) static U_ServerResult: rt::UnionDesc = rt::UnionDesc {
@@ -10074,6 +11559,37 @@ pub(crate) fn v_ServerResult<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ServerResult);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ServerResult, 0usize, &opts) && v_Result(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 1usize, &opts)
+                && v_InitializeResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 2usize, &opts)
+                && v_ListResourcesResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 3usize, &opts)
+                && v_ListResourceTemplatesResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 4usize, &opts)
+                && v_ReadResourceResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 5usize, &opts)
+                && v_ListPromptsResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 6usize, &opts)
+                && v_GetPromptResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 7usize, &opts)
+                && v_ListToolsResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 8usize, &opts)
+                && v_CallToolResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 9usize, &opts)
+                && v_GetTaskResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 10usize, &opts)
+                && v_GetTaskPayloadResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 11usize, &opts)
+                && v_CancelTaskResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 12usize, &opts)
+                && v_ListTasksResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 13usize, &opts)
+                && v_CompleteResult(v, p, cx));
+    }
     rt::check_union(v, &U_ServerResult, &arms_ServerResult::<V>(), p, cx)
 }
 pub(crate) fn v_SetLevelRequest<'v, V: JsonView<'v>>(
@@ -10084,23 +11600,28 @@ pub(crate) fn v_SetLevelRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/SetLevelRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method", "params"],
-        p,
-        "#/$defs/SetLevelRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/SetLevelRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -10110,6 +11631,7 @@ pub(crate) fn v_SetLevelRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "logging/setLevel",
@@ -10118,7 +11640,10 @@ pub(crate) fn v_SetLevelRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_SetLevelRequestParams(v, p, cx),
+            "params" => {
+                seen |= 8u64;
+                v_SetLevelRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/SetLevelRequest", cx),
         };
         if !r {
@@ -10127,6 +11652,15 @@ pub(crate) fn v_SetLevelRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/SetLevelRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -10176,23 +11710,27 @@ pub(crate) fn v_SetLevelRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["level"],
-        p,
-        "#/$defs/SetLevelRequestParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["level"],
+            p,
+            "#/$defs/SetLevelRequestParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "_meta" => v_SetLevelRequestParamsMeta(v, p, cx),
-            "level" => v_LoggingLevel(v, p, cx),
+            "level" => {
+                seen |= 1u64;
+                v_LoggingLevel(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/SetLevelRequestParams", cx),
         };
         if !r {
@@ -10201,6 +11739,15 @@ pub(crate) fn v_SetLevelRequestParams<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["level"],
+            p,
+            "#/$defs/SetLevelRequestParams/required",
+            cx,
+        );
     }
     ok
 }
@@ -10239,6 +11786,14 @@ pub(crate) fn v_SingleSelectEnumSchema<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_SingleSelectEnumSchema);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_SingleSelectEnumSchema, 0usize, &opts)
+            && v_UntitledSingleSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_SingleSelectEnumSchema, 1usize, &opts)
+                && v_TitledSingleSelectEnumSchema(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_SingleSelectEnumSchema,
@@ -10268,16 +11823,11 @@ pub(crate) fn v_StringSchema<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/StringSchema/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["type"],
-        p,
-        "#/$defs/StringSchema/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["type"], p, "#/$defs/StringSchema/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -10330,6 +11880,7 @@ pub(crate) fn v_StringSchema<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "string",
@@ -10347,6 +11898,9 @@ pub(crate) fn v_StringSchema<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(v, &["type"], p, "#/$defs/StringSchema/required", cx);
+    }
     ok
 }
 pub(crate) fn v_SubscribeRequest<'v, V: JsonView<'v>>(
@@ -10357,23 +11911,28 @@ pub(crate) fn v_SubscribeRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/SubscribeRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method", "params"],
-        p,
-        "#/$defs/SubscribeRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/SubscribeRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -10383,6 +11942,7 @@ pub(crate) fn v_SubscribeRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "resources/subscribe",
@@ -10391,7 +11951,10 @@ pub(crate) fn v_SubscribeRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_SubscribeRequestParams(v, p, cx),
+            "params" => {
+                seen |= 8u64;
+                v_SubscribeRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/SubscribeRequest", cx),
         };
         if !r {
@@ -10400,6 +11963,15 @@ pub(crate) fn v_SubscribeRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/SubscribeRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -10449,16 +12021,17 @@ pub(crate) fn v_SubscribeRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["uri"],
-        p,
-        "#/$defs/SubscribeRequestParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/$defs/SubscribeRequestParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -10466,6 +12039,7 @@ pub(crate) fn v_SubscribeRequestParams<'v, V: JsonView<'v>>(
         let r = match &*k {
             "_meta" => v_SubscribeRequestParamsMeta(v, p, cx),
             "uri" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -10489,6 +12063,15 @@ pub(crate) fn v_SubscribeRequestParams<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/$defs/SubscribeRequestParams/required",
+            cx,
+        );
     }
     ok
 }
@@ -10527,28 +12110,36 @@ pub(crate) fn arms_TaskTtl<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 2usize] {
     [v_TaskTtl_arm0, v_TaskTtl_arm1]
 }
 pub(crate) fn v_TaskTtl<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_TaskTtl);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_TaskTtl, 0usize, &opts) && v_TaskTtl_arm0(v, p, cx))
+            || (filter.admits(v, &U_TaskTtl, 1usize, &opts) && v_TaskTtl_arm1(v, p, cx));
+    }
     rt::check_union(v, &U_TaskTtl, &arms_TaskTtl::<V>(), p, cx)
 }
 pub(crate) fn v_Task<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/Task/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["createdAt", "lastUpdatedAt", "status", "taskId", "ttl"],
-        p,
-        "#/$defs/Task/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["createdAt", "lastUpdatedAt", "status", "taskId", "ttl"],
+            p,
+            "#/$defs/Task/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "createdAt" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -10558,6 +12149,7 @@ pub(crate) fn v_Task<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
                 )
             }
             "lastUpdatedAt" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -10575,7 +12167,10 @@ pub(crate) fn v_Task<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
                     cx,
                 )
             }
-            "status" => v_TaskStatus(v, p, cx),
+            "status" => {
+                seen |= 4u64;
+                v_TaskStatus(v, p, cx)
+            }
             "statusMessage" => {
                 rt::check_type(
                     v,
@@ -10586,6 +12181,7 @@ pub(crate) fn v_Task<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
                 )
             }
             "taskId" => {
+                seen |= 8u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -10594,7 +12190,10 @@ pub(crate) fn v_Task<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
                     cx,
                 )
             }
-            "ttl" => v_TaskTtl(v, p, cx),
+            "ttl" => {
+                seen |= 16u64;
+                v_TaskTtl(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/Task", cx),
         };
         if !r {
@@ -10603,6 +12202,15 @@ pub(crate) fn v_Task<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
                 return false;
             }
         }
+    }
+    if seen != 31u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["createdAt", "lastUpdatedAt", "status", "taskId", "ttl"],
+            p,
+            "#/$defs/Task/required",
+            cx,
+        );
     }
     ok
 }
@@ -10732,22 +12340,24 @@ pub(crate) fn v_TaskStatusNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["jsonrpc", "method", "params"],
-        p,
-        "#/$defs/TaskStatusNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["jsonrpc", "method", "params"],
+            p,
+            "#/$defs/TaskStatusNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "jsonrpc" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -10757,6 +12367,7 @@ pub(crate) fn v_TaskStatusNotification<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "notifications/tasks/status",
@@ -10765,7 +12376,10 @@ pub(crate) fn v_TaskStatusNotification<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_TaskStatusNotificationParams(v, p, cx),
+            "params" => {
+                seen |= 4u64;
+                v_TaskStatusNotificationParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/TaskStatusNotification", cx),
         };
         if !r {
@@ -10774,6 +12388,15 @@ pub(crate) fn v_TaskStatusNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["jsonrpc", "method", "params"],
+            p,
+            "#/$defs/TaskStatusNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -10838,6 +12461,14 @@ pub(crate) fn v_TaskStatusNotificationParamsTtl<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_TaskStatusNotificationParamsTtl);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_TaskStatusNotificationParamsTtl, 0usize, &opts)
+            && v_TaskStatusNotificationParamsTtl_arm0(v, p, cx))
+            || (filter.admits(v, &U_TaskStatusNotificationParamsTtl, 1usize, &opts)
+                && v_TaskStatusNotificationParamsTtl_arm1(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_TaskStatusNotificationParamsTtl,
@@ -10860,16 +12491,17 @@ pub(crate) fn v_TaskStatusNotificationParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["createdAt", "lastUpdatedAt", "status", "taskId", "ttl"],
-        p,
-        "#/$defs/TaskStatusNotificationParams/allOf/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["createdAt", "lastUpdatedAt", "status", "taskId", "ttl"],
+            p,
+            "#/$defs/TaskStatusNotificationParams/allOf/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -10885,6 +12517,7 @@ pub(crate) fn v_TaskStatusNotificationParams<'v, V: JsonView<'v>>(
                 )
             }
             "createdAt" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -10894,6 +12527,7 @@ pub(crate) fn v_TaskStatusNotificationParams<'v, V: JsonView<'v>>(
                 )
             }
             "lastUpdatedAt" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -10911,7 +12545,10 @@ pub(crate) fn v_TaskStatusNotificationParams<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "status" => v_TaskStatus(v, p, cx),
+            "status" => {
+                seen |= 4u64;
+                v_TaskStatus(v, p, cx)
+            }
             "statusMessage" => {
                 rt::check_type(
                     v,
@@ -10922,6 +12559,7 @@ pub(crate) fn v_TaskStatusNotificationParams<'v, V: JsonView<'v>>(
                 )
             }
             "taskId" => {
+                seen |= 8u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -10930,7 +12568,10 @@ pub(crate) fn v_TaskStatusNotificationParams<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "ttl" => v_TaskStatusNotificationParamsTtl(v, p, cx),
+            "ttl" => {
+                seen |= 16u64;
+                v_TaskStatusNotificationParamsTtl(v, p, cx)
+            }
             _ => {
                 rt::reject_unknown_key(
                     &k,
@@ -10947,6 +12588,15 @@ pub(crate) fn v_TaskStatusNotificationParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 31u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["createdAt", "lastUpdatedAt", "status", "taskId", "ttl"],
+            p,
+            "#/$defs/TaskStatusNotificationParams/allOf/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_TextContent<'v, V: JsonView<'v>>(
@@ -10957,16 +12607,17 @@ pub(crate) fn v_TextContent<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/TextContent/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["text", "type"],
-        p,
-        "#/$defs/TextContent/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["text", "type"],
+            p,
+            "#/$defs/TextContent/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -10983,6 +12634,7 @@ pub(crate) fn v_TextContent<'v, V: JsonView<'v>>(
             }
             "annotations" => v_Annotations(v, p, cx),
             "text" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -10992,6 +12644,7 @@ pub(crate) fn v_TextContent<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "text",
@@ -11009,6 +12662,15 @@ pub(crate) fn v_TextContent<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["text", "type"],
+            p,
+            "#/$defs/TextContent/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_TextResourceContents<'v, V: JsonView<'v>>(
@@ -11025,16 +12687,17 @@ pub(crate) fn v_TextResourceContents<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["text", "uri"],
-        p,
-        "#/$defs/TextResourceContents/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["text", "uri"],
+            p,
+            "#/$defs/TextResourceContents/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -11059,6 +12722,7 @@ pub(crate) fn v_TextResourceContents<'v, V: JsonView<'v>>(
                 )
             }
             "text" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -11068,6 +12732,7 @@ pub(crate) fn v_TextResourceContents<'v, V: JsonView<'v>>(
                 )
             }
             "uri" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -11092,6 +12757,15 @@ pub(crate) fn v_TextResourceContents<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["text", "uri"],
+            p,
+            "#/$defs/TextResourceContents/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_TitledMultiSelectEnumSchemaItemsAnyOfItem<'v, V: JsonView<'v>>(
@@ -11108,22 +12782,24 @@ pub(crate) fn v_TitledMultiSelectEnumSchemaItemsAnyOfItem<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["const", "title"],
-        p,
-        "#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["const", "title"],
+            p,
+            "#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "const" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -11133,6 +12809,7 @@ pub(crate) fn v_TitledMultiSelectEnumSchemaItemsAnyOfItem<'v, V: JsonView<'v>>(
                 )
             }
             "title" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -11157,6 +12834,15 @@ pub(crate) fn v_TitledMultiSelectEnumSchemaItemsAnyOfItem<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["const", "title"],
+            p,
+            "#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_TitledMultiSelectEnumSchemaItems<'v, V: JsonView<'v>>(
@@ -11173,48 +12859,52 @@ pub(crate) fn v_TitledMultiSelectEnumSchemaItems<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["anyOf"],
-        p,
-        "#/$defs/TitledMultiSelectEnumSchema/properties/items/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["anyOf"],
+            p,
+            "#/$defs/TitledMultiSelectEnumSchema/properties/items/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "anyOf" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_TitledMultiSelectEnumSchemaItemsAnyOfItem(
-                            v,
-                            p,
-                            cx,
-                        );
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_TitledMultiSelectEnumSchemaItemsAnyOfItem(
+                                v,
+                                p,
+                                cx,
+                            );
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => {
@@ -11233,6 +12923,15 @@ pub(crate) fn v_TitledMultiSelectEnumSchemaItems<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["anyOf"],
+            p,
+            "#/$defs/TitledMultiSelectEnumSchema/properties/items/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_TitledMultiSelectEnumSchema<'v, V: JsonView<'v>>(
@@ -11249,16 +12948,17 @@ pub(crate) fn v_TitledMultiSelectEnumSchema<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["items", "type"],
-        p,
-        "#/$defs/TitledMultiSelectEnumSchema/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["items", "type"],
+            p,
+            "#/$defs/TitledMultiSelectEnumSchema/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -11304,7 +13004,10 @@ pub(crate) fn v_TitledMultiSelectEnumSchema<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "items" => v_TitledMultiSelectEnumSchemaItems(v, p, cx),
+            "items" => {
+                seen |= 1u64;
+                v_TitledMultiSelectEnumSchemaItems(v, p, cx)
+            }
             "maxItems" => {
                 rt::check_type(
                     v,
@@ -11333,6 +13036,7 @@ pub(crate) fn v_TitledMultiSelectEnumSchema<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "array",
@@ -11350,6 +13054,15 @@ pub(crate) fn v_TitledMultiSelectEnumSchema<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["items", "type"],
+            p,
+            "#/$defs/TitledMultiSelectEnumSchema/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_TitledSingleSelectEnumSchemaOneOfItem<'v, V: JsonView<'v>>(
@@ -11366,22 +13079,24 @@ pub(crate) fn v_TitledSingleSelectEnumSchemaOneOfItem<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["const", "title"],
-        p,
-        "#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["const", "title"],
+            p,
+            "#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "const" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -11391,6 +13106,7 @@ pub(crate) fn v_TitledSingleSelectEnumSchemaOneOfItem<'v, V: JsonView<'v>>(
                 )
             }
             "title" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -11415,6 +13131,15 @@ pub(crate) fn v_TitledSingleSelectEnumSchemaOneOfItem<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["const", "title"],
+            p,
+            "#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_TitledSingleSelectEnumSchema<'v, V: JsonView<'v>>(
@@ -11431,16 +13156,17 @@ pub(crate) fn v_TitledSingleSelectEnumSchema<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["oneOf", "type"],
-        p,
-        "#/$defs/TitledSingleSelectEnumSchema/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["oneOf", "type"],
+            p,
+            "#/$defs/TitledSingleSelectEnumSchema/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -11465,28 +13191,35 @@ pub(crate) fn v_TitledSingleSelectEnumSchema<'v, V: JsonView<'v>>(
                 )
             }
             "oneOf" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_TitledSingleSelectEnumSchemaOneOfItem(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_TitledSingleSelectEnumSchemaOneOfItem(
+                                v,
+                                p,
+                                cx,
+                            );
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "title" => {
@@ -11499,6 +13232,7 @@ pub(crate) fn v_TitledSingleSelectEnumSchema<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "string",
@@ -11518,6 +13252,15 @@ pub(crate) fn v_TitledSingleSelectEnumSchema<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["oneOf", "type"],
+            p,
+            "#/$defs/TitledSingleSelectEnumSchema/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ToolInputSchema<'v, V: JsonView<'v>>(
@@ -11534,16 +13277,17 @@ pub(crate) fn v_ToolInputSchema<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["type"],
-        p,
-        "#/$defs/Tool/properties/inputSchema/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["type"],
+            p,
+            "#/$defs/Tool/properties/inputSchema/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -11621,6 +13365,7 @@ pub(crate) fn v_ToolInputSchema<'v, V: JsonView<'v>>(
                 }
             }
             "type" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "object",
@@ -11638,6 +13383,15 @@ pub(crate) fn v_ToolInputSchema<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["type"],
+            p,
+            "#/$defs/Tool/properties/inputSchema/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ToolOutputSchema<'v, V: JsonView<'v>>(
@@ -11654,16 +13408,17 @@ pub(crate) fn v_ToolOutputSchema<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["type"],
-        p,
-        "#/$defs/Tool/properties/outputSchema/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["type"],
+            p,
+            "#/$defs/Tool/properties/outputSchema/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -11741,6 +13496,7 @@ pub(crate) fn v_ToolOutputSchema<'v, V: JsonView<'v>>(
                 }
             }
             "type" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "object",
@@ -11760,22 +13516,32 @@ pub(crate) fn v_ToolOutputSchema<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["type"],
+            p,
+            "#/$defs/Tool/properties/outputSchema/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_Tool<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/Tool/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["inputSchema", "name"],
-        p,
-        "#/$defs/Tool/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["inputSchema", "name"],
+            p,
+            "#/$defs/Tool/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -11826,8 +13592,12 @@ pub(crate) fn v_Tool<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
                     false
                 }
             }
-            "inputSchema" => v_ToolInputSchema(v, p, cx),
+            "inputSchema" => {
+                seen |= 1u64;
+                v_ToolInputSchema(v, p, cx)
+            }
             "name" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -11854,6 +13624,15 @@ pub(crate) fn v_Tool<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["inputSchema", "name"],
+            p,
+            "#/$defs/Tool/required",
+            cx,
+        );
     }
     ok
 }
@@ -12019,22 +13798,24 @@ pub(crate) fn v_ToolListChangedNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["jsonrpc", "method"],
-        p,
-        "#/$defs/ToolListChangedNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["jsonrpc", "method"],
+            p,
+            "#/$defs/ToolListChangedNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "jsonrpc" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -12044,6 +13825,7 @@ pub(crate) fn v_ToolListChangedNotification<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "notifications/tools/list_changed",
@@ -12062,6 +13844,15 @@ pub(crate) fn v_ToolListChangedNotification<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["jsonrpc", "method"],
+            p,
+            "#/$defs/ToolListChangedNotification/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ToolResultContent<'v, V: JsonView<'v>>(
@@ -12072,16 +13863,17 @@ pub(crate) fn v_ToolResultContent<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ToolResultContent/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["content", "toolUseId", "type"],
-        p,
-        "#/$defs/ToolResultContent/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["content", "toolUseId", "type"],
+            p,
+            "#/$defs/ToolResultContent/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -12097,28 +13889,31 @@ pub(crate) fn v_ToolResultContent<'v, V: JsonView<'v>>(
                 )
             }
             "content" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/ToolResultContent/properties/content/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_ContentBlock(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/ToolResultContent/properties/content/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_ContentBlock(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "isError" => {
@@ -12140,6 +13935,7 @@ pub(crate) fn v_ToolResultContent<'v, V: JsonView<'v>>(
                 )
             }
             "toolUseId" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -12149,6 +13945,7 @@ pub(crate) fn v_ToolResultContent<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "tool_result",
@@ -12166,6 +13963,15 @@ pub(crate) fn v_ToolResultContent<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["content", "toolUseId", "type"],
+            p,
+            "#/$defs/ToolResultContent/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ToolUseContent<'v, V: JsonView<'v>>(
@@ -12176,16 +13982,17 @@ pub(crate) fn v_ToolUseContent<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ToolUseContent/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "input", "name", "type"],
-        p,
-        "#/$defs/ToolUseContent/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "input", "name", "type"],
+            p,
+            "#/$defs/ToolUseContent/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -12201,6 +14008,7 @@ pub(crate) fn v_ToolUseContent<'v, V: JsonView<'v>>(
                 )
             }
             "id" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -12210,6 +14018,7 @@ pub(crate) fn v_ToolUseContent<'v, V: JsonView<'v>>(
                 )
             }
             "input" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::Object,
@@ -12219,6 +14028,7 @@ pub(crate) fn v_ToolUseContent<'v, V: JsonView<'v>>(
                 )
             }
             "name" => {
+                seen |= 4u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -12228,6 +14038,7 @@ pub(crate) fn v_ToolUseContent<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 8u64;
                 rt::check_const_str(
                     v,
                     "tool_use",
@@ -12245,6 +14056,15 @@ pub(crate) fn v_ToolUseContent<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "input", "name", "type"],
+            p,
+            "#/$defs/ToolUseContent/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_URLElicitationRequiredErrorErrorData<'v, V: JsonView<'v>>(
@@ -12261,44 +14081,48 @@ pub(crate) fn v_URLElicitationRequiredErrorErrorData<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["elicitations"],
-        p,
-        "#/$defs/URLElicitationRequiredError/properties/error/allOf/properties/data/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["elicitations"],
+            p,
+            "#/$defs/URLElicitationRequiredError/properties/error/allOf/properties/data/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "elicitations" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/URLElicitationRequiredError/properties/error/allOf/properties/data/properties/elicitations/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_ElicitRequestURLParams(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/URLElicitationRequiredError/properties/error/allOf/properties/data/properties/elicitations/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_ElicitRequestURLParams(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => true,
@@ -12309,6 +14133,15 @@ pub(crate) fn v_URLElicitationRequiredErrorErrorData<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["elicitations"],
+            p,
+            "#/$defs/URLElicitationRequiredError/properties/error/allOf/properties/data/required",
+            cx,
+        );
     }
     ok
 }
@@ -12326,22 +14159,24 @@ pub(crate) fn v_URLElicitationRequiredErrorError<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["code", "data", "message"],
-        p,
-        "#/$defs/URLElicitationRequiredError/properties/error/allOf/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["code", "data", "message"],
+            p,
+            "#/$defs/URLElicitationRequiredError/properties/error/allOf/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "code" => {
+                seen |= 1u64;
                 rt::check_const_int(
                     v,
                     -32042i64,
@@ -12350,8 +14185,12 @@ pub(crate) fn v_URLElicitationRequiredErrorError<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "data" => v_URLElicitationRequiredErrorErrorData(v, p, cx),
+            "data" => {
+                seen |= 2u64;
+                v_URLElicitationRequiredErrorErrorData(v, p, cx)
+            }
             "message" => {
+                seen |= 4u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -12376,6 +14215,15 @@ pub(crate) fn v_URLElicitationRequiredErrorError<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["code", "data", "message"],
+            p,
+            "#/$defs/URLElicitationRequiredError/properties/error/allOf/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_URLElicitationRequiredError<'v, V: JsonView<'v>>(
@@ -12392,24 +14240,29 @@ pub(crate) fn v_URLElicitationRequiredError<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["error", "jsonrpc"],
-        p,
-        "#/$defs/URLElicitationRequiredError/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["error", "jsonrpc"],
+            p,
+            "#/$defs/URLElicitationRequiredError/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "error" => v_URLElicitationRequiredErrorError(v, p, cx),
+            "error" => {
+                seen |= 1u64;
+                v_URLElicitationRequiredErrorError(v, p, cx)
+            }
             "id" => v_RequestId(v, p, cx),
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -12427,6 +14280,15 @@ pub(crate) fn v_URLElicitationRequiredError<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["error", "jsonrpc"],
+            p,
+            "#/$defs/URLElicitationRequiredError/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_UnsubscribeRequest<'v, V: JsonView<'v>>(
@@ -12437,23 +14299,28 @@ pub(crate) fn v_UnsubscribeRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/UnsubscribeRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method", "params"],
-        p,
-        "#/$defs/UnsubscribeRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/UnsubscribeRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -12463,6 +14330,7 @@ pub(crate) fn v_UnsubscribeRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "resources/unsubscribe",
@@ -12471,7 +14339,10 @@ pub(crate) fn v_UnsubscribeRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_UnsubscribeRequestParams(v, p, cx),
+            "params" => {
+                seen |= 8u64;
+                v_UnsubscribeRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/UnsubscribeRequest", cx),
         };
         if !r {
@@ -12480,6 +14351,15 @@ pub(crate) fn v_UnsubscribeRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/UnsubscribeRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -12529,16 +14409,17 @@ pub(crate) fn v_UnsubscribeRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["uri"],
-        p,
-        "#/$defs/UnsubscribeRequestParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/$defs/UnsubscribeRequestParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -12546,6 +14427,7 @@ pub(crate) fn v_UnsubscribeRequestParams<'v, V: JsonView<'v>>(
         let r = match &*k {
             "_meta" => v_UnsubscribeRequestParamsMeta(v, p, cx),
             "uri" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -12570,6 +14452,15 @@ pub(crate) fn v_UnsubscribeRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/$defs/UnsubscribeRequestParams/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_UntitledMultiSelectEnumSchemaItems<'v, V: JsonView<'v>>(
@@ -12586,53 +14477,58 @@ pub(crate) fn v_UntitledMultiSelectEnumSchemaItems<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["enum", "type"],
-        p,
-        "#/$defs/UntitledMultiSelectEnumSchema/properties/items/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["enum", "type"],
+            p,
+            "#/$defs/UntitledMultiSelectEnumSchema/properties/items/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "enum" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/UntitledMultiSelectEnumSchema/properties/items/properties/enum/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = rt::check_type(
-                            v,
-                            rt::JType::String,
-                            p,
-                            "#/$defs/UntitledMultiSelectEnumSchema/properties/items/properties/enum/items/type",
-                            cx,
-                        );
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/UntitledMultiSelectEnumSchema/properties/items/properties/enum/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = rt::check_type(
+                                v,
+                                rt::JType::String,
+                                p,
+                                "#/$defs/UntitledMultiSelectEnumSchema/properties/items/properties/enum/items/type",
+                                cx,
+                            );
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "string",
@@ -12657,6 +14553,15 @@ pub(crate) fn v_UntitledMultiSelectEnumSchemaItems<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["enum", "type"],
+            p,
+            "#/$defs/UntitledMultiSelectEnumSchema/properties/items/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_UntitledMultiSelectEnumSchema<'v, V: JsonView<'v>>(
@@ -12673,16 +14578,17 @@ pub(crate) fn v_UntitledMultiSelectEnumSchema<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["items", "type"],
-        p,
-        "#/$defs/UntitledMultiSelectEnumSchema/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["items", "type"],
+            p,
+            "#/$defs/UntitledMultiSelectEnumSchema/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -12728,7 +14634,10 @@ pub(crate) fn v_UntitledMultiSelectEnumSchema<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "items" => v_UntitledMultiSelectEnumSchemaItems(v, p, cx),
+            "items" => {
+                seen |= 1u64;
+                v_UntitledMultiSelectEnumSchemaItems(v, p, cx)
+            }
             "maxItems" => {
                 rt::check_type(
                     v,
@@ -12757,6 +14666,7 @@ pub(crate) fn v_UntitledMultiSelectEnumSchema<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "array",
@@ -12781,6 +14691,15 @@ pub(crate) fn v_UntitledMultiSelectEnumSchema<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["items", "type"],
+            p,
+            "#/$defs/UntitledMultiSelectEnumSchema/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_UntitledSingleSelectEnumSchema<'v, V: JsonView<'v>>(
@@ -12797,16 +14716,17 @@ pub(crate) fn v_UntitledSingleSelectEnumSchema<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["enum", "type"],
-        p,
-        "#/$defs/UntitledSingleSelectEnumSchema/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["enum", "type"],
+            p,
+            "#/$defs/UntitledSingleSelectEnumSchema/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -12831,34 +14751,37 @@ pub(crate) fn v_UntitledSingleSelectEnumSchema<'v, V: JsonView<'v>>(
                 )
             }
             "enum" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/UntitledSingleSelectEnumSchema/properties/enum/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = rt::check_type(
-                            v,
-                            rt::JType::String,
-                            p,
-                            "#/$defs/UntitledSingleSelectEnumSchema/properties/enum/items/type",
-                            cx,
-                        );
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/UntitledSingleSelectEnumSchema/properties/enum/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = rt::check_type(
+                                v,
+                                rt::JType::String,
+                                p,
+                                "#/$defs/UntitledSingleSelectEnumSchema/properties/enum/items/type",
+                                cx,
+                            );
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "title" => {
@@ -12871,6 +14794,7 @@ pub(crate) fn v_UntitledSingleSelectEnumSchema<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "string",
@@ -12894,6 +14818,15 @@ pub(crate) fn v_UntitledSingleSelectEnumSchema<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["enum", "type"],
+            p,
+            "#/$defs/UntitledSingleSelectEnumSchema/required",
+            cx,
+        );
     }
     ok
 }

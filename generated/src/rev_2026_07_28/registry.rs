@@ -23,190 +23,162 @@ pub fn validate_view<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> ::std::option::Option<bool> {
-    match name {
-        "Annotations" => Some(v_Annotations(v, p, cx)),
-        "AudioContent" => Some(v_AudioContent(v, p, cx)),
-        "BaseMetadata" => Some(v_BaseMetadata(v, p, cx)),
-        "BlobResourceContents" => Some(v_BlobResourceContents(v, p, cx)),
-        "BooleanSchema" => Some(v_BooleanSchema(v, p, cx)),
-        "CacheableResult" => Some(v_CacheableResult(v, p, cx)),
-        "CallToolRequest" => Some(v_CallToolRequest(v, p, cx)),
-        "CallToolRequestParams" => Some(v_CallToolRequestParams(v, p, cx)),
-        "CallToolResult" => Some(v_CallToolResult(v, p, cx)),
-        "CallToolResultResponse" => Some(v_CallToolResultResponse(v, p, cx)),
-        "CancelledNotification" => Some(v_CancelledNotification(v, p, cx)),
-        "CancelledNotificationParams" => Some(v_CancelledNotificationParams(v, p, cx)),
-        "ClientCapabilities" => Some(v_ClientCapabilities(v, p, cx)),
-        "ClientNotification" => Some(v_ClientNotification(v, p, cx)),
-        "ClientRequest" => Some(v_ClientRequest(v, p, cx)),
-        "ClientResult" => Some(v_ClientResult(v, p, cx)),
-        "CompleteRequest" => Some(v_CompleteRequest(v, p, cx)),
-        "CompleteRequestParams" => Some(v_CompleteRequestParams(v, p, cx)),
-        "CompleteResult" => Some(v_CompleteResult(v, p, cx)),
-        "CompleteResultResponse" => Some(v_CompleteResultResponse(v, p, cx)),
-        "ContentBlock" => Some(v_ContentBlock(v, p, cx)),
-        "CreateMessageRequest" => Some(v_CreateMessageRequest(v, p, cx)),
-        "CreateMessageRequestParams" => Some(v_CreateMessageRequestParams(v, p, cx)),
-        "CreateMessageResult" => Some(v_CreateMessageResult(v, p, cx)),
-        "Cursor" => Some(v_Cursor(v, p, cx)),
-        "DiscoverRequest" => Some(v_DiscoverRequest(v, p, cx)),
-        "DiscoverResult" => Some(v_DiscoverResult(v, p, cx)),
-        "DiscoverResultResponse" => Some(v_DiscoverResultResponse(v, p, cx)),
-        "ElicitRequest" => Some(v_ElicitRequest(v, p, cx)),
-        "ElicitRequestFormParams" => Some(v_ElicitRequestFormParams(v, p, cx)),
-        "ElicitRequestParams" => Some(v_ElicitRequestParams(v, p, cx)),
-        "ElicitRequestURLParams" => Some(v_ElicitRequestURLParams(v, p, cx)),
-        "ElicitResult" => Some(v_ElicitResult(v, p, cx)),
-        "EmbeddedResource" => Some(v_EmbeddedResource(v, p, cx)),
-        "EmptyResult" => Some(v_EmptyResult(v, p, cx)),
-        "EnumSchema" => Some(v_EnumSchema(v, p, cx)),
-        "Error" => Some(v_Error(v, p, cx)),
-        "GetPromptRequest" => Some(v_GetPromptRequest(v, p, cx)),
-        "GetPromptRequestParams" => Some(v_GetPromptRequestParams(v, p, cx)),
-        "GetPromptResult" => Some(v_GetPromptResult(v, p, cx)),
-        "GetPromptResultResponse" => Some(v_GetPromptResultResponse(v, p, cx)),
-        "HeaderMismatchError" => Some(v_HeaderMismatchError(v, p, cx)),
-        "Icon" => Some(v_Icon(v, p, cx)),
-        "Icons" => Some(v_Icons(v, p, cx)),
-        "ImageContent" => Some(v_ImageContent(v, p, cx)),
-        "Implementation" => Some(v_Implementation(v, p, cx)),
-        "InputRequest" => Some(v_InputRequest(v, p, cx)),
-        "InputRequests" => Some(v_InputRequests(v, p, cx)),
-        "InputRequiredResult" => Some(v_InputRequiredResult(v, p, cx)),
-        "InputResponse" => Some(v_InputResponse(v, p, cx)),
-        "InputResponseRequestParams" => Some(v_InputResponseRequestParams(v, p, cx)),
-        "InputResponses" => Some(v_InputResponses(v, p, cx)),
-        "InternalError" => Some(v_InternalError(v, p, cx)),
-        "InvalidParamsError" => Some(v_InvalidParamsError(v, p, cx)),
-        "InvalidRequestError" => Some(v_InvalidRequestError(v, p, cx)),
-        "JSONArray" => Some(v_JSONArray(v, p, cx)),
-        "JSONObject" => Some(v_JSONObject(v, p, cx)),
-        "JSONRPCErrorResponse" => Some(v_JSONRPCErrorResponse(v, p, cx)),
-        "JSONRPCMessage" => Some(v_JSONRPCMessage(v, p, cx)),
-        "JSONRPCNotification" => Some(v_JSONRPCNotification(v, p, cx)),
-        "JSONRPCRequest" => Some(v_JSONRPCRequest(v, p, cx)),
-        "JSONRPCResponse" => Some(v_JSONRPCResponse(v, p, cx)),
-        "JSONRPCResultResponse" => Some(v_JSONRPCResultResponse(v, p, cx)),
-        "JSONValue" => Some(v_JSONValue(v, p, cx)),
-        "LegacyTitledEnumSchema" => Some(v_LegacyTitledEnumSchema(v, p, cx)),
-        "ListPromptsRequest" => Some(v_ListPromptsRequest(v, p, cx)),
-        "ListPromptsResult" => Some(v_ListPromptsResult(v, p, cx)),
-        "ListPromptsResultResponse" => Some(v_ListPromptsResultResponse(v, p, cx)),
-        "ListResourceTemplatesRequest" => Some(v_ListResourceTemplatesRequest(v, p, cx)),
-        "ListResourceTemplatesResult" => Some(v_ListResourceTemplatesResult(v, p, cx)),
-        "ListResourceTemplatesResultResponse" => {
-            Some(v_ListResourceTemplatesResultResponse(v, p, cx))
-        }
-        "ListResourcesRequest" => Some(v_ListResourcesRequest(v, p, cx)),
-        "ListResourcesResult" => Some(v_ListResourcesResult(v, p, cx)),
-        "ListResourcesResultResponse" => Some(v_ListResourcesResultResponse(v, p, cx)),
-        "ListRootsRequest" => Some(v_ListRootsRequest(v, p, cx)),
-        "ListRootsResult" => Some(v_ListRootsResult(v, p, cx)),
-        "ListToolsRequest" => Some(v_ListToolsRequest(v, p, cx)),
-        "ListToolsResult" => Some(v_ListToolsResult(v, p, cx)),
-        "ListToolsResultResponse" => Some(v_ListToolsResultResponse(v, p, cx)),
-        "LoggingLevel" => Some(v_LoggingLevel(v, p, cx)),
-        "LoggingMessageNotification" => Some(v_LoggingMessageNotification(v, p, cx)),
-        "LoggingMessageNotificationParams" => {
-            Some(v_LoggingMessageNotificationParams(v, p, cx))
-        }
-        "MetaObject" => Some(v_MetaObject(v, p, cx)),
-        "MethodNotFoundError" => Some(v_MethodNotFoundError(v, p, cx)),
-        "MissingRequiredClientCapabilityError" => {
-            Some(v_MissingRequiredClientCapabilityError(v, p, cx))
-        }
-        "ModelHint" => Some(v_ModelHint(v, p, cx)),
-        "ModelPreferences" => Some(v_ModelPreferences(v, p, cx)),
-        "MultiSelectEnumSchema" => Some(v_MultiSelectEnumSchema(v, p, cx)),
-        "Notification" => Some(v_Notification(v, p, cx)),
-        "NotificationMetaObject" => Some(v_NotificationMetaObject(v, p, cx)),
-        "NotificationParams" => Some(v_NotificationParams(v, p, cx)),
-        "NumberSchema" => Some(v_NumberSchema(v, p, cx)),
-        "PaginatedRequest" => Some(v_PaginatedRequest(v, p, cx)),
-        "PaginatedRequestParams" => Some(v_PaginatedRequestParams(v, p, cx)),
-        "PaginatedResult" => Some(v_PaginatedResult(v, p, cx)),
-        "ParseError" => Some(v_ParseError(v, p, cx)),
-        "PrimitiveSchemaDefinition" => Some(v_PrimitiveSchemaDefinition(v, p, cx)),
-        "ProgressNotification" => Some(v_ProgressNotification(v, p, cx)),
-        "ProgressNotificationParams" => Some(v_ProgressNotificationParams(v, p, cx)),
-        "ProgressToken" => Some(v_ProgressToken(v, p, cx)),
-        "Prompt" => Some(v_Prompt(v, p, cx)),
-        "PromptArgument" => Some(v_PromptArgument(v, p, cx)),
-        "PromptListChangedNotification" => {
-            Some(v_PromptListChangedNotification(v, p, cx))
-        }
-        "PromptMessage" => Some(v_PromptMessage(v, p, cx)),
-        "PromptReference" => Some(v_PromptReference(v, p, cx)),
-        "ReadResourceRequest" => Some(v_ReadResourceRequest(v, p, cx)),
-        "ReadResourceRequestParams" => Some(v_ReadResourceRequestParams(v, p, cx)),
-        "ReadResourceResult" => Some(v_ReadResourceResult(v, p, cx)),
-        "ReadResourceResultResponse" => Some(v_ReadResourceResultResponse(v, p, cx)),
-        "Request" => Some(v_Request(v, p, cx)),
-        "RequestId" => Some(v_RequestId(v, p, cx)),
-        "RequestMetaObject" => Some(v_RequestMetaObject(v, p, cx)),
-        "RequestParams" => Some(v_RequestParams(v, p, cx)),
-        "Resource" => Some(v_Resource(v, p, cx)),
-        "ResourceContents" => Some(v_ResourceContents(v, p, cx)),
-        "ResourceLink" => Some(v_ResourceLink(v, p, cx)),
-        "ResourceListChangedNotification" => {
-            Some(v_ResourceListChangedNotification(v, p, cx))
-        }
-        "ResourceRequestParams" => Some(v_ResourceRequestParams(v, p, cx)),
-        "ResourceTemplate" => Some(v_ResourceTemplate(v, p, cx)),
-        "ResourceTemplateReference" => Some(v_ResourceTemplateReference(v, p, cx)),
-        "ResourceUpdatedNotification" => Some(v_ResourceUpdatedNotification(v, p, cx)),
-        "ResourceUpdatedNotificationParams" => {
-            Some(v_ResourceUpdatedNotificationParams(v, p, cx))
-        }
-        "Result" => Some(v_Result(v, p, cx)),
-        "ResultMetaObject" => Some(v_ResultMetaObject(v, p, cx)),
-        "ResultType" => Some(v_ResultType(v, p, cx)),
-        "Role" => Some(v_Role(v, p, cx)),
-        "Root" => Some(v_Root(v, p, cx)),
-        "SamplingMessage" => Some(v_SamplingMessage(v, p, cx)),
-        "SamplingMessageContentBlock" => Some(v_SamplingMessageContentBlock(v, p, cx)),
-        "ServerCapabilities" => Some(v_ServerCapabilities(v, p, cx)),
-        "ServerNotification" => Some(v_ServerNotification(v, p, cx)),
-        "ServerResult" => Some(v_ServerResult(v, p, cx)),
-        "SingleSelectEnumSchema" => Some(v_SingleSelectEnumSchema(v, p, cx)),
-        "StringSchema" => Some(v_StringSchema(v, p, cx)),
-        "SubscriptionFilter" => Some(v_SubscriptionFilter(v, p, cx)),
-        "SubscriptionsAcknowledgedNotification" => {
-            Some(v_SubscriptionsAcknowledgedNotification(v, p, cx))
-        }
-        "SubscriptionsAcknowledgedNotificationParams" => {
-            Some(v_SubscriptionsAcknowledgedNotificationParams(v, p, cx))
-        }
-        "SubscriptionsListenRequest" => Some(v_SubscriptionsListenRequest(v, p, cx)),
-        "SubscriptionsListenRequestParams" => {
-            Some(v_SubscriptionsListenRequestParams(v, p, cx))
-        }
-        "SubscriptionsListenResult" => Some(v_SubscriptionsListenResult(v, p, cx)),
-        "SubscriptionsListenResultMetaObject" => {
-            Some(v_SubscriptionsListenResultMetaObject(v, p, cx))
-        }
-        "SubscriptionsListenResultResponse" => {
-            Some(v_SubscriptionsListenResultResponse(v, p, cx))
-        }
-        "TextContent" => Some(v_TextContent(v, p, cx)),
-        "TextResourceContents" => Some(v_TextResourceContents(v, p, cx)),
-        "TitledMultiSelectEnumSchema" => Some(v_TitledMultiSelectEnumSchema(v, p, cx)),
-        "TitledSingleSelectEnumSchema" => Some(v_TitledSingleSelectEnumSchema(v, p, cx)),
-        "Tool" => Some(v_Tool(v, p, cx)),
-        "ToolAnnotations" => Some(v_ToolAnnotations(v, p, cx)),
-        "ToolChoice" => Some(v_ToolChoice(v, p, cx)),
-        "ToolListChangedNotification" => Some(v_ToolListChangedNotification(v, p, cx)),
-        "ToolResultContent" => Some(v_ToolResultContent(v, p, cx)),
-        "ToolUseContent" => Some(v_ToolUseContent(v, p, cx)),
-        "UnsupportedProtocolVersionError" => {
-            Some(v_UnsupportedProtocolVersionError(v, p, cx))
-        }
-        "UntitledMultiSelectEnumSchema" => {
-            Some(v_UntitledMultiSelectEnumSchema(v, p, cx))
-        }
-        "UntitledSingleSelectEnumSchema" => {
-            Some(v_UntitledSingleSelectEnumSchema(v, p, cx))
-        }
+    match definition_index(name)? {
+        0usize => Some(v_Annotations(v, p, cx)),
+        1usize => Some(v_AudioContent(v, p, cx)),
+        2usize => Some(v_BaseMetadata(v, p, cx)),
+        3usize => Some(v_BlobResourceContents(v, p, cx)),
+        4usize => Some(v_BooleanSchema(v, p, cx)),
+        5usize => Some(v_CacheableResult(v, p, cx)),
+        6usize => Some(v_CallToolRequest(v, p, cx)),
+        7usize => Some(v_CallToolRequestParams(v, p, cx)),
+        8usize => Some(v_CallToolResult(v, p, cx)),
+        9usize => Some(v_CallToolResultResponse(v, p, cx)),
+        10usize => Some(v_CancelledNotification(v, p, cx)),
+        11usize => Some(v_CancelledNotificationParams(v, p, cx)),
+        12usize => Some(v_ClientCapabilities(v, p, cx)),
+        13usize => Some(v_ClientNotification(v, p, cx)),
+        14usize => Some(v_ClientRequest(v, p, cx)),
+        15usize => Some(v_ClientResult(v, p, cx)),
+        16usize => Some(v_CompleteRequest(v, p, cx)),
+        17usize => Some(v_CompleteRequestParams(v, p, cx)),
+        18usize => Some(v_CompleteResult(v, p, cx)),
+        19usize => Some(v_CompleteResultResponse(v, p, cx)),
+        20usize => Some(v_ContentBlock(v, p, cx)),
+        21usize => Some(v_CreateMessageRequest(v, p, cx)),
+        22usize => Some(v_CreateMessageRequestParams(v, p, cx)),
+        23usize => Some(v_CreateMessageResult(v, p, cx)),
+        24usize => Some(v_Cursor(v, p, cx)),
+        25usize => Some(v_DiscoverRequest(v, p, cx)),
+        26usize => Some(v_DiscoverResult(v, p, cx)),
+        27usize => Some(v_DiscoverResultResponse(v, p, cx)),
+        28usize => Some(v_ElicitRequest(v, p, cx)),
+        29usize => Some(v_ElicitRequestFormParams(v, p, cx)),
+        30usize => Some(v_ElicitRequestParams(v, p, cx)),
+        31usize => Some(v_ElicitRequestURLParams(v, p, cx)),
+        32usize => Some(v_ElicitResult(v, p, cx)),
+        33usize => Some(v_EmbeddedResource(v, p, cx)),
+        34usize => Some(v_EmptyResult(v, p, cx)),
+        35usize => Some(v_EnumSchema(v, p, cx)),
+        36usize => Some(v_Error(v, p, cx)),
+        37usize => Some(v_GetPromptRequest(v, p, cx)),
+        38usize => Some(v_GetPromptRequestParams(v, p, cx)),
+        39usize => Some(v_GetPromptResult(v, p, cx)),
+        40usize => Some(v_GetPromptResultResponse(v, p, cx)),
+        41usize => Some(v_HeaderMismatchError(v, p, cx)),
+        42usize => Some(v_Icon(v, p, cx)),
+        43usize => Some(v_Icons(v, p, cx)),
+        44usize => Some(v_ImageContent(v, p, cx)),
+        45usize => Some(v_Implementation(v, p, cx)),
+        46usize => Some(v_InputRequest(v, p, cx)),
+        47usize => Some(v_InputRequests(v, p, cx)),
+        48usize => Some(v_InputRequiredResult(v, p, cx)),
+        49usize => Some(v_InputResponse(v, p, cx)),
+        50usize => Some(v_InputResponseRequestParams(v, p, cx)),
+        51usize => Some(v_InputResponses(v, p, cx)),
+        52usize => Some(v_InternalError(v, p, cx)),
+        53usize => Some(v_InvalidParamsError(v, p, cx)),
+        54usize => Some(v_InvalidRequestError(v, p, cx)),
+        55usize => Some(v_JSONArray(v, p, cx)),
+        56usize => Some(v_JSONObject(v, p, cx)),
+        57usize => Some(v_JSONRPCErrorResponse(v, p, cx)),
+        58usize => Some(v_JSONRPCMessage(v, p, cx)),
+        59usize => Some(v_JSONRPCNotification(v, p, cx)),
+        60usize => Some(v_JSONRPCRequest(v, p, cx)),
+        61usize => Some(v_JSONRPCResponse(v, p, cx)),
+        62usize => Some(v_JSONRPCResultResponse(v, p, cx)),
+        63usize => Some(v_JSONValue(v, p, cx)),
+        64usize => Some(v_LegacyTitledEnumSchema(v, p, cx)),
+        65usize => Some(v_ListPromptsRequest(v, p, cx)),
+        66usize => Some(v_ListPromptsResult(v, p, cx)),
+        67usize => Some(v_ListPromptsResultResponse(v, p, cx)),
+        68usize => Some(v_ListResourceTemplatesRequest(v, p, cx)),
+        69usize => Some(v_ListResourceTemplatesResult(v, p, cx)),
+        70usize => Some(v_ListResourceTemplatesResultResponse(v, p, cx)),
+        71usize => Some(v_ListResourcesRequest(v, p, cx)),
+        72usize => Some(v_ListResourcesResult(v, p, cx)),
+        73usize => Some(v_ListResourcesResultResponse(v, p, cx)),
+        74usize => Some(v_ListRootsRequest(v, p, cx)),
+        75usize => Some(v_ListRootsResult(v, p, cx)),
+        76usize => Some(v_ListToolsRequest(v, p, cx)),
+        77usize => Some(v_ListToolsResult(v, p, cx)),
+        78usize => Some(v_ListToolsResultResponse(v, p, cx)),
+        79usize => Some(v_LoggingLevel(v, p, cx)),
+        80usize => Some(v_LoggingMessageNotification(v, p, cx)),
+        81usize => Some(v_LoggingMessageNotificationParams(v, p, cx)),
+        82usize => Some(v_MetaObject(v, p, cx)),
+        83usize => Some(v_MethodNotFoundError(v, p, cx)),
+        84usize => Some(v_MissingRequiredClientCapabilityError(v, p, cx)),
+        85usize => Some(v_ModelHint(v, p, cx)),
+        86usize => Some(v_ModelPreferences(v, p, cx)),
+        87usize => Some(v_MultiSelectEnumSchema(v, p, cx)),
+        88usize => Some(v_Notification(v, p, cx)),
+        89usize => Some(v_NotificationMetaObject(v, p, cx)),
+        90usize => Some(v_NotificationParams(v, p, cx)),
+        91usize => Some(v_NumberSchema(v, p, cx)),
+        92usize => Some(v_PaginatedRequest(v, p, cx)),
+        93usize => Some(v_PaginatedRequestParams(v, p, cx)),
+        94usize => Some(v_PaginatedResult(v, p, cx)),
+        95usize => Some(v_ParseError(v, p, cx)),
+        96usize => Some(v_PrimitiveSchemaDefinition(v, p, cx)),
+        97usize => Some(v_ProgressNotification(v, p, cx)),
+        98usize => Some(v_ProgressNotificationParams(v, p, cx)),
+        99usize => Some(v_ProgressToken(v, p, cx)),
+        100usize => Some(v_Prompt(v, p, cx)),
+        101usize => Some(v_PromptArgument(v, p, cx)),
+        102usize => Some(v_PromptListChangedNotification(v, p, cx)),
+        103usize => Some(v_PromptMessage(v, p, cx)),
+        104usize => Some(v_PromptReference(v, p, cx)),
+        105usize => Some(v_ReadResourceRequest(v, p, cx)),
+        106usize => Some(v_ReadResourceRequestParams(v, p, cx)),
+        107usize => Some(v_ReadResourceResult(v, p, cx)),
+        108usize => Some(v_ReadResourceResultResponse(v, p, cx)),
+        109usize => Some(v_Request(v, p, cx)),
+        110usize => Some(v_RequestId(v, p, cx)),
+        111usize => Some(v_RequestMetaObject(v, p, cx)),
+        112usize => Some(v_RequestParams(v, p, cx)),
+        113usize => Some(v_Resource(v, p, cx)),
+        114usize => Some(v_ResourceContents(v, p, cx)),
+        115usize => Some(v_ResourceLink(v, p, cx)),
+        116usize => Some(v_ResourceListChangedNotification(v, p, cx)),
+        117usize => Some(v_ResourceRequestParams(v, p, cx)),
+        118usize => Some(v_ResourceTemplate(v, p, cx)),
+        119usize => Some(v_ResourceTemplateReference(v, p, cx)),
+        120usize => Some(v_ResourceUpdatedNotification(v, p, cx)),
+        121usize => Some(v_ResourceUpdatedNotificationParams(v, p, cx)),
+        122usize => Some(v_Result(v, p, cx)),
+        123usize => Some(v_ResultMetaObject(v, p, cx)),
+        124usize => Some(v_ResultType(v, p, cx)),
+        125usize => Some(v_Role(v, p, cx)),
+        126usize => Some(v_Root(v, p, cx)),
+        127usize => Some(v_SamplingMessage(v, p, cx)),
+        128usize => Some(v_SamplingMessageContentBlock(v, p, cx)),
+        129usize => Some(v_ServerCapabilities(v, p, cx)),
+        130usize => Some(v_ServerNotification(v, p, cx)),
+        131usize => Some(v_ServerResult(v, p, cx)),
+        132usize => Some(v_SingleSelectEnumSchema(v, p, cx)),
+        133usize => Some(v_StringSchema(v, p, cx)),
+        134usize => Some(v_SubscriptionFilter(v, p, cx)),
+        135usize => Some(v_SubscriptionsAcknowledgedNotification(v, p, cx)),
+        136usize => Some(v_SubscriptionsAcknowledgedNotificationParams(v, p, cx)),
+        137usize => Some(v_SubscriptionsListenRequest(v, p, cx)),
+        138usize => Some(v_SubscriptionsListenRequestParams(v, p, cx)),
+        139usize => Some(v_SubscriptionsListenResult(v, p, cx)),
+        140usize => Some(v_SubscriptionsListenResultMetaObject(v, p, cx)),
+        141usize => Some(v_SubscriptionsListenResultResponse(v, p, cx)),
+        142usize => Some(v_TextContent(v, p, cx)),
+        143usize => Some(v_TextResourceContents(v, p, cx)),
+        144usize => Some(v_TitledMultiSelectEnumSchema(v, p, cx)),
+        145usize => Some(v_TitledSingleSelectEnumSchema(v, p, cx)),
+        146usize => Some(v_Tool(v, p, cx)),
+        147usize => Some(v_ToolAnnotations(v, p, cx)),
+        148usize => Some(v_ToolChoice(v, p, cx)),
+        149usize => Some(v_ToolListChangedNotification(v, p, cx)),
+        150usize => Some(v_ToolResultContent(v, p, cx)),
+        151usize => Some(v_ToolUseContent(v, p, cx)),
+        152usize => Some(v_UnsupportedProtocolVersionError(v, p, cx)),
+        153usize => Some(v_UntitledMultiSelectEnumSchema(v, p, cx)),
+        154usize => Some(v_UntitledSingleSelectEnumSchema(v, p, cx)),
         _ => None,
     }
 }
@@ -220,8 +192,8 @@ pub fn build_view<'v, V: JsonView<'v>>(
 ) -> ::std::option::Option<
     ::std::option::Option<::std::boxed::Box<dyn crate::decode::AnyDecoded>>,
 > {
-    match name {
-        "Annotations" => {
+    match definition_index(name)? {
+        0usize => {
             Some(
                 <Annotations as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -230,7 +202,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "AudioContent" => {
+        1usize => {
             Some(
                 <AudioContent as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -239,7 +211,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "BaseMetadata" => {
+        2usize => {
             Some(
                 <BaseMetadata as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -248,7 +220,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "BlobResourceContents" => {
+        3usize => {
             Some(
                 <BlobResourceContents as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -257,7 +229,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "BooleanSchema" => {
+        4usize => {
             Some(
                 <BooleanSchema as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -266,7 +238,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CacheableResult" => {
+        5usize => {
             Some(
                 <CacheableResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -275,7 +247,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CallToolRequest" => {
+        6usize => {
             Some(
                 <CallToolRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -284,7 +256,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CallToolRequestParams" => {
+        7usize => {
             Some(
                 <CallToolRequestParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -293,7 +265,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CallToolResult" => {
+        8usize => {
             Some(
                 <CallToolResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -302,7 +274,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CallToolResultResponse" => {
+        9usize => {
             Some(
                 <CallToolResultResponse as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -311,7 +283,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CancelledNotification" => {
+        10usize => {
             Some(
                 <CancelledNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -320,7 +292,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CancelledNotificationParams" => {
+        11usize => {
             Some(
                 <CancelledNotificationParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -329,7 +301,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ClientCapabilities" => {
+        12usize => {
             Some(
                 <ClientCapabilities as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -338,7 +310,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ClientNotification" => {
+        13usize => {
             Some(
                 <ClientNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -347,7 +319,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ClientRequest" => {
+        14usize => {
             Some(
                 <ClientRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -356,7 +328,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ClientResult" => {
+        15usize => {
             Some(
                 <Result as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -365,7 +337,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CompleteRequest" => {
+        16usize => {
             Some(
                 <CompleteRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -374,7 +346,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CompleteRequestParams" => {
+        17usize => {
             Some(
                 <CompleteRequestParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -383,7 +355,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CompleteResult" => {
+        18usize => {
             Some(
                 <CompleteResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -392,7 +364,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CompleteResultResponse" => {
+        19usize => {
             Some(
                 <CompleteResultResponse as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -401,7 +373,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ContentBlock" => {
+        20usize => {
             Some(
                 <ContentBlock as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -410,7 +382,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CreateMessageRequest" => {
+        21usize => {
             Some(
                 <CreateMessageRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -419,7 +391,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CreateMessageRequestParams" => {
+        22usize => {
             Some(
                 <CreateMessageRequestParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -428,7 +400,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "CreateMessageResult" => {
+        23usize => {
             Some(
                 <CreateMessageResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -437,7 +409,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Cursor" => {
+        24usize => {
             Some(
                 <::std::string::String as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -446,7 +418,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "DiscoverRequest" => {
+        25usize => {
             Some(
                 <DiscoverRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -455,7 +427,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "DiscoverResult" => {
+        26usize => {
             Some(
                 <DiscoverResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -464,7 +436,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "DiscoverResultResponse" => {
+        27usize => {
             Some(
                 <DiscoverResultResponse as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -473,7 +445,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ElicitRequest" => {
+        28usize => {
             Some(
                 <ElicitRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -482,7 +454,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ElicitRequestFormParams" => {
+        29usize => {
             Some(
                 <ElicitRequestFormParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -491,7 +463,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ElicitRequestParams" => {
+        30usize => {
             Some(
                 <ElicitRequestParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -500,7 +472,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ElicitRequestURLParams" => {
+        31usize => {
             Some(
                 <ElicitRequestURLParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -509,7 +481,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ElicitResult" => {
+        32usize => {
             Some(
                 <ElicitResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -518,7 +490,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "EmbeddedResource" => {
+        33usize => {
             Some(
                 <EmbeddedResource as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -527,7 +499,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "EmptyResult" => {
+        34usize => {
             Some(
                 <Result as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -536,7 +508,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "EnumSchema" => {
+        35usize => {
             Some(
                 <EnumSchema as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -545,7 +517,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Error" => {
+        36usize => {
             Some(
                 <Error as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -554,7 +526,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "GetPromptRequest" => {
+        37usize => {
             Some(
                 <GetPromptRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -563,7 +535,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "GetPromptRequestParams" => {
+        38usize => {
             Some(
                 <GetPromptRequestParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -572,7 +544,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "GetPromptResult" => {
+        39usize => {
             Some(
                 <GetPromptResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -581,7 +553,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "GetPromptResultResponse" => {
+        40usize => {
             Some(
                 <GetPromptResultResponse as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -590,7 +562,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "HeaderMismatchError" => {
+        41usize => {
             Some(
                 <HeaderMismatchError as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -599,7 +571,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Icon" => {
+        42usize => {
             Some(
                 <Icon as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -608,7 +580,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Icons" => {
+        43usize => {
             Some(
                 <Icons as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -617,7 +589,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ImageContent" => {
+        44usize => {
             Some(
                 <ImageContent as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -626,7 +598,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Implementation" => {
+        45usize => {
             Some(
                 <Implementation as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -635,7 +607,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "InputRequest" => {
+        46usize => {
             Some(
                 <InputRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -644,7 +616,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "InputRequests" => {
+        47usize => {
             Some(
                 <crate::json::ObjectMap<InputRequest> as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -653,7 +625,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "InputRequiredResult" => {
+        48usize => {
             Some(
                 <InputRequiredResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -662,7 +634,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "InputResponse" => {
+        49usize => {
             Some(
                 <InputResponse as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -671,7 +643,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "InputResponseRequestParams" => {
+        50usize => {
             Some(
                 <InputResponseRequestParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -680,7 +652,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "InputResponses" => {
+        51usize => {
             Some(
                 <crate::json::ObjectMap<InputResponse> as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -689,7 +661,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "InternalError" => {
+        52usize => {
             Some(
                 <InternalError as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -698,7 +670,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "InvalidParamsError" => {
+        53usize => {
             Some(
                 <InvalidParamsError as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -707,7 +679,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "InvalidRequestError" => {
+        54usize => {
             Some(
                 <InvalidRequestError as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -716,7 +688,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "JSONArray" => {
+        55usize => {
             Some(
                 <::std::vec::Vec<JSONValue> as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -725,7 +697,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "JSONObject" => {
+        56usize => {
             Some(
                 <crate::json::ObjectMap<JSONValue> as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -734,7 +706,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "JSONRPCErrorResponse" => {
+        57usize => {
             Some(
                 <JSONRPCErrorResponse as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -743,7 +715,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "JSONRPCMessage" => {
+        58usize => {
             Some(
                 <JSONRPCMessage as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -752,7 +724,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "JSONRPCNotification" => {
+        59usize => {
             Some(
                 <JSONRPCNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -761,7 +733,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "JSONRPCRequest" => {
+        60usize => {
             Some(
                 <JSONRPCRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -770,7 +742,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "JSONRPCResponse" => {
+        61usize => {
             Some(
                 <JSONRPCResponse as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -779,7 +751,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "JSONRPCResultResponse" => {
+        62usize => {
             Some(
                 <JSONRPCResultResponse as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -788,7 +760,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "JSONValue" => {
+        63usize => {
             Some(
                 <JSONValue as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -797,7 +769,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "LegacyTitledEnumSchema" => {
+        64usize => {
             Some(
                 <LegacyTitledEnumSchema as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -806,7 +778,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListPromptsRequest" => {
+        65usize => {
             Some(
                 <ListPromptsRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -815,7 +787,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListPromptsResult" => {
+        66usize => {
             Some(
                 <ListPromptsResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -824,7 +796,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListPromptsResultResponse" => {
+        67usize => {
             Some(
                 <ListPromptsResultResponse as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -833,7 +805,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListResourceTemplatesRequest" => {
+        68usize => {
             Some(
                 <ListResourceTemplatesRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -842,7 +814,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListResourceTemplatesResult" => {
+        69usize => {
             Some(
                 <ListResourceTemplatesResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -851,7 +823,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListResourceTemplatesResultResponse" => {
+        70usize => {
             Some(
                 <ListResourceTemplatesResultResponse as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -860,7 +832,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListResourcesRequest" => {
+        71usize => {
             Some(
                 <ListResourcesRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -869,7 +841,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListResourcesResult" => {
+        72usize => {
             Some(
                 <ListResourcesResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -878,7 +850,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListResourcesResultResponse" => {
+        73usize => {
             Some(
                 <ListResourcesResultResponse as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -887,7 +859,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListRootsRequest" => {
+        74usize => {
             Some(
                 <ListRootsRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -896,7 +868,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListRootsResult" => {
+        75usize => {
             Some(
                 <ListRootsResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -905,7 +877,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListToolsRequest" => {
+        76usize => {
             Some(
                 <ListToolsRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -914,7 +886,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListToolsResult" => {
+        77usize => {
             Some(
                 <ListToolsResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -923,7 +895,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ListToolsResultResponse" => {
+        78usize => {
             Some(
                 <ListToolsResultResponse as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -932,7 +904,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "LoggingLevel" => {
+        79usize => {
             Some(
                 <LoggingLevel as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -941,7 +913,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "LoggingMessageNotification" => {
+        80usize => {
             Some(
                 <LoggingMessageNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -950,7 +922,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "LoggingMessageNotificationParams" => {
+        81usize => {
             Some(
                 <LoggingMessageNotificationParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -959,7 +931,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "MetaObject" => {
+        82usize => {
             Some(
                 <MetaObject as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -968,7 +940,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "MethodNotFoundError" => {
+        83usize => {
             Some(
                 <MethodNotFoundError as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -977,7 +949,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "MissingRequiredClientCapabilityError" => {
+        84usize => {
             Some(
                 <MissingRequiredClientCapabilityError as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -986,7 +958,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ModelHint" => {
+        85usize => {
             Some(
                 <ModelHint as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -995,7 +967,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ModelPreferences" => {
+        86usize => {
             Some(
                 <ModelPreferences as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1004,7 +976,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "MultiSelectEnumSchema" => {
+        87usize => {
             Some(
                 <MultiSelectEnumSchema as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1013,7 +985,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Notification" => {
+        88usize => {
             Some(
                 <Notification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1022,7 +994,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "NotificationMetaObject" => {
+        89usize => {
             Some(
                 <NotificationMetaObject as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1031,7 +1003,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "NotificationParams" => {
+        90usize => {
             Some(
                 <NotificationParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1040,7 +1012,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "NumberSchema" => {
+        91usize => {
             Some(
                 <NumberSchema as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1049,7 +1021,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PaginatedRequest" => {
+        92usize => {
             Some(
                 <PaginatedRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1058,7 +1030,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PaginatedRequestParams" => {
+        93usize => {
             Some(
                 <PaginatedRequestParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1067,7 +1039,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PaginatedResult" => {
+        94usize => {
             Some(
                 <PaginatedResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1076,7 +1048,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ParseError" => {
+        95usize => {
             Some(
                 <ParseError as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1085,7 +1057,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PrimitiveSchemaDefinition" => {
+        96usize => {
             Some(
                 <PrimitiveSchemaDefinition as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1094,7 +1066,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ProgressNotification" => {
+        97usize => {
             Some(
                 <ProgressNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1103,7 +1075,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ProgressNotificationParams" => {
+        98usize => {
             Some(
                 <ProgressNotificationParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1112,7 +1084,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ProgressToken" => {
+        99usize => {
             Some(
                 <ProgressToken as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1121,7 +1093,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Prompt" => {
+        100usize => {
             Some(
                 <Prompt as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1130,7 +1102,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PromptArgument" => {
+        101usize => {
             Some(
                 <PromptArgument as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1139,7 +1111,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PromptListChangedNotification" => {
+        102usize => {
             Some(
                 <PromptListChangedNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1148,7 +1120,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PromptMessage" => {
+        103usize => {
             Some(
                 <PromptMessage as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1157,7 +1129,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "PromptReference" => {
+        104usize => {
             Some(
                 <PromptReference as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1166,7 +1138,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ReadResourceRequest" => {
+        105usize => {
             Some(
                 <ReadResourceRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1175,7 +1147,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ReadResourceRequestParams" => {
+        106usize => {
             Some(
                 <ReadResourceRequestParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1184,7 +1156,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ReadResourceResult" => {
+        107usize => {
             Some(
                 <ReadResourceResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1193,7 +1165,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ReadResourceResultResponse" => {
+        108usize => {
             Some(
                 <ReadResourceResultResponse as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1202,7 +1174,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Request" => {
+        109usize => {
             Some(
                 <Request as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1211,7 +1183,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "RequestId" => {
+        110usize => {
             Some(
                 <RequestId as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1220,7 +1192,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "RequestMetaObject" => {
+        111usize => {
             Some(
                 <RequestMetaObject as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1229,7 +1201,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "RequestParams" => {
+        112usize => {
             Some(
                 <RequestParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1238,7 +1210,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Resource" => {
+        113usize => {
             Some(
                 <Resource as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1247,7 +1219,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ResourceContents" => {
+        114usize => {
             Some(
                 <ResourceContents as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1256,7 +1228,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ResourceLink" => {
+        115usize => {
             Some(
                 <ResourceLink as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1265,7 +1237,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ResourceListChangedNotification" => {
+        116usize => {
             Some(
                 <ResourceListChangedNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1274,7 +1246,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ResourceRequestParams" => {
+        117usize => {
             Some(
                 <ResourceRequestParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1283,7 +1255,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ResourceTemplate" => {
+        118usize => {
             Some(
                 <ResourceTemplate as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1292,7 +1264,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ResourceTemplateReference" => {
+        119usize => {
             Some(
                 <ResourceTemplateReference as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1301,7 +1273,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ResourceUpdatedNotification" => {
+        120usize => {
             Some(
                 <ResourceUpdatedNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1310,7 +1282,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ResourceUpdatedNotificationParams" => {
+        121usize => {
             Some(
                 <ResourceUpdatedNotificationParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1319,7 +1291,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Result" => {
+        122usize => {
             Some(
                 <Result as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1328,7 +1300,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ResultMetaObject" => {
+        123usize => {
             Some(
                 <ResultMetaObject as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1337,7 +1309,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ResultType" => {
+        124usize => {
             Some(
                 <::std::string::String as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1346,7 +1318,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Role" => {
+        125usize => {
             Some(
                 <Role as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1355,7 +1327,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Root" => {
+        126usize => {
             Some(
                 <Root as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1364,7 +1336,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "SamplingMessage" => {
+        127usize => {
             Some(
                 <SamplingMessage as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1373,7 +1345,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "SamplingMessageContentBlock" => {
+        128usize => {
             Some(
                 <SamplingMessageContentBlock as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1382,7 +1354,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ServerCapabilities" => {
+        129usize => {
             Some(
                 <ServerCapabilities as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1391,7 +1363,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ServerNotification" => {
+        130usize => {
             Some(
                 <ServerNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1400,7 +1372,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ServerResult" => {
+        131usize => {
             Some(
                 <ServerResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1409,7 +1381,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "SingleSelectEnumSchema" => {
+        132usize => {
             Some(
                 <SingleSelectEnumSchema as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1418,7 +1390,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "StringSchema" => {
+        133usize => {
             Some(
                 <StringSchema as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1427,7 +1399,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "SubscriptionFilter" => {
+        134usize => {
             Some(
                 <SubscriptionFilter as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1436,7 +1408,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "SubscriptionsAcknowledgedNotification" => {
+        135usize => {
             Some(
                 <SubscriptionsAcknowledgedNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1445,7 +1417,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "SubscriptionsAcknowledgedNotificationParams" => {
+        136usize => {
             Some(
                 <SubscriptionsAcknowledgedNotificationParams as FromJson>::from_json(
                         v,
@@ -1457,7 +1429,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "SubscriptionsListenRequest" => {
+        137usize => {
             Some(
                 <SubscriptionsListenRequest as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1466,7 +1438,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "SubscriptionsListenRequestParams" => {
+        138usize => {
             Some(
                 <SubscriptionsListenRequestParams as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1475,7 +1447,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "SubscriptionsListenResult" => {
+        139usize => {
             Some(
                 <SubscriptionsListenResult as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1484,7 +1456,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "SubscriptionsListenResultMetaObject" => {
+        140usize => {
             Some(
                 <SubscriptionsListenResultMetaObject as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1493,7 +1465,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "SubscriptionsListenResultResponse" => {
+        141usize => {
             Some(
                 <SubscriptionsListenResultResponse as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1502,7 +1474,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "TextContent" => {
+        142usize => {
             Some(
                 <TextContent as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1511,7 +1483,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "TextResourceContents" => {
+        143usize => {
             Some(
                 <TextResourceContents as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1520,7 +1492,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "TitledMultiSelectEnumSchema" => {
+        144usize => {
             Some(
                 <TitledMultiSelectEnumSchema as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1529,7 +1501,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "TitledSingleSelectEnumSchema" => {
+        145usize => {
             Some(
                 <TitledSingleSelectEnumSchema as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1538,7 +1510,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "Tool" => {
+        146usize => {
             Some(
                 <Tool as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1547,7 +1519,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ToolAnnotations" => {
+        147usize => {
             Some(
                 <ToolAnnotations as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1556,7 +1528,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ToolChoice" => {
+        148usize => {
             Some(
                 <ToolChoice as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1565,7 +1537,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ToolListChangedNotification" => {
+        149usize => {
             Some(
                 <ToolListChangedNotification as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1574,7 +1546,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ToolResultContent" => {
+        150usize => {
             Some(
                 <ToolResultContent as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1583,7 +1555,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "ToolUseContent" => {
+        151usize => {
             Some(
                 <ToolUseContent as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1592,7 +1564,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "UnsupportedProtocolVersionError" => {
+        152usize => {
             Some(
                 <UnsupportedProtocolVersionError as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1601,7 +1573,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "UntitledMultiSelectEnumSchema" => {
+        153usize => {
             Some(
                 <UntitledMultiSelectEnumSchema as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1610,7 +1582,7 @@ pub fn build_view<'v, V: JsonView<'v>>(
                     }),
             )
         }
-        "UntitledSingleSelectEnumSchema" => {
+        154usize => {
             Some(
                 <UntitledSingleSelectEnumSchema as FromJson>::from_json(v, b)
                     .map(|x| {
@@ -1885,7 +1857,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "CallToolResult",
         schema_path: "#/$defs/CallToolResult",
-        summary: "The result returned by the server for a CallToolRequesttools/call request.",
+        summary: "The result returned by the server for a tools/call request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -1924,7 +1896,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "CallToolResultResponse",
         schema_path: "#/$defs/CallToolResultResponse",
-        summary: "A successful response from the server for a CallToolRequesttools/call request.",
+        summary: "A successful response from the server for a tools/call request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -2177,7 +2149,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "CompleteResult",
         schema_path: "#/$defs/CompleteResult",
-        summary: "The result returned by the server for a CompleteRequestcompletion/complete request.",
+        summary: "The result returned by the server for a completion/complete request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -2204,7 +2176,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "CompleteResultResponse",
         schema_path: "#/$defs/CompleteResultResponse",
-        summary: "A successful response from the server for a CompleteRequestcompletion/complete request.",
+        summary: "A successful response from the server for a completion/complete request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -2321,7 +2293,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
                 name: "toolChoice",
                 type_desc: "ToolChoice",
                 required: false,
-                summary: "Controls how the model uses tools. The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared. Default is `{ mode: \"auto\" `.",
+                summary: "Controls how the model uses tools. The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared. Default is `{ mode: \"auto\" }`.",
             },
             crate::decode::FieldEntry {
                 name: "tools",
@@ -2335,7 +2307,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "CreateMessageResult",
         schema_path: "#/$defs/CreateMessageResult",
-        summary: "The result returned by the client for a CreateMessageRequestsampling/createMessage request. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.",
+        summary: "The result returned by the client for a sampling/createMessage request. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -2415,7 +2387,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "DiscoverResult",
         schema_path: "#/$defs/DiscoverResult",
-        summary: "The result returned by the server for a DiscoverRequestserver/discover request.",
+        summary: "The result returned by the server for a server/discover request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -2466,7 +2438,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "DiscoverResultResponse",
         schema_path: "#/$defs/DiscoverResultResponse",
-        summary: "A successful response from the server for a DiscoverRequestserver/discover request.",
+        summary: "A successful response from the server for a server/discover request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -2576,7 +2548,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ElicitResult",
         schema_path: "#/$defs/ElicitResult",
-        summary: "The result returned by the client for an ElicitRequestelicitation/create request.",
+        summary: "The result returned by the client for an elicitation/create request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -2764,7 +2736,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "GetPromptResult",
         schema_path: "#/$defs/GetPromptResult",
-        summary: "The result returned by the server for a GetPromptRequestprompts/get request.",
+        summary: "The result returned by the server for a prompts/get request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -2797,7 +2769,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "GetPromptResultResponse",
         schema_path: "#/$defs/GetPromptResultResponse",
-        summary: "A successful response from the server for a GetPromptRequestprompts/get request.",
+        summary: "A successful response from the server for a prompts/get request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -3397,7 +3369,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ListPromptsResult",
         schema_path: "#/$defs/ListPromptsResult",
-        summary: "The result returned by the server for a ListPromptsRequestprompts/list request.",
+        summary: "The result returned by the server for a prompts/list request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -3442,7 +3414,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ListPromptsResultResponse",
         schema_path: "#/$defs/ListPromptsResultResponse",
-        summary: "A successful response from the server for a ListPromptsRequestprompts/list request.",
+        summary: "A successful response from the server for a prompts/list request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -3502,7 +3474,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ListResourceTemplatesResult",
         schema_path: "#/$defs/ListResourceTemplatesResult",
-        summary: "The result returned by the server for a ListResourceTemplatesRequestresources/templates/list request.",
+        summary: "The result returned by the server for a resources/templates/list request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -3547,7 +3519,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ListResourceTemplatesResultResponse",
         schema_path: "#/$defs/ListResourceTemplatesResultResponse",
-        summary: "A successful response from the server for a ListResourceTemplatesRequestresources/templates/list request.",
+        summary: "A successful response from the server for a resources/templates/list request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -3607,7 +3579,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ListResourcesResult",
         schema_path: "#/$defs/ListResourcesResult",
-        summary: "The result returned by the server for a ListResourcesRequestresources/list request.",
+        summary: "The result returned by the server for a resources/list request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -3652,7 +3624,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ListResourcesResultResponse",
         schema_path: "#/$defs/ListResourcesResultResponse",
-        summary: "A successful response from the server for a ListResourcesRequestresources/list request.",
+        summary: "A successful response from the server for a resources/list request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -3700,7 +3672,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ListRootsResult",
         schema_path: "#/$defs/ListRootsResult",
-        summary: "The result returned by the client for a ListRootsRequestroots/list request. This result contains an array of Root objects, each representing a root directory or file that the server can operate on.",
+        summary: "The result returned by the client for a roots/list request. This result contains an array of Root objects, each representing a root directory or file that the server can operate on.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -3748,7 +3720,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ListToolsResult",
         schema_path: "#/$defs/ListToolsResult",
-        summary: "The result returned by the server for a ListToolsRequesttools/list request.",
+        summary: "The result returned by the server for a tools/list request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -3793,7 +3765,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ListToolsResultResponse",
         schema_path: "#/$defs/ListToolsResultResponse",
-        summary: "A successful response from the server for a ListToolsRequesttools/list request.",
+        summary: "A successful response from the server for a tools/list request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -4043,7 +4015,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
                 name: "io.modelcontextprotocol/subscriptionId",
                 type_desc: "RequestId",
                 required: false,
-                summary: "Identifies the subscription stream a notification was delivered on. The server MUST include this key on every notification delivered via a SubscriptionsListenRequestsubscriptions/listen stream, so the client can correlate the notification with the originating subscription. The key is absent on notifications not delivered via a subscription stream (e.g. progress notifications for an in-flight request), which is why it is optional here.",
+                summary: "Identifies the subscription stream a notification was delivered on. The server MUST include this key on every notification delivered via a subscriptions/listen stream, so the client can correlate the notification with the originating subscription. The key is absent on notifications not delivered via a subscription stream (e.g. progress notifications for an in-flight request), which is why it is optional here.",
             },
         ],
         variants: &[],
@@ -4263,7 +4235,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ProgressNotificationParams",
         schema_path: "#/$defs/ProgressNotificationParams",
-        summary: "Parameters for a ProgressNotificationnotifications/progress notification.",
+        summary: "Parameters for a notifications/progress notification.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -4388,7 +4360,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "PromptListChangedNotification",
         schema_path: "#/$defs/PromptListChangedNotification",
-        summary: "An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a SubscriptionsListenRequestsubscriptions/listen stream when the client requested it via the `promptsListChanged` filter field.",
+        summary: "An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a subscriptions/listen stream when the client requested it via the `promptsListChanged` filter field.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -4529,7 +4501,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ReadResourceResult",
         schema_path: "#/$defs/ReadResourceResult",
-        summary: "The result returned by the server for a ReadResourceRequestresources/read request.",
+        summary: "The result returned by the server for a resources/read request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -4568,7 +4540,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ReadResourceResultResponse",
         schema_path: "#/$defs/ReadResourceResultResponse",
-        summary: "A successful response from the server for a ReadResourceRequestresources/read request.",
+        summary: "A successful response from the server for a resources/read request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -4655,7 +4627,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
                 name: "progressToken",
                 type_desc: "ProgressToken",
                 required: false,
-                summary: "If specified, the caller is requesting out-of-band progress notifications for this request (as represented by ProgressNotificationnotifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.",
+                summary: "If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.",
             },
         ],
         variants: &[],
@@ -4837,7 +4809,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ResourceListChangedNotification",
         schema_path: "#/$defs/ResourceListChangedNotification",
-        summary: "An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a SubscriptionsListenRequestsubscriptions/listen stream when the client requested it via the `resourcesListChanged` filter field.",
+        summary: "An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a subscriptions/listen stream when the client requested it via the `resourcesListChanged` filter field.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -4963,7 +4935,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ResourceUpdatedNotification",
         schema_path: "#/$defs/ResourceUpdatedNotification",
-        summary: "A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a SubscriptionsListenRequestsubscriptions/listen request.",
+        summary: "A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a subscriptions/listen request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -5279,32 +5251,32 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "SubscriptionFilter",
         schema_path: "#/$defs/SubscriptionFilter",
-        summary: "The set of notification types a client may opt in to on a SubscriptionsListenRequestsubscriptions/listen request.",
+        summary: "The set of notification types a client may opt in to on a subscriptions/listen request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
                 name: "promptsListChanged",
                 type_desc: "boolean",
                 required: false,
-                summary: "If true, receive PromptListChangedNotificationnotifications/prompts/list_changed.",
+                summary: "If true, receive notifications/prompts/list_changed.",
             },
             crate::decode::FieldEntry {
                 name: "resourceSubscriptions",
                 type_desc: "array of string",
                 required: false,
-                summary: "Subscribe to ResourceUpdatedNotificationnotifications/resources/updated for these resource URIs. Replaces the former `resources/subscribe` RPC.",
+                summary: "Subscribe to notifications/resources/updated for these resource URIs. Replaces the former `resources/subscribe` RPC.",
             },
             crate::decode::FieldEntry {
                 name: "resourcesListChanged",
                 type_desc: "boolean",
                 required: false,
-                summary: "If true, receive ResourceListChangedNotificationnotifications/resources/list_changed.",
+                summary: "If true, receive notifications/resources/list_changed.",
             },
             crate::decode::FieldEntry {
                 name: "toolsListChanged",
                 type_desc: "boolean",
                 required: false,
-                summary: "If true, receive ToolListChangedNotificationnotifications/tools/list_changed.",
+                summary: "If true, receive notifications/tools/list_changed.",
             },
         ],
         variants: &[],
@@ -5312,7 +5284,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "SubscriptionsAcknowledgedNotification",
         schema_path: "#/$defs/SubscriptionsAcknowledgedNotification",
-        summary: "Sent by the server to acknowledge that a SubscriptionsListenRequestsubscriptions/listen subscription has been established and to report which notification types it agreed to honor.",
+        summary: "Sent by the server to acknowledge that a subscriptions/listen subscription has been established and to report which notification types it agreed to honor.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -5339,7 +5311,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "SubscriptionsAcknowledgedNotificationParams",
         schema_path: "#/$defs/SubscriptionsAcknowledgedNotificationParams",
-        summary: "Parameters for a SubscriptionsAcknowledgedNotificationnotifications/subscriptions/acknowledged notification.",
+        summary: "Parameters for a notifications/subscriptions/acknowledged notification.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -5393,7 +5365,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "SubscriptionsListenRequestParams",
         schema_path: "#/$defs/SubscriptionsListenRequestParams",
-        summary: "Parameters for a SubscriptionsListenRequestsubscriptions/listen request.",
+        summary: "Parameters for a subscriptions/listen request.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -5414,7 +5386,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "SubscriptionsListenResult",
         schema_path: "#/$defs/SubscriptionsListenResult",
-        summary: "The response to a SubscriptionsListenRequestsubscriptions/listen request, signalling that the subscription has ended gracefully (for example, during server shutdown). Because the listen stream is long-lived, this result is sent only when the server tears the subscription down; an abrupt transport close carries no response. The result body is otherwise empty.",
+        summary: "The response to a subscriptions/listen request, signalling that the subscription has ended gracefully (for example, during server shutdown). Because the listen stream is long-lived, this result is sent only when the server tears the subscription down; an abrupt transport close carries no response. The result body is otherwise empty.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -5456,7 +5428,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "SubscriptionsListenResultResponse",
         schema_path: "#/$defs/SubscriptionsListenResultResponse",
-        summary: "A successful response from the server for a SubscriptionsListenRequestsubscriptions/listen request, sent when the server tears the subscription down gracefully.",
+        summary: "A successful response from the server for a subscriptions/listen request, sent when the server tears the subscription down gracefully.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -5750,7 +5722,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "ToolListChangedNotification",
         schema_path: "#/$defs/ToolListChangedNotification",
-        summary: "An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a SubscriptionsListenRequestsubscriptions/listen stream when the client requested it via the `toolsListChanged` filter field.",
+        summary: "An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a subscriptions/listen stream when the client requested it via the `toolsListChanged` filter field.",
         type_desc: "object",
         fields: &[
             crate::decode::FieldEntry {
@@ -5980,5 +5952,331 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
 pub fn definition(
     name: &str,
 ) -> ::std::option::Option<&'static crate::decode::DefEntry> {
-    DEFINITIONS.iter().find(|d| d.name == name)
+    DEFINITIONS.get(definition_index(name)?)
+}
+/// Index in [`DEFINITIONS`] of the definition called `name`.
+pub fn definition_index(name: &str) -> ::std::option::Option<usize> {
+    match name.len() {
+        4usize => {
+            match name {
+                "Icon" => Some(42usize),
+                "Role" => Some(125usize),
+                "Root" => Some(126usize),
+                "Tool" => Some(146usize),
+                _ => None,
+            }
+        }
+        5usize => {
+            match name {
+                "Error" => Some(36usize),
+                "Icons" => Some(43usize),
+                _ => None,
+            }
+        }
+        6usize => {
+            match name {
+                "Cursor" => Some(24usize),
+                "Prompt" => Some(100usize),
+                "Result" => Some(122usize),
+                _ => None,
+            }
+        }
+        7usize => {
+            match name {
+                "Request" => Some(109usize),
+                _ => None,
+            }
+        }
+        8usize => {
+            match name {
+                "Resource" => Some(113usize),
+                _ => None,
+            }
+        }
+        9usize => {
+            match name {
+                "JSONArray" => Some(55usize),
+                "JSONValue" => Some(63usize),
+                "ModelHint" => Some(85usize),
+                "RequestId" => Some(110usize),
+                _ => None,
+            }
+        }
+        10usize => {
+            match name {
+                "EnumSchema" => Some(35usize),
+                "JSONObject" => Some(56usize),
+                "MetaObject" => Some(82usize),
+                "ParseError" => Some(95usize),
+                "ResultType" => Some(124usize),
+                "ToolChoice" => Some(148usize),
+                _ => None,
+            }
+        }
+        11usize => {
+            match name {
+                "Annotations" => Some(0usize),
+                "EmptyResult" => Some(34usize),
+                "TextContent" => Some(142usize),
+                _ => None,
+            }
+        }
+        12usize => {
+            match name {
+                "AudioContent" => Some(1usize),
+                "BaseMetadata" => Some(2usize),
+                "ClientResult" => Some(15usize),
+                "ContentBlock" => Some(20usize),
+                "ElicitResult" => Some(32usize),
+                "ImageContent" => Some(44usize),
+                "InputRequest" => Some(46usize),
+                "LoggingLevel" => Some(79usize),
+                "Notification" => Some(88usize),
+                "NumberSchema" => Some(91usize),
+                "ResourceLink" => Some(115usize),
+                "ServerResult" => Some(131usize),
+                "StringSchema" => Some(133usize),
+                _ => None,
+            }
+        }
+        13usize => {
+            match name {
+                "BooleanSchema" => Some(4usize),
+                "ClientRequest" => Some(14usize),
+                "ElicitRequest" => Some(28usize),
+                "InputRequests" => Some(47usize),
+                "InputResponse" => Some(49usize),
+                "InternalError" => Some(52usize),
+                "ProgressToken" => Some(99usize),
+                "PromptMessage" => Some(103usize),
+                "RequestParams" => Some(112usize),
+                _ => None,
+            }
+        }
+        14usize => {
+            match name {
+                "CallToolResult" => Some(8usize),
+                "CompleteResult" => Some(18usize),
+                "DiscoverResult" => Some(26usize),
+                "Implementation" => Some(45usize),
+                "InputResponses" => Some(51usize),
+                "JSONRPCMessage" => Some(58usize),
+                "JSONRPCRequest" => Some(60usize),
+                "PromptArgument" => Some(101usize),
+                "ToolUseContent" => Some(151usize),
+                _ => None,
+            }
+        }
+        15usize => {
+            match name {
+                "CacheableResult" => Some(5usize),
+                "CallToolRequest" => Some(6usize),
+                "CompleteRequest" => Some(16usize),
+                "DiscoverRequest" => Some(25usize),
+                "GetPromptResult" => Some(39usize),
+                "JSONRPCResponse" => Some(61usize),
+                "ListRootsResult" => Some(75usize),
+                "ListToolsResult" => Some(77usize),
+                "PaginatedResult" => Some(94usize),
+                "PromptReference" => Some(104usize),
+                "SamplingMessage" => Some(127usize),
+                "ToolAnnotations" => Some(147usize),
+                _ => None,
+            }
+        }
+        16usize => {
+            match name {
+                "EmbeddedResource" => Some(33usize),
+                "GetPromptRequest" => Some(37usize),
+                "ListRootsRequest" => Some(74usize),
+                "ListToolsRequest" => Some(76usize),
+                "ModelPreferences" => Some(86usize),
+                "PaginatedRequest" => Some(92usize),
+                "ResourceContents" => Some(114usize),
+                "ResourceTemplate" => Some(118usize),
+                "ResultMetaObject" => Some(123usize),
+                _ => None,
+            }
+        }
+        17usize => {
+            match name {
+                "ListPromptsResult" => Some(66usize),
+                "RequestMetaObject" => Some(111usize),
+                "ToolResultContent" => Some(150usize),
+                _ => None,
+            }
+        }
+        18usize => {
+            match name {
+                "ClientCapabilities" => Some(12usize),
+                "ClientNotification" => Some(13usize),
+                "InvalidParamsError" => Some(53usize),
+                "ListPromptsRequest" => Some(65usize),
+                "NotificationParams" => Some(90usize),
+                "ReadResourceResult" => Some(107usize),
+                "ServerCapabilities" => Some(129usize),
+                "ServerNotification" => Some(130usize),
+                "SubscriptionFilter" => Some(134usize),
+                _ => None,
+            }
+        }
+        19usize => {
+            match name {
+                "CreateMessageResult" => Some(23usize),
+                "ElicitRequestParams" => Some(30usize),
+                "HeaderMismatchError" => Some(41usize),
+                "InputRequiredResult" => Some(48usize),
+                "InvalidRequestError" => Some(54usize),
+                "JSONRPCNotification" => Some(59usize),
+                "ListResourcesResult" => Some(72usize),
+                "MethodNotFoundError" => Some(83usize),
+                "ReadResourceRequest" => Some(105usize),
+                _ => None,
+            }
+        }
+        20usize => {
+            match name {
+                "BlobResourceContents" => Some(3usize),
+                "CreateMessageRequest" => Some(21usize),
+                "JSONRPCErrorResponse" => Some(57usize),
+                "ListResourcesRequest" => Some(71usize),
+                "ProgressNotification" => Some(97usize),
+                "TextResourceContents" => Some(143usize),
+                _ => None,
+            }
+        }
+        21usize => {
+            match name {
+                "CallToolRequestParams" => Some(7usize),
+                "CancelledNotification" => Some(10usize),
+                "CompleteRequestParams" => Some(17usize),
+                "JSONRPCResultResponse" => Some(62usize),
+                "MultiSelectEnumSchema" => Some(87usize),
+                "ResourceRequestParams" => Some(117usize),
+                _ => None,
+            }
+        }
+        22usize => {
+            match name {
+                "CallToolResultResponse" => Some(9usize),
+                "CompleteResultResponse" => Some(19usize),
+                "DiscoverResultResponse" => Some(27usize),
+                "ElicitRequestURLParams" => Some(31usize),
+                "GetPromptRequestParams" => Some(38usize),
+                "LegacyTitledEnumSchema" => Some(64usize),
+                "NotificationMetaObject" => Some(89usize),
+                "PaginatedRequestParams" => Some(93usize),
+                "SingleSelectEnumSchema" => Some(132usize),
+                _ => None,
+            }
+        }
+        23usize => {
+            match name {
+                "ElicitRequestFormParams" => Some(29usize),
+                "GetPromptResultResponse" => Some(40usize),
+                "ListToolsResultResponse" => Some(78usize),
+                _ => None,
+            }
+        }
+        25usize => {
+            match name {
+                "ListPromptsResultResponse" => Some(67usize),
+                "PrimitiveSchemaDefinition" => Some(96usize),
+                "ReadResourceRequestParams" => Some(106usize),
+                "ResourceTemplateReference" => Some(119usize),
+                "SubscriptionsListenResult" => Some(139usize),
+                _ => None,
+            }
+        }
+        26usize => {
+            match name {
+                "CreateMessageRequestParams" => Some(22usize),
+                "InputResponseRequestParams" => Some(50usize),
+                "LoggingMessageNotification" => Some(80usize),
+                "ProgressNotificationParams" => Some(98usize),
+                "ReadResourceResultResponse" => Some(108usize),
+                "SubscriptionsListenRequest" => Some(137usize),
+                _ => None,
+            }
+        }
+        27usize => {
+            match name {
+                "CancelledNotificationParams" => Some(11usize),
+                "ListResourceTemplatesResult" => Some(69usize),
+                "ListResourcesResultResponse" => Some(73usize),
+                "ResourceUpdatedNotification" => Some(120usize),
+                "SamplingMessageContentBlock" => Some(128usize),
+                "TitledMultiSelectEnumSchema" => Some(144usize),
+                "ToolListChangedNotification" => Some(149usize),
+                _ => None,
+            }
+        }
+        28usize => {
+            match name {
+                "ListResourceTemplatesRequest" => Some(68usize),
+                "TitledSingleSelectEnumSchema" => Some(145usize),
+                _ => None,
+            }
+        }
+        29usize => {
+            match name {
+                "PromptListChangedNotification" => Some(102usize),
+                "UntitledMultiSelectEnumSchema" => Some(153usize),
+                _ => None,
+            }
+        }
+        30usize => {
+            match name {
+                "UntitledSingleSelectEnumSchema" => Some(154usize),
+                _ => None,
+            }
+        }
+        31usize => {
+            match name {
+                "ResourceListChangedNotification" => Some(116usize),
+                "UnsupportedProtocolVersionError" => Some(152usize),
+                _ => None,
+            }
+        }
+        32usize => {
+            match name {
+                "LoggingMessageNotificationParams" => Some(81usize),
+                "SubscriptionsListenRequestParams" => Some(138usize),
+                _ => None,
+            }
+        }
+        33usize => {
+            match name {
+                "ResourceUpdatedNotificationParams" => Some(121usize),
+                "SubscriptionsListenResultResponse" => Some(141usize),
+                _ => None,
+            }
+        }
+        35usize => {
+            match name {
+                "ListResourceTemplatesResultResponse" => Some(70usize),
+                "SubscriptionsListenResultMetaObject" => Some(140usize),
+                _ => None,
+            }
+        }
+        36usize => {
+            match name {
+                "MissingRequiredClientCapabilityError" => Some(84usize),
+                _ => None,
+            }
+        }
+        37usize => {
+            match name {
+                "SubscriptionsAcknowledgedNotification" => Some(135usize),
+                _ => None,
+            }
+        }
+        43usize => {
+            match name {
+                "SubscriptionsAcknowledgedNotificationParams" => Some(136usize),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }

@@ -61,7 +61,6 @@ pub struct Annotations {
 /// Schema: `#/$defs/AudioContent`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AudioContent {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<MetaObject>,
@@ -78,7 +77,6 @@ pub struct AudioContent {
     ///
     /// Wire name: `mimeType`.
     pub mime_type: ::std::string::String,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::Audio,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -105,11 +103,9 @@ pub struct BaseMetadata {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/BlobResourceContents`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BlobResourceContents {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<MetaObject>,
@@ -128,20 +124,15 @@ pub struct BlobResourceContents {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/BooleanSchema`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BooleanSchema {
-    ///
     /// Wire name: `default`.
     pub default: ::std::option::Option<bool>,
-    ///
     /// Wire name: `description`.
     pub description: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `title`.
     pub title: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::Boolean,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -190,7 +181,6 @@ impl ::std::fmt::Display for CacheableResultCacheScope {
 /// Schema: `#/$defs/CacheableResult`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CacheableResult {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<ResultMetaObject>,
@@ -239,16 +229,12 @@ pub struct CacheableResult {
 /// Schema: `#/$defs/CallToolRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallToolRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::ToolsCall,
-    ///
     /// Wire name: `params`.
     pub params: CallToolRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -259,7 +245,6 @@ pub struct CallToolRequest {
 /// Schema: `#/$defs/CallToolRequestParams`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallToolRequestParams {
-    ///
     /// Wire name: `_meta`.
     pub meta: RequestMetaObject,
     /// Arguments to use for the tool call.
@@ -267,7 +252,6 @@ pub struct CallToolRequestParams {
     /// Wire name: `arguments`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub arguments: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
-    ///
     /// Wire name: `inputResponses`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub input_responses: ::std::option::Option<InputResponses>,
@@ -275,18 +259,16 @@ pub struct CallToolRequestParams {
     ///
     /// Wire name: `name`.
     pub name: ::std::string::String,
-    ///
     /// Wire name: `requestState`.
     pub request_state: ::std::option::Option<::std::string::String>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-/// The result returned by the server for a `CallToolRequesttools/call` request.
+/// The result returned by the server for a [`tools/call`](CallToolRequest) request.
 ///
 /// Schema: `#/$defs/CallToolResult`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallToolResult {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<ResultMetaObject>,
@@ -330,7 +312,6 @@ pub struct CallToolResult {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/CallToolResultResponse/properties/result`.
 /// Decoding: told apart by `resultType` (`input_required` selects `InputRequiredResult`).
 #[derive(Debug, Clone, PartialEq)]
@@ -348,18 +329,15 @@ impl ::std::convert::From<CallToolResult> for CallToolResultResponseResult {
         CallToolResultResponseResult::CallToolResult(v)
     }
 }
-/// A successful response from the server for a `CallToolRequesttools/call` request.
+/// A successful response from the server for a [`tools/call`](CallToolRequest) request.
 ///
 /// Schema: `#/$defs/CallToolResultResponse`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallToolResultResponse {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `result`.
     pub result: CallToolResultResponseResult,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -367,7 +345,7 @@ pub struct CallToolResultResponse {
 }
 /// This notification is sent by the client to indicate that it is cancelling a request it previously issued.
 ///
-/// On stdio, the server also sends this notification, solely to terminate a `SubscriptionsListenRequestsubscriptions/listen` stream: it references the ID of the `subscriptions/listen` request that opened the stream. Servers MUST NOT use this notification to cancel any other request.
+/// On stdio, the server also sends this notification, solely to terminate a [`subscriptions/listen`](SubscriptionsListenRequest) stream: it references the ID of the `subscriptions/listen` request that opened the stream. Servers MUST NOT use this notification to cancel any other request.
 ///
 /// The request SHOULD still be in-flight, but due to communication latency, it is always possible that this notification MAY arrive after the request has already finished.
 ///
@@ -376,13 +354,10 @@ pub struct CallToolResultResponse {
 /// Schema: `#/$defs/CancelledNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancelledNotification {
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsCancelled,
-    ///
     /// Wire name: `params`.
     pub params: CancelledNotificationParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -393,7 +368,6 @@ pub struct CancelledNotification {
 /// Schema: `#/$defs/CancelledNotificationParams`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancelledNotificationParams {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<NotificationMetaObject>,
@@ -415,11 +389,9 @@ pub struct CancelledNotificationParams {
 /// Schema: `#/$defs/ClientCapabilities/properties/elicitation`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClientCapabilitiesElicitation {
-    ///
     /// Wire name: `form`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub form: ::std::option::Option<JSONObject>,
-    ///
     /// Wire name: `url`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub url: ::std::option::Option<JSONObject>,
@@ -493,7 +465,7 @@ pub struct ClientCapabilities {
 }
 /// This notification is sent by the client to indicate that it is cancelling a request it previously issued.
 ///
-/// On stdio, the server also sends this notification, solely to terminate a `SubscriptionsListenRequestsubscriptions/listen` stream: it references the ID of the `subscriptions/listen` request that opened the stream. Servers MUST NOT use this notification to cancel any other request.
+/// On stdio, the server also sends this notification, solely to terminate a [`subscriptions/listen`](SubscriptionsListenRequest) stream: it references the ID of the `subscriptions/listen` request that opened the stream. Servers MUST NOT use this notification to cancel any other request.
 ///
 /// The request SHOULD still be in-flight, but due to communication latency, it is always possible that this notification MAY arrive after the request has already finished.
 ///
@@ -502,19 +474,15 @@ pub struct ClientCapabilities {
 /// Schema: `#/$defs/ClientNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClientNotification {
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsCancelled,
-    ///
     /// Wire name: `params`.
     pub params: CancelledNotificationParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/ClientRequest`.
 /// Decoding: told apart by the `method` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -585,16 +553,12 @@ impl ::std::convert::From<CompleteRequest> for ClientRequest {
 /// Schema: `#/$defs/CompleteRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::CompletionComplete,
-    ///
     /// Wire name: `params`.
     pub params: CompleteRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -629,7 +593,6 @@ pub struct CompleteRequestParamsContext {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/CompleteRequestParams/properties/ref`.
 /// Decoding: told apart by the `type` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -652,7 +615,6 @@ impl ::std::convert::From<ResourceTemplateReference> for CompleteRequestParamsRe
 /// Schema: `#/$defs/CompleteRequestParams`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteRequestParams {
-    ///
     /// Wire name: `_meta`.
     pub meta: RequestMetaObject,
     /// The argument's information
@@ -664,13 +626,11 @@ pub struct CompleteRequestParams {
     /// Wire name: `context`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub context: ::std::option::Option<CompleteRequestParamsContext>,
-    ///
     /// Wire name: `ref`.
     pub r#ref: CompleteRequestParamsRef,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/CompleteResult/properties/completion`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteResultCompletion {
@@ -689,16 +649,14 @@ pub struct CompleteResultCompletion {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-/// The result returned by the server for a `CompleteRequestcompletion/complete` request.
+/// The result returned by the server for a [`completion/complete`](CompleteRequest) request.
 ///
 /// Schema: `#/$defs/CompleteResult`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteResult {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<ResultMetaObject>,
-    ///
     /// Wire name: `completion`.
     pub completion: CompleteResultCompletion,
     /// Indicates the type of the result, which allows the client to determine
@@ -715,24 +673,20 @@ pub struct CompleteResult {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-/// A successful response from the server for a `CompleteRequestcompletion/complete` request.
+/// A successful response from the server for a [`completion/complete`](CompleteRequest) request.
 ///
 /// Schema: `#/$defs/CompleteResultResponse`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteResultResponse {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `result`.
     pub result: CompleteResult,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/ContentBlock`.
 /// Decoding: told apart by the `type` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -773,10 +727,8 @@ impl ::std::convert::From<EmbeddedResource> for ContentBlock {
 /// Schema: `#/$defs/CreateMessageRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateMessageRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::SamplingCreateMessage,
-    ///
     /// Wire name: `params`.
     pub params: CreateMessageRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -840,7 +792,6 @@ pub struct CreateMessageRequestParams {
     ///
     /// Wire name: `maxTokens`.
     pub max_tokens: crate::json::Number,
-    ///
     /// Wire name: `messages`.
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
@@ -853,14 +804,12 @@ pub struct CreateMessageRequestParams {
     /// Wire name: `modelPreferences`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub model_preferences: ::std::option::Option<ModelPreferences>,
-    ///
     /// Wire name: `stopSequences`.
     pub stop_sequences: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
     ///
     /// Wire name: `systemPrompt`.
     pub system_prompt: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `temperature`.
     pub temperature: ::std::option::Option<crate::json::Number>,
     /// Controls how the model uses tools.
@@ -878,7 +827,6 @@ pub struct CreateMessageRequestParams {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/CreateMessageResult/properties/content`.
 /// Decoding: told apart by the `type` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -921,25 +869,22 @@ for CreateMessageResultContent {
         CreateMessageResultContent::Array(v)
     }
 }
-/// The result returned by the client for a `CreateMessageRequestsampling/createMessage` request.
+/// The result returned by the client for a [`sampling/createMessage`](CreateMessageRequest) request.
 /// The client should inform the user before returning the sampled message, to allow them
 /// to inspect the response (human in the loop) and decide whether to allow the server to see it.
 ///
 /// Schema: `#/$defs/CreateMessageResult`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateMessageResult {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<MetaObject>,
-    ///
     /// Wire name: `content`.
     pub content: CreateMessageResultContent,
     /// The name of the model that generated the message.
     ///
     /// Wire name: `model`.
     pub model: ::std::string::String,
-    ///
     /// Wire name: `role`.
     pub role: Role,
     /// The reason why sampling stopped, if known.
@@ -965,16 +910,12 @@ pub struct CreateMessageResult {
 /// Schema: `#/$defs/DiscoverRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DiscoverRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::ServerDiscover,
-    ///
     /// Wire name: `params`.
     pub params: RequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -1018,12 +959,11 @@ impl ::std::fmt::Display for DiscoverResultCacheScope {
         f.write_str(self.as_str())
     }
 }
-/// The result returned by the server for a `DiscoverRequestserver/discover` request.
+/// The result returned by the server for a [`server/discover`](DiscoverRequest) request.
 ///
 /// Schema: `#/$defs/DiscoverResult`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DiscoverResult {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<ResultMetaObject>,
@@ -1085,18 +1025,15 @@ pub struct DiscoverResult {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-/// A successful response from the server for a `DiscoverRequestserver/discover` request.
+/// A successful response from the server for a [`server/discover`](DiscoverRequest) request.
 ///
 /// Schema: `#/$defs/DiscoverResultResponse`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DiscoverResultResponse {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `result`.
     pub result: DiscoverResult,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -1107,10 +1044,8 @@ pub struct DiscoverResultResponse {
 /// Schema: `#/$defs/ElicitRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ElicitRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::ElicitationCreate,
-    ///
     /// Wire name: `params`.
     pub params: ElicitRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -1122,16 +1057,12 @@ pub struct ElicitRequest {
 /// Schema: `#/$defs/ElicitRequestFormParams/properties/requestedSchema`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ElicitRequestFormParamsRequestedSchema {
-    ///
     /// Wire name: `$schema`.
     pub schema: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `properties`.
     pub properties: crate::json::ObjectMap<PrimitiveSchemaDefinition>,
-    ///
     /// Wire name: `required`.
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::Object,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -1233,7 +1164,6 @@ impl ::std::fmt::Display for ElicitResultAction {
         f.write_str(self.as_str())
     }
 }
-///
 /// Schema: `#/$defs/ElicitResult/properties/content/additionalProperties/anyOf/1`.
 /// Decoding: told apart by JSON type.
 #[derive(Debug, Clone, PartialEq)]
@@ -1257,7 +1187,6 @@ impl ::std::convert::From<bool> for ElicitResultContentValueArm1 {
         ElicitResultContentValueArm1::Boolean(v)
     }
 }
-///
 /// Schema: `#/$defs/ElicitResult/properties/content/additionalProperties`.
 /// Decoding: told apart by JSON type.
 #[derive(Debug, Clone, PartialEq)]
@@ -1276,7 +1205,7 @@ impl ::std::convert::From<ElicitResultContentValueArm1> for ElicitResultContentV
         ElicitResultContentValue::ElicitResultContentValueArm1(v)
     }
 }
-/// The result returned by the client for an `ElicitRequestelicitation/create` request.
+/// The result returned by the client for an [`elicitation/create`](ElicitRequest) request.
 ///
 /// Schema: `#/$defs/ElicitResult`.
 #[derive(Debug, Clone, PartialEq)]
@@ -1298,7 +1227,6 @@ pub struct ElicitResult {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/EmbeddedResource/properties/resource`.
 /// Decoding: told apart by which fields are present (the arm whose required fields are all present and that declares the most present fields wins; ties in schema order).
 #[derive(Debug, Clone, PartialEq)]
@@ -1324,7 +1252,6 @@ impl ::std::convert::From<BlobResourceContents> for EmbeddedResourceResource {
 /// Schema: `#/$defs/EmbeddedResource`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EmbeddedResource {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<MetaObject>,
@@ -1333,16 +1260,13 @@ pub struct EmbeddedResource {
     /// Wire name: `annotations`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub annotations: ::std::option::Option<Annotations>,
-    ///
     /// Wire name: `resource`.
     pub resource: EmbeddedResourceResource,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::Resource,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/EnumSchema`.
 /// Decoding: told apart by the `type` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -1378,7 +1302,6 @@ impl ::std::convert::From<LegacyTitledEnumSchema> for EnumSchema {
         EnumSchema::LegacyTitledEnumSchema(v)
     }
 }
-///
 /// Schema: `#/$defs/Error`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Error {
@@ -1402,16 +1325,12 @@ pub struct Error {
 /// Schema: `#/$defs/GetPromptRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetPromptRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::PromptsGet,
-    ///
     /// Wire name: `params`.
     pub params: GetPromptRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -1422,7 +1341,6 @@ pub struct GetPromptRequest {
 /// Schema: `#/$defs/GetPromptRequestParams`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetPromptRequestParams {
-    ///
     /// Wire name: `_meta`.
     pub meta: RequestMetaObject,
     /// Arguments to use for templating the prompt.
@@ -1430,7 +1348,6 @@ pub struct GetPromptRequestParams {
     /// Wire name: `arguments`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub arguments: ::std::option::Option<crate::json::ObjectMap<::std::string::String>>,
-    ///
     /// Wire name: `inputResponses`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub input_responses: ::std::option::Option<InputResponses>,
@@ -1438,18 +1355,16 @@ pub struct GetPromptRequestParams {
     ///
     /// Wire name: `name`.
     pub name: ::std::string::String,
-    ///
     /// Wire name: `requestState`.
     pub request_state: ::std::option::Option<::std::string::String>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-/// The result returned by the server for a `GetPromptRequestprompts/get` request.
+/// The result returned by the server for a [`prompts/get`](GetPromptRequest) request.
 ///
 /// Schema: `#/$defs/GetPromptResult`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetPromptResult {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<ResultMetaObject>,
@@ -1457,7 +1372,6 @@ pub struct GetPromptResult {
     ///
     /// Wire name: `description`.
     pub description: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `messages`.
     pub messages: ::std::vec::Vec<PromptMessage>,
     /// Indicates the type of the result, which allows the client to determine
@@ -1474,7 +1388,6 @@ pub struct GetPromptResult {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/GetPromptResultResponse/properties/result`.
 /// Decoding: told apart by `resultType` (`input_required` selects `InputRequiredResult`).
 #[derive(Debug, Clone, PartialEq)]
@@ -1492,18 +1405,15 @@ impl ::std::convert::From<GetPromptResult> for GetPromptResultResponseResult {
         GetPromptResultResponseResult::GetPromptResult(v)
     }
 }
-/// A successful response from the server for a `GetPromptRequestprompts/get` request.
+/// A successful response from the server for a [`prompts/get`](GetPromptRequest) request.
 ///
 /// Schema: `#/$defs/GetPromptResultResponse`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetPromptResultResponse {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `result`.
     pub result: GetPromptResultResponseResult,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -1541,10 +1451,8 @@ pub struct HeaderMismatchError {
     ///
     /// Wire name: `error`.
     pub error: HeaderMismatchErrorError,
-    ///
     /// Wire name: `id`.
     pub id: ::std::option::Option<RequestId>,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -1644,7 +1552,6 @@ pub struct Icons {
 /// Schema: `#/$defs/ImageContent`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ImageContent {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<MetaObject>,
@@ -1661,7 +1568,6 @@ pub struct ImageContent {
     ///
     /// Wire name: `mimeType`.
     pub mime_type: ::std::string::String,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::Image,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -1716,7 +1622,6 @@ pub struct Implementation {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/InputRequest`.
 /// Decoding: told apart by the `method` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -1748,15 +1653,12 @@ impl ::std::convert::From<ElicitRequest> for InputRequest {
 /// Schema: `#/$defs/InputRequiredResult`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InputRequiredResult {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<ResultMetaObject>,
-    ///
     /// Wire name: `inputRequests`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub input_requests: ::std::option::Option<InputRequests>,
-    ///
     /// Wire name: `requestState`.
     pub request_state: ::std::option::Option<::std::string::String>,
     /// Indicates the type of the result, which allows the client to determine
@@ -1773,7 +1675,6 @@ pub struct InputRequiredResult {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/InputResponse`.
 /// Decoding: told apart by which fields are present (the arm whose required fields are all present and that declares the most present fields wins; ties in schema order).
 #[derive(Debug, Clone, PartialEq)]
@@ -1797,18 +1698,14 @@ impl ::std::convert::From<ElicitResult> for InputResponse {
         InputResponse::ElicitResult(v)
     }
 }
-///
 /// Schema: `#/$defs/InputResponseRequestParams`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InputResponseRequestParams {
-    ///
     /// Wire name: `_meta`.
     pub meta: RequestMetaObject,
-    ///
     /// Wire name: `inputResponses`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub input_responses: ::std::option::Option<InputResponses>,
-    ///
     /// Wire name: `requestState`.
     pub request_state: ::std::option::Option<::std::string::String>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -1888,13 +1785,10 @@ pub struct InvalidRequestError {
 /// Schema: `#/$defs/JSONRPCErrorResponse`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCErrorResponse {
-    ///
     /// Wire name: `error`.
     pub error: Error,
-    ///
     /// Wire name: `id`.
     pub id: ::std::option::Option<RequestId>,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -1936,13 +1830,10 @@ impl ::std::convert::From<JSONRPCErrorResponse> for JSONRPCMessage {
 /// Schema: `#/$defs/JSONRPCNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCNotification {
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: ::std::string::String,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
@@ -1954,16 +1845,12 @@ pub struct JSONRPCNotification {
 /// Schema: `#/$defs/JSONRPCRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: ::std::string::String,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
@@ -1994,19 +1881,15 @@ impl ::std::convert::From<JSONRPCErrorResponse> for JSONRPCResponse {
 /// Schema: `#/$defs/JSONRPCResultResponse`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCResultResponse {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `result`.
     pub result: Result,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/JSONValue/anyOf/2`.
 /// Decoding: told apart by JSON type.
 #[derive(Debug, Clone, PartialEq)]
@@ -2031,7 +1914,6 @@ impl ::std::convert::From<bool> for JSONValueArm2 {
         JSONValueArm2::Boolean(v)
     }
 }
-///
 /// Schema: `#/$defs/JSONValue`.
 pub type JSONValue = crate::json::Value;
 /// Use [`TitledSingleSelectEnumSchema`] instead.
@@ -2040,13 +1922,10 @@ pub type JSONValue = crate::json::Value;
 /// Schema: `#/$defs/LegacyTitledEnumSchema`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LegacyTitledEnumSchema {
-    ///
     /// Wire name: `default`.
     pub default: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `description`.
     pub description: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `enum`.
     pub r#enum: ::std::vec::Vec<::std::string::String>,
     /// (Legacy) Display names for enum values.
@@ -2054,10 +1933,8 @@ pub struct LegacyTitledEnumSchema {
     ///
     /// Wire name: `enumNames`.
     pub enum_names: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    ///
     /// Wire name: `title`.
     pub title: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::String,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -2068,16 +1945,12 @@ pub struct LegacyTitledEnumSchema {
 /// Schema: `#/$defs/ListPromptsRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListPromptsRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::PromptsList,
-    ///
     /// Wire name: `params`.
     pub params: PaginatedRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -2121,12 +1994,11 @@ impl ::std::fmt::Display for ListPromptsResultCacheScope {
         f.write_str(self.as_str())
     }
 }
-/// The result returned by the server for a `ListPromptsRequestprompts/list` request.
+/// The result returned by the server for a [`prompts/list`](ListPromptsRequest) request.
 ///
 /// Schema: `#/$defs/ListPromptsResult`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListPromptsResult {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<ResultMetaObject>,
@@ -2149,7 +2021,6 @@ pub struct ListPromptsResult {
     ///
     /// Wire name: `nextCursor`.
     pub next_cursor: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `prompts`.
     pub prompts: ::std::vec::Vec<Prompt>,
     /// Indicates the type of the result, which allows the client to determine
@@ -2178,18 +2049,15 @@ pub struct ListPromptsResult {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-/// A successful response from the server for a `ListPromptsRequestprompts/list` request.
+/// A successful response from the server for a [`prompts/list`](ListPromptsRequest) request.
 ///
 /// Schema: `#/$defs/ListPromptsResultResponse`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListPromptsResultResponse {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `result`.
     pub result: ListPromptsResult,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -2200,16 +2068,12 @@ pub struct ListPromptsResultResponse {
 /// Schema: `#/$defs/ListResourceTemplatesRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourceTemplatesRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::ResourcesTemplatesList,
-    ///
     /// Wire name: `params`.
     pub params: PaginatedRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -2253,12 +2117,11 @@ impl ::std::fmt::Display for ListResourceTemplatesResultCacheScope {
         f.write_str(self.as_str())
     }
 }
-/// The result returned by the server for a `ListResourceTemplatesRequestresources/templates/list` request.
+/// The result returned by the server for a [`resources/templates/list`](ListResourceTemplatesRequest) request.
 ///
 /// Schema: `#/$defs/ListResourceTemplatesResult`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourceTemplatesResult {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<ResultMetaObject>,
@@ -2281,7 +2144,6 @@ pub struct ListResourceTemplatesResult {
     ///
     /// Wire name: `nextCursor`.
     pub next_cursor: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `resourceTemplates`.
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
     /// Indicates the type of the result, which allows the client to determine
@@ -2310,18 +2172,15 @@ pub struct ListResourceTemplatesResult {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-/// A successful response from the server for a `ListResourceTemplatesRequestresources/templates/list` request.
+/// A successful response from the server for a [`resources/templates/list`](ListResourceTemplatesRequest) request.
 ///
 /// Schema: `#/$defs/ListResourceTemplatesResultResponse`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourceTemplatesResultResponse {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `result`.
     pub result: ListResourceTemplatesResult,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -2332,16 +2191,12 @@ pub struct ListResourceTemplatesResultResponse {
 /// Schema: `#/$defs/ListResourcesRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourcesRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::ResourcesList,
-    ///
     /// Wire name: `params`.
     pub params: PaginatedRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -2385,12 +2240,11 @@ impl ::std::fmt::Display for ListResourcesResultCacheScope {
         f.write_str(self.as_str())
     }
 }
-/// The result returned by the server for a `ListResourcesRequestresources/list` request.
+/// The result returned by the server for a [`resources/list`](ListResourcesRequest) request.
 ///
 /// Schema: `#/$defs/ListResourcesResult`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourcesResult {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<ResultMetaObject>,
@@ -2413,7 +2267,6 @@ pub struct ListResourcesResult {
     ///
     /// Wire name: `nextCursor`.
     pub next_cursor: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `resources`.
     pub resources: ::std::vec::Vec<Resource>,
     /// Indicates the type of the result, which allows the client to determine
@@ -2442,28 +2295,23 @@ pub struct ListResourcesResult {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-/// A successful response from the server for a `ListResourcesRequestresources/list` request.
+/// A successful response from the server for a [`resources/list`](ListResourcesRequest) request.
 ///
 /// Schema: `#/$defs/ListResourcesResultResponse`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourcesResultResponse {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `result`.
     pub result: ListResourcesResult,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/ListRootsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListRootsRequestParams {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<MetaObject>,
@@ -2481,24 +2329,21 @@ pub struct ListRootsRequestParams {
 /// Schema: `#/$defs/ListRootsRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListRootsRequest {
-    ///
     /// Wire name: `method`.
     pub method: lit::RootsList,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<ListRootsRequestParams>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-/// The result returned by the client for a `ListRootsRequestroots/list` request.
+/// The result returned by the client for a [`roots/list`](ListRootsRequest) request.
 /// This result contains an array of [`Root`] objects, each representing a root directory
 /// or file that the server can operate on.
 ///
 /// Schema: `#/$defs/ListRootsResult`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListRootsResult {
-    ///
     /// Wire name: `roots`.
     pub roots: ::std::vec::Vec<Root>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -2509,16 +2354,12 @@ pub struct ListRootsResult {
 /// Schema: `#/$defs/ListToolsRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListToolsRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::ToolsList,
-    ///
     /// Wire name: `params`.
     pub params: PaginatedRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -2562,12 +2403,11 @@ impl ::std::fmt::Display for ListToolsResultCacheScope {
         f.write_str(self.as_str())
     }
 }
-/// The result returned by the server for a `ListToolsRequesttools/list` request.
+/// The result returned by the server for a [`tools/list`](ListToolsRequest) request.
 ///
 /// Schema: `#/$defs/ListToolsResult`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListToolsResult {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<ResultMetaObject>,
@@ -2601,7 +2441,6 @@ pub struct ListToolsResult {
     /// Wire name: `resultType`.
     /// Optional on the wire from earlier-revision servers (RESULT-2): absent reads as `complete` and is not invented on re-encode.
     pub result_type: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `tools`.
     pub tools: ::std::vec::Vec<Tool>,
     /// A hint from the server indicating how long (in milliseconds) the
@@ -2619,18 +2458,15 @@ pub struct ListToolsResult {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-/// A successful response from the server for a `ListToolsRequesttools/list` request.
+/// A successful response from the server for a [`tools/list`](ListToolsRequest) request.
 ///
 /// Schema: `#/$defs/ListToolsResultResponse`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListToolsResultResponse {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `result`.
     pub result: ListToolsResult,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -2697,13 +2533,10 @@ impl ::std::fmt::Display for LoggingLevel {
 /// Schema: `#/$defs/LoggingMessageNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoggingMessageNotification {
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsMessage,
-    ///
     /// Wire name: `params`.
     pub params: LoggingMessageNotificationParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -2714,7 +2547,6 @@ pub struct LoggingMessageNotification {
 /// Schema: `#/$defs/LoggingMessageNotificationParams`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoggingMessageNotificationParams {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<NotificationMetaObject>,
@@ -2822,10 +2654,8 @@ pub struct MissingRequiredClientCapabilityError {
     ///
     /// Wire name: `error`.
     pub error: MissingRequiredClientCapabilityErrorError,
-    ///
     /// Wire name: `id`.
     pub id: ::std::option::Option<RequestId>,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -2900,7 +2730,6 @@ pub struct ModelPreferences {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/MultiSelectEnumSchema`.
 /// Decoding: told apart by which fields are present (the arm whose required fields are all present and that declares the most present fields wins; ties in schema order).
 #[derive(Debug, Clone, PartialEq)]
@@ -2918,14 +2747,11 @@ impl ::std::convert::From<TitledMultiSelectEnumSchema> for MultiSelectEnumSchema
         MultiSelectEnumSchema::TitledMultiSelectEnumSchema(v)
     }
 }
-///
 /// Schema: `#/$defs/Notification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Notification {
-    ///
     /// Wire name: `method`.
     pub method: ::std::string::String,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
@@ -2939,7 +2765,7 @@ pub struct Notification {
 pub struct NotificationMetaObject {
     /// Identifies the subscription stream a notification was delivered on. The
     /// server MUST include this key on every notification delivered via a
-    /// `SubscriptionsListenRequestsubscriptions/listen` stream, so the
+    /// [`subscriptions/listen`](SubscriptionsListenRequest) stream, so the
     /// client can correlate the notification with the originating subscription.
     /// The key is absent on notifications not delivered via a subscription
     /// stream (e.g. progress notifications for an in-flight request), which is
@@ -2958,14 +2784,12 @@ pub struct NotificationMetaObject {
 /// Schema: `#/$defs/NotificationParams`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NotificationParams {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<NotificationMetaObject>,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/NumberSchema/properties/type`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum NumberSchemaType {
@@ -2993,45 +2817,33 @@ impl ::std::fmt::Display for NumberSchemaType {
         f.write_str(self.as_str())
     }
 }
-///
 /// Schema: `#/$defs/NumberSchema`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NumberSchema {
-    ///
     /// Wire name: `default`.
     pub default: ::std::option::Option<crate::json::Number>,
-    ///
     /// Wire name: `description`.
     pub description: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `maximum`.
     pub maximum: ::std::option::Option<crate::json::Number>,
-    ///
     /// Wire name: `minimum`.
     pub minimum: ::std::option::Option<crate::json::Number>,
-    ///
     /// Wire name: `title`.
     pub title: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `type`.
     pub r#type: NumberSchemaType,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/PaginatedRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PaginatedRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: ::std::string::String,
-    ///
     /// Wire name: `params`.
     pub params: PaginatedRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -3042,7 +2854,6 @@ pub struct PaginatedRequest {
 /// Schema: `#/$defs/PaginatedRequestParams`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PaginatedRequestParams {
-    ///
     /// Wire name: `_meta`.
     pub meta: RequestMetaObject,
     /// An opaque token representing the current pagination position.
@@ -3053,11 +2864,9 @@ pub struct PaginatedRequestParams {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/PaginatedResult`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PaginatedResult {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<ResultMetaObject>,
@@ -3161,24 +2970,20 @@ impl ::std::convert::From<LegacyTitledEnumSchema> for PrimitiveSchemaDefinition 
 /// Schema: `#/$defs/ProgressNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProgressNotification {
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsProgress,
-    ///
     /// Wire name: `params`.
     pub params: ProgressNotificationParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-/// Parameters for a `ProgressNotificationnotifications/progress` notification.
+/// Parameters for a [`notifications/progress`](ProgressNotification) notification.
 ///
 /// Schema: `#/$defs/ProgressNotificationParams`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProgressNotificationParams {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<NotificationMetaObject>,
@@ -3225,7 +3030,6 @@ impl ::std::convert::From<crate::json::Number> for ProgressToken {
 /// Schema: `#/$defs/Prompt`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Prompt {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<MetaObject>,
@@ -3294,18 +3098,15 @@ pub struct PromptArgument {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-/// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a `SubscriptionsListenRequestsubscriptions/listen` stream when the client requested it via the `promptsListChanged` filter field.
+/// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a [`subscriptions/listen`](SubscriptionsListenRequest) stream when the client requested it via the `promptsListChanged` filter field.
 ///
 /// Schema: `#/$defs/PromptListChangedNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PromptListChangedNotification {
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsPromptsListChanged,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<NotificationParams>,
@@ -3320,10 +3121,8 @@ pub struct PromptListChangedNotification {
 /// Schema: `#/$defs/PromptMessage`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PromptMessage {
-    ///
     /// Wire name: `content`.
     pub content: ContentBlock,
-    ///
     /// Wire name: `role`.
     pub role: Role,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -3347,7 +3146,6 @@ pub struct PromptReference {
     ///
     /// Wire name: `title`.
     pub title: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::RefPrompt,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -3358,16 +3156,12 @@ pub struct PromptReference {
 /// Schema: `#/$defs/ReadResourceRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadResourceRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::ResourcesRead,
-    ///
     /// Wire name: `params`.
     pub params: ReadResourceRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -3378,14 +3172,11 @@ pub struct ReadResourceRequest {
 /// Schema: `#/$defs/ReadResourceRequestParams`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadResourceRequestParams {
-    ///
     /// Wire name: `_meta`.
     pub meta: RequestMetaObject,
-    ///
     /// Wire name: `inputResponses`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub input_responses: ::std::option::Option<InputResponses>,
-    ///
     /// Wire name: `requestState`.
     pub request_state: ::std::option::Option<::std::string::String>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
@@ -3433,7 +3224,6 @@ impl ::std::fmt::Display for ReadResourceResultCacheScope {
         f.write_str(self.as_str())
     }
 }
-///
 /// Schema: `#/$defs/ReadResourceResult/properties/contents/items`.
 /// Decoding: told apart by which fields are present (the arm whose required fields are all present and that declares the most present fields wins; ties in schema order).
 #[derive(Debug, Clone, PartialEq)]
@@ -3451,12 +3241,11 @@ impl ::std::convert::From<BlobResourceContents> for ReadResourceResultContentsIt
         ReadResourceResultContentsItem::BlobResourceContents(v)
     }
 }
-/// The result returned by the server for a `ReadResourceRequestresources/read` request.
+/// The result returned by the server for a [`resources/read`](ReadResourceRequest) request.
 ///
 /// Schema: `#/$defs/ReadResourceResult`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadResourceResult {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<ResultMetaObject>,
@@ -3474,7 +3263,6 @@ pub struct ReadResourceResult {
     /// Wire name: `cacheScope`.
     /// Optional on the wire from earlier-revision servers (RESULT-2): absent reads as `complete` and is not invented on re-encode.
     pub cache_scope: ::std::option::Option<ReadResourceResultCacheScope>,
-    ///
     /// Wire name: `contents`.
     pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
     /// Indicates the type of the result, which allows the client to determine
@@ -3503,7 +3291,6 @@ pub struct ReadResourceResult {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/ReadResourceResultResponse/properties/result`.
 /// Decoding: told apart by `resultType` (`input_required` selects `InputRequiredResult`).
 #[derive(Debug, Clone, PartialEq)]
@@ -3521,31 +3308,25 @@ impl ::std::convert::From<ReadResourceResult> for ReadResourceResultResponseResu
         ReadResourceResultResponseResult::ReadResourceResult(v)
     }
 }
-/// A successful response from the server for a `ReadResourceRequestresources/read` request.
+/// A successful response from the server for a [`resources/read`](ReadResourceRequest) request.
 ///
 /// Schema: `#/$defs/ReadResourceResultResponse`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadResourceResultResponse {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `result`.
     pub result: ReadResourceResultResponseResult,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/Request`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Request {
-    ///
     /// Wire name: `method`.
     pub method: ::std::string::String,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
@@ -3601,7 +3382,7 @@ pub struct RequestMetaObject {
     pub client_info: ::std::option::Option<Implementation>,
     /// The desired log level for this request. Optional.
     ///
-    /// If absent, the server MUST NOT send any `LoggingMessageNotificationnotifications/message`
+    /// If absent, the server MUST NOT send any [`notifications/message`](LoggingMessageNotification)
     /// notifications for this request. The client opts in to log messages by
     /// explicitly setting a level. Replaces the former `logging/setLevel` RPC.
     ///
@@ -3616,7 +3397,7 @@ pub struct RequestMetaObject {
     ///
     /// Wire name: `io.modelcontextprotocol/protocolVersion`.
     pub protocol_version: ::std::string::String,
-    /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by `ProgressNotificationnotifications/progress`). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+    /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by [`notifications/progress`](ProgressNotification)). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     ///
     /// Wire name: `progressToken`.
     pub progress_token: ::std::option::Option<ProgressToken>,
@@ -3628,7 +3409,6 @@ pub struct RequestMetaObject {
 /// Schema: `#/$defs/RequestParams`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RequestParams {
-    ///
     /// Wire name: `_meta`.
     pub meta: RequestMetaObject,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -3639,7 +3419,6 @@ pub struct RequestParams {
 /// Schema: `#/$defs/Resource`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Resource {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<MetaObject>,
@@ -3701,7 +3480,6 @@ pub struct Resource {
 /// Schema: `#/$defs/ResourceContents`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceContents {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<MetaObject>,
@@ -3718,12 +3496,11 @@ pub struct ResourceContents {
 }
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
 ///
-/// Note: resource links returned by tools are not guaranteed to appear in the results of `ListResourcesRequestresources/list` requests.
+/// Note: resource links returned by tools are not guaranteed to appear in the results of [`resources/list`](ListResourcesRequest) requests.
 ///
 /// Schema: `#/$defs/ResourceLink`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceLink {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<MetaObject>,
@@ -3773,7 +3550,6 @@ pub struct ResourceLink {
     ///
     /// Wire name: `title`.
     pub title: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::ResourceLink,
     /// The URI of this resource.
@@ -3783,18 +3559,15 @@ pub struct ResourceLink {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-/// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a `SubscriptionsListenRequestsubscriptions/listen` stream when the client requested it via the `resourcesListChanged` filter field.
+/// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a [`subscriptions/listen`](SubscriptionsListenRequest) stream when the client requested it via the `resourcesListChanged` filter field.
 ///
 /// Schema: `#/$defs/ResourceListChangedNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceListChangedNotification {
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsResourcesListChanged,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<NotificationParams>,
@@ -3806,7 +3579,6 @@ pub struct ResourceListChangedNotification {
 /// Schema: `#/$defs/ResourceRequestParams`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceRequestParams {
-    ///
     /// Wire name: `_meta`.
     pub meta: RequestMetaObject,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
@@ -3821,7 +3593,6 @@ pub struct ResourceRequestParams {
 /// Schema: `#/$defs/ResourceTemplate`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceTemplate {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<MetaObject>,
@@ -3877,7 +3648,6 @@ pub struct ResourceTemplate {
 /// Schema: `#/$defs/ResourceTemplateReference`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceTemplateReference {
-    ///
     /// Wire name: `type`.
     pub r#type: lit::RefResource,
     /// The URI or URI template of the resource.
@@ -3887,18 +3657,15 @@ pub struct ResourceTemplateReference {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-/// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a `SubscriptionsListenRequestsubscriptions/listen` request.
+/// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a [`subscriptions/listen`](SubscriptionsListenRequest) request.
 ///
 /// Schema: `#/$defs/ResourceUpdatedNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceUpdatedNotification {
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsResourcesUpdated,
-    ///
     /// Wire name: `params`.
     pub params: ResourceUpdatedNotificationParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -3909,7 +3676,6 @@ pub struct ResourceUpdatedNotification {
 /// Schema: `#/$defs/ResourceUpdatedNotificationParams`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceUpdatedNotificationParams {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<NotificationMetaObject>,
@@ -3925,7 +3691,6 @@ pub struct ResourceUpdatedNotificationParams {
 /// Schema: `#/$defs/Result`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Result {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<ResultMetaObject>,
@@ -3997,7 +3762,6 @@ impl ::std::fmt::Display for Role {
 /// Schema: `#/$defs/Root`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Root {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<MetaObject>,
@@ -4016,7 +3780,6 @@ pub struct Root {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/SamplingMessage/properties/content`.
 /// Decoding: told apart by the `type` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -4064,20 +3827,16 @@ for SamplingMessageContent {
 /// Schema: `#/$defs/SamplingMessage`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SamplingMessage {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<MetaObject>,
-    ///
     /// Wire name: `content`.
     pub content: SamplingMessageContent,
-    ///
     /// Wire name: `role`.
     pub role: Role,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/SamplingMessageContentBlock`.
 /// Decoding: told apart by the `type` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -4201,7 +3960,6 @@ pub struct ServerCapabilities {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/ServerNotification`.
 /// Decoding: told apart by the `method` constant.
 #[derive(Debug, Clone, PartialEq)]
@@ -4255,7 +4013,6 @@ impl ::std::convert::From<LoggingMessageNotification> for ServerNotification {
         ServerNotification::LoggingMessageNotification(v)
     }
 }
-///
 /// Schema: `#/$defs/ServerResult`.
 /// Decoding: told apart by `resultType` (`input_required` selects `InputRequiredResult`).
 #[derive(Debug, Clone, PartialEq)]
@@ -4333,7 +4090,6 @@ impl ::std::convert::From<CompleteResult> for ServerResult {
         ServerResult::CompleteResult(v)
     }
 }
-///
 /// Schema: `#/$defs/SingleSelectEnumSchema`.
 /// Decoding: told apart by which fields are present (the arm whose required fields are all present and that declares the most present fields wins; ties in schema order).
 #[derive(Debug, Clone, PartialEq)]
@@ -4351,7 +4107,6 @@ impl ::std::convert::From<TitledSingleSelectEnumSchema> for SingleSelectEnumSche
         SingleSelectEnumSchema::TitledSingleSelectEnumSchema(v)
     }
 }
-///
 /// Schema: `#/$defs/StringSchema/properties/format`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum StringSchemaFormat {
@@ -4387,36 +4142,28 @@ impl ::std::fmt::Display for StringSchemaFormat {
         f.write_str(self.as_str())
     }
 }
-///
 /// Schema: `#/$defs/StringSchema`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StringSchema {
-    ///
     /// Wire name: `default`.
     pub default: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `description`.
     pub description: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `format`.
     pub format: ::std::option::Option<StringSchemaFormat>,
-    ///
     /// Wire name: `maxLength`.
     pub max_length: ::std::option::Option<crate::json::Number>,
-    ///
     /// Wire name: `minLength`.
     pub min_length: ::std::option::Option<crate::json::Number>,
-    ///
     /// Wire name: `title`.
     pub title: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::String,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
 /// The set of notification types a client may opt in to on a
-/// `SubscriptionsListenRequestsubscriptions/listen` request.
+/// [`subscriptions/listen`](SubscriptionsListenRequest) request.
 ///
 /// Each notification type is **opt-in**; the server **MUST NOT** send
 /// notification types the client has not explicitly requested here.
@@ -4424,22 +4171,22 @@ pub struct StringSchema {
 /// Schema: `#/$defs/SubscriptionFilter`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubscriptionFilter {
-    /// If true, receive `PromptListChangedNotificationnotifications/prompts/list_changed`.
+    /// If true, receive [`notifications/prompts/list_changed`](PromptListChangedNotification).
     ///
     /// Wire name: `promptsListChanged`.
     pub prompts_list_changed: ::std::option::Option<bool>,
-    /// Subscribe to `ResourceUpdatedNotificationnotifications/resources/updated` for these resource URIs.
+    /// Subscribe to [`notifications/resources/updated`](ResourceUpdatedNotification) for these resource URIs.
     /// Replaces the former `resources/subscribe` RPC.
     ///
     /// Wire name: `resourceSubscriptions`.
     pub resource_subscriptions: ::std::option::Option<
         ::std::vec::Vec<::std::string::String>,
     >,
-    /// If true, receive `ResourceListChangedNotificationnotifications/resources/list_changed`.
+    /// If true, receive [`notifications/resources/list_changed`](ResourceListChangedNotification).
     ///
     /// Wire name: `resourcesListChanged`.
     pub resources_list_changed: ::std::option::Option<bool>,
-    /// If true, receive `ToolListChangedNotificationnotifications/tools/list_changed`.
+    /// If true, receive [`notifications/tools/list_changed`](ToolListChangedNotification).
     ///
     /// Wire name: `toolsListChanged`.
     pub tools_list_changed: ::std::option::Option<bool>,
@@ -4447,7 +4194,7 @@ pub struct SubscriptionFilter {
     pub extra: crate::json::Map,
 }
 /// Sent by the server to acknowledge that a
-/// `SubscriptionsListenRequestsubscriptions/listen` subscription has been
+/// [`subscriptions/listen`](SubscriptionsListenRequest) subscription has been
 /// established and to report which notification types it agreed to honor.
 ///
 /// This notification MUST be the first message the server sends carrying the
@@ -4460,24 +4207,20 @@ pub struct SubscriptionFilter {
 /// Schema: `#/$defs/SubscriptionsAcknowledgedNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubscriptionsAcknowledgedNotification {
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsSubscriptionsAcknowledged,
-    ///
     /// Wire name: `params`.
     pub params: SubscriptionsAcknowledgedNotificationParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-/// Parameters for a `SubscriptionsAcknowledgedNotificationnotifications/subscriptions/acknowledged` notification.
+/// Parameters for a [`notifications/subscriptions/acknowledged`](SubscriptionsAcknowledgedNotification) notification.
 ///
 /// Schema: `#/$defs/SubscriptionsAcknowledgedNotificationParams`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubscriptionsAcknowledgedNotificationParams {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<NotificationMetaObject>,
@@ -4498,27 +4241,22 @@ pub struct SubscriptionsAcknowledgedNotificationParams {
 /// Schema: `#/$defs/SubscriptionsListenRequest`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubscriptionsListenRequest {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::SubscriptionsListen,
-    ///
     /// Wire name: `params`.
     pub params: SubscriptionsListenRequestParams,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-/// Parameters for a `SubscriptionsListenRequestsubscriptions/listen` request.
+/// Parameters for a [`subscriptions/listen`](SubscriptionsListenRequest) request.
 ///
 /// Schema: `#/$defs/SubscriptionsListenRequestParams`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubscriptionsListenRequestParams {
-    ///
     /// Wire name: `_meta`.
     pub meta: RequestMetaObject,
     /// The notifications the client opts in to on this stream. The server
@@ -4530,7 +4268,7 @@ pub struct SubscriptionsListenRequestParams {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-/// The response to a `SubscriptionsListenRequestsubscriptions/listen`
+/// The response to a [`subscriptions/listen`](SubscriptionsListenRequest)
 /// request, signalling that the subscription has ended gracefully (for example,
 /// during server shutdown). Because the listen stream is long-lived, this result
 /// is sent only when the server tears the subscription down; an abrupt transport
@@ -4539,7 +4277,6 @@ pub struct SubscriptionsListenRequestParams {
 /// Schema: `#/$defs/SubscriptionsListenResult`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubscriptionsListenResult {
-    ///
     /// Wire name: `_meta`.
     pub meta: SubscriptionsListenResultMetaObject,
     /// Indicates the type of the result, which allows the client to determine
@@ -4588,19 +4325,16 @@ pub struct SubscriptionsListenResultMetaObject {
     /// Members the schema does not declare: this object is an extension point (`_meta`), so they are allowed and kept under every policy (META-4).
     pub extra: crate::json::Map,
 }
-/// A successful response from the server for a `SubscriptionsListenRequestsubscriptions/listen`
+/// A successful response from the server for a [`subscriptions/listen`](SubscriptionsListenRequest)
 /// request, sent when the server tears the subscription down gracefully.
 ///
 /// Schema: `#/$defs/SubscriptionsListenResultResponse`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubscriptionsListenResultResponse {
-    ///
     /// Wire name: `id`.
     pub id: RequestId,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `result`.
     pub result: SubscriptionsListenResult,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -4611,7 +4345,6 @@ pub struct SubscriptionsListenResultResponse {
 /// Schema: `#/$defs/TextContent`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TextContent {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<MetaObject>,
@@ -4624,17 +4357,14 @@ pub struct TextContent {
     ///
     /// Wire name: `text`.
     pub text: ::std::string::String,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::Text,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/TextResourceContents`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TextResourceContents {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<MetaObject>,
@@ -4653,7 +4383,6 @@ pub struct TextResourceContents {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
@@ -4709,13 +4438,11 @@ pub struct TitledMultiSelectEnumSchema {
     ///
     /// Wire name: `title`.
     pub title: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::Array,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-///
 /// Schema: `#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TitledSingleSelectEnumSchemaOneOfItem {
@@ -4751,7 +4478,6 @@ pub struct TitledSingleSelectEnumSchema {
     ///
     /// Wire name: `title`.
     pub title: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::String,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -4775,10 +4501,8 @@ pub struct TitledSingleSelectEnumSchema {
 /// Schema: `#/$defs/Tool/properties/inputSchema`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolInputSchema {
-    ///
     /// Wire name: `$schema`.
     pub schema: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::Object,
     /// Members beyond the declared ones (`additionalProperties`).
@@ -4792,7 +4516,6 @@ pub struct ToolInputSchema {
 /// Schema: `#/$defs/Tool/properties/outputSchema`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolOutputSchema {
-    ///
     /// Wire name: `$schema`.
     pub schema: ::std::option::Option<::std::string::String>,
     /// Members beyond the declared ones (`additionalProperties`).
@@ -4803,7 +4526,6 @@ pub struct ToolOutputSchema {
 /// Schema: `#/$defs/Tool`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Tool {
-    ///
     /// Wire name: `_meta`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub meta: ::std::option::Option<MetaObject>,
@@ -4976,18 +4698,15 @@ pub struct ToolChoice {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-/// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a `SubscriptionsListenRequestsubscriptions/listen` stream when the client requested it via the `toolsListChanged` filter field.
+/// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a [`subscriptions/listen`](SubscriptionsListenRequest) stream when the client requested it via the `toolsListChanged` filter field.
 ///
 /// Schema: `#/$defs/ToolListChangedNotification`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolListChangedNotification {
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
-    ///
     /// Wire name: `method`.
     pub method: lit::NotificationsToolsListChanged,
-    ///
     /// Wire name: `params`.
     /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
     pub params: ::std::option::Option<NotificationParams>,
@@ -5032,7 +4751,6 @@ pub struct ToolResultContent {
     ///
     /// Wire name: `toolUseId`.
     pub tool_use_id: ::std::string::String,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::ToolResult,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -5063,7 +4781,6 @@ pub struct ToolUseContent {
     ///
     /// Wire name: `name`.
     pub name: ::std::string::String,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::ToolUse,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -5118,10 +4835,8 @@ pub struct UnsupportedProtocolVersionError {
     ///
     /// Wire name: `error`.
     pub error: UnsupportedProtocolVersionErrorError,
-    ///
     /// Wire name: `id`.
     pub id: ::std::option::Option<RequestId>,
-    ///
     /// Wire name: `jsonrpc`.
     pub jsonrpc: lit::V2_0,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -5136,7 +4851,6 @@ pub struct UntitledMultiSelectEnumSchemaItems {
     ///
     /// Wire name: `enum`.
     pub r#enum: ::std::vec::Vec<::std::string::String>,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::String,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -5171,7 +4885,6 @@ pub struct UntitledMultiSelectEnumSchema {
     ///
     /// Wire name: `title`.
     pub title: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::Array,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
@@ -5198,7 +4911,6 @@ pub struct UntitledSingleSelectEnumSchema {
     ///
     /// Wire name: `title`.
     pub title: ::std::option::Option<::std::string::String>,
-    ///
     /// Wire name: `type`.
     pub r#type: lit::String,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.

@@ -221,16 +221,17 @@ pub(crate) fn v_AudioContent<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/AudioContent/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["data", "mimeType", "type"],
-        p,
-        "#/$defs/AudioContent/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["data", "mimeType", "type"],
+            p,
+            "#/$defs/AudioContent/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -239,6 +240,7 @@ pub(crate) fn v_AudioContent<'v, V: JsonView<'v>>(
             "_meta" => v_MetaObject(v, p, cx),
             "annotations" => v_Annotations(v, p, cx),
             "data" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -255,6 +257,7 @@ pub(crate) fn v_AudioContent<'v, V: JsonView<'v>>(
                     )
             }
             "mimeType" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -264,6 +267,7 @@ pub(crate) fn v_AudioContent<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "audio",
@@ -281,6 +285,15 @@ pub(crate) fn v_AudioContent<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["data", "mimeType", "type"],
+            p,
+            "#/$defs/AudioContent/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_BaseMetadata<'v, V: JsonView<'v>>(
@@ -291,22 +304,18 @@ pub(crate) fn v_BaseMetadata<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/BaseMetadata/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name"],
-        p,
-        "#/$defs/BaseMetadata/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["name"], p, "#/$defs/BaseMetadata/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -333,6 +342,9 @@ pub(crate) fn v_BaseMetadata<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(v, &["name"], p, "#/$defs/BaseMetadata/required", cx);
+    }
     ok
 }
 pub(crate) fn v_BlobResourceContents<'v, V: JsonView<'v>>(
@@ -349,16 +361,17 @@ pub(crate) fn v_BlobResourceContents<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["blob", "uri"],
-        p,
-        "#/$defs/BlobResourceContents/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["blob", "uri"],
+            p,
+            "#/$defs/BlobResourceContents/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -366,6 +379,7 @@ pub(crate) fn v_BlobResourceContents<'v, V: JsonView<'v>>(
         let r = match &*k {
             "_meta" => v_MetaObject(v, p, cx),
             "blob" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -391,6 +405,7 @@ pub(crate) fn v_BlobResourceContents<'v, V: JsonView<'v>>(
                 )
             }
             "uri" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -415,6 +430,15 @@ pub(crate) fn v_BlobResourceContents<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["blob", "uri"],
+            p,
+            "#/$defs/BlobResourceContents/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_BooleanSchema<'v, V: JsonView<'v>>(
@@ -425,16 +449,11 @@ pub(crate) fn v_BooleanSchema<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/BooleanSchema/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["type"],
-        p,
-        "#/$defs/BooleanSchema/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["type"], p, "#/$defs/BooleanSchema/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -468,6 +487,7 @@ pub(crate) fn v_BooleanSchema<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "boolean",
@@ -484,6 +504,9 @@ pub(crate) fn v_BooleanSchema<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(v, &["type"], p, "#/$defs/BooleanSchema/required", cx);
     }
     ok
 }
@@ -508,24 +531,29 @@ pub(crate) fn v_CacheableResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/CacheableResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["cacheScope", "resultType", "ttlMs"],
-        p,
-        "#/$defs/CacheableResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["cacheScope", "resultType", "ttlMs"],
+            p,
+            "#/$defs/CacheableResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "_meta" => v_ResultMetaObject(v, p, cx),
-            "cacheScope" => v_CacheableResultCacheScope(v, p, cx),
+            "cacheScope" => {
+                seen |= 1u64;
+                v_CacheableResultCacheScope(v, p, cx)
+            }
             "resultType" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -535,6 +563,7 @@ pub(crate) fn v_CacheableResult<'v, V: JsonView<'v>>(
                 )
             }
             "ttlMs" => {
+                seen |= 4u64;
                 if cx.opts.client_leniency {
                     rt::check_type(
                         v,
@@ -570,6 +599,15 @@ pub(crate) fn v_CacheableResult<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["cacheScope", "resultType", "ttlMs"],
+            p,
+            "#/$defs/CacheableResult/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_CallToolRequest<'v, V: JsonView<'v>>(
@@ -580,23 +618,28 @@ pub(crate) fn v_CallToolRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/CallToolRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method", "params"],
-        p,
-        "#/$defs/CallToolRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/CallToolRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -606,6 +649,7 @@ pub(crate) fn v_CallToolRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "tools/call",
@@ -614,7 +658,10 @@ pub(crate) fn v_CallToolRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_CallToolRequestParams(v, p, cx),
+            "params" => {
+                seen |= 8u64;
+                v_CallToolRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/CallToolRequest", cx),
         };
         if !r {
@@ -623,6 +670,15 @@ pub(crate) fn v_CallToolRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/CallToolRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -640,22 +696,26 @@ pub(crate) fn v_CallToolRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["_meta", "name"],
-        p,
-        "#/$defs/CallToolRequestParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["_meta", "name"],
+            p,
+            "#/$defs/CallToolRequestParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "_meta" => v_RequestMetaObject(v, p, cx),
+            "_meta" => {
+                seen |= 1u64;
+                v_RequestMetaObject(v, p, cx)
+            }
             "arguments" => {
                 rt::check_type(
                     v,
@@ -667,6 +727,7 @@ pub(crate) fn v_CallToolRequestParams<'v, V: JsonView<'v>>(
             }
             "inputResponses" => v_InputResponses(v, p, cx),
             "name" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -693,6 +754,15 @@ pub(crate) fn v_CallToolRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["_meta", "name"],
+            p,
+            "#/$defs/CallToolRequestParams/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_CallToolResult<'v, V: JsonView<'v>>(
@@ -703,16 +773,17 @@ pub(crate) fn v_CallToolResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/CallToolResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["content", "resultType"],
-        p,
-        "#/$defs/CallToolResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["content", "resultType"],
+            p,
+            "#/$defs/CallToolResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -720,28 +791,31 @@ pub(crate) fn v_CallToolResult<'v, V: JsonView<'v>>(
         let r = match &*k {
             "_meta" => v_ResultMetaObject(v, p, cx),
             "content" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/CallToolResult/properties/content/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_ContentBlock(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/CallToolResult/properties/content/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_ContentBlock(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "isError" => {
@@ -754,6 +828,7 @@ pub(crate) fn v_CallToolResult<'v, V: JsonView<'v>>(
                 )
             }
             "resultType" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -771,6 +846,15 @@ pub(crate) fn v_CallToolResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["content", "resultType"],
+            p,
+            "#/$defs/CallToolResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -809,6 +893,14 @@ pub(crate) fn v_CallToolResultResponseResult<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_CallToolResultResponseResult);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_CallToolResultResponseResult, 0usize, &opts)
+            && v_InputRequiredResult(v, p, cx))
+            || (filter.admits(v, &U_CallToolResultResponseResult, 1usize, &opts)
+                && v_CallToolResult(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_CallToolResultResponseResult,
@@ -831,23 +923,28 @@ pub(crate) fn v_CallToolResultResponse<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "result"],
-        p,
-        "#/$defs/CallToolResultResponse/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/CallToolResultResponse/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -856,7 +953,10 @@ pub(crate) fn v_CallToolResultResponse<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "result" => v_CallToolResultResponseResult(v, p, cx),
+            "result" => {
+                seen |= 4u64;
+                v_CallToolResultResponseResult(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/CallToolResultResponse", cx),
         };
         if !r {
@@ -865,6 +965,15 @@ pub(crate) fn v_CallToolResultResponse<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/CallToolResultResponse/required",
+            cx,
+        );
     }
     ok
 }
@@ -882,22 +991,24 @@ pub(crate) fn v_CancelledNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["jsonrpc", "method", "params"],
-        p,
-        "#/$defs/CancelledNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["jsonrpc", "method", "params"],
+            p,
+            "#/$defs/CancelledNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "jsonrpc" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -907,6 +1018,7 @@ pub(crate) fn v_CancelledNotification<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "notifications/cancelled",
@@ -915,7 +1027,10 @@ pub(crate) fn v_CancelledNotification<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_CancelledNotificationParams(v, p, cx),
+            "params" => {
+                seen |= 4u64;
+                v_CancelledNotificationParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/CancelledNotification", cx),
         };
         if !r {
@@ -924,6 +1039,15 @@ pub(crate) fn v_CancelledNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["jsonrpc", "method", "params"],
+            p,
+            "#/$defs/CancelledNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -941,16 +1065,17 @@ pub(crate) fn v_CancelledNotificationParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["requestId"],
-        p,
-        "#/$defs/CancelledNotificationParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["requestId"],
+            p,
+            "#/$defs/CancelledNotificationParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -966,7 +1091,10 @@ pub(crate) fn v_CancelledNotificationParams<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "requestId" => v_RequestId(v, p, cx),
+            "requestId" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/CancelledNotificationParams", cx),
         };
         if !r {
@@ -975,6 +1103,15 @@ pub(crate) fn v_CancelledNotificationParams<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["requestId"],
+            p,
+            "#/$defs/CancelledNotificationParams/required",
+            cx,
+        );
     }
     ok
 }
@@ -1178,22 +1315,24 @@ pub(crate) fn v_ClientNotification<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ClientNotification/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["jsonrpc", "method", "params"],
-        p,
-        "#/$defs/ClientNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ClientNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "jsonrpc" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -1203,6 +1342,7 @@ pub(crate) fn v_ClientNotification<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "notifications/cancelled",
@@ -1211,7 +1351,10 @@ pub(crate) fn v_ClientNotification<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_CancelledNotificationParams(v, p, cx),
+            "params" => {
+                seen |= 4u64;
+                v_CancelledNotificationParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ClientNotification", cx),
         };
         if !r {
@@ -1220,6 +1363,15 @@ pub(crate) fn v_ClientNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ClientNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -1331,6 +1483,30 @@ pub(crate) fn v_ClientRequest<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ClientRequest);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ClientRequest, 0usize, &opts)
+            && v_DiscoverRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 1usize, &opts)
+                && v_ListResourcesRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 2usize, &opts)
+                && v_ListResourceTemplatesRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 3usize, &opts)
+                && v_ReadResourceRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 4usize, &opts)
+                && v_SubscriptionsListenRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 5usize, &opts)
+                && v_ListPromptsRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 6usize, &opts)
+                && v_GetPromptRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 7usize, &opts)
+                && v_ListToolsRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 8usize, &opts)
+                && v_CallToolRequest(v, p, cx))
+            || (filter.admits(v, &U_ClientRequest, 9usize, &opts)
+                && v_CompleteRequest(v, p, cx));
+    }
     rt::check_union(v, &U_ClientRequest, &arms_ClientRequest::<V>(), p, cx)
 }
 pub(crate) fn v_CompleteRequest<'v, V: JsonView<'v>>(
@@ -1341,23 +1517,28 @@ pub(crate) fn v_CompleteRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/CompleteRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method", "params"],
-        p,
-        "#/$defs/CompleteRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/CompleteRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -1367,6 +1548,7 @@ pub(crate) fn v_CompleteRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "completion/complete",
@@ -1375,7 +1557,10 @@ pub(crate) fn v_CompleteRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_CompleteRequestParams(v, p, cx),
+            "params" => {
+                seen |= 8u64;
+                v_CompleteRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/CompleteRequest", cx),
         };
         if !r {
@@ -1384,6 +1569,15 @@ pub(crate) fn v_CompleteRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/CompleteRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -1401,22 +1595,24 @@ pub(crate) fn v_CompleteRequestParamsArgument<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name", "value"],
-        p,
-        "#/$defs/CompleteRequestParams/properties/argument/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name", "value"],
+            p,
+            "#/$defs/CompleteRequestParams/properties/argument/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -1426,6 +1622,7 @@ pub(crate) fn v_CompleteRequestParamsArgument<'v, V: JsonView<'v>>(
                 )
             }
             "value" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -1449,6 +1646,15 @@ pub(crate) fn v_CompleteRequestParamsArgument<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name", "value"],
+            p,
+            "#/$defs/CompleteRequestParams/properties/argument/required",
+            cx,
+        );
     }
     ok
 }
@@ -1556,6 +1762,14 @@ pub(crate) fn v_CompleteRequestParamsRef<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_CompleteRequestParamsRef);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_CompleteRequestParamsRef, 0usize, &opts)
+            && v_PromptReference(v, p, cx))
+            || (filter.admits(v, &U_CompleteRequestParamsRef, 1usize, &opts)
+                && v_ResourceTemplateReference(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_CompleteRequestParamsRef,
@@ -1578,25 +1792,35 @@ pub(crate) fn v_CompleteRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["_meta", "argument", "ref"],
-        p,
-        "#/$defs/CompleteRequestParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["_meta", "argument", "ref"],
+            p,
+            "#/$defs/CompleteRequestParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "_meta" => v_RequestMetaObject(v, p, cx),
-            "argument" => v_CompleteRequestParamsArgument(v, p, cx),
+            "_meta" => {
+                seen |= 1u64;
+                v_RequestMetaObject(v, p, cx)
+            }
+            "argument" => {
+                seen |= 2u64;
+                v_CompleteRequestParamsArgument(v, p, cx)
+            }
             "context" => v_CompleteRequestParamsContext(v, p, cx),
-            "ref" => v_CompleteRequestParamsRef(v, p, cx),
+            "ref" => {
+                seen |= 4u64;
+                v_CompleteRequestParamsRef(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/CompleteRequestParams", cx),
         };
         if !r {
@@ -1605,6 +1829,15 @@ pub(crate) fn v_CompleteRequestParams<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["_meta", "argument", "ref"],
+            p,
+            "#/$defs/CompleteRequestParams/required",
+            cx,
+        );
     }
     ok
 }
@@ -1622,16 +1855,17 @@ pub(crate) fn v_CompleteResultCompletion<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["values"],
-        p,
-        "#/$defs/CompleteResult/properties/completion/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["values"],
+            p,
+            "#/$defs/CompleteResult/properties/completion/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -1656,40 +1890,43 @@ pub(crate) fn v_CompleteResultCompletion<'v, V: JsonView<'v>>(
                 )
             }
             "values" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/CompleteResult/properties/completion/properties/values/type",
-                    cx,
-                ) {
-                    let mut ok = rt::check_max_items(
+                seen |= 1u64;
+                {
+                    if rt::check_type(
                         v,
-                        100usize,
+                        rt::JType::Array,
                         p,
-                        "#/$defs/CompleteResult/properties/completion/properties/values/maxItems",
+                        "#/$defs/CompleteResult/properties/completion/properties/values/type",
                         cx,
-                    );
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = rt::check_type(
+                    ) {
+                        let mut ok = rt::check_max_items(
                             v,
-                            rt::JType::String,
+                            100usize,
                             p,
-                            "#/$defs/CompleteResult/properties/completion/properties/values/items/type",
+                            "#/$defs/CompleteResult/properties/completion/properties/values/maxItems",
                             cx,
                         );
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = rt::check_type(
+                                v,
+                                rt::JType::String,
+                                p,
+                                "#/$defs/CompleteResult/properties/completion/properties/values/items/type",
+                                cx,
+                            );
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => {
@@ -1708,6 +1945,15 @@ pub(crate) fn v_CompleteResultCompletion<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["values"],
+            p,
+            "#/$defs/CompleteResult/properties/completion/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_CompleteResult<'v, V: JsonView<'v>>(
@@ -1718,24 +1964,29 @@ pub(crate) fn v_CompleteResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/CompleteResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["completion", "resultType"],
-        p,
-        "#/$defs/CompleteResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["completion", "resultType"],
+            p,
+            "#/$defs/CompleteResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "_meta" => v_ResultMetaObject(v, p, cx),
-            "completion" => v_CompleteResultCompletion(v, p, cx),
+            "completion" => {
+                seen |= 1u64;
+                v_CompleteResultCompletion(v, p, cx)
+            }
             "resultType" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -1753,6 +2004,15 @@ pub(crate) fn v_CompleteResult<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["completion", "resultType"],
+            p,
+            "#/$defs/CompleteResult/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_CompleteResultResponse<'v, V: JsonView<'v>>(
@@ -1769,23 +2029,28 @@ pub(crate) fn v_CompleteResultResponse<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "result"],
-        p,
-        "#/$defs/CompleteResultResponse/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/CompleteResultResponse/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -1794,7 +2059,10 @@ pub(crate) fn v_CompleteResultResponse<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "result" => v_CompleteResult(v, p, cx),
+            "result" => {
+                seen |= 4u64;
+                v_CompleteResult(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/CompleteResultResponse", cx),
         };
         if !r {
@@ -1803,6 +2071,15 @@ pub(crate) fn v_CompleteResultResponse<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/CompleteResultResponse/required",
+            cx,
+        );
     }
     ok
 }
@@ -1874,6 +2151,20 @@ pub(crate) fn v_ContentBlock<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ContentBlock);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ContentBlock, 0usize, &opts)
+            && v_TextContent(v, p, cx))
+            || (filter.admits(v, &U_ContentBlock, 1usize, &opts)
+                && v_ImageContent(v, p, cx))
+            || (filter.admits(v, &U_ContentBlock, 2usize, &opts)
+                && v_AudioContent(v, p, cx))
+            || (filter.admits(v, &U_ContentBlock, 3usize, &opts)
+                && v_ResourceLink(v, p, cx))
+            || (filter.admits(v, &U_ContentBlock, 4usize, &opts)
+                && v_EmbeddedResource(v, p, cx));
+    }
     rt::check_union(v, &U_ContentBlock, &arms_ContentBlock::<V>(), p, cx)
 }
 pub(crate) fn v_CreateMessageRequest<'v, V: JsonView<'v>>(
@@ -1890,22 +2181,24 @@ pub(crate) fn v_CreateMessageRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/$defs/CreateMessageRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/$defs/CreateMessageRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "sampling/createMessage",
@@ -1914,7 +2207,10 @@ pub(crate) fn v_CreateMessageRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_CreateMessageRequestParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_CreateMessageRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/CreateMessageRequest", cx),
         };
         if !r {
@@ -1923,6 +2219,15 @@ pub(crate) fn v_CreateMessageRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/$defs/CreateMessageRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -1953,16 +2258,17 @@ pub(crate) fn v_CreateMessageRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["maxTokens", "messages"],
-        p,
-        "#/$defs/CreateMessageRequestParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["maxTokens", "messages"],
+            p,
+            "#/$defs/CreateMessageRequestParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -1970,6 +2276,7 @@ pub(crate) fn v_CreateMessageRequestParams<'v, V: JsonView<'v>>(
         let r = match &*k {
             "includeContext" => v_CreateMessageRequestParamsIncludeContext(v, p, cx),
             "maxTokens" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::Integer,
@@ -1979,28 +2286,31 @@ pub(crate) fn v_CreateMessageRequestParams<'v, V: JsonView<'v>>(
                 )
             }
             "messages" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/CreateMessageRequestParams/properties/messages/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_SamplingMessage(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 2u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/CreateMessageRequestParams/properties/messages/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_SamplingMessage(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "metadata" => v_JSONObject(v, p, cx),
@@ -2088,6 +2398,15 @@ pub(crate) fn v_CreateMessageRequestParams<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["maxTokens", "messages"],
+            p,
+            "#/$defs/CreateMessageRequestParams/required",
+            cx,
+        );
     }
     ok
 }
@@ -2203,6 +2522,22 @@ pub(crate) fn v_CreateMessageResultContent<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_CreateMessageResultContent);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_CreateMessageResultContent, 0usize, &opts)
+            && v_TextContent(v, p, cx))
+            || (filter.admits(v, &U_CreateMessageResultContent, 1usize, &opts)
+                && v_ImageContent(v, p, cx))
+            || (filter.admits(v, &U_CreateMessageResultContent, 2usize, &opts)
+                && v_AudioContent(v, p, cx))
+            || (filter.admits(v, &U_CreateMessageResultContent, 3usize, &opts)
+                && v_ToolUseContent(v, p, cx))
+            || (filter.admits(v, &U_CreateMessageResultContent, 4usize, &opts)
+                && v_ToolResultContent(v, p, cx))
+            || (filter.admits(v, &U_CreateMessageResultContent, 5usize, &opts)
+                && v_CreateMessageResultContent_arm5(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_CreateMessageResultContent,
@@ -2219,24 +2554,29 @@ pub(crate) fn v_CreateMessageResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/CreateMessageResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["content", "model", "role"],
-        p,
-        "#/$defs/CreateMessageResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["content", "model", "role"],
+            p,
+            "#/$defs/CreateMessageResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "_meta" => v_MetaObject(v, p, cx),
-            "content" => v_CreateMessageResultContent(v, p, cx),
+            "content" => {
+                seen |= 1u64;
+                v_CreateMessageResultContent(v, p, cx)
+            }
             "model" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -2245,7 +2585,10 @@ pub(crate) fn v_CreateMessageResult<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "role" => v_Role(v, p, cx),
+            "role" => {
+                seen |= 4u64;
+                v_Role(v, p, cx)
+            }
             "stopReason" => {
                 rt::check_type(
                     v,
@@ -2264,6 +2607,15 @@ pub(crate) fn v_CreateMessageResult<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["content", "model", "role"],
+            p,
+            "#/$defs/CreateMessageResult/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_DiscoverRequest<'v, V: JsonView<'v>>(
@@ -2274,23 +2626,28 @@ pub(crate) fn v_DiscoverRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/DiscoverRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method", "params"],
-        p,
-        "#/$defs/DiscoverRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/DiscoverRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -2300,6 +2657,7 @@ pub(crate) fn v_DiscoverRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "server/discover",
@@ -2308,7 +2666,10 @@ pub(crate) fn v_DiscoverRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_RequestParams(v, p, cx),
+            "params" => {
+                seen |= 8u64;
+                v_RequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/DiscoverRequest", cx),
         };
         if !r {
@@ -2317,6 +2678,15 @@ pub(crate) fn v_DiscoverRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/DiscoverRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -2341,24 +2711,31 @@ pub(crate) fn v_DiscoverResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/DiscoverResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["cacheScope", "capabilities", "resultType", "supportedVersions", "ttlMs"],
-        p,
-        "#/$defs/DiscoverResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["cacheScope", "capabilities", "resultType", "supportedVersions", "ttlMs"],
+            p,
+            "#/$defs/DiscoverResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "_meta" => v_ResultMetaObject(v, p, cx),
-            "cacheScope" => v_DiscoverResultCacheScope(v, p, cx),
-            "capabilities" => v_ServerCapabilities(v, p, cx),
+            "cacheScope" => {
+                seen |= 1u64;
+                v_DiscoverResultCacheScope(v, p, cx)
+            }
+            "capabilities" => {
+                seen |= 2u64;
+                v_ServerCapabilities(v, p, cx)
+            }
             "instructions" => {
                 rt::check_type(
                     v,
@@ -2369,6 +2746,7 @@ pub(crate) fn v_DiscoverResult<'v, V: JsonView<'v>>(
                 )
             }
             "resultType" => {
+                seen |= 4u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -2378,37 +2756,41 @@ pub(crate) fn v_DiscoverResult<'v, V: JsonView<'v>>(
                 )
             }
             "supportedVersions" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/DiscoverResult/properties/supportedVersions/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = rt::check_type(
-                            v,
-                            rt::JType::String,
-                            p,
-                            "#/$defs/DiscoverResult/properties/supportedVersions/items/type",
-                            cx,
-                        );
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 8u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/DiscoverResult/properties/supportedVersions/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = rt::check_type(
+                                v,
+                                rt::JType::String,
+                                p,
+                                "#/$defs/DiscoverResult/properties/supportedVersions/items/type",
+                                cx,
+                            );
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "ttlMs" => {
+                seen |= 16u64;
                 if cx.opts.client_leniency {
                     rt::check_type(
                         v,
@@ -2444,6 +2826,15 @@ pub(crate) fn v_DiscoverResult<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 31u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["cacheScope", "capabilities", "resultType", "supportedVersions", "ttlMs"],
+            p,
+            "#/$defs/DiscoverResult/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_DiscoverResultResponse<'v, V: JsonView<'v>>(
@@ -2460,23 +2851,28 @@ pub(crate) fn v_DiscoverResultResponse<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "result"],
-        p,
-        "#/$defs/DiscoverResultResponse/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/DiscoverResultResponse/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -2485,7 +2881,10 @@ pub(crate) fn v_DiscoverResultResponse<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "result" => v_DiscoverResult(v, p, cx),
+            "result" => {
+                seen |= 4u64;
+                v_DiscoverResult(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/DiscoverResultResponse", cx),
         };
         if !r {
@@ -2494,6 +2893,15 @@ pub(crate) fn v_DiscoverResultResponse<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/DiscoverResultResponse/required",
+            cx,
+        );
     }
     ok
 }
@@ -2505,22 +2913,24 @@ pub(crate) fn v_ElicitRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ElicitRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method", "params"],
-        p,
-        "#/$defs/ElicitRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/$defs/ElicitRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "elicitation/create",
@@ -2529,7 +2939,10 @@ pub(crate) fn v_ElicitRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_ElicitRequestParams(v, p, cx),
+            "params" => {
+                seen |= 2u64;
+                v_ElicitRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ElicitRequest", cx),
         };
         if !r {
@@ -2538,6 +2951,15 @@ pub(crate) fn v_ElicitRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method", "params"],
+            p,
+            "#/$defs/ElicitRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -2555,16 +2977,17 @@ pub(crate) fn v_ElicitRequestFormParamsRequestedSchema<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["properties", "type"],
-        p,
-        "#/$defs/ElicitRequestFormParams/properties/requestedSchema/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["properties", "type"],
+            p,
+            "#/$defs/ElicitRequestFormParams/properties/requestedSchema/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -2580,28 +3003,31 @@ pub(crate) fn v_ElicitRequestFormParamsRequestedSchema<'v, V: JsonView<'v>>(
                 )
             }
             "properties" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Object,
-                    p,
-                    "#/$defs/ElicitRequestFormParams/properties/requestedSchema/properties/properties/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (k, x) in v.entries() {
-                        let pk = p.key(&k);
-                        let (v, p) = (&x, &pk);
-                        let r: bool = v_PrimitiveSchemaDefinition(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Object,
+                        p,
+                        "#/$defs/ElicitRequestFormParams/properties/requestedSchema/properties/properties/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (k, x) in v.entries() {
+                            let pk = p.key(&k);
+                            let (v, p) = (&x, &pk);
+                            let r: bool = v_PrimitiveSchemaDefinition(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "required" => {
@@ -2636,6 +3062,7 @@ pub(crate) fn v_ElicitRequestFormParamsRequestedSchema<'v, V: JsonView<'v>>(
                 }
             }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "object",
@@ -2660,6 +3087,15 @@ pub(crate) fn v_ElicitRequestFormParamsRequestedSchema<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["properties", "type"],
+            p,
+            "#/$defs/ElicitRequestFormParams/properties/requestedSchema/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ElicitRequestFormParams<'v, V: JsonView<'v>>(
@@ -2676,22 +3112,24 @@ pub(crate) fn v_ElicitRequestFormParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["message", "requestedSchema"],
-        p,
-        "#/$defs/ElicitRequestFormParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["message", "requestedSchema"],
+            p,
+            "#/$defs/ElicitRequestFormParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "message" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -2709,7 +3147,10 @@ pub(crate) fn v_ElicitRequestFormParams<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "requestedSchema" => v_ElicitRequestFormParamsRequestedSchema(v, p, cx),
+            "requestedSchema" => {
+                seen |= 2u64;
+                v_ElicitRequestFormParamsRequestedSchema(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ElicitRequestFormParams", cx),
         };
         if !r {
@@ -2718,6 +3159,15 @@ pub(crate) fn v_ElicitRequestFormParams<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["message", "requestedSchema"],
+            p,
+            "#/$defs/ElicitRequestFormParams/required",
+            cx,
+        );
     }
     ok
 }
@@ -2754,6 +3204,14 @@ pub(crate) fn v_ElicitRequestParams<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ElicitRequestParams);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ElicitRequestParams, 0usize, &opts)
+            && v_ElicitRequestFormParams(v, p, cx))
+            || (filter.admits(v, &U_ElicitRequestParams, 1usize, &opts)
+                && v_ElicitRequestURLParams(v, p, cx));
+    }
     rt::check_union(v, &U_ElicitRequestParams, &arms_ElicitRequestParams::<V>(), p, cx)
 }
 pub(crate) fn v_ElicitRequestURLParams<'v, V: JsonView<'v>>(
@@ -2770,22 +3228,24 @@ pub(crate) fn v_ElicitRequestURLParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["message", "mode", "url"],
-        p,
-        "#/$defs/ElicitRequestURLParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["message", "mode", "url"],
+            p,
+            "#/$defs/ElicitRequestURLParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "message" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -2795,6 +3255,7 @@ pub(crate) fn v_ElicitRequestURLParams<'v, V: JsonView<'v>>(
                 )
             }
             "mode" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "url",
@@ -2804,6 +3265,7 @@ pub(crate) fn v_ElicitRequestURLParams<'v, V: JsonView<'v>>(
                 )
             }
             "url" => {
+                seen |= 4u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -2827,6 +3289,15 @@ pub(crate) fn v_ElicitRequestURLParams<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["message", "mode", "url"],
+            p,
+            "#/$defs/ElicitRequestURLParams/required",
+            cx,
+        );
     }
     ok
 }
@@ -2929,6 +3400,16 @@ pub(crate) fn v_ElicitResultContentValueArm1<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ElicitResultContentValueArm1);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ElicitResultContentValueArm1, 0usize, &opts)
+            && v_ElicitResultContentValueArm1_arm0(v, p, cx))
+            || (filter.admits(v, &U_ElicitResultContentValueArm1, 1usize, &opts)
+                && v_ElicitResultContentValueArm1_arm1(v, p, cx))
+            || (filter.admits(v, &U_ElicitResultContentValueArm1, 2usize, &opts)
+                && v_ElicitResultContentValueArm1_arm2(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_ElicitResultContentValueArm1,
@@ -3009,6 +3490,14 @@ pub(crate) fn v_ElicitResultContentValue<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ElicitResultContentValue);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ElicitResultContentValue, 0usize, &opts)
+            && v_ElicitResultContentValue_arm0(v, p, cx))
+            || (filter.admits(v, &U_ElicitResultContentValue, 1usize, &opts)
+                && v_ElicitResultContentValueArm1(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_ElicitResultContentValue,
@@ -3025,22 +3514,20 @@ pub(crate) fn v_ElicitResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ElicitResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["action"],
-        p,
-        "#/$defs/ElicitResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["action"], p, "#/$defs/ElicitResult/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "action" => v_ElicitResultAction(v, p, cx),
+            "action" => {
+                seen |= 1u64;
+                v_ElicitResultAction(v, p, cx)
+            }
             "content" => {
                 if rt::check_type(
                     v,
@@ -3074,6 +3561,15 @@ pub(crate) fn v_ElicitResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["action"],
+            p,
+            "#/$defs/ElicitResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -3112,6 +3608,14 @@ pub(crate) fn v_EmbeddedResourceResource<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_EmbeddedResourceResource);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_EmbeddedResourceResource, 0usize, &opts)
+            && v_TextResourceContents(v, p, cx))
+            || (filter.admits(v, &U_EmbeddedResourceResource, 1usize, &opts)
+                && v_BlobResourceContents(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_EmbeddedResourceResource,
@@ -3128,16 +3632,17 @@ pub(crate) fn v_EmbeddedResource<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/EmbeddedResource/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["resource", "type"],
-        p,
-        "#/$defs/EmbeddedResource/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["resource", "type"],
+            p,
+            "#/$defs/EmbeddedResource/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -3145,8 +3650,12 @@ pub(crate) fn v_EmbeddedResource<'v, V: JsonView<'v>>(
         let r = match &*k {
             "_meta" => v_MetaObject(v, p, cx),
             "annotations" => v_Annotations(v, p, cx),
-            "resource" => v_EmbeddedResourceResource(v, p, cx),
+            "resource" => {
+                seen |= 1u64;
+                v_EmbeddedResourceResource(v, p, cx)
+            }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "resource",
@@ -3163,6 +3672,15 @@ pub(crate) fn v_EmbeddedResource<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["resource", "type"],
+            p,
+            "#/$defs/EmbeddedResource/required",
+            cx,
+        );
     }
     ok
 }
@@ -3245,28 +3763,44 @@ pub(crate) fn v_EnumSchema<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_EnumSchema);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_EnumSchema, 0usize, &opts)
+            && v_UntitledSingleSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_EnumSchema, 1usize, &opts)
+                && v_TitledSingleSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_EnumSchema, 2usize, &opts)
+                && v_UntitledMultiSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_EnumSchema, 3usize, &opts)
+                && v_TitledMultiSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_EnumSchema, 4usize, &opts)
+                && v_LegacyTitledEnumSchema(v, p, cx));
+    }
     rt::check_union(v, &U_EnumSchema, &arms_EnumSchema::<V>(), p, cx)
 }
 pub(crate) fn v_Error<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/Error/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["code", "message"],
-        p,
-        "#/$defs/Error/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["code", "message"],
+            p,
+            "#/$defs/Error/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "code" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::Integer,
@@ -3277,6 +3811,7 @@ pub(crate) fn v_Error<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> 
             }
             "data" => true,
             "message" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -3294,6 +3829,15 @@ pub(crate) fn v_Error<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> 
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["code", "message"],
+            p,
+            "#/$defs/Error/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_GetPromptRequest<'v, V: JsonView<'v>>(
@@ -3304,23 +3848,28 @@ pub(crate) fn v_GetPromptRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/GetPromptRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method", "params"],
-        p,
-        "#/$defs/GetPromptRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/GetPromptRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -3330,6 +3879,7 @@ pub(crate) fn v_GetPromptRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "prompts/get",
@@ -3338,7 +3888,10 @@ pub(crate) fn v_GetPromptRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_GetPromptRequestParams(v, p, cx),
+            "params" => {
+                seen |= 8u64;
+                v_GetPromptRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/GetPromptRequest", cx),
         };
         if !r {
@@ -3347,6 +3900,15 @@ pub(crate) fn v_GetPromptRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/GetPromptRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -3364,22 +3926,26 @@ pub(crate) fn v_GetPromptRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["_meta", "name"],
-        p,
-        "#/$defs/GetPromptRequestParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["_meta", "name"],
+            p,
+            "#/$defs/GetPromptRequestParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "_meta" => v_RequestMetaObject(v, p, cx),
+            "_meta" => {
+                seen |= 1u64;
+                v_RequestMetaObject(v, p, cx)
+            }
             "arguments" => {
                 if rt::check_type(
                     v,
@@ -3413,6 +3979,7 @@ pub(crate) fn v_GetPromptRequestParams<'v, V: JsonView<'v>>(
             }
             "inputResponses" => v_InputResponses(v, p, cx),
             "name" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -3439,6 +4006,15 @@ pub(crate) fn v_GetPromptRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["_meta", "name"],
+            p,
+            "#/$defs/GetPromptRequestParams/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_GetPromptResult<'v, V: JsonView<'v>>(
@@ -3449,16 +4025,17 @@ pub(crate) fn v_GetPromptResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/GetPromptResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["messages", "resultType"],
-        p,
-        "#/$defs/GetPromptResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["messages", "resultType"],
+            p,
+            "#/$defs/GetPromptResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -3475,31 +4052,35 @@ pub(crate) fn v_GetPromptResult<'v, V: JsonView<'v>>(
                 )
             }
             "messages" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/GetPromptResult/properties/messages/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_PromptMessage(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/GetPromptResult/properties/messages/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_PromptMessage(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "resultType" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -3516,6 +4097,15 @@ pub(crate) fn v_GetPromptResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["messages", "resultType"],
+            p,
+            "#/$defs/GetPromptResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -3554,6 +4144,14 @@ pub(crate) fn v_GetPromptResultResponseResult<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_GetPromptResultResponseResult);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_GetPromptResultResponseResult, 0usize, &opts)
+            && v_InputRequiredResult(v, p, cx))
+            || (filter.admits(v, &U_GetPromptResultResponseResult, 1usize, &opts)
+                && v_GetPromptResult(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_GetPromptResultResponseResult,
@@ -3576,23 +4174,28 @@ pub(crate) fn v_GetPromptResultResponse<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "result"],
-        p,
-        "#/$defs/GetPromptResultResponse/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/GetPromptResultResponse/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -3601,7 +4204,10 @@ pub(crate) fn v_GetPromptResultResponse<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "result" => v_GetPromptResultResponseResult(v, p, cx),
+            "result" => {
+                seen |= 4u64;
+                v_GetPromptResultResponseResult(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/GetPromptResultResponse", cx),
         };
         if !r {
@@ -3610,6 +4216,15 @@ pub(crate) fn v_GetPromptResultResponse<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/GetPromptResultResponse/required",
+            cx,
+        );
     }
     ok
 }
@@ -3627,22 +4242,24 @@ pub(crate) fn v_HeaderMismatchErrorError<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["code", "message"],
-        p,
-        "#/$defs/HeaderMismatchError/properties/error/allOf/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["code", "message"],
+            p,
+            "#/$defs/HeaderMismatchError/properties/error/allOf/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "code" => {
+                seen |= 1u64;
                 rt::check_const_int(
                     v,
                     -32020i64,
@@ -3653,6 +4270,7 @@ pub(crate) fn v_HeaderMismatchErrorError<'v, V: JsonView<'v>>(
             }
             "data" => true,
             "message" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -3677,6 +4295,15 @@ pub(crate) fn v_HeaderMismatchErrorError<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["code", "message"],
+            p,
+            "#/$defs/HeaderMismatchError/properties/error/allOf/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_HeaderMismatchError<'v, V: JsonView<'v>>(
@@ -3687,24 +4314,29 @@ pub(crate) fn v_HeaderMismatchError<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/HeaderMismatchError/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["error", "jsonrpc"],
-        p,
-        "#/$defs/HeaderMismatchError/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["error", "jsonrpc"],
+            p,
+            "#/$defs/HeaderMismatchError/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "error" => v_HeaderMismatchErrorError(v, p, cx),
+            "error" => {
+                seen |= 1u64;
+                v_HeaderMismatchErrorError(v, p, cx)
+            }
             "id" => v_RequestId(v, p, cx),
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -3721,6 +4353,15 @@ pub(crate) fn v_HeaderMismatchError<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["error", "jsonrpc"],
+            p,
+            "#/$defs/HeaderMismatchError/required",
+            cx,
+        );
     }
     ok
 }
@@ -3741,10 +4382,11 @@ pub(crate) fn v_Icon<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/Icon/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(v, &["src"], p, "#/$defs/Icon/required", cx);
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["src"], p, "#/$defs/Icon/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -3791,6 +4433,7 @@ pub(crate) fn v_Icon<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
                 }
             }
             "src" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -3815,6 +4458,9 @@ pub(crate) fn v_Icon<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(v, &["src"], p, "#/$defs/Icon/required", cx);
     }
     ok
 }
@@ -3872,16 +4518,17 @@ pub(crate) fn v_ImageContent<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ImageContent/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["data", "mimeType", "type"],
-        p,
-        "#/$defs/ImageContent/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["data", "mimeType", "type"],
+            p,
+            "#/$defs/ImageContent/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -3890,6 +4537,7 @@ pub(crate) fn v_ImageContent<'v, V: JsonView<'v>>(
             "_meta" => v_MetaObject(v, p, cx),
             "annotations" => v_Annotations(v, p, cx),
             "data" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -3906,6 +4554,7 @@ pub(crate) fn v_ImageContent<'v, V: JsonView<'v>>(
                     )
             }
             "mimeType" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -3915,6 +4564,7 @@ pub(crate) fn v_ImageContent<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "image",
@@ -3932,6 +4582,15 @@ pub(crate) fn v_ImageContent<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["data", "mimeType", "type"],
+            p,
+            "#/$defs/ImageContent/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_Implementation<'v, V: JsonView<'v>>(
@@ -3942,16 +4601,17 @@ pub(crate) fn v_Implementation<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/Implementation/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name", "version"],
-        p,
-        "#/$defs/Implementation/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name", "version"],
+            p,
+            "#/$defs/Implementation/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -3992,6 +4652,7 @@ pub(crate) fn v_Implementation<'v, V: JsonView<'v>>(
                 }
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4010,6 +4671,7 @@ pub(crate) fn v_Implementation<'v, V: JsonView<'v>>(
                 )
             }
             "version" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4042,6 +4704,15 @@ pub(crate) fn v_Implementation<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name", "version"],
+            p,
+            "#/$defs/Implementation/required",
+            cx,
+        );
     }
     ok
 }
@@ -4086,6 +4757,16 @@ pub(crate) fn v_InputRequest<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_InputRequest);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_InputRequest, 0usize, &opts)
+            && v_CreateMessageRequest(v, p, cx))
+            || (filter.admits(v, &U_InputRequest, 1usize, &opts)
+                && v_ListRootsRequest(v, p, cx))
+            || (filter.admits(v, &U_InputRequest, 2usize, &opts)
+                && v_ElicitRequest(v, p, cx));
+    }
     rt::check_union(v, &U_InputRequest, &arms_InputRequest::<V>(), p, cx)
 }
 pub(crate) fn v_InputRequiredResult<'v, V: JsonView<'v>>(
@@ -4096,16 +4777,17 @@ pub(crate) fn v_InputRequiredResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/InputRequiredResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["resultType"],
-        p,
-        "#/$defs/InputRequiredResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["resultType"],
+            p,
+            "#/$defs/InputRequiredResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -4123,6 +4805,7 @@ pub(crate) fn v_InputRequiredResult<'v, V: JsonView<'v>>(
                 )
             }
             "resultType" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4139,6 +4822,15 @@ pub(crate) fn v_InputRequiredResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["resultType"],
+            p,
+            "#/$defs/InputRequiredResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -4183,6 +4875,16 @@ pub(crate) fn v_InputResponse<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_InputResponse);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_InputResponse, 0usize, &opts)
+            && v_CreateMessageResult(v, p, cx))
+            || (filter.admits(v, &U_InputResponse, 1usize, &opts)
+                && v_ListRootsResult(v, p, cx))
+            || (filter.admits(v, &U_InputResponse, 2usize, &opts)
+                && v_ElicitResult(v, p, cx));
+    }
     rt::check_union(v, &U_InputResponse, &arms_InputResponse::<V>(), p, cx)
 }
 pub(crate) fn v_InputResponseRequestParams<'v, V: JsonView<'v>>(
@@ -4199,22 +4901,26 @@ pub(crate) fn v_InputResponseRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["_meta"],
-        p,
-        "#/$defs/InputResponseRequestParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["_meta"],
+            p,
+            "#/$defs/InputResponseRequestParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "_meta" => v_RequestMetaObject(v, p, cx),
+            "_meta" => {
+                seen |= 1u64;
+                v_RequestMetaObject(v, p, cx)
+            }
             "inputResponses" => v_InputResponses(v, p, cx),
             "requestState" => {
                 rt::check_type(
@@ -4234,6 +4940,15 @@ pub(crate) fn v_InputResponseRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["_meta"],
+            p,
+            "#/$defs/InputResponseRequestParams/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_InternalError<'v, V: JsonView<'v>>(
@@ -4244,22 +4959,24 @@ pub(crate) fn v_InternalError<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/InternalError/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["code", "message"],
-        p,
-        "#/$defs/InternalError/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["code", "message"],
+            p,
+            "#/$defs/InternalError/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "code" => {
+                seen |= 1u64;
                 rt::check_const_int(
                     v,
                     -32603i64,
@@ -4270,6 +4987,7 @@ pub(crate) fn v_InternalError<'v, V: JsonView<'v>>(
             }
             "data" => true,
             "message" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4287,6 +5005,15 @@ pub(crate) fn v_InternalError<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["code", "message"],
+            p,
+            "#/$defs/InternalError/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_InvalidParamsError<'v, V: JsonView<'v>>(
@@ -4297,22 +5024,24 @@ pub(crate) fn v_InvalidParamsError<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/InvalidParamsError/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["code", "message"],
-        p,
-        "#/$defs/InvalidParamsError/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["code", "message"],
+            p,
+            "#/$defs/InvalidParamsError/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "code" => {
+                seen |= 1u64;
                 rt::check_const_int(
                     v,
                     -32602i64,
@@ -4323,6 +5052,7 @@ pub(crate) fn v_InvalidParamsError<'v, V: JsonView<'v>>(
             }
             "data" => true,
             "message" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4340,6 +5070,15 @@ pub(crate) fn v_InvalidParamsError<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["code", "message"],
+            p,
+            "#/$defs/InvalidParamsError/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_InvalidRequestError<'v, V: JsonView<'v>>(
@@ -4350,22 +5089,24 @@ pub(crate) fn v_InvalidRequestError<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/InvalidRequestError/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["code", "message"],
-        p,
-        "#/$defs/InvalidRequestError/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["code", "message"],
+            p,
+            "#/$defs/InvalidRequestError/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "code" => {
+                seen |= 1u64;
                 rt::check_const_int(
                     v,
                     -32600i64,
@@ -4376,6 +5117,7 @@ pub(crate) fn v_InvalidRequestError<'v, V: JsonView<'v>>(
             }
             "data" => true,
             "message" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4393,6 +5135,15 @@ pub(crate) fn v_InvalidRequestError<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["code", "message"],
+            p,
+            "#/$defs/InvalidRequestError/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_JSONRPCErrorResponse<'v, V: JsonView<'v>>(
@@ -4409,24 +5160,29 @@ pub(crate) fn v_JSONRPCErrorResponse<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["error", "jsonrpc"],
-        p,
-        "#/$defs/JSONRPCErrorResponse/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["error", "jsonrpc"],
+            p,
+            "#/$defs/JSONRPCErrorResponse/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "error" => v_Error(v, p, cx),
+            "error" => {
+                seen |= 1u64;
+                v_Error(v, p, cx)
+            }
             "id" => v_RequestId(v, p, cx),
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -4443,6 +5199,15 @@ pub(crate) fn v_JSONRPCErrorResponse<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["error", "jsonrpc"],
+            p,
+            "#/$defs/JSONRPCErrorResponse/required",
+            cx,
+        );
     }
     ok
 }
@@ -4500,6 +5265,18 @@ pub(crate) fn v_JSONRPCMessage<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_JSONRPCMessage);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_JSONRPCMessage, 0usize, &opts)
+            && v_JSONRPCRequest(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCMessage, 1usize, &opts)
+                && v_JSONRPCNotification(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCMessage, 2usize, &opts)
+                && v_JSONRPCResultResponse(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCMessage, 3usize, &opts)
+                && v_JSONRPCErrorResponse(v, p, cx));
+    }
     rt::check_union(v, &U_JSONRPCMessage, &arms_JSONRPCMessage::<V>(), p, cx)
 }
 pub(crate) fn v_JSONRPCNotification<'v, V: JsonView<'v>>(
@@ -4510,22 +5287,24 @@ pub(crate) fn v_JSONRPCNotification<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/JSONRPCNotification/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["jsonrpc", "method"],
-        p,
-        "#/$defs/JSONRPCNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["jsonrpc", "method"],
+            p,
+            "#/$defs/JSONRPCNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "jsonrpc" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -4535,6 +5314,7 @@ pub(crate) fn v_JSONRPCNotification<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4561,6 +5341,15 @@ pub(crate) fn v_JSONRPCNotification<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["jsonrpc", "method"],
+            p,
+            "#/$defs/JSONRPCNotification/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_JSONRPCRequest<'v, V: JsonView<'v>>(
@@ -4571,23 +5360,28 @@ pub(crate) fn v_JSONRPCRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/JSONRPCRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method"],
-        p,
-        "#/$defs/JSONRPCRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method"],
+            p,
+            "#/$defs/JSONRPCRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -4597,6 +5391,7 @@ pub(crate) fn v_JSONRPCRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -4622,6 +5417,15 @@ pub(crate) fn v_JSONRPCRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method"],
+            p,
+            "#/$defs/JSONRPCRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -4658,6 +5462,14 @@ pub(crate) fn v_JSONRPCResponse<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_JSONRPCResponse);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_JSONRPCResponse, 0usize, &opts)
+            && v_JSONRPCResultResponse(v, p, cx))
+            || (filter.admits(v, &U_JSONRPCResponse, 1usize, &opts)
+                && v_JSONRPCErrorResponse(v, p, cx));
+    }
     rt::check_union(v, &U_JSONRPCResponse, &arms_JSONRPCResponse::<V>(), p, cx)
 }
 pub(crate) fn v_JSONRPCResultResponse<'v, V: JsonView<'v>>(
@@ -4674,23 +5486,28 @@ pub(crate) fn v_JSONRPCResultResponse<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "result"],
-        p,
-        "#/$defs/JSONRPCResultResponse/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/JSONRPCResultResponse/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -4699,7 +5516,10 @@ pub(crate) fn v_JSONRPCResultResponse<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "result" => v_Result(v, p, cx),
+            "result" => {
+                seen |= 4u64;
+                v_Result(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/JSONRPCResultResponse", cx),
         };
         if !r {
@@ -4708,6 +5528,15 @@ pub(crate) fn v_JSONRPCResultResponse<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/JSONRPCResultResponse/required",
+            cx,
+        );
     }
     ok
 }
@@ -4777,6 +5606,18 @@ pub(crate) fn v_JSONValueArm2<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_JSONValueArm2);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_JSONValueArm2, 0usize, &opts)
+            && v_JSONValueArm2_arm0(v, p, cx))
+            || (filter.admits(v, &U_JSONValueArm2, 1usize, &opts)
+                && v_JSONValueArm2_arm1(v, p, cx))
+            || (filter.admits(v, &U_JSONValueArm2, 2usize, &opts)
+                && v_JSONValueArm2_arm2(v, p, cx))
+            || (filter.admits(v, &U_JSONValueArm2, 3usize, &opts)
+                && v_JSONValueArm2_arm3(v, p, cx));
+    }
     rt::check_union(v, &U_JSONValueArm2, &arms_JSONValueArm2::<V>(), p, cx)
 }
 pub(crate) static U_JSONValue: rt::UnionDesc = rt::UnionDesc {
@@ -4846,6 +5687,15 @@ pub(crate) fn v_JSONValue<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_JSONValue);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_JSONValue, 0usize, &opts) && v_JSONObject(v, p, cx))
+            || (filter.admits(v, &U_JSONValue, 1usize, &opts)
+                && v_JSONValue_arm1(v, p, cx))
+            || (filter.admits(v, &U_JSONValue, 2usize, &opts)
+                && v_JSONValueArm2(v, p, cx));
+    }
     rt::check_union(v, &U_JSONValue, &arms_JSONValue::<V>(), p, cx)
 }
 pub(crate) fn v_LegacyTitledEnumSchema<'v, V: JsonView<'v>>(
@@ -4862,16 +5712,17 @@ pub(crate) fn v_LegacyTitledEnumSchema<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["enum", "type"],
-        p,
-        "#/$defs/LegacyTitledEnumSchema/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["enum", "type"],
+            p,
+            "#/$defs/LegacyTitledEnumSchema/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -4896,34 +5747,37 @@ pub(crate) fn v_LegacyTitledEnumSchema<'v, V: JsonView<'v>>(
                 )
             }
             "enum" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/LegacyTitledEnumSchema/properties/enum/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = rt::check_type(
-                            v,
-                            rt::JType::String,
-                            p,
-                            "#/$defs/LegacyTitledEnumSchema/properties/enum/items/type",
-                            cx,
-                        );
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/LegacyTitledEnumSchema/properties/enum/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = rt::check_type(
+                                v,
+                                rt::JType::String,
+                                p,
+                                "#/$defs/LegacyTitledEnumSchema/properties/enum/items/type",
+                                cx,
+                            );
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "enumNames" => {
@@ -4967,6 +5821,7 @@ pub(crate) fn v_LegacyTitledEnumSchema<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "string",
@@ -4984,6 +5839,15 @@ pub(crate) fn v_LegacyTitledEnumSchema<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["enum", "type"],
+            p,
+            "#/$defs/LegacyTitledEnumSchema/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListPromptsRequest<'v, V: JsonView<'v>>(
@@ -4994,23 +5858,28 @@ pub(crate) fn v_ListPromptsRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ListPromptsRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method", "params"],
-        p,
-        "#/$defs/ListPromptsRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ListPromptsRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -5020,6 +5889,7 @@ pub(crate) fn v_ListPromptsRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "prompts/list",
@@ -5028,7 +5898,10 @@ pub(crate) fn v_ListPromptsRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_PaginatedRequestParams(v, p, cx),
+            "params" => {
+                seen |= 8u64;
+                v_PaginatedRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ListPromptsRequest", cx),
         };
         if !r {
@@ -5037,6 +5910,15 @@ pub(crate) fn v_ListPromptsRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ListPromptsRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -5061,23 +5943,27 @@ pub(crate) fn v_ListPromptsResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ListPromptsResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["cacheScope", "prompts", "resultType", "ttlMs"],
-        p,
-        "#/$defs/ListPromptsResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["cacheScope", "prompts", "resultType", "ttlMs"],
+            p,
+            "#/$defs/ListPromptsResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "_meta" => v_ResultMetaObject(v, p, cx),
-            "cacheScope" => v_ListPromptsResultCacheScope(v, p, cx),
+            "cacheScope" => {
+                seen |= 1u64;
+                v_ListPromptsResultCacheScope(v, p, cx)
+            }
             "nextCursor" => {
                 rt::check_type(
                     v,
@@ -5088,31 +5974,35 @@ pub(crate) fn v_ListPromptsResult<'v, V: JsonView<'v>>(
                 )
             }
             "prompts" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/ListPromptsResult/properties/prompts/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_Prompt(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 2u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/ListPromptsResult/properties/prompts/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_Prompt(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "resultType" => {
+                seen |= 4u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -5122,6 +6012,7 @@ pub(crate) fn v_ListPromptsResult<'v, V: JsonView<'v>>(
                 )
             }
             "ttlMs" => {
+                seen |= 8u64;
                 if cx.opts.client_leniency {
                     rt::check_type(
                         v,
@@ -5157,6 +6048,15 @@ pub(crate) fn v_ListPromptsResult<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["cacheScope", "prompts", "resultType", "ttlMs"],
+            p,
+            "#/$defs/ListPromptsResult/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListPromptsResultResponse<'v, V: JsonView<'v>>(
@@ -5173,23 +6073,28 @@ pub(crate) fn v_ListPromptsResultResponse<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "result"],
-        p,
-        "#/$defs/ListPromptsResultResponse/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/ListPromptsResultResponse/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -5198,7 +6103,10 @@ pub(crate) fn v_ListPromptsResultResponse<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "result" => v_ListPromptsResult(v, p, cx),
+            "result" => {
+                seen |= 4u64;
+                v_ListPromptsResult(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ListPromptsResultResponse", cx),
         };
         if !r {
@@ -5207,6 +6115,15 @@ pub(crate) fn v_ListPromptsResultResponse<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/ListPromptsResultResponse/required",
+            cx,
+        );
     }
     ok
 }
@@ -5224,23 +6141,28 @@ pub(crate) fn v_ListResourceTemplatesRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method", "params"],
-        p,
-        "#/$defs/ListResourceTemplatesRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ListResourceTemplatesRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -5250,6 +6172,7 @@ pub(crate) fn v_ListResourceTemplatesRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "resources/templates/list",
@@ -5258,7 +6181,10 @@ pub(crate) fn v_ListResourceTemplatesRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_PaginatedRequestParams(v, p, cx),
+            "params" => {
+                seen |= 8u64;
+                v_PaginatedRequestParams(v, p, cx)
+            }
             _ => {
                 rt::reject_unknown_key(&k, p, "#/$defs/ListResourceTemplatesRequest", cx)
             }
@@ -5269,6 +6195,15 @@ pub(crate) fn v_ListResourceTemplatesRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ListResourceTemplatesRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -5299,23 +6234,27 @@ pub(crate) fn v_ListResourceTemplatesResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["cacheScope", "resourceTemplates", "resultType", "ttlMs"],
-        p,
-        "#/$defs/ListResourceTemplatesResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["cacheScope", "resourceTemplates", "resultType", "ttlMs"],
+            p,
+            "#/$defs/ListResourceTemplatesResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "_meta" => v_ResultMetaObject(v, p, cx),
-            "cacheScope" => v_ListResourceTemplatesResultCacheScope(v, p, cx),
+            "cacheScope" => {
+                seen |= 1u64;
+                v_ListResourceTemplatesResultCacheScope(v, p, cx)
+            }
             "nextCursor" => {
                 rt::check_type(
                     v,
@@ -5326,31 +6265,35 @@ pub(crate) fn v_ListResourceTemplatesResult<'v, V: JsonView<'v>>(
                 )
             }
             "resourceTemplates" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/ListResourceTemplatesResult/properties/resourceTemplates/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_ResourceTemplate(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 2u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/ListResourceTemplatesResult/properties/resourceTemplates/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_ResourceTemplate(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "resultType" => {
+                seen |= 4u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -5360,6 +6303,7 @@ pub(crate) fn v_ListResourceTemplatesResult<'v, V: JsonView<'v>>(
                 )
             }
             "ttlMs" => {
+                seen |= 8u64;
                 if cx.opts.client_leniency {
                     rt::check_type(
                         v,
@@ -5395,6 +6339,15 @@ pub(crate) fn v_ListResourceTemplatesResult<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["cacheScope", "resourceTemplates", "resultType", "ttlMs"],
+            p,
+            "#/$defs/ListResourceTemplatesResult/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListResourceTemplatesResultResponse<'v, V: JsonView<'v>>(
@@ -5411,23 +6364,28 @@ pub(crate) fn v_ListResourceTemplatesResultResponse<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "result"],
-        p,
-        "#/$defs/ListResourceTemplatesResultResponse/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/ListResourceTemplatesResultResponse/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -5436,7 +6394,10 @@ pub(crate) fn v_ListResourceTemplatesResultResponse<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "result" => v_ListResourceTemplatesResult(v, p, cx),
+            "result" => {
+                seen |= 4u64;
+                v_ListResourceTemplatesResult(v, p, cx)
+            }
             _ => {
                 rt::reject_unknown_key(
                     &k,
@@ -5452,6 +6413,15 @@ pub(crate) fn v_ListResourceTemplatesResultResponse<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/ListResourceTemplatesResultResponse/required",
+            cx,
+        );
     }
     ok
 }
@@ -5469,23 +6439,28 @@ pub(crate) fn v_ListResourcesRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method", "params"],
-        p,
-        "#/$defs/ListResourcesRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ListResourcesRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -5495,6 +6470,7 @@ pub(crate) fn v_ListResourcesRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "resources/list",
@@ -5503,7 +6479,10 @@ pub(crate) fn v_ListResourcesRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_PaginatedRequestParams(v, p, cx),
+            "params" => {
+                seen |= 8u64;
+                v_PaginatedRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ListResourcesRequest", cx),
         };
         if !r {
@@ -5512,6 +6491,15 @@ pub(crate) fn v_ListResourcesRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ListResourcesRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -5536,23 +6524,27 @@ pub(crate) fn v_ListResourcesResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ListResourcesResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["cacheScope", "resources", "resultType", "ttlMs"],
-        p,
-        "#/$defs/ListResourcesResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["cacheScope", "resources", "resultType", "ttlMs"],
+            p,
+            "#/$defs/ListResourcesResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "_meta" => v_ResultMetaObject(v, p, cx),
-            "cacheScope" => v_ListResourcesResultCacheScope(v, p, cx),
+            "cacheScope" => {
+                seen |= 1u64;
+                v_ListResourcesResultCacheScope(v, p, cx)
+            }
             "nextCursor" => {
                 rt::check_type(
                     v,
@@ -5563,31 +6555,35 @@ pub(crate) fn v_ListResourcesResult<'v, V: JsonView<'v>>(
                 )
             }
             "resources" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/ListResourcesResult/properties/resources/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_Resource(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 2u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/ListResourcesResult/properties/resources/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_Resource(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "resultType" => {
+                seen |= 4u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -5597,6 +6593,7 @@ pub(crate) fn v_ListResourcesResult<'v, V: JsonView<'v>>(
                 )
             }
             "ttlMs" => {
+                seen |= 8u64;
                 if cx.opts.client_leniency {
                     rt::check_type(
                         v,
@@ -5632,6 +6629,15 @@ pub(crate) fn v_ListResourcesResult<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["cacheScope", "resources", "resultType", "ttlMs"],
+            p,
+            "#/$defs/ListResourcesResult/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListResourcesResultResponse<'v, V: JsonView<'v>>(
@@ -5648,23 +6654,28 @@ pub(crate) fn v_ListResourcesResultResponse<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "result"],
-        p,
-        "#/$defs/ListResourcesResultResponse/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/ListResourcesResultResponse/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -5673,7 +6684,10 @@ pub(crate) fn v_ListResourcesResultResponse<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "result" => v_ListResourcesResult(v, p, cx),
+            "result" => {
+                seen |= 4u64;
+                v_ListResourcesResult(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ListResourcesResultResponse", cx),
         };
         if !r {
@@ -5682,6 +6696,15 @@ pub(crate) fn v_ListResourcesResultResponse<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/ListResourcesResultResponse/required",
+            cx,
+        );
     }
     ok
 }
@@ -5732,22 +6755,24 @@ pub(crate) fn v_ListRootsRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ListRootsRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/$defs/ListRootsRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/$defs/ListRootsRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "roots/list",
@@ -5766,6 +6791,15 @@ pub(crate) fn v_ListRootsRequest<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/$defs/ListRootsRequest/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListRootsResult<'v, V: JsonView<'v>>(
@@ -5776,44 +6810,48 @@ pub(crate) fn v_ListRootsResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ListRootsResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["roots"],
-        p,
-        "#/$defs/ListRootsResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["roots"],
+            p,
+            "#/$defs/ListRootsResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "roots" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/ListRootsResult/properties/roots/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_Root(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/ListRootsResult/properties/roots/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_Root(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ListRootsResult", cx),
@@ -5825,6 +6863,15 @@ pub(crate) fn v_ListRootsResult<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["roots"],
+            p,
+            "#/$defs/ListRootsResult/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListToolsRequest<'v, V: JsonView<'v>>(
@@ -5835,23 +6882,28 @@ pub(crate) fn v_ListToolsRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ListToolsRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method", "params"],
-        p,
-        "#/$defs/ListToolsRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ListToolsRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -5861,6 +6913,7 @@ pub(crate) fn v_ListToolsRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "tools/list",
@@ -5869,7 +6922,10 @@ pub(crate) fn v_ListToolsRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_PaginatedRequestParams(v, p, cx),
+            "params" => {
+                seen |= 8u64;
+                v_PaginatedRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ListToolsRequest", cx),
         };
         if !r {
@@ -5878,6 +6934,15 @@ pub(crate) fn v_ListToolsRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ListToolsRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -5902,23 +6967,27 @@ pub(crate) fn v_ListToolsResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ListToolsResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["cacheScope", "resultType", "tools", "ttlMs"],
-        p,
-        "#/$defs/ListToolsResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["cacheScope", "resultType", "tools", "ttlMs"],
+            p,
+            "#/$defs/ListToolsResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "_meta" => v_ResultMetaObject(v, p, cx),
-            "cacheScope" => v_ListToolsResultCacheScope(v, p, cx),
+            "cacheScope" => {
+                seen |= 1u64;
+                v_ListToolsResultCacheScope(v, p, cx)
+            }
             "nextCursor" => {
                 rt::check_type(
                     v,
@@ -5929,6 +6998,7 @@ pub(crate) fn v_ListToolsResult<'v, V: JsonView<'v>>(
                 )
             }
             "resultType" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -5938,31 +7008,35 @@ pub(crate) fn v_ListToolsResult<'v, V: JsonView<'v>>(
                 )
             }
             "tools" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/ListToolsResult/properties/tools/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_Tool(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 4u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/ListToolsResult/properties/tools/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_Tool(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "ttlMs" => {
+                seen |= 8u64;
                 if cx.opts.client_leniency {
                     rt::check_type(
                         v,
@@ -5998,6 +7072,15 @@ pub(crate) fn v_ListToolsResult<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["cacheScope", "resultType", "tools", "ttlMs"],
+            p,
+            "#/$defs/ListToolsResult/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ListToolsResultResponse<'v, V: JsonView<'v>>(
@@ -6014,23 +7097,28 @@ pub(crate) fn v_ListToolsResultResponse<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "result"],
-        p,
-        "#/$defs/ListToolsResultResponse/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/ListToolsResultResponse/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -6039,7 +7127,10 @@ pub(crate) fn v_ListToolsResultResponse<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "result" => v_ListToolsResult(v, p, cx),
+            "result" => {
+                seen |= 4u64;
+                v_ListToolsResult(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ListToolsResultResponse", cx),
         };
         if !r {
@@ -6048,6 +7139,15 @@ pub(crate) fn v_ListToolsResultResponse<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/ListToolsResultResponse/required",
+            cx,
+        );
     }
     ok
 }
@@ -6087,22 +7187,24 @@ pub(crate) fn v_LoggingMessageNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["jsonrpc", "method", "params"],
-        p,
-        "#/$defs/LoggingMessageNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["jsonrpc", "method", "params"],
+            p,
+            "#/$defs/LoggingMessageNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "jsonrpc" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -6112,6 +7214,7 @@ pub(crate) fn v_LoggingMessageNotification<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "notifications/message",
@@ -6120,7 +7223,10 @@ pub(crate) fn v_LoggingMessageNotification<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_LoggingMessageNotificationParams(v, p, cx),
+            "params" => {
+                seen |= 4u64;
+                v_LoggingMessageNotificationParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/LoggingMessageNotification", cx),
         };
         if !r {
@@ -6129,6 +7235,15 @@ pub(crate) fn v_LoggingMessageNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["jsonrpc", "method", "params"],
+            p,
+            "#/$defs/LoggingMessageNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -6146,24 +7261,31 @@ pub(crate) fn v_LoggingMessageNotificationParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["data", "level"],
-        p,
-        "#/$defs/LoggingMessageNotificationParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["data", "level"],
+            p,
+            "#/$defs/LoggingMessageNotificationParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "_meta" => v_NotificationMetaObject(v, p, cx),
-            "data" => true,
-            "level" => v_LoggingLevel(v, p, cx),
+            "data" => {
+                seen |= 1u64;
+                true
+            }
+            "level" => {
+                seen |= 2u64;
+                v_LoggingLevel(v, p, cx)
+            }
             "logger" => {
                 rt::check_type(
                     v,
@@ -6189,6 +7311,15 @@ pub(crate) fn v_LoggingMessageNotificationParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["data", "level"],
+            p,
+            "#/$defs/LoggingMessageNotificationParams/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_MetaObject<'v, V: JsonView<'v>>(
@@ -6206,22 +7337,24 @@ pub(crate) fn v_MethodNotFoundError<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/MethodNotFoundError/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["code", "message"],
-        p,
-        "#/$defs/MethodNotFoundError/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["code", "message"],
+            p,
+            "#/$defs/MethodNotFoundError/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "code" => {
+                seen |= 1u64;
                 rt::check_const_int(
                     v,
                     -32601i64,
@@ -6232,6 +7365,7 @@ pub(crate) fn v_MethodNotFoundError<'v, V: JsonView<'v>>(
             }
             "data" => true,
             "message" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -6249,6 +7383,15 @@ pub(crate) fn v_MethodNotFoundError<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["code", "message"],
+            p,
+            "#/$defs/MethodNotFoundError/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_MissingRequiredClientCapabilityErrorErrorData<'v, V: JsonView<'v>>(
@@ -6265,22 +7408,26 @@ pub(crate) fn v_MissingRequiredClientCapabilityErrorErrorData<'v, V: JsonView<'v
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["requiredCapabilities"],
-        p,
-        "#/$defs/MissingRequiredClientCapabilityError/properties/error/allOf/properties/data/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["requiredCapabilities"],
+            p,
+            "#/$defs/MissingRequiredClientCapabilityError/properties/error/allOf/properties/data/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "requiredCapabilities" => v_ClientCapabilities(v, p, cx),
+            "requiredCapabilities" => {
+                seen |= 1u64;
+                v_ClientCapabilities(v, p, cx)
+            }
             _ => {
                 rt::reject_unknown_key(
                     &k,
@@ -6296,6 +7443,15 @@ pub(crate) fn v_MissingRequiredClientCapabilityErrorErrorData<'v, V: JsonView<'v
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["requiredCapabilities"],
+            p,
+            "#/$defs/MissingRequiredClientCapabilityError/properties/error/allOf/properties/data/required",
+            cx,
+        );
     }
     ok
 }
@@ -6313,22 +7469,24 @@ pub(crate) fn v_MissingRequiredClientCapabilityErrorError<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["code", "data", "message"],
-        p,
-        "#/$defs/MissingRequiredClientCapabilityError/properties/error/allOf/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["code", "data", "message"],
+            p,
+            "#/$defs/MissingRequiredClientCapabilityError/properties/error/allOf/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "code" => {
+                seen |= 1u64;
                 rt::check_const_int(
                     v,
                     -32021i64,
@@ -6337,8 +7495,12 @@ pub(crate) fn v_MissingRequiredClientCapabilityErrorError<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "data" => v_MissingRequiredClientCapabilityErrorErrorData(v, p, cx),
+            "data" => {
+                seen |= 2u64;
+                v_MissingRequiredClientCapabilityErrorErrorData(v, p, cx)
+            }
             "message" => {
+                seen |= 4u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -6363,6 +7525,15 @@ pub(crate) fn v_MissingRequiredClientCapabilityErrorError<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["code", "data", "message"],
+            p,
+            "#/$defs/MissingRequiredClientCapabilityError/properties/error/allOf/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_MissingRequiredClientCapabilityError<'v, V: JsonView<'v>>(
@@ -6379,24 +7550,29 @@ pub(crate) fn v_MissingRequiredClientCapabilityError<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["error", "jsonrpc"],
-        p,
-        "#/$defs/MissingRequiredClientCapabilityError/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["error", "jsonrpc"],
+            p,
+            "#/$defs/MissingRequiredClientCapabilityError/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "error" => v_MissingRequiredClientCapabilityErrorError(v, p, cx),
+            "error" => {
+                seen |= 1u64;
+                v_MissingRequiredClientCapabilityErrorError(v, p, cx)
+            }
             "id" => v_RequestId(v, p, cx),
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -6420,6 +7596,15 @@ pub(crate) fn v_MissingRequiredClientCapabilityError<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["error", "jsonrpc"],
+            p,
+            "#/$defs/MissingRequiredClientCapabilityError/required",
+            cx,
+        );
     }
     ok
 }
@@ -6630,6 +7815,14 @@ pub(crate) fn v_MultiSelectEnumSchema<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_MultiSelectEnumSchema);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_MultiSelectEnumSchema, 0usize, &opts)
+            && v_UntitledMultiSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_MultiSelectEnumSchema, 1usize, &opts)
+                && v_TitledMultiSelectEnumSchema(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_MultiSelectEnumSchema,
@@ -6646,22 +7839,18 @@ pub(crate) fn v_Notification<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/Notification/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["method"],
-        p,
-        "#/$defs/Notification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["method"], p, "#/$defs/Notification/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -6687,6 +7876,15 @@ pub(crate) fn v_Notification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["method"],
+            p,
+            "#/$defs/Notification/required",
+            cx,
+        );
     }
     ok
 }
@@ -6769,16 +7967,11 @@ pub(crate) fn v_NumberSchema<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/NumberSchema/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["type"],
-        p,
-        "#/$defs/NumberSchema/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["type"], p, "#/$defs/NumberSchema/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -6829,7 +8022,10 @@ pub(crate) fn v_NumberSchema<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "type" => v_NumberSchemaType(v, p, cx),
+            "type" => {
+                seen |= 1u64;
+                v_NumberSchemaType(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/NumberSchema", cx),
         };
         if !r {
@@ -6838,6 +8034,9 @@ pub(crate) fn v_NumberSchema<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(v, &["type"], p, "#/$defs/NumberSchema/required", cx);
     }
     ok
 }
@@ -6849,23 +8048,28 @@ pub(crate) fn v_PaginatedRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/PaginatedRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method", "params"],
-        p,
-        "#/$defs/PaginatedRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/PaginatedRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -6875,6 +8079,7 @@ pub(crate) fn v_PaginatedRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -6883,7 +8088,10 @@ pub(crate) fn v_PaginatedRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_PaginatedRequestParams(v, p, cx),
+            "params" => {
+                seen |= 8u64;
+                v_PaginatedRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/PaginatedRequest", cx),
         };
         if !r {
@@ -6892,6 +8100,15 @@ pub(crate) fn v_PaginatedRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/PaginatedRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -6909,22 +8126,26 @@ pub(crate) fn v_PaginatedRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["_meta"],
-        p,
-        "#/$defs/PaginatedRequestParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["_meta"],
+            p,
+            "#/$defs/PaginatedRequestParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "_meta" => v_RequestMetaObject(v, p, cx),
+            "_meta" => {
+                seen |= 1u64;
+                v_RequestMetaObject(v, p, cx)
+            }
             "cursor" => {
                 rt::check_type(
                     v,
@@ -6943,6 +8164,15 @@ pub(crate) fn v_PaginatedRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["_meta"],
+            p,
+            "#/$defs/PaginatedRequestParams/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_PaginatedResult<'v, V: JsonView<'v>>(
@@ -6953,16 +8183,17 @@ pub(crate) fn v_PaginatedResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/PaginatedResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["resultType"],
-        p,
-        "#/$defs/PaginatedResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["resultType"],
+            p,
+            "#/$defs/PaginatedResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -6979,6 +8210,7 @@ pub(crate) fn v_PaginatedResult<'v, V: JsonView<'v>>(
                 )
             }
             "resultType" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -6996,6 +8228,15 @@ pub(crate) fn v_PaginatedResult<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["resultType"],
+            p,
+            "#/$defs/PaginatedResult/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ParseError<'v, V: JsonView<'v>>(
@@ -7006,22 +8247,24 @@ pub(crate) fn v_ParseError<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ParseError/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["code", "message"],
-        p,
-        "#/$defs/ParseError/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["code", "message"],
+            p,
+            "#/$defs/ParseError/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "code" => {
+                seen |= 1u64;
                 rt::check_const_int(
                     v,
                     -32700i64,
@@ -7032,6 +8275,7 @@ pub(crate) fn v_ParseError<'v, V: JsonView<'v>>(
             }
             "data" => true,
             "message" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -7048,6 +8292,15 @@ pub(crate) fn v_ParseError<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["code", "message"],
+            p,
+            "#/$defs/ParseError/required",
+            cx,
+        );
     }
     ok
 }
@@ -7167,6 +8420,26 @@ pub(crate) fn v_PrimitiveSchemaDefinition<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_PrimitiveSchemaDefinition);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_PrimitiveSchemaDefinition, 0usize, &opts)
+            && v_StringSchema(v, p, cx))
+            || (filter.admits(v, &U_PrimitiveSchemaDefinition, 1usize, &opts)
+                && v_NumberSchema(v, p, cx))
+            || (filter.admits(v, &U_PrimitiveSchemaDefinition, 2usize, &opts)
+                && v_BooleanSchema(v, p, cx))
+            || (filter.admits(v, &U_PrimitiveSchemaDefinition, 3usize, &opts)
+                && v_UntitledSingleSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_PrimitiveSchemaDefinition, 4usize, &opts)
+                && v_TitledSingleSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_PrimitiveSchemaDefinition, 5usize, &opts)
+                && v_UntitledMultiSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_PrimitiveSchemaDefinition, 6usize, &opts)
+                && v_TitledMultiSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_PrimitiveSchemaDefinition, 7usize, &opts)
+                && v_LegacyTitledEnumSchema(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_PrimitiveSchemaDefinition,
@@ -7189,22 +8462,24 @@ pub(crate) fn v_ProgressNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["jsonrpc", "method", "params"],
-        p,
-        "#/$defs/ProgressNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ProgressNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "jsonrpc" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -7214,6 +8489,7 @@ pub(crate) fn v_ProgressNotification<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "notifications/progress",
@@ -7222,7 +8498,10 @@ pub(crate) fn v_ProgressNotification<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_ProgressNotificationParams(v, p, cx),
+            "params" => {
+                seen |= 4u64;
+                v_ProgressNotificationParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ProgressNotification", cx),
         };
         if !r {
@@ -7231,6 +8510,15 @@ pub(crate) fn v_ProgressNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ProgressNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -7248,16 +8536,17 @@ pub(crate) fn v_ProgressNotificationParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["progress", "progressToken"],
-        p,
-        "#/$defs/ProgressNotificationParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["progress", "progressToken"],
+            p,
+            "#/$defs/ProgressNotificationParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -7274,6 +8563,7 @@ pub(crate) fn v_ProgressNotificationParams<'v, V: JsonView<'v>>(
                 )
             }
             "progress" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::Number,
@@ -7282,7 +8572,10 @@ pub(crate) fn v_ProgressNotificationParams<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "progressToken" => v_ProgressToken(v, p, cx),
+            "progressToken" => {
+                seen |= 2u64;
+                v_ProgressToken(v, p, cx)
+            }
             "total" => {
                 rt::check_type(
                     v,
@@ -7300,6 +8593,15 @@ pub(crate) fn v_ProgressNotificationParams<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["progress", "progressToken"],
+            p,
+            "#/$defs/ProgressNotificationParams/required",
+            cx,
+        );
     }
     ok
 }
@@ -7342,16 +8644,25 @@ pub(crate) fn v_ProgressToken<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ProgressToken);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ProgressToken, 0usize, &opts)
+            && v_ProgressToken_arm0(v, p, cx))
+            || (filter.admits(v, &U_ProgressToken, 1usize, &opts)
+                && v_ProgressToken_arm1(v, p, cx));
+    }
     rt::check_union(v, &U_ProgressToken, &arms_ProgressToken::<V>(), p, cx)
 }
 pub(crate) fn v_Prompt<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/Prompt/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(v, &["name"], p, "#/$defs/Prompt/required", cx);
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["name"], p, "#/$defs/Prompt/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -7418,6 +8729,7 @@ pub(crate) fn v_Prompt<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) ->
                 }
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -7444,6 +8756,9 @@ pub(crate) fn v_Prompt<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) ->
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(v, &["name"], p, "#/$defs/Prompt/required", cx);
+    }
     ok
 }
 pub(crate) fn v_PromptArgument<'v, V: JsonView<'v>>(
@@ -7454,16 +8769,11 @@ pub(crate) fn v_PromptArgument<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/PromptArgument/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name"],
-        p,
-        "#/$defs/PromptArgument/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["name"], p, "#/$defs/PromptArgument/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -7479,6 +8789,7 @@ pub(crate) fn v_PromptArgument<'v, V: JsonView<'v>>(
                 )
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -7514,6 +8825,15 @@ pub(crate) fn v_PromptArgument<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name"],
+            p,
+            "#/$defs/PromptArgument/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_PromptListChangedNotification<'v, V: JsonView<'v>>(
@@ -7530,22 +8850,24 @@ pub(crate) fn v_PromptListChangedNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["jsonrpc", "method"],
-        p,
-        "#/$defs/PromptListChangedNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["jsonrpc", "method"],
+            p,
+            "#/$defs/PromptListChangedNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "jsonrpc" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -7555,6 +8877,7 @@ pub(crate) fn v_PromptListChangedNotification<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "notifications/prompts/list_changed",
@@ -7580,6 +8903,15 @@ pub(crate) fn v_PromptListChangedNotification<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["jsonrpc", "method"],
+            p,
+            "#/$defs/PromptListChangedNotification/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_PromptMessage<'v, V: JsonView<'v>>(
@@ -7590,23 +8922,30 @@ pub(crate) fn v_PromptMessage<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/PromptMessage/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["content", "role"],
-        p,
-        "#/$defs/PromptMessage/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["content", "role"],
+            p,
+            "#/$defs/PromptMessage/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "content" => v_ContentBlock(v, p, cx),
-            "role" => v_Role(v, p, cx),
+            "content" => {
+                seen |= 1u64;
+                v_ContentBlock(v, p, cx)
+            }
+            "role" => {
+                seen |= 2u64;
+                v_Role(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/PromptMessage", cx),
         };
         if !r {
@@ -7615,6 +8954,15 @@ pub(crate) fn v_PromptMessage<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["content", "role"],
+            p,
+            "#/$defs/PromptMessage/required",
+            cx,
+        );
     }
     ok
 }
@@ -7626,22 +8974,24 @@ pub(crate) fn v_PromptReference<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/PromptReference/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name", "type"],
-        p,
-        "#/$defs/PromptReference/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name", "type"],
+            p,
+            "#/$defs/PromptReference/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -7660,6 +9010,7 @@ pub(crate) fn v_PromptReference<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "ref/prompt",
@@ -7677,6 +9028,15 @@ pub(crate) fn v_PromptReference<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name", "type"],
+            p,
+            "#/$defs/PromptReference/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ReadResourceRequest<'v, V: JsonView<'v>>(
@@ -7687,23 +9047,28 @@ pub(crate) fn v_ReadResourceRequest<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ReadResourceRequest/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method", "params"],
-        p,
-        "#/$defs/ReadResourceRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ReadResourceRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -7713,6 +9078,7 @@ pub(crate) fn v_ReadResourceRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "resources/read",
@@ -7721,7 +9087,10 @@ pub(crate) fn v_ReadResourceRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_ReadResourceRequestParams(v, p, cx),
+            "params" => {
+                seen |= 8u64;
+                v_ReadResourceRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ReadResourceRequest", cx),
         };
         if !r {
@@ -7730,6 +9099,15 @@ pub(crate) fn v_ReadResourceRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ReadResourceRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -7747,22 +9125,26 @@ pub(crate) fn v_ReadResourceRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["_meta", "uri"],
-        p,
-        "#/$defs/ReadResourceRequestParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["_meta", "uri"],
+            p,
+            "#/$defs/ReadResourceRequestParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "_meta" => v_RequestMetaObject(v, p, cx),
+            "_meta" => {
+                seen |= 1u64;
+                v_RequestMetaObject(v, p, cx)
+            }
             "inputResponses" => v_InputResponses(v, p, cx),
             "requestState" => {
                 rt::check_type(
@@ -7774,6 +9156,7 @@ pub(crate) fn v_ReadResourceRequestParams<'v, V: JsonView<'v>>(
                 )
             }
             "uri" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -7797,6 +9180,15 @@ pub(crate) fn v_ReadResourceRequestParams<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["_meta", "uri"],
+            p,
+            "#/$defs/ReadResourceRequestParams/required",
+            cx,
+        );
     }
     ok
 }
@@ -7848,6 +9240,14 @@ pub(crate) fn v_ReadResourceResultContentsItem<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ReadResourceResultContentsItem);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ReadResourceResultContentsItem, 0usize, &opts)
+            && v_TextResourceContents(v, p, cx))
+            || (filter.admits(v, &U_ReadResourceResultContentsItem, 1usize, &opts)
+                && v_BlobResourceContents(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_ReadResourceResultContentsItem,
@@ -7864,49 +9264,57 @@ pub(crate) fn v_ReadResourceResult<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ReadResourceResult/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["cacheScope", "contents", "resultType", "ttlMs"],
-        p,
-        "#/$defs/ReadResourceResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["cacheScope", "contents", "resultType", "ttlMs"],
+            p,
+            "#/$defs/ReadResourceResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "_meta" => v_ResultMetaObject(v, p, cx),
-            "cacheScope" => v_ReadResourceResultCacheScope(v, p, cx),
+            "cacheScope" => {
+                seen |= 1u64;
+                v_ReadResourceResultCacheScope(v, p, cx)
+            }
             "contents" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/ReadResourceResult/properties/contents/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_ReadResourceResultContentsItem(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 2u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/ReadResourceResult/properties/contents/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_ReadResourceResultContentsItem(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "resultType" => {
+                seen |= 4u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -7916,6 +9324,7 @@ pub(crate) fn v_ReadResourceResult<'v, V: JsonView<'v>>(
                 )
             }
             "ttlMs" => {
+                seen |= 8u64;
                 if cx.opts.client_leniency {
                     rt::check_type(
                         v,
@@ -7950,6 +9359,15 @@ pub(crate) fn v_ReadResourceResult<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["cacheScope", "contents", "resultType", "ttlMs"],
+            p,
+            "#/$defs/ReadResourceResult/required",
+            cx,
+        );
     }
     ok
 }
@@ -7988,6 +9406,14 @@ pub(crate) fn v_ReadResourceResultResponseResult<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ReadResourceResultResponseResult);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ReadResourceResultResponseResult, 0usize, &opts)
+            && v_InputRequiredResult(v, p, cx))
+            || (filter.admits(v, &U_ReadResourceResultResponseResult, 1usize, &opts)
+                && v_ReadResourceResult(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_ReadResourceResultResponseResult,
@@ -8010,23 +9436,28 @@ pub(crate) fn v_ReadResourceResultResponse<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "result"],
-        p,
-        "#/$defs/ReadResourceResultResponse/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/ReadResourceResultResponse/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -8035,7 +9466,10 @@ pub(crate) fn v_ReadResourceResultResponse<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "result" => v_ReadResourceResultResponseResult(v, p, cx),
+            "result" => {
+                seen |= 4u64;
+                v_ReadResourceResultResponseResult(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ReadResourceResultResponse", cx),
         };
         if !r {
@@ -8045,22 +9479,33 @@ pub(crate) fn v_ReadResourceResultResponse<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/ReadResourceResultResponse/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_Request<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/Request/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(v, &["method"], p, "#/$defs/Request/required", cx);
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["method"], p, "#/$defs/Request/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "method" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8086,6 +9531,9 @@ pub(crate) fn v_Request<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(v, &["method"], p, "#/$defs/Request/required", cx);
     }
     ok
 }
@@ -8128,6 +9576,14 @@ pub(crate) fn v_RequestId<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_RequestId);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_RequestId, 0usize, &opts)
+            && v_RequestId_arm0(v, p, cx))
+            || (filter.admits(v, &U_RequestId, 1usize, &opts)
+                && v_RequestId_arm1(v, p, cx));
+    }
     rt::check_union(v, &U_RequestId, &arms_RequestId::<V>(), p, cx)
 }
 pub(crate) fn v_RequestMetaObject<'v, V: JsonView<'v>>(
@@ -8138,30 +9594,33 @@ pub(crate) fn v_RequestMetaObject<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/RequestMetaObject/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &[
-            "io.modelcontextprotocol/clientCapabilities",
-            "io.modelcontextprotocol/protocolVersion",
-        ],
-        p,
-        "#/$defs/RequestMetaObject/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &[
+                "io.modelcontextprotocol/clientCapabilities",
+                "io.modelcontextprotocol/protocolVersion",
+            ],
+            p,
+            "#/$defs/RequestMetaObject/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "io.modelcontextprotocol/clientCapabilities" => {
+                seen |= 1u64;
                 v_ClientCapabilities(v, p, cx)
             }
             "io.modelcontextprotocol/clientInfo" => v_Implementation(v, p, cx),
             "io.modelcontextprotocol/logLevel" => v_LoggingLevel(v, p, cx),
             "io.modelcontextprotocol/protocolVersion" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8180,6 +9639,18 @@ pub(crate) fn v_RequestMetaObject<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &[
+                "io.modelcontextprotocol/clientCapabilities",
+                "io.modelcontextprotocol/protocolVersion",
+            ],
+            p,
+            "#/$defs/RequestMetaObject/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_RequestParams<'v, V: JsonView<'v>>(
@@ -8190,22 +9661,20 @@ pub(crate) fn v_RequestParams<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/RequestParams/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["_meta"],
-        p,
-        "#/$defs/RequestParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["_meta"], p, "#/$defs/RequestParams/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "_meta" => v_RequestMetaObject(v, p, cx),
+            "_meta" => {
+                seen |= 1u64;
+                v_RequestMetaObject(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/RequestParams", cx),
         };
         if !r {
@@ -8215,22 +9684,26 @@ pub(crate) fn v_RequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["_meta"],
+            p,
+            "#/$defs/RequestParams/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_Resource<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/Resource/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name", "uri"],
-        p,
-        "#/$defs/Resource/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["name", "uri"], p, "#/$defs/Resource/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -8282,6 +9755,7 @@ pub(crate) fn v_Resource<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) 
                 )
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8309,6 +9783,7 @@ pub(crate) fn v_Resource<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) 
                 )
             }
             "uri" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8333,6 +9808,15 @@ pub(crate) fn v_Resource<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) 
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name", "uri"],
+            p,
+            "#/$defs/Resource/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ResourceContents<'v, V: JsonView<'v>>(
@@ -8343,16 +9827,11 @@ pub(crate) fn v_ResourceContents<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ResourceContents/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["uri"],
-        p,
-        "#/$defs/ResourceContents/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["uri"], p, "#/$defs/ResourceContents/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -8369,6 +9848,7 @@ pub(crate) fn v_ResourceContents<'v, V: JsonView<'v>>(
                 )
             }
             "uri" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8393,6 +9873,15 @@ pub(crate) fn v_ResourceContents<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/$defs/ResourceContents/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ResourceLink<'v, V: JsonView<'v>>(
@@ -8403,16 +9892,17 @@ pub(crate) fn v_ResourceLink<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ResourceLink/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name", "type", "uri"],
-        p,
-        "#/$defs/ResourceLink/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name", "type", "uri"],
+            p,
+            "#/$defs/ResourceLink/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -8464,6 +9954,7 @@ pub(crate) fn v_ResourceLink<'v, V: JsonView<'v>>(
                 )
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8491,6 +9982,7 @@ pub(crate) fn v_ResourceLink<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "resource_link",
@@ -8500,6 +9992,7 @@ pub(crate) fn v_ResourceLink<'v, V: JsonView<'v>>(
                 )
             }
             "uri" => {
+                seen |= 4u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8524,6 +10017,15 @@ pub(crate) fn v_ResourceLink<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name", "type", "uri"],
+            p,
+            "#/$defs/ResourceLink/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ResourceListChangedNotification<'v, V: JsonView<'v>>(
@@ -8540,22 +10042,24 @@ pub(crate) fn v_ResourceListChangedNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["jsonrpc", "method"],
-        p,
-        "#/$defs/ResourceListChangedNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["jsonrpc", "method"],
+            p,
+            "#/$defs/ResourceListChangedNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "jsonrpc" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -8565,6 +10069,7 @@ pub(crate) fn v_ResourceListChangedNotification<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "notifications/resources/list_changed",
@@ -8590,6 +10095,15 @@ pub(crate) fn v_ResourceListChangedNotification<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["jsonrpc", "method"],
+            p,
+            "#/$defs/ResourceListChangedNotification/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ResourceRequestParams<'v, V: JsonView<'v>>(
@@ -8606,23 +10120,28 @@ pub(crate) fn v_ResourceRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["_meta", "uri"],
-        p,
-        "#/$defs/ResourceRequestParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["_meta", "uri"],
+            p,
+            "#/$defs/ResourceRequestParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "_meta" => v_RequestMetaObject(v, p, cx),
+            "_meta" => {
+                seen |= 1u64;
+                v_RequestMetaObject(v, p, cx)
+            }
             "uri" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8647,6 +10166,15 @@ pub(crate) fn v_ResourceRequestParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["_meta", "uri"],
+            p,
+            "#/$defs/ResourceRequestParams/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ResourceTemplate<'v, V: JsonView<'v>>(
@@ -8657,16 +10185,17 @@ pub(crate) fn v_ResourceTemplate<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ResourceTemplate/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["name", "uriTemplate"],
-        p,
-        "#/$defs/ResourceTemplate/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["name", "uriTemplate"],
+            p,
+            "#/$defs/ResourceTemplate/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -8718,6 +10247,7 @@ pub(crate) fn v_ResourceTemplate<'v, V: JsonView<'v>>(
                 )
             }
             "name" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8736,6 +10266,7 @@ pub(crate) fn v_ResourceTemplate<'v, V: JsonView<'v>>(
                 )
             }
             "uriTemplate" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8760,6 +10291,15 @@ pub(crate) fn v_ResourceTemplate<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["name", "uriTemplate"],
+            p,
+            "#/$defs/ResourceTemplate/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ResourceTemplateReference<'v, V: JsonView<'v>>(
@@ -8776,22 +10316,24 @@ pub(crate) fn v_ResourceTemplateReference<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["type", "uri"],
-        p,
-        "#/$defs/ResourceTemplateReference/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["type", "uri"],
+            p,
+            "#/$defs/ResourceTemplateReference/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "type" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "ref/resource",
@@ -8801,6 +10343,7 @@ pub(crate) fn v_ResourceTemplateReference<'v, V: JsonView<'v>>(
                 )
             }
             "uri" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8825,6 +10368,15 @@ pub(crate) fn v_ResourceTemplateReference<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["type", "uri"],
+            p,
+            "#/$defs/ResourceTemplateReference/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ResourceUpdatedNotification<'v, V: JsonView<'v>>(
@@ -8841,22 +10393,24 @@ pub(crate) fn v_ResourceUpdatedNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["jsonrpc", "method", "params"],
-        p,
-        "#/$defs/ResourceUpdatedNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ResourceUpdatedNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "jsonrpc" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -8866,6 +10420,7 @@ pub(crate) fn v_ResourceUpdatedNotification<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "notifications/resources/updated",
@@ -8874,7 +10429,10 @@ pub(crate) fn v_ResourceUpdatedNotification<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_ResourceUpdatedNotificationParams(v, p, cx),
+            "params" => {
+                seen |= 4u64;
+                v_ResourceUpdatedNotificationParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/ResourceUpdatedNotification", cx),
         };
         if !r {
@@ -8883,6 +10441,15 @@ pub(crate) fn v_ResourceUpdatedNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["jsonrpc", "method", "params"],
+            p,
+            "#/$defs/ResourceUpdatedNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -8900,16 +10467,17 @@ pub(crate) fn v_ResourceUpdatedNotificationParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["uri"],
-        p,
-        "#/$defs/ResourceUpdatedNotificationParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/$defs/ResourceUpdatedNotificationParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -8917,6 +10485,7 @@ pub(crate) fn v_ResourceUpdatedNotificationParams<'v, V: JsonView<'v>>(
         let r = match &*k {
             "_meta" => v_NotificationMetaObject(v, p, cx),
             "uri" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8948,22 +10517,26 @@ pub(crate) fn v_ResourceUpdatedNotificationParams<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["uri"],
+            p,
+            "#/$defs/ResourceUpdatedNotificationParams/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_Result<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/Result/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["resultType"],
-        p,
-        "#/$defs/Result/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["resultType"], p, "#/$defs/Result/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -8971,6 +10544,7 @@ pub(crate) fn v_Result<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) ->
         let r = match &*k {
             "_meta" => v_ResultMetaObject(v, p, cx),
             "resultType" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -8987,6 +10561,9 @@ pub(crate) fn v_Result<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) ->
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(v, &["resultType"], p, "#/$defs/Result/required", cx);
     }
     ok
 }
@@ -9023,10 +10600,11 @@ pub(crate) fn v_Root<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/Root/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(v, &["uri"], p, "#/$defs/Root/required", cx);
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["uri"], p, "#/$defs/Root/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -9043,6 +10621,7 @@ pub(crate) fn v_Root<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
                 )
             }
             "uri" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -9066,6 +10645,9 @@ pub(crate) fn v_Root<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(v, &["uri"], p, "#/$defs/Root/required", cx);
     }
     ok
 }
@@ -9181,6 +10763,22 @@ pub(crate) fn v_SamplingMessageContent<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_SamplingMessageContent);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_SamplingMessageContent, 0usize, &opts)
+            && v_TextContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContent, 1usize, &opts)
+                && v_ImageContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContent, 2usize, &opts)
+                && v_AudioContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContent, 3usize, &opts)
+                && v_ToolUseContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContent, 4usize, &opts)
+                && v_ToolResultContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContent, 5usize, &opts)
+                && v_SamplingMessageContent_arm5(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_SamplingMessageContent,
@@ -9197,24 +10795,31 @@ pub(crate) fn v_SamplingMessage<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/SamplingMessage/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["content", "role"],
-        p,
-        "#/$defs/SamplingMessage/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["content", "role"],
+            p,
+            "#/$defs/SamplingMessage/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "_meta" => v_MetaObject(v, p, cx),
-            "content" => v_SamplingMessageContent(v, p, cx),
-            "role" => v_Role(v, p, cx),
+            "content" => {
+                seen |= 1u64;
+                v_SamplingMessageContent(v, p, cx)
+            }
+            "role" => {
+                seen |= 2u64;
+                v_Role(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/SamplingMessage", cx),
         };
         if !r {
@@ -9223,6 +10828,15 @@ pub(crate) fn v_SamplingMessage<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["content", "role"],
+            p,
+            "#/$defs/SamplingMessage/required",
+            cx,
+        );
     }
     ok
 }
@@ -9298,6 +10912,20 @@ pub(crate) fn v_SamplingMessageContentBlock<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_SamplingMessageContentBlock);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_SamplingMessageContentBlock, 0usize, &opts)
+            && v_TextContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContentBlock, 1usize, &opts)
+                && v_ImageContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContentBlock, 2usize, &opts)
+                && v_AudioContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContentBlock, 3usize, &opts)
+                && v_ToolUseContent(v, p, cx))
+            || (filter.admits(v, &U_SamplingMessageContentBlock, 4usize, &opts)
+                && v_ToolResultContent(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_SamplingMessageContentBlock,
@@ -9626,6 +11254,26 @@ pub(crate) fn v_ServerNotification<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ServerNotification);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ServerNotification, 0usize, &opts)
+            && v_CancelledNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 1usize, &opts)
+                && v_ProgressNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 2usize, &opts)
+                && v_ResourceListChangedNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 3usize, &opts)
+                && v_SubscriptionsAcknowledgedNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 4usize, &opts)
+                && v_ResourceUpdatedNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 5usize, &opts)
+                && v_PromptListChangedNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 6usize, &opts)
+                && v_ToolListChangedNotification(v, p, cx))
+            || (filter.admits(v, &U_ServerNotification, 7usize, &opts)
+                && v_LoggingMessageNotification(v, p, cx));
+    }
     rt::check_union(v, &U_ServerNotification, &arms_ServerNotification::<V>(), p, cx)
 }
 pub(crate) static U_ServerResult: rt::UnionDesc = rt::UnionDesc {
@@ -9796,6 +11444,33 @@ pub(crate) fn v_ServerResult<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_ServerResult);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_ServerResult, 0usize, &opts) && v_Result(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 1usize, &opts)
+                && v_InputRequiredResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 2usize, &opts)
+                && v_DiscoverResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 3usize, &opts)
+                && v_ListResourcesResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 4usize, &opts)
+                && v_ListResourceTemplatesResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 5usize, &opts)
+                && v_ReadResourceResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 6usize, &opts)
+                && v_SubscriptionsListenResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 7usize, &opts)
+                && v_ListPromptsResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 8usize, &opts)
+                && v_GetPromptResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 9usize, &opts)
+                && v_ListToolsResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 10usize, &opts)
+                && v_CallToolResult(v, p, cx))
+            || (filter.admits(v, &U_ServerResult, 11usize, &opts)
+                && v_CompleteResult(v, p, cx));
+    }
     rt::check_union(v, &U_ServerResult, &arms_ServerResult::<V>(), p, cx)
 }
 pub(crate) static U_SingleSelectEnumSchema: rt::UnionDesc = rt::UnionDesc {
@@ -9833,6 +11508,14 @@ pub(crate) fn v_SingleSelectEnumSchema<'v, V: JsonView<'v>>(
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
+    if !cx.is_collecting() {
+        let filter = rt::ArmFilter::new(v, &U_SingleSelectEnumSchema);
+        let opts = cx.opts;
+        return (filter.admits(v, &U_SingleSelectEnumSchema, 0usize, &opts)
+            && v_UntitledSingleSelectEnumSchema(v, p, cx))
+            || (filter.admits(v, &U_SingleSelectEnumSchema, 1usize, &opts)
+                && v_TitledSingleSelectEnumSchema(v, p, cx));
+    }
     rt::check_union(
         v,
         &U_SingleSelectEnumSchema,
@@ -9862,16 +11545,11 @@ pub(crate) fn v_StringSchema<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/StringSchema/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["type"],
-        p,
-        "#/$defs/StringSchema/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(v, &["type"], p, "#/$defs/StringSchema/required", cx);
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -9924,6 +11602,7 @@ pub(crate) fn v_StringSchema<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "string",
@@ -9940,6 +11619,9 @@ pub(crate) fn v_StringSchema<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(v, &["type"], p, "#/$defs/StringSchema/required", cx);
     }
     ok
 }
@@ -10040,22 +11722,24 @@ pub(crate) fn v_SubscriptionsAcknowledgedNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["jsonrpc", "method", "params"],
-        p,
-        "#/$defs/SubscriptionsAcknowledgedNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["jsonrpc", "method", "params"],
+            p,
+            "#/$defs/SubscriptionsAcknowledgedNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "jsonrpc" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -10065,6 +11749,7 @@ pub(crate) fn v_SubscriptionsAcknowledgedNotification<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "notifications/subscriptions/acknowledged",
@@ -10073,7 +11758,10 @@ pub(crate) fn v_SubscriptionsAcknowledgedNotification<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_SubscriptionsAcknowledgedNotificationParams(v, p, cx),
+            "params" => {
+                seen |= 4u64;
+                v_SubscriptionsAcknowledgedNotificationParams(v, p, cx)
+            }
             _ => {
                 rt::reject_unknown_key(
                     &k,
@@ -10089,6 +11777,15 @@ pub(crate) fn v_SubscriptionsAcknowledgedNotification<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["jsonrpc", "method", "params"],
+            p,
+            "#/$defs/SubscriptionsAcknowledgedNotification/required",
+            cx,
+        );
     }
     ok
 }
@@ -10106,23 +11803,27 @@ pub(crate) fn v_SubscriptionsAcknowledgedNotificationParams<'v, V: JsonView<'v>>
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["notifications"],
-        p,
-        "#/$defs/SubscriptionsAcknowledgedNotificationParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["notifications"],
+            p,
+            "#/$defs/SubscriptionsAcknowledgedNotificationParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "_meta" => v_NotificationMetaObject(v, p, cx),
-            "notifications" => v_SubscriptionFilter(v, p, cx),
+            "notifications" => {
+                seen |= 1u64;
+                v_SubscriptionFilter(v, p, cx)
+            }
             _ => {
                 rt::reject_unknown_key(
                     &k,
@@ -10138,6 +11839,15 @@ pub(crate) fn v_SubscriptionsAcknowledgedNotificationParams<'v, V: JsonView<'v>>
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["notifications"],
+            p,
+            "#/$defs/SubscriptionsAcknowledgedNotificationParams/required",
+            cx,
+        );
     }
     ok
 }
@@ -10155,23 +11865,28 @@ pub(crate) fn v_SubscriptionsListenRequest<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "method", "params"],
-        p,
-        "#/$defs/SubscriptionsListenRequest/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/SubscriptionsListenRequest/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -10181,6 +11896,7 @@ pub(crate) fn v_SubscriptionsListenRequest<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "subscriptions/listen",
@@ -10189,7 +11905,10 @@ pub(crate) fn v_SubscriptionsListenRequest<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "params" => v_SubscriptionsListenRequestParams(v, p, cx),
+            "params" => {
+                seen |= 8u64;
+                v_SubscriptionsListenRequestParams(v, p, cx)
+            }
             _ => rt::reject_unknown_key(&k, p, "#/$defs/SubscriptionsListenRequest", cx),
         };
         if !r {
@@ -10198,6 +11917,15 @@ pub(crate) fn v_SubscriptionsListenRequest<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "method", "params"],
+            p,
+            "#/$defs/SubscriptionsListenRequest/required",
+            cx,
+        );
     }
     ok
 }
@@ -10215,23 +11943,30 @@ pub(crate) fn v_SubscriptionsListenRequestParams<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["_meta", "notifications"],
-        p,
-        "#/$defs/SubscriptionsListenRequestParams/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["_meta", "notifications"],
+            p,
+            "#/$defs/SubscriptionsListenRequestParams/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "_meta" => v_RequestMetaObject(v, p, cx),
-            "notifications" => v_SubscriptionFilter(v, p, cx),
+            "_meta" => {
+                seen |= 1u64;
+                v_RequestMetaObject(v, p, cx)
+            }
+            "notifications" => {
+                seen |= 2u64;
+                v_SubscriptionFilter(v, p, cx)
+            }
             _ => {
                 rt::reject_unknown_key(
                     &k,
@@ -10247,6 +11982,15 @@ pub(crate) fn v_SubscriptionsListenRequestParams<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["_meta", "notifications"],
+            p,
+            "#/$defs/SubscriptionsListenRequestParams/required",
+            cx,
+        );
     }
     ok
 }
@@ -10264,23 +12008,28 @@ pub(crate) fn v_SubscriptionsListenResult<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["_meta", "resultType"],
-        p,
-        "#/$defs/SubscriptionsListenResult/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["_meta", "resultType"],
+            p,
+            "#/$defs/SubscriptionsListenResult/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "_meta" => v_SubscriptionsListenResultMetaObject(v, p, cx),
+            "_meta" => {
+                seen |= 1u64;
+                v_SubscriptionsListenResultMetaObject(v, p, cx)
+            }
             "resultType" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -10298,6 +12047,15 @@ pub(crate) fn v_SubscriptionsListenResult<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["_meta", "resultType"],
+            p,
+            "#/$defs/SubscriptionsListenResult/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_SubscriptionsListenResultMetaObject<'v, V: JsonView<'v>>(
@@ -10314,23 +12072,27 @@ pub(crate) fn v_SubscriptionsListenResultMetaObject<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["io.modelcontextprotocol/subscriptionId"],
-        p,
-        "#/$defs/SubscriptionsListenResultMetaObject/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["io.modelcontextprotocol/subscriptionId"],
+            p,
+            "#/$defs/SubscriptionsListenResultMetaObject/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "io.modelcontextprotocol/serverInfo" => v_Implementation(v, p, cx),
-            "io.modelcontextprotocol/subscriptionId" => v_RequestId(v, p, cx),
+            "io.modelcontextprotocol/subscriptionId" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             _ => true,
         };
         if !r {
@@ -10339,6 +12101,15 @@ pub(crate) fn v_SubscriptionsListenResultMetaObject<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["io.modelcontextprotocol/subscriptionId"],
+            p,
+            "#/$defs/SubscriptionsListenResultMetaObject/required",
+            cx,
+        );
     }
     ok
 }
@@ -10356,23 +12127,28 @@ pub(crate) fn v_SubscriptionsListenResultResponse<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "jsonrpc", "result"],
-        p,
-        "#/$defs/SubscriptionsListenResultResponse/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/SubscriptionsListenResultResponse/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "id" => v_RequestId(v, p, cx),
+            "id" => {
+                seen |= 1u64;
+                v_RequestId(v, p, cx)
+            }
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -10381,7 +12157,10 @@ pub(crate) fn v_SubscriptionsListenResultResponse<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "result" => v_SubscriptionsListenResult(v, p, cx),
+            "result" => {
+                seen |= 4u64;
+                v_SubscriptionsListenResult(v, p, cx)
+            }
             _ => {
                 rt::reject_unknown_key(
                     &k,
@@ -10398,6 +12177,15 @@ pub(crate) fn v_SubscriptionsListenResultResponse<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "jsonrpc", "result"],
+            p,
+            "#/$defs/SubscriptionsListenResultResponse/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_TextContent<'v, V: JsonView<'v>>(
@@ -10408,16 +12196,17 @@ pub(crate) fn v_TextContent<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/TextContent/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["text", "type"],
-        p,
-        "#/$defs/TextContent/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["text", "type"],
+            p,
+            "#/$defs/TextContent/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -10426,6 +12215,7 @@ pub(crate) fn v_TextContent<'v, V: JsonView<'v>>(
             "_meta" => v_MetaObject(v, p, cx),
             "annotations" => v_Annotations(v, p, cx),
             "text" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -10435,6 +12225,7 @@ pub(crate) fn v_TextContent<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "text",
@@ -10452,6 +12243,15 @@ pub(crate) fn v_TextContent<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["text", "type"],
+            p,
+            "#/$defs/TextContent/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_TextResourceContents<'v, V: JsonView<'v>>(
@@ -10468,16 +12268,17 @@ pub(crate) fn v_TextResourceContents<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["text", "uri"],
-        p,
-        "#/$defs/TextResourceContents/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["text", "uri"],
+            p,
+            "#/$defs/TextResourceContents/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -10494,6 +12295,7 @@ pub(crate) fn v_TextResourceContents<'v, V: JsonView<'v>>(
                 )
             }
             "text" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -10503,6 +12305,7 @@ pub(crate) fn v_TextResourceContents<'v, V: JsonView<'v>>(
                 )
             }
             "uri" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -10527,6 +12330,15 @@ pub(crate) fn v_TextResourceContents<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["text", "uri"],
+            p,
+            "#/$defs/TextResourceContents/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_TitledMultiSelectEnumSchemaItemsAnyOfItem<'v, V: JsonView<'v>>(
@@ -10543,22 +12355,24 @@ pub(crate) fn v_TitledMultiSelectEnumSchemaItemsAnyOfItem<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["const", "title"],
-        p,
-        "#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["const", "title"],
+            p,
+            "#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "const" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -10568,6 +12382,7 @@ pub(crate) fn v_TitledMultiSelectEnumSchemaItemsAnyOfItem<'v, V: JsonView<'v>>(
                 )
             }
             "title" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -10592,6 +12407,15 @@ pub(crate) fn v_TitledMultiSelectEnumSchemaItemsAnyOfItem<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["const", "title"],
+            p,
+            "#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_TitledMultiSelectEnumSchemaItems<'v, V: JsonView<'v>>(
@@ -10608,48 +12432,52 @@ pub(crate) fn v_TitledMultiSelectEnumSchemaItems<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["anyOf"],
-        p,
-        "#/$defs/TitledMultiSelectEnumSchema/properties/items/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["anyOf"],
+            p,
+            "#/$defs/TitledMultiSelectEnumSchema/properties/items/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "anyOf" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_TitledMultiSelectEnumSchemaItemsAnyOfItem(
-                            v,
-                            p,
-                            cx,
-                        );
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_TitledMultiSelectEnumSchemaItemsAnyOfItem(
+                                v,
+                                p,
+                                cx,
+                            );
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => {
@@ -10668,6 +12496,15 @@ pub(crate) fn v_TitledMultiSelectEnumSchemaItems<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["anyOf"],
+            p,
+            "#/$defs/TitledMultiSelectEnumSchema/properties/items/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_TitledMultiSelectEnumSchema<'v, V: JsonView<'v>>(
@@ -10684,16 +12521,17 @@ pub(crate) fn v_TitledMultiSelectEnumSchema<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["items", "type"],
-        p,
-        "#/$defs/TitledMultiSelectEnumSchema/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["items", "type"],
+            p,
+            "#/$defs/TitledMultiSelectEnumSchema/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -10739,7 +12577,10 @@ pub(crate) fn v_TitledMultiSelectEnumSchema<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "items" => v_TitledMultiSelectEnumSchemaItems(v, p, cx),
+            "items" => {
+                seen |= 1u64;
+                v_TitledMultiSelectEnumSchemaItems(v, p, cx)
+            }
             "maxItems" => {
                 rt::check_type(
                     v,
@@ -10768,6 +12609,7 @@ pub(crate) fn v_TitledMultiSelectEnumSchema<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "array",
@@ -10785,6 +12627,15 @@ pub(crate) fn v_TitledMultiSelectEnumSchema<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["items", "type"],
+            p,
+            "#/$defs/TitledMultiSelectEnumSchema/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_TitledSingleSelectEnumSchemaOneOfItem<'v, V: JsonView<'v>>(
@@ -10801,22 +12652,24 @@ pub(crate) fn v_TitledSingleSelectEnumSchemaOneOfItem<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["const", "title"],
-        p,
-        "#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["const", "title"],
+            p,
+            "#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "const" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -10826,6 +12679,7 @@ pub(crate) fn v_TitledSingleSelectEnumSchemaOneOfItem<'v, V: JsonView<'v>>(
                 )
             }
             "title" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -10850,6 +12704,15 @@ pub(crate) fn v_TitledSingleSelectEnumSchemaOneOfItem<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["const", "title"],
+            p,
+            "#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_TitledSingleSelectEnumSchema<'v, V: JsonView<'v>>(
@@ -10866,16 +12729,17 @@ pub(crate) fn v_TitledSingleSelectEnumSchema<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["oneOf", "type"],
-        p,
-        "#/$defs/TitledSingleSelectEnumSchema/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["oneOf", "type"],
+            p,
+            "#/$defs/TitledSingleSelectEnumSchema/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -10900,28 +12764,35 @@ pub(crate) fn v_TitledSingleSelectEnumSchema<'v, V: JsonView<'v>>(
                 )
             }
             "oneOf" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_TitledSingleSelectEnumSchemaOneOfItem(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_TitledSingleSelectEnumSchemaOneOfItem(
+                                v,
+                                p,
+                                cx,
+                            );
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "title" => {
@@ -10934,6 +12805,7 @@ pub(crate) fn v_TitledSingleSelectEnumSchema<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "string",
@@ -10953,6 +12825,15 @@ pub(crate) fn v_TitledSingleSelectEnumSchema<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["oneOf", "type"],
+            p,
+            "#/$defs/TitledSingleSelectEnumSchema/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ToolInputSchema<'v, V: JsonView<'v>>(
@@ -10969,16 +12850,17 @@ pub(crate) fn v_ToolInputSchema<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["type"],
-        p,
-        "#/$defs/Tool/properties/inputSchema/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["type"],
+            p,
+            "#/$defs/Tool/properties/inputSchema/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -10994,6 +12876,7 @@ pub(crate) fn v_ToolInputSchema<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "object",
@@ -11010,6 +12893,15 @@ pub(crate) fn v_ToolInputSchema<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 1u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["type"],
+            p,
+            "#/$defs/Tool/properties/inputSchema/required",
+            cx,
+        );
     }
     ok
 }
@@ -11057,16 +12949,17 @@ pub(crate) fn v_Tool<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/Tool/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["inputSchema", "name"],
-        p,
-        "#/$defs/Tool/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["inputSchema", "name"],
+            p,
+            "#/$defs/Tool/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -11108,8 +13001,12 @@ pub(crate) fn v_Tool<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
                     false
                 }
             }
-            "inputSchema" => v_ToolInputSchema(v, p, cx),
+            "inputSchema" => {
+                seen |= 1u64;
+                v_ToolInputSchema(v, p, cx)
+            }
             "name" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -11136,6 +13033,15 @@ pub(crate) fn v_Tool<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["inputSchema", "name"],
+            p,
+            "#/$defs/Tool/required",
+            cx,
+        );
     }
     ok
 }
@@ -11262,22 +13168,24 @@ pub(crate) fn v_ToolListChangedNotification<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["jsonrpc", "method"],
-        p,
-        "#/$defs/ToolListChangedNotification/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["jsonrpc", "method"],
+            p,
+            "#/$defs/ToolListChangedNotification/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "jsonrpc" => {
+                seen |= 1u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -11287,6 +13195,7 @@ pub(crate) fn v_ToolListChangedNotification<'v, V: JsonView<'v>>(
                 )
             }
             "method" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "notifications/tools/list_changed",
@@ -11305,6 +13214,15 @@ pub(crate) fn v_ToolListChangedNotification<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["jsonrpc", "method"],
+            p,
+            "#/$defs/ToolListChangedNotification/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ToolResultContent<'v, V: JsonView<'v>>(
@@ -11315,16 +13233,17 @@ pub(crate) fn v_ToolResultContent<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ToolResultContent/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["content", "toolUseId", "type"],
-        p,
-        "#/$defs/ToolResultContent/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["content", "toolUseId", "type"],
+            p,
+            "#/$defs/ToolResultContent/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -11332,28 +13251,31 @@ pub(crate) fn v_ToolResultContent<'v, V: JsonView<'v>>(
         let r = match &*k {
             "_meta" => v_MetaObject(v, p, cx),
             "content" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/ToolResultContent/properties/content/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = v_ContentBlock(v, p, cx);
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/ToolResultContent/properties/content/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = v_ContentBlock(v, p, cx);
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "isError" => {
@@ -11367,6 +13289,7 @@ pub(crate) fn v_ToolResultContent<'v, V: JsonView<'v>>(
             }
             "structuredContent" => true,
             "toolUseId" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -11376,6 +13299,7 @@ pub(crate) fn v_ToolResultContent<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "tool_result",
@@ -11393,6 +13317,15 @@ pub(crate) fn v_ToolResultContent<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["content", "toolUseId", "type"],
+            p,
+            "#/$defs/ToolResultContent/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_ToolUseContent<'v, V: JsonView<'v>>(
@@ -11403,16 +13336,17 @@ pub(crate) fn v_ToolUseContent<'v, V: JsonView<'v>>(
     if !rt::check_type(v, rt::JType::Object, p, "#/$defs/ToolUseContent/type", cx) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["id", "input", "name", "type"],
-        p,
-        "#/$defs/ToolUseContent/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["id", "input", "name", "type"],
+            p,
+            "#/$defs/ToolUseContent/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -11420,6 +13354,7 @@ pub(crate) fn v_ToolUseContent<'v, V: JsonView<'v>>(
         let r = match &*k {
             "_meta" => v_MetaObject(v, p, cx),
             "id" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -11429,6 +13364,7 @@ pub(crate) fn v_ToolUseContent<'v, V: JsonView<'v>>(
                 )
             }
             "input" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::Object,
@@ -11438,6 +13374,7 @@ pub(crate) fn v_ToolUseContent<'v, V: JsonView<'v>>(
                 )
             }
             "name" => {
+                seen |= 4u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -11447,6 +13384,7 @@ pub(crate) fn v_ToolUseContent<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 8u64;
                 rt::check_const_str(
                     v,
                     "tool_use",
@@ -11464,6 +13402,15 @@ pub(crate) fn v_ToolUseContent<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 15u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["id", "input", "name", "type"],
+            p,
+            "#/$defs/ToolUseContent/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_UnsupportedProtocolVersionErrorErrorData<'v, V: JsonView<'v>>(
@@ -11480,22 +13427,24 @@ pub(crate) fn v_UnsupportedProtocolVersionErrorErrorData<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["requested", "supported"],
-        p,
-        "#/$defs/UnsupportedProtocolVersionError/properties/error/allOf/properties/data/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["requested", "supported"],
+            p,
+            "#/$defs/UnsupportedProtocolVersionError/properties/error/allOf/properties/data/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "requested" => {
+                seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -11505,34 +13454,37 @@ pub(crate) fn v_UnsupportedProtocolVersionErrorErrorData<'v, V: JsonView<'v>>(
                 )
             }
             "supported" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/UnsupportedProtocolVersionError/properties/error/allOf/properties/data/properties/supported/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = rt::check_type(
-                            v,
-                            rt::JType::String,
-                            p,
-                            "#/$defs/UnsupportedProtocolVersionError/properties/error/allOf/properties/data/properties/supported/items/type",
-                            cx,
-                        );
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 2u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/UnsupportedProtocolVersionError/properties/error/allOf/properties/data/properties/supported/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = rt::check_type(
+                                v,
+                                rt::JType::String,
+                                p,
+                                "#/$defs/UnsupportedProtocolVersionError/properties/error/allOf/properties/data/properties/supported/items/type",
+                                cx,
+                            );
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             _ => {
@@ -11551,6 +13503,15 @@ pub(crate) fn v_UnsupportedProtocolVersionErrorErrorData<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["requested", "supported"],
+            p,
+            "#/$defs/UnsupportedProtocolVersionError/properties/error/allOf/properties/data/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_UnsupportedProtocolVersionErrorError<'v, V: JsonView<'v>>(
@@ -11567,22 +13528,24 @@ pub(crate) fn v_UnsupportedProtocolVersionErrorError<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["code", "data", "message"],
-        p,
-        "#/$defs/UnsupportedProtocolVersionError/properties/error/allOf/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["code", "data", "message"],
+            p,
+            "#/$defs/UnsupportedProtocolVersionError/properties/error/allOf/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "code" => {
+                seen |= 1u64;
                 rt::check_const_int(
                     v,
                     -32022i64,
@@ -11591,8 +13554,12 @@ pub(crate) fn v_UnsupportedProtocolVersionErrorError<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "data" => v_UnsupportedProtocolVersionErrorErrorData(v, p, cx),
+            "data" => {
+                seen |= 2u64;
+                v_UnsupportedProtocolVersionErrorErrorData(v, p, cx)
+            }
             "message" => {
+                seen |= 4u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
@@ -11617,6 +13584,15 @@ pub(crate) fn v_UnsupportedProtocolVersionErrorError<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 7u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["code", "data", "message"],
+            p,
+            "#/$defs/UnsupportedProtocolVersionError/properties/error/allOf/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_UnsupportedProtocolVersionError<'v, V: JsonView<'v>>(
@@ -11633,24 +13609,29 @@ pub(crate) fn v_UnsupportedProtocolVersionError<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["error", "jsonrpc"],
-        p,
-        "#/$defs/UnsupportedProtocolVersionError/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["error", "jsonrpc"],
+            p,
+            "#/$defs/UnsupportedProtocolVersionError/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "error" => v_UnsupportedProtocolVersionErrorError(v, p, cx),
+            "error" => {
+                seen |= 1u64;
+                v_UnsupportedProtocolVersionErrorError(v, p, cx)
+            }
             "id" => v_RequestId(v, p, cx),
             "jsonrpc" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "2.0",
@@ -11675,6 +13656,15 @@ pub(crate) fn v_UnsupportedProtocolVersionError<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["error", "jsonrpc"],
+            p,
+            "#/$defs/UnsupportedProtocolVersionError/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_UntitledMultiSelectEnumSchemaItems<'v, V: JsonView<'v>>(
@@ -11691,53 +13681,58 @@ pub(crate) fn v_UntitledMultiSelectEnumSchemaItems<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["enum", "type"],
-        p,
-        "#/$defs/UntitledMultiSelectEnumSchema/properties/items/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["enum", "type"],
+            p,
+            "#/$defs/UntitledMultiSelectEnumSchema/properties/items/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
             "enum" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/UntitledMultiSelectEnumSchema/properties/items/properties/enum/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = rt::check_type(
-                            v,
-                            rt::JType::String,
-                            p,
-                            "#/$defs/UntitledMultiSelectEnumSchema/properties/items/properties/enum/items/type",
-                            cx,
-                        );
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/UntitledMultiSelectEnumSchema/properties/items/properties/enum/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = rt::check_type(
+                                v,
+                                rt::JType::String,
+                                p,
+                                "#/$defs/UntitledMultiSelectEnumSchema/properties/items/properties/enum/items/type",
+                                cx,
+                            );
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "string",
@@ -11762,6 +13757,15 @@ pub(crate) fn v_UntitledMultiSelectEnumSchemaItems<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["enum", "type"],
+            p,
+            "#/$defs/UntitledMultiSelectEnumSchema/properties/items/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_UntitledMultiSelectEnumSchema<'v, V: JsonView<'v>>(
@@ -11778,16 +13782,17 @@ pub(crate) fn v_UntitledMultiSelectEnumSchema<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["items", "type"],
-        p,
-        "#/$defs/UntitledMultiSelectEnumSchema/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["items", "type"],
+            p,
+            "#/$defs/UntitledMultiSelectEnumSchema/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -11833,7 +13838,10 @@ pub(crate) fn v_UntitledMultiSelectEnumSchema<'v, V: JsonView<'v>>(
                     cx,
                 )
             }
-            "items" => v_UntitledMultiSelectEnumSchemaItems(v, p, cx),
+            "items" => {
+                seen |= 1u64;
+                v_UntitledMultiSelectEnumSchemaItems(v, p, cx)
+            }
             "maxItems" => {
                 rt::check_type(
                     v,
@@ -11862,6 +13870,7 @@ pub(crate) fn v_UntitledMultiSelectEnumSchema<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "array",
@@ -11886,6 +13895,15 @@ pub(crate) fn v_UntitledMultiSelectEnumSchema<'v, V: JsonView<'v>>(
             }
         }
     }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["items", "type"],
+            p,
+            "#/$defs/UntitledMultiSelectEnumSchema/required",
+            cx,
+        );
+    }
     ok
 }
 pub(crate) fn v_UntitledSingleSelectEnumSchema<'v, V: JsonView<'v>>(
@@ -11902,16 +13920,17 @@ pub(crate) fn v_UntitledSingleSelectEnumSchema<'v, V: JsonView<'v>>(
     ) {
         return false;
     }
-    let mut ok = rt::check_required(
-        v,
-        &["enum", "type"],
-        p,
-        "#/$defs/UntitledSingleSelectEnumSchema/required",
-        cx,
-    );
-    if !ok && cx.stop_early() {
-        return false;
+    let mut ok = true;
+    if cx.is_collecting() {
+        ok = rt::check_required(
+            v,
+            &["enum", "type"],
+            p,
+            "#/$defs/UntitledSingleSelectEnumSchema/required",
+            cx,
+        );
     }
+    let mut seen: u64 = 0;
     let parent = p;
     for (k, x) in v.entries() {
         let pk = parent.key(&k);
@@ -11936,34 +13955,37 @@ pub(crate) fn v_UntitledSingleSelectEnumSchema<'v, V: JsonView<'v>>(
                 )
             }
             "enum" => {
-                if rt::check_type(
-                    v,
-                    rt::JType::Array,
-                    p,
-                    "#/$defs/UntitledSingleSelectEnumSchema/properties/enum/type",
-                    cx,
-                ) {
-                    let mut ok = true;
-                    for (i, x) in v.items().enumerate() {
-                        let pi = p.index(i);
-                        let (v, p) = (&x, &pi);
-                        let r: bool = rt::check_type(
-                            v,
-                            rt::JType::String,
-                            p,
-                            "#/$defs/UntitledSingleSelectEnumSchema/properties/enum/items/type",
-                            cx,
-                        );
-                        if !r {
-                            ok = false;
-                            if cx.stop_early() {
-                                break;
+                seen |= 1u64;
+                {
+                    if rt::check_type(
+                        v,
+                        rt::JType::Array,
+                        p,
+                        "#/$defs/UntitledSingleSelectEnumSchema/properties/enum/type",
+                        cx,
+                    ) {
+                        let mut ok = true;
+                        for (i, x) in v.items().enumerate() {
+                            let pi = p.index(i);
+                            let (v, p) = (&x, &pi);
+                            let r: bool = rt::check_type(
+                                v,
+                                rt::JType::String,
+                                p,
+                                "#/$defs/UntitledSingleSelectEnumSchema/properties/enum/items/type",
+                                cx,
+                            );
+                            if !r {
+                                ok = false;
+                                if cx.stop_early() {
+                                    break;
+                                }
                             }
                         }
+                        ok
+                    } else {
+                        false
                     }
-                    ok
-                } else {
-                    false
                 }
             }
             "title" => {
@@ -11976,6 +13998,7 @@ pub(crate) fn v_UntitledSingleSelectEnumSchema<'v, V: JsonView<'v>>(
                 )
             }
             "type" => {
+                seen |= 2u64;
                 rt::check_const_str(
                     v,
                     "string",
@@ -11999,6 +14022,15 @@ pub(crate) fn v_UntitledSingleSelectEnumSchema<'v, V: JsonView<'v>>(
                 return false;
             }
         }
+    }
+    if seen != 3u64 && !cx.is_collecting() {
+        return rt::check_required(
+            v,
+            &["enum", "type"],
+            p,
+            "#/$defs/UntitledSingleSelectEnumSchema/required",
+            cx,
+        );
     }
     ok
 }

@@ -1,0 +1,232 @@
+//! `mcpgen validate`: inputs, per-message validation, text/JSON output, progress on a terminal.
+
+use std::io::{IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use mcpgen::json::{Map, Tape, Value};
+use mcpgen::protocol::{validate_message_view, MessageKind};
+use mcpgen::{DecodeError, Options, Revision, ValidationError};
+
+use crate::UsageError;
+
+pub struct Settings {
+    pub revision: Revision,
+    pub def: Option<String>,
+    pub jsonl: bool,
+    pub opts: Options,
+    pub json: bool,
+}
+
+/// One input: its display name, bytes, and whether it holds one message per line.
+struct Input {
+    name: String,
+    bytes: Vec<u8>,
+    lines: bool,
+}
+
+/// Inputs larger than this (in total) get a progress line when stderr is a terminal.
+const PROGRESS_THRESHOLD_BYTES: usize = 8 << 20;
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), UsageError> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| UsageError(format!("cannot read directory {}: {e}", dir.display())))?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<Result<_, _>>()
+        .map_err(|e| UsageError(format!("cannot read directory {}: {e}", dir.display())))?;
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            walk(&p, out)?;
+        } else if p.extension().is_some_and(|x| x == "json" || x == "jsonl") {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+fn collect_inputs(paths: &[PathBuf], jsonl: bool) -> Result<Vec<Input>, UsageError> {
+    let mut inputs = Vec::new();
+    for path in paths {
+        if path.as_os_str() == "-" {
+            let mut bytes = Vec::new();
+            std::io::stdin().read_to_end(&mut bytes).map_err(|e| UsageError(format!("cannot read standard input: {e}")))?;
+            inputs.push(Input { name: "<stdin>".into(), bytes, lines: jsonl });
+            continue;
+        }
+        let files = if path.is_dir() {
+            let mut found = Vec::new();
+            walk(path, &mut found)?;
+            found
+        } else {
+            vec![path.clone()]
+        };
+        for f in files {
+            let bytes = std::fs::read(&f).map_err(|e| UsageError(format!("cannot read {}: {e}", f.display())))?;
+            let lines = jsonl || f.extension().is_some_and(|x| x == "jsonl");
+            inputs.push(Input { name: f.display().to_string(), bytes, lines });
+        }
+    }
+    Ok(inputs)
+}
+
+/// The messages of an input: (1-based line, bytes). JSON Lines: every non-blank line, a
+/// trailing `\r` stripped (AMB-22).
+fn messages(input: &Input) -> Vec<(usize, &[u8])> {
+    if !input.lines {
+        return vec![(1, input.bytes.as_slice())];
+    }
+    input
+        .bytes
+        .split(|&b| b == b'\n')
+        .enumerate()
+        .map(|(i, line)| (i + 1, line.strip_suffix(b"\r").unwrap_or(line)))
+        .filter(|(_, line)| !line.iter().all(u8::is_ascii_whitespace))
+        .collect()
+}
+
+enum Verdict {
+    Valid(Option<MessageKind>),
+    Invalid(Vec<ValidationError>),
+}
+
+fn parse_error(e: &mcpgen::json::ParseError) -> ValidationError {
+    ValidationError { pointer: String::new(), schema_path: String::new(), keyword: "parse", rule: None, message: e.to_string(), arms: Vec::new() }
+}
+
+fn check(settings: &Settings, bytes: &[u8]) -> Verdict {
+    let tape = match Tape::parse_bytes(bytes) {
+        Ok(t) => t,
+        Err(e) => return Verdict::Invalid(vec![parse_error(&e)]),
+    };
+    let result = match &settings.def {
+        Some(def) => mcpgen::validate_view(settings.revision, def, &tape.root(), settings.opts).map(|()| None),
+        None => validate_message_view(settings.revision, &tape.root(), settings.opts).map(Some),
+    };
+    match result {
+        Ok(kind) => Verdict::Valid(kind),
+        Err(DecodeError::Invalid(errors)) => Verdict::Invalid(errors),
+        Err(DecodeError::Parse(e)) => Verdict::Invalid(vec![parse_error(&e)]),
+        Err(other) => Verdict::Invalid(vec![ValidationError {
+            pointer: String::new(),
+            schema_path: String::new(),
+            keyword: "",
+            rule: None,
+            message: other.to_string(),
+            arms: Vec::new(),
+        }]),
+    }
+}
+
+fn error_json(e: &ValidationError) -> Value {
+    let mut m = Map::new();
+    m.push("pointer", Value::String(e.pointer.clone()));
+    m.push("schemaPath", Value::String(e.schema_path.clone()));
+    m.push("keyword", Value::String(e.keyword.to_owned()));
+    m.push("rule", e.rule.map(|r| Value::String(r.to_owned())).unwrap_or(Value::Null));
+    m.push("message", Value::String(e.message.clone()));
+    if !e.arms.is_empty() {
+        let arms = e
+            .arms
+            .iter()
+            .map(|a| {
+                let mut am = Map::new();
+                am.push("arm", Value::String(a.arm.to_owned()));
+                am.push("errors", Value::Array(a.errors.iter().map(error_json).collect()));
+                Value::Object(am)
+            })
+            .collect();
+        m.push("arms", Value::Array(arms));
+    }
+    Value::Object(m)
+}
+
+fn describe_kind(kind: &Option<MessageKind>) -> String {
+    match kind {
+        None => String::new(),
+        Some(MessageKind::Request { method }) => format!(" (request `{method}`)"),
+        Some(MessageKind::Notification { method }) => format!(" (notification `{method}`)"),
+        Some(MessageKind::Result) => " (result)".into(),
+        Some(MessageKind::Error { code }) => format!(" (error {code})"),
+    }
+}
+
+/// A one-line progress indicator on stderr (terminals only, large inputs only).
+struct Progress {
+    total: usize,
+    done: usize,
+    last: Instant,
+    enabled: bool,
+}
+
+impl Progress {
+    fn new(total: usize) -> Self {
+        let enabled = total >= PROGRESS_THRESHOLD_BYTES && std::io::stderr().is_terminal();
+        Progress { total, done: 0, last: Instant::now(), enabled }
+    }
+    fn advance(&mut self, bytes: usize, messages: usize) {
+        self.done += bytes;
+        if !self.enabled || self.last.elapsed() < Duration::from_millis(100) {
+            return;
+        }
+        self.last = Instant::now();
+        let pct = (self.done * 100).checked_div(self.total).unwrap_or(100);
+        let bar = "#".repeat(pct / 4) + &".".repeat(25 - pct / 4);
+        eprint!("\r[{bar}] {pct:>3}%  {messages} messages");
+    }
+    fn finish(&self) {
+        if self.enabled {
+            eprint!("\r{}\r", " ".repeat(60));
+        }
+    }
+}
+
+pub fn run(settings: &Settings, paths: &[PathBuf]) -> Result<ExitCode, UsageError> {
+    let inputs = collect_inputs(paths, settings.jsonl)?;
+    if inputs.is_empty() {
+        return Err(UsageError("no *.json or *.jsonl files found in the given paths".into()));
+    }
+    let mut progress = Progress::new(inputs.iter().map(|i| i.bytes.len()).sum());
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    let io = |e: std::io::Error| UsageError(format!("cannot write output: {e}"));
+    let all: Vec<(&str, usize, &[u8])> = inputs.iter().flat_map(|i| messages(i).into_iter().map(move |(line, b)| (i.name.as_str(), line, b))).collect();
+    let (mut total, mut invalid) = (0usize, 0usize);
+    for &(name, line, bytes) in &all {
+        total += 1;
+        let source = format!("{name}:{line}");
+        let verdict = check(settings, bytes);
+        progress.advance(bytes.len() + 1, total);
+        match (&verdict, settings.json) {
+            (_, true) => {
+                let mut m = Map::new();
+                m.push("source", Value::String(source));
+                m.push("valid", Value::Bool(matches!(verdict, Verdict::Valid(_))));
+                let errors = match &verdict {
+                    Verdict::Valid(_) => Vec::new(),
+                    Verdict::Invalid(errors) => errors.iter().map(error_json).collect(),
+                };
+                m.push("errors", Value::Array(errors));
+                writeln!(stdout, "{}", Value::Object(m).to_json_string()).map_err(io)?;
+            }
+            (Verdict::Invalid(errors), false) => {
+                writeln!(stdout, "{source}: invalid").map_err(io)?;
+                for e in errors {
+                    writeln!(stdout, "  {}", e.to_string().replace('\n', "\n  ")).map_err(io)?;
+                }
+            }
+            // A single message: say what it was read as.
+            (Verdict::Valid(kind), false) if all.len() == 1 => writeln!(stdout, "{source}: valid{}", describe_kind(kind)).map_err(io)?,
+            (Verdict::Valid(_), false) => {}
+        }
+        if let Verdict::Invalid(_) = verdict {
+            invalid += 1;
+        }
+    }
+    progress.finish();
+    stdout.flush().map_err(io)?;
+    if !settings.json {
+        eprintln!("{total} message{} checked: {} valid, {invalid} invalid", if total == 1 { "" } else { "s" }, total - invalid);
+    }
+    Ok(if invalid == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}

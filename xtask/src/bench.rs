@@ -1,0 +1,56 @@
+//! `cargo xtask bench`: the benchmark of every validation path on one realistic message mix
+//! (`bench/benches/mix.rs`, criterion underneath), with the ratios the project has goals for.
+//!
+//! It pulls the pinned schemas (the `jsonschema` comparison compiles the errata-patched schema)
+//! and runs `cargo bench -p mcpgen-bench --bench mix` in the release-based `bench` profile;
+//! options become the bench's environment (`MCPGEN_BENCH_*`), trailing arguments go to
+//! criterion (a filter such as `'mix/(a|c)$'`, `--quick`, `--profile-time 10`).
+
+use std::ffi::OsString;
+use std::path::Path;
+use std::process::Command;
+
+use crate::Result;
+
+/// `cargo xtask bench` options.
+#[derive(clap::Args)]
+pub struct BenchArgs {
+    /// Messages in the mix (at least 10,000 for the reported numbers).
+    #[arg(long, default_value_t = 10_000)]
+    messages: usize,
+    /// Seed of the deterministic mix generator.
+    #[arg(long, default_value_t = 2026)]
+    seed: u64,
+    /// What a sample is timed with: `cpu` (the benchmark thread's CPU time, stable on a shared
+    /// machine) or `wall` (elapsed time).
+    #[arg(long, default_value = "cpu", value_parser = ["cpu", "wall"])]
+    clock: String,
+    /// Arguments for criterion (after `--`), e.g. a benchmark filter `'mix/(a|c)$'`.
+    #[arg(last = true)]
+    criterion: Vec<String>,
+}
+
+pub fn run(root: &Path, args: &BenchArgs) -> Result<()> {
+    crate::test::pull_schemas(root)?;
+    let cargo: OsString = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut cmd = Command::new(cargo);
+    cmd.args(["bench", "-p", "mcpgen-bench", "--bench", "mix", "--"])
+        .args(&args.criterion)
+        .env("MCPGEN_BENCH_MESSAGES", args.messages.to_string())
+        .env("MCPGEN_BENCH_SEED", args.seed.to_string())
+        .env("MCPGEN_BENCH_CLOCK", &args.clock)
+        .current_dir(root);
+    println!(
+        "$ MCPGEN_BENCH_MESSAGES={} MCPGEN_BENCH_SEED={} MCPGEN_BENCH_CLOCK={} cargo bench -p mcpgen-bench --bench mix -- {}",
+        args.messages,
+        args.seed,
+        args.clock,
+        args.criterion.join(" ")
+    );
+    let status = cmd.status().map_err(|e| format!("cannot run cargo bench: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("cargo bench exited with {status}"))
+    }
+}
