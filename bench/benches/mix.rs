@@ -31,8 +31,13 @@ use mcpgen_bench::mix::{self, Mix};
 use mcpgen_bench::report::{self, External, Measured, Ratio};
 
 /// Lines measured by other programs (appended by the bindings' helpers).
+/// The Python lines need `python3` with mcpgen (release build) and
+/// `bindings/python/bench/requirements.txt` installed (see that script).
 const EXTERNAL: &[External] = &[
-    // External { id: "f", label: "Python mcpgen.validate from bytes", command: &["python3", "bindings/python/bench/mix.py"] },
+    External { id: "f", label: "Python mcpgen.is_valid(bytes, def)", command: &["python3", "bindings/python/bench/mix.py", "--line", "mcpgen-bytes"] },
+    External { id: "g", label: "Python mcpgen.is_valid(dict, def), pre-parsed", command: &["python3", "bindings/python/bench/mix.py", "--line", "mcpgen-dicts"] },
+    External { id: "h", label: "Python orjson.loads + jsonschema-rs is_valid (bytes in)", command: &["python3", "bindings/python/bench/mix.py", "--line", "jsonschema-rs-bytes"] },
+    External { id: "i", label: "Python jsonschema-rs is_valid, pre-parsed", command: &["python3", "bindings/python/bench/mix.py", "--line", "jsonschema-rs-dicts"] },
 ];
 
 /// Ratios printed under the table, with the goals of issue 3.
@@ -42,6 +47,8 @@ const RATIOS: &[Ratio] = &[
     Ratio { fast: "b", slow: "c+d", goal: None, why: "bytes in, verdict out: mcpgen vs serde_json + jsonschema" },
     Ratio { fast: "b", slow: "c", goal: None, why: "mcpgen from bytes vs jsonschema on pre-parsed values" },
     Ratio { fast: "a", slow: "a2", goal: None, why: "typed call vs dispatch by definition name" },
+    Ratio { fast: "f", slow: "h", goal: Some(2.0), why: "Python, bytes in: mcpgen vs orjson + jsonschema-rs (issue 5)" },
+    Ratio { fast: "g", slow: "i", goal: Some(1.0), why: "Python, pre-parsed dicts: mcpgen vs jsonschema-rs (issue 5)" },
 ];
 
 /// What a line's verdicts mean.
