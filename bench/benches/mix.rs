@@ -31,6 +31,8 @@ use mcpgen_bench::mix::{self, Mix};
 use mcpgen_bench::report::{self, External, Measured, Ratio};
 
 /// Lines measured by other programs (appended by the bindings' helpers).
+/// The Python lines need `python3` with mcpgen (release build) and
+/// `bindings/python/bench/requirements.txt` installed (see that script).
 const EXTERNAL: &[External] = &[
     External {
         id: "e",
@@ -42,7 +44,10 @@ const EXTERNAL: &[External] = &[
         label: "C mcpgen_validate_id from bytes, verdict only (error_out NULL)",
         command: &["bash", "bindings/c/bench/run.sh", "verdict"],
     },
-    // External { id: "f", label: "Python mcpgen.validate from bytes", command: &["python3", "bindings/python/bench/mix.py"] },
+    External { id: "f", label: "Python mcpgen.is_valid(bytes, def)", command: &["python3", "bindings/python/bench/mix.py", "--line", "mcpgen-bytes"] },
+    External { id: "g", label: "Python mcpgen.is_valid(dict, def), pre-parsed", command: &["python3", "bindings/python/bench/mix.py", "--line", "mcpgen-dicts"] },
+    External { id: "h", label: "Python orjson.loads + jsonschema-rs is_valid (bytes in)", command: &["python3", "bindings/python/bench/mix.py", "--line", "jsonschema-rs-bytes"] },
+    External { id: "i", label: "Python jsonschema-rs is_valid, pre-parsed", command: &["python3", "bindings/python/bench/mix.py", "--line", "jsonschema-rs-dicts"] },
 ];
 
 /// Ratios printed under the table, with the goals of issue 3.
@@ -54,6 +59,8 @@ const RATIOS: &[Ratio] = &[
     Ratio { fast: "a", slow: "a2", goal: None, why: "typed call vs dispatch by definition name" },
     Ratio { fast: "b", slow: "e", goal: None, why: "C API per-call overhead: the Rust core vs the same call through libmcpgen" },
     Ratio { fast: "e2", slow: "b", goal: None, why: "C verdict-only call (no error details) vs the Rust core collecting errors" },
+    Ratio { fast: "f", slow: "h", goal: Some(2.0), why: "Python, bytes in: mcpgen vs orjson + jsonschema-rs (issue 5)" },
+    Ratio { fast: "g", slow: "i", goal: Some(1.0), why: "Python, pre-parsed dicts: mcpgen vs jsonschema-rs (issue 5)" },
 ];
 
 /// What a line's verdicts mean.

@@ -16,6 +16,13 @@ from support import VECTORS, dumps_lossless, error_kind, flatten, loads_lossless
 
 KNOWN_DIRS = {"decode", "protocol"}
 
+# Vector directories of features the Python package does not bind, with the reason. A new
+# directory in neither set fails the run: it needs a runner here or a reason there.
+NOT_BOUND = {
+    "tools": "tool-schema checking (mcpgen's tools module) has no Python API yet",
+    "icons": "icon checking (mcpgen's tools module) has no Python API yet",
+}
+
 
 def vector_files(sub: str) -> List[Path]:
     return sorted((VECTORS / sub).glob("*.json"))
@@ -23,7 +30,8 @@ def vector_files(sub: str) -> List[Path]:
 
 def test_every_vector_directory_has_a_runner() -> None:
     dirs = {p.name for p in VECTORS.iterdir() if p.is_dir()}
-    assert dirs <= KNOWN_DIRS, f"vectors/{sorted(dirs - KNOWN_DIRS)} have no Python runner"
+    unknown = dirs - KNOWN_DIRS - set(NOT_BOUND)
+    assert not unknown, f"vectors/{sorted(unknown)} have no Python runner (add one, or a reason to NOT_BOUND)"
     for sub in KNOWN_DIRS:
         assert vector_files(sub), f"no vectors in vectors/{sub}"
 
