@@ -1299,7 +1299,9 @@ enum mcpgen_defs_2026_07_28 {
  *   `mcpgen_context_set_*` function on it meanwhile (configure first, then share). Result
  *   objects (`mcpgen_error`, `mcpgen_request`, `mcpgen_response`, `mcpgen_strings`) are
  *   immutable: any number of threads may read one at once; free it exactly once, after the
- *   last reader is done. Nothing in the library keeps global mutable state.
+ *   last reader is done. `mcpgen_tool_checker` and `mcpgen_icon_policy` follow the context's
+ *   rule. The only global mutable state is the cache of the default tool checker (used when a
+ *   tool function gets a NULL checker), which is internally locked.
  * ======================================================================================== */
 
 /** What happened. Stable numbers, grouped in ranges:
@@ -1330,6 +1332,17 @@ typedef enum mcpgen_status {
     MCPGEN_VERSION_UNSUPPORTED = 6,
     /** `mcpgen_check_meta_key`: the key does not follow the `_meta` key grammar (META-1). */
     MCPGEN_META_KEY_INVALID = 7,
+    /** A tool's `inputSchema` / `outputSchema` cannot be used (unsupported dialect, network
+     *  `$ref`, over a cost limit, …): one entry per problem with its kind
+     *  (`mcpgen_error_kind`), JSON pointer into the tool, URI (`mcpgen_error_uri`), rule
+     *  (JSCHEMA-3..9) and message. */
+    MCPGEN_TOOL_SCHEMA_INVALID = 8,
+    /** Validating tool arguments or structured content stopped at a cost limit (pattern
+     *  backtracking, instance depth; rule JSCHEMA-8): neither valid nor invalid. */
+    MCPGEN_LIMIT_EXCEEDED = 9,
+    /** An icon is refused (scheme, MIME type, bytes, size or origin): one entry with its kind
+     *  (`mcpgen_error_kind`), rule (ICON-*) and message. */
+    MCPGEN_ICON_REFUSED = 10,
     /** `mcpgen_check_response`: the response is a well-formed JSON-RPC error sent by the peer;
      *  read its code, message and data from the `mcpgen_response`. */
     MCPGEN_REMOTE_ERROR = 100,
@@ -1417,6 +1430,72 @@ typedef struct mcpgen_response mcpgen_response;
 /** A list of strings (versions a modern server named). Owned by the caller; free with
  *  `mcpgen_strings_free`. */
 typedef struct mcpgen_strings mcpgen_strings;
+
+/** Options for tool schemas (cost limits, format assertion) plus a cache of compiled tools, so
+ *  validating many `tools/call`s of one tool compiles its schema once. Create with
+ *  `mcpgen_tool_checker_new`, configure with `mcpgen_tool_checker_set_*`, then pass it as
+ *  `const` to any number of threads (the cache is internally locked). Owned by the caller; free
+ *  with `mcpgen_tool_checker_free`. Every tool function also accepts NULL: the default options
+ *  and one process-wide cache. Non-local `$ref`s are never fetched (JSCHEMA-5); the opt-in
+ *  fetching resolver (JSCHEMA-6) is only in the Rust API. */
+typedef struct mcpgen_tool_checker mcpgen_tool_checker;
+
+/** A cost limit of a `mcpgen_tool_checker` (JSCHEMA-8); the defaults admit real tool schemas
+ *  and refuse hostile ones. */
+typedef enum mcpgen_tool_limit {
+    /** Maximum nesting depth of subschemas (default 64). */
+    MCPGEN_TOOL_LIMIT_MAX_DEPTH = 1,
+    /** Maximum number of subschemas, booleans included (default 10000). */
+    MCPGEN_TOOL_LIMIT_MAX_SUBSCHEMAS = 2,
+    /** Maximum length of one `enum` (default 10000). */
+    MCPGEN_TOOL_LIMIT_MAX_ENUM_VALUES = 3,
+    /** Maximum length of one `pattern`, in characters (default 1000). */
+    MCPGEN_TOOL_LIMIT_MAX_PATTERN_LENGTH = 4,
+    /** Maximum compiled size of a linear-time pattern, in bytes (default 1 MiB). */
+    MCPGEN_TOOL_LIMIT_REGEX_SIZE = 5,
+    /** Backtracking steps a look-around / back-reference pattern may take per match (default
+     *  100000); reaching it is `MCPGEN_LIMIT_EXCEEDED`. */
+    MCPGEN_TOOL_LIMIT_BACKTRACK = 6,
+    /** Maximum subschema evaluations at one instance location, references unfolded (default
+     *  1000000). */
+    MCPGEN_TOOL_LIMIT_MAX_STEPS = 7,
+    /** Maximum nesting depth of a validated instance (default 128). */
+    MCPGEN_TOOL_LIMIT_MAX_INSTANCE_DEPTH = 8,
+    /** Validation errors collected per call at most (default 100). */
+    MCPGEN_TOOL_LIMIT_MAX_ERRORS = 9
+} mcpgen_tool_limit;
+
+/** What an icon consumer accepts (ICON-1, -3, -6, -7, -8, -9). Create with
+ *  `mcpgen_icon_policy_new` (defaults: `https:` and `data:` only; PNG, JPEG, WebP; 1 MiB; no
+ *  trusted origins besides the server's), configure, then share as `const`. Owned by the
+ *  caller; free with `mcpgen_icon_policy_free`. Every icon function accepts NULL for the
+ *  defaults. */
+typedef struct mcpgen_icon_policy mcpgen_icon_policy;
+
+/** A yes/no option of a `mcpgen_icon_policy`. */
+typedef enum mcpgen_icon_option {
+    /** Accept plain `http:` icons (default off; AMB-3). */
+    MCPGEN_ICON_ALLOW_HTTP = 1,
+    /** Accept SVG (default off). SVG is active content (ICON-9): render it only sandboxed, as an
+     *  image, never inline in a page. */
+    MCPGEN_ICON_ALLOW_SVG = 2,
+    /** Accept WebP (default on). */
+    MCPGEN_ICON_ALLOW_WEBP = 3,
+    /** Accept GIF (default off; not in the spec's list). */
+    MCPGEN_ICON_ALLOW_GIF = 4
+} mcpgen_icon_option;
+
+/** An image type recognised by its bytes (ICON-8). */
+typedef enum mcpgen_image_type {
+    /** No image (a remote icon not fetched yet, or bytes of no known type). */
+    MCPGEN_IMAGE_NONE = 0,
+    MCPGEN_IMAGE_PNG = 1,
+    MCPGEN_IMAGE_JPEG = 2,
+    MCPGEN_IMAGE_GIF = 3,
+    MCPGEN_IMAGE_WEBP = 4,
+    /** Active content (ICON-9): scripts and external references; sandbox it. */
+    MCPGEN_IMAGE_SVG = 5
+} mcpgen_image_type;
 
 /* ---- Library information ------------------------------------------------------------------ */
 
@@ -1676,6 +1755,16 @@ mcpgen_status mcpgen_error_rule(const mcpgen_error *error, size_t index, mcpgen_
 /** Entry `index`: what was expected and what was found, into `*out` (required). */
 mcpgen_status mcpgen_error_message(const mcpgen_error *error, size_t index, mcpgen_str *out);
 
+/** Entry `index`: for a tool-schema problem or a refused icon, its stable snake_case kind
+ *  (`network_ref`, `unsupported_dialect`, `too_deep`, `type_mismatch`, `scheme_not_allowed`, …;
+ *  the list is in README "Validating tool schemas and icons"), else empty, into `*out`
+ *  (required). */
+mcpgen_status mcpgen_error_kind(const mcpgen_error *error, size_t index, mcpgen_str *out);
+
+/** Entry `index`: the URI a tool-schema problem is about (the unsupported dialect, the refused
+ *  `$ref`), else empty, into `*out` (required). */
+mcpgen_status mcpgen_error_uri(const mcpgen_error *error, size_t index, mcpgen_str *out);
+
 /** Entry `index`: its nesting depth (0 for a top-level error) into `*depth_out` (required), and
  *  the union arm whose attempt produced it (empty at depth 0) into `*arm_out` (optional). */
 mcpgen_status mcpgen_error_arm(const mcpgen_error *error, size_t index, size_t *depth_out, mcpgen_str *arm_out);
@@ -1696,6 +1785,122 @@ mcpgen_status mcpgen_error_jsonrpc_code(const mcpgen_error *error, int64_t *code
 /** True into `*legacy_out` (required) when the refused request was a legacy `initialize` that a
  *  dual-era server would route instead (ERA-8). */
 mcpgen_status mcpgen_error_legacy_initialize(const mcpgen_error *error, bool *legacy_out);
+
+/* ---- Tool schemas and tool calls ---------------------------------------------------------- */
+
+/** A new checker with the default options and an empty cache into `*checker_out` (required). */
+mcpgen_status mcpgen_tool_checker_new(mcpgen_tool_checker **checker_out);
+
+/** Frees a checker (NULL is a no-op) and its cache. */
+void mcpgen_tool_checker_free(mcpgen_tool_checker *checker);
+
+/** Sets cost limit `limit` (a `mcpgen_tool_limit`) to `value`; empties the cache. Not while
+ *  another thread uses the checker. `MCPGEN_INVALID_ARGUMENT` for an unknown limit or a value
+ *  that does not fit in `size_t`. */
+mcpgen_status mcpgen_tool_checker_set_limit(mcpgen_tool_checker *checker, uint32_t limit, uint64_t value);
+
+/** The current value of cost limit `limit` into `*value_out` (required). `checker` may be NULL
+ *  (the defaults). */
+mcpgen_status mcpgen_tool_checker_get_limit(const mcpgen_tool_checker *checker, uint32_t limit, uint64_t *value_out);
+
+/** Checks `format` as an assertion when `on` (default off: an annotation in 2020-12); empties
+ *  the cache. Not while another thread uses the checker. */
+mcpgen_status mcpgen_tool_checker_set_validate_formats(mcpgen_tool_checker *checker, bool on);
+
+/** The number of compiled tools in the cache into `*count_out` (required). */
+mcpgen_status mcpgen_tool_checker_cached(const mcpgen_tool_checker *checker, size_t *count_out);
+
+/** Checks a `Tool` object (JSON text, `tool_len` bytes) and compiles its schemas into the
+ *  checker's cache: dialect (none = 2020-12; draft-07, 2019-09, 2020-12 supported; JSCHEMA-3),
+ *  meta-schema (JSCHEMA-4), local `$ref`s only (a network `$ref` is refused without any
+ *  connection, naming the URI; JSCHEMA-5), cost limits (JSCHEMA-8), root `type: "object"` for
+ *  `inputSchema` (JSCHEMA-9). `MCPGEN_OK`, `MCPGEN_PARSE_ERROR`, or
+ *  `MCPGEN_TOOL_SCHEMA_INVALID` with every problem of both schemas in `*error_out` (optional;
+ *  pointers into the tool). `checker` may be NULL. */
+mcpgen_status mcpgen_check_tool(const mcpgen_tool_checker *checker, const uint8_t *tool, size_t tool_len,
+                                mcpgen_error **error_out);
+
+/** Checks every tool of a document that is a `Tool`, a `tools/list` result
+ *  (`{"tools": [...]}`) or a JSON-RPC response carrying one; a bad tool does not stop the
+ *  others. The number of tools into `*tool_count_out` (optional). `MCPGEN_OK`;
+ *  `MCPGEN_TOOL_SCHEMA_INVALID` with the problems of all tools in `*error_out` (pointers into
+ *  the document: `/tools/3/inputSchema/...`); `MCPGEN_PARSE_ERROR`; or `MCPGEN_INVALID` when
+ *  the document is none of these. Compiled schemas are not cached by this call. */
+mcpgen_status mcpgen_check_tools(const mcpgen_tool_checker *checker, const uint8_t *json, size_t json_len,
+                                 size_t *tool_count_out, mcpgen_error **error_out);
+
+/** Validates `tools/call` arguments (JSON text) against the tool's `inputSchema` (TOOL-5),
+ *  compiling the tool once per checker. `arguments` NULL with length 0 means the request had
+ *  no `arguments` (validated as `{}`). `MCPGEN_OK`; `MCPGEN_INVALID` with entries pointing
+ *  into the arguments (keyword, schema path, rule TOOL-5); `MCPGEN_LIMIT_EXCEEDED` (rule
+ *  JSCHEMA-8); `MCPGEN_TOOL_SCHEMA_INVALID` when the tool's schema is unusable;
+ *  `MCPGEN_PARSE_ERROR`. Thread-safe on a shared `const` checker. */
+mcpgen_status mcpgen_validate_tool_arguments(const mcpgen_tool_checker *checker, const uint8_t *tool, size_t tool_len,
+                                             const uint8_t *arguments, size_t arguments_len, mcpgen_error **error_out);
+
+/** Validates a `CallToolResult.structuredContent` (JSON text) against the tool's
+ *  `outputSchema` (TOOL-4); a tool without one accepts any value. Statuses as
+ *  `mcpgen_validate_tool_arguments` (rule TOOL-4). */
+mcpgen_status mcpgen_validate_structured_content(const mcpgen_tool_checker *checker, const uint8_t *tool,
+                                                 size_t tool_len, const uint8_t *value, size_t value_len,
+                                                 mcpgen_error **error_out);
+
+/* ---- Icons -------------------------------------------------------------------------------- */
+
+/** A new policy with the defaults into `*policy_out` (required). */
+mcpgen_status mcpgen_icon_policy_new(mcpgen_icon_policy **policy_out);
+
+/** Frees a policy (NULL is a no-op). */
+void mcpgen_icon_policy_free(mcpgen_icon_policy *policy);
+
+/** Turns option `option` (a `mcpgen_icon_option`) on or off. Not while the policy is shared. */
+mcpgen_status mcpgen_icon_policy_set(mcpgen_icon_policy *policy, uint32_t option, bool on);
+
+/** Sets the maximum icon size in bytes (ICON-7; default 1 MiB). */
+mcpgen_status mcpgen_icon_policy_set_max_bytes(mcpgen_icon_policy *policy, size_t max_bytes);
+
+/** Trusts an origin (`https://cdn.example.com`) besides the server's own (ICON-6, AMB-4); the
+ *  text is copied. */
+mcpgen_status mcpgen_icon_policy_add_trusted_origin(mcpgen_icon_policy *policy, const char *origin,
+                                                    size_t origin_len);
+
+/** Checks an `Icon.src` and its optional `mimeType` (`mime_type` NULL: absent). Only `https:`
+ *  (and `http:` when allowed) and `data:` URIs are accepted (ICON-3; `javascript:`, `file:`,
+ *  `ftp:`, `ws:` and custom schemes are refused); the MIME type must be allowed (ICON-1); a
+ *  `data:` URI is decoded, size-capped (ICON-7) and its bytes must be the declared type
+ *  (ICON-8). The image type into `*image_out` (optional): the sniffed type of a `data:` URI,
+ *  `MCPGEN_IMAGE_NONE` for a remote icon (fetch it without credentials, then pass the bytes to
+ *  `mcpgen_check_icon_bytes`). `MCPGEN_OK` or `MCPGEN_ICON_REFUSED` with `*error_out`
+ *  (optional). `policy` may be NULL. */
+mcpgen_status mcpgen_check_icon(const mcpgen_icon_policy *policy, const char *src, size_t src_len,
+                                const char *mime_type, size_t mime_type_len, uint32_t *image_out,
+                                mcpgen_error **error_out);
+
+/** Checks fetched icon bytes: size cap (ICON-7), type by magic number (ICON-8), allowed type
+ *  (ICON-1), and the declared `mime_type` (NULL: none) must match what the bytes are (a PNG
+ *  labelled as JPEG is refused). The type into `*image_out` (optional). `MCPGEN_OK` or
+ *  `MCPGEN_ICON_REFUSED`. */
+mcpgen_status mcpgen_check_icon_bytes(const mcpgen_icon_policy *policy, const uint8_t *bytes, size_t bytes_len,
+                                      const char *mime_type, size_t mime_type_len, uint32_t *image_out,
+                                      mcpgen_error **error_out);
+
+/** ICON-6: a remote icon must come from the server's origin (`server` is the server's URL) or a
+ *  trusted origin; `data:` icons always pass. `MCPGEN_OK` or `MCPGEN_ICON_REFUSED` (kind
+ *  `cross_origin`). */
+mcpgen_status mcpgen_check_icon_origin(const mcpgen_icon_policy *policy, const char *src, size_t src_len,
+                                       const char *server, size_t server_len, mcpgen_error **error_out);
+
+/** True into `*same_out` (required) when both URIs have the same scheme, host and port
+ *  (default ports and case normalised). */
+mcpgen_status mcpgen_icon_same_origin(const char *a, size_t a_len, const char *b, size_t b_len, bool *same_out);
+
+/** The image type of `bytes` by magic number into `*image_out` (required;
+ *  `MCPGEN_IMAGE_NONE` when unknown). */
+mcpgen_status mcpgen_image_sniff(const uint8_t *bytes, size_t bytes_len, uint32_t *image_out);
+
+/** The canonical MIME type of an image type (`image/png`, …) into `*mime_out` (required; static
+ *  storage). `MCPGEN_INVALID_ARGUMENT` for `MCPGEN_IMAGE_NONE` or an unknown value. */
+mcpgen_status mcpgen_image_mime(uint32_t image, mcpgen_str *mime_out);
 
 /* ---- Accepted requests -------------------------------------------------------------------- */
 

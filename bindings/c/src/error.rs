@@ -3,7 +3,9 @@
 use std::any::Any;
 
 use core_api::decode::DecodeError;
+use core_api::icons::IconError;
 use core_api::protocol::{ProtocolError, ResponseError};
+use core_api::tools::{SchemaError, ToolCallError};
 use core_api::validate::ValidationError;
 
 use crate::{boundary, clear, object, put, required, McpgenStr, OwnedStr, Status};
@@ -18,6 +20,11 @@ struct Entry {
     message: OwnedStr,
     arm: OwnedStr,
     depth: usize,
+    /// The stable snake_case kind of a tool-schema problem or an icon refusal (empty for
+    /// schema validation errors).
+    kind: OwnedStr,
+    /// The URI a tool-schema problem is about (dialect or reference), else empty.
+    uri: OwnedStr,
 }
 
 /// `mcpgen_error`.
@@ -127,11 +134,72 @@ impl ErrorObject {
         out
     }
 
+    /// JSON text that could not be read (tool and icon calls parse with `serde_json`).
+    pub fn parse(message: String) -> ErrorObject {
+        let mut out = ErrorObject::bare(Status::ParseError, format!("the input is not JSON: {message}"));
+        out.entries.push(Entry { message: OwnedStr::new(message), ..Entry::default() });
+        out
+    }
+
+    /// A tool whose schemas cannot be used: one entry per problem, pointers into the document
+    /// (each problem's pointer is prefixed with `prefix`, the tool's place in the document).
+    pub fn tool_schema<'a>(problems: impl IntoIterator<Item = (&'a str, &'a SchemaError)>) -> ErrorObject {
+        let mut out = ErrorObject::bare(Status::ToolSchemaInvalid, String::new());
+        let mut text = String::from("the tool's schemas cannot be used:");
+        for (prefix, e) in problems {
+            let pointer = format!("{prefix}{}", e.pointer);
+            text.push_str(&format!("\n  {}: {} [{}; {}]", if pointer.is_empty() { "(root)" } else { &pointer }, e.message, e.kind, e.rule()));
+            out.entries.push(Entry {
+                pointer: OwnedStr::new(pointer),
+                rule: OwnedStr::new(e.rule()),
+                message: OwnedStr::new(&e.message),
+                kind: OwnedStr::new(e.kind.as_str()),
+                uri: OwnedStr::new(e.uri.as_deref().unwrap_or_default()),
+                ..Entry::default()
+            });
+        }
+        out.text = OwnedStr::new(text);
+        out
+    }
+
+    /// Arguments or structured content a tool's schema does not accept.
+    pub fn tool_call(e: ToolCallError) -> ErrorObject {
+        match e {
+            ToolCallError::Schema(s) => ErrorObject::tool_schema(s.errors.iter().map(|e| ("", e))),
+            ToolCallError::Invalid(errors) => instance(Status::Invalid, "the value does not conform to the tool's schema:", &errors),
+            ToolCallError::LimitExceeded(errors) => {
+                instance(Status::LimitExceeded, "validation stopped at a cost limit (JSCHEMA-8):", &errors)
+            }
+        }
+    }
+
+    /// A refused icon: one entry with its kind, rule and message.
+    pub fn icon(e: IconError) -> ErrorObject {
+        let mut out = ErrorObject::bare(Status::IconRefused, e.to_string());
+        out.rule = OwnedStr::new(e.rule());
+        out.entries.push(Entry {
+            rule: OwnedStr::new(e.rule()),
+            message: OwnedStr::new(&e.message),
+            kind: OwnedStr::new(e.kind.as_str()),
+            ..Entry::default()
+        });
+        out
+    }
+
     fn entry(&self, index: usize) -> Result<&Entry, ErrorObject> {
         self.entries.get(index).ok_or_else(|| {
             ErrorObject::call(Status::IndexOutOfRange, format!("entry {index} of an error with {} entries", self.entries.len()))
         })
     }
+}
+
+/// Errors about an instance (tool arguments or structured content).
+fn instance(status: Status, head: &str, errors: &[ValidationError]) -> ErrorObject {
+    let mut text = head.to_owned();
+    append_errors(&mut text, errors);
+    let mut out = ErrorObject::bare(status, text);
+    flatten(errors, 0, "", &mut out.entries);
+    out
 }
 
 fn append_errors(text: &mut String, errors: &[ValidationError]) {
@@ -152,6 +220,7 @@ fn flatten(errors: &[ValidationError], depth: usize, arm: &str, out: &mut Vec<En
             message: OwnedStr::new(&e.message),
             arm: OwnedStr::new(arm),
             depth,
+            ..Entry::default()
         });
         for a in &e.arms {
             flatten(&a.errors, depth + 1, a.arm, out);
@@ -230,6 +299,16 @@ pub unsafe extern "C" fn mcpgen_error_rule(error: *const ErrorObject, index: usi
 #[no_mangle]
 pub unsafe extern "C" fn mcpgen_error_message(error: *const ErrorObject, index: usize, out: *mut McpgenStr) -> Status {
     entry_str(error, index, out, |e| &e.message)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_error_kind(error: *const ErrorObject, index: usize, out: *mut McpgenStr) -> Status {
+    entry_str(error, index, out, |e| &e.kind)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_error_uri(error: *const ErrorObject, index: usize, out: *mut McpgenStr) -> Status {
+    entry_str(error, index, out, |e| &e.uri)
 }
 
 #[no_mangle]

@@ -20,6 +20,7 @@ mod error;
 mod ids;
 mod info;
 mod protocol;
+mod tools;
 mod validate;
 
 use std::alloc::{alloc, dealloc, handle_alloc_error, Layout};
@@ -42,6 +43,9 @@ pub enum Status {
     ResponseInvalid = 5,
     VersionUnsupported = 6,
     MetaKeyInvalid = 7,
+    ToolSchemaInvalid = 8,
+    LimitExceeded = 9,
+    IconRefused = 10,
     RemoteError = 100,
     NullArgument = 200,
     UnknownRevision = 201,
@@ -54,7 +58,7 @@ pub enum Status {
 }
 
 impl Status {
-    pub const ALL: [Status; 17] = [
+    pub const ALL: [Status; 20] = [
         Status::Ok,
         Status::Invalid,
         Status::ParseError,
@@ -63,6 +67,9 @@ impl Status {
         Status::ResponseInvalid,
         Status::VersionUnsupported,
         Status::MetaKeyInvalid,
+        Status::ToolSchemaInvalid,
+        Status::LimitExceeded,
+        Status::IconRefused,
         Status::RemoteError,
         Status::NullArgument,
         Status::UnknownRevision,
@@ -89,6 +96,9 @@ impl Status {
             Status::ResponseInvalid => "MCPGEN_RESPONSE_INVALID\0",
             Status::VersionUnsupported => "MCPGEN_VERSION_UNSUPPORTED\0",
             Status::MetaKeyInvalid => "MCPGEN_META_KEY_INVALID\0",
+            Status::ToolSchemaInvalid => "MCPGEN_TOOL_SCHEMA_INVALID\0",
+            Status::LimitExceeded => "MCPGEN_LIMIT_EXCEEDED\0",
+            Status::IconRefused => "MCPGEN_ICON_REFUSED\0",
             Status::RemoteError => "MCPGEN_REMOTE_ERROR\0",
             Status::NullArgument => "MCPGEN_NULL_ARGUMENT\0",
             Status::UnknownRevision => "MCPGEN_UNKNOWN_REVISION\0",
@@ -112,6 +122,9 @@ impl Status {
             Status::ResponseInvalid => "the response is invalid (local error)\0",
             Status::VersionUnsupported => "the requested protocol version is not supported\0",
             Status::MetaKeyInvalid => "the _meta key does not follow the key grammar\0",
+            Status::ToolSchemaInvalid => "the tool's inputSchema or outputSchema cannot be used\0",
+            Status::LimitExceeded => "validation stopped at a cost limit\0",
+            Status::IconRefused => "the icon is refused\0",
             Status::RemoteError => "the peer answered with a JSON-RPC error\0",
             Status::NullArgument => "a required pointer argument is NULL\0",
             Status::UnknownRevision => "unknown schema revision\0",

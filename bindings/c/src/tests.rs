@@ -137,3 +137,28 @@ fn status_names_and_descriptions_are_nul_terminated() {
     }
     assert_eq!(Status::from_u32(99), None);
 }
+
+#[test]
+fn image_codes_follow_the_core() {
+    use core_api::icons::ImageType;
+    for (code, t) in [(1, ImageType::Png), (2, ImageType::Jpeg), (3, ImageType::Gif), (4, ImageType::Webp), (5, ImageType::Svg)] {
+        let mut out = McpgenStr::NULL;
+        // SAFETY: a valid out-pointer.
+        assert_eq!(unsafe { tools::mcpgen_image_mime(code, &mut out) }, Status::Ok);
+        // SAFETY: a static NUL-terminated string of `len` bytes.
+        let mime = unsafe { std::slice::from_raw_parts(out.ptr.cast::<u8>(), out.len) };
+        assert_eq!(mime, t.mime().as_bytes(), "image code {code}");
+        let mut sniffed = 99;
+        let sample: &[u8] = match t {
+            ImageType::Png => b"\x89PNG\r\n\x1a\n....",
+            ImageType::Jpeg => b"\xff\xd8\xff\xe0",
+            ImageType::Gif => b"GIF89a....",
+            ImageType::Webp => b"RIFF\0\0\0\0WEBPVP8 ",
+            ImageType::Svg => b"<svg xmlns=\"http://www.w3.org/2000/svg\"/>",
+        };
+        assert_eq!(core_api::icons::sniff(sample), Some(t), "sample for {t:?}");
+        // SAFETY: valid input and out-pointer.
+        assert_eq!(unsafe { tools::mcpgen_image_sniff(sample.as_ptr(), sample.len(), &mut sniffed) }, Status::Ok);
+        assert_eq!(sniffed, code);
+    }
+}

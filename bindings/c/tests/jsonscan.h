@@ -10,6 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#endif
+
 typedef struct js_span {
     const char *p;
     size_t n;
@@ -253,5 +258,9 @@ static int js_equal(js_span a, js_span b) {
     }
     return a.n == b.n && memcmp(a.p, b.p, a.n) == 0;
 }
+
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 #endif

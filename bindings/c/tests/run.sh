@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # The C library's tests, run by `cargo xtask test` (step "C library"):
 #  1. build libmcpgen (debug: the tests check behaviour, not speed);
-#  2. the C suite (tests/test_api.c), gcc -std=c99 -Wall -Wextra -Werror, linked once against
-#     libmcpgen.a and once against libmcpgen.so, over the official examples and vectors/;
+#  2. the C suites (tests/test_api.c: examples, vectors/decode, vectors/protocol, every call;
+#     tests/test_tools.c: vectors/tools, vectors/icons, tool checker and icon calls),
+#     gcc -std=c99 -Wall -Wextra -Werror, each linked once against libmcpgen.a and once against
+#     libmcpgen.so;
 #  3. the same suite under valgrind: zero errors, zero definite/indirect leaks;
-#  4. 8 pthreads sharing one context (tests/test_threads.c), natively and under valgrind;
+#  4. 8 pthreads sharing one context and one tool checker (tests/test_threads.c), natively and
+#     under valgrind;
 #  5. a C++17 program (tests/test_cpp.cpp), g++ -Wall -Werror;
 #  6. the example (examples/mcpgen_check.c) built through `pkg-config --cflags --libs mcpgen`
 #     from a prefix that install.sh fills, shared and static, and run on valid/invalid input.
@@ -52,6 +55,10 @@ if grep -q 'libmcpgen' <<<"$(ldd "$out/test_api_static")"; then
 fi
 run "$out/test_api_static" "$examples" "$root/vectors"
 run "$out/test_api_shared" "$examples" "$root/vectors"
+run gcc "${CFLAGS[@]}" "$here/tests/test_tools.c" "$lib/libmcpgen.a" "${STATIC_LIBS[@]}" -o "$out/test_tools_static"
+run gcc "${CFLAGS[@]}" "$here/tests/test_tools.c" -L"$lib" -lmcpgen -Wl,-rpath,"$lib" -o "$out/test_tools_shared"
+run "$out/test_tools_static" "$root/vectors"
+run "$out/test_tools_shared" "$root/vectors"
 
 step "threads: 8 pthreads, one shared context"
 run gcc "${CFLAGS[@]}" -pthread "$here/tests/test_threads.c" "$lib/libmcpgen.a" "${STATIC_LIBS[@]}" -o "$out/test_threads"
@@ -64,6 +71,7 @@ if [ "${MCPGEN_C_SKIP_VALGRIND:-0}" = 1 ]; then
 else
     step "C suite under valgrind"
     run "${VALGRIND[@]}" "$out/test_api_shared" "$examples" "$root/vectors"
+    run "${VALGRIND[@]}" "$out/test_tools_shared" "$root/vectors"
     step "threads under valgrind"
     run "${VALGRIND[@]}" "$out/test_threads" 10
 fi

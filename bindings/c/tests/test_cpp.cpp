@@ -63,6 +63,20 @@ int main() {
     check(std::string(decoded.get(), len).find("\"x\":1") != std::string::npos, "unknown key kept");
     check(std::strcmp(MCPGEN_METHOD_TOOLS_CALL, "tools/call") == 0, "method constant");
 
+    const std::string tool = R"({"name":"t","inputSchema":{"type":"object","properties":{"a":{"$ref":"https://x.example/a.json"}}}})";
+    mcpgen_error *tool_err = nullptr;
+    check(mcpgen_check_tool(nullptr, reinterpret_cast<const uint8_t *>(tool.data()), tool.size(), &tool_err) ==
+              MCPGEN_TOOL_SCHEMA_INVALID,
+          "network $ref refused");
+    std::unique_ptr<mcpgen_error, ErrorFree> tool_error(tool_err);
+    mcpgen_str kind{};
+    check(mcpgen_error_kind(tool_error.get(), 0, &kind) == MCPGEN_OK && std::string(kind.ptr, kind.len) == "network_ref",
+          "kind network_ref");
+    uint32_t image = MCPGEN_IMAGE_NONE;
+    const std::string src = "file:///etc/passwd";
+    check(mcpgen_check_icon(nullptr, src.data(), src.size(), nullptr, 0, &image, nullptr) == MCPGEN_ICON_REFUSED,
+          "file: icon refused");
+
     if (failures == 0) std::printf("C++: ok\n");
     return failures ? 1 : 0;
 }

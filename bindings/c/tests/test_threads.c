@@ -1,4 +1,5 @@
-/* 8 threads share one configured mcpgen_context and validate, decode and check concurrently;
+/* 8 threads share one configured mcpgen_context and one mcpgen_tool_checker (whose cache they
+ * fill concurrently) and validate, decode and check concurrently;
  * every thread must get exactly the verdicts and outputs the main thread got alone.
  * Usage: test_threads [ROUNDS] (default 200; run.sh passes fewer under valgrind, which runs
  * threads one at a time). */
@@ -29,13 +30,19 @@ static const char *const MESSAGES[] = {
 
 /* What one message gives: statuses of each call, and the decoded text / error text. */
 typedef struct outcome {
-    mcpgen_status validate, validate_details, decode, message, request;
+    mcpgen_status validate, validate_details, decode, message, request, tool;
     char decoded[1024];
+    char tool_error[1024];
     char error_text[4096];
     char response[1024];
 } outcome;
 
 static const mcpgen_context *shared; /* configured once in main, then only read */
+static const mcpgen_tool_checker *checker; /* configured once in main; its cache is shared */
+
+/* Each message is also validated as the arguments of this tool (an integer `id` is required). */
+static const char TOOL[] = "{\"name\":\"m\",\"inputSchema\":{\"type\":\"object\",\"required\":[\"id\"],"
+                           "\"properties\":{\"id\":{\"type\":\"integer\"},\"method\":{\"pattern\":\"^[a-z/]+$\"}}}}";
 
 static void copy(char *dst, size_t cap, const char *src, size_t len) {
     if (len >= cap) len = cap - 1;
@@ -66,6 +73,9 @@ static void run(const char *msg, outcome *o) {
     if (req && mcpgen_request_json(req, &text) == MCPGEN_OK) copy(o->response, sizeof o->response, text.ptr, text.len);
     mcpgen_error_free(err);
     mcpgen_request_free(req);
+    o->tool = mcpgen_validate_tool_arguments(checker, (const uint8_t *)TOOL, sizeof TOOL - 1, json, len, &err);
+    if (err && mcpgen_error_text(err, &text) == MCPGEN_OK) copy(o->tool_error, sizeof o->tool_error, text.ptr, text.len);
+    mcpgen_error_free(err);
 }
 
 static outcome expected[COUNT];
@@ -90,6 +100,7 @@ static void *worker(void *arg) {
 
 int main(int argc, char **argv) {
     mcpgen_context *ctx = NULL;
+    mcpgen_tool_checker *tools = NULL;
     pthread_t threads[THREADS];
     size_t i, total = 0, valid = 0;
 
@@ -103,13 +114,19 @@ int main(int argc, char **argv) {
         return 1;
     }
     shared = ctx;
+    if (mcpgen_tool_checker_new(&tools) != MCPGEN_OK) {
+        fprintf(stderr, "cannot create the tool checker\n");
+        return 1;
+    }
+    checker = tools;
     for (i = 0; i < COUNT; i++) {
         run(MESSAGES[i], &expected[i]);
         if (expected[i].validate == MCPGEN_OK) valid++;
     }
     /* The serial run must itself mix verdicts, or the comparison would prove little. */
     if (valid == 0 || valid == COUNT || expected[1].validate != MCPGEN_INVALID || expected[4].validate != MCPGEN_INVALID ||
-        expected[5].validate != MCPGEN_PARSE_ERROR) {
+        expected[5].validate != MCPGEN_PARSE_ERROR || expected[0].tool != MCPGEN_OK ||
+        expected[5].tool != MCPGEN_PARSE_ERROR || expected[6].tool != MCPGEN_INVALID) {
         fprintf(stderr, "unexpected serial verdicts (%zu valid)\n", valid);
         return 1;
     }
@@ -126,6 +143,7 @@ int main(int argc, char **argv) {
         free(ret);
     }
     mcpgen_context_free(ctx);
+    mcpgen_tool_checker_free(tools);
     printf("threads: %d threads x %zu rounds x %zu messages, %zu mismatches\n", THREADS, rounds, (size_t)COUNT, total);
     return total ? 1 : 0;
 }

@@ -1,0 +1,420 @@
+//! Tool schemas (`mcpgen_tool_checker`, `mcpgen_check_tool`, `mcpgen_validate_tool_arguments`,
+//! `mcpgen_validate_structured_content`) and icons (`mcpgen_icon_policy`, `mcpgen_check_icon`,
+//! …): the core's `tools` and `icons` modules behind the C conventions.
+
+use std::ffi::c_char;
+use std::sync::OnceLock;
+
+use core_api::icons::{self, IconPolicy, IconSource, ImageType};
+use core_api::tools::{self, Limits, SchemaOptions, ToolChecker};
+use serde_json::Value;
+
+use crate::{boundary, clear, clear_ptr, give, input, input_str, object, put, required, ErrorObject, McpgenStr, Status};
+
+/// `mcpgen_tool_checker`: options plus the core's cache of compiled tools. The setters take
+/// `*mut` (configure, then share); the checks take `*const` and may run on many threads.
+pub struct ToolCheckerObject {
+    options: SchemaOptions,
+    checker: ToolChecker,
+}
+
+impl ToolCheckerObject {
+    fn new(options: SchemaOptions) -> ToolCheckerObject {
+        ToolCheckerObject { checker: ToolChecker::new(options.clone()), options }
+    }
+}
+
+/// The checker behind a possibly NULL pointer (NULL: default options, one process-wide cache).
+fn checker<'a>(p: *const ToolCheckerObject) -> &'a ToolCheckerObject {
+    static DEFAULT: OnceLock<ToolCheckerObject> = OnceLock::new();
+    if p.is_null() {
+        DEFAULT.get_or_init(|| ToolCheckerObject::new(SchemaOptions::default()))
+    } else {
+        // SAFETY: a live checker from `mcpgen_tool_checker_new`, per the contract.
+        unsafe { &*p }
+    }
+}
+
+fn checker_mut<'a>(p: *mut ToolCheckerObject) -> Result<&'a mut ToolCheckerObject, ErrorObject> {
+    required(p, "checker")?;
+    // SAFETY: non-NULL, live, and (per the contract) not used by another thread meanwhile.
+    Ok(unsafe { &mut *p })
+}
+
+/// Reads JSON text the way the core's tool functions take it (`serde_json`, recursion limit
+/// 128): a parse failure is `MCPGEN_PARSE_ERROR` naming the argument.
+fn json(ptr: *const u8, len: usize, what: &str) -> Result<Value, ErrorObject> {
+    let bytes = input(ptr, len, what)?;
+    serde_json::from_slice(bytes).map_err(|e| ErrorObject::parse(format!("`{what}`: {e}")))
+}
+
+/// `mcpgen_tool_limit` values, in the order of the header.
+fn limit_slot(limits: &mut Limits, limit: u32) -> Result<LimitSlot<'_>, ErrorObject> {
+    Ok(match limit {
+        1 => LimitSlot::Size(&mut limits.max_depth),
+        2 => LimitSlot::Size(&mut limits.max_subschemas),
+        3 => LimitSlot::Size(&mut limits.max_enum_values),
+        4 => LimitSlot::Size(&mut limits.max_pattern_length),
+        5 => LimitSlot::Size(&mut limits.regex_size_limit),
+        6 => LimitSlot::Size(&mut limits.backtrack_limit),
+        7 => LimitSlot::Steps(&mut limits.max_steps),
+        8 => LimitSlot::Size(&mut limits.max_instance_depth),
+        9 => LimitSlot::Size(&mut limits.max_errors),
+        other => return Err(ErrorObject::call(Status::InvalidArgument, format!("{other} is not an mcpgen_tool_limit value"))),
+    })
+}
+
+enum LimitSlot<'a> {
+    Size(&'a mut usize),
+    Steps(&'a mut u64),
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_tool_checker_new(checker_out: *mut *mut ToolCheckerObject) -> Status {
+    clear_ptr(checker_out);
+    boundary(std::ptr::null_mut(), || {
+        required(checker_out, "checker_out")?;
+        give(checker_out, ToolCheckerObject::new(SchemaOptions::default()));
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_tool_checker_free(checker: *mut ToolCheckerObject) {
+    crate::free_object(checker)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_tool_checker_set_limit(checker: *mut ToolCheckerObject, limit: u32, value: u64) -> Status {
+    boundary(std::ptr::null_mut(), || {
+        let c = checker_mut(checker)?;
+        let mut options = c.options.clone();
+        match limit_slot(&mut options.limits, limit)? {
+            LimitSlot::Steps(slot) => *slot = value,
+            LimitSlot::Size(slot) => {
+                *slot = usize::try_from(value)
+                    .map_err(|_| ErrorObject::call(Status::InvalidArgument, format!("limit value {value} does not fit in size_t")))?
+            }
+        }
+        *c = ToolCheckerObject::new(options);
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_tool_checker_get_limit(checker: *const ToolCheckerObject, limit: u32, value_out: *mut u64) -> Status {
+    clear(value_out, 0);
+    boundary(std::ptr::null_mut(), || {
+        required(value_out, "value_out")?;
+        let mut limits = crate::tools::checker(checker).options.limits;
+        let value = match limit_slot(&mut limits, limit)? {
+            LimitSlot::Steps(slot) => *slot,
+            LimitSlot::Size(slot) => *slot as u64,
+        };
+        put(value_out, value);
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_tool_checker_set_validate_formats(checker: *mut ToolCheckerObject, on: bool) -> Status {
+    boundary(std::ptr::null_mut(), || {
+        let c = checker_mut(checker)?;
+        let mut options = c.options.clone();
+        options.validate_formats = on;
+        *c = ToolCheckerObject::new(options);
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_tool_checker_cached(checker: *const ToolCheckerObject, count_out: *mut usize) -> Status {
+    clear(count_out, 0);
+    boundary(std::ptr::null_mut(), || {
+        required(count_out, "count_out")?;
+        put(count_out, object(checker, "checker")?.checker.cached());
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_check_tool(
+    checker: *const ToolCheckerObject,
+    tool: *const u8,
+    tool_len: usize,
+    error_out: *mut *mut ErrorObject,
+) -> Status {
+    boundary(error_out, || {
+        let tool = json(tool, tool_len, "tool")?;
+        crate::tools::checker(checker).checker.compile(&tool).map_err(|e| ErrorObject::tool_schema(e.errors.iter().map(|e| ("", e))))?;
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_check_tools(
+    checker: *const ToolCheckerObject,
+    json: *const u8,
+    json_len: usize,
+    tool_count_out: *mut usize,
+    error_out: *mut *mut ErrorObject,
+) -> Status {
+    clear(tool_count_out, 0);
+    boundary(error_out, || {
+        let bytes = input(json, json_len, "json")?;
+        let reports = tools::check_tools_json(bytes, &crate::tools::checker(checker).options).map_err(|message| {
+            if message.starts_with("not JSON") {
+                ErrorObject::parse(message)
+            } else {
+                ErrorObject::call(Status::Invalid, message)
+            }
+        })?;
+        put(tool_count_out, reports.len());
+        if reports.iter().all(|r| r.errors.is_empty()) {
+            return Ok(Status::Ok);
+        }
+        Err(ErrorObject::tool_schema(reports.iter().flat_map(|r| r.errors.iter().map(|e| (r.pointer.as_str(), e)))))
+    })
+}
+
+/// Shared body of the two instance checks. `instance` NULL with length 0 is `{}` (a
+/// `tools/call` without `arguments`).
+fn validate_instance(
+    checker: *const ToolCheckerObject,
+    tool: (*const u8, usize),
+    (instance, instance_len): (*const u8, usize),
+    structured: bool,
+    error_out: *mut *mut ErrorObject,
+) -> Status {
+    let what = if structured { "value" } else { "arguments" };
+    boundary(error_out, || {
+        let (tool, tool_len) = tool;
+        let tool = json(tool, tool_len, "tool")?;
+        let value = if instance.is_null() && instance_len == 0 { Value::Object(Default::default()) } else { json(instance, instance_len, what)? };
+        let c = &crate::tools::checker(checker).checker;
+        let verdict = if structured { c.validate_structured_content(&tool, &value) } else { c.validate_arguments(&tool, &value) };
+        verdict.map_err(ErrorObject::tool_call)?;
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_validate_tool_arguments(
+    checker: *const ToolCheckerObject,
+    tool: *const u8,
+    tool_len: usize,
+    arguments: *const u8,
+    arguments_len: usize,
+    error_out: *mut *mut ErrorObject,
+) -> Status {
+    validate_instance(checker, (tool, tool_len), (arguments, arguments_len), false, error_out)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_validate_structured_content(
+    checker: *const ToolCheckerObject,
+    tool: *const u8,
+    tool_len: usize,
+    value: *const u8,
+    value_len: usize,
+    error_out: *mut *mut ErrorObject,
+) -> Status {
+    validate_instance(checker, (tool, tool_len), (value, value_len), true, error_out)
+}
+
+/* ---- Icons ---------------------------------------------------------------------------------- */
+
+/// `mcpgen_icon_policy`.
+#[derive(Debug, Clone, Default)]
+pub struct IconPolicyObject(IconPolicy);
+
+fn policy<'a>(p: *const IconPolicyObject) -> &'a IconPolicy {
+    static DEFAULT: OnceLock<IconPolicy> = OnceLock::new();
+    if p.is_null() {
+        DEFAULT.get_or_init(IconPolicy::default)
+    } else {
+        // SAFETY: a live policy from `mcpgen_icon_policy_new`, per the contract.
+        unsafe { &(*p).0 }
+    }
+}
+
+fn policy_mut<'a>(p: *mut IconPolicyObject) -> Result<&'a mut IconPolicy, ErrorObject> {
+    required(p, "policy")?;
+    // SAFETY: non-NULL, live, not shared meanwhile (per the contract).
+    Ok(unsafe { &mut (*p).0 })
+}
+
+/// `mcpgen_image_type` of an image type (0 is `MCPGEN_IMAGE_NONE`).
+fn image_code(t: ImageType) -> u32 {
+    match t {
+        ImageType::Png => 1,
+        ImageType::Jpeg => 2,
+        ImageType::Gif => 3,
+        ImageType::Webp => 4,
+        ImageType::Svg => 5,
+    }
+}
+
+/// An optional (pointer, length) string: NULL is "absent".
+fn optional_str<'a>(ptr: *const c_char, len: usize, what: &str) -> Result<Option<&'a str>, ErrorObject> {
+    if ptr.is_null() {
+        Ok(None)
+    } else {
+        input_str(ptr, len, what).map(Some)
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_icon_policy_new(policy_out: *mut *mut IconPolicyObject) -> Status {
+    clear_ptr(policy_out);
+    boundary(std::ptr::null_mut(), || {
+        required(policy_out, "policy_out")?;
+        give(policy_out, IconPolicyObject::default());
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_icon_policy_free(policy: *mut IconPolicyObject) {
+    crate::free_object(policy)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_icon_policy_set(policy: *mut IconPolicyObject, option: u32, on: bool) -> Status {
+    boundary(std::ptr::null_mut(), || {
+        let p = policy_mut(policy)?;
+        let slot = match option {
+            1 => &mut p.allow_http,
+            2 => &mut p.allow_svg,
+            3 => &mut p.allow_webp,
+            4 => &mut p.allow_gif,
+            other => return Err(ErrorObject::call(Status::InvalidArgument, format!("{other} is not an mcpgen_icon_option value"))),
+        };
+        *slot = on;
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_icon_policy_set_max_bytes(policy: *mut IconPolicyObject, max_bytes: usize) -> Status {
+    boundary(std::ptr::null_mut(), || {
+        policy_mut(policy)?.max_bytes = max_bytes;
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_icon_policy_add_trusted_origin(policy: *mut IconPolicyObject, origin: *const c_char, origin_len: usize) -> Status {
+    boundary(std::ptr::null_mut(), || {
+        let p = policy_mut(policy)?;
+        let origin = input_str(origin, origin_len, "origin")?;
+        p.trusted_origins.push(origin.to_owned());
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_check_icon(
+    policy: *const IconPolicyObject,
+    src: *const c_char,
+    src_len: usize,
+    mime_type: *const c_char,
+    mime_type_len: usize,
+    image_out: *mut u32,
+    error_out: *mut *mut ErrorObject,
+) -> Status {
+    clear(image_out, 0);
+    boundary(error_out, || {
+        let src = input_str(src, src_len, "src")?;
+        let mime = optional_str(mime_type, mime_type_len, "mime_type")?;
+        match crate::tools::policy(policy).check_icon(src, mime).map_err(ErrorObject::icon)? {
+            IconSource::Data { image, .. } => put(image_out, image_code(image)),
+            IconSource::Remote { .. } => put(image_out, 0),
+        }
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_check_icon_bytes(
+    policy: *const IconPolicyObject,
+    bytes: *const u8,
+    bytes_len: usize,
+    mime_type: *const c_char,
+    mime_type_len: usize,
+    image_out: *mut u32,
+    error_out: *mut *mut ErrorObject,
+) -> Status {
+    clear(image_out, 0);
+    boundary(error_out, || {
+        let bytes = input(bytes, bytes_len, "bytes")?;
+        let mime = optional_str(mime_type, mime_type_len, "mime_type")?;
+        let image = crate::tools::policy(policy).check_bytes(bytes, mime).map_err(ErrorObject::icon)?;
+        put(image_out, image_code(image));
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_check_icon_origin(
+    policy: *const IconPolicyObject,
+    src: *const c_char,
+    src_len: usize,
+    server: *const c_char,
+    server_len: usize,
+    error_out: *mut *mut ErrorObject,
+) -> Status {
+    boundary(error_out, || {
+        let src = input_str(src, src_len, "src")?;
+        let server = input_str(server, server_len, "server")?;
+        crate::tools::policy(policy).check_origin(src, server).map_err(ErrorObject::icon)?;
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_icon_same_origin(
+    a: *const c_char,
+    a_len: usize,
+    b: *const c_char,
+    b_len: usize,
+    same_out: *mut bool,
+) -> Status {
+    clear(same_out, false);
+    boundary(std::ptr::null_mut(), || {
+        required(same_out, "same_out")?;
+        let a = input_str(a, a_len, "a")?;
+        let b = input_str(b, b_len, "b")?;
+        put(same_out, icons::same_origin(a, b));
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_image_sniff(bytes: *const u8, bytes_len: usize, image_out: *mut u32) -> Status {
+    clear(image_out, 0);
+    boundary(std::ptr::null_mut(), || {
+        required(image_out, "image_out")?;
+        let bytes = input(bytes, bytes_len, "bytes")?;
+        put(image_out, icons::sniff(bytes).map_or(0, image_code));
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_image_mime(image: u32, mime_out: *mut McpgenStr) -> Status {
+    clear(mime_out, McpgenStr::NULL);
+    boundary(std::ptr::null_mut(), || {
+        required(mime_out, "mime_out")?;
+        let mime = match image {
+            1 => "image/png\0",
+            2 => "image/jpeg\0",
+            3 => "image/gif\0",
+            4 => "image/webp\0",
+            5 => "image/svg+xml\0",
+            other => return Err(ErrorObject::call(Status::InvalidArgument, format!("{other} is not an image mcpgen_image_type value"))),
+        };
+        put(mime_out, McpgenStr::from_static_nul(mime));
+        Ok(Status::Ok)
+    })
+}

@@ -1,0 +1,679 @@
+/* The C test suite for tool schemas and icons: every case of vectors/tools and vectors/icons
+ * with the verdicts of the Rust runner (generated/tests/tools.rs), plus NULL handling, hostile
+ * input, the checker's cache and limits, and the icon helpers.
+ *
+ * Usage: test_tools VECTORS_DIR
+ * Built with gcc -std=c99 -Wall -Wextra -Werror against libmcpgen.a and libmcpgen.so (run.sh).
+ * Exit status 0 only when every check passed; each failure is printed with its location. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcpgen.h"
+#include "jsonscan.h"
+#include "testutil.h"
+
+/* ---- small helpers ----------------------------------------------------------------------- */
+
+/* The string member `key` of `obj`, unescaped (free() it), or NULL when absent. */
+static char *get_string(js_span obj, const char *key) {
+    js_span v;
+    size_t n;
+    return js_get(obj, key, &v) ? js_string(v, &n) : NULL;
+}
+
+/* True when `obj.key` is the literal `true`; *present says whether it is a boolean at all. */
+static int get_bool(js_span obj, const char *key, int *present) {
+    js_span v;
+    *present = 0;
+    if (!js_get(obj, key, &v)) return 0;
+    if (v.n == 4 && !memcmp(v.p, "true", 4)) {
+        *present = 1;
+        return 1;
+    }
+    if (v.n == 5 && !memcmp(v.p, "false", 5)) *present = 1;
+    return 0;
+}
+
+static int get_u64(js_span obj, const char *key, unsigned long long *out) {
+    js_span v;
+    char buf[32];
+    if (!js_get(obj, key, &v) || v.n == 0 || v.n >= sizeof buf || v.p[0] < '0' || v.p[0] > '9') return 0;
+    memcpy(buf, v.p, v.n);
+    buf[v.n] = 0;
+    *out = strtoull(buf, NULL, 10);
+    return 1;
+}
+
+static int str_eq_c(mcpgen_str s, const char *want) {
+    return s.len == strlen(want) && memcmp(s.ptr, want, s.len) == 0;
+}
+
+/* RFC 4648 Base64 (padding optional) into a new buffer (free() it); NULL when malformed. */
+static unsigned char *base64_decode(const char *s, size_t *len_out) {
+    size_t n = strlen(s), i, len = 0;
+    unsigned long acc = 0;
+    int bits = 0;
+    unsigned char *out = (unsigned char *)malloc(n / 4 * 3 + 3);
+    if (!out) return NULL;
+    for (i = 0; i < n && s[i] != '='; i++) {
+        const char *alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        const char *at = strchr(alphabet, s[i]);
+        if (!at || !*at) {
+            free(out);
+            return NULL;
+        }
+        acc = (acc << 6) | (unsigned long)(at - alphabet);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out[len++] = (unsigned char)((acc >> bits) & 0xFF);
+        }
+    }
+    *len_out = len;
+    return out;
+}
+
+/* ---- vectors/tools ------------------------------------------------------------------------- */
+
+static const struct {
+    const char *name;
+    uint32_t limit;
+} LIMITS[] = {
+    {"max_depth", MCPGEN_TOOL_LIMIT_MAX_DEPTH},
+    {"max_subschemas", MCPGEN_TOOL_LIMIT_MAX_SUBSCHEMAS},
+    {"max_enum_values", MCPGEN_TOOL_LIMIT_MAX_ENUM_VALUES},
+    {"max_pattern_length", MCPGEN_TOOL_LIMIT_MAX_PATTERN_LENGTH},
+    {"backtrack_limit", MCPGEN_TOOL_LIMIT_BACKTRACK},
+    {"max_steps", MCPGEN_TOOL_LIMIT_MAX_STEPS},
+    {"max_instance_depth", MCPGEN_TOOL_LIMIT_MAX_INSTANCE_DEPTH},
+};
+
+/* A checker with the case's `limits`, or NULL (the library's default checker) when it has
+ * none. Returns 0 on an unknown limit name. */
+static int checker_for(js_span root, mcpgen_tool_checker **out, char *why, size_t why_len) {
+    js_span limits, key, val;
+    const char *cursor = NULL;
+    *out = NULL;
+    if (!js_get(root, "limits", &limits)) return 1;
+    if (mcpgen_tool_checker_new(out) != MCPGEN_OK) return 0;
+    while (js_next(limits, &cursor, &key, &val)) {
+        size_t i, klen;
+        int found = 0;
+        char *name = js_string(key, &klen);
+        unsigned long long n = strtoull(val.p, NULL, 10);
+        for (i = 0; name && i < sizeof LIMITS / sizeof LIMITS[0]; i++) {
+            if (!strcmp(name, LIMITS[i].name)) {
+                found = mcpgen_tool_checker_set_limit(*out, LIMITS[i].limit, n) == MCPGEN_OK;
+            }
+        }
+        if (!found) snprintf(why, why_len, "unknown limit %s", name ? name : "?");
+        free(name);
+        if (!found) return 0;
+    }
+    return 1;
+}
+
+/* Does some entry of `err` match the wanted error (kind, and pointer/uri/message_contains when
+ * given)? */
+static int has_schema_error(const mcpgen_error *err, js_span want) {
+    size_t count = 0, i;
+    char *kind = get_string(want, "kind"), *pointer = get_string(want, "pointer"), *uri = get_string(want, "uri");
+    char *contains_text = get_string(want, "message_contains");
+    int found = 0;
+    mcpgen_error_count(err, &count);
+    for (i = 0; i < count && !found; i++) {
+        mcpgen_str k, p, u, m;
+        mcpgen_error_kind(err, i, &k);
+        mcpgen_error_pointer(err, i, &p);
+        mcpgen_error_uri(err, i, &u);
+        mcpgen_error_message(err, i, &m);
+        found = kind && str_eq_c(k, kind) && (!pointer || str_eq_c(p, pointer)) && (!uri || str_eq_c(u, uri)) &&
+                (!contains_text || contains(m.ptr, m.len, contains_text, strlen(contains_text)));
+    }
+    free(kind);
+    free(pointer);
+    free(uri);
+    free(contains_text);
+    return found;
+}
+
+static mcpgen_status expected_call_status(const char *kind) {
+    if (!kind || !strcmp(kind, "invalid")) return MCPGEN_INVALID;
+    if (!strcmp(kind, "limit_exceeded")) return MCPGEN_LIMIT_EXCEEDED;
+    if (!strcmp(kind, "schema")) return MCPGEN_TOOL_SCHEMA_INVALID;
+    return MCPGEN_INTERNAL; /* unknown kind in a vector: never matches */
+}
+
+/* Some entry of `err` has `want` from `get`. */
+static int any_entry_is(const mcpgen_error *err, mcpgen_status (*get)(const mcpgen_error *, size_t, mcpgen_str *),
+                        const char *want) {
+    size_t count = 0, i;
+    mcpgen_error_count(err, &count);
+    for (i = 0; i < count; i++) {
+        mcpgen_str s;
+        if (get(err, i, &s) == MCPGEN_OK && str_eq_c(s, want)) return 1;
+    }
+    return 0;
+}
+
+/* The `arguments` / `structured_content` cases of an accepted tool. */
+static int run_instances(const mcpgen_tool_checker *checker, js_span tool, js_span root, const char *member, int output,
+                         char *why, size_t why_len) {
+    js_span list, item, key;
+    const char *cursor = NULL;
+    size_t i = 0;
+    if (!js_get(root, member, &list)) return 1;
+    for (; js_next(list, &cursor, &key, &item); i++) {
+        js_span value;
+        int present, want_ok = get_bool(item, "ok", &present);
+        char *kind = get_string(item, "error"), *pointer = get_string(item, "pointer"), *keyword = get_string(item, "keyword");
+        mcpgen_error *err = NULL;
+        mcpgen_status st, want;
+        int ok = 1;
+        if (!js_get(item, "value", &value) || !present) {
+            snprintf(why, why_len, "%s[%zu] needs value and ok", member, i);
+            ok = 0;
+        } else {
+            st = output ? mcpgen_validate_structured_content(checker, (const uint8_t *)tool.p, tool.n,
+                                                             (const uint8_t *)value.p, value.n, &err)
+                        : mcpgen_validate_tool_arguments(checker, (const uint8_t *)tool.p, tool.n,
+                                                         (const uint8_t *)value.p, value.n, &err);
+            want = want_ok ? MCPGEN_OK : expected_call_status(kind);
+            if (st != want) {
+                mcpgen_str text = {"", 0};
+                if (err) mcpgen_error_text(err, &text);
+                snprintf(why, why_len, "%s[%zu]: %s, expected %s: %.*s", member, i, mcpgen_status_name(st),
+                         mcpgen_status_name(want), (int)text.len, text.ptr);
+                ok = 0;
+            } else if (!want_ok && pointer && !any_entry_is(err, mcpgen_error_pointer, pointer)) {
+                snprintf(why, why_len, "%s[%zu]: no error at pointer %s", member, i, pointer);
+                ok = 0;
+            } else if (!want_ok && keyword && !any_entry_is(err, mcpgen_error_keyword, keyword)) {
+                snprintf(why, why_len, "%s[%zu]: no error from keyword %s", member, i, keyword);
+                ok = 0;
+            } else if (!want_ok && st == MCPGEN_INVALID &&
+                       !any_entry_is(err, mcpgen_error_rule, output ? "TOOL-4" : "TOOL-5")) {
+                snprintf(why, why_len, "%s[%zu]: no error carries rule %s", member, i, output ? "TOOL-4" : "TOOL-5");
+                ok = 0;
+            } else if ((st == MCPGEN_OK) != (err == NULL)) {
+                snprintf(why, why_len, "%s[%zu]: error object on success or missing on failure", member, i);
+                ok = 0;
+            }
+        }
+        mcpgen_error_free(err);
+        free(kind);
+        free(pointer);
+        free(keyword);
+        if (!ok) return 0;
+    }
+    return 1;
+}
+
+static int run_tool_vector(js_span root, char *why, size_t why_len) {
+    js_span tool, expect, errors, want, key;
+    mcpgen_tool_checker *checker = NULL;
+    mcpgen_error *err = NULL;
+    mcpgen_status st;
+    int present, want_ok, ok = 1;
+    const char *cursor = NULL;
+    if (!js_get(root, "tool", &tool) || !js_get(root, "expect", &expect)) {
+        snprintf(why, why_len, "needs tool and expect");
+        return 0;
+    }
+    want_ok = get_bool(expect, "ok", &present);
+    if (!present) {
+        snprintf(why, why_len, "expect.ok must be a boolean");
+        return 0;
+    }
+    if (!checker_for(root, &checker, why, why_len)) {
+        mcpgen_tool_checker_free(checker);
+        return 0;
+    }
+    st = mcpgen_check_tool(checker, (const uint8_t *)tool.p, tool.n, &err);
+    if (want_ok && st != MCPGEN_OK) {
+        mcpgen_str text = {"", 0};
+        if (err) mcpgen_error_text(err, &text);
+        snprintf(why, why_len, "expected the tool to be accepted, got %s: %.*s", mcpgen_status_name(st), (int)text.len,
+                 text.ptr);
+        ok = 0;
+    } else if (!want_ok && st != MCPGEN_TOOL_SCHEMA_INVALID) {
+        snprintf(why, why_len, "expected MCPGEN_TOOL_SCHEMA_INVALID, got %s", mcpgen_status_name(st));
+        ok = 0;
+    } else if (!want_ok) {
+        if (!js_get(expect, "errors", &errors)) {
+            snprintf(why, why_len, "a rejected case needs expect.errors");
+            ok = 0;
+        }
+        while (ok && js_next(errors, &cursor, &key, &want)) {
+            if (!has_schema_error(err, want)) {
+                mcpgen_str text = {"", 0};
+                mcpgen_error_text(err, &text);
+                snprintf(why, why_len, "expected an error %.*s, got: %.*s", (int)want.n, want.p, (int)text.len, text.ptr);
+                ok = 0;
+            }
+        }
+    } else {
+        ok = run_instances(checker, tool, root, "arguments", 0, why, why_len) &&
+             run_instances(checker, tool, root, "structured_content", 1, why, why_len);
+    }
+    mcpgen_error_free(err);
+    mcpgen_tool_checker_free(checker);
+    return ok;
+}
+
+static void test_tool_vectors(const char *vectors) {
+    char dir[1024];
+    size_t n, i;
+    char **files;
+    snprintf(dir, sizeof dir, "%s/tools", vectors);
+    files = list_dir(dir, ".json", &n);
+    CHECK(n > 0, "no vectors in %s", dir);
+    for (i = 0; i < n; i++) {
+        char path[2048], why[8192] = "";
+        size_t len;
+        char *text;
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        text = read_file(path, &len);
+        CHECK(text != NULL, "cannot read %s", path);
+        if (!text) continue;
+        CHECK(run_tool_vector(js_value((js_span){text, len}), why, sizeof why), "tool vector %s: %s", files[i], why);
+        free(text);
+    }
+    free_list(files, n);
+    printf("tool vectors: %zu run\n", n);
+}
+
+/* ---- vectors/icons ------------------------------------------------------------------------- */
+
+/* A policy from a vector's `policy` object; NULL (the defaults) when `policy` is absent. */
+static int policy_from(js_span obj, mcpgen_icon_policy **out, char *why, size_t why_len) {
+    static const struct {
+        const char *name;
+        uint32_t option;
+    } OPTIONS[] = {{"allow_http", MCPGEN_ICON_ALLOW_HTTP},
+                   {"allow_svg", MCPGEN_ICON_ALLOW_SVG},
+                   {"allow_webp", MCPGEN_ICON_ALLOW_WEBP},
+                   {"allow_gif", MCPGEN_ICON_ALLOW_GIF}};
+    js_span policy, key, val, origin, k2;
+    const char *cursor = NULL;
+    *out = NULL;
+    if (!js_get(obj, "policy", &policy)) return 1;
+    if (mcpgen_icon_policy_new(out) != MCPGEN_OK) return 0;
+    while (js_next(policy, &cursor, &key, &val)) {
+        size_t klen, i;
+        char *name = js_string(key, &klen);
+        int done = 0;
+        for (i = 0; name && i < sizeof OPTIONS / sizeof OPTIONS[0]; i++) {
+            if (!strcmp(name, OPTIONS[i].name)) {
+                done = mcpgen_icon_policy_set(*out, OPTIONS[i].option, val.n == 4 && !memcmp(val.p, "true", 4)) == MCPGEN_OK;
+            }
+        }
+        if (name && !strcmp(name, "max_bytes")) {
+            unsigned long long n;
+            done = get_u64(policy, "max_bytes", &n) && mcpgen_icon_policy_set_max_bytes(*out, (size_t)n) == MCPGEN_OK;
+        }
+        if (name && !strcmp(name, "trusted_origins")) {
+            const char *c2 = NULL;
+            done = 1;
+            while (js_next(val, &c2, &k2, &origin)) {
+                size_t olen;
+                char *o = js_string(origin, &olen);
+                done = done && o && mcpgen_icon_policy_add_trusted_origin(*out, o, olen) == MCPGEN_OK;
+                free(o);
+            }
+        }
+        if (!done) snprintf(why, why_len, "unknown or bad policy field %s", name ? name : "?");
+        free(name);
+        if (!done) return 0;
+    }
+    return 1;
+}
+
+static int run_icon_case(const mcpgen_icon_policy *file_policy, js_span c, char *why, size_t why_len) {
+    mcpgen_icon_policy *own = NULL;
+    const mcpgen_icon_policy *policy = file_policy;
+    js_span expect, v, repeat;
+    char *src = NULL, *mime = get_string(c, "mime_type"), *server = get_string(c, "server");
+    char *want_kind = NULL, *want_image = NULL;
+    unsigned char *bytes = NULL;
+    size_t src_len = 0, bytes_len = 0;
+    uint32_t image = 99;
+    mcpgen_error *err = NULL;
+    mcpgen_status st;
+    int present, want_ok = 0, ok = 1;
+    const char *mime_ptr = mime;
+    size_t mime_len = mime ? strlen(mime) : 0;
+
+    if (js_get(c, "policy", &v)) {
+        if (!policy_from(c, &own, why, why_len)) ok = 0;
+        policy = own;
+    }
+    if (!js_get(c, "expect", &expect)) {
+        snprintf(why, why_len, "case has no expect");
+        ok = 0;
+    } else {
+        want_ok = get_bool(expect, "ok", &present);
+        want_kind = get_string(expect, "kind");
+        want_image = get_string(expect, "image");
+        if (!present) {
+            snprintf(why, why_len, "expect.ok must be a boolean");
+            ok = 0;
+        }
+    }
+    if (ok && js_get(c, "src_repeat", &repeat)) {
+        char *prefix = get_string(repeat, "prefix"), *unit = get_string(repeat, "unit");
+        unsigned long long count = 0, i;
+        size_t plen = prefix ? strlen(prefix) : 0, ulen = unit ? strlen(unit) : 0;
+        get_u64(repeat, "count", &count);
+        src = (char *)malloc(plen + ulen * count + 1);
+        if (prefix) memcpy(src, prefix, plen);
+        for (i = 0; i < count; i++) memcpy(src + plen + ulen * i, unit, ulen);
+        src_len = plen + ulen * count;
+        src[src_len] = 0;
+        free(prefix);
+        free(unit);
+    } else if (ok && js_get(c, "src", &v)) {
+        src = js_string(v, &src_len);
+    } else if (ok && js_get(c, "bytes_base64", &v)) {
+        char *b64 = js_string(v, &bytes_len);
+        bytes = b64 ? base64_decode(b64, &bytes_len) : NULL;
+        free(b64);
+        if (!bytes) {
+            snprintf(why, why_len, "bytes_base64 is not Base64");
+            ok = 0;
+        }
+    } else if (ok && js_get(c, "bytes_text", &v)) {
+        bytes = (unsigned char *)js_string(v, &bytes_len);
+    } else if (ok) {
+        snprintf(why, why_len, "an icon case needs src, bytes_base64 or bytes_text");
+        ok = 0;
+    }
+    if (ok) {
+        if (src) {
+            st = mcpgen_check_icon(policy, src, src_len, mime_ptr, mime_len, &image, &err);
+            if (st == MCPGEN_OK && server) {
+                st = mcpgen_check_icon_origin(policy, src, src_len, server, strlen(server), &err);
+            }
+        } else {
+            st = mcpgen_check_icon_bytes(policy, bytes, bytes_len, mime_ptr, mime_len, &image, &err);
+        }
+        if (want_ok && st != MCPGEN_OK) {
+            mcpgen_str text = {"", 0};
+            if (err) mcpgen_error_text(err, &text);
+            snprintf(why, why_len, "expected acceptance, got %s: %.*s", mcpgen_status_name(st), (int)text.len, text.ptr);
+            ok = 0;
+        } else if (!want_ok && st != MCPGEN_ICON_REFUSED) {
+            snprintf(why, why_len, "expected MCPGEN_ICON_REFUSED (%s), got %s", want_kind ? want_kind : "any",
+                     mcpgen_status_name(st));
+            ok = 0;
+        } else if (!want_ok && want_kind && !any_entry_is(err, mcpgen_error_kind, want_kind)) {
+            mcpgen_str text = {"", 0};
+            mcpgen_error_text(err, &text);
+            snprintf(why, why_len, "expected kind %s, got: %.*s", want_kind, (int)text.len, text.ptr);
+            ok = 0;
+        } else if (want_ok && want_image) {
+            mcpgen_str got = {"(none)", 6};
+            if (image != MCPGEN_IMAGE_NONE) mcpgen_image_mime(image, &got);
+            if (!str_eq_c(got, want_image)) {
+                snprintf(why, why_len, "expected image %s, got %.*s", want_image, (int)got.len, got.ptr);
+                ok = 0;
+            }
+        }
+    }
+    mcpgen_error_free(err);
+    mcpgen_icon_policy_free(own);
+    free(src);
+    free(bytes);
+    free(mime);
+    free(server);
+    free(want_kind);
+    free(want_image);
+    return ok;
+}
+
+static void test_icon_vectors(const char *vectors) {
+    char dir[1024];
+    size_t n, i, total = 0;
+    char **files;
+    snprintf(dir, sizeof dir, "%s/icons", vectors);
+    files = list_dir(dir, ".json", &n);
+    CHECK(n > 0, "no vectors in %s", dir);
+    for (i = 0; i < n; i++) {
+        char path[2048], why[8192] = "";
+        size_t len;
+        char *text = NULL;
+        js_span root, cases, key, c;
+        const char *cursor = NULL;
+        mcpgen_icon_policy *policy = NULL;
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        text = read_file(path, &len);
+        CHECK(text != NULL, "cannot read %s", path);
+        if (!text) continue;
+        root = js_value((js_span){text, len});
+        CHECK(policy_from(root, &policy, why, sizeof why), "%s: %s", files[i], why);
+        CHECK(js_get(root, "cases", &cases) && js_count(cases) > 0, "%s: no cases", files[i]);
+        while (js_next(cases, &cursor, &key, &c)) {
+            char *name = get_string(c, "name");
+            why[0] = 0;
+            CHECK(run_icon_case(policy, c, why, sizeof why), "icon vector %s/%s: %s", files[i], name ? name : "?", why);
+            free(name);
+            total++;
+        }
+        mcpgen_icon_policy_free(policy);
+        free(text);
+    }
+    free_list(files, n);
+    printf("icon vectors: %zu cases in %zu files\n", total, n);
+}
+
+/* ---- API ----------------------------------------------------------------------------------- */
+
+static const char TOOL[] = "{\"name\":\"add\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":"
+                           "\"integer\"}},\"required\":[\"a\"]},\"outputSchema\":{\"type\":\"object\",\"properties\":{"
+                           "\"sum\":{\"type\":\"integer\"}}}}";
+static const char OPEN_TOOL[] = "{\"name\":\"ping\",\"inputSchema\":{\"type\":\"object\"}}";
+
+static void test_null_and_hostile(void) {
+    mcpgen_icon_policy *policy = NULL;
+    mcpgen_error *err = NULL;
+    uint64_t value = 1;
+    uint32_t image = 7;
+    size_t count = 9, deep = 100000, i;
+    bool same = true;
+    mcpgen_str s;
+    char *nested;
+
+    CHECK_STATUS(mcpgen_tool_checker_new(NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_tool_checker_set_limit(NULL, MCPGEN_TOOL_LIMIT_MAX_DEPTH, 3), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_tool_checker_set_validate_formats(NULL, true), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_tool_checker_cached(NULL, &count), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_tool_checker_get_limit(NULL, MCPGEN_TOOL_LIMIT_MAX_DEPTH, NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_check_tool(NULL, NULL, 3, &err), MCPGEN_NULL_ARGUMENT);
+    CHECK(err != NULL, "a NULL argument still yields an error object");
+    mcpgen_error_free(err);
+    CHECK_STATUS(mcpgen_check_tools(NULL, NULL, 0, NULL, NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_validate_tool_arguments(NULL, NULL, 0, B("{}"), NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_validate_structured_content(NULL, B(TOOL), NULL, 5, NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_icon_policy_new(NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_icon_policy_set(NULL, MCPGEN_ICON_ALLOW_SVG, true), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_icon_policy_set_max_bytes(NULL, 1), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_icon_policy_add_trusted_origin(NULL, S("https://a.example")), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_check_icon(NULL, NULL, 0, NULL, 0, &image, NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK(image == 0, "image_out cleared on failure");
+    CHECK_STATUS(mcpgen_check_icon_bytes(NULL, NULL, 1, NULL, 0, NULL, NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_check_icon_origin(NULL, S("https://a.example/i.png"), NULL, 0, NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_icon_same_origin(S("https://a"), S("https://a"), NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_image_sniff(B("x"), NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_image_mime(MCPGEN_IMAGE_PNG, NULL), MCPGEN_NULL_ARGUMENT);
+    mcpgen_tool_checker_free(NULL);
+    mcpgen_icon_policy_free(NULL);
+
+    /* Out-of-range enums. */
+    CHECK_STATUS(mcpgen_tool_checker_get_limit(NULL, 0, &value), MCPGEN_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpgen_tool_checker_get_limit(NULL, 10, &value), MCPGEN_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpgen_image_mime(MCPGEN_IMAGE_NONE, &s), MCPGEN_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpgen_image_mime(6, &s), MCPGEN_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpgen_icon_policy_new(&policy), MCPGEN_OK);
+    CHECK_STATUS(mcpgen_icon_policy_set(policy, 0, true), MCPGEN_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpgen_icon_policy_add_trusted_origin(policy, "\xff", 1), MCPGEN_ARGUMENT_NOT_UTF8);
+    mcpgen_icon_policy_free(policy);
+
+    /* Bad JSON: statuses, never a crash. */
+    CHECK_STATUS(mcpgen_check_tool(NULL, B("{\"name\":\"\xff\"}"), &err), MCPGEN_PARSE_ERROR);
+    CHECK(err && mcpgen_error_message(err, 0, &s) == MCPGEN_OK && contains(s.ptr, s.len, S("`tool`")),
+          "the parse error names the argument");
+    mcpgen_error_free(err);
+    CHECK_STATUS(mcpgen_check_tool(NULL, B("{\"name\":\"t\",\"inputSchema\":{"), NULL), MCPGEN_PARSE_ERROR);
+    CHECK_STATUS(mcpgen_validate_tool_arguments(NULL, B(OPEN_TOOL), B("{\"a\":"), NULL), MCPGEN_PARSE_ERROR);
+    CHECK_STATUS(mcpgen_check_tools(NULL, B("[1,"), NULL, NULL), MCPGEN_PARSE_ERROR);
+    nested = (char *)malloc(deep * 2);
+    for (i = 0; i < deep; i++) {
+        nested[i] = '[';
+        nested[deep * 2 - 1 - i] = ']';
+    }
+    CHECK_STATUS(mcpgen_check_tool(NULL, (const uint8_t *)nested, deep * 2, NULL), MCPGEN_PARSE_ERROR);
+    CHECK_STATUS(mcpgen_validate_tool_arguments(NULL, B(OPEN_TOOL), (const uint8_t *)nested, deep * 2, NULL),
+                 MCPGEN_PARSE_ERROR);
+    CHECK_STATUS(mcpgen_image_sniff((const uint8_t *)nested, deep * 2, &image), MCPGEN_OK);
+    CHECK(image == MCPGEN_IMAGE_NONE, "brackets are no image");
+    free(nested);
+    CHECK_STATUS(mcpgen_icon_same_origin(S("https://a.example/x"), S("https://A.example:443/y"), &same), MCPGEN_OK);
+    CHECK(same, "default port and case are normalised");
+    CHECK_STATUS(mcpgen_icon_same_origin(S("https://a.example/x"), S("http://a.example/x"), &same), MCPGEN_OK);
+    CHECK(!same, "scheme differs");
+}
+
+static void test_checker(void) {
+    mcpgen_tool_checker *checker = NULL;
+    mcpgen_error *err = NULL;
+    size_t count = 99, tools = 0;
+    uint64_t value = 0;
+    mcpgen_str s;
+    static const char LIST[] = "{\"tools\":[{\"name\":\"ok\",\"inputSchema\":{\"type\":\"object\"}},"
+                               "{\"name\":\"bad\",\"inputSchema\":{\"$schema\":\"http://json-schema.org/draft-04/schema#\","
+                               "\"type\":\"object\"}}]}";
+
+    CHECK_STATUS(mcpgen_tool_checker_new(&checker), MCPGEN_OK);
+    CHECK_STATUS(mcpgen_tool_checker_get_limit(checker, MCPGEN_TOOL_LIMIT_MAX_DEPTH, &value), MCPGEN_OK);
+    CHECK(value == 64, "default max_depth is 64, got %llu", (unsigned long long)value);
+    CHECK_STATUS(mcpgen_tool_checker_get_limit(NULL, MCPGEN_TOOL_LIMIT_MAX_STEPS, &value), MCPGEN_OK);
+    CHECK(value == 1000000, "default max_steps");
+    CHECK_STATUS(mcpgen_tool_checker_cached(checker, &count), MCPGEN_OK);
+    CHECK(count == 0, "a new checker has an empty cache");
+
+    /* Compiled once per tool. */
+    CHECK_STATUS(mcpgen_validate_tool_arguments(checker, B(TOOL), B("{\"a\":1}"), NULL), MCPGEN_OK);
+    CHECK_STATUS(mcpgen_validate_tool_arguments(checker, B(TOOL), B("{\"a\":2}"), NULL), MCPGEN_OK);
+    CHECK_STATUS(mcpgen_validate_structured_content(checker, B(TOOL), B("{\"sum\":3}"), NULL), MCPGEN_OK);
+    CHECK_STATUS(mcpgen_tool_checker_cached(checker, &count), MCPGEN_OK);
+    CHECK(count == 1, "one tool, one compiled entry (got %zu)", count);
+    CHECK_STATUS(mcpgen_check_tool(checker, B(OPEN_TOOL), NULL), MCPGEN_OK);
+    CHECK_STATUS(mcpgen_tool_checker_cached(checker, &count), MCPGEN_OK);
+    CHECK(count == 2, "two tools (got %zu)", count);
+
+    /* Invalid arguments: pointer into the instance, keyword, rule TOOL-5. */
+    CHECK_STATUS(mcpgen_validate_tool_arguments(checker, B(TOOL), B("{\"a\":\"x\"}"), &err), MCPGEN_INVALID);
+    CHECK(err && mcpgen_error_pointer(err, 0, &s) == MCPGEN_OK && str_eq_c(s, "/a"), "pointer /a");
+    CHECK(err && mcpgen_error_keyword(err, 0, &s) == MCPGEN_OK && str_eq_c(s, "type"), "keyword type");
+    CHECK(err && mcpgen_error_rule(err, 0, &s) == MCPGEN_OK && str_eq_c(s, "TOOL-5"), "rule TOOL-5");
+    CHECK(err && mcpgen_error_kind(err, 0, &s) == MCPGEN_OK && s.len == 0, "validation entries have no kind");
+    mcpgen_error_free(err);
+    CHECK_STATUS(mcpgen_validate_structured_content(checker, B(TOOL), B("{\"sum\":1.5}"), &err), MCPGEN_INVALID);
+    CHECK(err && mcpgen_error_rule(err, 0, &s) == MCPGEN_OK && str_eq_c(s, "TOOL-4"), "rule TOOL-4");
+    mcpgen_error_free(err);
+    /* No arguments at all: validated as {}. */
+    CHECK_STATUS(mcpgen_validate_tool_arguments(checker, B(TOOL), NULL, 0, &err), MCPGEN_INVALID);
+    CHECK(err && mcpgen_error_keyword(err, 0, &s) == MCPGEN_OK && str_eq_c(s, "required"), "a missing `a`");
+    mcpgen_error_free(err);
+    CHECK_STATUS(mcpgen_validate_tool_arguments(checker, B(OPEN_TOOL), NULL, 0, NULL), MCPGEN_OK);
+    /* A tool without outputSchema accepts any structured content. */
+    CHECK_STATUS(mcpgen_validate_structured_content(checker, B(OPEN_TOOL), B("[1,\"x\"]"), NULL), MCPGEN_OK);
+
+    /* A limit change empties the cache and applies. */
+    CHECK_STATUS(mcpgen_tool_checker_set_limit(checker, MCPGEN_TOOL_LIMIT_MAX_DEPTH, 0), MCPGEN_OK);
+    CHECK_STATUS(mcpgen_tool_checker_cached(checker, &count), MCPGEN_OK);
+    CHECK(count == 0, "set_limit empties the cache");
+    CHECK_STATUS(mcpgen_check_tool(checker, B(TOOL), &err), MCPGEN_TOOL_SCHEMA_INVALID);
+    CHECK(err && mcpgen_error_kind(err, 0, &s) == MCPGEN_OK && str_eq_c(s, "too_deep"), "too_deep at max_depth 0");
+    CHECK(err && mcpgen_error_rule(err, 0, &s) == MCPGEN_OK && str_eq_c(s, "JSCHEMA-8"), "rule JSCHEMA-8");
+    mcpgen_error_free(err);
+    CHECK_STATUS(mcpgen_validate_tool_arguments(checker, B(TOOL), B("{\"a\":1}"), NULL), MCPGEN_TOOL_SCHEMA_INVALID);
+
+    /* A tools/list result: every tool checked, pointers into the document. */
+    CHECK_STATUS(mcpgen_check_tools(NULL, B(LIST), &tools, &err), MCPGEN_TOOL_SCHEMA_INVALID);
+    CHECK(tools == 2, "two tools counted (got %zu)", tools);
+    CHECK(err && mcpgen_error_count(err, &count) == MCPGEN_OK && count == 1, "one problem");
+    CHECK(err && mcpgen_error_pointer(err, 0, &s) == MCPGEN_OK && str_eq_c(s, "/tools/1/inputSchema/$schema"),
+          "pointer into the list: %.*s", err ? (int)s.len : 0, err ? s.ptr : "");
+    CHECK(err && mcpgen_error_uri(err, 0, &s) == MCPGEN_OK && contains(s.ptr, s.len, S("draft-04")), "uri names it");
+    CHECK(err && mcpgen_error_kind(err, 0, &s) == MCPGEN_OK && str_eq_c(s, "unsupported_dialect"), "kind");
+    CHECK(err && mcpgen_error_text(err, &s) == MCPGEN_OK && contains(s.ptr, s.len, S("JSCHEMA-3")), "text has the rule");
+    mcpgen_error_free(err);
+    CHECK_STATUS(mcpgen_check_tools(NULL, B("{\"tools\":[]}"), &tools, NULL), MCPGEN_OK);
+    CHECK(tools == 0, "an empty list");
+    CHECK_STATUS(mcpgen_check_tools(NULL, B("{\"x\":1}"), NULL, NULL), MCPGEN_INVALID);
+    mcpgen_tool_checker_free(checker);
+}
+
+static void test_icons(void) {
+    static const char PNG_DATA[] = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAAC0lEQVR4"
+                                   "nGNgAAIAAAUAAXpeqz8AAAAASUVORK5CYII=";
+    static const unsigned char PNG[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13};
+    static const char SVG[] = "<svg xmlns=\"http://www.w3.org/2000/svg\"/>";
+    mcpgen_icon_policy *policy = NULL;
+    mcpgen_error *err = NULL;
+    uint32_t image = 99;
+    mcpgen_str s;
+
+    CHECK_STATUS(mcpgen_check_icon(NULL, S(PNG_DATA), NULL, 0, &image, NULL), MCPGEN_OK);
+    CHECK(image == MCPGEN_IMAGE_PNG, "a PNG data URI");
+    CHECK_STATUS(mcpgen_check_icon(NULL, S("https://example.com/i.png"), S("image/png"), &image, NULL), MCPGEN_OK);
+    CHECK(image == MCPGEN_IMAGE_NONE, "a remote icon has no image yet");
+    CHECK_STATUS(mcpgen_check_icon(NULL, S("javascript:alert(1)"), NULL, 0, &image, &err), MCPGEN_ICON_REFUSED);
+    CHECK(err && mcpgen_error_kind(err, 0, &s) == MCPGEN_OK && str_eq_c(s, "scheme_not_allowed"), "javascript:");
+    CHECK(err && mcpgen_error_protocol_rule(err, &s) == MCPGEN_OK && str_eq_c(s, "ICON-3"), "rule ICON-3");
+    mcpgen_error_free(err);
+    /* A PNG labelled as JPEG. */
+    CHECK_STATUS(mcpgen_check_icon_bytes(NULL, PNG, sizeof PNG, S("image/jpeg"), &image, &err), MCPGEN_ICON_REFUSED);
+    CHECK(err && mcpgen_error_kind(err, 0, &s) == MCPGEN_OK && str_eq_c(s, "type_mismatch"), "type_mismatch");
+    CHECK(err && mcpgen_error_rule(err, 0, &s) == MCPGEN_OK && str_eq_c(s, "ICON-8"), "rule ICON-8");
+    mcpgen_error_free(err);
+    /* SVG only when allowed, and then reported as SVG (active content). */
+    CHECK_STATUS(mcpgen_check_icon_bytes(NULL, B(SVG), S("image/svg+xml"), &image, NULL), MCPGEN_ICON_REFUSED);
+    CHECK_STATUS(mcpgen_icon_policy_new(&policy), MCPGEN_OK);
+    CHECK_STATUS(mcpgen_icon_policy_set(policy, MCPGEN_ICON_ALLOW_SVG, true), MCPGEN_OK);
+    CHECK_STATUS(mcpgen_check_icon_bytes(policy, B(SVG), S("image/svg+xml"), &image, NULL), MCPGEN_OK);
+    CHECK(image == MCPGEN_IMAGE_SVG, "SVG sniffed");
+    CHECK_STATUS(mcpgen_icon_policy_set_max_bytes(policy, 4), MCPGEN_OK);
+    CHECK_STATUS(mcpgen_check_icon_bytes(policy, B(SVG), NULL, 0, &image, &err), MCPGEN_ICON_REFUSED);
+    CHECK(err && mcpgen_error_kind(err, 0, &s) == MCPGEN_OK && str_eq_c(s, "too_large"), "size cap");
+    mcpgen_error_free(err);
+    /* Origins. */
+    CHECK_STATUS(mcpgen_check_icon_origin(policy, S("https://cdn.example/i.png"), S("https://mcp.example/mcp"), &err),
+                 MCPGEN_ICON_REFUSED);
+    CHECK(err && mcpgen_error_kind(err, 0, &s) == MCPGEN_OK && str_eq_c(s, "cross_origin"), "cross_origin");
+    mcpgen_error_free(err);
+    CHECK_STATUS(mcpgen_icon_policy_add_trusted_origin(policy, S("https://cdn.example")), MCPGEN_OK);
+    CHECK_STATUS(mcpgen_check_icon_origin(policy, S("https://cdn.example/i.png"), S("https://mcp.example/mcp"), NULL),
+                 MCPGEN_OK);
+    mcpgen_icon_policy_free(policy);
+    CHECK_STATUS(mcpgen_image_mime(MCPGEN_IMAGE_JPEG, &s), MCPGEN_OK);
+    CHECK(str_is(s, "image/jpeg"), "jpeg mime");
+}
+
+int main(int argc, char **argv) {
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s VECTORS_DIR\n", argv[0]);
+        return 2;
+    }
+    test_null_and_hostile();
+    test_checker();
+    test_icons();
+    test_tool_vectors(argv[1]);
+    test_icon_vectors(argv[1]);
+    printf("%d checks, %d failed\n", checks, failures);
+    return failures ? 1 : 0;
+}
