@@ -45,3 +45,28 @@ try:
     print("serve", accepted.method, "under", accepted.revision)
 except mcpgen.ProtocolError as refusal:
     print(refusal.http_status, refusal.to_response())
+
+# Tool schemas: check what a server declares (a `$ref` to another document is refused, never
+# fetched), then validate calls; a ToolChecker compiles each tool once and is thread-safe.
+tool = {
+    "name": "get_weather",
+    "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+}
+checker = mcpgen.ToolChecker(limits={"max_depth": 32})
+checker.validate_arguments(tool, {"city": "Paris"})
+try:
+    checker.validate_arguments(tool, {"city": 42})
+except mcpgen.ValidationError as e:
+    print(e.errors[0].pointer, e.errors[0].rule)  # /city TOOL-5
+try:
+    mcpgen.check_tool({"name": "t", "inputSchema": {"type": "object", "$ref": "https://example.com/s.json"}})
+except mcpgen.ToolSchemaError as bad:
+    print(bad.errors[0].kind, bad.errors[0].uri, bad.errors[0].rule)  # network_ref https://example.com/s.json JSCHEMA-5
+
+# Icons: scheme, type allowlist, size and magic bytes; SVG (active content) only when allowed.
+icon = mcpgen.check_icon("https://example.com/icon.png", "image/png", server="https://example.com/mcp")
+print(icon.kind, icon.origin)  # remote https://example.com
+try:
+    mcpgen.check_icon_bytes(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR", "image/jpeg")
+except mcpgen.IconError as refused:
+    print(refused.kind, refused.rule)  # type_mismatch ICON-8

@@ -3,8 +3,10 @@
 
 use std::borrow::Cow;
 
+use mcpgen::icons::IconError;
 use mcpgen::json::{Kind, Tape};
 use mcpgen::protocol::{ProtocolError, ResponseError};
+use mcpgen::tools::{SchemaError, ToolCallError, ToolSchemaErrors};
 use mcpgen::validate::ArmFailure;
 use mcpgen::{DecodeError, JsonView, ToJson, ValidationError, Value};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
@@ -169,6 +171,12 @@ pub enum Failure {
     Decode(DecodeError),
     Protocol(Box<ProtocolError>),
     Response(Box<ResponseError>),
+    /// A tool whose own schemas are unusable (JSCHEMA-*).
+    ToolSchema(Box<ToolSchemaErrors>),
+    /// A tool-call instance refused: the tool's schema, the instance, or a cost limit.
+    ToolCall(Box<ToolCallError>),
+    /// An icon refused (ICON-*).
+    Icon(IconError),
     /// The data has a value with no JSON form: (is it a type error?, message).
     NotJson((bool, String)),
     /// A bad argument (unknown revision or policy…).
@@ -190,6 +198,24 @@ impl From<ProtocolError> for Failure {
 impl From<ResponseError> for Failure {
     fn from(e: ResponseError) -> Self {
         Failure::Response(Box::new(e))
+    }
+}
+impl From<ToolSchemaErrors> for Failure {
+    fn from(e: ToolSchemaErrors) -> Self {
+        Failure::ToolSchema(Box::new(e))
+    }
+}
+impl From<ToolCallError> for Failure {
+    fn from(e: ToolCallError) -> Self {
+        match e {
+            ToolCallError::Schema(e) => Failure::ToolSchema(Box::new(e)),
+            e => Failure::ToolCall(Box::new(e)),
+        }
+    }
+}
+impl From<IconError> for Failure {
+    fn from(e: IconError) -> Self {
+        Failure::Icon(e)
     }
 }
 impl From<PyErr> for Failure {
@@ -242,6 +268,15 @@ pub fn error_details<'py>(py: Python<'py>, errors: &[ValidationError]) -> PyResu
     }
     let items: Vec<Bound<'py, PyAny>> = errors.iter().map(|e| one(py, e, &detail, &arm_failure)).collect::<PyResult<_>>()?;
     PyList::new(py, items)
+}
+
+/// `SchemaProblem` records (kind, pointer, uri, rule, message) of a tool's schema errors.
+pub fn schema_problems<'py>(py: Python<'py>, errors: &[SchemaError]) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    let class = py_type(py, "SchemaProblem")?;
+    errors
+        .iter()
+        .map(|e| class.call1((e.kind.as_str(), e.pointer.as_str(), e.uri.as_deref(), e.rule(), e.message.as_str())))
+        .collect()
 }
 
 impl Failure {
@@ -320,6 +355,31 @@ impl Failure {
                 let errors = error_details(py, &e.errors)?;
                 let kw = kwargs(py, &[("rule", e.rule.into_pyobject(py)?.into_any()), ("errors", errors.into_any())])?;
                 raise("ResponseError", PyTuple::new(py, [e.message.as_str()])?, kw)
+            }
+            Failure::ToolSchema(e) => {
+                let errors = PyList::new(py, schema_problems(py, &e.errors)?)?;
+                let kw = kwargs(py, &[("tool", e.tool.as_str().into_pyobject(py)?.into_any()), ("errors", errors.into_any())])?;
+                raise("ToolSchemaError", PyTuple::new(py, [e.to_string()])?, kw)
+            }
+            Failure::ToolCall(e) => {
+                // `Schema` never gets here (see `From<ToolCallError>`); it has no instance errors.
+                let class = match *e {
+                    ToolCallError::LimitExceeded(_) => "LimitExceededError",
+                    _ => "ValidationError",
+                };
+                let errors = error_details(py, e.errors())?;
+                raise(class, PyTuple::new(py, [e.to_string().into_pyobject(py)?.into_any(), errors.into_any()])?, PyDict::new(py))
+            }
+            Failure::Icon(e) => {
+                let kw = kwargs(
+                    py,
+                    &[
+                        ("kind", e.kind.as_str().into_pyobject(py)?.into_any()),
+                        ("rule", e.rule().into_pyobject(py)?.into_any()),
+                        ("message", e.message.as_str().into_pyobject(py)?.into_any()),
+                    ],
+                )?;
+                raise("IconError", PyTuple::new(py, [e.to_string()])?, kw)
             }
             Failure::NotJson((true, m)) => Ok(PyTypeError::new_err(m)),
             Failure::NotJson((false, m)) => Ok(PyValueError::new_err(m)),

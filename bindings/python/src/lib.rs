@@ -5,9 +5,13 @@
 //!   released.
 //! - Python data (`dict`, `list`, …) is read in place through [`view::PyView`], a
 //!   [`mcpgen::JsonView`]: no JSON text round trip.
+//! - Tool schemas ([`tools`]) and icons ([`icons`]): the core works on Rust-owned data, so those
+//!   checks run with the GIL released whatever the input.
 //! - Every core error becomes a Python exception in one place, [`convert::Failure::into_pyerr`].
 
 mod convert;
+mod icons;
+mod tools;
 mod view;
 
 use std::cell::Cell;
@@ -29,7 +33,7 @@ thread_local! {
 }
 
 /// Parses JSON text and runs `f` on the root, reusing this thread's node buffer.
-fn with_tape<T>(bytes: &[u8], f: impl FnOnce(&TapeView<'_, '_>) -> Result<T, DecodeError>) -> Result<T, DecodeError> {
+pub(crate) fn with_tape<T>(bytes: &[u8], f: impl FnOnce(&TapeView<'_, '_>) -> Result<T, DecodeError>) -> Result<T, DecodeError> {
     let buf = NODES.take();
     let tape = Tape::parse_bytes_with(bytes, ParseOptions::default(), buf)?;
     let out = f(&tape.root());
@@ -458,5 +462,14 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(detect_era, m)?)?;
     m.add_function(wrap_pyfunction!(definitions, m)?)?;
     m.add_function(wrap_pyfunction!(methods, m)?)?;
+    m.add_function(wrap_pyfunction!(tools::check_tool, m)?)?;
+    m.add_function(wrap_pyfunction!(tools::check_tools, m)?)?;
+    m.add_function(wrap_pyfunction!(tools::validate_tool_arguments, m)?)?;
+    m.add_function(wrap_pyfunction!(tools::validate_structured_content, m)?)?;
+    m.add_class::<tools::ToolChecker>()?;
+    m.add_function(wrap_pyfunction!(icons::check_icon, m)?)?;
+    m.add_function(wrap_pyfunction!(icons::check_icon_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(icons::same_origin, m)?)?;
+    m.add_function(wrap_pyfunction!(icons::sniff_image, m)?)?;
     Ok(())
 }

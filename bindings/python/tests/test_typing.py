@@ -68,6 +68,34 @@ GOOD = textwrap.dedent(
     mcpgen.validate(request, "CallToolRequest", revision="2026-07-28", policy="strict")
     ok: bool = mcpgen.is_valid(b"{}")
     result: mcpgen.DecodedResult = mcpgen.decode_result(b"{}", "tools/call")
+
+    tool = {"name": "t", "inputSchema": {"type": "object"}}
+    limits: mcpgen.Limits = {"max_depth": 32, "max_errors": 10}
+    checker = mcpgen.ToolChecker(limits=limits, validate_formats=True)
+    checker.check_tool(tool)
+    checker.validate_arguments(tool, {"x": 1})
+    cached: int = checker.cached
+    in_force: "dict[str, int]" = checker.limits
+    mcpgen.validate_tool_arguments(b"{}", {}, limits={"max_steps": 10})
+    mcpgen.validate_structured_content(tool, {})
+    reports: "list[mcpgen.ToolReport]" = mcpgen.check_tools({"tools": [tool]})
+    problems: "tuple[mcpgen.SchemaProblem, ...]" = reports[0].errors
+    try:
+        mcpgen.check_tool(tool)
+    except mcpgen.ToolSchemaError as e:
+        uri: "str | None" = e.errors[0].uri
+    except mcpgen.LimitExceededError as e:
+        detail: mcpgen.ErrorDetail = e.errors[0]
+    policy = mcpgen.IconPolicy(allow_svg=True, trusted_origins=("https://cdn.example.com",))
+    info: mcpgen.IconInfo = mcpgen.check_icon("https://example.com/i.png", "image/png", server="https://example.com", policy=policy)
+    active: bool = info.active_content
+    mime: str = mcpgen.check_icon_bytes(b"PNG", policy=policy)
+    sniffed: "str | None" = mcpgen.sniff_image(bytearray(b""))
+    same: bool = mcpgen.same_origin("https://a", "https://b")
+    try:
+        mcpgen.check_icon("x")
+    except mcpgen.IconError as e:
+        kind: str = e.kind
     """
 )
 
@@ -86,8 +114,13 @@ def test_mypy_accepts_schema_valid_data(tmp_path: Path) -> None:
         ('block = {"type": "image", "text": "hi"}', "typeddict-item"),
         ('mcpgen.validate(request, policy="loose")', "policy"),
         ("mcpgen.negotiate_version(1, [])", "negotiate_version"),
+        ('mcpgen.ToolChecker(limits={"max_dept": 3})', "Limits"),
+        ('mcpgen.check_tool(tool, limits={"max_depth": "3"})', "Limits"),
+        ('mcpgen.check_icon_bytes("text")', "check_icon_bytes"),
+        ('mcpgen.IconPolicy(max_bytes="1")', "IconPolicy"),
+        ("checker.cached = 3", "cached"),
     ],
-    ids=["const", "type", "required", "union-arm", "policy", "api"],
+    ids=["const", "type", "required", "union-arm", "policy", "api", "limit-key", "limit-type", "icon-bytes", "icon-policy", "read-only"],
 )
 def test_mypy_rejects_schema_invalid_data(tmp_path: Path, bad: str, expected: str) -> None:
     out, status = run_mypy(tmp_path, GOOD + "\n" + bad + "\n")

@@ -14,14 +14,12 @@ import pytest
 import mcpgen
 from support import VECTORS, dumps_lossless, error_kind, flatten, loads_lossless
 
-KNOWN_DIRS = {"decode", "protocol"}
+# Every vector directory and the test module that runs it.
+RUNNERS = {"decode": "test_vectors.py", "protocol": "test_vectors.py", "tools": "test_tools.py", "icons": "test_tools.py"}
 
 # Vector directories of features the Python package does not bind, with the reason. A new
-# directory in neither set fails the run: it needs a runner here or a reason there.
-NOT_BOUND = {
-    "tools": "tool-schema checking (mcpgen's tools module) has no Python API yet",
-    "icons": "icon checking (mcpgen's tools module) has no Python API yet",
-}
+# directory in neither table fails the run: it needs a runner or a reason here.
+NOT_BOUND: Dict[str, str] = {}
 
 
 def vector_files(sub: str) -> List[Path]:
@@ -30,10 +28,14 @@ def vector_files(sub: str) -> List[Path]:
 
 def test_every_vector_directory_has_a_runner() -> None:
     dirs = {p.name for p in VECTORS.iterdir() if p.is_dir()}
-    unknown = dirs - KNOWN_DIRS - set(NOT_BOUND)
+    unknown = dirs - set(RUNNERS) - set(NOT_BOUND)
     assert not unknown, f"vectors/{sorted(unknown)} have no Python runner (add one, or a reason to NOT_BOUND)"
-    for sub in KNOWN_DIRS:
+    assert not set(RUNNERS) & set(NOT_BOUND), "a directory is either run or not bound"
+    here = Path(__file__).parent
+    for sub, runner in RUNNERS.items():
         assert vector_files(sub), f"no vectors in vectors/{sub}"
+        source = (here / runner).read_text()
+        assert f'VECTORS / "{sub}"' in source or f'vector_files("{sub}")' in source, f"{runner} does not read vectors/{sub}"
 
 
 # ---- decode/ --------------------------------------------------------------------------------

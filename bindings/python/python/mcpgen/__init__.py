@@ -8,15 +8,26 @@ checked with the GIL released) or already-parsed Python data (``dict``, ``list``
 containers, ``int``, ``float``, ``bool``, ``None``; read in place, without a JSON round trip).
 A top-level ``str`` is always JSON text.
 
+Tool schemas (``check_tool``, ``check_tools``, ``validate_tool_arguments``,
+``validate_structured_content``, ``ToolChecker``) and icons (``check_icon``,
+``check_icon_bytes``, ``same_origin``, ``sniff_image``, ``IconPolicy``) run the core's
+``mcpgen::tools`` and ``mcpgen::icons`` checks: a tool's ``$ref`` to another document is refused,
+never fetched.
+
 Typed dictionaries for every definition of every revision live in ``mcpgen.rev_2026_07_28``,
 ``mcpgen.rev_2025_11_25``, … (generated from the schema).
 """
 
 from ._native import REVISIONS as REVISIONS
+from ._native import ToolChecker as ToolChecker
 from ._native import __version__ as __version__
+from ._native import check_icon as check_icon
+from ._native import check_icon_bytes as check_icon_bytes
 from ._native import check_meta_key as check_meta_key
 from ._native import check_request as check_request
 from ._native import check_response as check_response
+from ._native import check_tool as check_tool
+from ._native import check_tools as check_tools
 from ._native import decode as decode
 from ._native import decode_json as decode_json
 from ._native import decode_result as decode_result
@@ -26,14 +37,23 @@ from ._native import is_valid as is_valid
 from ._native import is_valid_meta_key as is_valid_meta_key
 from ._native import methods as methods
 from ._native import negotiate_version as negotiate_version
+from ._native import same_origin as same_origin
+from ._native import sniff_image as sniff_image
 from ._native import validate as validate
 from ._native import validate_message as validate_message
+from ._native import validate_structured_content as validate_structured_content
+from ._native import validate_tool_arguments as validate_tool_arguments
 from ._types import AcceptedRequest as AcceptedRequest
 from ._types import ArmFailure as ArmFailure
 from ._types import DecodedResult as DecodedResult
 from ._types import Era as Era
 from ._types import ErrorDetail as ErrorDetail
 from ._types import ErrorResponse as ErrorResponse
+from ._types import IconError as IconError
+from ._types import IconInfo as IconInfo
+from ._types import IconPolicy as IconPolicy
+from ._types import LimitExceededError as LimitExceededError
+from ._types import Limits as Limits
 from ._types import McpgenError as McpgenError
 from ._types import Message as Message
 from ._types import MetaKey as MetaKey
@@ -42,6 +62,9 @@ from ._types import ParseError as ParseError
 from ._types import ProtocolError as ProtocolError
 from ._types import ResponseError as ResponseError
 from ._types import ResultResponse as ResultResponse
+from ._types import SchemaProblem as SchemaProblem
+from ._types import ToolReport as ToolReport
+from ._types import ToolSchemaError as ToolSchemaError
 from ._types import UnknownDefinitionError as UnknownDefinitionError
 from ._types import ValidationError as ValidationError
 
@@ -53,6 +76,11 @@ __all__ = [
     "Era",
     "ErrorDetail",
     "ErrorResponse",
+    "IconError",
+    "IconInfo",
+    "IconPolicy",
+    "LimitExceededError",
+    "Limits",
     "McpgenError",
     "Message",
     "MetaKey",
@@ -61,12 +89,20 @@ __all__ = [
     "ProtocolError",
     "ResponseError",
     "ResultResponse",
+    "SchemaProblem",
+    "ToolChecker",
+    "ToolReport",
+    "ToolSchemaError",
     "UnknownDefinitionError",
     "ValidationError",
     "__version__",
+    "check_icon",
+    "check_icon_bytes",
     "check_meta_key",
     "check_request",
     "check_response",
+    "check_tool",
+    "check_tools",
     "decode",
     "decode_json",
     "decode_result",
@@ -76,6 +112,10 @@ __all__ = [
     "is_valid_meta_key",
     "methods",
     "negotiate_version",
+    "same_origin",
+    "sniff_image",
     "validate",
     "validate_message",
+    "validate_structured_content",
+    "validate_tool_arguments",
 ]

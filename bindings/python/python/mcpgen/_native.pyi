@@ -1,15 +1,35 @@
 """Type stubs of the native module; the public API is re-exported by ``mcpgen``."""
 
-from typing import Any, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, final
 
-from ._types import AcceptedRequest, DecodedResult, Era, ErrorResponse, Message, MetaKey, MethodInfo, Policy, ResultResponse
+from ._types import (
+    AcceptedRequest,
+    BytesLike,
+    DecodedResult,
+    Era,
+    ErrorResponse,
+    IconInfo,
+    IconPolicy,
+    Limits,
+    Message,
+    MetaKey,
+    MethodInfo,
+    Policy,
+    ResultResponse,
+    ToolReport,
+)
 
 __all__ = [
     "REVISIONS",
+    "ToolChecker",
     "__version__",
+    "check_icon",
+    "check_icon_bytes",
     "check_meta_key",
     "check_request",
     "check_response",
+    "check_tool",
+    "check_tools",
     "decode",
     "decode_json",
     "decode_result",
@@ -19,8 +39,12 @@ __all__ = [
     "is_valid_meta_key",
     "methods",
     "negotiate_version",
+    "same_origin",
+    "sniff_image",
     "validate",
     "validate_message",
+    "validate_structured_content",
+    "validate_tool_arguments",
 ]
 
 __version__: str
@@ -134,3 +158,99 @@ def definitions(revision: Optional[str] = None) -> List[str]:
 
 def methods(revision: Optional[str] = None) -> List[MethodInfo]:
     """The method table of a revision (default: the newest)."""
+
+# ---- tool schemas (JSCHEMA-*, TOOL-4, TOOL-5) -------------------------------------------------
+
+def check_tool(tool: object, *, limits: Optional[Limits] = None, validate_formats: bool = False) -> None:
+    """Checks and compiles a tool's ``inputSchema`` and ``outputSchema`` (JSCHEMA-1..10):
+    dialect, meta-schema, references (a non-local ``$ref`` is refused and never fetched) and
+    cost limits. ``tool`` is a ``Tool`` as Python data or JSON text.
+
+    Raises ``ToolSchemaError`` listing every problem (``kind``, ``pointer`` into the tool,
+    ``uri``, ``rule``, ``message``); ``ParseError`` for text that is not JSON; ``ValueError``
+    for an unknown or negative limit. Without options it uses the core's process-wide checker,
+    which keeps compiled tools; with options the tool is compiled for this call only (keep a
+    ``ToolChecker`` to reuse them)."""
+
+def check_tools(data: object, *, limits: Optional[Limits] = None, validate_formats: bool = False) -> List[ToolReport]:
+    """Checks every tool of a document that is a ``Tool``, a ``tools/list`` result
+    (``{"tools": [...]}``) or a JSON-RPC response carrying one: one report per tool, in order;
+    a bad tool does not stop the others. Raises ``ValueError`` when the document is none of
+    these (or not JSON)."""
+
+def validate_tool_arguments(
+    tool: object,
+    arguments: object,
+    *,
+    limits: Optional[Limits] = None,
+    validate_formats: bool = False,
+) -> None:
+    """TOOL-5: validates ``tools/call`` arguments against the tool's ``inputSchema`` (pass
+    ``{}`` when the request has none).
+
+    Raises ``ValidationError`` (errors with a ``pointer`` into the arguments, ``schema_path``,
+    ``keyword``, rule ``TOOL-5``) when they do not conform; ``LimitExceededError`` (rule
+    ``JSCHEMA-8``) when validation stopped at a cost limit; ``ToolSchemaError`` when the tool's
+    own schema is unusable."""
+
+def validate_structured_content(
+    tool: object,
+    value: object,
+    *,
+    limits: Optional[Limits] = None,
+    validate_formats: bool = False,
+) -> None:
+    """TOOL-4: validates a result's ``structuredContent`` against the tool's ``outputSchema``
+    (a tool without one accepts any value). Raises as ``validate_tool_arguments``, with rule
+    ``TOOL-4``."""
+
+@final
+class ToolChecker:
+    """Compiles tools once and keeps them (keyed by name and schema text; bounded), so many
+    calls pay the compile step once per tool. Thread-safe: share one across threads; compiling
+    and validating release the GIL."""
+
+    def __new__(cls, *, limits: Optional[Limits] = None, validate_formats: bool = False) -> "ToolChecker": ...
+    def check_tool(self, tool: object) -> None:
+        """As ``mcpgen.check_tool``; a usable tool is kept in the cache."""
+    def validate_arguments(self, tool: object, arguments: object) -> None:
+        """As ``mcpgen.validate_tool_arguments``, with this checker's options and cache."""
+    def validate_structured_content(self, tool: object, value: object) -> None:
+        """As ``mcpgen.validate_structured_content``, with this checker's options and cache."""
+    @property
+    def cached(self) -> int:
+        """Number of compiled tools in the cache."""
+    @property
+    def limits(self) -> Dict[str, int]:
+        """The limits in force, every key of ``Limits`` filled in."""
+    @property
+    def validate_formats(self) -> bool:
+        """Whether ``format`` is checked as an assertion."""
+
+# ---- icons (ICON-*) ----------------------------------------------------------------------------
+
+def check_icon(
+    src: str,
+    mime_type: Optional[str] = None,
+    *,
+    server: Optional[str] = None,
+    policy: Optional[IconPolicy] = None,
+) -> IconInfo:
+    """Checks an ``Icon.src`` and its declared ``mimeType`` against the policy (default
+    ``IconPolicy()``): scheme (ICON-3), type allowlist (ICON-1, SVG ICON-9), and for ``data:``
+    URIs the size before decoding (ICON-7) and the bytes against the declared type (ICON-8).
+    With ``server`` (the server's URL) a remote icon must also share its origin or come from a
+    trusted one (ICON-6). Raises ``IconError`` with ``kind``, ``rule`` and ``message``."""
+
+def check_icon_bytes(data: BytesLike, mime_type: Optional[str] = None, *, policy: Optional[IconPolicy] = None) -> str:
+    """ICON-7/8: checks icon bytes (fetched, or from a ``data:`` URI): size, sniffed type
+    against the allowlist and against the declared type (``mimeType``, else ``Content-Type``).
+    Returns the canonical MIME type; raises ``IconError`` (``type_mismatch`` for a PNG
+    labelled as JPEG)."""
+
+def same_origin(a: str, b: str) -> bool:
+    """ICON-6: whether two URIs share an origin (scheme, host, port; RFC 6454)."""
+
+def sniff_image(data: BytesLike) -> Optional[str]:
+    """The image type of the bytes by their magic number (PNG, JPEG, GIF, WebP, SVG), as a
+    MIME type; None when unrecognised. Says nothing about whether a policy allows it."""

@@ -1,15 +1,19 @@
-"""Exceptions and result types of the mcpgen API.
+"""Exceptions, result types and option types of the mcpgen API.
 
 They are plain Python classes: the native module (`mcpgen._native`) builds them, and all the
 deciding is done there, by the same Rust core that the Rust crate, the C library and the CLI use.
 """
 
-from typing import Any, Dict, List, Literal, NamedTuple, Optional, Sequence, Tuple, Union
+from dataclasses import dataclass
+from typing import Any, Dict, List, Literal, NamedTuple, Optional, Sequence, Tuple, TypedDict, Union
 
 JSONData = Any
 """JSON data as the `json` module reads it: dict, list, str, int, float, bool, None."""
 
 RequestId = Union[str, int]
+
+BytesLike = Union[bytes, bytearray, memoryview]
+"""Raw bytes (icon data): read in place from ``bytes``, copied from the mutable buffers."""
 
 # Written as a Union of single literals (same type) so that stubtest can compare it at runtime.
 Policy = Union[Literal["strict"], Literal["lenient"], Literal["lossless"]]
@@ -54,7 +58,9 @@ class ValidationError(McpgenError, ValueError):
     """The data does not conform.
 
     ``kind`` says why: ``"invalid"`` (schema), ``"protocol"`` (a protocol rule the schema cannot
-    express) or ``"parse"`` (not JSON; raised as the subclass :class:`ParseError`).
+    express), ``"parse"`` (not JSON; raised as the subclass :class:`ParseError`) or
+    ``"limit_exceeded"`` (a tool-call instance whose validation stopped at a cost limit; raised
+    as the subclass :class:`LimitExceededError`).
     """
 
     errors: List[ErrorDetail]
@@ -243,3 +249,155 @@ class MetaKey(NamedTuple):
     name: str
     reserved: bool
     """META-3: the prefix's second label is ``modelcontextprotocol`` or ``mcp``."""
+
+
+# ---- tool schemas ------------------------------------------------------------------------------
+
+
+class Limits(TypedDict, total=False):
+    """Cost limits for tool schemas (JSCHEMA-8); a missing key keeps the core's default
+    (``ToolChecker().limits`` lists them all)."""
+
+    max_depth: int
+    """Maximum nesting depth of subschemas (default 64)."""
+    max_subschemas: int
+    """Maximum number of subschemas, booleans included (default 10 000)."""
+    max_enum_values: int
+    """Maximum length of one ``enum`` (default 10 000)."""
+    max_pattern_length: int
+    """Maximum length of one pattern, in characters (default 1 000)."""
+    regex_size_limit: int
+    """Maximum compiled size of a linear-time pattern, in bytes (default 1 MiB)."""
+    backtrack_limit: int
+    """Backtracking steps a look-around / back-reference pattern may take per match (default
+    100 000); reaching it raises :class:`LimitExceededError`."""
+    max_steps: int
+    """Maximum subschema evaluations at one instance location, references unfolded (default
+    1 000 000)."""
+    max_instance_depth: int
+    """Maximum nesting depth of a validated instance (default 128)."""
+    max_errors: int
+    """Validation errors collected per call at most (default 100)."""
+
+
+class SchemaProblem(NamedTuple):
+    """One problem with a tool's own schemas."""
+
+    kind: str
+    """Stable name: ``invalid_tool``, ``root_not_object``, ``unsupported_dialect``,
+    ``invalid_schema``, ``network_ref``, ``ref_refused``, ``unresolved_ref``, ``too_deep``,
+    ``too_many_subschemas``, ``enum_too_large``, ``pattern_too_long``, ``catastrophic_pattern``,
+    ``ref_cycle`` or ``step_budget_exceeded``."""
+    pointer: str
+    """JSON pointer into the tool (``/inputSchema/properties/user/$ref``)."""
+    uri: Optional[str]
+    """The URI concerned: the unsupported dialect or the refused reference."""
+    rule: str
+    """Protocol rule id (``JSCHEMA-5``, …)."""
+    message: str
+
+    def __str__(self) -> str:
+        at = self.pointer or "(root)"
+        return f"{at}: {self.message} [{self.kind}; {self.rule}]"
+
+
+class ToolReport(NamedTuple):
+    """The report for one tool of a ``check_tools`` document."""
+
+    pointer: str
+    """JSON pointer of the tool in the document (``""`` for a single tool, ``/tools/3``)."""
+    name: str
+    """The tool's ``name`` (``""`` when it has none)."""
+    errors: Tuple[SchemaProblem, ...]
+    """Empty when the tool's schemas are usable."""
+
+
+class ToolSchemaError(McpgenError, ValueError):
+    """A tool whose own ``inputSchema`` / ``outputSchema`` cannot be used (JSCHEMA-*)."""
+
+    tool: str
+    """The tool's ``name`` (``""`` when it has none)."""
+    errors: List[SchemaProblem]
+
+    def __init__(self, message: str, *, tool: str = "", errors: Sequence[SchemaProblem] = ()) -> None:
+        super().__init__(message)
+        self.tool = tool
+        self.errors = list(errors)
+
+
+class LimitExceededError(ValidationError):
+    """Validation of a tool-call instance stopped at a cost limit (JSCHEMA-8): the pattern
+    backtrack limit or the instance depth. Its errors carry rule ``JSCHEMA-8``."""
+
+    def __init__(self, message: str, errors: Sequence[ErrorDetail] = ()) -> None:
+        super().__init__(message, errors, "limit_exceeded")
+
+
+# ---- icons -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class IconPolicy:
+    """What an icon consumer accepts (ICON-1, -3, -6, -7, -8, -9); the defaults are the core's."""
+
+    allow_http: bool = False
+    """Accept plain ``http:`` sources (the spec disagrees with itself, AMB-3)."""
+    allow_svg: bool = False
+    """Accept SVG, which is active content that can carry script (ICON-9)."""
+    allow_webp: bool = True
+    allow_gif: bool = False
+    max_bytes: int = 1048576
+    """Maximum icon size in bytes (ICON-7); a ``data:`` URI is measured before decoding."""
+    trusted_origins: Tuple[str, ...] = ()
+    """Origins (``https://cdn.example.com``) trusted besides the server's own (ICON-6)."""
+
+    def __post_init__(self) -> None:
+        for name in ("allow_http", "allow_svg", "allow_webp", "allow_gif"):
+            if not isinstance(getattr(self, name), bool):
+                raise TypeError(f"IconPolicy.{name} must be a bool, found {getattr(self, name)!r}")
+        if isinstance(self.max_bytes, bool) or not isinstance(self.max_bytes, int) or self.max_bytes < 0:
+            raise ValueError(f"IconPolicy.max_bytes must be a non-negative int, found {self.max_bytes!r}")
+        given: Any = self.trusted_origins
+        origins = tuple(given) if isinstance(given, (list, tuple)) else None
+        if origins is None or not all(isinstance(o, str) for o in origins):
+            raise TypeError(f"IconPolicy.trusted_origins must be a tuple or list of str, found {given!r}")
+        # Frozen and hashable: keep a tuple even when a list was given.
+        object.__setattr__(self, "trusted_origins", origins)
+
+
+IconKind = Union[Literal["data"], Literal["remote"]]
+
+
+class IconInfo(NamedTuple):
+    """An accepted ``Icon.src``."""
+
+    kind: IconKind
+    """``"data"``: inline bytes, decoded and checked. ``"remote"``: to be fetched by the caller
+    (no credentials, same-origin redirects only; ICON-4/5), then checked with
+    ``check_icon_bytes``."""
+    mime: Optional[str]
+    """The sniffed type of inline bytes (``image/png``…); None for a remote icon."""
+    origin: Optional[str]
+    """``scheme://host[:port]`` of a remote icon (lower-cased, default port dropped); None for
+    inline data."""
+    active_content: bool
+    """True for SVG (it can carry script, ICON-9): inline SVG bytes, or a remote icon declared
+    as ``image/svg+xml``. Render it sandboxed, never inline in a privileged document."""
+
+
+class IconError(McpgenError, ValueError):
+    """An icon refused by the policy."""
+
+    kind: str
+    """Stable name: ``invalid_uri``, ``scheme_not_allowed``, ``http_not_allowed``,
+    ``invalid_data_uri``, ``mime_not_allowed``, ``unrecognized_image``, ``type_mismatch``,
+    ``too_large`` or ``cross_origin``."""
+    rule: str
+    """Protocol rule id (``ICON-3``, ``ICON-8``, …)."""
+    message: str
+
+    def __init__(self, text: str, *, kind: str, rule: str, message: str = "") -> None:
+        super().__init__(text)
+        self.kind = kind
+        self.rule = rule
+        self.message = message or text
