@@ -88,6 +88,7 @@ struct CodegenArgs {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    absolute_mirror_env();
     let root = project_root();
     let result = match cli.command {
         Command::Schema {
@@ -124,6 +125,18 @@ fn project_root() -> PathBuf {
 }
 
 /// `MCPGEN_SCHEMA_MIRROR`, if set to something non-empty.
+/// `MCPGEN_SCHEMA_MIRROR` may be relative to where `cargo xtask` runs (the README's
+/// `../shared/mcp-spec`), but the test binaries it starts read it from their own crate
+/// directories: make it absolute once, for this process and every child.
+fn absolute_mirror_env() {
+    let Some(value) = mirror_from_env() else { return };
+    if value.is_relative() {
+        if let Ok(absolute) = std::path::absolute(&value) {
+            std::env::set_var(schema::MIRROR_ENV, absolute);
+        }
+    }
+}
+
 fn mirror_from_env() -> Option<PathBuf> {
     std::env::var_os(schema::MIRROR_ENV)
         .filter(|v| !v.is_empty())

@@ -134,7 +134,7 @@ impl ErrorObject {
         out
     }
 
-    /// JSON text that could not be read (tool and icon calls parse with `serde_json`).
+    /// JSON text that could not be read (the tool and icon calls, which parse before calling the core).
     pub fn parse(message: String) -> ErrorObject {
         let mut out = ErrorObject::bare(Status::ParseError, format!("the input is not JSON: {message}"));
         out.entries.push(Entry { message: OwnedStr::new(message), ..Entry::default() });

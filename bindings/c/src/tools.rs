@@ -6,6 +6,7 @@ use std::ffi::c_char;
 use std::sync::OnceLock;
 
 use core_api::icons::{self, IconPolicy, IconSource, ImageType};
+use core_api::json::{JsonView, Tape};
 use core_api::tools::{self, Limits, SchemaOptions, ToolChecker};
 use serde_json::Value;
 
@@ -41,11 +42,13 @@ fn checker_mut<'a>(p: *mut ToolCheckerObject) -> Result<&'a mut ToolCheckerObjec
     Ok(unsafe { &mut *p })
 }
 
-/// Reads JSON text the way the core's tool functions take it (`serde_json`, recursion limit
-/// 128): a parse failure is `MCPGEN_PARSE_ERROR` naming the argument.
+/// Reads JSON text with the core's parser (as every other C call and the Python package do,
+/// so all surfaces accept the same texts) into the `serde_json::Value` the core's tool
+/// functions take: a parse failure is `MCPGEN_PARSE_ERROR` naming the argument.
 fn json(ptr: *const u8, len: usize, what: &str) -> Result<Value, ErrorObject> {
     let bytes = input(ptr, len, what)?;
-    serde_json::from_slice(bytes).map_err(|e| ErrorObject::parse(format!("`{what}`: {e}")))
+    let tape = Tape::parse_bytes(bytes).map_err(|e| ErrorObject::parse(format!("`{what}`: {e}")))?;
+    Ok(Value::from(&tape.root().to_value()))
 }
 
 /// `mcpgen_tool_limit` values, in the order of the header.
