@@ -31,8 +31,9 @@ use mcpgen_bench::mix::{self, Mix};
 use mcpgen_bench::report::{self, External, Measured, Ratio};
 
 /// Lines measured by other programs (appended by the bindings' helpers).
-/// The Python lines need `python3` with mcpgen (release build) and
-/// `bindings/python/bench/requirements.txt` installed (see that script).
+/// The Python lines run the `python3` first on `PATH`, which needs mcpgen (release build) and
+/// `bindings/python/bench/requirements.txt`: `cargo xtask bench` prepares `target/bench-venv`
+/// and puts it first (`--no-python`, i.e. `MCPGEN_BENCH_NO_PYTHON=1`, leaves the lines out).
 const EXTERNAL: &[External] = &[
     External {
         id: "e",
@@ -237,7 +238,12 @@ fn run() -> Result<(), String> {
         let tsv = target_dir(&root).join("mcpgen-bench/mix.tsv");
         std::fs::create_dir_all(tsv.parent().expect("has a parent")).map_err(|e| e.to_string())?;
         std::fs::write(&tsv, mix.to_tsv()).map_err(|e| format!("cannot write {}: {e}", tsv.display()))?;
+        let no_python = std::env::var_os("MCPGEN_BENCH_NO_PYTHON").is_some();
         for ext in EXTERNAL {
+            if no_python && ext.command.first() == Some(&"python3") {
+                println!("({}) not measured: the Python lines were left out (--no-python)", ext.id);
+                continue;
+            }
             measured.push(ext.run(&root, &tsv, &expected_invalid)?);
         }
     }

@@ -25,6 +25,11 @@ pub struct BenchArgs {
     /// machine) or `wall` (elapsed time).
     #[arg(long, default_value = "cpu", value_parser = ["cpu", "wall"])]
     clock: String,
+    /// Leave out the Python lines (f)–(i). Otherwise `target/bench-venv` is prepared first
+    /// (the comparison packages and a release build of `./bindings/python`) and its `python3`
+    /// runs them.
+    #[arg(long)]
+    no_python: bool,
     /// Arguments for criterion (after `--`), e.g. a benchmark filter `'mix/(a|c)$'`.
     #[arg(last = true)]
     criterion: Vec<String>,
@@ -34,6 +39,16 @@ pub fn run(root: &Path, args: &BenchArgs) -> Result<()> {
     crate::test::pull_schemas(root)?;
     let cargo: OsString = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut cmd = Command::new(cargo);
+    if args.no_python {
+        cmd.env("MCPGEN_BENCH_NO_PYTHON", "1");
+    } else {
+        println!("==> preparing the Python lines (target/bench-venv; --no-python to leave them out)");
+        let bin = crate::python::bench_env(root)?;
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let joined = std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(&path)))
+            .map_err(|e| format!("cannot build PATH: {e}"))?;
+        cmd.env("PATH", joined);
+    }
     cmd.args(["bench", "-p", "mcpgen-bench", "--bench", "mix", "--"])
         .args(&args.criterion)
         .env("MCPGEN_BENCH_MESSAGES", args.messages.to_string())

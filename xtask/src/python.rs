@@ -64,6 +64,27 @@ pub fn test(root: &Path) -> Result<()> {
     run(root, Command::new(&py).arg("bindings/python/examples/quickstart.py"), "the README example")
 }
 
+/// The environment of the Python lines of `cargo xtask bench`: `target/bench-venv` (made once)
+/// with `bindings/python/bench/requirements.txt` and a release build of the package installed
+/// (reinstalled on every run, so the lines measure the current tree; cargo rebuilds only what
+/// changed). Returns the directory to put first on `PATH`.
+pub fn bench_env(root: &Path) -> Result<PathBuf> {
+    let venv = root.join("target/bench-venv");
+    let python: OsString = std::env::var_os("MCPGEN_PYTHON").unwrap_or_else(|| "python3".into());
+    if !venv_python(&venv).exists() {
+        run(root, Command::new(&python).args(["-m", "venv"]).arg(&venv), "create the benchmark environment (on Debian: apt-get install python3-venv)")?;
+    }
+    let py = venv_python(&venv);
+    let pip = |args: &[&str]| {
+        let mut c = Command::new(&py);
+        c.args(["-m", "pip", "--disable-pip-version-check", "--no-input", "install", "--quiet"]).args(args);
+        c
+    };
+    run(root, &mut pip(&["-r", "bindings/python/bench/requirements.txt"]), "install the benchmark's comparison packages")?;
+    run(root, pip(&["--force-reinstall", "--no-deps", "./bindings/python"]).env("CARGO_TARGET_DIR", root.join("target")), "pip install ./bindings/python (release)")?;
+    Ok(py.parent().expect("a venv interpreter is inside a directory").to_path_buf())
+}
+
 fn venv_python(venv: &Path) -> PathBuf {
     if cfg!(windows) {
         venv.join("Scripts").join("python.exe")

@@ -16,8 +16,8 @@ Lines (``--line``):
 - ``jsonschema-rs-dicts``: the same validators on the pre-parsed data.
 
 The Python running it needs mcpgen (a release build: ``pip install ./bindings/python``) and
-``bindings/python/bench/requirements.txt``; run ``cargo xtask bench`` with that environment's
-``python3`` first on ``PATH``.
+``bindings/python/bench/requirements.txt``: ``cargo xtask bench`` installs both into
+``target/bench-venv`` and puts that environment's ``python3`` first on ``PATH``.
 """
 
 import argparse
