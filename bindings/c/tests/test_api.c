@@ -666,31 +666,19 @@ done:
     return ok;
 }
 
+static int run_decode_vector(void *by_policy, js_span root, char *why, size_t why_len) {
+    return run_vector((mcpgen_context *const *)by_policy, root.p, root.n, why, why_len);
+}
+
 static void test_decode_vectors(const char *vectors) {
-    char dir[1024];
-    size_t n, i;
-    char **files;
+    size_t i, n;
     mcpgen_context *by_policy[3] = {NULL, NULL, NULL};
-    snprintf(dir, sizeof dir, "%s/decode", vectors);
-    files = list_dir(dir, ".json", &n);
     for (i = 0; i < 3; i++) {
         mcpgen_context_new(&by_policy[i]);
         mcpgen_context_set_policy(by_policy[i], (uint32_t)i);
     }
-    CHECK(n > 0, "no vectors in %s", dir);
-    for (i = 0; i < n; i++) {
-        char path[2048], why[8192] = "";
-        size_t len;
-        char *text;
-        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
-        text = read_file(path, &len);
-        CHECK(text != NULL, "cannot read %s", path);
-        if (!text) continue;
-        CHECK(run_vector(by_policy, text, len, why, sizeof why), "vector %s: %s", files[i], why);
-        free(text);
-    }
+    n = run_vector_dir(vectors, "decode", run_decode_vector, by_policy);
     for (i = 0; i < 3; i++) mcpgen_context_free(by_policy[i]);
-    free_list(files, n);
     printf("decode vectors: %zu run\n", n);
 }
 
@@ -1160,34 +1148,22 @@ static int pv_check(const pv_outcome *o, js_span expect, char *why, size_t why_l
     return 1;
 }
 
-static void test_protocol_vectors(const char *vectors) {
-    char dir[1024];
-    size_t n, i;
-    char **files;
-    snprintf(dir, sizeof dir, "%s/protocol", vectors);
-    files = list_dir(dir, ".json", &n);
-    CHECK(n > 0, "no vectors in %s", dir);
-    for (i = 0; i < n; i++) {
-        char path[2048], why[8192] = "";
-        size_t len;
-        char *text;
-        js_span root, expect, v;
-        pv_outcome o;
-        int ok;
-        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
-        text = read_file(path, &len);
-        CHECK(text != NULL, "cannot read %s", path);
-        if (!text) continue;
-        root = js_value((js_span){text, len});
-        CHECK(js_get(root, "description", &v) && js_get(root, "expect", &expect), "vector %s lacks description/expect",
-              files[i]);
-        ok = pv_run(root, &o, why, sizeof why) && pv_check(&o, expect, why, sizeof why);
-        CHECK(ok, "protocol vector %s: %s", files[i], why);
-        pv_free(&o);
-        free(text);
+static int run_protocol_vector(void *user, js_span root, char *why, size_t why_len) {
+    js_span expect, v;
+    pv_outcome o;
+    int ok;
+    (void)user;
+    if (!js_get(root, "description", &v) || !js_get(root, "expect", &expect)) {
+        snprintf(why, why_len, "lacks description/expect");
+        return 0;
     }
-    free_list(files, n);
-    printf("protocol vectors: %zu run\n", n);
+    ok = pv_run(root, &o, why, why_len) && pv_check(&o, expect, why, why_len);
+    pv_free(&o);
+    return ok;
+}
+
+static void test_protocol_vectors(const char *vectors) {
+    printf("protocol vectors: %zu run\n", run_vector_dir(vectors, "protocol", run_protocol_vector, NULL));
 }
 
 /* Every official example that is a whole JSON-RPC message passes validate_message; client

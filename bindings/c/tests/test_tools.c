@@ -212,13 +212,14 @@ static int run_instances(const mcpgen_tool_checker *checker, js_span tool, js_sp
     return 1;
 }
 
-static int run_tool_vector(js_span root, char *why, size_t why_len) {
+static int run_tool_vector(void *user, js_span root, char *why, size_t why_len) {
     js_span tool, expect, errors, want, key;
     mcpgen_tool_checker *checker = NULL;
     mcpgen_error *err = NULL;
     mcpgen_status st;
     int present, want_ok, ok = 1;
     const char *cursor = NULL;
+    (void)user;
     if (!js_get(root, "tool", &tool) || !js_get(root, "expect", &expect)) {
         snprintf(why, why_len, "needs tool and expect");
         return 0;
@@ -265,25 +266,7 @@ static int run_tool_vector(js_span root, char *why, size_t why_len) {
 }
 
 static void test_tool_vectors(const char *vectors) {
-    char dir[1024];
-    size_t n, i;
-    char **files;
-    snprintf(dir, sizeof dir, "%s/tools", vectors);
-    files = list_dir(dir, ".json", &n);
-    CHECK(n > 0, "no vectors in %s", dir);
-    for (i = 0; i < n; i++) {
-        char path[2048], why[8192] = "";
-        size_t len;
-        char *text;
-        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
-        text = read_file(path, &len);
-        CHECK(text != NULL, "cannot read %s", path);
-        if (!text) continue;
-        CHECK(run_tool_vector(js_value((js_span){text, len}), why, sizeof why), "tool vector %s: %s", files[i], why);
-        free(text);
-    }
-    free_list(files, n);
-    printf("tool vectors: %zu run\n", n);
+    printf("tool vectors: %zu run\n", run_vector_dir(vectors, "tools", run_tool_vector, NULL));
 }
 
 /* ---- vectors/icons ------------------------------------------------------------------------- */

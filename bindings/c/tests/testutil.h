@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "mcpgen.h"
+#include "jsonscan.h"
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
@@ -116,6 +117,33 @@ static void free_list(char **names, size_t n) {
     free(names);
 }
 
+
+/* Runs one vector file (its JSON value); returns 0 with the reason in `why` on failure. */
+typedef int (*vector_run)(void *user, js_span root, char *why, size_t why_len);
+
+/* Runs `run` on every `*.json` file of `<vectors>/<sub>`, in name order; each file that fails
+ * is one failed check naming it, and an empty directory is a failure too. Returns the count. */
+static size_t run_vector_dir(const char *vectors, const char *sub, vector_run run, void *user) {
+    char dir[1024];
+    size_t n, i;
+    char **files;
+    snprintf(dir, sizeof dir, "%s/%s", vectors, sub);
+    files = list_dir(dir, ".json", &n);
+    CHECK(n > 0, "no vectors in %s", dir);
+    for (i = 0; i < n; i++) {
+        char path[2048], why[8192] = "";
+        size_t len;
+        char *text;
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        text = read_file(path, &len);
+        CHECK(text != NULL, "cannot read %s", path);
+        if (!text) continue;
+        CHECK(run(user, js_value((js_span){text, len}), why, sizeof why), "%s vector %s: %s", sub, files[i], why);
+        free(text);
+    }
+    free_list(files, n);
+    return n;
+}
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
 #endif
