@@ -37,7 +37,7 @@ pub struct ResponseObject {
 /// `mcpgen_strings`.
 #[derive(Debug, Default)]
 pub struct StringsObject {
-    items: Vec<OwnedStr>,
+    pub(crate) items: Vec<OwnedStr>,
 }
 
 fn json_text(v: Option<&Value>) -> OwnedStr {

@@ -2,27 +2,241 @@
 //! `mcpgen_validate_structured_content`) and icons (`mcpgen_icon_policy`, `mcpgen_check_icon`,
 //! …): the core's `tools` and `icons` modules behind the C conventions.
 
-use std::ffi::c_char;
-use std::sync::OnceLock;
+use std::ffi::{c_char, c_int, c_void};
+use std::net::IpAddr;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 use core_api::icons::{self, IconPolicy, IconSource, ImageType};
 use core_api::json::{JsonView, Tape};
-use core_api::tools::{self, Limits, SchemaOptions, ToolChecker};
+use core_api::tools::{self, FetchPolicy, FetchRequest, HostResolver, Limits, SchemaFetcher, SchemaOptions, ToolChecker};
 use serde_json::Value;
 
-use crate::{boundary, clear, clear_ptr, give, input, input_str, object, put, required, ErrorObject, McpgenStr, Status};
+use crate::protocol::StringsObject;
+use crate::{boundary, clear, clear_ptr, give, input, input_str, object, put, required, ErrorObject, McpgenStr, OwnedStr, Status};
 
 /// `mcpgen_tool_checker`: options plus the core's cache of compiled tools. The setters take
 /// `*mut` (configure, then share); the checks take `*const` and may run on many threads.
 pub struct ToolCheckerObject {
     options: SchemaOptions,
+    fetch: FetchSettings,
     checker: ToolChecker,
 }
 
 impl ToolCheckerObject {
     fn new(options: SchemaOptions) -> ToolCheckerObject {
-        ToolCheckerObject { checker: ToolChecker::new(options.clone()), options }
+        ToolCheckerObject { checker: ToolChecker::new(options.clone()), options, fetch: FetchSettings::default() }
     }
+
+    /// Applies changed options: a new fetch policy (and log) from the settings, an empty cache.
+    fn rebuild(&mut self) {
+        self.options.fetch = self.fetch.policy();
+        self.checker = ToolChecker::new(self.options.clone());
+    }
+}
+
+/// The opt-in resolver's settings (JSCHEMA-6), kept apart so they can be set in any order.
+struct FetchSettings {
+    callbacks: Option<Callbacks>,
+    allow_hosts: Option<Vec<String>>,
+    allow_http: bool,
+    timeout: Duration,
+    max_bytes: usize,
+}
+
+impl Default for FetchSettings {
+    fn default() -> Self {
+        // The core's defaults (`FetchPolicy::new`): 5 s, 1 MiB, https only, any public host.
+        FetchSettings { callbacks: None, allow_hosts: None, allow_http: false, timeout: Duration::from_secs(5), max_bytes: 1 << 20 }
+    }
+}
+
+impl FetchSettings {
+    fn policy(&self) -> Option<FetchPolicy> {
+        let callbacks = self.callbacks?;
+        let mut policy = FetchPolicy::new(Arc::new(callbacks));
+        if callbacks.resolve.is_some() {
+            policy = policy.with_resolver(Arc::new(callbacks));
+        }
+        policy.allow_hosts = self.allow_hosts.clone();
+        policy.allow_http = self.allow_http;
+        policy.timeout = self.timeout;
+        policy.max_bytes = self.max_bytes;
+        Some(policy)
+    }
+}
+
+/// `mcpgen_fetch_fn`.
+pub type FetchFn = unsafe extern "C" fn(user_data: *mut c_void, request: *const FetchRequestC, body: *mut BufferObject) -> c_int;
+/// `mcpgen_resolve_fn`.
+pub type ResolveFn =
+    unsafe extern "C" fn(user_data: *mut c_void, host: *const c_char, host_len: usize, port: u16, addresses: *mut AddressesObject) -> c_int;
+
+/// The caller's callbacks and their `user_data`.
+#[derive(Clone, Copy)]
+struct Callbacks {
+    fetch: FetchFn,
+    resolve: Option<ResolveFn>,
+    user_data: *mut c_void,
+}
+
+// SAFETY: the header requires the callbacks and `user_data` to be usable from any thread
+// (validation runs on the caller's threads); the library never dereferences `user_data`.
+unsafe impl Send for Callbacks {}
+// SAFETY: as above.
+unsafe impl Sync for Callbacks {}
+
+/// `mcpgen_fetch_request`: what the fetch callback may do, borrowed for the call.
+#[repr(C)]
+pub struct FetchRequestC {
+    uri: McpgenStr,
+    host: McpgenStr,
+    port: u16,
+    addrs: *const McpgenStr,
+    addr_count: usize,
+    timeout_ms: u32,
+    max_bytes: usize,
+}
+
+/// `mcpgen_buffer`: the body a fetch callback appends to (at most `max_bytes + 1` are kept).
+pub struct BufferObject {
+    bytes: Vec<u8>,
+    max_bytes: usize,
+}
+
+/// `mcpgen_addresses`: the addresses a resolve callback adds.
+pub struct AddressesObject {
+    ips: Vec<IpAddr>,
+}
+
+impl SchemaFetcher for Callbacks {
+    fn fetch(&self, request: &FetchRequest<'_>) -> Result<Vec<u8>, String> {
+        let uri = OwnedStr::new(request.uri);
+        let host = OwnedStr::new(request.host);
+        let addrs: Vec<OwnedStr> = request.addrs.iter().map(|a| OwnedStr::new(a.ip().to_string())).collect();
+        let views: Vec<McpgenStr> = addrs.iter().map(OwnedStr::as_c).collect();
+        let c_request = FetchRequestC {
+            uri: uri.as_c(),
+            host: host.as_c(),
+            port: request.port,
+            addrs: views.as_ptr(),
+            addr_count: views.len(),
+            timeout_ms: u32::try_from(request.timeout.as_millis()).unwrap_or(u32::MAX),
+            max_bytes: request.max_bytes,
+        };
+        let mut body = BufferObject { bytes: Vec::new(), max_bytes: request.max_bytes };
+        // SAFETY: a callback the caller registered, given pointers valid for this call.
+        let rc = unsafe { (self.fetch)(self.user_data, &c_request, &mut body) };
+        if rc != 0 {
+            return Err(format!("the fetch callback returned {rc}"));
+        }
+        Ok(body.bytes)
+    }
+}
+
+impl HostResolver for Callbacks {
+    fn resolve(&self, host: &str, port: u16) -> std::io::Result<Vec<IpAddr>> {
+        let Some(resolve) = self.resolve else { return tools::SystemResolver.resolve(host, port) };
+        let host = OwnedStr::new(host);
+        let name = host.as_c();
+        let mut out = AddressesObject { ips: Vec::new() };
+        // SAFETY: a callback the caller registered, given pointers valid for this call.
+        let rc = unsafe { resolve(self.user_data, name.ptr, name.len, port, &mut out) };
+        if rc != 0 {
+            return Err(std::io::Error::other(format!("the resolve callback returned {rc}")));
+        }
+        Ok(out.ips)
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_buffer_append(buffer: *mut BufferObject, bytes: *const u8, len: usize) -> Status {
+    boundary(std::ptr::null_mut(), || {
+        required(buffer, "buffer")?;
+        let bytes = input(bytes, len, "bytes")?;
+        // SAFETY: non-NULL, the buffer of the running fetch callback (per the contract).
+        let b = unsafe { &mut *buffer };
+        let room = (b.max_bytes + 1).saturating_sub(b.bytes.len());
+        b.bytes.extend_from_slice(&bytes[..bytes.len().min(room)]);
+        if b.bytes.len() > b.max_bytes {
+            return Err(ErrorObject::call(Status::LimitExceeded, format!("the body is over the {}-byte cap", b.max_bytes)));
+        }
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_addresses_add(addresses: *mut AddressesObject, ip: *const c_char, ip_len: usize) -> Status {
+    boundary(std::ptr::null_mut(), || {
+        required(addresses, "addresses")?;
+        let text = input_str(ip, ip_len, "ip")?;
+        let parsed: IpAddr = text
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .parse()
+            .map_err(|_| ErrorObject::call(Status::InvalidArgument, format!("`{text}` is not an IPv4 or IPv6 address")))?;
+        // SAFETY: non-NULL, the list of the running resolve callback (per the contract).
+        unsafe { (*addresses).ips.push(parsed) };
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_tool_checker_set_fetcher(
+    checker: *mut ToolCheckerObject,
+    fetch: Option<FetchFn>,
+    resolve: Option<ResolveFn>,
+    user_data: *mut c_void,
+) -> Status {
+    boundary(std::ptr::null_mut(), || {
+        let c = checker_mut(checker)?;
+        c.fetch.callbacks = fetch.map(|fetch| Callbacks { fetch, resolve, user_data });
+        c.rebuild();
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_tool_checker_allow_host(checker: *mut ToolCheckerObject, host: *const c_char, host_len: usize) -> Status {
+    boundary(std::ptr::null_mut(), || {
+        let c = checker_mut(checker)?;
+        let host = input_str(host, host_len, "host")?;
+        c.fetch.allow_hosts.get_or_insert_with(Vec::new).push(host.to_owned());
+        c.rebuild();
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_tool_checker_set_fetch_options(
+    checker: *mut ToolCheckerObject,
+    allow_http: bool,
+    timeout_ms: u32,
+    max_bytes: usize,
+) -> Status {
+    boundary(std::ptr::null_mut(), || {
+        let c = checker_mut(checker)?;
+        if timeout_ms == 0 {
+            return Err(ErrorObject::call(Status::InvalidArgument, "timeout_ms must be positive".into()));
+        }
+        c.fetch.allow_http = allow_http;
+        c.fetch.timeout = Duration::from_millis(u64::from(timeout_ms));
+        c.fetch.max_bytes = max_bytes;
+        c.rebuild();
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_tool_checker_fetched(checker: *const ToolCheckerObject, uris_out: *mut *mut StringsObject) -> Status {
+    clear_ptr(uris_out);
+    boundary(std::ptr::null_mut(), || {
+        required(uris_out, "uris_out")?;
+        let c = object(checker, "checker")?;
+        let uris = c.options.fetch.as_ref().map(FetchPolicy::fetched).unwrap_or_default();
+        give(uris_out, StringsObject { items: uris.iter().map(OwnedStr::new).collect() });
+        Ok(Status::Ok)
+    })
 }
 
 /// The checker behind a possibly NULL pointer (NULL: default options, one process-wide cache).
@@ -99,7 +313,8 @@ pub unsafe extern "C" fn mcpgen_tool_checker_set_limit(checker: *mut ToolChecker
                     .map_err(|_| ErrorObject::call(Status::InvalidArgument, format!("limit value {value} does not fit in size_t")))?
             }
         }
-        *c = ToolCheckerObject::new(options);
+        c.options = options;
+        c.rebuild();
         Ok(Status::Ok)
     })
 }
@@ -123,9 +338,8 @@ pub unsafe extern "C" fn mcpgen_tool_checker_get_limit(checker: *const ToolCheck
 pub unsafe extern "C" fn mcpgen_tool_checker_set_validate_formats(checker: *mut ToolCheckerObject, on: bool) -> Status {
     boundary(std::ptr::null_mut(), || {
         let c = checker_mut(checker)?;
-        let mut options = c.options.clone();
-        options.validate_formats = on;
-        *c = ToolCheckerObject::new(options);
+        c.options.validate_formats = on;
+        c.rebuild();
         Ok(Status::Ok)
     })
 }

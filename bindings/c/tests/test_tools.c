@@ -1,6 +1,7 @@
 /* The C test suite for tool schemas and icons: every case of vectors/tools and vectors/icons
  * with the verdicts of the Rust runner (generated/tests/tools.rs), plus NULL handling, hostile
- * input, the checker's cache and limits, and the icon helpers.
+ * input, the checker's cache and limits, the opt-in `$ref` fetcher (fake resolver and fetcher:
+ * private addresses refused before any fetch), and the icon helpers.
  *
  * Usage: test_tools VECTORS_DIR
  * Built with gcc -std=c99 -Wall -Wextra -Werror against libmcpgen.a and libmcpgen.so (run.sh).
@@ -647,6 +648,174 @@ static void test_icons(void) {
     CHECK(str_is(s, "image/jpeg"), "jpeg mime");
 }
 
+/* ---- opt-in fetching (JSCHEMA-6), without a network: a fake resolver and a fake fetcher ---- */
+
+typedef struct fake_net {
+    int fetches;
+    char seen_addr[64];
+    unsigned seen_port;
+    const char *body;
+    int fail;
+    mcpgen_status append_status;
+} fake_net;
+
+static int fake_fetch(void *user_data, const mcpgen_fetch_request *request, mcpgen_buffer *body) {
+    fake_net *net = (fake_net *)user_data;
+    net->fetches++;
+    net->seen_port = request->port;
+    if (request->addr_count > 0 && request->addrs[0].len < sizeof net->seen_addr) {
+        memcpy(net->seen_addr, request->addrs[0].ptr, request->addrs[0].len + 1);
+    }
+    if (net->fail) return 7;
+    /* The status is recorded, not obeyed: the library must refuse an oversized body itself. */
+    net->append_status = mcpgen_buffer_append(body, (const uint8_t *)net->body, strlen(net->body));
+    return 0;
+}
+
+static int fake_resolve(void *user_data, const char *host, size_t host_len, uint16_t port, mcpgen_addresses *out) {
+    (void)user_data;
+    (void)port;
+    if (host_len == strlen("schemas.example.com") && !memcmp(host, "schemas.example.com", host_len)) {
+        return mcpgen_addresses_add(out, S("93.184.216.34")) != MCPGEN_OK;
+    }
+    if (host_len == strlen("evil.example.net") && !memcmp(host, "evil.example.net", host_len)) {
+        return mcpgen_addresses_add(out, S("93.184.216.35")) != MCPGEN_OK;
+    }
+    if (host_len == strlen("mixed.example.com") && !memcmp(host, "mixed.example.com", host_len)) {
+        /* One public address is not enough: every address must be public. */
+        return mcpgen_addresses_add(out, S("93.184.216.34")) != MCPGEN_OK ||
+               mcpgen_addresses_add(out, S("10.1.2.3")) != MCPGEN_OK;
+    }
+    return 1; /* unknown name */
+}
+
+/* Checks a tool whose inputSchema has `properties.x.$ref = uri` with `checker`; returns the
+ * status and, on refusal, copies the first entry's kind and message. */
+static mcpgen_status check_ref(const mcpgen_tool_checker *checker, const char *uri, char *kind, char *message, size_t cap) {
+    char tool[512];
+    mcpgen_error *err = NULL;
+    mcpgen_status st;
+    int n = snprintf(tool, sizeof tool,
+                     "{\"name\":\"t\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":{\"$ref\":\"%s\"}}}}", uri);
+    kind[0] = message[0] = 0;
+    st = mcpgen_check_tool(checker, (const uint8_t *)tool, (size_t)n, &err);
+    if (err) {
+        mcpgen_str k = {"", 0}, m = {"", 0};
+        mcpgen_error_kind(err, 0, &k);
+        mcpgen_error_message(err, 0, &m);
+        snprintf(kind, cap, "%.*s", (int)k.len, k.ptr);
+        snprintf(message, cap, "%.*s", (int)m.len, m.ptr);
+    }
+    mcpgen_error_free(err);
+    return st;
+}
+
+static size_t fetched_count(const mcpgen_tool_checker *checker, const char *want_first) {
+    mcpgen_strings *list = NULL;
+    mcpgen_str first;
+    size_t n = 0;
+    CHECK_STATUS(mcpgen_tool_checker_fetched(checker, &list), MCPGEN_OK);
+    mcpgen_strings_count(list, &n);
+    if (want_first && n > 0) {
+        CHECK(mcpgen_strings_get(list, 0, &first) == MCPGEN_OK && str_is(first, want_first), "fetch log names %s", want_first);
+    }
+    mcpgen_strings_free(list);
+    return n;
+}
+
+static void test_fetcher(void) {
+    static const char *const LITERALS[] = {"127.0.0.1",   "127.1.2.3",   "[::1]",          "169.254.169.254",
+                                           "10.0.0.8",    "192.168.1.1", "172.16.0.1",     "172.31.255.254",
+                                           "0.0.0.0",     "[fe80::1]",   "[fd00::1]",      "[::ffff:127.0.0.1]",
+                                           "100.64.0.1"};
+    fake_net net;
+    mcpgen_tool_checker *checker = NULL;
+    char kind[256], message[1024], uri[256];
+    size_t i;
+    static const char SCHEMAS_URI[] = "https://schemas.example.com/s.json";
+    static const char TOOL_WITH_REF[] = "{\"name\":\"t\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":{\"$ref\":"
+                                        "\"https://schemas.example.com/s.json\"}}}}";
+
+    memset(&net, 0, sizeof net);
+    net.body = "{\"type\":\"string\"}";
+    CHECK_STATUS(mcpgen_tool_checker_new(&checker), MCPGEN_OK);
+    /* Off by default: network_ref, nothing fetched. */
+    CHECK(check_ref(checker, SCHEMAS_URI, kind, message, sizeof kind) == MCPGEN_TOOL_SCHEMA_INVALID &&
+              !strcmp(kind, "network_ref"),
+          "fetching is off by default (%s)", kind);
+    CHECK_STATUS(mcpgen_tool_checker_set_fetcher(checker, fake_fetch, fake_resolve, &net), MCPGEN_OK);
+
+    /* Private, loopback, link-local… addresses: refused before any connection. */
+    for (i = 0; i < sizeof LITERALS / sizeof LITERALS[0]; i++) {
+        snprintf(uri, sizeof uri, "https://%s/s.json", LITERALS[i]);
+        CHECK(check_ref(checker, uri, kind, message, sizeof kind) == MCPGEN_TOOL_SCHEMA_INVALID &&
+                  !strcmp(kind, "ref_refused") && strstr(message, "address") != NULL,
+              "%s must be refused for its address (kind %s: %s)", LITERALS[i], kind, message);
+    }
+    CHECK(check_ref(checker, "https://mixed.example.com/s.json", kind, message, sizeof kind) ==
+                  MCPGEN_TOOL_SCHEMA_INVALID &&
+              strstr(message, "private") != NULL,
+          "a name with one private address is refused (%s)", message);
+    CHECK(check_ref(checker, "https://unknown.example.org/s.json", kind, message, sizeof kind) ==
+                  MCPGEN_TOOL_SCHEMA_INVALID &&
+              !strcmp(kind, "ref_refused"),
+          "a name the resolver fails on is refused (%s)", message);
+    CHECK(net.fetches == 0, "no fetch for refused addresses (got %d)", net.fetches);
+    CHECK(fetched_count(checker, NULL) == 0, "nothing logged");
+
+    /* Allowlist and scheme, still without fetching. */
+    CHECK_STATUS(mcpgen_tool_checker_allow_host(checker, S("schemas.example.com")), MCPGEN_OK);
+    CHECK(check_ref(checker, "https://evil.example.net/s.json", kind, message, sizeof kind) ==
+                  MCPGEN_TOOL_SCHEMA_INVALID &&
+              strstr(message, "allowlist") != NULL,
+          "host outside the allowlist (%s)", message);
+    CHECK(check_ref(checker, "http://schemas.example.com/s.json", kind, message, sizeof kind) ==
+                  MCPGEN_TOOL_SCHEMA_INVALID &&
+              strstr(message, "scheme") != NULL,
+          "plain http refused (%s)", message);
+    CHECK(net.fetches == 0, "still no fetch");
+
+    /* An allowed public host: fetched once, on the vetted address, logged, and used. */
+    CHECK_STATUS(mcpgen_validate_tool_arguments(checker, B(TOOL_WITH_REF), B("{\"x\":\"s\"}"), NULL), MCPGEN_OK);
+    CHECK_STATUS(mcpgen_validate_tool_arguments(checker, B(TOOL_WITH_REF), B("{\"x\":1}"), NULL), MCPGEN_INVALID);
+    CHECK(net.fetches == 1, "fetched once, then cached (got %d)", net.fetches);
+    CHECK(!strcmp(net.seen_addr, "93.184.216.34") && net.seen_port == 443, "the fetcher got the vetted address %s:%u",
+          net.seen_addr, net.seen_port);
+    CHECK(fetched_count(checker, SCHEMAS_URI) == 1, "one URI logged");
+
+    /* A failing fetch, then a body over the cap. */
+    net.fail = 1;
+    CHECK_STATUS(mcpgen_tool_checker_set_fetch_options(checker, false, 2000, 1 << 20), MCPGEN_OK);
+    CHECK(check_ref(checker, SCHEMAS_URI, kind, message, sizeof kind) == MCPGEN_TOOL_SCHEMA_INVALID &&
+              strstr(message, "returned 7") != NULL,
+          "a failed fetch is refused (%s)", message);
+    net.fail = 0;
+    CHECK_STATUS(mcpgen_tool_checker_set_fetch_options(checker, false, 2000, 8), MCPGEN_OK);
+    CHECK(check_ref(checker, SCHEMAS_URI, kind, message, sizeof kind) == MCPGEN_TOOL_SCHEMA_INVALID &&
+              !strcmp(kind, "ref_refused"),
+          "a body over the cap is refused (%s)", message);
+    CHECK(net.append_status == MCPGEN_LIMIT_EXCEEDED, "append says to stop past the cap");
+    CHECK_STATUS(mcpgen_tool_checker_set_fetch_options(checker, true, 0, 8), MCPGEN_INVALID_ARGUMENT);
+
+    /* Back to never fetching. */
+    CHECK_STATUS(mcpgen_tool_checker_set_fetcher(checker, NULL, NULL, NULL), MCPGEN_OK);
+    CHECK(check_ref(checker, SCHEMAS_URI, kind, message, sizeof kind) == MCPGEN_TOOL_SCHEMA_INVALID &&
+              !strcmp(kind, "network_ref"),
+          "fetching off again (%s)", kind);
+    CHECK(fetched_count(checker, NULL) == 0, "no log when fetching is off");
+
+    /* NULL arguments. */
+    CHECK_STATUS(mcpgen_tool_checker_set_fetcher(NULL, fake_fetch, NULL, NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_tool_checker_allow_host(NULL, S("a")), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_tool_checker_allow_host(checker, NULL, 1), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_tool_checker_set_fetch_options(NULL, false, 1, 1), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_tool_checker_fetched(checker, NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_tool_checker_fetched(NULL, NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_buffer_append(NULL, B("x")), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_addresses_add(NULL, S("127.0.0.1")), MCPGEN_NULL_ARGUMENT);
+    mcpgen_tool_checker_free(checker);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: %s VECTORS_DIR\n", argv[0]);
@@ -655,6 +824,7 @@ int main(int argc, char **argv) {
     test_null_and_hostile();
     test_checker();
     test_icons();
+    test_fetcher();
     test_tool_vectors(argv[1]);
     test_icon_vectors(argv[1]);
     printf("%d checks, %d failed\n", checks, failures);

@@ -25,7 +25,8 @@
  *   immutable: any number of threads may read one at once; free it exactly once, after the
  *   last reader is done. `mcpgen_tool_checker` and `mcpgen_icon_policy` follow the context's
  *   rule. The only global mutable state is the cache of the default tool checker (used when a
- *   tool function gets a NULL checker), which is internally locked.
+ *   tool function gets a NULL checker), which is internally locked. Callbacks registered with
+ *   `mcpgen_tool_checker_set_fetcher` run on the threads that compile tools.
  * ======================================================================================== */
 
 /** What happened. Stable numbers, grouped in ranges:
@@ -160,9 +161,48 @@ typedef struct mcpgen_strings mcpgen_strings;
  *  `mcpgen_tool_checker_new`, configure with `mcpgen_tool_checker_set_*`, then pass it as
  *  `const` to any number of threads (the cache is internally locked). Owned by the caller; free
  *  with `mcpgen_tool_checker_free`. Every tool function also accepts NULL: the default options
- *  and one process-wide cache. Non-local `$ref`s are never fetched (JSCHEMA-5); the opt-in
- *  fetching resolver (JSCHEMA-6) is only in the Rust API. */
+ *  and one process-wide cache. Non-local `$ref`s are never fetched (JSCHEMA-5) unless a fetch
+ *  callback is registered with `mcpgen_tool_checker_set_fetcher` (JSCHEMA-6). */
 typedef struct mcpgen_tool_checker mcpgen_tool_checker;
+
+/** A fetch the opt-in resolver vetted (JSCHEMA-6), handed to a `mcpgen_fetch_fn`; every
+ *  pointer is valid only during the callback. */
+typedef struct mcpgen_fetch_request {
+    /** The URI to fetch (`https:`, or `http:` when allowed). */
+    mcpgen_str uri;
+    /** Its host, lower-cased, without brackets. */
+    mcpgen_str host;
+    /** The port to connect to (443 / 80 by default). */
+    uint16_t port;
+    /** The only addresses to connect to (text: `93.184.216.34`, `2606:2800::1`), every one
+     *  checked to be public; connecting to these pins the checked DNS answer. */
+    const mcpgen_str *addrs;
+    size_t addr_count;
+    /** Give up after this long. */
+    uint32_t timeout_ms;
+    /** Read at most this many bytes; more is refused. */
+    size_t max_bytes;
+} mcpgen_fetch_request;
+
+/** The body being received by a `mcpgen_fetch_fn`; append with `mcpgen_buffer_append`.
+ *  Owned by the library; valid only during the callback. */
+typedef struct mcpgen_buffer mcpgen_buffer;
+
+/** The addresses a `mcpgen_resolve_fn` finds; add with `mcpgen_addresses_add`. Owned by the
+ *  library; valid only during the callback. */
+typedef struct mcpgen_addresses mcpgen_addresses;
+
+/** Fetches a vetted URI: connect only to `request->addrs` on `request->port`, honour the
+ *  timeout, send no credentials, follow no redirects, append the body to `body` and stop past
+ *  `request->max_bytes`. Return 0 on success, anything else on failure (the `$ref` is then
+ *  refused, kind `ref_refused`). Called on the thread that compiles the tool, possibly on
+ *  several threads at once; it must not unwind (no C++ exception or longjmp out of it). */
+typedef int (*mcpgen_fetch_fn)(void *user_data, const mcpgen_fetch_request *request, mcpgen_buffer *body);
+
+/** Resolves `host` (not NUL-terminated: `host_len` bytes) for `port`, adding each address with
+ *  `mcpgen_addresses_add`. Return 0 on success. Same threading rules as `mcpgen_fetch_fn`. */
+typedef int (*mcpgen_resolve_fn)(void *user_data, const char *host, size_t host_len, uint16_t port,
+                                 mcpgen_addresses *addresses);
 
 /** A cost limit of a `mcpgen_tool_checker` (JSCHEMA-8); the defaults admit real tool schemas
  *  and refuse hostile ones. */
@@ -533,6 +573,42 @@ mcpgen_status mcpgen_tool_checker_set_validate_formats(mcpgen_tool_checker *chec
 
 /** The number of compiled tools in the cache into `*count_out` (required). */
 mcpgen_status mcpgen_tool_checker_cached(const mcpgen_tool_checker *checker, size_t *count_out);
+
+/** Opts in to fetching non-local `$ref`s (JSCHEMA-6) through `fetch` (NULL: back to never
+ *  fetching), resolving host names with `resolve` (NULL: the system resolver) and passing
+ *  `user_data` to both; they must stay valid, and be callable from any thread, until the
+ *  checker is freed or reconfigured. Before `fetch` is called the library requires `https:`
+ *  (see `mcpgen_tool_checker_set_fetch_options`), checks the host allowlist
+ *  (`mcpgen_tool_checker_allow_host`), resolves the name and refuses it when **any** address is
+ *  loopback, unspecified, private, shared, link-local, unique-local, multicast or broadcast
+ *  (127/8, 10/8, 172.16/12, 192.168/16, 169.254/16, 100.64/10, ::1, fe80::/10, fc00::/7, their
+ *  IPv4-mapped forms, …): no connection is attempted for those. Empties the cache and the
+ *  fetch log. Not while another thread uses the checker. */
+mcpgen_status mcpgen_tool_checker_set_fetcher(mcpgen_tool_checker *checker, mcpgen_fetch_fn fetch,
+                                              mcpgen_resolve_fn resolve, void *user_data);
+
+/** Restricts fetching to the hosts added (exact, case-insensitive; the text is copied); without
+ *  any, every host with only public addresses may be fetched. Empties the cache and the log. */
+mcpgen_status mcpgen_tool_checker_allow_host(mcpgen_tool_checker *checker, const char *host, size_t host_len);
+
+/** Fetch options: also allow plain `http:` (default false), the timeout in milliseconds
+ *  (default 5000; 0 is `MCPGEN_INVALID_ARGUMENT`) and the size cap (default 1 MiB). Empties the
+ *  cache and the log. */
+mcpgen_status mcpgen_tool_checker_set_fetch_options(mcpgen_tool_checker *checker, bool allow_http, uint32_t timeout_ms,
+                                                    size_t max_bytes);
+
+/** The URIs fetched so far, in order (the JSCHEMA-6 log), into `*uris_out` (required; free with
+ *  `mcpgen_strings_free`); empty when fetching is off. */
+mcpgen_status mcpgen_tool_checker_fetched(const mcpgen_tool_checker *checker, mcpgen_strings **uris_out);
+
+/** Inside a `mcpgen_fetch_fn`: appends `len` bytes to the body. Bytes past the request's
+ *  `max_bytes` are dropped and `MCPGEN_LIMIT_EXCEEDED` says to stop reading (the `$ref` is then
+ *  refused). */
+mcpgen_status mcpgen_buffer_append(mcpgen_buffer *buffer, const uint8_t *bytes, size_t len);
+
+/** Inside a `mcpgen_resolve_fn`: adds an address given as text (`203.0.113.7`, `2001:db8::1`,
+ *  brackets allowed). `MCPGEN_INVALID_ARGUMENT` for text that is not an IP address. */
+mcpgen_status mcpgen_addresses_add(mcpgen_addresses *addresses, const char *ip, size_t ip_len);
 
 /** Checks a `Tool` object (JSON text, `tool_len` bytes) and compiles its schemas into the
  *  checker's cache: dialect (none = 2020-12; draft-07, 2019-09, 2020-12 supported; JSCHEMA-3),
