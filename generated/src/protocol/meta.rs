@@ -39,6 +39,12 @@ fn check_name(name: &str) -> Result<(), String> {
 }
 
 pub(super) fn check_meta_key(key: &str) -> Result<MetaKey, String> {
+    let (prefix, name, reserved) = split_meta_key(key)?;
+    Ok(MetaKey { prefix: prefix.map(str::to_owned), name: name.to_owned(), reserved })
+}
+
+/// [`check_meta_key`] without copies: (prefix, name, reserved), borrowed from `key`.
+pub(super) fn split_meta_key(key: &str) -> Result<(Option<&str>, &str, bool), String> {
     if key.is_empty() {
         return Err("empty `_meta` key (AMB-5: rejected although the grammar's optional parts allow it)".into());
     }
@@ -56,7 +62,7 @@ pub(super) fn check_meta_key(key: &str) -> Result<MetaKey, String> {
         }
     }
     check_name(name).map_err(|e| format!("invalid `_meta` key `{key}`: {e}"))?;
-    Ok(MetaKey { prefix: prefix.map(str::to_owned), name: name.to_owned(), reserved })
+    Ok((prefix, name, reserved))
 }
 
 fn is_lower_hex(s: &str) -> bool {

@@ -2,6 +2,8 @@
 //! values (OTEL-1..3), capability extension keys (EXT-1), duplicate `inputRequests` keys
 //! (MRTR-4). Each finding is a [`ValidationError`] carrying its rule id.
 
+use std::fmt::Write as _;
+
 use crate::json::{JsonView, Kind};
 use crate::validate::ValidationError;
 
@@ -31,13 +33,14 @@ const KNOWN_RESERVED_KEYS: [&str; 7] = [
 /// Appends an RFC 6901 segment.
 pub(crate) fn push_key(ptr: &mut String, key: &str) {
     ptr.push('/');
-    for c in key.chars() {
-        match c {
-            '~' => ptr.push_str("~0"),
-            '/' => ptr.push_str("~1"),
-            c => ptr.push(c),
-        }
+    // RFC 6901 escapes, copying the runs between them whole (`_meta` keys often hold a `/`).
+    let mut rest = key;
+    while let Some(i) = rest.find(['~', '/']) {
+        ptr.push_str(&rest[..i]);
+        ptr.push_str(if rest.as_bytes()[i] == b'~' { "~0" } else { "~1" });
+        rest = &rest[i + 1..];
     }
+    ptr.push_str(rest);
 }
 
 pub(crate) fn pointer(segments: &[&str]) -> String {
@@ -92,8 +95,8 @@ impl RuleWalk {
             Kind::Array => {
                 for (i, x) in v.items().enumerate() {
                     let len = ptr.len();
-                    ptr.push('/');
-                    ptr.push_str(&i.to_string());
+                    // Writing to a String cannot fail.
+                    let _ = write!(ptr, "/{i}");
                     self.walk(&x, ptr);
                     ptr.truncate(len);
                 }
@@ -107,9 +110,9 @@ impl RuleWalk {
         for (k, x) in meta_obj.entries() {
             let len = ptr.len();
             push_key(ptr, &k);
-            match meta::check_meta_key(&k) {
+            match meta::split_meta_key(&k) {
                 Err(e) => self.errors.push(rule_error(ptr.clone(), "propertyNames", "META-1", e)),
-                Ok(key) if key.reserved && self.strict && !KNOWN_RESERVED_KEYS.contains(&k.as_ref()) => {
+                Ok((_, _, reserved)) if reserved && self.strict && !KNOWN_RESERVED_KEYS.contains(&k.as_ref()) => {
                     self.errors.push(rule_error(
                         ptr.clone(),
                         "propertyNames",
@@ -184,5 +187,23 @@ pub(crate) fn check_input_required<'v, V: JsonView<'v>>(result: &V, at: &str, er
             "MRTR-3",
             "an `input_required` result needs `inputRequests`, `requestState`, or both".into(),
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::push_key;
+
+    #[test]
+    fn push_key_escapes_tilde_and_slash() {
+        let mut p = String::from("/params");
+        push_key(&mut p, "_meta");
+        push_key(&mut p, "io.modelcontextprotocol/protocolVersion");
+        assert_eq!(p, "/params/_meta/io.modelcontextprotocol~1protocolVersion");
+        let mut q = String::new();
+        push_key(&mut q, "~/~~//é");
+        assert_eq!(q, "/~0~1~0~0~1~1é");
+        push_key(&mut q, "");
+        assert_eq!(q, "/~0~1~0~0~1~1é/");
     }
 }
