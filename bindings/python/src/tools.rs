@@ -9,6 +9,7 @@
 //! the core vets every non-local `$ref` and calls back into Python (re-acquiring the GIL) only
 //! through [`PyFetcher`] and [`PyResolver`].
 
+use std::cell::RefCell;
 use std::io;
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -16,7 +17,7 @@ use std::time::Duration;
 
 use mcpgen::tools::{self, CompiledTool, FetchPolicy, FetchRequest, HostResolver, Limits, SchemaFetcher, SchemaOptions, ToolCallError, ToolChecker as CoreChecker};
 use mcpgen::JsonView;
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
 use pyo3::gc::PyVisit;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyInt, PyString, PyTuple};
@@ -232,6 +233,40 @@ fn exception_text(py: Python<'_>, err: &PyErr) -> String {
     }
 }
 
+thread_local! {
+    /// A `KeyboardInterrupt`, `SystemExit`… (a `BaseException` that is no `Exception`) raised by
+    /// a callable during this thread's current compilation. It is no reason to refuse a `$ref`
+    /// but a request to stop: the `ToolChecker` method re-raises it once the core returns (the
+    /// core calls the callables on the thread that compiles).
+    static INTERRUPT: RefCell<Option<PyErr>> = const { RefCell::new(None) };
+}
+
+/// The core's error string for an exception a callable raised; an interrupt is also kept for
+/// [`take_interrupt`].
+fn callable_error(py: Python<'_>, err: PyErr) -> String {
+    let text = exception_text(py, &err);
+    if !err.is_instance_of::<PyException>(py) {
+        INTERRUPT.with(|slot| {
+            slot.borrow_mut().get_or_insert(err);
+        });
+    }
+    text
+}
+
+fn take_interrupt() -> Option<PyErr> {
+    INTERRUPT.with(|slot| slot.borrow_mut().take())
+}
+
+/// Runs a `ToolChecker` call: an interrupt raised by a callable wins over the verdict.
+fn checker_call<T>(py: Python<'_>, call: impl FnOnce() -> Result<T, Failure>) -> PyResult<T> {
+    drop(take_interrupt());
+    let out = call();
+    match take_interrupt() {
+        Some(interrupt) => Err(interrupt),
+        None => out.map_err(|f| f.into_pyerr(py)),
+    }
+}
+
 fn type_name(obj: &Bound<'_, PyAny>) -> String {
     obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
 }
@@ -264,7 +299,7 @@ impl PyFetcher {
 
 impl SchemaFetcher for PyFetcher {
     fn fetch(&self, request: &FetchRequest<'_>) -> Result<Vec<u8>, String> {
-        Python::attach(|py| self.call(py, request).map_err(|e| exception_text(py, &e)))
+        Python::attach(|py| self.call(py, request).map_err(|e| callable_error(py, e)))
     }
 }
 
@@ -296,7 +331,7 @@ impl PyResolver {
 
 impl HostResolver for PyResolver {
     fn resolve(&self, host: &str, port: u16) -> io::Result<Vec<IpAddr>> {
-        Python::attach(|py| self.call(py, host, port).map_err(|e| io::Error::other(exception_text(py, &e))))
+        Python::attach(|py| self.call(py, host, port).map_err(|e| io::Error::other(callable_error(py, e))))
     }
 }
 
@@ -459,22 +494,21 @@ impl ToolChecker {
 
     /// Checks and compiles the tool (kept in the cache when it is usable).
     fn check_tool(&self, py: Python<'_>, tool: &Bound<'_, PyAny>) -> PyResult<()> {
-        let run = || -> Result<(), Failure> {
+        checker_call(py, || {
             let tool = json_arg(py, tool)?;
             py.detach(|| self.inner.compile(&tool).map(drop))?;
             Ok(())
-        };
-        run().map_err(|f| f.into_pyerr(py))
+        })
     }
 
     /// TOOL-5: validates `tools/call` arguments.
     fn validate_arguments(&self, py: Python<'_>, tool: &Bound<'_, PyAny>, arguments: &Bound<'_, PyAny>) -> PyResult<()> {
-        validate_with(py, Some(&self.inner), None, tool, arguments, Instance::Arguments).map_err(|f| f.into_pyerr(py))
+        checker_call(py, || validate_with(py, Some(&self.inner), None, tool, arguments, Instance::Arguments))
     }
 
     /// TOOL-4: validates a result's `structuredContent`.
     fn validate_structured_content(&self, py: Python<'_>, tool: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<()> {
-        validate_with(py, Some(&self.inner), None, tool, value, Instance::StructuredContent).map_err(|f| f.into_pyerr(py))
+        checker_call(py, || validate_with(py, Some(&self.inner), None, tool, value, Instance::StructuredContent))
     }
 
     /// Number of compiled tools in the cache.

@@ -366,3 +366,25 @@ def test_without_fetch_nothing_is_fetched() -> None:
         assert [p.kind for p in e.value.errors] == ["network_ref"]
     [report] = mcpgen.check_tools(tool)
     assert [p.kind for p in report.errors] == ["network_ref"]
+
+
+@pytest.mark.parametrize("interrupt", [KeyboardInterrupt(), SystemExit(3)])
+def test_an_interrupt_in_a_callable_is_raised_not_turned_into_a_refusal(interrupt: BaseException) -> None:
+    # Ctrl-C during a slow fetch or lookup must stop the program, not refuse one `$ref`.
+    for fetch, dns in [(FakeFetch(error=interrupt), FakeDns({HOST: [PUBLIC]})), (FakeFetch(), FakeDns({HOST: RaisingAnswer(interrupt)}))]:
+        checker = mcpgen.ToolChecker(fetch=fetch, resolve=dns)
+        with pytest.raises(type(interrupt)):
+            checker.check_tool(tool_with_ref(URI))
+        assert checker.cached == 0
+        # Nothing is left pending for the next call (on this checker or another).
+        assert "allowlist" in refusal(mcpgen.ToolChecker(fetch=never, allow_hosts=()), URI).message
+
+
+class RaisingAnswer:
+    """A resolver answer whose iteration raises (as a lookup interrupted midway)."""
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+    def __iter__(self) -> Any:
+        raise self.error

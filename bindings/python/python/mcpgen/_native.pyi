@@ -222,8 +222,9 @@ class ToolChecker:
     ``FetchRequest`` naming the vetted addresses; the URI is logged in ``fetched``, a body over
     ``fetch_max_bytes`` or not JSON is refused. Every refusal, and any exception ``fetch`` or
     ``resolve`` raises, fails the tool with a ``ToolSchemaError`` of kind ``ref_refused``
-    naming the URI and the reason (the exception's type and text). Fetched documents are
-    cached with the compiled tool, not across tools.
+    naming the URI and the reason (the exception's type and text); a ``KeyboardInterrupt``,
+    ``SystemExit`` or other non-``Exception`` is re-raised instead. Fetched documents are kept
+    with the compiled tool (a cached tool is not fetched again), not shared across tools.
 
     Raises ``TypeError`` when ``fetch`` or ``resolve`` is not callable, ``ValueError`` for
     ``fetch_timeout <= 0``, ``fetch_max_bytes < 0``, or a fetch option set to a non-default
