@@ -4,12 +4,24 @@
 //! the GIL released (by the package's parser, so bad JSON is the usual `ParseError`); Python data
 //! is read through [`crate::view::PyView`]. Either way the result is Rust-owned, so compiling and
 //! validating run with the GIL released.
+//!
+//! A `ToolChecker` built with `fetch=` carries the core's opt-in [`FetchPolicy`] (JSCHEMA-6):
+//! the core vets every non-local `$ref` and calls back into Python (re-acquiring the GIL) only
+//! through [`PyFetcher`] and [`PyResolver`].
 
-use mcpgen::tools::{self, CompiledTool, Limits, SchemaOptions, ToolCallError, ToolChecker as CoreChecker};
+use std::cell::RefCell;
+use std::io;
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcpgen::tools::{self, CompiledTool, FetchPolicy, FetchRequest, HostResolver, Limits, SchemaFetcher, SchemaOptions, ToolCallError, ToolChecker as CoreChecker};
 use mcpgen::JsonView;
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
+use pyo3::gc::PyVisit;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyInt, PyTuple};
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyInt, PyString, PyTuple};
+use pyo3::PyTraverseError;
 use serde_json::Value as Json;
 
 use crate::convert::{input_bytes, py_type, schema_problems, with_input, Failure, Input};
@@ -208,39 +220,295 @@ pub fn validate_structured_content(
     run().map_err(|f| f.into_pyerr(py))
 }
 
+// ---- opt-in fetching (JSCHEMA-6) ----------------------------------------------------------------
+
+/// `TypeName: message` of a Python exception, for the core's error string. The exception is
+/// owned by `err` (fetched, so no longer the thread's current exception) and dropped here.
+fn exception_text(py: Python<'_>, err: &PyErr) -> String {
+    let name = err.get_type(py).name().map(|n| n.to_string()).unwrap_or_else(|_| "exception".into());
+    // `str()` can itself raise; that second error is dropped (cleared) as well.
+    match err.value(py).str() {
+        Ok(text) if text.len().is_ok_and(|n| n > 0) => format!("{name}: {text}"),
+        _ => name,
+    }
+}
+
+thread_local! {
+    /// A `KeyboardInterrupt`, `SystemExit`… (a `BaseException` that is no `Exception`) raised by
+    /// a callable during this thread's current compilation. It is no reason to refuse a `$ref`
+    /// but a request to stop: the `ToolChecker` method re-raises it once the core returns (the
+    /// core calls the callables on the thread that compiles).
+    static INTERRUPT: RefCell<Option<PyErr>> = const { RefCell::new(None) };
+}
+
+/// The core's error string for an exception a callable raised; an interrupt is also kept for
+/// [`take_interrupt`].
+fn callable_error(py: Python<'_>, err: PyErr) -> String {
+    let text = exception_text(py, &err);
+    if !err.is_instance_of::<PyException>(py) {
+        INTERRUPT.with(|slot| {
+            slot.borrow_mut().get_or_insert(err);
+        });
+    }
+    text
+}
+
+fn take_interrupt() -> Option<PyErr> {
+    INTERRUPT.with(|slot| slot.borrow_mut().take())
+}
+
+/// Runs a `ToolChecker` call: an interrupt raised by a callable wins over the verdict.
+fn checker_call<T>(py: Python<'_>, call: impl FnOnce() -> Result<T, Failure>) -> PyResult<T> {
+    drop(take_interrupt());
+    let out = call();
+    match take_interrupt() {
+        Some(interrupt) => Err(interrupt),
+        None => out.map_err(|f| f.into_pyerr(py)),
+    }
+}
+
+fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
+}
+
+/// The `fetch=` callable as the core's [`SchemaFetcher`]. The core calls it from inside
+/// compilation, which runs with the GIL released: it attaches to call Python.
+struct PyFetcher(Py<PyAny>);
+
+impl PyFetcher {
+    fn call(&self, py: Python<'_>, request: &FetchRequest<'_>) -> PyResult<Vec<u8>> {
+        let addrs: Vec<(String, u16)> = request.addrs.iter().map(|a| (a.ip().to_string(), a.port())).collect();
+        let req = py_type(py, "FetchRequest")?.call1((
+            request.uri,
+            request.host,
+            request.port,
+            PyTuple::new(py, addrs)?,
+            request.timeout.as_secs_f64(),
+            request.max_bytes,
+        ))?;
+        let body = self.0.bind(py).call1((req,))?;
+        if let Ok(b) = body.cast::<PyBytes>() {
+            return Ok(b.as_bytes().to_vec());
+        }
+        if let Ok(b) = body.cast::<PyByteArray>() {
+            return Ok(b.to_vec());
+        }
+        Err(PyTypeError::new_err(format!("fetch must return bytes or bytearray, returned `{}`", type_name(&body))))
+    }
+}
+
+impl SchemaFetcher for PyFetcher {
+    fn fetch(&self, request: &FetchRequest<'_>) -> Result<Vec<u8>, String> {
+        Python::attach(|py| self.call(py, request).map_err(|e| callable_error(py, e)))
+    }
+}
+
+/// The `resolve=` callable as the core's [`HostResolver`]: `(host, port)` → IP address strings.
+struct PyResolver(Py<PyAny>);
+
+impl PyResolver {
+    fn call(&self, py: Python<'_>, host: &str, port: u16) -> PyResult<Vec<IpAddr>> {
+        let answer = self.0.bind(py).call1((host, port))?;
+        // A `str` is iterable too: "10.0.0.1" would read as ten one-character "addresses".
+        if answer.is_instance_of::<PyString>() || answer.is_instance_of::<PyBytes>() {
+            return Err(PyTypeError::new_err(format!("resolve must return a sequence of IP address strings, returned a `{}`", type_name(&answer))));
+        }
+        let mut out = Vec::new();
+        for item in answer.try_iter()? {
+            let item = item?;
+            let Ok(text) = item.cast::<PyString>() else {
+                return Err(PyTypeError::new_err(format!("resolve must return IP address strings, returned a `{}`", type_name(&item))));
+            };
+            let text = text.to_cow()?;
+            match text.parse::<IpAddr>() {
+                Ok(ip) => out.push(ip),
+                Err(_) => return Err(PyValueError::new_err(format!("resolve returned {text:?}, which is not an IP address"))),
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl HostResolver for PyResolver {
+    fn resolve(&self, host: &str, port: u16) -> io::Result<Vec<IpAddr>> {
+        Python::attach(|py| self.call(py, host, port).map_err(|e| io::Error::other(callable_error(py, e))))
+    }
+}
+
+/// Keep in step with the `ToolChecker` signature and the stubs.
+const DEFAULT_TIMEOUT: f64 = 5.0;
+/// Keep in step with the `ToolChecker` signature and the stubs.
+const DEFAULT_MAX_BYTES: i128 = 1 << 20;
+
+/// The Python callables a checker holds (for the garbage collector).
+#[derive(Default)]
+struct Callables {
+    fetch: Option<Arc<PyFetcher>>,
+    resolve: Option<Arc<PyResolver>>,
+}
+
+fn callable_arg(name: &str, obj: Option<&Bound<'_, PyAny>>) -> Result<Option<Py<PyAny>>, Failure> {
+    match obj {
+        None => Ok(None),
+        Some(o) if o.is_callable() => Ok(Some(o.clone().unbind())),
+        Some(o) => Err(Failure::Python(PyTypeError::new_err(format!("{name} must be callable, found `{}`", type_name(o))))),
+    }
+}
+
+fn allow_hosts_arg(obj: &Bound<'_, PyAny>) -> Result<Vec<String>, Failure> {
+    let bad = || Failure::Python(PyTypeError::new_err(format!("allow_hosts must be an iterable of str (host names), found `{}`", type_name(obj))));
+    if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
+        return Err(bad());
+    }
+    let mut hosts = Vec::new();
+    for item in obj.try_iter().map_err(|_| bad())? {
+        let item = item?;
+        let Ok(host) = item.cast::<PyString>() else {
+            return Err(Failure::Python(PyTypeError::new_err(format!("allow_hosts must contain str host names, found `{}`", type_name(&item)))));
+        };
+        hosts.push(host.to_cow()?.into_owned());
+    }
+    Ok(hosts)
+}
+
+/// The `fetch=` group of `ToolChecker` arguments as a [`FetchPolicy`] (`None` without `fetch`).
+struct FetchArgs<'a, 'py> {
+    fetch: Option<&'a Bound<'py, PyAny>>,
+    resolve: Option<&'a Bound<'py, PyAny>>,
+    allow_hosts: Option<&'a Bound<'py, PyAny>>,
+    allow_http: bool,
+    timeout: f64,
+    max_bytes: i128,
+}
+
+impl FetchArgs<'_, '_> {
+    fn policy(&self) -> Result<(Option<FetchPolicy>, Callables), Failure> {
+        if self.max_bytes < 0 {
+            return Err(Failure::Usage(format!("fetch_max_bytes must be >= 0, found {}", self.max_bytes)));
+        }
+        // Beyond the address space is as good as no cap.
+        let max_bytes = usize::try_from(self.max_bytes).unwrap_or(usize::MAX);
+        let timeout = if self.timeout > 0.0 { Duration::try_from_secs_f64(self.timeout).ok() } else { None };
+        let Some(timeout) = timeout else {
+            return Err(Failure::Usage(format!("fetch_timeout must be a finite number of seconds > 0, found {}", self.timeout)));
+        };
+        let fetch = callable_arg("fetch", self.fetch)?;
+        let resolve = callable_arg("resolve", self.resolve)?;
+        let Some(fetch) = fetch else {
+            let mut given = Vec::new();
+            if resolve.is_some() {
+                given.push("resolve");
+            }
+            if self.allow_hosts.is_some() {
+                given.push("allow_hosts");
+            }
+            if self.allow_http {
+                given.push("allow_http");
+            }
+            if self.timeout != DEFAULT_TIMEOUT {
+                given.push("fetch_timeout");
+            }
+            if self.max_bytes != DEFAULT_MAX_BYTES {
+                given.push("fetch_max_bytes");
+            }
+            if !given.is_empty() {
+                return Err(Failure::Usage(format!("{} only apply with fetch= (without it, no $ref is ever fetched)", given.join(", "))));
+            }
+            return Ok((None, Callables::default()));
+        };
+        let fetcher = Arc::new(PyFetcher(fetch));
+        let mut policy = FetchPolicy::new(fetcher.clone());
+        let resolver = resolve.map(|r| Arc::new(PyResolver(r)));
+        if let Some(r) = &resolver {
+            policy = policy.with_resolver(r.clone());
+        }
+        if let Some(hosts) = self.allow_hosts {
+            policy = policy.allow_hosts(allow_hosts_arg(hosts)?);
+        }
+        policy.allow_http = self.allow_http;
+        policy.timeout = timeout;
+        policy.max_bytes = max_bytes;
+        Ok((Some(policy), Callables { fetch: Some(fetcher), resolve: resolver }))
+    }
+}
+
 /// The core's `ToolChecker`: compiled tools cached by name and schema text (thread-safe).
 #[pyclass(module = "mcpgen._native", name = "ToolChecker", frozen)]
 pub struct ToolChecker {
     inner: CoreChecker,
+    /// The same callables the core's fetch policy holds (the GC visits them from here).
+    callables: Callables,
 }
 
 #[pymethods]
 impl ToolChecker {
     #[new]
-    #[pyo3(signature = (*, limits=None, validate_formats=false))]
-    fn new(py: Python<'_>, limits: Option<&Bound<'_, PyAny>>, validate_formats: bool) -> PyResult<Self> {
-        let limits = limits_arg(limits).map_err(|f| f.into_pyerr(py))?;
-        Ok(ToolChecker { inner: CoreChecker::new(SchemaOptions { limits, validate_formats, fetch: None }) })
-    }
-
-    /// Checks and compiles the tool (kept in the cache when it is usable).
-    fn check_tool(&self, py: Python<'_>, tool: &Bound<'_, PyAny>) -> PyResult<()> {
-        let run = || -> Result<(), Failure> {
-            let tool = json_arg(py, tool)?;
-            py.detach(|| self.inner.compile(&tool).map(drop))?;
-            Ok(())
+    #[pyo3(signature = (
+        *,
+        limits=None,
+        validate_formats=false,
+        fetch=None,
+        resolve=None,
+        allow_hosts=None,
+        allow_http=false,
+        fetch_timeout=5.0,
+        fetch_max_bytes=1048576,
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn new<'py>(
+        py: Python<'py>,
+        limits: Option<&Bound<'py, PyAny>>,
+        validate_formats: bool,
+        fetch: Option<&Bound<'py, PyAny>>,
+        resolve: Option<&Bound<'py, PyAny>>,
+        allow_hosts: Option<&Bound<'py, PyAny>>,
+        allow_http: bool,
+        fetch_timeout: f64,
+        fetch_max_bytes: i128,
+    ) -> PyResult<Self> {
+        let run = || -> Result<ToolChecker, Failure> {
+            let limits = limits_arg(limits)?;
+            let args = FetchArgs { fetch, resolve, allow_hosts, allow_http, timeout: fetch_timeout, max_bytes: fetch_max_bytes };
+            let (fetch, callables) = args.policy()?;
+            Ok(ToolChecker { inner: CoreChecker::new(SchemaOptions { limits, validate_formats, fetch }), callables })
         };
         run().map_err(|f| f.into_pyerr(py))
     }
 
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        if let Some(f) = &self.callables.fetch {
+            visit.call(&f.0)?;
+        }
+        if let Some(r) = &self.callables.resolve {
+            visit.call(&r.0)?;
+        }
+        Ok(())
+    }
+
+    /// JSCHEMA-6: every URI fetched so far, in order (empty without `fetch`).
+    #[getter]
+    fn fetched<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let log = self.inner.options().fetch.as_ref().map(FetchPolicy::fetched).unwrap_or_default();
+        PyTuple::new(py, log)
+    }
+
+    /// Checks and compiles the tool (kept in the cache when it is usable).
+    fn check_tool(&self, py: Python<'_>, tool: &Bound<'_, PyAny>) -> PyResult<()> {
+        checker_call(py, || {
+            let tool = json_arg(py, tool)?;
+            py.detach(|| self.inner.compile(&tool).map(drop))?;
+            Ok(())
+        })
+    }
+
     /// TOOL-5: validates `tools/call` arguments.
     fn validate_arguments(&self, py: Python<'_>, tool: &Bound<'_, PyAny>, arguments: &Bound<'_, PyAny>) -> PyResult<()> {
-        validate_with(py, Some(&self.inner), None, tool, arguments, Instance::Arguments).map_err(|f| f.into_pyerr(py))
+        checker_call(py, || validate_with(py, Some(&self.inner), None, tool, arguments, Instance::Arguments))
     }
 
     /// TOOL-4: validates a result's `structuredContent`.
     fn validate_structured_content(&self, py: Python<'_>, tool: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<()> {
-        validate_with(py, Some(&self.inner), None, tool, value, Instance::StructuredContent).map_err(|f| f.into_pyerr(py))
+        checker_call(py, || validate_with(py, Some(&self.inner), None, tool, value, Instance::StructuredContent))
     }
 
     /// Number of compiled tools in the cache.

@@ -12,7 +12,8 @@ Tool schemas (``check_tool``, ``check_tools``, ``validate_tool_arguments``,
 ``validate_structured_content``, ``ToolChecker``) and icons (``check_icon``,
 ``check_icon_bytes``, ``same_origin``, ``sniff_image``, ``IconPolicy``) run the core's
 ``mcpgen::tools`` and ``mcpgen::icons`` checks: a tool's ``$ref`` to another document is refused,
-never fetched.
+never fetched, unless a ``ToolChecker`` is given a ``fetch`` callable (JSCHEMA-6; see
+``ToolChecker`` and ``FetchRequest``).
 
 Typed dictionaries for every definition of every revision live in ``mcpgen.rev_2026_07_28``,
 ``mcpgen.rev_2025_11_25``, … (generated from the schema).
@@ -49,6 +50,8 @@ from ._types import DecodedResult as DecodedResult
 from ._types import Era as Era
 from ._types import ErrorDetail as ErrorDetail
 from ._types import ErrorResponse as ErrorResponse
+from ._types import Fetcher as Fetcher
+from ._types import FetchRequest as FetchRequest
 from ._types import IconError as IconError
 from ._types import IconInfo as IconInfo
 from ._types import IconPolicy as IconPolicy
@@ -60,6 +63,7 @@ from ._types import MetaKey as MetaKey
 from ._types import MethodInfo as MethodInfo
 from ._types import ParseError as ParseError
 from ._types import ProtocolError as ProtocolError
+from ._types import Resolver as Resolver
 from ._types import ResponseError as ResponseError
 from ._types import ResultResponse as ResultResponse
 from ._types import SchemaProblem as SchemaProblem
@@ -76,6 +80,8 @@ __all__ = [
     "Era",
     "ErrorDetail",
     "ErrorResponse",
+    "FetchRequest",
+    "Fetcher",
     "IconError",
     "IconInfo",
     "IconPolicy",
@@ -87,6 +93,7 @@ __all__ = [
     "MethodInfo",
     "ParseError",
     "ProtocolError",
+    "Resolver",
     "ResponseError",
     "ResultResponse",
     "SchemaProblem",

@@ -1,6 +1,6 @@
 """Type stubs of the native module; the public API is re-exported by ``mcpgen``."""
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, final
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union, final
 
 from ._types import (
     AcceptedRequest,
@@ -8,6 +8,7 @@ from ._types import (
     DecodedResult,
     Era,
     ErrorResponse,
+    Fetcher,
     IconInfo,
     IconPolicy,
     Limits,
@@ -15,6 +16,7 @@ from ._types import (
     MetaKey,
     MethodInfo,
     Policy,
+    Resolver,
     ResultResponse,
     ToolReport,
 )
@@ -208,9 +210,38 @@ def validate_structured_content(
 class ToolChecker:
     """Compiles tools once and keeps them (keyed by name and schema text; bounded), so many
     calls pay the compile step once per tool. Thread-safe: share one across threads; compiling
-    and validating release the GIL."""
+    and validating release the GIL.
 
-    def __new__(cls, *, limits: Optional[Limits] = None, validate_formats: bool = False) -> "ToolChecker": ...
+    By default a ``$ref`` to another document is refused (kind ``network_ref``) without any
+    I/O. ``fetch`` opts in to fetching it (JSCHEMA-6): for each such ``$ref`` mcpgen checks the
+    scheme (``https``; ``http`` too with ``allow_http``), the host against ``allow_hosts``
+    (exact, case-insensitive; None: any host), resolves the host with ``resolve`` (default: the
+    system resolver; an IP literal is not resolved) and refuses it when ANY address is not
+    public (loopback, private, link-local, unique-local, shared, unspecified, multicast, or an
+    IPv4-mapped form of those). Only then is ``fetch`` called, with the GIL held, with a
+    ``FetchRequest`` naming the vetted addresses; the URI is logged in ``fetched``, a body over
+    ``fetch_max_bytes`` or not JSON is refused. Every refusal, and any exception ``fetch`` or
+    ``resolve`` raises, fails the tool with a ``ToolSchemaError`` of kind ``ref_refused``
+    naming the URI and the reason (the exception's type and text); a ``KeyboardInterrupt``,
+    ``SystemExit`` or other non-``Exception`` is re-raised instead. Fetched documents are kept
+    with the compiled tool (a cached tool is not fetched again), not shared across tools.
+
+    Raises ``TypeError`` when ``fetch`` or ``resolve`` is not callable, ``ValueError`` for
+    ``fetch_timeout <= 0``, ``fetch_max_bytes < 0``, or a fetch option set to a non-default
+    value without ``fetch`` (it would do nothing)."""
+
+    def __new__(
+        cls,
+        *,
+        limits: Optional[Limits] = None,
+        validate_formats: bool = False,
+        fetch: Optional[Fetcher] = None,
+        resolve: Optional[Resolver] = None,
+        allow_hosts: Optional[Iterable[str]] = None,
+        allow_http: bool = False,
+        fetch_timeout: float = 5.0,
+        fetch_max_bytes: int = 1048576,
+    ) -> "ToolChecker": ...
     def check_tool(self, tool: object) -> None:
         """As ``mcpgen.check_tool``; a usable tool is kept in the cache."""
     def validate_arguments(self, tool: object, arguments: object) -> None:
@@ -226,6 +257,10 @@ class ToolChecker:
     @property
     def validate_formats(self) -> bool:
         """Whether ``format`` is checked as an assertion."""
+    @property
+    def fetched(self) -> Tuple[str, ...]:
+        """JSCHEMA-6: every URI handed to ``fetch`` so far, in order (the log of fetches;
+        empty without ``fetch``)."""
 
 # ---- icons (ICON-*) ----------------------------------------------------------------------------
 

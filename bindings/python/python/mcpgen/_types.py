@@ -5,7 +5,7 @@ deciding is done there, by the same Rust core that the Rust crate, the C library
 """
 
 from dataclasses import dataclass
-from typing import Any, Dict, List, Literal, NamedTuple, Optional, Sequence, Tuple, TypedDict, Union
+from typing import Any, Callable, Dict, List, Literal, NamedTuple, Optional, Sequence, Tuple, TypedDict, Union
 
 JSONData = Any
 """JSON data as the `json` module reads it: dict, list, str, int, float, bool, None."""
@@ -278,6 +278,41 @@ class Limits(TypedDict, total=False):
     """Maximum nesting depth of a validated instance (default 128)."""
     max_errors: int
     """Validation errors collected per call at most (default 100)."""
+
+
+@dataclass(frozen=True)
+class FetchRequest:
+    """What a ``ToolChecker(fetch=...)`` callable is asked to fetch (JSCHEMA-6).
+
+    mcpgen has already checked the scheme, the host allowlist and every address the host
+    resolves to. The callable must connect only to ``addrs`` (never resolve ``host`` again:
+    that would undo the check), send ``host`` as the TLS server name and ``Host`` header, send
+    no credentials, follow no redirects, honour ``timeout`` and stop reading past ``max_bytes``.
+    It returns the body (``bytes`` or ``bytearray``); raising refuses the reference."""
+
+    uri: str
+    """The absolute URI of the referenced document."""
+    host: str
+    """The URI's host, lower-cased, without IPv6 brackets."""
+    port: int
+    """The port to connect to (the URI's, else 443 for ``https``, 80 for ``http``)."""
+    addrs: Tuple[Tuple[str, int], ...]
+    """``(ip, port)`` pairs, ready for ``socket.create_connection``: the ONLY addresses the
+    callable may connect to, each already checked to be public. IPv6 addresses have no
+    brackets (``("2606:4700::1111", 443)``)."""
+    timeout: float
+    """Seconds the whole fetch may take (``ToolChecker(fetch_timeout=...)``)."""
+    max_bytes: int
+    """Read at most this many bytes (``ToolChecker(fetch_max_bytes=...)``); a longer body is
+    refused."""
+
+
+Fetcher = Callable[[FetchRequest], Union[bytes, bytearray]]
+"""``ToolChecker(fetch=...)``: fetches one vetted ``FetchRequest`` and returns the body."""
+
+Resolver = Callable[[str, int], Sequence[str]]
+"""``ToolChecker(resolve=...)``: ``(host, port)`` → the host's IP addresses as strings
+(``"93.184.216.34"``, ``"2606:4700::1111"``); every one of them is checked before any fetch."""
 
 
 class SchemaProblem(NamedTuple):
