@@ -27,18 +27,12 @@ pub fn test(root: &Path) -> Result<()> {
     if venv.exists() {
         fs::remove_dir_all(&venv).map_err(|e| format!("cannot delete {}: {e}", venv.display()))?;
     }
-    let python: OsString = std::env::var_os("MCPGEN_PYTHON").unwrap_or_else(|| "python3".into());
-    run(root, Command::new(&python).args(["-m", "venv"]).arg(&venv), "create the virtual environment (on Debian: apt-get install python3-venv)")?;
+    create_venv(root, &venv, "the virtual environment")?;
     let py = venv_python(&venv);
-    let pip = |args: &[&str]| {
-        let mut c = Command::new(&py);
-        c.args(["-m", "pip", "--disable-pip-version-check", "--no-input"]).args(args);
-        c
-    };
-    run(root, &mut pip(&["install", "--quiet", "-r", "bindings/python/tests/requirements.txt"]), "install the test tools")?;
+    run(root, &mut pip(&py, &["install", "--quiet", "-r", "bindings/python/tests/requirements.txt"]), "install the test tools")?;
     run(
         root,
-        pip(&["install", "./bindings/python"]).env("CARGO_TARGET_DIR", root.join("target")).env("MATURIN_PEP517_ARGS", "--profile dev"),
+        pip(&py, &["install", "./bindings/python"]).env("CARGO_TARGET_DIR", root.join("target")).env("MATURIN_PEP517_ARGS", "--profile dev"),
         "pip install ./bindings/python",
     )?;
     run(
@@ -70,19 +64,27 @@ pub fn test(root: &Path) -> Result<()> {
 /// changed). Returns the directory to put first on `PATH`.
 pub fn bench_env(root: &Path) -> Result<PathBuf> {
     let venv = root.join("target/bench-venv");
-    let python: OsString = std::env::var_os("MCPGEN_PYTHON").unwrap_or_else(|| "python3".into());
     if !venv_python(&venv).exists() {
-        run(root, Command::new(&python).args(["-m", "venv"]).arg(&venv), "create the benchmark environment (on Debian: apt-get install python3-venv)")?;
+        create_venv(root, &venv, "the benchmark environment")?;
     }
     let py = venv_python(&venv);
-    let pip = |args: &[&str]| {
-        let mut c = Command::new(&py);
-        c.args(["-m", "pip", "--disable-pip-version-check", "--no-input", "install", "--quiet"]).args(args);
-        c
-    };
-    run(root, &mut pip(&["-r", "bindings/python/bench/requirements.txt"]), "install the benchmark's comparison packages")?;
-    run(root, pip(&["--force-reinstall", "--no-deps", "./bindings/python"]).env("CARGO_TARGET_DIR", root.join("target")), "pip install ./bindings/python (release)")?;
+    let install = |args: &[&str]| pip(&py, &[&["install", "--quiet"], args].concat());
+    run(root, &mut install(&["-r", "bindings/python/bench/requirements.txt"]), "install the benchmark's comparison packages")?;
+    run(root, install(&["--force-reinstall", "--no-deps", "./bindings/python"]).env("CARGO_TARGET_DIR", root.join("target")), "pip install ./bindings/python (release)")?;
     Ok(py.parent().expect("a venv interpreter is inside a directory").to_path_buf())
+}
+
+/// `python3 -m venv VENV` with the interpreter `MCPGEN_PYTHON` names (default `python3`).
+fn create_venv(root: &Path, venv: &Path, what: &str) -> Result<()> {
+    let python: OsString = std::env::var_os("MCPGEN_PYTHON").unwrap_or_else(|| "python3".into());
+    run(root, Command::new(&python).args(["-m", "venv"]).arg(venv), &format!("create {what} (on Debian: apt-get install python3-venv)"))
+}
+
+/// `PY -m pip ARGS`, quiet about pip's own version and never prompting.
+fn pip(py: &Path, args: &[&str]) -> Command {
+    let mut c = Command::new(py);
+    c.args(["-m", "pip", "--disable-pip-version-check", "--no-input"]).args(args);
+    c
 }
 
 fn venv_python(venv: &Path) -> PathBuf {
