@@ -147,10 +147,10 @@ impl ErrorObject {
         let mut out = ErrorObject::bare(Status::ToolSchemaInvalid, String::new());
         let mut text = String::from("the tool's schemas cannot be used:");
         for (prefix, e) in problems {
-            let pointer = format!("{prefix}{}", e.pointer);
-            text.push_str(&format!("\n  {}: {} [{}; {}]", if pointer.is_empty() { "(root)" } else { &pointer }, e.message, e.kind, e.rule()));
+            let at = SchemaError { pointer: format!("{prefix}{}", e.pointer), ..e.clone() };
+            text.push_str(&format!("\n  {at}"));
             out.entries.push(Entry {
-                pointer: OwnedStr::new(pointer),
+                pointer: OwnedStr::new(&at.pointer),
                 rule: OwnedStr::new(e.rule()),
                 message: OwnedStr::new(&e.message),
                 kind: OwnedStr::new(e.kind.as_str()),
