@@ -31,16 +31,7 @@ fn limits_from(v: Option<&Value>) -> Result<Limits, String> {
     let Some(Value::Object(map)) = v else { return Ok(limits) };
     for (k, v) in map {
         let n = v.as_u64().ok_or_else(|| format!("limit {k} must be a number"))?;
-        match k.as_str() {
-            "max_depth" => limits.max_depth = n as usize,
-            "max_subschemas" => limits.max_subschemas = n as usize,
-            "max_enum_values" => limits.max_enum_values = n as usize,
-            "max_pattern_length" => limits.max_pattern_length = n as usize,
-            "backtrack_limit" => limits.backtrack_limit = n as usize,
-            "max_steps" => limits.max_steps = n,
-            "max_instance_depth" => limits.max_instance_depth = n as usize,
-            other => return Err(format!("unknown limit {other}")),
-        }
+        limits.set(k, n)?;
     }
     Ok(limits)
 }

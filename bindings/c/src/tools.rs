@@ -46,18 +46,22 @@ struct FetchSettings {
 
 impl Default for FetchSettings {
     fn default() -> Self {
-        // The core's defaults (`FetchPolicy::new`): 5 s, 1 MiB, https only, any public host.
-        FetchSettings { callbacks: None, allow_hosts: None, allow_http: false, timeout: Duration::from_secs(5), max_bytes: 1 << 20 }
+        // The core's defaults (`FetchPolicy::new`): https only, any public host.
+        FetchSettings {
+            callbacks: None,
+            allow_hosts: None,
+            allow_http: false,
+            timeout: FetchPolicy::DEFAULT_TIMEOUT,
+            max_bytes: FetchPolicy::DEFAULT_MAX_BYTES,
+        }
     }
 }
 
 impl FetchSettings {
     fn policy(&self) -> Option<FetchPolicy> {
         let callbacks = self.callbacks?;
-        let mut policy = FetchPolicy::new(Arc::new(callbacks));
-        if callbacks.resolve.is_some() {
-            policy = policy.with_resolver(Arc::new(callbacks));
-        }
+        // The callbacks resolve too: through `resolve`, else the system resolver.
+        let mut policy = FetchPolicy::new(Arc::new(callbacks)).with_resolver(Arc::new(callbacks));
         policy.allow_hosts = self.allow_hosts.clone();
         policy.allow_http = self.allow_http;
         policy.timeout = self.timeout;
@@ -265,25 +269,12 @@ fn json(ptr: *const u8, len: usize, what: &str) -> Result<Value, ErrorObject> {
     Ok(Value::from(&tape.root().to_value()))
 }
 
-/// `mcpgen_tool_limit` values, in the order of the header.
-fn limit_slot(limits: &mut Limits, limit: u32) -> Result<LimitSlot<'_>, ErrorObject> {
-    Ok(match limit {
-        1 => LimitSlot::Size(&mut limits.max_depth),
-        2 => LimitSlot::Size(&mut limits.max_subschemas),
-        3 => LimitSlot::Size(&mut limits.max_enum_values),
-        4 => LimitSlot::Size(&mut limits.max_pattern_length),
-        5 => LimitSlot::Size(&mut limits.regex_size_limit),
-        6 => LimitSlot::Size(&mut limits.backtrack_limit),
-        7 => LimitSlot::Steps(&mut limits.max_steps),
-        8 => LimitSlot::Size(&mut limits.max_instance_depth),
-        9 => LimitSlot::Size(&mut limits.max_errors),
-        other => return Err(ErrorObject::call(Status::InvalidArgument, format!("{other} is not an mcpgen_tool_limit value"))),
-    })
-}
-
-enum LimitSlot<'a> {
-    Size(&'a mut usize),
-    Steps(&'a mut u64),
+/// The name of a `mcpgen_tool_limit` value: the header's enum follows [`Limits::NAMES`], 1-based.
+fn limit_name(limit: u32) -> Result<&'static str, ErrorObject> {
+    limit
+        .checked_sub(1)
+        .and_then(|i| Limits::NAMES.get(i as usize).copied())
+        .ok_or_else(|| ErrorObject::call(Status::InvalidArgument, format!("{limit} is not an mcpgen_tool_limit value")))
 }
 
 #[no_mangle]
@@ -306,13 +297,7 @@ pub unsafe extern "C" fn mcpgen_tool_checker_set_limit(checker: *mut ToolChecker
     boundary(std::ptr::null_mut(), || {
         let c = checker_mut(checker)?;
         let mut options = c.options.clone();
-        match limit_slot(&mut options.limits, limit)? {
-            LimitSlot::Steps(slot) => *slot = value,
-            LimitSlot::Size(slot) => {
-                *slot = usize::try_from(value)
-                    .map_err(|_| ErrorObject::call(Status::InvalidArgument, format!("limit value {value} does not fit in size_t")))?
-            }
-        }
+        options.limits.set(limit_name(limit)?, value).map_err(|e| ErrorObject::call(Status::InvalidArgument, e))?;
         c.options = options;
         c.rebuild();
         Ok(Status::Ok)
@@ -324,11 +309,8 @@ pub unsafe extern "C" fn mcpgen_tool_checker_get_limit(checker: *const ToolCheck
     clear(value_out, 0);
     boundary(std::ptr::null_mut(), || {
         required(value_out, "value_out")?;
-        let mut limits = crate::tools::checker(checker).options.limits;
-        let value = match limit_slot(&mut limits, limit)? {
-            LimitSlot::Steps(slot) => *slot,
-            LimitSlot::Size(slot) => *slot as u64,
-        };
+        let limits = &crate::tools::checker(checker).options.limits;
+        let value = limits.get(limit_name(limit)?).ok_or_else(|| ErrorObject::call(Status::Internal, format!("limit {limit} has no value")))?;
         put(value_out, value);
         Ok(Status::Ok)
     })

@@ -282,6 +282,61 @@ pub struct Limits {
     pub max_errors: usize,
 }
 
+impl Limits {
+    /// The limits' names, in declaration order: what the vectors, the C enum
+    /// `mcpgen_tool_limit` (1-based, same order) and Python's `limits=` dict use.
+    pub const NAMES: [&'static str; 9] = [
+        "max_depth",
+        "max_subschemas",
+        "max_enum_values",
+        "max_pattern_length",
+        "regex_size_limit",
+        "backtrack_limit",
+        "max_steps",
+        "max_instance_depth",
+        "max_errors",
+    ];
+
+    /// The value of the limit called `name` ([`Limits::NAMES`]), `None` for another name.
+    pub fn get(&self, name: &str) -> Option<u64> {
+        let size = |n: usize| n as u64;
+        Some(match name {
+            "max_depth" => size(self.max_depth),
+            "max_subschemas" => size(self.max_subschemas),
+            "max_enum_values" => size(self.max_enum_values),
+            "max_pattern_length" => size(self.max_pattern_length),
+            "regex_size_limit" => size(self.regex_size_limit),
+            "backtrack_limit" => size(self.backtrack_limit),
+            "max_steps" => self.max_steps,
+            "max_instance_depth" => size(self.max_instance_depth),
+            "max_errors" => size(self.max_errors),
+            _ => return None,
+        })
+    }
+
+    /// Sets the limit called `name`; `Err` says why (an unknown name, listing the known ones, or
+    /// a value too large for this platform's `usize`).
+    pub fn set(&mut self, name: &str, value: u64) -> Result<(), String> {
+        let slot = match name {
+            "max_steps" => {
+                self.max_steps = value;
+                return Ok(());
+            }
+            "max_depth" => &mut self.max_depth,
+            "max_subschemas" => &mut self.max_subschemas,
+            "max_enum_values" => &mut self.max_enum_values,
+            "max_pattern_length" => &mut self.max_pattern_length,
+            "regex_size_limit" => &mut self.regex_size_limit,
+            "backtrack_limit" => &mut self.backtrack_limit,
+            "max_instance_depth" => &mut self.max_instance_depth,
+            "max_errors" => &mut self.max_errors,
+            other => return Err(format!("unknown limit `{other}` (known: {})", Limits::NAMES.join(", "))),
+        };
+        *slot = usize::try_from(value).map_err(|_| format!("limit `{name}` is too large for this platform: {value}"))?;
+        Ok(())
+    }
+}
+
 impl Default for Limits {
     fn default() -> Self {
         Limits {

@@ -86,13 +86,18 @@ impl fmt::Debug for FetchPolicy {
 }
 
 impl FetchPolicy {
+    /// The timeout of [`FetchPolicy::new`].
+    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(5);
+    /// The size cap of [`FetchPolicy::new`] (1 MiB).
+    pub const DEFAULT_MAX_BYTES: usize = 1 << 20;
+
     /// A policy with the system resolver, a 5 s timeout and a 1 MiB cap.
     pub fn new(fetcher: Arc<dyn SchemaFetcher>) -> FetchPolicy {
         FetchPolicy {
             allow_hosts: None,
             allow_http: false,
-            timeout: Duration::from_secs(5),
-            max_bytes: 1 << 20,
+            timeout: FetchPolicy::DEFAULT_TIMEOUT,
+            max_bytes: FetchPolicy::DEFAULT_MAX_BYTES,
             fetcher,
             resolver: Arc::new(SystemResolver),
             fetched: Arc::new(Mutex::new(Vec::new())),

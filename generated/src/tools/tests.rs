@@ -282,3 +282,29 @@ fn every_kind_has_a_distinct_name_and_a_rule() {
     assert_eq!(names.len(), SchemaErrorKind::ALL.len());
     assert!(SchemaErrorKind::ALL.iter().all(|k| k.rule().starts_with("JSCHEMA-")));
 }
+
+#[test]
+fn limits_by_name_cover_every_field() {
+    let mut limits = Limits::default();
+    for (i, name) in Limits::NAMES.iter().enumerate() {
+        let value = 1000 + i as u64;
+        limits.set(name, value).unwrap();
+        assert_eq!(limits.get(name), Some(value), "{name}");
+    }
+    // Every field was reached: no two names share one.
+    let expected = Limits {
+        max_depth: 1000,
+        max_subschemas: 1001,
+        max_enum_values: 1002,
+        max_pattern_length: 1003,
+        regex_size_limit: 1004,
+        backtrack_limit: 1005,
+        max_steps: 1006,
+        max_instance_depth: 1007,
+        max_errors: 1008,
+    };
+    assert_eq!(limits, expected);
+    assert_eq!(limits.get("max_dept"), None);
+    let err = limits.set("max_dept", 1).unwrap_err();
+    assert!(err.contains("unknown limit `max_dept`") && err.contains("max_depth"), "{err}");
+}
