@@ -45,10 +45,26 @@ const EXTERNAL: &[External] = &[
         label: "C mcpgen_validate_id from bytes, verdict only (error_out NULL)",
         command: &["bash", "bindings/c/bench/run.sh", "verdict"],
     },
-    External { id: "f", label: "Python mcpgen.is_valid(bytes, def)", command: &["python3", "bindings/python/bench/mix.py", "--line", "mcpgen-bytes"] },
-    External { id: "g", label: "Python mcpgen.is_valid(dict, def), pre-parsed", command: &["python3", "bindings/python/bench/mix.py", "--line", "mcpgen-dicts"] },
-    External { id: "h", label: "Python orjson.loads + jsonschema-rs is_valid (bytes in)", command: &["python3", "bindings/python/bench/mix.py", "--line", "jsonschema-rs-bytes"] },
-    External { id: "i", label: "Python jsonschema-rs is_valid, pre-parsed", command: &["python3", "bindings/python/bench/mix.py", "--line", "jsonschema-rs-dicts"] },
+    External {
+        id: "f",
+        label: "Python mcpgen.is_valid(bytes, def)",
+        command: &["python3", "bindings/python/bench/mix.py", "--line", "mcpgen-bytes"],
+    },
+    External {
+        id: "g",
+        label: "Python mcpgen.is_valid(dict, def), pre-parsed",
+        command: &["python3", "bindings/python/bench/mix.py", "--line", "mcpgen-dicts"],
+    },
+    External {
+        id: "h",
+        label: "Python orjson.loads + jsonschema-rs is_valid (bytes in)",
+        command: &["python3", "bindings/python/bench/mix.py", "--line", "jsonschema-rs-bytes"],
+    },
+    External {
+        id: "i",
+        label: "Python jsonschema-rs is_valid, pre-parsed",
+        command: &["python3", "bindings/python/bench/mix.py", "--line", "jsonschema-rs-dicts"],
+    },
 ];
 
 /// Ratios printed under the table, with the goals of issue 3.
@@ -58,9 +74,24 @@ const RATIOS: &[Ratio] = &[
     Ratio { fast: "b", slow: "c+d", goal: None, why: "bytes in, verdict out: mcpgen vs serde_json + jsonschema" },
     Ratio { fast: "b", slow: "c", goal: None, why: "mcpgen from bytes vs jsonschema on pre-parsed values" },
     Ratio { fast: "a", slow: "a2", goal: None, why: "typed call vs dispatch by definition name" },
-    Ratio { fast: "b", slow: "e", goal: None, why: "C API per-call overhead: the Rust core vs the same call through libmcpgen" },
-    Ratio { fast: "e2", slow: "b", goal: None, why: "C verdict-only call (no error details) vs the Rust core collecting errors" },
-    Ratio { fast: "f", slow: "h", goal: Some(2.0), why: "Python, bytes in: mcpgen vs orjson + jsonschema-rs (issue 5)" },
+    Ratio {
+        fast: "b",
+        slow: "e",
+        goal: None,
+        why: "C API per-call overhead: the Rust core vs the same call through libmcpgen",
+    },
+    Ratio {
+        fast: "e2",
+        slow: "b",
+        goal: None,
+        why: "C verdict-only call (no error details) vs the Rust core collecting errors",
+    },
+    Ratio {
+        fast: "f",
+        slow: "h",
+        goal: Some(2.0),
+        why: "Python, bytes in: mcpgen vs orjson + jsonschema-rs (issue 5)",
+    },
     Ratio { fast: "g", slow: "i", goal: Some(1.0), why: "Python, pre-parsed dicts: mcpgen vs jsonschema-rs (issue 5)" },
 ];
 
@@ -232,7 +263,8 @@ fn run() -> Result<(), String> {
     check_agreement(&prepared, &mut lines)?;
     println!("verdicts: every line agrees with the mix on all {messages} messages\n");
 
-    let expected_invalid: Vec<usize> = mix.messages.iter().enumerate().filter(|(_, m)| !m.valid).map(|(i, _)| i).collect();
+    let expected_invalid: Vec<usize> =
+        mix.messages.iter().enumerate().filter(|(_, m)| !m.valid).map(|(i, _)| i).collect();
     let mut measured = measure(lines, messages, bytes as u64, clock);
     if !EXTERNAL.is_empty() {
         let tsv = target_dir(&root).join("mcpgen-bench/mix.tsv");

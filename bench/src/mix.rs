@@ -152,9 +152,36 @@ fn q(s: &str) -> String {
 }
 
 const WORDS: &[&str] = &[
-    "weather", "forecast", "repository", "issue", "commit", "branch", "query", "table", "user", "file", "search",
-    "index", "deploy", "metric", "alert", "invoice", "calendar", "event", "message", "channel", "document", "page",
-    "summary", "translate", "image", "audio", "ticket", "customer", "order", "shipment",
+    "weather",
+    "forecast",
+    "repository",
+    "issue",
+    "commit",
+    "branch",
+    "query",
+    "table",
+    "user",
+    "file",
+    "search",
+    "index",
+    "deploy",
+    "metric",
+    "alert",
+    "invoice",
+    "calendar",
+    "event",
+    "message",
+    "channel",
+    "document",
+    "page",
+    "summary",
+    "translate",
+    "image",
+    "audio",
+    "ticket",
+    "customer",
+    "order",
+    "shipment",
 ];
 const VERBS: &[&str] = &["get", "list", "create", "update", "delete", "search", "run", "fetch", "sync", "describe"];
 const LEVELS: &[&str] = &["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
@@ -221,7 +248,13 @@ impl Gen {
                 name
             )
         } else {
-            format!(r#"{{"name":{},"version":"{}.{}.{}"}}"#, q(name), self.rng.below(4), self.rng.below(20), self.rng.below(50))
+            format!(
+                r#"{{"name":{},"version":"{}.{}.{}"}}"#,
+                q(name),
+                self.rng.below(4),
+                self.rng.below(20),
+                self.rng.below(50)
+            )
         }
     }
     /// Tool arguments: a few scalars, sometimes nested objects and arrays.
@@ -285,7 +318,10 @@ impl Gen {
         let id = self.request_id();
         let name = self.tool_name();
         let args = if self.rng.chance(90) { format!(r#","arguments":{}"#, self.arguments()) } else { String::new() };
-        format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"_meta":{{{meta}}},"name":{}{args}}}}}"#, q(&name))
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"_meta":{{{meta}}},"name":{}{args}}}}}"#,
+            q(&name)
+        )
     }
 
     fn text_content(&mut self) -> String {
@@ -344,10 +380,14 @@ impl Gen {
             let detail = match ty {
                 "string" if self.rng.chance(30) => r#","enum":["asc","desc","none"]"#.to_owned(),
                 "string" if self.rng.chance(20) => r#","format":"date-time""#.to_owned(),
-                "integer" => format!(r#","minimum":0,"maximum":{},"default":{}"#, self.rng.range(10, 1000), self.rng.below(10)),
+                "integer" => {
+                    format!(r#","minimum":0,"maximum":{},"default":{}"#, self.rng.range(10, 1000), self.rng.below(10))
+                }
                 "number" => r#","minimum":0.0,"exclusiveMaximum":1.0"#.to_owned(),
                 "array" => r#","items":{"type":"string"},"maxItems":50"#.to_owned(),
-                "object" => r#","properties":{"key":{"type":"string"},"value":{}},"additionalProperties":false"#.to_owned(),
+                "object" => {
+                    r#","properties":{"key":{"type":"string"},"value":{}},"additionalProperties":false"#.to_owned()
+                }
                 _ => String::new(),
             };
             if self.rng.chance(40) {
@@ -355,7 +395,8 @@ impl Gen {
             }
             props.push(format!(r#"{}:{{"type":"{ty}","description":{}{detail}}}"#, q(&name), q(&desc)));
         }
-        let schema = if self.rng.chance(30) { r#""$schema":"https://json-schema.org/draft/2020-12/schema","# } else { "" };
+        let schema =
+            if self.rng.chance(30) { r#""$schema":"https://json-schema.org/draft/2020-12/schema","# } else { "" };
         format!(
             r#"{{{schema}"type":"object","properties":{{{}}},"required":[{}],"additionalProperties":false}}"#,
             props.join(","),
@@ -399,7 +440,11 @@ impl Gen {
         let id = self.request_id();
         let n = self.rng.range(10, 60);
         let tools: Vec<String> = (0..n).map(|_| self.tool()).collect();
-        let cursor = if self.rng.chance(50) { format!(r#","nextCursor":"cursor-{}""#, self.rng.below(1000)) } else { String::new() };
+        let cursor = if self.rng.chance(50) {
+            format!(r#","nextCursor":"cursor-{}""#, self.rng.below(1000))
+        } else {
+            String::new()
+        };
         format!(
             r#"{{"jsonrpc":"2.0","id":{id},"result":{{"resultType":"complete","tools":[{}]{cursor},"ttlMs":{},"cacheScope":"{}"}}}}"#,
             tools.join(","),
@@ -471,8 +516,11 @@ impl Gen {
             } else {
                 let len = self.rng.range(256, 24 * 1024);
                 let blob = self.base64(len);
-                let meta =
-                    if self.rng.chance(20) { r#","_meta":{"com.example/checksum":"sha256:0f3a","com.example/size":1}"# } else { "" };
+                let meta = if self.rng.chance(20) {
+                    r#","_meta":{"com.example/checksum":"sha256:0f3a","com.example/size":1}"#
+                } else {
+                    ""
+                };
                 contents.push(format!(
                     r#"{{"uri":"file:///project/{path}.bin","mimeType":{},"blob":"{blob}"{meta}}}"#,
                     q(self.rng.pick(MIME_BLOB))
@@ -511,8 +559,11 @@ impl Gen {
         let total = self.rng.range(1, 1000);
         let done = self.rng.range(0, total);
         let progress = if self.rng.chance(30) { format!("{done}.5") } else { done.to_string() };
-        let message =
-            if self.rng.chance(60) { format!(r#","message":{}"#, q(&format!("Processing {}…", self.words(2)))) } else { String::new() };
+        let message = if self.rng.chance(60) {
+            format!(r#","message":{}"#, q(&format!("Processing {}…", self.words(2))))
+        } else {
+            String::new()
+        };
         format!(
             r#"{{"jsonrpc":"2.0","method":"notifications/progress","params":{{"progressToken":{token},"progress":{progress},"total":{total}{message}}}}}"#
         )
@@ -529,8 +580,11 @@ impl Gen {
             ),
             _ => format!(r#"[{},{},null,true]"#, q(self.rng.pick(WORDS)), self.rng.below(100)),
         };
-        let logger = if self.rng.chance(70) { format!(r#","logger":{}"#, q(self.rng.pick(WORDS))) } else { String::new() };
-        format!(r#"{{"jsonrpc":"2.0","method":"notifications/message","params":{{"level":"{level}"{logger},"data":{data}}}}}"#)
+        let logger =
+            if self.rng.chance(70) { format!(r#","logger":{}"#, q(self.rng.pick(WORDS))) } else { String::new() };
+        format!(
+            r#"{{"jsonrpc":"2.0","method":"notifications/message","params":{{"level":"{level}"{logger},"data":{data}}}}}"#
+        )
     }
 
     fn tools_list_changed(&mut self) -> String {
@@ -560,7 +614,10 @@ fn break_message(def: &str, json: &str, rng: &mut Rng) -> String {
             (r#""jsonrpc":"2.0""#, r#""jsonrpc":"1.0""#),
             (r#""method":"tools/call""#, r#""method":"tools/list""#),
             (r#","name":"#, r#","tool":"#),
-            (r#""io.modelcontextprotocol/protocolVersion":"2026-07-28""#, r#""io.modelcontextprotocol/protocolVersion":20260728"#),
+            (
+                r#""io.modelcontextprotocol/protocolVersion":"2026-07-28""#,
+                r#""io.modelcontextprotocol/protocolVersion":20260728"#,
+            ),
         ],
         // Results are `anyOf [InputRequiredResult, <method's result>]`, and InputRequiredResult
         // only needs a string `resultType`: break what both arms or the envelope check.
@@ -571,9 +628,15 @@ fn break_message(def: &str, json: &str, rng: &mut Rng) -> String {
             (r#""id":"#, r#""id":1.5,"i":"#),
         ],
         "JSONRPCErrorResponse" => &[(r#""code":-32"#, r#""code":-0.5,"c":-32"#), (r#""message":"#, r#""msg":"#)],
-        "ProgressNotification" => &[(r#""progress":"#, r#""progress":"half","p":"#), (r#""progressToken":"#, r#""progressToken":true,"t":"#)],
-        "LoggingMessageNotification" => &[(r#""level":""#, r#""level":"verbose","l":""#), (r#""data":"#, r#""payload":"#)],
-        "ToolListChangedNotification" => &[(r#""method":"notifications/tools/list_changed""#, r#""method":"notifications/tools/changed""#)],
+        "ProgressNotification" => {
+            &[(r#""progress":"#, r#""progress":"half","p":"#), (r#""progressToken":"#, r#""progressToken":true,"t":"#)]
+        }
+        "LoggingMessageNotification" => {
+            &[(r#""level":""#, r#""level":"verbose","l":""#), (r#""data":"#, r#""payload":"#)]
+        }
+        "ToolListChangedNotification" => {
+            &[(r#""method":"notifications/tools/list_changed""#, r#""method":"notifications/tools/changed""#)]
+        }
         "CancelledNotification" => &[(r#""requestId":"#, r#""requestId":null,"r":"#)],
         _ => &[],
     };

@@ -46,7 +46,8 @@ pub fn render(messages: usize, bytes: usize, lines: &[Measured], ratios: &[Ratio
         out.push('\n');
     }
     for r in ratios {
-        let (Some(fast), Some(slow)) = (lines.iter().find(|l| l.id == r.fast), lines.iter().find(|l| l.id == r.slow)) else {
+        let (Some(fast), Some(slow)) = (lines.iter().find(|l| l.id == r.fast), lines.iter().find(|l| l.id == r.slow))
+        else {
             let _ = writeln!(out, "({}) vs ({}): not measured in this run", r.fast, r.slow);
             continue;
         };
@@ -127,7 +128,9 @@ impl External {
             .and_then(serde_json::Value::as_array)
             .ok_or_else(|| format!("({}) `{shown}`: missing `invalid` array in {last}", self.id))?
             .iter()
-            .map(|x| x.as_u64().map(|n| n as usize).ok_or_else(|| format!("({}) `invalid` holds a non-index {x}", self.id)))
+            .map(|x| {
+                x.as_u64().map(|n| n as usize).ok_or_else(|| format!("({}) `invalid` holds a non-index {x}", self.id))
+            })
             .collect::<Result<_, _>>()?;
         if invalid != expected_invalid {
             return Err(format!(

@@ -29,7 +29,13 @@ impl fmt::Display for Diagnostic {
 pub struct Diagnostics(pub Vec<Diagnostic>);
 
 impl Diagnostics {
-    pub fn push(&mut self, revision: &str, definition: Option<&str>, pointer: impl Into<String>, message: impl Into<String>) {
+    pub fn push(
+        &mut self,
+        revision: &str,
+        definition: Option<&str>,
+        pointer: impl Into<String>,
+        message: impl Into<String>,
+    ) {
         self.0.push(Diagnostic {
             revision: revision.to_owned(),
             definition: definition.map(str::to_owned),
@@ -58,7 +64,12 @@ impl Diagnostics {
 
 impl fmt::Display for Diagnostics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "code generation failed with {} problem{}:", self.0.len(), if self.0.len() == 1 { "" } else { "s" })?;
+        writeln!(
+            f,
+            "code generation failed with {} problem{}:",
+            self.0.len(),
+            if self.0.len() == 1 { "" } else { "s" }
+        )?;
         for d in &self.0 {
             writeln!(f, "  - {d}")?;
         }

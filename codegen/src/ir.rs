@@ -65,9 +65,18 @@ pub enum Ty {
     Any,
     Bool,
     Null,
-    Str { format: Option<String> },
-    Num { integer: bool, minimum: Option<f64>, maximum: Option<f64> },
-    Array { items: Box<Schema>, max_items: Option<u64> },
+    Str {
+        format: Option<String>,
+    },
+    Num {
+        integer: bool,
+        minimum: Option<f64>,
+        maximum: Option<f64>,
+    },
+    Array {
+        items: Box<Schema>,
+        max_items: Option<u64>,
+    },
     /// An object with only `additionalProperties`: a map from keys to values of one schema.
     Map(Box<Schema>),
     /// A named definition.
@@ -430,7 +439,8 @@ impl<'a> Lowerer<'a> {
             }
         }
         if let Some(r) = obj.get("$ref") {
-            let others: Vec<&String> = obj.keys().filter(|k| !matches!(k.as_str(), "$ref" | "description" | "title" | "$comment")).collect();
+            let others: Vec<&String> =
+                obj.keys().filter(|k| !matches!(k.as_str(), "$ref" | "description" | "title" | "$comment")).collect();
             if !others.is_empty() {
                 self.diag(sp, format!("`$ref` next to {:?} is not supported", others));
             }
@@ -483,7 +493,9 @@ impl<'a> Lowerer<'a> {
             return Schema { sp: sp.into(), ty: Ty::Lit(idx), doc };
         }
         if let Some(e) = obj.get("enum") {
-            let Some(values) = e.as_array().and_then(|a| a.iter().map(|v| v.as_str().map(str::to_owned)).collect::<Option<Vec<_>>>()) else {
+            let Some(values) =
+                e.as_array().and_then(|a| a.iter().map(|v| v.as_str().map(str::to_owned)).collect::<Option<Vec<_>>>())
+            else {
                 self.diag(&format!("{sp}/enum"), "only string enums are supported");
                 return Schema { sp: sp.into(), ty: Ty::Any, doc };
             };
@@ -529,20 +541,36 @@ impl<'a> Lowerer<'a> {
                         schema: Schema { sp: format!("{sp}/type"), ty: primitive(*t), doc: None },
                     })
                     .collect();
-                let idx = self.push_decl(tname, sp, doc.clone(), DeclKind::Union(UnionDecl { arms, info: UnionInfo::default(), type_list: true }));
+                let idx = self.push_decl(
+                    tname,
+                    sp,
+                    doc.clone(),
+                    DeclKind::Union(UnionDecl { arms, info: UnionInfo::default(), type_list: true }),
+                );
                 Schema { sp: sp.into(), ty: Ty::Decl(idx), doc }
             }
         }
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn lower_typed(&mut self, t: JType, obj: &Map<String, Value>, sp: &str, name: &str, is_def: bool, doc: Option<String>, key_path: &[String]) -> Schema {
+    fn lower_typed(
+        &mut self,
+        t: JType,
+        obj: &Map<String, Value>,
+        sp: &str,
+        name: &str,
+        is_def: bool,
+        doc: Option<String>,
+        key_path: &[String],
+    ) -> Schema {
         let num = |k: &str| obj.get(k).and_then(Value::as_f64);
         let ty = match t {
             JType::Null => Ty::Null,
             JType::Boolean => Ty::Bool,
             JType::String => Ty::Str { format: obj.get("format").and_then(Value::as_str).map(str::to_owned) },
-            JType::Integer | JType::Number => Ty::Num { integer: t == JType::Integer, minimum: num("minimum"), maximum: num("maximum") },
+            JType::Integer | JType::Number => {
+                Ty::Num { integer: t == JType::Integer, minimum: num("minimum"), maximum: num("maximum") }
+            }
             JType::Array => {
                 let items = match obj.get("items") {
                     Some(i) => self.lower(i, &format!("{sp}/items"), &format!("{name}Item"), false, key_path),
@@ -555,7 +583,15 @@ impl<'a> Lowerer<'a> {
         Schema { sp: sp.into(), ty, doc }
     }
 
-    fn lower_object(&mut self, obj: &Map<String, Value>, sp: &str, name: &str, is_def: bool, doc: Option<String>, key_path: &[String]) -> Schema {
+    fn lower_object(
+        &mut self,
+        obj: &Map<String, Value>,
+        sp: &str,
+        name: &str,
+        is_def: bool,
+        doc: Option<String>,
+        key_path: &[String],
+    ) -> Schema {
         let props_raw = obj.get("properties").and_then(Value::as_object);
         let required: Vec<String> = obj
             .get("required")
@@ -568,10 +604,19 @@ impl<'a> Lowerer<'a> {
         if no_props && required.is_empty() {
             match additional {
                 Some(Value::Bool(true)) => {
-                    return Schema { sp: sp.into(), ty: Ty::Map(Box::new(Schema { sp: format!("{sp}/additionalProperties"), ty: Ty::Any, doc: None })), doc };
+                    return Schema {
+                        sp: sp.into(),
+                        ty: Ty::Map(Box::new(Schema {
+                            sp: format!("{sp}/additionalProperties"),
+                            ty: Ty::Any,
+                            doc: None,
+                        })),
+                        doc,
+                    };
                 }
                 Some(a @ Value::Object(_)) => {
-                    let value = self.lower(a, &format!("{sp}/additionalProperties"), &format!("{name}Value"), false, key_path);
+                    let value =
+                        self.lower(a, &format!("{sp}/additionalProperties"), &format!("{name}Value"), false, key_path);
                     return Schema { sp: sp.into(), ty: Ty::Map(Box::new(value)), doc };
                 }
                 _ => {}
@@ -588,7 +633,10 @@ impl<'a> Lowerer<'a> {
                 let schema = self.lower(raw, &psp, &format!("{tname}{}", type_part(key)), false, &kp);
                 let field = field_name(key);
                 if !fields.insert(field.clone()) {
-                    self.diag(&psp, format!("property `{key}` maps to Rust field `{field}`, which another property already uses"));
+                    self.diag(
+                        &psp,
+                        format!("property `{key}` maps to Rust field `{field}`, which another property already uses"),
+                    );
                 }
                 let req = required.contains(key);
                 props.push(Prop {
@@ -604,7 +652,10 @@ impl<'a> Lowerer<'a> {
         for r in &required {
             if !props.iter().any(|p| &p.key == r) {
                 // Required but undeclared: still checked by `required`; no field to hold it.
-                self.diag(&format!("{sp}/required"), format!("required property `{r}` is not declared in `properties`"));
+                self.diag(
+                    &format!("{sp}/required"),
+                    format!("required property `{r}` is not declared in `properties`"),
+                );
             }
         }
         let unknown = match additional {
@@ -616,9 +667,12 @@ impl<'a> Lowerer<'a> {
                 }
             }
             Some(Value::Bool(false)) => Unknown::Forbidden,
-            Some(Value::Bool(true)) => Unknown::Map(Box::new(Schema { sp: format!("{sp}/additionalProperties"), ty: Ty::Any, doc: None })),
+            Some(Value::Bool(true)) => {
+                Unknown::Map(Box::new(Schema { sp: format!("{sp}/additionalProperties"), ty: Ty::Any, doc: None }))
+            }
             Some(a) => {
-                let value = self.lower(a, &format!("{sp}/additionalProperties"), &format!("{tname}Value"), false, key_path);
+                let value =
+                    self.lower(a, &format!("{sp}/additionalProperties"), &format!("{tname}Value"), false, key_path);
                 Unknown::Map(Box::new(value))
             }
         };
@@ -638,7 +692,15 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn lower_union_any_of(&mut self, any: &Value, sp: &str, name: &str, is_def: bool, doc: Option<String>, key_path: &[String]) -> Schema {
+    fn lower_union_any_of(
+        &mut self,
+        any: &Value,
+        sp: &str,
+        name: &str,
+        is_def: bool,
+        doc: Option<String>,
+        key_path: &[String],
+    ) -> Schema {
         let Some(list) = any.as_array() else {
             self.diag(&format!("{sp}/anyOf"), "`anyOf` must be an array");
             return Schema { sp: sp.into(), ty: Ty::Any, doc };
@@ -670,7 +732,12 @@ impl<'a> Lowerer<'a> {
             }
             arms.push(Arm { variant, schema });
         }
-        let idx = self.push_decl(tname, sp, doc.clone(), DeclKind::Union(UnionDecl { arms, info: UnionInfo::default(), type_list: false }));
+        let idx = self.push_decl(
+            tname,
+            sp,
+            doc.clone(),
+            DeclKind::Union(UnionDecl { arms, info: UnionInfo::default(), type_list: false }),
+        );
         Schema { sp: sp.into(), ty: Ty::Decl(idx), doc }
     }
 
@@ -706,7 +773,10 @@ impl<'a> Lowerer<'a> {
             for (k, v) in pobj {
                 match k.as_str() {
                     "additionalProperties" if v != &Value::Bool(true) && v != &Value::Object(Map::new()) => {
-                        self.diag(&format!("{sp}/allOf/{i}"), "`additionalProperties` inside `allOf` cannot be merged exactly");
+                        self.diag(
+                            &format!("{sp}/allOf/{i}"),
+                            "`additionalProperties` inside `allOf` cannot be merged exactly",
+                        );
                     }
                     "properties" => {
                         let dst = merged.entry("properties").or_insert_with(|| Value::Object(Map::new()));
@@ -721,7 +791,12 @@ impl<'a> Lowerer<'a> {
                                             for (nk, nv) in n {
                                                 match e.get(nk) {
                                                     Some(ev) if ev != nv && nk != "description" => {
-                                                        self.diags.push(self.rev, Some(&self.current_def.clone()), sp.trim_start_matches('#'), format!("`allOf` branches disagree on `{pk}.{nk}`"));
+                                                        self.diags.push(
+                                                            self.rev,
+                                                            Some(&self.current_def.clone()),
+                                                            sp.trim_start_matches('#'),
+                                                            format!("`allOf` branches disagree on `{pk}.{nk}`"),
+                                                        );
                                                     }
                                                     Some(_) if nk == "description" => {}
                                                     _ => {
@@ -760,7 +835,8 @@ impl<'a> Lowerer<'a> {
             }
         }
         if !sources.is_empty() {
-            let note = format!("Refines {}.", sources.iter().map(|s| format!("{{@link {s}}}")).collect::<Vec<_>>().join(", "));
+            let note =
+                format!("Refines {}.", sources.iter().map(|s| format!("{{@link {s}}}")).collect::<Vec<_>>().join(", "));
             let desc = match merged.get("description").and_then(Value::as_str) {
                 Some(d) => format!("{d}\n\n{note}"),
                 None => note,
@@ -806,7 +882,9 @@ fn primitive(t: JType) -> Ty {
         JType::Integer => Ty::Num { integer: true, minimum: None, maximum: None },
         JType::Number => Ty::Num { integer: false, minimum: None, maximum: None },
         JType::String => Ty::Str { format: None },
-        JType::Array => Ty::Array { items: Box::new(Schema { sp: String::new(), ty: Ty::Any, doc: None }), max_items: None },
+        JType::Array => {
+            Ty::Array { items: Box::new(Schema { sp: String::new(), ty: Ty::Any, doc: None }), max_items: None }
+        }
         JType::Object => Ty::Map(Box::new(Schema { sp: String::new(), ty: Ty::Any, doc: None })),
     }
 }
@@ -874,7 +952,9 @@ fn finish_unions(m: &mut Module, diags: &mut Diagnostics) {
             .arms
             .iter()
             .enumerate()
-            .filter_map(|(j, a)| m.resolve_decl(&a.schema).filter(|d| matches!(d.kind, DeclKind::Object(_))).map(|d| (j, d)))
+            .filter_map(|(j, a)| {
+                m.resolve_decl(&a.schema).filter(|d| matches!(d.kind, DeclKind::Object(_))).map(|d| (j, d))
+            })
             .collect();
         let mut best: Option<(String, usize)> = None;
         if obj_arms.len() >= 2 {
@@ -922,10 +1002,16 @@ fn finish_unions(m: &mut Module, diags: &mut Diagnostics) {
             }
             let absent_ok = arms.iter().filter(|a| !a.tag_values.is_empty() && !a.tag_required).count();
             if absent_ok > 1 {
-                diags.push(&m.revision, Some(&m.decls[i].def), m.decls[i].sp.trim_start_matches('#'), format!("union tag `{tag}` is optional in several arms; decoding would be ambiguous"));
+                diags.push(
+                    &m.revision,
+                    Some(&m.decls[i].def),
+                    m.decls[i].sp.trim_start_matches('#'),
+                    format!("union tag `{tag}` is optional in several arms; decoding would be ambiguous"),
+                );
             }
         }
-        let result_type_arm = u.arms.iter().position(|a| matches!(&a.schema.ty, Ty::Ref(r) if r == overrides::RESULT_TYPE_ARM));
+        let result_type_arm =
+            u.arms.iter().position(|a| matches!(&a.schema.ty, Ty::Ref(r) if r == overrides::RESULT_TYPE_ARM));
         let strategy = if let Some(t) = &tag {
             format!("told apart by the `{t}` constant")
         } else if result_type_arm.is_some() {
@@ -1055,14 +1141,19 @@ fn methods(m: &Module, diags: &mut Diagnostics) -> Vec<Method> {
             Some(s) if s.contains("s2c") => Direction::ServerToClient,
             _ => Direction::Unspecified,
         };
-        let kind = if has_id || direction == Direction::EmbeddedInput || def.name.ends_with("Request") { MethodKind::Request } else { MethodKind::Notification };
+        let kind = if has_id || direction == Direction::EmbeddedInput || def.name.ends_with("Request") {
+            MethodKind::Request
+        } else {
+            MethodKind::Notification
+        };
         let params = o.props.iter().find(|p| p.key == "params");
         let params_type = params.and_then(|p| match &p.schema.ty {
             Ty::Ref(r) => Some(r.clone()),
             Ty::Decl(i) => Some(m.decls[*i].name.clone()),
             _ => None,
         });
-        let (result_defs, input_required) = if kind == MethodKind::Request { result_defs(m, &def.name) } else { (Vec::new(), false) };
+        let (result_defs, input_required) =
+            if kind == MethodKind::Request { result_defs(m, &def.name) } else { (Vec::new(), false) };
         out.push(Method {
             method,
             kind,
@@ -1099,7 +1190,11 @@ fn result_defs(m: &Module, request: &str) -> (Vec<String>, bool) {
                 let refs: Vec<String> = match &p.schema.ty {
                     Ty::Ref(r) => vec![r.clone()],
                     Ty::Decl(i) => match &m.decls[*i].kind {
-                        DeclKind::Union(u) => u.arms.iter().filter_map(|a| if let Ty::Ref(r) = &a.schema.ty { Some(r.clone()) } else { None }).collect(),
+                        DeclKind::Union(u) => u
+                            .arms
+                            .iter()
+                            .filter_map(|a| if let Ty::Ref(r) = &a.schema.ty { Some(r.clone()) } else { None })
+                            .collect(),
                         _ => Vec::new(),
                     },
                     _ => Vec::new(),
@@ -1133,8 +1228,16 @@ fn check(m: &Module, diags: &mut Diagnostics) {
         }
     }
     for method in &m.methods {
-        if method.kind == MethodKind::Request && method.direction != Direction::EmbeddedInput && method.result_defs.is_empty() {
-            diags.push(&m.revision, Some(&method.request_def), "", format!("no result definition found for `{}`", method.method));
+        if method.kind == MethodKind::Request
+            && method.direction != Direction::EmbeddedInput
+            && method.result_defs.is_empty()
+        {
+            diags.push(
+                &m.revision,
+                Some(&method.request_def),
+                "",
+                format!("no result definition found for `{}`", method.method),
+            );
         }
     }
 }

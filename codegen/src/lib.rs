@@ -39,10 +39,7 @@ impl FileMap {
     /// Adds a file; panics on a duplicate path because that is a generator bug, never input.
     pub fn insert(&mut self, path: impl Into<String>, contents: String) {
         let path = path.into();
-        assert!(
-            self.files.insert(path.clone(), contents).is_none(),
-            "generator bug: two emitters produced {path}"
-        );
+        assert!(self.files.insert(path.clone(), contents).is_none(), "generator bug: two emitters produced {path}");
     }
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
         self.files.iter().map(|(k, v)| (k.as_str(), v.as_str()))

@@ -58,7 +58,13 @@ pub fn load(input: &RevisionInput) -> Result<Loaded, Diagnostics> {
         return Err(diags);
     };
     for key in doc.as_object().map(|m| m.keys().cloned().collect::<Vec<_>>()).unwrap_or_default() {
-        if key != "$schema" && key != defs_key && key != "$id" && key != "$comment" && key != "title" && key != "description" {
+        if key != "$schema"
+            && key != defs_key
+            && key != "$id"
+            && key != "$comment"
+            && key != "title"
+            && key != "description"
+        {
             diags.push(rev, None, format!("/{key}"), format!("unsupported top-level keyword `{key}`"));
         }
     }

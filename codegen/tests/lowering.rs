@@ -5,7 +5,12 @@ use mcpgen_codegen::ir::{self, DeclKind, Ty, Unknown};
 use mcpgen_codegen::{load, RevisionInput};
 
 fn input(schema: serde_json::Value) -> RevisionInput {
-    RevisionInput { revision: "test".into(), schema: serde_json::to_vec(&schema).unwrap(), schema_sha256: "0".repeat(64), errata: None }
+    RevisionInput {
+        revision: "test".into(),
+        schema: serde_json::to_vec(&schema).unwrap(),
+        schema_sha256: "0".repeat(64),
+        errata: None,
+    }
 }
 
 fn lower(schema: serde_json::Value) -> Result<ir::Module, mcpgen_codegen::Diagnostics> {
@@ -106,10 +111,18 @@ fn unsupported_constructs_are_all_reported_with_pointers() {
 
 #[test]
 fn garbage_input_is_a_diagnostic_not_a_panic() {
-    let bad = RevisionInput { revision: "x".into(), schema: b"{not json".to_vec(), schema_sha256: String::new(), errata: None };
+    let bad = RevisionInput {
+        revision: "x".into(),
+        schema: b"{not json".to_vec(),
+        schema_sha256: String::new(),
+        errata: None,
+    };
     assert!(mcpgen_codegen::generate_revision(&bad, "out").is_err());
     let no_defs = input(serde_json::json!({"$schema": "https://example.com/unknown-dialect"}));
-    assert!(mcpgen_codegen::generate_revision(&no_defs, "out").unwrap_err().to_string().contains("unsupported dialect"));
+    assert!(mcpgen_codegen::generate_revision(&no_defs, "out")
+        .unwrap_err()
+        .to_string()
+        .contains("unsupported dialect"));
 }
 
 #[test]

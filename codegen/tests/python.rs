@@ -7,7 +7,12 @@ use mcpgen_codegen::{ir, load, RevisionInput};
 
 fn module(defs: serde_json::Value) -> String {
     let schema = serde_json::json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": defs});
-    let input = RevisionInput { revision: "2099-01-01".into(), schema: serde_json::to_vec(&schema).unwrap(), schema_sha256: "0".repeat(64), errata: None };
+    let input = RevisionInput {
+        revision: "2099-01-01".into(),
+        schema: serde_json::to_vec(&schema).unwrap(),
+        schema_sha256: "0".repeat(64),
+        errata: None,
+    };
     python::module(&ir::lower(&load::load(&input).unwrap()).unwrap())
 }
 

@@ -356,7 +356,14 @@ fn single_mutants(ex: &Example, voc: &Vocabulary, cfg: &Config, rng: &mut Rng) -
     let root = &ex.value;
     let mut out = Vec::new();
     let mut push = |kind: String, pointer: &str, value: Value| {
-        out.push(Mutant { def: ex.def.clone(), origin: origin.clone(), kind, pointer: pointer.to_owned(), value, bytes: None });
+        out.push(Mutant {
+            def: ex.def.clone(),
+            origin: origin.clone(),
+            kind,
+            pointer: pointer.to_owned(),
+            value,
+            bytes: None,
+        });
     };
     for (ptr, key, node) in nodes(root) {
         let set = |new: Value| replace_at(root, &ptr, |_| Some(new));
@@ -418,7 +425,12 @@ fn single_mutants(ex: &Example, voc: &Vocabulary, cfg: &Config, rng: &mut Rng) -
                     }
                 }
                 if let Some(i) = n.as_i64() {
-                    for (label, x) in [("+1", json!(i.saturating_add(1))), ("-1", json!(i.saturating_sub(1))), ("+0.5", json!(i as f64 + 0.5)), ("neg", json!(i.saturating_neg()))] {
+                    for (label, x) in [
+                        ("+1", json!(i.saturating_add(1))),
+                        ("-1", json!(i.saturating_sub(1))),
+                        ("+0.5", json!(i as f64 + 0.5)),
+                        ("neg", json!(i.saturating_neg())),
+                    ] {
                         if &x != node {
                             push(format!("number:{label}"), &ptr, set(x));
                         }
@@ -453,7 +465,21 @@ fn single_mutants(ex: &Example, voc: &Vocabulary, cfg: &Config, rng: &mut Rng) -
 const PLACEHOLDER: &str = "\u{1}oracle-raw\u{1}";
 
 /// Number lexemes `serde_json` reads as the same value but the tape keeps as text.
-pub const LEXEMES: &[&str] = &["1e2", "1E+2", "1.0e0", "-0", "0.10", "1.5e1", "1e-1", "100.00", "0e0", "-1e-7", "12345678901234567890123", "-3.2602e4", "-32602e0"];
+pub const LEXEMES: &[&str] = &[
+    "1e2",
+    "1E+2",
+    "1.0e0",
+    "-0",
+    "0.10",
+    "1.5e1",
+    "1e-1",
+    "100.00",
+    "0e0",
+    "-1e-7",
+    "12345678901234567890123",
+    "-3.2602e4",
+    "-32602e0",
+];
 
 /// A JSON string literal with its first character as a `\uXXXX` escape and `/` as `\/`.
 fn escaped_literal(s: &str) -> String {
@@ -501,17 +527,34 @@ fn raw_mutants(ex: &Example) -> Vec<Mutant> {
         let text = text.replacen(&ph_json, &replacement, 1);
         // Only text serde_json reads (e.g. not 1e400) can be judged by the oracle.
         if let Ok(value) = serde_json::from_str::<Value>(&text) {
-            out.push(Mutant { def: ex.def.clone(), origin: origin.clone(), kind, pointer: pointer.to_owned(), value, bytes: Some(text.into_bytes()) });
+            out.push(Mutant {
+                def: ex.def.clone(),
+                origin: origin.clone(),
+                kind,
+                pointer: pointer.to_owned(),
+                value,
+                bytes: Some(text.into_bytes()),
+            });
         }
     };
     for (ptr, _key, node) in nodes(root) {
         match node {
             Value::String(s) if !s.is_empty() => {
-                push("escape-string".into(), &ptr, replace_at(root, &ptr, |_| Some(json!(PLACEHOLDER))), escaped_literal(s));
+                push(
+                    "escape-string".into(),
+                    &ptr,
+                    replace_at(root, &ptr, |_| Some(json!(PLACEHOLDER))),
+                    escaped_literal(s),
+                );
             }
             Value::Number(_) => {
                 for lx in LEXEMES {
-                    push(format!("lexeme:{lx}"), &ptr, replace_at(root, &ptr, |_| Some(json!(PLACEHOLDER))), (*lx).to_owned());
+                    push(
+                        format!("lexeme:{lx}"),
+                        &ptr,
+                        replace_at(root, &ptr, |_| Some(json!(PLACEHOLDER))),
+                        (*lx).to_owned(),
+                    );
                 }
             }
             Value::Object(m) => {
@@ -521,7 +564,12 @@ fn raw_mutants(ex: &Example) -> Vec<Mutant> {
                         o.insert(PLACEHOLDER.into(), v.clone());
                     });
                     if !k.is_empty() {
-                        push(format!("escape-key:{k}"), &child, replace_at(root, &ptr, |_| Some(renamed)), escaped_literal(k));
+                        push(
+                            format!("escape-key:{k}"),
+                            &child,
+                            replace_at(root, &ptr, |_| Some(renamed)),
+                            escaped_literal(k),
+                        );
                     }
                     let key_lit = serde_json::to_string(k).unwrap_or_default();
                     let bad = if m[k].is_string() { json!(42) } else { json!("oracle") };
@@ -529,7 +577,12 @@ fn raw_mutants(ex: &Example) -> Vec<Mutant> {
                         o.insert(PLACEHOLDER.into(), bad.clone());
                         o.insert(k.to_owned(), v.clone());
                     });
-                    push(format!("dup-key:bad-first:{k}"), &child, replace_at(root, &ptr, |_| Some(first)), key_lit.clone());
+                    push(
+                        format!("dup-key:bad-first:{k}"),
+                        &child,
+                        replace_at(root, &ptr, |_| Some(first)),
+                        key_lit.clone(),
+                    );
                     let last = rebuild(m, k, |k, v, o| {
                         o.insert(k.to_owned(), v.clone());
                         o.insert(PLACEHOLDER.into(), bad.clone());
@@ -678,7 +731,28 @@ mod tests {
         let lx = all.iter().find(|m| m.kind == "lexeme:1e2").unwrap();
         assert!(String::from_utf8_lossy(lx.bytes.as_ref().unwrap()).contains(r#""n":1e2"#));
         let kinds: BTreeSet<String> = all.iter().map(|m| m.kind.split(':').next().unwrap_or("").to_owned()).collect();
-        for k in ["original", "type", "drop", "add-key", "add-meta", "empty-object", "empty-array", "dup-item", "grow", "append-wrong", "str-empty", "str-other", "vocab", "number", "bool-flip", "double", "escape-string", "escape-key", "lexeme", "dup-key"] {
+        for k in [
+            "original",
+            "type",
+            "drop",
+            "add-key",
+            "add-meta",
+            "empty-object",
+            "empty-array",
+            "dup-item",
+            "grow",
+            "append-wrong",
+            "str-empty",
+            "str-other",
+            "vocab",
+            "number",
+            "bool-flip",
+            "double",
+            "escape-string",
+            "escape-key",
+            "lexeme",
+            "dup-key",
+        ] {
             assert!(kinds.contains(k), "no {k} mutant: {kinds:?}");
         }
         let dropped = all.iter().find(|m| m.kind == "drop:type").unwrap();
@@ -686,7 +760,11 @@ mod tests {
         let vocab = all.iter().find(|m| m.kind == "vocab").unwrap();
         assert_eq!(vocab.value["type"], json!("image"));
         // Same input, same corpus.
-        let again = corpus(&[Example { def: "X".into(), name: "x".into(), value: all[0].value.clone(), raw: None }], &voc, &Config { doubles: 5, ..Config::default() });
+        let again = corpus(
+            &[Example { def: "X".into(), name: "x".into(), value: all[0].value.clone(), raw: None }],
+            &voc,
+            &Config { doubles: 5, ..Config::default() },
+        );
         assert_eq!(format!("{:?}", all), format!("{:?}", again));
     }
 }

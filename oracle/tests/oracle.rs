@@ -39,13 +39,11 @@ const EXPECTED: &[Expected] = &[Expected {
     kind_prefix: "dup-key:bad-first:",
     pointer_prefix: "",
     mcpgen_valid: false,
-    reason: "duplicated member names (RFC 8259 leaves their meaning open): serde_json, and so jsonschema, keeps only the \
+    reason:
+        "duplicated member names (RFC 8259 leaves their meaning open): serde_json, and so jsonschema, keeps only the \
              last occurrence; mcpgen decodes the last one too but validates every occurrence, so a wrong-typed earlier \
              duplicate is rejected instead of silently ignored",
 }];
-
-/// Revisions whose definitions the corpus runs against.
-const REVISIONS: &[&str] = &["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
@@ -211,7 +209,9 @@ fn mcpgen_verdict(rev: Revision, def: &str, v: &Value, bytes: &[u8], same_views:
     let a = verdict(&on_value)?;
     let b = verdict(&on_bytes)?;
     if a != b && same_views {
-        return Err(format!("mcpgen disagrees with itself: serde_json view says valid={a}, tape (bytes) says valid={b}"));
+        return Err(format!(
+            "mcpgen disagrees with itself: serde_json view says valid={a}, tape (bytes) says valid={b}"
+        ));
     }
     Ok(b)
 }
@@ -223,14 +223,16 @@ fn round_trip(rev: Revision, def: &str, v: &Value, bytes: &[u8]) -> Result<bool,
     match mcpgen::decode(rev, def, bytes, mcpgen::Policy::Lossless) {
         Ok(d) => {
             let out = d.to_json_string();
-            let back: Value = serde_json::from_str(&out).map_err(|e| format!("decoded value re-encodes to invalid JSON ({e}): {out}"))?;
+            let back: Value = serde_json::from_str(&out)
+                .map_err(|e| format!("decoded value re-encodes to invalid JSON ({e}): {out}"))?;
             if !same_json(&back, v, false) {
                 return Err(format!("lossless decode does not round-trip: re-encoded as {out}"));
             }
             Ok(true)
         }
         Err(DecodeError::Invalid(_))
-            if mcpgen::validate(rev, def, bytes, Options { discriminate_results: true, ..Options::default() }).is_err() =>
+            if mcpgen::validate(rev, def, bytes, Options { discriminate_results: true, ..Options::default() })
+                .is_err() =>
         {
             Ok(false)
         }
@@ -245,8 +247,12 @@ fn round_trip(rev: Revision, def: &str, v: &Value, bytes: &[u8]) -> Result<bool,
 fn same_json(a: &Value, b: &Value, under_code: bool) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) if under_code => x.as_f64() == y.as_f64(),
-        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same_json(v, w, k == "code"))),
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(v, w)| same_json(v, w, false)),
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same_json(v, w, k == "code")))
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(v, w)| same_json(v, w, false))
+        }
         _ => a == b,
     }
 }
@@ -289,7 +295,10 @@ fn run_revision(rev_name: &str, mirror: &Path, corpus: &[Mutant], stats_out: &mu
             let got = match mcpgen_verdict(rev, def, &m.value, &bytes, !m.kind.starts_with("dup-key")) {
                 Ok(g) => g,
                 Err(e) => {
-                    st.disagreements.push(format!("{rev_name} {def} [{} at {:?} from {}]: {e}\n  instance: {}", m.kind, m.pointer, m.origin, m.value));
+                    st.disagreements.push(format!(
+                        "{rev_name} {def} [{} at {:?} from {}]: {e}\n  instance: {}",
+                        m.kind, m.pointer, m.origin, m.value
+                    ));
                     continue;
                 }
             };
@@ -321,7 +330,12 @@ fn run_revision(rev_name: &str, mirror: &Path, corpus: &[Mutant], stats_out: &mu
                 continue;
             }
             let detail = if got {
-                let errs = oracle.validator(def)?.iter_errors(&m.value).map(|e| format!("{} at {}", e, e.instance_path())).take(3).collect::<Vec<_>>();
+                let errs = oracle
+                    .validator(def)?
+                    .iter_errors(&m.value)
+                    .map(|e| format!("{} at {}", e, e.instance_path()))
+                    .take(3)
+                    .collect::<Vec<_>>();
                 format!("jsonschema rejects: {}", errs.join("; "))
             } else {
                 match mcpgen::validate(rev, def, &bytes, Options::default()) {
@@ -363,7 +377,9 @@ fn report(rev: &str, st: &Stats) -> Result<(), Failed> {
     let mut problems = Vec::new();
     for k in ASSERTED_KEYWORDS {
         if st.used_keywords.contains(*k) && !st.sole_cause.contains_key(k) {
-            problems.push(format!("the corpus never isolates a `{k}` failure, though the schema uses `{k}`: add a mutation operator"));
+            problems.push(format!(
+                "the corpus never isolates a `{k}` failure, though the schema uses `{k}`: add a mutation operator"
+            ));
         }
     }
     if st.used_keywords.contains("anyOf") && st.union_rejections == 0 {
@@ -383,7 +399,10 @@ fn report(rev: &str, st: &Stats) -> Result<(), Failed> {
     }
     for (i, x) in EXPECTED.iter().enumerate() {
         if (x.revision == "*" || x.revision == rev) && st.expected_hits[i] == 0 {
-            problems.push(format!("expected disagreement no longer occurs, remove it: {} {} {} ({})", x.revision, x.def, x.kind_prefix, x.reason));
+            problems.push(format!(
+                "expected disagreement no longer occurs, remove it: {} {} {} ({})",
+                x.revision, x.def, x.kind_prefix, x.reason
+            ));
         }
     }
     if problems.is_empty() {
@@ -432,7 +451,8 @@ const DERIVED_PER_DEF: usize = 3;
 fn derive_examples(mirror: &Path, examples: &[Example]) -> Result<Vec<Example>, String> {
     let mut oracle = Oracle::new(patched_schema(mirror, "2026-07-28")?)?;
     let with_examples: std::collections::BTreeSet<&str> = examples.iter().map(|e| e.def.as_str()).collect();
-    let defs: Vec<String> = oracle.doc[oracle.defs_key].as_object().map(|m| m.keys().cloned().collect()).unwrap_or_default();
+    let defs: Vec<String> =
+        oracle.doc[oracle.defs_key].as_object().map(|m| m.keys().cloned().collect()).unwrap_or_default();
     let candidates = mcpgen_oracle::distinct_nodes(examples);
     let mut rng = mcpgen_oracle::Rng::new(Config::default().seed ^ 0x0de7_17ed);
     let mut out = Vec::new();
@@ -452,8 +472,8 @@ fn main() {
         let mirror = mirror()?;
         let examples = load_examples(&mirror.join("2026-07-28/examples"))?;
         let mut voc = Vocabulary::default();
-        for rev in REVISIONS {
-            voc.add_schema(&patched_schema(&mirror, rev)?);
+        for rev in Revision::ALL {
+            voc.add_schema(&patched_schema(&mirror, rev.as_str())?);
         }
         for e in &examples {
             voc.add_example(&format!("{}/{}", e.def, e.name), &e.value);
@@ -477,9 +497,10 @@ fn main() {
         Err(e) => vec![Trial::test("oracle::setup", move || Err(e.clone().into()))],
         Ok((mirror, examples, corpus)) => {
             let shared = Arc::new((mirror, examples, corpus));
-            let mut trials: Vec<Trial> = REVISIONS
+            let mut trials: Vec<Trial> = Revision::ALL
                 .iter()
                 .map(|rev| {
+                    let rev = rev.as_str();
                     let s = Arc::clone(&shared);
                     Trial::test(format!("oracle::{rev}"), move || {
                         let mut st = Stats::default();

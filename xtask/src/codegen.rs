@@ -19,10 +19,10 @@ use crate::{mirror_from_env, read, Result};
 const FIX_COMMAND: &str = "cargo xtask codegen";
 
 /// Directories owned by the generator, as (parent, directory-name prefix): every file inside
-/// `generated/src/rev_*/` comes from the file map, so one the map no longer has is stale.
-/// Files the map writes elsewhere are compared and written, but never deleted.
+/// `generated/` (crate `mcpgen-schema`) comes from the file map, so one the map no longer has
+/// is stale. Files the map writes elsewhere are compared and written, but never deleted.
 const GENERATED_DIRS: &[(&str, &str)] = &[
-    ("generated/src", "rev_"),
+    ("generated", "src"),
     // The Python typing modules `mcpgen.rev_*` (one package directory per revision).
     ("bindings/python/python/mcpgen", "rev_"),
 ];
@@ -44,10 +44,7 @@ pub fn run(root: &Path, check: bool) -> Result<()> {
             }
         }
         if !missing.is_empty() {
-            println!(
-                "{} is set: pulling missing schema files from it",
-                schema::MIRROR_ENV
-            );
+            println!("{} is set: pulling missing schema files from it", schema::MIRROR_ENV);
             schema::pull_pins(root, &missing, Some(&mirror))?;
         }
     }
@@ -66,12 +63,7 @@ fn generate_workspace(root: &Path, pins: &[Pin], mode: Mode) -> Result<()> {
     let start = Instant::now();
     let files = mcpgen_codegen::generate_workspace(&inputs)
         .map_err(|diagnostics| format!("code generation failed:\n{diagnostics}"))?;
-    println!(
-        "generated {} files from {} revisions in {:.2?}",
-        files.len(),
-        inputs.len(),
-        start.elapsed()
-    );
+    println!("generated {} files from {} revisions in {:.2?}", files.len(), inputs.len(), start.elapsed());
     let files: Vec<(&str, &str)> = files.iter().collect();
     ensure_files(root, &files, GENERATED_DIRS, mode)
 }
@@ -102,17 +94,10 @@ fn load_inputs(root: &Path, pins: &[Pin]) -> Result<Vec<RevisionInput>> {
 
 /// `cargo xtask codegen --schema FILE --revision NAME --out DIR [--errata FILE]`: one revision
 /// from any schema file, written under `out`. Nothing there is deleted.
-pub fn generate_one(
-    schema_path: &Path,
-    revision: &str,
-    out: &Path,
-    errata_path: Option<&Path>,
-) -> Result<()> {
+pub fn generate_one(schema_path: &Path, revision: &str, out: &Path, errata_path: Option<&Path>) -> Result<()> {
     schema::check_revision_name(revision)?;
-    let out_dir = out
-        .to_str()
-        .ok_or_else(|| format!("--out {} is not valid UTF-8", out.display()))?
-        .trim_end_matches('/');
+    let out_dir =
+        out.to_str().ok_or_else(|| format!("--out {} is not valid UTF-8", out.display()))?.trim_end_matches('/');
     if out_dir.is_empty() {
         return Err("--out must name a directory".to_owned());
     }
@@ -139,9 +124,7 @@ pub fn generate_one(
         .iter()
         .map(|(path, contents)| match path.strip_prefix(&prefix) {
             Some(rel) => Ok((rel, contents)),
-            None => Err(format!(
-                "generator bug: {path} is outside the --out directory {out_dir}"
-            )),
+            None => Err(format!("generator bug: {path} is outside the --out directory {out_dir}")),
         })
         .collect::<Result<Vec<_>>>()?;
     ensure_files(Path::new(out_dir), &files, &[], Mode::Write)
@@ -154,12 +137,7 @@ pub fn generate_one(
 ///   that `files` does not contain (then any directory left empty there), saying which.
 /// - Check mode touches nothing; it fails with one line per stale, missing or extra file and
 ///   the command that fixes them.
-pub fn ensure_files(
-    root: &Path,
-    files: &[(&str, &str)],
-    owned_dirs: &[(&str, &str)],
-    mode: Mode,
-) -> Result<()> {
+pub fn ensure_files(root: &Path, files: &[(&str, &str)], owned_dirs: &[(&str, &str)], mode: Mode) -> Result<()> {
     let mut problems = Vec::new();
     let (mut unchanged, mut updated, mut deleted) = (0, 0, 0);
 
@@ -176,11 +154,7 @@ pub fn ensure_files(
         }
         match mode {
             Mode::Check => {
-                let what = if current.is_some() {
-                    "stale"
-                } else {
-                    "missing"
-                };
+                let what = if current.is_some() { "stale" } else { "missing" };
                 problems.push(format!("{what}: {rel}"));
             }
             Mode::Write => {
@@ -203,8 +177,7 @@ pub fn ensure_files(
         match mode {
             Mode::Check => problems.push(format!("extra: {rel}")),
             Mode::Write => {
-                fs::remove_file(path)
-                    .map_err(|e| format!("cannot delete {}: {e}", path.display()))?;
+                fs::remove_file(path).map_err(|e| format!("cannot delete {}: {e}", path.display()))?;
                 println!("deleted {rel}");
                 deleted += 1;
             }
@@ -230,17 +203,12 @@ pub fn ensure_files(
 
 /// A generated path must stay below the root it is written to.
 fn checked_relative(rel: &str) -> Result<&Path> {
-    let ok = !rel.is_empty()
-        && !rel.contains('\\')
-        && rel
-            .split('/')
-            .all(|segment| !matches!(segment, "" | "." | ".."));
+    let ok =
+        !rel.is_empty() && !rel.contains('\\') && rel.split('/').all(|segment| !matches!(segment, "" | "." | ".."));
     if ok {
         Ok(Path::new(rel))
     } else {
-        Err(format!(
-            "generator bug: {rel:?} is not a clean relative path"
-        ))
+        Err(format!("generator bug: {rel:?} is not a clean relative path"))
     }
 }
 
@@ -254,10 +222,7 @@ struct OwnedTree {
 
 impl OwnedTree {
     fn scan(root: &Path, owned_dirs: &[(&str, &str)]) -> Result<OwnedTree> {
-        let mut tree = OwnedTree {
-            files: Vec::new(),
-            dirs: Vec::new(),
-        };
+        let mut tree = OwnedTree { files: Vec::new(), dirs: Vec::new() };
         for &(parent, prefix) in owned_dirs {
             for (name, path) in list_dir(&root.join(parent))? {
                 if name.starts_with(prefix) && is_real_dir(&path)? {
@@ -287,10 +252,7 @@ impl OwnedTree {
 
     fn remove_empty_dirs(&self) -> Result<()> {
         for dir in &self.dirs {
-            let empty = fs::read_dir(dir)
-                .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
-                .next()
-                .is_none();
+            let empty = fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?.next().is_none();
             if empty {
                 fs::remove_dir(dir).map_err(|e| format!("cannot delete {}: {e}", dir.display()))?;
             }
@@ -309,19 +271,14 @@ fn list_dir(dir: &Path) -> Result<Vec<(String, PathBuf)>> {
     let mut list = Vec::new();
     for entry in entries {
         let entry = entry.map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
-        list.push((
-            entry.file_name().to_string_lossy().into_owned(),
-            entry.path(),
-        ));
+        list.push((entry.file_name().to_string_lossy().into_owned(), entry.path()));
     }
     list.sort();
     Ok(list)
 }
 
 fn is_real_dir(path: &Path) -> Result<bool> {
-    fs::symlink_metadata(path)
-        .map(|meta| meta.is_dir())
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))
+    fs::symlink_metadata(path).map(|meta| meta.is_dir()).map_err(|e| format!("cannot read {}: {e}", path.display()))
 }
 
 #[cfg(test)]
@@ -385,17 +342,11 @@ mod tests {
              extra: gen/src/rev_a/nested/extra.rs\n  extra: gen/src/rev_old/extra.rs\n\
              run `cargo xtask codegen` to update them"
         );
-        assert_eq!(
-            fs::read_to_string(root.join("gen/src/rev_a/stale.rs")).unwrap(),
-            "old"
-        );
+        assert_eq!(fs::read_to_string(root.join("gen/src/rev_a/stale.rs")).unwrap(), "old");
 
         ensure_files(&root, &files, &owned, Mode::Write).unwrap();
         ensure_files(&root, &files, &owned, Mode::Check).unwrap();
-        assert_eq!(
-            fs::read_to_string(root.join("gen/src/rev_a/stale.rs")).unwrap(),
-            "new"
-        );
+        assert_eq!(fs::read_to_string(root.join("gen/src/rev_a/stale.rs")).unwrap(), "new");
         assert!(!root.join("gen/src/rev_a/nested").exists());
         assert!(!root.join("gen/src/rev_old").exists());
         assert!(root.join("gen/src/runtime.rs").exists());

@@ -84,7 +84,10 @@ pub fn main(root: &Path, args: FuzzArgs) -> ExitCode {
     if failed.is_empty() {
         ExitCode::SUCCESS
     } else {
-        eprintln!("error: fuzz target(s) failed: {} (see fuzz/artifacts/ and the log under target/fuzz-logs/)", failed.join(", "));
+        eprintln!(
+            "error: fuzz target(s) failed: {} (see fuzz/artifacts/ and the log under target/fuzz-logs/)",
+            failed.join(", ")
+        );
         ExitCode::FAILURE
     }
 }
@@ -115,7 +118,10 @@ fn examples_dir(root: &Path) -> Result<PathBuf, String> {
     let dir = mirror.map(|m| m.join("2026-07-28/examples"));
     match dir {
         Some(d) if d.is_dir() => Ok(d),
-        _ => Err("official examples not found: set MCPGEN_SCHEMA_MIRROR to the directory holding 2026-07-28/examples".into()),
+        _ => {
+            Err("official examples not found: set MCPGEN_SCHEMA_MIRROR to the directory holding 2026-07-28/examples"
+                .into())
+        }
     }
 }
 
@@ -142,7 +148,11 @@ fn write_seeds(root: &Path, examples: &Path, target: &str, corpus: &Path) -> Res
             }
         }
     }
-    let vector_dirs: &[&str] = if target == "check_request" { &["vectors/protocol", "vectors/decode"] } else { &["vectors/decode", "vectors/protocol"] };
+    let vector_dirs: &[&str] = if target == "check_request" {
+        &["vectors/protocol", "vectors/decode"]
+    } else {
+        &["vectors/decode", "vectors/protocol"]
+    };
     for dir in vector_dirs {
         let dir = root.join(dir);
         if !dir.is_dir() {
@@ -152,7 +162,8 @@ fn write_seeds(root: &Path, examples: &Path, target: &str, corpus: &Path) -> Res
             if f.extension().is_none_or(|x| x != "json") {
                 continue;
             }
-            let v: serde_json::Value = serde_json::from_slice(&crate::read(&f)?).map_err(|e| format!("{}: {e}", f.display()))?;
+            let v: serde_json::Value =
+                serde_json::from_slice(&crate::read(&f)?).map_err(|e| format!("{}: {e}", f.display()))?;
             let input = match (v.get("input"), v.get("input_text").and_then(|t| t.as_str())) {
                 (Some(i), _) => serde_json::to_vec(i).map_err(|e| e.to_string())?,
                 (None, Some(t)) => t.as_bytes().to_vec(),
@@ -196,7 +207,19 @@ fn run_target(root: &Path, target: &str, corpus: &Path, seconds: u64) -> Result<
     let log_path = logs.join(format!("{target}.log"));
     let mut log = std::fs::File::create(&log_path).map_err(|e| format!("cannot create {}: {e}", log_path.display()))?;
     let max_time = format!("-max_total_time={seconds}");
-    let args = ["+nightly", "fuzz", "run", "--debug-assertions", "--sanitizer", "none", target, &corpus.to_string_lossy(), "--", &max_time, "-print_final_stats=1"];
+    let args = [
+        "+nightly",
+        "fuzz",
+        "run",
+        "--debug-assertions",
+        "--sanitizer",
+        "none",
+        target,
+        &corpus.to_string_lossy(),
+        "--",
+        &max_time,
+        "-print_final_stats=1",
+    ];
     println!("$ cargo {}", args.join(" "));
     let mut child = Command::new("cargo")
         .args(args)
@@ -221,7 +244,9 @@ fn run_target(root: &Path, target: &str, corpus: &Path, seconds: u64) -> Result<
     if let Some(err) = child.stderr.take() {
         for line in BufReader::new(err).lines().map_while(|l| l.ok()) {
             let _ = writeln!(log, "{line}");
-            if line.starts_with('#') && (line.contains("pulse") || line.contains("DONE") || line.contains("NEW") || line.contains("REDUCE")) {
+            if line.starts_with('#')
+                && (line.contains("pulse") || line.contains("DONE") || line.contains("NEW") || line.contains("REDUCE"))
+            {
                 last_status = line.clone();
             }
             if let Some(n) = line.strip_prefix("stat::number_of_executed_units:") {

@@ -22,11 +22,7 @@ use clap::{Parser, Subcommand};
 type Result<T, E = String> = std::result::Result<T, E>;
 
 #[derive(Parser)]
-#[command(
-    name = "cargo xtask",
-    bin_name = "cargo xtask",
-    about = "mcpgen project automation"
-)]
+#[command(name = "cargo xtask", bin_name = "cargo xtask", about = "mcpgen project automation")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -91,12 +87,10 @@ fn main() -> ExitCode {
     absolute_mirror_env();
     let root = project_root();
     let result = match cli.command {
-        Command::Schema {
-            command: SchemaCommand::Pull { from, revisions },
-        } => schema::pull(&root, from.as_deref(), &revisions),
-        Command::Schema {
-            command: SchemaCommand::Verify,
-        } => schema::verify(&root),
+        Command::Schema { command: SchemaCommand::Pull { from, revisions } } => {
+            schema::pull(&root, from.as_deref(), &revisions)
+        }
+        Command::Schema { command: SchemaCommand::Verify } => schema::verify(&root),
         Command::Codegen(args) => match (args.schema, args.revision, args.out) {
             (Some(schema), Some(revision), Some(out)) => {
                 codegen::generate_one(&schema, &revision, &out, args.errata.as_deref())
@@ -118,10 +112,7 @@ fn main() -> ExitCode {
 
 /// The workspace root: xtask lives one level below it.
 fn project_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("xtask is a direct child of the workspace root")
-        .to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask is a direct child of the workspace root").to_path_buf()
 }
 
 /// `MCPGEN_SCHEMA_MIRROR`, if set to something non-empty.
@@ -138,9 +129,7 @@ fn absolute_mirror_env() {
 }
 
 fn mirror_from_env() -> Option<PathBuf> {
-    std::env::var_os(schema::MIRROR_ENV)
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
+    std::env::var_os(schema::MIRROR_ENV).filter(|v| !v.is_empty()).map(PathBuf::from)
 }
 
 /// Reads a file, naming it in the error.

@@ -29,15 +29,23 @@ pub fn test(root: &Path) -> Result<()> {
     }
     create_venv(root, &venv, "the virtual environment")?;
     let py = venv_python(&venv);
-    run(root, &mut pip(&py, &["install", "--quiet", "-r", "bindings/python/tests/requirements.txt"]), "install the test tools")?;
     run(
         root,
-        pip(&py, &["install", "./bindings/python"]).env("CARGO_TARGET_DIR", root.join("target")).env("MATURIN_PEP517_ARGS", "--profile dev"),
+        &mut pip(&py, &["install", "--quiet", "-r", "bindings/python/tests/requirements.txt"]),
+        "install the test tools",
+    )?;
+    run(
+        root,
+        pip(&py, &["install", "./bindings/python"])
+            .env("CARGO_TARGET_DIR", root.join("target"))
+            .env("MATURIN_PEP517_ARGS", "--profile dev"),
         "pip install ./bindings/python",
     )?;
     run(
         root,
-        Command::new(&py).args(["-m", "pytest", "bindings/python/tests", "-q", "-p", "no:cacheprovider"]).env("MCPGEN_TEST_INSTALLED", "1"),
+        Command::new(&py)
+            .args(["-m", "pytest", "bindings/python/tests", "-q", "-p", "no:cacheprovider"])
+            .env("MCPGEN_TEST_INSTALLED", "1"),
         "pytest",
     )?;
     let mypy_cache = root.join("target/python-test-mypy-cache");
@@ -69,15 +77,27 @@ pub fn bench_env(root: &Path) -> Result<PathBuf> {
     }
     let py = venv_python(&venv);
     let install = |args: &[&str]| pip(&py, &[&["install", "--quiet"], args].concat());
-    run(root, &mut install(&["-r", "bindings/python/bench/requirements.txt"]), "install the benchmark's comparison packages")?;
-    run(root, install(&["--force-reinstall", "--no-deps", "./bindings/python"]).env("CARGO_TARGET_DIR", root.join("target")), "pip install ./bindings/python (release)")?;
+    run(
+        root,
+        &mut install(&["-r", "bindings/python/bench/requirements.txt"]),
+        "install the benchmark's comparison packages",
+    )?;
+    run(
+        root,
+        install(&["--force-reinstall", "--no-deps", "./bindings/python"]).env("CARGO_TARGET_DIR", root.join("target")),
+        "pip install ./bindings/python (release)",
+    )?;
     Ok(py.parent().expect("a venv interpreter is inside a directory").to_path_buf())
 }
 
 /// `python3 -m venv VENV` with the interpreter `MCPGEN_PYTHON` names (default `python3`).
 fn create_venv(root: &Path, venv: &Path, what: &str) -> Result<()> {
     let python: OsString = std::env::var_os("MCPGEN_PYTHON").unwrap_or_else(|| "python3".into());
-    run(root, Command::new(&python).args(["-m", "venv"]).arg(venv), &format!("create {what} (on Debian: apt-get install python3-venv)"))
+    run(
+        root,
+        Command::new(&python).args(["-m", "venv"]).arg(venv),
+        &format!("create {what} (on Debian: apt-get install python3-venv)"),
+    )
 }
 
 /// `PY -m pip ARGS`, quiet about pip's own version and never prompting.
@@ -96,7 +116,11 @@ fn venv_python(venv: &Path) -> PathBuf {
 }
 
 fn run(root: &Path, cmd: &mut Command, what: &str) -> Result<()> {
-    let shown = format!("{} {}", cmd.get_program().to_string_lossy(), cmd.get_args().map(|a| a.to_string_lossy()).collect::<Vec<_>>().join(" "));
+    let shown = format!(
+        "{} {}",
+        cmd.get_program().to_string_lossy(),
+        cmd.get_args().map(|a| a.to_string_lossy()).collect::<Vec<_>>().join(" ")
+    );
     println!("$ {shown}");
     let status = cmd.current_dir(root).status().map_err(|e| format!("{what}: cannot run `{shown}`: {e}"))?;
     if status.success() {

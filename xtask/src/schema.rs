@@ -16,8 +16,7 @@ use crate::{mirror_from_env, read, Result};
 
 /// Environment variable naming a mirror directory laid out as `<mirror>/<rev>/schema.json`.
 pub const MIRROR_ENV: &str = "MCPGEN_SCHEMA_MIRROR";
-const PULL_HINT: &str =
-    "run `cargo xtask schema pull` (or set MCPGEN_SCHEMA_MIRROR to a mirror directory)";
+const PULL_HINT: &str = "run `cargo xtask schema pull` (or set MCPGEN_SCHEMA_MIRROR to a mirror directory)";
 const DIALECTS: &[&str] = &["2020-12", "draft-07"];
 
 #[derive(Deserialize)]
@@ -62,10 +61,7 @@ impl Local {
     pub fn read(root: &Path, pin: &Pin) -> Result<Local> {
         let path = root.join(pin.schema_rel());
         match fs::read(&path) {
-            Ok(bytes) => Ok(Local::Present {
-                sha256: sha256_hex(&bytes),
-                bytes,
-            }),
+            Ok(bytes) => Ok(Local::Present { sha256: sha256_hex(&bytes), bytes }),
             Err(e) if e.kind() == ErrorKind::NotFound => Ok(Local::Missing),
             Err(e) => Err(format!("cannot read {}: {e}", path.display())),
         }
@@ -75,10 +71,8 @@ impl Local {
 /// Reads and checks `schema/sources.toml`, keeping its order.
 pub fn load_pins(root: &Path) -> Result<Vec<Pin>> {
     let path = root.join("schema/sources.toml");
-    let text = String::from_utf8(read(&path)?)
-        .map_err(|e| format!("{} is not UTF-8: {e}", path.display()))?;
-    let sources: SourcesFile =
-        toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = String::from_utf8(read(&path)?).map_err(|e| format!("{} is not UTF-8: {e}", path.display()))?;
+    let sources: SourcesFile = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
 
     let mut errors = Vec::new();
     for (i, pin) in sources.revision.iter().enumerate() {
@@ -86,28 +80,14 @@ pub fn load_pins(root: &Path) -> Result<Vec<Pin>> {
         if let Err(e) = check_revision_name(&pin.name) {
             errors.push(format!("{at}: {e}"));
         }
-        if sources.revision[..i]
-            .iter()
-            .any(|earlier| earlier.name == pin.name)
-        {
+        if sources.revision[..i].iter().any(|earlier| earlier.name == pin.name) {
             errors.push(format!("{at}: pinned twice"));
         }
-        if pin.sha256.len() != 64
-            || !pin
-                .sha256
-                .bytes()
-                .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
-        {
-            errors.push(format!(
-                "{at}: sha256 must be 64 lowercase hex digits, got {:?}",
-                pin.sha256
-            ));
+        if pin.sha256.len() != 64 || !pin.sha256.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+            errors.push(format!("{at}: sha256 must be 64 lowercase hex digits, got {:?}", pin.sha256));
         }
         if !DIALECTS.contains(&pin.dialect.as_str()) {
-            errors.push(format!(
-                "{at}: dialect must be one of {DIALECTS:?}, got {:?}",
-                pin.dialect
-            ));
+            errors.push(format!("{at}: dialect must be one of {DIALECTS:?}, got {:?}", pin.dialect));
         }
     }
     if sources.revision.is_empty() {
@@ -134,10 +114,7 @@ pub fn check_revision_name(name: &str) -> Result<()> {
 }
 
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The pinned bytes of every revision, in `sources.toml` order. Missing or mismatching files
@@ -182,10 +159,7 @@ pub fn pull(root: &Path, from: Option<&Path>, only: &[String]) -> Result<()> {
             ));
         }
     }
-    let selected: Vec<&Pin> = pins
-        .iter()
-        .filter(|pin| only.is_empty() || only.contains(&pin.name))
-        .collect();
+    let selected: Vec<&Pin> = pins.iter().filter(|pin| only.is_empty() || only.contains(&pin.name)).collect();
     let mirror = from.map(Path::to_path_buf).or_else(mirror_from_env);
     pull_pins(root, &selected, mirror.as_deref())
 }
@@ -215,14 +189,9 @@ fn pull_one(root: &Path, pin: &Pin, mirror: Option<&Path>) -> Result<String> {
     let dest_rel = pin.schema_rel();
     if let Local::Present { sha256, .. } = Local::read(root, pin)? {
         if sha256 == pin.sha256 {
-            return Ok(format!(
-                "{dest_rel} already present with the pinned sha256, left alone"
-            ));
+            return Ok(format!("{dest_rel} already present with the pinned sha256, left alone"));
         }
-        println!(
-            "{}: {dest_rel} has sha256 {sha256}, not the pinned {}; fetching it again",
-            pin.name, pin.sha256
-        );
+        println!("{}: {dest_rel} has sha256 {sha256}, not the pinned {}; fetching it again", pin.name, pin.sha256);
     }
 
     let (bytes, source) = match mirror {
@@ -253,11 +222,7 @@ fn curl(url: &str) -> Result<Vec<u8>> {
         .map_err(|e| format!("cannot run curl to download {url}: {e}\n  {hint}"))?;
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr);
-        return Err(format!(
-            "`curl -fsSL {url}` failed ({}): {}\n  {hint}",
-            output.status,
-            stderr.trim()
-        ));
+        return Err(format!("`curl -fsSL {url}` failed ({}): {}\n  {hint}", output.status, stderr.trim()));
     }
     Ok(output.stdout)
 }
@@ -268,12 +233,10 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     let dir = path.parent().expect("schema path has a parent");
     fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let tmp: PathBuf = path.with_extension("json.tmp");
-    fs::write(&tmp, bytes)
-        .and_then(|()| fs::rename(&tmp, path))
-        .map_err(|e| {
-            let _ = fs::remove_file(&tmp);
-            format!("cannot write {}: {e}", path.display())
-        })
+    fs::write(&tmp, bytes).and_then(|()| fs::rename(&tmp, path)).map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        format!("cannot write {}: {e}", path.display())
+    })
 }
 
 /// `cargo xtask schema verify`: every present file must match its pin.
@@ -286,11 +249,7 @@ pub fn verify(root: &Path) -> Result<()> {
             Local::Present { sha256, .. } if sha256 == pin.sha256 => "ok".to_owned(),
             Local::Present { sha256, .. } => {
                 mismatched += 1;
-                format!(
-                    "MISMATCH: {} has sha256 {sha256}, pinned {}",
-                    pin.schema_rel(),
-                    pin.sha256
-                )
+                format!("MISMATCH: {} has sha256 {sha256}, pinned {}", pin.schema_rel(), pin.sha256)
             }
         };
         println!("{} ({}): {state}", pin.name, pin.dialect);

@@ -12,27 +12,17 @@ use crate::{codegen, mirror_from_env, schema, Result};
 const STEPS: &[Step] = &[
     Step::in_process("schema pull", pull_schemas),
     Step::in_process("codegen --check", codegen::check),
+    // House style (rustfmt.toml); generated modules carry #[rustfmt::skip].
+    Step::command("cargo fmt --check", "cargo", &["fmt", "--all", "--check"], &[]),
     Step::command("cargo test", "cargo", &["test", "--workspace"], &[]),
     Step::command("cargo test schemars", "cargo", &["test", "-p", "mcpgen", "--features", "schemars"], &[]),
     // libmcpgen from C and C++: static and shared, valgrind, pthreads, pkg-config example.
     Step::command("C library", "bash", &["bindings/c/tests/run.sh"], &[]),
-    Step::command(
-        "cargo clippy",
-        "cargo",
-        &[
-            "clippy",
-            "--workspace",
-            "--all-targets",
-            "--",
-            "-D",
-            "warnings",
-        ],
-        &[],
-    ),
+    Step::command("cargo clippy", "cargo", &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"], &[]),
     Step::command(
         "cargo doc",
         "cargo",
-        &["doc", "--no-deps", "-p", "mcpgen"],
+        &["doc", "--no-deps", "-p", "mcpgen-runtime", "-p", "mcpgen"],
         &[("RUSTDOCFLAGS", "-Dwarnings")],
     ),
     Step::in_process("python", crate::python::test),
@@ -47,19 +37,12 @@ enum Action {
     /// A function of xtask itself, given the workspace root.
     InProcess(fn(&Path) -> Result<()>),
     /// A program run in the workspace root; `"cargo"` is the cargo that runs xtask.
-    Command {
-        program: &'static str,
-        args: &'static [&'static str],
-        env: &'static [(&'static str, &'static str)],
-    },
+    Command { program: &'static str, args: &'static [&'static str], env: &'static [(&'static str, &'static str)] },
 }
 
 impl Step {
     const fn in_process(name: &'static str, run: fn(&Path) -> Result<()>) -> Step {
-        Step {
-            name,
-            action: Action::InProcess(run),
-        }
+        Step { name, action: Action::InProcess(run) }
     }
 
     const fn command(
@@ -68,10 +51,7 @@ impl Step {
         args: &'static [&'static str],
         env: &'static [(&'static str, &'static str)],
     ) -> Step {
-        Step {
-            name,
-            action: Action::Command { program, args, env },
-        }
+        Step { name, action: Action::Command { program, args, env } }
     }
 
     fn run(&self, root: &Path) -> Result<()> {
@@ -111,15 +91,10 @@ pub fn run(root: &Path) -> Result<()> {
     for step in STEPS {
         println!("==> {}", step.name);
         let step_start = Instant::now();
-        step.run(root)
-            .map_err(|e| format!("step `{}` failed: {e}", step.name))?;
+        step.run(root).map_err(|e| format!("step `{}` failed: {e}", step.name))?;
         println!("<== {} ok ({:.1?})", step.name, step_start.elapsed());
     }
-    println!(
-        "all {} steps passed in {:.1?}",
-        STEPS.len(),
-        start.elapsed()
-    );
+    println!("all {} steps passed in {:.1?}", STEPS.len(), start.elapsed());
     Ok(())
 }
 
@@ -131,10 +106,7 @@ pub(crate) fn pull_schemas(root: &Path) -> Result<()> {
     let mirror = mirror_from_env().or(beside);
     match &mirror {
         Some(dir) => println!("mirror: {}", dir.display()),
-        None => println!(
-            "no mirror ({} unset, no ../shared/mcp-spec): downloading",
-            schema::MIRROR_ENV
-        ),
+        None => println!("no mirror ({} unset, no ../shared/mcp-spec): downloading", schema::MIRROR_ENV),
     }
     let pins = schema::load_pins(root)?;
     let all: Vec<&schema::Pin> = pins.iter().collect();

@@ -104,7 +104,11 @@ fn string_list(items: *const McpgenStr, count: usize, what: &str) -> Result<Vec<
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mcpgen_context_set_supported_versions(ctx: *mut Context, versions: *const McpgenStr, count: usize) -> Status {
+pub unsafe extern "C" fn mcpgen_context_set_supported_versions(
+    ctx: *mut Context,
+    versions: *const McpgenStr,
+    count: usize,
+) -> Status {
     boundary(std::ptr::null_mut(), || {
         let ctx = context_mut(ctx)?;
         ctx.server = ServerConfig::new(string_list(versions, count, "versions")?);

@@ -2,11 +2,11 @@
 
 use std::any::Any;
 
-use core_api::decode::DecodeError;
 use core_api::icons::IconError;
 use core_api::protocol::{ProtocolError, ResponseError};
 use core_api::tools::{SchemaError, ToolCallError};
-use core_api::validate::ValidationError;
+use core_api::DecodeError;
+use core_api::ValidationError;
 
 use crate::{boundary, clear, object, put, required, McpgenStr, OwnedStr, Status};
 
@@ -166,7 +166,9 @@ impl ErrorObject {
     pub fn tool_call(e: ToolCallError) -> ErrorObject {
         match e {
             ToolCallError::Schema(s) => ErrorObject::tool_schema(s.errors.iter().map(|e| ("", e))),
-            ToolCallError::Invalid(errors) => instance(Status::Invalid, "the value does not conform to the tool's schema:", &errors),
+            ToolCallError::Invalid(errors) => {
+                instance(Status::Invalid, "the value does not conform to the tool's schema:", &errors)
+            }
             ToolCallError::LimitExceeded(errors) => {
                 instance(Status::LimitExceeded, "validation stopped at a cost limit (JSCHEMA-8):", &errors)
             }
@@ -188,7 +190,10 @@ impl ErrorObject {
 
     fn entry(&self, index: usize) -> Result<&Entry, ErrorObject> {
         self.entries.get(index).ok_or_else(|| {
-            ErrorObject::call(Status::IndexOutOfRange, format!("entry {index} of an error with {} entries", self.entries.len()))
+            ErrorObject::call(
+                Status::IndexOutOfRange,
+                format!("entry {index} of an error with {} entries", self.entries.len()),
+            )
         })
     }
 }
@@ -282,7 +287,11 @@ pub unsafe extern "C" fn mcpgen_error_pointer(error: *const ErrorObject, index: 
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mcpgen_error_schema_path(error: *const ErrorObject, index: usize, out: *mut McpgenStr) -> Status {
+pub unsafe extern "C" fn mcpgen_error_schema_path(
+    error: *const ErrorObject,
+    index: usize,
+    out: *mut McpgenStr,
+) -> Status {
     entry_str(error, index, out, |e| &e.schema_path)
 }
 
@@ -312,7 +321,12 @@ pub unsafe extern "C" fn mcpgen_error_uri(error: *const ErrorObject, index: usiz
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mcpgen_error_arm(error: *const ErrorObject, index: usize, depth_out: *mut usize, arm_out: *mut McpgenStr) -> Status {
+pub unsafe extern "C" fn mcpgen_error_arm(
+    error: *const ErrorObject,
+    index: usize,
+    depth_out: *mut usize,
+    arm_out: *mut McpgenStr,
+) -> Status {
     clear(depth_out, 0);
     clear(arm_out, McpgenStr::NULL);
     boundary(std::ptr::null_mut(), || {
@@ -335,7 +349,11 @@ pub unsafe extern "C" fn mcpgen_error_response_json(error: *const ErrorObject, o
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mcpgen_error_jsonrpc_code(error: *const ErrorObject, code_out: *mut i64, http_status_out: *mut u16) -> Status {
+pub unsafe extern "C" fn mcpgen_error_jsonrpc_code(
+    error: *const ErrorObject,
+    code_out: *mut i64,
+    http_status_out: *mut u16,
+) -> Status {
     clear(code_out, 0);
     clear(http_status_out, 0);
     boundary(std::ptr::null_mut(), || {

@@ -5,7 +5,10 @@ use std::ffi::c_char;
 use core_api::methods::{Direction, MethodKind};
 use core_api::Revision;
 
-use crate::{boundary, clear, definition, ids, input_str, put, required, revision, revision_ids, unnul, ErrorObject, McpgenStr, Status};
+use crate::{
+    boundary, clear, definition, ids, input_str, put, required, revision, revision_ids, unnul, ErrorObject, McpgenStr,
+    Status,
+};
 
 /// `"MAJOR.MINOR.PATCH\0"`.
 const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "\0");
@@ -18,7 +21,9 @@ pub extern "C" fn mcpgen_version() -> *const c_char {
 /// major * 1000000 + minor * 1000 + patch, as `MCPGEN_VERSION_NUMBER`.
 pub fn version_number() -> u32 {
     let part = |s: &str| s.parse::<u32>().unwrap_or(0);
-    part(env!("CARGO_PKG_VERSION_MAJOR")) * 1_000_000 + part(env!("CARGO_PKG_VERSION_MINOR")) * 1_000 + part(env!("CARGO_PKG_VERSION_PATCH"))
+    part(env!("CARGO_PKG_VERSION_MAJOR")) * 1_000_000
+        + part(env!("CARGO_PKG_VERSION_MINOR")) * 1_000
+        + part(env!("CARGO_PKG_VERSION_PATCH"))
 }
 
 #[no_mangle]
@@ -55,7 +60,8 @@ pub unsafe extern "C" fn mcpgen_revision_parse(name: *const c_char, name_len: us
         required(revision_out, "revision_out")?;
         let name = input_str(name, name_len, "name")?;
         let code = ids::REVISIONS.iter().find(|r| unnul(r.name) == name).map(|r| r.code);
-        let code = code.ok_or_else(|| ErrorObject::call(Status::UnknownRevision, format!("unknown revision `{name}`")))?;
+        let code =
+            code.ok_or_else(|| ErrorObject::call(Status::UnknownRevision, format!("unknown revision `{name}`")))?;
         revision(code)?;
         put(revision_out, code);
         Ok(Status::Ok)
@@ -63,7 +69,12 @@ pub unsafe extern "C" fn mcpgen_revision_parse(name: *const c_char, name_len: us
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mcpgen_def_lookup(revision_code: u32, name: *const c_char, name_len: usize, id_out: *mut u32) -> Status {
+pub unsafe extern "C" fn mcpgen_def_lookup(
+    revision_code: u32,
+    name: *const c_char,
+    name_len: usize,
+    id_out: *mut u32,
+) -> Status {
     clear(id_out, 0);
     boundary(std::ptr::null_mut(), || {
         required(id_out, "id_out")?;
@@ -109,14 +120,22 @@ pub struct MethodInfo {
 }
 
 impl MethodInfo {
-    const ZERO: MethodInfo =
-        MethodInfo { method: McpgenStr::NULL, request_def: 0, result_def: 0, is_notification: false, input_required: false, direction: 0 };
+    const ZERO: MethodInfo = MethodInfo {
+        method: McpgenStr::NULL,
+        request_def: 0,
+        result_def: 0,
+        is_notification: false,
+        input_required: false,
+        direction: 0,
+    };
 }
 
 /// The id of definition `name` of `rev` (0 when absent, which the id tables rule out).
 fn def_id(rev: Revision, name: &str) -> u32 {
     revision_ids(rev)
-        .and_then(|ids| ids.definitions.iter().position(|d| unnul(d) == name).map(|i| (ids.code << 16) | (i as u32 + 1)))
+        .and_then(|ids| {
+            ids.definitions.iter().position(|d| unnul(d) == name).map(|i| (ids.code << 16) | (i as u32 + 1))
+        })
         .unwrap_or(0)
 }
 
@@ -126,10 +145,10 @@ fn method_row(rev: Revision, index: usize) -> Result<MethodInfo, ErrorObject> {
     let info = table.get(index).ok_or_else(|| {
         ErrorObject::call(Status::IndexOutOfRange, format!("method {index} of a table of {} in {rev}", table.len()))
     })?;
-    let name = revision_ids(rev)
-        .and_then(|ids| ids.methods.get(index))
-        .filter(|n| unnul(n) == info.method)
-        .ok_or_else(|| ErrorObject::call(Status::Internal, format!("method table of {rev} and the id tables disagree")))?;
+    let name =
+        revision_ids(rev).and_then(|ids| ids.methods.get(index)).filter(|n| unnul(n) == info.method).ok_or_else(
+            || ErrorObject::call(Status::Internal, format!("method table of {rev} and the id tables disagree")),
+        )?;
     Ok(MethodInfo {
         method: McpgenStr::from_static_nul(name),
         request_def: def_id(rev, info.request_def),
@@ -167,7 +186,12 @@ pub unsafe extern "C" fn mcpgen_method_at(revision_code: u32, index: usize, info
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mcpgen_method_lookup(revision_code: u32, method: *const c_char, method_len: usize, info_out: *mut MethodInfo) -> Status {
+pub unsafe extern "C" fn mcpgen_method_lookup(
+    revision_code: u32,
+    method: *const c_char,
+    method_len: usize,
+    info_out: *mut MethodInfo,
+) -> Status {
     clear(info_out, MethodInfo::ZERO);
     boundary(std::ptr::null_mut(), || {
         required(info_out, "info_out")?;

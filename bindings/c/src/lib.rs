@@ -15,8 +15,8 @@
 
 mod context;
 mod error;
-#[rustfmt::skip]
 #[allow(dead_code)]
+#[rustfmt::skip]
 mod ids;
 mod info;
 mod protocol;
@@ -205,7 +205,8 @@ pub(crate) fn input<'a>(ptr: *const u8, len: usize, what: &str) -> Result<&'a [u
 /// Borrows a (pointer, length) UTF-8 name input (definition, method, version, key).
 pub(crate) fn input_str<'a>(ptr: *const c_char, len: usize, what: &str) -> Result<&'a str, ErrorObject> {
     let bytes = input(ptr.cast(), len, what)?;
-    std::str::from_utf8(bytes).map_err(|e| ErrorObject::call(Status::ArgumentNotUtf8, format!("`{what}` is not UTF-8: {e}")))
+    std::str::from_utf8(bytes)
+        .map_err(|e| ErrorObject::call(Status::ArgumentNotUtf8, format!("`{what}` is not UTF-8: {e}")))
 }
 
 /// The revision behind a `mcpgen_revision` code.

@@ -56,8 +56,8 @@ pub unsafe extern "C" fn mcpgen_check_request(
     boundary(error_out, || {
         required(request_out, "request_out")?;
         let json = input(json, json_len, "json")?;
-        let accepted =
-            protocol::check_request(json, &context(ctx).server).map_err(|e| ErrorObject::protocol(Status::RequestRefused, e))?;
+        let accepted = protocol::check_request(json, &context(ctx).server)
+            .map_err(|e| ErrorObject::protocol(Status::RequestRefused, e))?;
         give(
             request_out,
             RequestObject {
@@ -193,7 +193,11 @@ pub unsafe extern "C" fn mcpgen_detect_era_from_probe(
     boundary(std::ptr::null_mut(), || {
         required(era_out, "era_out")?;
         // NULL with length 0 is "no answer" (documented); NULL with a length is a mistake.
-        let answer = if response.is_null() && response_len == 0 { None } else { Some(input(response, response_len, "response")?) };
+        let answer = if response.is_null() && response_len == 0 {
+            None
+        } else {
+            Some(input(response, response_len, "response")?)
+        };
         give_era(protocol::detect_era_from_probe(answer), era_out, supported_out);
         Ok(Status::Ok)
     })

@@ -28,7 +28,8 @@ fn header_functions(h: &str) -> BTreeMap<String, usize> {
             continue;
         }
         let Some(open) = decl.find('(') else { continue };
-        let name = decl[..open].split(|c: char| !(c.is_alphanumeric() || c == '_')).rfind(|s| !s.is_empty()).unwrap_or("");
+        let name =
+            decl[..open].split(|c: char| !(c.is_alphanumeric() || c == '_')).rfind(|s| !s.is_empty()).unwrap_or("");
         let params = decl[open + 1..decl.len() - 1].trim();
         let count = if params == "void" { 0 } else { params.split(',').count() };
         if name.starts_with("mcpgen_") {
@@ -141,7 +142,9 @@ fn status_names_and_descriptions_are_nul_terminated() {
 #[test]
 fn image_codes_follow_the_core() {
     use core_api::icons::ImageType;
-    for (code, t) in [(1, ImageType::Png), (2, ImageType::Jpeg), (3, ImageType::Gif), (4, ImageType::Webp), (5, ImageType::Svg)] {
+    for (code, t) in
+        [(1, ImageType::Png), (2, ImageType::Jpeg), (3, ImageType::Gif), (4, ImageType::Webp), (5, ImageType::Svg)]
+    {
         let mut out = McpgenStr::NULL;
         // SAFETY: a valid out-pointer.
         assert_eq!(unsafe { tools::mcpgen_image_mime(code, &mut out) }, Status::Ok);

@@ -9,11 +9,15 @@ use std::time::Duration;
 
 use core_api::icons::{self, IconPolicy, IconSource, ImageType};
 use core_api::json::{JsonView, Tape};
-use core_api::tools::{self, FetchPolicy, FetchRequest, HostResolver, Limits, SchemaFetcher, SchemaOptions, ToolChecker};
+use core_api::tools::{
+    self, FetchPolicy, FetchRequest, HostResolver, Limits, SchemaFetcher, SchemaOptions, ToolChecker,
+};
 use serde_json::Value;
 
 use crate::protocol::StringsObject;
-use crate::{boundary, clear, clear_ptr, give, input, input_str, object, put, required, ErrorObject, McpgenStr, OwnedStr, Status};
+use crate::{
+    boundary, clear, clear_ptr, give, input, input_str, object, put, required, ErrorObject, McpgenStr, OwnedStr, Status,
+};
 
 /// `mcpgen_tool_checker`: options plus the core's cache of compiled tools. The setters take
 /// `*mut` (configure, then share); the checks take `*const` and may run on many threads.
@@ -71,10 +75,16 @@ impl FetchSettings {
 }
 
 /// `mcpgen_fetch_fn`.
-pub type FetchFn = unsafe extern "C" fn(user_data: *mut c_void, request: *const FetchRequestC, body: *mut BufferObject) -> c_int;
+pub type FetchFn =
+    unsafe extern "C" fn(user_data: *mut c_void, request: *const FetchRequestC, body: *mut BufferObject) -> c_int;
 /// `mcpgen_resolve_fn`.
-pub type ResolveFn =
-    unsafe extern "C" fn(user_data: *mut c_void, host: *const c_char, host_len: usize, port: u16, addresses: *mut AddressesObject) -> c_int;
+pub type ResolveFn = unsafe extern "C" fn(
+    user_data: *mut c_void,
+    host: *const c_char,
+    host_len: usize,
+    port: u16,
+    addresses: *mut AddressesObject,
+) -> c_int;
 
 /// The caller's callbacks and their `user_data`.
 #[derive(Clone, Copy)]
@@ -163,22 +173,27 @@ pub unsafe extern "C" fn mcpgen_buffer_append(buffer: *mut BufferObject, bytes: 
         let room = (b.max_bytes + 1).saturating_sub(b.bytes.len());
         b.bytes.extend_from_slice(&bytes[..bytes.len().min(room)]);
         if b.bytes.len() > b.max_bytes {
-            return Err(ErrorObject::call(Status::LimitExceeded, format!("the body is over the {}-byte cap", b.max_bytes)));
+            return Err(ErrorObject::call(
+                Status::LimitExceeded,
+                format!("the body is over the {}-byte cap", b.max_bytes),
+            ));
         }
         Ok(Status::Ok)
     })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mcpgen_addresses_add(addresses: *mut AddressesObject, ip: *const c_char, ip_len: usize) -> Status {
+pub unsafe extern "C" fn mcpgen_addresses_add(
+    addresses: *mut AddressesObject,
+    ip: *const c_char,
+    ip_len: usize,
+) -> Status {
     boundary(std::ptr::null_mut(), || {
         required(addresses, "addresses")?;
         let text = input_str(ip, ip_len, "ip")?;
-        let parsed: IpAddr = text
-            .trim_start_matches('[')
-            .trim_end_matches(']')
-            .parse()
-            .map_err(|_| ErrorObject::call(Status::InvalidArgument, format!("`{text}` is not an IPv4 or IPv6 address")))?;
+        let parsed: IpAddr = text.trim_start_matches('[').trim_end_matches(']').parse().map_err(|_| {
+            ErrorObject::call(Status::InvalidArgument, format!("`{text}` is not an IPv4 or IPv6 address"))
+        })?;
         // SAFETY: non-NULL, the list of the running resolve callback (per the contract).
         unsafe { (*addresses).ips.push(parsed) };
         Ok(Status::Ok)
@@ -201,7 +216,11 @@ pub unsafe extern "C" fn mcpgen_tool_checker_set_fetcher(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mcpgen_tool_checker_allow_host(checker: *mut ToolCheckerObject, host: *const c_char, host_len: usize) -> Status {
+pub unsafe extern "C" fn mcpgen_tool_checker_allow_host(
+    checker: *mut ToolCheckerObject,
+    host: *const c_char,
+    host_len: usize,
+) -> Status {
     boundary(std::ptr::null_mut(), || {
         let c = checker_mut(checker)?;
         let host = input_str(host, host_len, "host")?;
@@ -232,7 +251,10 @@ pub unsafe extern "C" fn mcpgen_tool_checker_set_fetch_options(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mcpgen_tool_checker_fetched(checker: *const ToolCheckerObject, uris_out: *mut *mut StringsObject) -> Status {
+pub unsafe extern "C" fn mcpgen_tool_checker_fetched(
+    checker: *const ToolCheckerObject,
+    uris_out: *mut *mut StringsObject,
+) -> Status {
     clear_ptr(uris_out);
     boundary(std::ptr::null_mut(), || {
         required(uris_out, "uris_out")?;
@@ -293,7 +315,11 @@ pub unsafe extern "C" fn mcpgen_tool_checker_free(checker: *mut ToolCheckerObjec
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mcpgen_tool_checker_set_limit(checker: *mut ToolCheckerObject, limit: u32, value: u64) -> Status {
+pub unsafe extern "C" fn mcpgen_tool_checker_set_limit(
+    checker: *mut ToolCheckerObject,
+    limit: u32,
+    value: u64,
+) -> Status {
     boundary(std::ptr::null_mut(), || {
         let c = checker_mut(checker)?;
         let mut options = c.options.clone();
@@ -305,12 +331,18 @@ pub unsafe extern "C" fn mcpgen_tool_checker_set_limit(checker: *mut ToolChecker
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mcpgen_tool_checker_get_limit(checker: *const ToolCheckerObject, limit: u32, value_out: *mut u64) -> Status {
+pub unsafe extern "C" fn mcpgen_tool_checker_get_limit(
+    checker: *const ToolCheckerObject,
+    limit: u32,
+    value_out: *mut u64,
+) -> Status {
     clear(value_out, 0);
     boundary(std::ptr::null_mut(), || {
         required(value_out, "value_out")?;
         let limits = &crate::tools::checker(checker).options.limits;
-        let value = limits.get(limit_name(limit)?).ok_or_else(|| ErrorObject::call(Status::Internal, format!("limit {limit} has no value")))?;
+        let value = limits
+            .get(limit_name(limit)?)
+            .ok_or_else(|| ErrorObject::call(Status::Internal, format!("limit {limit} has no value")))?;
         put(value_out, value);
         Ok(Status::Ok)
     })
@@ -327,7 +359,10 @@ pub unsafe extern "C" fn mcpgen_tool_checker_set_validate_formats(checker: *mut 
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mcpgen_tool_checker_cached(checker: *const ToolCheckerObject, count_out: *mut usize) -> Status {
+pub unsafe extern "C" fn mcpgen_tool_checker_cached(
+    checker: *const ToolCheckerObject,
+    count_out: *mut usize,
+) -> Status {
     clear(count_out, 0);
     boundary(std::ptr::null_mut(), || {
         required(count_out, "count_out")?;
@@ -345,7 +380,10 @@ pub unsafe extern "C" fn mcpgen_check_tool(
 ) -> Status {
     boundary(error_out, || {
         let tool = json(tool, tool_len, "tool")?;
-        crate::tools::checker(checker).checker.compile(&tool).map_err(|e| ErrorObject::tool_schema(e.errors.iter().map(|e| ("", e))))?;
+        crate::tools::checker(checker)
+            .checker
+            .compile(&tool)
+            .map_err(|e| ErrorObject::tool_schema(e.errors.iter().map(|e| ("", e))))?;
         Ok(Status::Ok)
     })
 }
@@ -389,9 +427,14 @@ fn validate_instance(
     boundary(error_out, || {
         let (tool, tool_len) = tool;
         let tool = json(tool, tool_len, "tool")?;
-        let value = if instance.is_null() && instance_len == 0 { Value::Object(Default::default()) } else { json(instance, instance_len, what)? };
+        let value = if instance.is_null() && instance_len == 0 {
+            Value::Object(Default::default())
+        } else {
+            json(instance, instance_len, what)?
+        };
         let c = &crate::tools::checker(checker).checker;
-        let verdict = if structured { c.validate_structured_content(&tool, &value) } else { c.validate_arguments(&tool, &value) };
+        let verdict =
+            if structured { c.validate_structured_content(&tool, &value) } else { c.validate_arguments(&tool, &value) };
         verdict.map_err(ErrorObject::tool_call)?;
         Ok(Status::Ok)
     })
@@ -487,7 +530,12 @@ pub unsafe extern "C" fn mcpgen_icon_policy_set(policy: *mut IconPolicyObject, o
             2 => &mut p.allow_svg,
             3 => &mut p.allow_webp,
             4 => &mut p.allow_gif,
-            other => return Err(ErrorObject::call(Status::InvalidArgument, format!("{other} is not an mcpgen_icon_option value"))),
+            other => {
+                return Err(ErrorObject::call(
+                    Status::InvalidArgument,
+                    format!("{other} is not an mcpgen_icon_option value"),
+                ))
+            }
         };
         *slot = on;
         Ok(Status::Ok)
@@ -503,7 +551,11 @@ pub unsafe extern "C" fn mcpgen_icon_policy_set_max_bytes(policy: *mut IconPolic
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn mcpgen_icon_policy_add_trusted_origin(policy: *mut IconPolicyObject, origin: *const c_char, origin_len: usize) -> Status {
+pub unsafe extern "C" fn mcpgen_icon_policy_add_trusted_origin(
+    policy: *mut IconPolicyObject,
+    origin: *const c_char,
+    origin_len: usize,
+) -> Status {
     boundary(std::ptr::null_mut(), || {
         let p = policy_mut(policy)?;
         let origin = input_str(origin, origin_len, "origin")?;
@@ -611,7 +663,12 @@ pub unsafe extern "C" fn mcpgen_image_mime(image: u32, mime_out: *mut McpgenStr)
             3 => "image/gif\0",
             4 => "image/webp\0",
             5 => "image/svg+xml\0",
-            other => return Err(ErrorObject::call(Status::InvalidArgument, format!("{other} is not an image mcpgen_image_type value"))),
+            other => {
+                return Err(ErrorObject::call(
+                    Status::InvalidArgument,
+                    format!("{other} is not an image mcpgen_image_type value"),
+                ))
+            }
         };
         put(mime_out, McpgenStr::from_static_nul(mime));
         Ok(Status::Ok)

@@ -5,7 +5,6 @@ use std::ffi::c_char;
 
 use core_api::json::Tape;
 use core_api::protocol::{self, MessageKind};
-use core_api::validate::{Cx, Path};
 use core_api::{Options, Revision};
 
 use crate::context::{context, Context};
@@ -16,16 +15,25 @@ use crate::{
 
 /// Validation with the core. Without an error object to fill, only the core's fail-fast pass
 /// runs (no error details are built); with one, the core collects every error.
-fn validate_def(opts: Options, rev: Revision, name: &str, json: &[u8], want_details: bool) -> Result<Status, ErrorObject> {
+fn validate_def(
+    opts: Options,
+    rev: Revision,
+    name: &str,
+    json: &[u8],
+    want_details: bool,
+) -> Result<Status, ErrorObject> {
     if want_details {
         return core_api::validate(rev, name, json, opts).map(|()| Status::Ok).map_err(ErrorObject::decode);
     }
     core_api::definition(rev, name).map_err(ErrorObject::decode)?;
-    let verdict = Tape::with_parsed(json, |tape| rev.validate_view(name, &tape.root(), &Path::Root, &mut Cx::fail_fast(opts)));
+    let verdict = Tape::with_parsed(json, |tape| core_api::is_valid_view(rev, name, &tape.root(), opts));
     match verdict.map_err(|e| ErrorObject::decode(e.into()))? {
         Some(true) => Ok(Status::Ok),
         Some(false) => Err(ErrorObject::verdict(Status::Invalid)),
-        None => Err(ErrorObject::call(Status::UnknownDefinition, format!("revision {rev} has no definition named `{name}`"))),
+        None => Err(ErrorObject::call(
+            Status::UnknownDefinition,
+            format!("revision {rev} has no definition named `{name}`"),
+        )),
     }
 }
 
@@ -153,7 +161,8 @@ pub unsafe extern "C" fn mcpgen_decode_id(
         required(json_out, "json_out")?;
         let (rev, name) = definition(def)?;
         let json = input(json, json_len, "json")?;
-        let decoded = core_api::decode(rev, unnul(name), json, context(ctx).opts.policy).map_err(ErrorObject::decode)?;
+        let decoded =
+            core_api::decode(rev, unnul(name), json, context(ctx).opts.policy).map_err(ErrorObject::decode)?;
         give_json(decoded.to_json_string(), json_out, json_len_out);
         Ok(Status::Ok)
     })
@@ -168,7 +177,9 @@ pub(crate) fn variant_str(rev: Revision, variant: &str) -> Result<McpgenStr, Err
     revision_ids(rev)
         .and_then(|ids| ids.definitions.iter().find(|d| unnul(d) == variant))
         .map(|d| McpgenStr::from_static_nul(d))
-        .ok_or_else(|| ErrorObject::call(Status::Internal, format!("result variant `{variant}` is not a definition of {rev}")))
+        .ok_or_else(|| {
+            ErrorObject::call(Status::Internal, format!("result variant `{variant}` is not a definition of {rev}"))
+        })
 }
 
 #[no_mangle]

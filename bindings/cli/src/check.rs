@@ -15,6 +15,7 @@ pub fn run(bytes: &[u8], config: &ServerConfig) -> Result<ExitCode, UsageError> 
     out.push("httpStatus", Value::Number(e.http_status.into()));
     out.push("rule", Value::String(e.rule.to_owned()));
     let mut stdout = std::io::stdout().lock();
-    writeln!(stdout, "{}", Value::Object(out).to_json_string()).map_err(|e| UsageError(format!("cannot write output: {e}")))?;
+    writeln!(stdout, "{}", Value::Object(out).to_json_string())
+        .map_err(|e| UsageError(format!("cannot write output: {e}")))?;
     Ok(ExitCode::from(1))
 }

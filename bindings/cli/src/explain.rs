@@ -39,7 +39,9 @@ pub fn run(rev: Revision, name: &str) -> Result<ExitCode, UsageError> {
     let by_method = rev.methods().iter().find(|m| m.method == name);
     let def_name = by_method.map(|m| m.request_def).unwrap_or(name);
     let def = mcpgen::definition(rev, def_name).map_err(|_| {
-        UsageError(format!("revision {rev} has no definition or method named `{name}` (see `mcpgen defs --revision {rev}`)"))
+        UsageError(format!(
+            "revision {rev} has no definition or method named `{name}` (see `mcpgen defs --revision {rev}`)"
+        ))
     })?;
     let mut s = String::new();
     let _ = writeln!(s, "{} ({rev})  {}", def.name, def.schema_path);
@@ -72,7 +74,8 @@ pub fn run(rev: Revision, name: &str) -> Result<ExitCode, UsageError> {
             s.push_str(&method_row(m));
         }
     }
-    let answers: Vec<&str> = rev.methods().iter().filter(|m| m.result_defs.contains(&def.name)).map(|m| m.method).collect();
+    let answers: Vec<&str> =
+        rev.methods().iter().filter(|m| m.result_defs.contains(&def.name)).map(|m| m.method).collect();
     if !answers.is_empty() {
         let _ = writeln!(s, "\nResult of: {}", answers.join(", "));
     }

@@ -14,7 +14,11 @@ mod explain;
 mod validate;
 
 #[derive(Parser)]
-#[command(name = "mcpgen", version, about = "Decode and check Model Context Protocol messages against the official schema")]
+#[command(
+    name = "mcpgen",
+    version,
+    about = "Decode and check Model Context Protocol messages against the official schema"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -28,7 +32,7 @@ enum Command {
     /// pointer, what was expected, what was found) on stderr when it does not.
     Decode {
         /// Schema revision.
-        #[arg(long, default_value = "2026-07-28")]
+        #[arg(long, default_value_t = latest_revision())]
         revision: String,
         /// Definition to decode as (`CallToolRequest`, `JSONRPCMessage`, …).
         #[arg(long, required_unless_present = "result_for", conflicts_with = "result_for")]
@@ -44,7 +48,7 @@ enum Command {
     },
     /// List the definitions of a revision (name and summary).
     Defs {
-        #[arg(long, default_value = "2026-07-28")]
+        #[arg(long, default_value_t = latest_revision())]
         revision: String,
     },
     /// Check tool schemas: a `Tool` object or a `tools/list` result (also inside a JSON-RPC
@@ -89,7 +93,7 @@ enum Command {
     /// message. Exit 0 when all are valid, 1 when any is invalid, 2 on usage or I/O errors.
     Validate {
         /// Schema revision.
-        #[arg(long, default_value = "2026-07-28")]
+        #[arg(long, default_value_t = latest_revision())]
         revision: String,
         /// Validate against this definition instead of by method.
         #[arg(long)]
@@ -125,7 +129,7 @@ enum Command {
     /// Show a definition: summary, schema path, fields (name, type, required) and, for
     /// methods, the method-table row. DEF may also be a method name (`tools/call`).
     Explain {
-        #[arg(long, default_value = "2026-07-28")]
+        #[arg(long, default_value_t = latest_revision())]
         revision: String,
         /// Definition name (`CallToolRequest`) or method (`tools/call`).
         def: String,
@@ -149,6 +153,11 @@ pub(crate) fn read_input(path: &PathBuf) -> Result<Vec<u8>, UsageError> {
     } else {
         std::fs::read(path).map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))
     }
+}
+
+/// The default `--revision`: the newest revision of this build.
+fn latest_revision() -> String {
+    Revision::latest().map(Revision::as_str).unwrap_or_default().to_owned()
 }
 
 fn revision(name: &str) -> Result<Revision, UsageError> {
@@ -175,9 +184,9 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
                     writeln!(out, "{json}").map_err(|e| UsageError(format!("cannot write output: {e}")))?;
                     Ok(ExitCode::SUCCESS)
                 }
-                Err(DecodeError::UnknownDefinition { revision, name }) => {
-                    Err(UsageError(format!("revision {revision} has no definition named `{name}` (see `mcpgen defs --revision {revision}`)")))
-                }
+                Err(DecodeError::UnknownDefinition { revision, name }) => Err(UsageError(format!(
+                    "revision {revision} has no definition named `{name}` (see `mcpgen defs --revision {revision}`)"
+                ))),
                 Err(e) => {
                     eprintln!("{e}");
                     Ok(ExitCode::from(1))
@@ -192,7 +201,11 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             let rev = revision(&rev)?;
             let policy: Policy = policy.parse().map_err(UsageError)?;
             if let Some(d) = &def {
-                mcpgen::definition(rev, d).map_err(|_| UsageError(format!("revision {rev} has no definition named `{d}` (see `mcpgen defs --revision {rev}`)")))?;
+                mcpgen::definition(rev, d).map_err(|_| {
+                    UsageError(format!(
+                        "revision {rev} has no definition named `{d}` (see `mcpgen defs --revision {rev}`)"
+                    ))
+                })?;
             }
             let opts = mcpgen::Options { policy, strict_formats, ..mcpgen::Options::default() };
             validate::run(&validate::Settings { revision: rev, def, jsonl, opts, json: format == Format::Json }, &paths)
@@ -218,7 +231,8 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             let rev = revision(&rev)?;
             let mut out = std::io::stdout().lock();
             for d in rev.definitions() {
-                writeln!(out, "{:<44} {}", d.name, d.summary).map_err(|e| UsageError(format!("cannot write output: {e}")))?;
+                writeln!(out, "{:<44} {}", d.name, d.summary)
+                    .map_err(|e| UsageError(format!("cannot write output: {e}")))?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -228,7 +242,8 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
 /// `mcpgen check-tool`: one line per tool, then one line per problem.
 fn check_tool(input: &PathBuf) -> Result<ExitCode, UsageError> {
     let bytes = read_input(input)?;
-    let reports = mcpgen::tools::check_tools_json(&bytes, &mcpgen::tools::SchemaOptions::default()).map_err(UsageError)?;
+    let reports =
+        mcpgen::tools::check_tools_json(&bytes, &mcpgen::tools::SchemaOptions::default()).map_err(UsageError)?;
     let mut out = std::io::stdout().lock();
     let write_err = |e: std::io::Error| UsageError(format!("cannot write output: {e}"));
     let mut bad = 0;
@@ -249,10 +264,19 @@ fn check_tool(input: &PathBuf) -> Result<ExitCode, UsageError> {
 }
 
 /// `mcpgen check-icon`.
-fn check_icon(uri: &str, bytes: Option<&PathBuf>, mime: Option<&str>, allow_http: bool, allow_svg: bool, server: Option<&str>) -> Result<ExitCode, UsageError> {
+fn check_icon(
+    uri: &str,
+    bytes: Option<&PathBuf>,
+    mime: Option<&str>,
+    allow_http: bool,
+    allow_svg: bool,
+    server: Option<&str>,
+) -> Result<ExitCode, UsageError> {
     use mcpgen::icons::{IconPolicy, IconSource};
     let policy = IconPolicy { allow_http, allow_svg, ..IconPolicy::default() };
-    let file = bytes.map(|p| std::fs::read(p).map_err(|e| UsageError(format!("cannot read {}: {e}", p.display())))).transpose()?;
+    let file = bytes
+        .map(|p| std::fs::read(p).map_err(|e| UsageError(format!("cannot read {}: {e}", p.display()))))
+        .transpose()?;
     let checked = policy.check_icon(uri, mime).and_then(|source| {
         if let Some(server) = server {
             policy.check_origin(uri, server)?;
@@ -268,7 +292,9 @@ fn check_icon(uri: &str, bytes: Option<&PathBuf>, mime: Option<&str>, allow_http
         Ok((source, found)) => {
             let what = match (&source, found) {
                 (_, Some(t)) => format!("{} image", t.mime()),
-                (IconSource::Remote { origin, .. }, None) => format!("remote icon from {origin} (bytes not checked: pass --bytes FILE)"),
+                (IconSource::Remote { origin, .. }, None) => {
+                    format!("remote icon from {origin} (bytes not checked: pass --bytes FILE)")
+                }
                 (IconSource::Data { .. }, None) => "data icon".to_owned(),
             };
             println!("ok: {what}");

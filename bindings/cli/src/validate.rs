@@ -51,7 +51,9 @@ fn collect_inputs(paths: &[PathBuf], jsonl: bool) -> Result<Vec<Input>, UsageErr
     for path in paths {
         if path.as_os_str() == "-" {
             let mut bytes = Vec::new();
-            std::io::stdin().read_to_end(&mut bytes).map_err(|e| UsageError(format!("cannot read standard input: {e}")))?;
+            std::io::stdin()
+                .read_to_end(&mut bytes)
+                .map_err(|e| UsageError(format!("cannot read standard input: {e}")))?;
             inputs.push(Input { name: "<stdin>".into(), bytes, lines: jsonl });
             continue;
         }
@@ -92,7 +94,14 @@ enum Verdict {
 }
 
 fn parse_error(e: &mcpgen::json::ParseError) -> ValidationError {
-    ValidationError { pointer: String::new(), schema_path: String::new(), keyword: "parse", rule: None, message: e.to_string(), arms: Vec::new() }
+    ValidationError {
+        pointer: String::new(),
+        schema_path: String::new(),
+        keyword: "parse",
+        rule: None,
+        message: e.to_string(),
+        arms: Vec::new(),
+    }
 }
 
 fn check(settings: &Settings, bytes: &[u8]) -> Verdict {
@@ -190,7 +199,8 @@ pub fn run(settings: &Settings, paths: &[PathBuf]) -> Result<ExitCode, UsageErro
     let mut progress = Progress::new(inputs.iter().map(|i| i.bytes.len()).sum());
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
     let io = |e: std::io::Error| UsageError(format!("cannot write output: {e}"));
-    let all: Vec<(&str, usize, &[u8])> = inputs.iter().flat_map(|i| messages(i).into_iter().map(move |(line, b)| (i.name.as_str(), line, b))).collect();
+    let all: Vec<(&str, usize, &[u8])> =
+        inputs.iter().flat_map(|i| messages(i).into_iter().map(move |(line, b)| (i.name.as_str(), line, b))).collect();
     let (mut total, mut invalid) = (0usize, 0usize);
     for &(name, line, bytes) in &all {
         total += 1;
@@ -216,7 +226,9 @@ pub fn run(settings: &Settings, paths: &[PathBuf]) -> Result<ExitCode, UsageErro
                 }
             }
             // A single message: say what it was read as.
-            (Verdict::Valid(kind), false) if all.len() == 1 => writeln!(stdout, "{source}: valid{}", describe_kind(kind)).map_err(io)?,
+            (Verdict::Valid(kind), false) if all.len() == 1 => {
+                writeln!(stdout, "{source}: valid{}", describe_kind(kind)).map_err(io)?
+            }
             (Verdict::Valid(_), false) => {}
         }
         if let Verdict::Invalid(_) = verdict {
@@ -226,7 +238,11 @@ pub fn run(settings: &Settings, paths: &[PathBuf]) -> Result<ExitCode, UsageErro
     progress.finish();
     stdout.flush().map_err(io)?;
     if !settings.json {
-        eprintln!("{total} message{} checked: {} valid, {invalid} invalid", if total == 1 { "" } else { "s" }, total - invalid);
+        eprintln!(
+            "{total} message{} checked: {} valid, {invalid} invalid",
+            if total == 1 { "" } else { "s" },
+            total - invalid
+        );
     }
     Ok(if invalid == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

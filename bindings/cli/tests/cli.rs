@@ -16,12 +16,17 @@ fn mcpgen(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
         assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "writing to mcpgen: {e}");
     }
     let out = child.wait_with_output().unwrap();
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 #[test]
 fn decode_prints_reencoded_json() {
-    let (code, out, err) = mcpgen(&["decode", "--def", "TextContent", "-"], br#"{ "type": "text", "text": "hi", "n": 1.50 }"#);
+    let (code, out, err) =
+        mcpgen(&["decode", "--def", "TextContent", "-"], br#"{ "type": "text", "text": "hi", "n": 1.50 }"#);
     assert_eq!(code, 0, "{err}");
     assert_eq!(out.trim(), r#"{"text":"hi","type":"text","n":1.50}"#);
 }
@@ -46,7 +51,10 @@ fn strict_policy_flag() {
 
 #[test]
 fn result_for_method() {
-    let (code, out, err) = mcpgen(&["decode", "--result-for", "tools/call", "-"], br#"{"resultType":"input_required","requestState":"s"}"#);
+    let (code, out, err) = mcpgen(
+        &["decode", "--result-for", "tools/call", "-"],
+        br#"{"resultType":"input_required","requestState":"s"}"#,
+    );
     assert_eq!(code, 0, "{err}");
     assert_eq!(out.trim(), r#"{"requestState":"s","resultType":"input_required"}"#);
 }
@@ -77,7 +85,12 @@ fn check_tool_reports_every_tool_and_exits_1_on_problems() {
     let (code, out, err) = mcpgen(&["check-tool", "-"], list);
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains("ok    good (/tools/0)"), "{out}");
-    assert!(out.contains("/inputSchema/properties/a/$ref") && out.contains("https://evil.example/a.json") && out.contains("network_ref"), "{out}");
+    assert!(
+        out.contains("/inputSchema/properties/a/$ref")
+            && out.contains("https://evil.example/a.json")
+            && out.contains("network_ref"),
+        "{out}"
+    );
     assert!(out.contains("unsupported dialect http://json-schema.org/draft-04/schema#"), "{out}");
     assert!(out.contains("3 tool(s), 2 with problems"), "{out}");
 }
@@ -110,12 +123,15 @@ fn check_icon_schemes_mime_and_bytes() {
     std::fs::create_dir_all(&dir).unwrap();
     let png = dir.join("icon.png");
     std::fs::write(&png, b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR").unwrap();
-    let (code, out, _) = mcpgen(&["check-icon", "https://example.com/i", "--bytes", png.to_str().unwrap(), "--mime", "image/jpeg"], b"");
+    let (code, out, _) =
+        mcpgen(&["check-icon", "https://example.com/i", "--bytes", png.to_str().unwrap(), "--mime", "image/jpeg"], b"");
     assert_eq!(code, 1);
     assert!(out.contains("type_mismatch"), "{out}");
-    let (code, out, _) = mcpgen(&["check-icon", "https://example.com/i", "--bytes", png.to_str().unwrap(), "--mime", "image/png"], b"");
+    let (code, out, _) =
+        mcpgen(&["check-icon", "https://example.com/i", "--bytes", png.to_str().unwrap(), "--mime", "image/png"], b"");
     assert_eq!((code, out.trim()), (0, "ok: image/png image"));
-    let (code, out, _) = mcpgen(&["check-icon", "https://cdn.example.net/i.png", "--server", "https://mcp.example.com/mcp"], b"");
+    let (code, out, _) =
+        mcpgen(&["check-icon", "https://cdn.example.net/i.png", "--server", "https://mcp.example.com/mcp"], b"");
     assert_eq!((code, out.contains("cross_origin")), (1, true), "{out}");
     assert_eq!(mcpgen(&["check-icon", "https://example.com/i", "--bytes", "/nonexistent"], b"").0, 2);
     std::fs::remove_dir_all(&dir).ok();
@@ -142,7 +158,11 @@ fn validate_is_method_aware() {
 
 #[test]
 fn validate_json_format_one_object_per_message() {
-    let input = format!("{}\n\n{}\r\nnot json\n", tools_call("\"t\""), r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#);
+    let input = format!(
+        "{}\n\n{}\r\nnot json\n",
+        tools_call("\"t\""),
+        r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#
+    );
     let (code, out, _) = mcpgen(&["validate", "--jsonl", "--format", "json", "-"], input.as_bytes());
     assert_eq!(code, 1);
     let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
@@ -170,10 +190,16 @@ fn validate_walks_directories() {
     std::fs::write(dir.join("ignored.txt"), "not a message").unwrap();
     std::fs::write(sub.join("c.jsonl"), format!("{}\n{}\n", tools_call("\"t\""), tools_call("1"))).unwrap();
     let (code, out, err) = mcpgen(&["validate", "--format", "json", dir.to_str().unwrap()], b"");
-    let sources: Vec<String> = out.lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["source"].as_str().unwrap().to_owned()).collect();
+    let sources: Vec<String> = out
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["source"].as_str().unwrap().to_owned())
+        .collect();
     assert_eq!(code, 1, "{err}");
     assert_eq!(sources.len(), 3, "{out}");
-    assert!(sources[0].ends_with("a.json:1") && sources[1].ends_with("c.jsonl:1") && sources[2].ends_with("c.jsonl:2"), "{sources:?}");
+    assert!(
+        sources[0].ends_with("a.json:1") && sources[1].ends_with("c.jsonl:1") && sources[2].ends_with("c.jsonl:2"),
+        "{sources:?}"
+    );
     let (code, _, err) = mcpgen(&["validate", sub.to_str().unwrap()], b"");
     assert_eq!(code, 1);
     assert!(err.contains("2 messages checked: 1 valid, 1 invalid"), "{err}");
@@ -236,7 +262,10 @@ fn check_request_supported_versions() {
     assert_eq!(v["response"]["error"]["data"]["supported"], serde_json::json!(["2026-07-28"]));
     assert_eq!(mcpgen(&["check-request", "--supported-versions", "2026-07-28,2025-11-25", "-"], init).0, 0);
     assert_eq!(mcpgen(&["check-request", "--supported-versions", "2026-07-28,1999-01-01", "-"], init).0, 2);
-    let (code, out, _) = mcpgen(&["check-request", "--supported-versions", "2026-07-28", "-"], tools_call("\"t\"").replace("2026-07-28", "2099-01-01").as_bytes());
+    let (code, out, _) = mcpgen(
+        &["check-request", "--supported-versions", "2026-07-28", "-"],
+        tools_call("\"t\"").replace("2026-07-28", "2099-01-01").as_bytes(),
+    );
     assert_eq!(code, 1);
     assert!(out.contains("-32022") && out.contains(r#""requested":"2099-01-01""#), "{out}");
 }
@@ -246,7 +275,10 @@ fn explain_shows_fields_and_method_row() {
     let (code, out, err) = mcpgen(&["explain", "CallToolRequestParams"], b"");
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("#/$defs/CallToolRequestParams"), "{out}");
-    assert!(out.lines().any(|l| l.trim_start().starts_with("name") && l.contains("string") && l.contains("required")), "{out}");
+    assert!(
+        out.lines().any(|l| l.trim_start().starts_with("name") && l.contains("string") && l.contains("required")),
+        "{out}"
+    );
     assert!(out.lines().any(|l| l.trim_start().starts_with("arguments") && l.contains("optional")), "{out}");
     let (code, out, _) = mcpgen(&["explain", "tools/call"], b"");
     assert_eq!(code, 0);

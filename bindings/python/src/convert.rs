@@ -7,7 +7,7 @@ use mcpgen::icons::IconError;
 use mcpgen::json::{Kind, Tape};
 use mcpgen::protocol::{ProtocolError, ResponseError};
 use mcpgen::tools::{SchemaError, ToolCallError, ToolSchemaErrors};
-use mcpgen::validate::ArmFailure;
+use mcpgen::ArmFailure;
 use mcpgen::{DecodeError, JsonView, ToJson, ValidationError, Value};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -155,7 +155,8 @@ pub fn to_py<'py, 'v, V: JsonView<'v>>(py: Python<'py>, v: &V) -> PyResult<Bound
 
 /// Parses JSON text the core produced and builds Python data from it.
 pub fn json_to_py<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
-    let tape = Tape::parse(text).map_err(|e| PyRuntimeError::new_err(format!("internal error: core produced invalid JSON: {e}")))?;
+    let tape = Tape::parse(text)
+        .map_err(|e| PyRuntimeError::new_err(format!("internal error: core produced invalid JSON: {e}")))?;
     to_py(py, &tape.root())
 }
 
@@ -248,12 +249,18 @@ fn kwargs<'py>(py: Python<'py>, items: &[(&str, Bound<'py, PyAny>)]) -> PyResult
 pub fn error_details<'py>(py: Python<'py>, errors: &[ValidationError]) -> PyResult<Bound<'py, PyList>> {
     let detail = py_type(py, "ErrorDetail")?;
     let arm_failure = py_type(py, "ArmFailure")?;
-    fn one<'py>(py: Python<'py>, e: &ValidationError, detail: &Bound<'py, PyAny>, arm_failure: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    fn one<'py>(
+        py: Python<'py>,
+        e: &ValidationError,
+        detail: &Bound<'py, PyAny>,
+        arm_failure: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let arms: Vec<Bound<'py, PyAny>> = e
             .arms
             .iter()
             .map(|a: &ArmFailure| {
-                let errs: Vec<Bound<'py, PyAny>> = a.errors.iter().map(|x| one(py, x, detail, arm_failure)).collect::<PyResult<_>>()?;
+                let errs: Vec<Bound<'py, PyAny>> =
+                    a.errors.iter().map(|x| one(py, x, detail, arm_failure)).collect::<PyResult<_>>()?;
                 arm_failure.call1((a.arm, PyTuple::new(py, errs)?))
             })
             .collect::<PyResult<_>>()?;
@@ -266,7 +273,8 @@ pub fn error_details<'py>(py: Python<'py>, errors: &[ValidationError]) -> PyResu
             PyTuple::new(py, arms)?,
         ))
     }
-    let items: Vec<Bound<'py, PyAny>> = errors.iter().map(|e| one(py, e, &detail, &arm_failure)).collect::<PyResult<_>>()?;
+    let items: Vec<Bound<'py, PyAny>> =
+        errors.iter().map(|e| one(py, e, &detail, &arm_failure)).collect::<PyResult<_>>()?;
     PyList::new(py, items)
 }
 
@@ -307,21 +315,45 @@ impl Failure {
             }
             Failure::Decode(e @ DecodeError::Invalid(_)) => {
                 let errors = error_details(py, e.validation_errors())?;
-                raise("ValidationError", PyTuple::new(py, [e.to_string().into_pyobject(py)?.into_any(), errors.into_any()])?, PyDict::new(py))
+                raise(
+                    "ValidationError",
+                    PyTuple::new(py, [e.to_string().into_pyobject(py)?.into_any(), errors.into_any()])?,
+                    PyDict::new(py),
+                )
             }
             Failure::Decode(DecodeError::Protocol { rule, pointer, message }) => {
-                let e = ValidationError { pointer: pointer.clone(), schema_path: String::new(), keyword: "", rule: Some(rule), message: message.clone(), arms: Vec::new() };
+                let e = ValidationError {
+                    pointer: pointer.clone(),
+                    schema_path: String::new(),
+                    keyword: "",
+                    rule: Some(rule),
+                    message: message.clone(),
+                    arms: Vec::new(),
+                };
                 let text = DecodeError::Protocol { rule, pointer, message }.to_string();
                 let errors = error_details(py, std::slice::from_ref(&e))?;
                 raise(
                     "ValidationError",
-                    PyTuple::new(py, [text.into_pyobject(py)?.into_any(), errors.into_any(), "protocol".into_pyobject(py)?.into_any()])?,
+                    PyTuple::new(
+                        py,
+                        [
+                            text.into_pyobject(py)?.into_any(),
+                            errors.into_any(),
+                            "protocol".into_pyobject(py)?.into_any(),
+                        ],
+                    )?,
                     PyDict::new(py),
                 )
             }
             Failure::Decode(DecodeError::UnknownDefinition { revision, name }) => {
                 let text = DecodeError::UnknownDefinition { revision, name: name.clone() }.to_string();
-                let kw = kwargs(py, &[("revision", revision.into_pyobject(py)?.into_any()), ("name", name.into_pyobject(py)?.into_any())])?;
+                let kw = kwargs(
+                    py,
+                    &[
+                        ("revision", revision.into_pyobject(py)?.into_any()),
+                        ("name", name.into_pyobject(py)?.into_any()),
+                    ],
+                )?;
                 raise("UnknownDefinitionError", PyTuple::new(py, [text])?, kw)
             }
             Failure::Decode(e @ DecodeError::Internal(_)) => Ok(PyRuntimeError::new_err(e.to_string())),
@@ -358,7 +390,10 @@ impl Failure {
             }
             Failure::ToolSchema(e) => {
                 let errors = PyList::new(py, schema_problems(py, &e.errors)?)?;
-                let kw = kwargs(py, &[("tool", e.tool.as_str().into_pyobject(py)?.into_any()), ("errors", errors.into_any())])?;
+                let kw = kwargs(
+                    py,
+                    &[("tool", e.tool.as_str().into_pyobject(py)?.into_any()), ("errors", errors.into_any())],
+                )?;
                 raise("ToolSchemaError", PyTuple::new(py, [e.to_string()])?, kw)
             }
             Failure::ToolCall(e) => {
@@ -368,7 +403,11 @@ impl Failure {
                     _ => "ValidationError",
                 };
                 let errors = error_details(py, e.errors())?;
-                raise(class, PyTuple::new(py, [e.to_string().into_pyobject(py)?.into_any(), errors.into_any()])?, PyDict::new(py))
+                raise(
+                    class,
+                    PyTuple::new(py, [e.to_string().into_pyobject(py)?.into_any(), errors.into_any()])?,
+                    PyDict::new(py),
+                )
             }
             Failure::Icon(e) => {
                 let kw = kwargs(

@@ -16,7 +16,9 @@ fn policy_arg(py: Python<'_>, policy: Option<&Bound<'_, PyAny>>) -> Result<IconP
     let Some(p) = policy else { return Ok(IconPolicy::default()) };
     if !p.is_instance(&py_type(py, "IconPolicy")?)? {
         let found = p.get_type().name().map(|n| n.to_string()).unwrap_or_default();
-        return Err(Failure::Python(PyTypeError::new_err(format!("policy must be an mcpgen.IconPolicy, found `{found}`"))));
+        return Err(Failure::Python(PyTypeError::new_err(format!(
+            "policy must be an mcpgen.IconPolicy, found `{found}`"
+        ))));
     }
     Ok(IconPolicy {
         allow_http: p.getattr("allow_http")?.extract()?,

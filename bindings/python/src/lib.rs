@@ -20,7 +20,6 @@ use std::sync::OnceLock;
 use mcpgen::json::tape::Node;
 use mcpgen::json::{ParseOptions, Tape, TapeView};
 use mcpgen::protocol::{self, CheckedResponse, Era, MessageKind, ServerConfig};
-use mcpgen::validate::{Cx, Path};
 use mcpgen::{DecodeError, Options, Policy, Revision};
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
@@ -33,7 +32,10 @@ thread_local! {
 }
 
 /// Parses JSON text and runs `f` on the root, reusing this thread's node buffer.
-pub(crate) fn with_tape<T>(bytes: &[u8], f: impl FnOnce(&TapeView<'_, '_>) -> Result<T, DecodeError>) -> Result<T, DecodeError> {
+pub(crate) fn with_tape<T>(
+    bytes: &[u8],
+    f: impl FnOnce(&TapeView<'_, '_>) -> Result<T, DecodeError>,
+) -> Result<T, DecodeError> {
     let buf = NODES.take();
     let tape = Tape::parse_bytes_with(bytes, ParseOptions::default(), buf)?;
     let out = f(&tape.root());
@@ -96,7 +98,10 @@ fn check(
             with_input(
                 py,
                 &input,
-                |bytes| with_tape(bytes, |root| mcpgen::validate_view(rev, name, root, opts)).map_err(|e| unknown_name_first(rev, name, e)),
+                |bytes| {
+                    with_tape(bytes, |root| mcpgen::validate_view(rev, name, root, opts))
+                        .map_err(|e| unknown_name_first(rev, name, e))
+                },
                 |v| mcpgen::validate_view(rev, name, v, opts),
             )?
         }
@@ -153,13 +158,14 @@ fn is_valid(
                     py,
                     &input,
                     |bytes| {
-                        with_tape(bytes, |root| Ok(rev.validate_view(name, root, &Path::Root, &mut Cx::fail_fast(opts))))
-                            .or_else(|e| match unknown_name_first(rev, name, e) {
+                        with_tape(bytes, |root| Ok(mcpgen::is_valid_view(rev, name, root, opts))).or_else(|e| {
+                            match unknown_name_first(rev, name, e) {
                                 DecodeError::Parse(_) => Ok(Some(false)),
                                 e => Err(e),
-                            })
+                            }
+                        })
                     },
-                    |v| Ok(rev.validate_view(name, v, &Path::Root, &mut Cx::fail_fast(opts))),
+                    |v| Ok(mcpgen::is_valid_view(rev, name, v, opts)),
                 )??;
                 verdict.ok_or_else(|| Failure::Decode(unknown_definition(rev, name)))
             }
@@ -277,7 +283,8 @@ fn decode_result<'py>(
             py,
             &input,
             |bytes| {
-                with_tape(bytes, |root| rev.decode_result_view(method, root, policy)).map(|d| (d.variant, d.value.to_json_string()))
+                with_tape(bytes, |root| rev.decode_result_view(method, root, policy))
+                    .map(|d| (d.variant, d.value.to_json_string()))
             },
             |v| rev.decode_result_view(method, v, policy).map(|d| (d.variant, d.value.to_json_string())),
         )?;
@@ -303,7 +310,9 @@ fn check_request<'py>(
         };
         let bytes = input_bytes(py, &Input::from_data(data)?)?;
         let accepted = py.detach(|| {
-            protocol::check_request(&bytes, &config).map(|a| (a.revision, a.method, a.id, a.legacy, a.request.to_json_string())).map_err(Failure::from)
+            protocol::check_request(&bytes, &config)
+                .map(|a| (a.revision, a.method, a.id, a.legacy, a.request.to_json_string()))
+                .map_err(Failure::from)
         })?;
         Ok(accepted)
     };
@@ -386,7 +395,9 @@ fn detect_era<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let run = || -> Result<Era, Failure> {
         match (probe_response, http_400_body) {
-            (Some(_), Some(_)) => Err(Failure::Usage("pass either a probe response or an HTTP 400 body, not both".into())),
+            (Some(_), Some(_)) => {
+                Err(Failure::Usage("pass either a probe response or an HTTP 400 body, not both".into()))
+            }
             (None, Some(body)) => {
                 let bytes = input_bytes(py, &Input::from_data(body)?)?;
                 Ok(protocol::detect_era_from_http_400(&bytes))
@@ -436,7 +447,16 @@ fn methods<'py>(py: Python<'py>, revision: Option<&Bound<'py, PyString>>) -> PyR
                 Direction::Unspecified => "unspecified",
             };
             let results = PyTuple::new(py, m.result_defs.iter().copied())?;
-            class.call1((m.method, kind, direction, m.request_def, m.params_type, m.params_required, results, m.input_required))
+            class.call1((
+                m.method,
+                kind,
+                direction,
+                m.request_def,
+                m.params_type,
+                m.params_required,
+                results,
+                m.input_required,
+            ))
         })
         .collect()
 }

@@ -15,7 +15,10 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcpgen::tools::{self, CompiledTool, FetchPolicy, FetchRequest, HostResolver, Limits, SchemaFetcher, SchemaOptions, ToolCallError, ToolChecker as CoreChecker};
+use mcpgen::tools::{
+    self, CompiledTool, FetchPolicy, FetchRequest, HostResolver, Limits, SchemaFetcher, SchemaOptions, ToolCallError,
+    ToolChecker as CoreChecker,
+};
 use mcpgen::JsonView;
 use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
 use pyo3::gc::PyVisit;
@@ -44,14 +47,18 @@ fn limits_arg(limits: Option<&Bound<'_, PyAny>>) -> Result<Limits, Failure> {
     let mut out = Limits::default();
     let Some(obj) = limits else { return Ok(out) };
     let Ok(dict) = obj.cast::<PyDict>() else {
-        return Err(Failure::Python(PyTypeError::new_err(format!("limits must be a dict, found `{}`", type_name(obj)))));
+        return Err(Failure::Python(PyTypeError::new_err(format!(
+            "limits must be a dict, found `{}`",
+            type_name(obj)
+        ))));
     };
     for (k, v) in dict.iter() {
         let Ok(key) = k.extract::<String>() else {
             return Err(Failure::Usage(format!("limits keys must be str, found {k:?}")));
         };
         // `bool` is an `int` subclass, but `True` is no limit.
-        let n = if v.is_instance_of::<PyInt>() && !v.is_instance_of::<PyBool>() { v.extract::<u64>().ok() } else { None };
+        let n =
+            if v.is_instance_of::<PyInt>() && !v.is_instance_of::<PyBool>() { v.extract::<u64>().ok() } else { None };
         let Some(n) = n else {
             return Err(Failure::Usage(format!("limit `{key}` must be an int from 0 to 2**64-1, found {v:?}")));
         };
@@ -95,7 +102,9 @@ fn validate_with(
     py.detach(|| match (checker, options, which) {
         (Some(c), _, Instance::Arguments) => c.validate_arguments(&tool, &value),
         (Some(c), _, Instance::StructuredContent) => c.validate_structured_content(&tool, &value),
-        (None, Some(o), _) => CompiledTool::compile(&tool, o).map_err(ToolCallError::Schema).and_then(|t| validate_compiled(&t, which, &value)),
+        (None, Some(o), _) => CompiledTool::compile(&tool, o)
+            .map_err(ToolCallError::Schema)
+            .and_then(|t| validate_compiled(&t, which, &value)),
         (None, None, Instance::Arguments) => tools::validate_tool_arguments(&tool, &value),
         (None, None, Instance::StructuredContent) => tools::validate_structured_content(&tool, &value),
     })?;
@@ -105,7 +114,12 @@ fn validate_with(
 /// JSCHEMA-1..10: checks and compiles a tool's `inputSchema` and `outputSchema`.
 #[pyfunction]
 #[pyo3(signature = (tool, *, limits=None, validate_formats=false))]
-pub fn check_tool(py: Python<'_>, tool: &Bound<'_, PyAny>, limits: Option<&Bound<'_, PyAny>>, validate_formats: bool) -> PyResult<()> {
+pub fn check_tool(
+    py: Python<'_>,
+    tool: &Bound<'_, PyAny>,
+    limits: Option<&Bound<'_, PyAny>>,
+    validate_formats: bool,
+) -> PyResult<()> {
     let run = || -> Result<(), Failure> {
         let options = options_arg(limits, validate_formats)?;
         let tool = json_arg(py, tool)?;
@@ -265,18 +279,26 @@ impl PyResolver {
         let answer = self.0.bind(py).call1((host, port))?;
         // A `str` is iterable too: "10.0.0.1" would read as ten one-character "addresses".
         if answer.is_instance_of::<PyString>() || answer.is_instance_of::<PyBytes>() {
-            return Err(PyTypeError::new_err(format!("resolve must return a sequence of IP address strings, returned a `{}`", type_name(&answer))));
+            return Err(PyTypeError::new_err(format!(
+                "resolve must return a sequence of IP address strings, returned a `{}`",
+                type_name(&answer)
+            )));
         }
         let mut out = Vec::new();
         for item in answer.try_iter()? {
             let item = item?;
             let Ok(text) = item.cast::<PyString>() else {
-                return Err(PyTypeError::new_err(format!("resolve must return IP address strings, returned a `{}`", type_name(&item))));
+                return Err(PyTypeError::new_err(format!(
+                    "resolve must return IP address strings, returned a `{}`",
+                    type_name(&item)
+                )));
             };
             let text = text.to_cow()?;
             match text.parse::<IpAddr>() {
                 Ok(ip) => out.push(ip),
-                Err(_) => return Err(PyValueError::new_err(format!("resolve returned {text:?}, which is not an IP address"))),
+                Err(_) => {
+                    return Err(PyValueError::new_err(format!("resolve returned {text:?}, which is not an IP address")))
+                }
             }
         }
         Ok(out)
@@ -306,12 +328,19 @@ fn callable_arg(name: &str, obj: Option<&Bound<'_, PyAny>>) -> Result<Option<Py<
     match obj {
         None => Ok(None),
         Some(o) if o.is_callable() => Ok(Some(o.clone().unbind())),
-        Some(o) => Err(Failure::Python(PyTypeError::new_err(format!("{name} must be callable, found `{}`", type_name(o))))),
+        Some(o) => {
+            Err(Failure::Python(PyTypeError::new_err(format!("{name} must be callable, found `{}`", type_name(o)))))
+        }
     }
 }
 
 fn allow_hosts_arg(obj: &Bound<'_, PyAny>) -> Result<Vec<String>, Failure> {
-    let bad = || Failure::Python(PyTypeError::new_err(format!("allow_hosts must be an iterable of str (host names), found `{}`", type_name(obj))));
+    let bad = || {
+        Failure::Python(PyTypeError::new_err(format!(
+            "allow_hosts must be an iterable of str (host names), found `{}`",
+            type_name(obj)
+        )))
+    };
     if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
         return Err(bad());
     }
@@ -319,7 +348,10 @@ fn allow_hosts_arg(obj: &Bound<'_, PyAny>) -> Result<Vec<String>, Failure> {
     for item in obj.try_iter().map_err(|_| bad())? {
         let item = item?;
         let Ok(host) = item.cast::<PyString>() else {
-            return Err(Failure::Python(PyTypeError::new_err(format!("allow_hosts must contain str host names, found `{}`", type_name(&item)))));
+            return Err(Failure::Python(PyTypeError::new_err(format!(
+                "allow_hosts must contain str host names, found `{}`",
+                type_name(&item)
+            ))));
         };
         hosts.push(host.to_cow()?.into_owned());
     }
@@ -345,7 +377,10 @@ impl FetchArgs<'_, '_> {
         let max_bytes = usize::try_from(self.max_bytes).unwrap_or(usize::MAX);
         let timeout = if self.timeout > 0.0 { Duration::try_from_secs_f64(self.timeout).ok() } else { None };
         let Some(timeout) = timeout else {
-            return Err(Failure::Usage(format!("fetch_timeout must be a finite number of seconds > 0, found {}", self.timeout)));
+            return Err(Failure::Usage(format!(
+                "fetch_timeout must be a finite number of seconds > 0, found {}",
+                self.timeout
+            )));
         };
         let fetch = callable_arg("fetch", self.fetch)?;
         let resolve = callable_arg("resolve", self.resolve)?;
@@ -367,7 +402,10 @@ impl FetchArgs<'_, '_> {
                 given.push("fetch_max_bytes");
             }
             if !given.is_empty() {
-                return Err(Failure::Usage(format!("{} only apply with fetch= (without it, no $ref is ever fetched)", given.join(", "))));
+                return Err(Failure::Usage(format!(
+                    "{} only apply with fetch= (without it, no $ref is ever fetched)",
+                    given.join(", ")
+                )));
             }
             return Ok((None, Callables::default()));
         };
@@ -423,7 +461,14 @@ impl ToolChecker {
     ) -> PyResult<Self> {
         let run = || -> Result<ToolChecker, Failure> {
             let limits = limits_arg(limits)?;
-            let args = FetchArgs { fetch, resolve, allow_hosts, allow_http, timeout: fetch_timeout, max_bytes: fetch_max_bytes };
+            let args = FetchArgs {
+                fetch,
+                resolve,
+                allow_hosts,
+                allow_http,
+                timeout: fetch_timeout,
+                max_bytes: fetch_max_bytes,
+            };
             let (fetch, callables) = args.policy()?;
             Ok(ToolChecker { inner: CoreChecker::new(SchemaOptions { limits, validate_formats, fetch }), callables })
         };
@@ -457,12 +502,22 @@ impl ToolChecker {
     }
 
     /// TOOL-5: validates `tools/call` arguments.
-    fn validate_arguments(&self, py: Python<'_>, tool: &Bound<'_, PyAny>, arguments: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn validate_arguments(
+        &self,
+        py: Python<'_>,
+        tool: &Bound<'_, PyAny>,
+        arguments: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
         checker_call(py, || validate_with(py, Some(&self.inner), None, tool, arguments, Instance::Arguments))
     }
 
     /// TOOL-4: validates a result's `structuredContent`.
-    fn validate_structured_content(&self, py: Python<'_>, tool: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn validate_structured_content(
+        &self,
+        py: Python<'_>,
+        tool: &Bound<'_, PyAny>,
+        value: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
         checker_call(py, || validate_with(py, Some(&self.inner), None, tool, value, Instance::StructuredContent))
     }
 
@@ -489,6 +544,10 @@ impl ToolChecker {
     }
 
     fn __repr__(&self) -> String {
-        format!("ToolChecker(cached={}, validate_formats={})", self.inner.cached(), if self.inner.options().validate_formats { "True" } else { "False" })
+        format!(
+            "ToolChecker(cached={}, validate_formats={})",
+            self.inner.cached(),
+            if self.inner.options().validate_formats { "True" } else { "False" }
+        )
     }
 }

@@ -71,11 +71,7 @@ pub enum Problem {
 
 impl Default for ViewCx {
     fn default() -> Self {
-        ViewCx {
-            members: RefCell::new(MEMBER_BUF.take()),
-            owned_keys: RefCell::default(),
-            first: Cell::new(None),
-        }
+        ViewCx { members: RefCell::new(MEMBER_BUF.take()), owned_keys: RefCell::default(), first: Cell::new(None) }
     }
 }
 
@@ -113,7 +109,9 @@ impl ViewCx {
                     continue;
                 }
                 match str_of(k) {
-                    Some(Cow::Borrowed(text)) => members.push(Member { key: text.as_ptr(), key_len: text.len(), value: v }),
+                    Some(Cow::Borrowed(text)) => {
+                        members.push(Member { key: text.as_ptr(), key_len: text.len(), value: v })
+                    }
                     Some(Cow::Owned(text)) => {
                         let text: Box<str> = text.into();
                         members.push(Member { key: text.as_ptr(), key_len: text.len(), value: v });
@@ -169,7 +167,13 @@ impl<'v> PyView<'v> {
             }
             Some(Kind::Object) => (start, len) = unsafe { cx.read_dict(obj) },
             Some(Kind::Array) => {
-                let n = unsafe { if is_list(obj) { ffi::PyList_Size(obj) } else { ffi::PyTuple_Size(obj) } };
+                let n = unsafe {
+                    if is_list(obj) {
+                        ffi::PyList_Size(obj)
+                    } else {
+                        ffi::PyTuple_Size(obj)
+                    }
+                };
                 len = n.max(0) as u32;
             }
             Some(Kind::Number) if unsafe { is_float(obj) } => {

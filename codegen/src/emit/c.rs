@@ -96,7 +96,9 @@ fn header(revs: &[Rev], diags: &mut Diagnostics) -> String {
     h.push_str(
         "\n/** mcpgen: validate, decode and check Model Context Protocol messages against the official\n * schema. Link with `pkg-config --cflags --libs mcpgen` (see the README, \"Use from C\"). */\n",
     );
-    h.push_str("#ifndef MCPGEN_H\n#define MCPGEN_H\n\n#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n\n");
+    h.push_str(
+        "#ifndef MCPGEN_H\n#define MCPGEN_H\n\n#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n\n",
+    );
     h.push_str("#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
 
     let (major, minor, patch) = version_parts();
@@ -139,7 +141,11 @@ fn revisions(h: &mut String, revs: &[Rev]) {
     trim_last_comma(h);
     h.push_str("} mcpgen_revision;\n\n");
     if let Some(latest) = revs.last() {
-        let _ = writeln!(h, "/** The newest revision this header knows. */\n#define MCPGEN_REVISION_LATEST MCPGEN_REVISION_{}", rev_ident(&latest.m.revision));
+        let _ = writeln!(
+            h,
+            "/** The newest revision this header knows. */\n#define MCPGEN_REVISION_LATEST MCPGEN_REVISION_{}",
+            rev_ident(&latest.m.revision)
+        );
     }
     let _ = writeln!(h, "/** How many revisions this header knows (codes 1..MCPGEN_REVISION_COUNT). */\n#define MCPGEN_REVISION_COUNT {}\n", revs.len());
 }
@@ -152,7 +158,9 @@ fn trim_last_comma(h: &mut String) {
 }
 
 fn definitions(h: &mut String, revs: &[Rev], diags: &mut Diagnostics) {
-    h.push_str("/* ---- Definition ids ------------------------------------------------------------------------ */\n\n");
+    h.push_str(
+        "/* ---- Definition ids ------------------------------------------------------------------------ */\n\n",
+    );
     h.push_str(
         "/** A definition of a revision: `(revision code << 16) | position in the schema (from 1)`.\n *  Use the `MCPGEN_DEF_<REVISION>_<NAME>` constants, or `mcpgen_def_lookup()` by name. */\n",
     );
@@ -167,10 +175,19 @@ fn definitions(h: &mut String, revs: &[Rev], diags: &mut Diagnostics) {
         for (i, def) in m.defs.iter().enumerate() {
             let c = def.name.to_shouty_snake_case();
             if let Some(other) = seen.insert(c.clone(), &def.name) {
-                diags.push(&m.revision, Some(&def.name), &def.schema.sp, format!("C constant name {c} collides with definition {other}"));
+                diags.push(
+                    &m.revision,
+                    Some(&def.name),
+                    &def.schema.sp,
+                    format!("C constant name {c} collides with definition {other}"),
+                );
             }
             let summary = def.schema.doc.as_deref().map(|d| super::docs::summary(d, &known)).unwrap_or_default();
-            let doc = if summary.is_empty() { format!("`{}`.", def.name) } else { format!("`{}`: {}", def.name, comment_text(&summary)) };
+            let doc = if summary.is_empty() {
+                format!("`{}`.", def.name)
+            } else {
+                format!("`{}`: {}", def.name, comment_text(&summary))
+            };
             let id = (r.code << 16) | (i as u32 + 1);
             let _ = writeln!(h, "    /** {doc} */\n    MCPGEN_DEF_{rid}_{c} = 0x{id:06X},");
         }
@@ -190,7 +207,9 @@ fn methods(h: &mut String, revs: &[Rev], diags: &mut Diagnostics) {
             e.2.push(&r.m.revision);
         }
     }
-    h.push_str("/* ---- Method names ---------------------------------------------------------------------------- */\n\n");
+    h.push_str(
+        "/* ---- Method names ---------------------------------------------------------------------------- */\n\n",
+    );
     let mut seen: BTreeMap<String, &str> = BTreeMap::new();
     for (method, (kind, dir, in_revs)) in &all {
         let c = method.replace('/', "_").to_shouty_snake_case();
@@ -233,12 +252,19 @@ fn error_codes(h: &mut String, revs: &[Rev], diags: &mut Diagnostics) {
         for (def, code) in in_rev {
             let e = all.entry(def.to_owned()).or_insert((code, Vec::new()));
             if e.0 != code {
-                diags.push(&m.revision, Some(def), "", format!("error code {code} differs from {} in another revision", e.0));
+                diags.push(
+                    &m.revision,
+                    Some(def),
+                    "",
+                    format!("error code {code} differs from {} in another revision", e.0),
+                );
             }
             e.1.push(&m.revision);
         }
     }
-    h.push_str("/* ---- JSON-RPC error codes (from the error definitions' `code` constants) ---------------------- */\n\n");
+    h.push_str(
+        "/* ---- JSON-RPC error codes (from the error definitions' `code` constants) ---------------------- */\n\n",
+    );
     for (def, (code, in_revs)) in &all {
         let _ = writeln!(h, "/** `{def}`; revisions {}. */", in_revs.join(", "));
         let _ = writeln!(h, "#define MCPGEN_ERROR_CODE_{} ({code})", def.to_shouty_snake_case());
@@ -248,12 +274,23 @@ fn error_codes(h: &mut String, revs: &[Rev], diags: &mut Diagnostics) {
 
 fn ids_rs(revs: &[Rev]) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "// @generated by mcpgen-codegen {}: revision codes and definition ids of include/mcpgen.h.", env!("CARGO_PKG_VERSION"));
+    let _ = writeln!(
+        s,
+        "// @generated by mcpgen-codegen {}: revision codes and definition ids of include/mcpgen.h.",
+        env!("CARGO_PKG_VERSION")
+    );
     s.push_str("// Do not edit; run `cargo xtask codegen`.\n\n");
     s.push_str("/// A revision as `mcpgen.h` numbers it. Names end with a NUL, so C can borrow them.\npub struct RevisionIds {\n    /// `mcpgen_revision` value.\n    pub code: u32,\n    pub name: &'static str,\n    /// Definition names; the id of `definitions[i]` is `(code << 16) | (i + 1)`.\n    pub definitions: &'static [&'static str],\n    /// Method names, in the order of the revision's method table.\n    pub methods: &'static [&'static str],\n}\n\n");
-    s.push_str("/// Every revision of the header, by code (index `code - 1`).\npub const REVISIONS: &[RevisionIds] = &[\n");
+    s.push_str(
+        "/// Every revision of the header, by code (index `code - 1`).\npub const REVISIONS: &[RevisionIds] = &[\n",
+    );
     for r in revs {
-        let _ = writeln!(s, "    RevisionIds {{\n        code: {},\n        name: {:?},\n        definitions: &[", r.code, format!("{}\0", r.m.revision));
+        let _ = writeln!(
+            s,
+            "    RevisionIds {{\n        code: {},\n        name: {:?},\n        definitions: &[",
+            r.code,
+            format!("{}\0", r.m.revision)
+        );
         for d in &r.m.defs {
             let _ = writeln!(s, "            {:?},", format!("{}\0", d.name));
         }

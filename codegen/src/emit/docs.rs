@@ -75,7 +75,8 @@ fn link_parts(target: &str, known: &BTreeSet<String>) -> (Option<String>, String
     if known.contains(base) {
         return (Some(base.to_owned()), target.to_owned());
     }
-    let prefix = known.iter().filter(|k| target.starts_with(k.as_str()) && target.len() > k.len()).max_by_key(|k| k.len());
+    let prefix =
+        known.iter().filter(|k| target.starts_with(k.as_str()) && target.len() > k.len()).max_by_key(|k| k.len());
     match prefix {
         Some(k) => (Some(k.clone()), target[k.len()..].to_owned()),
         None => (None, target.to_owned()),
@@ -116,7 +117,9 @@ fn inline(line: &str, known: &BTreeSet<String>) -> String {
             }
         }
         if rest.starts_with("https://") || rest.starts_with("http://") {
-            let end = rest.find(|c: char| c.is_whitespace() || c == ')' || c == '>' || c == '"' || c == '`').unwrap_or(rest.len());
+            let end = rest
+                .find(|c: char| c.is_whitespace() || c == ')' || c == '>' || c == '"' || c == '`')
+                .unwrap_or(rest.len());
             let mut url = &rest[..end];
             while url.ends_with(['.', ',', ';', ':']) {
                 url = &url[..url.len() - 1];
@@ -147,7 +150,10 @@ mod tests {
     #[test]
     fn links_and_escapes() {
         let known: BTreeSet<String> = ["Tool".to_owned()].into();
-        let lines = rustdoc("See {@link Tool} and {@link Missing}; [x] <b> https://a.b/c.\n    indented\n```\ncode\n```", &known);
+        let lines = rustdoc(
+            "See {@link Tool} and {@link Missing}; [x] <b> https://a.b/c.\n    indented\n```\ncode\n```",
+            &known,
+        );
         assert_eq!(lines[0], "See [`Tool`] and `Missing`; \\[x\\] \\<b\\> <https://a.b/c>.");
         // The upstream generator drops the `|` of `{@link X | label}`: repaired by prefix.
         assert_eq!(rustdoc("a {@link Tooltools/call} b", &known)[0], "a [`tools/call`](Tool) b");

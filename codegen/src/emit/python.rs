@@ -40,9 +40,9 @@ pub fn workspace(revisions: &[RevisionInput]) -> Result<FileMap, Diagnostics> {
 }
 
 const PY_KEYWORDS: &[&str] = &[
-    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del", "elif", "else", "except",
-    "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try",
-    "while", "with", "yield",
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",
+    "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal",
+    "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
 ];
 
 fn is_identifier(key: &str) -> bool {
@@ -193,7 +193,8 @@ impl Emitter<'_> {
                 (p.key.clone(), t, fdoc)
             })
             .collect();
-        let class_form = fields.iter().all(|(k, _, _)| is_identifier(k) && !names.contains(k) && k != "_t" && k != "_te");
+        let class_form =
+            fields.iter().all(|(k, _, _)| is_identifier(k) && !names.contains(k) && k != "_t" && k != "_te");
         if class_form {
             let _ = writeln!(out, "class {}(_te.TypedDict):", d.name);
             out.push_str(&docstring(&doc, "    "));
@@ -216,7 +217,8 @@ impl Emitter<'_> {
             let mut full = doc;
             full.push_str("\n\nKeys:\n");
             for (key, _, fdoc) in &fields {
-                let summary = fdoc.as_deref().map(|t| t.split_whitespace().collect::<Vec<_>>().join(" ")).unwrap_or_default();
+                let summary =
+                    fdoc.as_deref().map(|t| t.split_whitespace().collect::<Vec<_>>().join(" ")).unwrap_or_default();
                 if summary.is_empty() {
                     let _ = writeln!(full, "\n- ``{key}``");
                 } else {
@@ -300,7 +302,10 @@ pub fn module(m: &Module) -> String {
             }
             DeclKind::Enum(en) => {
                 let values: Vec<String> = en.values.iter().map(|(v, _)| py_str(v)).collect();
-                aliases.insert(d.name.clone(), (format!("_t.Literal[{}]", values.join(", ")), d.doc.clone(), d.sp.clone()));
+                aliases.insert(
+                    d.name.clone(),
+                    (format!("_t.Literal[{}]", values.join(", ")), d.doc.clone(), d.sp.clone()),
+                );
             }
         }
     }

@@ -9,10 +9,10 @@ use super::docs;
 use crate::ir::{Decl, DeclKind, JType, LitValue, Module, Schema, Ty, Unknown};
 
 const KEYWORDS: &[&str] = &[
-    "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for", "if", "impl", "in", "let", "loop", "match",
-    "mod", "move", "mut", "pub", "ref", "return", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where", "while",
-    "async", "await", "dyn", "abstract", "become", "box", "do", "final", "macro", "override", "priv", "typeof", "unsized", "virtual", "yield",
-    "try", "gen",
+    "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for", "if", "impl", "in",
+    "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "static", "struct", "super", "trait", "true",
+    "type", "unsafe", "use", "where", "while", "async", "await", "dyn", "abstract", "become", "box", "do", "final",
+    "macro", "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen",
 ];
 
 /// A field or variable identifier, raw when it is a keyword.
@@ -114,7 +114,12 @@ impl<'m> Ctx<'m> {
     }
 
     fn by_value_children(&self, name: &str) -> Vec<String> {
-        let decl = self.m.decls.iter().find(|d| d.name == name).or_else(|| self.m.def(name).and_then(|d| self.m.resolve_decl(&d.schema)));
+        let decl = self
+            .m
+            .decls
+            .iter()
+            .find(|d| d.name == name)
+            .or_else(|| self.m.def(name).and_then(|d| self.m.resolve_decl(&d.schema)));
         let Some(decl) = decl else {
             return match self.m.def(name).map(|d| &d.schema.ty) {
                 Some(Ty::Ref(r)) => vec![r.clone()],
@@ -164,7 +169,11 @@ impl<'m> Ctx<'m> {
             }
             Ty::Num { integer, minimum, maximum } => {
                 let t = sp("type");
-                let jt = if *integer { quote! { rt::JType::Integer } } else { quote! { rt::JType::Number } };
+                let jt = if *integer {
+                    quote! { rt::JType::Integer }
+                } else {
+                    quote! { rt::JType::Number }
+                };
                 let mut bounds = Vec::new();
                 if let Some(min) = minimum {
                     let msp = sp("minimum");
@@ -268,12 +277,12 @@ pub fn literals(cx: &Ctx) -> TokenStream {
             LitValue::Str(s) => {
                 let doc = format!(" The constant `{s:?}`.");
                 let s = lit_str(s);
-                quote! { crate::__str_literal!(#[doc = #doc] #name = #s); }
+                quote! { ::mcpgen_runtime::__str_literal!(#[doc = #doc] #name = #s); }
             }
             LitValue::Int(n) => {
                 let doc = format!(" The constant `{n}`.");
                 let n = PLit::i64_unsuffixed(*n);
-                quote! { crate::__int_literal!(#[doc = #doc] #name = #n); }
+                quote! { ::mcpgen_runtime::__int_literal!(#[doc = #doc] #name = #n); }
             }
         }
     });
@@ -305,7 +314,11 @@ fn decl_type(cx: &Ctx, d: &Decl) -> TokenStream {
     let name = type_ident(&d.name);
     let mut doc = cx.doc_attrs(d.doc.as_deref());
     let origin = format!(" Schema: `{}`.", d.sp);
-    let sep = if d.doc.is_some() { quote! { #[doc = ""] } } else { quote! {} };
+    let sep = if d.doc.is_some() {
+        quote! { #[doc = ""] }
+    } else {
+        quote! {}
+    };
     if let Some(ov) = d.rust_override {
         let ty: TokenStream = ov.parse().unwrap_or_default();
         return quote! { #doc #sep #[doc = #origin] pub type #name = #ty; };
@@ -531,7 +544,8 @@ fn decl_validator(cx: &Ctx, d: &Decl) -> TokenStream {
             let arms = o.props.iter().map(|prop| {
                 let key = lit_str(&prop.key);
                 let check = cx.check_expr(&prop.schema);
-                let bounded = matches!(prop.schema.ty, Ty::Num { minimum: Some(_), .. } | Ty::Num { maximum: Some(_), .. });
+                let bounded =
+                    matches!(prop.schema.ty, Ty::Num { minimum: Some(_), .. } | Ty::Num { maximum: Some(_), .. });
                 let body = if prop.relaxable && bounded {
                     // CACHE-3: a client reads a negative `ttlMs` as 0 instead of failing.
                     let mut loose = prop.schema.clone();

@@ -2,99 +2,103 @@
 // Literal types for the schema's `const` values.
 // Do not edit; run `cargo xtask codegen`.
 
-crate::__str_literal!(#[doc = " The constant `\"audio\"`."] Audio = "audio");
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(#[doc = " The constant `\"audio\"`."] Audio = "audio");
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"tools/call\"`."] ToolsCall = "tools/call"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"notifications/cancelled\"`."] NotificationsCancelled =
     "notifications/cancelled"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"completion/complete\"`."] CompletionComplete =
     "completion/complete"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"sampling/createMessage\"`."] SamplingCreateMessage =
     "sampling/createMessage"
 );
-crate::__str_literal!(#[doc = " The constant `\"resource\"`."] Resource = "resource");
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
+    #[doc = " The constant `\"resource\"`."] Resource = "resource"
+);
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"prompts/get\"`."] PromptsGet = "prompts/get"
 );
-crate::__str_literal!(#[doc = " The constant `\"image\"`."] Image = "image");
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(#[doc = " The constant `\"image\"`."] Image = "image");
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"initialize\"`."] Initialize = "initialize"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"notifications/initialized\"`."] NotificationsInitialized =
     "notifications/initialized"
 );
-crate::__str_literal!(#[doc = " The constant `\"2.0\"`."] V2_0 = "2.0");
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(#[doc = " The constant `\"2.0\"`."] V2_0 = "2.0");
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"prompts/list\"`."] PromptsList = "prompts/list"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"resources/templates/list\"`."] ResourcesTemplatesList =
     "resources/templates/list"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"resources/list\"`."] ResourcesList = "resources/list"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"roots/list\"`."] RootsList = "roots/list"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"tools/list\"`."] ToolsList = "tools/list"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"notifications/message\"`."] NotificationsMessage =
     "notifications/message"
 );
-crate::__str_literal!(#[doc = " The constant `\"ping\"`."] Ping = "ping");
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(#[doc = " The constant `\"ping\"`."] Ping = "ping");
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"notifications/progress\"`."] NotificationsProgress =
     "notifications/progress"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"notifications/prompts/list_changed\"`."]
     NotificationsPromptsListChanged = "notifications/prompts/list_changed"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"ref/prompt\"`."] RefPrompt = "ref/prompt"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"resources/read\"`."] ResourcesRead = "resources/read"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"notifications/resources/list_changed\"`."]
     NotificationsResourcesListChanged = "notifications/resources/list_changed"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"ref/resource\"`."] RefResource = "ref/resource"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"notifications/resources/updated\"`."]
     NotificationsResourcesUpdated = "notifications/resources/updated"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"notifications/roots/list_changed\"`."]
     NotificationsRootsListChanged = "notifications/roots/list_changed"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"logging/setLevel\"`."] LoggingSetLevel = "logging/setLevel"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"resources/subscribe\"`."] ResourcesSubscribe =
     "resources/subscribe"
 );
-crate::__str_literal!(#[doc = " The constant `\"text\"`."] Text = "text");
-crate::__str_literal!(#[doc = " The constant `\"object\"`."] Object = "object");
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(#[doc = " The constant `\"text\"`."] Text = "text");
+::mcpgen_runtime::__str_literal!(
+    #[doc = " The constant `\"object\"`."] Object = "object"
+);
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"notifications/tools/list_changed\"`."]
     NotificationsToolsListChanged = "notifications/tools/list_changed"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"resources/unsubscribe\"`."] ResourcesUnsubscribe =
     "resources/unsubscribe"
 );

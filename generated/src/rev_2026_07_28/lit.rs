@@ -2,111 +2,137 @@
 // Literal types for the schema's `const` values.
 // Do not edit; run `cargo xtask codegen`.
 
-crate::__str_literal!(#[doc = " The constant `\"audio\"`."] Audio = "audio");
-crate::__str_literal!(#[doc = " The constant `\"boolean\"`."] Boolean = "boolean");
-crate::__str_literal!(#[doc = " The constant `\"2.0\"`."] V2_0 = "2.0");
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(#[doc = " The constant `\"audio\"`."] Audio = "audio");
+::mcpgen_runtime::__str_literal!(
+    #[doc = " The constant `\"boolean\"`."] Boolean = "boolean"
+);
+::mcpgen_runtime::__str_literal!(#[doc = " The constant `\"2.0\"`."] V2_0 = "2.0");
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"tools/call\"`."] ToolsCall = "tools/call"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"notifications/cancelled\"`."] NotificationsCancelled =
     "notifications/cancelled"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"completion/complete\"`."] CompletionComplete =
     "completion/complete"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"sampling/createMessage\"`."] SamplingCreateMessage =
     "sampling/createMessage"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"server/discover\"`."] ServerDiscover = "server/discover"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"elicitation/create\"`."] ElicitationCreate =
     "elicitation/create"
 );
-crate::__str_literal!(#[doc = " The constant `\"form\"`."] Form = "form");
-crate::__str_literal!(#[doc = " The constant `\"object\"`."] Object = "object");
-crate::__str_literal!(#[doc = " The constant `\"url\"`."] Url = "url");
-crate::__str_literal!(#[doc = " The constant `\"resource\"`."] Resource = "resource");
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(#[doc = " The constant `\"form\"`."] Form = "form");
+::mcpgen_runtime::__str_literal!(
+    #[doc = " The constant `\"object\"`."] Object = "object"
+);
+::mcpgen_runtime::__str_literal!(#[doc = " The constant `\"url\"`."] Url = "url");
+::mcpgen_runtime::__str_literal!(
+    #[doc = " The constant `\"resource\"`."] Resource = "resource"
+);
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"prompts/get\"`."] PromptsGet = "prompts/get"
 );
-crate::__int_literal!(#[doc = " The constant `-32020`."] IntNeg32020 = - 32020);
-crate::__str_literal!(#[doc = " The constant `\"image\"`."] Image = "image");
-crate::__int_literal!(#[doc = " The constant `-32603`."] IntNeg32603 = - 32603);
-crate::__int_literal!(#[doc = " The constant `-32602`."] IntNeg32602 = - 32602);
-crate::__int_literal!(#[doc = " The constant `-32600`."] IntNeg32600 = - 32600);
-crate::__str_literal!(#[doc = " The constant `\"string\"`."] String = "string");
-crate::__str_literal!(
+::mcpgen_runtime::__int_literal!(
+    #[doc = " The constant `-32020`."] IntNeg32020 = - 32020
+);
+::mcpgen_runtime::__str_literal!(#[doc = " The constant `\"image\"`."] Image = "image");
+::mcpgen_runtime::__int_literal!(
+    #[doc = " The constant `-32603`."] IntNeg32603 = - 32603
+);
+::mcpgen_runtime::__int_literal!(
+    #[doc = " The constant `-32602`."] IntNeg32602 = - 32602
+);
+::mcpgen_runtime::__int_literal!(
+    #[doc = " The constant `-32600`."] IntNeg32600 = - 32600
+);
+::mcpgen_runtime::__str_literal!(
+    #[doc = " The constant `\"string\"`."] String = "string"
+);
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"prompts/list\"`."] PromptsList = "prompts/list"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"resources/templates/list\"`."] ResourcesTemplatesList =
     "resources/templates/list"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"resources/list\"`."] ResourcesList = "resources/list"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"roots/list\"`."] RootsList = "roots/list"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"tools/list\"`."] ToolsList = "tools/list"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"notifications/message\"`."] NotificationsMessage =
     "notifications/message"
 );
-crate::__int_literal!(#[doc = " The constant `-32601`."] IntNeg32601 = - 32601);
-crate::__int_literal!(#[doc = " The constant `-32021`."] IntNeg32021 = - 32021);
-crate::__int_literal!(#[doc = " The constant `-32700`."] IntNeg32700 = - 32700);
-crate::__str_literal!(
+::mcpgen_runtime::__int_literal!(
+    #[doc = " The constant `-32601`."] IntNeg32601 = - 32601
+);
+::mcpgen_runtime::__int_literal!(
+    #[doc = " The constant `-32021`."] IntNeg32021 = - 32021
+);
+::mcpgen_runtime::__int_literal!(
+    #[doc = " The constant `-32700`."] IntNeg32700 = - 32700
+);
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"notifications/progress\"`."] NotificationsProgress =
     "notifications/progress"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"notifications/prompts/list_changed\"`."]
     NotificationsPromptsListChanged = "notifications/prompts/list_changed"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"ref/prompt\"`."] RefPrompt = "ref/prompt"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"resources/read\"`."] ResourcesRead = "resources/read"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"resource_link\"`."] ResourceLink = "resource_link"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"notifications/resources/list_changed\"`."]
     NotificationsResourcesListChanged = "notifications/resources/list_changed"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"ref/resource\"`."] RefResource = "ref/resource"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"notifications/resources/updated\"`."]
     NotificationsResourcesUpdated = "notifications/resources/updated"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"notifications/subscriptions/acknowledged\"`."]
     NotificationsSubscriptionsAcknowledged = "notifications/subscriptions/acknowledged"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"subscriptions/listen\"`."] SubscriptionsListen =
     "subscriptions/listen"
 );
-crate::__str_literal!(#[doc = " The constant `\"text\"`."] Text = "text");
-crate::__str_literal!(#[doc = " The constant `\"array\"`."] Array = "array");
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(#[doc = " The constant `\"text\"`."] Text = "text");
+::mcpgen_runtime::__str_literal!(#[doc = " The constant `\"array\"`."] Array = "array");
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"notifications/tools/list_changed\"`."]
     NotificationsToolsListChanged = "notifications/tools/list_changed"
 );
-crate::__str_literal!(
+::mcpgen_runtime::__str_literal!(
     #[doc = " The constant `\"tool_result\"`."] ToolResult = "tool_result"
 );
-crate::__str_literal!(#[doc = " The constant `\"tool_use\"`."] ToolUse = "tool_use");
-crate::__int_literal!(#[doc = " The constant `-32022`."] IntNeg32022 = - 32022);
+::mcpgen_runtime::__str_literal!(
+    #[doc = " The constant `\"tool_use\"`."] ToolUse = "tool_use"
+);
+::mcpgen_runtime::__int_literal!(
+    #[doc = " The constant `-32022`."] IntNeg32022 = - 32022
+);

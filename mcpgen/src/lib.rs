@@ -1,0 +1,163 @@
+//! # mcpgen
+//!
+//! Exact Rust types for every revision of the Model Context Protocol schema, generated from the
+//! official JSON Schema, with validators that report JSON pointers and a decoder that keeps
+//! what it reads: unknown keys (per policy), number text, and presence of empty objects.
+//!
+//! ```
+//! use mcpgen::rev_2026_07_28::CallToolRequest;
+//! use mcpgen::{Decode, Policy, ToJson};
+//!
+//! let bytes = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{
+//!     "_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",
+//!              "io.modelcontextprotocol/clientCapabilities":{},
+//!              "com.example/trace":"abc"},
+//!     "name":"get_weather","arguments":{"ratio":0.50}}}"#;
+//! let req = CallToolRequest::decode_bytes(bytes, Policy::Lossless).unwrap();
+//! assert_eq!(req.params.name, "get_weather");
+//! // The custom `_meta` key and the number text survive a round trip.
+//! let out = req.to_json_string();
+//! assert!(out.contains(r#""com.example/trace":"abc""#));
+//! assert!(out.contains("0.50"));
+//! ```
+//!
+//! Entry points:
+//! - per revision (`rev_2026_07_28`, `rev_2025_11_25`, …, each behind a cargo feature, all on
+//!   by default): one type per schema definition, spec names kept; [`Decode`] on each;
+//!   `decode_result(method, …)` and the method table `METHODS`;
+//! - [`decode()`] / [`validate()`]: by revision and definition name at run time (what the C,
+//!   Python and command-line surfaces use);
+//! - [`json`]: the lossless JSON value, number and parser the rest is built on.
+
+//! - [`protocol`]: the rules beyond the schema, for servers and clients;
+//! - [`tools`] and [`icons`]: tool schemas, arguments and icons from untrusted peers.
+//!
+//! The crate is the public face of three: `mcpgen-runtime` (hand-written, schema-agnostic:
+//! JSON, validation primitives, decode traits), `mcpgen-schema` (generated: the revision
+//! modules) and this one (the protocol rules and everything built on both).
+
+pub mod icons;
+pub mod protocol;
+pub mod tools;
+
+pub use mcpgen_runtime::{json, methods};
+pub use mcpgen_runtime::{
+    AnyDecoded, ArmFailure, Decode, DecodeError, DecodedResult, DefEntry, FieldEntry, FromJson, JsonView, Number,
+    Options, Policy, ToJson, Validate, ValidationError, Value,
+};
+pub use mcpgen_schema::*;
+
+// Paths inside this crate (`crate::decode::…`) name the runtime's modules.
+use mcpgen_runtime::__rt::{decode, validate};
+
+use json::Tape;
+use validate::{Cx, Path};
+
+/// Looks up a definition, or says which revision lacks it.
+pub fn definition(revision: Revision, name: &str) -> Result<&'static DefEntry, DecodeError> {
+    revision
+        .definition(name)
+        .ok_or_else(|| DecodeError::UnknownDefinition { revision: revision.as_str(), name: name.to_owned() })
+}
+
+/// Decodes JSON bytes as the definition `name` of `revision`, chosen at run time, and returns
+/// the typed value behind [`AnyDecoded`] (downcast with `as_any`, or re-encode with
+/// `to_json_string`).
+///
+/// ```
+/// let out = mcpgen::decode(mcpgen::Revision::parse("2026-07-28").unwrap(), "TextContent",
+///     br#"{"type":"text","text":"hi","x":1}"#, mcpgen::Policy::Lossless).unwrap();
+/// assert_eq!(out.to_json_string(), r#"{"text":"hi","type":"text","x":1}"#);
+/// ```
+pub fn decode(
+    revision: Revision,
+    name: &str,
+    bytes: &[u8],
+    policy: Policy,
+) -> Result<Box<dyn AnyDecoded>, DecodeError> {
+    definition(revision, name)?;
+    Tape::with_parsed(bytes, |tape| decode_view(revision, name, &tape.root(), policy))?
+}
+
+/// Like [`decode()`], from any JSON view (`&serde_json::Value`, `&mcpgen::Value`, a tape…).
+pub fn decode_view<'v, V: JsonView<'v>>(
+    revision: Revision,
+    name: &str,
+    v: &V,
+    policy: Policy,
+) -> Result<Box<dyn AnyDecoded>, DecodeError> {
+    let opts = Options::decoding(policy);
+    validate_view(revision, name, v, opts)?;
+    match revision.build_view(name, v, &decode::Builder::new(opts)) {
+        Some(Some(x)) => Ok(x),
+        Some(None) => Err(DecodeError::Internal(format!("{name} accepted by the validator but not by the builder"))),
+        None => Err(DecodeError::UnknownDefinition { revision: revision.as_str(), name: name.to_owned() }),
+    }
+}
+
+/// Validates JSON bytes against the definition `name` of `revision` with schema semantics.
+pub fn validate(revision: Revision, name: &str, bytes: &[u8], opts: Options) -> Result<(), DecodeError> {
+    definition(revision, name)?;
+    Tape::with_parsed(bytes, |tape| validate_view(revision, name, &tape.root(), opts))?
+}
+
+/// Whether any JSON view is valid against the definition `name` of `revision`: the fail-fast
+/// pass only, so no error is built (what a verdict-only caller wants). `None` when the revision
+/// has no such definition.
+#[inline]
+pub fn is_valid_view<'v, V: JsonView<'v>>(revision: Revision, name: &str, v: &V, opts: Options) -> Option<bool> {
+    revision.validate_view(name, v, &Path::Root, &mut Cx::fail_fast(opts))
+}
+
+/// Validates any JSON view against the definition `name` of `revision`: first a fail-fast
+/// pass, then, only when invalid, a pass that collects every error.
+pub fn validate_view<'v, V: JsonView<'v>>(
+    revision: Revision,
+    name: &str,
+    v: &V,
+    opts: Options,
+) -> Result<(), DecodeError> {
+    let unknown = || DecodeError::UnknownDefinition { revision: revision.as_str(), name: name.to_owned() };
+    if revision.validate_view(name, v, &Path::Root, &mut Cx::fail_fast(opts)).ok_or_else(unknown)? {
+        return Ok(());
+    }
+    let mut cx = Cx::collecting(opts);
+    revision.validate_view(name, v, &Path::Root, &mut cx);
+    let errors = cx.into_errors();
+    if errors.is_empty() {
+        return Err(DecodeError::Internal(format!("{name} rejected without an error message")));
+    }
+    Err(DecodeError::Invalid(errors))
+}
+
+/// The README's Rust snippets, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
+
+#[cfg(test)]
+mod tests {
+    use super::Revision;
+
+    /// `mcpgen`'s cargo features forward one-to-one to the generated `mcpgen-schema` ones, so a
+    /// pinned revision added by `cargo xtask codegen` cannot be silently missing here.
+    #[test]
+    fn revision_features_forward_to_the_schema_crate() {
+        let manifest = include_str!("../Cargo.toml");
+        let generated = include_str!("../../generated/Cargo.toml");
+        let default = manifest.lines().find(|l| l.starts_with("default = ")).expect("a default feature list");
+        for rev in Revision::ALL {
+            let feature = format!("rev-{rev}");
+            let forward = format!("{feature} = [\"mcpgen-schema/{feature}\"]");
+            assert!(manifest.lines().any(|l| l == forward), "mcpgen/Cargo.toml lacks `{forward}`");
+            assert!(default.contains(&format!("\"{feature}\"")), "mcpgen's default features lack {feature}");
+            assert!(generated.lines().any(|l| l == format!("{feature} = []")), "generated/Cargo.toml lacks {feature}");
+        }
+        let forwarded = manifest.lines().filter(|l| l.starts_with("rev-")).count();
+        assert_eq!(
+            forwarded,
+            Revision::ALL.len(),
+            "mcpgen/Cargo.toml forwards a revision the schema crate does not have"
+        );
+    }
+}

@@ -1,0 +1,460 @@
+//! Protocol rules the schema cannot express (`shared/design/protocol-rules.md`): method-aware
+//! message validation, the server-side request check, the client-side response check, version
+//! negotiation, `_meta` key grammar, and era detection.
+//!
+//! API CONTRACT (bindings code against these signatures): every function below keeps its
+//! signature.
+//!
+//! Choices where the spec is silent (each documented at its function):
+//! - [`check_request`] follows §0's order; HTTP status 400 for -32700/-32600/-32022/META-6 and
+//!   refused notifications, 404 for -32601, **200** for other -32602 (AMB-10). Rule id `SCHEMA`
+//!   marks a refusal that comes from the method's schema definition rather than a named rule.
+//! - On receipt, invalid `_meta` keys (META-1), invalid W3C values (OTEL-1..3, dropped by the
+//!   application) and unprefixed extension keys (EXT-1) do not refuse a request;
+//!   [`validate_message`] reports them as rule errors.
+//! - META-3 (keys under reserved prefixes that the spec does not define) and RESULT-3 in
+//!   [`validate_message`] (a `resultType` that is not core) are reported only with
+//!   [`Policy::Strict`](crate::Policy::Strict): both are legitimate when an extension defines them.
+//! - Rule errors carry the JSON Schema keyword that would express the rule (`propertyNames`
+//!   for META-1, `format` for OTEL, `uniqueKeys` for MRTR-4, `enum` for unknown methods) and an
+//!   empty `schema_path`.
+
+// The signatures are the bindings' contract; refusals are the rare path, and the error carries
+// everything needed for the reply, so it is returned by value.
+#![allow(clippy::result_large_err)]
+
+mod client;
+mod message;
+mod meta;
+mod rules;
+mod server;
+
+pub use message::{is_modern, LISTEN_STREAM_NOTIFICATIONS};
+pub use meta::{check_baggage, check_traceparent, check_tracestate};
+
+use crate::decode::{AnyDecoded, DecodeError, DecodedResult};
+use crate::json::{JsonView, Map, Value};
+use crate::validate::{Options, ValidationError};
+use crate::Revision;
+
+/// Server settings for [`check_request`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerConfig {
+    /// Protocol versions the server implements, preferred first. Default: every revision of
+    /// this build. A legacy version (≤ 2025-11-25) here means the server is dual-era: a legacy
+    /// `initialize` is accepted for routing instead of refused (ERA-1, ERA-8).
+    pub supported_versions: Vec<String>,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig { supported_versions: Revision::all().iter().map(|r| r.as_str().to_owned()).collect() }
+    }
+}
+
+impl ServerConfig {
+    pub fn new<S: Into<String>>(versions: impl IntoIterator<Item = S>) -> Self {
+        ServerConfig { supported_versions: versions.into_iter().map(Into::into).collect() }
+    }
+}
+
+/// A request the server should serve.
+#[derive(Debug)]
+pub struct AcceptedRequest {
+    /// The revision whose types decoded it.
+    pub revision: Revision,
+    pub method: String,
+    /// The request id exactly as sent (string or integer), `None` for notifications.
+    pub id: Option<Value>,
+    /// True for a legacy `initialize` accepted by a dual-era configuration: route it to the
+    /// legacy adapter (ERA-1).
+    pub legacy: bool,
+    /// The decoded request (or notification), typed by its method.
+    pub request: Box<dyn AnyDecoded>,
+}
+
+/// Why a server must refuse a request: everything needed for the reply.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProtocolError {
+    /// JSON-RPC error code (-32700, -32600, -32601, -32602, -32021, -32022, …).
+    pub code: i64,
+    pub message: String,
+    pub data: Option<Value>,
+    /// The request id to echo; `None` when it could not be read (ID-4: then no `id` member).
+    pub id: Option<Value>,
+    /// HTTP status the spec requires for this failure on Streamable HTTP.
+    pub http_status: u16,
+    /// Rule id from protocol-rules.md (`META-6`, `VER-1`, `MSG-1`, …), or `SCHEMA` when the
+    /// method's schema definition refuses the params.
+    pub rule: &'static str,
+    /// Schema-level details, when the refusal comes from validation.
+    pub errors: Vec<ValidationError>,
+    /// True when the request was a legacy `initialize` refused by a modern-only server (ERA-8):
+    /// a dual-era server would route it instead.
+    pub legacy_initialize: bool,
+}
+
+impl ProtocolError {
+    /// The JSON-RPC error response to send (`{"jsonrpc":"2.0","id":…,"error":{…}}`; no `id`
+    /// member when the id is unknown).
+    pub fn to_response(&self) -> Value {
+        let mut error = Map::new();
+        error.push("code", Value::Number(self.code.into()));
+        error.push("message", Value::String(self.message.clone()));
+        if let Some(d) = &self.data {
+            error.push("data", d.clone());
+        }
+        let mut m = Map::new();
+        m.push("jsonrpc", Value::String("2.0".into()));
+        if let Some(id) = &self.id {
+            m.push("id", id.clone());
+        }
+        m.push("error", Value::Object(error));
+        Value::Object(m)
+    }
+    /// [`ProtocolError::to_response`] as compact JSON text.
+    pub fn to_response_json(&self) -> String {
+        crate::json::to_json_string(&self.to_response())
+    }
+}
+
+impl std::fmt::Display for ProtocolError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({}, HTTP {}): {}", self.code, self.rule, self.http_status, self.message)
+    }
+}
+impl std::error::Error for ProtocolError {}
+
+/// Server side: decides whether a request (or notification) should be served, in the check
+/// order of protocol-rules.md §0 (parse → envelope → `_meta` → version → method → params).
+///
+/// | step | failure | code | HTTP | rule | `id` |
+/// |---|---|---|---|---|---|
+/// | parse | not UTF-8 / not JSON | -32700 | 400 | MSG-8 / CORE-2 | none |
+/// | envelope | batch array | -32600 | 400 | MSG-1 | none |
+/// | envelope | `id` null, `1.5`, `1.0`, object… | -32600 | 400 | ID-1 (AMB-12) | none |
+/// | envelope | `jsonrpc`, `method`, `params` shape, response body | -32600 | 400 | CORE-2 / MSG-5 | echoed |
+/// | legacy `initialize` on a modern-only server | -32022 (-32600 without `protocolVersion`), `data.supported` | | 400 | ERA-8 | echoed |
+/// | `_meta` | missing `protocolVersion` / `clientCapabilities` | -32602 | 400 | META-6 | echoed |
+/// | version | not configured, or a legacy version in `_meta` (AMB-8) | -32022 | 400 | VER-1 | echoed |
+/// | method | unknown / not a client request | -32601 | 404 | MSG-9 | echoed |
+/// | params | schema | -32602, `data.errors` | 200 (AMB-10) | SCHEMA | echoed |
+///
+/// A legacy `initialize` (no modern `_meta`) is accepted with `legacy: true`, decoded under
+/// the client's legacy version if configured (else the first configured legacy version), when
+/// the configuration lists a legacy version (ERA-1). Notifications (no `id`) are accepted:
+/// known ones decoded by their definition (a schema failure refuses with no `id` and HTTP 400,
+/// HTTP-5), unknown ones as the generic `JSONRPCNotification` (MSG-9: ignored, never answered).
+/// The -32021 check belongs to the handler: see [`missing_capability_error`].
+///
+/// The check is stateless: it recognizes the modern per-request path and a legacy `initialize`.
+/// Requests on an established legacy session (which carry no modern `_meta`) are the legacy
+/// adapter's to decode (`mcpgen::decode` or [`validate_message`] with the session's revision);
+/// here they are refused by META-6.
+pub fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<AcceptedRequest, ProtocolError> {
+    server::check_request(bytes, config)
+}
+
+/// -32021 (ERR-9, META-9, HTTP 400): the handler needs a client capability that this request's
+/// `clientCapabilities` did not declare. `required` is a `ClientCapabilities`-shaped object
+/// (see [`required_capability`]).
+pub fn missing_capability_error(id: Option<Value>, required: Value) -> ProtocolError {
+    let mut data = Map::new();
+    data.push("requiredCapabilities", required);
+    ProtocolError {
+        code: -32021,
+        message: "Missing required client capability".into(),
+        data: Some(Value::Object(data)),
+        id,
+        http_status: 400,
+        rule: "META-9",
+        errors: Vec::new(),
+        legacy_initialize: false,
+    }
+}
+
+/// CAP-4: the client capability an input request (`{"method", "params"}` from
+/// `InputRequiredResult.inputRequests`) needs, as a `ClientCapabilities`-shaped object:
+/// `elicitation/create` → `elicitation.form` (no `mode`, or `form`) or `elicitation.url`;
+/// `sampling/createMessage` → `sampling`, plus `sampling.tools` with `tools`/`toolChoice` and
+/// `sampling.context` with `includeContext` other than `none`; `roots/list` → `roots`.
+/// Anything else → `{}`.
+pub fn required_capability(input_request: &Value) -> Value {
+    let obj = |entries: Vec<(&str, Value)>| {
+        let mut m = Map::new();
+        for (k, v) in entries {
+            m.push(k, v);
+        }
+        Value::Object(m)
+    };
+    let empty = || Value::Object(Map::new());
+    let params = input_request.get("params");
+    let param = |k: &str| params.and_then(|p| p.get(k));
+    match input_request.get("method").and_then(Value::as_str) {
+        Some("elicitation/create") => {
+            let mode = if param("mode").and_then(Value::as_str) == Some("url") { "url" } else { "form" };
+            obj(vec![("elicitation", obj(vec![(mode, empty())]))])
+        }
+        Some("sampling/createMessage") => {
+            let mut sampling = Vec::new();
+            if param("tools").is_some() || param("toolChoice").is_some() {
+                sampling.push(("tools", empty()));
+            }
+            if param("includeContext").is_some_and(|c| c.as_str() != Some("none")) {
+                sampling.push(("context", empty()));
+            }
+            obj(vec![("sampling", obj(sampling))])
+        }
+        Some("roots/list") => obj(vec![("roots", empty())]),
+        _ => empty(),
+    }
+}
+
+/// The part of `required` (a `ClientCapabilities`-shaped object, as from
+/// [`required_capability`]) that `declared` lacks, or `None` when everything is declared.
+/// CAP-3: `elicitation: {}` declares form mode.
+pub fn missing_capabilities(declared: &Value, required: &Value) -> Option<Value> {
+    fn walk(decl: Option<&Value>, req: &Value, parent: &str) -> Option<Value> {
+        let Some(decl) = decl else { return Some(req.clone()) };
+        let req = req.as_object()?;
+        let mut out = Map::new();
+        for (k, sub) in req.iter() {
+            let d = decl.get(k);
+            let implied_form = parent == "elicitation" && k == "form" && d.is_none() && decl.get("url").is_none();
+            if implied_form {
+                continue;
+            }
+            if let Some(x) = walk(d, sub, k) {
+                out.push(k, x);
+            }
+        }
+        (!out.is_empty()).then_some(Value::Object(out))
+    }
+    walk(Some(declared), required, "")
+}
+
+/// A response a client received, checked.
+#[derive(Debug)]
+pub enum CheckedResponse {
+    /// A result, decoded by the request's method (`resultType` first).
+    Result { id: Value, result: DecodedResult },
+    /// A JSON-RPC error from the peer (a remote error, ERR-7).
+    Error { id: Option<Value>, code: i64, message: String, data: Option<Value> },
+}
+
+/// A response that the client must treat as invalid (a local error, ERR-7: never mistaken for
+/// an error the peer sent).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResponseError {
+    pub rule: Option<&'static str>,
+    pub message: String,
+    pub errors: Vec<ValidationError>,
+}
+
+impl std::fmt::Display for ResponseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.rule {
+            Some(r) => write!(f, "invalid response ({r}): {}", self.message),
+            None => write!(f, "invalid response: {}", self.message),
+        }
+    }
+}
+impl std::error::Error for ResponseError {}
+
+/// Client side: checks a response to a request of `request_method` under `revision`.
+///
+/// In order: JSON (MSG-8), one object (MSG-1), not a request (MSG-5), `jsonrpc`, exactly one
+/// of `result`/`error` (MSG-2). An error response is returned as [`CheckedResponse::Error`]
+/// (a remote error, ERR-7), accepting `"id": null` or no `id`. A result must echo an
+/// integer-literal or string `id` (ID-3), have a string `resultType` (RESULT-1) that is core —
+/// unknown values are invalid (RESULT-3, use [`check_response_with`] to accept the values of
+/// negotiated extensions, which are then kept raw) — and, when `input_required`, be allowed for
+/// the method (RESULT-5) and carry `inputRequests` or `requestState` (MRTR-3) with unique keys
+/// (MRTR-4); then it is decoded by the method ([`Revision::decode_result`]: RESULT-2 and CACHE-3
+/// leniency). Error pointers are relative to the whole response (`/result/...`).
+pub fn check_response(
+    bytes: &[u8],
+    request_method: &str,
+    revision: Revision,
+) -> Result<CheckedResponse, ResponseError> {
+    client::check_response(bytes, request_method, revision, &[])
+}
+
+/// [`check_response`] for a client that negotiated extensions defining extra `resultType`
+/// values (RESULT-3/4, AMB-18: the client's own declaration on that request decides).
+pub fn check_response_with(
+    bytes: &[u8],
+    request_method: &str,
+    revision: Revision,
+    extension_result_types: &[&str],
+) -> Result<CheckedResponse, ResponseError> {
+    client::check_response(bytes, request_method, revision, extension_result_types)
+}
+
+/// What an error code means to a client (ERR-2, ERR-5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ErrorCategory {
+    Parse,
+    InvalidRequest,
+    MethodNotFound,
+    InvalidParams,
+    Internal,
+    HeaderMismatch,
+    MissingClientCapability,
+    UnsupportedProtocolVersion,
+    /// -32002 from an older server (ERR-5).
+    ResourceNotFound,
+    /// -32000..-32019 other than -32002: legacy, implementation-defined, no meaning (ERR-2).
+    LegacyImplementationDefined,
+    /// -32023..-32099: reserved for the spec, undefined in this revision (ERR-3).
+    ReservedUndefined,
+    /// Any other code (application-defined).
+    Application,
+}
+
+impl ErrorCategory {
+    pub fn of(code: i64) -> ErrorCategory {
+        match code {
+            -32700 => ErrorCategory::Parse,
+            -32600 => ErrorCategory::InvalidRequest,
+            -32601 => ErrorCategory::MethodNotFound,
+            -32602 => ErrorCategory::InvalidParams,
+            -32603 => ErrorCategory::Internal,
+            -32020 => ErrorCategory::HeaderMismatch,
+            -32021 => ErrorCategory::MissingClientCapability,
+            -32022 => ErrorCategory::UnsupportedProtocolVersion,
+            -32002 => ErrorCategory::ResourceNotFound,
+            -32019..=-32000 => ErrorCategory::LegacyImplementationDefined,
+            -32099..=-32023 => ErrorCategory::ReservedUndefined,
+            _ => ErrorCategory::Application,
+        }
+    }
+}
+
+impl CheckedResponse {
+    /// For an error response, what its code means ([`ErrorCategory::of`]).
+    pub fn error_category(&self) -> Option<ErrorCategory> {
+        match self {
+            CheckedResponse::Error { code, .. } => Some(ErrorCategory::of(*code)),
+            CheckedResponse::Result { .. } => None,
+        }
+    }
+    /// ERR-5: -32002 (any era) means the resource was not found; a -32602 answering
+    /// `resources/read` may mean it too (a hint only: -32602 has other causes).
+    pub fn may_be_resource_not_found(&self, request_method: &str) -> bool {
+        matches!(self, CheckedResponse::Error { code: -32002, .. })
+            || (request_method == "resources/read" && matches!(self, CheckedResponse::Error { code: -32602, .. }))
+    }
+}
+
+/// What a message is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MessageKind {
+    Request { method: String },
+    Notification { method: String },
+    Result,
+    Error { code: i64 },
+}
+
+/// Method-aware validation: the message is checked against the exact definition its `method`
+/// (or error `code`) selects, plus the protocol rules; unknown methods are reported as such.
+/// Errors carry rule ids where a rule (not the schema) is violated.
+pub fn validate_message(revision: Revision, bytes: &[u8], opts: Options) -> Result<MessageKind, DecodeError> {
+    let tape = crate::json::Tape::parse_bytes(bytes)?;
+    validate_message_view(revision, &tape.root(), opts)
+}
+
+/// [`validate_message`] on any JSON view (Python objects, `serde_json::Value`, …).
+///
+/// Order: structural classification (MSG-1 batch, MSG-2 both/neither `result`/`error`, MSG-4
+/// an `id` key makes a request), the envelope definition, then by kind: requests and
+/// notifications by their method's definition (`params` errors point inside `/params`;
+/// unknown methods are MSG-9, a notification sent with an `id` MSG-4, an input request sent as a
+/// JSON-RPC request MSG-5, a missing `id` ID-1, `id` null or `1.0` ID-1, missing `_meta` fields
+/// META-6, listen-stream notifications without `subscriptionId` SUB-4); error responses by their
+/// `code`'s definition (`-32022` → `UnsupportedProtocolVersionError`…; ERR-3/ERR-4 for codes that
+/// must not be sent; `id: null` is ID-4); results by the generic envelope (the method is unknown
+/// here: use [`check_response`]), `input_required` ones as `InputRequiredResult` plus MRTR-3.
+/// Finally the walk over the whole message: META-1 on every `_meta` key, META-3 (strict),
+/// OTEL-1..3, EXT-1, MRTR-4.
+pub fn validate_message_view<'v, V: JsonView<'v>>(
+    revision: Revision,
+    v: &V,
+    opts: Options,
+) -> Result<MessageKind, DecodeError> {
+    message::validate_message_view(revision, v, opts)
+}
+
+/// VER-1: `Ok(requested)` when the server supports it, else the -32022 error with
+/// `data.supported` and `data.requested` (HTTP 400).
+/// Versions are opaque strings compared exactly (VER-6).
+pub fn negotiate_version(requested: &str, supported: &[&str]) -> Result<String, ProtocolError> {
+    if supported.contains(&requested) {
+        return Ok(requested.to_owned());
+    }
+    let list: Vec<String> = supported.iter().map(|s| (*s).to_owned()).collect();
+    let mut data = Map::new();
+    data.push("supported", server::string_array(&list));
+    data.push("requested", Value::String(requested.to_owned()));
+    Err(ProtocolError {
+        code: -32022,
+        message: format!("Unsupported protocol version `{requested}`; supported: {}", list.join(", ")),
+        data: Some(Value::Object(data)),
+        id: None,
+        http_status: 400,
+        rule: "VER-1",
+        errors: Vec::new(),
+        legacy_initialize: false,
+    })
+}
+
+/// A `_meta` key split by the META-1 grammar.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MetaKey {
+    /// Prefix without the trailing `/` (`io.modelcontextprotocol`), if any.
+    pub prefix: Option<String>,
+    pub name: String,
+    /// META-3: the prefix's second label is `modelcontextprotocol` or `mcp`.
+    pub reserved: bool,
+}
+
+/// META-1 grammar check; the error says what is wrong.
+///
+/// `^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$`,
+/// except that the empty key is rejected (AMB-5). `reserved` compares the second label
+/// case-insensitively (AMB-5); a single-label prefix (`mcp/`) is not reserved (literal rule).
+pub fn check_meta_key(key: &str) -> Result<MetaKey, String> {
+    meta::check_meta_key(key)
+}
+
+/// META-1: true when `key` follows the `_meta` key grammar.
+pub fn is_valid_meta_key(key: &str) -> bool {
+    check_meta_key(key).is_ok()
+}
+
+/// Which protocol era a peer speaks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Era {
+    /// Per-request `_meta` (2026-07-28 and later); the versions the server named, if any.
+    Modern { supported: Vec<String> },
+    /// `initialize` handshake (2025-11-25 and earlier): fall back to `initialize`.
+    Legacy,
+}
+
+/// ERA-2/3: classifies the answer to a stdio `server/discover` probe (`None` = no answer /
+/// timeout, which means legacy).
+///
+/// Modern: a result with a `supportedVersions` array of strings (a `DiscoverResult`), or a
+/// recognized modern error (AMB-7: -32020/-32021/-32022 whose response is schema-valid under a
+/// modern revision; `supported` comes from a -32022's `data.supported`). Anything else — other
+/// errors, unparseable text, no answer — is legacy (ERA-3: never one specific code).
+pub fn detect_era_from_probe(response: Option<&[u8]>) -> Era {
+    client::detect_era_from_probe(response)
+}
+
+/// ERA-5: classifies the body of an HTTP 400 answering a modern request.
+///
+/// Modern only for a recognized modern error (AMB-7); an empty or unrecognized body is legacy.
+pub fn detect_era_from_http_400(body: &[u8]) -> Era {
+    client::detect_era_from_http_400(body)
+}

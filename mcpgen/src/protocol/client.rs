@@ -1,0 +1,191 @@
+//! Client side: checking responses ([`super::check_response`]) and era detection (ERA-2/3/5).
+
+use crate::decode::DecodeError;
+use crate::json::{JsonView, Kind, Tape};
+use crate::validate::{Options, Path, Policy, ValidationError};
+use crate::Revision;
+
+use super::message::{self, int_literal, is_modern, read_id, IdRead};
+use super::rules::{self, RuleWalk};
+use super::{CheckedResponse, Era, ResponseError};
+
+fn invalid(rule: Option<&'static str>, message: impl Into<String>) -> ResponseError {
+    ResponseError { rule, message: message.into(), errors: Vec::new() }
+}
+
+/// Core `resultType` values (RESULT-3).
+const CORE_RESULT_TYPES: [&str; 2] = ["complete", "input_required"];
+
+pub(crate) fn check_response(
+    bytes: &[u8],
+    request_method: &str,
+    revision: Revision,
+    extension_result_types: &[&str],
+) -> Result<CheckedResponse, ResponseError> {
+    let tape = Tape::parse_bytes(bytes).map_err(|e| {
+        invalid(if e.message.contains("UTF-8") { Some("MSG-8") } else { None }, format!("not JSON: {e}"))
+    })?;
+    let v = tape.root();
+    match v.kind() {
+        Kind::Object => {}
+        Kind::Array => {
+            return Err(invalid(Some("MSG-1"), "a batch (array) is not a response; one message per line or POST"))
+        }
+        _ => return Err(invalid(Some("CORE-2"), format!("a response must be a JSON object, found {}", v.describe()))),
+    }
+    if v.get("method").is_some() {
+        return Err(invalid(
+            Some("MSG-5"),
+            "a request or notification, not a response (servers never send requests, MSG-5)",
+        ));
+    }
+    if !v.get("jsonrpc").is_some_and(|j| j.str_eq("2.0")) {
+        return Err(invalid(Some("CORE-2"), "`jsonrpc` must be \"2.0\""));
+    }
+    match (v.get("result"), v.get("error")) {
+        (Some(_), Some(_)) => {
+            Err(invalid(Some("MSG-2"), "a response has exactly one of `result` and `error`, this one has both"))
+        }
+        (None, None) => Err(invalid(Some("MSG-2"), "a response needs `result` or `error`")),
+        (None, Some(err)) => {
+            // `"id": null` from generic JSON-RPC peers is accepted on receipt.
+            let id = match read_id(&v) {
+                IdRead::Absent => None,
+                IdRead::Valid(id) => Some(id),
+                IdRead::Invalid(_) if v.get("id").is_some_and(|x| x.kind() == Kind::Null) => None,
+                IdRead::Invalid(msg) => return Err(invalid(Some("ID-3"), msg)),
+            };
+            if err.kind() != Kind::Object {
+                return Err(invalid(Some("MSG-3"), format!("`error` must be an object, found {}", err.describe())));
+            }
+            let code = err.get("code").ok_or_else(|| invalid(Some("MSG-3"), "`error.code` is missing"))?;
+            let code = int_literal(&code).ok_or_else(|| {
+                invalid(Some("MSG-3"), format!("`error.code` must be an integer, found {}", code.describe()))
+            })?;
+            let message = match err.get("message") {
+                Some(m) => m
+                    .as_str()
+                    .ok_or_else(|| {
+                        invalid(Some("MSG-3"), format!("`error.message` must be a string, found {}", m.describe()))
+                    })?
+                    .into_owned(),
+                None => return Err(invalid(Some("MSG-3"), "`error.message` is missing")),
+            };
+            let data = err.get("data").map(|d| d.to_value());
+            Ok(CheckedResponse::Error { id, code, message, data })
+        }
+        (Some(result), None) => {
+            let id = match read_id(&v) {
+                IdRead::Valid(id) => id,
+                IdRead::Absent => return Err(invalid(Some("ID-3"), "a result response must echo the request `id`")),
+                IdRead::Invalid(msg) => return Err(invalid(Some("ID-3"), msg)),
+            };
+            if result.kind() != Kind::Object {
+                return Err(invalid(None, format!("`result` must be an object, found {}", result.describe())));
+            }
+            if let Some(rt) = result.get("resultType") {
+                let Some(rt) = rt.as_str() else {
+                    return Err(invalid(
+                        Some("RESULT-1"),
+                        format!("`resultType` must be a string, found {}", rt.describe()),
+                    ));
+                };
+                if !CORE_RESULT_TYPES.contains(&rt.as_ref()) && !extension_result_types.contains(&rt.as_ref()) {
+                    return Err(invalid(
+                        Some("RESULT-3"),
+                        format!("unknown `resultType` `{rt}`: not a core value and not one of the negotiated extensions' values"),
+                    ));
+                }
+                if rt == "input_required" {
+                    let mut errors = Vec::new();
+                    rules::check_input_required(&result, "/result", &mut errors);
+                    let mut walk = RuleWalk { errors: Vec::new(), strict: false };
+                    walk.walk(&v, &mut String::new());
+                    errors.extend(walk.errors.into_iter().filter(|e| e.rule == Some("MRTR-4")));
+                    if let Some(first) = errors.first() {
+                        return Err(ResponseError { rule: first.rule, message: first.message.clone(), errors });
+                    }
+                }
+            }
+            match revision.decode_result_view(request_method, &result, Policy::Lossless) {
+                Ok(result) => Ok(CheckedResponse::Result { id, result }),
+                Err(DecodeError::Protocol { rule, pointer, message }) => Err(ResponseError {
+                    rule: Some(rule),
+                    message: message.clone(),
+                    errors: vec![rules::rule_error(format!("/result{pointer}"), "", rule, message)],
+                }),
+                Err(DecodeError::Invalid(mut errors)) => {
+                    for e in &mut errors {
+                        prefix_pointer(e, "/result");
+                    }
+                    let message = format!(
+                        "the result does not match `{request_method}`'s result: {}",
+                        errors.first().map(|e| e.to_string()).unwrap_or_default()
+                    );
+                    Err(ResponseError { rule: None, message, errors })
+                }
+                Err(other) => Err(invalid(None, other.to_string())),
+            }
+        }
+    }
+}
+
+fn prefix_pointer(e: &mut ValidationError, prefix: &str) {
+    e.pointer.insert_str(0, prefix);
+    for arm in &mut e.arms {
+        for x in &mut arm.errors {
+            prefix_pointer(x, prefix);
+        }
+    }
+}
+
+/// AMB-7: a recognized modern error is -32020, -32021 or -32022 whose response is schema-valid
+/// under a modern revision of this build. Returns the versions a -32022 names.
+fn recognized_modern_error<'v, V: JsonView<'v>>(v: &V) -> Option<Vec<String>> {
+    let code = int_literal(&v.get("error")?.get("code")?)?;
+    if !matches!(code, -32022..=-32020) {
+        return None;
+    }
+    let opts = Options::decoding(Policy::Lossless);
+    let valid = Revision::all().into_iter().filter(|r| is_modern(*r)).any(|rev| {
+        message::error_def(rev, code).is_some_and(|d| {
+            let mut errors = Vec::new();
+            message::validate_def_at(rev, d.def, v, &Path::Root, opts, &mut errors)
+        })
+    });
+    if !valid {
+        return None;
+    }
+    Some(string_list(v.get("error").and_then(|e| e.get("data")).and_then(|d| d.get("supported"))))
+}
+
+fn string_list<'v, V: JsonView<'v>>(v: Option<V>) -> Vec<String> {
+    v.map(|a| a.items().filter_map(|x| x.as_str().map(|s| s.into_owned())).collect()).unwrap_or_default()
+}
+
+pub(crate) fn detect_era_from_probe(response: Option<&[u8]>) -> Era {
+    let Some(bytes) = response else { return Era::Legacy };
+    let Ok(tape) = Tape::parse_bytes(bytes) else { return Era::Legacy };
+    let v = tape.root();
+    if v.get("error").is_none() {
+        // A DiscoverResult: recognized by its `supportedVersions` list of strings.
+        if let Some(sv) = v.get("result").and_then(|r| r.get("supportedVersions")) {
+            if sv.kind() == Kind::Array && sv.items().all(|x| x.kind() == Kind::String) {
+                return Era::Modern { supported: string_list(Some(sv)) };
+            }
+        }
+        return Era::Legacy;
+    }
+    match recognized_modern_error(&v) {
+        Some(supported) => Era::Modern { supported },
+        None => Era::Legacy,
+    }
+}
+
+pub(crate) fn detect_era_from_http_400(body: &[u8]) -> Era {
+    let Ok(tape) = Tape::parse_bytes(body) else { return Era::Legacy };
+    match recognized_modern_error(&tape.root()) {
+        Some(supported) => Era::Modern { supported },
+        None => Era::Legacy,
+    }
+}

@@ -1,0 +1,550 @@
+//! Method-aware message validation: classify the envelope structurally (Q-6), then validate
+//! against the definition the `method` or error `code` selects, then the protocol rules.
+
+use crate::decode::DecodeError;
+use crate::json::{JsonView, Kind, Value};
+use crate::methods::{Direction, MethodInfo, MethodKind};
+use crate::validate::{Cx, Options, Path, Policy, ValidationError};
+use crate::Revision;
+
+use super::rules::{self, pointer, rule_error, RuleWalk};
+use super::MessageKind;
+
+/// The notifications that travel only on a `subscriptions/listen` stream and so carry
+/// `_meta["io.modelcontextprotocol/subscriptionId"]` (SUB-4).
+pub const LISTEN_STREAM_NOTIFICATIONS: [&str; 5] = [
+    "notifications/subscriptions/acknowledged",
+    "notifications/tools/list_changed",
+    "notifications/prompts/list_changed",
+    "notifications/resources/list_changed",
+    "notifications/resources/updated",
+];
+
+pub(crate) const SUBSCRIPTION_ID_KEY: &str = "io.modelcontextprotocol/subscriptionId";
+pub(crate) const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
+pub(crate) const CLIENT_CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
+
+/// An error definition selected by `error.code`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ErrorDef {
+    pub code: i64,
+    pub def: &'static str,
+    /// True when the definition is a whole error response (the MCP codes); false when it is a
+    /// bare `Error` object (the JSON-RPC codes, Q-11).
+    pub whole_response: bool,
+}
+
+/// Every error definition some revision has, by code; [`error_def`] keeps those the revision
+/// defines (a test checks each code against the definition's `const`).
+pub(crate) const ERROR_DEFS: [ErrorDef; 9] = [
+    ErrorDef { code: -32700, def: "ParseError", whole_response: false },
+    ErrorDef { code: -32600, def: "InvalidRequestError", whole_response: false },
+    ErrorDef { code: -32601, def: "MethodNotFoundError", whole_response: false },
+    ErrorDef { code: -32602, def: "InvalidParamsError", whole_response: false },
+    ErrorDef { code: -32603, def: "InternalError", whole_response: false },
+    ErrorDef { code: -32020, def: "HeaderMismatchError", whole_response: true },
+    ErrorDef { code: -32021, def: "MissingRequiredClientCapabilityError", whole_response: true },
+    ErrorDef { code: -32022, def: "UnsupportedProtocolVersionError", whole_response: true },
+    ErrorDef { code: -32042, def: "URLElicitationRequiredError", whole_response: true },
+];
+
+pub(crate) fn has_def(rev: Revision, name: &str) -> bool {
+    rev.definitions().iter().any(|d| d.name == name)
+}
+
+/// The definition a revision gives to an error code, if any.
+pub(crate) fn error_def(rev: Revision, code: i64) -> Option<ErrorDef> {
+    ERROR_DEFS.iter().copied().find(|e| e.code == code && has_def(rev, e.def))
+}
+
+/// Modern era (per-request `_meta`, 2026-07-28 and later): the revision has no `initialize`.
+pub fn is_modern(rev: Revision) -> bool {
+    !rev.methods().iter().any(|m| m.method == "initialize")
+}
+
+pub(crate) fn find_method(rev: Revision, method: &str) -> Option<&'static MethodInfo> {
+    rev.methods().iter().find(|m| m.method == method)
+}
+
+/// The envelope definition of each message kind (names changed in 2025-11-25).
+pub(crate) fn envelope_def(rev: Revision, shape: &Shape) -> &'static str {
+    let candidates: &[&'static str] = match shape {
+        Shape::Request { .. } => &["JSONRPCRequest"],
+        Shape::Notification { .. } => &["JSONRPCNotification"],
+        Shape::Result => &["JSONRPCResultResponse", "JSONRPCResponse"],
+        Shape::Error { .. } => &["JSONRPCErrorResponse", "JSONRPCError"],
+    };
+    candidates.iter().copied().find(|n| has_def(rev, n)).unwrap_or(candidates[0])
+}
+
+/// What the envelope says a message is, read structurally before any schema (Q-6).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Shape {
+    Request {
+        method: String,
+    },
+    Notification {
+        method: String,
+    },
+    Result,
+    /// `code` is `None` when `error.code` is not an integer (the schema reports why).
+    Error {
+        code: Option<i64>,
+    },
+}
+
+/// MSG-1 / MSG-2 / MSG-4 classification. `Err` when the message cannot be classified.
+pub(crate) fn classify<'v, V: JsonView<'v>>(v: &V) -> Result<Shape, ValidationError> {
+    match v.kind() {
+        Kind::Object => {}
+        Kind::Array => {
+            return Err(rule_error(
+                String::new(),
+                "type",
+                "MSG-1",
+                format!("a JSON-RPC batch ({}) is not allowed: send one message object per line or POST", v.describe()),
+            ))
+        }
+        _ => {
+            return Err(rule_error(
+                String::new(),
+                "type",
+                "CORE-2",
+                format!("a message must be a JSON object, found {}", v.describe()),
+            ))
+        }
+    }
+    if let Some(m) = v.get("method") {
+        let Some(method) = m.as_str() else {
+            return Err(rule_error(
+                "/method".into(),
+                "type",
+                "CORE-2",
+                format!("`method` must be a string, found {}", m.describe()),
+            ));
+        };
+        let method = method.into_owned();
+        // MSG-4: an `id` key, even `null`, makes a request.
+        return Ok(if v.get("id").is_some() { Shape::Request { method } } else { Shape::Notification { method } });
+    }
+    match (v.get("result"), v.get("error")) {
+        (Some(_), Some(_)) => Err(rule_error(
+            String::new(),
+            "oneOf",
+            "MSG-2",
+            "a response has exactly one of `result` and `error`, this one has both".into(),
+        )),
+        (Some(_), None) => Ok(Shape::Result),
+        (None, Some(e)) => {
+            let code = e.get("code").and_then(|c| int_literal(&c));
+            Ok(Shape::Error { code })
+        }
+        (None, None) => Err(rule_error(
+            String::new(),
+            "required",
+            "CORE-2",
+            "not a JSON-RPC message: no `method` (request, notification), `result` or `error` (response)".into(),
+        )),
+    }
+}
+
+/// An integer written as an integer literal (AMB-12: `1.0` is not one).
+pub(crate) fn int_literal<'v, V: JsonView<'v>>(v: &V) -> Option<i64> {
+    let n = v.to_number()?;
+    if !n.is_integer_literal() {
+        return None;
+    }
+    n.as_i64()
+}
+
+/// How a request id reads (ID-1, AMB-12).
+pub(crate) enum IdRead {
+    Absent,
+    Valid(Value),
+    Invalid(String),
+}
+
+pub(crate) fn read_id<'v, V: JsonView<'v>>(v: &V) -> IdRead {
+    let Some(id) = v.get("id") else { return IdRead::Absent };
+    match id.kind() {
+        Kind::String => IdRead::Valid(id.to_value()),
+        Kind::Number => match id.to_number() {
+            Some(n) if n.is_integer_literal() => IdRead::Valid(Value::Number(n)),
+            _ => IdRead::Invalid(format!(
+                "`id` must be a string or an integer literal, found {} (AMB-12: `1.0` is rejected too)",
+                id.describe()
+            )),
+        },
+        Kind::Null => IdRead::Invalid("`id` must be a string or an integer, never null".into()),
+        _ => IdRead::Invalid(format!("`id` must be a string or an integer, found {}", id.describe())),
+    }
+}
+
+/// Runs a generated validator in collecting mode; errors go to `errors`.
+pub(crate) fn validate_def_at<'v, V: JsonView<'v>>(
+    rev: Revision,
+    name: &str,
+    v: &V,
+    p: &Path<'_>,
+    opts: Options,
+    errors: &mut Vec<ValidationError>,
+) -> bool {
+    let mut fast = Cx::fail_fast(opts);
+    match rev.validate_view(name, v, p, &mut fast) {
+        Some(true) => return true,
+        Some(false) => {}
+        None => {
+            errors.push(ValidationError {
+                pointer: p.pointer(),
+                schema_path: String::new(),
+                keyword: "$ref",
+                rule: None,
+                message: format!("revision {rev} has no definition `{name}` (mcpgen bug)"),
+                arms: Vec::new(),
+            });
+            return false;
+        }
+    }
+    let mut cx = Cx::collecting(opts);
+    rev.validate_view(name, v, p, &mut cx);
+    let found = cx.into_errors();
+    if found.is_empty() {
+        errors.push(ValidationError {
+            pointer: p.pointer(),
+            schema_path: String::new(),
+            keyword: "",
+            rule: None,
+            message: format!("{name} rejected without an error message (mcpgen bug)"),
+            arms: Vec::new(),
+        });
+    }
+    errors.extend(found);
+    false
+}
+
+/// Validates a request's or notification's `params` against the method's definition, so
+/// errors point inside `/params`. Where the table's params type is an inline type (not a
+/// definition), the whole request definition is validated instead; in revisions before
+/// 2025-11-25 those definitions do not declare `jsonrpc`/`id` (the envelope does), so the strict
+/// policy's complaints about exactly those two keys are dropped.
+fn validate_params<'v, V: JsonView<'v>>(
+    rev: Revision,
+    info: &MethodInfo,
+    v: &V,
+    opts: Options,
+    errors: &mut Vec<ValidationError>,
+) {
+    let root = Path::Root;
+    match (info.params_type.filter(|pt| has_def(rev, pt)), v.get("params")) {
+        (Some(pt), Some(params)) => {
+            validate_def_at(rev, pt, &params, &root.key("params"), opts, errors);
+        }
+        (Some(_), None) if info.params_required => errors.push(ValidationError {
+            pointer: String::new(),
+            schema_path: format!("#/$defs/{}/required", info.request_def),
+            keyword: "required",
+            rule: None,
+            message: "missing required property `params`".into(),
+            arms: Vec::new(),
+        }),
+        (Some(_), None) => {}
+        (None, _) => {
+            let mut found = Vec::new();
+            if !validate_def_at(rev, info.request_def, v, &root, opts, &mut found) {
+                found.retain(|e| !(e.rule == Some("POLICY-STRICT") && (e.pointer == "/jsonrpc" || e.pointer == "/id")));
+                found.retain(|e| !e.message.ends_with("rejected without an error message (mcpgen bug)"));
+                errors.extend(found);
+            }
+        }
+    }
+}
+
+/// META-6 structure of a modern request's `params._meta`; the pointer and message of the
+/// first missing piece.
+pub(crate) fn missing_request_meta<'v, V: JsonView<'v>>(v: &V) -> Option<(String, String)> {
+    let Some(params) = v.get("params").filter(|p| p.kind() == Kind::Object) else {
+        return Some((
+            String::new(),
+            "missing `params`: every request carries `params._meta` with the protocol version and client capabilities"
+                .into(),
+        ));
+    };
+    let Some(meta) = params.get("_meta").filter(|m| m.kind() == Kind::Object) else {
+        return Some((
+            "/params".into(),
+            "missing `params._meta`: every request carries the protocol version and client capabilities there".into(),
+        ));
+    };
+    match meta.get(PROTOCOL_VERSION_KEY) {
+        Some(x) if x.kind() == Kind::String => {}
+        Some(x) => {
+            return Some((
+                pointer(&["params", "_meta", PROTOCOL_VERSION_KEY]),
+                format!("`{PROTOCOL_VERSION_KEY}` must be a string, found {}", x.describe()),
+            ))
+        }
+        None => {
+            return Some(("/params/_meta".into(), format!("missing required `_meta` field `{PROTOCOL_VERSION_KEY}`")))
+        }
+    }
+    match meta.get(CLIENT_CAPABILITIES_KEY) {
+        Some(x) if x.kind() == Kind::Object => None,
+        Some(x) => Some((
+            pointer(&["params", "_meta", CLIENT_CAPABILITIES_KEY]),
+            format!("`{CLIENT_CAPABILITIES_KEY}` must be an object, found {}", x.describe()),
+        )),
+        None => Some((
+            "/params/_meta".into(),
+            format!(
+                "missing required `_meta` field `{CLIENT_CAPABILITIES_KEY}` (`{{}}` declares no optional capabilities)"
+            ),
+        )),
+    }
+}
+
+/// Gives schema errors the rule they also violate.
+fn tag(errors: &mut [ValidationError], from: usize, pointer: &str, keyword: &str, rule: &'static str) {
+    for e in &mut errors[from..] {
+        if e.rule.is_none() && e.pointer == pointer && (keyword.is_empty() || e.keyword == keyword) {
+            e.rule = Some(rule);
+        }
+    }
+}
+
+pub(crate) fn validate_message_view<'v, V: JsonView<'v>>(
+    rev: Revision,
+    v: &V,
+    opts: Options,
+) -> Result<MessageKind, DecodeError> {
+    let shape = classify(v).map_err(|e| DecodeError::Invalid(vec![e]))?;
+    let mut errors: Vec<ValidationError> = Vec::new();
+    let root = Path::Root;
+    let modern = is_modern(rev);
+    validate_def_at(rev, envelope_def(rev, &shape), v, &root, opts, &mut errors);
+    let kind = match &shape {
+        Shape::Request { method } => {
+            tag(&mut errors, 0, "/id", "type", "ID-1");
+            if let IdRead::Invalid(msg) = read_id(v) {
+                if !errors.iter().any(|e| e.pointer == "/id") {
+                    errors.push(rule_error("/id".into(), "type", "ID-1", msg));
+                }
+            }
+            match find_method(rev, method) {
+                None => errors.push(unknown_method(rev, method)),
+                Some(info) if info.kind == MethodKind::Notification => errors.push(rule_error(
+                    "/id".into(),
+                    "not",
+                    "MSG-4",
+                    format!("`{method}` is a notification: it carries no `id` and gets no response"),
+                )),
+                Some(info) if info.direction == Direction::EmbeddedInput => errors.push(rule_error(
+                    "/method".into(),
+                    "enum",
+                    "MSG-5",
+                    format!("`{method}` is an input request: it travels inside `InputRequiredResult.inputRequests`, never as a JSON-RPC request"),
+                )),
+                Some(info) => {
+                    let mark = errors.len();
+                    validate_params(rev, info, v, opts, &mut errors);
+                    if modern {
+                        if let Some((at, _)) = missing_request_meta(v) {
+                            tag(&mut errors, mark, &at, "", "META-6");
+                        }
+                    }
+                }
+            }
+            MessageKind::Request { method: method.clone() }
+        }
+        Shape::Notification { method } => {
+            match find_method(rev, method) {
+                None => errors.push(unknown_method(rev, method)),
+                Some(info) if info.kind == MethodKind::Request => errors.push(rule_error(
+                    String::new(),
+                    "required",
+                    "ID-1",
+                    format!("`{method}` is a request: it needs an `id` (a string or an integer)"),
+                )),
+                Some(info) => {
+                    validate_params(rev, info, v, opts, &mut errors);
+                    if modern && LISTEN_STREAM_NOTIFICATIONS.contains(&method.as_str()) {
+                        check_subscription_id(v, method, &mut errors);
+                    }
+                }
+            }
+            MessageKind::Notification { method: method.clone() }
+        }
+        Shape::Result => {
+            if let IdRead::Invalid(msg) = read_id(v) {
+                if !errors.iter().any(|e| e.pointer == "/id") {
+                    errors.push(rule_error("/id".into(), "type", "ID-1", msg));
+                }
+            }
+            tag(&mut errors, 0, "/id", "type", "ID-3");
+            if let Some(result) = v.get("result").filter(|r| r.kind() == Kind::Object) {
+                if let Some(rt) = result.get("resultType") {
+                    if rt.str_eq("input_required") && has_def(rev, "InputRequiredResult") {
+                        validate_def_at(rev, "InputRequiredResult", &result, &root.key("result"), opts, &mut errors);
+                        rules::check_input_required(&result, "/result", &mut errors);
+                    } else if !rt.str_eq("complete") && rt.kind() == Kind::String && opts.policy == Policy::Strict {
+                        errors.push(rule_error(
+                            "/result/resultType".into(),
+                            "enum",
+                            "RESULT-3",
+                            format!("{} is not a core `resultType` (`complete`, `input_required`); only a negotiated extension may define it (reported in strict mode)", rt.describe()),
+                        ));
+                    }
+                }
+            }
+            MessageKind::Result
+        }
+        Shape::Error { code } => {
+            // ID-4: no `id` when it could not be read; never `null` (Q-17 lets receivers accept it).
+            tag(&mut errors, 0, "/id", "type", "ID-4");
+            if let (IdRead::Invalid(msg), false) = (read_id(v), errors.iter().any(|e| e.pointer == "/id")) {
+                errors.push(rule_error("/id".into(), "type", "ID-4", msg));
+            }
+            if let Some(code) = code {
+                if let Some(def) = error_def(rev, *code) {
+                    if def.whole_response {
+                        validate_def_at(rev, def.def, v, &root, opts, &mut errors);
+                    } else if let Some(err) = v.get("error") {
+                        validate_def_at(rev, def.def, &err, &root.key("error"), opts, &mut errors);
+                    }
+                } else if modern {
+                    if let Some(e) = error_code_policy(*code) {
+                        errors.push(e);
+                    }
+                }
+            }
+            MessageKind::Error { code: code.unwrap_or_default() }
+        }
+    };
+    let mut walk = RuleWalk { errors, strict: opts.policy == Policy::Strict };
+    walk.walk(v, &mut String::new());
+    let mut errors = walk.errors;
+    dedup(&mut errors);
+    if errors.is_empty() {
+        Ok(kind)
+    } else {
+        Err(DecodeError::Invalid(errors))
+    }
+}
+
+fn dedup(errors: &mut Vec<ValidationError>) {
+    let mut seen = std::collections::HashSet::new();
+    errors.retain(|e| seen.insert((e.pointer.clone(), e.keyword, e.message.clone())));
+}
+
+/// MSG-9: an unknown method is reported as such.
+pub(crate) fn unknown_method(rev: Revision, method: &str) -> ValidationError {
+    let hint = if is_modern(rev) && LEGACY_ONLY_METHODS.iter().any(|m| method == *m || method.starts_with("tasks/")) {
+        " (it was removed in the per-request-metadata era; see the 2026-07-28 changelog)"
+    } else {
+        ""
+    };
+    rule_error("/method".into(), "enum", "MSG-9", format!("unknown method `{method}` in revision {rev}{hint}"))
+}
+
+const LEGACY_ONLY_METHODS: [&str; 9] = [
+    "initialize",
+    "notifications/initialized",
+    "ping",
+    "logging/setLevel",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "notifications/roots/list_changed",
+    "notifications/elicitation/complete",
+    "notifications/tasks/status",
+];
+
+/// ERR-3 / ERR-4 for codes the revision does not define (modern revisions).
+pub(crate) fn error_code_policy(code: i64) -> Option<ValidationError> {
+    match code {
+        -32002 => Some(rule_error(
+            "/error/code".into(),
+            "not",
+            "ERR-4",
+            "-32002 (resource not found) is retired and must not be sent; use -32602".into(),
+        )),
+        -32042 => Some(rule_error(
+            "/error/code".into(),
+            "not",
+            "ERR-4",
+            "-32042 (URL elicitation required) is retired and must not be sent".into(),
+        )),
+        -32099..=-32020 => Some(rule_error(
+            "/error/code".into(),
+            "enum",
+            "ERR-3",
+            format!("{code} lies in the range -32020..-32099 reserved for the MCP spec, which defines only -32020, -32021 and -32022"),
+        )),
+        _ => None,
+    }
+}
+
+/// SUB-4: listen-stream notifications carry `_meta["io.modelcontextprotocol/subscriptionId"]`.
+fn check_subscription_id<'v, V: JsonView<'v>>(v: &V, method: &str, errors: &mut Vec<ValidationError>) {
+    let (at, present) = match v.get("params") {
+        None => (String::new(), false),
+        Some(params) => match params.get("_meta") {
+            None => ("/params".to_owned(), false),
+            Some(meta) => {
+                let id = meta.get(SUBSCRIPTION_ID_KEY);
+                if let Some(id) = &id {
+                    if id.kind() == Kind::Number && int_literal(id).is_none() && id.is_integer() {
+                        errors.push(rule_error(
+                            pointer(&["params", "_meta", SUBSCRIPTION_ID_KEY]),
+                            "type",
+                            "SUB-4",
+                            format!("`{SUBSCRIPTION_ID_KEY}` must echo the listen request's id exactly; {} is not an integer literal", id.describe()),
+                        ));
+                    }
+                }
+                ("/params/_meta".to_owned(), id.is_some())
+            }
+        },
+    };
+    if !present {
+        errors.push(rule_error(
+            at,
+            "required",
+            "SUB-4",
+            format!("`{method}` travels on a subscriptions/listen stream and must carry `_meta[\"{SUBSCRIPTION_ID_KEY}\"]` (the listen request's id)"),
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::Tape;
+
+    /// Each ERROR_DEFS code is the `const` of its definition, in every revision that has it.
+    #[test]
+    fn error_defs_match_the_schema_consts() {
+        let mut checked = 0;
+        for rev in Revision::all() {
+            for e in ERROR_DEFS.iter().filter(|e| has_def(rev, e.def)) {
+                let (at, wrap) = if e.whole_response { ("/error/code", true) } else { ("/code", false) };
+                let const_errors = |code: i64| {
+                    let err = format!(r#"{{"code":{code},"message":"m"}}"#);
+                    let text = if wrap { format!(r#"{{"jsonrpc":"2.0","id":1,"error":{err}}}"#) } else { err };
+                    let tape = Tape::parse(&text).unwrap();
+                    let mut cx = Cx::collecting(Options::default());
+                    rev.validate_view(e.def, &tape.root(), &Path::Root, &mut cx).unwrap();
+                    cx.into_errors().into_iter().filter(|x| x.keyword == "const" && x.pointer == at).count()
+                };
+                assert_eq!(const_errors(e.code), 0, "{rev} {}: code {} should satisfy its const", e.def, e.code);
+                assert_eq!(
+                    const_errors(e.code + 1),
+                    1,
+                    "{rev} {}: code {} should violate its const",
+                    e.def,
+                    e.code + 1
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked >= 9, "only {checked} error definitions checked");
+    }
+}

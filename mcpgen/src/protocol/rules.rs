@@ -1,0 +1,221 @@
+//! Protocol rules checked by walking a message: `_meta` keys (META-1, META-3), OpenTelemetry
+//! values (OTEL-1..3), capability extension keys (EXT-1), duplicate `inputRequests` keys
+//! (MRTR-4). Each finding is a [`ValidationError`] carrying its rule id.
+
+use std::fmt::Write as _;
+
+use crate::json::{JsonView, Kind};
+use crate::validate::ValidationError;
+
+use super::meta;
+
+/// Objects whose contents belong to someone else (JSON Schemas, tool arguments, structured
+/// tool output, experimental capabilities): a `_meta` key inside them is user data, not MCP
+/// metadata, so the walk does not descend into them.
+const OPAQUE_KEYS: [&str; 6] =
+    ["inputSchema", "outputSchema", "requestedSchema", "arguments", "structuredContent", "experimental"];
+
+/// Keys whose value is a capabilities object (client or server), so its `extensions` member
+/// is subject to EXT-1.
+const CAPABILITY_KEYS: [&str; 3] =
+    ["io.modelcontextprotocol/clientCapabilities", "capabilities", "requiredCapabilities"];
+
+/// Keys under reserved prefixes that the spec defines (META-5; `related-task` is 2025-11-25's
+/// tasks key). Others are flagged under META-3 in strict mode only.
+const KNOWN_RESERVED_KEYS: [&str; 7] = [
+    "io.modelcontextprotocol/protocolVersion",
+    "io.modelcontextprotocol/clientInfo",
+    "io.modelcontextprotocol/clientCapabilities",
+    "io.modelcontextprotocol/logLevel",
+    "io.modelcontextprotocol/subscriptionId",
+    "io.modelcontextprotocol/serverInfo",
+    "io.modelcontextprotocol/related-task",
+];
+
+/// Appends an RFC 6901 segment.
+pub(crate) fn push_key(ptr: &mut String, key: &str) {
+    ptr.push('/');
+    // RFC 6901 escapes, copying the runs between them whole (`_meta` keys often hold a `/`).
+    let mut rest = key;
+    while let Some(i) = rest.find(['~', '/']) {
+        ptr.push_str(&rest[..i]);
+        ptr.push_str(if rest.as_bytes()[i] == b'~' { "~0" } else { "~1" });
+        rest = &rest[i + 1..];
+    }
+    ptr.push_str(rest);
+}
+
+pub(crate) fn pointer(segments: &[&str]) -> String {
+    let mut p = String::new();
+    for s in segments {
+        push_key(&mut p, s);
+    }
+    p
+}
+
+/// An error raised by a protocol rule rather than the schema. `keyword` names the JSON Schema
+/// keyword that would express the rule; `schema_path` is empty.
+pub(crate) fn rule_error(
+    pointer: String,
+    keyword: &'static str,
+    rule: &'static str,
+    message: String,
+) -> ValidationError {
+    ValidationError { pointer, schema_path: String::new(), keyword, rule: Some(rule), message, arms: Vec::new() }
+}
+
+type FormatCheck = fn(&str) -> Result<(), String>;
+
+pub(crate) struct RuleWalk {
+    pub errors: Vec<ValidationError>,
+    /// Strict mode: also report keys under reserved prefixes that the spec does not define (META-3).
+    pub strict: bool,
+}
+
+impl RuleWalk {
+    pub fn walk<'v, V: JsonView<'v>>(&mut self, v: &V, ptr: &mut String) {
+        match v.kind() {
+            Kind::Object => {
+                for (k, x) in v.entries() {
+                    let len = ptr.len();
+                    push_key(ptr, &k);
+                    if k == "_meta" && x.kind() == Kind::Object {
+                        self.meta_object(&x, ptr);
+                    }
+                    if CAPABILITY_KEYS.contains(&k.as_ref()) && x.kind() == Kind::Object {
+                        if let Some(ext) = x.get("extensions") {
+                            let l2 = ptr.len();
+                            push_key(ptr, "extensions");
+                            self.extension_keys(&ext, ptr);
+                            ptr.truncate(l2);
+                        }
+                    }
+                    if k == "inputRequests" && x.kind() == Kind::Object {
+                        self.duplicate_keys(&x, ptr, "MRTR-4", "inputRequests");
+                    }
+                    if !OPAQUE_KEYS.contains(&k.as_ref()) {
+                        self.walk(&x, ptr);
+                    }
+                    ptr.truncate(len);
+                }
+            }
+            Kind::Array => {
+                for (i, x) in v.items().enumerate() {
+                    let len = ptr.len();
+                    // Writing to a String cannot fail.
+                    let _ = write!(ptr, "/{i}");
+                    self.walk(&x, ptr);
+                    ptr.truncate(len);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// META-1 on every key, META-3 (strict), OTEL-1..3 on the three W3C keys.
+    fn meta_object<'v, V: JsonView<'v>>(&mut self, meta_obj: &V, ptr: &mut String) {
+        for (k, x) in meta_obj.entries() {
+            let len = ptr.len();
+            push_key(ptr, &k);
+            match meta::split_meta_key(&k) {
+                Err(e) => self.errors.push(rule_error(ptr.clone(), "propertyNames", "META-1", e)),
+                Ok((_, _, reserved)) if reserved && self.strict && !KNOWN_RESERVED_KEYS.contains(&k.as_ref()) => {
+                    self.errors.push(rule_error(
+                        ptr.clone(),
+                        "propertyNames",
+                        "META-3",
+                        format!("`{k}` uses a prefix reserved for MCP, and this revision defines no such key (reported in strict mode)"),
+                    ))
+                }
+                Ok(_) => {}
+            }
+            let otel: Option<(&'static str, FormatCheck)> = match k.as_ref() {
+                "traceparent" => Some(("OTEL-1", meta::check_traceparent)),
+                "tracestate" => Some(("OTEL-2", meta::check_tracestate)),
+                "baggage" => Some(("OTEL-3", meta::check_baggage)),
+                _ => None,
+            };
+            if let Some((rule, check)) = otel {
+                let verdict = match x.as_str() {
+                    Some(s) => check(&s),
+                    None => Err(format!("`{k}` must be a string (AMB-5), found {}", x.describe())),
+                };
+                if let Err(e) = verdict {
+                    self.errors.push(rule_error(
+                        ptr.clone(),
+                        "format",
+                        rule,
+                        format!("{e}; a receiver drops the value"),
+                    ));
+                }
+            }
+            ptr.truncate(len);
+        }
+    }
+
+    /// EXT-1: extension keys follow the `_meta` key grammar and have a prefix.
+    fn extension_keys<'v, V: JsonView<'v>>(&mut self, ext: &V, ptr: &mut String) {
+        for (k, _) in ext.entries() {
+            let len = ptr.len();
+            push_key(ptr, &k);
+            match meta::check_meta_key(&k) {
+                Err(e) => self.errors.push(rule_error(ptr.clone(), "propertyNames", "EXT-1", format!("extension {e}"))),
+                Ok(key) if key.prefix.is_none() => self.errors.push(rule_error(
+                    ptr.clone(),
+                    "propertyNames",
+                    "EXT-1",
+                    format!("extension key `{k}` needs a prefix (`com.example/{k}`, `io.modelcontextprotocol/{k}`)"),
+                )),
+                Ok(_) => {}
+            }
+            ptr.truncate(len);
+        }
+    }
+
+    fn duplicate_keys<'v, V: JsonView<'v>>(&mut self, obj: &V, ptr: &mut String, rule: &'static str, what: &str) {
+        let keys: Vec<_> = obj.entries().map(|(k, _)| k).collect();
+        for (i, k) in keys.iter().enumerate() {
+            if keys[..i].iter().filter(|x| *x == k).count() == 1 {
+                let len = ptr.len();
+                push_key(ptr, k);
+                self.errors.push(rule_error(
+                    ptr.clone(),
+                    "uniqueKeys",
+                    rule,
+                    format!("`{what}` key `{k}` appears more than once; keys must be unique (most JSON parsers silently keep the last one)"),
+                ));
+                ptr.truncate(len);
+            }
+        }
+    }
+}
+
+/// MRTR-3: an `input_required` result has `inputRequests`, `requestState`, or both.
+pub(crate) fn check_input_required<'v, V: JsonView<'v>>(result: &V, at: &str, errors: &mut Vec<ValidationError>) {
+    if result.get("inputRequests").is_none() && result.get("requestState").is_none() {
+        errors.push(rule_error(
+            at.to_owned(),
+            "anyOf",
+            "MRTR-3",
+            "an `input_required` result needs `inputRequests`, `requestState`, or both".into(),
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::push_key;
+
+    #[test]
+    fn push_key_escapes_tilde_and_slash() {
+        let mut p = String::from("/params");
+        push_key(&mut p, "_meta");
+        push_key(&mut p, "io.modelcontextprotocol/protocolVersion");
+        assert_eq!(p, "/params/_meta/io.modelcontextprotocol~1protocolVersion");
+        let mut q = String::new();
+        push_key(&mut q, "~/~~//é");
+        assert_eq!(q, "/~0~1~0~0~1~1é");
+        push_key(&mut q, "");
+        assert_eq!(q, "/~0~1~0~0~1~1é/");
+    }
+}

@@ -1,0 +1,325 @@
+//! Server side: [`super::check_request`] in the check order of protocol-rules.md §0 (stdio and
+//! HTTP body; the HTTP-only steps 1, 2 and 5 belong to the transport).
+
+use crate::json::{JsonView, Kind, Map, Tape, Value};
+use crate::methods::{Direction, MethodInfo, MethodKind};
+use crate::validate::{Options, Path, Policy, ValidationError};
+use crate::Revision;
+
+use super::message::{self, find_method, is_modern, read_id, IdRead, PROTOCOL_VERSION_KEY};
+use super::{AcceptedRequest, ProtocolError, ServerConfig};
+
+pub(crate) fn string_array(items: &[String]) -> Value {
+    Value::Array(items.iter().map(|s| Value::String(s.clone())).collect())
+}
+
+fn refuse(code: i64, message: String, id: Option<Value>, http_status: u16, rule: &'static str) -> ProtocolError {
+    ProtocolError { code, message, data: None, id, http_status, rule, errors: Vec::new(), legacy_initialize: false }
+}
+
+/// Versions of the config this build can serve, split by era.
+struct Versions<'c> {
+    config: &'c ServerConfig,
+    modern: Vec<Revision>,
+    legacy: Vec<Revision>,
+}
+
+impl<'c> Versions<'c> {
+    fn new(config: &'c ServerConfig) -> Self {
+        let mut modern = Vec::new();
+        let mut legacy = Vec::new();
+        for v in &config.supported_versions {
+            if let Some(r) = Revision::parse(v) {
+                if is_modern(r) {
+                    modern.push(r);
+                } else {
+                    legacy.push(r);
+                }
+            }
+        }
+        Versions { config, modern, legacy }
+    }
+    fn supported_list(&self) -> String {
+        self.config.supported_versions.join(", ")
+    }
+    /// -32022 with `data.supported` (the configured versions) and `data.requested`.
+    fn unsupported(&self, requested: &str, id: Option<Value>, rule: &'static str) -> ProtocolError {
+        let mut data = Map::new();
+        data.push("supported", string_array(&self.config.supported_versions));
+        data.push("requested", Value::String(requested.to_owned()));
+        let mut e = refuse(
+            -32022,
+            format!("Unsupported protocol version `{requested}`; this server supports: {}", self.supported_list()),
+            id,
+            400,
+            rule,
+        );
+        e.data = Some(Value::Object(data));
+        e
+    }
+}
+
+/// The `data` of a -32602 built from validation errors: pointers and messages a client can act on.
+fn errors_data(errors: &[ValidationError]) -> Value {
+    let mut list = Vec::new();
+    for e in errors.iter().take(16) {
+        let mut m = Map::new();
+        m.push("pointer", Value::String(e.pointer.clone()));
+        m.push("message", Value::String(e.message.clone()));
+        list.push(Value::Object(m));
+    }
+    let mut data = Map::new();
+    data.push("errors", Value::Array(list));
+    Value::Object(data)
+}
+
+fn invalid_params(method: &str, errors: Vec<ValidationError>, id: Option<Value>, http_status: u16) -> ProtocolError {
+    // MSG-7: one short sentence; the details are in `data.errors`.
+    let first = errors
+        .first()
+        .map(|e| format!("{}: {}", if e.pointer.is_empty() { "(root)" } else { &e.pointer }, e.message))
+        .unwrap_or_default();
+    let more = match errors.len() {
+        0 | 1 => String::new(),
+        n => format!(" (and {} more)", n - 1),
+    };
+    let mut e = refuse(-32602, format!("Invalid params for `{method}`: {first}{more}"), id, http_status, "SCHEMA");
+    e.data = Some(errors_data(&errors));
+    e.errors = errors;
+    e
+}
+
+/// Validates the whole request definition and builds the typed value (lossless: unknown keys
+/// and `_meta` entries survive, META-4).
+fn decode_request<'v, V: JsonView<'v>>(
+    rev: Revision,
+    info: &MethodInfo,
+    v: &V,
+    id: Option<Value>,
+    legacy: bool,
+    refused_status: u16,
+) -> Result<AcceptedRequest, ProtocolError> {
+    let opts = Options::decoding(Policy::Lossless);
+    let mut errors = Vec::new();
+    if !message::validate_def_at(rev, info.request_def, v, &Path::Root, opts, &mut errors) {
+        return Err(invalid_params(info.method, errors, id, refused_status));
+    }
+    match rev.build_view(info.request_def, v, &crate::decode::Builder::new(opts)) {
+        Some(Some(request)) => {
+            Ok(AcceptedRequest { revision: rev, method: info.method.to_owned(), id, legacy, request })
+        }
+        _ => Err(refuse(
+            -32603,
+            format!("Internal error: `{}` validated but could not be built", info.request_def),
+            id,
+            500,
+            "ERR-1",
+        )),
+    }
+}
+
+/// Whether a server receives this method as a JSON-RPC request or notification.
+fn served(info: &MethodInfo, kind: MethodKind) -> bool {
+    info.kind == kind && matches!(info.direction, Direction::ClientToServer | Direction::Both)
+}
+
+pub(crate) fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<AcceptedRequest, ProtocolError> {
+    // Step 3: UTF-8 and JSON (-32700, no id).
+    let tape = Tape::parse_bytes(bytes).map_err(|e| {
+        let rule = if e.message.contains("UTF-8") { "MSG-8" } else { "CORE-2" };
+        refuse(-32700, format!("Parse error: {e}"), None, 400, rule)
+    })?;
+    let v = tape.root();
+    let versions = Versions::new(config);
+
+    // Step 4: envelope (-32600), with the id when it can be read.
+    match v.kind() {
+        Kind::Object => {}
+        Kind::Array => {
+            return Err(refuse(
+                -32600,
+                "Invalid Request: JSON-RPC batches are not supported; send one message per line or POST".into(),
+                None,
+                400,
+                "MSG-1",
+            ))
+        }
+        _ => {
+            return Err(refuse(
+                -32600,
+                format!("Invalid Request: a message must be a JSON object, found {}", v.describe()),
+                None,
+                400,
+                "CORE-2",
+            ))
+        }
+    }
+    let id = match read_id(&v) {
+        IdRead::Absent => None,
+        IdRead::Valid(id) => Some(id),
+        IdRead::Invalid(msg) => return Err(refuse(-32600, format!("Invalid Request: {msg}"), None, 400, "ID-1")),
+    };
+    if !v.get("jsonrpc").is_some_and(|j| j.str_eq("2.0")) {
+        return Err(refuse(-32600, "Invalid Request: `jsonrpc` must be \"2.0\"".into(), id, 400, "CORE-2"));
+    }
+    let method = match v.get("method") {
+        Some(m) => match m.as_str() {
+            Some(s) => s.into_owned(),
+            None => {
+                return Err(refuse(
+                    -32600,
+                    format!("Invalid Request: `method` must be a string, found {}", m.describe()),
+                    id,
+                    400,
+                    "CORE-2",
+                ))
+            }
+        },
+        None if v.get("result").is_some() || v.get("error").is_some() => {
+            return Err(refuse(
+                -32600,
+                "Invalid Request: a server accepts requests and notifications, not responses".into(),
+                id,
+                400,
+                "MSG-5",
+            ))
+        }
+        None => return Err(refuse(-32600, "Invalid Request: missing `method`".into(), id, 400, "CORE-2")),
+    };
+    if let Some(p) = v.get("params") {
+        if p.kind() != Kind::Object {
+            return Err(refuse(
+                -32600,
+                format!("Invalid Request: `params` must be an object, found {}", p.describe()),
+                id,
+                400,
+                "CORE-2",
+            ));
+        }
+    }
+    let meta_version = v.get("params").and_then(|p| p.get("_meta")).and_then(|m| m.get(PROTOCOL_VERSION_KEY));
+
+    let Some(id) = id else {
+        return check_notification(&v, &method, meta_version.and_then(|x| x.as_str()).as_deref(), &versions);
+    };
+
+    // ERA-1 / ERA-8: a legacy `initialize` has no modern `_meta`.
+    if method == "initialize" && meta_version.is_none() {
+        return legacy_initialize(&v, id, &versions);
+    }
+
+    // Step 6: required `_meta` fields (-32602, HTTP 400), even for unknown methods.
+    if let Some((at, msg)) = message::missing_request_meta(&v) {
+        let mut e = refuse(-32602, format!("Invalid params: {msg}"), Some(id), 400, "META-6");
+        e.errors.push(super::rules::rule_error(at, "required", "META-6", msg));
+        return Err(e);
+    }
+    let requested = meta_version.and_then(|x| x.as_str()).map(|s| s.into_owned()).unwrap_or_default();
+
+    // Step 7: version (-32022, HTTP 400). Legacy versions are usable only through
+    // `initialize`, never in per-request `_meta` (AMB-8).
+    let Some(rev) = versions.modern.iter().copied().find(|r| r.as_str() == requested) else {
+        return Err(versions.unsupported(&requested, Some(id), "VER-1"));
+    };
+
+    // Step 8: method (-32601, HTTP 404).
+    let info = match find_method(rev, &method) {
+        Some(info) if served(info, MethodKind::Request) => info,
+        _ => {
+            let extra = if method == "initialize" {
+                format!(" (this server uses per-request metadata; it supports: {})", versions.supported_list())
+            } else {
+                String::new()
+            };
+            return Err(refuse(-32601, format!("Method not found: `{method}`{extra}"), Some(id), 404, "MSG-9"));
+        }
+    };
+
+    // Step 9: params schema (-32602; HTTP 200 with the error body, AMB-10).
+    decode_request(rev, info, &v, Some(id), false, 200)
+}
+
+/// Notifications are never answered (MSG-4); a refused one gets an id-less error and HTTP 400
+/// (HTTP-5); an unknown one is accepted and ignored (MSG-9, lib choice: 202).
+fn check_notification<'v, V: JsonView<'v>>(
+    v: &V,
+    method: &str,
+    meta_version: Option<&str>,
+    versions: &Versions<'_>,
+) -> Result<AcceptedRequest, ProtocolError> {
+    let rev = match meta_version {
+        Some(req) => match versions.modern.iter().chain(&versions.legacy).copied().find(|r| r.as_str() == req) {
+            Some(r) => r,
+            None => return Err(versions.unsupported(req, None, "VER-1")),
+        },
+        None => match versions.modern.first().or(versions.legacy.first()) {
+            Some(r) => *r,
+            None => return Err(versions.unsupported("", None, "VER-1")),
+        },
+    };
+    if let Some(info) = find_method(rev, method).filter(|i| served(i, MethodKind::Notification)) {
+        return decode_request(rev, info, v, None, false, 400);
+    }
+    // Unknown notification: keep it as a generic JSON-RPC notification.
+    let def = message::envelope_def(rev, &message::Shape::Notification { method: method.to_owned() });
+    let opts = Options::decoding(Policy::Lossless);
+    let mut errors = Vec::new();
+    if !message::validate_def_at(rev, def, v, &Path::Root, opts, &mut errors) {
+        let mut e =
+            refuse(-32600, format!("Invalid Request: notification `{method}` is malformed"), None, 400, "CORE-2");
+        e.errors = errors;
+        return Err(e);
+    }
+    match rev.build_view(def, v, &crate::decode::Builder::new(opts)) {
+        Some(Some(request)) => {
+            Ok(AcceptedRequest { revision: rev, method: method.to_owned(), id: None, legacy: false, request })
+        }
+        _ => {
+            Err(refuse(-32603, format!("Internal error: `{def}` validated but could not be built"), None, 500, "ERR-1"))
+        }
+    }
+}
+
+/// ERA-1 (dual-era: route to the legacy adapter) or ERA-8 (modern-only: refuse, naming the
+/// supported versions).
+fn legacy_initialize<'v, V: JsonView<'v>>(
+    v: &V,
+    id: Value,
+    versions: &Versions<'_>,
+) -> Result<AcceptedRequest, ProtocolError> {
+    let requested =
+        v.get("params").and_then(|p| p.get("protocolVersion")).and_then(|x| x.as_str()).map(|s| s.into_owned());
+    if versions.legacy.is_empty() {
+        let mut data = Map::new();
+        data.push("supported", string_array(&versions.config.supported_versions));
+        let code = match &requested {
+            Some(r) => {
+                data.push("requested", Value::String(r.clone()));
+                -32022
+            }
+            None => -32600,
+        };
+        let mut e = refuse(
+            code,
+            format!(
+                "This server only supports MCP protocol versions: {} (it does not use `initialize`; send per-request `_meta` instead)",
+                versions.supported_list()
+            ),
+            Some(id),
+            400,
+            "ERA-8",
+        );
+        e.data = Some(Value::Object(data));
+        e.legacy_initialize = true;
+        return Err(e);
+    }
+    // The client's version when the server has it, else the server's preferred legacy version
+    // (the legacy handshake negotiates in the `initialize` result).
+    let rev = requested
+        .as_deref()
+        .and_then(|r| versions.legacy.iter().copied().find(|x| x.as_str() == r))
+        .unwrap_or(versions.legacy[0]);
+    let info = find_method(rev, "initialize")
+        .ok_or_else(|| refuse(-32603, format!("revision {rev} lacks `initialize`"), Some(id.clone()), 500, "ERR-1"))?;
+    decode_request(rev, info, v, Some(id), true, 200)
+}

@@ -1,0 +1,241 @@
+//! Data-driven tests: every official example of the 2026-07-28 schema, and every project
+//! vector in `vectors/`, one test each.
+//!
+//! Official examples: `$MCPGEN_SCHEMA_MIRROR/2026-07-28/examples/<Def>/*.json` (default: the
+//! `shared/mcp-spec` directory beside the checkout). Each must decode as the definition its
+//! folder names and re-encode to equal JSON (objects compared as sets of members, numbers by
+//! their text). A missing examples directory fails the run; it is never skipped.
+
+use std::path::{Path, PathBuf};
+
+use libtest_mimic::{Arguments, Failed, Trial};
+use mcpgen::json::{Tape, Value};
+use mcpgen::{JsonView, Policy, Revision, ToJson};
+
+/// Examples expected to fail, with the reason. A listed example that passes fails the run.
+const EXPECTED_FAILURES: &[(&str, &str)] = &[(
+    "example::ReadResourceResultResponse::read-resource-result-response",
+    "the example answers with resultType \"complete\" but omits ttlMs and cacheScope, which ReadResourceResult \
+     requires; it is schema-valid only through the InputRequiredResult arm (Q-5), which the resultType \
+     discriminator rules out (RESULT-6), and decoding it as an InputRequiredResult would be the wrong variant. \
+     Client-side decoding by method tolerates the omission (CACHE-3): see vector \
+     read-resource-result-without-cache-hints",
+)];
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+fn mirror() -> Result<PathBuf, String> {
+    let dir = match std::env::var_os("MCPGEN_SCHEMA_MIRROR") {
+        Some(d) => PathBuf::from(d),
+        None => workspace().join("../shared/mcp-spec"),
+    };
+    let examples = dir.join("2026-07-28/examples");
+    if examples.is_dir() {
+        Ok(examples)
+    } else {
+        Err(format!(
+            "official examples not found at {}; set MCPGEN_SCHEMA_MIRROR to the directory holding <rev>/schema.json and 2026-07-28/examples",
+            examples.display()
+        ))
+    }
+}
+
+/// JSON equality with objects as member sets and numbers compared by their text.
+pub fn json_eq(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)))
+        }
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(v, w)| json_eq(v, w)),
+        _ => a == b,
+    }
+}
+
+fn parse_value(bytes: &[u8]) -> Result<Value, String> {
+    Tape::parse_bytes(bytes).map(|t| t.root().to_value()).map_err(|e| e.to_string())
+}
+
+fn example_trial(def: String, path: PathBuf) -> Trial {
+    let name = format!("example::{}::{}", def, path.file_stem().unwrap().to_string_lossy());
+    let expected_failure = EXPECTED_FAILURES.iter().find(|(n, _)| *n == name).map(|(_, why)| *why);
+    Trial::test(name, move || {
+        let outcome = run_example(&def, &path);
+        match (outcome, expected_failure) {
+            (Ok(()), None) => Ok(()),
+            (Err(e), Some(_)) => {
+                let _ = e;
+                Ok(())
+            }
+            (Ok(()), Some(why)) => Err(Failed::from(format!(
+                "listed as an expected failure ({why}) but passes: remove it from EXPECTED_FAILURES"
+            ))),
+            (Err(e), None) => Err(Failed::from(e)),
+        }
+    })
+}
+
+fn run_example(def: &str, path: &Path) -> Result<(), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let rev = Revision::parse("2026-07-28").ok_or("revision 2026-07-28 not in this build")?;
+    let decoded =
+        mcpgen::decode(rev, def, &bytes, Policy::Lossless).map_err(|e| format!("decode as {def} failed:\n{e}"))?;
+    let out = decoded.to_json_string();
+    let a = parse_value(&bytes)?;
+    let b = parse_value(out.as_bytes())?;
+    if !json_eq(&a, &b) {
+        return Err(format!("re-encoded JSON differs\n input: {}\noutput: {out}", a.to_json_string()));
+    }
+    // Strict policy: official examples use only declared keys except where the schema is open
+    // on purpose; lenient must always decode.
+    mcpgen::decode(rev, def, &bytes, Policy::Lenient).map_err(|e| format!("lenient decode failed: {e}"))?;
+    Ok(())
+}
+
+/// A project vector: see `vectors/README.md` for the format.
+fn vector_trial(path: PathBuf) -> Trial {
+    let name = format!("vector::{}", path.file_stem().unwrap().to_string_lossy());
+    Trial::test(name, move || run_vector(&path).map_err(Failed::from))
+}
+
+fn run_vector(path: &Path) -> Result<(), String> {
+    let text = std::fs::read(path).map_err(|e| e.to_string())?;
+    let tape = Tape::parse_bytes(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let v = tape.root();
+    let field = |k: &str| v.get(k).ok_or_else(|| format!("vector lacks `{k}`"));
+    let revision = field("revision")?.as_str().ok_or("revision must be a string")?.into_owned();
+    let rev = Revision::parse(&revision).ok_or_else(|| format!("revision {revision} not in this build"))?;
+    let policy: Policy = match v.get("policy") {
+        Some(p) => p.as_str().ok_or("policy must be a string")?.parse()?,
+        None => Policy::Lossless,
+    };
+    let input: Vec<u8> = match (v.get("input"), v.get("input_text")) {
+        (Some(i), _) => i.to_value().to_json_vec(),
+        (None, Some(t)) => t.as_str().ok_or("input_text must be a string")?.into_owned().into_bytes(),
+        _ => return Err("vector needs `input` or `input_text`".into()),
+    };
+    let decode = field("decode")?;
+    let expect = field("expect")?;
+    let result: Result<(String, String), mcpgen::DecodeError> = if let Some(def) = decode.get("def") {
+        let def = def.as_str().ok_or("decode.def must be a string")?;
+        mcpgen::decode(rev, &def, &input, policy).map(|d| (def.to_string(), d.to_json_string()))
+    } else if let Some(m) = decode.get("result_for_method") {
+        let m = m.as_str().ok_or("decode.result_for_method must be a string")?;
+        rev.decode_result(&m, &input, policy).map(|d| (d.variant.to_owned(), d.value.to_json_string()))
+    } else {
+        return Err("decode needs `def` or `result_for_method`".into());
+    };
+    let want_ok = expect.get("ok").and_then(|x| x.as_bool()).ok_or("expect.ok must be a boolean")?;
+    match (result, want_ok) {
+        (Ok((variant, out)), true) => {
+            if let Some(want) = expect.get("variant") {
+                if !want.str_eq(&variant) {
+                    return Err(format!("decoded as {variant}, expected {}", want.describe()));
+                }
+            }
+            if let Some(want) = expect.get("output") {
+                let got = parse_value(out.as_bytes())?;
+                if !json_eq(&got, &want.to_value()) {
+                    return Err(format!("output differs\n   got: {out}\nwanted: {}", want.to_value().to_json_string()));
+                }
+            }
+            for key in expect.get("output_contains").map(|x| x.items().collect::<Vec<_>>()).unwrap_or_default() {
+                let s = key.as_str().ok_or("output_contains entries must be strings")?;
+                if !out.contains(s.as_ref()) {
+                    return Err(format!("output lacks {s:?}: {out}"));
+                }
+            }
+            for key in expect.get("output_lacks").map(|x| x.items().collect::<Vec<_>>()).unwrap_or_default() {
+                let s = key.as_str().ok_or("output_lacks entries must be strings")?;
+                if out.contains(s.as_ref()) {
+                    return Err(format!("output should not contain {s:?}: {out}"));
+                }
+            }
+            Ok(())
+        }
+        (Ok((variant, out)), false) => Err(format!("expected a failure, but it decoded as {variant}: {out}")),
+        (Err(e), true) => Err(format!("expected success, got:\n{e}")),
+        (Err(e), false) => {
+            // Errors inside union arms count too (the closest arm's error is the one a person reads).
+            fn flatten(list: &[mcpgen::ValidationError], out: &mut Vec<mcpgen::ValidationError>) {
+                for e in list {
+                    out.push(e.clone());
+                    for arm in &e.arms {
+                        flatten(&arm.errors, out);
+                    }
+                }
+            }
+            let mut all_errors = Vec::new();
+            flatten(e.validation_errors(), &mut all_errors);
+            let errors = all_errors.as_slice();
+            let (pointer, keyword, rule) = match &e {
+                mcpgen::DecodeError::Protocol { rule, pointer, .. } => (pointer.clone(), String::new(), Some(*rule)),
+                _ => errors.first().map(|x| (x.pointer.clone(), x.keyword.to_owned(), x.rule)).unwrap_or_default(),
+            };
+            if let Some(want) = expect.get("pointer") {
+                let all: Vec<&str> = errors.iter().map(|x| x.pointer.as_str()).chain([pointer.as_str()]).collect();
+                if !all.iter().any(|p| want.str_eq(p)) {
+                    return Err(format!("expected an error at {}, got {e}", want.describe()));
+                }
+            }
+            if let Some(want) = expect.get("keyword") {
+                if !errors.iter().any(|x| want.str_eq(x.keyword)) && !want.str_eq(&keyword) {
+                    return Err(format!("expected keyword {}, got {e}", want.describe()));
+                }
+            }
+            if let Some(want) = expect.get("rule") {
+                if !errors.iter().any(|x| x.rule.is_some_and(|r| want.str_eq(r)))
+                    && !rule.is_some_and(|r| want.str_eq(r))
+                {
+                    return Err(format!("expected rule {}, got {e}", want.describe()));
+                }
+            }
+            if let Some(want) = expect.get("error") {
+                let kind = match &e {
+                    mcpgen::DecodeError::Parse(_) => "parse",
+                    mcpgen::DecodeError::Invalid(_) => "invalid",
+                    mcpgen::DecodeError::Protocol { .. } => "protocol",
+                    mcpgen::DecodeError::UnknownDefinition { .. } => "unknown_definition",
+                    mcpgen::DecodeError::Internal(_) => "internal",
+                };
+                if !want.str_eq(kind) {
+                    return Err(format!("expected a {} error, got {kind}: {e}", want.describe()));
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let mut trials = Vec::new();
+    match mirror() {
+        Ok(dir) => {
+            let mut defs: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(Result::ok).collect();
+            defs.sort_by_key(|e| e.file_name());
+            for d in defs {
+                let def = d.file_name().to_string_lossy().into_owned();
+                let mut files: Vec<_> =
+                    std::fs::read_dir(d.path()).unwrap().filter_map(Result::ok).map(|e| e.path()).collect();
+                files.sort();
+                for f in files.into_iter().filter(|f| f.extension().is_some_and(|x| x == "json")) {
+                    trials.push(example_trial(def.clone(), f));
+                }
+            }
+        }
+        Err(e) => trials.push(Trial::test("example::directory", move || Err(Failed::from(e.clone())))),
+    }
+    let vdir = workspace().join("vectors/decode");
+    let mut vectors: Vec<_> = std::fs::read_dir(&vdir)
+        .unwrap_or_else(|e| panic!("{}: {e}", vdir.display()))
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    vectors.sort();
+    assert!(!vectors.is_empty(), "no vectors in {}", vdir.display());
+    trials.extend(vectors.into_iter().map(vector_trial));
+    libtest_mimic::run(&args, trials).exit();
+}

@@ -1,0 +1,870 @@
+//! A one-pass JSON parser into a flat tape of nodes that borrow from the input.
+//!
+//! Why not `serde_json::Value`: building a tree of maps allocates per key and per string and
+//! loses number text. The tape is one `Vec` of small nodes; strings and numbers are slices of
+//! the input (escapes are decoded only when asked for), so parsing is a single tight loop and
+//! validating straight from bytes never builds a `Value`.
+//!
+//! Layout: an object node is followed by its entries as (key node, value subtree) pairs, an
+//! array node by its element subtrees; container nodes record the index one past their last
+//! descendant, so skipping a subtree is O(1).
+
+use std::borrow::Cow;
+
+use super::{Kind, Number};
+
+/// Default maximum nesting depth of arrays and objects.
+pub const DEFAULT_MAX_DEPTH: usize = 128;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Tag {
+    Null,
+    True,
+    False,
+    /// Number lexeme without fraction or exponent.
+    Int,
+    /// Any other number lexeme.
+    Num,
+    /// String without escapes: the slice is the content.
+    Str,
+    /// String with escapes: the slice is the raw text between the quotes.
+    StrEsc,
+    Array,
+    Object,
+}
+
+/// One tape node (opaque; exposed only so node buffers can be reused). For scalars `a`/`b` are the byte offset and length of the lexeme (strings:
+/// without quotes); for containers `a` is the element (entry) count and `b` the index one past
+/// the last descendant node.
+#[derive(Clone, Copy, Debug)]
+pub struct Node {
+    pub(crate) tag: Tag,
+    pub(crate) a: u32,
+    pub(crate) b: u32,
+}
+
+/// Parse failure with its byte offset, line and column (1-based).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    pub offset: usize,
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "invalid JSON at line {} column {} (byte {}): {}", self.line, self.column, self.offset, self.message)
+    }
+}
+impl std::error::Error for ParseError {}
+
+/// Parser settings.
+#[derive(Clone, Copy, Debug)]
+pub struct ParseOptions {
+    /// Maximum nesting depth; deeper input is an error, not a stack overflow.
+    pub max_depth: usize,
+}
+
+impl Default for ParseOptions {
+    fn default() -> Self {
+        ParseOptions { max_depth: DEFAULT_MAX_DEPTH }
+    }
+}
+
+/// A parsed JSON document borrowing from its input text.
+#[derive(Clone, Debug)]
+pub struct Tape<'a> {
+    src: &'a str,
+    nodes: Vec<Node>,
+}
+
+/// Largest buffer (in elements) the per-thread pool of [`Tape::with_parsed`] keeps.
+pub const POOL_MAX_NODES: usize = 1 << 18;
+
+thread_local! {
+    static SPARE_NODES: std::cell::Cell<Vec<Node>> = const { std::cell::Cell::new(Vec::new()) };
+    static SPARE_STACK: std::cell::Cell<Vec<u32>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// Takes the pooled buffer of this thread (empty if none).
+fn take_spare<T>(pool: &'static std::thread::LocalKey<std::cell::Cell<Vec<T>>>) -> Vec<T> {
+    pool.try_with(std::cell::Cell::take).unwrap_or_default()
+}
+
+/// Gives a buffer back to this thread's pool, keeping the larger of the two.
+fn give_spare<T>(pool: &'static std::thread::LocalKey<std::cell::Cell<Vec<T>>>, buf: Vec<T>) {
+    if buf.capacity() == 0 || buf.capacity() > POOL_MAX_NODES {
+        return;
+    }
+    let _ = pool.try_with(|cell| {
+        let old = cell.take();
+        cell.set(if old.capacity() >= buf.capacity() { old } else { buf });
+    });
+}
+
+impl<'a> Tape<'a> {
+    /// Parses UTF-8 bytes. Invalid UTF-8 is a parse error at the first bad byte (MSG-8).
+    pub fn parse_bytes(bytes: &'a [u8]) -> Result<Tape<'a>, ParseError> {
+        Self::parse_bytes_with(bytes, ParseOptions::default(), Vec::new())
+    }
+
+    /// Like [`Tape::parse_bytes`], reusing a node buffer from an earlier tape
+    /// ([`Tape::into_buffer`]) to avoid allocation in loops.
+    pub fn parse_bytes_with(bytes: &'a [u8], opts: ParseOptions, buf: Vec<Node>) -> Result<Tape<'a>, ParseError> {
+        match std::str::from_utf8(bytes) {
+            Ok(s) => Self::parse_with(s, opts, buf),
+            Err(e) => Err(error_at(bytes, e.valid_up_to(), "invalid UTF-8 (messages must be UTF-8)".into())),
+        }
+    }
+
+    /// Parses a string.
+    #[allow(clippy::should_implement_trait)]
+    pub fn parse(src: &'a str) -> Result<Tape<'a>, ParseError> {
+        Self::parse_with(src, ParseOptions::default(), Vec::new())
+    }
+
+    pub fn parse_with(src: &'a str, opts: ParseOptions, mut buf: Vec<Node>) -> Result<Tape<'a>, ParseError> {
+        buf.clear();
+        if src.len() >= u32::MAX as usize {
+            return Err(error_at(src.as_bytes(), 0, "input larger than 4 GiB".into()));
+        }
+        // A guess that avoids most regrowth without reserving megabytes for one long string.
+        buf.reserve((src.len() / 8).min(1 << 16) + 4);
+        let mut stack = take_spare(&SPARE_STACK);
+        stack.clear();
+        let mut p = Parser { b: src.as_bytes(), i: 0, nodes: buf, stack, max_depth: opts.max_depth };
+        let result = p.run();
+        give_spare(&SPARE_STACK, std::mem::take(&mut p.stack));
+        match result {
+            Ok(()) => Ok(Tape { src, nodes: p.nodes }),
+            Err(msg) => Err(error_at(src.as_bytes(), p.i, msg)),
+        }
+    }
+
+    /// Parses `bytes` and runs `f` on the tape, with a node buffer taken from (and given back
+    /// to) a small per-thread pool, so validating message after message does not allocate.
+    /// What the by-name entry points ([`crate::validate()`], [`crate::decode()`]) and
+    /// `Decode::decode_bytes` use.
+    pub fn with_parsed<R>(bytes: &[u8], f: impl FnOnce(&Tape<'_>) -> R) -> Result<R, ParseError> {
+        match Tape::parse_bytes_with(bytes, ParseOptions::default(), take_spare(&SPARE_NODES)) {
+            Ok(tape) => {
+                let r = f(&tape);
+                give_spare(&SPARE_NODES, tape.into_buffer());
+                Ok(r)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Gives back the node buffer for reuse.
+    pub fn into_buffer(self) -> Vec<Node> {
+        self.nodes
+    }
+
+    /// The root value.
+    pub fn root(&self) -> TapeView<'_, 'a> {
+        TapeView { tape: self, idx: 0 }
+    }
+
+    /// The input text.
+    pub fn source(&self) -> &'a str {
+        self.src
+    }
+}
+
+fn error_at(b: &[u8], offset: usize, message: String) -> ParseError {
+    let offset = offset.min(b.len());
+    let before = &b[..offset];
+    let line = before.iter().filter(|&&c| c == b'\n').count() + 1;
+    let line_start = before.iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1);
+    let column = String::from_utf8_lossy(&b[line_start..offset]).chars().count() + 1;
+    ParseError { offset, line, column, message }
+}
+
+struct Parser<'b> {
+    b: &'b [u8],
+    i: usize,
+    nodes: Vec<Node>,
+    /// Open containers: node index.
+    stack: Vec<u32>,
+    max_depth: usize,
+}
+
+// Bytes that end the fast scan inside a string: quote, backslash, control characters.
+static STRING_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 0x20 {
+        t[i] = true;
+        i += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t
+};
+
+/// Index of the first byte at or after `j` that ends the fast scan inside a string (quote,
+/// backslash, control character), or `b.len()`. Eight bytes at a time (SWAR): for each byte
+/// lane, `x - 0x01..` borrows into the high bit exactly when the lane was below the bound, and
+/// the lowest flagged lane is always exact, which is the only one used.
+#[inline]
+fn scan_string(b: &[u8], mut j: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    #[inline(always)]
+    fn stops(w: u64) -> u64 {
+        let q = w ^ (ONES * b'"' as u64);
+        let s = w ^ (ONES * b'\\' as u64);
+        let zero_q = q.wrapping_sub(ONES) & !q;
+        let zero_s = s.wrapping_sub(ONES) & !s;
+        let control = w.wrapping_sub(ONES * 0x20) & !w;
+        (zero_q | zero_s | control) & HIGH
+    }
+    // Two words per step while the input lasts (fewer bounds checks and branches), then one.
+    while let Some(chunk) = b.get(j..j + 16) {
+        let (lo, hi) = chunk.split_at(8);
+        let m = stops(u64::from_le_bytes(lo.try_into().expect("8 bytes")));
+        if m != 0 {
+            return j + (m.trailing_zeros() / 8) as usize;
+        }
+        let m = stops(u64::from_le_bytes(hi.try_into().expect("8 bytes")));
+        if m != 0 {
+            return j + 8 + (m.trailing_zeros() / 8) as usize;
+        }
+        j += 16;
+    }
+    while let Some(chunk) = b.get(j..j + 8) {
+        let w = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+        let m = stops(w);
+        if m != 0 {
+            return j + (m.trailing_zeros() / 8) as usize;
+        }
+        j += 8;
+    }
+    while j < b.len() && !STRING_STOP[b[j] as usize] {
+        j += 1;
+    }
+    j
+}
+
+impl<'b> Parser<'b> {
+    #[inline]
+    fn skip_ws(&mut self) {
+        while let Some(&c) = self.b.get(self.i) {
+            if c == b' ' || c == b'\n' || c == b'\r' || c == b'\t' {
+                self.i += 1;
+            } else {
+                break;
+            }
+        }
+    }
+
+    #[inline]
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.i).copied()
+    }
+
+    fn run(&mut self) -> Result<(), String> {
+        'value: loop {
+            // Expecting a value.
+            self.skip_ws();
+            let Some(c) = self.peek() else {
+                return Err(if self.nodes.is_empty() {
+                    "empty input".into()
+                } else {
+                    "unexpected end of input".into()
+                });
+            };
+            match c {
+                b'{' | b'[' => {
+                    if self.stack.len() >= self.max_depth {
+                        return Err(format!("nesting deeper than {} levels", self.max_depth));
+                    }
+                    let tag = if c == b'{' { Tag::Object } else { Tag::Array };
+                    let idx = self.nodes.len() as u32;
+                    self.nodes.push(Node { tag, a: 0, b: 0 });
+                    self.i += 1;
+                    self.skip_ws();
+                    let close = if c == b'{' { b'}' } else { b']' };
+                    if self.peek() == Some(close) {
+                        self.i += 1;
+                        self.nodes[idx as usize].b = idx + 1;
+                        // Empty container is a complete value: fall through to "after value".
+                    } else {
+                        self.stack.push(idx);
+                        if c == b'{' {
+                            self.key()?;
+                        }
+                        continue 'value;
+                    }
+                }
+                b'"' => self.string()?,
+                b't' => self.literal(b"true", Tag::True)?,
+                b'f' => self.literal(b"false", Tag::False)?,
+                b'n' => self.literal(b"null", Tag::Null)?,
+                b'-' | b'0'..=b'9' => self.number()?,
+                _ => return Err(format!("expected a JSON value, found {}", describe_byte(c))),
+            }
+            // After a complete value.
+            loop {
+                let Some(&top) = self.stack.last() else {
+                    self.skip_ws();
+                    if self.i != self.b.len() {
+                        return Err("trailing characters after the JSON value".into());
+                    }
+                    return Ok(());
+                };
+                let top_u = top as usize;
+                self.nodes[top_u].a += 1;
+                self.skip_ws();
+                let is_obj = self.nodes[top_u].tag == Tag::Object;
+                match self.peek() {
+                    Some(b',') => {
+                        self.i += 1;
+                        if is_obj {
+                            self.skip_ws();
+                            self.key()?;
+                        }
+                        continue 'value;
+                    }
+                    Some(b'}') if is_obj => {}
+                    Some(b']') if !is_obj => {}
+                    Some(c) => {
+                        return Err(format!(
+                            "expected ',' or '{}' , found {}",
+                            if is_obj { '}' } else { ']' },
+                            describe_byte(c)
+                        ))
+                    }
+                    None => return Err("unexpected end of input inside a container".into()),
+                }
+                self.i += 1;
+                self.nodes[top_u].b = self.nodes.len() as u32;
+                self.stack.pop();
+            }
+        }
+    }
+
+    /// Parses `"key"` then `:`; leaves the cursor before the value.
+    fn key(&mut self) -> Result<(), String> {
+        match self.peek() {
+            Some(b'"') => self.string()?,
+            Some(c) => return Err(format!("expected a string key, found {}", describe_byte(c))),
+            None => return Err("unexpected end of input, expected a key".into()),
+        }
+        self.skip_ws();
+        match self.peek() {
+            Some(b':') => {
+                self.i += 1;
+                Ok(())
+            }
+            Some(c) => Err(format!("expected ':' after the key, found {}", describe_byte(c))),
+            None => Err("unexpected end of input, expected ':'".into()),
+        }
+    }
+
+    fn literal(&mut self, word: &[u8], tag: Tag) -> Result<(), String> {
+        if self.b[self.i..].starts_with(word) {
+            self.nodes.push(Node { tag, a: self.i as u32, b: word.len() as u32 });
+            self.i += word.len();
+            Ok(())
+        } else {
+            Err(format!("invalid literal; expected `{}`", std::str::from_utf8(word).unwrap_or("?")))
+        }
+    }
+
+    fn string(&mut self) -> Result<(), String> {
+        let start = self.i + 1;
+        let mut j = start;
+        let mut escaped = false;
+        let b = self.b;
+        loop {
+            j = scan_string(b, j);
+            match b.get(j) {
+                None => {
+                    self.i = j;
+                    return Err("unterminated string".into());
+                }
+                Some(b'"') => break,
+                Some(b'\\') => {
+                    escaped = true;
+                    j += 1;
+                    match b.get(j) {
+                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => j += 1,
+                        Some(b'u') => {
+                            let cp = hex4(b, j + 1).ok_or_else(|| {
+                                self.i = j;
+                                "invalid \\u escape (needs four hex digits)".to_string()
+                            })?;
+                            j += 5;
+                            if (0xD800..0xDC00).contains(&cp) {
+                                // A high surrogate must be followed by an escaped low surrogate.
+                                let low = if b.get(j) == Some(&b'\\') && b.get(j + 1) == Some(&b'u') {
+                                    hex4(b, j + 2)
+                                } else {
+                                    None
+                                };
+                                match low {
+                                    Some(lo) if (0xDC00..0xE000).contains(&lo) => j += 6,
+                                    _ => {
+                                        self.i = j;
+                                        return Err("lone leading surrogate in \\u escape".into());
+                                    }
+                                }
+                            } else if (0xDC00..0xE000).contains(&cp) {
+                                self.i = j;
+                                return Err("lone trailing surrogate in \\u escape".into());
+                            }
+                        }
+                        _ => {
+                            self.i = j;
+                            return Err("invalid escape sequence".into());
+                        }
+                    }
+                }
+                Some(_) => {
+                    self.i = j;
+                    return Err("control character inside a string (must be escaped)".into());
+                }
+            }
+        }
+        let tag = if escaped { Tag::StrEsc } else { Tag::Str };
+        self.nodes.push(Node { tag, a: start as u32, b: (j - start) as u32 });
+        self.i = j + 1;
+        Ok(())
+    }
+
+    fn number(&mut self) -> Result<(), String> {
+        let b = self.b;
+        let start = self.i;
+        let mut j = start;
+        if b[j] == b'-' {
+            j += 1;
+        }
+        match b.get(j) {
+            Some(b'0') => j += 1,
+            Some(b'1'..=b'9') => {
+                while matches!(b.get(j), Some(b'0'..=b'9')) {
+                    j += 1;
+                }
+            }
+            _ => {
+                self.i = j;
+                return Err("invalid number".into());
+            }
+        }
+        let mut int = true;
+        if b.get(j) == Some(&b'.') {
+            int = false;
+            j += 1;
+            if !matches!(b.get(j), Some(b'0'..=b'9')) {
+                self.i = j;
+                return Err("invalid number: digit expected after '.'".into());
+            }
+            while matches!(b.get(j), Some(b'0'..=b'9')) {
+                j += 1;
+            }
+        }
+        if matches!(b.get(j), Some(b'e' | b'E')) {
+            int = false;
+            j += 1;
+            if matches!(b.get(j), Some(b'+' | b'-')) {
+                j += 1;
+            }
+            if !matches!(b.get(j), Some(b'0'..=b'9')) {
+                self.i = j;
+                return Err("invalid number: digit expected in exponent".into());
+            }
+            while matches!(b.get(j), Some(b'0'..=b'9')) {
+                j += 1;
+            }
+        }
+        if !int {
+            // Reject numbers that overflow f64 (`1e400`): no JSON consumer can represent them.
+            let text = std::str::from_utf8(&b[start..j]).unwrap_or("");
+            if !text.parse::<f64>().map(f64::is_finite).unwrap_or(false) {
+                self.i = start;
+                return Err("number out of range".into());
+            }
+        }
+        self.nodes.push(Node { tag: if int { Tag::Int } else { Tag::Num }, a: start as u32, b: (j - start) as u32 });
+        self.i = j;
+        Ok(())
+    }
+}
+
+fn hex4(b: &[u8], at: usize) -> Option<u32> {
+    let s = b.get(at..at + 4)?;
+    let mut v = 0u32;
+    for &c in s {
+        v = v * 16 + (c as char).to_digit(16)?;
+    }
+    Some(v)
+}
+
+fn describe_byte(c: u8) -> String {
+    if c.is_ascii_graphic() {
+        format!("'{}'", c as char)
+    } else {
+        format!("byte 0x{c:02x}")
+    }
+}
+
+/// Decodes the escapes of a raw JSON string body that the parser already validated.
+pub(crate) fn unescape(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.char_indices();
+    let b = raw.as_bytes();
+    while let Some((i, c)) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let Some((_, e)) = chars.next() else { break };
+        match e {
+            'n' => out.push('\n'),
+            't' => out.push('\t'),
+            'r' => out.push('\r'),
+            'b' => out.push('\u{8}'),
+            'f' => out.push('\u{c}'),
+            'u' => {
+                let hi = hex4(b, i + 2).unwrap_or(0xFFFD);
+                for _ in 0..4 {
+                    chars.next();
+                }
+                let cp = if (0xD800..0xDC00).contains(&hi) {
+                    let lo = hex4(b, i + 8).unwrap_or(0xDC00);
+                    for _ in 0..6 {
+                        chars.next();
+                    }
+                    0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)
+                } else {
+                    hi
+                };
+                out.push(char::from_u32(cp).unwrap_or('\u{FFFD}'));
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// A position in a [`Tape`]; cheap to copy.
+#[derive(Clone, Copy)]
+pub struct TapeView<'t, 'a> {
+    tape: &'t Tape<'a>,
+    idx: u32,
+}
+
+impl std::fmt::Debug for TapeView<'_, '_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "TapeView({:?} at {})", self.kind(), self.idx)
+    }
+}
+
+impl<'t, 'a> TapeView<'t, 'a> {
+    #[inline]
+    fn node(&self) -> Node {
+        self.tape.nodes[self.idx as usize]
+    }
+    #[inline]
+    fn slice(&self, n: Node) -> &'a str {
+        &self.tape.src[n.a as usize..(n.a + n.b) as usize]
+    }
+    /// Index of the node after this subtree.
+    #[inline]
+    fn next_idx(&self) -> u32 {
+        let n = self.node();
+        match n.tag {
+            Tag::Array | Tag::Object => n.b,
+            _ => self.idx + 1,
+        }
+    }
+    #[inline]
+    pub fn kind(&self) -> Kind {
+        match self.node().tag {
+            Tag::Null => Kind::Null,
+            Tag::True | Tag::False => Kind::Bool,
+            Tag::Int | Tag::Num => Kind::Number,
+            Tag::Str | Tag::StrEsc => Kind::String,
+            Tag::Array => Kind::Array,
+            Tag::Object => Kind::Object,
+        }
+    }
+    /// The exact source text of this value (for containers: from the opening bracket is not
+    /// tracked, so only scalars are supported; containers return `None`).
+    pub fn scalar_text(&self) -> Option<&'a str> {
+        let n = self.node();
+        match n.tag {
+            Tag::Array | Tag::Object => None,
+            _ => Some(self.slice(n)),
+        }
+    }
+    #[inline]
+    pub(crate) fn str_raw(&self) -> Option<(&'a str, bool)> {
+        let n = self.node();
+        match n.tag {
+            Tag::Str => Some((self.slice(n), false)),
+            Tag::StrEsc => Some((self.slice(n), true)),
+            _ => None,
+        }
+    }
+}
+
+/// Iterator over object entries of a tape.
+pub struct TapeEntries<'t, 'a> {
+    tape: &'t Tape<'a>,
+    idx: u32,
+    remaining: u32,
+}
+
+impl<'t, 'a> Iterator for TapeEntries<'t, 'a> {
+    type Item = (Cow<'a, str>, TapeView<'t, 'a>);
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.remaining == 0 {
+            return None;
+        }
+        self.remaining -= 1;
+        let key = TapeView { tape: self.tape, idx: self.idx };
+        let val = TapeView { tape: self.tape, idx: self.idx + 1 };
+        self.idx = val.next_idx();
+        let k = match key.str_raw() {
+            Some((s, false)) => Cow::Borrowed(s),
+            Some((s, true)) => Cow::Owned(unescape(s)),
+            None => Cow::Borrowed(""),
+        };
+        Some((k, val))
+    }
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.remaining as usize, Some(self.remaining as usize))
+    }
+}
+
+/// Iterator over array elements of a tape.
+pub struct TapeItems<'t, 'a> {
+    tape: &'t Tape<'a>,
+    idx: u32,
+    remaining: u32,
+}
+
+impl<'t, 'a> Iterator for TapeItems<'t, 'a> {
+    type Item = TapeView<'t, 'a>;
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.remaining == 0 {
+            return None;
+        }
+        self.remaining -= 1;
+        let v = TapeView { tape: self.tape, idx: self.idx };
+        self.idx = v.next_idx();
+        Some(v)
+    }
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.remaining as usize, Some(self.remaining as usize))
+    }
+}
+
+impl<'t, 'a> super::JsonView<'a> for TapeView<'t, 'a> {
+    type Entries = TapeEntries<'t, 'a>;
+    type Items = TapeItems<'t, 'a>;
+
+    #[inline]
+    fn kind(&self) -> Kind {
+        TapeView::kind(self)
+    }
+    #[inline]
+    fn as_bool(&self) -> Option<bool> {
+        match self.node().tag {
+            Tag::True => Some(true),
+            Tag::False => Some(false),
+            _ => None,
+        }
+    }
+    #[inline]
+    fn as_str(&self) -> Option<Cow<'a, str>> {
+        match self.str_raw()? {
+            (s, false) => Some(Cow::Borrowed(s)),
+            (s, true) => Some(Cow::Owned(unescape(s))),
+        }
+    }
+    #[inline]
+    fn str_eq(&self, other: &str) -> bool {
+        match self.str_raw() {
+            Some((s, false)) => s == other,
+            Some((s, true)) => unescape(s) == other,
+            None => false,
+        }
+    }
+    #[inline]
+    fn is_integer(&self) -> bool {
+        let n = self.node();
+        match n.tag {
+            Tag::Int => true,
+            Tag::Num => super::number::lexeme_is_integer(self.slice(n)),
+            _ => false,
+        }
+    }
+    #[inline]
+    fn as_f64(&self) -> Option<f64> {
+        let n = self.node();
+        match n.tag {
+            Tag::Int | Tag::Num => self.slice(n).parse().ok(),
+            _ => None,
+        }
+    }
+    fn to_number(&self) -> Option<Number> {
+        let n = self.node();
+        match n.tag {
+            Tag::Int => Some(Number::from_checked_lexeme(self.slice(n), true)),
+            Tag::Num => Some(Number::from_checked_lexeme(self.slice(n), false)),
+            _ => None,
+        }
+    }
+    #[inline]
+    fn get(&self, key: &str) -> Option<Self> {
+        let n = self.node();
+        if n.tag != Tag::Object {
+            return None;
+        }
+        let mut found = None;
+        let mut idx = self.idx + 1;
+        for _ in 0..n.a {
+            let k = TapeView { tape: self.tape, idx };
+            let v = TapeView { tape: self.tape, idx: idx + 1 };
+            // Keys without escapes compare as slices; the last duplicate wins.
+            if k.str_eq(key) {
+                found = Some(v);
+            }
+            idx = v.next_idx();
+        }
+        found
+    }
+    #[inline]
+    fn len(&self) -> usize {
+        let n = self.node();
+        match n.tag {
+            Tag::Array | Tag::Object => n.a as usize,
+            _ => 0,
+        }
+    }
+    #[inline]
+    fn entries(&self) -> Self::Entries {
+        let n = self.node();
+        let remaining = if n.tag == Tag::Object { n.a } else { 0 };
+        TapeEntries { tape: self.tape, idx: self.idx + 1, remaining }
+    }
+    #[inline]
+    fn items(&self) -> Self::Items {
+        let n = self.node();
+        let remaining = if n.tag == Tag::Array { n.a } else { 0 };
+        TapeItems { tape: self.tape, idx: self.idx + 1, remaining }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::JsonView;
+
+    fn roundtrip(s: &str) -> String {
+        let t = Tape::parse(s).unwrap();
+        crate::json::to_json_string(&t.root().to_value())
+    }
+
+    #[test]
+    fn parses_and_roundtrips() {
+        assert_eq!(
+            roundtrip(r#" {"a": [1, 2.50, -0, 1e3], "b": {"c": null, "d": true}, "e": "x\"y\u00e9"} "#),
+            r#"{"a":[1,2.50,-0,1e3],"b":{"c":null,"d":true},"e":"x\"yé"}"#
+        );
+        assert_eq!(roundtrip("[]"), "[]");
+        assert_eq!(roundtrip("{}"), "{}");
+        assert_eq!(roundtrip(r#""\ud83d\ude00""#), "\"😀\"");
+    }
+
+    #[test]
+    fn views() {
+        let t = Tape::parse(r#"{"a":{"x":1},"b":[true,{"y":2}],"a":3}"#).unwrap();
+        let r = t.root();
+        assert_eq!(r.len(), 3);
+        assert!(r.get("a").unwrap().is_integer()); // last duplicate wins
+        let b = r.get("b").unwrap();
+        assert_eq!(b.items().count(), 2);
+        assert_eq!(b.items().nth(1).unwrap().get("y").unwrap().as_f64(), Some(2.0));
+    }
+
+    #[test]
+    fn errors() {
+        for bad in [
+            "",
+            "{",
+            "[1,]",
+            "{\"a\" 1}",
+            "{\"a\":1,}",
+            "tru",
+            "\"abc",
+            "\"a\u{1}\"",
+            "[1] x",
+            "01",
+            "1.",
+            "\"\\x\"",
+            "\"\\ud800\"",
+            "\"\\udc00\"",
+            "1e400",
+            "{1:2}",
+        ] {
+            assert!(Tape::parse(bad).is_err(), "{bad:?} should fail");
+        }
+        let e = Tape::parse("{\n  \"a\": ?}").unwrap_err();
+        assert_eq!((e.line, e.column), (2, 8));
+        assert!(Tape::parse_bytes(b"\"\xff\"").is_err());
+    }
+
+    #[test]
+    fn string_scan_matches_bytewise() {
+        // Every stop byte at every offset (so each SWAR lane and the tail loop are hit), after
+        // bytes that must not stop the scan: high bytes, 0x7f, 0x20, '!' and '#' (next to '"').
+        let fillers = [b'a', 0x20, b'!', b'#', b'[', b']', 0x7f, 0x80, 0xc3, 0xff];
+        for stop in [b'"', b'\\', 0x00, 0x01, 0x1f] {
+            for len in 0..40 {
+                for &fill in &fillers {
+                    let mut buf = vec![fill; len];
+                    buf.push(stop);
+                    buf.extend_from_slice(b"xyz");
+                    for start in 0..=len {
+                        assert_eq!(
+                            scan_string(&buf, start),
+                            len,
+                            "stop {stop:#x} fill {fill:#x} len {len} start {start}"
+                        );
+                    }
+                }
+            }
+        }
+        assert_eq!(scan_string(b"abcdefghijklmnop", 0), 16);
+        assert_eq!(scan_string(b"", 0), 0);
+    }
+
+    #[test]
+    fn with_parsed_reuses_and_reports() {
+        let a = Tape::with_parsed(br#"{"a":[1,2,{"b":"c"}]}"#, |t| t.root().len()).unwrap();
+        assert_eq!(a, 1);
+        let e = Tape::with_parsed(b"[1,", |t| t.root().len()).unwrap_err();
+        assert!(e.message.contains("end of input"), "{e}");
+        let b = Tape::with_parsed(b"[true,false,null]", |t| t.root().len()).unwrap();
+        assert_eq!(b, 3);
+    }
+
+    #[test]
+    fn depth_limit() {
+        let deep = "[".repeat(200) + &"]".repeat(200);
+        let e = Tape::parse(&deep).unwrap_err();
+        assert!(e.message.contains("nesting"));
+        let ok = "[".repeat(100) + &"]".repeat(100);
+        assert!(Tape::parse(&ok).is_ok());
+    }
+}

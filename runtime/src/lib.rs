@@ -1,0 +1,24 @@
+//! # mcpgen-runtime
+//!
+//! The hand-written base of mcpgen, which knows nothing of any MCP schema: the lossless JSON
+//! tape parser, [`Value`] and [`Number`] (which keeps the text it was read from), the
+//! [`JsonView`] trait every generated validator reads through, the decode traits, [`Policy`] and
+//! [`Options`], and [`ValidationError`].
+//!
+//! Use it through the `mcpgen` crate, which re-exports what users need. Generated code (crate
+//! `mcpgen-schema`) calls the validation primitives in the hidden [`__rt`] module, which is not
+//! part of the public API.
+
+pub mod json;
+pub mod methods;
+
+#[doc(hidden)]
+#[path = "rt/mod.rs"]
+pub mod __rt;
+
+// Paths inside this crate (`crate::decode::…`) read as they did before the split.
+use __rt::{decode, formats, validate};
+
+pub use decode::{AnyDecoded, Decode, DecodeError, DecodedResult, DefEntry, FieldEntry, FromJson, Validate};
+pub use json::{JsonView, Number, ToJson, Value};
+pub use validate::{ArmFailure, Options, Policy, ValidationError};

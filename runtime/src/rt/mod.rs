@@ -1,0 +1,9 @@
+//! What generated code calls: validation context and primitives, decode plumbing, formats.
+//! Not public API: the `mcpgen` crate re-exports the parts users need.
+
+pub mod decode;
+pub mod formats;
+pub mod validate;
+
+pub use crate::json;
+pub use crate::methods;

@@ -1,0 +1,666 @@
+//! Validation runtime used by the generated validators: JSON pointers built lazily, the error
+//! type, per-call options, and the keyword checks shared by every definition.
+
+use std::fmt;
+
+use crate::json::{JsonView, Kind};
+
+/// What to do with object keys the schema does not declare (on objects that are open only
+/// implicitly; maps, `_meta` objects and `additionalProperties` schemas always accept keys).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Policy {
+    /// Reject undeclared keys (keyword `additionalProperties`, rule `POLICY-STRICT`).
+    Strict,
+    /// Accept and drop them.
+    Lenient,
+    /// Accept, keep, and re-emit them. The default.
+    #[default]
+    Lossless,
+}
+
+impl Policy {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Policy::Strict => "strict",
+            Policy::Lenient => "lenient",
+            Policy::Lossless => "lossless",
+        }
+    }
+}
+
+impl std::str::FromStr for Policy {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "strict" => Ok(Policy::Strict),
+            "lenient" => Ok(Policy::Lenient),
+            "lossless" => Ok(Policy::Lossless),
+            other => Err(format!("unknown policy `{other}` (expected strict, lenient or lossless)")),
+        }
+    }
+}
+
+/// Per-call options for validation and decoding.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Options {
+    /// Unknown-key policy.
+    pub policy: Policy,
+    /// Check `format` (`uri`, `uri-template`, `byte`) as assertions instead of annotations.
+    pub strict_formats: bool,
+    /// Client-side leniency when reading results (on in `decode_result`): a result without
+    /// `resultType` reads as `complete` (RESULT-2), and absent `ttlMs`/`cacheScope` or a
+    /// negative `ttlMs` are tolerated instead of failing the schema (CACHE-3, AMB-16).
+    pub client_leniency: bool,
+    /// RESULT-6: unions of `InputRequiredResult` and a method's result are discriminated by
+    /// `resultType` alone (decoding does this; plain schema validation uses `anyOf` semantics).
+    pub discriminate_results: bool,
+}
+
+impl Options {
+    /// Options for decoding with a policy: schema checks plus the `resultType` discriminator.
+    pub fn decoding(policy: Policy) -> Options {
+        Options { policy, discriminate_results: true, ..Options::default() }
+    }
+}
+
+/// One reason an instance does not conform.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValidationError {
+    /// JSON pointer (RFC 6901) into the instance; `""` is the root.
+    pub pointer: String,
+    /// Location of the failing keyword in the schema (`#/$defs/Tool/properties/name/type`).
+    pub schema_path: String,
+    /// The JSON Schema keyword that failed (`type`, `required`, `const`, `anyOf`, …).
+    pub keyword: &'static str,
+    /// Protocol rule id when the check comes from protocol-rules.md rather than the schema.
+    pub rule: Option<&'static str>,
+    /// A sentence a person can act on: what was expected and what was found.
+    pub message: String,
+    /// For unions: why each candidate arm failed, closest arm first.
+    pub arms: Vec<ArmFailure>,
+}
+
+/// Why one arm of a union rejected the instance.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArmFailure {
+    pub arm: &'static str,
+    pub errors: Vec<ValidationError>,
+}
+
+impl fmt::Display for ValidationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = if self.pointer.is_empty() { "(root)" } else { self.pointer.as_str() };
+        write!(f, "{at}: {}", self.message)?;
+        match self.rule {
+            Some(rule) => write!(f, " [{rule}; {} at {}]", self.keyword, self.schema_path)?,
+            None => write!(f, " [{} at {}]", self.keyword, self.schema_path)?,
+        }
+        for arm in &self.arms {
+            for e in &arm.errors {
+                write!(f, "\n    as {}: {}", arm.arm, e.to_string().replace('\n', "\n    "))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A location in the instance, built on the stack and only rendered when an error is reported.
+#[derive(Clone, Copy, Debug)]
+pub enum Path<'p> {
+    Root,
+    Key(&'p Path<'p>, &'p str),
+    Index(&'p Path<'p>, usize),
+}
+
+impl<'p> Path<'p> {
+    #[inline]
+    pub fn key(&'p self, k: &'p str) -> Path<'p> {
+        Path::Key(self, k)
+    }
+    #[inline]
+    pub fn index(&'p self, i: usize) -> Path<'p> {
+        Path::Index(self, i)
+    }
+    /// RFC 6901 rendering (`/params/arguments/a~1b`).
+    pub fn pointer(&self) -> String {
+        let mut segs = Vec::new();
+        let mut cur = self;
+        loop {
+            match cur {
+                Path::Root => break,
+                Path::Key(parent, k) => {
+                    segs.push(k.replace('~', "~0").replace('/', "~1"));
+                    cur = parent;
+                }
+                Path::Index(parent, i) => {
+                    segs.push(i.to_string());
+                    cur = parent;
+                }
+            }
+        }
+        let mut out = String::new();
+        for s in segs.iter().rev() {
+            out.push('/');
+            out.push_str(s);
+        }
+        out
+    }
+}
+
+/// Validation state: options plus the errors found so far.
+#[derive(Debug)]
+pub struct Cx {
+    pub opts: Options,
+    errors: Vec<ValidationError>,
+    collect: bool,
+}
+
+impl Cx {
+    /// A context that records every error with its details.
+    pub fn collecting(opts: Options) -> Cx {
+        Cx { opts, errors: Vec::new(), collect: true }
+    }
+    /// A context that stops at the first error and records nothing (fast `is_valid`).
+    pub fn fail_fast(opts: Options) -> Cx {
+        Cx { opts, errors: Vec::new(), collect: false }
+    }
+    /// True when validators should return at the first failure.
+    #[inline]
+    pub fn stop_early(&self) -> bool {
+        !self.collect
+    }
+    #[inline]
+    pub fn is_collecting(&self) -> bool {
+        self.collect
+    }
+    pub fn errors(&self) -> &[ValidationError] {
+        &self.errors
+    }
+    pub fn into_errors(self) -> Vec<ValidationError> {
+        self.errors
+    }
+    /// Records an error; the message closure runs only when collecting.
+    #[inline]
+    pub fn fail(
+        &mut self,
+        p: &Path<'_>,
+        schema_path: &'static str,
+        keyword: &'static str,
+        message: impl FnOnce() -> String,
+    ) {
+        if self.collect {
+            self.errors.push(ValidationError {
+                pointer: p.pointer(),
+                schema_path: schema_path.to_owned(),
+                keyword,
+                rule: None,
+                message: message(),
+                arms: Vec::new(),
+            });
+        }
+    }
+    /// Records an error that a protocol rule (not the schema) raises.
+    pub fn fail_rule(
+        &mut self,
+        p: &Path<'_>,
+        schema_path: &'static str,
+        keyword: &'static str,
+        rule: &'static str,
+        message: impl FnOnce() -> String,
+    ) {
+        if self.collect {
+            self.errors.push(ValidationError {
+                pointer: p.pointer(),
+                schema_path: schema_path.to_owned(),
+                keyword,
+                rule: Some(rule),
+                message: message(),
+                arms: Vec::new(),
+            });
+        }
+    }
+    pub fn push(&mut self, e: ValidationError) {
+        if self.collect {
+            self.errors.push(e);
+        }
+    }
+    #[inline]
+    pub fn mark(&self) -> usize {
+        self.errors.len()
+    }
+    pub fn rollback(&mut self, mark: usize) {
+        self.errors.truncate(mark);
+    }
+    pub fn take_since(&mut self, mark: usize) -> Vec<ValidationError> {
+        self.errors.split_off(mark)
+    }
+}
+
+/// JSON Schema `type` names (`integer` is distinct from `number`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JType {
+    Null,
+    Boolean,
+    Integer,
+    Number,
+    String,
+    Array,
+    Object,
+}
+
+impl JType {
+    pub fn name(self) -> &'static str {
+        match self {
+            JType::Null => "null",
+            JType::Boolean => "boolean",
+            JType::Integer => "integer",
+            JType::Number => "number",
+            JType::String => "string",
+            JType::Array => "array",
+            JType::Object => "object",
+        }
+    }
+    #[inline]
+    pub fn accepts<'v, V: JsonView<'v>>(self, v: &V) -> bool {
+        match (self, v.kind()) {
+            (JType::Null, Kind::Null)
+            | (JType::Boolean, Kind::Bool)
+            | (JType::Number, Kind::Number)
+            | (JType::String, Kind::String)
+            | (JType::Array, Kind::Array)
+            | (JType::Object, Kind::Object) => true,
+            (JType::Integer, Kind::Number) => v.is_integer(),
+            _ => false,
+        }
+    }
+}
+
+fn list_names(types: &[JType]) -> String {
+    let names: Vec<&str> = types.iter().map(|t| t.name()).collect();
+    match names.len() {
+        1 => names[0].to_owned(),
+        _ => format!("one of {}", names.join(", ")),
+    }
+}
+
+/// `type` with one type.
+#[inline]
+pub fn check_type<'v, V: JsonView<'v>>(v: &V, t: JType, p: &Path<'_>, sp: &'static str, cx: &mut Cx) -> bool {
+    if t.accepts(v) {
+        return true;
+    }
+    cx.fail(p, sp, "type", || format!("expected {}, found {}", t.name(), v.describe()));
+    false
+}
+
+/// `type` with a list of types.
+pub fn check_types<'v, V: JsonView<'v>>(v: &V, ts: &[JType], p: &Path<'_>, sp: &'static str, cx: &mut Cx) -> bool {
+    if ts.iter().any(|t| t.accepts(v)) {
+        return true;
+    }
+    cx.fail(p, sp, "type", || format!("expected {}, found {}", list_names(ts), v.describe()));
+    false
+}
+
+/// `const` with a string value.
+#[inline]
+pub fn check_const_str<'v, V: JsonView<'v>>(
+    v: &V,
+    c: &'static str,
+    p: &Path<'_>,
+    sp: &'static str,
+    cx: &mut Cx,
+) -> bool {
+    if v.str_eq(c) {
+        return true;
+    }
+    cx.fail(p, sp, "const", || format!("expected the constant {c:?}, found {}", v.describe()));
+    false
+}
+
+/// `const` with an integer value (error codes).
+pub fn check_const_int<'v, V: JsonView<'v>>(v: &V, c: i64, p: &Path<'_>, sp: &'static str, cx: &mut Cx) -> bool {
+    if v.kind() == Kind::Number && v.as_f64() == Some(c as f64) {
+        return true;
+    }
+    cx.fail(p, sp, "const", || format!("expected the constant {c}, found {}", v.describe()));
+    false
+}
+
+/// `enum` of strings.
+pub fn check_enum_str<'v, V: JsonView<'v>>(
+    v: &V,
+    values: &'static [&'static str],
+    p: &Path<'_>,
+    sp: &'static str,
+    cx: &mut Cx,
+) -> bool {
+    if values.iter().any(|c| v.str_eq(c)) {
+        return true;
+    }
+    cx.fail(p, sp, "enum", || format!("expected one of {}, found {}", quote_list(values), v.describe()));
+    false
+}
+
+pub(crate) fn quote_list(values: &[&str]) -> String {
+    values.iter().map(|s| format!("{s:?}")).collect::<Vec<_>>().join(", ")
+}
+
+/// Keys a client tolerates missing from results ([`Options::client_leniency`]).
+pub const CLIENT_RELAXED_KEYS: [&str; 3] = ["resultType", "ttlMs", "cacheScope"];
+
+/// `required`: one error per missing key, reported at the object. The keys in
+/// [`CLIENT_RELAXED_KEYS`] are excused when [`Options::client_leniency`] is on.
+pub fn check_required<'v, V: JsonView<'v>>(
+    v: &V,
+    keys: &'static [&'static str],
+    p: &Path<'_>,
+    sp: &'static str,
+    cx: &mut Cx,
+) -> bool {
+    let mut ok = true;
+    for &k in keys {
+        if v.get(k).is_none() {
+            if cx.opts.client_leniency && CLIENT_RELAXED_KEYS.contains(&k) {
+                continue;
+            }
+            ok = false;
+            cx.fail(p, sp, "required", || format!("missing required property `{k}`"));
+            if cx.stop_early() {
+                return false;
+            }
+        }
+    }
+    ok
+}
+
+/// `minimum`.
+pub fn check_minimum<'v, V: JsonView<'v>>(v: &V, min: f64, p: &Path<'_>, sp: &'static str, cx: &mut Cx) -> bool {
+    match v.as_f64() {
+        Some(x) if x < min => {
+            cx.fail(p, sp, "minimum", || format!("expected a number ≥ {min}, found {}", v.describe()));
+            false
+        }
+        _ => true,
+    }
+}
+
+/// `maximum`.
+pub fn check_maximum<'v, V: JsonView<'v>>(v: &V, max: f64, p: &Path<'_>, sp: &'static str, cx: &mut Cx) -> bool {
+    match v.as_f64() {
+        Some(x) if x > max => {
+            cx.fail(p, sp, "maximum", || format!("expected a number ≤ {max}, found {}", v.describe()));
+            false
+        }
+        _ => true,
+    }
+}
+
+/// `maxItems`.
+pub fn check_max_items<'v, V: JsonView<'v>>(v: &V, max: usize, p: &Path<'_>, sp: &'static str, cx: &mut Cx) -> bool {
+    if v.kind() == Kind::Array && v.len() > max {
+        cx.fail(p, sp, "maxItems", || format!("expected at most {max} items, found {}", v.len()));
+        return false;
+    }
+    true
+}
+
+/// `format` assertions, applied only with [`Options::strict_formats`] (annotations otherwise,
+/// as JSON Schema 2020-12 specifies by default).
+pub fn check_format<'v, V: JsonView<'v>>(
+    v: &V,
+    format: &'static str,
+    p: &Path<'_>,
+    sp: &'static str,
+    cx: &mut Cx,
+) -> bool {
+    if !cx.opts.strict_formats {
+        return true;
+    }
+    let Some(s) = v.as_str() else { return true };
+    let ok = match format {
+        "uri" => crate::formats::is_uri(&s),
+        "uri-template" => crate::formats::is_uri_template(&s),
+        "byte" => crate::formats::is_base64(&s),
+        _ => true,
+    };
+    if !ok {
+        cx.fail(p, sp, "format", || format!("expected a valid `{format}`, found {}", v.describe()));
+    }
+    ok
+}
+
+/// Strict policy: every key must be declared.
+#[inline]
+pub fn reject_unknown_key(key: &str, p: &Path<'_>, sp: &'static str, cx: &mut Cx) -> bool {
+    if cx.opts.policy != Policy::Strict {
+        return true;
+    }
+    cx.fail_rule(p, sp, "additionalProperties", "POLICY-STRICT", || {
+        format!("unknown property `{key}` (rejected by the strict unknown-key policy)")
+    });
+    false
+}
+
+/// Static description of a union, emitted by the generator for each `anyOf` / type list.
+#[derive(Debug)]
+pub struct UnionDesc {
+    pub name: &'static str,
+    pub schema_path: &'static str,
+    pub arms: &'static [ArmDesc],
+    /// Property whose `const` value selects the arm (`method`, `type`, `mode`…).
+    pub tag: Option<&'static str>,
+    /// Index of the `InputRequiredResult` arm when arms are told apart by `resultType`.
+    pub result_type_arm: Option<usize>,
+    /// The union comes from a list of types (`"type": ["string", "integer"]`), so a mismatch
+    /// is reported as a `type` error.
+    pub type_list: bool,
+}
+
+/// Static description of one union arm.
+#[derive(Debug)]
+pub struct ArmDesc {
+    pub name: &'static str,
+    /// JSON types the arm accepts; empty means any.
+    pub types: &'static [JType],
+    /// Values the tag property may take in this arm (empty when the arm has no tag const).
+    pub tag_values: &'static [&'static str],
+    /// Whether the arm requires the tag property.
+    pub tag_required: bool,
+    pub required: &'static [&'static str],
+    pub declared: &'static [&'static str],
+}
+
+/// Arm validator function pointer for a view type.
+pub type ArmFn<V> = fn(&V, &Path<'_>, &mut Cx) -> bool;
+
+/// The exact part of arm selection: facts about the instance that rule arms out (wrong JSON
+/// type, different tag value, different `resultType` under [`Options::discriminate_results`]).
+/// Computed once per union check; no allocation. Generated union validators use it directly
+/// in fail-fast passes.
+pub struct ArmFilter<'v, V: JsonView<'v>> {
+    is_obj: bool,
+    /// `Some(tag value or None)` when the union has a tag and the instance is an object.
+    tag_val: Option<Option<V>>,
+    /// Whether `resultType` is `"input_required"` (`None`: not an object, no resultType arm,
+    /// or no `resultType` key).
+    rt_input_required: Option<bool>,
+    _v: std::marker::PhantomData<&'v ()>,
+}
+
+impl<'v, V: JsonView<'v>> ArmFilter<'v, V> {
+    #[inline]
+    pub fn new(v: &V, u: &UnionDesc) -> Self {
+        let is_obj = v.kind() == Kind::Object;
+        let tag_val = match (u.tag, is_obj) {
+            (Some(t), true) => Some(v.get(t)),
+            _ => None,
+        };
+        let rt_input_required = match (u.result_type_arm, is_obj) {
+            (Some(_), true) => v.get("resultType").map(|x| x.str_eq("input_required")),
+            _ => None,
+        };
+        ArmFilter { is_obj, tag_val, rt_input_required, _v: std::marker::PhantomData }
+    }
+
+    /// Whether arm `i` can possibly match.
+    #[inline(always)]
+    pub fn admits(&self, v: &V, u: &UnionDesc, i: usize, opts: &Options) -> bool {
+        let arm = &u.arms[i];
+        if !arm.types.is_empty() && !arm.types.iter().any(|t| t.accepts(v)) {
+            return false;
+        }
+        if let Some(tv) = &self.tag_val {
+            match tv {
+                Some(x) if !arm.tag_values.is_empty() && !arm.tag_values.iter().any(|c| x.str_eq(c)) => return false,
+                None if arm.tag_required => return false,
+                _ => {}
+            }
+        }
+        if let (Some(irr), true) = (u.result_type_arm, opts.discriminate_results) {
+            let wants_irr = self.rt_input_required.unwrap_or(false);
+            if (i == irr) != wants_irr {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// Orders the arms worth trying: arms that cannot match (wrong JSON type, different tag
+/// value, different `resultType` under [`Options::discriminate_results`]) are dropped — those
+/// filters are exact — and the rest are ranked by field presence (all required keys present
+/// first, then more required keys, then more declared keys present), ties in schema order.
+pub fn candidate_arms<'v, V: JsonView<'v>>(v: &V, u: &UnionDesc, opts: &Options) -> Vec<usize> {
+    let mut out: Vec<(usize, (bool, usize, usize))> = Vec::with_capacity(u.arms.len());
+    let filter = ArmFilter::new(v, u);
+    for (i, arm) in u.arms.iter().enumerate() {
+        if !filter.admits(v, u, i, opts) {
+            continue;
+        }
+        let score = if filter.is_obj {
+            let req_present = arm.required.iter().filter(|k| v.get(k).is_some()).count();
+            let decl_present = arm.declared.iter().filter(|k| v.get(k).is_some()).count();
+            (req_present == arm.required.len(), req_present, decl_present)
+        } else {
+            (true, 0, 0)
+        };
+        out.push((i, score));
+    }
+    // Under plain anyOf semantics the resultType arm goes first when the instance asks for it.
+    if let (Some(irr), false, Some(true)) = (u.result_type_arm, opts.discriminate_results, filter.rt_input_required) {
+        if let Some(pos) = out.iter().position(|(i, _)| *i == irr) {
+            let e = out.remove(pos);
+            out.insert(0, e);
+            return out.into_iter().map(|(i, _)| i).collect();
+        }
+    }
+    out.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    out.into_iter().map(|(i, _)| i).collect()
+}
+
+/// Validates a union (`anyOf`): valid when a candidate arm is valid. On failure the error
+/// lists why each candidate failed, closest first.
+pub fn check_union<'v, V: JsonView<'v>>(v: &V, u: &UnionDesc, arms: &[ArmFn<V>], p: &Path<'_>, cx: &mut Cx) -> bool {
+    if !cx.is_collecting() {
+        // Yes/no only: the verdict of `anyOf` does not depend on the order arms are tried in,
+        // so skip the ranking (and its allocation) and try the admitted arms in schema order.
+        let opts = cx.opts;
+        let filter = ArmFilter::new(v, u);
+        return (0..arms.len()).any(|i| filter.admits(v, u, i, &opts) && arms[i](v, p, cx));
+    }
+    let cands = candidate_arms(v, u, &cx.opts);
+    let mut failures = Vec::new();
+    for &i in &cands {
+        let mark = cx.mark();
+        if arms[i](v, p, cx) {
+            cx.rollback(mark);
+            return true;
+        }
+        failures.push(ArmFailure { arm: u.arms[i].name, errors: cx.take_since(mark) });
+    }
+    let message = union_message(v, u, &cands);
+    if u.type_list && cands.is_empty() {
+        cx.push(ValidationError {
+            pointer: p.pointer(),
+            schema_path: format!("{}/type", u.schema_path),
+            keyword: "type",
+            rule: None,
+            message,
+            arms: Vec::new(),
+        });
+        return false;
+    }
+    // One candidate: its errors are the errors (no wrapper noise).
+    if failures.len() == 1 {
+        for e in failures.pop().map(|f| f.errors).unwrap_or_default() {
+            cx.push(e);
+        }
+        return false;
+    }
+    // Closest arm first: the one whose errors reach deepest into the instance, then fewest errors.
+    failures.sort_by_key(|f| {
+        let depth = f.errors.iter().map(|e| e.pointer.matches('/').count()).max().unwrap_or(0);
+        (std::cmp::Reverse(depth), f.errors.len())
+    });
+    cx.push(ValidationError {
+        pointer: p.pointer(),
+        schema_path: format!("{}/anyOf", u.schema_path),
+        keyword: "anyOf",
+        rule: None,
+        message,
+        arms: failures,
+    });
+    false
+}
+
+fn union_message<'v, V: JsonView<'v>>(v: &V, u: &UnionDesc, cands: &[usize]) -> String {
+    if cands.is_empty() {
+        if let (Some(tag), Kind::Object) = (u.tag, v.kind()) {
+            let allowed: Vec<&str> = u.arms.iter().flat_map(|a| a.tag_values.iter().copied()).collect();
+            return match v.get(tag) {
+                Some(x) => format!(
+                    "{} is not a valid `{tag}` for {}; expected one of {}",
+                    x.describe(),
+                    u.name,
+                    quote_list(&allowed)
+                ),
+                None => format!(
+                    "missing `{tag}`, which selects the kind of {}; expected one of {}",
+                    u.name,
+                    quote_list(&allowed)
+                ),
+            };
+        }
+        let mut types: Vec<&str> = u.arms.iter().flat_map(|a| a.types.iter().map(|t| t.name())).collect();
+        types.dedup();
+        return format!("{} cannot be a {}: expected {}", v.describe(), u.name, types.join(" or "));
+    }
+    let names: Vec<&str> = cands.iter().map(|&i| u.arms[i].name).collect();
+    format!("{} does not match any variant of {} (tried {})", v.describe(), u.name, names.join(", "))
+}
+
+/// Picks the arm to decode into: the first candidate that validates.
+pub fn select_arm<'v, V: JsonView<'v>>(v: &V, u: &UnionDesc, arms: &[ArmFn<V>], opts: &Options) -> Option<usize> {
+    let cands = candidate_arms(v, u, opts);
+    if cands.len() == 1 {
+        return cands.first().copied();
+    }
+    let mut cx = Cx::fail_fast(*opts);
+    cands.into_iter().find(|&i| arms[i](v, &Path::Root, &mut cx))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pointer_escapes() {
+        let root = Path::Root;
+        let a = root.key("a/b");
+        let b = a.index(3);
+        let c = b.key("m~n");
+        assert_eq!(c.pointer(), "/a~1b/3/m~0n");
+        assert_eq!(Path::Root.pointer(), "");
+    }
+}
