@@ -6,6 +6,7 @@
 //! file system; `xtask` writes or compares the map.
 
 pub mod diag;
+pub mod diff;
 pub mod emit;
 pub mod errata;
 pub mod ir;
