@@ -1170,8 +1170,9 @@ impl RevisionDiff {
         writeln!(
             s,
             "What changed from revision `{from}` (schema sha256 `{}`) to revision `{to}` (sha256 `{}`), \
-             computed by `cargo xtask diff {from} {to}` from the lowered models of both revisions \
-             (errata applied), not from the raw JSON. `--format json` prints the same changes for tools.\n",
+             computed by `cargo xtask diff {from} {to}` from the lowered models of both schemas \
+             (a pinned revision with its errata applied), not from the raw JSON. `--format json` \
+             prints the same changes for tools.\n",
             self.from.sha256, self.to.sha256
         )
         .unwrap();

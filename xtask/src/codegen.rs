@@ -69,7 +69,7 @@ fn generate_workspace(root: &Path, pins: &[Pin], mode: Mode) -> Result<()> {
 }
 
 /// Every pinned revision, verified against its pin, with its errata ledger.
-fn load_inputs(root: &Path, pins: &[Pin]) -> Result<Vec<RevisionInput>> {
+pub(crate) fn load_inputs(root: &Path, pins: &[Pin]) -> Result<Vec<RevisionInput>> {
     let schemas = schema::read_verified(root, pins)?;
     pins.iter()
         .zip(schemas)

@@ -2,12 +2,14 @@
 //!
 //! - `schema pull|verify`: fetch the pinned MCP schemas and check their sha256 ([`schema`]).
 //! - `codegen [--check]`: regenerate (or check) the committed generated files ([`codegen`]).
+//! - `diff FROM TO [--format markdown|json]`: what changed between two schema revisions ([`diff`]).
 //! - `test`: the full test run that CI and the README use ([`test`]).
 //! - `fuzz [--target NAME] [--seconds N]`: the cargo-fuzz targets, nightly, not in CI ([`fuzz`]).
 //! - `bench`: every validation path on one message mix, side by side ([`bench`]).
 
 mod bench;
 mod codegen;
+mod diff;
 mod fuzz;
 mod python;
 mod schema;
@@ -39,6 +41,10 @@ enum Command {
     ///
     /// With --schema/--revision/--out, generate one revision from any schema file instead.
     Codegen(CodegenArgs),
+    /// Show what changed between two schema revisions and whom each change breaks.
+    ///
+    /// FROM and TO are pinned revision names (with their errata) or schema files.
+    Diff(diff::DiffArgs),
     /// Run every test: schema pull, codegen --check, cargo test, C library, clippy, rustdoc, Python.
     Test,
     /// Run the cargo-fuzz targets of fuzz/ for a given time each (nightly; not part of CI).
@@ -97,6 +103,7 @@ fn main() -> ExitCode {
             }
             _ => codegen::run(&root, args.check),
         },
+        Command::Diff(args) => diff::run(&root, &args),
         Command::Test => test::run(&root),
         Command::Fuzz(args) => return fuzz::main(&root, args),
         Command::Bench(args) => bench::run(&root, &args),
