@@ -58,8 +58,10 @@ The rules, per kind of change:
 | required → optional | breaks | – |
 | open → closed object (`additionalProperties: false`) | – | breaks (extra keys rejected) |
 | closed → open object | breaks (extra keys may arrive) | – |
-| enum value or union arm added | breaks | – |
-| enum value or union arm removed | – | breaks |
+| enum value added | breaks | – |
+| enum value removed | – | breaks |
+| union arm added | breaks, unless an old arm already accepted all its values | – |
+| union arm removed | – | breaks, unless a remaining arm accepts all its values |
 | const changed, unrelated type change | breaks | breaks |
 | type widened (integer → number, const/enum → string, something → any) | breaks | – |
 | type narrowed (the reverse) | – | breaks |
@@ -884,14 +886,26 @@ impl<'a> Cmp<'a> {
                 }
             }
         }
-        for (i, (l, _)) in oarms.iter().enumerate() {
+        // An arm removed breaks old writers unless a new arm still takes all its values; an arm
+        // added breaks old readers unless an old arm already took all of its values.
+        for (i, (l, os)) in oarms.iter().enumerate() {
             if !pairs.iter().any(|p| p.0 == i) {
-                self.push(ChangeKind::UnionArmRemoved, Some(l.clone()), None, Breaks::WRITERS);
+                let cover = narms.iter().find(|(_, ns)| !self.breaks_of(os, ns).old_writers);
+                let (new, breaks) = match cover {
+                    Some((k, _)) => (Some(format!("accepted as {k}")), Breaks::NONE),
+                    None => (None, Breaks::WRITERS),
+                };
+                self.push(ChangeKind::UnionArmRemoved, Some(l.clone()), new, breaks);
             }
         }
-        for (j, (l, _)) in narms.iter().enumerate() {
+        for (j, (l, ns)) in narms.iter().enumerate() {
             if !pairs.iter().any(|p| p.1 == j) {
-                self.push(ChangeKind::UnionArmAdded, None, Some(l.clone()), Breaks::READERS);
+                let cover = oarms.iter().find(|(_, os)| !self.breaks_of(os, ns).old_readers);
+                let (old, breaks) = match cover {
+                    Some((k, _)) => (Some(format!("accepted as {k}")), Breaks::NONE),
+                    None => (None, Breaks::READERS),
+                };
+                self.push(ChangeKind::UnionArmAdded, old, Some(l.clone()), breaks);
             }
         }
         let single = oarms.len() == 1 && narms.len() == 1;

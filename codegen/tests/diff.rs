@@ -179,13 +179,14 @@ fn enum_values() {
 
 #[test]
 fn union_arms() {
+    let one = |k: &str| obj(json!({k: {"type": "string"}}), &[k], true);
     let old = json!({
-        "T": {"type": "object"}, "U": {"type": "object"}, "V": {"type": "object"},
+        "T": one("t"), "U": one("u"), "V": one("v"),
         "Content": {"anyOf": [{"$ref": "#/$defs/T"}, {"$ref": "#/$defs/U"}]},
         "Id": {"type": "string"}
     });
     let new = json!({
-        "T": {"type": "object"}, "U": {"type": "object"}, "V": {"type": "object"},
+        "T": one("t"), "U": one("u"), "V": one("v"),
         "Content": {"anyOf": [{"$ref": "#/$defs/T"}, {"$ref": "#/$defs/V"}]},
         "Id": {"type": ["string", "integer"]}
     });
@@ -196,6 +197,25 @@ fn union_arms() {
     );
     assert_eq!(d.changes[0].old.as_deref(), Some("U"));
     assert_eq!(d.changes[2].new.as_deref(), Some("integer"));
+}
+
+#[test]
+fn union_arms_another_arm_covers_break_no_one() {
+    // Every `Specific` is also a `Result` (an open object): dropping or adding the arm changes
+    // nothing a validator accepts.
+    let defs = |arms: &[&str]| {
+        json!({
+            "Result": obj(json!({"_meta": {"type": "object"}}), &[], false),
+            "Specific": obj(json!({"x": {"type": "string"}}), &["x"], false),
+            "Any": refs(arms)
+        })
+    };
+    let d = diff_defs(defs(&["Result", "Specific"]), defs(&["Result"]));
+    assert_eq!(lines(&d), ["Any union_arm_removed none"]);
+    assert_eq!(d.changes[0].new.as_deref(), Some("accepted as Result"));
+    let d = diff_defs(defs(&["Result"]), defs(&["Result", "Specific"]));
+    assert_eq!(lines(&d), ["Any union_arm_added none"]);
+    assert_eq!(d.changes[0].old.as_deref(), Some("accepted as Result"));
 }
 
 #[test]
