@@ -65,3 +65,44 @@ fn input(root: &Path, arg: &str) -> Result<RevisionInput> {
         errata: None,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use mcpgen_codegen::diff::{ChangeKind, RevisionDiff};
+
+    use super::*;
+
+    fn pinned(from: &str, to: &str) -> RevisionDiff {
+        let root = crate::project_root();
+        let (old, new) = (input(&root, from).unwrap(), input(&root, to).unwrap());
+        mcpgen_codegen::diff::diff_inputs(&old, &new).unwrap_or_else(|d| panic!("{d}"))
+    }
+
+    fn has(d: &RevisionDiff, kind: ChangeKind, name: &str, path: &str) -> bool {
+        d.changes.iter().any(|c| c.kind == kind && c.subject.name() == name && c.subject.path() == path)
+    }
+
+    #[test]
+    fn a_revision_has_no_changes_from_itself() {
+        let d = pinned("2026-07-28", "2026-07-28");
+        assert!(d.changes.is_empty(), "{:#?}", d.changes);
+    }
+
+    /// The known 2025-11-25 → 2026-07-28 changes, found in the lowered models of the pinned schemas.
+    #[test]
+    fn the_known_changes_of_2026_07_28() {
+        let d = pinned("2025-11-25", "2026-07-28");
+        let initialize = d.changes.iter().find(|c| c.subject.name() == "initialize").expect("initialize");
+        assert_eq!((initialize.kind, initialize.breaks.old_writers), (ChangeKind::MethodRemoved, true));
+        assert!(has(&d, ChangeKind::MethodAdded, "server/discover", ""));
+        for m in ["tasks/get", "tasks/list", "tasks/cancel", "tasks/result"] {
+            assert!(has(&d, ChangeKind::MethodRemoved, m, ""), "{m}");
+        }
+        assert!(has(&d, ChangeKind::FieldAdded, "CallToolResult", "/resultType"));
+        assert!(has(&d, ChangeKind::FieldRequired, "CallToolRequestParams", "/_meta"));
+        let pv = "/_meta/io.modelcontextprotocol~1protocolVersion";
+        let c = d.changes.iter().find(|c| c.subject.name() == "CallToolRequestParams" && c.subject.path() == pv);
+        assert!(c.is_some_and(|c| c.kind == ChangeKind::FieldAdded && c.breaks.old_writers), "{c:?}");
+        assert!(has(&d, ChangeKind::UnionArmAdded, "tools/call", "/result"));
+    }
+}
