@@ -257,7 +257,7 @@ pub static RULES: [Rule; 262] = [
         level: Level::Informal,
         summary: "Errors produced locally (timeouts, invalid responses) must not look like errors the peer sent.",
         source: "basic",
-        enforcement: Enforcement::Enforced("by the API: protocol::ResponseError (local) vs CheckedResponse::Error (remote); C status ranges 100..199 (remote) vs 200..299 (local); distinct Python exceptions"),
+        enforcement: Enforcement::Enforced("by the API: protocol::ResponseError (local) vs CheckedResponse::Error (remote); in C, statuses 100..199 (remote) vs 200..299 (local); in Python, ResponseError raised vs ErrorResponse returned"),
     },
     Rule {
         id: "ERR-8",
@@ -1482,7 +1482,7 @@ pub static RULES: [Rule; 262] = [
         level: Level::Must,
         summary: "Clients that render icons support PNG and JPEG (`image/jpg` as an alias), and should support SVG and WebP.",
         source: "basic, schema.json#/$defs/Icons",
-        enforcement: Enforcement::Enforced("icons::IconPolicy::check_mime (PNG, JPEG, WebP by default; SVG opt-in, ICON-9)"),
+        enforcement: Enforcement::Enforced("icons::IconPolicy::check_mime: PNG, JPEG and WebP by default, GIF and SVG opt-in (ICON-9)"),
     },
     Rule {
         id: "ICON-2",
