@@ -2,8 +2,8 @@
 //!
 //! Data flow (one way): [`load`] parses a schema and applies the errata ledger,
 //! [`ir::lower`] turns it into the validated intermediate model, and the emitters in
-//! [`emit`] render the IR into an in-memory [`FileMap`]. Nothing here touches the
-//! file system; `xtask` writes or compares the map.
+//! [`emit`] render the IR into an in-memory [`FileMap`]; [`rules`] does the same for the rules
+//! catalogue. Nothing here touches the file system; `xtask` writes or compares the map.
 
 pub mod diag;
 pub mod diff;
@@ -11,6 +11,7 @@ pub mod emit;
 pub mod errata;
 pub mod ir;
 pub mod load;
+pub mod rules;
 
 use std::collections::BTreeMap;
 
@@ -62,9 +63,10 @@ impl FileMap {
 }
 
 /// Generates the whole committed tree for all `revisions`: per-revision Rust modules under
-/// `generated/src/rev_<rev>/`, plus the index module that wires them into the crate.
-pub fn generate_workspace(revisions: &[RevisionInput]) -> Result<FileMap, Diagnostics> {
-    emit::workspace(revisions)
+/// `generated/src/rev_<rev>/`, plus the index module that wires them into the crate; and from
+/// `rules` (the text of `schema/rules.toml`) the rules table and `docs/rules.md` ([`rules`]).
+pub fn generate_workspace(revisions: &[RevisionInput], rules: &str) -> Result<FileMap, Diagnostics> {
+    emit::workspace(revisions, rules)
 }
 
 /// Generates one revision's Rust module into `out_dir` (relative paths in the returned map are

@@ -36,6 +36,11 @@ pub mod rev_2024_11_05;
 mod revisions;
 pub use revisions::Revision;
 
+/// The rules catalogue (from `schema/rules.toml`); read it through `mcpgen::rules`.
+#[doc(hidden)]
+#[rustfmt::skip]
+pub mod rule_table;
+
 /// Calls `$m!` with every revision of the build as `"feature" => module` pairs, so crates
 /// built on this one derive per-revision code from the one table (forward the features).
 #[doc(hidden)]

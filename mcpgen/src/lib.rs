@@ -30,7 +30,8 @@
 //! - [`json`]: the lossless JSON value, number and parser the rest is built on.
 
 //! - [`protocol`]: the rules beyond the schema, for servers and clients;
-//! - [`tools`] and [`icons`]: tool schemas, arguments and icons from untrusted peers.
+//! - [`tools`] and [`icons`]: tool schemas, arguments and icons from untrusted peers;
+//! - [`rules`]: the catalogue of every rule id the errors carry (`docs/rules.md`).
 //!
 //! The crate is the public face of three: `mcpgen-runtime` (hand-written, schema-agnostic:
 //! JSON, validation primitives, decode traits), `mcpgen-schema` (generated: the revision
@@ -38,6 +39,7 @@
 
 pub mod icons;
 pub mod protocol;
+pub mod rules;
 pub mod tools;
 
 pub use mcpgen_runtime::{json, methods};

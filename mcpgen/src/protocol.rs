@@ -1,12 +1,12 @@
-//! Protocol rules the schema cannot express (`shared/design/protocol-rules.md`): method-aware
-//! message validation, the server-side request check, the client-side response check, version
+//! Protocol rules the schema cannot express (every rule id is in the catalogue, [`crate::rules`]
+//! and `docs/rules.md`): method-aware message validation, the server-side request check, the client-side response check, version
 //! negotiation, `_meta` key grammar, and era detection.
 //!
 //! API CONTRACT (bindings code against these signatures): every function below keeps its
 //! signature.
 //!
 //! Choices where the spec is silent (each documented at its function):
-//! - [`check_request`] follows §0's order; HTTP status 400 for -32700/-32600/-32022/META-6 and
+//! - [`check_request`] follows mcpgen's check order (AMB-9); HTTP status 400 for -32700/-32600/-32022/META-6 and
 //!   refused notifications, 404 for -32601, **200** for other -32602 (AMB-10). Rule id `SCHEMA`
 //!   marks a refusal that comes from the method's schema definition rather than a named rule.
 //! - On receipt, invalid `_meta` keys (META-1), invalid W3C values (OTEL-1..3, dropped by the
@@ -84,8 +84,8 @@ pub struct ProtocolError {
     pub id: Option<Value>,
     /// HTTP status the spec requires for this failure on Streamable HTTP.
     pub http_status: u16,
-    /// Rule id from protocol-rules.md (`META-6`, `VER-1`, `MSG-1`, …), or `SCHEMA` when the
-    /// method's schema definition refuses the params.
+    /// Rule id (`META-6`, `VER-1`, `MSG-1`, …), or `SCHEMA` when the method's schema definition
+    /// refuses the params; [`crate::rules::lookup`] says what it means.
     pub rule: &'static str,
     /// Schema-level details, when the refusal comes from validation.
     pub errors: Vec<ValidationError>,
@@ -125,8 +125,8 @@ impl std::fmt::Display for ProtocolError {
 }
 impl std::error::Error for ProtocolError {}
 
-/// Server side: decides whether a request (or notification) should be served, in the check
-/// order of protocol-rules.md §0 (parse → envelope → `_meta` → version → method → params).
+/// Server side: decides whether a request (or notification) should be served, in mcpgen's check
+/// order (AMB-9; the spec defines none): parse → envelope → `_meta` → version → method → params.
 ///
 /// | step | failure | code | HTTP | rule | `id` |
 /// |---|---|---|---|---|---|

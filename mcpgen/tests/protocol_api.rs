@@ -1,5 +1,6 @@
-//! The protocol rules through the public API: protocol-rules.md §28 vectors 1–9 and 19–27, plus
-//! the helpers. (The data-driven vectors in `vectors/protocol/` run from `protocol_vectors.rs`.)
+//! The protocol rules through the public API: request checks (ID-1, MSG-1, META-6, VER-1, MSG-9,
+//! ERA-8…), response checks (RESULT-2/3/5, MRTR-3), `_meta` keys and extensions, plus the
+//! helpers. (The data-driven vectors in `vectors/protocol/` run from `protocol_vectors.rs`.)
 
 use mcpgen::json::{Tape, Value};
 use mcpgen::protocol::{
@@ -213,7 +214,8 @@ fn notifications_accepted_or_refused_without_id() {
 #[test]
 fn otel_invalid_value_is_dropped_not_fatal() {
     let msg = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"traceparent":"00-00000000000000000000000000000000-00f067aa0ba902b7-01"}}}"#;
-    check_request(msg.as_bytes(), &modern_only()).expect("served despite the invalid traceparent (§28 item 28)");
+    check_request(msg.as_bytes(), &modern_only())
+        .expect("served despite the invalid traceparent (OTEL-1: dropped, not fatal)");
     let err = validate_message(rev("2026-07-28"), msg.as_bytes(), Options::default()).unwrap_err();
     let e = &err.validation_errors()[0];
     assert_eq!((e.rule, e.pointer.as_str()), (Some("OTEL-1"), "/params/_meta/traceparent"));

@@ -3,7 +3,7 @@
 //! The hand-written base of mcpgen, which knows nothing of any MCP schema: the lossless JSON
 //! tape parser, [`Value`] and [`Number`] (which keeps the text it was read from), the
 //! [`JsonView`] trait every generated validator reads through, the decode traits, [`Policy`] and
-//! [`Options`], and [`ValidationError`].
+//! [`Options`], [`ValidationError`], and the types of the rules catalogue ([`rules`]).
 //!
 //! Use it through the `mcpgen` crate, which re-exports what users need. Generated code (crate
 //! `mcpgen-schema`) calls the validation primitives in the hidden [`__rt`] module, which is not
@@ -11,6 +11,7 @@
 
 pub mod json;
 pub mod methods;
+pub mod rules;
 
 #[doc(hidden)]
 #[path = "rt/mod.rs"]

@@ -60,12 +60,19 @@ pub fn check(root: &Path) -> Result<()> {
 
 fn generate_workspace(root: &Path, pins: &[Pin], mode: Mode) -> Result<()> {
     let inputs = load_inputs(root, pins)?;
+    let rules = load_rules(root)?;
     let start = Instant::now();
-    let files = mcpgen_codegen::generate_workspace(&inputs)
+    let files = mcpgen_codegen::generate_workspace(&inputs, &rules)
         .map_err(|diagnostics| format!("code generation failed:\n{diagnostics}"))?;
     println!("generated {} files from {} revisions in {:.2?}", files.len(), inputs.len(), start.elapsed());
     let files: Vec<(&str, &str)> = files.iter().collect();
     ensure_files(root, &files, GENERATED_DIRS, mode)
+}
+
+/// The rules catalogue's data file (`schema/rules.toml`).
+fn load_rules(root: &Path) -> Result<String> {
+    let rel = mcpgen_codegen::rules::RULES_FILE;
+    fs::read_to_string(root.join(rel)).map_err(|e| format!("cannot read {rel}: {e}"))
 }
 
 /// Every pinned revision, verified against its pin, with its errata ledger.
@@ -300,8 +307,9 @@ mod tests {
         let root = crate::project_root();
         let pins = schema::load_pins(&root).unwrap();
         let inputs = load_inputs(&root, &pins).unwrap_or_else(|e| panic!("{e}"));
-        let a = mcpgen_codegen::generate_workspace(&inputs).unwrap();
-        let b = mcpgen_codegen::generate_workspace(&inputs).unwrap();
+        let rules = load_rules(&root).unwrap();
+        let a = mcpgen_codegen::generate_workspace(&inputs, &rules).unwrap();
+        let b = mcpgen_codegen::generate_workspace(&inputs, &rules).unwrap();
         assert!(!a.is_empty());
         assert!(a == b, "two runs of the generator disagree");
     }

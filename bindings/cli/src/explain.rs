@@ -1,13 +1,78 @@
-//! `mcpgen explain`.
+//! `mcpgen explain` and `mcpgen rules`.
 
 use std::fmt::Write as _;
 use std::io::Write;
 use std::process::ExitCode;
 
 use mcpgen::methods::{Direction, MethodInfo, MethodKind};
+use mcpgen::rules::{Enforcement, Rule};
 use mcpgen::Revision;
 
 use crate::UsageError;
+
+fn write_out(s: &str) -> Result<(), UsageError> {
+    std::io::stdout().lock().write_all(s.as_bytes()).map_err(|e| UsageError(format!("cannot write output: {e}")))
+}
+
+/// Shaped like a rule id: `FAMILY-N` (`META-6`, `meta-6`) or an upper-case word, possibly
+/// hyphenated (`SCHEMA`, `POLICY-STRICT`). Definition names are mixed-case, methods lower-case
+/// with a `/`.
+fn rule_shaped(s: &str) -> bool {
+    let letters = |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_alphabetic());
+    let one_case = s.bytes().all(|b| !b.is_ascii_lowercase()) || s.bytes().all(|b| !b.is_ascii_uppercase());
+    let mut parts = s.split('-');
+    let family = parts.next().unwrap_or_default();
+    let rest: Vec<&str> = parts.collect();
+    one_case
+        && letters(family)
+        && match rest.as_slice() {
+            [] => s.bytes().all(|b| b.is_ascii_uppercase()),
+            [n] if n.bytes().all(|b| b.is_ascii_digit()) => !n.is_empty(),
+            words => words.iter().all(|w| letters(w)),
+        }
+}
+
+/// `mcpgen explain RULE-ID`: `Some(exit code)` when `name` is a rule id, `None` when it is not
+/// shaped like one (a definition or method then); an unknown rule-shaped id is a usage error.
+pub fn rule(name: &str) -> Result<Option<ExitCode>, UsageError> {
+    let Some(rule) = mcpgen::rules::lookup(name) else {
+        if rule_shaped(name) {
+            return Err(UsageError(format!(
+                "`{name}` is not a rule id of the catalogue (see `mcpgen rules`, or docs/rules.md)"
+            )));
+        }
+        return Ok(None);
+    };
+    write_out(&format!("{rule}\n"))?;
+    Ok(Some(ExitCode::SUCCESS))
+}
+
+fn status(r: &Rule) -> &'static str {
+    match r.enforcement {
+        Enforcement::Enforced(_) => "enforced",
+        Enforcement::NotEnforced(_) => "not enforced",
+        Enforcement::Stateful(_) => "needs state",
+    }
+}
+
+/// `mcpgen rules [--format json]`.
+pub fn rules(json: bool) -> Result<ExitCode, UsageError> {
+    let all = mcpgen::rules::catalogue();
+    let s = if json {
+        let list = mcpgen::Value::Array(all.iter().map(Rule::to_value).collect());
+        format!("{}\n", mcpgen::json::to_json_string(&list))
+    } else {
+        let w_id = all.iter().map(|r| r.id.len()).max().unwrap_or(0);
+        let w_level = all.iter().map(|r| r.level.as_str().len()).max().unwrap_or(0);
+        let mut s = String::new();
+        for r in all {
+            let _ = writeln!(s, "{:<w_id$}  {:<w_level$}  {:<12}  {}", r.id, r.level.as_str(), status(r), r.summary);
+        }
+        s
+    };
+    write_out(&s)?;
+    Ok(ExitCode::SUCCESS)
+}
 
 fn direction(d: Direction) -> &'static str {
     match d {
@@ -79,6 +144,6 @@ pub fn run(rev: Revision, name: &str) -> Result<ExitCode, UsageError> {
     if !answers.is_empty() {
         let _ = writeln!(s, "\nResult of: {}", answers.join(", "));
     }
-    std::io::stdout().lock().write_all(s.as_bytes()).map_err(|e| UsageError(format!("cannot write output: {e}")))?;
+    write_out(&s)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -114,10 +114,12 @@ enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
-    /// Decide, as a server would, whether a request should be served (protocol-rules.md §0).
+    /// Decide, as a server would, whether a request should be served, in mcpgen's check order
+    /// (parse, envelope, `_meta`, version, method, params: `mcpgen explain AMB-9`).
     ///
     /// Exit 0 and print nothing when it should; otherwise exit 1 and print
-    /// `{"response": <JSON-RPC error response>, "httpStatus": N, "rule": "ID"}`.
+    /// `{"response": <JSON-RPC error response>, "httpStatus": N, "rule": "ID"}` (`mcpgen explain ID`
+    /// says what the rule is).
     CheckRequest {
         /// Protocol versions the server supports, preferred first (default: every revision of
         /// this build). A legacy version makes the server dual-era (legacy `initialize` accepted).
@@ -127,12 +129,24 @@ enum Command {
         input: PathBuf,
     },
     /// Show a definition: summary, schema path, fields (name, type, required) and, for
-    /// methods, the method-table row. DEF may also be a method name (`tools/call`).
+    /// methods, the method-table row. DEF may also be a method name (`tools/call`), or a rule
+    /// id (`META-6`): then the rule's level, summary, source and what mcpgen does about it.
+    ///
+    /// Exit 2 for an unknown definition, method or rule id.
     Explain {
         #[arg(long, default_value_t = latest_revision())]
         revision: String,
-        /// Definition name (`CallToolRequest`) or method (`tools/call`).
+        /// Definition name (`CallToolRequest`), method (`tools/call`) or rule id (`META-6`).
         def: String,
+    },
+    /// List the rules catalogue: every rule id mcpgen reports or documents, with its level and
+    /// summary, and whether mcpgen enforces it (docs/rules.md; `mcpgen explain ID` for one).
+    ///
+    /// --format json prints one JSON array of {"id", "level", "summary", "source", "enforced"}.
+    Rules {
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
     },
 }
 
@@ -224,9 +238,13 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             check::run(&bytes, &config)
         }
         Command::Explain { revision: rev, def } => {
+            if let Some(code) = explain::rule(&def)? {
+                return Ok(code);
+            }
             let rev = revision(&rev)?;
             explain::run(rev, &def)
         }
+        Command::Rules { format } => explain::rules(format == Format::Json),
         Command::Defs { revision: rev } => {
             let rev = revision(&rev)?;
             let mut out = std::io::stdout().lock();

@@ -291,3 +291,66 @@ fn explain_shows_fields_and_method_row() {
     assert_eq!(mcpgen(&["explain", "NoSuchThing"], b"").0, 2);
     assert_eq!(mcpgen(&["explain", "--revision", "2025-11-25", "InitializeRequest"], b"").0, 0);
 }
+
+#[test]
+fn explain_prints_a_rule() {
+    let (code, out, err) = mcpgen(&["explain", "META-6"], b"");
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "META-6 (MUST)");
+    assert!(lines[1].contains("io.modelcontextprotocol/protocolVersion"), "{out}");
+    assert!(lines[2].starts_with("source: basic"), "{out}");
+    assert!(lines[3].starts_with("mcpgen: protocol::check_request"), "{out}");
+    // Ids compare case-insensitively; the bare-word ids are rules too.
+    assert_eq!(mcpgen(&["explain", "amb-10"], b"").1.lines().next(), Some("AMB-10 (choice)"));
+    let (_, out, _) = mcpgen(&["explain", "ID-2"], b"");
+    assert!(out.contains("mcpgen: not judgeable from one message: "), "{out}");
+    assert_eq!(mcpgen(&["explain", "POLICY-STRICT"], b"").0, 0);
+    assert_eq!(mcpgen(&["explain", "SCHEMA"], b"").0, 0);
+}
+
+#[test]
+fn explain_unknown_rule_exits_2() {
+    // Made-up ids, spelled in pieces so the catalogue's coverage test does not take them for ids in use.
+    for id in [concat!("META", "-999"), concat!("NOPE", "-1"), concat!("POLICY", "-LAX")] {
+        let (code, out, err) = mcpgen(&["explain", id], b"");
+        assert_eq!(code, 2, "{id}: {out}");
+        assert!(err.contains(&format!("`{id}` is not a rule id")) && err.contains("mcpgen rules"), "{err}");
+    }
+    // Not rule-shaped: still a definition lookup.
+    let (code, _, err) = mcpgen(&["explain", "NoSuchThing"], b"");
+    assert_eq!(code, 2);
+    assert!(err.contains("no definition or method named"), "{err}");
+}
+
+#[test]
+fn rules_lists_the_catalogue() {
+    let (code, out, err) = mcpgen(&["rules", "--format", "json"], b"");
+    assert_eq!(code, 0, "{err}");
+    let list: serde_json::Value = serde_json::from_str(&out).expect("one JSON array");
+    let list = list.as_array().unwrap();
+    assert!(list.len() > 250, "{} rules", list.len());
+    for r in list {
+        let keys: Vec<&str> = r.as_object().unwrap().keys().map(String::as_str).collect();
+        let mut sorted = keys.clone();
+        sorted.sort();
+        assert_eq!(sorted, ["enforced", "id", "level", "source", "summary"], "{r}");
+        assert!(r.as_object().unwrap().values().all(|v| v.as_str().is_some_and(|s| !s.is_empty())), "{r}");
+    }
+    let meta6 = list.iter().find(|r| r["id"] == "META-6").expect("META-6 listed");
+    assert_eq!(meta6["level"], "MUST");
+    assert!(meta6["source"].as_str().unwrap().contains("schema.json#/$defs/RequestParams"));
+    assert!(meta6["enforced"].as_str().unwrap().starts_with("protocol::check_request"));
+    let id2 = list.iter().find(|r| r["id"] == "ID-2").unwrap();
+    assert!(id2["enforced"].as_str().unwrap().starts_with("not judgeable from one message: "));
+    for id in ["SCHEMA", "POLICY-STRICT", "AMB-10", "ERA-8", "Q-17"] {
+        assert!(list.iter().any(|r| r["id"] == id), "{id} missing");
+    }
+
+    let (code, text, _) = mcpgen(&["rules"], b"");
+    assert_eq!(code, 0);
+    assert_eq!(text.lines().count(), list.len());
+    let line = text.lines().find(|l| l.starts_with("META-6 ")).unwrap();
+    assert!(line.contains(" MUST ") && line.contains(" enforced ") && line.contains("protocolVersion"), "{line}");
+    assert_eq!(mcpgen(&["rules", "--format", "yaml"], b"").0, 2);
+}

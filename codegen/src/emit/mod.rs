@@ -157,10 +157,15 @@ fn module_root(cx: &rust::Ctx, rev: &RevisionInput) -> TokenStream {
     }
 }
 
-/// Generates the whole committed tree: every revision's module plus the index module.
-pub fn workspace(revisions: &[RevisionInput]) -> Result<FileMap, Diagnostics> {
+/// Generates the whole committed tree: every revision's module plus the index module, and the
+/// rules catalogue's table and document.
+pub fn workspace(revisions: &[RevisionInput], rules: &str) -> Result<FileMap, Diagnostics> {
     let mut files = FileMap::default();
     let mut diags = Diagnostics::default();
+    match crate::rules::generate(rules) {
+        Ok(f) => files.extend(f),
+        Err(d) => diags.extend(d),
+    }
     let mut modules = Vec::new();
     for rev in revisions {
         let dir = format!("{SCHEMA_CRATE_DIR}/src/{}", module_name(&rev.revision));
@@ -234,6 +239,10 @@ fn schema_crate_root(revisions: &[RevisionInput]) -> String {
         ));
     }
     s.push_str("\n#[rustfmt::skip]\nmod revisions;\npub use revisions::Revision;\n");
+    s.push_str(&format!(
+        "\n/// The rules catalogue (from `schema/rules.toml`); read it through `mcpgen::rules`.\n#[doc(hidden)]\n#[rustfmt::skip]\npub mod {};\n",
+        crate::rules::TABLE_MODULE
+    ));
     s.push_str(
         "\n/// Calls `$m!` with every revision of the build as `\"feature\" => module` pairs, so crates\n\
          /// built on this one derive per-revision code from the one table (forward the features).\n\

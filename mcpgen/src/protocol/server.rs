@@ -1,5 +1,6 @@
-//! Server side: [`super::check_request`] in the check order of protocol-rules.md §0 (stdio and
-//! HTTP body; the HTTP-only steps 1, 2 and 5 belong to the transport).
+//! Server side: [`super::check_request`] in mcpgen's check order (AMB-9), for the stdio message or
+//! the HTTP body; the HTTP-only checks (`Origin`, method verb, header validation) belong to the
+//! transport.
 
 use crate::json::{JsonView, Kind, Map, Tape, Value};
 use crate::methods::{Direction, MethodInfo, MethodKind};
@@ -124,7 +125,7 @@ fn served(info: &MethodInfo, kind: MethodKind) -> bool {
 }
 
 pub(crate) fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<AcceptedRequest, ProtocolError> {
-    // Step 3: UTF-8 and JSON (-32700, no id).
+    // Parse: UTF-8 and JSON (-32700, no id).
     let tape = Tape::parse_bytes(bytes).map_err(|e| {
         let rule = if e.message.contains("UTF-8") { "MSG-8" } else { "CORE-2" };
         refuse(-32700, format!("Parse error: {e}"), None, 400, rule)
@@ -132,7 +133,7 @@ pub(crate) fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<Accep
     let v = tape.root();
     let versions = Versions::new(config);
 
-    // Step 4: envelope (-32600), with the id when it can be read.
+    // Envelope (-32600), with the id when it can be read.
     match v.kind() {
         Kind::Object => {}
         Kind::Array => {
@@ -208,7 +209,7 @@ pub(crate) fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<Accep
         return legacy_initialize(&v, id, &versions);
     }
 
-    // Step 6: required `_meta` fields (-32602, HTTP 400), even for unknown methods.
+    // Required `_meta` fields (-32602, HTTP 400), even for unknown methods.
     if let Some((at, msg)) = message::missing_request_meta(&v) {
         let mut e = refuse(-32602, format!("Invalid params: {msg}"), Some(id), 400, "META-6");
         e.errors.push(super::rules::rule_error(at, "required", "META-6", msg));
@@ -216,13 +217,13 @@ pub(crate) fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<Accep
     }
     let requested = meta_version.and_then(|x| x.as_str()).map(|s| s.into_owned()).unwrap_or_default();
 
-    // Step 7: version (-32022, HTTP 400). Legacy versions are usable only through
+    // Version (-32022, HTTP 400). Legacy versions are usable only through
     // `initialize`, never in per-request `_meta` (AMB-8).
     let Some(rev) = versions.modern.iter().copied().find(|r| r.as_str() == requested) else {
         return Err(versions.unsupported(&requested, Some(id), "VER-1"));
     };
 
-    // Step 8: method (-32601, HTTP 404).
+    // Method (-32601, HTTP 404).
     let info = match find_method(rev, &method) {
         Some(info) if served(info, MethodKind::Request) => info,
         _ => {
@@ -235,7 +236,7 @@ pub(crate) fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<Accep
         }
     };
 
-    // Step 9: params schema (-32602; HTTP 200 with the error body, AMB-10).
+    // Params schema (-32602; HTTP 200 with the error body, AMB-10).
     decode_request(rev, info, &v, Some(id), false, 200)
 }
 

@@ -72,7 +72,8 @@ pub struct ValidationError {
     pub schema_path: String,
     /// The JSON Schema keyword that failed (`type`, `required`, `const`, `anyOf`, …).
     pub keyword: &'static str,
-    /// Protocol rule id when the check comes from protocol-rules.md rather than the schema.
+    /// Protocol rule id when a rule rather than the schema fails (`META-1`, `POLICY-STRICT`, …;
+    /// the rules catalogue, `docs/rules.md`, says what each means).
     pub rule: Option<&'static str>,
     /// A sentence a person can act on: what was expected and what was found.
     pub message: String,
