@@ -99,7 +99,6 @@ struct CodegenArgs {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    absolute_mirror_env();
     let root = project_root();
     let result = match cli.command {
         Command::Schema { command: SchemaCommand::Pull { from, revisions } } => {
@@ -133,19 +132,8 @@ fn project_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask is a direct child of the workspace root").to_path_buf()
 }
 
-/// `MCPGEN_SCHEMA_MIRROR`, if set to something non-empty.
-/// `MCPGEN_SCHEMA_MIRROR` may be relative to where `cargo xtask` runs (the README's
-/// `../shared/mcp-spec`), but the test binaries it starts read it from their own crate
-/// directories: make it absolute once, for this process and every child.
-fn absolute_mirror_env() {
-    let Some(value) = mirror_from_env() else { return };
-    if value.is_relative() {
-        if let Ok(absolute) = std::path::absolute(&value) {
-            std::env::set_var(schema::MIRROR_ENV, absolute);
-        }
-    }
-}
-
+/// `MCPGEN_SCHEMA_MIRROR`, if set to something non-empty. Only xtask reads it (relative to
+/// where `cargo xtask` runs); the tests read the cache that `schema pull` fills.
 fn mirror_from_env() -> Option<PathBuf> {
     std::env::var_os(schema::MIRROR_ENV).filter(|v| !v.is_empty()).map(PathBuf::from)
 }
