@@ -1,10 +1,10 @@
 //! Data-driven tests: every official example of the 2026-07-28 schema, and every project
 //! vector in `vectors/`, one test each.
 //!
-//! Official examples: `$MCPGEN_SCHEMA_MIRROR/2026-07-28/examples/<Def>/*.json` (default: the
-//! `shared/mcp-spec` directory beside the checkout). Each must decode as the definition its
-//! folder names and re-encode to equal JSON (objects compared as sets of members, numbers by
-//! their text). A missing examples directory fails the run; it is never skipped.
+//! Official examples: `schema/2026-07-28/examples/<Def>/*.json`, the git-ignored cache that
+//! `cargo xtask schema pull` fills and checks against `schema/examples.sha256`. Each must
+//! decode as the definition its folder names and re-encode to equal JSON (objects compared as
+//! sets of members, numbers by their text). A missing cache fails the run; it is never skipped.
 
 use std::path::{Path, PathBuf};
 
@@ -26,17 +26,13 @@ fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
 }
 
-fn mirror() -> Result<PathBuf, String> {
-    let dir = match std::env::var_os("MCPGEN_SCHEMA_MIRROR") {
-        Some(d) => PathBuf::from(d),
-        None => workspace().join("../shared/mcp-spec"),
-    };
-    let examples = dir.join("2026-07-28/examples");
+fn examples_dir() -> Result<PathBuf, String> {
+    let examples = workspace().join("schema/2026-07-28/examples");
     if examples.is_dir() {
         Ok(examples)
     } else {
         Err(format!(
-            "official examples not found at {}; set MCPGEN_SCHEMA_MIRROR to the directory holding <rev>/schema.json and 2026-07-28/examples",
+            "official examples not found at {}; run `cargo xtask schema pull` (add --from DIR for a mirror)",
             examples.display()
         ))
     }
@@ -211,7 +207,7 @@ fn run_vector(path: &Path) -> Result<(), String> {
 fn main() {
     let args = Arguments::from_args();
     let mut trials = Vec::new();
-    match mirror() {
+    match examples_dir() {
         Ok(dir) => {
             let mut defs: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(Result::ok).collect();
             defs.sort_by_key(|e| e.file_name());

@@ -20,16 +20,16 @@ fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
 }
 
+/// The git-ignored cache that `cargo xtask schema pull` fills (never skipped when missing).
 fn examples_dir() -> Result<PathBuf, String> {
-    let dir = match std::env::var_os("MCPGEN_SCHEMA_MIRROR") {
-        Some(d) => PathBuf::from(d),
-        None => workspace().join("../shared/mcp-spec"),
-    };
-    let examples = dir.join("2026-07-28/examples");
+    let examples = workspace().join("schema/2026-07-28/examples");
     if examples.is_dir() {
         Ok(examples)
     } else {
-        Err(format!("official examples not found at {}; set MCPGEN_SCHEMA_MIRROR", examples.display()))
+        Err(format!(
+            "official examples not found at {}; run `cargo xtask schema pull` (add --from DIR for a mirror)",
+            examples.display()
+        ))
     }
 }
 

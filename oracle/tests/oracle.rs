@@ -49,24 +49,28 @@ fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
 }
 
-fn mirror() -> Result<PathBuf, String> {
-    let dir = match std::env::var_os("MCPGEN_SCHEMA_MIRROR") {
-        Some(d) => PathBuf::from(d),
-        None => workspace().join("../shared/mcp-spec"),
-    };
-    if dir.join("2026-07-28/examples").is_dir() {
+/// `schema/`: the git-ignored cache of `<rev>/schema.json` and `2026-07-28/examples` that
+/// `cargo xtask schema pull` fills and checks against the pins (never skipped when missing).
+fn inputs_dir() -> Result<PathBuf, String> {
+    let dir = workspace().join("schema");
+    let missing: Vec<String> = std::iter::once("2026-07-28/examples".to_owned())
+        .chain(Revision::ALL.iter().map(|rev| format!("{}/schema.json", rev.as_str())))
+        .filter(|rel| !dir.join(rel).exists())
+        .collect();
+    if missing.is_empty() {
         Ok(dir)
     } else {
         Err(format!(
-            "official schemas and examples not found under {}; set MCPGEN_SCHEMA_MIRROR to the directory holding <rev>/schema.json and 2026-07-28/examples",
-            dir.display()
+            "official inputs not found in {}: {}; run `cargo xtask schema pull` (add --from DIR for a mirror)",
+            dir.display(),
+            missing.join(", ")
         ))
     }
 }
 
 /// The patched schema document of a revision (errata ledger applied, as codegen does).
-fn patched_schema(mirror: &Path, rev: &str) -> Result<Value, String> {
-    let path = mirror.join(rev).join("schema.json");
+fn patched_schema(cache: &Path, rev: &str) -> Result<Value, String> {
+    let path = cache.join(rev).join("schema.json");
     let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut doc: Value = serde_json::from_slice(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
     let ledger_path = workspace().join("schema/errata").join(format!("{rev}.json"));
@@ -257,9 +261,9 @@ fn same_json(a: &Value, b: &Value, under_code: bool) -> bool {
     }
 }
 
-fn run_revision(rev_name: &str, mirror: &Path, corpus: &[Mutant], stats_out: &mut Stats) -> Result<(), String> {
+fn run_revision(rev_name: &str, cache: &Path, corpus: &[Mutant], stats_out: &mut Stats) -> Result<(), String> {
     let rev = Revision::parse(rev_name).ok_or_else(|| format!("revision {rev_name} not in this build"))?;
-    let mut oracle = Oracle::new(patched_schema(mirror, rev_name)?)?;
+    let mut oracle = Oracle::new(patched_schema(cache, rev_name)?)?;
     let st = stats_out;
     st.used_keywords = schema_keywords(&oracle.doc);
     st.expected_hits = vec![0; EXPECTED.len()];
@@ -415,9 +419,9 @@ fn report(rev: &str, st: &Stats) -> Result<(), Failed> {
 /// The claim: the generic envelope accepts many invalid requests. Counts the request
 /// mutants of 2026-07-28 that are invalid for their own definition (per jsonschema) and how
 /// many of them the generic `JSONRPCMessage` still accepts (per jsonschema and per mcpgen).
-fn generic_claim(mirror: &Path, corpus: &[Mutant], examples: &[Example]) -> Result<(), Failed> {
+fn generic_claim(cache: &Path, corpus: &[Mutant], examples: &[Example]) -> Result<(), Failed> {
     let rev = Revision::parse("2026-07-28").ok_or("2026-07-28 not in this build")?;
-    let mut oracle = Oracle::new(patched_schema(mirror, "2026-07-28")?)?;
+    let mut oracle = Oracle::new(patched_schema(cache, "2026-07-28")?)?;
     let request_defs: Vec<&str> = examples.iter().filter(|e| is_request(&e.value)).map(|e| e.def.as_str()).collect();
     let (mut invalid, mut generic_oracle, mut generic_mcpgen) = (0usize, 0usize, 0usize);
     for m in corpus.iter().filter(|m| !m.kind.starts_with("as:") && request_defs.contains(&m.def.as_str())) {
@@ -448,8 +452,8 @@ fn generic_claim(mirror: &Path, corpus: &[Mutant], examples: &[Example]) -> Resu
 /// definitions that hold them.
 const DERIVED_PER_DEF: usize = 3;
 
-fn derive_examples(mirror: &Path, examples: &[Example]) -> Result<Vec<Example>, String> {
-    let mut oracle = Oracle::new(patched_schema(mirror, "2026-07-28")?)?;
+fn derive_examples(cache: &Path, examples: &[Example]) -> Result<Vec<Example>, String> {
+    let mut oracle = Oracle::new(patched_schema(cache, "2026-07-28")?)?;
     let with_examples: std::collections::BTreeSet<&str> = examples.iter().map(|e| e.def.as_str()).collect();
     let defs: Vec<String> =
         oracle.doc[oracle.defs_key].as_object().map(|m| m.keys().cloned().collect()).unwrap_or_default();
@@ -469,16 +473,16 @@ fn derive_examples(mirror: &Path, examples: &[Example]) -> Result<Vec<Example>, 
 fn main() {
     let args = Arguments::from_args();
     let setup = (|| -> Result<(PathBuf, Vec<Example>, Vec<Mutant>), String> {
-        let mirror = mirror()?;
-        let examples = load_examples(&mirror.join("2026-07-28/examples"))?;
+        let cache = inputs_dir()?;
+        let examples = load_examples(&cache.join("2026-07-28/examples"))?;
         let mut voc = Vocabulary::default();
         for rev in Revision::ALL {
-            voc.add_schema(&patched_schema(&mirror, rev.as_str())?);
+            voc.add_schema(&patched_schema(&cache, rev.as_str())?);
         }
         for e in &examples {
             voc.add_example(&format!("{}/{}", e.def, e.name), &e.value);
         }
-        let derived = derive_examples(&mirror, &examples)?;
+        let derived = derive_examples(&cache, &examples)?;
         let official = examples.len();
         let mut all = examples.clone();
         all.extend(derived);
@@ -491,12 +495,12 @@ fn main() {
             all[official..].iter().map(|e| &e.def).collect::<std::collections::BTreeSet<_>>().len(),
             corpus.len() - originals
         );
-        Ok((mirror, examples, corpus))
+        Ok((cache, examples, corpus))
     })();
     let trials = match setup {
         Err(e) => vec![Trial::test("oracle::setup", move || Err(e.clone().into()))],
-        Ok((mirror, examples, corpus)) => {
-            let shared = Arc::new((mirror, examples, corpus));
+        Ok((cache, examples, corpus)) => {
+            let shared = Arc::new((cache, examples, corpus));
             let mut trials: Vec<Trial> = Revision::ALL
                 .iter()
                 .map(|rev| {

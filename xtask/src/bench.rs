@@ -1,7 +1,7 @@
 //! `cargo xtask bench`: the benchmark of every validation path on one realistic message mix
 //! (`bench/benches/mix.rs`, criterion underneath), with the ratios the project has goals for.
 //!
-//! It pulls the pinned schemas (the `jsonschema` comparison compiles the errata-patched schema)
+//! It pulls the pinned inputs (the `jsonschema` comparison compiles the errata-patched schema)
 //! and runs `cargo bench -p mcpgen-bench --bench mix` in the release-based `bench` profile;
 //! options become the bench's environment (`MCPGEN_BENCH_*`), trailing arguments go to
 //! criterion (a filter such as `'mix/(a|c)$'`, `--quick`, `--profile-time 10`).
@@ -36,7 +36,7 @@ pub struct BenchArgs {
 }
 
 pub fn run(root: &Path, args: &BenchArgs) -> Result<()> {
-    crate::test::pull_schemas(root)?;
+    crate::test::pull_inputs(root)?;
     let cargo: OsString = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut cmd = Command::new(cargo);
     if args.no_python {

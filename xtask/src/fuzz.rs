@@ -4,14 +4,12 @@
 //!
 //! Installs nothing: without `cargo-fuzz` or the nightly toolchain it says what to install and
 //! exits 2. Seed corpora are written at run time into `fuzz/corpus/<target>/` (git-ignored),
-//! from `$MCPGEN_SCHEMA_MIRROR/2026-07-28/examples` and `vectors/{decode,protocol}`; libFuzzer
+//! from the example cache `schema/2026-07-28/examples` and `vectors/{decode,protocol}`; libFuzzer
 //! adds what it finds there, and crashes land in `fuzz/artifacts/<target>/`.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
-
-use crate::mirror_from_env;
 
 /// The targets in `fuzz/fuzz_targets/`.
 pub const TARGETS: &[&str] = &["decode", "validate", "check_request"];
@@ -114,14 +112,11 @@ fn check_tools(root: &Path) -> Result<(), String> {
 }
 
 fn examples_dir(root: &Path) -> Result<PathBuf, String> {
-    let mirror = mirror_from_env().or_else(|| root.parent().map(|p| p.join("shared/mcp-spec")));
-    let dir = mirror.map(|m| m.join("2026-07-28/examples"));
-    match dir {
-        Some(d) if d.is_dir() => Ok(d),
-        _ => {
-            Err("official examples not found: set MCPGEN_SCHEMA_MIRROR to the directory holding 2026-07-28/examples"
-                .into())
-        }
+    let dir = root.join("schema/2026-07-28/examples");
+    if dir.is_dir() {
+        Ok(dir)
+    } else {
+        Err(format!("official examples not found at {}; run `cargo xtask schema pull` first", dir.display()))
     }
 }
 

@@ -1,6 +1,8 @@
 //! `cargo xtask`: the project's automation, in Rust so it runs wherever cargo does.
 //!
-//! - `schema pull|verify`: fetch the pinned MCP schemas and check their sha256 ([`schema`]).
+//! - `schema pull|verify|manifest`: fetch the pinned MCP schemas and official examples into the
+//!   git-ignored cache and check their sha256 ([`schema`], [`examples`]); rebuild the examples'
+//!   manifest from a mirror.
 //! - `codegen [--check]`: regenerate (or check) the committed generated files ([`codegen`]).
 //! - `diff FROM TO [--format markdown|json]`: what changed between two schema revisions ([`diff`]).
 //! - `test`: the full test run that CI and the README use ([`test`]).
@@ -10,6 +12,7 @@
 mod bench;
 mod codegen;
 mod diff;
+mod examples;
 mod fuzz;
 mod python;
 mod schema;
@@ -32,7 +35,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Fetch or verify the pinned schema files (schema/sources.toml).
+    /// Fetch or verify the pinned inputs (schema/sources.toml, schema/examples.sha256).
     Schema {
         #[command(subcommand)]
         command: SchemaCommand,
@@ -55,18 +58,30 @@ enum Command {
 
 #[derive(Subcommand)]
 enum SchemaCommand {
-    /// Fill schema/<rev>/schema.json for the pinned revisions, verifying each sha256.
+    /// Fill schema/<rev>/schema.json and schema/<rev>/examples/ for the pinned revisions,
+    /// verifying each file's sha256.
     Pull {
-        /// Mirror directory laid out as DIR/<rev>/schema.json
-        /// [default: $MCPGEN_SCHEMA_MIRROR, else download the pinned URL with curl]
+        /// Mirror directory laid out as upstream's schema/ folder (DIR/<rev>/schema.json,
+        /// DIR/<rev>/examples/<Def>/<name>.json)
+        /// [default: $MCPGEN_SCHEMA_MIRROR, else download the pinned URLs with curl]
         #[arg(long, value_name = "DIR")]
         from: Option<PathBuf>,
         /// Pull only this revision (repeatable) [default: all pinned revisions]
         #[arg(long = "revision", value_name = "R")]
         revisions: Vec<String>,
     },
-    /// Check the present schema files against their pinned sha256.
+    /// Check the present schema and example files against their pinned sha256.
     Verify,
+    /// Rewrite schema/examples.sha256 from the examples of a mirror (for maintainers).
+    Manifest {
+        /// Mirror directory laid out as upstream's schema/ folder, at the pinned commit
+        /// [default: $MCPGEN_SCHEMA_MIRROR]
+        #[arg(long, value_name = "DIR")]
+        from: Option<PathBuf>,
+        /// Download prefix of every example path [default: the pins' URL without <rev>/schema.json]
+        #[arg(long, value_name = "URL")]
+        base_url: Option<String>,
+    },
 }
 
 #[derive(clap::Args)]
@@ -90,13 +105,15 @@ struct CodegenArgs {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    absolute_mirror_env();
     let root = project_root();
     let result = match cli.command {
         Command::Schema { command: SchemaCommand::Pull { from, revisions } } => {
             schema::pull(&root, from.as_deref(), &revisions)
         }
         Command::Schema { command: SchemaCommand::Verify } => schema::verify(&root),
+        Command::Schema { command: SchemaCommand::Manifest { from, base_url } } => {
+            schema::manifest(&root, from.as_deref(), base_url.as_deref())
+        }
         Command::Codegen(args) => match (args.schema, args.revision, args.out) {
             (Some(schema), Some(revision), Some(out)) => {
                 codegen::generate_one(&schema, &revision, &out, args.errata.as_deref())
@@ -122,19 +139,8 @@ fn project_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask is a direct child of the workspace root").to_path_buf()
 }
 
-/// `MCPGEN_SCHEMA_MIRROR`, if set to something non-empty.
-/// `MCPGEN_SCHEMA_MIRROR` may be relative to where `cargo xtask` runs (the README's
-/// `../shared/mcp-spec`), but the test binaries it starts read it from their own crate
-/// directories: make it absolute once, for this process and every child.
-fn absolute_mirror_env() {
-    let Some(value) = mirror_from_env() else { return };
-    if value.is_relative() {
-        if let Ok(absolute) = std::path::absolute(&value) {
-            std::env::set_var(schema::MIRROR_ENV, absolute);
-        }
-    }
-}
-
+/// `MCPGEN_SCHEMA_MIRROR`, if set to something non-empty. Only xtask reads it (relative to
+/// where `cargo xtask` runs); the tests read the cache that `schema pull` fills.
 fn mirror_from_env() -> Option<PathBuf> {
     std::env::var_os(schema::MIRROR_ENV).filter(|v| !v.is_empty()).map(PathBuf::from)
 }

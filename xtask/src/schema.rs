@@ -1,4 +1,5 @@
-//! Schema pins: `schema/sources.toml`, and pulling and verifying `schema/<rev>/schema.json`.
+//! Schema pins: `schema/sources.toml`, and pulling and verifying `schema/<rev>/schema.json`
+//! and, through [`crate::examples`], the official examples `schema/<rev>/examples/`.
 //!
 //! A revision is pinned by the sha256 of its bytes, never by its name alone: upstream has
 //! re-published files under an unchanged revision name. Bytes that do not match the pin are
@@ -12,9 +13,11 @@ use std::process::Command;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
+use crate::examples::{self, Source, MANIFEST_REL};
 use crate::{mirror_from_env, read, Result};
 
-/// Environment variable naming a mirror directory laid out as `<mirror>/<rev>/schema.json`.
+/// Environment variable naming a mirror directory laid out as upstream's `schema/` folder:
+/// `<mirror>/<rev>/schema.json`, `<mirror>/<rev>/examples/<Def>/<name>.json`.
 pub const MIRROR_ENV: &str = "MCPGEN_SCHEMA_MIRROR";
 const PULL_HINT: &str = "run `cargo xtask schema pull` (or set MCPGEN_SCHEMA_MIRROR to a mirror directory)";
 const DIALECTS: &[&str] = &["2020-12", "draft-07"];
@@ -147,7 +150,7 @@ pub fn read_verified(root: &Path, pins: &[Pin]) -> Result<Vec<Vec<u8>>> {
     }
 }
 
-/// `cargo xtask schema pull`.
+/// `cargo xtask schema pull`: the schemas and the official examples of the selected revisions.
 pub fn pull(root: &Path, from: Option<&Path>, only: &[String]) -> Result<()> {
     let pins = load_pins(root)?;
     for name in only {
@@ -161,7 +164,31 @@ pub fn pull(root: &Path, from: Option<&Path>, only: &[String]) -> Result<()> {
     }
     let selected: Vec<&Pin> = pins.iter().filter(|pin| only.is_empty() || only.contains(&pin.name)).collect();
     let mirror = from.map(Path::to_path_buf).or_else(mirror_from_env);
-    pull_pins(root, &selected, mirror.as_deref())
+    pull_inputs(root, &pins, &selected, mirror.as_deref())
+}
+
+/// Fills `schema/<rev>/schema.json` and `schema/<rev>/examples/` for the `selected` revisions
+/// from `mirror`, or from the pinned URLs when there is none; both are tried, their failures
+/// reported together.
+pub fn pull_inputs(root: &Path, pins: &[Pin], selected: &[&Pin], mirror: Option<&Path>) -> Result<()> {
+    let manifest = examples::load(root, pins)?;
+    let schemas = pull_pins(root, selected, mirror);
+    let revisions: Vec<&str> = selected.iter().map(|pin| pin.name.as_str()).collect();
+    let wanted: Vec<&str> = manifest.revisions().into_iter().filter(|rev| revisions.contains(rev)).collect();
+    let examples = if wanted.is_empty() {
+        Ok(())
+    } else {
+        let source = match mirror {
+            Some(dir) => Source::Mirror(dir),
+            None => Source::Upstream,
+        };
+        examples::pull(root, &manifest, &wanted, source).map(drop)
+    };
+    match (schemas, examples) {
+        (Ok(()), Ok(())) => Ok(()),
+        (Err(e), Ok(())) | (Ok(()), Err(e)) => Err(e),
+        (Err(a), Err(b)) => Err(format!("{a}\n{b}")),
+    }
 }
 
 /// Fills `schema/<rev>/schema.json` for `pins` from `mirror` (`<mirror>/<rev>/schema.json`), or
@@ -214,7 +241,7 @@ fn pull_one(root: &Path, pin: &Pin, mirror: Option<&Path>) -> Result<String> {
 }
 
 /// Downloads `url` with the system curl: xtask carries no HTTP stack.
-fn curl(url: &str) -> Result<Vec<u8>> {
+pub(crate) fn curl(url: &str) -> Result<Vec<u8>> {
     let hint = "to pull from a mirror directory instead, use --from DIR or MCPGEN_SCHEMA_MIRROR";
     let output = Command::new("curl")
         .args(["-fsSL", url])
@@ -228,8 +255,8 @@ fn curl(url: &str) -> Result<Vec<u8>> {
 }
 
 /// Writes next to `path` first, then renames, so an interrupted pull never leaves a partial
-/// `schema.json` behind.
-fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+/// `schema.json` (or example) behind.
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     let dir = path.parent().expect("schema path has a parent");
     fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let tmp: PathBuf = path.with_extension("json.tmp");
@@ -239,9 +266,11 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     })
 }
 
-/// `cargo xtask schema verify`: every present file must match its pin.
+/// `cargo xtask schema verify`: every present schema file must match its pin, every present
+/// example its manifest line, and the example cache must hold no unlisted file.
 pub fn verify(root: &Path) -> Result<()> {
     let pins = load_pins(root)?;
+    let manifest = examples::load(root, &pins)?;
     let mut mismatched = 0;
     for pin in &pins {
         let state = match Local::read(root, pin)? {
@@ -254,11 +283,30 @@ pub fn verify(root: &Path) -> Result<()> {
         };
         println!("{} ({}): {state}", pin.name, pin.dialect);
     }
-    if mismatched == 0 {
+    let found = examples::verify(root, &manifest)?;
+    let mut errors = Vec::new();
+    if mismatched > 0 {
+        errors.push(format!("{mismatched} schema file(s) do not match their pins"));
+    }
+    if !found.mismatched.is_empty() {
+        errors.push(format!("{} example file(s) do not match {MANIFEST_REL}", found.mismatched.len()));
+    }
+    if !found.extra.is_empty() {
+        errors.push(format!("{} file(s) in the example cache are not in {MANIFEST_REL}", found.extra.len()));
+    }
+    if errors.is_empty() {
         Ok(())
     } else {
-        Err(format!(
-            "{mismatched} schema file(s) do not match their pins; run `cargo xtask schema pull` to replace them with the pinned bytes"
-        ))
+        errors.push("run `cargo xtask schema pull` to replace them with the pinned bytes".to_owned());
+        Err(errors.join("; "))
     }
+}
+
+/// `cargo xtask schema manifest [--from DIR] [--base-url URL]`.
+pub fn manifest(root: &Path, from: Option<&Path>, base_url: Option<&str>) -> Result<()> {
+    let pins = load_pins(root)?;
+    let mirror = from.map(Path::to_path_buf).or_else(mirror_from_env).ok_or_else(|| {
+        format!("name the mirror to read the examples from: --from DIR (laid out as upstream's schema/ folder) or {MIRROR_ENV}")
+    })?;
+    examples::write_manifest(root, &pins, &mirror, base_url)
 }

@@ -10,7 +10,7 @@ use crate::{codegen, mirror_from_env, schema, Result};
 
 /// The steps, in order. Adding a check is adding one line here.
 const STEPS: &[Step] = &[
-    Step::in_process("schema pull", pull_schemas),
+    Step::in_process("schema pull", pull_inputs),
     Step::in_process("codegen --check", codegen::check),
     // House style (rustfmt.toml); generated modules carry #[rustfmt::skip].
     Step::command("cargo fmt --check", "cargo", &["fmt", "--all", "--check"], &[]),
@@ -98,17 +98,16 @@ pub fn run(root: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Pulls every pinned schema from `MCPGEN_SCHEMA_MIRROR`, else from `../shared/mcp-spec`
-/// beside the workspace when it exists, else from the pinned upstream URLs.
-pub(crate) fn pull_schemas(root: &Path) -> Result<()> {
-    let beside = root.parent().map(|parent| parent.join("shared/mcp-spec"));
-    let beside = beside.filter(|dir| dir.is_dir());
-    let mirror = mirror_from_env().or(beside);
+/// Pulls every pinned schema and official example into the cache (`schema/<rev>/`), from
+/// `MCPGEN_SCHEMA_MIRROR` when it is set, else from the pinned upstream URLs. The tests read
+/// only the cache.
+pub(crate) fn pull_inputs(root: &Path) -> Result<()> {
+    let mirror = mirror_from_env();
     match &mirror {
-        Some(dir) => println!("mirror: {}", dir.display()),
-        None => println!("no mirror ({} unset, no ../shared/mcp-spec): downloading", schema::MIRROR_ENV),
+        Some(dir) => println!("mirror: {} ({})", dir.display(), schema::MIRROR_ENV),
+        None => println!("no mirror ({} unset): downloading from the pinned URLs", schema::MIRROR_ENV),
     }
     let pins = schema::load_pins(root)?;
     let all: Vec<&schema::Pin> = pins.iter().collect();
-    schema::pull_pins(root, &all, mirror.as_deref())
+    schema::pull_inputs(root, &pins, &all, mirror.as_deref())
 }

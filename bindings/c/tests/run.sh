@@ -12,8 +12,9 @@
 #  6. the example (examples/mcpgen_check.c) built through `pkg-config --cflags --libs mcpgen`
 #     from a prefix that install.sh fills, shared and static, and run on valid/invalid input.
 # Needs gcc, g++, valgrind, pkg-config (.ci/run installs them).
-# Environment: MCPGEN_SCHEMA_MIRROR (default ../shared/mcp-spec beside the checkout),
-# CARGO_TARGET_DIR, MCPGEN_C_SKIP_VALGRIND=1 to skip step 3-4's valgrind runs locally.
+# Reads the official examples from the cache `cargo xtask schema pull` fills
+# (schema/2026-07-28/examples). Environment: CARGO_TARGET_DIR, MCPGEN_C_SKIP_VALGRIND=1 to skip
+# step 3-4's valgrind runs locally.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -22,8 +23,7 @@ cargo="${CARGO:-cargo}"
 target="${CARGO_TARGET_DIR:-$root/target}"
 lib="$target/debug"
 out="$target/c-tests"
-mirror="${MCPGEN_SCHEMA_MIRROR:-$root/../shared/mcp-spec}"
-examples="$mirror/2026-07-28/examples"
+examples="$root/schema/2026-07-28/examples"
 mkdir -p "$out"
 
 step() { printf '\n--- %s\n' "$*"; }
@@ -32,7 +32,7 @@ run() { printf '$ %s\n' "$*"; "$@"; }
 for tool in gcc g++ valgrind pkg-config; do
     command -v "$tool" >/dev/null || { echo "run.sh: $tool is required (see .ci/run)" >&2; exit 1; }
 done
-[ -d "$examples" ] || { echo "run.sh: official examples not found at $examples (set MCPGEN_SCHEMA_MIRROR)" >&2; exit 1; }
+[ -d "$examples" ] || { echo "run.sh: official examples not found at $examples; run \`cargo xtask schema pull\`" >&2; exit 1; }
 
 step "build libmcpgen (debug)"
 (cd "$root" && run "$cargo" build -p mcpgen-c)

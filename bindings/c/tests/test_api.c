@@ -3,7 +3,8 @@
  * truncated JSON, 100 MB, deep nesting), the error getters and the protocol functions.
  *
  * Usage: test_api EXAMPLES_DIR VECTORS_DIR
- *   EXAMPLES_DIR = $MCPGEN_SCHEMA_MIRROR/2026-07-28/examples, VECTORS_DIR = vectors/
+ *   EXAMPLES_DIR = schema/2026-07-28/examples (filled by `cargo xtask schema pull`),
+ *   VECTORS_DIR = vectors/
  * Built with gcc -std=c99 -Wall -Wextra -Werror against libmcpgen.a and libmcpgen.so (run.sh).
  * Exit status 0 only when every check passed; each failure is printed with its location. */
 #define _POSIX_C_SOURCE 200809L

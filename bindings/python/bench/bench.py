@@ -14,9 +14,10 @@ Rows (from bytes = JSON text in, verdict out; from dicts = already-parsed data i
 - ``mcp-types`` pydantic models (``model_validate_json`` / ``model_validate``).
 
 Run with a release build of mcpgen installed (``pip install ./bindings/python`` builds one)
-and ``pip install -r bindings/python/bench/requirements.txt``::
+and ``pip install -r bindings/python/bench/requirements.txt``, after ``cargo xtask schema pull``
+(the examples and schema are read from its cache, ``schema/2026-07-28/``)::
 
-    MCPGEN_SCHEMA_MIRROR=../shared/mcp-spec python bindings/python/bench/bench.py
+    python bindings/python/bench/bench.py
 
 Goals (issue 5): from bytes ≥ 2× jsonschema-rs and ≥ 5× mcp-types; from dicts ≥ jsonschema-rs.
 """
@@ -36,15 +37,14 @@ REVISION = "2026-07-28"
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def mirror() -> Path:
-    env = os.environ.get("MCPGEN_SCHEMA_MIRROR")
-    return Path(env) if env else ROOT.parent / "shared" / "mcp-spec"
+CACHE = ROOT / "schema" / REVISION
+"""What `cargo xtask schema pull` fills: schema.json and examples/."""
 
 
 def load_mix() -> List[Tuple[str, bytes, Any]]:
-    examples = mirror() / REVISION / "examples"
+    examples = CACHE / "examples"
     if not examples.is_dir():
-        sys.exit(f"official examples not found at {examples}; set MCPGEN_SCHEMA_MIRROR")
+        sys.exit(f"official examples not found at {examples}; run `cargo xtask schema pull`")
     mix = []
     for d in sorted(examples.iterdir()):
         for f in sorted(d.glob("*.json")):
@@ -103,7 +103,7 @@ def main() -> None:
     from mcp_types import _v2026_07_28 as mcp_types_models
 
     mix = load_mix()
-    schema = json.loads((mirror() / REVISION / "schema.json").read_bytes())
+    schema = json.loads((CACHE / "schema.json").read_bytes())
     defs = sorted({d for d, _, _ in mix})
     skipped = [d for d in defs if not hasattr(mcp_types_models, d)]
     mix = [m for m in mix if m[0] not in skipped]

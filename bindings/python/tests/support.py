@@ -2,7 +2,6 @@
 and the flattening of union-arm errors (as the Rust runners do)."""
 
 import json
-import os
 from pathlib import Path
 from typing import Any, Iterator, List, Tuple
 
@@ -14,14 +13,12 @@ ROOT = Path(__file__).resolve().parents[3]
 VECTORS = ROOT / "vectors"
 
 
-def mirror() -> Path:
-    """`MCPGEN_SCHEMA_MIRROR`, else `shared/mcp-spec` beside the checkout (as the Rust tests)."""
-    env = os.environ.get("MCPGEN_SCHEMA_MIRROR")
-    return Path(env) if env else ROOT.parent / "shared" / "mcp-spec"
+PULL_HINT = "run `cargo xtask schema pull` (add --from DIR for a mirror)"
 
 
 def examples_dir() -> Path:
-    return mirror() / "2026-07-28" / "examples"
+    """The git-ignored cache that `cargo xtask schema pull` fills (as the Rust tests)."""
+    return ROOT / "schema" / "2026-07-28" / "examples"
 
 
 def official_examples() -> List[Tuple[str, Path]]:

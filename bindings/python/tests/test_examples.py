@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import mcpgen
-from support import dumps_lossless, examples_dir, loads_lossless, official_examples
+from support import PULL_HINT, dumps_lossless, examples_dir, loads_lossless, official_examples
 
 REVISION = "2026-07-28"
 
@@ -36,7 +36,7 @@ def cases():
 
 
 def test_examples_are_present() -> None:
-    assert EXAMPLES, f"official examples not found at {examples_dir()}; set MCPGEN_SCHEMA_MIRROR"
+    assert EXAMPLES, f"official examples not found at {examples_dir()}; {PULL_HINT}"
     assert len(EXAMPLES) >= 100
 
 
