@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use crate::ir::{Decl, DeclKind, LitValue, Module, Schema, Ty, Unknown};
-use crate::{ir, load, Diagnostics, FileMap, RevisionInput};
+use crate::{ir, load, FileMap};
 
 /// Directory of the Python package, workspace-relative.
 pub const PACKAGE_DIR: &str = "bindings/python/python/mcpgen";
@@ -27,16 +27,12 @@ pub fn module_name(revision: &str) -> String {
 }
 
 /// Every revision's typing module: `bindings/python/python/mcpgen/rev_<rev>/__init__.py`.
-pub fn workspace(revisions: &[RevisionInput]) -> Result<FileMap, Diagnostics> {
+pub fn workspace(modules: &[Module]) -> FileMap {
     let mut files = FileMap::default();
-    let mut diags = Diagnostics::default();
-    for rev in revisions {
-        match load::load(rev).and_then(|loaded| ir::lower(&loaded)) {
-            Ok(m) => files.insert(format!("{PACKAGE_DIR}/{}/__init__.py", module_name(&rev.revision)), module(&m)),
-            Err(d) => diags.extend(d),
-        }
+    for m in modules {
+        files.insert(format!("{PACKAGE_DIR}/{}/__init__.py", module_name(&m.revision)), module(m));
     }
-    diags.into_result(files)
+    files
 }
 
 const PY_KEYWORDS: &[&str] = &[
