@@ -171,7 +171,7 @@ fn definitions(h: &mut String, revs: &[Rev], diags: &mut Diagnostics) {
         let _ = writeln!(h, "/** Definitions of revision {}, in schema order. */", m.revision);
         let _ = writeln!(h, "enum mcpgen_defs_{rid} {{");
         let mut seen: BTreeMap<String, &str> = BTreeMap::new();
-        let known: std::collections::BTreeSet<String> = m.defs.iter().map(|d| d.name.clone()).collect();
+        let docs = super::docs::Docs::new(m);
         for (i, def) in m.defs.iter().enumerate() {
             let c = def.name.to_shouty_snake_case();
             if let Some(other) = seen.insert(c.clone(), &def.name) {
@@ -182,7 +182,7 @@ fn definitions(h: &mut String, revs: &[Rev], diags: &mut Diagnostics) {
                     format!("C constant name {c} collides with definition {other}"),
                 );
             }
-            let summary = def.schema.doc.as_deref().map(|d| super::docs::summary(d, &known)).unwrap_or_default();
+            let summary = def.schema.doc.as_deref().map(|d| docs.summary(d)).unwrap_or_default();
             let doc = if summary.is_empty() {
                 format!("`{}`.", def.name)
             } else {
