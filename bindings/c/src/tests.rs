@@ -80,7 +80,7 @@ fn header_declares_exactly_the_exported_functions() {
 #[test]
 fn header_status_codes_match() {
     let h = header();
-    for s in Status::ALL {
+    for &s in Status::ALL {
         let name = s.name().trim_end_matches('\0');
         let line = format!("{name} = {}", s as u32);
         assert!(h.contains(&line), "mcpgen.h lacks `{line}`");
@@ -132,8 +132,11 @@ fn strings_round_trip_with_nul_inside() {
 
 #[test]
 fn status_names_and_descriptions_are_nul_terminated() {
-    for s in Status::ALL {
+    for &s in Status::ALL {
         assert!(s.name().ends_with('\0') && s.describe().ends_with('\0'));
+        assert!(
+            !s.name()[..s.name().len() - 1].contains('\0') && !s.describe()[..s.describe().len() - 1].contains('\0')
+        );
         assert_eq!(Status::from_u32(s as u32), Some(s));
     }
     assert_eq!(Status::from_u32(99), None);
