@@ -1,8 +1,9 @@
-//! `libmcpgen`: the mcpgen core behind a C ABI (`include/mcpgen.h`).
+//! `libmcpgen`: the mcpgen core behind a C ABI (`include/mcpgen.h`, hand-written, which
+//! includes the generated `include/mcpgen_schema.h`).
 //!
 //! This crate only marshals: every decision is made by the `mcpgen` crate, so C, Rust, Python
-//! and the CLI give the same verdicts. The conventions (documented at the top of the API part
-//! of `mcpgen.h`) are enforced here in one place each:
+//! and the CLI give the same verdicts. The conventions (documented at the top of `mcpgen.h`)
+//! are enforced here in one place each:
 //! - [`boundary`]: every export runs inside `catch_unwind`; a panic becomes `MCPGEN_PANIC`;
 //!   out-parameters are cleared on entry and only written on success; failures become an
 //!   [`ErrorObject`] handed to the caller's `error_out`;

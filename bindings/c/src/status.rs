@@ -4,7 +4,8 @@
 //! code, the C constant and the text `mcpgen_status_str` returns. The enum, [`Status::ALL`],
 //! [`Status::from_u32`], [`Status::name`] (`mcpgen_status_name`) and [`Status::describe`]
 //! (`mcpgen_status_str`) are all derived from it. The C enum in `include/mcpgen.h` carries the
-//! documentation of each status; a test (`tests.rs`) checks it against this table.
+//! documentation of each status; a test (`tests.rs`) fails unless its enumerators are exactly
+//! this table's names and codes, in this order.
 //!
 //! To add a status: one line here, inside its range (0 ok, 1–99 verdict, 100–199 remote error,
 //! 200–299 call error, 300–399 internal), and the documented enumerator in `mcpgen.h`. Codes
