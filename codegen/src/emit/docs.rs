@@ -17,9 +17,10 @@
 //!   registry summaries, C header comments).
 //!
 //! The `{@link}` forms understood: `X`, `X.field` / `X#field`, `X | label`, `X label` (TSDoc),
-//! and the mangled `Xlabel`: the longest type name of the module that prefixes the target is
-//! taken as the target when the rest is not a plain word (`tools/call`, `` `_meta` key naming
-//! rules ``), so `{@link Tools}` is not misread as `Tool` labelled `s`.
+//! and the mangled `Xlabel`: when the target (or, for `X label`, its first word) is no type of
+//! the module, the longest type name that prefixes it is taken as the target and the rest as the
+//! label, unless the rest is a plain word (`tools/call` and `` `_meta` key naming rules `` are
+//! labels; `{@link Tools}` is not misread as `Tool` labelled `s`).
 
 use std::collections::BTreeSet;
 
@@ -65,11 +66,6 @@ impl Docs {
     /// Links resolve against `names`.
     pub fn with_names<'a>(names: impl IntoIterator<Item = &'a str>) -> Docs {
         Docs { known: names.into_iter().map(str::to_owned).collect() }
-    }
-
-    /// Whether `name` is a type of the module.
-    pub fn knows(&self, name: &str) -> bool {
-        self.known.contains(name)
     }
 
     /// Rustdoc lines (without the leading space of `///`).
@@ -159,15 +155,16 @@ impl Docs {
             let (t, l) = (t.trim(), l.trim());
             return Link { target: known(t), label: if l.is_empty() { t } else { l }.to_owned() };
         }
-        // `X label` (TSDoc), when `X` is a name or a name path.
-        if let Some((t, l)) = target.split_once(' ') {
-            if is_name_path(t) {
-                return Link { target: known(t), label: l.to_owned() };
-            }
-        }
         // `X`, `X.field`.
-        if let Some(base) = known(&target) {
+        if let Some(base) = known(&target).filter(|_| !target.contains(' ')) {
             return Link { target: Some(base), label: target };
+        }
+        // `X label` (TSDoc), when `X` is a type of the module.
+        let tsdoc = target.split_once(' ').filter(|(t, _)| is_name_path(t));
+        if let Some((t, l)) = tsdoc {
+            if let Some(base) = known(t) {
+                return Link { target: Some(base), label: l.to_owned() };
+            }
         }
         // The mangled `Xlabel`.
         let prefix = self
@@ -176,9 +173,11 @@ impl Docs {
             .filter(|k| target.len() > k.len() && target.starts_with(k.as_str()))
             .filter(|k| !target[k.len()..].chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
             .max_by_key(|k| k.len());
-        match prefix {
-            Some(k) => Link { target: Some(k.clone()), label: target[k.len()..].trim().to_owned() },
-            None => Link { target: None, label: target },
+        match (prefix, tsdoc) {
+            (Some(k), _) => Link { target: Some(k.clone()), label: target[k.len()..].trim().to_owned() },
+            // `X label` with an `X` the module does not have.
+            (None, Some((_, l))) => Link { target: None, label: l.to_owned() },
+            (None, None) => Link { target: None, label: target },
         }
     }
 
@@ -192,8 +191,8 @@ impl Docs {
             let rest = &para[i..];
             let found = if let Some(after) = rest.strip_prefix('`') {
                 after.find('`').map(|end| (end + 2, None))
-            } else if let Some(after) = rest.strip_prefix("{@link ") {
-                after.find('}').map(|end| (7 + end + 1, Some(self.link(&after[..end]))))
+            } else if let Some(after) = rest.strip_prefix("{@link").filter(|a| a.starts_with(char::is_whitespace)) {
+                after.find('}').map(|end| (6 + end + 1, Some(self.link(&after[..end]))))
             } else {
                 None
             };
@@ -317,6 +316,7 @@ mod tests {
             ("{@link Tool#name}", "[`Tool#name`](Tool)", "`Tool#name`", "Tool#name"),
             ("{@link CallToolRequest | tools/call}", "[`tools/call`](CallToolRequest)", "`tools/call`", "tools/call"),
             ("{@link Tool the tool}", "[`the tool`](Tool)", "`the tool`", "the tool"),
+            ("{@link Tool.name its name}", "[`its name`](Tool)", "`its name`", "its name"),
             ("{@link Missing | x}", "`x`", "`x`", "x"),
             // The upstream generator's mangling of `{@link X | label}`, repaired by prefix.
             ("{@link CallToolRequesttools/call}", "[`tools/call`](CallToolRequest)", "`tools/call`", "tools/call"),
@@ -329,6 +329,16 @@ mod tests {
             ),
             // A plain word after a type name is not a mangled label.
             ("{@link Tools}", "`Tools`", "`Tools`", "Tools"),
+            ("{@link Missing the thing}", "`the thing`", "`the thing`", "the thing"),
+            // Mangled, with spaces in the label.
+            (
+                "{@link CallToolRequestthe tools/call request}",
+                "[`the tools/call request`](CallToolRequest)",
+                "`the tools/call request`",
+                "the tools/call request",
+            ),
+            ("{@link\tTool}", "[`Tool`]", "`Tool`", "Tool"),
+            ("{@linkTool}", "{@linkTool}", "{@linkTool}", "{@linkTool}"),
             // Spanning a line break.
             ("{@link CallToolRequest\n| tools/call}", "[`tools/call`](CallToolRequest)", "`tools/call`", "tools/call"),
             // Not links.
