@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds libmcpgen and installs it with its header and pkg-config file:
-#   PREFIX/lib/libmcpgen.so, PREFIX/lib/libmcpgen.a, PREFIX/include/mcpgen.h,
+# Builds libmcpgen and installs it with its headers and pkg-config file:
+#   PREFIX/lib/libmcpgen.so, PREFIX/lib/libmcpgen.a,
+#   PREFIX/include/mcpgen.h (the API) and PREFIX/include/mcpgen_schema.h (generated, included by it),
 #   PREFIX/lib/pkgconfig/mcpgen.pc
 # Usage: bindings/c/install.sh [--prefix DIR] [--debug]
 #   --prefix DIR  where to install (default /usr/local)
@@ -29,12 +30,15 @@ if [ "$profile" = release ]; then
 else
     (cd "$root" && "$cargo" build -p mcpgen-c)
 fi
-version="$(sed -n 's/^#define MCPGEN_VERSION_STRING "\(.*\)"$/\1/p' "$here/include/mcpgen.h")"
+version="$(sed -n 's/^#define MCPGEN_VERSION_STRING "\(.*\)"$/\1/p' "$here/include/mcpgen_schema.h")"
+[ -n "$version" ] || { echo "install.sh: no MCPGEN_VERSION_STRING in include/mcpgen_schema.h" >&2; exit 1; }
 
 mkdir -p "$prefix/lib/pkgconfig" "$prefix/include"
 install -m 0755 "$target/$profile/libmcpgen.so" "$prefix/lib/libmcpgen.so"
 install -m 0644 "$target/$profile/libmcpgen.a" "$prefix/lib/libmcpgen.a"
-install -m 0644 "$here/include/mcpgen.h" "$prefix/include/mcpgen.h"
+for header in mcpgen.h mcpgen_schema.h; do
+    install -m 0644 "$here/include/$header" "$prefix/include/$header"
+done
 abs_prefix="$(cd "$prefix" && pwd)"
 sed -e "s|@PREFIX@|$abs_prefix|g" -e "s|@VERSION@|$version|g" "$here/mcpgen.pc.in" > "$prefix/lib/pkgconfig/mcpgen.pc"
 echo "installed libmcpgen $version ($profile) into $abs_prefix"

@@ -69,3 +69,13 @@ fn a_key_shadowing_a_type_it_uses_forces_the_functional_form() {
     }));
     assert!(text.contains("Odd = _te.TypedDict("), "{text}");
 }
+
+#[test]
+fn docstrings_repair_mangled_links_as_the_rust_docs_do() {
+    // `{@link Msg | msg/send}` as the upstream generator writes it into schema.json.
+    let text = module(serde_json::json!({
+        "Msg": {"type": "object", "properties": {}, "description": "Sent by {@link Msgmsg/send}; see {@link Msg.role}."},
+    }));
+    assert!(text.contains("Sent by `msg/send`; see `Msg.role`."), "{text}");
+    assert!(!text.contains("Msgmsg"), "{text}");
+}

@@ -1,13 +1,15 @@
-//! `libmcpgen`: the mcpgen core behind a C ABI (`include/mcpgen.h`).
+//! `libmcpgen`: the mcpgen core behind a C ABI (`include/mcpgen.h`, hand-written, which
+//! includes the generated `include/mcpgen_schema.h`).
 //!
 //! This crate only marshals: every decision is made by the `mcpgen` crate, so C, Rust, Python
-//! and the CLI give the same verdicts. The conventions (documented at the top of the API part
-//! of `mcpgen.h`) are enforced here in one place each:
+//! and the CLI give the same verdicts. The conventions (documented at the top of `mcpgen.h`)
+//! are enforced here in one place each:
 //! - [`boundary`]: every export runs inside `catch_unwind`; a panic becomes `MCPGEN_PANIC`;
 //!   out-parameters are cleared on entry and only written on success; failures become an
 //!   [`ErrorObject`] handed to the caller's `error_out`;
 //! - [`input`] / [`input_str`]: (pointer, length) inputs, NULL checked, never NUL-terminated;
-//! - [`OwnedStr`] / [`c_string`]: strings handed out with a trailing NUL and a length.
+//! - [`OwnedStr`] / [`c_string`]: strings handed out with a trailing NUL and a length;
+//! - [`Status`]: the one table of status codes (`status.rs`), checked against `mcpgen.h`.
 //!
 //! The safety contract of each `unsafe extern "C"` function is its doc comment in `mcpgen.h`
 //! (valid pointers for the given lengths, objects from the matching `_new`/producer, freed once).
@@ -20,6 +22,7 @@ mod error;
 mod ids;
 mod info;
 mod protocol;
+mod status;
 mod tools;
 mod validate;
 
@@ -30,113 +33,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use core_api::Revision;
 
 pub use error::ErrorObject;
-
-/// `mcpgen_status`: stable codes, grouped in ranges (see `mcpgen.h`).
-#[repr(C)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
-    Ok = 0,
-    Invalid = 1,
-    ParseError = 2,
-    ProtocolViolation = 3,
-    RequestRefused = 4,
-    ResponseInvalid = 5,
-    VersionUnsupported = 6,
-    MetaKeyInvalid = 7,
-    ToolSchemaInvalid = 8,
-    LimitExceeded = 9,
-    IconRefused = 10,
-    RemoteError = 100,
-    NullArgument = 200,
-    UnknownRevision = 201,
-    UnknownDefinition = 202,
-    ArgumentNotUtf8 = 203,
-    InvalidArgument = 204,
-    IndexOutOfRange = 205,
-    Panic = 300,
-    Internal = 301,
-}
-
-impl Status {
-    pub const ALL: [Status; 20] = [
-        Status::Ok,
-        Status::Invalid,
-        Status::ParseError,
-        Status::ProtocolViolation,
-        Status::RequestRefused,
-        Status::ResponseInvalid,
-        Status::VersionUnsupported,
-        Status::MetaKeyInvalid,
-        Status::ToolSchemaInvalid,
-        Status::LimitExceeded,
-        Status::IconRefused,
-        Status::RemoteError,
-        Status::NullArgument,
-        Status::UnknownRevision,
-        Status::UnknownDefinition,
-        Status::ArgumentNotUtf8,
-        Status::InvalidArgument,
-        Status::IndexOutOfRange,
-        Status::Panic,
-        Status::Internal,
-    ];
-
-    pub fn from_u32(v: u32) -> Option<Status> {
-        Status::ALL.into_iter().find(|s| *s as u32 == v)
-    }
-
-    /// The C constant's name; NUL-terminated for `mcpgen_status_name`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Ok => "MCPGEN_OK\0",
-            Status::Invalid => "MCPGEN_INVALID\0",
-            Status::ParseError => "MCPGEN_PARSE_ERROR\0",
-            Status::ProtocolViolation => "MCPGEN_PROTOCOL_VIOLATION\0",
-            Status::RequestRefused => "MCPGEN_REQUEST_REFUSED\0",
-            Status::ResponseInvalid => "MCPGEN_RESPONSE_INVALID\0",
-            Status::VersionUnsupported => "MCPGEN_VERSION_UNSUPPORTED\0",
-            Status::MetaKeyInvalid => "MCPGEN_META_KEY_INVALID\0",
-            Status::ToolSchemaInvalid => "MCPGEN_TOOL_SCHEMA_INVALID\0",
-            Status::LimitExceeded => "MCPGEN_LIMIT_EXCEEDED\0",
-            Status::IconRefused => "MCPGEN_ICON_REFUSED\0",
-            Status::RemoteError => "MCPGEN_REMOTE_ERROR\0",
-            Status::NullArgument => "MCPGEN_NULL_ARGUMENT\0",
-            Status::UnknownRevision => "MCPGEN_UNKNOWN_REVISION\0",
-            Status::UnknownDefinition => "MCPGEN_UNKNOWN_DEFINITION\0",
-            Status::ArgumentNotUtf8 => "MCPGEN_ARGUMENT_NOT_UTF8\0",
-            Status::InvalidArgument => "MCPGEN_INVALID_ARGUMENT\0",
-            Status::IndexOutOfRange => "MCPGEN_INDEX_OUT_OF_RANGE\0",
-            Status::Panic => "MCPGEN_PANIC\0",
-            Status::Internal => "MCPGEN_INTERNAL\0",
-        }
-    }
-
-    /// A short English description; NUL-terminated for `mcpgen_status_str`.
-    pub fn describe(self) -> &'static str {
-        match self {
-            Status::Ok => "ok\0",
-            Status::Invalid => "the JSON does not conform to the schema\0",
-            Status::ParseError => "the input is not JSON (bad syntax, truncated, not UTF-8, or nested too deep)\0",
-            Status::ProtocolViolation => "a protocol rule is violated\0",
-            Status::RequestRefused => "the server must refuse the request (send the error response)\0",
-            Status::ResponseInvalid => "the response is invalid (local error)\0",
-            Status::VersionUnsupported => "the requested protocol version is not supported\0",
-            Status::MetaKeyInvalid => "the _meta key does not follow the key grammar\0",
-            Status::ToolSchemaInvalid => "the tool's inputSchema or outputSchema cannot be used\0",
-            Status::LimitExceeded => "validation stopped at a cost limit\0",
-            Status::IconRefused => "the icon is refused\0",
-            Status::RemoteError => "the peer answered with a JSON-RPC error\0",
-            Status::NullArgument => "a required pointer argument is NULL\0",
-            Status::UnknownRevision => "unknown schema revision\0",
-            Status::UnknownDefinition => "the revision has no such definition\0",
-            Status::ArgumentNotUtf8 => "a name argument is not valid UTF-8\0",
-            Status::InvalidArgument => "an argument is out of range\0",
-            Status::IndexOutOfRange => "index out of range\0",
-            Status::Panic => "internal error: a panic was caught (please report)\0",
-            Status::Internal => "internal error (please report)\0",
-        }
-    }
-}
+pub use status::Status;
 
 /// Runs an export's body: clears `error_out`, catches panics, and hands a failure's
 /// [`ErrorObject`] to the caller (or drops it when `error_out` is NULL).

@@ -10,7 +10,8 @@
 #     under valgrind;
 #  5. a C++17 program (tests/test_cpp.cpp), g++ -Wall -Werror;
 #  6. the example (examples/mcpgen_check.c) built through `pkg-config --cflags --libs mcpgen`
-#     from a prefix that install.sh fills, shared and static, and run on valid/invalid input.
+#     from a prefix that install.sh fills (both headers, both libraries, mcpgen.pc), shared and
+#     static, and run on valid/invalid input.
 # Needs gcc, g++, valgrind, pkg-config (.ci/run installs them).
 # Reads the official examples from the cache `cargo xtask schema pull` fills
 # (schema/2026-07-28/examples). Environment: CARGO_TARGET_DIR, MCPGEN_C_SKIP_VALGRIND=1 to skip
@@ -85,6 +86,10 @@ step "example through pkg-config (install.sh --debug into a scratch prefix)"
 prefix="$out/prefix"
 rm -rf "$prefix"
 run "$here/install.sh" --debug --prefix "$prefix"
+# Both headers: the API (mcpgen.h) and the generated constants it includes (mcpgen_schema.h).
+for header in mcpgen.h mcpgen_schema.h; do
+    run cmp "$here/include/$header" "$prefix/include/$header"
+done
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 run pkg-config --cflags --libs mcpgen
 # shellcheck disable=SC2046

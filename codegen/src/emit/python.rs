@@ -15,8 +15,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
+use super::docs::Docs;
 use crate::ir::{Decl, DeclKind, LitValue, Module, Schema, Ty, Unknown};
-use crate::{ir, load, Diagnostics, FileMap, RevisionInput};
+use crate::{ir, load, FileMap};
 
 /// Directory of the Python package, workspace-relative.
 pub const PACKAGE_DIR: &str = "bindings/python/python/mcpgen";
@@ -27,16 +28,12 @@ pub fn module_name(revision: &str) -> String {
 }
 
 /// Every revision's typing module: `bindings/python/python/mcpgen/rev_<rev>/__init__.py`.
-pub fn workspace(revisions: &[RevisionInput]) -> Result<FileMap, Diagnostics> {
+pub fn workspace(modules: &[Module]) -> FileMap {
     let mut files = FileMap::default();
-    let mut diags = Diagnostics::default();
-    for rev in revisions {
-        match load::load(rev).and_then(|loaded| ir::lower(&loaded)) {
-            Ok(m) => files.insert(format!("{PACKAGE_DIR}/{}/__init__.py", module_name(&rev.revision)), module(&m)),
-            Err(d) => diags.extend(d),
-        }
+    for m in modules {
+        files.insert(format!("{PACKAGE_DIR}/{}/__init__.py", module_name(&m.revision)), module(m));
     }
-    diags.into_result(files)
+    files
 }
 
 const PY_KEYWORDS: &[&str] = &[
@@ -95,33 +92,9 @@ fn docstring(text: &str, indent: &str) -> String {
     out
 }
 
-/// `{@link X}` → `` `X` `` for Python readers.
-fn plain_doc(desc: &str) -> String {
-    let mut out = String::new();
-    let mut rest = desc;
-    while let Some(i) = rest.find("{@link ") {
-        out.push_str(&rest[..i]);
-        let after = &rest[i + 7..];
-        match after.find('}') {
-            Some(end) => {
-                let target = after[..end].trim();
-                let label = target.split_once('|').or_else(|| target.split_once(' '));
-                let shown = label.map(|(_, l)| l.trim()).unwrap_or(target);
-                let _ = write!(out, "`{shown}`");
-                rest = &after[end + 1..];
-            }
-            None => {
-                out.push_str("{@link ");
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
 struct Emitter<'m> {
     m: &'m Module,
+    docs: Docs,
 }
 
 impl Emitter<'_> {
@@ -151,7 +124,7 @@ impl Emitter<'_> {
     }
 
     fn object(&self, d: &Decl, o: &ir::ObjectDecl, out: &mut String) {
-        let mut doc = d.doc.as_deref().map(plain_doc).unwrap_or_default();
+        let mut doc = d.doc.as_deref().map(|t| self.docs.plain(t)).unwrap_or_default();
         if !doc.is_empty() {
             doc.push_str("\n\n");
         }
@@ -182,7 +155,7 @@ impl Emitter<'_> {
             .map(|p| {
                 let t = self.ty(&p.schema, &mut names);
                 let t = if p.required { t } else { format!("_te.NotRequired[{t}]") };
-                let mut fdoc = p.schema.doc.as_deref().map(plain_doc);
+                let mut fdoc = p.schema.doc.as_deref().map(|t| self.docs.plain(t));
                 if p.relaxable && p.required {
                     let note = "Clients tolerate its absence in results from earlier revisions (RESULT-2, CACHE-3).";
                     fdoc = Some(match fdoc {
@@ -232,7 +205,7 @@ impl Emitter<'_> {
     /// `X: TypeAlias = ...` for unions, enums and definitions that name another type.
     fn alias(&self, name: &str, value: &str, doc: Option<&str>, sp: &str, out: &mut String) {
         let _ = writeln!(out, "{name}: _te.TypeAlias = {value}");
-        let mut text = doc.map(plain_doc).unwrap_or_default();
+        let mut text = doc.map(|t| self.docs.plain(t)).unwrap_or_default();
         if !text.is_empty() {
             text.push_str("\n\n");
         }
@@ -248,7 +221,7 @@ fn builtin(name: &str, names: &mut BTreeSet<String>) -> String {
 
 /// Renders one revision's module.
 pub fn module(m: &Module) -> String {
-    let e = Emitter { m };
+    let e = Emitter { m, docs: Docs::new(m) };
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -378,10 +351,5 @@ mod tests {
         assert_eq!(docstring("say \"\"\"hi\"\"\"", ""), "\"\"\"say \\\"\\\"\\\"hi\\\"\\\"\\\" \"\"\"\n");
         assert_eq!(docstring("a\\b", "    "), "    \"\"\"a\\\\b\"\"\"\n");
         assert_eq!(docstring("one\n\ntwo", ""), "\"\"\"one\n\ntwo\n\"\"\"\n");
-    }
-
-    #[test]
-    fn links_become_code() {
-        assert_eq!(plain_doc("See {@link Tool} and {@link Foo | the foo}."), "See `Tool` and `the foo`.");
     }
 }

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use proc_macro2::{Ident, Literal as PLit, Span, TokenStream};
 use quote::{format_ident, quote};
 
-use super::docs;
+use super::docs::Docs;
 use crate::ir::{Decl, DeclKind, JType, LitValue, Module, Schema, Ty, Unknown};
 
 const KEYWORDS: &[&str] = &[
@@ -38,19 +38,17 @@ fn lit_str(s: &str) -> PLit {
 
 pub struct Ctx<'m> {
     pub m: &'m Module,
-    pub known: BTreeSet<String>,
+    pub docs: Docs,
 }
 
 impl<'m> Ctx<'m> {
     pub fn new(m: &'m Module) -> Self {
-        let mut known: BTreeSet<String> = m.defs.iter().map(|d| d.name.clone()).collect();
-        known.extend(m.decls.iter().map(|d| d.name.clone()));
-        Ctx { m, known }
+        Ctx { m, docs: Docs::new(m) }
     }
 
     pub fn doc_attrs(&self, doc: Option<&str>) -> TokenStream {
         let Some(doc) = doc else { return TokenStream::new() };
-        let lines = docs::rustdoc(doc, &self.known);
+        let lines = self.docs.rustdoc(doc);
         let attrs = lines.iter().map(|l| {
             let text = format!(" {l}");
             quote! { #[doc = #text] }
@@ -940,7 +938,7 @@ pub fn registry(cx: &Ctx) -> TokenStream {
     let entries = cx.m.defs.iter().map(|def| {
         let name = lit_str(&def.name);
         let path = lit_str(&def.schema.sp);
-        let summary = lit_str(&def.schema.doc.as_deref().map(|d| docs::summary(d, &cx.known)).unwrap_or_default());
+        let summary = lit_str(&def.schema.doc.as_deref().map(|d| cx.docs.summary(d)).unwrap_or_default());
         let (fields, variants) = match cx.m.resolve_decl(&def.schema).map(|d| &d.kind) {
             Some(DeclKind::Object(o)) => (o.props.iter().collect::<Vec<_>>(), Vec::new()),
             Some(DeclKind::Union(u)) => (Vec::new(), u.arms.iter().map(|a| describe_type(cx, &a.schema)).collect()),
@@ -951,7 +949,7 @@ pub fn registry(cx: &Ctx) -> TokenStream {
             let key = lit_str(&p.key);
             let ty = lit_str(&describe_type(cx, &p.schema));
             let required = p.required;
-            let doc = lit_str(&p.schema.doc.as_deref().map(|d| docs::summary(d, &cx.known)).unwrap_or_default());
+            let doc = lit_str(&p.schema.doc.as_deref().map(|d| cx.docs.summary(d)).unwrap_or_default());
             quote! { crate::decode::FieldEntry { name: #key, type_desc: #ty, required: #required, summary: #doc } }
         });
         let variants = variants.iter().map(|v| lit_str(v));

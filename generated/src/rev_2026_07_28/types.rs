@@ -444,7 +444,7 @@ pub struct ClientCapabilities {
     /// (e.g., "io.modelcontextprotocol/oauth-client-credentials"), and values are
     /// per-extension settings objects. An empty object indicates support with no settings.
     ///
-    /// Keys MUST follow the `key naming rules`, with a
+    /// Keys MUST follow the [`_meta` key naming rules](MetaObject), with a
     /// mandatory prefix.
     ///
     /// Wire name: `extensions`.
@@ -3931,7 +3931,7 @@ pub struct ServerCapabilities {
     /// (e.g., "io.modelcontextprotocol/tasks"), and values are per-extension settings
     /// objects. An empty object indicates support with no settings.
     ///
-    /// Keys MUST follow the `key naming rules`, with a
+    /// Keys MUST follow the [`_meta` key naming rules](MetaObject), with a
     /// mandatory prefix.
     ///
     /// Wire name: `extensions`.

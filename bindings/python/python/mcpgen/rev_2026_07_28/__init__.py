@@ -173,7 +173,7 @@ class CallToolRequestParams(_te.TypedDict):
 
 
 class CallToolResult(_te.TypedDict):
-    """The result returned by the server for a `CallToolRequesttools/call` request.
+    """The result returned by the server for a `tools/call` request.
 
     Schema: ``#/$defs/CallToolResult``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
@@ -214,7 +214,7 @@ class CallToolResult(_te.TypedDict):
 
 
 class CallToolResultResponse(_te.TypedDict):
-    """A successful response from the server for a `CallToolRequesttools/call` request.
+    """A successful response from the server for a `tools/call` request.
 
     Schema: ``#/$defs/CallToolResultResponse``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
@@ -226,7 +226,7 @@ class CallToolResultResponse(_te.TypedDict):
 class CancelledNotification(_te.TypedDict):
     """This notification is sent by the client to indicate that it is cancelling a request it previously issued.
 
-    On stdio, the server also sends this notification, solely to terminate a `SubscriptionsListenRequestsubscriptions/listen` stream: it references the ID of the `subscriptions/listen` request that opened the stream. Servers MUST NOT use this notification to cancel any other request.
+    On stdio, the server also sends this notification, solely to terminate a `subscriptions/listen` stream: it references the ID of the `subscriptions/listen` request that opened the stream. Servers MUST NOT use this notification to cancel any other request.
 
     The request SHOULD still be in-flight, but due to communication latency, it is always possible that this notification MAY arrive after the request has already finished.
 
@@ -297,7 +297,7 @@ class ClientCapabilities(_te.TypedDict):
     (e.g., "io.modelcontextprotocol/oauth-client-credentials"), and values are
     per-extension settings objects. An empty object indicates support with no settings.
 
-    Keys MUST follow the `key naming rules`, with a
+    Keys MUST follow the `_meta` key naming rules, with a
     mandatory prefix.
     """
     roots: _te.NotRequired["ClientCapabilitiesRoots"]
@@ -309,7 +309,7 @@ class ClientCapabilities(_te.TypedDict):
 class ClientNotification(_te.TypedDict):
     """This notification is sent by the client to indicate that it is cancelling a request it previously issued.
 
-    On stdio, the server also sends this notification, solely to terminate a `SubscriptionsListenRequestsubscriptions/listen` stream: it references the ID of the `subscriptions/listen` request that opened the stream. Servers MUST NOT use this notification to cancel any other request.
+    On stdio, the server also sends this notification, solely to terminate a `subscriptions/listen` stream: it references the ID of the `subscriptions/listen` request that opened the stream. Servers MUST NOT use this notification to cancel any other request.
 
     The request SHOULD still be in-flight, but due to communication latency, it is always possible that this notification MAY arrive after the request has already finished.
 
@@ -377,7 +377,7 @@ class CompleteResultCompletion(_te.TypedDict):
 
 
 class CompleteResult(_te.TypedDict):
-    """The result returned by the server for a `CompleteRequestcompletion/complete` request.
+    """The result returned by the server for a `completion/complete` request.
 
     Schema: ``#/$defs/CompleteResult``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
@@ -397,7 +397,7 @@ class CompleteResult(_te.TypedDict):
 
 
 class CompleteResultResponse(_te.TypedDict):
-    """A successful response from the server for a `CompleteRequestcompletion/complete` request.
+    """A successful response from the server for a `completion/complete` request.
 
     Schema: ``#/$defs/CompleteResultResponse``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
@@ -454,7 +454,7 @@ class CreateMessageRequestParams(_te.TypedDict):
 
 
 class CreateMessageResult(_te.TypedDict):
-    """The result returned by the client for a `CreateMessageRequestsampling/createMessage` request.
+    """The result returned by the client for a `sampling/createMessage` request.
     The client should inform the user before returning the sampled message, to allow them
     to inspect the response (human in the loop) and decide whether to allow the server to see it.
 
@@ -493,7 +493,7 @@ class DiscoverRequest(_te.TypedDict):
 
 
 class DiscoverResult(_te.TypedDict):
-    """The result returned by the server for a `DiscoverRequestserver/discover` request.
+    """The result returned by the server for a `server/discover` request.
 
     Schema: ``#/$defs/DiscoverResult``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
@@ -552,7 +552,7 @@ class DiscoverResult(_te.TypedDict):
 
 
 class DiscoverResultResponse(_te.TypedDict):
-    """A successful response from the server for a `DiscoverRequestserver/discover` request.
+    """A successful response from the server for a `server/discover` request.
 
     Schema: ``#/$defs/DiscoverResultResponse``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
@@ -625,7 +625,7 @@ class ElicitRequestURLParams(_te.TypedDict):
 
 
 class ElicitResult(_te.TypedDict):
-    """The result returned by the client for an `ElicitRequestelicitation/create` request.
+    """The result returned by the client for an `elicitation/create` request.
 
     Schema: ``#/$defs/ElicitResult``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
@@ -693,7 +693,7 @@ class GetPromptRequestParams(_te.TypedDict):
 
 
 class GetPromptResult(_te.TypedDict):
-    """The result returned by the server for a `GetPromptRequestprompts/get` request.
+    """The result returned by the server for a `prompts/get` request.
 
     Schema: ``#/$defs/GetPromptResult``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
@@ -715,7 +715,7 @@ class GetPromptResult(_te.TypedDict):
 
 
 class GetPromptResultResponse(_te.TypedDict):
-    """A successful response from the server for a `GetPromptRequestprompts/get` request.
+    """A successful response from the server for a `prompts/get` request.
 
     Schema: ``#/$defs/GetPromptResultResponse``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
@@ -1006,7 +1006,7 @@ class ListPromptsRequest(_te.TypedDict):
 
 
 class ListPromptsResult(_te.TypedDict):
-    """The result returned by the server for a `ListPromptsRequestprompts/list` request.
+    """The result returned by the server for a `prompts/list` request.
 
     Schema: ``#/$defs/ListPromptsResult``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
@@ -1056,7 +1056,7 @@ class ListPromptsResult(_te.TypedDict):
 
 
 class ListPromptsResultResponse(_te.TypedDict):
-    """A successful response from the server for a `ListPromptsRequestprompts/list` request.
+    """A successful response from the server for a `prompts/list` request.
 
     Schema: ``#/$defs/ListPromptsResultResponse``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
@@ -1077,7 +1077,7 @@ class ListResourceTemplatesRequest(_te.TypedDict):
 
 
 class ListResourceTemplatesResult(_te.TypedDict):
-    """The result returned by the server for a `ListResourceTemplatesRequestresources/templates/list` request.
+    """The result returned by the server for a `resources/templates/list` request.
 
     Schema: ``#/$defs/ListResourceTemplatesResult``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
@@ -1127,7 +1127,7 @@ class ListResourceTemplatesResult(_te.TypedDict):
 
 
 class ListResourceTemplatesResultResponse(_te.TypedDict):
-    """A successful response from the server for a `ListResourceTemplatesRequestresources/templates/list` request.
+    """A successful response from the server for a `resources/templates/list` request.
 
     Schema: ``#/$defs/ListResourceTemplatesResultResponse``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
@@ -1148,7 +1148,7 @@ class ListResourcesRequest(_te.TypedDict):
 
 
 class ListResourcesResult(_te.TypedDict):
-    """The result returned by the server for a `ListResourcesRequestresources/list` request.
+    """The result returned by the server for a `resources/list` request.
 
     Schema: ``#/$defs/ListResourcesResult``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
@@ -1198,7 +1198,7 @@ class ListResourcesResult(_te.TypedDict):
 
 
 class ListResourcesResultResponse(_te.TypedDict):
-    """A successful response from the server for a `ListResourcesRequestresources/list` request.
+    """A successful response from the server for a `resources/list` request.
 
     Schema: ``#/$defs/ListResourcesResultResponse``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
@@ -1228,7 +1228,7 @@ class ListRootsRequest(_te.TypedDict):
 
 
 class ListRootsResult(_te.TypedDict):
-    """The result returned by the client for a `ListRootsRequestroots/list` request.
+    """The result returned by the client for a `roots/list` request.
     This result contains an array of `Root` objects, each representing a root directory
     or file that the server can operate on.
 
@@ -1249,7 +1249,7 @@ class ListToolsRequest(_te.TypedDict):
 
 
 class ListToolsResult(_te.TypedDict):
-    """The result returned by the server for a `ListToolsRequesttools/list` request.
+    """The result returned by the server for a `tools/list` request.
 
     Schema: ``#/$defs/ListToolsResult``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
@@ -1299,7 +1299,7 @@ class ListToolsResult(_te.TypedDict):
 
 
 class ListToolsResultResponse(_te.TypedDict):
-    """A successful response from the server for a `ListToolsRequesttools/list` request.
+    """A successful response from the server for a `tools/list` request.
 
     Schema: ``#/$defs/ListToolsResultResponse``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
@@ -1485,7 +1485,7 @@ Schema: ``#/$defs/NotificationMetaObject``. An extension point (``_meta``): unde
 
 Keys:
 
-- ``io.modelcontextprotocol/subscriptionId``: Identifies the subscription stream a notification was delivered on. The server MUST include this key on every notification delivered via a `SubscriptionsListenRequestsubscriptions/listen` stream, so the client can correlate the notification with the originating subscription. The key is absent on notifications not delivered via a subscription stream (e.g. progress notifications for an in-flight request), which is why it is optional here. The value is the JSON-RPC ID of the `subscriptions/listen` request that opened the stream.
+- ``io.modelcontextprotocol/subscriptionId``: Identifies the subscription stream a notification was delivered on. The server MUST include this key on every notification delivered via a `subscriptions/listen` stream, so the client can correlate the notification with the originating subscription. The key is absent on notifications not delivered via a subscription stream (e.g. progress notifications for an in-flight request), which is why it is optional here. The value is the JSON-RPC ID of the `subscriptions/listen` request that opened the stream.
 """
 
 
@@ -1571,7 +1571,7 @@ class ProgressNotification(_te.TypedDict):
 
 
 class ProgressNotificationParams(_te.TypedDict):
-    """Parameters for a `ProgressNotificationnotifications/progress` notification.
+    """Parameters for a `notifications/progress` notification.
 
     Schema: ``#/$defs/ProgressNotificationParams``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
@@ -1641,7 +1641,7 @@ class PromptArgument(_te.TypedDict):
 
 
 class PromptListChangedNotification(_te.TypedDict):
-    """An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a `SubscriptionsListenRequestsubscriptions/listen` stream when the client requested it via the `promptsListChanged` filter field.
+    """An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a `subscriptions/listen` stream when the client requested it via the `promptsListChanged` filter field.
 
     Schema: ``#/$defs/PromptListChangedNotification``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
@@ -1704,7 +1704,7 @@ class ReadResourceRequestParams(_te.TypedDict):
 
 
 class ReadResourceResult(_te.TypedDict):
-    """The result returned by the server for a `ReadResourceRequestresources/read` request.
+    """The result returned by the server for a `resources/read` request.
 
     Schema: ``#/$defs/ReadResourceResult``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
@@ -1750,7 +1750,7 @@ class ReadResourceResult(_te.TypedDict):
 
 
 class ReadResourceResultResponse(_te.TypedDict):
-    """A successful response from the server for a `ReadResourceRequestresources/read` request.
+    """A successful response from the server for a `resources/read` request.
 
     Schema: ``#/$defs/ReadResourceResultResponse``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
@@ -1785,11 +1785,11 @@ Keys:
 
 - ``io.modelcontextprotocol/clientInfo``: Identifies the client software making the request. Clients SHOULD include this field on every request unless specifically configured not to do so. The `Implementation` schema requires `name` and `version`; other fields are optional. The value is self-reported by the client and is not verified by the protocol. It is intended for display, logging, and debugging. Servers SHOULD NOT use it to change their behavior, and SHOULD NOT rely on it for security decisions.
 
-- ``io.modelcontextprotocol/logLevel``: The desired log level for this request. Optional. If absent, the server MUST NOT send any `LoggingMessageNotificationnotifications/message` notifications for this request. The client opts in to log messages by explicitly setting a level. Replaces the former `logging/setLevel` RPC.
+- ``io.modelcontextprotocol/logLevel``: The desired log level for this request. Optional. If absent, the server MUST NOT send any `notifications/message` notifications for this request. The client opts in to log messages by explicitly setting a level. Replaces the former `logging/setLevel` RPC.
 
 - ``io.modelcontextprotocol/protocolVersion``: The MCP Protocol Version being used for this request. Required. For the HTTP transport, this value MUST match the `MCP-Protocol-Version` header; otherwise the server MUST return a `400 Bad Request`. If the server does not support the requested version, it MUST return an `UnsupportedProtocolVersionError`.
 
-- ``progressToken``: If specified, the caller is requesting out-of-band progress notifications for this request (as represented by `ProgressNotificationnotifications/progress`). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+- ``progressToken``: If specified, the caller is requesting out-of-band progress notifications for this request (as represented by `notifications/progress`). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
 """
 
 
@@ -1861,7 +1861,7 @@ class ResourceContents(_te.TypedDict):
 class ResourceLink(_te.TypedDict):
     """A resource that the server is capable of reading, included in a prompt or tool call result.
 
-    Note: resource links returned by tools are not guaranteed to appear in the results of `ListResourcesRequestresources/list` requests.
+    Note: resource links returned by tools are not guaranteed to appear in the results of `resources/list` requests.
 
     Schema: ``#/$defs/ResourceLink``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
@@ -1907,7 +1907,7 @@ class ResourceLink(_te.TypedDict):
 
 
 class ResourceListChangedNotification(_te.TypedDict):
-    """An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a `SubscriptionsListenRequestsubscriptions/listen` stream when the client requested it via the `resourcesListChanged` filter field.
+    """An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a `subscriptions/listen` stream when the client requested it via the `resourcesListChanged` filter field.
 
     Schema: ``#/$defs/ResourceListChangedNotification``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
@@ -1977,7 +1977,7 @@ class ResourceTemplateReference(_te.TypedDict):
 
 
 class ResourceUpdatedNotification(_te.TypedDict):
-    """A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a `SubscriptionsListenRequestsubscriptions/listen` request.
+    """A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a `subscriptions/listen` request.
 
     Schema: ``#/$defs/ResourceUpdatedNotification``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
@@ -2102,7 +2102,7 @@ class ServerCapabilities(_te.TypedDict):
     (e.g., "io.modelcontextprotocol/tasks"), and values are per-extension settings
     objects. An empty object indicates support with no settings.
 
-    Keys MUST follow the `key naming rules`, with a
+    Keys MUST follow the `_meta` key naming rules, with a
     mandatory prefix.
     """
     logging: _te.NotRequired["JSONObject"]
@@ -2128,7 +2128,7 @@ class StringSchema(_te.TypedDict):
 
 class SubscriptionFilter(_te.TypedDict):
     """The set of notification types a client may opt in to on a
-    `SubscriptionsListenRequestsubscriptions/listen` request.
+    `subscriptions/listen` request.
 
     Each notification type is **opt-in**; the server **MUST NOT** send
     notification types the client has not explicitly requested here.
@@ -2136,20 +2136,20 @@ class SubscriptionFilter(_te.TypedDict):
     Schema: ``#/$defs/SubscriptionFilter``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
     promptsListChanged: _te.NotRequired[bool]
-    """If true, receive `PromptListChangedNotificationnotifications/prompts/list_changed`."""
+    """If true, receive `notifications/prompts/list_changed`."""
     resourceSubscriptions: _te.NotRequired[_t.List[str]]
-    """Subscribe to `ResourceUpdatedNotificationnotifications/resources/updated` for these resource URIs.
+    """Subscribe to `notifications/resources/updated` for these resource URIs.
     Replaces the former `resources/subscribe` RPC.
     """
     resourcesListChanged: _te.NotRequired[bool]
-    """If true, receive `ResourceListChangedNotificationnotifications/resources/list_changed`."""
+    """If true, receive `notifications/resources/list_changed`."""
     toolsListChanged: _te.NotRequired[bool]
-    """If true, receive `ToolListChangedNotificationnotifications/tools/list_changed`."""
+    """If true, receive `notifications/tools/list_changed`."""
 
 
 class SubscriptionsAcknowledgedNotification(_te.TypedDict):
     """Sent by the server to acknowledge that a
-    `SubscriptionsListenRequestsubscriptions/listen` subscription has been
+    `subscriptions/listen` subscription has been
     established and to report which notification types it agreed to honor.
 
     This notification MUST be the first message the server sends carrying the
@@ -2167,7 +2167,7 @@ class SubscriptionsAcknowledgedNotification(_te.TypedDict):
 
 
 class SubscriptionsAcknowledgedNotificationParams(_te.TypedDict):
-    """Parameters for a `SubscriptionsAcknowledgedNotificationnotifications/subscriptions/acknowledged` notification.
+    """Parameters for a `notifications/subscriptions/acknowledged` notification.
 
     Schema: ``#/$defs/SubscriptionsAcknowledgedNotificationParams``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
@@ -2194,7 +2194,7 @@ class SubscriptionsListenRequest(_te.TypedDict):
 
 
 class SubscriptionsListenRequestParams(_te.TypedDict):
-    """Parameters for a `SubscriptionsListenRequestsubscriptions/listen` request.
+    """Parameters for a `subscriptions/listen` request.
 
     Schema: ``#/$defs/SubscriptionsListenRequestParams``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
@@ -2207,7 +2207,7 @@ class SubscriptionsListenRequestParams(_te.TypedDict):
 
 
 class SubscriptionsListenResult(_te.TypedDict):
-    """The response to a `SubscriptionsListenRequestsubscriptions/listen`
+    """The response to a `subscriptions/listen`
     request, signalling that the subscription has ended gracefully (for example,
     during server shutdown). Because the listen stream is long-lived, this result
     is sent only when the server tears the subscription down; an abrupt transport
@@ -2250,7 +2250,7 @@ Keys:
 
 
 class SubscriptionsListenResultResponse(_te.TypedDict):
-    """A successful response from the server for a `SubscriptionsListenRequestsubscriptions/listen`
+    """A successful response from the server for a `subscriptions/listen`
     request, sent when the server tears the subscription down gracefully.
 
     Schema: ``#/$defs/SubscriptionsListenResultResponse``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
@@ -2516,7 +2516,7 @@ class ToolChoice(_te.TypedDict):
 
 
 class ToolListChangedNotification(_te.TypedDict):
-    """An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a `SubscriptionsListenRequestsubscriptions/listen` stream when the client requested it via the `toolsListChanged` filter field.
+    """An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a `subscriptions/listen` stream when the client requested it via the `toolsListChanged` filter field.
 
     Schema: ``#/$defs/ToolListChangedNotification``. Undeclared keys are allowed by the schema: kept by the lossless policy, dropped by lenient, rejected by strict.
     """
