@@ -167,7 +167,7 @@ fn run_operation(v: &Value) -> Result<Outcome, String> {
             let rev = revision(v)?;
             let mut opts = Options::default();
             if let Some(p) = str_field(v, "policy")? {
-                opts.policy = p.parse::<Policy>()?;
+                opts.policy = p.parse::<Policy>().map_err(|e| e.to_string())?;
             }
             opts.strict_formats = matches!(v.get("strict_formats"), Some(Value::Bool(true)));
             match protocol::validate_message(rev, &need_input()?, opts) {
@@ -259,7 +259,7 @@ fn run_operation(v: &Value) -> Result<Outcome, String> {
                     o.prefix = Some(k.prefix);
                     o.name = Some(k.name);
                 }
-                Err(m) => o.message = m,
+                Err(e) => o.message = e.to_string(),
             }
         }
         other => return Err(format!("unknown operation `{other}`")),

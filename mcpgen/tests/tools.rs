@@ -31,7 +31,7 @@ fn limits_from(v: Option<&Value>) -> Result<Limits, String> {
     let Some(Value::Object(map)) = v else { return Ok(limits) };
     for (k, v) in map {
         let n = v.as_u64().ok_or_else(|| format!("limit {k} must be a number"))?;
-        limits.set(k, n)?;
+        limits.set(k, n).map_err(|e| e.to_string())?;
     }
     Ok(limits)
 }

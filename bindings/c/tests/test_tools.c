@@ -472,6 +472,7 @@ static void test_null_and_hostile(void) {
 
     CHECK_STATUS(mcpgen_tool_checker_new(NULL), MCPGEN_NULL_ARGUMENT);
     CHECK_STATUS(mcpgen_tool_checker_set_limit(NULL, MCPGEN_TOOL_LIMIT_MAX_DEPTH, 3), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_tool_checker_set_limit_by_name(NULL, S("max_depth"), 3, NULL), MCPGEN_NULL_ARGUMENT);
     CHECK_STATUS(mcpgen_tool_checker_set_validate_formats(NULL, true), MCPGEN_NULL_ARGUMENT);
     CHECK_STATUS(mcpgen_tool_checker_cached(NULL, &count), MCPGEN_NULL_ARGUMENT);
     CHECK_STATUS(mcpgen_tool_checker_get_limit(NULL, MCPGEN_TOOL_LIMIT_MAX_DEPTH, NULL), MCPGEN_NULL_ARGUMENT);
@@ -505,10 +506,13 @@ static void test_null_and_hostile(void) {
     CHECK_STATUS(mcpgen_icon_policy_add_trusted_origin(policy, "\xff", 1), MCPGEN_ARGUMENT_NOT_UTF8);
     mcpgen_icon_policy_free(policy);
 
-    /* Bad JSON: statuses, never a crash. */
+    /* Bad JSON: statuses, never a crash; the text is the core's parse error. */
     CHECK_STATUS(mcpgen_check_tool(NULL, B("{\"name\":\"\xff\"}"), &err), MCPGEN_PARSE_ERROR);
-    CHECK(err && mcpgen_error_message(err, 0, &s) == MCPGEN_OK && contains(s.ptr, s.len, S("`tool`")),
-          "the parse error names the argument");
+    CHECK(err && mcpgen_error_message(err, 0, &s) == MCPGEN_OK &&
+              str_eq_c(s, "invalid JSON at line 1 column 10 (byte 9): invalid UTF-8 (messages must be UTF-8)"),
+          "the core's parse error: %.*s", err ? (int)s.len : 0, err ? s.ptr : "");
+    CHECK(err && mcpgen_error_text(err, &s) == MCPGEN_OK && contains(s.ptr, s.len, S("invalid UTF-8")), "same text");
+    CHECK(err && mcpgen_error_kind(err, 0, &s) == MCPGEN_OK && str_eq_c(s, "parse"), "kind parse");
     mcpgen_error_free(err);
     CHECK_STATUS(mcpgen_check_tool(NULL, B("{\"name\":\"t\",\"inputSchema\":{"), NULL), MCPGEN_PARSE_ERROR);
     CHECK_STATUS(mcpgen_validate_tool_arguments(NULL, B(OPEN_TOOL), B("{\"a\":"), NULL), MCPGEN_PARSE_ERROR);
@@ -518,7 +522,17 @@ static void test_null_and_hostile(void) {
         nested[i] = '[';
         nested[deep * 2 - 1 - i] = ']';
     }
-    CHECK_STATUS(mcpgen_check_tool(NULL, (const uint8_t *)nested, deep * 2, NULL), MCPGEN_PARSE_ERROR);
+    /* A tool nested past the parser's limit is JSON: a tool problem (too_deep), not a parse
+     * error; the syntax is still checked to the end. */
+    CHECK_STATUS(mcpgen_check_tool(NULL, (const uint8_t *)nested, deep * 2, &err), MCPGEN_TOOL_SCHEMA_INVALID);
+    CHECK(err && mcpgen_error_kind(err, 0, &s) == MCPGEN_OK && str_eq_c(s, "too_deep"), "too_deep");
+    CHECK(err && mcpgen_error_rule(err, 0, &s) == MCPGEN_OK && str_eq_c(s, "JSCHEMA-8"), "JSCHEMA-8");
+    mcpgen_error_free(err);
+    CHECK_STATUS(mcpgen_check_tool(NULL, (const uint8_t *)nested, deep * 2 - 1, NULL), MCPGEN_PARSE_ERROR);
+    CHECK_STATUS(mcpgen_check_tools(NULL, (const uint8_t *)nested, deep * 2, NULL, &err), MCPGEN_INVALID);
+    CHECK(err && mcpgen_error_kind(err, 0, &s) == MCPGEN_OK && str_eq_c(s, "not_a_tool_document"), "no tool document");
+    mcpgen_error_free(err);
+    /* Instances are read with the parser's own limit. */
     CHECK_STATUS(mcpgen_validate_tool_arguments(NULL, B(OPEN_TOOL), (const uint8_t *)nested, deep * 2, NULL),
                  MCPGEN_PARSE_ERROR);
     CHECK_STATUS(mcpgen_image_sniff((const uint8_t *)nested, deep * 2, &image), MCPGEN_OK);
@@ -599,6 +613,19 @@ static void test_checker(void) {
     CHECK_STATUS(mcpgen_check_tools(NULL, B("{\"tools\":[]}"), &tools, NULL), MCPGEN_OK);
     CHECK(tools == 0, "an empty list");
     CHECK_STATUS(mcpgen_check_tools(NULL, B("{\"x\":1}"), NULL, NULL), MCPGEN_INVALID);
+
+    /* Limits by name: the core's names, its typed error for an unknown one. */
+    CHECK_STATUS(mcpgen_tool_checker_set_limit_by_name(checker, S("max_depth"), 7, NULL), MCPGEN_OK);
+    CHECK_STATUS(mcpgen_tool_checker_get_limit(checker, MCPGEN_TOOL_LIMIT_MAX_DEPTH, &value), MCPGEN_OK);
+    CHECK(value == 7, "set by name, read by enum (got %llu)", (unsigned long long)value);
+    CHECK_STATUS(mcpgen_tool_checker_set_limit_by_name(checker, S("max_dept"), 7, &err), MCPGEN_INVALID_ARGUMENT);
+    CHECK(err && mcpgen_error_kind(err, 0, &s) == MCPGEN_OK && str_eq_c(s, "unknown_limit"), "kind unknown_limit");
+    CHECK(err && mcpgen_error_text(err, &s) == MCPGEN_OK && contains(s.ptr, s.len, S("unknown limit `max_dept`")),
+          "the core's message");
+    mcpgen_error_free(err);
+    CHECK_STATUS(mcpgen_tool_checker_set_limit_by_name(checker, "max_\xff", 5, 1, NULL), MCPGEN_ARGUMENT_NOT_UTF8);
+    CHECK_STATUS(mcpgen_tool_checker_get_limit(checker, MCPGEN_TOOL_LIMIT_MAX_DEPTH, &value), MCPGEN_OK);
+    CHECK(value == 7, "a refused limit changes nothing");
     mcpgen_tool_checker_free(checker);
 }
 

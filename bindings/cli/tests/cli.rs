@@ -103,10 +103,16 @@ fn check_tool_accepts_a_single_good_tool() {
 }
 
 #[test]
-fn check_tool_usage_errors_exit_2() {
+fn check_tool_usage_errors_exit_2_invalid_documents_exit_1() {
     assert_eq!(mcpgen(&["check-tool", "/nonexistent/tools.json"], b"").0, 2);
-    assert_eq!(mcpgen(&["check-tool", "-"], b"not json").0, 2);
-    assert_eq!(mcpgen(&["check-tool", "-"], b"[1,2]").0, 2);
+    assert_eq!(mcpgen(&["check-tool"], b"").0, 2);
+    // Invalid input, not usage: exit 1 with the core's message and the error's kind.
+    let (code, out, err) = mcpgen(&["check-tool", "-"], b"not json");
+    assert_eq!((code, out.as_str()), (1, ""), "{err}");
+    assert_eq!(err.trim(), "invalid JSON at line 1 column 1 (byte 0): invalid literal; expected `null` [parse]");
+    let (code, _, err) = mcpgen(&["check-tool", "-"], b"[1,2]");
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("[not_a_tool_document]"), "{err}");
 }
 
 #[test]

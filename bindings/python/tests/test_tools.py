@@ -414,12 +414,15 @@ def test_check_tools_documents() -> None:
     assert mcpgen.check_tools(json.dumps(response).encode()) == [r._replace(pointer="/result" + r.pointer) for r in reports]
     assert mcpgen.check_tools(WEATHER) == [mcpgen.ToolReport("", "get_weather", ())]
     assert mcpgen.check_tools({"tools": []}) == []
-    with pytest.raises(ValueError, match="expected a Tool object") as e:
+    # Documents that cannot be checked: typed, by variant (kind, pointer; no rule applies).
+    with pytest.raises(mcpgen.ToolDocumentError, match="expected a Tool object") as e:
         mcpgen.check_tools({"jsonrpc": "2.0", "id": 1, "result": {}})
-    assert not isinstance(e.value, mcpgen.McpgenError)
-    with pytest.raises(ValueError, match="must be an array"):
+    assert (e.value.kind, e.value.pointer, e.value.rule) == ("not_a_tool_document", "", None)
+    assert isinstance(e.value, ValueError) and isinstance(e.value, mcpgen.McpgenError)
+    with pytest.raises(mcpgen.ToolDocumentError, match="^/tools must be an array$") as e:
         mcpgen.check_tools({"tools": {}})
-    with pytest.raises(ValueError, match="not JSON"):
+    assert (e.value.kind, e.value.pointer, e.value.message) == ("tools_not_an_array", "/tools", "/tools must be an array")
+    with pytest.raises(mcpgen.ParseError, match=r"^invalid JSON at line 1 column 2 \(byte 1\): unexpected end of input, expected a key$"):
         mcpgen.check_tools(b"{")
 
 
