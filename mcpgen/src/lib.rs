@@ -45,7 +45,7 @@ pub mod tools;
 pub use mcpgen_runtime::{json, methods};
 pub use mcpgen_runtime::{
     AnyDecoded, ArmFailure, Decode, DecodeError, DecodedResult, DefEntry, FieldEntry, FromJson, JsonView, Number,
-    Options, Policy, ToJson, Validate, ValidationError, Value,
+    Options, Policy, ToJson, UnknownPolicy, Validate, ValidationError, Value,
 };
 pub use mcpgen_schema::*;
 

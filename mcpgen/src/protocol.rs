@@ -30,7 +30,7 @@ mod rules;
 mod server;
 
 pub use message::{is_modern, LISTEN_STREAM_NOTIFICATIONS};
-pub use meta::{check_baggage, check_traceparent, check_tracestate};
+pub use meta::{check_baggage, check_traceparent, check_tracestate, MetaKeyError, OtelError};
 
 use crate::decode::{AnyDecoded, DecodeError, DecodedResult};
 use crate::json::{JsonView, Map, Value};
@@ -418,12 +418,13 @@ pub struct MetaKey {
     pub reserved: bool,
 }
 
-/// META-1 grammar check; the error says what is wrong.
+/// META-1 grammar check; the [`MetaKeyError`] says what is wrong (its `Display` is the message
+/// every surface shows).
 ///
 /// `^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$`,
 /// except that the empty key is rejected (AMB-5). `reserved` compares the second label
 /// case-insensitively (AMB-5); a single-label prefix (`mcp/`) is not reserved (literal rule).
-pub fn check_meta_key(key: &str) -> Result<MetaKey, String> {
+pub fn check_meta_key(key: &str) -> Result<MetaKey, MetaKeyError> {
     meta::check_meta_key(key)
 }
 

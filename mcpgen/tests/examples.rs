@@ -103,7 +103,9 @@ fn run_vector(path: &Path) -> Result<(), String> {
     let revision = field("revision")?.as_str().ok_or("revision must be a string")?.into_owned();
     let rev = Revision::parse(&revision).ok_or_else(|| format!("revision {revision} not in this build"))?;
     let policy: Policy = match v.get("policy") {
-        Some(p) => p.as_str().ok_or("policy must be a string")?.parse()?,
+        Some(p) => {
+            p.as_str().ok_or("policy must be a string")?.parse().map_err(|e: mcpgen::UnknownPolicy| e.to_string())?
+        }
         None => Policy::Lossless,
     };
     let input: Vec<u8> = match (v.get("input"), v.get("input_text")) {

@@ -68,6 +68,16 @@ struct Outcome {
     reserved: Option<bool>,
     prefix: Option<Option<String>>,
     name: Option<String>,
+    /// A typed error stated whole (`expect.error`): kind, rule, pointer, message.
+    error: Option<TypedError>,
+}
+
+#[derive(Debug)]
+struct TypedError {
+    kind: &'static str,
+    rule: Option<&'static str>,
+    pointer: Option<String>,
+    message: String,
 }
 
 fn flatten(list: &[ValidationError], out: &mut Vec<ValidationError>) {
@@ -167,7 +177,7 @@ fn run_operation(v: &Value) -> Result<Outcome, String> {
             let rev = revision(v)?;
             let mut opts = Options::default();
             if let Some(p) = str_field(v, "policy")? {
-                opts.policy = p.parse::<Policy>()?;
+                opts.policy = p.parse::<Policy>().map_err(|e| e.to_string())?;
             }
             opts.strict_formats = matches!(v.get("strict_formats"), Some(Value::Bool(true)));
             match protocol::validate_message(rev, &need_input()?, opts) {
@@ -259,7 +269,15 @@ fn run_operation(v: &Value) -> Result<Outcome, String> {
                     o.prefix = Some(k.prefix);
                     o.name = Some(k.name);
                 }
-                Err(m) => o.message = m,
+                Err(e) => {
+                    o.message = e.to_string();
+                    o.error = Some(TypedError {
+                        kind: e.kind(),
+                        rule: Some(e.rule()),
+                        pointer: None,
+                        message: e.to_string(),
+                    });
+                }
             }
         }
         other => return Err(format!("unknown operation `{other}`")),
@@ -375,9 +393,36 @@ fn check_expect(o: &Outcome, expect: &Value) -> Result<(), String> {
                         p("pointer").is_none_or(|x| e.pointer == x)
                             && p("keyword").is_none_or(|x| e.keyword == x)
                             && p("rule").is_none_or(|x| e.rule == Some(x))
+                            && p("message").is_none_or(|x| e.message == x)
                     });
                     if !matched {
                         return fail(format!("no error matches {}", pattern.to_json_string()));
+                    }
+                }
+            }
+            "error" => {
+                let Some(e) = &o.error else { return fail("expected a typed error".into()) };
+                let null_or = |x: Option<&str>| x.map_or(Value::Null, |s| Value::String(s.to_owned()));
+                let got = [
+                    ("kind", Value::String(e.kind.to_owned())),
+                    ("rule", null_or(e.rule)),
+                    ("pointer", null_or(e.pointer.as_deref())),
+                    ("message", Value::String(e.message.clone())),
+                ];
+                let Value::Object(w) = want else { return Err("expect.error must be an object".into()) };
+                if w.len() != got.len() {
+                    return fail(format!(
+                        "expect.error states kind, rule, pointer and message, got {}",
+                        want.to_json_string()
+                    ));
+                }
+                for (member, value) in &got {
+                    if w.get(member) != Some(value) {
+                        return fail(format!(
+                            "error.{member}: expected {}, got {}",
+                            w.get(member).map_or("nothing".into(), |x| x.to_json_string()),
+                            value.to_json_string()
+                        ));
                     }
                 }
             }

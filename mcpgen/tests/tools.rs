@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use mcpgen::icons::{IconPolicy, IconSource};
-use mcpgen::tools::{CompiledTool, Limits, SchemaOptions, ToolCallError};
+use mcpgen::tools::{self, CompiledTool, LimitError, Limits, SchemaError, SchemaOptions, ToolCallError};
 use serde_json::Value;
 
 fn vectors(dir: &str) -> Vec<PathBuf> {
@@ -26,22 +26,112 @@ fn read(path: &Path) -> Result<Value, String> {
     serde_json::from_slice(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-fn limits_from(v: Option<&Value>) -> Result<Limits, String> {
+/// The options of a case's `limits`, or the typed error [`Limits::set`] refused one with.
+fn limits_from(v: Option<&Value>) -> Result<Result<Limits, LimitError>, String> {
     let mut limits = Limits::default();
-    let Some(Value::Object(map)) = v else { return Ok(limits) };
+    let Some(Value::Object(map)) = v else { return Ok(Ok(limits)) };
     for (k, v) in map {
         let n = v.as_u64().ok_or_else(|| format!("limit {k} must be a number"))?;
-        limits.set(k, n)?;
+        if let Err(e) = limits.set(k, n) {
+            return Ok(Err(e));
+        }
     }
-    Ok(limits)
+    Ok(Ok(limits))
+}
+
+/// `expect.error`: a typed error stated whole (`kind`, `rule`, `pointer`, `message`; `null`
+/// for none), compared exactly.
+fn check_typed_error(
+    want: &Value,
+    kind: &str,
+    rule: Option<&str>,
+    pointer: Option<&str>,
+    message: &str,
+) -> Result<(), String> {
+    let got = serde_json::json!({"kind": kind, "rule": rule, "pointer": pointer, "message": message});
+    for member in ["kind", "rule", "pointer", "message"] {
+        let w = want.get(member).ok_or_else(|| format!("expect.error needs `{member}` (null for none)"))?;
+        if w != &got[member] {
+            return Err(format!("expect.error.{member}: expected {w}, got {}", got[member]));
+        }
+    }
+    if let Some(extra) = want.as_object().and_then(|o| o.keys().find(|k| !got.as_object().unwrap().contains_key(*k))) {
+        return Err(format!("unknown member expect.error.{extra}"));
+    }
+    Ok(())
+}
+
+/// One error pattern of `expect.errors` / a report's `errors` against a schema error: `kind`
+/// required; `pointer`, `uri`, `rule`, `message` exact and `message_contains` when given.
+fn schema_error_matches(w: &Value, got: &SchemaError) -> bool {
+    let s = |k: &str| w.get(k).and_then(Value::as_str);
+    s("kind") == Some(got.kind.as_str())
+        && s("pointer").is_none_or(|p| p == got.pointer)
+        && s("uri").is_none_or(|u| Some(u) == got.uri.as_deref())
+        && s("rule").is_none_or(|r| r == got.rule())
+        && s("message").is_none_or(|m| m == got.message)
+        && s("message_contains").is_none_or(|m| got.message.contains(m))
+}
+
+/// The JSON text of a case's `document` / `document_text` / `document_nest`, if any.
+fn document_text(case: &Value) -> Result<Option<String>, String> {
+    if let Some(d) = case.get("document") {
+        return Ok(Some(d.to_string()));
+    }
+    if let Some(t) = case.get("document_text") {
+        return t.as_str().map(|t| Some(t.to_owned())).ok_or_else(|| "document_text must be a string".into());
+    }
+    let Some(n) = case.get("document_nest") else { return Ok(None) };
+    let part = |k: &str| n.get(k).and_then(Value::as_str).unwrap_or("");
+    let count = n.get("count").and_then(Value::as_u64).ok_or("document_nest.count must be a number")? as usize;
+    Ok(Some(format!(
+        "{}{}{}{}{}",
+        part("prefix"),
+        part("open").repeat(count),
+        part("inner"),
+        part("close").repeat(count),
+        part("suffix")
+    )))
 }
 
 fn run_tool_case(path: &Path) -> Result<(), String> {
     let case = read(path)?;
-    let tool = case.get("tool").ok_or("case has no `tool`")?;
-    let options = SchemaOptions { limits: limits_from(case.get("limits"))?, ..SchemaOptions::default() };
     let expect = case.get("expect").ok_or("case has no `expect`")?;
     let want_ok = expect.get("ok").and_then(Value::as_bool).ok_or("expect.ok must be a boolean")?;
+    let limits = match limits_from(case.get("limits"))? {
+        Ok(limits) => limits,
+        Err(e) => {
+            let want = expect.get("error").ok_or_else(|| format!("the limits were refused: {e}"))?;
+            if want_ok {
+                return Err("expect.ok must be false when expect.error is given".into());
+            }
+            return check_typed_error(want, e.kind(), None, None, &e.to_string());
+        }
+    };
+    let options = SchemaOptions { limits, ..SchemaOptions::default() };
+    let text = document_text(&case)?;
+    match case.get("operation").and_then(Value::as_str).unwrap_or("check_tool") {
+        "check_tools" => {
+            return run_check_tools(text.ok_or("check_tools needs a document")?.as_bytes(), &options, expect)
+        }
+        "check_tool" => {}
+        other => return Err(format!("unknown operation `{other}`")),
+    }
+    let tool = match (&text, case.get("tool")) {
+        (Some(t), _) => match tools::tool_from_json(t.as_bytes()) {
+            Ok(tool) => tool,
+            Err(e) => {
+                let want = expect.get("error").ok_or_else(|| format!("the tool text is not JSON: {e}"))?;
+                return check_typed_error(want, "parse", None, None, &e.to_string());
+            }
+        },
+        (None, Some(t)) => t.clone(),
+        (None, None) => return Err("case has no `tool` (or document)".into()),
+    };
+    if expect.get("error").is_some() {
+        return Err("expect.error given, but the tool was read and checked".into());
+    }
+    let tool = &tool;
     let compiled = CompiledTool::compile(tool, &options);
     match (&compiled, want_ok) {
         (Ok(_), true) => {}
@@ -50,13 +140,7 @@ fn run_tool_case(path: &Path) -> Result<(), String> {
         (Err(e), false) => {
             let wanted = expect.get("errors").and_then(Value::as_array).ok_or("a rejected case needs expect.errors")?;
             for w in wanted {
-                let found = e.errors.iter().any(|got| {
-                    w.get("kind").and_then(Value::as_str) == Some(got.kind.as_str())
-                        && w.get("pointer").and_then(Value::as_str).is_none_or(|p| p == got.pointer)
-                        && w.get("uri").and_then(Value::as_str).is_none_or(|u| Some(u) == got.uri.as_deref())
-                        && w.get("message_contains").and_then(Value::as_str).is_none_or(|m| got.message.contains(m))
-                });
-                if !found {
+                if !e.errors.iter().any(|got| schema_error_matches(w, got)) {
                     return Err(format!("expected an error {w}, got:\n{e}"));
                 }
             }
@@ -97,6 +181,49 @@ fn run_tool_case(path: &Path) -> Result<(), String> {
                     }
                 }
             }
+        }
+    }
+    Ok(())
+}
+
+/// `operation: check_tools`: the document error, or every report in order.
+fn run_check_tools(bytes: &[u8], options: &SchemaOptions, expect: &Value) -> Result<(), String> {
+    let want_ok = expect.get("ok").and_then(Value::as_bool).ok_or("expect.ok must be a boolean")?;
+    let reports = match tools::check_tools_json(bytes, options) {
+        Ok(r) => r,
+        Err(e) => {
+            let want = expect.get("error").ok_or_else(|| format!("the document was refused: {e}"))?;
+            if want_ok {
+                return Err("expect.ok must be false when expect.error is given".into());
+            }
+            return check_typed_error(want, e.kind(), e.rule(), e.pointer(), &e.to_string());
+        }
+    };
+    if expect.get("error").is_some() {
+        return Err(format!("expected the document to be refused, got {} report(s)", reports.len()));
+    }
+    let ok = reports.iter().all(|r| r.errors.is_empty());
+    if ok != want_ok {
+        return Err(format!("expected ok={want_ok}, got the reports {reports:#?}"));
+    }
+    let Some(wanted) = expect.get("reports") else { return Ok(()) };
+    let wanted = wanted.as_array().ok_or("expect.reports must be an array")?;
+    if wanted.len() != reports.len() {
+        return Err(format!("expected {} report(s), got {}: {reports:#?}", wanted.len(), reports.len()));
+    }
+    for (i, (w, got)) in wanted.iter().zip(&reports).enumerate() {
+        let s = |k: &str| w.get(k).and_then(Value::as_str);
+        if s("pointer") != Some(got.pointer.as_str()) || s("name") != Some(got.name.as_str()) {
+            return Err(format!("reports[{i}]: expected {w}, got {} {:?}", got.pointer, got.name));
+        }
+        let errors = w.get("errors").and_then(Value::as_array).ok_or_else(|| format!("reports[{i}] needs errors"))?;
+        if errors.len() != got.errors.len() || !errors.iter().zip(&got.errors).all(|(w, e)| schema_error_matches(w, e))
+        {
+            return Err(format!(
+                "reports[{i}].errors: expected {}, got {:#?}",
+                Value::from(errors.clone()),
+                got.errors
+            ));
         }
     }
     Ok(())

@@ -22,4 +22,4 @@ use __rt::{decode, formats, validate};
 
 pub use decode::{AnyDecoded, Decode, DecodeError, DecodedResult, DefEntry, FieldEntry, FromJson, Validate};
 pub use json::{JsonView, Number, ToJson, Value};
-pub use validate::{ArmFailure, Options, Policy, ValidationError};
+pub use validate::{ArmFailure, Options, Policy, UnknownPolicy, ValidationError};

@@ -490,7 +490,8 @@ mcpgen_status mcpgen_negotiate_version(const mcpgen_context *ctx, const char *re
  *  true when the prefix is reserved (META-3); `*prefix_out` (optional) receives the prefix
  *  without its `/` as a new string, or NULL when there is none, and `*name_out` (optional) the
  *  name (free both with `mcpgen_string_free`). `MCPGEN_META_KEY_INVALID`: `*error_out`
- *  (optional) says what is wrong. */
+ *  (optional) has one entry with the kind (`label_start`, `name_char`, …), rule META-1 and the
+ *  message saying what is wrong. */
 mcpgen_status mcpgen_check_meta_key(const char *key, size_t key_len, bool *reserved_out, char **prefix_out,
                                     char **name_out, mcpgen_error **error_out);
 
@@ -587,6 +588,13 @@ void mcpgen_tool_checker_free(mcpgen_tool_checker *checker);
  *  that does not fit in `size_t`. */
 mcpgen_status mcpgen_tool_checker_set_limit(mcpgen_tool_checker *checker, uint32_t limit, uint64_t value);
 
+/** Sets the cost limit named `name` (not NUL-terminated: `name_len` bytes; the names of the
+ *  Rust `Limits` and Python's `limits=`: `max_depth`, `max_steps`, …) to `value`; empties the
+ *  cache. `MCPGEN_INVALID_ARGUMENT` with `*error_out` (optional) of kind `unknown_limit` or
+ *  `limit_too_large` and the core's message. Not while another thread uses the checker. */
+mcpgen_status mcpgen_tool_checker_set_limit_by_name(mcpgen_tool_checker *checker, const char *name, size_t name_len,
+                                                    uint64_t value, mcpgen_error **error_out);
+
 /** The current value of cost limit `limit` into `*value_out` (required). `checker` may be NULL
  *  (the defaults). */
 mcpgen_status mcpgen_tool_checker_get_limit(const mcpgen_tool_checker *checker, uint32_t limit, uint64_t *value_out);
@@ -638,9 +646,10 @@ mcpgen_status mcpgen_addresses_add(mcpgen_addresses *addresses, const char *ip, 
  *  checker's cache: dialect (none = 2020-12; draft-07, 2019-09, 2020-12 supported; JSCHEMA-3),
  *  meta-schema (JSCHEMA-4), local `$ref`s only (a network `$ref` is refused without any
  *  connection, naming the URI; JSCHEMA-5), cost limits (JSCHEMA-8), root `type: "object"` for
- *  `inputSchema` (JSCHEMA-9). `MCPGEN_OK`, `MCPGEN_PARSE_ERROR`, or
+ *  `inputSchema` (JSCHEMA-9). `MCPGEN_OK`, `MCPGEN_PARSE_ERROR` (text that is not JSON), or
  *  `MCPGEN_TOOL_SCHEMA_INVALID` with every problem of both schemas in `*error_out` (optional;
- *  pointers into the tool). `checker` may be NULL. */
+ *  pointers into the tool); a tool nesting arrays and objects deeper than 128 levels (the
+ *  parser's limit) is `too_deep` (JSCHEMA-8), not a parse error. `checker` may be NULL. */
 mcpgen_status mcpgen_check_tool(const mcpgen_tool_checker *checker, const uint8_t *tool, size_t tool_len,
                                 mcpgen_error **error_out);
 
@@ -648,8 +657,10 @@ mcpgen_status mcpgen_check_tool(const mcpgen_tool_checker *checker, const uint8_
  *  (`{"tools": [...]}`) or a JSON-RPC response carrying one; a bad tool does not stop the
  *  others. The number of tools into `*tool_count_out` (optional). `MCPGEN_OK`;
  *  `MCPGEN_TOOL_SCHEMA_INVALID` with the problems of all tools in `*error_out` (pointers into
- *  the document: `/tools/3/inputSchema/...`); `MCPGEN_PARSE_ERROR`; or `MCPGEN_INVALID` when
- *  the document is none of these. Compiled schemas are not cached by this call. */
+ *  the document: `/tools/3/inputSchema/...`; a tool nested past the parser's limit is
+ *  `too_deep`); `MCPGEN_PARSE_ERROR` (kind `parse`) for text that is not JSON; or
+ *  `MCPGEN_INVALID` (kind `not_a_tool_document` or `tools_not_an_array`) when the document is
+ *  none of these. Compiled schemas are not cached by this call. */
 mcpgen_status mcpgen_check_tools(const mcpgen_tool_checker *checker, const uint8_t *json, size_t json_len,
                                  size_t *tool_count_out, mcpgen_error **error_out);
 

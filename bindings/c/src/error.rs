@@ -3,8 +3,9 @@
 use std::any::Any;
 
 use core_api::icons::IconError;
-use core_api::protocol::{ProtocolError, ResponseError};
-use core_api::tools::{SchemaError, ToolCallError};
+use core_api::json::ParseError;
+use core_api::protocol::{MetaKeyError, ProtocolError, ResponseError};
+use core_api::tools::{LimitError, SchemaError, ToolCallError, ToolsJsonError};
 use core_api::DecodeError;
 use core_api::ValidationError;
 
@@ -127,18 +128,47 @@ impl ErrorObject {
         out
     }
 
-    /// A `_meta` key that breaks the META-1 grammar (the core's message says what is wrong).
-    pub fn meta_key(message: String) -> ErrorObject {
-        let mut out = ErrorObject::bare(Status::MetaKeyInvalid, message);
-        out.rule = OwnedStr::new("META-1");
+    /// One error with a kind (and maybe a rule and a pointer): the text and the single entry's
+    /// message are both the core's `Display`.
+    fn kinded(status: Status, text: String, kind: &str, rule: Option<&str>, pointer: Option<&str>) -> ErrorObject {
+        let mut out = ErrorObject::bare(status, text.clone());
+        out.rule = OwnedStr::new(rule.unwrap_or_default());
+        out.entries.push(Entry {
+            pointer: OwnedStr::new(pointer.unwrap_or_default()),
+            rule: OwnedStr::new(rule.unwrap_or_default()),
+            message: OwnedStr::new(text),
+            kind: OwnedStr::new(kind),
+            ..Entry::default()
+        });
         out
     }
 
-    /// JSON text that could not be read (the tool and icon calls, which parse before calling the core).
-    pub fn parse(message: String) -> ErrorObject {
-        let mut out = ErrorObject::bare(Status::ParseError, format!("the input is not JSON: {message}"));
-        out.entries.push(Entry { message: OwnedStr::new(message), ..Entry::default() });
-        out
+    /// A `_meta` key that breaks the META-1 grammar: `MCPGEN_META_KEY_INVALID`, one entry with
+    /// the variant's kind (`label_start`, …), rule META-1 and the core's message.
+    pub fn meta_key(e: MetaKeyError) -> ErrorObject {
+        ErrorObject::kinded(Status::MetaKeyInvalid, e.to_string(), e.kind(), Some(e.rule()), None)
+    }
+
+    /// JSON text that could not be read (the tool calls, which parse before calling the core):
+    /// `MCPGEN_PARSE_ERROR`, kind `parse`, the core's message.
+    pub fn parse(e: &ParseError) -> ErrorObject {
+        ErrorObject::kinded(Status::ParseError, e.to_string(), "parse", None, None)
+    }
+
+    /// A document `mcpgen_check_tools` cannot check: not JSON (`MCPGEN_PARSE_ERROR`), or JSON
+    /// that is no tool document (`MCPGEN_INVALID`); by variant, with its kind and pointer.
+    pub fn tools_json(e: ToolsJsonError) -> ErrorObject {
+        let status = match e {
+            ToolsJsonError::Parse(ref p) => return ErrorObject::parse(p),
+            _ => Status::Invalid,
+        };
+        ErrorObject::kinded(status, e.to_string(), e.kind(), e.rule(), e.pointer())
+    }
+
+    /// A refused limit (`mcpgen_tool_checker_set_limit*`): `MCPGEN_INVALID_ARGUMENT`, kind
+    /// `unknown_limit` or `limit_too_large`.
+    pub fn limit(e: LimitError) -> ErrorObject {
+        ErrorObject::kinded(Status::InvalidArgument, e.to_string(), e.kind(), None, None)
     }
 
     /// A tool whose schemas cannot be used: one entry per problem, pointers into the document

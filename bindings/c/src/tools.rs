@@ -10,7 +10,7 @@ use std::time::Duration;
 use core_api::icons::{self, IconPolicy, IconSource, ImageType};
 use core_api::json::{JsonView, Tape};
 use core_api::tools::{
-    self, FetchPolicy, FetchRequest, HostResolver, Limits, SchemaFetcher, SchemaOptions, ToolChecker,
+    self, FetchError, FetchPolicy, FetchRequest, HostResolver, Limits, SchemaFetcher, SchemaOptions, ToolChecker,
 };
 use serde_json::Value;
 
@@ -124,7 +124,7 @@ pub struct AddressesObject {
 }
 
 impl SchemaFetcher for Callbacks {
-    fn fetch(&self, request: &FetchRequest<'_>) -> Result<Vec<u8>, String> {
+    fn fetch(&self, request: &FetchRequest<'_>) -> Result<Vec<u8>, FetchError> {
         let uri = OwnedStr::new(request.uri);
         let host = OwnedStr::new(request.host);
         let addrs: Vec<OwnedStr> = request.addrs.iter().map(|a| OwnedStr::new(a.ip().to_string())).collect();
@@ -142,7 +142,7 @@ impl SchemaFetcher for Callbacks {
         // SAFETY: a callback the caller registered, given pointers valid for this call.
         let rc = unsafe { (self.fetch)(self.user_data, &c_request, &mut body) };
         if rc != 0 {
-            return Err(format!("the fetch callback returned {rc}"));
+            return Err(FetchError::new(format!("the fetch callback returned {rc}")));
         }
         Ok(body.bytes)
     }
@@ -282,13 +282,21 @@ fn checker_mut<'a>(p: *mut ToolCheckerObject) -> Result<&'a mut ToolCheckerObjec
     Ok(unsafe { &mut *p })
 }
 
-/// Reads JSON text with the core's parser (as every other C call and the Python package do,
-/// so all surfaces accept the same texts) into the `serde_json::Value` the core's tool
-/// functions take: a parse failure is `MCPGEN_PARSE_ERROR` naming the argument.
+/// Reads an instance (arguments, structured content) with the core's parser (as every other
+/// C call and the Python package do, so all surfaces accept the same texts) into the
+/// `serde_json::Value` the core's tool functions take: a parse failure is `MCPGEN_PARSE_ERROR`.
 fn json(ptr: *const u8, len: usize, what: &str) -> Result<Value, ErrorObject> {
     let bytes = input(ptr, len, what)?;
-    let tape = Tape::parse_bytes(bytes).map_err(|e| ErrorObject::parse(format!("`{what}`: {e}")))?;
+    let tape = Tape::parse_bytes(bytes).map_err(|e| ErrorObject::parse(&e))?;
     Ok(Value::from(&tape.root().to_value()))
+}
+
+/// Reads a tool as the core reads tool text ([`tools::tool_from_json`]): only text that is not
+/// JSON is `MCPGEN_PARSE_ERROR`; a tool nested past the parser's limit is then refused by the
+/// checker as `too_deep` (`MCPGEN_TOOL_SCHEMA_INVALID`).
+fn tool_json(ptr: *const u8, len: usize) -> Result<Value, ErrorObject> {
+    let bytes = input(ptr, len, "tool")?;
+    tools::tool_from_json(bytes).map_err(|e| ErrorObject::parse(&e))
 }
 
 /// The name of a `mcpgen_tool_limit` value: the header's enum follows [`Limits::NAMES`], 1-based.
@@ -323,7 +331,26 @@ pub unsafe extern "C" fn mcpgen_tool_checker_set_limit(
     boundary(std::ptr::null_mut(), || {
         let c = checker_mut(checker)?;
         let mut options = c.options.clone();
-        options.limits.set(limit_name(limit)?, value).map_err(|e| ErrorObject::call(Status::InvalidArgument, e))?;
+        options.limits.set(limit_name(limit)?, value).map_err(ErrorObject::limit)?;
+        c.options = options;
+        c.rebuild();
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_tool_checker_set_limit_by_name(
+    checker: *mut ToolCheckerObject,
+    name: *const c_char,
+    name_len: usize,
+    value: u64,
+    error_out: *mut *mut ErrorObject,
+) -> Status {
+    boundary(error_out, || {
+        let c = checker_mut(checker)?;
+        let name = input_str(name, name_len, "name")?;
+        let mut options = c.options.clone();
+        options.limits.set(name, value).map_err(ErrorObject::limit)?;
         c.options = options;
         c.rebuild();
         Ok(Status::Ok)
@@ -379,7 +406,7 @@ pub unsafe extern "C" fn mcpgen_check_tool(
     error_out: *mut *mut ErrorObject,
 ) -> Status {
     boundary(error_out, || {
-        let tool = json(tool, tool_len, "tool")?;
+        let tool = tool_json(tool, tool_len)?;
         crate::tools::checker(checker)
             .checker
             .compile(&tool)
@@ -399,13 +426,8 @@ pub unsafe extern "C" fn mcpgen_check_tools(
     clear(tool_count_out, 0);
     boundary(error_out, || {
         let bytes = input(json, json_len, "json")?;
-        let reports = tools::check_tools_json(bytes, &crate::tools::checker(checker).options).map_err(|message| {
-            if message.starts_with("not JSON") {
-                ErrorObject::parse(message)
-            } else {
-                ErrorObject::call(Status::Invalid, message)
-            }
-        })?;
+        let reports =
+            tools::check_tools_json(bytes, &crate::tools::checker(checker).options).map_err(ErrorObject::tools_json)?;
         put(tool_count_out, reports.len());
         if reports.iter().all(|r| r.errors.is_empty()) {
             return Ok(Status::Ok);
@@ -426,7 +448,7 @@ fn validate_instance(
     let what = if structured { "value" } else { "arguments" };
     boundary(error_out, || {
         let (tool, tool_len) = tool;
-        let tool = json(tool, tool_len, "tool")?;
+        let tool = tool_json(tool, tool_len)?;
         let value = if instance.is_null() && instance_len == 0 {
             Value::Object(Default::default())
         } else {

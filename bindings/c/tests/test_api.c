@@ -704,6 +704,7 @@ typedef struct pv_outcome {
     int errors_top_only, no_errors;
     mcpgen_strings *supported;
     int has_supported;
+    int typed; /* `err` is a typed error stated whole by `expect.error` (check_meta_key) */
 } pv_outcome;
 
 static char *dup_n(const char *p, size_t n) {
@@ -956,6 +957,11 @@ static int pv_run(js_span root, pv_outcome *o, char *why, size_t why_len) {
             o->has_prefix = 1;
             o->prefix = prefix ? dup_n(prefix, strlen(prefix)) : NULL;
             o->name = dup_n(name, strlen(name));
+        } else if (st == MCPGEN_META_KEY_INVALID) {
+            o->typed = 1;
+        } else {
+            snprintf(why, why_len, "check_meta_key gave %s", mcpgen_status_name(st));
+            goto done;
         }
         o->no_errors = 1;
         mcpgen_string_free(prefix);
@@ -1040,6 +1046,15 @@ static int str_field_is(const char *got, js_span want) {
     return eq;
 }
 
+/* Is `got` the vector's JSON string `want`? */
+static int mstr_is(mcpgen_str got, js_span want) {
+    size_t len;
+    char *w = js_string(want, &len);
+    int eq = w && got.ptr && got.len == len && memcmp(got.ptr, w, len) == 0;
+    free(w);
+    return eq;
+}
+
 static int pv_check(const pv_outcome *o, js_span expect, char *why, size_t why_len) {
     const char *cur = NULL;
     js_span k, want, tmp;
@@ -1118,7 +1133,8 @@ static int pv_check(const pv_outcome *o, js_span expect, char *why, size_t why_l
                 for (i = 0; i < n && !matched; i++)
                     matched = pv_counts(o, i) && entry_is(o, i, mcpgen_error_pointer, pattern, "pointer") &&
                               entry_is(o, i, mcpgen_error_keyword, pattern, "keyword") &&
-                              entry_is(o, i, mcpgen_error_rule, pattern, "rule");
+                              entry_is(o, i, mcpgen_error_rule, pattern, "rule") &&
+                              entry_is(o, i, mcpgen_error_message, pattern, "message");
                 if (!matched) {
                     snprintf(why, why_len, "errors: no error matches %.*s\n%s", (int)pattern.n, pattern.p,
                              o->message ? o->message : "");
@@ -1126,6 +1142,21 @@ static int pv_check(const pv_outcome *o, js_span expect, char *why, size_t why_l
                     return 0;
                 }
             }
+        } else if (!strcmp(key, "error")) {
+            /* kind, rule, pointer (null: empty) of the one entry, and its message = the text. */
+            static const char *const members[] = {"kind", "rule", "pointer", "message"};
+            mcpgen_status (*const getters[])(const mcpgen_error *, size_t, mcpgen_str *) = {
+                mcpgen_error_kind, mcpgen_error_rule, mcpgen_error_pointer, mcpgen_error_message};
+            size_t n = 0, m;
+            mcpgen_str text = {"", 0};
+            ok = o->typed && o->err && mcpgen_error_count(o->err, &n) == MCPGEN_OK && n == 1 && js_count(want) == 4;
+            for (m = 0; ok && m < 4; m++) {
+                mcpgen_str got;
+                ok = js_get(want, members[m], &tmp) && getters[m](o->err, 0, &got) == MCPGEN_OK &&
+                     (js_kind(tmp) == 'n' ? got.len == 0 : mstr_is(got, tmp));
+            }
+            ok = ok && mcpgen_error_text(o->err, &text) == MCPGEN_OK && js_get(want, "message", &tmp) &&
+                 str_field_is(o->message, tmp);
         } else if (!strcmp(key, "error_count")) {
             ok = (size_t)strtoull(want.p, NULL, 10) == pv_error_count(o);
         } else {

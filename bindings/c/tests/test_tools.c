@@ -79,66 +79,210 @@ static unsigned char *base64_decode(const char *s, size_t *len_out) {
 
 /* ---- vectors/tools ------------------------------------------------------------------------- */
 
-static const struct {
-    const char *name;
-    uint32_t limit;
-} LIMITS[] = {
-    {"max_depth", MCPGEN_TOOL_LIMIT_MAX_DEPTH},
-    {"max_subschemas", MCPGEN_TOOL_LIMIT_MAX_SUBSCHEMAS},
-    {"max_enum_values", MCPGEN_TOOL_LIMIT_MAX_ENUM_VALUES},
-    {"max_pattern_length", MCPGEN_TOOL_LIMIT_MAX_PATTERN_LENGTH},
-    {"backtrack_limit", MCPGEN_TOOL_LIMIT_BACKTRACK},
-    {"max_steps", MCPGEN_TOOL_LIMIT_MAX_STEPS},
-    {"max_instance_depth", MCPGEN_TOOL_LIMIT_MAX_INSTANCE_DEPTH},
-};
+/* Is `got` the vector's string `want` (a JSON string span), or empty when `want` is null? */
+static int str_or_null_is(mcpgen_str got, js_span want) {
+    size_t len;
+    char *w;
+    int eq;
+    if (js_kind(want) == 'n') return got.len == 0;
+    w = js_string(want, &len);
+    eq = w && got.len == len && memcmp(got.ptr, w, len) == 0;
+    free(w);
+    return eq;
+}
 
-/* A checker with the case's `limits`, or NULL (the library's default checker) when it has
- * none. Returns 0 on an unknown limit name. */
-static int checker_for(js_span root, mcpgen_tool_checker **out, char *why, size_t why_len) {
+/* The status the C library gives for a typed error of kind `kind` (by variant, as the library
+ * maps them): every kind of `expect.error` in vectors/tools. */
+static mcpgen_status status_of_kind(const char *kind) {
+    if (!strcmp(kind, "parse")) return MCPGEN_PARSE_ERROR;
+    if (!strcmp(kind, "not_a_tool_document") || !strcmp(kind, "tools_not_an_array")) return MCPGEN_INVALID;
+    if (!strcmp(kind, "unknown_limit") || !strcmp(kind, "limit_too_large")) return MCPGEN_INVALID_ARGUMENT;
+    return MCPGEN_INTERNAL; /* unknown kind in a vector: never matches */
+}
+
+/* `expect.error` (kind, rule, pointer, message; null for none) against a failed call: its
+ * status is the kind's, its one entry has the kind, rule, pointer and message, and the error's
+ * text is the same message. */
+static int typed_error_is(mcpgen_status st, const mcpgen_error *err, js_span want, char *why, size_t why_len) {
+    js_span kind, rule, pointer, message;
+    mcpgen_str k = {"", 0}, r = {"", 0}, p = {"", 0}, m = {"", 0}, text = {"", 0};
+    size_t count = 0;
+    char *kind_text;
+    int ok;
+    if (!js_get(want, "kind", &kind) || !js_get(want, "rule", &rule) || !js_get(want, "pointer", &pointer) ||
+        !js_get(want, "message", &message) || js_count(want) != 4) {
+        snprintf(why, why_len, "expect.error states exactly kind, rule, pointer and message");
+        return 0;
+    }
+    kind_text = js_string(kind, NULL);
+    if (err) {
+        mcpgen_error_count(err, &count);
+        mcpgen_error_kind(err, 0, &k);
+        mcpgen_error_rule(err, 0, &r);
+        mcpgen_error_pointer(err, 0, &p);
+        mcpgen_error_message(err, 0, &m);
+        mcpgen_error_text(err, &text);
+    }
+    ok = kind_text && st == status_of_kind(kind_text) && count == 1 && str_or_null_is(k, kind) &&
+         str_or_null_is(r, rule) && str_or_null_is(p, pointer) && str_or_null_is(m, message) &&
+         str_or_null_is(text, message);
+    if (!ok)
+        snprintf(why, why_len, "expected the error %.*s, got %s (%zu entries): kind %.*s, rule %.*s, pointer %.*s, text %.*s",
+                 (int)want.n, want.p, mcpgen_status_name(st), count, (int)k.len, k.ptr, (int)r.len, r.ptr, (int)p.len,
+                 p.ptr, (int)text.len, text.ptr);
+    free(kind_text);
+    return ok;
+}
+
+/* A checker with the case's `limits` (set by name, as the vectors name them), or NULL (the
+ * library's default checker) when it has none. A refused limit: returns 0 with its status and
+ * error in *st and *err (the checker is freed). */
+static int checker_for(js_span root, mcpgen_tool_checker **out, mcpgen_status *st, mcpgen_error **err) {
     js_span limits, key, val;
     const char *cursor = NULL;
     *out = NULL;
+    *st = MCPGEN_OK;
     if (!js_get(root, "limits", &limits)) return 1;
     if (mcpgen_tool_checker_new(out) != MCPGEN_OK) return 0;
     while (js_next(limits, &cursor, &key, &val)) {
-        size_t i, klen;
-        int found = 0;
+        size_t klen;
         char *name = js_string(key, &klen);
         unsigned long long n = strtoull(val.p, NULL, 10);
-        for (i = 0; name && i < sizeof LIMITS / sizeof LIMITS[0]; i++) {
-            if (!strcmp(name, LIMITS[i].name)) {
-                found = mcpgen_tool_checker_set_limit(*out, LIMITS[i].limit, n) == MCPGEN_OK;
-            }
-        }
-        if (!found) snprintf(why, why_len, "unknown limit %s", name ? name : "?");
+        *st = mcpgen_tool_checker_set_limit_by_name(*out, name, klen, n, err);
         free(name);
-        if (!found) return 0;
+        if (*st != MCPGEN_OK) {
+            mcpgen_tool_checker_free(*out);
+            *out = NULL;
+            return 0;
+        }
     }
     return 1;
 }
 
-/* Does some entry of `err` match the wanted error (kind, and pointer/uri/message_contains when
- * given)? */
-static int has_schema_error(const mcpgen_error *err, js_span want) {
-    size_t count = 0, i;
-    char *kind = get_string(want, "kind"), *pointer = get_string(want, "pointer"), *uri = get_string(want, "uri");
-    char *contains_text = get_string(want, "message_contains");
-    int found = 0;
-    mcpgen_error_count(err, &count);
-    for (i = 0; i < count && !found; i++) {
-        mcpgen_str k, p, u, m;
-        mcpgen_error_kind(err, i, &k);
-        mcpgen_error_pointer(err, i, &p);
-        mcpgen_error_uri(err, i, &u);
-        mcpgen_error_message(err, i, &m);
-        found = kind && str_eq_c(k, kind) && (!pointer || str_eq_c(p, pointer)) && (!uri || str_eq_c(u, uri)) &&
-                (!contains_text || contains(m.ptr, m.len, contains_text, strlen(contains_text)));
+/* The JSON text of a case's `document` (as written), `document_text` or `document_nest`
+ * (prefix + open x count + inner + close x count + suffix) into a new buffer (free() it), or
+ * NULL when the case has none. */
+static char *document_text(js_span root, size_t *len) {
+    js_span v;
+    if (js_get(root, "document", &v)) {
+        char *out = (char *)malloc(v.n + 1);
+        memcpy(out, v.p, v.n);
+        out[v.n] = 0;
+        *len = v.n;
+        return out;
     }
+    if (js_get(root, "document_text", &v)) return js_string(v, len);
+    if (js_get(root, "document_nest", &v)) {
+        char *prefix = get_string(v, "prefix"), *open = get_string(v, "open"), *inner = get_string(v, "inner");
+        char *close = get_string(v, "close"), *suffix = get_string(v, "suffix"), *out;
+        unsigned long long count = 0;
+        size_t lp, lo, li, lc, ls, i, at = 0;
+        get_u64(v, "count", &count);
+        lp = prefix ? strlen(prefix) : 0;
+        lo = open ? strlen(open) : 0;
+        li = inner ? strlen(inner) : 0;
+        lc = close ? strlen(close) : 0;
+        ls = suffix ? strlen(suffix) : 0;
+        out = (char *)malloc(lp + (lo + lc) * (size_t)count + li + ls + 1);
+        memcpy(out + at, prefix ? prefix : "", lp);
+        at += lp;
+        for (i = 0; i < count; i++, at += lo) memcpy(out + at, open ? open : "", lo);
+        memcpy(out + at, inner ? inner : "", li);
+        at += li;
+        for (i = 0; i < count; i++, at += lc) memcpy(out + at, close ? close : "", lc);
+        memcpy(out + at, suffix ? suffix : "", ls);
+        at += ls;
+        out[at] = 0;
+        *len = at;
+        free(prefix);
+        free(open);
+        free(inner);
+        free(close);
+        free(suffix);
+        return out;
+    }
+    return NULL;
+}
+
+/* Does entry `i` of `err` match the wanted error: kind; pointer (after `prefix`), uri, rule and
+ * message exactly, message_contains, when given? */
+static int entry_matches(const mcpgen_error *err, size_t i, const char *prefix, js_span want) {
+    char *kind = get_string(want, "kind"), *pointer = get_string(want, "pointer"), *uri = get_string(want, "uri");
+    char *rule = get_string(want, "rule"), *message = get_string(want, "message");
+    char *contains_text = get_string(want, "message_contains");
+    mcpgen_str k, p, u, r, m;
+    size_t lp = strlen(prefix);
+    int found;
+    mcpgen_error_kind(err, i, &k);
+    mcpgen_error_pointer(err, i, &p);
+    mcpgen_error_uri(err, i, &u);
+    mcpgen_error_rule(err, i, &r);
+    mcpgen_error_message(err, i, &m);
+    found = kind && str_eq_c(k, kind) &&
+            (!pointer || (p.len == lp + strlen(pointer) && !memcmp(p.ptr, prefix, lp) && !memcmp(p.ptr + lp, pointer, p.len - lp))) &&
+            (!uri || str_eq_c(u, uri)) && (!rule || str_eq_c(r, rule)) && (!message || str_eq_c(m, message)) &&
+            (!contains_text || contains(m.ptr, m.len, contains_text, strlen(contains_text)));
     free(kind);
     free(pointer);
     free(uri);
+    free(rule);
+    free(message);
     free(contains_text);
     return found;
+}
+
+/* Does some entry of `err` match the wanted error? */
+static int has_schema_error(const mcpgen_error *err, js_span want) {
+    size_t count = 0, i;
+    mcpgen_error_count(err, &count);
+    for (i = 0; i < count; i++)
+        if (entry_matches(err, i, "", want)) return 1;
+    return 0;
+}
+
+/* `operation: check_tools`: the document error, or every report: the tool count, and the error
+ * entries, which are the reports' errors in order with pointers into the document. */
+static int run_check_tools(const mcpgen_tool_checker *checker, const char *text, size_t len, js_span expect, int want_ok,
+                           char *why, size_t why_len) {
+    js_span want_error, reports, report, errors, pattern, k1, k2;
+    const char *c1 = NULL, *c2;
+    mcpgen_error *err = NULL;
+    size_t tools = 0, entries = 0, at = 0, n = 0;
+    mcpgen_status st = mcpgen_check_tools(checker, (const uint8_t *)text, len, &tools, &err);
+    int ok = 1;
+    if (js_get(expect, "error", &want_error)) {
+        ok = !want_ok && typed_error_is(st, err, want_error, why, why_len);
+        mcpgen_error_free(err);
+        return ok;
+    }
+    if (st != (want_ok ? MCPGEN_OK : MCPGEN_TOOL_SCHEMA_INVALID)) {
+        mcpgen_str t = {"", 0};
+        if (err) mcpgen_error_text(err, &t);
+        snprintf(why, why_len, "check_tools gave %s: %.*s", mcpgen_status_name(st), (int)t.len, t.ptr);
+        mcpgen_error_free(err);
+        return 0;
+    }
+    if (err) mcpgen_error_count(err, &entries);
+    if (js_get(expect, "reports", &reports)) {
+        while (ok && js_next(reports, &c1, &k1, &report)) {
+            char *pointer = get_string(report, "pointer");
+            n++;
+            c2 = NULL;
+            if (!pointer || !js_get(report, "errors", &errors)) ok = 0;
+            while (ok && js_next(errors, &c2, &k2, &pattern)) {
+                ok = at < entries && entry_matches(err, at, pointer, pattern);
+                if (!ok) snprintf(why, why_len, "report %s: entry %zu does not match %.*s", pointer, at, (int)pattern.n, pattern.p);
+                at++;
+            }
+            free(pointer);
+        }
+        if (ok && (n != tools || at != entries)) {
+            snprintf(why, why_len, "expected %zu tools and %zu problems, got %zu and %zu", n, at, tools, entries);
+            ok = 0;
+        }
+    }
+    mcpgen_error_free(err);
+    return ok;
 }
 
 static mcpgen_status expected_call_status(const char *kind) {
@@ -214,32 +358,67 @@ static int run_instances(const mcpgen_tool_checker *checker, js_span tool, js_sp
 }
 
 static int run_tool_vector(void *user, js_span root, char *why, size_t why_len) {
-    js_span tool, expect, errors, want, key;
+    js_span tool, expect, errors, want, key, want_error;
     mcpgen_tool_checker *checker = NULL;
     mcpgen_error *err = NULL;
     mcpgen_status st;
-    int present, want_ok, ok = 1;
+    int present, want_ok, ok = 1, has_error;
     const char *cursor = NULL;
+    char *op = get_string(root, "operation"), *text;
+    size_t text_len = 0;
     (void)user;
-    if (!js_get(root, "tool", &tool) || !js_get(root, "expect", &expect)) {
-        snprintf(why, why_len, "needs tool and expect");
+    if (!js_get(root, "expect", &expect)) {
+        snprintf(why, why_len, "needs expect");
+        free(op);
         return 0;
     }
     want_ok = get_bool(expect, "ok", &present);
+    has_error = js_get(expect, "error", &want_error);
     if (!present) {
         snprintf(why, why_len, "expect.ok must be a boolean");
+        free(op);
         return 0;
     }
-    if (!checker_for(root, &checker, why, why_len)) {
+    if (!checker_for(root, &checker, &st, &err)) {
+        ok = has_error && !want_ok && typed_error_is(st, err, want_error, why, why_len);
+        if (!has_error) snprintf(why, why_len, "the limits were refused: %s", mcpgen_status_name(st));
+        mcpgen_error_free(err);
+        free(op);
+        return ok;
+    }
+    text = document_text(root, &text_len);
+    if (op && !strcmp(op, "check_tools")) {
+        ok = text && run_check_tools(checker, text, text_len, expect, want_ok, why, why_len);
+        if (!text) snprintf(why, why_len, "check_tools needs a document");
+        free(text);
+        free(op);
+        mcpgen_tool_checker_free(checker);
+        return ok;
+    }
+    if (op && strcmp(op, "check_tool")) {
+        snprintf(why, why_len, "unknown operation %s", op);
+        free(text);
+        free(op);
+        mcpgen_tool_checker_free(checker);
+        return 0;
+    }
+    free(op);
+    if (text) {
+        tool.p = text;
+        tool.n = text_len;
+    } else if (!js_get(root, "tool", &tool)) {
+        snprintf(why, why_len, "needs tool (or a document)");
         mcpgen_tool_checker_free(checker);
         return 0;
     }
     st = mcpgen_check_tool(checker, (const uint8_t *)tool.p, tool.n, &err);
-    if (want_ok && st != MCPGEN_OK) {
-        mcpgen_str text = {"", 0};
-        if (err) mcpgen_error_text(err, &text);
-        snprintf(why, why_len, "expected the tool to be accepted, got %s: %.*s", mcpgen_status_name(st), (int)text.len,
-                 text.ptr);
+    if (has_error) {
+        ok = !want_ok && typed_error_is(st, err, want_error, why, why_len);
+    } else if (want_ok && st != MCPGEN_OK) {
+        mcpgen_str t = {"", 0};
+        if (err) mcpgen_error_text(err, &t);
+        snprintf(why, why_len, "expected the tool to be accepted, got %s: %.*s", mcpgen_status_name(st), (int)t.len,
+                 t.ptr);
         ok = 0;
     } else if (!want_ok && st != MCPGEN_TOOL_SCHEMA_INVALID) {
         snprintf(why, why_len, "expected MCPGEN_TOOL_SCHEMA_INVALID, got %s", mcpgen_status_name(st));
@@ -251,9 +430,9 @@ static int run_tool_vector(void *user, js_span root, char *why, size_t why_len) 
         }
         while (ok && js_next(errors, &cursor, &key, &want)) {
             if (!has_schema_error(err, want)) {
-                mcpgen_str text = {"", 0};
-                mcpgen_error_text(err, &text);
-                snprintf(why, why_len, "expected an error %.*s, got: %.*s", (int)want.n, want.p, (int)text.len, text.ptr);
+                mcpgen_str t = {"", 0};
+                mcpgen_error_text(err, &t);
+                snprintf(why, why_len, "expected an error %.*s, got: %.*s", (int)want.n, want.p, (int)t.len, t.ptr);
                 ok = 0;
             }
         }
@@ -263,6 +442,7 @@ static int run_tool_vector(void *user, js_span root, char *why, size_t why_len) 
     }
     mcpgen_error_free(err);
     mcpgen_tool_checker_free(checker);
+    free(text);
     return ok;
 }
 
@@ -472,6 +652,7 @@ static void test_null_and_hostile(void) {
 
     CHECK_STATUS(mcpgen_tool_checker_new(NULL), MCPGEN_NULL_ARGUMENT);
     CHECK_STATUS(mcpgen_tool_checker_set_limit(NULL, MCPGEN_TOOL_LIMIT_MAX_DEPTH, 3), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_tool_checker_set_limit_by_name(NULL, S("max_depth"), 3, NULL), MCPGEN_NULL_ARGUMENT);
     CHECK_STATUS(mcpgen_tool_checker_set_validate_formats(NULL, true), MCPGEN_NULL_ARGUMENT);
     CHECK_STATUS(mcpgen_tool_checker_cached(NULL, &count), MCPGEN_NULL_ARGUMENT);
     CHECK_STATUS(mcpgen_tool_checker_get_limit(NULL, MCPGEN_TOOL_LIMIT_MAX_DEPTH, NULL), MCPGEN_NULL_ARGUMENT);
@@ -505,10 +686,13 @@ static void test_null_and_hostile(void) {
     CHECK_STATUS(mcpgen_icon_policy_add_trusted_origin(policy, "\xff", 1), MCPGEN_ARGUMENT_NOT_UTF8);
     mcpgen_icon_policy_free(policy);
 
-    /* Bad JSON: statuses, never a crash. */
+    /* Bad JSON: statuses, never a crash; the text is the core's parse error. */
     CHECK_STATUS(mcpgen_check_tool(NULL, B("{\"name\":\"\xff\"}"), &err), MCPGEN_PARSE_ERROR);
-    CHECK(err && mcpgen_error_message(err, 0, &s) == MCPGEN_OK && contains(s.ptr, s.len, S("`tool`")),
-          "the parse error names the argument");
+    CHECK(err && mcpgen_error_message(err, 0, &s) == MCPGEN_OK &&
+              str_eq_c(s, "invalid JSON at line 1 column 10 (byte 9): invalid UTF-8 (messages must be UTF-8)"),
+          "the core's parse error: %.*s", err ? (int)s.len : 0, err ? s.ptr : "");
+    CHECK(err && mcpgen_error_text(err, &s) == MCPGEN_OK && contains(s.ptr, s.len, S("invalid UTF-8")), "same text");
+    CHECK(err && mcpgen_error_kind(err, 0, &s) == MCPGEN_OK && str_eq_c(s, "parse"), "kind parse");
     mcpgen_error_free(err);
     CHECK_STATUS(mcpgen_check_tool(NULL, B("{\"name\":\"t\",\"inputSchema\":{"), NULL), MCPGEN_PARSE_ERROR);
     CHECK_STATUS(mcpgen_validate_tool_arguments(NULL, B(OPEN_TOOL), B("{\"a\":"), NULL), MCPGEN_PARSE_ERROR);
@@ -518,7 +702,17 @@ static void test_null_and_hostile(void) {
         nested[i] = '[';
         nested[deep * 2 - 1 - i] = ']';
     }
-    CHECK_STATUS(mcpgen_check_tool(NULL, (const uint8_t *)nested, deep * 2, NULL), MCPGEN_PARSE_ERROR);
+    /* A tool nested past the parser's limit is JSON: a tool problem (too_deep), not a parse
+     * error; the syntax is still checked to the end. */
+    CHECK_STATUS(mcpgen_check_tool(NULL, (const uint8_t *)nested, deep * 2, &err), MCPGEN_TOOL_SCHEMA_INVALID);
+    CHECK(err && mcpgen_error_kind(err, 0, &s) == MCPGEN_OK && str_eq_c(s, "too_deep"), "too_deep");
+    CHECK(err && mcpgen_error_rule(err, 0, &s) == MCPGEN_OK && str_eq_c(s, "JSCHEMA-8"), "JSCHEMA-8");
+    mcpgen_error_free(err);
+    CHECK_STATUS(mcpgen_check_tool(NULL, (const uint8_t *)nested, deep * 2 - 1, NULL), MCPGEN_PARSE_ERROR);
+    CHECK_STATUS(mcpgen_check_tools(NULL, (const uint8_t *)nested, deep * 2, NULL, &err), MCPGEN_INVALID);
+    CHECK(err && mcpgen_error_kind(err, 0, &s) == MCPGEN_OK && str_eq_c(s, "not_a_tool_document"), "no tool document");
+    mcpgen_error_free(err);
+    /* Instances are read with the parser's own limit. */
     CHECK_STATUS(mcpgen_validate_tool_arguments(NULL, B(OPEN_TOOL), (const uint8_t *)nested, deep * 2, NULL),
                  MCPGEN_PARSE_ERROR);
     CHECK_STATUS(mcpgen_image_sniff((const uint8_t *)nested, deep * 2, &image), MCPGEN_OK);
@@ -599,6 +793,19 @@ static void test_checker(void) {
     CHECK_STATUS(mcpgen_check_tools(NULL, B("{\"tools\":[]}"), &tools, NULL), MCPGEN_OK);
     CHECK(tools == 0, "an empty list");
     CHECK_STATUS(mcpgen_check_tools(NULL, B("{\"x\":1}"), NULL, NULL), MCPGEN_INVALID);
+
+    /* Limits by name: the core's names, its typed error for an unknown one. */
+    CHECK_STATUS(mcpgen_tool_checker_set_limit_by_name(checker, S("max_depth"), 7, NULL), MCPGEN_OK);
+    CHECK_STATUS(mcpgen_tool_checker_get_limit(checker, MCPGEN_TOOL_LIMIT_MAX_DEPTH, &value), MCPGEN_OK);
+    CHECK(value == 7, "set by name, read by enum (got %llu)", (unsigned long long)value);
+    CHECK_STATUS(mcpgen_tool_checker_set_limit_by_name(checker, S("max_dept"), 7, &err), MCPGEN_INVALID_ARGUMENT);
+    CHECK(err && mcpgen_error_kind(err, 0, &s) == MCPGEN_OK && str_eq_c(s, "unknown_limit"), "kind unknown_limit");
+    CHECK(err && mcpgen_error_text(err, &s) == MCPGEN_OK && contains(s.ptr, s.len, S("unknown limit `max_dept`")),
+          "the core's message");
+    mcpgen_error_free(err);
+    CHECK_STATUS(mcpgen_tool_checker_set_limit_by_name(checker, "max_\xff", 5, 1, NULL), MCPGEN_ARGUMENT_NOT_UTF8);
+    CHECK_STATUS(mcpgen_tool_checker_get_limit(checker, MCPGEN_TOOL_LIMIT_MAX_DEPTH, &value), MCPGEN_OK);
+    CHECK(value == 7, "a refused limit changes nothing");
     mcpgen_tool_checker_free(checker);
 }
 

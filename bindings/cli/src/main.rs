@@ -55,7 +55,9 @@ enum Command {
     /// response). Reports every problem of every tool (dialect, meta-schema, `$ref`, cost
     /// limits); never fetches anything.
     ///
-    /// Exit 0 when every tool is usable, 1 when any tool has a problem, 2 on usage or I/O errors.
+    /// Exit 0 when every tool is usable, 1 when any tool has a problem or the document is not a
+    /// tool document (not JSON, no `tools`), 2 on usage or I/O errors. A tool nesting deeper
+    /// than the JSON parser's limit (128 levels) is a tool problem (`too_deep`, JSCHEMA-8).
     CheckTool {
         /// Input file, or `-` for standard input.
         input: PathBuf,
@@ -185,7 +187,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
     match cli.command {
         Command::Decode { revision: rev, def, result_for, policy, input } => {
             let rev = revision(&rev)?;
-            let policy: Policy = policy.parse().map_err(UsageError)?;
+            let policy: Policy = policy.parse().map_err(|e: mcpgen::UnknownPolicy| UsageError(e.to_string()))?;
             let bytes = read_input(&input)?;
             let decoded = match (&def, &result_for) {
                 (Some(def), _) => mcpgen::decode(rev, def, &bytes, policy).map(|d| d.to_json_string()),
@@ -213,7 +215,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
         }
         Command::Validate { revision: rev, def, jsonl, strict_formats, policy, format, paths } => {
             let rev = revision(&rev)?;
-            let policy: Policy = policy.parse().map_err(UsageError)?;
+            let policy: Policy = policy.parse().map_err(|e: mcpgen::UnknownPolicy| UsageError(e.to_string()))?;
             if let Some(d) = &def {
                 mcpgen::definition(rev, d).map_err(|_| {
                     UsageError(format!(
@@ -257,11 +259,18 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
     }
 }
 
-/// `mcpgen check-tool`: one line per tool, then one line per problem.
+/// `mcpgen check-tool`: one line per tool, then one line per problem. A document that cannot
+/// be checked (not JSON, or no tool document) is invalid input: exit 1 with the core's message
+/// and the error's kind on stderr, whatever the variant; only usage and I/O errors exit 2.
 fn check_tool(input: &PathBuf) -> Result<ExitCode, UsageError> {
     let bytes = read_input(input)?;
-    let reports =
-        mcpgen::tools::check_tools_json(&bytes, &mcpgen::tools::SchemaOptions::default()).map_err(UsageError)?;
+    let reports = match mcpgen::tools::check_tools_json(&bytes, &mcpgen::tools::SchemaOptions::default()) {
+        Ok(reports) => reports,
+        Err(e) => {
+            eprintln!("{e} [{}]", e.kind());
+            return Ok(ExitCode::from(1));
+        }
+    };
     let mut out = std::io::stdout().lock();
     let write_err = |e: std::io::Error| UsageError(format!("cannot write output: {e}"));
     let mut bad = 0;

@@ -103,10 +103,16 @@ fn check_tool_accepts_a_single_good_tool() {
 }
 
 #[test]
-fn check_tool_usage_errors_exit_2() {
+fn check_tool_usage_errors_exit_2_invalid_documents_exit_1() {
     assert_eq!(mcpgen(&["check-tool", "/nonexistent/tools.json"], b"").0, 2);
-    assert_eq!(mcpgen(&["check-tool", "-"], b"not json").0, 2);
-    assert_eq!(mcpgen(&["check-tool", "-"], b"[1,2]").0, 2);
+    assert_eq!(mcpgen(&["check-tool"], b"").0, 2);
+    // Invalid input, not usage: exit 1 with the core's message and the error's kind.
+    let (code, out, err) = mcpgen(&["check-tool", "-"], b"not json");
+    assert_eq!((code, out.as_str()), (1, ""), "{err}");
+    assert_eq!(err.trim(), "invalid JSON at line 1 column 1 (byte 0): invalid literal; expected `null` [parse]");
+    let (code, _, err) = mcpgen(&["check-tool", "-"], b"[1,2]");
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("[not_a_tool_document]"), "{err}");
 }
 
 #[test]
@@ -353,4 +359,136 @@ fn rules_lists_the_catalogue() {
     let line = text.lines().find(|l| l.starts_with("META-6 ")).unwrap();
     assert!(line.contains(" MUST ") && line.contains(" enforced ") && line.contains("protocolVersion"), "{line}");
     assert_eq!(mcpgen(&["rules", "--format", "yaml"], b"").0, 2);
+}
+
+// ---- the shared vectors through the binary ------------------------------------------------
+
+fn vectors(dir: &str) -> Vec<std::path::PathBuf> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../vectors").join(dir);
+    let mut files: Vec<_> = std::fs::read_dir(&root)
+        .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no vectors in {}", root.display());
+    files
+}
+
+/// The JSON text a tools vector checks (`document`, `document_text`, `document_nest`, `tool`).
+fn tools_vector_text(case: &serde_json::Value) -> String {
+    if let Some(d) = case.get("document").or_else(|| case.get("tool")) {
+        return d.to_string();
+    }
+    if let Some(t) = case["document_text"].as_str() {
+        return t.to_owned();
+    }
+    let n = &case["document_nest"];
+    let part = |k: &str| n[k].as_str().unwrap_or("").to_owned();
+    let count = n["count"].as_u64().expect("document_nest.count") as usize;
+    [part("prefix"), part("open").repeat(count), part("inner"), part("close").repeat(count), part("suffix")].concat()
+}
+
+/// A problem line of `check-tool` (`  {pointer}: {message} [{kind}; {rule}]`, the core's
+/// `SchemaError` display) as (pointer, message, kind, rule).
+fn problem_line(line: &str) -> Option<(String, String, String, String)> {
+    let body = line.strip_prefix("  ")?.strip_suffix(']')?;
+    let (text, tags) = body.rsplit_once(" [")?;
+    let (kind, rule) = tags.split_once("; ")?;
+    let (at, message) = text.split_once(": ")?;
+    let pointer = if at == "(root)" { "" } else { at };
+    Some((pointer.to_owned(), message.to_owned(), kind.to_owned(), rule.to_owned()))
+}
+
+fn problem_matches(want: &serde_json::Value, got: &(String, String, String, String)) -> bool {
+    let s = |k: &str| want[k].as_str();
+    s("kind") == Some(got.2.as_str())
+        && s("pointer").is_none_or(|p| p == got.0)
+        && s("rule").is_none_or(|r| r == got.3)
+        && s("message").is_none_or(|m| m == got.1)
+        && s("message_contains").is_none_or(|m| got.1.contains(m))
+}
+
+/// Every vectors/tools case without `limits` (the command has no limit options) through
+/// `mcpgen check-tool -`: exit 0 when the tools are usable, 1 for a tool problem or a document
+/// that cannot be checked (its kind and the core's message on stderr), and the problems with
+/// the kinds, rules, pointers and messages the other surfaces report.
+#[test]
+fn check_tool_runs_the_tool_vectors() {
+    let mut run = 0;
+    for path in vectors("tools") {
+        let case: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if case.get("limits").is_some() {
+            continue;
+        }
+        run += 1;
+        let expect = &case["expect"];
+        let (code, out, err) = mcpgen(&["check-tool", "-"], tools_vector_text(&case).as_bytes());
+        if let Some(e) = expect.get("error") {
+            assert_eq!((code, out.as_str()), (1, ""), "{name}: {err}");
+            let kind = e["kind"].as_str().unwrap();
+            assert_eq!(err, format!("{} [{kind}]\n", e["message"].as_str().unwrap()), "{name}");
+            continue;
+        }
+        let want_ok = expect["ok"].as_bool().unwrap();
+        assert_eq!(code, if want_ok { 0 } else { 1 }, "{name}:\n{out}{err}");
+        let problems: Vec<_> = out.lines().filter_map(problem_line).collect();
+        if let Some(reports) = expect.get("reports").and_then(|r| r.as_array()) {
+            // Exact: one line per tool, its problems in order, the summary.
+            let mut at = 0;
+            let bad = reports.iter().filter(|r| !r["errors"].as_array().unwrap().is_empty()).count();
+            for r in reports {
+                let (pointer, tool) = (r["pointer"].as_str().unwrap(), r["name"].as_str().unwrap());
+                let errors = r["errors"].as_array().unwrap();
+                let head = if errors.is_empty() {
+                    format!("ok    {tool} ({pointer})")
+                } else {
+                    format!("FAIL  {tool} ({pointer}): {} problem(s)", errors.len())
+                };
+                assert!(out.lines().any(|l| l == head), "{name}: no line {head:?} in\n{out}");
+                for w in errors {
+                    // Problem lines point into their tool, as the reports do.
+                    assert!(problem_matches(w, &problems[at]), "{name}: {w} vs {:?}", problems[at]);
+                    at += 1;
+                }
+            }
+            assert_eq!(at, problems.len(), "{name}: extra problems in\n{out}");
+            assert!(out.ends_with(&format!("{} tool(s), {bad} with problems\n", reports.len())), "{name}:\n{out}");
+        }
+        for w in expect.get("errors").and_then(|e| e.as_array()).into_iter().flatten() {
+            assert!(problems.iter().any(|p| problem_matches(w, p)), "{name}: no problem matches {w} in\n{out}");
+        }
+    }
+    assert!(run > 40, "{run} tool vectors run");
+}
+
+/// The typed errors in messages (`_meta` keys, OTEL-1..3) through `mcpgen validate`: the
+/// vectors' pointer, rule and exact message in the JSON output, exit 1.
+#[test]
+fn validate_reports_the_vectors_messages() {
+    let mut run = 0;
+    for path in vectors("protocol") {
+        let case: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        let patterns = case["expect"]["errors"].as_array();
+        if case["operation"] != "validate_message"
+            || !patterns.is_some_and(|p| p.iter().any(|w| w.get("message").is_some()))
+        {
+            continue;
+        }
+        run += 1;
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let rev = case["revision"].as_str().unwrap();
+        let (code, out, err) =
+            mcpgen(&["validate", "--revision", rev, "--format", "json", "-"], case["input"].to_string().as_bytes());
+        assert_eq!(code, 1, "{name}: {out}{err}");
+        let line: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        for w in patterns.unwrap() {
+            let found = line["errors"].as_array().unwrap().iter().any(|e| {
+                ["pointer", "rule", "keyword", "message"].iter().all(|k| w.get(*k).is_none_or(|v| v == &e[*k]))
+            });
+            assert!(found, "{name}: no error matches {w} in {out}");
+        }
+    }
+    assert!(run >= 6, "{run} protocol vectors run");
 }

@@ -4,9 +4,10 @@
 use std::borrow::Cow;
 
 use mcpgen::icons::IconError;
+use mcpgen::json::ParseError;
 use mcpgen::json::{Kind, Tape};
-use mcpgen::protocol::{ProtocolError, ResponseError};
-use mcpgen::tools::{SchemaError, ToolCallError, ToolSchemaErrors};
+use mcpgen::protocol::{MetaKeyError, ProtocolError, ResponseError};
+use mcpgen::tools::{LimitError, SchemaError, ToolCallError, ToolSchemaErrors, ToolsJsonError};
 use mcpgen::ArmFailure;
 use mcpgen::{DecodeError, JsonView, ToJson, ValidationError, Value};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
@@ -178,6 +179,12 @@ pub enum Failure {
     ToolCall(Box<ToolCallError>),
     /// An icon refused (ICON-*).
     Icon(IconError),
+    /// A `_meta` key outside the META-1 grammar.
+    MetaKey(MetaKeyError),
+    /// A `limits=` key the core has no limit for.
+    Limit(LimitError),
+    /// A `check_tools` document that cannot be checked.
+    ToolsJson(ToolsJsonError),
     /// The data has a value with no JSON form: (is it a type error?, message).
     NotJson((bool, String)),
     /// A bad argument (unknown revision or policy…).
@@ -217,6 +224,29 @@ impl From<ToolCallError> for Failure {
 impl From<IconError> for Failure {
     fn from(e: IconError) -> Self {
         Failure::Icon(e)
+    }
+}
+impl From<MetaKeyError> for Failure {
+    fn from(e: MetaKeyError) -> Self {
+        Failure::MetaKey(e)
+    }
+}
+impl From<LimitError> for Failure {
+    fn from(e: LimitError) -> Self {
+        Failure::Limit(e)
+    }
+}
+impl From<ToolsJsonError> for Failure {
+    fn from(e: ToolsJsonError) -> Self {
+        match e {
+            ToolsJsonError::Parse(p) => Failure::Decode(DecodeError::Parse(p)),
+            e => Failure::ToolsJson(e),
+        }
+    }
+}
+impl From<ParseError> for Failure {
+    fn from(e: ParseError) -> Self {
+        Failure::Decode(DecodeError::Parse(e))
     }
 }
 impl From<PyErr> for Failure {
@@ -419,6 +449,38 @@ impl Failure {
                     ],
                 )?;
                 raise("IconError", PyTuple::new(py, [e.to_string()])?, kw)
+            }
+            // The typed errors: `kind`, `rule`, `pointer` and the core's message, by variant.
+            Failure::MetaKey(e) => {
+                let kw = kwargs(
+                    py,
+                    &[
+                        ("kind", e.kind().into_pyobject(py)?.into_any()),
+                        ("rule", e.rule().into_pyobject(py)?.into_any()),
+                        ("key", e.key().into_pyobject(py)?.into_any()),
+                    ],
+                )?;
+                raise("MetaKeyError", PyTuple::new(py, [e.to_string()])?, kw)
+            }
+            Failure::Limit(e) => {
+                let kw = kwargs(
+                    py,
+                    &[
+                        ("kind", e.kind().into_pyobject(py)?.into_any()),
+                        ("name", e.name().into_pyobject(py)?.into_any()),
+                    ],
+                )?;
+                raise("LimitError", PyTuple::new(py, [e.to_string()])?, kw)
+            }
+            Failure::ToolsJson(e) => {
+                let kw = kwargs(
+                    py,
+                    &[
+                        ("kind", e.kind().into_pyobject(py)?.into_any()),
+                        ("pointer", e.pointer().into_pyobject(py)?.into_any()),
+                    ],
+                )?;
+                raise("ToolDocumentError", PyTuple::new(py, [e.to_string()])?, kw)
             }
             Failure::NotJson((true, m)) => Ok(PyTypeError::new_err(m)),
             Failure::NotJson((false, m)) => Ok(PyValueError::new_err(m)),

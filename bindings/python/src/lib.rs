@@ -64,7 +64,7 @@ fn revision_arg(revision: Option<&Bound<'_, PyString>>) -> Result<Revision, Fail
 fn policy_arg(policy: Option<&Bound<'_, PyString>>) -> Result<Policy, Failure> {
     match policy {
         None => Ok(Policy::Lossless),
-        Some(p) => str_text(p)?.parse::<Policy>().map_err(Failure::Usage),
+        Some(p) => str_text(p)?.parse::<Policy>().map_err(|e| Failure::Usage(e.to_string())),
     }
 }
 
@@ -375,12 +375,12 @@ fn is_valid_meta_key(key: String) -> bool {
     protocol::is_valid_meta_key(&key)
 }
 
-/// META-1: splits a `_meta` key, or raises `ValueError` saying what is wrong.
+/// META-1: splits a `_meta` key, or raises `MetaKeyError` (kind, rule, message).
 #[pyfunction]
 fn check_meta_key<'py>(py: Python<'py>, key: String) -> PyResult<Bound<'py, PyAny>> {
     match protocol::check_meta_key(&key) {
         Ok(k) => py_type(py, "MetaKey")?.call1((k.prefix, k.name, k.reserved)),
-        Err(message) => Err(Failure::Usage(message).into_pyerr(py)),
+        Err(e) => Err(Failure::from(e).into_pyerr(py)),
     }
 }
 

@@ -16,8 +16,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcpgen::tools::{
-    self, CompiledTool, FetchPolicy, FetchRequest, HostResolver, Limits, SchemaFetcher, SchemaOptions, ToolCallError,
-    ToolChecker as CoreChecker,
+    self, CompiledTool, FetchError, FetchPolicy, FetchRequest, HostResolver, Limits, SchemaFetcher, SchemaOptions,
+    ToolCallError, ToolChecker as CoreChecker,
 };
 use mcpgen::JsonView;
 use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
@@ -30,7 +30,15 @@ use serde_json::Value as Json;
 use crate::convert::{input_bytes, py_type, schema_problems, with_input, Failure, Input};
 use crate::with_tape;
 
-/// JSON text or Python data as a `serde_json::Value`.
+/// A tool as JSON text (read as the core reads tool text: only text that is not JSON is a
+/// `ParseError`, a tool nested past the parser's limit is then `too_deep`) or Python data.
+fn tool_arg(py: Python<'_>, data: &Bound<'_, PyAny>) -> Result<Json, Failure> {
+    let input = Input::from_data(data)?;
+    let value = with_input(py, &input, tools::tool_from_json, |v| Ok(Json::from(&v.to_value())))?;
+    Ok(value?)
+}
+
+/// An instance (arguments, structured content) as JSON text or Python data.
 fn json_arg(py: Python<'_>, data: &Bound<'_, PyAny>) -> Result<Json, Failure> {
     let input = Input::from_data(data)?;
     let value = with_input(
@@ -62,7 +70,7 @@ fn limits_arg(limits: Option<&Bound<'_, PyAny>>) -> Result<Limits, Failure> {
         let Some(n) = n else {
             return Err(Failure::Usage(format!("limit `{key}` must be an int from 0 to 2**64-1, found {v:?}")));
         };
-        out.set(&key, n).map_err(Failure::Usage)?;
+        out.set(&key, n)?;
     }
     Ok(out)
 }
@@ -97,7 +105,7 @@ fn validate_with(
     value: &Bound<'_, PyAny>,
     which: Instance,
 ) -> Result<(), Failure> {
-    let tool = json_arg(py, tool)?;
+    let tool = tool_arg(py, tool)?;
     let value = json_arg(py, value)?;
     py.detach(|| match (checker, options, which) {
         (Some(c), _, Instance::Arguments) => c.validate_arguments(&tool, &value),
@@ -122,7 +130,7 @@ pub fn check_tool(
 ) -> PyResult<()> {
     let run = || -> Result<(), Failure> {
         let options = options_arg(limits, validate_formats)?;
-        let tool = json_arg(py, tool)?;
+        let tool = tool_arg(py, tool)?;
         py.detach(|| match &options {
             None => tools::check_tool(&tool),
             Some(o) => CompiledTool::compile(&tool, o).map(drop),
@@ -144,7 +152,7 @@ pub fn check_tools<'py>(
     let run = || -> Result<Vec<tools::ToolReport>, Failure> {
         let options = options_arg(limits, validate_formats)?.unwrap_or_default();
         let bytes = input_bytes(py, &Input::from_data(data)?)?;
-        py.detach(|| tools::check_tools_json(&bytes, &options)).map_err(Failure::Usage)
+        Ok(py.detach(|| tools::check_tools_json(&bytes, &options))?)
     };
     let reports = run().map_err(|f| f.into_pyerr(py))?;
     let class = py_type(py, "ToolReport")?;
@@ -266,8 +274,8 @@ impl PyFetcher {
 }
 
 impl SchemaFetcher for PyFetcher {
-    fn fetch(&self, request: &FetchRequest<'_>) -> Result<Vec<u8>, String> {
-        Python::attach(|py| self.call(py, request).map_err(|e| callable_error(py, e)))
+    fn fetch(&self, request: &FetchRequest<'_>) -> Result<Vec<u8>, FetchError> {
+        Python::attach(|py| self.call(py, request).map_err(|e| FetchError::new(callable_error(py, e))))
     }
 }
 
@@ -495,7 +503,7 @@ impl ToolChecker {
     /// Checks and compiles the tool (kept in the cache when it is usable).
     fn check_tool(&self, py: Python<'_>, tool: &Bound<'_, PyAny>) -> PyResult<()> {
         checker_call(py, || {
-            let tool = json_arg(py, tool)?;
+            let tool = tool_arg(py, tool)?;
             py.detach(|| self.inner.compile(&tool).map(drop))?;
             Ok(())
         })

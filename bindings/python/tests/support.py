@@ -3,7 +3,7 @@ and the flattening of union-arm errors (as the Rust runners do)."""
 
 import json
 from pathlib import Path
-from typing import Any, Iterator, List, Tuple
+from typing import Any, Dict, Iterator, List, Tuple
 
 import mcpgen
 
@@ -64,3 +64,13 @@ def error_kind(e: BaseException) -> str:
     if isinstance(e, mcpgen.UnknownDefinitionError):
         return "unknown_definition"
     return "internal"
+
+
+def typed_error(e: BaseException) -> Dict[str, Any]:
+    """A typed error as the vectors' `expect.error` states it: kind, rule, pointer, message."""
+    if isinstance(e, mcpgen.ParseError):
+        return {"kind": "parse", "rule": None, "pointer": None, "message": str(e)}
+    if isinstance(e, (mcpgen.MetaKeyError, mcpgen.LimitError, mcpgen.ToolDocumentError)):
+        assert str(e) == e.message, "the exception's text is the core's message"
+        return {"kind": e.kind, "rule": e.rule, "pointer": e.pointer, "message": e.message}
+    raise AssertionError(f"not a typed error: {e!r}")

@@ -315,8 +315,11 @@ def test_versions_meta_keys_and_eras() -> None:
     assert not mcpgen.is_valid_meta_key("com..example/x")
     k = mcpgen.check_meta_key("io.modelcontextprotocol/protocolVersion")
     assert (k.prefix, k.name, k.reserved) == ("io.modelcontextprotocol", "protocolVersion", True)
-    with pytest.raises(ValueError):
+    with pytest.raises(mcpgen.MetaKeyError) as e:
         mcpgen.check_meta_key("-bad")
+    assert isinstance(e.value, ValueError) and isinstance(e.value, mcpgen.McpgenError)
+    assert (e.value.kind, e.value.rule, e.value.pointer, e.value.key) == ("name_start", "META-1", None, "-bad")
+    assert str(e.value) == e.value.message == "invalid `_meta` key `-bad`: name `-bad` must start with a letter or digit"
     assert mcpgen.detect_era() == mcpgen.Era(False, ())
     with pytest.raises(ValueError, match="not both"):
         mcpgen.detect_era(b"{}", http_400_body=b"{}")

@@ -16,12 +16,24 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 import pytest
 
 import mcpgen
-from support import VECTORS, dumps_lossless, loads_lossless
+from support import VECTORS, dumps_lossless, loads_lossless, typed_error
 
 # ---- vectors/tools --------------------------------------------------------------------------
 
-TOOL_CASE_KEYS = {"description", "tool", "limits", "expect", "arguments", "structured_content"}
-TOOL_ERROR_KEYS = {"kind", "pointer", "uri", "message_contains"}
+TOOL_CASE_KEYS = {
+    "description",
+    "operation",
+    "tool",
+    "document",
+    "document_text",
+    "document_nest",
+    "limits",
+    "expect",
+    "arguments",
+    "structured_content",
+}
+TOOL_ERROR_KEYS = {"kind", "pointer", "uri", "rule", "message", "message_contains"}
+TYPED_ERROR_KEYS = {"kind", "rule", "pointer", "message"}
 INSTANCE_KEYS = {"value", "ok", "error", "pointer", "keyword"}
 
 Check = Callable[[Any], None]
@@ -47,12 +59,36 @@ def tool_api(form: str, limits: Optional[mcpgen.Limits]) -> Tuple[Check, Validat
 
 
 def problem_matches(want: Dict[str, Any], got: mcpgen.SchemaProblem) -> bool:
+    assert set(want) <= TOOL_ERROR_KEYS, f"unknown error members {set(want) - TOOL_ERROR_KEYS}"
     return (
         want["kind"] == got.kind
-        and ("pointer" not in want or want["pointer"] == got.pointer)
-        and ("uri" not in want or want["uri"] == got.uri)
+        and all(want[k] == getattr(got, k) for k in ("pointer", "uri", "rule", "message") if k in want)
         and ("message_contains" not in want or want["message_contains"] in got.message)
     )
+
+
+def document_text(plain: Dict[str, Any], case: Dict[str, Any]) -> Optional[bytes]:
+    """The JSON text of `document` (number text as written), `document_text` or `document_nest`."""
+    if "document" in plain:
+        return dumps_lossless(case["document"]).encode()
+    if "document_text" in plain:
+        text = plain["document_text"]
+        assert isinstance(text, str), "document_text must be a string"
+        return text.encode()
+    if "document_nest" in plain:
+        n = plain["document_nest"]
+        count = n["count"]
+        parts = [n.get(k, "") for k in ("prefix", "open", "inner", "close", "suffix")]
+        return (parts[0] + parts[1] * count + parts[2] + parts[3] * count + parts[4]).encode()
+    return None
+
+
+def as_data_if_json(text: bytes) -> Any:
+    """Python data for JSON text (the "checker" form), the text itself when it is not JSON."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
 
 
 @pytest.mark.parametrize("form", ["checker", "text"])
@@ -61,15 +97,47 @@ def test_tool_vector(path: Path, form: str) -> None:
     case = loads_lossless(path.read_bytes())
     assert set(case) <= TOOL_CASE_KEYS, f"unknown members {set(case) - TOOL_CASE_KEYS} (see vectors/README.md)"
     plain = json.loads(path.read_bytes())
+    operation = plain.get("operation", "check_tool")
+    assert operation in ("check_tool", "check_tools"), f"unknown operation {operation!r}"
     limits = plain.get("limits")
-    # "text": JSON text with every number's text as written in the vector.
-    as_input: Callable[[Any], Any] = (lambda v: v) if form == "checker" else (lambda v: dumps_lossless(v).encode())
-    tool_data = plain["tool"] if form == "checker" else as_input(case["tool"])
-    check, validate_arguments, validate_structured_content = tool_api(form, limits)
     expect = plain["expect"]
     want_ok = expect["ok"]
     assert isinstance(want_ok, bool), "expect.ok must be a boolean"
+    text = document_text(plain, case)
+    # "text": JSON text with every number's text as written in the vector.
+    as_input: Callable[[Any], Any] = (lambda v: v) if form == "checker" else (lambda v: dumps_lossless(v).encode())
+    if text is not None:
+        tool_data = as_data_if_json(text) if form == "checker" else text
+    else:
+        tool_data = plain["tool"] if form == "checker" else as_input(case["tool"])
 
+    if "error" in expect:
+        # The call fails as a whole, with the core's typed error.
+        want = expect["error"]
+        assert set(want) == TYPED_ERROR_KEYS, "expect.error states kind, rule, pointer and message"
+        assert want_ok is False, "expect.ok must be false when expect.error is given"
+        with pytest.raises(mcpgen.McpgenError) as e:
+            if operation == "check_tools":
+                mcpgen.check_tools(tool_data, limits=limits)
+            else:
+                tool_api(form, limits)[0](tool_data)
+        assert typed_error(e.value) == want
+        return
+
+    if operation == "check_tools":
+        reports = mcpgen.check_tools(tool_data, limits=limits)
+        assert all(not r.errors for r in reports) is want_ok, reports
+        if "reports" in expect:
+            wanted = expect["reports"]
+            assert len(reports) == len(wanted), f"expected {len(wanted)} reports, got {reports}"
+            for r, w in zip(reports, wanted):
+                assert (r.pointer, r.name) == (w["pointer"], w["name"]), r
+                assert len(r.errors) == len(w["errors"]), r
+                assert all(problem_matches(x, got) for x, got in zip(w["errors"], r.errors)), r
+        return
+
+    check, validate_arguments, validate_structured_content = tool_api(form, limits)
+    tool_value = plain["tool"] if text is None else json.loads(text)
     try:
         check(tool_data)
     except mcpgen.ToolSchemaError as e:
@@ -77,9 +145,8 @@ def test_tool_vector(path: Path, form: str) -> None:
         wanted = expect.get("errors")
         assert wanted, "a rejected case needs expect.errors"
         for w in wanted:
-            assert set(w) <= TOOL_ERROR_KEYS, f"unknown error members {set(w) - TOOL_ERROR_KEYS}"
             assert any(problem_matches(w, got) for got in e.errors), f"expected an error {w}, got:\n{e}"
-        name = plain["tool"].get("name") if isinstance(plain["tool"], dict) else None
+        name = tool_value.get("name") if isinstance(tool_value, dict) else None
         assert e.tool == (name if isinstance(name, str) else "")
         assert all(p.rule.startswith("JSCHEMA-") for p in e.errors), e.errors
         problems: Tuple[mcpgen.SchemaProblem, ...] = tuple(e.errors)
@@ -414,12 +481,15 @@ def test_check_tools_documents() -> None:
     assert mcpgen.check_tools(json.dumps(response).encode()) == [r._replace(pointer="/result" + r.pointer) for r in reports]
     assert mcpgen.check_tools(WEATHER) == [mcpgen.ToolReport("", "get_weather", ())]
     assert mcpgen.check_tools({"tools": []}) == []
-    with pytest.raises(ValueError, match="expected a Tool object") as e:
+    # Documents that cannot be checked: typed, by variant (kind, pointer; no rule applies).
+    with pytest.raises(mcpgen.ToolDocumentError, match="expected a Tool object") as e:
         mcpgen.check_tools({"jsonrpc": "2.0", "id": 1, "result": {}})
-    assert not isinstance(e.value, mcpgen.McpgenError)
-    with pytest.raises(ValueError, match="must be an array"):
+    assert (e.value.kind, e.value.pointer, e.value.rule) == ("not_a_tool_document", "", None)
+    assert isinstance(e.value, ValueError) and isinstance(e.value, mcpgen.McpgenError)
+    with pytest.raises(mcpgen.ToolDocumentError, match="^/tools must be an array$") as e:
         mcpgen.check_tools({"tools": {}})
-    with pytest.raises(ValueError, match="not JSON"):
+    assert (e.value.kind, e.value.pointer, e.value.message) == ("tools_not_an_array", "/tools", "/tools must be an array")
+    with pytest.raises(mcpgen.ParseError, match=r"^invalid JSON at line 1 column 2 \(byte 1\): unexpected end of input, expected a key$"):
         mcpgen.check_tools(b"{")
 
 
@@ -589,3 +659,41 @@ def test_exception_hierarchy() -> None:
     assert e.errors[0].uri == "https://a/b" and str(e) == "tool `x`: bad"
     assert mcpgen.LimitExceededError("deep").kind == "limit_exceeded"
     assert mcpgen.IconError("x [too_large; ICON-7]", kind="too_large", rule="ICON-7", message="x").message == "x"
+    for cls in (mcpgen.MetaKeyError, mcpgen.LimitError, mcpgen.ToolDocumentError):
+        assert issubclass(cls, mcpgen.McpgenError) and issubclass(cls, ValueError)
+        assert not issubclass(cls, mcpgen.ValidationError)
+    assert mcpgen.MetaKeyError("m", kind="empty_key").rule == "META-1"
+    limit = mcpgen.LimitError("m", kind="unknown_limit", name="x")
+    assert (limit.kind, limit.rule, limit.pointer, limit.name, limit.message) == ("unknown_limit", None, None, "x", "m")
+    doc = mcpgen.ToolDocumentError("m", kind="tools_not_an_array", pointer="/tools")
+    assert (doc.kind, doc.rule, doc.pointer) == ("tools_not_an_array", None, "/tools")
+
+
+def nested_tool(levels: int) -> str:
+    """A tool whose inputSchema `default` is `levels` nested arrays (level 3 and down)."""
+    return '{"name":"deep","inputSchema":{"type":"object","default":' + "[" * levels + "0" + "]" * levels + "}}"
+
+
+def test_nesting_past_the_parser_limit_is_a_tool_problem() -> None:
+    # 126 arrays under the tool and its inputSchema make 128 levels: fine, from text and data.
+    mcpgen.check_tool(nested_tool(126))
+    mcpgen.check_tool(json.loads(nested_tool(126)))
+    pointer = "/inputSchema/default" + "/0" * 126
+    for data in (nested_tool(127), nested_tool(300).encode(), json.loads(nested_tool(300)), nested_tool(100_000)):
+        with pytest.raises(mcpgen.ToolSchemaError) as e:
+            mcpgen.check_tool(data)
+        assert [(p.kind, p.rule, p.pointer) for p in e.value.errors] == [("too_deep", "JSCHEMA-8", pointer)]
+        with pytest.raises(mcpgen.ToolSchemaError):
+            mcpgen.ToolChecker().validate_arguments(data, {})
+    # Not JSON, however deep: a parse error.
+    with pytest.raises(mcpgen.ParseError):
+        mcpgen.check_tool(nested_tool(300)[:-1])
+    reports = mcpgen.check_tools('{"tools":[' + nested_tool(300) + "]}")
+    assert [(r.pointer, [(p.kind, p.pointer) for p in r.errors]) for r in reports] == [("/tools/0", [("too_deep", pointer)])]
+
+
+def test_unknown_limit_is_a_limit_error() -> None:
+    with pytest.raises(mcpgen.LimitError) as e:
+        mcpgen.ToolChecker(limits={"max_dept": 3})
+    assert (e.value.kind, e.value.name, e.value.rule) == ("unknown_limit", "max_dept", None)
+    assert str(e.value).startswith("unknown limit `max_dept` (known: max_depth, ")

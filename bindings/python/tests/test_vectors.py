@@ -12,7 +12,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import pytest
 
 import mcpgen
-from support import VECTORS, dumps_lossless, error_kind, flatten, loads_lossless
+from support import VECTORS, dumps_lossless, error_kind, flatten, loads_lossless, typed_error
 
 # Every vector directory and the test module that runs it.
 RUNNERS = {"decode": "test_vectors.py", "protocol": "test_vectors.py", "tools": "test_tools.py", "icons": "test_tools.py"}
@@ -153,6 +153,7 @@ class Outcome:
         self.reserved: Optional[bool] = None
         self.prefix: Any = "<unset>"
         self.name: Optional[str] = None
+        self.error: Optional[Dict[str, Any]] = None
 
     def set_id(self, present: bool, value: Any) -> None:
         self.has_id_field = True
@@ -237,8 +238,9 @@ def run_operation(v: Dict[str, Any], data: Any) -> Outcome:
         assert isinstance(key, str), "check_meta_key needs a string `input`"
         try:
             k = mcpgen.check_meta_key(key)
-        except ValueError as e:
+        except mcpgen.MetaKeyError as e:
             o.message = str(e)
+            o.error = typed_error(e)
         else:
             o.accept, o.reserved, o.prefix, o.name = True, k.reserved, k.prefix, k.name
     else:
@@ -280,8 +282,11 @@ def check_expect(o: Outcome, expect: Dict[str, Any]) -> None:
         elif k == "errors":
             for pattern in w:
                 assert any(
-                    all(getattr(e, f) == pattern[f] for f in ("pointer", "keyword", "rule") if f in pattern) for e in o.errors
+                    all(getattr(e, f) == pattern[f] for f in ("pointer", "keyword", "rule", "message") if f in pattern)
+                    for e in o.errors
                 ), f"no error matches {pattern!r}{ctx}"
+        elif k == "error":
+            assert o.error == w, f"error: expected {w!r}, got {o.error!r}{ctx}"
         elif k == "error_count":
             assert len(o.errors) == w, f"expected {w} errors, got {len(o.errors)}{ctx}"
         else:

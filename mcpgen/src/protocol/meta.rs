@@ -1,5 +1,7 @@
 //! `_meta` key grammar (META-1, META-3, AMB-5) and the W3C formats of the OpenTelemetry keys
-//! (OTEL-1..3).
+//! (OTEL-1..3), with their typed errors ([`MetaKeyError`], [`OtelError`]).
+
+use std::fmt;
 
 use super::MetaKey;
 
@@ -7,51 +9,158 @@ use super::MetaKey;
 /// (AMB-5).
 const RESERVED_SECOND_LABELS: [&str; 2] = ["modelcontextprotocol", "mcp"];
 
-/// META-1 label: starts with a letter, ends with a letter or digit, letters/digits/`-` inside.
-fn check_label(label: &str) -> Result<(), String> {
-    let b = label.as_bytes();
-    match (b.first(), b.last()) {
-        (None, _) | (_, None) => Err("empty label (two dots, or a dot at either end of the prefix)".into()),
-        (Some(f), _) if !f.is_ascii_alphabetic() => Err(format!("prefix label `{label}` must start with a letter")),
-        (_, Some(l)) if !l.is_ascii_alphanumeric() => {
-            Err(format!("prefix label `{label}` must end with a letter or digit"))
+/// Why a `_meta` key breaks the META-1 grammar ([`super::check_meta_key`]). Every variant has
+/// rule META-1; its [`fmt::Display`] is the one message every surface shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MetaKeyError {
+    /// The empty key (AMB-5: rejected although the grammar's optional parts allow it).
+    Empty,
+    /// Two dots, or a dot at either end of the prefix.
+    EmptyLabel { key: String },
+    /// A prefix label that does not start with a letter.
+    LabelStart { key: String, label: String },
+    /// A prefix label that does not end with a letter or digit.
+    LabelEnd { key: String, label: String },
+    /// A prefix label with a character other than letters, digits and `-`.
+    LabelChar { key: String, label: String, found: char },
+    /// A name that does not start with a letter or digit.
+    NameStart { key: String, name: String },
+    /// A name that does not end with a letter or digit.
+    NameEnd { key: String, name: String },
+    /// A second `/`: a key has at most one prefix separator.
+    NameSlash { key: String, name: String },
+    /// A name with a character other than letters, digits, `.`, `_` and `-`.
+    NameChar { key: String, name: String, found: char },
+}
+
+impl MetaKeyError {
+    /// Stable snake_case name of the variant (`empty_key`, `empty_label`, `label_start`,
+    /// `label_end`, `label_char`, `name_start`, `name_end`, `name_slash`, `name_char`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            MetaKeyError::Empty => "empty_key",
+            MetaKeyError::EmptyLabel { .. } => "empty_label",
+            MetaKeyError::LabelStart { .. } => "label_start",
+            MetaKeyError::LabelEnd { .. } => "label_end",
+            MetaKeyError::LabelChar { .. } => "label_char",
+            MetaKeyError::NameStart { .. } => "name_start",
+            MetaKeyError::NameEnd { .. } => "name_end",
+            MetaKeyError::NameSlash { .. } => "name_slash",
+            MetaKeyError::NameChar { .. } => "name_char",
         }
-        _ => match b.iter().find(|c| !(c.is_ascii_alphanumeric() || **c == b'-')) {
-            Some(c) => Err(format!(
-                "prefix label `{label}` contains `{}`; only letters, digits and `-` are allowed",
-                char::from(*c)
-            )),
+    }
+
+    /// The rule: `META-1` (the grammar; the empty key is its AMB-5 reading).
+    pub fn rule(&self) -> &'static str {
+        "META-1"
+    }
+
+    /// The key that was checked.
+    pub fn key(&self) -> &str {
+        match self {
+            MetaKeyError::Empty => "",
+            MetaKeyError::EmptyLabel { key }
+            | MetaKeyError::LabelStart { key, .. }
+            | MetaKeyError::LabelEnd { key, .. }
+            | MetaKeyError::LabelChar { key, .. }
+            | MetaKeyError::NameStart { key, .. }
+            | MetaKeyError::NameEnd { key, .. }
+            | MetaKeyError::NameSlash { key, .. }
+            | MetaKeyError::NameChar { key, .. } => key,
+        }
+    }
+}
+
+impl fmt::Display for MetaKeyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let MetaKeyError::Empty = self {
+            return f.write_str("empty `_meta` key (AMB-5: rejected although the grammar's optional parts allow it)");
+        }
+        write!(f, "invalid `_meta` key `{}`: ", self.key())?;
+        match self {
+            MetaKeyError::Empty => Ok(()),
+            MetaKeyError::EmptyLabel { .. } => {
+                f.write_str("empty label (two dots, or a dot at either end of the prefix)")
+            }
+            MetaKeyError::LabelStart { label, .. } => write!(f, "prefix label `{label}` must start with a letter"),
+            MetaKeyError::LabelEnd { label, .. } => write!(f, "prefix label `{label}` must end with a letter or digit"),
+            MetaKeyError::LabelChar { label, found, .. } => {
+                write!(f, "prefix label `{label}` contains `{found}`; only letters, digits and `-` are allowed")
+            }
+            MetaKeyError::NameStart { name, .. } => write!(f, "name `{name}` must start with a letter or digit"),
+            MetaKeyError::NameEnd { name, .. } => write!(f, "name `{name}` must end with a letter or digit"),
+            MetaKeyError::NameSlash { name, .. } => {
+                write!(f, "name `{name}` contains `/`; a key has at most one prefix separator")
+            }
+            MetaKeyError::NameChar { name, found, .. } => {
+                write!(f, "name `{name}` contains `{found}`; only letters, digits, `.`, `_` and `-` are allowed")
+            }
+        }
+    }
+}
+
+impl std::error::Error for MetaKeyError {}
+
+/// META-1 label: starts with a letter, ends with a letter or digit, letters/digits/`-` inside.
+fn check_label(key: &str, label: &str) -> Result<(), MetaKeyError> {
+    let b = label.as_bytes();
+    let owned = || (key.to_owned(), label.to_owned());
+    match (b.first(), b.last()) {
+        (None, _) | (_, None) => Err(MetaKeyError::EmptyLabel { key: key.to_owned() }),
+        (Some(f), _) if !f.is_ascii_alphabetic() => {
+            let (key, label) = owned();
+            Err(MetaKeyError::LabelStart { key, label })
+        }
+        (_, Some(l)) if !l.is_ascii_alphanumeric() => {
+            let (key, label) = owned();
+            Err(MetaKeyError::LabelEnd { key, label })
+        }
+        _ => match label.chars().find(|c| !(c.is_ascii_alphanumeric() || *c == '-')) {
+            Some(found) => {
+                let (key, label) = owned();
+                Err(MetaKeyError::LabelChar { key, label, found })
+            }
             None => Ok(()),
         },
     }
 }
 
 /// META-1 name: empty, or alphanumeric at both ends with `[A-Za-z0-9._-]` inside.
-fn check_name(name: &str) -> Result<(), String> {
+fn check_name(key: &str, name: &str) -> Result<(), MetaKeyError> {
     let b = name.as_bytes();
     let (Some(f), Some(l)) = (b.first(), b.last()) else { return Ok(()) };
+    let owned = || (key.to_owned(), name.to_owned());
     if !f.is_ascii_alphanumeric() {
-        return Err(format!("name `{name}` must start with a letter or digit"));
+        let (key, name) = owned();
+        return Err(MetaKeyError::NameStart { key, name });
     }
     if !l.is_ascii_alphanumeric() {
-        return Err(format!("name `{name}` must end with a letter or digit"));
+        let (key, name) = owned();
+        return Err(MetaKeyError::NameEnd { key, name });
     }
     match name.chars().find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))) {
-        Some('/') => Err(format!("name `{name}` contains `/`; a key has at most one prefix separator")),
-        Some(c) => Err(format!("name `{name}` contains `{c}`; only letters, digits, `.`, `_` and `-` are allowed")),
+        Some('/') => {
+            let (key, name) = owned();
+            Err(MetaKeyError::NameSlash { key, name })
+        }
+        Some(found) => {
+            let (key, name) = owned();
+            Err(MetaKeyError::NameChar { key, name, found })
+        }
         None => Ok(()),
     }
 }
 
-pub(super) fn check_meta_key(key: &str) -> Result<MetaKey, String> {
+pub(super) fn check_meta_key(key: &str) -> Result<MetaKey, MetaKeyError> {
     let (prefix, name, reserved) = split_meta_key(key)?;
     Ok(MetaKey { prefix: prefix.map(str::to_owned), name: name.to_owned(), reserved })
 }
 
 /// [`check_meta_key`] without copies: (prefix, name, reserved), borrowed from `key`.
-pub(super) fn split_meta_key(key: &str) -> Result<(Option<&str>, &str, bool), String> {
+pub(super) fn split_meta_key(key: &str) -> Result<(Option<&str>, &str, bool), MetaKeyError> {
     if key.is_empty() {
-        return Err("empty `_meta` key (AMB-5: rejected although the grammar's optional parts allow it)".into());
+        return Err(MetaKeyError::Empty);
     }
     let (prefix, name) = match key.split_once('/') {
         Some((p, n)) => (Some(p), n),
@@ -60,53 +169,208 @@ pub(super) fn split_meta_key(key: &str) -> Result<(Option<&str>, &str, bool), St
     let mut reserved = false;
     if let Some(p) = prefix {
         for (i, label) in p.split('.').enumerate() {
-            check_label(label).map_err(|e| format!("invalid `_meta` key `{key}`: {e}"))?;
+            check_label(key, label)?;
             if i == 1 && RESERVED_SECOND_LABELS.iter().any(|r| label.eq_ignore_ascii_case(r)) {
                 reserved = true;
             }
         }
     }
-    check_name(name).map_err(|e| format!("invalid `_meta` key `{key}`: {e}"))?;
+    check_name(key, name)?;
     Ok((prefix, name, reserved))
 }
+
+/// Why a value of the W3C keys `traceparent` (OTEL-1), `tracestate` (OTEL-2) or `baggage`
+/// (OTEL-3) is malformed ([`check_traceparent`], [`check_tracestate`], [`check_baggage`]); its
+/// [`fmt::Display`] is the one message every surface shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OtelError {
+    /// `traceparent` shorter than 55 characters, or not ASCII (`chars`: its length).
+    TraceparentLength { chars: usize },
+    /// `traceparent` fields not separated by `-`.
+    TraceparentSeparator,
+    /// A `traceparent` field (`version`, `trace-id`, `parent-id`, `trace-flags`) that is not
+    /// lowercase hexadecimal.
+    TraceparentNotHex { field: &'static str, value: String },
+    /// `traceparent` version `ff`.
+    TraceparentVersionFf,
+    /// `traceparent` version 00 that is not exactly 55 characters.
+    TraceparentVersion00Length { len: usize },
+    /// A later version's extra fields without a leading `-`.
+    TraceparentExtension,
+    /// An all-zero `trace-id`.
+    TraceparentZeroTraceId,
+    /// An all-zero `parent-id`.
+    TraceparentZeroParentId,
+    /// A `tracestate` member that is not `key=value`.
+    TracestateMember { member: String },
+    /// A `tracestate` key outside the W3C grammar.
+    TracestateKey { key: String },
+    /// A `tracestate` value outside the W3C grammar.
+    TracestateValue { key: String },
+    /// A `tracestate` key given twice.
+    TracestateDuplicateKey { key: String },
+    /// More than 32 `tracestate` members.
+    TracestateTooManyMembers { count: usize },
+    /// A `baggage` over the 8192-byte propagation limit.
+    BaggageTooLong { bytes: usize },
+    /// A `baggage` member that is not `key=value`.
+    BaggageMember { member: String },
+    /// A `baggage` key that is not an HTTP token.
+    BaggageKey { key: String },
+    /// A `baggage` value with characters that must be percent-encoded.
+    BaggageValue { key: String },
+    /// A malformed `baggage` property.
+    BaggageProperty { key: String, property: String },
+    /// More than 64 `baggage` members.
+    BaggageTooManyMembers { count: usize },
+}
+
+impl OtelError {
+    /// Stable snake_case name of the variant (`traceparent_length`, …, `baggage_too_many_members`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            OtelError::TraceparentLength { .. } => "traceparent_length",
+            OtelError::TraceparentSeparator => "traceparent_separator",
+            OtelError::TraceparentNotHex { .. } => "traceparent_not_hex",
+            OtelError::TraceparentVersionFf => "traceparent_version_ff",
+            OtelError::TraceparentVersion00Length { .. } => "traceparent_version_00_length",
+            OtelError::TraceparentExtension => "traceparent_extension",
+            OtelError::TraceparentZeroTraceId => "traceparent_zero_trace_id",
+            OtelError::TraceparentZeroParentId => "traceparent_zero_parent_id",
+            OtelError::TracestateMember { .. } => "tracestate_member",
+            OtelError::TracestateKey { .. } => "tracestate_key",
+            OtelError::TracestateValue { .. } => "tracestate_value",
+            OtelError::TracestateDuplicateKey { .. } => "tracestate_duplicate_key",
+            OtelError::TracestateTooManyMembers { .. } => "tracestate_too_many_members",
+            OtelError::BaggageTooLong { .. } => "baggage_too_long",
+            OtelError::BaggageMember { .. } => "baggage_member",
+            OtelError::BaggageKey { .. } => "baggage_key",
+            OtelError::BaggageValue { .. } => "baggage_value",
+            OtelError::BaggageProperty { .. } => "baggage_property",
+            OtelError::BaggageTooManyMembers { .. } => "baggage_too_many_members",
+        }
+    }
+
+    /// The `_meta` key whose value this is about: `traceparent`, `tracestate` or `baggage`.
+    pub fn key(&self) -> &'static str {
+        match self {
+            OtelError::TraceparentLength { .. }
+            | OtelError::TraceparentSeparator
+            | OtelError::TraceparentNotHex { .. }
+            | OtelError::TraceparentVersionFf
+            | OtelError::TraceparentVersion00Length { .. }
+            | OtelError::TraceparentExtension
+            | OtelError::TraceparentZeroTraceId
+            | OtelError::TraceparentZeroParentId => "traceparent",
+            OtelError::TracestateMember { .. }
+            | OtelError::TracestateKey { .. }
+            | OtelError::TracestateValue { .. }
+            | OtelError::TracestateDuplicateKey { .. }
+            | OtelError::TracestateTooManyMembers { .. } => "tracestate",
+            _ => "baggage",
+        }
+    }
+
+    /// The rule: `OTEL-1` (`traceparent`), `OTEL-2` (`tracestate`) or `OTEL-3` (`baggage`).
+    pub fn rule(&self) -> &'static str {
+        match self.key() {
+            "traceparent" => "OTEL-1",
+            "tracestate" => "OTEL-2",
+            _ => "OTEL-3",
+        }
+    }
+}
+
+impl fmt::Display for OtelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OtelError::TraceparentLength { chars } => write!(
+                f,
+                "`traceparent` must be at least 55 ASCII characters (`00-<32 hex>-<16 hex>-<2 hex>`), found {chars} characters"
+            ),
+            OtelError::TraceparentSeparator => {
+                f.write_str("`traceparent` fields must be separated by `-` (`00-<32 hex>-<16 hex>-<2 hex>`)")
+            }
+            OtelError::TraceparentNotHex { field, value } => {
+                write!(f, "`traceparent` {field} `{value}` must be lowercase hexadecimal")
+            }
+            OtelError::TraceparentVersionFf => f.write_str("`traceparent` version `ff` is invalid"),
+            OtelError::TraceparentVersion00Length { len } => {
+                write!(f, "`traceparent` version 00 is exactly 55 characters, found {len}")
+            }
+            OtelError::TraceparentExtension => {
+                f.write_str("`traceparent` of a later version may only append fields after a `-`")
+            }
+            OtelError::TraceparentZeroTraceId => f.write_str("`traceparent` trace-id must not be all zeros"),
+            OtelError::TraceparentZeroParentId => f.write_str("`traceparent` parent-id must not be all zeros"),
+            OtelError::TracestateMember { member } => write!(f, "`tracestate` member `{member}` is not `key=value`"),
+            OtelError::TracestateKey { key } => write!(
+                f,
+                "`tracestate` key `{key}` is invalid (lowercase letter first, then `a-z0-9_-*/`, or `tenant@system`)"
+            ),
+            OtelError::TracestateValue { key } => write!(
+                f,
+                "`tracestate` value for `{key}` is invalid (1-256 printable ASCII characters, no `,` or `=`, not ending in a space)"
+            ),
+            OtelError::TracestateDuplicateKey { key } => write!(f, "`tracestate` key `{key}` appears twice"),
+            OtelError::TracestateTooManyMembers { count } => {
+                write!(f, "`tracestate` has {count} members; at most 32 are allowed")
+            }
+            OtelError::BaggageTooLong { bytes } => {
+                write!(f, "`baggage` is {bytes} bytes; the propagation limit is 8192")
+            }
+            OtelError::BaggageMember { member } => write!(f, "`baggage` member `{member}` is not `key=value`"),
+            OtelError::BaggageKey { key } => write!(f, "`baggage` key `{key}` is not an HTTP token"),
+            OtelError::BaggageValue { key } => {
+                write!(f, "`baggage` value for `{key}` has characters that must be percent-encoded")
+            }
+            OtelError::BaggageProperty { key, property } => {
+                write!(f, "`baggage` property `{property}` of `{key}` is invalid")
+            }
+            OtelError::BaggageTooManyMembers { count } => {
+                write!(f, "`baggage` has {count} members; the propagation limit is 64")
+            }
+        }
+    }
+}
+
+impl std::error::Error for OtelError {}
 
 fn is_lower_hex(s: &str) -> bool {
     s.bytes().all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c))
 }
 
 /// OTEL-1: W3C Trace Context `traceparent` (`version-traceid-parentid-flags`, lowercase hex).
-pub fn check_traceparent(s: &str) -> Result<(), String> {
+pub fn check_traceparent(s: &str) -> Result<(), OtelError> {
     if s.len() < 55 || !s.is_ascii() {
-        return Err(format!(
-            "`traceparent` must be at least 55 ASCII characters (`00-<32 hex>-<16 hex>-<2 hex>`), found {} characters",
-            s.chars().count()
-        ));
+        return Err(OtelError::TraceparentLength { chars: s.chars().count() });
     }
     let (version, trace_id, parent_id, flags) = (&s[0..2], &s[3..35], &s[36..52], &s[53..55]);
     if [2usize, 35, 52].iter().any(|&i| s.as_bytes()[i] != b'-') {
-        return Err("`traceparent` fields must be separated by `-` (`00-<32 hex>-<16 hex>-<2 hex>`)".into());
+        return Err(OtelError::TraceparentSeparator);
     }
-    for (what, field) in
+    for (field, value) in
         [("version", version), ("trace-id", trace_id), ("parent-id", parent_id), ("trace-flags", flags)]
     {
-        if !is_lower_hex(field) {
-            return Err(format!("`traceparent` {what} `{field}` must be lowercase hexadecimal"));
+        if !is_lower_hex(value) {
+            return Err(OtelError::TraceparentNotHex { field, value: value.to_owned() });
         }
     }
     if version == "ff" {
-        return Err("`traceparent` version `ff` is invalid".into());
+        return Err(OtelError::TraceparentVersionFf);
     }
     if version == "00" && s.len() != 55 {
-        return Err(format!("`traceparent` version 00 is exactly 55 characters, found {}", s.len()));
+        return Err(OtelError::TraceparentVersion00Length { len: s.len() });
     }
     if s.len() > 55 && s.as_bytes()[55] != b'-' {
-        return Err("`traceparent` of a later version may only append fields after a `-`".into());
+        return Err(OtelError::TraceparentExtension);
     }
     if trace_id.bytes().all(|c| c == b'0') {
-        return Err("`traceparent` trace-id must not be all zeros".into());
+        return Err(OtelError::TraceparentZeroTraceId);
     }
     if parent_id.bytes().all(|c| c == b'0') {
-        return Err("`traceparent` parent-id must not be all zeros".into());
+        return Err(OtelError::TraceparentZeroParentId);
     }
     Ok(())
 }
@@ -132,7 +396,7 @@ fn check_tracestate_key(key: &str) -> bool {
 }
 
 /// OTEL-2: W3C Trace Context `tracestate` (≤ 32 `key=value` members, no duplicate keys).
-pub fn check_tracestate(s: &str) -> Result<(), String> {
+pub fn check_tracestate(s: &str) -> Result<(), OtelError> {
     let mut keys: Vec<&str> = Vec::new();
     for member in s.split(',') {
         let member = member.trim_matches([' ', '\t']);
@@ -140,27 +404,25 @@ pub fn check_tracestate(s: &str) -> Result<(), String> {
             continue; // empty list members are allowed
         }
         let Some((key, value)) = member.split_once('=') else {
-            return Err(format!("`tracestate` member `{member}` is not `key=value`"));
+            return Err(OtelError::TracestateMember { member: member.to_owned() });
         };
         if !check_tracestate_key(key) {
-            return Err(format!(
-                "`tracestate` key `{key}` is invalid (lowercase letter first, then `a-z0-9_-*/`, or `tenant@system`)"
-            ));
+            return Err(OtelError::TracestateKey { key: key.to_owned() });
         }
         let vb = value.as_bytes();
         let value_ok = (1..=256).contains(&vb.len())
             && vb.iter().all(|&c| (0x20..=0x7e).contains(&c) && c != b',' && c != b'=')
             && vb.last() != Some(&b' ');
         if !value_ok {
-            return Err(format!("`tracestate` value for `{key}` is invalid (1-256 printable ASCII characters, no `,` or `=`, not ending in a space)"));
+            return Err(OtelError::TracestateValue { key: key.to_owned() });
         }
         if keys.contains(&key) {
-            return Err(format!("`tracestate` key `{key}` appears twice"));
+            return Err(OtelError::TracestateDuplicateKey { key: key.to_owned() });
         }
         keys.push(key);
     }
     if keys.len() > 32 {
-        return Err(format!("`tracestate` has {} members; at most 32 are allowed", keys.len()));
+        return Err(OtelError::TracestateTooManyMembers { count: keys.len() });
     }
     Ok(())
 }
@@ -174,9 +436,9 @@ fn is_baggage_octet(c: u8) -> bool {
 }
 
 /// OTEL-3: W3C Baggage (`key=value(;property)*`, comma-separated; ≤ 64 members, ≤ 8192 bytes).
-pub fn check_baggage(s: &str) -> Result<(), String> {
+pub fn check_baggage(s: &str) -> Result<(), OtelError> {
     if s.len() > 8192 {
-        return Err(format!("`baggage` is {} bytes; the propagation limit is 8192", s.len()));
+        return Err(OtelError::BaggageTooLong { bytes: s.len() });
     }
     let mut count = 0;
     for member in s.split(',') {
@@ -184,14 +446,14 @@ pub fn check_baggage(s: &str) -> Result<(), String> {
         let mut parts = member.split(';');
         let kv = parts.next().unwrap_or_default();
         let Some((key, value)) = kv.split_once('=') else {
-            return Err(format!("`baggage` member `{}` is not `key=value`", member.trim()));
+            return Err(OtelError::BaggageMember { member: member.trim().to_owned() });
         };
         let (key, value) = (key.trim_matches([' ', '\t']), value.trim_matches([' ', '\t']));
         if key.is_empty() || !key.bytes().all(is_tchar) {
-            return Err(format!("`baggage` key `{key}` is not an HTTP token"));
+            return Err(OtelError::BaggageKey { key: key.to_owned() });
         }
         if !value.bytes().all(is_baggage_octet) {
-            return Err(format!("`baggage` value for `{key}` has characters that must be percent-encoded"));
+            return Err(OtelError::BaggageValue { key: key.to_owned() });
         }
         for prop in parts {
             let (pk, pv) = match prop.split_once('=') {
@@ -199,12 +461,12 @@ pub fn check_baggage(s: &str) -> Result<(), String> {
                 None => (prop.trim_matches([' ', '\t']), None),
             };
             if pk.is_empty() || !pk.bytes().all(is_tchar) || pv.is_some_and(|v| !v.bytes().all(is_baggage_octet)) {
-                return Err(format!("`baggage` property `{}` of `{key}` is invalid", prop.trim()));
+                return Err(OtelError::BaggageProperty { key: key.to_owned(), property: prop.trim().to_owned() });
             }
         }
     }
     if count > 64 {
-        return Err(format!("`baggage` has {count} members; the propagation limit is 64"));
+        return Err(OtelError::BaggageTooManyMembers { count });
     }
     Ok(())
 }
@@ -246,6 +508,42 @@ mod tests {
     }
 
     #[test]
+    fn meta_key_errors_are_typed() {
+        let cases: [(&str, &str, &str); 10] = [
+            ("", "empty_key", "empty `_meta` key (AMB-5: rejected although the grammar's optional parts allow it)"),
+            (
+                "com..example/x",
+                "empty_label",
+                "invalid `_meta` key `com..example/x`: empty label (two dots, or a dot at either end of the prefix)",
+            ),
+            ("1abc/x", "label_start", "invalid `_meta` key `1abc/x`: prefix label `1abc` must start with a letter"),
+            ("com.ex-/x", "label_end", "invalid `_meta` key `com.ex-/x`: prefix label `ex-` must end with a letter or digit"),
+            (
+                "com.e_x/y",
+                "label_char",
+                "invalid `_meta` key `com.e_x/y`: prefix label `e_x` contains `_`; only letters, digits and `-` are allowed",
+            ),
+            (
+                "com.eé1/y",
+                "label_char",
+                "invalid `_meta` key `com.eé1/y`: prefix label `eé1` contains `é`; only letters, digits and `-` are allowed",
+            ),
+            ("com.example/-x", "name_start", "invalid `_meta` key `com.example/-x`: name `-x` must start with a letter or digit"),
+            ("x.", "name_end", "invalid `_meta` key `x.`: name `x.` must end with a letter or digit"),
+            ("a/b/c", "name_slash", "invalid `_meta` key `a/b/c`: name `b/c` contains `/`; a key has at most one prefix separator"),
+            (
+                "com.example/x y",
+                "name_char",
+                "invalid `_meta` key `com.example/x y`: name `x y` contains ` `; only letters, digits, `.`, `_` and `-` are allowed",
+            ),
+        ];
+        for (key, kind, message) in cases {
+            let e = check_meta_key(key).unwrap_err();
+            assert_eq!((e.kind(), e.rule(), e.key(), e.to_string().as_str()), (kind, "META-1", key, message));
+        }
+    }
+
+    #[test]
     fn traceparent() {
         assert!(check_traceparent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01").is_ok());
         for bad in [
@@ -260,6 +558,21 @@ mod tests {
             assert!(check_traceparent(bad).is_err(), "{bad}");
         }
         assert!(check_traceparent("01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-future").is_ok());
+        let kind = |s: &str| check_traceparent(s).unwrap_err().kind();
+        assert_eq!(kind(""), "traceparent_length");
+        assert_eq!(kind("00-4bf92f3577b34da6a3ce929d0e0e4736_00f067aa0ba902b7-01"), "traceparent_separator");
+        assert_eq!(kind("00-4BF92F3577B34DA6A3CE929D0E0E4736-00F067AA0BA902B7-01"), "traceparent_not_hex");
+        assert_eq!(kind("ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"), "traceparent_version_ff");
+        assert_eq!(kind("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-x"), "traceparent_version_00_length");
+        assert_eq!(kind("01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01x"), "traceparent_extension");
+        assert_eq!(kind("00-00000000000000000000000000000000-00f067aa0ba902b7-01"), "traceparent_zero_trace_id");
+        assert_eq!(kind("00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01"), "traceparent_zero_parent_id");
+        let e = check_traceparent("00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01").unwrap_err();
+        assert_eq!(e.rule(), "OTEL-1");
+        assert_eq!(
+            e.to_string(),
+            "`traceparent` trace-id `4BF92F3577B34DA6A3CE929D0E0E4736` must be lowercase hexadecimal"
+        );
     }
 
     #[test]
@@ -275,5 +588,25 @@ mod tests {
         assert!(check_baggage("k=va lue").is_err());
         assert!(check_baggage("novalue").is_err());
         assert!(check_baggage(&(0..65).map(|i| format!("k{i}=v")).collect::<Vec<_>>().join(",")).is_err());
+        let ts = |s: &str| check_tracestate(s).unwrap_err();
+        assert_eq!((ts("Rojo=1").kind(), ts("Rojo=1").rule()), ("tracestate_key", "OTEL-2"));
+        assert_eq!(ts("a=1,a=2").kind(), "tracestate_duplicate_key");
+        assert_eq!(ts("a=").kind(), "tracestate_value");
+        assert_eq!(ts("novalue").kind(), "tracestate_member");
+        assert_eq!(
+            ts(&(0..33).map(|i| format!("k{i}=v")).collect::<Vec<_>>().join(",")).kind(),
+            "tracestate_too_many_members"
+        );
+        let bg = |s: &str| check_baggage(s).unwrap_err();
+        assert_eq!((bg("key with space=1").kind(), bg("novalue").rule()), ("baggage_key", "OTEL-3"));
+        assert_eq!(bg("k=va lue").kind(), "baggage_value");
+        assert_eq!(bg("novalue").kind(), "baggage_member");
+        assert_eq!(bg("k=v;=x").kind(), "baggage_property");
+        assert_eq!(bg(&"k=v,".repeat(3000)).kind(), "baggage_too_long");
+        assert_eq!(
+            bg(&(0..65).map(|i| format!("k{i}=v")).collect::<Vec<_>>().join(",")).kind(),
+            "baggage_too_many_members"
+        );
+        assert_eq!(bg("k=v;=x").to_string(), "`baggage` property `=x` of `k` is invalid");
     }
 }

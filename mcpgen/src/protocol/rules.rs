@@ -64,7 +64,7 @@ pub(crate) fn rule_error(
     ValidationError { pointer, schema_path: String::new(), keyword, rule: Some(rule), message, arms: Vec::new() }
 }
 
-type FormatCheck = fn(&str) -> Result<(), String>;
+type FormatCheck = fn(&str) -> Result<(), meta::OtelError>;
 
 pub(crate) struct RuleWalk {
     pub errors: Vec<ValidationError>,
@@ -118,7 +118,7 @@ impl RuleWalk {
             let len = ptr.len();
             push_key(ptr, &k);
             match meta::split_meta_key(&k) {
-                Err(e) => self.errors.push(rule_error(ptr.clone(), "propertyNames", "META-1", e)),
+                Err(e) => self.errors.push(rule_error(ptr.clone(), "propertyNames", e.rule(), e.to_string())),
                 Ok((_, _, reserved)) if reserved && self.strict && !KNOWN_RESERVED_KEYS.contains(&k.as_ref()) => {
                     self.errors.push(rule_error(
                         ptr.clone(),
@@ -136,11 +136,11 @@ impl RuleWalk {
                 _ => None,
             };
             if let Some((rule, check)) = otel {
-                let verdict = match x.as_str() {
-                    Some(s) => check(&s),
-                    None => Err(format!("`{k}` must be a string (AMB-5), found {}", x.describe())),
+                let problem = match x.as_str() {
+                    Some(s) => check(&s).err().map(|e| e.to_string()),
+                    None => Some(format!("`{k}` must be a string (AMB-5), found {}", x.describe())),
                 };
-                if let Err(e) = verdict {
+                if let Some(e) = problem {
                     self.errors.push(rule_error(
                         ptr.clone(),
                         "format",

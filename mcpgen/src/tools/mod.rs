@@ -42,11 +42,20 @@ use std::sync::{Arc, OnceLock, RwLock};
 
 use serde_json::Value;
 
+use crate::json::{JsonView, Kind, ParseError, ParseOptions, Tape};
 use crate::validate::ValidationError;
 
 #[cfg(feature = "schemars")]
 pub use from_types::{schema_for, tool_for, ToolBuilder};
-pub use resolve::{forbidden_address, FetchPolicy, FetchRequest, HostResolver, SchemaFetcher, SystemResolver};
+pub use resolve::{
+    forbidden_address, FetchError, FetchPolicy, FetchRequest, HostResolver, SchemaFetcher, SystemResolver,
+};
+
+/// How deep a tool (or a schema given to [`compile_schema`]) may nest arrays and objects: the
+/// JSON parser's limit, so that every tool a surface can read from text is one it can check.
+/// A deeper one is refused as [`SchemaErrorKind::TooDeep`] (JSCHEMA-8) at the first location
+/// past the limit, whether it came as text or as a value.
+pub const MAX_JSON_DEPTH: usize = crate::json::tape::DEFAULT_MAX_DEPTH;
 
 /// A JSON Schema dialect mcpgen validates tool schemas with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -316,9 +325,9 @@ impl Limits {
         })
     }
 
-    /// Sets the limit called `name`; `Err` says why (an unknown name, listing the known ones, or
-    /// a value too large for this platform's `usize`).
-    pub fn set(&mut self, name: &str, value: u64) -> Result<(), String> {
+    /// Sets the limit called `name`; `Err` says why: an unknown name, or a value too large for
+    /// this platform's `usize`.
+    pub fn set(&mut self, name: &str, value: u64) -> Result<(), LimitError> {
         let slot = match name {
             "max_steps" => {
                 self.max_steps = value;
@@ -332,13 +341,57 @@ impl Limits {
             "backtrack_limit" => &mut self.backtrack_limit,
             "max_instance_depth" => &mut self.max_instance_depth,
             "max_errors" => &mut self.max_errors,
-            other => return Err(format!("unknown limit `{other}` (known: {})", Limits::NAMES.join(", "))),
+            other => return Err(LimitError::UnknownName { name: other.to_owned() }),
         };
-        *slot =
-            usize::try_from(value).map_err(|_| format!("limit `{name}` is too large for this platform: {value}"))?;
+        let name = Limits::NAMES.iter().copied().find(|n| *n == name).unwrap_or("?");
+        *slot = usize::try_from(value).map_err(|_| LimitError::TooLarge { name, value })?;
         Ok(())
     }
 }
+
+/// Why [`Limits::set`] refused a limit. No rule: the caller asked for something that does not
+/// exist. Its [`fmt::Display`] is the one message every surface shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LimitError {
+    /// No limit has this name ([`Limits::NAMES`] lists them).
+    UnknownName { name: String },
+    /// The value does not fit this platform's `usize`.
+    TooLarge { name: &'static str, value: u64 },
+}
+
+impl LimitError {
+    /// Stable snake_case name of the variant: `unknown_limit` or `limit_too_large`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            LimitError::UnknownName { .. } => "unknown_limit",
+            LimitError::TooLarge { .. } => "limit_too_large",
+        }
+    }
+
+    /// The limit name given.
+    pub fn name(&self) -> &str {
+        match self {
+            LimitError::UnknownName { name } => name,
+            LimitError::TooLarge { name, .. } => name,
+        }
+    }
+}
+
+impl fmt::Display for LimitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LimitError::UnknownName { name } => {
+                write!(f, "unknown limit `{name}` (known: {})", Limits::NAMES.join(", "))
+            }
+            LimitError::TooLarge { name, value } => {
+                write!(f, "limit `{name}` is too large for this platform: {value}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for LimitError {}
 
 impl Default for Limits {
     fn default() -> Self {
@@ -414,6 +467,9 @@ pub fn compile_schema(
     role: SchemaRole,
     options: &SchemaOptions,
 ) -> Result<CompiledSchema, Vec<SchemaError>> {
+    if let Some(e) = too_deep_error(schema) {
+        return Err(vec![e]);
+    }
     match (role, schema) {
         (SchemaRole::Input, Value::Object(map)) => {
             if map.get("type") != Some(&Value::String("object".into())) {
@@ -476,6 +532,77 @@ pub fn compile_schema(
         Ok(validator) => Ok(CompiledSchema { dialect, role, limits: options.limits, validator }),
         Err(e) => Err(vec![build_error(schema, &e, &refusals.lock().unwrap_or_else(|p| p.into_inner()))]),
     }
+}
+
+/// The pointer of the first array or object, in document order, nested inside `max` others
+/// (`max` = 128: the 129th level); iterative, since the value may be hostile.
+fn first_nested_deeper(v: &Value, max: usize) -> Option<String> {
+    enum Children<'a> {
+        Array(std::iter::Enumerate<std::slice::Iter<'a, Value>>),
+        Object(serde_json::map::Iter<'a>),
+    }
+    enum Segment<'a> {
+        Index(usize),
+        Key(&'a str),
+    }
+    fn children(v: &Value) -> Option<Children<'_>> {
+        match v {
+            Value::Array(items) => Some(Children::Array(items.iter().enumerate())),
+            Value::Object(map) => Some(Children::Object(map.iter())),
+            _ => None,
+        }
+    }
+    fn render(path: &[Segment<'_>]) -> String {
+        let mut out = String::new();
+        for s in path {
+            match s {
+                Segment::Index(i) => out.push_str(&format!("/{i}")),
+                Segment::Key(k) => {
+                    out.push('/');
+                    out.push_str(&k.replace('~', "~0").replace('/', "~1"));
+                }
+            }
+        }
+        out
+    }
+    let root = children(v)?;
+    if max == 0 {
+        return Some(String::new());
+    }
+    // `stack[i]` iterates a container nested inside `i` others; `path[i]` is the segment of
+    // `stack[i + 1]` in `stack[i]`.
+    let mut stack = vec![root];
+    let mut path: Vec<Segment<'_>> = Vec::new();
+    while let Some(top) = stack.last_mut() {
+        let next = match top {
+            Children::Array(items) => items.next().map(|(i, x)| (Segment::Index(i), x)),
+            Children::Object(entries) => entries.next().map(|(k, x)| (Segment::Key(k.as_str()), x)),
+        };
+        let Some((segment, child)) = next else {
+            stack.pop();
+            path.pop();
+            continue;
+        };
+        if let Some(grandchildren) = children(child) {
+            path.push(segment);
+            if stack.len() >= max {
+                return Some(render(&path));
+            }
+            stack.push(grandchildren);
+        }
+    }
+    None
+}
+
+/// [`MAX_JSON_DEPTH`]: the `too_deep` error of a value nested deeper than the parser reads.
+fn too_deep_error(v: &Value) -> Option<SchemaError> {
+    first_nested_deeper(v, MAX_JSON_DEPTH).map(|pointer| {
+        SchemaError::new(
+            SchemaErrorKind::TooDeep,
+            &pointer,
+            format!("arrays and objects nested deeper than {MAX_JSON_DEPTH} levels (the JSON parser's limit)"),
+        )
+    })
 }
 
 fn kind_name(v: &Value) -> &'static str {
@@ -794,6 +921,9 @@ impl CompiledTool {
     pub fn compile(tool: &Value, options: &SchemaOptions) -> Result<CompiledTool, ToolSchemaErrors> {
         let name = tool.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
         let fail = |errors| ToolSchemaErrors { tool: name.clone(), errors };
+        if let Some(e) = too_deep_error(tool) {
+            return Err(fail(vec![e]));
+        }
         let Value::Object(map) = tool else {
             return Err(fail(vec![SchemaError::new(
                 SchemaErrorKind::InvalidTool,
@@ -992,26 +1122,118 @@ pub struct ToolReport {
     pub errors: Vec<SchemaError>,
 }
 
+/// Nesting levels kept when a tool is read from text: [`MAX_JSON_DEPTH`] for the tool, 3 for
+/// its place in a JSON-RPC response (`/result/tools/3`), and 1 so that the first level past the
+/// limit is still there to be reported. Deeper values are checked for syntax and skipped.
+const TOOL_TEXT_DEPTH: usize = MAX_JSON_DEPTH + 4;
+
+fn parse_tool_text(bytes: &[u8]) -> Result<Tape<'_>, ParseError> {
+    Tape::parse_bytes_with(bytes, ParseOptions { max_depth: TOOL_TEXT_DEPTH, skip_deeper: true }, Vec::new())
+}
+
+/// Reads a tool from JSON text with the core's parser (what the C and Python surfaces do with
+/// tool text). Only text that is not JSON is an `Err`: JSON nested deeper than the parser's
+/// limit is read far enough for [`CompiledTool::compile`] to refuse the tool as `too_deep`
+/// (JSCHEMA-8), with the pointer of the first location past [`MAX_JSON_DEPTH`].
+pub fn tool_from_json(bytes: &[u8]) -> Result<Value, ParseError> {
+    let tape = parse_tool_text(bytes)?;
+    Ok(Value::from(&tape.root().to_value()))
+}
+
+/// Why [`check_tools_json`] could not check a document at all (a document whose tools have
+/// problems is not an error: see [`ToolReport`]). No rule applies; [`fmt::Display`] is the one
+/// message every surface shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ToolsJsonError {
+    /// The text is not JSON. (JSON nested deeper than the parser's limit is JSON: the tool
+    /// holding the deep value is reported as `too_deep`.)
+    Parse(ParseError),
+    /// JSON, but neither a `Tool` (with `name` or `inputSchema`), a `tools/list` result (with
+    /// `tools`) nor a JSON-RPC response carrying one.
+    NotAToolDocument,
+    /// `tools` is not an array; `pointer` is `/tools` or `/result/tools`.
+    ToolsNotArray { pointer: String },
+}
+
+impl ToolsJsonError {
+    /// Stable snake_case name of the variant: `parse`, `not_a_tool_document` or
+    /// `tools_not_an_array`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ToolsJsonError::Parse(_) => "parse",
+            ToolsJsonError::NotAToolDocument => "not_a_tool_document",
+            ToolsJsonError::ToolsNotArray { .. } => "tools_not_an_array",
+        }
+    }
+
+    /// Where in the document: `None` for a parse error (see its offset, line and column).
+    pub fn pointer(&self) -> Option<&str> {
+        match self {
+            ToolsJsonError::Parse(_) => None,
+            ToolsJsonError::NotAToolDocument => Some(""),
+            ToolsJsonError::ToolsNotArray { pointer } => Some(pointer),
+        }
+    }
+
+    /// The protocol rule: none applies to these (kept for symmetry with the other errors).
+    pub fn rule(&self) -> Option<&'static str> {
+        None
+    }
+}
+
+impl fmt::Display for ToolsJsonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ToolsJsonError::Parse(e) => write!(f, "{e}"),
+            ToolsJsonError::NotAToolDocument => f.write_str(
+                "expected a Tool object (with `name` and `inputSchema`) or a tools/list result (with `tools`)",
+            ),
+            ToolsJsonError::ToolsNotArray { pointer } => write!(f, "{pointer} must be an array"),
+        }
+    }
+}
+
+impl std::error::Error for ToolsJsonError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ToolsJsonError::Parse(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<ParseError> for ToolsJsonError {
+    fn from(e: ParseError) -> Self {
+        ToolsJsonError::Parse(e)
+    }
+}
+
 /// Checks a document that is a `Tool`, a `tools/list` result (`{"tools": [...]}`) or a whole
 /// JSON-RPC response carrying one; one report per tool, in order (JSCHEMA-3: a bad tool is
-/// reported, the others are still checked). `Err` when the bytes are not such a document.
-pub fn check_tools_json(bytes: &[u8], options: &SchemaOptions) -> Result<Vec<ToolReport>, String> {
-    let doc: Value = serde_json::from_slice(bytes).map_err(|e| format!("not JSON: {e}"))?;
+/// reported, the others are still checked). The text is read as [`tool_from_json`] reads it:
+/// a tool nesting deeper than [`MAX_JSON_DEPTH`] is reported as `too_deep`, and only text that
+/// is not JSON is [`ToolsJsonError::Parse`].
+pub fn check_tools_json(bytes: &[u8], options: &SchemaOptions) -> Result<Vec<ToolReport>, ToolsJsonError> {
+    let tape = parse_tool_text(bytes)?;
+    let doc = tape.root();
     let (prefix, list) = match (doc.get("tools"), doc.get("result").and_then(|r| r.get("tools"))) {
         (Some(list), _) => ("/tools", list),
         (None, Some(list)) => ("/result/tools", list),
         (None, None) if doc.get("inputSchema").is_some() || doc.get("name").is_some() => {
-            let report = report_for(&doc, String::new(), options);
-            return Ok(vec![report]);
+            return Ok(vec![report_for(&Value::from(&doc.to_value()), String::new(), options)]);
         }
-        _ => {
-            return Err(
-                "expected a Tool object (with `name` and `inputSchema`) or a tools/list result (with `tools`)".into()
-            )
-        }
+        _ => return Err(ToolsJsonError::NotAToolDocument),
     };
-    let Value::Array(tools) = list else { return Err(format!("{prefix} must be an array")) };
-    Ok(tools.iter().enumerate().map(|(i, t)| report_for(t, format!("{prefix}/{i}"), options)).collect())
+    if list.kind() != Kind::Array {
+        return Err(ToolsJsonError::ToolsNotArray { pointer: prefix.to_owned() });
+    }
+    // Each tool on its own: the rest of the document is never converted.
+    Ok(list
+        .items()
+        .enumerate()
+        .map(|(i, t)| report_for(&Value::from(&t.to_value()), format!("{prefix}/{i}"), options))
+        .collect())
 }
 
 fn report_for(tool: &Value, pointer: String, options: &SchemaOptions) -> ToolReport {

@@ -30,15 +30,49 @@ pub struct FetchRequest<'a> {
     pub max_bytes: usize,
 }
 
+/// Why a [`SchemaFetcher`] returned no body. Its text becomes part of the `ref_refused`
+/// message (`fetching <uri> failed: <text>`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FetchError {
+    /// What went wrong, in the fetcher's words (`connection refused`, `HTTP 404`…).
+    pub message: String,
+}
+
+impl FetchError {
+    pub fn new(message: impl Into<String>) -> FetchError {
+        FetchError { message: message.into() }
+    }
+}
+
+impl From<String> for FetchError {
+    fn from(message: String) -> Self {
+        FetchError { message }
+    }
+}
+
+impl From<&str> for FetchError {
+    fn from(message: &str) -> Self {
+        FetchError::new(message)
+    }
+}
+
+impl fmt::Display for FetchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for FetchError {}
+
 /// Performs the actual fetch of a vetted URI (injectable; tests use a fake).
 pub trait SchemaFetcher: Send + Sync {
     /// Returns the body. Must connect only to `request.addrs`, honour `request.timeout`, send no
     /// credentials, follow no redirects, and stop reading past `request.max_bytes`.
-    fn fetch(&self, request: &FetchRequest<'_>) -> Result<Vec<u8>, String>;
+    fn fetch(&self, request: &FetchRequest<'_>) -> Result<Vec<u8>, FetchError>;
 }
 
-impl<F: Fn(&FetchRequest<'_>) -> Result<Vec<u8>, String> + Send + Sync> SchemaFetcher for F {
-    fn fetch(&self, request: &FetchRequest<'_>) -> Result<Vec<u8>, String> {
+impl<F: Fn(&FetchRequest<'_>) -> Result<Vec<u8>, FetchError> + Send + Sync> SchemaFetcher for F {
+    fn fetch(&self, request: &FetchRequest<'_>) -> Result<Vec<u8>, FetchError> {
         self(request)
     }
 }

@@ -18,7 +18,7 @@ struct FakeFetcher {
 }
 
 impl SchemaFetcher for FakeFetcher {
-    fn fetch(&self, request: &FetchRequest<'_>) -> Result<Vec<u8>, String> {
+    fn fetch(&self, request: &FetchRequest<'_>) -> Result<Vec<u8>, FetchError> {
         self.calls.fetch_add(1, Ordering::SeqCst);
         self.seen.lock().unwrap().push(format!("{} via {:?}", request.uri, request.addrs));
         Ok(self.body.clone())
@@ -359,5 +359,72 @@ fn limits_by_name_cover_every_field() {
     assert_eq!(limits, expected);
     assert_eq!(limits.get("max_dept"), None);
     let err = limits.set("max_dept", 1).unwrap_err();
-    assert!(err.contains("unknown limit `max_dept`") && err.contains("max_depth"), "{err}");
+    assert_eq!(err, LimitError::UnknownName { name: "max_dept".into() });
+    assert_eq!((err.kind(), err.name()), ("unknown_limit", "max_dept"));
+    assert_eq!(
+        err.to_string(),
+        "unknown limit `max_dept` (known: max_depth, max_subschemas, max_enum_values, max_pattern_length, \
+         regex_size_limit, backtrack_limit, max_steps, max_instance_depth, max_errors)"
+    );
+}
+
+/// `levels` nested arrays around `0`, as the `default` of an input schema.
+fn deep_tool_text(levels: usize) -> String {
+    format!(
+        r#"{{"name":"deep","inputSchema":{{"type":"object","default":{}0{}}}}}"#,
+        "[".repeat(levels),
+        "]".repeat(levels)
+    )
+}
+
+#[test]
+fn tools_nested_past_the_parser_limit_are_too_deep() {
+    // The tool object is level 1, inputSchema 2; the arrays of `default` start at level 3, so
+    // 126 of them make 128 levels (allowed) and 127 make 129.
+    let ok = tool_from_json(deep_tool_text(126).as_bytes()).unwrap();
+    assert!(CompiledTool::compile(&ok, &SchemaOptions::default()).is_ok());
+    for levels in [127, 300, 100_000] {
+        let tool = tool_from_json(deep_tool_text(levels).as_bytes()).unwrap();
+        let e = CompiledTool::compile(&tool, &SchemaOptions::default()).unwrap_err();
+        assert_eq!(e.errors.len(), 1, "{e}");
+        let p = format!("/inputSchema/default{}", "/0".repeat(126));
+        assert_eq!((e.errors[0].kind, e.errors[0].pointer.as_str()), (SchemaErrorKind::TooDeep, p.as_str()), "{e}");
+        assert_eq!(e.errors[0].rule(), "JSCHEMA-8");
+        assert_eq!(e.errors[0].message, "arrays and objects nested deeper than 128 levels (the JSON parser's limit)");
+    }
+    // The same from a value (no parser involved), and from a list: pointers are into the tool.
+    let mut v = json!(0);
+    for _ in 0..127 {
+        v = Value::Array(vec![v]);
+    }
+    let value = json!({"name": "deep", "inputSchema": {"type": "object", "default": v}});
+    assert_eq!(check_tool(&value).unwrap_err().errors[0].pointer, format!("/inputSchema/default{}", "/0".repeat(126)));
+    let list = format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"tools":[{},{}]}}}}"#, OK_TOOL, deep_tool_text(300));
+    let reports = check_tools_json(list.as_bytes(), &SchemaOptions::default()).unwrap();
+    assert_eq!(reports.len(), 2);
+    assert!(reports[0].errors.is_empty());
+    assert_eq!((reports[1].pointer.as_str(), reports[1].name.as_str()), ("/result/tools/1", "deep"));
+    assert_eq!(reports[1].errors[0].pointer, format!("/inputSchema/default{}", "/0".repeat(126)));
+    // Deep values outside every tool are not looked at.
+    let aside = format!(r#"{{"tools":[{OK_TOOL}],"_meta":{{"x":{}{}}}}}"#, "[".repeat(5000), "]".repeat(5000));
+    assert!(check_tools_json(aside.as_bytes(), &SchemaOptions::default()).unwrap()[0].errors.is_empty());
+}
+
+const OK_TOOL: &str = r#"{"name":"ok","inputSchema":{"type":"object"}}"#;
+
+#[test]
+fn tool_documents_that_cannot_be_checked() {
+    let check = |text: &str| check_tools_json(text.as_bytes(), &SchemaOptions::default()).unwrap_err();
+    // Not JSON, even when it is also deep: a parse error.
+    let e = check("{\"tools\":[");
+    assert_eq!((e.kind(), e.pointer(), e.rule()), ("parse", None, None));
+    assert_eq!(e.to_string(), "invalid JSON at line 1 column 11 (byte 10): unexpected end of input");
+    let broken_deep = format!("{{\"tools\":[{}", &deep_tool_text(300)[..400]);
+    assert_eq!(check(&broken_deep).kind(), "parse");
+    assert!(tool_from_json(broken_deep.as_bytes()).is_err());
+    let e = check("[1,2]");
+    assert_eq!((e.kind(), e.pointer()), ("not_a_tool_document", Some("")));
+    let e = check(r#"{"result":{"tools":{}}}"#);
+    assert_eq!((e.kind(), e.pointer()), ("tools_not_an_array", Some("/result/tools")));
+    assert_eq!(e.to_string(), "/result/tools must be an array");
 }

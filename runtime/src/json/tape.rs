@@ -62,13 +62,20 @@ impl std::error::Error for ParseError {}
 /// Parser settings.
 #[derive(Clone, Copy, Debug)]
 pub struct ParseOptions {
-    /// Maximum nesting depth; deeper input is an error, not a stack overflow.
+    /// Maximum nesting depth of arrays and objects (a container inside `max_depth` others is
+    /// too deep); deeper input is an error, not a stack overflow.
     pub max_depth: usize,
+    /// What a too-deep container is. `false` (the default): the parse fails with "nesting
+    /// deeper than N levels". `true`: its syntax is still checked to its end (at any depth, one
+    /// bit of memory per level), and it is kept as a `null` whose [`TapeView::scalar_text`] is
+    /// its source text; [`Tape::skipped`] counts them. For readers that must tell "JSON that
+    /// nests too deep" from "not JSON" (a text that is not JSON is a parse error either way).
+    pub skip_deeper: bool,
 }
 
 impl Default for ParseOptions {
     fn default() -> Self {
-        ParseOptions { max_depth: DEFAULT_MAX_DEPTH }
+        ParseOptions { max_depth: DEFAULT_MAX_DEPTH, skip_deeper: false }
     }
 }
 
@@ -77,6 +84,7 @@ impl Default for ParseOptions {
 pub struct Tape<'a> {
     src: &'a str,
     nodes: Vec<Node>,
+    skipped: usize,
 }
 
 /// Largest buffer (in elements) the per-thread pool of [`Tape::with_parsed`] keeps.
@@ -133,11 +141,19 @@ impl<'a> Tape<'a> {
         buf.reserve((src.len() / 8).min(1 << 16) + 4);
         let mut stack = take_spare(&SPARE_STACK);
         stack.clear();
-        let mut p = Parser { b: src.as_bytes(), i: 0, nodes: buf, stack, max_depth: opts.max_depth };
+        let mut p = Parser {
+            b: src.as_bytes(),
+            i: 0,
+            nodes: buf,
+            stack,
+            max_depth: opts.max_depth,
+            skip_deeper: opts.skip_deeper,
+            skipped: 0,
+        };
         let result = p.run();
         give_spare(&SPARE_STACK, std::mem::take(&mut p.stack));
         match result {
-            Ok(()) => Ok(Tape { src, nodes: p.nodes }),
+            Ok(()) => Ok(Tape { src, nodes: p.nodes, skipped: p.skipped }),
             Err(msg) => Err(error_at(src.as_bytes(), p.i, msg)),
         }
     }
@@ -171,6 +187,11 @@ impl<'a> Tape<'a> {
     pub fn source(&self) -> &'a str {
         self.src
     }
+
+    /// How many too-deep containers were kept as `null` ([`ParseOptions::skip_deeper`]).
+    pub fn skipped(&self) -> usize {
+        self.skipped
+    }
 }
 
 fn error_at(b: &[u8], offset: usize, message: String) -> ParseError {
@@ -189,6 +210,8 @@ struct Parser<'b> {
     /// Open containers: node index.
     stack: Vec<u32>,
     max_depth: usize,
+    skip_deeper: bool,
+    skipped: usize,
 }
 
 // Bytes that end the fast scan inside a string: quote, backslash, control characters.
@@ -277,10 +300,16 @@ impl<'b> Parser<'b> {
                 });
             };
             match c {
-                b'{' | b'[' => {
-                    if self.stack.len() >= self.max_depth {
+                b'{' | b'[' if self.stack.len() >= self.max_depth => {
+                    if !self.skip_deeper {
                         return Err(format!("nesting deeper than {} levels", self.max_depth));
                     }
+                    let start = self.i;
+                    self.skip_container()?;
+                    self.nodes.push(Node { tag: Tag::Null, a: start as u32, b: (self.i - start) as u32 });
+                    self.skipped += 1;
+                }
+                b'{' | b'[' => {
                     let tag = if c == b'{' { Tag::Object } else { Tag::Array };
                     let idx = self.nodes.len() as u32;
                     self.nodes.push(Node { tag, a: 0, b: 0 });
@@ -330,18 +359,83 @@ impl<'b> Parser<'b> {
                     }
                     Some(b'}') if is_obj => {}
                     Some(b']') if !is_obj => {}
-                    Some(c) => {
-                        return Err(format!(
-                            "expected ',' or '{}' , found {}",
-                            if is_obj { '}' } else { ']' },
-                            describe_byte(c)
-                        ))
-                    }
-                    None => return Err("unexpected end of input inside a container".into()),
+                    Some(c) => return Err(expected_separator(is_obj, c)),
+                    None => return Err(END_IN_CONTAINER.into()),
                 }
                 self.i += 1;
                 self.nodes[top_u].b = self.nodes.len() as u32;
                 self.stack.pop();
+            }
+        }
+    }
+
+    /// [`ParseOptions::skip_deeper`]: checks the syntax of the container at the cursor to its
+    /// end, at any depth, recording nothing (one bit per open level: object or array); the
+    /// cursor ends after it. The errors are the ones [`Parser::run`] would report.
+    fn skip_container(&mut self) -> Result<(), String> {
+        let mark = self.nodes.len();
+        let result = self.skip_container_inner(mark);
+        self.nodes.truncate(mark);
+        result
+    }
+
+    fn skip_container_inner(&mut self, mark: usize) -> Result<(), String> {
+        // Bit `d` of `open`: the container open at depth `d` (0: the skipped one) is an object.
+        let mut open: Vec<u64> = Vec::new();
+        let mut depth = 0usize;
+        'value: loop {
+            self.skip_ws();
+            let Some(c) = self.peek() else { return Err("unexpected end of input".into()) };
+            match c {
+                b'{' | b'[' => {
+                    let is_obj = c == b'{';
+                    self.i += 1;
+                    self.skip_ws();
+                    if self.peek() != Some(if is_obj { b'}' } else { b']' }) {
+                        if depth / 64 == open.len() {
+                            open.push(0);
+                        }
+                        let (word, bit) = (depth / 64, depth % 64);
+                        open[word] = (open[word] & !(1 << bit)) | (u64::from(is_obj) << bit);
+                        depth += 1;
+                        if is_obj {
+                            self.key()?;
+                            self.nodes.truncate(mark);
+                        }
+                        continue 'value;
+                    }
+                    self.i += 1;
+                }
+                b'"' => self.string()?,
+                b't' => self.literal(b"true", Tag::True)?,
+                b'f' => self.literal(b"false", Tag::False)?,
+                b'n' => self.literal(b"null", Tag::Null)?,
+                b'-' | b'0'..=b'9' => self.number()?,
+                _ => return Err(format!("expected a JSON value, found {}", describe_byte(c))),
+            }
+            self.nodes.truncate(mark);
+            // After a complete value.
+            loop {
+                let Some(top) = depth.checked_sub(1) else { return Ok(()) };
+                let is_obj = open[top / 64] >> (top % 64) & 1 == 1;
+                self.skip_ws();
+                match self.peek() {
+                    Some(b',') => {
+                        self.i += 1;
+                        if is_obj {
+                            self.skip_ws();
+                            self.key()?;
+                            self.nodes.truncate(mark);
+                        }
+                        continue 'value;
+                    }
+                    Some(b'}') if is_obj => {}
+                    Some(b']') if !is_obj => {}
+                    Some(c) => return Err(expected_separator(is_obj, c)),
+                    None => return Err(END_IN_CONTAINER.into()),
+                }
+                self.i += 1;
+                depth = top;
             }
         }
     }
@@ -501,6 +595,12 @@ fn hex4(b: &[u8], at: usize) -> Option<u32> {
         v = v * 16 + (c as char).to_digit(16)?;
     }
     Some(v)
+}
+
+const END_IN_CONTAINER: &str = "unexpected end of input inside a container";
+
+fn expected_separator(is_obj: bool, c: u8) -> String {
+    format!("expected ',' or '{}' , found {}", if is_obj { '}' } else { ']' }, describe_byte(c))
 }
 
 fn describe_byte(c: u8) -> String {
@@ -866,5 +966,108 @@ mod tests {
         assert!(e.message.contains("nesting"));
         let ok = "[".repeat(100) + &"]".repeat(100);
         assert!(Tape::parse(&ok).is_ok());
+        let limit = "[".repeat(DEFAULT_MAX_DEPTH) + &"]".repeat(DEFAULT_MAX_DEPTH);
+        assert!(Tape::parse(&limit).is_ok(), "{DEFAULT_MAX_DEPTH} levels are allowed");
+        let over = format!("[{limit}]");
+        assert!(Tape::parse(&over).is_err(), "one more is not");
+    }
+
+    fn parse_opts(src: &str, max_depth: usize, skip_deeper: bool) -> Result<Tape<'_>, ParseError> {
+        Tape::parse_with(src, ParseOptions { max_depth, skip_deeper }, Vec::new())
+    }
+
+    #[test]
+    fn skip_deeper_keeps_a_null_in_place() {
+        let deep = format!(r#"{{"a":[1,{}],"b":true}}"#, "[{\"k\":".repeat(300) + "0" + &"}]".repeat(300));
+        let tape = parse_opts(&deep, 4, true).unwrap();
+        assert_eq!(tape.skipped(), 1);
+        let root = tape.root();
+        assert_eq!(root.get("b").and_then(|b| b.as_bool()), Some(true));
+        // Depth 1: the object; 2: `a`; 3, 4: kept; the container at depth 5 is skipped.
+        let mut v = root.get("a").unwrap().items().nth(1).unwrap();
+        v = v.items().next().unwrap();
+        v = v.get("k").unwrap();
+        assert_eq!(v.kind(), Kind::Null);
+        let text = "[{\"k\":".repeat(299) + "0" + &"}]".repeat(299);
+        assert_eq!(v.scalar_text(), Some(text.as_str()), "the skipped source text");
+        assert_eq!(parse_opts(&deep, 1000, true).unwrap().skipped(), 0);
+        // Without the option: an error, as before.
+        assert!(parse_opts(&deep, 4, false).unwrap_err().message.contains("nesting deeper than 4 levels"));
+        // A too-deep root.
+        let tape = parse_opts("[[[]]]", 0, true).unwrap();
+        assert_eq!((tape.root().kind(), tape.skipped()), (Kind::Null, 1));
+        // Very deep input: linear, one bit per level.
+        let huge = "[".repeat(1_000_000) + &"]".repeat(1_000_000);
+        assert_eq!(parse_opts(&huge, 128, true).unwrap().skipped(), 1);
+    }
+
+    #[test]
+    fn skip_deeper_reports_what_the_unlimited_parser_reports() {
+        let mut texts: Vec<String> = Vec::new();
+        let bodies = [
+            "0",
+            "\"s\"",
+            "\"\\u00e9\\n\"",
+            "-1.5e3",
+            "true",
+            "null",
+            "[]",
+            "{}",
+            "[1, 2 ,3]",
+            "{\"x\" : [ {} , [] ] }",
+        ];
+        let breaks = [
+            "",
+            "]",
+            "}",
+            ",",
+            ",]",
+            "x",
+            "[",
+            "{",
+            "{\"a\"",
+            "{\"a\":",
+            "{1:2}",
+            "\"\\x\"",
+            "\"\u{1}\"",
+            "01",
+            "1.",
+            "1e",
+            "tru",
+            "1e400",
+            "[1 2]",
+            "{\"a\":1 \"b\":2}",
+            "\"\\ud800\"",
+            " ",
+        ];
+        for depth in [1usize, 2, 5, 9] {
+            for open in ["[", "{\"k\":", "[{\"a\":[]},"] {
+                let close = match open {
+                    "[" => "]",
+                    "{\"k\":" => "}",
+                    _ => "]",
+                };
+                for body in bodies {
+                    for br in breaks {
+                        texts.push(format!("{}{body}{br}{}", open.repeat(depth), close.repeat(depth)));
+                        texts.push(format!("{}{body}{}{br}", open.repeat(depth), close.repeat(depth)));
+                        texts.push(format!("{}{br}{body}", open.repeat(depth)));
+                    }
+                }
+            }
+        }
+        let mut skipped = 0;
+        for text in &texts {
+            let unlimited = parse_opts(text, usize::MAX, false).map(|t| t.root().to_value());
+            for max_depth in 0..12 {
+                let cut = parse_opts(text, max_depth, true);
+                match (&unlimited, &cut) {
+                    (Err(a), Err(b)) => assert_eq!(a, b, "{text:?} at max_depth {max_depth}"),
+                    (Ok(_), Ok(t)) => skipped += t.skipped(),
+                    _ => panic!("{text:?} at max_depth {max_depth}: {unlimited:?} vs {:?}", cut.map(|_| ())),
+                }
+            }
+        }
+        assert!(skipped > 100, "the cases do skip ({skipped})");
     }
 }

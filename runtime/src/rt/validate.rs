@@ -29,16 +29,38 @@ impl Policy {
 }
 
 impl std::str::FromStr for Policy {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = UnknownPolicy;
+    fn from_str(s: &str) -> Result<Self, UnknownPolicy> {
         match s {
             "strict" => Ok(Policy::Strict),
             "lenient" => Ok(Policy::Lenient),
             "lossless" => Ok(Policy::Lossless),
-            other => Err(format!("unknown policy `{other}` (expected strict, lenient or lossless)")),
+            other => Err(UnknownPolicy { name: other.to_owned() }),
         }
     }
 }
+
+/// A policy name that is none of `strict`, `lenient`, `lossless` ([`Policy`]'s `FromStr`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownPolicy {
+    /// The name given.
+    pub name: String,
+}
+
+impl UnknownPolicy {
+    /// Stable snake_case kind: `unknown_policy`.
+    pub fn kind(&self) -> &'static str {
+        "unknown_policy"
+    }
+}
+
+impl fmt::Display for UnknownPolicy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown policy `{}` (expected strict, lenient or lossless)", self.name)
+    }
+}
+
+impl std::error::Error for UnknownPolicy {}
 
 /// Per-call options for validation and decoding.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

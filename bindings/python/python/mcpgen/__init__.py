@@ -55,11 +55,13 @@ from ._types import FetchRequest as FetchRequest
 from ._types import IconError as IconError
 from ._types import IconInfo as IconInfo
 from ._types import IconPolicy as IconPolicy
+from ._types import LimitError as LimitError
 from ._types import LimitExceededError as LimitExceededError
 from ._types import Limits as Limits
 from ._types import McpgenError as McpgenError
 from ._types import Message as Message
 from ._types import MetaKey as MetaKey
+from ._types import MetaKeyError as MetaKeyError
 from ._types import MethodInfo as MethodInfo
 from ._types import ParseError as ParseError
 from ._types import ProtocolError as ProtocolError
@@ -67,6 +69,7 @@ from ._types import Resolver as Resolver
 from ._types import ResponseError as ResponseError
 from ._types import ResultResponse as ResultResponse
 from ._types import SchemaProblem as SchemaProblem
+from ._types import ToolDocumentError as ToolDocumentError
 from ._types import ToolReport as ToolReport
 from ._types import ToolSchemaError as ToolSchemaError
 from ._types import UnknownDefinitionError as UnknownDefinitionError
@@ -85,11 +88,13 @@ __all__ = [
     "IconError",
     "IconInfo",
     "IconPolicy",
+    "LimitError",
     "LimitExceededError",
     "Limits",
     "McpgenError",
     "Message",
     "MetaKey",
+    "MetaKeyError",
     "MethodInfo",
     "ParseError",
     "ProtocolError",
@@ -98,6 +103,7 @@ __all__ = [
     "ResultResponse",
     "SchemaProblem",
     "ToolChecker",
+    "ToolDocumentError",
     "ToolReport",
     "ToolSchemaError",
     "UnknownDefinitionError",

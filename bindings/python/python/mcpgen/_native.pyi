@@ -145,7 +145,9 @@ def is_valid_meta_key(key: str) -> bool:
     """META-1: True when ``key`` follows the ``_meta`` key grammar."""
 
 def check_meta_key(key: str) -> MetaKey:
-    """META-1: splits a ``_meta`` key; raises ``ValueError`` saying what is wrong."""
+    """META-1: splits a ``_meta`` key; raises ``MetaKeyError`` (a ``ValueError``) with the
+    ``kind`` of the problem (``label_start``, ``name_char``…), rule ``META-1`` and the core's
+    message."""
 
 def detect_era(
     probe_response: Union[bytes, str, object, None] = None,
@@ -169,16 +171,20 @@ def check_tool(tool: object, *, limits: Optional[Limits] = None, validate_format
     cost limits. ``tool`` is a ``Tool`` as Python data or JSON text.
 
     Raises ``ToolSchemaError`` listing every problem (``kind``, ``pointer`` into the tool,
-    ``uri``, ``rule``, ``message``); ``ParseError`` for text that is not JSON; ``ValueError``
-    for an unknown or negative limit. Without options it uses the core's process-wide checker,
+    ``uri``, ``rule``, ``message``); ``ParseError`` for text that is not JSON (a tool nesting
+    arrays and objects deeper than 128 levels, the parser's limit, is a ``too_deep`` problem,
+    not a parse error); ``LimitError`` for an unknown limit name, ``ValueError`` for a negative
+    limit. Without options it uses the core's process-wide checker,
     which keeps compiled tools; with options the tool is compiled for this call only (keep a
     ``ToolChecker`` to reuse them)."""
 
 def check_tools(data: object, *, limits: Optional[Limits] = None, validate_formats: bool = False) -> List[ToolReport]:
     """Checks every tool of a document that is a ``Tool``, a ``tools/list`` result
     (``{"tools": [...]}``) or a JSON-RPC response carrying one: one report per tool, in order;
-    a bad tool does not stop the others. Raises ``ValueError`` when the document is none of
-    these (or not JSON)."""
+    a bad tool does not stop the others (a tool nested past the parser's limit is reported as
+    ``too_deep``). Raises ``ParseError`` for text that is not JSON and ``ToolDocumentError``
+    (``kind`` ``not_a_tool_document`` or ``tools_not_an_array``, ``pointer``) when the document
+    is none of these."""
 
 def validate_tool_arguments(
     tool: object,

@@ -241,6 +241,30 @@ class Era(NamedTuple):
     """Versions a modern peer named, if any."""
 
 
+class MetaKeyError(McpgenError, ValueError):
+    """A ``_meta`` key that breaks the META-1 grammar (``check_meta_key``). ``str(e)`` is the
+    core's message, the same text every mcpgen surface shows."""
+
+    kind: str
+    """Stable name: ``empty_key``, ``empty_label``, ``label_start``, ``label_end``,
+    ``label_char``, ``name_start``, ``name_end``, ``name_slash`` or ``name_char``."""
+    rule: Optional[str]
+    """Protocol rule id: ``META-1``."""
+    pointer: Optional[str]
+    """Always None: a key alone is no place in a document."""
+    key: str
+    """The key that was checked."""
+    message: str
+
+    def __init__(self, message: str, *, kind: str, rule: Optional[str] = "META-1", key: str = "") -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.rule = rule
+        self.pointer = None
+        self.key = key
+        self.message = message
+
+
 class MetaKey(NamedTuple):
     """A ``_meta`` key split by the META-1 grammar."""
 
@@ -345,6 +369,50 @@ class ToolReport(NamedTuple):
     """The tool's ``name`` (``""`` when it has none)."""
     errors: Tuple[SchemaProblem, ...]
     """Empty when the tool's schemas are usable."""
+
+
+class ToolDocumentError(McpgenError, ValueError):
+    """A ``check_tools`` document that is JSON but no tool document (text that is not JSON is a
+    :class:`ParseError`; a tool nested too deep is a ``too_deep`` problem of its report)."""
+
+    kind: str
+    """Stable name: ``not_a_tool_document`` (neither a ``Tool``, a ``tools/list`` result nor a
+    response carrying one) or ``tools_not_an_array``."""
+    rule: Optional[str]
+    """Always None: no protocol rule applies."""
+    pointer: Optional[str]
+    """JSON pointer of the offending value (``""`` for the document, ``/tools``…)."""
+    message: str
+
+    def __init__(self, message: str, *, kind: str, pointer: Optional[str] = None) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.rule = None
+        self.pointer = pointer
+        self.message = message
+
+
+class LimitError(McpgenError, ValueError):
+    """A ``limits=`` key the core has no limit for (``kind`` ``unknown_limit``), or a value it
+    cannot hold (``limit_too_large``). Other bad ``limits`` values (negative, not an ``int``) are
+    a plain ``ValueError``; ``limits`` that is no dict is a ``TypeError``."""
+
+    kind: str
+    rule: Optional[str]
+    """Always None: no protocol rule applies."""
+    pointer: Optional[str]
+    """Always None."""
+    name: str
+    """The limit name given."""
+    message: str
+
+    def __init__(self, message: str, *, kind: str, name: str = "") -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.rule = None
+        self.pointer = None
+        self.name = name
+        self.message = message
 
 
 class ToolSchemaError(McpgenError, ValueError):
