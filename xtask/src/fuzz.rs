@@ -90,13 +90,13 @@ pub fn main(root: &Path, args: FuzzArgs) -> ExitCode {
         }
     }
     println!(
-        "\n{:<14} {:>12} {:>10} {:>8} {:>7} {:>8}  result",
-        "target", "executions", "exec/s", "corpus", "cov", "ft"
+        "\n{:<14} {:>12} {:>10} {:>8} {:>7} {:>8} {:>9}  result",
+        "target", "executions", "exec/s", "corpus", "cov", "ft", "slowest s"
     );
     for (t, r) in &rows {
         println!(
-            "{:<14} {:>12} {:>10} {:>8} {:>7} {:>8}  {}",
-            t, r.execs, r.execs_per_sec, r.corpus, r.cover, r.features, r.summary
+            "{:<14} {:>12} {:>10} {:>8} {:>7} {:>8} {:>9}  {}",
+            t, r.execs, r.execs_per_sec, r.corpus, r.cover, r.features, r.slowest, r.summary
         );
     }
     if failed.is_empty() {
@@ -375,6 +375,8 @@ fn file_name(p: &Path) -> String {
 struct RunResult {
     ok: bool,
     execs: String,
+    /// libFuzzer's slowest input, in whole seconds.
+    slowest: String,
     execs_per_sec: String,
     corpus: String,
     cover: String,
@@ -441,6 +443,7 @@ fn run_target(root: &Path, target: &str, corpus: &Path, seconds: u64) -> Result<
     });
     let mut last_status = String::new();
     let mut execs = String::from("?");
+    let mut slowest = String::from("?");
     let mut crash = None;
     let mut tail: Vec<String> = Vec::new();
     if let Some(err) = child.stderr.take() {
@@ -453,6 +456,9 @@ fn run_target(root: &Path, target: &str, corpus: &Path, seconds: u64) -> Result<
             }
             if let Some(n) = line.strip_prefix("stat::number_of_executed_units:") {
                 execs = n.trim().to_owned();
+            }
+            if let Some(n) = line.strip_prefix("stat::slowest_unit_time_sec:") {
+                slowest = n.trim().to_owned();
             }
             if line.contains("Test unit written to") {
                 crash = Some(line.trim().to_owned());
@@ -489,6 +495,7 @@ fn run_target(root: &Path, target: &str, corpus: &Path, seconds: u64) -> Result<
     Ok(RunResult {
         ok,
         execs,
+        slowest,
         execs_per_sec: field("exec/s:"),
         corpus: corpus_size,
         cover,
