@@ -4,19 +4,31 @@
 //!
 //! Installs nothing: without `cargo-fuzz` or the nightly toolchain it says what to install and
 //! exits 2. Seed corpora are written at run time into `fuzz/corpus/<target>/` (git-ignored),
-//! from the example cache `schema/2026-07-28/examples` and `vectors/{decode,protocol}`; libFuzzer
-//! adds what it finds there, and crashes land in `fuzz/artifacts/<target>/`.
+//! from the example cache `schema/2026-07-28/examples` and `vectors/{decode,protocol}` (and
+//! `vectors/{tools,icons}` for the `tools` and `c_abi` targets, in their input formats);
+//! libFuzzer adds what it finds there, and crashes, timeouts (over [`TIMEOUT_SECS`] for one
+//! input) and out-of-memory inputs land in `fuzz/artifacts/<target>/`.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 
 /// The targets in `fuzz/fuzz_targets/`.
-pub const TARGETS: &[&str] = &["decode", "validate", "check_request"];
+pub const TARGETS: &[&str] = &["decode", "validate", "check_request", "tools", "c_abi"];
+
+/// One input running longer than this is a finding (libFuzzer `-timeout`).
+pub const TIMEOUT_SECS: u64 = 1;
+
+/// Largest input libFuzzer makes for the targets that take untrusted tool schemas (`-max_len`);
+/// larger seeds (the two biggest hostile tool vectors) are left out of their corpora.
+const MAX_LEN: usize = 8192;
+
+/// `mcpgen_revision` codes of the C library, in its (date) order: code = index + 1.
+const C_REVISIONS: [&str; 5] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
 
 #[derive(clap::Args)]
 pub struct FuzzArgs {
-    /// Run only this target (decode, validate, check_request) [default: all]
+    /// Run only this target (decode, validate, check_request, tools, c_abi) [default: all]
     #[arg(long, value_name = "NAME")]
     target: Option<String>,
     /// Seconds per target.
@@ -75,9 +87,15 @@ pub fn main(root: &Path, args: FuzzArgs) -> ExitCode {
             }
         }
     }
-    println!("\n{:<14} {:>12} {:>10} {:>8} {:>7}  result", "target", "executions", "exec/s", "corpus", "cover");
+    println!(
+        "\n{:<14} {:>12} {:>10} {:>8} {:>7} {:>8} {:>9}  result",
+        "target", "executions", "exec/s", "corpus", "cov", "ft", "slowest s"
+    );
     for (t, r) in &rows {
-        println!("{:<14} {:>12} {:>10} {:>8} {:>7}  {}", t, r.execs, r.execs_per_sec, r.corpus, r.cover, r.summary);
+        println!(
+            "{:<14} {:>12} {:>10} {:>8} {:>7} {:>8} {:>9}  {}",
+            t, r.execs, r.execs_per_sec, r.corpus, r.cover, r.features, r.slowest, r.summary
+        );
     }
     if failed.is_empty() {
         ExitCode::SUCCESS
@@ -120,54 +138,220 @@ fn examples_dir(root: &Path) -> Result<PathBuf, String> {
     }
 }
 
-/// Writes the seed corpus: every official example file as is, and the `input` of every
-/// project vector (decode and protocol). Returns how many seeds were written.
+/// Writes the seed corpus of `target` (see [`Seeds`]). Returns how many seeds were written.
 fn write_seeds(root: &Path, examples: &Path, target: &str, corpus: &Path) -> Result<usize, String> {
     std::fs::create_dir_all(corpus).map_err(|e| format!("cannot create {}: {e}", corpus.display()))?;
-    let mut n = 0;
-    let mut write = |name: String, bytes: &[u8]| -> Result<(), String> {
-        let path = corpus.join(name);
+    let mut seeds = Seeds { corpus, n: 0, max_len: max_len(target) };
+    match target {
+        "tools" => tool_seeds(root, examples, &mut seeds)?,
+        "c_abi" => c_abi_seeds(root, examples, &mut seeds)?,
+        _ => message_seeds(root, examples, target, &mut seeds)?,
+    }
+    Ok(seeds.n)
+}
+
+/// `-max_len` for a target, when it sets one.
+fn max_len(target: &str) -> Option<usize> {
+    matches!(target, "tools" | "c_abi").then_some(MAX_LEN)
+}
+
+/// A seed corpus being written; seeds over `max_len` are skipped.
+struct Seeds<'a> {
+    corpus: &'a Path,
+    n: usize,
+    max_len: Option<usize>,
+}
+
+impl Seeds<'_> {
+    fn write(&mut self, name: String, bytes: &[u8]) -> Result<(), String> {
+        if self.max_len.is_some_and(|m| bytes.len() > m) {
+            return Ok(());
+        }
+        let path = self.corpus.join(name);
         std::fs::write(&path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        n += 1;
+        self.n += 1;
         Ok(())
-    };
+    }
+}
+
+/// Every official example file: (definition name, file name, bytes).
+fn example_files(examples: &Path) -> Result<Vec<(String, String, Vec<u8>)>, String> {
+    let mut out = Vec::new();
     for def in sorted_entries(examples)? {
         if !def.is_dir() {
             continue;
         }
-        let def_name = file_name(&def);
         for f in sorted_entries(&def)? {
             if f.extension().is_some_and(|x| x == "json") {
-                let bytes = crate::read(&f)?;
-                write(format!("seed-example-{def_name}-{}", file_name(&f)), &bytes)?;
+                out.push((file_name(&def), file_name(&f), crate::read(&f)?));
             }
         }
     }
-    let vector_dirs: &[&str] = if target == "check_request" {
-        &["vectors/protocol", "vectors/decode"]
-    } else {
-        &["vectors/decode", "vectors/protocol"]
-    };
-    for dir in vector_dirs {
-        let dir = root.join(dir);
-        if !dir.is_dir() {
+    Ok(out)
+}
+
+/// Every vector of `vectors/<dir>`: (file name, parsed JSON).
+fn vector_files(root: &Path, dir: &str) -> Result<Vec<(String, serde_json::Value)>, String> {
+    let dir = root.join("vectors").join(dir);
+    if !dir.is_dir() {
+        return Ok(Vec::new());
+    }
+    let mut out = Vec::new();
+    for f in sorted_entries(&dir)? {
+        if f.extension().is_none_or(|x| x != "json") {
             continue;
         }
-        for f in sorted_entries(&dir)? {
-            if f.extension().is_none_or(|x| x != "json") {
-                continue;
+        let v = serde_json::from_slice(&crate::read(&f)?).map_err(|e| format!("{}: {e}", f.display()))?;
+        out.push((file_name(&f), v));
+    }
+    Ok(out)
+}
+
+/// A vector's message: `input` as JSON, or `input_text` as is.
+fn vector_input(v: &serde_json::Value) -> Result<Option<Vec<u8>>, String> {
+    Ok(match (v.get("input"), v.get("input_text").and_then(|t| t.as_str())) {
+        (Some(i), _) => Some(serde_json::to_vec(i).map_err(|e| e.to_string())?),
+        (None, Some(t)) => Some(t.as_bytes().to_vec()),
+        _ => None,
+    })
+}
+
+fn json_bytes(v: &serde_json::Value) -> Vec<u8> {
+    serde_json::to_vec(v).unwrap_or_default()
+}
+
+/// decode, validate, check_request: every official example file as is, and the `input` of
+/// every project vector (decode and protocol).
+fn message_seeds(root: &Path, examples: &Path, target: &str, seeds: &mut Seeds) -> Result<(), String> {
+    for (def, file, bytes) in example_files(examples)? {
+        seeds.write(format!("seed-example-{def}-{file}"), &bytes)?;
+    }
+    let vector_dirs: &[&str] =
+        if target == "check_request" { &["protocol", "decode"] } else { &["decode", "protocol"] };
+    for dir in vector_dirs {
+        for (file, v) in vector_files(root, dir)? {
+            if let Some(input) = vector_input(&v)? {
+                seeds.write(format!("seed-vector-{file}"), &input)?;
             }
-            let v: serde_json::Value =
-                serde_json::from_slice(&crate::read(&f)?).map_err(|e| format!("{}: {e}", f.display()))?;
-            let input = match (v.get("input"), v.get("input_text").and_then(|t| t.as_str())) {
-                (Some(i), _) => serde_json::to_vec(i).map_err(|e| e.to_string())?,
-                (None, Some(t)) => t.as_bytes().to_vec(),
-                _ => continue,
-            };
-            write(format!("seed-vector-{}", file_name(&f)), &input)?;
         }
     }
-    Ok(n)
+    Ok(())
+}
+
+/// tools (input `DOC [0x00 VALUE]`): each tool vector's tool alone, in a `tools/list` result,
+/// and with each of its argument and structured-content values; the official `Tool` and
+/// `tools/list` examples; one JSON-RPC response listing the accepted tools.
+fn tool_seeds(root: &Path, examples: &Path, seeds: &mut Seeds) -> Result<(), String> {
+    let with_value = |tool: &serde_json::Value, value: &serde_json::Value| {
+        let mut b = json_bytes(tool);
+        b.push(0);
+        b.extend(json_bytes(value));
+        b
+    };
+    let mut accepted = Vec::new();
+    for (file, v) in vector_files(root, "tools")? {
+        let Some(tool) = v.get("tool") else { continue };
+        seeds.write(format!("seed-vector-{file}"), &json_bytes(tool))?;
+        seeds.write(format!("seed-vector-list-{file}"), &json_bytes(&serde_json::json!({ "tools": [tool] })))?;
+        for member in ["arguments", "structured_content"] {
+            let cases = v.get(member).and_then(|c| c.as_array()).into_iter().flatten();
+            for (i, case) in cases.enumerate() {
+                if let Some(value) = case.get("value") {
+                    seeds.write(format!("seed-vector-{member}-{i}-{file}"), &with_value(tool, value))?;
+                }
+            }
+        }
+        if file.starts_with("accept-") && json_bytes(tool).len() < 1024 {
+            accepted.push(tool.clone());
+        }
+    }
+    let response = serde_json::json!({ "jsonrpc": "2.0", "id": 1, "result": { "tools": accepted } });
+    seeds.write("seed-response-accepted-tools".into(), &json_bytes(&response))?;
+    for (def, file, bytes) in example_files(examples)? {
+        if matches!(def.as_str(), "Tool" | "ListToolsResult" | "ListToolsResultResponse") {
+            seeds.write(format!("seed-example-{def}-{file}"), &bytes)?;
+        }
+    }
+    Ok(())
+}
+
+/// c_abi (input: 5 header bytes, then `A [0x00 B]`; see fuzz/fuzz_targets/c_abi.rs): every
+/// official example with its definition name as `B`, the decode and protocol vectors (with
+/// their definition or method), each tool vector with its first argument value, and each icon
+/// case (`src` or bytes, with the MIME type or server). Header: error and optional outputs
+/// wanted, a context, the vector's revision (else 2026-07-28).
+fn c_abi_seeds(root: &Path, examples: &Path, seeds: &mut Seeds) -> Result<(), String> {
+    let seed = |revision: Option<&str>, a: &[u8], b: Option<&[u8]>| {
+        let code = revision.and_then(|r| C_REVISIONS.iter().position(|c| *c == r)).unwrap_or(C_REVISIONS.len() - 1);
+        let mut out = vec![0x07, code as u8 + 1, 0, 0, 0];
+        out.extend_from_slice(a);
+        if let Some(b) = b {
+            out.push(0);
+            out.extend_from_slice(b);
+        }
+        out
+    };
+    for (def, file, bytes) in example_files(examples)? {
+        seeds.write(format!("seed-example-{def}-{file}"), &seed(None, &bytes, Some(def.as_bytes())))?;
+    }
+    for dir in ["decode", "protocol"] {
+        for (file, v) in vector_files(root, dir)? {
+            let Some(input) = vector_input(&v)? else { continue };
+            let revision = v.get("revision").and_then(|r| r.as_str());
+            let decode = v.get("decode");
+            let b = decode
+                .and_then(|d| d.get("def").or_else(|| d.get("result_for_method")))
+                .or_else(|| v.get("request_method"))
+                .and_then(|x| x.as_str());
+            seeds.write(format!("seed-vector-{dir}-{file}"), &seed(revision, &input, b.map(str::as_bytes)))?;
+        }
+    }
+    for (file, v) in vector_files(root, "tools")? {
+        let Some(tool) = v.get("tool") else { continue };
+        let value = ["arguments", "structured_content"]
+            .iter()
+            .find_map(|m| v.get(*m).and_then(|c| c.get(0)).and_then(|c| c.get("value")))
+            .map(json_bytes);
+        seeds.write(format!("seed-vector-tools-{file}"), &seed(None, &json_bytes(tool), value.as_deref()))?;
+    }
+    for (file, v) in vector_files(root, "icons")? {
+        let cases = v.get("cases").and_then(|c| c.as_array()).into_iter().flatten();
+        for (i, case) in cases.enumerate() {
+            let text = |k: &str| case.get(k).and_then(|x| x.as_str());
+            let a = match (text("src"), text("bytes_text"), text("bytes_base64")) {
+                (Some(src), _, _) => src.as_bytes().to_vec(),
+                (None, Some(t), _) => t.as_bytes().to_vec(),
+                (None, None, Some(b64)) => base64_decode(b64).ok_or_else(|| format!("{file}: case {i}: bad base64"))?,
+                _ => continue,
+            };
+            let b = text("mime_type").or_else(|| text("server"));
+            seeds.write(format!("seed-vector-icons-{i}-{file}"), &seed(None, &a, b.map(str::as_bytes)))?;
+        }
+    }
+    Ok(())
+}
+
+/// Standard base64 (with or without padding), for the icon vectors' `bytes_base64`.
+fn base64_decode(s: &str) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    let (mut acc, mut bits) = (0u32, 0);
+    for c in s.bytes().filter(|c| !c.is_ascii_whitespace() && *c != b'=') {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        };
+        acc = ((acc << 6) | u32::from(v)) & 0xFFFF;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    Some(out)
 }
 
 fn sorted_entries(dir: &Path) -> Result<Vec<PathBuf>, String> {
@@ -186,38 +370,58 @@ fn file_name(p: &Path) -> String {
 struct RunResult {
     ok: bool,
     execs: String,
+    /// libFuzzer's slowest input, in whole seconds.
+    slowest: String,
     execs_per_sec: String,
     corpus: String,
     cover: String,
+    features: String,
     summary: String,
 }
 
-/// `cargo +nightly fuzz run --debug-assertions --sanitizer none TARGET CORPUS --
-/// -max_total_time=N`, its output kept in `target/fuzz-logs/TARGET.log`; the last status line
-/// is parsed for the table. No sanitizer: the mcpgen crate has no `unsafe` code, so
-/// AddressSanitizer would only slow the search; debug assertions keep overflow checks on.
+/// The sanitizer a target is built with, and the build's own target directory when it is not
+/// the default one (so the two builds do not invalidate each other). `c_abi` runs the C
+/// library's `unsafe` marshalling (raw pointers, the strings' size headers, `Box` round
+/// trips), so it gets AddressSanitizer and its leak checker (the target frees every object it
+/// receives, so a leak is a finding). The others exercise the safe core only (the mcpgen
+/// crates have no `unsafe` code), where ASan would only slow the search.
+fn sanitizer(target: &str) -> (&'static str, Option<&'static str>) {
+    if target == "c_abi" {
+        ("address", Some("fuzz/target/asan"))
+    } else {
+        ("none", None)
+    }
+}
+
+/// `cargo +nightly fuzz run --debug-assertions --sanitizer S [--target-dir D] TARGET CORPUS --
+/// -max_total_time=N -timeout=1 [-max_len=M]`, its output kept in
+/// `target/fuzz-logs/TARGET.log`; the last status line is parsed for the table. One process
+/// (libFuzzer's default; `-jobs`/`-workers` are not passed). Debug assertions keep overflow
+/// checks on.
 fn run_target(root: &Path, target: &str, corpus: &Path, seconds: u64) -> Result<RunResult, String> {
     let logs = root.join("target/fuzz-logs");
     std::fs::create_dir_all(&logs).map_err(|e| format!("cannot create {}: {e}", logs.display()))?;
     let log_path = logs.join(format!("{target}.log"));
     let mut log = std::fs::File::create(&log_path).map_err(|e| format!("cannot create {}: {e}", log_path.display()))?;
-    let max_time = format!("-max_total_time={seconds}");
-    let args = [
-        "+nightly",
-        "fuzz",
-        "run",
-        "--debug-assertions",
-        "--sanitizer",
-        "none",
-        target,
-        &corpus.to_string_lossy(),
-        "--",
-        &max_time,
-        "-print_final_stats=1",
-    ];
+    let corpus = corpus.to_string_lossy().into_owned();
+    let (sanitizer, target_dir) = sanitizer(target);
+    let mut args: Vec<String> = ["+nightly", "fuzz", "run", "--debug-assertions", "--sanitizer", sanitizer]
+        .into_iter()
+        .map(String::from)
+        .collect();
+    if let Some(dir) = target_dir {
+        args.extend(["--target-dir".into(), dir.into()]);
+    }
+    args.extend([target.to_owned(), corpus, "--".into()]);
+    args.push(format!("-max_total_time={seconds}"));
+    args.push(format!("-timeout={TIMEOUT_SECS}"));
+    if let Some(m) = max_len(target) {
+        args.push(format!("-max_len={m}"));
+    }
+    args.push("-print_final_stats=1".into());
     println!("$ cargo {}", args.join(" "));
     let mut child = Command::new("cargo")
-        .args(args)
+        .args(&args)
         .current_dir(root)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -234,6 +438,7 @@ fn run_target(root: &Path, target: &str, corpus: &Path, seconds: u64) -> Result<
     });
     let mut last_status = String::new();
     let mut execs = String::from("?");
+    let mut slowest = String::from("?");
     let mut crash = None;
     let mut tail: Vec<String> = Vec::new();
     if let Some(err) = child.stderr.take() {
@@ -246,6 +451,9 @@ fn run_target(root: &Path, target: &str, corpus: &Path, seconds: u64) -> Result<
             }
             if let Some(n) = line.strip_prefix("stat::number_of_executed_units:") {
                 execs = n.trim().to_owned();
+            }
+            if let Some(n) = line.strip_prefix("stat::slowest_unit_time_sec:") {
+                slowest = n.trim().to_owned();
             }
             if line.contains("Test unit written to") {
                 crash = Some(line.trim().to_owned());
@@ -270,7 +478,7 @@ fn run_target(root: &Path, target: &str, corpus: &Path, seconds: u64) -> Result<
         }
         "?".into()
     };
-    let (cover, corpus_size) = (field("cov:"), field("corp:"));
+    let (cover, features, corpus_size) = (field("cov:"), field("ft:"), field("corp:"));
     let corpus_size = corpus_size.split('/').next().unwrap_or("?").to_owned();
     let ok = status.success() && crash.is_none();
     if !ok {
@@ -282,9 +490,11 @@ fn run_target(root: &Path, target: &str, corpus: &Path, seconds: u64) -> Result<
     Ok(RunResult {
         ok,
         execs,
+        slowest,
         execs_per_sec: field("exec/s:"),
         corpus: corpus_size,
         cover,
+        features,
         summary: match (&crash, status.success()) {
             (Some(c), _) => format!("FOUND: {c}"),
             (None, true) => "no crash".into(),
