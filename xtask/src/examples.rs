@@ -323,9 +323,7 @@ pub fn pull(root: &Path, manifest: &Manifest, revisions: &[&str], source: Source
         message.push(format!("... and {} more", failed - SHOWN_ERRORS));
     }
     if let Some(left) = stopped.filter(|&n| n > 0) {
-        message.push(format!(
-            "stopped after the failed download: {left} more file(s) not tried (use --from DIR or MCPGEN_SCHEMA_MIRROR for a mirror)"
-        ));
+        message.push(format!("stopped after the failed download: {left} more file(s) not tried"));
     }
     Err(message.join("\n"))
 }
