@@ -36,17 +36,21 @@ pub enum Mode {
 /// `cargo xtask codegen [--check]`.
 pub fn run(root: &Path, check: bool) -> Result<()> {
     let pins = schema::load_pins(root)?;
-    if let Some(mirror) = mirror_from_env() {
-        let mut missing = Vec::new();
-        for pin in &pins {
-            if let Local::Missing = Local::read(root, pin)? {
-                missing.push(pin);
-            }
+    // The main job works on a fresh checkout: missing schemas are pulled first, from
+    // `$MCPGEN_SCHEMA_MIRROR` when it is set, else from their pinned URLs (sha256-checked).
+    let mut missing = Vec::new();
+    for pin in &pins {
+        if let Local::Missing = Local::read(root, pin)? {
+            missing.push(pin);
         }
-        if !missing.is_empty() {
-            println!("{} is set: pulling missing schema files from it", schema::MIRROR_ENV);
-            schema::pull_pins(root, &missing, Some(&mirror))?;
+    }
+    if !missing.is_empty() {
+        let mirror = mirror_from_env();
+        match &mirror {
+            Some(_) => println!("pulling {} missing schema file(s) from ${}", missing.len(), schema::MIRROR_ENV),
+            None => println!("pulling {} missing schema file(s) from their pinned URLs", missing.len()),
         }
+        schema::pull_pins(root, &missing, mirror.as_deref())?;
     }
     let mode = if check { Mode::Check } else { Mode::Write };
     generate_workspace(root, &pins, mode)
