@@ -6,7 +6,10 @@
 //! decode as the definition its folder names and re-encode to equal JSON (objects compared as
 //! sets of members, numbers by their text). A missing cache fails the run; it is never skipped.
 
+mod support;
+
 use std::path::{Path, PathBuf};
+use support::{examples_dir, workspace};
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use mcpgen::json::{Tape, Value};
@@ -21,22 +24,6 @@ const EXPECTED_FAILURES: &[(&str, &str)] = &[(
      Client-side decoding by method tolerates the omission (CACHE-3): see vector \
      read-resource-result-without-cache-hints",
 )];
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
-}
-
-fn examples_dir() -> Result<PathBuf, String> {
-    let examples = workspace().join("schema/2026-07-28/examples");
-    if examples.is_dir() {
-        Ok(examples)
-    } else {
-        Err(format!(
-            "official examples not found at {}; run `cargo xtask schema pull` (add --from DIR for a mirror)",
-            examples.display()
-        ))
-    }
-}
 
 /// JSON equality with objects as member sets and numbers compared by their text.
 pub fn json_eq(a: &Value, b: &Value) -> bool {

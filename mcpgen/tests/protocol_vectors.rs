@@ -5,7 +5,10 @@
 //!   `validate_message`; the client requests among them must pass `check_request`, and the
 //!   result responses `check_response` for the method their result definition belongs to.
 
+mod support;
+
 use std::path::{Path, PathBuf};
+use support::{examples_dir, workspace};
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use mcpgen::json::{Tape, Value};
@@ -15,23 +18,6 @@ use mcpgen::{JsonView, Options, Policy, Revision, ValidationError};
 /// Official examples expected to fail a protocol check, with the reason (none today; a listed
 /// example that passes fails the run).
 const EXPECTED_FAILURES: &[(&str, &str)] = &[];
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
-}
-
-/// The git-ignored cache that `cargo xtask schema pull` fills (never skipped when missing).
-fn examples_dir() -> Result<PathBuf, String> {
-    let examples = workspace().join("schema/2026-07-28/examples");
-    if examples.is_dir() {
-        Ok(examples)
-    } else {
-        Err(format!(
-            "official examples not found at {}; run `cargo xtask schema pull` (add --from DIR for a mirror)",
-            examples.display()
-        ))
-    }
-}
 
 fn json_eq(a: &Value, b: &Value) -> bool {
     match (a, b) {
