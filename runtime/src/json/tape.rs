@@ -160,7 +160,7 @@ impl<'a> Tape<'a> {
 
     /// Parses `bytes` and runs `f` on the tape, with a node buffer taken from (and given back
     /// to) a small per-thread pool, so validating message after message does not allocate.
-    /// What the by-name entry points ([`crate::validate()`], [`crate::decode()`]) and
+    /// What the by-name entry points (`mcpgen::validate()`, `mcpgen::decode()`) and
     /// `Decode::decode_bytes` use.
     pub fn with_parsed<R>(bytes: &[u8], f: impl FnOnce(&Tape<'_>) -> R) -> Result<R, ParseError> {
         match Tape::parse_bytes_with(bytes, ParseOptions::default(), take_spare(&SPARE_NODES)) {
