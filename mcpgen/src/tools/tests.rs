@@ -361,3 +361,39 @@ fn limits_by_name_cover_every_field() {
     let err = limits.set("max_dept", 1).unwrap_err();
     assert!(err.contains("unknown limit `max_dept`") && err.contains("max_depth"), "{err}");
 }
+
+#[test]
+fn every_refused_reference_is_reported_in_document_order_on_every_run() {
+    // `jsonschema` asks for external documents in hash order and stops at the first refusal, so
+    // with several refused references the one reported used to change from run to run (found
+    // by the `tools` fuzz target: `ToolChecker::compile` and `check_tools_json` disagreed on the
+    // same tool). Every compile gets a fresh hasher, so repeating it shows any dependence.
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "a": {"$ref": "fs/a21"},
+            "b": {"anyOf": [{"$ref": "+#/$defs/x"}, {"$ref": "https://example.com/s.json"}]},
+            "c": {"$ref": "#/$defs/missing"}
+        }
+    });
+    let report = |errors: Vec<SchemaError>| -> Vec<(String, &'static str, Option<String>)> {
+        errors.into_iter().map(|e| (e.pointer, e.kind.as_str(), e.uri)).collect()
+    };
+    let first = report(compile_schema(&schema, SchemaRole::Input, &SchemaOptions::default()).unwrap_err());
+    assert_eq!(
+        first,
+        [
+            ("/properties/a/$ref".to_owned(), "unresolved_ref", Some("json-schema:///fs/a21".to_owned())),
+            ("/properties/b/anyOf/0/$ref".to_owned(), "unresolved_ref", Some("json-schema:///+".to_owned())),
+            ("/properties/b/anyOf/1/$ref".to_owned(), "network_ref", Some("https://example.com/s.json".to_owned())),
+        ]
+    );
+    for _ in 0..32 {
+        let again = report(compile_schema(&schema, SchemaRole::Input, &SchemaOptions::default()).unwrap_err());
+        assert_eq!(again, first);
+    }
+    // The cap on errors applies, keeping the first ones.
+    let options = SchemaOptions { limits: Limits { max_errors: 1, ..Limits::default() }, ..SchemaOptions::default() };
+    let capped = report(compile_schema(&schema, SchemaRole::Input, &options).unwrap_err());
+    assert_eq!(capped, first[..1]);
+}
