@@ -516,22 +516,59 @@ pub fn compile_schema(
     if !meta_errors.is_empty() {
         return Err(meta_errors);
     }
+    let build = |retriever: resolve::Retriever| {
+        jsonschema::options()
+            .with_draft(dialect.draft())
+            .with_retriever(retriever)
+            .should_validate_formats(options.validate_formats)
+            .with_pattern_options(
+                jsonschema::PatternOptions::fancy_regex()
+                    .backtrack_limit(options.limits.backtrack_limit)
+                    .size_limit(options.limits.regex_size_limit),
+            )
+            .build(schema)
+            .map_err(|e| build_error(schema, &e))
+    };
     let retriever = resolve::Retriever::new(options.fetch.clone());
     let refusals = retriever.refusals();
-    let built = jsonschema::options()
-        .with_draft(dialect.draft())
-        .with_retriever(retriever)
-        .should_validate_formats(options.validate_formats)
-        .with_pattern_options(
-            jsonschema::PatternOptions::fancy_regex()
-                .backtrack_limit(options.limits.backtrack_limit)
-                .size_limit(options.limits.regex_size_limit),
-        )
-        .build(schema);
-    match built {
-        Ok(validator) => Ok(CompiledSchema { dialect, role, limits: options.limits, validator }),
-        Err(e) => Err(vec![build_error(schema, &e, &refusals.lock().unwrap_or_else(|p| p.into_inner()))]),
+    let error = match build(retriever) {
+        Ok(validator) => return Ok(CompiledSchema { dialect, role, limits: options.limits, validator }),
+        Err(e) => e,
+    };
+    let mut refused = std::mem::take(&mut *refusals.lock().unwrap_or_else(|p| p.into_inner()));
+    if options.fetch.is_none() && !refused.is_empty() {
+        // The build stopped at the first refusal `jsonschema` met, in hash order: without a fetch
+        // policy every refusal is known without I/O, so collect them all with placeholders.
+        let placeholders = resolve::Retriever::placeholders();
+        let all = placeholders.refusals();
+        let _ = build(placeholders);
+        refused.append(&mut all.lock().unwrap_or_else(|p| p.into_inner()));
     }
+    let errors = refusal_errors(schema, refused, options.limits.max_errors);
+    Err(if errors.is_empty() { vec![error] } else { errors })
+}
+
+/// The refused references, one error each, in the order their `$ref`s appear in the schema
+/// (so the report is the same on every run); a refused URI no `$ref` is found for comes last,
+/// with an empty pointer.
+fn refusal_errors(schema: &Value, refused: Vec<resolve::Refusal>, max_errors: usize) -> Vec<SchemaError> {
+    let refs = ref_locations(schema);
+    let mut located: Vec<(usize, resolve::Refusal)> = Vec::new();
+    for r in refused {
+        if !located.iter().any(|(_, seen)| seen.uri == r.uri) {
+            let at = refs.iter().position(|(_, text)| ref_names(text, &r.uri)).unwrap_or(usize::MAX);
+            located.push((at, r));
+        }
+    }
+    located.sort_by(|(a, x), (b, y)| a.cmp(b).then_with(|| x.uri.cmp(&y.uri)));
+    located
+        .into_iter()
+        .take(max_errors.max(1))
+        .map(|(at, r)| {
+            let pointer = refs.get(at).map_or("", |(p, _)| p.as_str());
+            SchemaError::new(r.kind, pointer, r.message).with_uri(&r.uri)
+        })
+        .collect()
 }
 
 /// The pointer of the first array or object, in document order, nested inside `max` others
@@ -628,13 +665,10 @@ fn truncate(s: &str) -> String {
     format!("{}…", &s[..end])
 }
 
-/// Maps a `jsonschema` build failure to our kinds, preferring what the retriever recorded.
-fn build_error(schema: &Value, e: &jsonschema::ValidationError<'_>, refusals: &[resolve::Refusal]) -> SchemaError {
+/// Maps a `jsonschema` build failure to our kinds (refused references aside: see
+/// [`refusal_errors`]).
+fn build_error(schema: &Value, e: &jsonschema::ValidationError<'_>) -> SchemaError {
     use jsonschema::error::ValidationErrorKind as K;
-    if let Some(r) = refusals.first() {
-        let pointer = ref_pointer(schema, &r.uri).unwrap_or_default();
-        return SchemaError::new(r.kind, &pointer, r.message.clone()).with_uri(&r.uri);
-    }
     match e.kind() {
         K::Referencing(err) => {
             let text = err.to_string();
@@ -663,25 +697,41 @@ fn build_error(schema: &Value, e: &jsonschema::ValidationError<'_>, refusals: &[
 
 /// Where in the schema a `$ref` to `uri` is written (best effort, for the error pointer).
 fn ref_pointer(schema: &Value, uri: &str) -> Option<String> {
-    fn walk(v: &Value, at: &str, uri: &str) -> Option<String> {
+    ref_locations(schema).into_iter().find(|(_, r)| ref_names(r, uri)).map(|(at, _)| at)
+}
+
+/// Every `$ref` / `$dynamicRef` of the schema in document order: (pointer to the keyword, text).
+fn ref_locations(schema: &Value) -> Vec<(String, String)> {
+    fn walk(v: &Value, at: &str, out: &mut Vec<(String, String)>) {
         match v {
             Value::Object(map) => {
                 for key in ["$ref", "$dynamicRef"] {
                     if let Some(Value::String(r)) = map.get(key) {
-                        let r_base = r.split('#').next().unwrap_or(r);
-                        let u_base = uri.split('#').next().unwrap_or(uri);
-                        if r == uri || (!r_base.is_empty() && (r_base == u_base || u_base.ends_with(r_base))) {
-                            return Some(format!("{at}/{key}"));
-                        }
+                        out.push((format!("{at}/{key}"), r.clone()));
                     }
                 }
-                map.iter().find_map(|(k, v)| walk(v, &format!("{at}/{}", k.replace('~', "~0").replace('/', "~1")), uri))
+                for (k, v) in map {
+                    walk(v, &format!("{at}/{}", k.replace('~', "~0").replace('/', "~1")), out);
+                }
             }
-            Value::Array(items) => items.iter().enumerate().find_map(|(i, v)| walk(v, &format!("{at}/{i}"), uri)),
-            _ => None,
+            Value::Array(items) => {
+                for (i, v) in items.iter().enumerate() {
+                    walk(v, &format!("{at}/{i}"), out);
+                }
+            }
+            _ => {}
         }
     }
-    walk(schema, "", uri)
+    let mut out = Vec::new();
+    walk(schema, "", &mut out);
+    out
+}
+
+/// Whether the reference text `r` (as written) may be the one `jsonschema` resolved to `uri`.
+fn ref_names(r: &str, uri: &str) -> bool {
+    let r_base = r.split('#').next().unwrap_or(r);
+    let u_base = uri.split('#').next().unwrap_or(uri);
+    r == uri || (!r_base.is_empty() && (r_base == u_base || u_base.ends_with(r_base)))
 }
 
 /// Why an instance was not accepted.

@@ -284,11 +284,23 @@ pub(crate) struct Refusal {
 pub(crate) struct Retriever {
     policy: Option<FetchPolicy>,
     refusals: Arc<Mutex<Vec<Refusal>>>,
+    /// Answer a refused URI with a placeholder document (`true`) instead of an error, so that
+    /// `jsonschema` goes on asking for the others (see [`Retriever::placeholders`]).
+    placeholders: bool,
 }
 
 impl Retriever {
     pub fn new(policy: Option<FetchPolicy>) -> Retriever {
-        Retriever { policy, refusals: Arc::new(Mutex::new(Vec::new())) }
+        Retriever { policy, refusals: Arc::new(Mutex::new(Vec::new())), placeholders: false }
+    }
+
+    /// A retriever with no fetch policy that records the refusal of every URI it is asked for
+    /// and answers each with `true`. `jsonschema` asks for external documents in hash order and
+    /// stops at the first error, so a build with [`Retriever::new`] sees one refusal, a
+    /// different one from run to run; a build with this one sees them all. Its result must
+    /// never be used as a validator.
+    pub fn placeholders() -> Retriever {
+        Retriever { placeholders: true, ..Retriever::new(None) }
     }
 
     pub fn refusals(&self) -> Arc<Mutex<Vec<Refusal>>> {
@@ -307,22 +319,31 @@ impl jsonschema::Retrieve for Retriever {
     fn retrieve(&self, uri: &jsonschema::Uri<String>) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
         let text = uri.as_str();
         let scheme = uri.scheme().as_str().to_ascii_lowercase();
-        if scheme == "json-schema" {
+        let (kind, message) = if scheme == "json-schema" {
             // The placeholder base of a document without `$id`: a relative reference that
             // points outside the document.
             let shown = text.trim_start_matches("json-schema:///");
-            return Err(self.refuse(text, SchemaErrorKind::UnresolvedRef, format!("`$ref` {shown} is relative, and the schema has no `$id` to resolve it against: it names nothing in this document")));
-        }
-        match &self.policy {
-            None => {
-                let what = if matches!(scheme.as_str(), "http" | "https" | "ftp" | "ws" | "wss") {
-                    "network"
-                } else {
-                    "non-local"
-                };
-                Err(self.refuse(text, SchemaErrorKind::NetworkRef, format!("`$ref` to the {what} URI {text} is not fetched (JSCHEMA-5): bundle it into the schema under `$defs`")))
+            (SchemaErrorKind::UnresolvedRef, format!("`$ref` {shown} is relative, and the schema has no `$id` to resolve it against: it names nothing in this document"))
+        } else {
+            match &self.policy {
+                None => {
+                    let what = if matches!(scheme.as_str(), "http" | "https" | "ftp" | "ws" | "wss") {
+                        "network"
+                    } else {
+                        "non-local"
+                    };
+                    (SchemaErrorKind::NetworkRef, format!("`$ref` to the {what} URI {text} is not fetched (JSCHEMA-5): bundle it into the schema under `$defs`"))
+                }
+                Some(policy) => match policy.retrieve(text) {
+                    Ok(document) => return Ok(document),
+                    Err(refused) => refused,
+                },
             }
-            Some(policy) => policy.retrieve(text).map_err(|(kind, message)| self.refuse(text, kind, message)),
+        };
+        let error = self.refuse(text, kind, message);
+        if self.placeholders {
+            return Ok(Value::Bool(true));
         }
+        Err(error)
     }
 }

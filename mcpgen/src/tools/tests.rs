@@ -428,3 +428,39 @@ fn tool_documents_that_cannot_be_checked() {
     assert_eq!((e.kind(), e.pointer()), ("tools_not_an_array", Some("/result/tools")));
     assert_eq!(e.to_string(), "/result/tools must be an array");
 }
+
+#[test]
+fn every_refused_reference_is_reported_in_document_order_on_every_run() {
+    // `jsonschema` asks for external documents in hash order and stops at the first refusal, so
+    // with several refused references the one reported used to change from run to run (found
+    // by the `tools` fuzz target: `ToolChecker::compile` and `check_tools_json` disagreed on the
+    // same tool). Every compile gets a fresh hasher, so repeating it shows any dependence.
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "a": {"$ref": "fs/a21"},
+            "b": {"anyOf": [{"$ref": "+#/$defs/x"}, {"$ref": "https://example.com/s.json"}]},
+            "c": {"$ref": "#/$defs/missing"}
+        }
+    });
+    let report = |errors: Vec<SchemaError>| -> Vec<(String, &'static str, Option<String>)> {
+        errors.into_iter().map(|e| (e.pointer, e.kind.as_str(), e.uri)).collect()
+    };
+    let first = report(compile_schema(&schema, SchemaRole::Input, &SchemaOptions::default()).unwrap_err());
+    assert_eq!(
+        first,
+        [
+            ("/properties/a/$ref".to_owned(), "unresolved_ref", Some("json-schema:///fs/a21".to_owned())),
+            ("/properties/b/anyOf/0/$ref".to_owned(), "unresolved_ref", Some("json-schema:///+".to_owned())),
+            ("/properties/b/anyOf/1/$ref".to_owned(), "network_ref", Some("https://example.com/s.json".to_owned())),
+        ]
+    );
+    for _ in 0..32 {
+        let again = report(compile_schema(&schema, SchemaRole::Input, &SchemaOptions::default()).unwrap_err());
+        assert_eq!(again, first);
+    }
+    // The cap on errors applies, keeping the first ones.
+    let options = SchemaOptions { limits: Limits { max_errors: 1, ..Limits::default() }, ..SchemaOptions::default() };
+    let capped = report(compile_schema(&schema, SchemaRole::Input, &options).unwrap_err());
+    assert_eq!(capped, first[..1]);
+}
