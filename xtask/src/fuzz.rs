@@ -23,8 +23,13 @@ pub const TIMEOUT_SECS: u64 = 1;
 /// larger seeds (the two biggest hostile tool vectors) are left out of their corpora.
 const MAX_LEN: usize = 8192;
 
-/// `mcpgen_revision` codes of the C library, in its (date) order: code = index + 1.
-const C_REVISIONS: [&str; 5] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
+/// `mcpgen_revision` codes of the C library: the pinned revisions in date order, code = index + 1
+/// (the rule of `codegen/src/emit/c.rs`), derived from `schema/sources.toml`, the one list.
+fn c_revisions(root: &Path) -> Result<Vec<String>, String> {
+    let mut names: Vec<String> = crate::schema::load_pins(root)?.into_iter().map(|p| p.name).collect();
+    names.sort();
+    Ok(names)
+}
 
 #[derive(clap::Args)]
 pub struct FuzzArgs {
@@ -281,8 +286,10 @@ fn tool_seeds(root: &Path, examples: &Path, seeds: &mut Seeds) -> Result<(), Str
 /// case (`src` or bytes, with the MIME type or server). Header: error and optional outputs
 /// wanted, a context, the vector's revision (else 2026-07-28).
 fn c_abi_seeds(root: &Path, examples: &Path, seeds: &mut Seeds) -> Result<(), String> {
+    let revisions = c_revisions(root)?;
     let seed = |revision: Option<&str>, a: &[u8], b: Option<&[u8]>| {
-        let code = revision.and_then(|r| C_REVISIONS.iter().position(|c| *c == r)).unwrap_or(C_REVISIONS.len() - 1);
+        // Without a revision: the newest, as the exports' default.
+        let code = revision.and_then(|r| revisions.iter().position(|c| c == r)).unwrap_or(revisions.len() - 1);
         let mut out = vec![0x07, code as u8 + 1, 0, 0, 0];
         out.extend_from_slice(a);
         if let Some(b) = b {
@@ -501,4 +508,23 @@ fn run_target(root: &Path, target: &str, corpus: &Path, seconds: u64) -> Result<
             (None, false) => format!("failed ({status}); see {}", log_path.display()),
         },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The seeds' revision codes are the C library's: every `MCPGEN_REVISION_<rev> = <code>` of
+    /// the generated header matches the derived list.
+    #[test]
+    fn c_revision_codes_match_the_generated_header() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        let header = std::fs::read_to_string(root.join("bindings/c/include/mcpgen_schema.h")).unwrap();
+        let revisions = c_revisions(root).unwrap();
+        assert!(!revisions.is_empty());
+        for (i, rev) in revisions.iter().enumerate() {
+            let line = format!("MCPGEN_REVISION_{} = {}", rev.replace('-', "_"), i + 1);
+            assert!(header.contains(&line), "mcpgen_schema.h lacks `{line}`");
+        }
+    }
 }
