@@ -9,7 +9,7 @@
 mod support;
 
 use std::path::{Path, PathBuf};
-use support::{examples_dir, workspace};
+use support::{example_files, vector_files};
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use mcpgen::json::{Tape, Value};
@@ -196,31 +196,10 @@ fn run_vector(path: &Path) -> Result<(), String> {
 fn main() {
     let args = Arguments::from_args();
     let mut trials = Vec::new();
-    match examples_dir() {
-        Ok(dir) => {
-            let mut defs: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(Result::ok).collect();
-            defs.sort_by_key(|e| e.file_name());
-            for d in defs {
-                let def = d.file_name().to_string_lossy().into_owned();
-                let mut files: Vec<_> =
-                    std::fs::read_dir(d.path()).unwrap().filter_map(Result::ok).map(|e| e.path()).collect();
-                files.sort();
-                for f in files.into_iter().filter(|f| f.extension().is_some_and(|x| x == "json")) {
-                    trials.push(example_trial(def.clone(), f));
-                }
-            }
-        }
+    match example_files() {
+        Ok(files) => trials.extend(files.into_iter().map(|(def, f)| example_trial(def, f))),
         Err(e) => trials.push(Trial::test("example::directory", move || Err(Failed::from(e.clone())))),
     }
-    let vdir = workspace().join("vectors/decode");
-    let mut vectors: Vec<_> = std::fs::read_dir(&vdir)
-        .unwrap_or_else(|e| panic!("{}: {e}", vdir.display()))
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    vectors.sort();
-    assert!(!vectors.is_empty(), "no vectors in {}", vdir.display());
-    trials.extend(vectors.into_iter().map(vector_trial));
+    trials.extend(vector_files("decode").into_iter().map(vector_trial));
     libtest_mimic::run(&args, trials).exit();
 }

@@ -7,8 +7,8 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
-use support::{examples_dir, workspace};
+use std::path::Path;
+use support::{example_files, vector_files};
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use mcpgen::json::{Tape, Value};
@@ -472,48 +472,30 @@ fn run_example(def: &str, path: &Path) -> Result<(), String> {
 fn main() {
     let args = Arguments::from_args();
     let mut trials = Vec::new();
-    let vdir = workspace().join("vectors/protocol");
-    let mut vectors: Vec<PathBuf> = std::fs::read_dir(&vdir)
-        .unwrap_or_else(|e| panic!("{}: {e}", vdir.display()))
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    vectors.sort();
-    assert!(!vectors.is_empty(), "no vectors in {}", vdir.display());
-    for path in vectors {
+    for path in vector_files("protocol") {
         let name = format!("vector::{}", path.file_stem().unwrap().to_string_lossy());
         trials.push(Trial::test(name, move || run_vector(&path).map_err(Failed::from)));
     }
-    match examples_dir() {
-        Ok(dir) => {
-            let mut defs: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(Result::ok).collect();
-            defs.sort_by_key(|e| e.file_name());
-            for d in defs {
-                let def = d.file_name().to_string_lossy().into_owned();
-                let mut files: Vec<PathBuf> =
-                    std::fs::read_dir(d.path()).unwrap().filter_map(Result::ok).map(|e| e.path()).collect();
-                files.sort();
-                for f in files.into_iter().filter(|f| f.extension().is_some_and(|x| x == "json")) {
-                    // Only whole JSON-RPC messages.
-                    let is_message = std::fs::read(&f)
-                        .ok()
-                        .and_then(|b| Tape::parse_bytes(&b).ok().map(|t| t.root().get("jsonrpc").is_some()))
-                        .unwrap_or(false);
-                    if !is_message {
-                        continue;
-                    }
-                    let name = format!("example::{}::{}", def, f.file_stem().unwrap().to_string_lossy());
-                    let expected = EXPECTED_FAILURES.iter().find(|(n, _)| *n == name).map(|(_, why)| *why);
-                    let def = def.clone();
-                    trials.push(Trial::test(name, move || match (run_example(&def, &f), expected) {
-                        (Ok(()), None) | (Err(_), Some(_)) => Ok(()),
-                        (Ok(()), Some(why)) => {
-                            Err(Failed::from(format!("listed as an expected failure ({why}) but passes")))
-                        }
-                        (Err(e), None) => Err(Failed::from(e)),
-                    }));
+    match example_files() {
+        Ok(files) => {
+            for (def, f) in files {
+                // Only whole JSON-RPC messages.
+                let is_message = std::fs::read(&f)
+                    .ok()
+                    .and_then(|b| Tape::parse_bytes(&b).ok().map(|t| t.root().get("jsonrpc").is_some()))
+                    .unwrap_or(false);
+                if !is_message {
+                    continue;
                 }
+                let name = format!("example::{}::{}", def, f.file_stem().unwrap().to_string_lossy());
+                let expected = EXPECTED_FAILURES.iter().find(|(n, _)| *n == name).map(|(_, why)| *why);
+                trials.push(Trial::test(name, move || match (run_example(&def, &f), expected) {
+                    (Ok(()), None) | (Err(_), Some(_)) => Ok(()),
+                    (Ok(()), Some(why)) => {
+                        Err(Failed::from(format!("listed as an expected failure ({why}) but passes")))
+                    }
+                    (Err(e), None) => Err(Failed::from(e)),
+                }));
             }
         }
         Err(e) => trials.push(Trial::test("example::directory", move || Err(Failed::from(e.clone())))),

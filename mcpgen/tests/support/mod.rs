@@ -20,3 +20,37 @@ pub fn examples_dir() -> Result<PathBuf, String> {
         ))
     }
 }
+
+/// Every official example as (definition name, path), sorted by definition, then file name.
+pub fn example_files() -> Result<Vec<(String, PathBuf)>, String> {
+    let dir = examples_dir()?;
+    let mut out = Vec::new();
+    for def in sorted_entries(&dir)? {
+        let name = def.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        out.extend(sorted_entries(&def)?.into_iter().filter(|f| is_json(f)).map(|f| (name.clone(), f)));
+    }
+    Ok(out)
+}
+
+/// The `*.json` files of `vectors/<dir>`, sorted; an empty or missing directory fails the run.
+pub fn vector_files(dir: &str) -> Vec<PathBuf> {
+    let vdir = workspace().join("vectors").join(dir);
+    let files: Vec<PathBuf> =
+        sorted_entries(&vdir).unwrap_or_else(|e| panic!("{e}")).into_iter().filter(|p| is_json(p)).collect();
+    assert!(!files.is_empty(), "no vectors in {}", vdir.display());
+    files
+}
+
+fn is_json(path: &Path) -> bool {
+    path.extension().is_some_and(|x| x == "json")
+}
+
+fn sorted_entries(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .collect();
+    paths.sort();
+    Ok(paths)
+}
