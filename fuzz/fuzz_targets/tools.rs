@@ -45,21 +45,9 @@ fn tight(validate_formats: bool) -> SchemaOptions {
     }
 }
 
+/// Whether `ptr` (RFC 6901) names a location of `v`.
 fn pointer_exists(v: &Value, ptr: &str) -> bool {
-    if ptr.is_empty() {
-        return true;
-    }
-    let Some(rest) = ptr.strip_prefix('/') else { return false };
-    let (seg, tail) = match rest.find('/') {
-        Some(i) => (&rest[..i], &rest[i..]),
-        None => (rest, ""),
-    };
-    let seg = seg.replace("~1", "/").replace("~0", "~");
-    match v {
-        Value::Object(m) => m.get(&seg).is_some_and(|x| pointer_exists(x, tail)),
-        Value::Array(a) => seg.parse::<usize>().ok().and_then(|i| a.get(i)).is_some_and(|x| pointer_exists(x, tail)),
-        _ => false,
-    }
+    v.pointer(ptr).is_some()
 }
 
 /// Whether `ptr` names a location of `v` or a missing member of an object in `v` (a problem
