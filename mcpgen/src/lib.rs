@@ -37,6 +37,7 @@
 //! JSON, validation primitives, decode traits), `mcpgen-schema` (generated: the revision
 //! modules) and this one (the protocol rules and everything built on both).
 
+pub mod conversation;
 pub mod icons;
 pub mod protocol;
 pub mod rules;

@@ -1,0 +1,213 @@
+//! Whole conversations: a checker fed every message of one MCP session in order, with its
+//! sender, that returns the findings for each message — per-message validation plus the rules
+//! that span messages (a result against its request, capabilities, MRTR, subscriptions,
+//! progress, cancellation).
+//!
+//! API CONTRACT (the C, Python and CLI surfaces code against these signatures).
+//!
+//! ```
+//! use mcpgen::conversation::{Conversation, Sender};
+//!
+//! let mut c = Conversation::new();
+//! let findings = c.observe(Sender::Client, b"{not json");
+//! assert_eq!(findings[0].rule, Some("MSG-8"));
+//! assert!(findings[0].is_error());
+//! ```
+
+use crate::json::{JsonView, Tape};
+use crate::{Options, Revision};
+
+/// Which side sent a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Sender {
+    Client,
+    Server,
+}
+
+impl Sender {
+    /// `"client"` or `"server"` (the conversation file's `from`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Sender::Client => "client",
+            Sender::Server => "server",
+        }
+    }
+
+    /// The other side.
+    pub fn peer(self) -> Sender {
+        match self {
+            Sender::Client => Sender::Server,
+            Sender::Server => Sender::Client,
+        }
+    }
+}
+
+impl std::str::FromStr for Sender {
+    type Err = UnknownSender;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "client" => Ok(Sender::Client),
+            "server" => Ok(Sender::Server),
+            _ => Err(UnknownSender(s.to_owned())),
+        }
+    }
+}
+
+/// A sender name that is neither `client` nor `server`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownSender(pub String);
+
+impl std::fmt::Display for UnknownSender {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "unknown sender {:?} (expected \"client\" or \"server\")", self.0)
+    }
+}
+impl std::error::Error for UnknownSender {}
+
+/// How bad a finding is: `Error` for MUST / MUST NOT and schema violations, `Warning` for SHOULD.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Level {
+    Error,
+    Warning,
+}
+
+impl Level {
+    /// `"error"` or `"warning"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Error => "error",
+            Level::Warning => "warning",
+        }
+    }
+}
+
+/// One thing wrong with a message, in the message's own terms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    pub level: Level,
+    /// Rule id from the catalogue (`docs/rules.md`); `None` for a plain schema violation.
+    pub rule: Option<&'static str>,
+    /// JSON pointer into the message (`""` is the root).
+    pub pointer: String,
+    /// The failing schema location for schema violations, `""` for rules.
+    pub schema_path: String,
+    /// The JSON Schema keyword that failed or would express the rule.
+    pub keyword: &'static str,
+    /// A sentence a person can act on.
+    pub message: String,
+}
+
+impl Finding {
+    pub fn is_error(&self) -> bool {
+        self.level == Level::Error
+    }
+}
+
+impl std::fmt::Display for Finding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let at = if self.pointer.is_empty() { "(root)" } else { self.pointer.as_str() };
+        match self.rule {
+            Some(r) => write!(f, "{} at {at} ({r}): {}", self.level.as_str(), self.message),
+            None => write!(f, "{} at {at}: {}", self.level.as_str(), self.message),
+        }
+    }
+}
+
+/// Checker settings.
+#[derive(Debug, Clone)]
+pub struct ConversationOptions {
+    /// Per-message validation options (policy, formats).
+    pub validation: Options,
+    /// Most requests tracked as pending per sender; past it the oldest is forgotten and a
+    /// finding reports it.
+    pub max_pending: usize,
+    /// `resultType` values of negotiated extensions to accept (RESULT-3).
+    pub extension_result_types: Vec<String>,
+}
+
+impl Default for ConversationOptions {
+    fn default() -> Self {
+        ConversationOptions { validation: Options::default(), max_pending: 4096, extension_result_types: Vec::new() }
+    }
+}
+
+/// The state of one session, fed its messages in order.
+#[derive(Debug, Clone)]
+pub struct Conversation {
+    options: ConversationOptions,
+    revision: Option<Revision>,
+}
+
+impl Default for Conversation {
+    fn default() -> Self {
+        Conversation::new()
+    }
+}
+
+impl Conversation {
+    pub fn new() -> Self {
+        Conversation::with_options(ConversationOptions::default())
+    }
+
+    pub fn with_options(options: ConversationOptions) -> Self {
+        Conversation { options, revision: None }
+    }
+
+    /// The revision the session negotiated (legacy `initialize`) or last used (modern `_meta`),
+    /// once known.
+    pub fn revision(&self) -> Option<Revision> {
+        self.revision
+    }
+
+    /// Checks the next message, given as the exact text that was sent. Text that is not JSON is
+    /// a finding (MSG-8), not an error of the call.
+    pub fn observe(&mut self, from: Sender, bytes: &[u8]) -> Vec<Finding> {
+        match Tape::parse_bytes(bytes) {
+            Ok(tape) => self.observe_view(from, &tape.root()),
+            Err(e) => vec![Finding {
+                level: Level::Error,
+                rule: Some("MSG-8"),
+                pointer: String::new(),
+                schema_path: String::new(),
+                keyword: "type",
+                message: format!("not JSON: {e}"),
+            }],
+        }
+    }
+
+    /// [`Conversation::observe`] on any JSON view (Python objects, `serde_json::Value`, …).
+    pub fn observe_view<'v, V: JsonView<'v>>(&mut self, from: Sender, v: &V) -> Vec<Finding> {
+        // Scaffold: per-message validation under the latest revision. The session state
+        // (issue 11) replaces this.
+        let _ = from;
+        let Some(rev) = self.revision.or_else(Revision::latest) else {
+            return vec![finding(None, String::new(), String::new(), "", "no revision is compiled in".into())];
+        };
+        match crate::protocol::validate_message_view(rev, v, self.options.validation) {
+            Ok(_) => Vec::new(),
+            Err(e) => findings_of(e),
+        }
+    }
+}
+
+fn finding(
+    rule: Option<&'static str>,
+    pointer: String,
+    schema_path: String,
+    keyword: &'static str,
+    message: String,
+) -> Finding {
+    Finding { level: Level::Error, rule, pointer, schema_path, keyword, message }
+}
+
+fn findings_of(e: crate::DecodeError) -> Vec<Finding> {
+    use crate::DecodeError as E;
+    match e {
+        E::Parse(p) => vec![finding(Some("MSG-8"), String::new(), String::new(), "type", format!("not JSON: {p}"))],
+        E::Invalid(errs) => {
+            errs.into_iter().map(|e| finding(e.rule, e.pointer, e.schema_path, e.keyword, e.message)).collect()
+        }
+        E::Protocol { rule, pointer, message } => vec![finding(Some(rule), pointer, String::new(), "", message)],
+        other => vec![finding(None, String::new(), String::new(), "", other.to_string())],
+    }
+}
