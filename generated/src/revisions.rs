@@ -256,6 +256,45 @@ impl Revision {
             Revision::R2024_11_05 => crate::rev_2024_11_05::RESULTS_HAVE_RESULT_TYPE,
         }
     }
+    /// What each request method's complete result carries (`resultType`, declared
+    /// `_meta` keys, the items of a paginated list).
+    pub fn result_shapes(self) -> &'static [crate::methods::ResultShape] {
+        match self {
+            #[cfg(feature = "rev-2026-07-28")]
+            Revision::R2026_07_28 => crate::rev_2026_07_28::RESULT_SHAPES,
+            #[cfg(feature = "rev-2025-11-25")]
+            Revision::R2025_11_25 => crate::rev_2025_11_25::RESULT_SHAPES,
+            #[cfg(feature = "rev-2025-06-18")]
+            Revision::R2025_06_18 => crate::rev_2025_06_18::RESULT_SHAPES,
+            #[cfg(feature = "rev-2025-03-26")]
+            Revision::R2025_03_26 => crate::rev_2025_03_26::RESULT_SHAPES,
+            #[cfg(feature = "rev-2024-11-05")]
+            Revision::R2024_11_05 => crate::rev_2024_11_05::RESULT_SHAPES,
+        }
+    }
+    /// The result shape of request method `method`, if the revision has it.
+    pub fn result_shape(
+        self,
+        method: &str,
+    ) -> ::std::option::Option<&'static crate::methods::ResultShape> {
+        self.result_shapes().iter().find(|s| s.method == method)
+    }
+    /// The shape of the generic `Result` definition: what a result of a method the
+    /// revision does not define carries.
+    pub fn generic_result_shape(self) -> &'static crate::methods::ResultShape {
+        match self {
+            #[cfg(feature = "rev-2026-07-28")]
+            Revision::R2026_07_28 => &crate::rev_2026_07_28::GENERIC_RESULT_SHAPE,
+            #[cfg(feature = "rev-2025-11-25")]
+            Revision::R2025_11_25 => &crate::rev_2025_11_25::GENERIC_RESULT_SHAPE,
+            #[cfg(feature = "rev-2025-06-18")]
+            Revision::R2025_06_18 => &crate::rev_2025_06_18::GENERIC_RESULT_SHAPE,
+            #[cfg(feature = "rev-2025-03-26")]
+            Revision::R2025_03_26 => &crate::rev_2025_03_26::GENERIC_RESULT_SHAPE,
+            #[cfg(feature = "rev-2024-11-05")]
+            Revision::R2024_11_05 => &crate::rev_2024_11_05::GENERIC_RESULT_SHAPE,
+        }
+    }
 }
 impl ::std::fmt::Display for Revision {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {

@@ -29,7 +29,9 @@
 //!   Python and command-line surfaces use);
 //! - [`json`]: the lossless JSON value, number and parser the rest is built on.
 
-//! - [`protocol`]: the rules beyond the schema, for servers and clients;
+//! - [`protocol`]: the rules beyond the schema, for servers and clients, and the responses a
+//!   peer sends (`result_response`, `complete_result`, the typed error responses);
+//! - [`lists`]: list results decoded item by item, skipping invalid items with diagnostics;
 //! - [`tools`] and [`icons`]: tool schemas, arguments and icons from untrusted peers;
 //! - [`rules`]: the catalogue of every rule id the errors carry (`docs/rules.md`).
 //!
@@ -39,6 +41,7 @@
 
 pub mod conversation;
 pub mod icons;
+pub mod lists;
 pub mod protocol;
 pub mod rules;
 pub mod tools;
@@ -49,6 +52,10 @@ pub use mcpgen_runtime::{
     Options, Policy, ToJson, UnknownPolicy, Validate, ValidationError, Value,
 };
 pub use mcpgen_schema::*;
+
+pub use lists::{
+    decode_result_skipping_invalid_items, decode_result_skipping_invalid_items_view, LenientResult, SkippedItem,
+};
 
 // Paths inside this crate (`crate::decode::…`) name the runtime's modules.
 use mcpgen_runtime::__rt::{decode, validate};

@@ -26,11 +26,16 @@
 mod client;
 mod message;
 mod meta;
+mod response;
 mod rules;
 mod server;
 
 pub use message::{is_modern, LISTEN_STREAM_NOTIFICATIONS};
 pub use meta::{check_baggage, check_traceparent, check_tracestate, MetaKeyError, OtelError};
+pub use response::{
+    complete_response, complete_result, invalid_params_error, result_response, unsupported_version_error, ResultError,
+    SERVER_INFO_META_KEY,
+};
 
 use crate::decode::{AnyDecoded, DecodeError, DecodedResult};
 use crate::json::{JsonView, Map, Value};
@@ -161,16 +166,9 @@ pub fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<AcceptedRequ
 pub fn missing_capability_error(id: Option<Value>, required: Value) -> ProtocolError {
     let mut data = Map::new();
     data.push("requiredCapabilities", required);
-    ProtocolError {
-        code: -32021,
-        message: "Missing required client capability".into(),
-        data: Some(Value::Object(data)),
-        id,
-        http_status: 400,
-        rule: "META-9",
-        errors: Vec::new(),
-        legacy_initialize: false,
-    }
+    let mut e = ProtocolError::new(-32021, "Missing required client capability".into(), id, 400, "META-9");
+    e.data = Some(Value::Object(data));
+    e
 }
 
 /// CAP-4: the client capability an input request (`{"method", "params"}` from
@@ -386,26 +384,14 @@ pub fn validate_message_view<'v, V: JsonView<'v>>(
 }
 
 /// VER-1: `Ok(requested)` when the server supports it, else the -32022 error with
-/// `data.supported` and `data.requested` (HTTP 400).
+/// `data.supported` and `data.requested` (HTTP 400; [`unsupported_version_error`], without an
+/// id: add the request's with [`ProtocolError::with_id`]).
 /// Versions are opaque strings compared exactly (VER-6).
 pub fn negotiate_version(requested: &str, supported: &[&str]) -> Result<String, ProtocolError> {
     if supported.contains(&requested) {
         return Ok(requested.to_owned());
     }
-    let list: Vec<String> = supported.iter().map(|s| (*s).to_owned()).collect();
-    let mut data = Map::new();
-    data.push("supported", server::string_array(&list));
-    data.push("requested", Value::String(requested.to_owned()));
-    Err(ProtocolError {
-        code: -32022,
-        message: format!("Unsupported protocol version `{requested}`; supported: {}", list.join(", ")),
-        data: Some(Value::Object(data)),
-        id: None,
-        http_status: 400,
-        rule: "VER-1",
-        errors: Vec::new(),
-        legacy_initialize: false,
-    })
+    Err(unsupported_version_error(None, requested, supported))
 }
 
 /// A `_meta` key split by the META-1 grammar.

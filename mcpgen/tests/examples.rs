@@ -102,12 +102,24 @@ fn run_vector(path: &Path) -> Result<(), String> {
     };
     let decode = field("decode")?;
     let expect = field("expect")?;
+    let skip_invalid_items = match decode.get("skip_invalid_items") {
+        Some(x) => x.as_bool().ok_or("decode.skip_invalid_items must be a boolean")?,
+        None => false,
+    };
+    let mut skipped: Vec<mcpgen::SkippedItem> = Vec::new();
     let result: Result<(String, String), mcpgen::DecodeError> = if let Some(def) = decode.get("def") {
         let def = def.as_str().ok_or("decode.def must be a string")?;
         mcpgen::decode(rev, &def, &input, policy).map(|d| (def.to_string(), d.to_json_string()))
     } else if let Some(m) = decode.get("result_for_method") {
         let m = m.as_str().ok_or("decode.result_for_method must be a string")?;
-        rev.decode_result(&m, &input, policy).map(|d| (d.variant.to_owned(), d.value.to_json_string()))
+        if skip_invalid_items {
+            mcpgen::decode_result_skipping_invalid_items(rev, &m, &input, policy).map(|d| {
+                skipped = d.skipped;
+                (d.result.variant.to_owned(), d.result.value.to_json_string())
+            })
+        } else {
+            rev.decode_result(&m, &input, policy).map(|d| (d.variant.to_owned(), d.value.to_json_string()))
+        }
     } else {
         return Err("decode needs `def` or `result_for_method`".into());
     };
@@ -137,7 +149,7 @@ fn run_vector(path: &Path) -> Result<(), String> {
                     return Err(format!("output should not contain {s:?}: {out}"));
                 }
             }
-            Ok(())
+            check_skipped(expect.get("skipped").as_ref(), &skipped, skip_invalid_items)
         }
         (Ok((variant, out)), false) => Err(format!("expected a failure, but it decoded as {variant}: {out}")),
         (Err(e), true) => Err(format!("expected success, got:\n{e}")),
@@ -191,6 +203,44 @@ fn run_vector(path: &Path) -> Result<(), String> {
             Ok(())
         }
     }
+}
+
+/// `expect.skipped`: exactly the skipped items, in order, each `{pointer, errors?}` where every
+/// listed error `{pointer?, keyword?}` matches some error of that item. Required when the
+/// vector decodes with `skip_invalid_items`, refused otherwise.
+fn check_skipped<'v>(
+    want: Option<&impl JsonView<'v>>,
+    got: &[mcpgen::SkippedItem],
+    skip_mode: bool,
+) -> Result<(), String> {
+    let Some(want) = want else {
+        return if skip_mode { Err("a skip_invalid_items vector needs `expect.skipped`".into()) } else { Ok(()) };
+    };
+    if !skip_mode {
+        return Err("`expect.skipped` needs `decode.skip_invalid_items`".into());
+    }
+    let want: Vec<_> = want.items().collect();
+    let got_pointers: Vec<&str> = got.iter().map(|s| s.pointer.as_str()).collect();
+    if want.len() != got.len() {
+        return Err(format!("expected {} skipped items, got {got_pointers:?}", want.len()));
+    }
+    for (w, g) in want.iter().zip(got) {
+        let p = w.get("pointer").ok_or("expect.skipped entries need `pointer`")?;
+        if !p.str_eq(&g.pointer) {
+            return Err(format!("expected skipped item {}, got {got_pointers:?}", p.describe()));
+        }
+        for e in w.get("errors").map(|x| x.items().collect::<Vec<_>>()).unwrap_or_default() {
+            let matches = g.errors.iter().any(|x| {
+                e.get("pointer").is_none_or(|p| p.str_eq(&x.pointer))
+                    && e.get("keyword").is_none_or(|k| k.str_eq(x.keyword))
+            });
+            if !matches {
+                let reasons: Vec<String> = g.errors.iter().map(|x| format!("{x} [{}]", x.keyword)).collect();
+                return Err(format!("{}: no error matches {}; got {reasons:?}", g.pointer, e.to_value().to_json_string()));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn main() {

@@ -44,6 +44,38 @@ pub struct MethodInfo {
     pub input_required: bool,
 }
 
+/// What a request method's complete result carries (one row of a revision's generated
+/// `RESULT_SHAPES`): what a peer must stamp on the results it sends, and which array a
+/// lenient list decode may thin out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ResultShape {
+    pub method: &'static str,
+    /// The complete result's definition (`ListToolsResult`).
+    pub result_def: &'static str,
+    /// The definition declares `resultType` (2026-07-28 and later; RESULT-1).
+    pub result_type: bool,
+    /// The `_meta` keys the definition declares (`io.modelcontextprotocol/serverInfo` from
+    /// 2026-07-28 on; none before).
+    pub meta_keys: &'static [&'static str],
+    /// For a paginated list result, its items.
+    pub list: Option<ListItems>,
+}
+
+impl ResultShape {
+    /// Whether the result's `_meta` declares `key`.
+    pub fn declares_meta_key(&self, key: &str) -> bool {
+        self.meta_keys.contains(&key)
+    }
+}
+
+/// The items of a paginated list result: the required array member and its item definition
+/// (`tools` of `Tool`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ListItems {
+    pub key: &'static str,
+    pub item_def: &'static str,
+}
+
 /// How a result is to be decoded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ResultClass {

@@ -4,6 +4,7 @@ pub mod c;
 pub mod docs;
 pub mod methods;
 pub mod python;
+pub mod results;
 pub mod rust;
 
 use proc_macro2::TokenStream;
@@ -94,7 +95,8 @@ fn revision_module_from(module: &ir::Module, dir: &str) -> Result<FileMap, Diagn
         }),
         ("methods.rs", "The method table.", {
             let body = methods::methods(&cx);
-            quote! { #imports_impl #body }
+            let shapes = results::result_shapes(&cx);
+            quote! { #imports_impl #body #shapes }
         }),
     ];
     for (file, what, tokens) in parts {
@@ -297,6 +299,8 @@ fn revisions_index(revisions: &[ir::Module]) -> TokenStream {
     let mut dec_res = TokenStream::new();
     let mut vview = TokenStream::new();
     let mut bview = TokenStream::new();
+    let mut shapes = TokenStream::new();
+    let mut generic_shape = TokenStream::new();
     for rev in revisions {
         let feature = feature_name(&rev.revision);
         let module = syn::Ident::new(&module_name(&rev.revision), proc_macro2::Span::call_site());
@@ -335,6 +339,9 @@ fn revisions_index(revisions: &[ir::Module]) -> TokenStream {
         has_rt.extend(
             quote! { #[cfg(feature = #feature)] Revision::#variant => crate::#module::RESULTS_HAVE_RESULT_TYPE, },
         );
+        shapes.extend(quote! { #[cfg(feature = #feature)] Revision::#variant => crate::#module::RESULT_SHAPES, });
+        generic_shape
+            .extend(quote! { #[cfg(feature = #feature)] Revision::#variant => &crate::#module::GENERIC_RESULT_SHAPE, });
     }
     quote! {
         /// A schema revision compiled into this build (each behind its cargo feature).
@@ -427,6 +434,20 @@ fn revisions_index(revisions: &[ir::Module]) -> TokenStream {
             /// Whether results of this revision carry `resultType` (2026-07-28 and later).
             pub fn results_have_result_type(self) -> bool {
                 match self { #has_rt }
+            }
+            /// What each request method's complete result carries (`resultType`, declared
+            /// `_meta` keys, the items of a paginated list).
+            pub fn result_shapes(self) -> &'static [crate::methods::ResultShape] {
+                match self { #shapes }
+            }
+            /// The result shape of request method `method`, if the revision has it.
+            pub fn result_shape(self, method: &str) -> ::std::option::Option<&'static crate::methods::ResultShape> {
+                self.result_shapes().iter().find(|s| s.method == method)
+            }
+            /// The shape of the generic `Result` definition: what a result of a method the
+            /// revision does not define carries.
+            pub fn generic_result_shape(self) -> &'static crate::methods::ResultShape {
+                match self { #generic_shape }
             }
         }
 

@@ -602,3 +602,177 @@ pub fn decode_result<'v, V: JsonView<'v>>(
         },
     )
 }
+/// What each request method's complete result carries: `resultType`, the `_meta` keys
+/// its definition declares, and for paginated lists the array of items.
+pub static RESULT_SHAPES: &[crate::methods::ResultShape] = &[
+    crate::methods::ResultShape {
+        method: "tools/call",
+        result_def: "CallToolResult",
+        result_type: false,
+        meta_keys: &[],
+        list: None,
+    },
+    crate::methods::ResultShape {
+        method: "tasks/cancel",
+        result_def: "CancelTaskResult",
+        result_type: false,
+        meta_keys: &[],
+        list: None,
+    },
+    crate::methods::ResultShape {
+        method: "completion/complete",
+        result_def: "CompleteResult",
+        result_type: false,
+        meta_keys: &[],
+        list: None,
+    },
+    crate::methods::ResultShape {
+        method: "sampling/createMessage",
+        result_def: "CreateMessageResult",
+        result_type: false,
+        meta_keys: &[],
+        list: None,
+    },
+    crate::methods::ResultShape {
+        method: "elicitation/create",
+        result_def: "ElicitResult",
+        result_type: false,
+        meta_keys: &[],
+        list: None,
+    },
+    crate::methods::ResultShape {
+        method: "prompts/get",
+        result_def: "GetPromptResult",
+        result_type: false,
+        meta_keys: &[],
+        list: None,
+    },
+    crate::methods::ResultShape {
+        method: "tasks/result",
+        result_def: "GetTaskPayloadResult",
+        result_type: false,
+        meta_keys: &[],
+        list: None,
+    },
+    crate::methods::ResultShape {
+        method: "tasks/get",
+        result_def: "GetTaskResult",
+        result_type: false,
+        meta_keys: &[],
+        list: None,
+    },
+    crate::methods::ResultShape {
+        method: "initialize",
+        result_def: "InitializeResult",
+        result_type: false,
+        meta_keys: &[],
+        list: None,
+    },
+    crate::methods::ResultShape {
+        method: "prompts/list",
+        result_def: "ListPromptsResult",
+        result_type: false,
+        meta_keys: &[],
+        list: Some(crate::methods::ListItems {
+            key: "prompts",
+            item_def: "Prompt",
+        }),
+    },
+    crate::methods::ResultShape {
+        method: "resources/templates/list",
+        result_def: "ListResourceTemplatesResult",
+        result_type: false,
+        meta_keys: &[],
+        list: Some(crate::methods::ListItems {
+            key: "resourceTemplates",
+            item_def: "ResourceTemplate",
+        }),
+    },
+    crate::methods::ResultShape {
+        method: "resources/list",
+        result_def: "ListResourcesResult",
+        result_type: false,
+        meta_keys: &[],
+        list: Some(crate::methods::ListItems {
+            key: "resources",
+            item_def: "Resource",
+        }),
+    },
+    crate::methods::ResultShape {
+        method: "roots/list",
+        result_def: "ListRootsResult",
+        result_type: false,
+        meta_keys: &[],
+        list: None,
+    },
+    crate::methods::ResultShape {
+        method: "tasks/list",
+        result_def: "ListTasksResult",
+        result_type: false,
+        meta_keys: &[],
+        list: Some(crate::methods::ListItems {
+            key: "tasks",
+            item_def: "Task",
+        }),
+    },
+    crate::methods::ResultShape {
+        method: "tools/list",
+        result_def: "ListToolsResult",
+        result_type: false,
+        meta_keys: &[],
+        list: Some(crate::methods::ListItems {
+            key: "tools",
+            item_def: "Tool",
+        }),
+    },
+    crate::methods::ResultShape {
+        method: "ping",
+        result_def: "EmptyResult",
+        result_type: false,
+        meta_keys: &[],
+        list: None,
+    },
+    crate::methods::ResultShape {
+        method: "resources/read",
+        result_def: "ReadResourceResult",
+        result_type: false,
+        meta_keys: &[],
+        list: None,
+    },
+    crate::methods::ResultShape {
+        method: "logging/setLevel",
+        result_def: "EmptyResult",
+        result_type: false,
+        meta_keys: &[],
+        list: None,
+    },
+    crate::methods::ResultShape {
+        method: "resources/subscribe",
+        result_def: "EmptyResult",
+        result_type: false,
+        meta_keys: &[],
+        list: None,
+    },
+    crate::methods::ResultShape {
+        method: "resources/unsubscribe",
+        result_def: "EmptyResult",
+        result_type: false,
+        meta_keys: &[],
+        list: None,
+    },
+];
+/// The shape of the generic `Result` definition (`method` empty): what a result of a
+/// method this revision does not define (an extension's) carries.
+pub static GENERIC_RESULT_SHAPE: crate::methods::ResultShape = crate::methods::ResultShape {
+    method: "",
+    result_def: "Result",
+    result_type: false,
+    meta_keys: &[],
+    list: None,
+};
+/// The result shape of a request method, if the revision has it.
+pub fn result_shape(
+    name: &str,
+) -> ::std::option::Option<&'static crate::methods::ResultShape> {
+    RESULT_SHAPES.iter().find(|s| s.method == name)
+}

@@ -15,7 +15,7 @@ pub(crate) fn string_array(items: &[String]) -> Value {
 }
 
 fn refuse(code: i64, message: String, id: Option<Value>, http_status: u16, rule: &'static str) -> ProtocolError {
-    ProtocolError { code, message, data: None, id, http_status, rule, errors: Vec::new(), legacy_initialize: false }
+    ProtocolError::new(code, message, id, http_status, rule)
 }
 
 /// Versions of the config this build can serve, split by era.
@@ -45,17 +45,8 @@ impl<'c> Versions<'c> {
     }
     /// -32022 with `data.supported` (the configured versions) and `data.requested`.
     fn unsupported(&self, requested: &str, id: Option<Value>, rule: &'static str) -> ProtocolError {
-        let mut data = Map::new();
-        data.push("supported", string_array(&self.config.supported_versions));
-        data.push("requested", Value::String(requested.to_owned()));
-        let mut e = refuse(
-            -32022,
-            format!("Unsupported protocol version `{requested}`; this server supports: {}", self.supported_list()),
-            id,
-            400,
-            rule,
-        );
-        e.data = Some(Value::Object(data));
+        let mut e = super::unsupported_version_error(id, requested, &self.config.supported_versions);
+        e.rule = rule;
         e
     }
 }
