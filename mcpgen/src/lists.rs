@@ -33,7 +33,8 @@ use crate::methods::{classify_result, ResultClass};
 use crate::validate::{Cx, Options, Path, Policy, ValidationError};
 use crate::Revision;
 
-/// One list item that [`decode_result_skipping_invalid_items`] left out.
+/// One list item that [`decode_result_skipping_invalid_items`] left out. Its `Display` is one
+/// line: `skipped /tools/1: /tools/1: missing required property ...` (the CLI's stderr).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SkippedItem {
     /// JSON pointer of the item in the result as received (`/tools/1`).
@@ -48,8 +49,9 @@ pub struct SkippedItem {
 impl std::fmt::Display for SkippedItem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "skipped {}:", self.pointer)?;
-        for e in &self.errors {
-            write!(f, " {e};")?;
+        for (i, e) in self.errors.iter().enumerate() {
+            let sep = if i == 0 { " " } else { "; " };
+            write!(f, "{sep}{}", e.to_string().replace('\n', " "))?;
         }
         Ok(())
     }

@@ -40,6 +40,11 @@ enum Command {
         /// Decode a result given the method of the request it answers (`tools/call`, …).
         #[arg(long, value_name = "METHOD")]
         result_for: Option<String>,
+        /// With --result-for a list method (`tools/list`, …): leave invalid items out of the
+        /// result instead of refusing it; each skipped item's pointer and reason go to stderr,
+        /// and the exit status is 0.
+        #[arg(long)]
+        skip_invalid_items: bool,
         /// Unknown-key policy.
         #[arg(long, default_value = "lossless", value_parser = ["strict", "lenient", "lossless"])]
         policy: String,
@@ -171,6 +176,21 @@ pub(crate) fn read_input(path: &PathBuf) -> Result<Vec<u8>, UsageError> {
     }
 }
 
+/// `decode --result-for METHOD --skip-invalid-items`: the result without its invalid items,
+/// each skipped item reported on stderr (one line: pointer and reasons).
+fn decode_skipping_invalid_items(
+    rev: Revision,
+    method: &str,
+    bytes: &[u8],
+    policy: Policy,
+) -> Result<String, DecodeError> {
+    let out = mcpgen::decode_result_skipping_invalid_items(rev, method, bytes, policy)?;
+    for item in &out.skipped {
+        eprintln!("{item}");
+    }
+    Ok(out.result.value.to_json_string())
+}
+
 /// The default `--revision`: the newest revision of this build.
 fn latest_revision() -> String {
     Revision::latest().map(Revision::as_str).unwrap_or_default().to_owned()
@@ -185,12 +205,16 @@ fn revision(name: &str) -> Result<Revision, UsageError> {
 
 fn run(cli: Cli) -> Result<ExitCode, UsageError> {
     match cli.command {
-        Command::Decode { revision: rev, def, result_for, policy, input } => {
+        Command::Decode { revision: rev, def, result_for, skip_invalid_items, policy, input } => {
             let rev = revision(&rev)?;
             let policy: Policy = policy.parse().map_err(|e: mcpgen::UnknownPolicy| UsageError(e.to_string()))?;
             let bytes = read_input(&input)?;
             let decoded = match (&def, &result_for) {
+                (Some(_), _) if skip_invalid_items => {
+                    return Err(UsageError("--skip-invalid-items needs --result-for METHOD".into()))
+                }
                 (Some(def), _) => mcpgen::decode(rev, def, &bytes, policy).map(|d| d.to_json_string()),
+                (None, Some(method)) if skip_invalid_items => decode_skipping_invalid_items(rev, method, &bytes, policy),
                 (None, Some(method)) => rev.decode_result(method, &bytes, policy).map(|d| d.value.to_json_string()),
                 (None, None) => return Err(UsageError("give --def NAME or --result-for METHOD".into())),
             };

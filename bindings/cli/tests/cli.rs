@@ -492,3 +492,69 @@ fn validate_reports_the_vectors_messages() {
     }
     assert!(run >= 6, "{run} protocol vectors run");
 }
+
+#[test]
+fn decode_skip_invalid_items() {
+    let input = br#"{"resultType":"complete","ttlMs":0,"cacheScope":"public","tools":[
+        {"name":"ok","inputSchema":{"type":"object"}},{"name":"broken"}]}"#;
+    // Without the flag the whole result is refused.
+    let (code, out, err) = mcpgen(&["decode", "--result-for", "tools/list", "-"], input);
+    assert_eq!((code, out.as_str()), (1, ""), "{err}");
+    assert!(err.contains("/tools/1"), "{err}");
+    // With it: the result without the bad tool, the skipped one on stderr, exit 0.
+    let (code, out, err) = mcpgen(&["decode", "--result-for", "tools/list", "--skip-invalid-items", "-"], input);
+    assert_eq!(code, 0, "{err}");
+    let result: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(result["tools"].as_array().map(Vec::len), Some(1), "{out}");
+    assert!(!out.contains("broken"), "{out}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 1, "{err}");
+    assert!(lines[0].starts_with("skipped /tools/1: ") && lines[0].contains("inputSchema"), "{err}");
+    // The flag needs --result-for.
+    assert_eq!(mcpgen(&["decode", "--def", "ListToolsResult", "--skip-invalid-items", "-"], input).0, 2);
+}
+
+/// Every `skip_invalid_items` decode vector through `mcpgen decode --skip-invalid-items`: the
+/// same verdict, output and skipped pointers as the library.
+#[test]
+fn decode_skip_invalid_items_runs_the_vectors() {
+    let mut run = 0;
+    for path in vectors("decode") {
+        let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        let decode = &v["decode"];
+        if decode.get("skip_invalid_items") != Some(&serde_json::Value::Bool(true)) {
+            continue;
+        }
+        let name = path.display().to_string();
+        let input = match (v.get("input"), v.get("input_text")) {
+            (Some(i), _) => i.to_string(),
+            (None, Some(t)) => t.as_str().unwrap().to_owned(),
+            _ => panic!("{name}: no input"),
+        };
+        let method = decode["result_for_method"].as_str().unwrap();
+        let revision = v["revision"].as_str().unwrap();
+        let policy = v.get("policy").and_then(|p| p.as_str()).unwrap_or("lossless");
+        let args = [
+            "decode", "--revision", revision, "--policy", policy, "--result-for", method, "--skip-invalid-items", "-",
+        ];
+        let (code, out, err) = mcpgen(&args, input.as_bytes());
+        let expect = &v["expect"];
+        if expect["ok"] == serde_json::Value::Bool(false) {
+            assert_eq!(code, 1, "{name}: {out}{err}");
+            run += 1;
+            continue;
+        }
+        assert_eq!(code, 0, "{name}: {err}");
+        if let Some(want) = expect.get("output") {
+            let got: serde_json::Value = serde_json::from_str(&out).unwrap();
+            assert_eq!(&got, want, "{name}");
+        }
+        let got: Vec<&str> =
+            err.lines().map(|l| l.strip_prefix("skipped ").and_then(|r| r.split(": ").next()).unwrap_or(l)).collect();
+        let want: Vec<&str> =
+            expect["skipped"].as_array().unwrap().iter().map(|s| s["pointer"].as_str().unwrap()).collect();
+        assert_eq!(got, want, "{name}: {err}");
+        run += 1;
+    }
+    assert!(run >= 5, "only {run} skip vectors");
+}
