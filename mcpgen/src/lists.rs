@@ -91,7 +91,9 @@ pub fn decode_result_skipping_invalid_items_view<'v, V: JsonView<'v>>(
     policy: Policy,
 ) -> Result<LenientResult, DecodeError> {
     let plain = |v: &V| {
-        revision.decode_result_view(request_method, v, policy).map(|result| LenientResult { result, skipped: Vec::new() })
+        revision
+            .decode_result_view(request_method, v, policy)
+            .map(|result| LenientResult { result, skipped: Vec::new() })
     };
     let Some(list) = revision.result_shape(request_method).and_then(|s| s.list) else { return plain(v) };
     let info = revision.methods().iter().find(|m| m.method == request_method);

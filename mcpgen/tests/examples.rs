@@ -236,7 +236,11 @@ fn check_skipped<'v>(
             });
             if !matches {
                 let reasons: Vec<String> = g.errors.iter().map(|x| format!("{x} [{}]", x.keyword)).collect();
-                return Err(format!("{}: no error matches {}; got {reasons:?}", g.pointer, e.to_value().to_json_string()));
+                return Err(format!(
+                    "{}: no error matches {}; got {reasons:?}",
+                    g.pointer,
+                    e.to_value().to_json_string()
+                ));
             }
         }
     }

@@ -4,12 +4,12 @@
 //! `validate_message` for that revision, and results must read back through `check_response`.
 
 use mcpgen::json::{JsonView, Tape, Value};
+use mcpgen::methods::Direction;
 use mcpgen::protocol::{
     check_request, check_response, complete_response, complete_result, invalid_params_error, missing_capability_error,
     negotiate_version, result_response, unsupported_version_error, validate_message, CheckedResponse, MessageKind,
     ResultError, ServerConfig, SERVER_INFO_META_KEY,
 };
-use mcpgen::methods::Direction;
 use mcpgen::{Options, Revision};
 
 fn json(text: &str) -> Value {
@@ -102,7 +102,8 @@ fn complete_results_follow_the_result_shape_of_every_method_and_revision() {
                 assert_eq!(stamped.is_some(), shape.declares_meta_key(SERVER_INFO_META_KEY), "{rev} {}", shape.method);
                 // 2026-07-28 input responses (`elicitation/create`…) travel inside a retried
                 // request, never as a JSON-RPC response: their definitions declare neither field.
-                let embedded = rev.methods().iter().any(|m| m.method == shape.method && m.direction == Direction::EmbeddedInput);
+                let embedded =
+                    rev.methods().iter().any(|m| m.method == shape.method && m.direction == Direction::EmbeddedInput);
                 if embedded {
                     assert!(!shape.result_type && shape.meta_keys.is_empty(), "{rev} {}", shape.method);
                     continue;
@@ -117,7 +118,9 @@ fn complete_results_follow_the_result_shape_of_every_method_and_revision() {
     assert!(checked > 50, "only {checked} results checked");
     // 2026-07-28 results carry both fields; legacy ones neither.
     let modern = Revision::parse("2026-07-28").unwrap();
-    assert!(modern.result_shape("tools/call").is_some_and(|s| s.result_type && s.declares_meta_key(SERVER_INFO_META_KEY)));
+    assert!(modern
+        .result_shape("tools/call")
+        .is_some_and(|s| s.result_type && s.declares_meta_key(SERVER_INFO_META_KEY)));
     let legacy = Revision::parse("2025-11-25").unwrap();
     assert!(legacy.result_shapes().iter().all(|s| !s.result_type && s.meta_keys.is_empty()));
 }

@@ -453,6 +453,42 @@ mcpgen_status mcpgen_decode_result(const mcpgen_context *ctx, uint32_t revision,
                                    const uint8_t *json, size_t json_len, char **json_out, size_t *json_len_out,
                                    mcpgen_str *variant_out, mcpgen_error **error_out);
 
+/** The list items a lenient decode left out (`mcpgen_decode_result_skipping_invalid_items`):
+ *  owned by the caller, freed with `mcpgen_skipped_free`. */
+typedef struct mcpgen_skipped mcpgen_skipped;
+
+/** Like `mcpgen_decode_result`, but the invalid items of a list result (`tools/list`,
+ *  `prompts/list`, `resources/list`, `resources/templates/list`, `tasks/list`: the paginated
+ *  results of the revision) are left out instead of failing the whole result. On success
+ *  `*skipped_out` (required) receives a new `mcpgen_skipped` (possibly with no items) that the
+ *  caller frees with `mcpgen_skipped_free`; on failure it is NULL and `*error_out` says why,
+ *  exactly as `mcpgen_decode_result` would (a result invalid outside its items, an
+ *  `input_required` answer to a list, …). Other outputs as in `mcpgen_decode_result`. */
+mcpgen_status mcpgen_decode_result_skipping_invalid_items(const mcpgen_context *ctx, uint32_t revision,
+                                                          const char *method, size_t method_len,
+                                                          const uint8_t *json, size_t json_len, char **json_out,
+                                                          size_t *json_len_out, mcpgen_str *variant_out,
+                                                          mcpgen_skipped **skipped_out, mcpgen_error **error_out);
+
+/** Frees a `mcpgen_skipped` (NULL is a no-op); the strings and error objects it lent are then
+ *  invalid. */
+void mcpgen_skipped_free(mcpgen_skipped *skipped);
+
+/** The number of skipped items in `*count_out`. */
+mcpgen_status mcpgen_skipped_count(const mcpgen_skipped *skipped, size_t *count_out);
+
+/** Item `index` (in array order): `*pointer_out` (required) its JSON pointer in the result as
+ *  received (`/tools/1`), `*index_out` (optional) its index in the array as received. The
+ *  string is borrowed from `skipped`. `MCPGEN_INDEX_OUT_OF_RANGE` past the end. */
+mcpgen_status mcpgen_skipped_pointer(const mcpgen_skipped *skipped, size_t index, mcpgen_str *pointer_out,
+                                     size_t *index_out);
+
+/** Why item `index` is invalid: `*errors_out` (required) an error object borrowed from
+ *  `skipped` (never free it) with status `MCPGEN_INVALID` and one entry per validation error,
+ *  read with `mcpgen_error_count`, `mcpgen_error_pointer` (into the whole result,
+ *  `/tools/1/inputSchema`), `mcpgen_error_keyword`, `mcpgen_error_message`, … */
+mcpgen_status mcpgen_skipped_errors(const mcpgen_skipped *skipped, size_t index, const mcpgen_error **errors_out);
+
 /** Frees a string this library returned through a `char **` output (NULL is a no-op). Never
  *  pass it memory from elsewhere, nor `free()` these strings. */
 void mcpgen_string_free(char *s);

@@ -21,6 +21,7 @@ mod error;
 #[rustfmt::skip]
 mod ids;
 mod info;
+mod lists;
 mod protocol;
 mod status;
 mod tools;

@@ -115,7 +115,7 @@ pub unsafe extern "C" fn mcpgen_validate_message(
 }
 
 /// Hands re-encoded JSON to the caller.
-fn give_json(text: String, json_out: *mut *mut c_char, json_len_out: *mut usize) {
+pub(crate) fn give_json(text: String, json_out: *mut *mut c_char, json_len_out: *mut usize) {
     put(json_len_out, text.len());
     put(json_out, c_string(text.as_bytes()));
 }

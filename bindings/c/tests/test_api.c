@@ -536,6 +536,70 @@ static int any_entry(const mcpgen_error *err, mcpgen_status (*get)(const mcpgen_
     return 0;
 }
 
+/* `expect.skipped` (vectors/README.md): exactly these items in order; each listed error
+ * `{pointer?, keyword?}` matches one entry of the item's errors. Returns 1 when it holds. */
+static int skipped_match(js_span want, const mcpgen_skipped *skipped, char *why, size_t why_len) {
+    size_t n = 0, i = 0, j, count;
+    const char *cur = NULL;
+    js_span k, item;
+    mcpgen_skipped_count(skipped, &n);
+    while (js_next(want, &cur, &k, &item)) {
+        js_span p, errors, e;
+        const char *ecur = NULL;
+        mcpgen_str got = {"", 0};
+        const mcpgen_error *err = NULL;
+        char *ptr;
+        size_t plen;
+        if (i >= n) {
+            snprintf(why, why_len, "expected more than %zu skipped items", n);
+            return 0;
+        }
+        if (!js_get(item, "pointer", &p) || !(ptr = js_string(p, &plen))) {
+            snprintf(why, why_len, "expect.skipped entries need `pointer`");
+            return 0;
+        }
+        mcpgen_skipped_pointer(skipped, i, &got, NULL);
+        if (got.len != plen || memcmp(got.ptr, ptr, plen) != 0) {
+            snprintf(why, why_len, "skipped item %zu is %s, expected %s", i, got.ptr, ptr);
+            free(ptr);
+            return 0;
+        }
+        free(ptr);
+        if (mcpgen_skipped_errors(skipped, i, &err) != MCPGEN_OK || !err) {
+            snprintf(why, why_len, "no errors for skipped item %zu", i);
+            return 0;
+        }
+        mcpgen_error_count(err, &count);
+        if (js_get(item, "errors", &errors)) {
+            while (js_next(errors, &ecur, &k, &e)) {
+                js_span wp, wk;
+                int has_p = js_get(e, "pointer", &wp), has_k = js_get(e, "keyword", &wk), found = 0;
+                char *sp = has_p ? js_string(wp, NULL) : NULL, *sk = has_k ? js_string(wk, NULL) : NULL;
+                for (j = 0; j < count && !found; j++) {
+                    mcpgen_str ep = {"", 0}, ek = {"", 0};
+                    mcpgen_error_pointer(err, j, &ep);
+                    mcpgen_error_keyword(err, j, &ek);
+                    found = (!sp || str_is(ep, sp)) && (!sk || str_is(ek, sk));
+                }
+                free(sp);
+                free(sk);
+                if (!found) {
+                    mcpgen_str t = {"", 0};
+                    mcpgen_error_text(err, &t);
+                    snprintf(why, why_len, "skipped item %zu: no error matches %.*s; got %s", i, (int)e.n, e.p, t.ptr);
+                    return 0;
+                }
+            }
+        }
+        i++;
+    }
+    if (i != n) {
+        snprintf(why, why_len, "expected %zu skipped items, got %zu", i, n);
+        return 0;
+    }
+    return 1;
+}
+
 static int run_vector(mcpgen_context *const *by_policy, const char *text, size_t text_len, char *why, size_t why_len) {
     js_span root = js_value((js_span){text, text_len}), v, decode, expect, want;
     char *rev_name = NULL, *policy = NULL, *input = NULL, *def = NULL, *method = NULL, *out = NULL, *s;
@@ -544,9 +608,10 @@ static int run_vector(mcpgen_context *const *by_policy, const char *text, size_t
     mcpgen_revision rev;
     mcpgen_context *ctx = by_policy[0];
     mcpgen_error *err = NULL;
+    mcpgen_skipped *skipped = NULL;
     mcpgen_str variant = {"", 0};
     mcpgen_status st;
-    int ok = 0, want_ok;
+    int ok = 0, want_ok, skip_mode = 0;
 
 #define FAIL(...)                                                                                                      \
     do {                                                                                                               \
@@ -578,8 +643,13 @@ static int run_vector(mcpgen_context *const *by_policy, const char *text, size_t
         variant.ptr = def;
         variant.len = strlen(def);
     } else if (js_get(decode, "result_for_method", &v) && (method = js_string(v, NULL)) != NULL) {
-        st = mcpgen_decode_result(ctx, rev, method, strlen(method), (const uint8_t *)input_ptr, input_len, &out, &out_len,
-                                  &variant, &err);
+        skip_mode = js_get(decode, "skip_invalid_items", &v) && js_kind(v) == 't';
+        if (skip_mode)
+            st = mcpgen_decode_result_skipping_invalid_items(ctx, rev, method, strlen(method), (const uint8_t *)input_ptr,
+                                                             input_len, &out, &out_len, &variant, &skipped, &err);
+        else
+            st = mcpgen_decode_result(ctx, rev, method, strlen(method), (const uint8_t *)input_ptr, input_len, &out,
+                                      &out_len, &variant, &err);
     } else {
         FAIL("decode needs `def` or `result_for_method`");
     }
@@ -621,6 +691,12 @@ static int run_vector(mcpgen_context *const *by_policy, const char *text, size_t
                 free(s);
             }
         }
+        if (js_get(expect, "skipped", &want)) {
+            if (!skip_mode) FAIL("`expect.skipped` needs `decode.skip_invalid_items`");
+            if (!skipped_match(want, skipped, why, why_len)) goto done;
+        } else if (skip_mode) {
+            FAIL("a skip_invalid_items vector needs `expect.skipped`");
+        }
         ok = 1;
     } else if (st == MCPGEN_OK) {
         FAIL("expected a failure, but it decoded as %s: %s", variant.ptr, out);
@@ -658,6 +734,7 @@ static int run_vector(mcpgen_context *const *by_policy, const char *text, size_t
 done:
 #undef FAIL
     mcpgen_error_free(err);
+    mcpgen_skipped_free(skipped);
     mcpgen_string_free(out);
     free(rev_name);
     free(policy);
@@ -669,6 +746,76 @@ done:
 
 static int run_decode_vector(void *by_policy, js_span root, char *why, size_t why_len) {
     return run_vector((mcpgen_context *const *)by_policy, root.p, root.n, why, why_len);
+}
+
+/* mcpgen_decode_result_skipping_invalid_items and the mcpgen_skipped getters: results, NULL
+ * arguments, bad input, out-of-range indexes. */
+static void test_skip_invalid_items(void) {
+    static const char list[] = "{\"resultType\":\"complete\",\"ttlMs\":0,\"cacheScope\":\"public\",\"tools\":["
+                               "{\"name\":\"ok\",\"inputSchema\":{\"type\":\"object\"}},{\"name\":\"broken\"}]}";
+    char *out = NULL;
+    size_t out_len = 0, n = 0, index = 99, count = 0;
+    mcpgen_str variant, ptr;
+    mcpgen_skipped *skipped = NULL;
+    const mcpgen_error *item_err = NULL;
+    mcpgen_error *err = NULL;
+    mcpgen_status st;
+
+    CHECK_STATUS(mcpgen_decode_result(NULL, REV, S("tools/list"), (const uint8_t *)list, sizeof list - 1, &out, NULL, NULL,
+                                      &err),
+                 MCPGEN_INVALID);
+    mcpgen_error_free(err);
+    err = NULL;
+    CHECK_STATUS(mcpgen_decode_result_skipping_invalid_items(NULL, REV, S("tools/list"), (const uint8_t *)list,
+                                                             sizeof list - 1, &out, &out_len, &variant, &skipped, &err),
+                 MCPGEN_OK);
+    CHECK(out && strstr(out, "\"ok\"") && !strstr(out, "broken"), "thinned result %s", out ? out : "(null)");
+    CHECK(str_is(variant, "ListToolsResult"), "variant %s", variant.ptr);
+    CHECK_STATUS(mcpgen_skipped_count(skipped, &n), MCPGEN_OK);
+    CHECK(n == 1, "%zu skipped", n);
+    CHECK_STATUS(mcpgen_skipped_pointer(skipped, 0, &ptr, &index), MCPGEN_OK);
+    CHECK(str_is(ptr, "/tools/1") && index == 1, "skipped %s at %zu", ptr.ptr, index);
+    CHECK_STATUS(mcpgen_skipped_errors(skipped, 0, &item_err), MCPGEN_OK);
+    CHECK_STATUS(mcpgen_error_count(item_err, &count), MCPGEN_OK);
+    CHECK(count >= 1, "%zu errors", count);
+    CHECK_STATUS(mcpgen_error_status(item_err, &st), MCPGEN_OK);
+    CHECK(st == MCPGEN_INVALID, "item error status %d", (int)st);
+    CHECK_STATUS(mcpgen_skipped_pointer(skipped, 1, &ptr, NULL), MCPGEN_INDEX_OUT_OF_RANGE);
+    CHECK_STATUS(mcpgen_skipped_errors(skipped, 1, &item_err), MCPGEN_INDEX_OUT_OF_RANGE);
+    CHECK(item_err == NULL, "errors_out cleared");
+    CHECK_STATUS(mcpgen_skipped_pointer(skipped, 0, NULL, NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_skipped_count(NULL, &n), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_skipped_count(skipped, NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_skipped_errors(NULL, 0, &item_err), MCPGEN_NULL_ARGUMENT);
+    mcpgen_skipped_free(skipped);
+    mcpgen_skipped_free(NULL);
+    mcpgen_string_free(out);
+    skipped = NULL;
+    out = NULL;
+
+    /* Required outputs, bad input: a status, outputs cleared, never a crash. */
+    CHECK_STATUS(mcpgen_decode_result_skipping_invalid_items(NULL, REV, S("tools/list"), (const uint8_t *)list,
+                                                             sizeof list - 1, &out, NULL, NULL, NULL, NULL),
+                 MCPGEN_NULL_ARGUMENT);
+    CHECK(out == NULL, "json_out cleared");
+    CHECK_STATUS(mcpgen_decode_result_skipping_invalid_items(NULL, REV, S("tools/list"), (const uint8_t *)list,
+                                                             sizeof list - 1, NULL, NULL, NULL, &skipped, NULL),
+                 MCPGEN_NULL_ARGUMENT);
+    CHECK(skipped == NULL, "skipped_out cleared");
+    CHECK_STATUS(mcpgen_decode_result_skipping_invalid_items(NULL, REV, S("tools/list"), (const uint8_t *)"{\"tools\":[",
+                                                             11, &out, NULL, NULL, &skipped, NULL),
+                 MCPGEN_PARSE_ERROR);
+    CHECK(out == NULL && skipped == NULL, "outputs stay NULL on failure");
+    CHECK_STATUS(mcpgen_decode_result_skipping_invalid_items(NULL, REV, S("tools/list"), (const uint8_t *)"\xff", 1, &out,
+                                                             NULL, NULL, &skipped, NULL),
+                 MCPGEN_PARSE_ERROR);
+    CHECK_STATUS(mcpgen_decode_result_skipping_invalid_items(NULL, REV, NULL, 3, (const uint8_t *)list, sizeof list - 1,
+                                                             &out, NULL, NULL, &skipped, NULL),
+                 MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_decode_result_skipping_invalid_items(NULL, 0, S("tools/list"), (const uint8_t *)list,
+                                                             sizeof list - 1, &out, NULL, NULL, &skipped, NULL),
+                 MCPGEN_UNKNOWN_REVISION);
+    CHECK(out == NULL && skipped == NULL, "outputs stay NULL on failure");
 }
 
 static void test_decode_vectors(const char *vectors) {
@@ -1528,6 +1675,7 @@ int main(int argc, char **argv) {
     test_error_object();
     test_decode_policies();
     test_examples(argv[1]);
+    test_skip_invalid_items();
     test_decode_vectors(argv[2]);
     test_protocol_vectors(argv[2]);
     test_protocol_examples(argv[1]);

@@ -214,7 +214,9 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
                     return Err(UsageError("--skip-invalid-items needs --result-for METHOD".into()))
                 }
                 (Some(def), _) => mcpgen::decode(rev, def, &bytes, policy).map(|d| d.to_json_string()),
-                (None, Some(method)) if skip_invalid_items => decode_skipping_invalid_items(rev, method, &bytes, policy),
+                (None, Some(method)) if skip_invalid_items => {
+                    decode_skipping_invalid_items(rev, method, &bytes, policy)
+                }
                 (None, Some(method)) => rev.decode_result(method, &bytes, policy).map(|d| d.value.to_json_string()),
                 (None, None) => return Err(UsageError("give --def NAME or --result-for METHOD".into())),
             };

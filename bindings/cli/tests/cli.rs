@@ -534,9 +534,8 @@ fn decode_skip_invalid_items_runs_the_vectors() {
         let method = decode["result_for_method"].as_str().unwrap();
         let revision = v["revision"].as_str().unwrap();
         let policy = v.get("policy").and_then(|p| p.as_str()).unwrap_or("lossless");
-        let args = [
-            "decode", "--revision", revision, "--policy", policy, "--result-for", method, "--skip-invalid-items", "-",
-        ];
+        let args =
+            ["decode", "--revision", revision, "--policy", policy, "--result-for", method, "--skip-invalid-items", "-"];
         let (code, out, err) = mcpgen(&args, input.as_bytes());
         let expect = &v["expect"];
         if expect["ok"] == serde_json::Value::Bool(false) {

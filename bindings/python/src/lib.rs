@@ -22,9 +22,9 @@ use mcpgen::json::{ParseOptions, Tape, TapeView};
 use mcpgen::protocol::{self, CheckedResponse, Era, MessageKind, ServerConfig};
 use mcpgen::{DecodeError, Options, Policy, Revision};
 use pyo3::prelude::*;
-use pyo3::types::{PyString, PyTuple};
+use pyo3::types::{PyList, PyString, PyTuple};
 
-use convert::{input_bytes, json_to_py, py_type, str_text, value_to_py, with_input, Failure, Input};
+use convert::{error_details, input_bytes, json_to_py, py_type, str_text, value_to_py, with_input, Failure, Input};
 
 thread_local! {
     /// The parser's node buffer, reused across calls on this thread.
@@ -263,36 +263,56 @@ fn decode_json(
     decode_text(py, data, def_name, revision, policy).map_err(|f| f.into_pyerr(py))
 }
 
-/// Decodes a result by the method of the request it answers (`resultType` first).
+/// Decodes a result by the method of the request it answers (`resultType` first). With
+/// `skip_invalid_items`, the invalid items of a list result are left out and returned beside
+/// the result: `(DecodedResult, [SkippedItem, ...])`.
 #[pyfunction]
-#[pyo3(signature = (data, request_method, *, revision=None, policy=None))]
+#[pyo3(signature = (data, request_method, *, revision=None, policy=None, skip_invalid_items=false))]
 fn decode_result<'py>(
     py: Python<'py>,
     data: &Bound<'py, PyAny>,
     request_method: &Bound<'py, PyString>,
     revision: Option<&Bound<'py, PyString>>,
     policy: Option<&Bound<'py, PyString>>,
+    skip_invalid_items: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let run = || -> Result<(&'static str, String), Failure> {
+    type Decoded = (&'static str, String, Vec<mcpgen::SkippedItem>);
+    let run = || -> Result<Decoded, Failure> {
         let rev = revision_arg(revision)?;
         let policy = policy_arg(policy)?;
         let method = str_text(request_method)?;
         let method = &*method;
         let input = Input::from_data(data)?;
+        let plain = |d: mcpgen::DecodedResult| (d.variant, d.value.to_json_string(), Vec::new());
+        let lenient = |d: mcpgen::LenientResult| (d.result.variant, d.result.value.to_json_string(), d.skipped);
         let out = with_input(
             py,
             &input,
             |bytes| {
-                with_tape(bytes, |root| rev.decode_result_view(method, root, policy))
-                    .map(|d| (d.variant, d.value.to_json_string()))
+                with_tape(bytes, |root| match skip_invalid_items {
+                    true => mcpgen::decode_result_skipping_invalid_items_view(rev, method, root, policy).map(lenient),
+                    false => rev.decode_result_view(method, root, policy).map(plain),
+                })
             },
-            |v| rev.decode_result_view(method, v, policy).map(|d| (d.variant, d.value.to_json_string())),
+            |v| match skip_invalid_items {
+                true => mcpgen::decode_result_skipping_invalid_items_view(rev, method, v, policy).map(lenient),
+                false => rev.decode_result_view(method, v, policy).map(plain),
+            },
         )?;
         Ok(out?)
     };
-    let (variant, text) = run().map_err(|f| f.into_pyerr(py))?;
+    let (variant, text, skipped) = run().map_err(|f| f.into_pyerr(py))?;
     let value = json_to_py(py, &text)?;
-    py_type(py, "DecodedResult")?.call1((variant, value, text))
+    let result = py_type(py, "DecodedResult")?.call1((variant, value, text))?;
+    if !skip_invalid_items {
+        return Ok(result);
+    }
+    let class = py_type(py, "SkippedItem")?;
+    let items = PyList::empty(py);
+    for item in &skipped {
+        items.append(class.call1((item.pointer.as_str(), item.index, error_details(py, &item.errors)?))?)?;
+    }
+    Ok(PyTuple::new(py, [result, items.into_any()])?.into_any())
 }
 
 /// Server side: decides whether a request (or notification) should be served.

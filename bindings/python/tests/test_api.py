@@ -264,6 +264,37 @@ def test_decode_result() -> None:
     assert e.value.errors[0].rule == "RESULT-5"
 
 
+TOOLS_LIST = {
+    "resultType": "complete",
+    "ttlMs": 0,
+    "cacheScope": "public",
+    "tools": [{"name": "ok", "inputSchema": {"type": "object"}}, {"name": "broken"}, {"name": 3}],
+}
+
+
+def test_decode_result_skip_invalid_items() -> None:
+    with pytest.raises(mcpgen.ValidationError):
+        mcpgen.decode_result(TOOLS_LIST, "tools/list")
+    for data in (TOOLS_LIST, json.dumps(TOOLS_LIST).encode()):
+        result, skipped = mcpgen.decode_result(data, "tools/list", skip_invalid_items=True)
+        assert result.variant == "ListToolsResult"
+        assert [t["name"] for t in result.value["tools"]] == ["ok"]
+        assert [(s.pointer, s.position) for s in skipped] == [("/tools/1", 1), ("/tools/2", 2)]
+        assert all(isinstance(s, mcpgen.SkippedItem) for s in skipped)
+        assert skipped[0].errors[0].keyword == "required" and "inputSchema" in skipped[0].errors[0].message
+        assert any(e.pointer == "/tools/2/name" for e in skipped[1].errors)
+    # Not a list, or nothing invalid: nothing skipped; the plain call is unchanged.
+    result, skipped = mcpgen.decode_result({"content": []}, "tools/call", skip_invalid_items=True)
+    assert (result.variant, skipped) == ("CallToolResult", [])
+    assert isinstance(mcpgen.decode_result({"content": []}, "tools/call", skip_invalid_items=False), mcpgen.DecodedResult)
+    # Errors outside the items still raise, typed as without the option.
+    with pytest.raises(mcpgen.ValidationError) as e:
+        mcpgen.decode_result({"resultType": "input_required", "inputRequests": {}}, "tools/list", skip_invalid_items=True)
+    assert e.value.kind == "protocol"
+    with pytest.raises(mcpgen.ParseError):
+        mcpgen.decode_result(b"{", "tools/list", skip_invalid_items=True)
+
+
 def test_validate_message() -> None:
     m = mcpgen.validate_message(call_tool())
     assert (m.kind, m.method, m.code) == ("request", "tools/call", None)

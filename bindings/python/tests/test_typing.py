@@ -68,6 +68,9 @@ GOOD = textwrap.dedent(
     mcpgen.validate(request, "CallToolRequest", revision="2026-07-28", policy="strict")
     ok: bool = mcpgen.is_valid(b"{}")
     result: mcpgen.DecodedResult = mcpgen.decode_result(b"{}", "tools/call")
+    thinned, skipped = mcpgen.decode_result(b"{}", "tools/list", skip_invalid_items=True)
+    kept: mcpgen.DecodedResult = thinned
+    first: "list[mcpgen.SkippedItem]" = skipped
 
     tool = {"name": "t", "inputSchema": {"type": "object"}}
     limits: mcpgen.Limits = {"max_depth": 32, "max_errors": 10}

@@ -62,19 +62,41 @@ def input_text(v: Dict[str, Any]) -> Optional[bytes]:
     return None
 
 
-def run_decode(v: Dict[str, Any], data: Any) -> Tuple[str, str, Any]:
-    """(variant, compact JSON text, Python value) of the vector's decode."""
+def run_decode(v: Dict[str, Any], data: Any) -> Tuple[str, str, Any, Optional[List[mcpgen.SkippedItem]]]:
+    """(variant, compact JSON text, Python value, skipped items with `skip_invalid_items`) of
+    the vector's decode."""
     revision = v["revision"]
     policy = v.get("policy", "lossless")
     decode = v["decode"]
     if "def" in decode:
         text = mcpgen.decode_json(data, decode["def"], revision=revision, policy=policy)
         value = mcpgen.decode(data, decode["def"], revision=revision, policy=policy)
-        return decode["def"], text, value
+        return decode["def"], text, value, None
     if "result_for_method" in decode:
-        r = mcpgen.decode_result(data, decode["result_for_method"], revision=revision, policy=policy)
-        return r.variant, r.json, r.value
+        method = decode["result_for_method"]
+        if decode.get("skip_invalid_items", False):
+            r, skipped = mcpgen.decode_result(data, method, revision=revision, policy=policy, skip_invalid_items=True)
+            return r.variant, r.json, r.value, skipped
+        r = mcpgen.decode_result(data, method, revision=revision, policy=policy)
+        return r.variant, r.json, r.value, None
     raise AssertionError("decode needs `def` or `result_for_method`")
+
+
+def check_skipped(want: Optional[List[Dict[str, Any]]], got: Optional[List[mcpgen.SkippedItem]]) -> None:
+    """`expect.skipped`: exactly these items in order; each listed error matches one of the
+    item's errors (as mcpgen/tests/examples.rs)."""
+    if got is None:
+        assert want is None, "`expect.skipped` needs `decode.skip_invalid_items`"
+        return
+    assert want is not None, "a skip_invalid_items vector needs `expect.skipped`"
+    pointers = [s.pointer for s in got]
+    assert pointers == [w["pointer"] for w in want], f"skipped {pointers}"
+    for w, g in zip(want, got):
+        assert isinstance(g, mcpgen.SkippedItem) and g.errors, g
+        for e in w.get("errors", []):
+            assert any(
+                e.get("pointer", x.pointer) == x.pointer and e.get("keyword", x.keyword) == x.keyword for x in g.errors
+            ), f"{g.pointer}: no error matches {e}; got {g.errors}"
 
 
 def check_decode(v: Dict[str, Any], data: Any, text_checks: bool) -> None:
@@ -82,7 +104,7 @@ def check_decode(v: Dict[str, Any], data: Any, text_checks: bool) -> None:
     want_ok = expect["ok"]
     assert isinstance(want_ok, bool), "expect.ok must be a boolean"
     try:
-        variant, out, value = run_decode(v, data)
+        variant, out, value, skipped = run_decode(v, data)
     except (mcpgen.ValidationError, mcpgen.UnknownDefinitionError) as e:
         assert not want_ok, f"expected success, got:\n{e}"
         errors = list(flatten(getattr(e, "errors", [])))
@@ -110,6 +132,7 @@ def check_decode(v: Dict[str, Any], data: Any, text_checks: bool) -> None:
             assert s in out, f"output lacks {s!r}: {out}"
         for s in expect.get("output_lacks", []):
             assert s not in out, f"output should not contain {s!r}: {out}"
+    check_skipped(expect.get("skipped"), skipped)
 
 
 @pytest.mark.parametrize("path", vector_files("decode"), ids=lambda p: p.stem)

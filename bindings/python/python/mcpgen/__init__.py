@@ -69,6 +69,7 @@ from ._types import Resolver as Resolver
 from ._types import ResponseError as ResponseError
 from ._types import ResultResponse as ResultResponse
 from ._types import SchemaProblem as SchemaProblem
+from ._types import SkippedItem as SkippedItem
 from ._types import ToolDocumentError as ToolDocumentError
 from ._types import ToolReport as ToolReport
 from ._types import ToolSchemaError as ToolSchemaError
@@ -102,6 +103,7 @@ __all__ = [
     "ResponseError",
     "ResultResponse",
     "SchemaProblem",
+    "SkippedItem",
     "ToolChecker",
     "ToolDocumentError",
     "ToolReport",

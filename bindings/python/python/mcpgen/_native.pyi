@@ -1,6 +1,6 @@
 """Type stubs of the native module; the public API is re-exported by ``mcpgen``."""
 
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union, final
+from typing import Any, Dict, Iterable, List, Literal, Optional, Sequence, Tuple, Union, final, overload
 
 from ._types import (
     AcceptedRequest,
@@ -18,6 +18,7 @@ from ._types import (
     Policy,
     Resolver,
     ResultResponse,
+    SkippedItem,
     ToolReport,
 )
 
@@ -110,16 +111,42 @@ def decode_json(
 ) -> str:
     """Like ``decode``, but returns compact JSON text with every number's text kept exactly."""
 
+@overload
 def decode_result(
     data: object,
     request_method: str,
     *,
     revision: Optional[str] = None,
     policy: Optional[Policy] = None,
+    skip_invalid_items: Literal[False] = False,
 ) -> DecodedResult:
     """Decodes a result by the method of the request it answers: ``resultType`` first
     (``input_required`` → ``InputRequiredResult``; absent → complete), then the method's result
     type; unknown methods and ``resultType`` values stay raw (variant ``"Raw"``)."""
+
+@overload
+def decode_result(
+    data: object,
+    request_method: str,
+    *,
+    revision: Optional[str] = None,
+    policy: Optional[Policy] = None,
+    skip_invalid_items: Literal[True],
+) -> Tuple[DecodedResult, List[SkippedItem]]:
+    """With ``skip_invalid_items=True``: the invalid items of a list result (``tools/list``,
+    ``prompts/list``, ``resources/list``, ``resources/templates/list``, ``tasks/list``) are left
+    out and returned beside the result, one ``SkippedItem`` each; anything else fails as
+    without the option."""
+
+@overload
+def decode_result(
+    data: object,
+    request_method: str,
+    *,
+    revision: Optional[str] = None,
+    policy: Optional[Policy] = None,
+    skip_invalid_items: bool,
+) -> Union[DecodedResult, Tuple[DecodedResult, List[SkippedItem]]]: ...
 
 def check_request(data: object, *, supported_versions: Optional[Sequence[str]] = None) -> AcceptedRequest:
     """Server side: returns the request to serve, or raises ``ProtocolError`` with the JSON-RPC

@@ -215,6 +215,17 @@ class DecodedResult(NamedTuple):
     """The decoded result as compact JSON text, number text kept exactly."""
 
 
+class SkippedItem(NamedTuple):
+    """A list item that ``decode_result(..., skip_invalid_items=True)`` left out."""
+
+    pointer: str
+    """JSON pointer of the item in the result as received (``/tools/1``)."""
+    position: int
+    """Its index in the array as received (``index`` would hide ``tuple.index``)."""
+    errors: List[ErrorDetail]
+    """Why it is invalid, with pointers into the whole result (``/tools/1/inputSchema``)."""
+
+
 class ResultResponse(NamedTuple):
     """A response carrying a result, decoded by the request's method."""
 
