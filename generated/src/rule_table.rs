@@ -166,7 +166,7 @@ pub static RULES: [Rule; 262] = [
         level: Level::Must,
         summary: "Every result object has a string `resultType`.",
         source: "basic, schema.json#/$defs/Result",
-        enforcement: Enforcement::Enforced("protocol::validate_message (schema: required), protocol::check_response and Revision::decode_result (a `resultType` that is not a string)"),
+        enforcement: Enforcement::Enforced("protocol::validate_message (schema: required), protocol::check_response and Revision::decode_result (a `resultType` that is not a string); protocol::complete_result stamps it on the results a server sends"),
     },
     Rule {
         id: "RESULT-2",
@@ -208,7 +208,7 @@ pub static RULES: [Rule; 262] = [
         level: Level::Should,
         summary: "A server puts `io.modelcontextprotocol/serverInfo` in every result's `_meta` unless configured not to (META-11).",
         source: "basic",
-        enforcement: Enforcement::NotEnforced("a recommendation to result builders; its absence is not flagged"),
+        enforcement: Enforcement::Enforced("protocol::complete_result / complete_response stamp it where the revision's result definition declares it (`None` = configured off); its absence on receipt is not flagged"),
     },
     Rule {
         id: "ERR-1",
@@ -278,7 +278,7 @@ pub static RULES: [Rule; 262] = [
         level: Level::Must,
         summary: "-32022 carries `data.supported` (the server's versions) and `data.requested` (the version asked for); HTTP 400.",
         source: "schema.json#/$defs/UnsupportedProtocolVersionError, basic/versioning",
-        enforcement: Enforcement::Enforced("protocol::check_request and protocol::negotiate_version build it; protocol::validate_message checks received ones"),
+        enforcement: Enforcement::Enforced("protocol::unsupported_version_error builds it (for check_request and negotiate_version too); protocol::validate_message checks received ones"),
     },
     Rule {
         id: "ERR-11",
@@ -369,7 +369,7 @@ pub static RULES: [Rule; 262] = [
         level: Level::Should,
         summary: "Servers put `io.modelcontextprotocol/serverInfo` in every result's `_meta` unless configured not to.",
         source: "basic, schema.json#/$defs/ResultMetaObject",
-        enforcement: Enforcement::NotEnforced("a recommendation to result builders; its absence is not flagged"),
+        enforcement: Enforcement::Enforced("protocol::complete_result / complete_response stamp it where the revision's result definition declares it (`None` = configured off); its absence on receipt is not flagged"),
     },
     Rule {
         id: "META-12",
