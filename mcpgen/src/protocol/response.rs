@@ -136,13 +136,11 @@ pub fn complete_result<R: ToJson + ?Sized>(
             m.insert("_meta", Value::Object(Map::new()));
         }
         match m.get_mut("_meta") {
-            Some(Value::Object(meta)) => {
-                if !meta.contains_key(SERVER_INFO_META_KEY) {
-                    meta.insert(SERVER_INFO_META_KEY, info.clone());
-                }
+            Some(Value::Object(meta)) if !meta.contains_key(SERVER_INFO_META_KEY) => {
+                meta.insert(SERVER_INFO_META_KEY, info.clone());
             }
+            Some(Value::Object(_)) | None => {}
             Some(other) => return Err(ResultError::MetaNotAnObject { found: kind_name(other) }),
-            None => {}
         }
     }
     Ok(result)
