@@ -181,6 +181,7 @@ fn run_vector(path: &Path) -> Result<(), String> {
                     mcpgen::DecodeError::Parse(_) => "parse",
                     mcpgen::DecodeError::Invalid(_) => "invalid",
                     mcpgen::DecodeError::Protocol { .. } => "protocol",
+                    mcpgen::DecodeError::UnknownMethod { .. } => "unknown_method",
                     mcpgen::DecodeError::UnknownDefinition { .. } => "unknown_definition",
                     mcpgen::DecodeError::Internal(_) => "internal",
                 };

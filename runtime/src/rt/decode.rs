@@ -16,6 +16,8 @@ pub enum DecodeError {
     Invalid(Vec<ValidationError>),
     /// The definition name is not part of the revision.
     UnknownDefinition { revision: &'static str, name: String },
+    /// A result for a method the revision does not have (unknown, or removed in it, MSG-9).
+    UnknownMethod { revision: &'static str, method: String },
     /// A result or message that the protocol rules (not the schema) reject.
     Protocol { rule: &'static str, pointer: String, message: String },
     /// The validator accepted input the builder could not use: a bug in mcpgen, never input.
@@ -35,6 +37,9 @@ impl fmt::Display for DecodeError {
             }
             DecodeError::UnknownDefinition { revision, name } => {
                 write!(f, "revision {revision} has no definition named `{name}`")
+            }
+            DecodeError::UnknownMethod { revision, method } => {
+                write!(f, "revision {revision} has no method `{method}` (unknown, or removed in it) [MSG-9]")
             }
             DecodeError::Protocol { rule, pointer, message } => {
                 let at = if pointer.is_empty() { "(root)" } else { pointer };
