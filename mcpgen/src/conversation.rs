@@ -14,6 +14,9 @@
 //! assert!(findings[0].is_error());
 //! ```
 
+mod ids;
+mod session;
+
 use crate::json::{JsonView, Tape};
 use crate::{Options, Revision};
 
@@ -132,10 +135,15 @@ impl Default for ConversationOptions {
 }
 
 /// The state of one session, fed its messages in order.
+///
+/// Memory is bounded: answered requests are forgotten (only the last 1024 ids per side are
+/// remembered, to recognize a second response), and at most
+/// [`ConversationOptions::max_pending`] requests per side, progress tokens and subscriptions
+/// are tracked; past that the oldest is dropped with a `POLICY-PENDING` warning.
 #[derive(Debug, Clone)]
 pub struct Conversation {
     options: ConversationOptions,
-    revision: Option<Revision>,
+    session: session::Session,
 }
 
 impl Default for Conversation {
@@ -150,13 +158,14 @@ impl Conversation {
     }
 
     pub fn with_options(options: ConversationOptions) -> Self {
-        Conversation { options, revision: None }
+        let session = session::Session::new(options.max_pending);
+        Conversation { options, session }
     }
 
     /// The revision the session negotiated (legacy `initialize`) or last used (modern `_meta`),
     /// once known.
     pub fn revision(&self) -> Option<Revision> {
-        self.revision
+        self.session.revision
     }
 
     /// Checks the next message, given as the exact text that was sent. Text that is not JSON is
@@ -177,37 +186,38 @@ impl Conversation {
 
     /// [`Conversation::observe`] on any JSON view (Python objects, `serde_json::Value`, …).
     pub fn observe_view<'v, V: JsonView<'v>>(&mut self, from: Sender, v: &V) -> Vec<Finding> {
-        // Scaffold: per-message validation under the latest revision. The session state
-        // (issue 11) replaces this.
-        let _ = from;
-        let Some(rev) = self.revision.or_else(Revision::latest) else {
-            return vec![finding(None, String::new(), String::new(), "", "no revision is compiled in".into())];
-        };
-        match crate::protocol::validate_message_view(rev, v, self.options.validation) {
-            Ok(_) => Vec::new(),
-            Err(e) => findings_of(e),
-        }
+        self.session.observe(&self.options, from, v)
     }
 }
 
-fn finding(
-    rule: Option<&'static str>,
-    pointer: String,
-    schema_path: String,
-    keyword: &'static str,
-    message: String,
-) -> Finding {
-    Finding { level: Level::Error, rule, pointer, schema_path, keyword, message }
-}
-
-fn findings_of(e: crate::DecodeError) -> Vec<Finding> {
+/// Per-message validation errors as findings; `structural` turns false when the message could
+/// not be classified (a batch, not an object, both `result` and `error`), so no state is
+/// touched.
+fn push_decode_error(e: crate::DecodeError, out: &mut Vec<Finding>, structural: &mut bool) {
     use crate::DecodeError as E;
     match e {
-        E::Parse(p) => vec![finding(Some("MSG-8"), String::new(), String::new(), "type", format!("not JSON: {p}"))],
-        E::Invalid(errs) => {
-            errs.into_iter().map(|e| finding(e.rule, e.pointer, e.schema_path, e.keyword, e.message)).collect()
+        E::Parse(p) => {
+            *structural = false;
+            out.push(session::rule_finding("MSG-8", "", "type", format!("not JSON: {p}")));
         }
-        E::Protocol { rule, pointer, message } => vec![finding(Some(rule), pointer, String::new(), "", message)],
-        other => vec![finding(None, String::new(), String::new(), "", other.to_string())],
+        E::Invalid(errs) => {
+            for e in errs {
+                if matches!(e.rule, Some("MSG-1" | "MSG-2"))
+                    || (e.rule == Some("CORE-2") && (e.pointer.is_empty() || e.pointer == "/method"))
+                {
+                    *structural = false;
+                }
+                out.push(session::validation_finding(e));
+            }
+        }
+        E::Protocol { rule, pointer, message } => out.push(session::rule_finding(rule, pointer, "", message)),
+        other => out.push(Finding {
+            level: Level::Error,
+            rule: None,
+            pointer: String::new(),
+            schema_path: String::new(),
+            keyword: "",
+            message: other.to_string(),
+        }),
     }
 }

@@ -29,6 +29,7 @@ mod meta;
 mod rules;
 mod server;
 
+pub(crate) use client::check_result_view;
 pub use message::{is_modern, LISTEN_STREAM_NOTIFICATIONS};
 pub use meta::{check_baggage, check_traceparent, check_tracestate, MetaKeyError, OtelError};
 

@@ -5,7 +5,6 @@ use crate::decode::DecodeError;
 use crate::json::{JsonView, Kind};
 use crate::validate::ValidationError;
 
-
 /// Request or notification.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MethodKind {

@@ -329,11 +329,9 @@ impl Failure {
     fn build(self, py: Python<'_>) -> PyResult<PyErr> {
         // An unknown method is the protocol refusal MSG-9 on every surface.
         let this = match self {
-            Failure::Decode(e @ DecodeError::UnknownMethod { .. }) => Failure::Decode(DecodeError::Protocol {
-                rule: "MSG-9",
-                pointer: String::new(),
-                message: e.to_string(),
-            }),
+            Failure::Decode(e @ DecodeError::UnknownMethod { .. }) => {
+                Failure::Decode(DecodeError::Protocol { rule: "MSG-9", pointer: String::new(), message: e.to_string() })
+            }
             other => other,
         };
         let raise = |class: &str, args: Bound<'_, PyTuple>, kw: Bound<'_, PyDict>| -> PyResult<PyErr> {

@@ -2,8 +2,8 @@
 
 use crate::decode::DecodeError;
 use crate::json::{JsonView, Kind, Tape};
-use crate::validate::{Options, Path, Policy, ValidationError};
 use crate::methods::ResultFor;
+use crate::validate::{Options, Path, Policy, ValidationError};
 use crate::Revision;
 
 use super::message::{self, int_literal, is_modern, read_id, IdRead};
@@ -85,7 +85,9 @@ pub(crate) fn check_response(
             let req = ResultFor { method: request_method, task_augmented, extension_result_types };
             // MRTR-4 (duplicate `inputRequests` keys) is read from the text, before decoding
             // keeps the last of each.
-            if revision.results_have_result_type() && result.get("resultType").is_some_and(|r| r.str_eq("input_required")) {
+            if revision.results_have_result_type()
+                && result.get("resultType").is_some_and(|r| r.str_eq("input_required"))
+            {
                 let mut walk = RuleWalk { errors: Vec::new(), strict: false };
                 walk.walk(&v, &mut String::new());
                 let errors: Vec<_> = walk.errors.into_iter().filter(|e| e.rule == Some("MRTR-4")).collect();
