@@ -156,6 +156,7 @@ fn run_vector(path: &Path) -> Result<(), String> {
             let errors = all_errors.as_slice();
             let (pointer, keyword, rule) = match &e {
                 mcpgen::DecodeError::Protocol { rule, pointer, .. } => (pointer.clone(), String::new(), Some(*rule)),
+                mcpgen::DecodeError::UnknownMethod { .. } => (String::new(), String::new(), e.rule()),
                 _ => errors.first().map(|x| (x.pointer.clone(), x.keyword.to_owned(), x.rule)).unwrap_or_default(),
             };
             if let Some(want) = expect.get("pointer") {

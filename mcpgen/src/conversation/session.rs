@@ -51,6 +51,9 @@ struct Pending {
     /// `input_required`.
     caps: Option<Value>,
     cancelled: bool,
+    /// A later page of a list (`params.cursor`): the `cacheScope` of the page that gave the
+    /// cursor (CACHE-6).
+    page_scope: Option<Option<String>>,
 }
 
 #[derive(Debug, Clone)]
@@ -175,6 +178,8 @@ pub(crate) struct Session {
     log_opted: usize,
     /// Legacy `resources/subscribe` URIs.
     resource_subs: Bounded<String, ()>,
+    /// `nextCursor`s given by list results, with the `cacheScope` of their page (CACHE-6).
+    cursors: Bounded<(&'static str, String), Option<String>>,
     max_pending: usize,
 }
 
@@ -195,6 +200,7 @@ impl Session {
             awaiting_seq: 0,
             log_opted: 0,
             resource_subs: Bounded::new(max_pending),
+            cursors: Bounded::new(RECENT),
             max_pending,
         }
     }
@@ -398,7 +404,11 @@ impl Session {
             }
         }
         self.answered[s].remove(&id);
-        let entry = Pending { info, rev, task, progress_token, log, caps, cancelled: false };
+        let page_scope = match (info, params.as_ref().and_then(|p| p.get("cursor")).and_then(|c| c.as_str())) {
+            (Some(i), Some(c)) => self.cursors.remove(&(i.method, c.into_owned())),
+            _ => None,
+        };
+        let entry = Pending { info, rev, task, progress_token, log, caps, cancelled: false, page_scope };
         if let Some((old_id, old)) = self.pending[s].insert(id, entry) {
             self.forget(from, &old);
             out.push(rule_finding(
@@ -855,6 +865,24 @@ impl Session {
         if input_required {
             self.input_required(info, &p, id, &result, out);
             return;
+        }
+        let scope = result.get("cacheScope").and_then(|c| c.as_str()).map(Cow::into_owned);
+        if let Some(expected) = &p.page_scope {
+            if *expected != scope {
+                out.push(rule_finding(
+                    "CACHE-6",
+                    "/result/cacheScope",
+                    "const",
+                    format!(
+                        "this page's `cacheScope` ({}) differs from the page that gave its cursor ({}); all pages of one list use the same",
+                        scope.as_deref().unwrap_or("absent"),
+                        expected.as_deref().unwrap_or("absent")
+                    ),
+                ));
+            }
+        }
+        if let Some(next) = result.get("nextCursor").and_then(|c| c.as_str()) {
+            self.cursors.insert((info.method, next.into_owned()), scope);
         }
         match info.method {
             "initialize" => {

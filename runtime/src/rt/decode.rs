@@ -59,6 +59,15 @@ impl From<ParseError> for DecodeError {
 }
 
 impl DecodeError {
+    /// The rule id of a protocol refusal (`Protocol`'s rule; MSG-9 for `UnknownMethod`).
+    pub fn rule(&self) -> Option<&'static str> {
+        match self {
+            DecodeError::Protocol { rule, .. } => Some(rule),
+            DecodeError::UnknownMethod { .. } => Some("MSG-9"),
+            _ => None,
+        }
+    }
+
     /// The validation errors, if that is what this is.
     pub fn validation_errors(&self) -> &[ValidationError] {
         match self {
