@@ -221,3 +221,79 @@ fn push_decode_error(e: crate::DecodeError, out: &mut Vec<Finding>, structural: 
         }),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(id: u64, token: Option<u64>) -> String {
+        let progress = token.map(|t| format!(r#","progressToken":{t}"#)).unwrap_or_default();
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}}{progress}}},"name":"a","arguments":{{}}}}}}"#
+        )
+    }
+
+    fn done(id: u64) -> String {
+        format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{"resultType":"complete","content":[]}}}}"#)
+    }
+
+    /// Answered requests are forgotten: a long session holds no more state than its open
+    /// requests.
+    #[test]
+    fn answered_requests_are_forgotten() {
+        let mut c = Conversation::new();
+        for id in 0..20_000 {
+            assert!(c.observe(Sender::Client, call(id, Some(id)).as_bytes()).is_empty());
+            assert!(c.observe(Sender::Server, done(id).as_bytes()).is_empty());
+        }
+        assert_eq!(c.session.tracked(), 0);
+        assert_eq!(c.revision().map(|r| r.as_str()), Some("2026-07-28"));
+    }
+
+    /// Past `max_pending`, the oldest request is dropped with a POLICY-PENDING warning, and a
+    /// late answer to it reads as unknown (ID-3) rather than growing the state.
+    #[test]
+    fn pending_requests_are_capped() {
+        let mut c = Conversation::with_options(ConversationOptions { max_pending: 8, ..Default::default() });
+        for id in 0..8 {
+            assert!(c.observe(Sender::Client, call(id, Some(id)).as_bytes()).is_empty());
+        }
+        for id in 8..1000 {
+            let f = c.observe(Sender::Client, call(id, Some(id)).as_bytes());
+            assert_eq!(f.len(), 1, "{f:?}");
+            assert_eq!((f[0].rule, f[0].level), (Some("POLICY-PENDING"), Level::Warning));
+        }
+        assert_eq!(c.session.pending_len(Sender::Client), 8);
+        assert!(c.session.tracked() <= 16, "tracked {}", c.session.tracked());
+        let late = c.observe(Sender::Server, done(0).as_bytes());
+        assert_eq!(late.iter().map(|f| f.rule).collect::<Vec<_>>(), vec![Some("ID-3")]);
+        assert!(c.observe(Sender::Server, done(999).as_bytes()).is_empty());
+    }
+
+    /// Unanswered listen streams, awaited retries and cursors are bounded too.
+    #[test]
+    fn other_tables_are_bounded() {
+        let mut c = Conversation::with_options(ConversationOptions { max_pending: 4, ..Default::default() });
+        for id in 0..500 {
+            let listen = format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"method":"subscriptions/listen","params":{{"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}}}},"notifications":{{"toolsListChanged":true}}}}}}"#
+            );
+            c.observe(Sender::Client, listen.as_bytes());
+            c.observe(Sender::Client, call(10_000 + id, None).as_bytes());
+            let ir = format!(
+                r#"{{"jsonrpc":"2.0","id":{},"result":{{"resultType":"input_required","requestState":"s{id}"}}}}"#,
+                10_000 + id
+            );
+            assert!(c.observe(Sender::Server, ir.as_bytes()).is_empty());
+        }
+        assert!(c.session.tracked() <= 4 + 4 + 256 + 4, "tracked {}", c.session.tracked());
+    }
+
+    #[test]
+    fn levels_follow_the_catalogue() {
+        assert_eq!(session::level_of(Some("SUB-12")), Level::Warning);
+        assert_eq!(session::level_of(Some("LOG-5")), Level::Error);
+        assert_eq!(session::level_of(Some("MSG-9")), Level::Error);
+        assert_eq!(session::level_of(None), Level::Error);
+    }
+}

@@ -91,12 +91,12 @@ fn ix(s: Sender) -> usize {
     }
 }
 
-/// The level a rule's findings have: warnings for SHOULD / SHOULD NOT / MAY / informal rules,
-/// errors for MUST / MUST NOT, mcpgen's choices and schema violations.
+/// The level a rule's findings have: warnings for SHOULD / SHOULD NOT / MAY rules, errors for
+/// MUST / MUST NOT, informal statements, mcpgen's choices and schema violations.
 pub(crate) fn level_of(rule: Option<&str>) -> Level {
     use crate::rules::Level as L;
     match rule.and_then(crate::rules::lookup).map(|r| r.level) {
-        Some(L::Should | L::ShouldNot | L::May | L::Informal) => Level::Warning,
+        Some(L::Should | L::ShouldNot | L::May) => Level::Warning,
         _ => Level::Error,
     }
 }
@@ -107,14 +107,10 @@ pub(crate) fn rule_finding(
     keyword: &'static str,
     message: String,
 ) -> Finding {
-    Finding {
-        level: level_of(Some(rule)),
-        rule: Some(rule),
-        pointer: pointer.into(),
-        schema_path: String::new(),
-        keyword,
-        message,
-    }
+    // Forgetting a request is mcpgen's limit, not the peer's fault; SUB-3 is informal wording
+    // whose client side the spec gives as SHOULD.
+    let level = if matches!(rule, "POLICY-PENDING" | "SUB-3") { Level::Warning } else { level_of(Some(rule)) };
+    Finding { level, rule: Some(rule), pointer: pointer.into(), schema_path: String::new(), keyword, message }
 }
 
 pub(crate) fn validation_finding(e: ValidationError) -> Finding {
@@ -333,7 +329,7 @@ impl Session {
             self.revision = Some(rev);
             self.client_caps = v.get("params").and_then(|p| p.get("capabilities")).map(|c| c.to_value());
         }
-        if !modern && from == Sender::Server {
+        if !modern && from == Sender::Server && info.is_some() {
             self.legacy_client_capability(v, method, out);
         }
         let s = ix(from);
@@ -856,7 +852,10 @@ impl Session {
         if !errors.is_empty() {
             for mut e in errors {
                 e.pointer.insert_str(0, "/result");
-                out.push(validation_finding(e));
+                // Per-message validation already reports some (MRTR-3 of `input_required`).
+                if !out.iter().any(|f| f.rule == e.rule && f.pointer == e.pointer && f.message == e.message) {
+                    out.push(validation_finding(e));
+                }
             }
             return;
         }

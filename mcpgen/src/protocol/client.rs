@@ -146,8 +146,10 @@ pub(crate) fn check_result_view<'v, V: JsonView<'v>>(
         Ok(None) => return Vec::new(),
         Err(e) => return result_errors(e, req.method),
     };
+    // As `decode_result`: client leniency and the `resultType` discriminator.
     let mut opts = opts;
     opts.client_leniency = true;
+    opts.discriminate_results = true;
     match crate::validate_view(revision, def, result, opts) {
         Ok(()) => Vec::new(),
         Err(e) => result_errors(e, req.method),
