@@ -29,7 +29,7 @@
 
 use crate::decode::{DecodeError, DecodedResult};
 use crate::json::{JsonView, Kind, Tape, Value};
-use crate::methods::{classify_result, ResultClass};
+use crate::methods::ResultFor;
 use crate::validate::{Cx, Options, Path, Policy, ValidationError};
 use crate::Revision;
 
@@ -90,19 +90,27 @@ pub fn decode_result_skipping_invalid_items_view<'v, V: JsonView<'v>>(
     v: &V,
     policy: Policy,
 ) -> Result<LenientResult, DecodeError> {
+    decode_result_for_skipping_invalid_items_view(revision, &ResultFor::method(request_method), v, policy)
+}
+
+/// [`decode_result_skipping_invalid_items_view`] for a result selected by the whole request
+/// ([`ResultFor`]: task augmentation, negotiated extension `resultType`s), as
+/// [`Revision::decode_result_for_view`] selects it.
+pub fn decode_result_for_skipping_invalid_items_view<'v, V: JsonView<'v>>(
+    revision: Revision,
+    req: &ResultFor<'_>,
+    v: &V,
+    policy: Policy,
+) -> Result<LenientResult, DecodeError> {
     let plain = |v: &V| {
-        revision
-            .decode_result_view(request_method, v, policy)
-            .map(|result| LenientResult { result, skipped: Vec::new() })
+        revision.decode_result_for_view(req, v, policy).map(|result| LenientResult { result, skipped: Vec::new() })
     };
-    let Some(list) = revision.result_shape(request_method).and_then(|s| s.list) else { return plain(v) };
-    let info = revision.methods().iter().find(|m| m.method == request_method);
-    // Only a complete result is a list; anything else fails or stays raw exactly as without
-    // the option.
-    if !matches!(
-        classify_result(v, request_method, info, revision.results_have_result_type()),
-        Ok(ResultClass::Complete)
-    ) {
+    let Some(shape) = revision.result_shape(req.method) else { return plain(v) };
+    let Some(list) = shape.list else { return plain(v) };
+    // Only the method's complete result is a list; anything else (an error, `input_required`,
+    // an extension's `resultType`, a task-augmented answer) fails or decodes exactly as
+    // without the option.
+    if !matches!(revision.result_definition(req, v), Ok(Some(def)) if def == shape.result_def) {
         return plain(v);
     }
     let Some(items) = v.get(list.key).filter(|a| a.kind() == Kind::Array) else { return plain(v) };
@@ -140,6 +148,6 @@ pub fn decode_result_skipping_invalid_items_view<'v, V: JsonView<'v>>(
             });
         }
     }
-    let result = revision.decode_result_view(request_method, &&thinned, policy)?;
+    let result = revision.decode_result_for_view(req, &&thinned, policy)?;
     Ok(LenientResult { result, skipped })
 }
