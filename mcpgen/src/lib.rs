@@ -30,6 +30,8 @@
 //! - [`json`]: the lossless JSON value, number and parser the rest is built on.
 
 //! - [`protocol`]: the rules beyond the schema, for servers and clients;
+//! - [`conversation`]: whole sessions — results against their requests and the rules that span
+//!   messages (`docs/conversations.md`);
 //! - [`tools`] and [`icons`]: tool schemas, arguments and icons from untrusted peers;
 //! - [`rules`]: the catalogue of every rule id the errors carry (`docs/rules.md`).
 //!
@@ -137,6 +139,11 @@ pub fn validate_view<'v, V: JsonView<'v>>(
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeDoctests;
+
+/// `docs/conversations.md`'s Rust snippets, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/conversations.md")]
+pub struct ConversationsDoctests;
 
 #[cfg(test)]
 mod tests {
