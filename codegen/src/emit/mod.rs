@@ -1,5 +1,6 @@
 //! Emitters: IR → files in a [`FileMap`].
 
+pub mod builders;
 pub mod c;
 pub mod docs;
 pub mod methods;
@@ -74,6 +75,21 @@ fn revision_module_from(module: &ir::Module, dir: &str) -> Result<FileMap, Diagn
         #[allow(unused_imports)]
         use crate::validate::{self as rt, Cx, Path};
     };
+    let imports_builders = quote! {
+        #[allow(unused_imports)]
+        use super::lit;
+        #[allow(unused_imports)]
+        use super::types::*;
+    };
+    let builders = match builders::builders(&cx) {
+        Ok(body) => quote! { #imports_builders #body },
+        Err(problems) => {
+            for p in problems {
+                diags.push(&module.revision, None, "", p);
+            }
+            TokenStream::new()
+        }
+    };
     let parts: Vec<(&str, &str, TokenStream)> = vec![
         ("lit.rs", "Literal types for the schema's `const` values.", rust::literals(&cx)),
         ("types.rs", "Types for every definition.", {
@@ -88,6 +104,7 @@ fn revision_module_from(module: &ir::Module, dir: &str) -> Result<FileMap, Diagn
             let body = rust::decoders(&cx);
             quote! { #imports_impl #body }
         }),
+        ("builders.rs", "Builders for every struct, and `Default` where no member is required.", builders),
         ("registry.rs", "Definitions by name.", {
             let body = rust::registry(&cx);
             quote! { #imports_impl #body }
@@ -142,6 +159,7 @@ fn module_root(cx: &rust::Ctx) -> TokenStream {
         #errata_doc
         #![allow(non_snake_case, non_camel_case_types, non_upper_case_globals, unused_variables, clippy::upper_case_acronyms, clippy::large_enum_variant, clippy::module_inception)]
 
+        mod builders;
         mod decode;
         pub mod lit;
         pub mod methods;
@@ -149,6 +167,7 @@ fn module_root(cx: &rust::Ctx) -> TokenStream {
         mod types;
         pub(crate) mod validate;
 
+        pub use builders::*;
         pub use methods::*;
         pub use registry::{build_view, definition, validate_view, DEFINITIONS};
         pub use types::*;
@@ -229,7 +248,7 @@ fn schema_crate_root(revisions: &[ir::Module]) -> String {
          //! Use it through the `mcpgen` crate, which re-exports every revision module.\n\
          \n\
          // Generated modules name the runtime as `crate::decode`, `crate::json`, … .\n\
-         use mcpgen_runtime::__rt::{decode, validate};\n\
+         use mcpgen_runtime::__rt::{build, decode, validate};\n\
          use mcpgen_runtime::{json, methods};\n\
          \n",
     );
