@@ -3,7 +3,6 @@
 //! the findings must equal the expected ones as a multiset of (line, rule, level, pointer), and
 //! every line not listed must have none. One test per vector.
 
-#[allow(dead_code)] // the helpers of the other runners
 mod support;
 
 use std::collections::HashMap;

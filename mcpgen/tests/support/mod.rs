@@ -59,7 +59,6 @@ fn sorted_entries(dir: &Path) -> Result<Vec<PathBuf>, String> {
 }
 
 /// A conversation vector: `vectors/conversations/<name>.jsonl` and its `<name>.expect.json`.
-#[allow(dead_code)]
 pub struct ConversationVector {
     pub name: String,
     pub jsonl: PathBuf,
