@@ -1,17 +1,44 @@
 //! Whole conversations: a checker fed every message of one MCP session in order, with its
-//! sender, that returns the findings for each message — per-message validation plus the rules
-//! that span messages (a result against its request, capabilities, MRTR, subscriptions,
-//! progress, cancellation).
+//! sender, that returns the findings for each message — per-message validation
+//! ([`crate::protocol::validate_message`]) plus the rules that span messages: a result checked
+//! against the request it answers (method, task augmentation, revision), ids (ID-2, MSG-11,
+//! ID-3), directions (MSG-10), capabilities (LOG-5, CAP-5, MRTR-6, …), MRTR retries, listen
+//! streams, progress, cancellation and logging. The full list, and the rules no stream can
+//! show, are in `docs/conversations.md`.
 //!
-//! API CONTRACT (the C, Python and CLI surfaces code against these signatures).
+//! One [`Conversation`] is one session; every message is parsed once and read in place. These
+//! types and signatures are the contract the C, Python and command-line surfaces code against.
 //!
 //! ```
-//! use mcpgen::conversation::{Conversation, Sender};
+//! use mcpgen::conversation::{Conversation, Level, Sender};
 //!
 //! let mut c = Conversation::new();
-//! let findings = c.observe(Sender::Client, b"{not json");
-//! assert_eq!(findings[0].rule, Some("MSG-8"));
-//! assert!(findings[0].is_error());
+//! // A legacy handshake: the server declares tools but not `logging`.
+//! let init = br#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",
+//!     "capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#;
+//! let done = br#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25",
+//!     "capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}"#;
+//! assert!(c.observe(Sender::Client, init).is_empty());
+//! assert!(c.observe(Sender::Server, done).is_empty());
+//! assert_eq!(c.revision().map(|r| r.as_str()), Some("2025-11-25"));
+//!
+//! // A task-augmented tools/call is answered with a CreateTaskResult: accepted.
+//! let call = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call",
+//!     "params":{"name":"slow","arguments":{},"task":{"ttl":60000}}}"#;
+//! let task = br#"{"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"t1","status":"working",
+//!     "createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:00Z","ttl":60000}}}"#;
+//! assert!(c.observe(Sender::Client, call).is_empty());
+//! assert!(c.observe(Sender::Server, task).is_empty());
+//!
+//! // Log notifications need the `logging` capability (LOG-5, a MUST: an error).
+//! let log = br#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hi"}}"#;
+//! let findings = c.observe(Sender::Server, log);
+//! assert_eq!(findings.len(), 1);
+//! assert_eq!((findings[0].rule, findings[0].level), (Some("LOG-5"), Level::Error));
+//!
+//! // A second answer to request 1 (MSG-11), and text that is not JSON (MSG-8).
+//! assert_eq!(c.observe(Sender::Server, task)[0].rule, Some("MSG-11"));
+//! assert_eq!(c.observe(Sender::Client, b"{not json")[0].rule, Some("MSG-8"));
 //! ```
 
 mod ids;

@@ -58,11 +58,12 @@
 //!   `decode_result(method, …)` and the method table `METHODS`;
 //! - [`decode()`] / [`validate()`]: by revision and definition name at run time (what the C,
 //!   Python and command-line surfaces use);
-//! - [`json`]: the lossless JSON value, number and parser the rest is built on.
-
+//! - [`json`]: the lossless JSON value, number and parser the rest is built on;
 //! - [`protocol`]: the rules beyond the schema, for servers and clients, and the responses a
 //!   peer sends (`result_response`, `complete_result`, the typed error responses);
 //! - [`lists`]: list results decoded item by item, skipping invalid items with diagnostics;
+//! - [`conversation`]: whole sessions — results against their requests and the rules that span
+//!   messages (`docs/conversations.md`);
 //! - [`tools`] and [`icons`]: tool schemas, arguments and icons from untrusted peers;
 //! - [`rules`]: the catalogue of every rule id the errors carry (`docs/rules.md`).
 //!
@@ -176,6 +177,11 @@ pub fn validate_view<'v, V: JsonView<'v>>(
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeDoctests;
+
+/// `docs/conversations.md`'s Rust snippets, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/conversations.md")]
+pub struct ConversationsDoctests;
 
 #[cfg(test)]
 mod tests {

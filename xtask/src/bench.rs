@@ -1,5 +1,7 @@
 //! `cargo xtask bench`: the benchmark of every validation path on one realistic message mix
-//! (`bench/benches/mix.rs`, criterion underneath), with the ratios the project has goals for.
+//! (`bench/benches/mix.rs`, criterion underneath), with the ratios the project has goals for;
+//! then the conversation checker against per-message validation on a mix of sessions of both
+//! eras (`bench/benches/conversation.rs`, goal: at most 1.25× per message).
 //!
 //! It pulls the pinned inputs (the `jsonschema` comparison compiles the errata-patched schema)
 //! and runs `cargo bench -p mcpgen-bench --bench mix` in the release-based `bench` profile;
@@ -63,9 +65,34 @@ pub fn run(root: &Path, args: &BenchArgs) -> Result<()> {
         args.criterion.join(" ")
     );
     let status = cmd.status().map_err(|e| format!("cannot run cargo bench: {e}"))?;
+    if !status.success() {
+        return Err(format!("cargo bench exited with {status}"));
+    }
+    conversation(root, args)
+}
+
+/// The conversation checker's benchmark (`bench/benches/conversation.rs`).
+fn conversation(root: &Path, args: &BenchArgs) -> Result<()> {
+    let cargo: OsString = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    println!(
+        "$ MCPGEN_BENCH_MESSAGES={} MCPGEN_BENCH_SEED={} MCPGEN_BENCH_CLOCK={} cargo bench -p mcpgen-bench --bench conversation -- {}",
+        args.messages,
+        args.seed,
+        args.clock,
+        args.criterion.join(" ")
+    );
+    let status = Command::new(cargo)
+        .args(["bench", "-p", "mcpgen-bench", "--bench", "conversation", "--"])
+        .args(&args.criterion)
+        .env("MCPGEN_BENCH_MESSAGES", args.messages.to_string())
+        .env("MCPGEN_BENCH_SEED", args.seed.to_string())
+        .env("MCPGEN_BENCH_CLOCK", &args.clock)
+        .current_dir(root)
+        .status()
+        .map_err(|e| format!("cannot run cargo bench: {e}"))?;
     if status.success() {
         Ok(())
     } else {
-        Err(format!("cargo bench exited with {status}"))
+        Err(format!("cargo bench --bench conversation exited with {status}"))
     }
 }

@@ -5,7 +5,8 @@
 //! Installs nothing: without `cargo-fuzz` or the nightly toolchain it says what to install and
 //! exits 2. Seed corpora are written at run time into `fuzz/corpus/<target>/` (git-ignored),
 //! from the example cache `schema/2026-07-28/examples` and `vectors/{decode,protocol}` (and
-//! `vectors/{tools,icons}` for the `tools` and `c_abi` targets, in their input formats);
+//! `vectors/{tools,icons}` for the `tools` and `c_abi` targets, `vectors/conversations` for
+//! `conversation`, in their input formats);
 //! libFuzzer adds what it finds there, and crashes, timeouts (over [`TIMEOUT_SECS`] for one
 //! input) and out-of-memory inputs land in `fuzz/artifacts/<target>/`.
 
@@ -14,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 
 /// The targets in `fuzz/fuzz_targets/`.
-pub const TARGETS: &[&str] = &["decode", "validate", "check_request", "tools", "c_abi"];
+pub const TARGETS: &[&str] = &["decode", "validate", "check_request", "tools", "c_abi", "conversation"];
 
 /// One input running longer than this is a finding (libFuzzer `-timeout`).
 pub const TIMEOUT_SECS: u64 = 1;
@@ -33,7 +34,7 @@ fn c_revisions(root: &Path) -> Result<Vec<String>, String> {
 
 #[derive(clap::Args)]
 pub struct FuzzArgs {
-    /// Run only this target (decode, validate, check_request, tools, c_abi) [default: all]
+    /// Run only this target (decode, validate, check_request, tools, c_abi, conversation) [default: all]
     #[arg(long, value_name = "NAME")]
     target: Option<String>,
     /// Seconds per target.
@@ -150,6 +151,7 @@ fn write_seeds(root: &Path, examples: &Path, target: &str, corpus: &Path) -> Res
     match target {
         "tools" => tool_seeds(root, examples, &mut seeds)?,
         "c_abi" => c_abi_seeds(root, examples, &mut seeds)?,
+        "conversation" => conversation_seeds(root, &mut seeds)?,
         _ => message_seeds(root, examples, target, &mut seeds)?,
     }
     Ok(seeds.n)
@@ -239,6 +241,30 @@ fn message_seeds(root: &Path, examples: &Path, target: &str, seeds: &mut Seeds) 
                 seeds.write(format!("seed-vector-{file}"), &input)?;
             }
         }
+    }
+    Ok(())
+}
+
+/// conversation (input: lines of a sender byte, `c` or `s`, then the message): every
+/// conversation vector (`vectors/conversations/*.jsonl`, sessions ignored), whole.
+fn conversation_seeds(root: &Path, seeds: &mut Seeds) -> Result<(), String> {
+    let dir = root.join("vectors/conversations");
+    for f in sorted_entries(&dir)? {
+        if f.extension().is_none_or(|x| x != "jsonl") {
+            continue;
+        }
+        let mut out = Vec::new();
+        for line in String::from_utf8_lossy(&crate::read(&f)?).lines().filter(|l| !l.trim().is_empty()) {
+            let row: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("{}: {e}", f.display()))?;
+            out.push(if row["from"] == "server" { b's' } else { b'c' });
+            match (row.get("message"), row.get("raw").and_then(|r| r.as_str())) {
+                (Some(m), _) => out.extend(json_bytes(m)),
+                (None, Some(raw)) => out.extend(raw.as_bytes()),
+                _ => {}
+            }
+            out.push(b'\n');
+        }
+        seeds.write(format!("seed-conversation-{}", file_name(&f)), &out)?;
     }
     Ok(())
 }

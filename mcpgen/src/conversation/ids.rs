@@ -1,7 +1,7 @@
 //! Request ids and progress tokens as hashable keys, and the bounded tables keyed by them.
 
 use std::collections::{HashMap, VecDeque};
-use std::hash::Hash;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 use crate::json::{JsonView, Kind};
 
@@ -46,12 +46,44 @@ impl std::fmt::Display for IdKey {
     }
 }
 
+/// A small multiplicative hasher (the keys are ids a peer chose, so the tables are also capped;
+/// SipHash's flood resistance would cost more than the rest of the bookkeeping).
+#[derive(Default, Clone, Copy)]
+pub(crate) struct FastHasher(u64);
+
+impl Hasher for FastHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(w));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_u8(&mut self, x: u8) {
+        self.write_u64(x as u64)
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64)
+    }
+    fn write_i64(&mut self, x: i64) {
+        self.write_u64(x as u64)
+    }
+}
+
+type Fast = BuildHasherDefault<FastHasher>;
+
 /// A map that remembers insertion order and holds at most `cap` entries: inserting past the
 /// cap evicts the oldest entry and returns it. Removal is O(1); the order queue is compacted
 /// when stale slots outnumber live ones, so memory stays proportional to `cap`.
 #[derive(Debug, Clone)]
 pub(crate) struct Bounded<K, V> {
-    map: HashMap<K, (u64, V)>,
+    map: HashMap<K, (u64, V), Fast>,
     order: VecDeque<(u64, K)>,
     seq: u64,
     cap: usize,
@@ -59,12 +91,16 @@ pub(crate) struct Bounded<K, V> {
 
 impl<K: Hash + Eq + Clone, V> Bounded<K, V> {
     pub fn new(cap: usize) -> Self {
-        Bounded { map: HashMap::new(), order: VecDeque::new(), seq: 0, cap: cap.max(1) }
+        Bounded { map: HashMap::default(), order: VecDeque::new(), seq: 0, cap: cap.max(1) }
     }
 
     #[cfg(test)]
     pub fn len(&self) -> usize {
         self.map.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
     }
 
     pub fn get(&self, k: &K) -> Option<&V> {
@@ -120,43 +156,31 @@ impl<K: Hash + Eq + Clone, V> Bounded<K, V> {
     }
 }
 
-/// The last `cap` keys seen, for "already answered" and "already closed" questions.
+/// The last `cap` keys seen, for "already answered" and "already closed" questions; removal
+/// is O(1) (a [`Bounded`] map without values).
 #[derive(Debug, Clone)]
-pub(crate) struct Recent<K> {
-    set: std::collections::HashSet<K>,
-    order: VecDeque<K>,
-    cap: usize,
-}
+pub(crate) struct Recent<K>(Bounded<K, ()>);
 
 impl<K: Hash + Eq + Clone> Recent<K> {
     pub fn new(cap: usize) -> Self {
-        Recent { set: Default::default(), order: VecDeque::new(), cap: cap.max(1) }
+        Recent(Bounded::new(cap))
     }
 
     pub fn insert(&mut self, k: K) {
-        if self.set.insert(k.clone()) {
-            self.order.push_back(k);
-            if self.order.len() > self.cap {
-                if let Some(old) = self.order.pop_front() {
-                    self.set.remove(&old);
-                }
-            }
-        }
+        self.0.insert(k, ());
     }
 
     pub fn contains(&self, k: &K) -> bool {
-        self.set.contains(k)
+        self.0.contains(k)
     }
 
     pub fn remove(&mut self, k: &K) {
-        if self.set.remove(k) {
-            self.order.retain(|x| x != k);
-        }
+        self.0.remove(k);
     }
 
     #[cfg(test)]
     pub fn len(&self) -> usize {
-        self.order.len()
+        self.0.len()
     }
 }
 

@@ -49,7 +49,7 @@ struct Pending {
     log: bool,
     /// Modern: the request's `clientCapabilities`, kept for MRTR-6 where the method may answer
     /// `input_required`.
-    caps: Option<Value>,
+    caps: Option<ClientCaps>,
     cancelled: bool,
     /// A later page of a list (`params.cursor`): the `cacheScope` of the page that gave the
     /// cursor (CACHE-6).
@@ -132,16 +132,100 @@ fn ptr(base: &str, key: &str) -> String {
     p
 }
 
-fn meta_of<'v, V: JsonView<'v>>(v: &V) -> Option<V> {
-    v.get("params")?.get("_meta").filter(|m| m.kind() == Kind::Object)
+/// [`protocol::is_modern`] (a scan of the method table) once per revision of the build.
+fn is_modern(rev: Revision) -> bool {
+    static MODERN: std::sync::OnceLock<Vec<(Revision, bool)>> = std::sync::OnceLock::new();
+    let table = MODERN.get_or_init(|| Revision::ALL.iter().map(|r| (*r, protocol::is_modern(*r))).collect());
+    table.iter().find(|(r, _)| *r == rev).is_some_and(|(_, m)| *m)
 }
 
 fn latest_legacy() -> Option<Revision> {
-    Revision::ALL.iter().copied().find(|r| !protocol::is_modern(*r))
+    Revision::ALL.iter().copied().find(|r| !is_modern(*r))
 }
 
 fn latest_modern() -> Option<Revision> {
-    Revision::ALL.iter().copied().find(|r| protocol::is_modern(*r))
+    Revision::ALL.iter().copied().find(|r| is_modern(*r))
+}
+
+/// What a modern request's `clientCapabilities` declare, as far as input requests need it
+/// (CAP-4): kept as bits instead of a copy of the object.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct ClientCaps(u8);
+
+impl ClientCaps {
+    const FORM: u8 = 1;
+    const URL: u8 = 2;
+    const SAMPLING: u8 = 4;
+    const SAMPLING_TOOLS: u8 = 8;
+    const SAMPLING_CONTEXT: u8 = 16;
+    const ROOTS: u8 = 32;
+
+    fn of<'v, V: JsonView<'v>>(caps: &V) -> ClientCaps {
+        let mut bits = 0;
+        for (k, x) in caps.entries() {
+            match k.as_ref() {
+                "elicitation" => {
+                    let (mut form, mut url) = (false, false);
+                    for (m, _) in x.entries() {
+                        form |= m == "form";
+                        url |= m == "url";
+                    }
+                    // CAP-3: `elicitation: {}` declares form mode.
+                    if form || !url {
+                        bits |= Self::FORM;
+                    }
+                    if url {
+                        bits |= Self::URL;
+                    }
+                }
+                "sampling" => {
+                    bits |= Self::SAMPLING;
+                    for (m, _) in x.entries() {
+                        match m.as_ref() {
+                            "tools" => bits |= Self::SAMPLING_TOOLS,
+                            "context" => bits |= Self::SAMPLING_CONTEXT,
+                            _ => {}
+                        }
+                    }
+                }
+                "roots" => bits |= Self::ROOTS,
+                _ => {}
+            }
+        }
+        ClientCaps(bits)
+    }
+
+    /// The declaration as a `ClientCapabilities`-shaped object, for
+    /// [`protocol::missing_capabilities`].
+    fn to_value(self) -> Value {
+        let mut m = crate::json::Map::new();
+        let empty = || Value::Object(crate::json::Map::new());
+        let has = |b: u8| self.0 & b != 0;
+        if has(Self::FORM | Self::URL) {
+            let mut e = crate::json::Map::new();
+            if has(Self::FORM) {
+                e.push("form", empty());
+            }
+            if has(Self::URL) {
+                e.push("url", empty());
+            }
+            m.push("elicitation", Value::Object(e));
+        }
+        if has(Self::SAMPLING) {
+            let mut e = crate::json::Map::new();
+            if has(Self::SAMPLING_TOOLS) {
+                e.push("tools", empty());
+            }
+            if has(Self::SAMPLING_CONTEXT) {
+                e.push("context", empty());
+            }
+            m.push("sampling", Value::Object(e));
+        }
+        if has(Self::ROOTS) {
+            m.push("roots", empty());
+        }
+        Value::Object(m)
+    }
 }
 
 fn find_method(rev: Revision, method: &str) -> Option<&'static MethodInfo> {
@@ -224,22 +308,23 @@ impl Session {
     fn message_revision<'v, V: JsonView<'v>>(
         &self,
         from: Sender,
-        v: &V,
+        params: Option<&V>,
+        meta: Option<&V>,
         method: Option<&str>,
         id: Option<&IdKey>,
     ) -> Option<Revision> {
         match (method, id) {
             (Some("initialize"), Some(_)) if self.era != Era::Modern => {
-                let asked = v.get("params").and_then(|p| p.get("protocolVersion"));
+                let asked = params.and_then(|p| p.get("protocolVersion"));
                 asked
                     .and_then(|a| a.as_str().and_then(|s| Revision::parse(&s)))
-                    .filter(|r| !protocol::is_modern(*r))
+                    .filter(|r| !is_modern(*r))
                     .or_else(latest_legacy)
             }
             (Some(_), Some(_)) if self.era != Era::Legacy => {
-                let asked = meta_of(v).and_then(|m| m.get(PROTOCOL_VERSION));
+                let asked = meta.and_then(|m| m.get(PROTOCOL_VERSION));
                 match asked.as_ref().and_then(|a| a.as_str().and_then(|s| Revision::parse(&s))) {
-                    Some(r) if protocol::is_modern(r) => Some(r),
+                    Some(r) if is_modern(r) => Some(r),
                     _ if self.era == Era::Modern => self.default_revision(),
                     _ if asked.is_some() => latest_modern().or_else(Revision::latest),
                     _ => self.default_revision(),
@@ -259,7 +344,10 @@ impl Session {
         let method: Option<Cow<'v, str>> = method_v.as_ref().and_then(|m| m.as_str());
         let id_v = if is_object { v.get("id") } else { None };
         let id = id_v.as_ref().and_then(IdKey::of);
-        let Some(rev) = self.message_revision(from, v, method.as_deref(), id.as_ref()) else {
+        let params = if method.is_some() { v.get("params") } else { None };
+        let meta = params.as_ref().and_then(|p| p.get("_meta")).filter(|m| m.kind() == Kind::Object);
+        let Some(rev) = self.message_revision(from, params.as_ref(), meta.as_ref(), method.as_deref(), id.as_ref())
+        else {
             out.push(rule_finding("SCHEMA", "", "", "no revision is compiled into this build".into()));
             return out;
         };
@@ -275,8 +363,8 @@ impl Session {
             return out;
         }
         match (method, id_v.is_some()) {
-            (Some(m), true) => self.request(from, v, rev, &m, id, &mut out),
-            (Some(m), false) => self.notification(from, v, rev, &m, &mut out),
+            (Some(m), true) => self.request(from, v, params, meta, rev, &m, id, &mut out),
+            (Some(m), false) => self.notification(from, params, meta, rev, &m, &mut out),
             (None, _) if method_v.is_some() => {}
             (None, _) => self.response(opts, from, v, id, &mut out),
         }
@@ -303,10 +391,13 @@ impl Session {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn request<'v, V: JsonView<'v>>(
         &mut self,
         from: Sender,
         v: &V,
+        params: Option<V>,
+        meta: Option<V>,
         rev: Revision,
         method: &str,
         id: Option<IdKey>,
@@ -314,11 +405,24 @@ impl Session {
     ) {
         let Some(id) = id else { return };
         let info = find_method(rev, method);
-        let modern = protocol::is_modern(rev);
+        let modern = is_modern(rev);
         if let Some(info) = info {
             self.direction(from, info, out);
         }
-        if modern && self.era == Era::Unknown && meta_of(v).is_some_and(|m| m.get(PROTOCOL_VERSION).is_some()) {
+        // One pass over `_meta` for everything the checks below read.
+        let (mut versioned, mut progress_token, mut log_level, mut client_caps) = (false, None, false, None);
+        if let Some(m) = &meta {
+            for (k, x) in m.entries() {
+                match k.as_ref() {
+                    PROTOCOL_VERSION => versioned = true,
+                    "progressToken" => progress_token = IdKey::of(&x),
+                    LOG_LEVEL => log_level = true,
+                    CLIENT_CAPABILITIES => client_caps = Some(x),
+                    _ => {}
+                }
+            }
+        }
+        if modern && self.era == Era::Unknown && versioned {
             self.era = Era::Modern;
         }
         if modern && self.era == Era::Modern {
@@ -327,13 +431,13 @@ impl Session {
         if method == "initialize" && from == Sender::Client && !modern {
             self.era = Era::Legacy;
             self.revision = Some(rev);
-            self.client_caps = v.get("params").and_then(|p| p.get("capabilities")).map(|c| c.to_value());
+            self.client_caps = params.as_ref().and_then(|p| p.get("capabilities")).map(|c| c.to_value());
         }
         if !modern && from == Sender::Server && info.is_some() {
             self.legacy_client_capability(v, method, out);
         }
         let s = ix(from);
-        if self.pending[s].contains(&id) {
+        if !self.pending[s].is_empty() && self.pending[s].contains(&id) {
             out.push(rule_finding(
                 "ID-2",
                 "/id",
@@ -347,18 +451,25 @@ impl Session {
                 self.forget(from, &old);
             }
         }
-        let params = v.get("params");
-        let meta = meta_of(v);
-        if modern && from == Sender::Client {
-            if let Some(p) = &params {
-                if p.get("inputResponses").is_some() || p.get("requestState").is_some() {
-                    self.retry(method, &id, p, out);
+        // One pass over `params` too.
+        let (mut retry, mut task, mut cursor) = (false, false, None);
+        if let Some(p) = &params {
+            for (k, x) in p.entries() {
+                match k.as_ref() {
+                    "inputResponses" | "requestState" => retry = true,
+                    "task" => task = true,
+                    "cursor" => cursor = x.as_str().map(Cow::into_owned),
+                    _ => {}
                 }
             }
         }
-        let progress_token = meta.as_ref().and_then(|m| m.get("progressToken")).and_then(|t| IdKey::of(&t));
+        if modern && from == Sender::Client && retry {
+            if let Some(p) = &params {
+                self.retry(method, &id, p, out);
+            }
+        }
         if let Some(tok) = &progress_token {
-            if self.progress[s].contains(tok) {
+            if !self.progress[s].is_empty() && self.progress[s].contains(tok) {
                 out.push(rule_finding(
                     "PROG-1",
                     "/params/_meta/progressToken",
@@ -368,17 +479,15 @@ impl Session {
             }
             self.progress[s].insert(tok.clone(), Progress { last: None });
         }
-        let log = modern && from == Sender::Client && meta.as_ref().is_some_and(|m| m.get(LOG_LEVEL).is_some());
+        let log = modern && from == Sender::Client && log_level;
         if log {
             self.log_opted += 1;
         }
         let caps = match (modern, from, info) {
-            (true, Sender::Client, Some(i)) if i.input_required => {
-                meta.as_ref().and_then(|m| m.get(CLIENT_CAPABILITIES)).map(|c| c.to_value())
-            }
+            (true, Sender::Client, Some(i)) if i.input_required => client_caps.as_ref().map(ClientCaps::of),
             _ => None,
         };
-        let task = !modern && params.as_ref().is_some_and(|p| p.get("task").is_some());
+        let task = !modern && task;
         if from == Sender::Client {
             match method {
                 "subscriptions/listen" if modern => {
@@ -400,8 +509,8 @@ impl Session {
             }
         }
         self.answered[s].remove(&id);
-        let page_scope = match (info, params.as_ref().and_then(|p| p.get("cursor")).and_then(|c| c.as_str())) {
-            (Some(i), Some(c)) => self.cursors.remove(&(i.method, c.into_owned())),
+        let page_scope = match (info, cursor) {
+            (Some(i), Some(c)) => self.cursors.remove(&(i.method, c)),
             _ => None,
         };
         let entry = Pending { info, rev, task, progress_token, log, caps, cancelled: false, page_scope };
@@ -541,18 +650,18 @@ impl Session {
     fn notification<'v, V: JsonView<'v>>(
         &mut self,
         from: Sender,
-        v: &V,
+        params: Option<V>,
+        meta: Option<V>,
         rev: Revision,
         method: &str,
         out: &mut Vec<Finding>,
     ) {
-        let modern = protocol::is_modern(rev);
+        let modern = is_modern(rev);
         if let Some(info) = find_method(rev, method) {
             self.direction(from, info, out);
         }
-        let params = v.get("params");
         let param = |k: &str| params.as_ref().and_then(|p| p.get(k));
-        let sub_id = meta_of(v).and_then(|m| m.get(SUBSCRIPTION_ID));
+        let sub_id = meta.as_ref().and_then(|m| m.get(SUBSCRIPTION_ID));
         match method {
             "notifications/cancelled" => {
                 let Some(target) = param("requestId").and_then(|r| IdKey::of(&r)) else { return };
@@ -865,23 +974,26 @@ impl Session {
             self.input_required(info, &p, id, &result, out);
             return;
         }
-        let scope = result.get("cacheScope").and_then(|c| c.as_str()).map(Cow::into_owned);
-        if let Some(expected) = &p.page_scope {
-            if *expected != scope {
-                out.push(rule_finding(
-                    "CACHE-6",
-                    "/result/cacheScope",
-                    "const",
-                    format!(
-                        "this page's `cacheScope` ({}) differs from the page that gave its cursor ({}); all pages of one list use the same",
-                        scope.as_deref().unwrap_or("absent"),
-                        expected.as_deref().unwrap_or("absent")
-                    ),
-                ));
+        // CACHE-6: pages of lists (only they have cursors).
+        if info.method.ends_with("/list") {
+            let scope = result.get("cacheScope").and_then(|c| c.as_str());
+            if let Some(expected) = &p.page_scope {
+                if expected.as_deref() != scope.as_deref() {
+                    out.push(rule_finding(
+                        "CACHE-6",
+                        "/result/cacheScope",
+                        "const",
+                        format!(
+                            "this page's `cacheScope` ({}) differs from the page that gave its cursor ({}); all pages of one list use the same",
+                            scope.as_deref().unwrap_or("absent"),
+                            expected.as_deref().unwrap_or("absent")
+                        ),
+                    ));
+                }
             }
-        }
-        if let Some(next) = result.get("nextCursor").and_then(|c| c.as_str()) {
-            self.cursors.insert((info.method, next.into_owned()), scope);
+            if let Some(next) = result.get("nextCursor").and_then(|c| c.as_str()) {
+                self.cursors.insert((info.method, next.into_owned()), scope.map(Cow::into_owned));
+            }
         }
         match info.method {
             "initialize" => {
@@ -954,8 +1066,8 @@ impl Session {
         out: &mut Vec<Finding>,
     ) {
         let requests = result.get("inputRequests").filter(|r| r.kind() == Kind::Object);
-        let empty = Value::Object(Default::default());
-        let declared = p.caps.as_ref().unwrap_or(&empty);
+        let declared = p.caps.unwrap_or_default().to_value();
+        let declared = &declared;
         let mut keys = None;
         if let Some(reqs) = &requests {
             let mut ks = Vec::with_capacity(reqs.len());
