@@ -331,6 +331,7 @@ fn revisions_index(revisions: &[ir::Module]) -> TokenStream {
     let mut shas = TokenStream::new();
     let mut has_rt = TokenStream::new();
     let mut dec_res = TokenStream::new();
+    let mut res_def = TokenStream::new();
     let mut vview = TokenStream::new();
     let mut bview = TokenStream::new();
     for rev in revisions {
@@ -358,9 +359,12 @@ fn revisions_index(revisions: &[ir::Module]) -> TokenStream {
         dec_res.extend(quote! {
             #[cfg(feature = #feature)]
             Revision::#variant => {
-                let r = crate::#module::decode_result(request_method, v, policy)?;
+                let r = crate::#module::decode_result_for(req, v, policy)?;
                 Ok(crate::decode::DecodedResult { variant: r.variant_name(), value: ::std::boxed::Box::new(r) })
             }
+        });
+        res_def.extend(quote! {
+            #[cfg(feature = #feature)] Revision::#variant => crate::#module::result_definition(req, v),
         });
         vview.extend(
             quote! { #[cfg(feature = #feature)] Revision::#variant => crate::#module::validate_view(name, v, p, cx), },
@@ -440,16 +444,15 @@ fn revisions_index(revisions: &[ir::Module]) -> TokenStream {
             ) -> ::std::option::Option<::std::option::Option<::std::boxed::Box<dyn crate::decode::AnyDecoded>>> {
                 match self { #bview }
             }
-            /// Decodes a result given the method of the request it answers (see each revision's
-            /// `decode_result`): `resultType` first, then the method; unknown ones stay raw.
+            /// Decodes a result given the method of the request it answers (a plain request, no
+            /// extensions: see [`Revision::decode_result_for`]).
             pub fn decode_result(
                 self,
                 request_method: &str,
                 bytes: &[u8],
                 policy: crate::validate::Policy,
             ) -> ::core::result::Result<crate::decode::DecodedResult, crate::decode::DecodeError> {
-                let tape = crate::json::Tape::parse_bytes(bytes)?;
-                self.decode_result_view(request_method, &tape.root(), policy)
+                self.decode_result_for(&crate::methods::ResultFor::method(request_method), bytes, policy)
             }
             /// [`Revision::decode_result`] on any JSON view (a result inside a parsed response).
             pub fn decode_result_view<'v, V: crate::json::JsonView<'v>>(
@@ -458,7 +461,40 @@ fn revisions_index(revisions: &[ir::Module]) -> TokenStream {
                 v: &V,
                 policy: crate::validate::Policy,
             ) -> ::core::result::Result<crate::decode::DecodedResult, crate::decode::DecodeError> {
+                self.decode_result_for_view(&crate::methods::ResultFor::method(request_method), v, policy)
+            }
+            /// Decodes a result by the request it answers: `resultType` first, then the method
+            /// and task augmentation ([`Revision::result_definition`]). An unknown or removed
+            /// method is [`DecodeError::UnknownMethod`](crate::decode::DecodeError::UnknownMethod),
+            /// an unknown `resultType` RESULT-3 (a negotiated extension's is kept raw, variant
+            /// `Raw`), an `input_required` result RESULT-5 / MRTR-3 where they apply.
+            pub fn decode_result_for(
+                self,
+                req: &crate::methods::ResultFor<'_>,
+                bytes: &[u8],
+                policy: crate::validate::Policy,
+            ) -> ::core::result::Result<crate::decode::DecodedResult, crate::decode::DecodeError> {
+                let tape = crate::json::Tape::parse_bytes(bytes)?;
+                self.decode_result_for_view(req, &tape.root(), policy)
+            }
+            /// [`Revision::decode_result_for`] on any JSON view.
+            pub fn decode_result_for_view<'v, V: crate::json::JsonView<'v>>(
+                self,
+                req: &crate::methods::ResultFor<'_>,
+                v: &V,
+                policy: crate::validate::Policy,
+            ) -> ::core::result::Result<crate::decode::DecodedResult, crate::decode::DecodeError> {
                 match self { #dec_res }
+            }
+            /// The definition a result answering `req` is checked against
+            /// ([`methods::result_definition`](crate::methods::result_definition) on this
+            /// revision's table); `None` for a negotiated extension's `resultType`.
+            pub fn result_definition<'v, V: crate::json::JsonView<'v>>(
+                self,
+                req: &crate::methods::ResultFor<'_>,
+                v: &V,
+            ) -> ::core::result::Result<::core::option::Option<&'static str>, crate::decode::DecodeError> {
+                match self { #res_def }
             }
             /// Whether results of this revision carry `resultType` (2026-07-28 and later).
             pub fn results_have_result_type(self) -> bool {
