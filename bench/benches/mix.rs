@@ -96,6 +96,18 @@ const RATIOS: &[Ratio] = &[
     Ratio { fast: "g", slow: "i", goal: Some(1.0), why: "Python, pre-parsed dicts: mcpgen vs jsonschema-rs (issue 5)" },
 ];
 
+/// The serde lines' ratios (issue 12): serde's `Deserialize` of the generated types against
+/// serde_json's own tree and against the native decoder.
+const SERDE_RATIOS: &[Ratio] = &[
+    Ratio {
+        fast: "s",
+        slow: "d",
+        goal: Some(1.0),
+        why: "serde_json::from_slice::<T> (validated, typed) vs serde_json::from_slice::<Value> (issue 12)",
+    },
+    Ratio { fast: "n", slow: "s", goal: None, why: "native decode_bytes vs serde_json::from_slice::<T>" },
+];
+
 /// What a line's verdicts mean.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Verdict {
@@ -199,6 +211,67 @@ fn lines(p: &Rc<Prepared>) -> Vec<Line> {
 
 type TypedFn = fn(&serde_json::Value, Options) -> bool;
 
+/// Decodes bytes as one definition of the mix; `true` when it decodes.
+type DecodeFn = fn(&[u8]) -> bool;
+
+/// The decode lines (issue 12), typed per definition like (a):
+/// - (s) `serde_json::from_slice::<T>` through the generated `Deserialize` (serde input read
+///   into a tape, then the generated validator and builder, lossless policy);
+/// - (n) the native `T::decode_bytes(bytes, Policy::Lossless)` (mcpgen's parser, same
+///   validator and builder).
+fn serde_lines(p: &Rc<Prepared>) -> Vec<Line> {
+    macro_rules! decoders {
+        ($($t:ident),* $(,)?) => {
+            fn decoders(name: &str) -> Option<(DecodeFn, DecodeFn)> {
+                match name {
+                    $(stringify!($t) => Some((
+                        |b: &[u8]| serde_json::from_slice::<rev::$t>(b).is_ok(),
+                        |b: &[u8]| <rev::$t as Decode>::decode_bytes(b, mcpgen::Policy::Lossless).is_ok(),
+                    )),)*
+                    _ => None,
+                }
+            }
+        };
+    }
+    decoders!(
+        CallToolRequest,
+        CallToolResultResponse,
+        ListToolsResultResponse,
+        ReadResourceResultResponse,
+        JSONRPCErrorResponse,
+        ProgressNotification,
+        LoggingMessageNotification,
+        ToolListChangedNotification,
+        CancelledNotification,
+    );
+    let table: Vec<(DecodeFn, DecodeFn)> =
+        mix::DEFINITIONS.iter().map(|d| decoders(d).expect("a decoder per definition of the mix")).collect();
+    let (ps, pn) = (p.clone(), p.clone());
+    let (ts, tn) = (table.clone(), table);
+    vec![
+        Line {
+            id: "s",
+            label: "serde_json::from_slice::<T> (generated Deserialize: typed, validated)",
+            verdict: Verdict::Schema,
+            pass: Box::new(move |out| {
+                for (i, m) in ps.mix.messages.iter().enumerate() {
+                    out[i] = ts[ps.def_idx[i]].0(&m.bytes);
+                }
+            }),
+        },
+        Line {
+            id: "n",
+            label: "native T::decode_bytes (mcpgen parser, typed, validated)",
+            verdict: Verdict::Schema,
+            pass: Box::new(move |out| {
+                for (i, m) in pn.mix.messages.iter().enumerate() {
+                    out[i] = tn[pn.def_idx[i]].1(&m.bytes);
+                }
+            }),
+        },
+    ]
+}
+
 /// The typed validator of a definition of the mix, resolved once (no name lookup per message).
 fn typed_validator(name: &str) -> Option<TypedFn> {
     macro_rules! typed {
@@ -258,6 +331,7 @@ fn run() -> Result<(), String> {
     let clock = Clock::from_env()?;
     println!("clock: {}", clock.describe());
     let mut lines = lines(&prepared);
+    lines.extend(serde_lines(&prepared));
     if let Ok(ids) = std::env::var("MCPGEN_BENCH_PROFILE") {
         return profile(&mut lines, &ids, messages, env_usize("MCPGEN_BENCH_PASSES", 20)?, clock);
     }
@@ -280,7 +354,8 @@ fn run() -> Result<(), String> {
             measured.push(ext.run(&root, &tsv, &expected_invalid)?);
         }
     }
-    print!("{}", report::render(messages, bytes, &measured, RATIOS));
+    let ratios: Vec<Ratio> = RATIOS.iter().chain(SERDE_RATIOS).copied().collect();
+    print!("{}", report::render(messages, bytes, &measured, &ratios));
     Ok(())
 }
 

@@ -8,6 +8,8 @@
 //! Use it through the `mcpgen` crate, which re-exports every revision module.
 
 // Generated modules name the runtime as `crate::decode`, `crate::json`, … .
+#[cfg(feature = "serde")]
+use mcpgen_runtime::__rt::serde_glue;
 use mcpgen_runtime::__rt::{build, decode, validate};
 use mcpgen_runtime::{json, methods};
 

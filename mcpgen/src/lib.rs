@@ -76,6 +76,8 @@ pub mod icons;
 pub mod lists;
 pub mod protocol;
 pub mod rules;
+#[cfg(feature = "serde")]
+pub mod serde_policy;
 pub mod tools;
 
 pub use mcpgen_runtime::{json, methods};
@@ -201,6 +203,11 @@ mod tests {
             assert!(default.contains(&format!("\"{feature}\"")), "mcpgen's default features lack {feature}");
             assert!(generated.lines().any(|l| l == format!("{feature} = []")), "generated/Cargo.toml lacks {feature}");
         }
+        // serde: on by default in both crates, forwarded to the generated impls.
+        assert!(manifest.lines().any(|l| l == "serde = [\"mcpgen-schema/serde\"]"), "mcpgen must forward `serde`");
+        assert!(default.contains("\"serde\""), "serde is a default feature of mcpgen");
+        let generated_default = generated.lines().find(|l| l.starts_with("default = ")).expect("a default list");
+        assert!(generated_default.contains("\"serde\""), "serde is a default feature of mcpgen-schema");
         let forwarded = manifest.lines().filter(|l| l.starts_with("rev-")).count();
         assert_eq!(
             forwarded,

@@ -16,6 +16,14 @@ const STEPS: &[Step] = &[
     Step::command("cargo fmt --check", "cargo", &["fmt", "--all", "--check"], &[]),
     Step::command("cargo test", "cargo", &["test", "--workspace"], &[]),
     Step::command("cargo test schemars", "cargo", &["test", "-p", "mcpgen", "--features", "schemars"], &[]),
+    // Everything else builds with the default `serde` feature: the generated crate and mcpgen
+    // must build without it too (two revisions: one of each era).
+    Step::command(
+        "cargo check without serde",
+        "cargo",
+        &["check", "-p", "mcpgen", "--no-default-features", "--features", "rev-2026-07-28,rev-2024-11-05"],
+        &[],
+    ),
     // libmcpgen from C and C++: static and shared, valgrind, pthreads, pkg-config example.
     Step::command("C library", "bash", &["bindings/c/tests/run.sh"], &[]),
     Step::command("cargo clippy", "cargo", &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"], &[]),

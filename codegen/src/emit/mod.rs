@@ -7,6 +7,7 @@ pub mod methods;
 pub mod python;
 pub mod results;
 pub mod rust;
+pub mod serde;
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -106,6 +107,17 @@ fn revision_module_from(module: &ir::Module, dir: &str) -> Result<FileMap, Diagn
             quote! { #imports_impl #body }
         }),
         ("builders.rs", "Builders for every struct, and `Default` where no member is required.", builders),
+        ("serde_impls.rs", "serde `Serialize` and `Deserialize` for every type (cargo feature `serde`).", {
+            let body = serde::serde_impls(&cx);
+            quote! {
+                #[allow(unused_imports)]
+                use super::lit;
+                #[allow(unused_imports)]
+                use super::types::*;
+                use crate::serde_glue::{self as glue, _serde};
+                #body
+            }
+        }),
         ("registry.rs", "Definitions by name.", {
             let body = rust::registry(&cx);
             quote! { #imports_impl #body }
@@ -166,6 +178,8 @@ fn module_root(cx: &rust::Ctx) -> TokenStream {
         pub mod lit;
         pub mod methods;
         mod registry;
+        #[cfg(feature = "serde")]
+        mod serde_impls;
         mod types;
         pub(crate) mod validate;
 
@@ -250,6 +264,8 @@ fn schema_crate_root(revisions: &[ir::Module]) -> String {
          //! Use it through the `mcpgen` crate, which re-exports every revision module.\n\
          \n\
          // Generated modules name the runtime as `crate::decode`, `crate::json`, … .\n\
+         #[cfg(feature = \"serde\")]\n\
+         use mcpgen_runtime::__rt::serde_glue;\n\
          use mcpgen_runtime::__rt::{build, decode, validate};\n\
          use mcpgen_runtime::{json, methods};\n\
          \n",
@@ -298,10 +314,11 @@ fn schema_crate_manifest(revisions: &[ir::Module]) -> String {
          \n\
          [features]\n",
     );
-    s.push_str(&format!("default = [{}]\n", features.join(", ")));
+    s.push_str(&format!("default = [{}, \"serde\"]\n", features.join(", ")));
     for rev in revisions {
         s.push_str(&format!("{} = []\n", feature_name(&rev.revision)));
     }
+    s.push_str("# serde `Serialize` / `Deserialize` for every generated type.\nserde = [\"mcpgen-runtime/serde\"]\n");
     s.push_str("\n[dependencies]\nmcpgen-runtime = { workspace = true }\n");
     s
 }

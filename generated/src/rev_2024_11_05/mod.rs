@@ -19,6 +19,8 @@ mod decode;
 pub mod lit;
 pub mod methods;
 mod registry;
+#[cfg(feature = "serde")]
+mod serde_impls;
 mod types;
 pub(crate) mod validate;
 pub use builders::*;

@@ -173,6 +173,13 @@ impl<'a> Tape<'a> {
         }
     }
 
+    /// A tape built by another reader (the serde visitor): `nodes` must follow the tape layout
+    /// over `src` (scalars: offset and length in `src`; strings: their decoded content).
+    #[cfg(feature = "serde")]
+    pub(crate) fn from_parts(src: &'a str, nodes: Vec<Node>) -> Tape<'a> {
+        Tape { src, nodes, skipped: 0 }
+    }
+
     /// Gives back the node buffer for reuse.
     pub fn into_buffer(self) -> Vec<Node> {
         self.nodes

@@ -4,6 +4,8 @@
 pub mod build;
 pub mod decode;
 pub mod formats;
+#[cfg(feature = "serde")]
+pub mod serde_glue;
 pub mod validate;
 
 pub use crate::json;
