@@ -1,0 +1,70 @@
+//! `mcpgen decode`: one document, or one per line (`--jsonl`), as text or JSON objects.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use mcpgen::json::{Map, Tape, Value};
+use mcpgen::{DecodeError, Policy, Revision};
+
+use crate::validate::{decode_errors, error_json, split_lines};
+use crate::{Input, UsageError};
+
+/// What to decode as.
+pub enum Target {
+    Def(String),
+    ResultFor(String),
+}
+
+pub fn run(
+    input: &Input,
+    rev: Revision,
+    target: &Target,
+    policy: Policy,
+    jsonl: bool,
+    json: bool,
+) -> Result<ExitCode, UsageError> {
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    let io = |e: std::io::Error| UsageError(format!("cannot write output: {e}"));
+    let mut failed = 0usize;
+    for (line, bytes) in split_lines(&input.bytes, jsonl) {
+        let decoded = match target {
+            Target::Def(def) => mcpgen::decode(rev, def, bytes, policy).map(|d| d.to_json_string()),
+            Target::ResultFor(method) => rev.decode_result(method, bytes, policy).map(|d| d.value.to_json_string()),
+        };
+        if let Err(DecodeError::UnknownDefinition { revision, name }) = &decoded {
+            return Err(UsageError(format!(
+                "revision {revision} has no definition named `{name}` (see `mcpgen defs --revision {revision}`)"
+            )));
+        }
+        failed += usize::from(decoded.is_err());
+        let source = format!("{}:{line}", input.name);
+        match (decoded, json) {
+            (Ok(text), false) => writeln!(stdout, "{text}").map_err(io)?,
+            (Err(e), false) => {
+                stdout.flush().map_err(io)?;
+                if jsonl {
+                    eprintln!("{source}: {e}");
+                } else {
+                    eprintln!("{e}");
+                }
+            }
+            (decoded, true) => {
+                let mut m = Map::new();
+                m.push("source", Value::String(source));
+                m.push("valid", Value::Bool(decoded.is_ok()));
+                match decoded {
+                    Ok(text) => {
+                        m.push("errors", Value::Array(Vec::new()));
+                        // The re-encoded text is the decoder's own output: it parses.
+                        let output = Tape::parse(&text).map(|t| mcpgen::JsonView::to_value(&t.root()));
+                        m.push("output", output.unwrap_or(Value::String(text)));
+                    }
+                    Err(e) => m.push("errors", Value::Array(decode_errors(e).iter().map(error_json).collect())),
+                }
+                writeln!(stdout, "{}", Value::Object(m).to_json_string()).map_err(io)?;
+            }
+        }
+    }
+    stdout.flush().map_err(io)?;
+    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
