@@ -165,6 +165,10 @@ fn relay_client(server_in: ChildStdin, tx: SyncSender<Event>, client_out: Client
     let mut reader = BufReader::with_capacity(READ_BUFFER, stdin.lock());
     let mut to_server = BufWriter::with_capacity(READ_BUFFER, server_in);
     let mut line = Vec::with_capacity(1024);
+    // `check_request` judges modern requests (and a legacy `initialize`) on their own; once a
+    // legacy `initialize` is accepted, the session's requests belong to the legacy handshake's
+    // revision, which a stateless check cannot know: they are forwarded (and still checked).
+    let mut legacy_session = false;
     loop {
         line.clear();
         match reader.read_until(b'\n', &mut line) {
@@ -173,8 +177,10 @@ fn relay_client(server_in: ChildStdin, tx: SyncSender<Event>, client_out: Client
         }
         if !is_blank(&line) {
             let text = body(&line);
-            if enforce && is_request(text) {
-                if let Err(e) = check_request(text, &config) {
+            if enforce && !legacy_session && is_request(text) {
+                let checked = check_request(text, &config);
+                legacy_session = matches!(&checked, Ok(accepted) if accepted.legacy);
+                if let Err(e) = checked {
                     let response = e.to_response_json();
                     let refused = Some((e.rule, e.message.clone()));
                     let _ = tx.send(Event::Message { from: Sender::Client, line: text.to_vec(), refused });
