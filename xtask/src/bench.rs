@@ -106,7 +106,18 @@ fn proxy(root: &Path, round_trips: usize) -> Result<()> {
     let cargo: OsString = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     println!("==> proxy benchmark: building mcpgen and ping-server (release)");
     let status = Command::new(&cargo)
-        .args(["build", "--release", "-p", "mcpgen-cli", "--bin", "mcpgen", "-p", "mcpgen-bench", "--bin", "ping-server"])
+        .args([
+            "build",
+            "--release",
+            "-p",
+            "mcpgen-cli",
+            "--bin",
+            "mcpgen",
+            "-p",
+            "mcpgen-bench",
+            "--bin",
+            "ping-server",
+        ])
         .current_dir(root)
         .status()
         .map_err(|e| format!("cannot run cargo build: {e}"))?;
@@ -122,8 +133,15 @@ fn proxy(root: &Path, round_trips: usize) -> Result<()> {
     let direct = vec![server.clone().into_os_string()];
     let mut proxied: Vec<OsString> = vec!["proxy".into(), "--report".into(), report.clone().into(), "--".into()];
     proxied.push(server.clone().into());
-    let mut everything: Vec<OsString> =
-        vec!["proxy".into(), "--report".into(), report.clone().into(), "--record".into(), record.into(), "--enforce".into(), "--".into()];
+    let mut everything: Vec<OsString> = vec![
+        "proxy".into(),
+        "--report".into(),
+        report.clone().into(),
+        "--record".into(),
+        record.into(),
+        "--enforce".into(),
+        "--".into(),
+    ];
     everything.push(server.into());
     let configs: [(&str, &Path, &[OsString]); 3] = [
         ("direct", Path::new(&direct[0]), &[]),
@@ -175,7 +193,10 @@ fn ping_round_trips(program: &Path, args: &[OsString], n: usize) -> std::result:
     let mut from = BufReader::new(child.stdout.take().expect("piped"));
     let mut line = String::new();
     let send = |to: &mut std::io::BufWriter<_>, text: &str| -> std::result::Result<(), String> {
-        to.write_all(text.as_bytes()).and_then(|()| to.write_all(b"\n")).and_then(|()| to.flush()).map_err(|e| e.to_string())
+        to.write_all(text.as_bytes())
+            .and_then(|()| to.write_all(b"\n"))
+            .and_then(|()| to.flush())
+            .map_err(|e| e.to_string())
     };
     send(
         &mut to,

@@ -4,7 +4,8 @@
 
 use std::io::{BufRead, BufWriter, Write};
 
-const INITIALIZE_RESULT: &str = r#"{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"ping-server","version":"1"}}"#;
+const INITIALIZE_RESULT: &str =
+    r#"{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"ping-server","version":"1"}}"#;
 
 /// The text of the `"id"` member's value (an integer or a plain string), if any.
 fn id_of(line: &str) -> Option<&str> {

@@ -173,3 +173,56 @@ fn decode_jsonl_and_json() {
     let (code, _, err) = mcpgen(&["decode", "--def", "Nope", "--jsonl", "-"], b"{}\n");
     assert_eq!(code, 2, "{err}");
 }
+
+/// `validate --conversation --format json` over every conversation vector gives the findings
+/// the Rust runner (mcpgen/tests/conversations.rs) expects: (line, rule, level, pointer) as a
+/// multiset, nothing on other lines.
+#[test]
+fn conversation_vectors_give_the_expected_findings() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../vectors/conversations");
+    let mut vectors: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    vectors.sort();
+    assert!(!vectors.is_empty(), "no vectors in {}", dir.display());
+    let mut failures = Vec::new();
+    for v in &vectors {
+        let expect: Value =
+            serde_json::from_str(&std::fs::read_to_string(v.with_extension("expect.json")).unwrap()).unwrap();
+        let mut want: Vec<(u64, Value, String, String)> = expect["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                (
+                    f["line"].as_u64().unwrap(),
+                    f["rule"].clone(),
+                    f["level"].as_str().unwrap().into(),
+                    f["pointer"].as_str().unwrap().into(),
+                )
+            })
+            .collect();
+        let (code, out, err) = mcpgen(&["validate", "--format", "json", "--conversation", v.to_str().unwrap()], b"");
+        let mut got = Vec::new();
+        for o in objects(&out) {
+            let line: u64 = o["source"].as_str().unwrap().rsplit(':').next().unwrap().parse().unwrap();
+            for e in o["errors"].as_array().unwrap() {
+                got.push((
+                    line,
+                    e["rule"].clone(),
+                    e["level"].as_str().unwrap().to_owned(),
+                    e["pointer"].as_str().unwrap().to_owned(),
+                ));
+            }
+        }
+        let any_error = want.iter().any(|w| w.2 == "error");
+        want.sort_by(|a, b| format!("{a:?}").cmp(&format!("{b:?}")));
+        got.sort_by(|a, b| format!("{a:?}").cmp(&format!("{b:?}")));
+        if got != want || code != i32::from(any_error) {
+            failures.push(format!("{}: exit {code} ({err})\n  want {want:?}\n  got  {got:?}", v.display()));
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} vectors differ:\n{}", failures.len(), vectors.len(), failures.join("\n"));
+}

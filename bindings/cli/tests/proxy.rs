@@ -241,6 +241,24 @@ fn enforce_answers_refused_requests_instead_of_forwarding() {
 }
 
 #[test]
+fn enforce_forwards_the_requests_of_a_legacy_session() {
+    let dir = scratch("enforce-legacy");
+    let input = concat!(
+        r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
+        "\n",
+    );
+    let out = run(&dir, &["--enforce"], input.as_bytes());
+    assert!(out.status.success());
+    assert_eq!(server_log(&dir), input.as_bytes(), "both forwarded");
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{}}\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n"
+    );
+}
+
+#[test]
 fn exits_with_the_servers_status_and_passes_its_stderr() {
     let dir = scratch("exit");
     let input = r#"{"jsonrpc":"2.0","id":1,"method":"test/stderr","params":{"text":"hello from the server\n"}}
