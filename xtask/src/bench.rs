@@ -130,7 +130,7 @@ fn proxy(root: &Path, round_trips: usize) -> Result<()> {
     let scratch = target.join("bench-proxy");
     std::fs::create_dir_all(&scratch).map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
     let (report, record) = (scratch.join("report.jsonl"), scratch.join("record.jsonl"));
-    let direct = vec![server.clone().into_os_string()];
+    let direct = [server.clone().into_os_string()];
     let mut proxied: Vec<OsString> = vec!["proxy".into(), "--report".into(), report.clone().into(), "--".into()];
     proxied.push(server.clone().into());
     let mut everything: Vec<OsString> = vec![

@@ -216,10 +216,11 @@ fn enforce_answers_refused_requests_instead_of_forwarding() {
     let input = format!("{refused}\n{notification}\n{served}\n");
     let out = run(&dir, &["--enforce"], input.as_bytes());
     assert!(out.status.success());
-    let want = mcpgen::protocol::check_request(refused.as_bytes(), &mcpgen::protocol::ServerConfig::default())
-        .err()
-        .expect("check_request refuses the test request")
-        .to_response_json();
+    let Err(refusal) = mcpgen::protocol::check_request(refused.as_bytes(), &mcpgen::protocol::ServerConfig::default())
+    else {
+        panic!("check_request must refuse the test request");
+    };
+    let want = refusal.to_response_json();
     let stdout = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines[0], want, "the exact error response");
