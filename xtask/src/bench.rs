@@ -7,10 +7,15 @@
 //! and runs `cargo bench -p mcpgen-bench --bench mix` in the release-based `bench` profile;
 //! options become the bench's environment (`MCPGEN_BENCH_*`), trailing arguments go to
 //! criterion (a filter such as `'mix/(a|c)$'`, `--quick`, `--profile-time 10`).
+//!
+//! Then the proxy benchmark ([`proxy`]): ping round trips through `mcpgen proxy` against the
+//! same round trips straight to the server.
 
 use std::ffi::OsString;
-use std::path::Path;
-use std::process::Command;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use crate::Result;
 
@@ -32,12 +37,32 @@ pub struct BenchArgs {
     /// runs them.
     #[arg(long)]
     no_python: bool,
+    /// Round trips per run of the proxy benchmark.
+    #[arg(long, default_value_t = 10_000)]
+    round_trips: usize,
+    /// Leave out the proxy benchmark.
+    #[arg(long, conflicts_with = "proxy_only")]
+    no_proxy: bool,
+    /// Only the proxy benchmark (no criterion lines).
+    #[arg(long)]
+    proxy_only: bool,
     /// Arguments for criterion (after `--`), e.g. a benchmark filter `'mix/(a|c)$'`.
     #[arg(last = true)]
     criterion: Vec<String>,
 }
 
 pub fn run(root: &Path, args: &BenchArgs) -> Result<()> {
+    if !args.proxy_only {
+        mix(root, args)?;
+    }
+    if !args.no_proxy {
+        proxy(root, args.round_trips)?;
+    }
+    Ok(())
+}
+
+/// The criterion benchmark of the message mix.
+fn mix(root: &Path, args: &BenchArgs) -> Result<()> {
     crate::test::pull_inputs(root)?;
     let cargo: OsString = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut cmd = Command::new(cargo);
@@ -95,4 +120,140 @@ fn conversation(root: &Path, args: &BenchArgs) -> Result<()> {
     } else {
         Err(format!("cargo bench --bench conversation exited with {status}"))
     }
+}
+
+/// The proxy benchmark: `round_trips` `ping` round trips (after a legacy `initialize`
+/// handshake, so every message is valid) from this process to `ping-server` (`bench/src/bin`),
+/// straight and through `mcpgen proxy -- ping-server` (findings to `--report`), and through
+/// the proxy with `--record` and `--enforce` as well. Each configuration runs three times,
+/// interleaved, in one process; the median round trip of each is reported, and the added time
+/// per message is half the difference of the medians (a round trip is two messages, each
+/// relayed once). Release builds; wall clock (it is the latency a client sees).
+fn proxy(root: &Path, round_trips: usize) -> Result<()> {
+    let cargo: OsString = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    println!("==> proxy benchmark: building mcpgen and ping-server (release)");
+    let status = Command::new(&cargo)
+        .args([
+            "build",
+            "--release",
+            "-p",
+            "mcpgen-cli",
+            "--bin",
+            "mcpgen",
+            "-p",
+            "mcpgen-bench",
+            "--bin",
+            "ping-server",
+        ])
+        .current_dir(root)
+        .status()
+        .map_err(|e| format!("cannot run cargo build: {e}"))?;
+    if !status.success() {
+        return Err(format!("cargo build exited with {status}"));
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"));
+    let bin = target.join("release");
+    let (mcpgen, server) = (bin.join("mcpgen"), bin.join("ping-server"));
+    let scratch = target.join("bench-proxy");
+    std::fs::create_dir_all(&scratch).map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
+    let (report, record) = (scratch.join("report.jsonl"), scratch.join("record.jsonl"));
+    let direct = [server.clone().into_os_string()];
+    let mut proxied: Vec<OsString> = vec!["proxy".into(), "--report".into(), report.clone().into(), "--".into()];
+    proxied.push(server.clone().into());
+    let mut everything: Vec<OsString> = vec![
+        "proxy".into(),
+        "--report".into(),
+        report.clone().into(),
+        "--record".into(),
+        record.into(),
+        "--enforce".into(),
+        "--".into(),
+    ];
+    everything.push(server.into());
+    let configs: [(&str, &Path, &[OsString]); 3] = [
+        ("direct", Path::new(&direct[0]), &[]),
+        ("mcpgen proxy --report", &mcpgen, &proxied),
+        ("mcpgen proxy --report --record --enforce", &mcpgen, &everything),
+    ];
+    let mut samples: Vec<Vec<Duration>> = vec![Vec::new(); configs.len()];
+    for run in 0..3 {
+        for (i, (name, program, args)) in configs.iter().enumerate() {
+            let times = ping_round_trips(program, args, round_trips)
+                .map_err(|e| format!("proxy benchmark, {name} (run {}): {e}", run + 1))?;
+            samples[i].extend(times);
+        }
+    }
+    let findings = std::fs::read_to_string(&report).map(|t| t.lines().count()).unwrap_or(0);
+    let medians: Vec<Duration> = samples.iter_mut().map(|s| percentile(s, 50)).collect();
+    println!(
+        "\nproxy: {round_trips} ping round trips x 3 runs per configuration (after an initialize handshake), wall clock"
+    );
+    println!("| configuration | median round trip | p90 | added per message (median) |");
+    println!("|---|---:|---:|---:|");
+    for (i, (name, _, _)) in configs.iter().enumerate() {
+        let added = if i == 0 {
+            "—".to_owned()
+        } else {
+            let d = medians[i].as_secs_f64() - medians[0].as_secs_f64();
+            format!("{:.1} µs", d * 1e6 / 2.0)
+        };
+        println!(
+            "| {name} | {:.1} µs | {:.1} µs | {added} |",
+            medians[i].as_secs_f64() * 1e6,
+            percentile(&mut samples[i], 90).as_secs_f64() * 1e6
+        );
+    }
+    println!("(goal: under 20 µs added per message; findings reported in the last run: {findings})");
+    Ok(())
+}
+
+/// One run: start `program args`, shake hands, then time `n` ping round trips one at a time.
+fn ping_round_trips(program: &Path, args: &[OsString], n: usize) -> std::result::Result<Vec<Duration>, String> {
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", program.display()))?;
+    let mut to = std::io::BufWriter::new(child.stdin.take().expect("piped"));
+    let mut from = BufReader::new(child.stdout.take().expect("piped"));
+    let mut line = String::new();
+    let send = |to: &mut std::io::BufWriter<_>, text: &str| -> std::result::Result<(), String> {
+        to.write_all(text.as_bytes())
+            .and_then(|()| to.write_all(b"\n"))
+            .and_then(|()| to.flush())
+            .map_err(|e| e.to_string())
+    };
+    send(
+        &mut to,
+        r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}"#,
+    )?;
+    from.read_line(&mut line).map_err(|e| e.to_string())?;
+    send(&mut to, r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)?;
+    let warmup = 200;
+    let mut times = Vec::with_capacity(n);
+    for i in 1..=(n + warmup) {
+        let request = format!(r#"{{"jsonrpc":"2.0","id":{i},"method":"ping"}}"#);
+        let expected = format!(r#"{{"jsonrpc":"2.0","id":{i},"result":{{}}}}"#);
+        line.clear();
+        let t = Instant::now();
+        send(&mut to, &request)?;
+        from.read_line(&mut line).map_err(|e| e.to_string())?;
+        let took = t.elapsed();
+        if line.trim_end() != expected {
+            return Err(format!("round trip {i}: expected {expected}, got {:?}", line));
+        }
+        if i > warmup {
+            times.push(took);
+        }
+    }
+    drop(to);
+    child.wait().map_err(|e| e.to_string())?;
+    Ok(times)
+}
+
+fn percentile(samples: &mut [Duration], p: usize) -> Duration {
+    samples.sort_unstable();
+    samples.get((samples.len().saturating_sub(1)) * p / 100).copied().unwrap_or_default()
 }

@@ -46,7 +46,8 @@ extern "C" {
  *   objects (`mcpgen_error`, `mcpgen_request`, `mcpgen_response`, `mcpgen_strings`) are
  *   immutable: any number of threads may read one at once; free it exactly once, after the
  *   last reader is done. `mcpgen_tool_checker` and `mcpgen_icon_policy` follow the context's
- *   rule. The only global mutable state is the cache of the default tool checker (used when a
+ *   rule. An `mcpgen_conversation` is one session's mutable state: one thread at a time (it may
+ *   move between threads; lock it yourself to share it). The only global mutable state is the cache of the default tool checker (used when a
  *   tool function gets a NULL checker), which is internally locked. Callbacks registered with
  *   `mcpgen_tool_checker_set_fetcher` run on the threads that compile tools.
  * ======================================================================================== */
@@ -175,6 +176,28 @@ typedef struct mcpgen_request mcpgen_request;
 /** A response `mcpgen_check_response` read: a result or the peer's JSON-RPC error. Owned by the
  *  caller; free with `mcpgen_response_free`. */
 typedef struct mcpgen_response mcpgen_response;
+
+/** The state of one MCP session, fed every message in order with its sender, that returns the
+ *  findings of each message: per-message validation plus the rules that span messages (a result
+ *  against its request, capabilities, MRTR, subscriptions, progress, cancellation). Create with
+ *  `mcpgen_conversation_new`, feed with `mcpgen_conversation_observe`. One thread at a time.
+ *  Owned by the caller; free with `mcpgen_conversation_free`. */
+typedef struct mcpgen_conversation mcpgen_conversation;
+
+/** Which side sent a message (`mcpgen_conversation_observe`). */
+typedef enum mcpgen_sender {
+    MCPGEN_SENDER_CLIENT = 1,
+    MCPGEN_SENDER_SERVER = 2
+} mcpgen_sender;
+
+/** How bad an entry of an `mcpgen_error` is (`mcpgen_error_level`). */
+typedef enum mcpgen_level {
+    /** A MUST / MUST NOT of the protocol or a schema violation. Every entry of errors that do
+     *  not come from a conversation is an error. */
+    MCPGEN_LEVEL_ERROR = 1,
+    /** A SHOULD of the protocol. */
+    MCPGEN_LEVEL_WARNING = 2
+} mcpgen_level;
 
 /** A list of strings (versions a modern server named). Owned by the caller; free with
  *  `mcpgen_strings_free`. */
@@ -543,6 +566,36 @@ mcpgen_status mcpgen_detect_era_from_probe(const uint8_t *response, size_t respo
 mcpgen_status mcpgen_detect_era_from_http_400(const uint8_t *body, size_t body_len, mcpgen_era *era_out,
                                               mcpgen_strings **supported_out);
 
+/* ---- Conversations ------------------------------------------------------------------------ */
+
+/** A new conversation (one session, nothing observed yet) into `*conversation_out` (required),
+ *  owned by the caller: free it with `mcpgen_conversation_free`. The context's policy, format
+ *  checks, client leniency and extension result types apply to every message; the context is
+ *  read during this call only (`ctx` may be NULL for the defaults). */
+mcpgen_status mcpgen_conversation_new(const mcpgen_context *ctx, mcpgen_conversation **conversation_out);
+
+/** Frees a conversation (NULL is a no-op). */
+void mcpgen_conversation_free(mcpgen_conversation *conversation);
+
+/** Checks the next message of the session: `json` (`json_len` bytes, the exact text sent),
+ *  sent by `sender` (an `mcpgen_sender`). Text that is not JSON is a finding (rule MSG-8), not
+ *  a call error. Returns `MCPGEN_OK` when the message has no error-level finding, else
+ *  `MCPGEN_INVALID` when one of the error-level findings is a schema violation (no rule id),
+ *  else `MCPGEN_PROTOCOL_VIOLATION`. Unlike other calls, `*findings_out` (optional) receives a
+ *  new `mcpgen_error` whenever the message has any finding, also with `MCPGEN_OK` (warnings
+ *  only), and NULL when it has none: one entry per finding, in order, each with its level
+ *  (`mcpgen_error_level`), rule id (empty for a schema violation), JSON pointer into the
+ *  message, schema path, keyword and message. Call errors: `MCPGEN_NULL_ARGUMENT`,
+ *  `MCPGEN_INVALID_ARGUMENT` (a `sender` that is not an `mcpgen_sender`); the message is then
+ *  not observed and `*findings_out` carries the call error. Not while another thread uses the
+ *  conversation. */
+mcpgen_status mcpgen_conversation_observe(mcpgen_conversation *conversation, uint32_t sender, const uint8_t *json,
+                                          size_t json_len, mcpgen_error **findings_out);
+
+/** The revision the session negotiated (legacy `initialize`) or last used (modern `_meta`)
+ *  into `*revision_out` (required); 0 while unknown. */
+mcpgen_status mcpgen_conversation_revision(const mcpgen_conversation *conversation, mcpgen_revision *revision_out);
+
 /* ---- Errors ------------------------------------------------------------------------------- */
 
 /** Frees an error (NULL is a no-op); every string read from it becomes invalid. */
@@ -589,6 +642,10 @@ mcpgen_status mcpgen_error_kind(const mcpgen_error *error, size_t index, mcpgen_
 /** Entry `index`: the URI a tool-schema problem is about (the unsupported dialect, the refused
  *  `$ref`), else empty, into `*out` (required). */
 mcpgen_status mcpgen_error_uri(const mcpgen_error *error, size_t index, mcpgen_str *out);
+
+/** Entry `index`: its level (an `mcpgen_level`) into `*level_out` (required):
+ *  `MCPGEN_LEVEL_WARNING` only for conversation findings from a SHOULD. */
+mcpgen_status mcpgen_error_level(const mcpgen_error *error, size_t index, uint32_t *level_out);
 
 /** Entry `index`: its nesting depth (0 for a top-level error) into `*depth_out` (required), and
  *  the union arm whose attempt produced it (empty at depth 0) into `*arm_out` (optional). */

@@ -2,6 +2,7 @@
 
 use std::any::Any;
 
+use core_api::conversation::{Finding, Level};
 use core_api::icons::IconError;
 use core_api::json::ParseError;
 use core_api::protocol::{MetaKeyError, ProtocolError, ResponseError};
@@ -12,7 +13,7 @@ use core_api::ValidationError;
 use crate::{boundary, clear, object, put, required, McpgenStr, OwnedStr, Status};
 
 /// One validation error (or the single entry of a parse error / protocol violation).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Entry {
     pointer: OwnedStr,
     schema_path: OwnedStr,
@@ -26,7 +27,30 @@ struct Entry {
     kind: OwnedStr,
     /// The URI a tool-schema problem is about (dialect or reference), else empty.
     uri: OwnedStr,
+    /// A conversation finding's level; every other entry is an error.
+    level: Level,
 }
+
+impl Default for Entry {
+    fn default() -> Entry {
+        Entry {
+            pointer: OwnedStr::default(),
+            schema_path: OwnedStr::default(),
+            keyword: OwnedStr::default(),
+            rule: OwnedStr::default(),
+            message: OwnedStr::default(),
+            arm: OwnedStr::default(),
+            depth: 0,
+            kind: OwnedStr::default(),
+            uri: OwnedStr::default(),
+            level: Level::Error,
+        }
+    }
+}
+
+/// `mcpgen_level` values.
+pub(crate) const LEVEL_ERROR: u32 = 1;
+pub(crate) const LEVEL_WARNING: u32 = 2;
 
 /// `mcpgen_error`.
 #[derive(Debug)]
@@ -229,6 +253,32 @@ impl ErrorObject {
         out
     }
 
+    /// The findings of one conversation message, in the checker's order: one entry each, with
+    /// its level, rule, pointer, schema path, keyword and message.
+    pub fn findings(status: Status, findings: Vec<Finding>) -> ErrorObject {
+        let mut text = String::new();
+        for f in &findings {
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(&f.to_string());
+        }
+        let mut out = ErrorObject::bare(status, text);
+        out.entries = findings
+            .into_iter()
+            .map(|f| Entry {
+                pointer: OwnedStr::new(f.pointer),
+                schema_path: OwnedStr::new(f.schema_path),
+                keyword: OwnedStr::new(f.keyword),
+                rule: OwnedStr::new(f.rule.unwrap_or_default()),
+                message: OwnedStr::new(f.message),
+                level: f.level,
+                ..Entry::default()
+            })
+            .collect();
+        out
+    }
+
     fn entry(&self, index: usize) -> Result<&Entry, ErrorObject> {
         self.entries.get(index).ok_or_else(|| {
             ErrorObject::call(
@@ -412,6 +462,20 @@ pub unsafe extern "C" fn mcpgen_error_legacy_initialize(error: *const ErrorObjec
     boundary(std::ptr::null_mut(), || {
         required(legacy_out, "legacy_out")?;
         put(legacy_out, object(error, "error")?.legacy_initialize);
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_error_level(error: *const ErrorObject, index: usize, level_out: *mut u32) -> Status {
+    clear(level_out, 0);
+    boundary(std::ptr::null_mut(), || {
+        required(level_out, "level_out")?;
+        let level = match object(error, "error")?.entry(index)?.level {
+            Level::Error => LEVEL_ERROR,
+            Level::Warning => LEVEL_WARNING,
+        };
+        put(level_out, level);
         Ok(Status::Ok)
     })
 }

@@ -16,6 +16,7 @@
 #![allow(clippy::missing_safety_doc)]
 
 mod context;
+mod conversation;
 mod error;
 #[allow(dead_code)]
 #[rustfmt::skip]

@@ -2,7 +2,8 @@
 # The C library's tests, run by `cargo xtask test` (step "C library"):
 #  1. build libmcpgen (debug: the tests check behaviour, not speed);
 #  2. the C suites (tests/test_api.c: examples, vectors/decode, vectors/protocol, every call;
-#     tests/test_tools.c: vectors/tools, vectors/icons, tool checker and icon calls),
+#     tests/test_tools.c: vectors/tools, vectors/icons, tool checker and icon calls;
+#     tests/test_conversation.c: vectors/conversations, the mcpgen_conversation_* calls),
 #     gcc -std=c99 -Wall -Wextra -Werror, each linked once against libmcpgen.a and once against
 #     libmcpgen.so;
 #  3. the same suite under valgrind: zero errors, zero definite/indirect leaks;
@@ -60,6 +61,10 @@ run gcc "${CFLAGS[@]}" "$here/tests/test_tools.c" "$lib/libmcpgen.a" "${STATIC_L
 run gcc "${CFLAGS[@]}" "$here/tests/test_tools.c" -L"$lib" -lmcpgen -Wl,-rpath,"$lib" -o "$out/test_tools_shared"
 run "$out/test_tools_static" "$root/vectors"
 run "$out/test_tools_shared" "$root/vectors"
+run gcc "${CFLAGS[@]}" "$here/tests/test_conversation.c" "$lib/libmcpgen.a" "${STATIC_LIBS[@]}" -o "$out/test_conversation_static"
+run gcc "${CFLAGS[@]}" "$here/tests/test_conversation.c" -L"$lib" -lmcpgen -Wl,-rpath,"$lib" -o "$out/test_conversation_shared"
+run "$out/test_conversation_static" "$root/vectors"
+run "$out/test_conversation_shared" "$root/vectors"
 
 step "threads: 8 pthreads, one shared context"
 run gcc "${CFLAGS[@]}" -pthread "$here/tests/test_threads.c" "$lib/libmcpgen.a" "${STATIC_LIBS[@]}" -o "$out/test_threads"
@@ -73,6 +78,7 @@ else
     step "C suite under valgrind"
     run "${VALGRIND[@]}" "$out/test_api_shared" "$examples" "$root/vectors"
     run "${VALGRIND[@]}" "$out/test_tools_shared" "$root/vectors"
+    run "${VALGRIND[@]}" "$out/test_conversation_shared" "$root/vectors"
     step "threads under valgrind"
     run "${VALGRIND[@]}" "$out/test_threads" 10
 fi

@@ -1,21 +1,79 @@
-//! `mcpgen check-request`.
+//! `mcpgen check-request`: one request, or one per line (`--jsonl`), as text or JSON objects.
 
 use std::io::Write;
 use std::process::ExitCode;
 
 use mcpgen::json::{Map, Value};
-use mcpgen::protocol::{check_request, ServerConfig};
+use mcpgen::protocol::{check_request, ProtocolError, ServerConfig};
 
-use crate::UsageError;
+use crate::validate::{error_json, split_lines};
+use crate::{Input, UsageError};
 
-pub fn run(bytes: &[u8], config: &ServerConfig) -> Result<ExitCode, UsageError> {
-    let Err(e) = check_request(bytes, config) else { return Ok(ExitCode::SUCCESS) };
+/// The errors of a refusal as `validate --format json` lists them: the schema details, or one
+/// entry with the rule and message.
+fn refusal_errors(e: &ProtocolError) -> Vec<Value> {
+    if !e.errors.is_empty() {
+        return e.errors.iter().map(error_json).collect();
+    }
+    let mut m = Map::new();
+    m.push("pointer", Value::String(String::new()));
+    m.push("schemaPath", Value::String(String::new()));
+    m.push("keyword", Value::String(String::new()));
+    m.push("rule", Value::String(e.rule.to_owned()));
+    m.push("message", Value::String(e.message.clone()));
+    vec![Value::Object(m)]
+}
+
+/// The refusal object of the text output (unchanged for a single request).
+fn refusal(e: &ProtocolError) -> Map {
     let mut out = Map::new();
     out.push("response", e.to_response());
     out.push("httpStatus", Value::Number(e.http_status.into()));
     out.push("rule", Value::String(e.rule.to_owned()));
-    let mut stdout = std::io::stdout().lock();
-    writeln!(stdout, "{}", Value::Object(out).to_json_string())
-        .map_err(|e| UsageError(format!("cannot write output: {e}")))?;
-    Ok(ExitCode::from(1))
+    out
+}
+
+pub fn run(input: &Input, config: &ServerConfig, jsonl: bool, json: bool) -> Result<ExitCode, UsageError> {
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    let io = |e: std::io::Error| UsageError(format!("cannot write output: {e}"));
+    let (mut total, mut refused) = (0usize, 0usize);
+    for (line, bytes) in split_lines(&input.bytes, jsonl) {
+        total += 1;
+        let source = format!("{}:{line}", input.name);
+        let checked = check_request(bytes, config);
+        refused += usize::from(checked.is_err());
+        if json {
+            let mut m = Map::new();
+            m.push("source", Value::String(source));
+            m.push("valid", Value::Bool(checked.is_ok()));
+            match &checked {
+                Ok(a) => {
+                    m.push("errors", Value::Array(Vec::new()));
+                    m.push("method", Value::String(a.method.clone()));
+                    m.push("revision", Value::String(a.revision.as_str().to_owned()));
+                }
+                Err(e) => {
+                    m.push("errors", Value::Array(refusal_errors(e)));
+                    for (k, v) in refusal(e) {
+                        m.push(k, v);
+                    }
+                }
+            }
+            writeln!(stdout, "{}", Value::Object(m).to_json_string()).map_err(io)?;
+        } else if let Err(e) = &checked {
+            if jsonl {
+                write!(stdout, "{source}: ").map_err(io)?;
+            }
+            writeln!(stdout, "{}", Value::Object(refusal(e)).to_json_string()).map_err(io)?;
+        }
+    }
+    stdout.flush().map_err(io)?;
+    if jsonl && !json {
+        eprintln!(
+            "{total} request{} checked: {} served, {refused} refused",
+            if total == 1 { "" } else { "s" },
+            total - refused
+        );
+    }
+    Ok(if refused == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

@@ -2,15 +2,20 @@
 //!
 //! Exit codes: 0 success, 1 the input is invalid, 2 usage or I/O error.
 
+use std::ffi::OsString;
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use mcpgen::{DecodeError, Policy, Revision};
+use mcpgen::conversation::ConversationOptions;
+use mcpgen::{Policy, Revision};
 
 mod check;
+mod conversation;
+mod decode;
 mod explain;
+mod proxy;
 mod validate;
 
 #[derive(Parser)]
@@ -48,6 +53,13 @@ enum Command {
         /// Unknown-key policy.
         #[arg(long, default_value = "lossless", value_parser = ["strict", "lenient", "lossless"])]
         policy: String,
+        /// Read the input as JSON Lines: decode every non-blank line (output: one line each).
+        #[arg(long)]
+        jsonl: bool,
+        /// Output format: `json` prints one `{"source", "valid", "errors", "output"}` object
+        /// per document.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
         /// Input file, or `-` for standard input.
         input: PathBuf,
     },
@@ -98,16 +110,24 @@ enum Command {
     /// standard input. A .jsonl file (or every input, with --jsonl) holds one message per line.
     /// Text output lists invalid messages and a summary; --format json prints one object per
     /// message. Exit 0 when all are valid, 1 when any is invalid, 2 on usage or I/O errors.
+    ///
+    /// With --conversation FILE, the file is one or more whole sessions (docs/cli.md): every
+    /// line `{"from": "client"|"server", "message": …}` (or `"raw": "text"`, optional
+    /// `"session"`) is checked in order, results against their requests and rules across
+    /// messages included; the revision comes from the session itself.
     Validate {
         /// Schema revision.
-        #[arg(long, default_value_t = latest_revision())]
+        #[arg(long, default_value_t = latest_revision(), conflicts_with = "conversation")]
         revision: String,
         /// Validate against this definition instead of by method.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "conversation")]
         def: Option<String>,
         /// Read every input as JSON Lines (one message per line).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "conversation")]
         jsonl: bool,
+        /// Check a conversation file (JSON Lines, `-` for standard input) as whole sessions.
+        #[arg(long, value_name = "FILE")]
+        conversation: Option<PathBuf>,
         /// Assert `format` (`uri`, `uri-template`, `byte`) instead of treating it as an annotation.
         #[arg(long)]
         strict_formats: bool,
@@ -118,7 +138,7 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
         /// Files, directories, or `-` for standard input.
-        #[arg(required = true)]
+        #[arg(required_unless_present = "conversation", conflicts_with = "conversation")]
         paths: Vec<PathBuf>,
     },
     /// Decide, as a server would, whether a request should be served, in mcpgen's check order
@@ -132,8 +152,45 @@ enum Command {
         /// this build). A legacy version makes the server dual-era (legacy `initialize` accepted).
         #[arg(long, value_delimiter = ',', value_name = "V,V")]
         supported_versions: Option<Vec<String>>,
+        /// Read the input as JSON Lines: check every non-blank line (refusals prefixed with
+        /// FILE:LINE, a summary on stderr).
+        #[arg(long)]
+        jsonl: bool,
+        /// Output format: `json` prints one object per request: `{"source", "valid", "errors"}`
+        /// plus `method` and `revision` when served, `response`, `httpStatus` and `rule` when
+        /// refused.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
         /// Input file, or `-` for standard input.
         input: PathBuf,
+    },
+    /// Run a stdio MCP server behind a checking relay: every message between the client (this
+    /// process's stdin/stdout) and COMMAND is relayed unchanged, byte for byte and in order, and
+    /// checked as one conversation (docs/proxy.md).
+    ///
+    /// Findings go to --report (JSON Lines: the objects of `validate --format json` plus
+    /// "from") or to stderr; the server's stderr passes through. Exits with the server's
+    /// status (or its signal); 2 when COMMAND cannot be started.
+    Proxy {
+        /// Write findings here (JSON Lines) instead of stderr.
+        #[arg(long, value_name = "FILE")]
+        report: Option<PathBuf>,
+        /// Record the conversation here, in the format `validate --conversation` replays.
+        #[arg(long, value_name = "FILE")]
+        record: Option<PathBuf>,
+        /// Answer a client request that `check-request` refuses with its error response instead
+        /// of forwarding it.
+        #[arg(long)]
+        enforce: bool,
+        /// Assert `format` (`uri`, `uri-template`, `byte`) in the checks.
+        #[arg(long)]
+        strict_formats: bool,
+        /// Unknown-key policy of the checks.
+        #[arg(long, default_value = "lossless", value_parser = ["strict", "lenient", "lossless"])]
+        policy: String,
+        /// The server command and its arguments (after `--`).
+        #[arg(last = true, required = true, value_name = "COMMAND")]
+        command: Vec<OsString>,
     },
     /// Show a definition: summary, schema path, fields (name, type, required) and, for
     /// methods, the method-table row. DEF may also be a method name (`tools/call`), or a rule
@@ -166,6 +223,21 @@ enum Format {
 /// A failure that is the caller's fault (usage, I/O): exit 2.
 pub(crate) struct UsageError(pub(crate) String);
 
+/// One input document: its display name and bytes.
+pub(crate) struct Input {
+    pub(crate) name: String,
+    pub(crate) bytes: Vec<u8>,
+}
+
+pub(crate) fn read_named(path: &PathBuf) -> Result<Input, UsageError> {
+    let name = if path.as_os_str() == "-" { "<stdin>".to_owned() } else { path.display().to_string() };
+    Ok(Input { name, bytes: read_input(path)? })
+}
+
+fn policy(name: &str) -> Result<Policy, UsageError> {
+    name.parse().map_err(|e: mcpgen::UnknownPolicy| UsageError(e.to_string()))
+}
+
 pub(crate) fn read_input(path: &PathBuf) -> Result<Vec<u8>, UsageError> {
     if path.as_os_str() == "-" {
         let mut buf = Vec::new();
@@ -174,21 +246,6 @@ pub(crate) fn read_input(path: &PathBuf) -> Result<Vec<u8>, UsageError> {
     } else {
         std::fs::read(path).map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))
     }
-}
-
-/// `decode --result-for METHOD --skip-invalid-items`: the result without its invalid items,
-/// each skipped item reported on stderr (one line: pointer and reasons).
-fn decode_skipping_invalid_items(
-    rev: Revision,
-    method: &str,
-    bytes: &[u8],
-    policy: Policy,
-) -> Result<String, DecodeError> {
-    let out = mcpgen::decode_result_skipping_invalid_items(rev, method, bytes, policy)?;
-    for item in &out.skipped {
-        eprintln!("{item}");
-    }
-    Ok(out.result.value.to_json_string())
 }
 
 /// The default `--revision`: the newest revision of this build.
@@ -205,43 +262,32 @@ fn revision(name: &str) -> Result<Revision, UsageError> {
 
 fn run(cli: Cli) -> Result<ExitCode, UsageError> {
     match cli.command {
-        Command::Decode { revision: rev, def, result_for, skip_invalid_items, policy, input } => {
+        Command::Decode { revision: rev, def, result_for, skip_invalid_items, policy: p, jsonl, format, input } => {
             let rev = revision(&rev)?;
-            let policy: Policy = policy.parse().map_err(|e: mcpgen::UnknownPolicy| UsageError(e.to_string()))?;
-            let bytes = read_input(&input)?;
-            let decoded = match (&def, &result_for) {
+            let target = match (def, result_for) {
                 (Some(_), _) if skip_invalid_items => {
                     return Err(UsageError("--skip-invalid-items needs --result-for METHOD".into()))
                 }
-                (Some(def), _) => mcpgen::decode(rev, def, &bytes, policy).map(|d| d.to_json_string()),
-                (None, Some(method)) if skip_invalid_items => {
-                    decode_skipping_invalid_items(rev, method, &bytes, policy)
-                }
-                (None, Some(method)) => rev.decode_result(method, &bytes, policy).map(|d| d.value.to_json_string()),
+                (Some(def), _) => decode::Target::Def(def),
+                (None, Some(method)) if skip_invalid_items => decode::Target::ResultForSkipping(method),
+                (None, Some(method)) => decode::Target::ResultFor(method),
                 (None, None) => return Err(UsageError("give --def NAME or --result-for METHOD".into())),
             };
-            match decoded {
-                Ok(json) => {
-                    let mut out = std::io::stdout().lock();
-                    writeln!(out, "{json}").map_err(|e| UsageError(format!("cannot write output: {e}")))?;
-                    Ok(ExitCode::SUCCESS)
-                }
-                Err(DecodeError::UnknownDefinition { revision, name }) => Err(UsageError(format!(
-                    "revision {revision} has no definition named `{name}` (see `mcpgen defs --revision {revision}`)"
-                ))),
-                Err(e) => {
-                    eprintln!("{e}");
-                    Ok(ExitCode::from(1))
-                }
-            }
+            let input = read_named(&input)?;
+            decode::run(&input, rev, &target, policy(&p)?, jsonl, format == Format::Json)
         }
         Command::CheckTool { input } => check_tool(&input),
         Command::CheckIcon { uri, bytes, mime, allow_http, allow_svg, server } => {
             check_icon(&uri, bytes.as_ref(), mime.as_deref(), allow_http, allow_svg, server.as_deref())
         }
-        Command::Validate { revision: rev, def, jsonl, strict_formats, policy, format, paths } => {
+        Command::Validate { revision: rev, def, jsonl, conversation, strict_formats, policy: p, format, paths } => {
+            let policy = policy(&p)?;
+            let opts = mcpgen::Options { policy, strict_formats, ..mcpgen::Options::default() };
+            if let Some(file) = conversation {
+                let options = ConversationOptions { validation: opts, ..ConversationOptions::default() };
+                return conversation::run(&file, options, format == Format::Json);
+            }
             let rev = revision(&rev)?;
-            let policy: Policy = policy.parse().map_err(|e: mcpgen::UnknownPolicy| UsageError(e.to_string()))?;
             if let Some(d) = &def {
                 mcpgen::definition(rev, d).map_err(|_| {
                     UsageError(format!(
@@ -249,10 +295,9 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
                     ))
                 })?;
             }
-            let opts = mcpgen::Options { policy, strict_formats, ..mcpgen::Options::default() };
             validate::run(&validate::Settings { revision: rev, def, jsonl, opts, json: format == Format::Json }, &paths)
         }
-        Command::CheckRequest { supported_versions, input } => {
+        Command::CheckRequest { supported_versions, jsonl, format, input } => {
             let config = match supported_versions {
                 None => mcpgen::protocol::ServerConfig::default(),
                 Some(list) => {
@@ -262,8 +307,13 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
                     mcpgen::protocol::ServerConfig::new(list)
                 }
             };
-            let bytes = read_input(&input)?;
-            check::run(&bytes, &config)
+            let input = read_named(&input)?;
+            check::run(&input, &config, jsonl, format == Format::Json)
+        }
+        Command::Proxy { report, record, enforce, strict_formats, policy: p, command } => {
+            let validation = mcpgen::Options { policy: policy(&p)?, strict_formats, ..mcpgen::Options::default() };
+            let options = ConversationOptions { validation, ..ConversationOptions::default() };
+            proxy::run(proxy::Settings { report, record, enforce, command, options })
         }
         Command::Explain { revision: rev, def } => {
             if let Some(code) = explain::rule(&def)? {

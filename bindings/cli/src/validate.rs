@@ -73,14 +73,18 @@ fn collect_inputs(paths: &[PathBuf], jsonl: bool) -> Result<Vec<Input>, UsageErr
     Ok(inputs)
 }
 
-/// The messages of an input: (1-based line, bytes). JSON Lines: every non-blank line, a
-/// trailing `\r` stripped (AMB-22).
+/// The messages of an input: (1-based line, bytes).
 fn messages(input: &Input) -> Vec<(usize, &[u8])> {
-    if !input.lines {
-        return vec![(1, input.bytes.as_slice())];
+    split_lines(&input.bytes, input.lines)
+}
+
+/// The messages of a text: the whole text as line 1, or (JSON Lines) every non-blank line with
+/// its 1-based number, a trailing `\r` stripped (AMB-22).
+pub(crate) fn split_lines(bytes: &[u8], lines: bool) -> Vec<(usize, &[u8])> {
+    if !lines {
+        return vec![(1, bytes)];
     }
-    input
-        .bytes
+    bytes
         .split(|&b| b == b'\n')
         .enumerate()
         .map(|(i, line)| (i + 1, line.strip_suffix(b"\r").unwrap_or(line)))
@@ -115,20 +119,35 @@ fn check(settings: &Settings, bytes: &[u8]) -> Verdict {
     };
     match result {
         Ok(kind) => Verdict::Valid(kind),
-        Err(DecodeError::Invalid(errors)) => Verdict::Invalid(errors),
-        Err(DecodeError::Parse(e)) => Verdict::Invalid(vec![parse_error(&e)]),
-        Err(other) => Verdict::Invalid(vec![ValidationError {
+        Err(e) => Verdict::Invalid(decode_errors(e)),
+    }
+}
+
+/// A decoding failure as the list of errors `--format json` prints.
+pub(crate) fn decode_errors(e: DecodeError) -> Vec<ValidationError> {
+    match e {
+        DecodeError::Invalid(errors) => errors,
+        DecodeError::Parse(e) => vec![parse_error(&e)],
+        DecodeError::Protocol { rule, pointer, message } => vec![ValidationError {
+            pointer,
+            schema_path: String::new(),
+            keyword: "",
+            rule: Some(rule),
+            message,
+            arms: Vec::new(),
+        }],
+        other => vec![ValidationError {
             pointer: String::new(),
             schema_path: String::new(),
             keyword: "",
             rule: None,
             message: other.to_string(),
             arms: Vec::new(),
-        }]),
+        }],
     }
 }
 
-fn error_json(e: &ValidationError) -> Value {
+pub(crate) fn error_json(e: &ValidationError) -> Value {
     let mut m = Map::new();
     m.push("pointer", Value::String(e.pointer.clone()));
     m.push("schemaPath", Value::String(e.schema_path.clone()));

@@ -349,8 +349,10 @@ fn rules_lists_the_catalogue() {
     assert_eq!(meta6["level"], "MUST");
     assert!(meta6["source"].as_str().unwrap().contains("schema.json#/$defs/RequestParams"));
     assert!(meta6["enforced"].as_str().unwrap().starts_with("protocol::check_request"));
+    let id2 = list.iter().find(|r| r["id"] == "ID-2").unwrap();
+    assert!(id2["enforced"].as_str().unwrap().starts_with("conversation::Conversation: "), "{id2}");
     let cancel4 = list.iter().find(|r| r["id"] == "CANCEL-4").unwrap();
-    assert!(cancel4["enforced"].as_str().unwrap().starts_with("not judgeable from one message: "));
+    assert!(cancel4["enforced"].as_str().unwrap().starts_with("not judgeable from one message: "), "{cancel4}");
     for id in ["SCHEMA", "POLICY-STRICT", "AMB-10", "ERA-8", "Q-17"] {
         assert!(list.iter().any(|r| r["id"] == id), "{id} missing");
     }
@@ -512,6 +514,16 @@ fn decode_skip_invalid_items() {
     let lines: Vec<&str> = err.lines().collect();
     assert_eq!(lines.len(), 1, "{err}");
     assert!(lines[0].starts_with("skipped /tools/1: ") && lines[0].contains("inputSchema"), "{err}");
+    // With --format json the skipped items are part of the object, stderr stays empty.
+    let args = ["decode", "--result-for", "tools/list", "--skip-invalid-items", "--format", "json", "-"];
+    let (code, out, err) = mcpgen(&args, input);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["valid"], true, "{out}");
+    assert_eq!(report["output"]["tools"].as_array().map(Vec::len), Some(1), "{out}");
+    assert_eq!(report["skipped"].as_array().map(Vec::len), Some(1), "{out}");
+    assert_eq!(report["skipped"][0]["pointer"], "/tools/1", "{out}");
+    assert_eq!(report["skipped"][0]["errors"][0]["pointer"], "/tools/1", "{out}");
     // The flag needs --result-for.
     assert_eq!(mcpgen(&["decode", "--def", "ListToolsResult", "--skip-invalid-items", "-"], input).0, 2);
 }

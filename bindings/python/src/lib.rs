@@ -9,6 +9,7 @@
 //!   checks run with the GIL released whatever the input.
 //! - Every core error becomes a Python exception in one place, [`convert::Failure::into_pyerr`].
 
+mod conversation;
 mod convert;
 mod icons;
 mod tools;
@@ -61,7 +62,7 @@ fn revision_arg(revision: Option<&Bound<'_, PyString>>) -> Result<Revision, Fail
     })
 }
 
-fn policy_arg(policy: Option<&Bound<'_, PyString>>) -> Result<Policy, Failure> {
+pub(crate) fn policy_arg(policy: Option<&Bound<'_, PyString>>) -> Result<Policy, Failure> {
     match policy {
         None => Ok(Policy::Lossless),
         Some(p) => str_text(p)?.parse::<Policy>().map_err(|e| Failure::Usage(e.to_string())),
@@ -507,6 +508,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tools::validate_tool_arguments, m)?)?;
     m.add_function(wrap_pyfunction!(tools::validate_structured_content, m)?)?;
     m.add_class::<tools::ToolChecker>()?;
+    m.add_class::<conversation::Conversation>()?;
     m.add_function(wrap_pyfunction!(icons::check_icon, m)?)?;
     m.add_function(wrap_pyfunction!(icons::check_icon_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(icons::same_origin, m)?)?;

@@ -15,13 +15,17 @@ import mcpgen
 from support import VECTORS, dumps_lossless, error_kind, flatten, loads_lossless, typed_error
 
 # Every vector directory and the test module that runs it.
-RUNNERS = {"decode": "test_vectors.py", "protocol": "test_vectors.py", "tools": "test_tools.py", "icons": "test_tools.py"}
+RUNNERS = {
+    "decode": "test_vectors.py",
+    "protocol": "test_vectors.py",
+    "tools": "test_tools.py",
+    "icons": "test_tools.py",
+    "conversations": "test_conversations.py",
+}
 
 # Vector directories of features the Python package does not bind, with the reason. A new
 # directory in neither table fails the run: it needs a runner or a reason here.
-NOT_BOUND: Dict[str, str] = {
-    "conversations": "the conversation checker (mcpgen::conversation) has no Python binding yet",
-}
+NOT_BOUND: Dict[str, str] = {}
 
 
 def vector_files(sub: str) -> List[Path]:

@@ -15,11 +15,15 @@ Tool schemas (``check_tool``, ``check_tools``, ``validate_tool_arguments``,
 never fetched, unless a ``ToolChecker`` is given a ``fetch`` callable (JSCHEMA-6; see
 ``ToolChecker`` and ``FetchRequest``).
 
+Whole sessions go through ``Conversation``: ``Conversation().observe("server", data)``
+returns the ``Finding`` list of each message, checked against the messages before it.
+
 Typed dictionaries for every definition of every revision live in ``mcpgen.rev_2026_07_28``,
 ``mcpgen.rev_2025_11_25``, … (generated from the schema).
 """
 
 from ._native import REVISIONS as REVISIONS
+from ._native import Conversation as Conversation
 from ._native import ToolChecker as ToolChecker
 from ._native import __version__ as __version__
 from ._native import check_icon as check_icon
@@ -50,12 +54,14 @@ from ._types import DecodedResult as DecodedResult
 from ._types import Era as Era
 from ._types import ErrorDetail as ErrorDetail
 from ._types import ErrorResponse as ErrorResponse
+from ._types import Finding as Finding
 from ._types import Fetcher as Fetcher
 from ._types import FetchRequest as FetchRequest
 from ._types import IconError as IconError
 from ._types import IconInfo as IconInfo
 from ._types import IconPolicy as IconPolicy
 from ._types import LimitError as LimitError
+from ._types import Level as Level
 from ._types import LimitExceededError as LimitExceededError
 from ._types import Limits as Limits
 from ._types import McpgenError as McpgenError
@@ -69,6 +75,7 @@ from ._types import Resolver as Resolver
 from ._types import ResponseError as ResponseError
 from ._types import ResultResponse as ResultResponse
 from ._types import SchemaProblem as SchemaProblem
+from ._types import Sender as Sender
 from ._types import SkippedItem as SkippedItem
 from ._types import ToolDocumentError as ToolDocumentError
 from ._types import ToolReport as ToolReport
@@ -80,15 +87,18 @@ __all__ = [
     "REVISIONS",
     "AcceptedRequest",
     "ArmFailure",
+    "Conversation",
     "DecodedResult",
     "Era",
     "ErrorDetail",
     "ErrorResponse",
     "FetchRequest",
     "Fetcher",
+    "Finding",
     "IconError",
     "IconInfo",
     "IconPolicy",
+    "Level",
     "LimitError",
     "LimitExceededError",
     "Limits",
@@ -103,6 +113,7 @@ __all__ = [
     "ResponseError",
     "ResultResponse",
     "SchemaProblem",
+    "Sender",
     "SkippedItem",
     "ToolChecker",
     "ToolDocumentError",

@@ -9,6 +9,7 @@ from ._types import (
     Era,
     ErrorResponse,
     Fetcher,
+    Finding,
     IconInfo,
     IconPolicy,
     Limits,
@@ -18,12 +19,14 @@ from ._types import (
     Policy,
     Resolver,
     ResultResponse,
+    Sender,
     SkippedItem,
     ToolReport,
 )
 
 __all__ = [
     "REVISIONS",
+    "Conversation",
     "ToolChecker",
     "__version__",
     "check_icon",
@@ -294,6 +297,38 @@ class ToolChecker:
     def fetched(self) -> Tuple[str, ...]:
         """JSCHEMA-6: every URI handed to ``fetch`` so far, in order (the log of fetches;
         empty without ``fetch``)."""
+
+# ---- conversations -----------------------------------------------------------------------------
+
+@final
+class Conversation:
+    """The checker of one MCP session: feed it every message in order, each with its sender; it
+    returns the findings of each message: per-message validation plus the rules that span
+    messages (a result against its request, the negotiated revision and capabilities, MRTR,
+    subscriptions, progress, cancellation, logging). One object per session; calls on one
+    object are serialised (thread-safe), and checking releases the GIL.
+
+    ``strict_formats`` and ``policy`` apply to every message as in ``validate``;
+    ``extension_result_types`` lists the ``resultType`` values of negotiated extensions to
+    accept (RESULT-3). Raises ``ValueError`` for an unknown policy."""
+
+    def __new__(
+        cls,
+        *,
+        strict_formats: bool = False,
+        policy: Optional[Policy] = None,
+        extension_result_types: Optional[Sequence[str]] = None,
+    ) -> "Conversation": ...
+    def observe(self, sender: Sender, data: object) -> List[Finding]:
+        """Checks the next message, sent by ``sender`` (``"client"`` or ``"server"``); returns
+        its findings, empty when it has none. ``data`` is the exact text sent (``bytes``,
+        ``str``, ``bytearray``, ``memoryview``: text that is not JSON is a finding, MSG-8) or
+        parsed data (``dict``, …). Raises ``ValueError`` for another sender and ``TypeError`` /
+        ``ValueError`` for Python data that is not JSON data; the session is then unchanged."""
+    @property
+    def revision(self) -> Optional[str]:
+        """The revision the session negotiated (legacy ``initialize``) or last used (modern
+        ``_meta``), or None while unknown."""
 
 # ---- icons (ICON-*) ----------------------------------------------------------------------------
 

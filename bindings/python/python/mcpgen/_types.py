@@ -286,6 +286,43 @@ class MetaKey(NamedTuple):
     """META-3: the prefix's second label is ``modelcontextprotocol`` or ``mcp``."""
 
 
+# ---- conversations -----------------------------------------------------------------------------
+
+
+Sender = Union[Literal["client"], Literal["server"]]
+"""Which side sent a message."""
+
+Level = Union[Literal["error"], Literal["warning"]]
+"""``"error"`` for MUST / MUST NOT and schema violations, ``"warning"`` for SHOULD."""
+
+
+class Finding(NamedTuple):
+    """One thing wrong with a message of a conversation (``Conversation.observe``)."""
+
+    rule: Optional[str]
+    """Rule id from the catalogue (``LOG-5``, ``ID-2``, …); None for a plain schema violation."""
+    level: str
+    """``"error"`` or ``"warning"`` (a ``Level``)."""
+    pointer: str
+    """JSON pointer (RFC 6901) into the message; ``""`` is the root."""
+    schema_path: str
+    """The failing schema location for schema violations, ``""`` for rules."""
+    keyword: str
+    """The JSON Schema keyword that failed or would express the rule."""
+    message: str
+    """A sentence a person can act on."""
+
+    @property
+    def is_error(self) -> bool:
+        """True for an error-level finding."""
+        return self.level == "error"
+
+    def __str__(self) -> str:
+        at = self.pointer or "(root)"
+        rule = f" ({self.rule})" if self.rule else ""
+        return f"{self.level} at {at}{rule}: {self.message}"
+
+
 # ---- tool schemas ------------------------------------------------------------------------------
 
 

@@ -1,0 +1,100 @@
+//! `mcpgen decode`: one document, or one per line (`--jsonl`), as text or JSON objects.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use mcpgen::json::{Map, Tape, Value};
+use mcpgen::{DecodeError, Policy, Revision};
+
+use crate::validate::{decode_errors, error_json, split_lines};
+use crate::{Input, UsageError};
+
+/// What to decode as.
+pub enum Target {
+    Def(String),
+    ResultFor(String),
+    /// A list result with its invalid items left out (`--skip-invalid-items`).
+    ResultForSkipping(String),
+}
+
+pub fn run(
+    input: &Input,
+    rev: Revision,
+    target: &Target,
+    policy: Policy,
+    jsonl: bool,
+    json: bool,
+) -> Result<ExitCode, UsageError> {
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    let io = |e: std::io::Error| UsageError(format!("cannot write output: {e}"));
+    let mut failed = 0usize;
+    for (line, bytes) in split_lines(&input.bytes, jsonl) {
+        let mut skipped = Vec::new();
+        let decoded = match target {
+            Target::Def(def) => mcpgen::decode(rev, def, bytes, policy).map(|d| d.to_json_string()),
+            Target::ResultFor(method) => rev.decode_result(method, bytes, policy).map(|d| d.value.to_json_string()),
+            Target::ResultForSkipping(method) => {
+                mcpgen::decode_result_skipping_invalid_items(rev, method, bytes, policy).map(|out| {
+                    skipped = out.skipped;
+                    out.result.value.to_json_string()
+                })
+            }
+        };
+        if let Err(DecodeError::UnknownDefinition { revision, name }) = &decoded {
+            return Err(UsageError(format!(
+                "revision {revision} has no definition named `{name}` (see `mcpgen defs --revision {revision}`)"
+            )));
+        }
+        failed += usize::from(decoded.is_err());
+        let source = format!("{}:{line}", input.name);
+        match (decoded, json) {
+            (Ok(text), false) => {
+                writeln!(stdout, "{text}").map_err(io)?;
+                if !skipped.is_empty() {
+                    stdout.flush().map_err(io)?;
+                }
+                for item in &skipped {
+                    if jsonl {
+                        eprintln!("{source}: {item}");
+                    } else {
+                        eprintln!("{item}");
+                    }
+                }
+            }
+            (Err(e), false) => {
+                stdout.flush().map_err(io)?;
+                if jsonl {
+                    eprintln!("{source}: {e}");
+                } else {
+                    eprintln!("{e}");
+                }
+            }
+            (decoded, true) => {
+                let mut m = Map::new();
+                m.push("source", Value::String(source));
+                m.push("valid", Value::Bool(decoded.is_ok()));
+                match decoded {
+                    Ok(text) => {
+                        m.push("errors", Value::Array(Vec::new()));
+                        // The re-encoded text is the decoder's own output: it parses.
+                        let output = Tape::parse(&text).map(|t| mcpgen::JsonView::to_value(&t.root()));
+                        m.push("output", output.unwrap_or(Value::String(text)));
+                        if let Target::ResultForSkipping(_) = target {
+                            let items = skipped.iter().map(|item| {
+                                let mut s = Map::new();
+                                s.push("pointer", Value::String(item.pointer.clone()));
+                                s.push("errors", Value::Array(item.errors.iter().map(error_json).collect()));
+                                Value::Object(s)
+                            });
+                            m.push("skipped", Value::Array(items.collect()));
+                        }
+                    }
+                    Err(e) => m.push("errors", Value::Array(decode_errors(e).iter().map(error_json).collect())),
+                }
+                writeln!(stdout, "{}", Value::Object(m).to_json_string()).map_err(io)?;
+            }
+        }
+    }
+    stdout.flush().map_err(io)?;
+    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}

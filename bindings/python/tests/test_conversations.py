@@ -1,0 +1,153 @@
+"""`mcpgen.Conversation`: the conversation vectors (vectors/conversations/, the verdicts of the
+Rust runner mcpgen/tests/conversations.rs) and the API.
+
+A vector is `<name>.jsonl` (one `{"from", "message"|"raw", "session"?}` per line) and
+`<name>.expect.json`: the findings as a multiset of (line, rule, level, pointer); every other
+line has none. Each line's `message` is passed as its exact text (cut from the line, so number
+text and duplicate keys reach the checker as written), `raw` as its text."""
+
+import json
+import threading
+from collections import Counter
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+import pytest
+
+import mcpgen
+from support import VECTORS
+
+CONVERSATIONS = VECTORS / "conversations"
+
+Key = Tuple[int, Optional[str], str, str]
+
+
+def member_texts(line: str) -> Dict[str, str]:
+    """The exact source text of each member value of a one-line JSON object."""
+    decoder = json.JSONDecoder()
+    out: Dict[str, str] = {}
+    i = line.index("{") + 1
+    while True:
+        while line[i] in " \t\r\n,":
+            i += 1
+        if line[i] == "}":
+            return out
+        key, i = decoder.raw_decode(line, i)
+        while line[i] in " \t\r\n:":
+            i += 1
+        _, end = decoder.raw_decode(line, i)
+        out[key] = line[i:end]
+        i = end
+
+
+def replay(path: Path) -> List[Key]:
+    sessions: Dict[Optional[str], mcpgen.Conversation] = {}
+    got: List[Key] = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1):
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        conv = sessions.setdefault(row.get("session"), mcpgen.Conversation())
+        if "message" in row:
+            findings = conv.observe(row["from"], member_texts(line)["message"].encode("utf-8"))
+        else:
+            findings = conv.observe(row["from"], row["raw"])
+        for f in findings:
+            assert isinstance(f, mcpgen.Finding)
+            got.append((n, f.rule, f.level, f.pointer))
+    return got
+
+
+def vectors() -> List[Path]:
+    return sorted(CONVERSATIONS.glob("*.jsonl"))
+
+
+def test_there_are_conversation_vectors() -> None:
+    assert vectors(), f"no vectors in {CONVERSATIONS}"
+    for v in vectors():
+        assert v.with_name(v.name[: -len(".jsonl")] + ".expect.json").is_file(), f"{v.name} has no .expect.json"
+
+
+@pytest.mark.parametrize("path", vectors(), ids=lambda p: p.stem)
+def test_conversation_vector(path: Path) -> None:
+    expect: Dict[str, Any] = json.loads(path.with_name(path.stem + ".expect.json").read_text())
+    want = Counter((f["line"], f["rule"], f["level"], f["pointer"]) for f in expect["findings"])
+    got = Counter(replay(path))
+    assert got == want, f"missing {sorted((want - got).elements(), key=str)}, unexpected {sorted((got - want).elements(), key=str)}"
+
+
+def test_member_texts_keeps_the_source_text() -> None:
+    line = '{"from": "client", "message": {"a": 1.50, "a": [1e2]}, "session":"s"}'
+    assert member_texts(line) == {"from": '"client"', "message": '{"a": 1.50, "a": [1e2]}', "session": '"s"'}
+
+
+# ---- the API -------------------------------------------------------------------------------------
+
+BAD_CALL = (
+    b'{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":5,"arguments":{},'
+    b'"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}'
+)
+
+
+def test_text_that_is_not_json_is_a_finding() -> None:
+    c = mcpgen.Conversation()
+    (f,) = c.observe("client", b"{not json")
+    assert (f.rule, f.level, f.pointer, f.is_error) == ("MSG-8", "error", "", True)
+    assert "MSG-8" in str(f)
+    assert [x.rule for x in c.observe("server", "")] == ["MSG-8"]
+
+
+def test_every_input_kind_gives_the_same_findings() -> None:
+    data = json.loads(BAD_CALL)
+    results = [
+        mcpgen.Conversation().observe("client", x)
+        for x in (BAD_CALL, BAD_CALL.decode(), bytearray(BAD_CALL), memoryview(BAD_CALL), data)
+    ]
+    assert all(r == results[0] for r in results), results
+    (f,) = results[0]
+    assert (f.rule, f.pointer, f.level) == (None, "/params/name", "error")
+    assert f.schema_path and f.keyword and f.message
+
+
+def test_finding_fields() -> None:
+    (f,) = mcpgen.Conversation().observe("client", BAD_CALL)
+    assert f._fields == ("rule", "level", "pointer", "schema_path", "keyword", "message")
+
+
+def test_bad_sender_and_non_json_data_leave_the_session_unchanged() -> None:
+    c = mcpgen.Conversation()
+    with pytest.raises(ValueError, match="unknown sender"):
+        c.observe("peer", b"{}")
+    with pytest.raises((TypeError, ValueError)):
+        c.observe("client", {"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {1, 2}})
+    with pytest.raises(TypeError):
+        c.observe(1, b"{}")  # type: ignore[arg-type]
+    assert c.revision is None
+
+
+def test_options() -> None:
+    with pytest.raises(ValueError):
+        mcpgen.Conversation(policy="bogus")  # type: ignore[arg-type]
+    strict = mcpgen.Conversation(policy="strict")
+    bogus = BAD_CALL.replace(b'"name":5', b'"name":"a","bogus":1')
+    assert "POLICY-STRICT" in [f.rule for f in strict.observe("client", bogus)]
+    assert "POLICY-STRICT" not in [f.rule for f in mcpgen.Conversation().observe("client", bogus)]
+
+
+def test_one_conversation_from_many_threads() -> None:
+    c = mcpgen.Conversation()
+    errors: List[BaseException] = []
+
+    def work() -> None:
+        try:
+            for _ in range(50):
+                assert [f.rule for f in c.observe("client", b"{nope")] == ["MSG-8"]
+        except BaseException as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
