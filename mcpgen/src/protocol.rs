@@ -136,7 +136,7 @@ impl std::error::Error for ProtocolError {}
 /// | envelope | `jsonrpc`, `method`, `params` shape, response body | -32600 | 400 | CORE-2 / MSG-5 | echoed |
 /// | legacy `initialize` on a modern-only server | -32022 (-32600 without `protocolVersion`), `data.supported` | | 400 | ERA-8 | echoed |
 /// | `_meta` | missing `protocolVersion` / `clientCapabilities` | -32602 | 400 | META-6 | echoed |
-/// | version | not configured, or a legacy version in `_meta` (AMB-8); `data.supported` lists the configured modern versions (the ones `_meta` can name) | -32022 | 400 | VER-1 | echoed |
+/// | version | not configured, or a legacy version in `_meta` (AMB-8) | -32022 | 400 | VER-1 | echoed |
 /// | method | unknown / not a client request | -32601 | 404 | MSG-9 | echoed |
 /// | params | schema | -32602, `data.errors` | 200 (AMB-10) | SCHEMA | echoed |
 ///

@@ -43,27 +43,14 @@ impl<'c> Versions<'c> {
     fn supported_list(&self) -> String {
         self.config.supported_versions.join(", ")
     }
-    /// The versions a client can name in per-request `_meta`: the modern ones. A dual-era
-    /// server's legacy versions are reachable only through `initialize` (AMB-8), so listing
-    /// them in a -32022 would send the client to a version this path refuses; a server
-    /// configured with legacy versions only lists those.
-    fn per_request_list(&self) -> Vec<String> {
-        if self.modern.is_empty() {
-            return self.config.supported_versions.clone();
-        }
-        let modern: Vec<&str> = self.modern.iter().map(|r| r.as_str()).collect();
-        self.config.supported_versions.iter().filter(|v| modern.contains(&v.as_str())).cloned().collect()
-    }
-    /// -32022 with `data.supported` (the versions usable in `_meta`, see
-    /// [`Versions::per_request_list`]) and `data.requested`.
+    /// -32022 with `data.supported` (the configured versions) and `data.requested`.
     fn unsupported(&self, requested: &str, id: Option<Value>, rule: &'static str) -> ProtocolError {
-        let supported = self.per_request_list();
         let mut data = Map::new();
-        data.push("supported", string_array(&supported));
+        data.push("supported", string_array(&self.config.supported_versions));
         data.push("requested", Value::String(requested.to_owned()));
         let mut e = refuse(
             -32022,
-            format!("Unsupported protocol version `{requested}`; this server supports: {}", supported.join(", ")),
+            format!("Unsupported protocol version `{requested}`; this server supports: {}", self.supported_list()),
             id,
             400,
             rule,
