@@ -75,11 +75,20 @@ impl Peer {
     /// A modern request with conformant `_meta` and header.
     async fn modern(&self, id: i64, method: &str, mut params: Value, caps: Value) -> Answer {
         params["_meta"] = meta(caps);
-        self.post(
-            &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}),
-            &[("mcp-protocol-version", MODERN)],
-        )
-        .await
+        self.send_modern(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).await
+    }
+
+    /// A modern message with the standard headers derived from its body.
+    async fn send_modern(&self, body: &Value) -> Answer {
+        let version =
+            body["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"].as_str().unwrap_or(MODERN).to_owned();
+        let method = body["method"].as_str().unwrap().to_owned();
+        let name = body["params"].get("name").or(body["params"].get("uri")).and_then(Value::as_str).map(str::to_owned);
+        let mut h = vec![("mcp-protocol-version", version.as_str()), ("mcp-method", method.as_str())];
+        if let Some(n) = &name {
+            h.push(("mcp-name", n.as_str()));
+        }
+        self.post(body, &h).await
     }
 
     fn findings(&self) -> Vec<String> {
@@ -94,7 +103,8 @@ async fn modern_requests_are_served_statelessly_with_the_spec_codes() {
     let d = p.modern(1, "server/discover", json!({}), json!({})).await;
     assert_eq!(d.status, 200);
     let r = &d.last()["result"];
-    assert_eq!(r["supportedVersions"], json!([MODERN]));
+    let supported = r["supportedVersions"].clone();
+    assert_eq!(supported[0], MODERN, "the modern version first");
     assert_eq!(r["resultType"], "complete");
     assert_eq!(r["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "mcpgen-reference-server");
 
@@ -107,19 +117,22 @@ async fn modern_requests_are_served_statelessly_with_the_spec_codes() {
 
     // Refusals: code, HTTP status, data.
     let bare = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {}});
-    let a = p.post(&bare, &[("mcp-protocol-version", MODERN)]).await;
+    let a = p.send_modern(&bare).await;
     assert_eq!((a.status, a.last()["error"]["code"].as_i64()), (400, Some(-32602)));
 
     let mut v999 =
         json!({"jsonrpc": "2.0", "id": 4, "method": "server/discover", "params": {"_meta": meta(json!({}))}});
     v999["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] = json!("v999");
-    let a = p.post(&v999, &[("mcp-protocol-version", "v999")]).await;
+    let a = p.send_modern(&v999).await;
     assert_eq!((a.status, a.last()["error"]["code"].as_i64()), (400, Some(-32022)));
-    assert_eq!(a.last()["error"]["data"]["supported"], json!([MODERN]), "only versions usable in _meta");
+    assert_eq!(a.last()["error"]["data"]["supported"], supported, "the versions server/discover names");
     assert_eq!(a.last()["error"]["data"]["requested"], "v999");
 
-    let a = p.post(&v999, &[("mcp-protocol-version", MODERN)]).await;
+    let a = p.post(&v999, &[("mcp-protocol-version", MODERN), ("mcp-method", "server/discover")]).await;
     assert_eq!((a.status, a.last()["error"]["code"].as_i64()), (400, Some(-32020)));
+    let list = json!({"jsonrpc": "2.0", "id": 41, "method": "tools/list", "params": {"_meta": meta(json!({}))}});
+    let a = p.post(&list, &[("mcp-protocol-version", MODERN), ("mcp-method", "prompts/list")]).await;
+    assert_eq!((a.status, a.last()["error"]["code"].as_i64()), (400, Some(-32020)), "Mcp-Method differs");
 
     for removed in ["ping", "initialize", "logging/setLevel", "resources/subscribe", "unknown/method"] {
         let a = p.modern(5, removed, json!({}), json!({})).await;
@@ -139,12 +152,7 @@ async fn modern_requests_are_served_statelessly_with_the_spec_codes() {
     assert_eq!(a.messages.len(), 1, "no log without logLevel: {:?}", a.messages);
     let mut params = json!({"name": "test_logging_tool", "_meta": meta(json!({}))});
     params["_meta"]["io.modelcontextprotocol/logLevel"] = json!("info");
-    let a = p
-        .post(
-            &json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": params}),
-            &[("mcp-protocol-version", MODERN)],
-        )
-        .await;
+    let a = p.send_modern(&json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": params})).await;
     assert!(a.content_type.starts_with("text/event-stream"));
     assert_eq!(a.messages[0]["method"], "notifications/message");
 
@@ -205,6 +213,7 @@ async fn listen_streams_acknowledge_first_then_deliver_what_was_asked() {
         .header("content-type", "application/json")
         .header("accept", "application/json, text/event-stream")
         .header("mcp-protocol-version", MODERN)
+        .header("mcp-method", "subscriptions/listen")
         .body(req.to_string())
         .send()
         .await

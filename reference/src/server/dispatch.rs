@@ -119,7 +119,7 @@ impl Server {
         match method {
             "ping" => Ok(json!({})),
             "server/discover" => Ok(json!({
-                "supportedVersions": self.modern_versions(),
+                "supportedVersions": self.supported_versions(),
                 "capabilities": self.capabilities(true),
                 "instructions": f.instructions,
             })),

@@ -20,7 +20,6 @@ use tokio::sync::mpsc;
 use super::{Frame, Incoming, Reply, Server};
 
 const SESSION_HEADER: &str = "mcp-session-id";
-const VERSION_HEADER: &str = "mcp-protocol-version";
 
 #[derive(Clone)]
 struct App {
@@ -115,11 +114,9 @@ async fn post_mcp(State(app): State<App>, headers: HeaderMap, body: Bytes) -> Re
     if !allowed(&headers, app.port) {
         return forbidden();
     }
-    let incoming = Incoming {
-        session: header_str(&headers, SESSION_HEADER),
-        protocol_version_header: header_str(&headers, VERSION_HEADER),
-        http: true,
-    };
+    let pairs =
+        headers.iter().filter_map(|(k, v)| Some((k.as_str().to_owned(), v.to_str().ok()?.to_owned()))).collect();
+    let incoming = Incoming { session: header_str(&headers, SESSION_HEADER), http_headers: Some(pairs) };
     let accepts_sse = header_str(&headers, header::ACCEPT.as_str()).is_some_and(|a| a.contains("text/event-stream"));
     match app.server.process(&body, &incoming) {
         Reply::Accepted => StatusCode::ACCEPTED.into_response(),

@@ -1,7 +1,8 @@
 //! `mcpgen-reference-server`: a dual-era MCP server on the public API of `mcpgen`.
 //!
 //! The request path, the same for Streamable HTTP ([`http`]) and stdio ([`stdio`]):
-//! 1. [`Server::process`] parses the message; a response from the client is routed to the
+//! 1. [`Server::process`] parses the message; on HTTP, `mcpgen::protocol::check_http_headers`
+//!    checks a modern request's standard headers against its body (-32020); a response from the client is routed to the
 //!    legacy session request waiting for it.
 //! 2. A request on an established legacy session (HTTP: `Mcp-Session-Id`; stdio: after
 //!    `initialize`) is validated with `mcpgen::protocol::validate_message` under the session's
@@ -68,10 +69,8 @@ pub enum Reply {
 pub struct Incoming {
     /// `Mcp-Session-Id` (HTTP) or the stdio connection's session once initialized.
     pub session: Option<String>,
-    /// `MCP-Protocol-Version`, when the transport has headers.
-    pub protocol_version_header: Option<String>,
-    /// True on HTTP (the header rules apply), false on stdio.
-    pub http: bool,
+    /// The HTTP request's headers (name, value); `None` on stdio, where no header rules apply.
+    pub http_headers: Option<Vec<(String, String)>>,
 }
 
 /// Findings of the conversation checker on messages this server sent.
@@ -141,8 +140,11 @@ impl Server {
         self.check.as_ref()
     }
 
-    fn modern_versions(&self) -> Vec<&'static str> {
-        vec![MODERN_VERSION]
+    /// `server/discover`'s `supportedVersions`: the configured versions, as `check_request`
+    /// lists them in a -32022's `data.supported` (AMB-8: a dual-era server names its legacy
+    /// versions too; they are usable through `initialize` only).
+    fn supported_versions(&self) -> &[String] {
+        &self.config.supported_versions
     }
 
     /// Server capabilities for either era.
@@ -196,11 +198,12 @@ impl Server {
         let key = format!("request-{}", self.requests.fetch_add(1, Ordering::Relaxed));
         if let Ok(v) = &parsed {
             self.observe(&key, Sender::Client, v);
-            // The HTTP header must match `_meta` (-32020, HTTP 400): checked before the version
-            // itself, so a mismatch is reported as such.
-            if incoming.http {
-                if let Some(e) = header_mismatch(v, incoming) {
-                    let body = error_response(v.get("id"), &e);
+            // The standard headers must match the body (-32020, HTTP 400): checked before the
+            // body itself, so a mismatch is reported as such.
+            if let Some(headers) = &incoming.http_headers {
+                let pairs = headers.iter().map(|(k, v)| (k.as_str(), v.as_str()));
+                if let Err(e) = mcpgen::protocol::check_http_headers(pairs, bytes) {
+                    let body = dispatch::to_serde(&e.to_response());
                     self.observe(&key, Sender::Server, &body);
                     self.forget(&key);
                     return Reply::Immediate(body, e.http_status);
@@ -393,21 +396,6 @@ impl Server {
         }
         result
     }
-}
-
-/// -32020 (HTTP 400): a modern request whose `MCP-Protocol-Version` header is missing or
-/// differs from its `_meta` version.
-fn header_mismatch(v: &Value, incoming: &Incoming) -> Option<RpcError> {
-    let meta_version = v.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")?.as_str()?;
-    let header = incoming.protocol_version_header.as_deref();
-    let message = match header {
-        None => "Missing MCP-Protocol-Version header".to_owned(),
-        Some(h) if h != meta_version => {
-            format!("MCP-Protocol-Version header `{h}` does not match _meta protocolVersion `{meta_version}`")
-        }
-        Some(_) => return None,
-    };
-    Some(RpcError { http_status: 400, ..RpcError::new(-32020, message) })
 }
 
 fn rules_of(e: &mcpgen::DecodeError) -> Vec<&'static str> {

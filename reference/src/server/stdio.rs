@@ -40,11 +40,7 @@ where
         let modern = serde_json::from_str::<Value>(&line)
             .ok()
             .is_some_and(|v| v.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion").is_some());
-        let incoming = Incoming {
-            session: if modern { None } else { session.clone() },
-            protocol_version_header: None,
-            http: false,
-        };
+        let incoming = Incoming { session: if modern { None } else { session.clone() }, http_headers: None };
         match server.process(line.as_bytes(), &incoming) {
             Reply::Accepted => {}
             Reply::Immediate(v, _) => {
