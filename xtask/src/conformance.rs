@@ -80,8 +80,12 @@ pub fn run(root: &Path) -> Result<()> {
     for rev in REVISIONS {
         let scored = requirements(&dir, rev, "server")?;
         println!("==> server leg, requirements {rev}: {} scored scenarios", scored.len());
-        let out =
-            run_suite(suite_cmd(&["server", "--url", &url, "--requirements", rev]), &work, &format!("server-{rev}"))?;
+        let out = run_suite(
+            suite_cmd(&["server", "--url", &url, "--requirements", rev]),
+            &work,
+            &format!("server-{rev}"),
+            &scored,
+        )?;
         scores.push(score(&format!("server {rev}"), &scored, &summary(&out)));
     }
     drop(server);
@@ -113,6 +117,7 @@ pub fn run(root: &Path) -> Result<()> {
                 suite_cmd(&["client", "--command", &cmd, "--scenario", scenario, "--spec-version", rev]),
                 &work,
                 &format!("client-{rev}-{}", scenario.replace('/', "_")),
+                &scored,
             )?;
             results.extend(summary(&out));
         }
@@ -236,15 +241,17 @@ fn requirements(dir: &Path, rev: &str, leg: &str) -> Result<Vec<String>> {
     Ok(out)
 }
 
-/// Runs the suite, teeing its output into `work/<name>.log`; shows one line per scenario.
-fn run_suite(mut cmd: Command, work: &Path, name: &str) -> Result<String> {
+/// Runs the suite, teeing its output into `work/<name>.log`; shows one line per scenario
+/// (those outside `scored` marked as such).
+fn run_suite(mut cmd: Command, work: &Path, name: &str, scored: &[String]) -> Result<String> {
     let log = work.join(format!("{name}.log"));
     let output = cmd.output().map_err(|e| format!("cannot run the conformance suite: {e}"))?;
     let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
     text.push_str(&String::from_utf8_lossy(&output.stderr));
     std::fs::write(&log, &text).map_err(|e| format!("cannot write {}: {e}", log.display()))?;
     for (scenario, ok) in summary(&text) {
-        println!("    {} {scenario}", if ok { "pass" } else { "FAIL" });
+        let note = if scored.contains(&scenario) { "" } else { " (not scored)" };
+        println!("    {} {scenario}{note}", if ok { "pass" } else { "FAIL" });
     }
     let _ = std::io::stdout().flush();
     Ok(text)
