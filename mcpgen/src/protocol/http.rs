@@ -64,13 +64,15 @@ pub(crate) fn check<'h>(
                     format!("Header mismatch: the MCP-Protocol-Version header is missing (the body names `{version}`)"),
                 ))
             }
-            Some(h) if h != version => return Err(mismatch(
-                id,
-                "HTTP-8",
-                format!(
+            Some(h) if h != version => {
+                return Err(mismatch(
+                    id,
+                    "HTTP-8",
+                    format!(
                     "Header mismatch: MCP-Protocol-Version `{h}` differs from the body's protocolVersion `{version}`"
                 ),
-            )),
+                ))
+            }
             Some(_) => {}
         }
         match header(METHOD) {
