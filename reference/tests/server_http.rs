@@ -247,18 +247,6 @@ async fn listen_streams_acknowledge_first_then_deliver_what_was_asked() {
     assert_eq!(p.findings(), Vec::<String>::new());
 }
 
-/// Findings the conversation checker reports on legacy sessions for as long as it is the
-/// per-message scaffold that validates every message under 2026-07-28 (it does not follow
-/// `initialize` yet). Each entry must still occur (a stale entry fails the test), so the list
-/// shrinks when the session-aware checker lands.
-const LEGACY_EXPECTED_FINDINGS: &[(&str, &str)] = &[
-    (
-        "missing required property `resultType`",
-        "2025-11-25 results have no resultType; the scaffold judges them as 2026-07-28",
-    ),
-    ("is an input request", "2025-11-25 sends sampling/elicitation as requests; 2026-07-28 embeds them in results"),
-];
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn legacy_sessions_negotiate_stream_and_ask_the_client() {
     let p = Arc::new(start().await);
@@ -314,22 +302,7 @@ async fn legacy_sessions_negotiate_stream_and_ask_the_client() {
     let a = p.post(&json!({"jsonrpc": "2.0", "id": 5, "method": "ping"}), &h).await;
     assert_eq!(a.status, 404);
 
-    let findings = p.findings();
-    let mut used = vec![false; LEGACY_EXPECTED_FINDINGS.len()];
-    let unexpected: Vec<&String> = findings
-        .iter()
-        .filter(|f| match LEGACY_EXPECTED_FINDINGS.iter().position(|(m, _)| f.contains(m)) {
-            Some(i) => {
-                used[i] = true;
-                false
-            }
-            None => true,
-        })
-        .collect();
-    assert!(unexpected.is_empty(), "conversation checker findings: {unexpected:#?}");
-    for ((m, why), used) in LEGACY_EXPECTED_FINDINGS.iter().zip(used) {
-        assert!(used, "expected finding `{m}` ({why}) no longer occurs: remove it from the list");
-    }
+    assert_eq!(p.findings(), Vec::<String>::new());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -45,15 +45,7 @@ async fn stdio_serves_a_legacy_session_and_modern_requests_on_one_connection() {
         .expect("the server ends at EOF")
         .unwrap()
         .unwrap();
-    // The legacy results are judged by the scaffold checker under 2026-07-28 (see the HTTP
-    // test's expected list); the modern exchange must be clean.
-    let modern_findings: Vec<String> = server
-        .self_check()
-        .unwrap()
-        .findings()
-        .into_iter()
-        .filter(|(k, _)| k.starts_with("request-"))
-        .map(|(k, f)| format!("{k}: {f}"))
-        .collect();
-    assert_eq!(modern_findings, Vec::<String>::new());
+    let findings: Vec<String> =
+        server.self_check().unwrap().findings().into_iter().map(|(k, f)| format!("{k}: {f}")).collect();
+    assert_eq!(findings, Vec::<String>::new());
 }
