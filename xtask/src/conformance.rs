@@ -7,7 +7,8 @@
 //! 3. Runs `conformance server --requirements R` for each revision and the client leg (every
 //!    scored non-`auth/*` client scenario of R, `conformance client --command <client>`).
 //!    Node runs with `--import loopback.mjs`, so the suite's mock servers bind 127.0.0.1.
-//! 4. Prints the scored pass counts per set and fails below 100 %.
+//! 4. Prints the scored pass counts per set and fails below 100 %, or when the server's
+//!    self-check (mcpgen's conversation checker on every message it sent) found anything.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -140,10 +141,20 @@ pub fn run(root: &Path) -> Result<()> {
     );
     println!("conformance took {:.1?}", start.elapsed());
     let short: Vec<&str> = scores.iter().filter(|s| !s.complete()).map(|s| s.set.as_str()).collect();
-    if short.is_empty() {
+    let mut problems = Vec::new();
+    if !short.is_empty() {
+        problems.push(format!("below 100 % of scored scenarios: {}", short.join(", ")));
+    }
+    if findings > 0 {
+        problems.push(format!(
+            "the server sent {findings} message(s) the conversation checker faults (see {})",
+            stderr_path.display()
+        ));
+    }
+    if problems.is_empty() {
         Ok(())
     } else {
-        Err(format!("below 100 % of scored scenarios: {}", short.join(", ")))
+        Err(problems.join("; "))
     }
 }
 
