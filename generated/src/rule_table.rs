@@ -278,7 +278,7 @@ pub static RULES: [Rule; 266] = [
         level: Level::Must,
         summary: "-32020 HeaderMismatch is answered with HTTP 400; its message says which header failed.",
         source: "schema.json#/$defs/HeaderMismatchError, basic/transports/streamable-http",
-        enforcement: Enforcement::NotEnforced("header validation is the HTTP layer's and mcpgen has none; a received -32020 is checked against HeaderMismatchError by protocol::validate_message"),
+        enforcement: Enforcement::Enforced("protocol::check_http_headers answers header failures with -32020, HTTP 400 and a message naming the header; a received -32020 is checked against HeaderMismatchError by protocol::validate_message"),
     },
     Rule {
         id: "ERR-9",
@@ -593,7 +593,7 @@ pub static RULES: [Rule; 266] = [
         level: Level::Must,
         summary: "An HTTP request without `MCP-Protocol-Version` is rejected (400, -32020) unless the server deliberately serves it as 2025-03-26.",
         source: "basic/transports/streamable-http",
-        enforcement: Enforcement::NotEnforced("HTTP layer; mcpgen does not see headers"),
+        enforcement: Enforcement::Enforced("protocol::check_http_headers (-32020, HTTP 400) for a modern request without the header; the transport passes the headers"),
     },
     Rule {
         id: "MRTR-1",
@@ -1132,7 +1132,7 @@ pub static RULES: [Rule; 266] = [
         level: Level::Must,
         summary: "Every POST has `MCP-Protocol-Version` equal to the body's `io.modelcontextprotocol/protocolVersion`; a mismatch gets 400 and -32020.",
         source: "basic/transports/streamable-http, schema.json#/$defs/RequestMetaObject",
-        enforcement: Enforcement::NotEnforced("HTTP layer; protocol::check_request sees only the body"),
+        enforcement: Enforcement::Enforced("protocol::check_http_headers (-32020, HTTP 400)"),
     },
     Rule {
         id: "HTTP-9",
@@ -1153,14 +1153,14 @@ pub static RULES: [Rule; 266] = [
         level: Level::Must,
         summary: "A server refuses (400, -32020) a request whose needed standard headers are absent, contain invalid characters or differ from the body.",
         source: "basic/transports/streamable-http",
-        enforcement: Enforcement::NotEnforced("HTTP layer; mcpgen does not see headers"),
+        enforcement: Enforcement::Enforced("protocol::check_http_headers for MCP-Protocol-Version, Mcp-Method and Mcp-Name (-32020, HTTP 400); custom Mcp-Param-* headers are not checked"),
     },
     Rule {
         id: "HTTP-12",
         level: Level::Must,
         summary: "Header names compare case-insensitively, header values case-sensitively.",
         source: "basic/transports/streamable-http",
-        enforcement: Enforcement::NotEnforced("HTTP layer"),
+        enforcement: Enforcement::Enforced("protocol::check_http_headers: names case-insensitive, values case-sensitive after trimming optional whitespace"),
     },
     Rule {
         id: "HTTP-13",

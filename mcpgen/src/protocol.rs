@@ -24,6 +24,7 @@
 #![allow(clippy::result_large_err)]
 
 mod client;
+mod http;
 mod message;
 mod meta;
 mod response;
@@ -159,6 +160,36 @@ impl std::error::Error for ProtocolError {}
 /// here they are refused by META-6.
 pub fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<AcceptedRequest, ProtocolError> {
     server::check_request(bytes, config)
+}
+
+/// Streamable HTTP: the standard headers of a modern request (its body names a version in
+/// `_meta`) against its body, before [`check_request`]. Every failure is -32020 HeaderMismatch
+/// with HTTP 400 (ERR-8), the message naming the header:
+///
+/// | header | failure | rule |
+/// |---|---|---|
+/// | `MCP-Protocol-Version` | missing | ERA-10 |
+/// | `MCP-Protocol-Version` | differs from `_meta`'s `protocolVersion` | HTTP-8 |
+/// | `Mcp-Method` | missing, or differs from `method` | HTTP-11 |
+/// | `Mcp-Name` | missing or differing, for `tools/call` / `prompts/get` (`params.name`) and `resources/read` (`params.uri`) | HTTP-11 |
+///
+/// Header names compare case-insensitively, values case-sensitively after trimming optional
+/// whitespace (HTTP-12). A body that is not JSON or not a modern request passes: it is
+/// [`check_request`]'s to judge. Custom `Mcp-Param-*` headers are not checked.
+///
+/// ```
+/// let body = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{
+///     "io.modelcontextprotocol/protocolVersion":"2026-07-28",
+///     "io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+/// let headers = [("MCP-Protocol-Version", "2025-11-25"), ("Mcp-Method", "tools/list")];
+/// let e = mcpgen::protocol::check_http_headers(headers, body).unwrap_err();
+/// assert_eq!((e.code, e.http_status, e.rule), (-32020, 400, "HTTP-8"));
+/// ```
+pub fn check_http_headers<'h>(
+    headers: impl IntoIterator<Item = (&'h str, &'h str)>,
+    body: &[u8],
+) -> Result<(), ProtocolError> {
+    http::check(headers, body)
 }
 
 /// -32021 (ERR-9, META-9, HTTP 400): the handler needs a client capability that this request's

@@ -7,10 +7,12 @@
 //! - `diff FROM TO [--format markdown|json]`: what changed between two schema revisions ([`diff`]).
 //! - `test`: the full test run that CI and the README use ([`test`]).
 //! - `fuzz [--target NAME] [--seconds N]`: the cargo-fuzz targets, nightly, not in CI ([`fuzz`]).
+//! - `conformance`: the official MCP conformance suite against the reference peer ([`conformance`]).
 //! - `bench`: every validation path on one message mix, side by side ([`bench`]).
 
 mod bench;
 mod codegen;
+mod conformance;
 mod diff;
 mod examples;
 mod fuzz;
@@ -48,8 +50,11 @@ enum Command {
     ///
     /// FROM and TO are pinned revision names (with their errata) or schema files.
     Diff(diff::DiffArgs),
-    /// Run every test: schema pull, codegen --check, cargo test, C library, clippy, rustdoc, Python.
+    /// Run every test: schema pull, codegen --check, cargo test, C library, clippy, rustdoc, Python,
+    /// the conformance suite.
     Test,
+    /// Run the official MCP conformance suite against the reference server and client.
+    Conformance,
     /// Run the cargo-fuzz targets of fuzz/ for a given time each (nightly; not part of CI).
     Fuzz(fuzz::FuzzArgs),
     /// Benchmark every validation path on one realistic message mix (release build).
@@ -122,6 +127,7 @@ fn main() -> ExitCode {
         },
         Command::Diff(args) => diff::run(&root, &args),
         Command::Test => test::run(&root),
+        Command::Conformance => conformance::run(&root),
         Command::Fuzz(args) => return fuzz::main(&root, args),
         Command::Bench(args) => bench::run(&root, &args),
     };

@@ -34,6 +34,8 @@ const STEPS: &[Step] = &[
         &[("RUSTDOCFLAGS", "-Dwarnings")],
     ),
     Step::in_process("python", crate::python::test),
+    // The official MCP conformance suite against the reference server and client.
+    Step::in_process("conformance", crate::conformance::run),
 ];
 
 struct Step {

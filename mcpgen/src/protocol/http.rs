@@ -1,0 +1,164 @@
+//! Streamable HTTP header rules for a modern request (the body carries
+//! `_meta["io.modelcontextprotocol/protocolVersion"]`): [`super::check_http_headers`].
+
+use std::borrow::Cow;
+
+use crate::json::{JsonView, Tape, Value};
+
+use super::message::{read_id, IdRead, PROTOCOL_VERSION_KEY};
+use super::ProtocolError;
+
+/// The standard headers a modern HTTP request carries (names compare case-insensitively,
+/// HTTP-12).
+const VERSION: &str = "mcp-protocol-version";
+const METHOD: &str = "mcp-method";
+const NAME: &str = "mcp-name";
+
+/// Where `Mcp-Name` comes from in the body, per method (HTTP-10).
+fn name_param(method: &str) -> Option<&'static str> {
+    match method {
+        "tools/call" | "prompts/get" => Some("name"),
+        "resources/read" => Some("uri"),
+        _ => None,
+    }
+}
+
+fn mismatch(id: Option<Value>, rule: &'static str, message: String) -> ProtocolError {
+    ProtocolError {
+        code: -32020,
+        message,
+        data: None,
+        id,
+        http_status: 400,
+        rule,
+        errors: Vec::new(),
+        legacy_initialize: false,
+    }
+}
+
+pub(crate) fn check<'h>(
+    headers: impl IntoIterator<Item = (&'h str, &'h str)>,
+    body: &[u8],
+) -> Result<(), ProtocolError> {
+    let headers: Vec<(&str, &str)> = headers.into_iter().collect();
+    // HTTP-12: names case-insensitive; values compared after removing optional whitespace
+    // (RFC 9110 §5.5), case-sensitively.
+    let header = |name: &str| {
+        headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.trim_matches([' ', '\t']))
+    };
+    // A body that is not JSON, or not a modern request, is check_request's to judge.
+    let Ok(outcome) = Tape::with_parsed(body, |tape| {
+        let v = tape.root();
+        let version = v.get("params").and_then(|p| p.get("_meta")).and_then(|m| m.get(PROTOCOL_VERSION_KEY));
+        let Some(version) = version.and_then(|x| x.as_str().map(Cow::into_owned)) else { return Ok(()) };
+        let Some(method) = v.get("method").and_then(|m| m.as_str().map(Cow::into_owned)) else { return Ok(()) };
+        let id = match read_id(&v) {
+            IdRead::Valid(id) => Some(id),
+            _ => None,
+        };
+        match header(VERSION) {
+            None => {
+                return Err(mismatch(
+                    id,
+                    "ERA-10",
+                    format!("Header mismatch: the MCP-Protocol-Version header is missing (the body names `{version}`)"),
+                ))
+            }
+            Some(h) if h != version => {
+                return Err(mismatch(
+                    id,
+                    "HTTP-8",
+                    format!(
+                    "Header mismatch: MCP-Protocol-Version `{h}` differs from the body's protocolVersion `{version}`"
+                ),
+                ))
+            }
+            Some(_) => {}
+        }
+        match header(METHOD) {
+            None => {
+                return Err(mismatch(
+                    id,
+                    "HTTP-11",
+                    format!("Header mismatch: the Mcp-Method header is missing (the body's method is `{method}`)"),
+                ))
+            }
+            Some(h) if h != method => {
+                return Err(mismatch(
+                    id,
+                    "HTTP-11",
+                    format!("Header mismatch: Mcp-Method `{h}` differs from the body's method `{method}`"),
+                ))
+            }
+            Some(_) => {}
+        }
+        let Some(param) = name_param(&method) else { return Ok(()) };
+        let Some(name) = v.get("params").and_then(|p| p.get(param)).and_then(|n| n.as_str().map(Cow::into_owned))
+        else {
+            return Ok(());
+        };
+        match header(NAME) {
+            None => Err(mismatch(
+                id,
+                "HTTP-11",
+                format!("Header mismatch: the Mcp-Name header is missing (the body's params.{param} is `{name}`)"),
+            )),
+            Some(h) if h != name => Err(mismatch(
+                id,
+                "HTTP-11",
+                format!("Header mismatch: Mcp-Name `{h}` differs from the body's params.{param} `{name}`"),
+            )),
+            Some(_) => Ok(()),
+        }
+    }) else {
+        return Ok(());
+    };
+    outcome
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check;
+
+    const BODY: &[u8] = br#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo",
+        "_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+
+    fn rule(headers: &[(&str, &str)], body: &[u8]) -> Option<&'static str> {
+        check(headers.iter().copied(), body).err().map(|e| {
+            assert_eq!((e.code, e.http_status), (-32020, 400));
+            e.rule
+        })
+    }
+
+    #[test]
+    fn conformant_headers_pass_with_any_name_case_and_surrounding_whitespace() {
+        let h = [("MCP-Protocol-Version", "2026-07-28"), ("mcp-method", "tools/call"), ("Mcp-Name", "  echo\t")];
+        assert_eq!(rule(&h, BODY), None);
+    }
+
+    #[test]
+    fn each_missing_or_differing_header_is_a_header_mismatch() {
+        let ok = [("mcp-protocol-version", "2026-07-28"), ("mcp-method", "tools/call"), ("mcp-name", "echo")];
+        assert_eq!(rule(&ok[1..], BODY), Some("ERA-10"));
+        assert_eq!(rule(&[("mcp-protocol-version", "2025-11-25"), ok[1], ok[2]], BODY), Some("HTTP-8"));
+        assert_eq!(rule(&[ok[0], ok[2]], BODY), Some("HTTP-11"));
+        assert_eq!(
+            rule(&[ok[0], ("mcp-method", "TOOLS/CALL"), ok[2]], BODY),
+            Some("HTTP-11"),
+            "values are case-sensitive"
+        );
+        assert_eq!(rule(&ok[..2], BODY), Some("HTTP-11"));
+        assert_eq!(rule(&[ok[0], ok[1], ("mcp-name", "other")], BODY), Some("HTTP-11"));
+        let e = check(ok[1..].iter().copied(), BODY).unwrap_err();
+        assert_eq!(
+            e.to_response_json(),
+            r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32020,"message":"Header mismatch: the MCP-Protocol-Version header is missing (the body names `2026-07-28`)"}}"#
+        );
+    }
+
+    #[test]
+    fn legacy_and_unparseable_bodies_are_left_to_check_request() {
+        assert_eq!(rule(&[], br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#), None);
+        assert_eq!(rule(&[], b"{not json"), None);
+    }
+}

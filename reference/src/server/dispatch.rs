@@ -1,0 +1,358 @@
+//! Serving one request: the method handlers over the fixture set, for both eras.
+//!
+//! A handler gets the request (already accepted by `mcpgen::protocol::check_request` for the
+//! modern era, or validated against the session's revision for the legacy one), a sink for
+//! the messages it sends on the request's stream (progress, logs, and in the legacy era its
+//! own requests to the client), and returns the result object or an error.
+
+use std::sync::Arc;
+
+use serde_json::{json, Map, Value};
+
+use super::fixtures::{render, Entry, Fixtures};
+use super::session::Session;
+use super::Server;
+
+/// The request's era and what it declared.
+#[derive(Clone)]
+pub enum Era {
+    /// An established 2025-11-25-style session (negotiated by `initialize`).
+    Legacy(Arc<Session>),
+    /// A stateless 2026-07-28 request; its `_meta` carries version and capabilities.
+    Modern { meta: Value },
+}
+
+impl Era {
+    pub fn is_modern(&self) -> bool {
+        matches!(self, Era::Modern { .. })
+    }
+
+    /// The capabilities the client declared (per request in the modern era, at `initialize`
+    /// in the legacy one).
+    pub fn client_capabilities(&self) -> Value {
+        match self {
+            Era::Legacy(s) => s.client_capabilities.clone(),
+            Era::Modern { meta } => {
+                meta.get("io.modelcontextprotocol/clientCapabilities").cloned().unwrap_or_else(|| json!({}))
+            }
+        }
+    }
+}
+
+/// A JSON-RPC error to answer with, and the HTTP status it travels with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RpcError {
+    pub code: i64,
+    pub message: String,
+    pub data: Option<Value>,
+    pub http_status: u16,
+}
+
+impl RpcError {
+    pub fn new(code: i64, message: impl Into<String>) -> RpcError {
+        RpcError { code, message: message.into(), data: None, http_status: 200 }
+    }
+    pub fn invalid_params(message: impl Into<String>) -> RpcError {
+        RpcError::new(-32602, message)
+    }
+    pub fn with_data(mut self, data: Value) -> RpcError {
+        self.data = Some(data);
+        self
+    }
+    /// From the core's refusal (code, message, data and HTTP status are the core's).
+    pub fn from_protocol(e: &mcpgen::protocol::ProtocolError) -> RpcError {
+        RpcError {
+            code: e.code,
+            message: e.message.clone(),
+            data: e.data.as_ref().map(to_serde),
+            http_status: e.http_status,
+        }
+    }
+    /// The error object of a response.
+    pub fn to_error_object(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("code".into(), self.code.into());
+        m.insert("message".into(), self.message.clone().into());
+        if let Some(d) = &self.data {
+            m.insert("data".into(), d.clone());
+        }
+        Value::Object(m)
+    }
+}
+
+/// mcpgen's lossless value as serde_json (the peer builds its messages with serde_json).
+pub fn to_serde(v: &mcpgen::Value) -> Value {
+    Value::from(v)
+}
+
+/// Where a handler sends the messages of its request's stream.
+#[derive(Clone)]
+pub struct Outbound {
+    tx: tokio::sync::mpsc::UnboundedSender<super::Frame>,
+}
+
+impl Outbound {
+    pub fn new(tx: tokio::sync::mpsc::UnboundedSender<super::Frame>) -> Outbound {
+        Outbound { tx }
+    }
+    /// Sends a message; a closed stream (the client went away) drops it.
+    pub fn send(&self, message: Value) {
+        let _ = self.tx.send(super::Frame::Message(message));
+    }
+    pub fn notify(&self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+}
+
+const LOG_LEVELS: [&str; 8] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+
+fn severity(level: &str) -> Option<usize> {
+    LOG_LEVELS.iter().position(|l| *l == level)
+}
+
+impl Server {
+    /// Serves one request; returns its result object (without the modern stamps, which the
+    /// transport adds: see [`Server::finish_modern_result`]).
+    pub async fn handle(&self, era: &Era, method: &str, params: &Value, out: &Outbound) -> Result<Value, RpcError> {
+        let modern = era.is_modern();
+        let f = &self.fixtures;
+        match method {
+            "ping" => Ok(json!({})),
+            "server/discover" => Ok(json!({
+                "supportedVersions": self.supported_versions(),
+                "capabilities": self.capabilities(true),
+                "instructions": f.instructions,
+            })),
+            "tools/list" => Ok(json!({ "tools": Fixtures::listed(&f.tools, "tool", modern) })),
+            "prompts/list" => Ok(json!({ "prompts": Fixtures::listed(&f.prompts, "prompt", modern) })),
+            "resources/list" => Ok(json!({ "resources": Fixtures::listed(&f.resources, "resource", modern) })),
+            "resources/templates/list" => {
+                Ok(json!({ "resourceTemplates": Fixtures::listed(&f.templates, "template", modern) }))
+            }
+            "resources/read" => {
+                let uri = params.get("uri").and_then(Value::as_str).unwrap_or_default();
+                match f.read_resource(uri, modern) {
+                    Some(contents) => Ok(json!({ "contents": contents })),
+                    // SEP-2164: an unknown resource is -32602 with the uri in `data`.
+                    None => {
+                        Err(RpcError::invalid_params(format!("Resource not found: {uri}"))
+                            .with_data(json!({"uri": uri})))
+                    }
+                }
+            }
+            "resources/subscribe" | "resources/unsubscribe" => {
+                let Era::Legacy(session) = era else { unreachable!("removed in the modern era (check_request)") };
+                let uri = params.get("uri").and_then(Value::as_str).unwrap_or_default().to_owned();
+                session.set_subscribed(&uri, method == "resources/subscribe");
+                Ok(json!({}))
+            }
+            "logging/setLevel" => {
+                let Era::Legacy(session) = era else { unreachable!("removed in the modern era (check_request)") };
+                let level = params.get("level").and_then(Value::as_str).unwrap_or("info");
+                session.set_log_level(level);
+                Ok(json!({}))
+            }
+            "completion/complete" => Ok(json!({ "completion": { "values": [], "total": 0, "hasMore": false } })),
+            "prompts/get" => {
+                let name = params.get("name").and_then(Value::as_str).unwrap_or_default();
+                let entry = f
+                    .prompt(name, modern)
+                    .ok_or_else(|| RpcError::invalid_params(format!("Unknown prompt: {name}")))?;
+                let args = params.get("arguments").cloned().unwrap_or_else(|| json!({}));
+                if let Some(required) = entry.spec["prompt"]["arguments"].as_array() {
+                    for a in required.iter().filter(|a| a["required"] == true) {
+                        let n = a["name"].as_str().unwrap_or_default();
+                        if args.get(n).is_none() {
+                            return Err(RpcError::invalid_params(format!(
+                                "Missing required argument `{n}` of prompt {name}"
+                            )));
+                        }
+                    }
+                }
+                if entry.spec.get("rounds").is_some() {
+                    return self.input_required(entry, era, params, &json!({ "args": args }));
+                }
+                Ok(render(&entry.spec["result"], &json!({ "args": args })))
+            }
+            "tools/call" => self.call_tool(era, params, out).await,
+            other => Err(RpcError { http_status: 404, ..RpcError::new(-32601, format!("Method not found: {other}")) }),
+        }
+    }
+
+    async fn call_tool(&self, era: &Era, params: &Value, out: &Outbound) -> Result<Value, RpcError> {
+        let modern = era.is_modern();
+        let name = params.get("name").and_then(Value::as_str).unwrap_or_default();
+        let Some(entry) = self.fixtures.tool(name, modern) else {
+            return Err(RpcError::invalid_params(format!("Unknown tool: {name}")));
+        };
+        let args = params.get("arguments").cloned().unwrap_or_else(|| json!({}));
+        let progress_token = params.pointer("/_meta/progressToken").cloned();
+        let cx = json!({ "args": args, "progressToken": progress_token.clone().unwrap_or(Value::Null) });
+        match entry.str("behavior").unwrap_or("static") {
+            "static" => Ok(render(&entry.spec["result"], &cx)),
+            "logging" => {
+                for line in entry.spec["log"].as_array().into_iter().flatten() {
+                    self.log(era, out, "info", line.clone());
+                    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                }
+                Ok(render(&entry.spec["result"], &cx))
+            }
+            "progress" => {
+                if let Some(token) = &progress_token {
+                    let total = entry.spec["total"].clone();
+                    for p in entry.spec["progress"].as_array().into_iter().flatten() {
+                        out.notify(
+                            "notifications/progress",
+                            json!({ "progressToken": token, "progress": p, "total": total,
+                                    "message": format!("Completed step {p} of {total}") }),
+                        );
+                        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                    }
+                }
+                Ok(render(&entry.spec["result"], &cx))
+            }
+            "client_request" => {
+                let Era::Legacy(session) = era else { unreachable!("client_request tools are legacy-only") };
+                let request = render(&entry.spec["request"], &cx);
+                let method = request["method"].as_str().unwrap_or_default();
+                let needed = mcpgen::protocol::required_capability(&from_serde(&request));
+                if let Some(missing) =
+                    mcpgen::protocol::missing_capabilities(&from_serde(&era.client_capabilities()), &needed)
+                {
+                    // Legacy sessions have no -32021: the tool reports it in its result.
+                    let text =
+                        format!("The client did not declare the capability {method} needs: {}", to_serde(&missing));
+                    return Ok(json!({ "isError": true, "content": [{ "type": "text", "text": text }] }));
+                }
+                let response = session.request_client(out, method, request["params"].clone()).await?;
+                let cx = json!({ "args": cx["args"], "response": response });
+                Ok(render(&entry.spec["result"], &cx))
+            }
+            "requires_capability" => {
+                let declared = from_serde(&era.client_capabilities());
+                if let Some(missing) =
+                    mcpgen::protocol::missing_capabilities(&declared, &from_serde(&entry.spec["requires"]))
+                {
+                    return Err(RpcError::from_protocol(&mcpgen::protocol::missing_capability_error(None, missing)));
+                }
+                Ok(render(&entry.spec["result"], &cx))
+            }
+            "input_required" => self.input_required(entry, era, params, &cx),
+            "notify_listeners" => {
+                self.listeners.notify(entry.str("notification").unwrap_or_default());
+                Ok(render(&entry.spec["result"], &cx))
+            }
+            other => Err(RpcError::new(-32603, format!("fixture tool {name} has an unknown behavior `{other}`"))),
+        }
+    }
+
+    /// A log message for this request: in the legacy era at or above the session's level; in
+    /// the modern era only when the request opted in with `logLevel` (LOG-1), at or above it.
+    fn log(&self, era: &Era, out: &Outbound, level: &str, data: Value) {
+        let threshold = match era {
+            Era::Legacy(s) => s.log_level(),
+            Era::Modern { meta } => match meta.get("io.modelcontextprotocol/logLevel").and_then(Value::as_str) {
+                Some(l) => Some(l.to_owned()),
+                None => return,
+            },
+        };
+        if let (Some(t), Some(l)) = (threshold.as_deref().and_then(severity), severity(level)) {
+            if l < t {
+                return;
+            }
+        }
+        out.notify(
+            "notifications/message",
+            json!({ "level": level, "logger": "mcpgen-reference-server", "data": data }),
+        );
+    }
+
+    /// MRTR (modern era): the entry's `rounds` of input requests, answered one round per retry.
+    /// The answers collected so far travel in the signed `requestState`; the final result is
+    /// rendered with them under `/answers`.
+    fn input_required(&self, entry: &Entry, era: &Era, params: &Value, cx: &Value) -> Result<Value, RpcError> {
+        let rounds = entry.spec["rounds"].as_array().cloned().unwrap_or_default();
+        let (mut round, mut answers) = (0usize, Map::new());
+        if let Some(token) = params.get("requestState").and_then(Value::as_str) {
+            let state = self.signer.verify(token).map_err(|e| RpcError::invalid_params(e.to_string()))?;
+            if state["for"]
+                != entry.spec.get("tool").or(entry.spec.get("prompt")).map_or(Value::Null, |x| x["name"].clone())
+            {
+                return Err(RpcError::invalid_params("requestState belongs to another request"));
+            }
+            round = state["round"].as_u64().unwrap_or(0) as usize;
+            answers = state["answers"].as_object().cloned().unwrap_or_default();
+        }
+        let responses = match params.get("inputResponses") {
+            None => Map::new(),
+            Some(Value::Object(m)) => m.clone(),
+            Some(_) => return Err(RpcError::invalid_params("inputResponses must be an object")),
+        };
+        let declared = from_serde(&era.client_capabilities());
+        let only_declared = entry.spec["onlyDeclared"] == true;
+        while round < rounds.len() {
+            let mut asked = Map::new();
+            for (key, request) in rounds[round].as_object().into_iter().flatten() {
+                let needed = mcpgen::protocol::required_capability(&from_serde(request));
+                if let Some(missing) = mcpgen::protocol::missing_capabilities(&declared, &needed) {
+                    if only_declared {
+                        continue;
+                    }
+                    return Err(RpcError::from_protocol(&mcpgen::protocol::missing_capability_error(None, missing)));
+                }
+                asked.insert(key.clone(), request.clone());
+            }
+            if asked.is_empty() {
+                return Ok(json!({ "content": [{ "type": "text", "text": "No supported capabilities declared" }] }));
+            }
+            let mut all = true;
+            for (key, request) in &asked {
+                match responses.get(key) {
+                    Some(answer) => {
+                        check_input_response(request, key, answer)?;
+                        answers.insert(key.clone(), answer.clone());
+                    }
+                    None => all = false,
+                }
+            }
+            if !all {
+                let name =
+                    entry.spec.get("tool").or(entry.spec.get("prompt")).map_or(Value::Null, |x| x["name"].clone());
+                let state = json!({ "for": name, "round": round, "answers": answers });
+                return Ok(json!({
+                    "resultType": "input_required",
+                    "inputRequests": asked,
+                    "requestState": self.signer.sign(&state),
+                }));
+            }
+            round += 1;
+        }
+        let mut cx = cx.clone();
+        cx["answers"] = Value::Object(answers);
+        Ok(render(&entry.spec["result"], &cx))
+    }
+}
+
+/// MRTR: an input response must be the result its input request asks for; checked by the
+/// generated validator of that result definition.
+fn check_input_response(request: &Value, key: &str, answer: &Value) -> Result<(), RpcError> {
+    let def = match request["method"].as_str() {
+        Some("elicitation/create") => "ElicitResult",
+        Some("sampling/createMessage") => "CreateMessageResult",
+        Some("roots/list") => "ListRootsResult",
+        _ => return Ok(()),
+    };
+    let Some(rev) = mcpgen::Revision::parse(super::MODERN_VERSION) else { return Ok(()) };
+    // Input responses omit `resultType` (they are client results embedded in params).
+    let mut candidate = answer.clone();
+    if let Value::Object(m) = &mut candidate {
+        m.entry("resultType").or_insert_with(|| "complete".into());
+    }
+    mcpgen::validate_view(rev, def, &&candidate, mcpgen::Options::default())
+        .map_err(|e| RpcError::invalid_params(format!("inputResponses/{key} is not a valid {def}: {e}")))
+}
+
+/// serde_json as mcpgen's lossless value.
+pub fn from_serde(v: &Value) -> mcpgen::Value {
+    mcpgen::Value::from(v)
+}

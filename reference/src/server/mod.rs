@@ -1,0 +1,421 @@
+//! `mcpgen-reference-server`: a dual-era MCP server on the public API of `mcpgen`.
+//!
+//! The request path, the same for Streamable HTTP ([`http`]) and stdio ([`stdio`]):
+//! 1. [`Server::process`] parses the message; on HTTP, `mcpgen::protocol::check_http_headers`
+//!    checks a modern request's standard headers against its body (-32020); a response from the client is routed to the
+//!    legacy session request waiting for it.
+//! 2. A request on an established legacy session (HTTP: `Mcp-Session-Id`; stdio: after
+//!    `initialize`) is validated with `mcpgen::protocol::validate_message` under the session's
+//!    revision. Anything else goes through `mcpgen::protocol::check_request`: a legacy
+//!    `initialize` opens a session, a modern request (`_meta`) is served statelessly under its
+//!    `_meta` version, and every refusal comes back with the code, data and HTTP status the
+//!    spec requires.
+//! 3. [`Server::handle`](dispatch) serves the method from the fixture set; the messages it
+//!    sends on the way (progress, logs, legacy sampling/elicitation requests) and the final
+//!    response travel as [`Frame`]s; the transport writes them as JSON or as an SSE stream.
+//! 4. Modern results are stamped (`resultType`, `serverInfo` in `_meta`, caching hints).
+//! 5. With self-checking on, every message in and out is fed to a
+//!    `mcpgen::conversation::Conversation` (one per legacy session, one per modern request);
+//!    findings on messages the server sent are logged and kept ([`SelfCheck`]).
+
+pub mod dispatch;
+pub mod fixtures;
+pub mod http;
+pub mod session;
+pub mod state;
+pub mod stdio;
+
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use mcpgen::conversation::{Conversation, Finding, Sender};
+use mcpgen::protocol::{check_request, ServerConfig};
+use serde_json::{json, Value};
+use tokio::sync::mpsc;
+
+use dispatch::{Era, Outbound, RpcError};
+use fixtures::Fixtures;
+use session::{Listeners, Session};
+use state::StateSigner;
+
+/// The stateless revision this server serves per request.
+pub const MODERN_VERSION: &str = "2026-07-28";
+/// The session revisions this server accepts through `initialize`, preferred first.
+pub const LEGACY_VERSIONS: [&str; 4] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+
+/// One message on a request's stream.
+#[derive(Debug, Clone)]
+pub enum Frame {
+    /// A notification or a server-to-client request.
+    Message(Value),
+    /// The response that ends the stream, with its HTTP status.
+    Final(Value, u16),
+}
+
+/// What the transport sends back for one incoming message.
+pub enum Reply {
+    /// Nothing to answer (a notification, or a response from the client): HTTP 202.
+    Accepted,
+    /// Refused before any handler ran: one message with its HTTP status.
+    Immediate(Value, u16),
+    /// A served request: its frames, ending with [`Frame::Final`] (a listen stream never
+    /// ends). `session` is set when this request opened a legacy session.
+    Stream { frames: mpsc::UnboundedReceiver<Frame>, session: Option<String> },
+}
+
+/// Transport facts the core needs (HTTP headers; stdio has none).
+#[derive(Debug, Default, Clone)]
+pub struct Incoming {
+    /// `Mcp-Session-Id` (HTTP) or the stdio connection's session once initialized.
+    pub session: Option<String>,
+    /// The HTTP request's headers (name, value); `None` on stdio, where no header rules apply.
+    pub http_headers: Option<Vec<(String, String)>>,
+}
+
+/// Findings of the conversation checker on messages this server sent.
+#[derive(Debug, Default)]
+pub struct SelfCheck {
+    conversations: Mutex<HashMap<String, Conversation>>,
+    findings: Mutex<Vec<(String, Finding)>>,
+}
+
+impl SelfCheck {
+    fn observe(&self, key: &str, from: Sender, message: &Value) {
+        let text = message.to_string();
+        let found = {
+            let mut all = self.conversations.lock().unwrap();
+            all.entry(key.to_owned()).or_default().observe(from, text.as_bytes())
+        };
+        if from == Sender::Server && !found.is_empty() {
+            let mut kept = self.findings.lock().unwrap();
+            for f in found {
+                eprintln!("self-check: {key}: {f} in {text}");
+                kept.push((key.to_owned(), f));
+            }
+        }
+    }
+    fn forget(&self, key: &str) {
+        self.conversations.lock().unwrap().remove(key);
+    }
+    /// Every finding so far: (conversation, finding).
+    pub fn findings(&self) -> Vec<(String, Finding)> {
+        self.findings.lock().unwrap().clone()
+    }
+}
+
+/// The server: fixtures, sessions, listen streams, the `requestState` key.
+pub struct Server {
+    pub fixtures: Fixtures,
+    config: ServerConfig,
+    signer: StateSigner,
+    sessions: Mutex<HashMap<String, Arc<Session>>>,
+    listeners: Listeners,
+    check: Option<SelfCheck>,
+    requests: AtomicU64,
+}
+
+impl Server {
+    /// A server over the built-in fixtures; `self_check` feeds every message to the
+    /// conversation checker.
+    pub fn new(self_check: bool) -> Server {
+        Server::with_fixtures(Fixtures::builtin(), StateSigner::random(), self_check)
+    }
+
+    pub fn with_fixtures(fixtures: Fixtures, signer: StateSigner, self_check: bool) -> Server {
+        let versions = std::iter::once(MODERN_VERSION).chain(LEGACY_VERSIONS);
+        Server {
+            fixtures,
+            config: ServerConfig::new(versions),
+            signer,
+            sessions: Mutex::new(HashMap::new()),
+            listeners: Listeners::default(),
+            check: self_check.then(SelfCheck::default),
+            requests: AtomicU64::new(0),
+        }
+    }
+
+    /// The self-check findings (empty when self-checking is off).
+    pub fn self_check(&self) -> Option<&SelfCheck> {
+        self.check.as_ref()
+    }
+
+    /// `server/discover`'s `supportedVersions`: the configured versions, as `check_request`
+    /// lists them in a -32022's `data.supported` (AMB-8: a dual-era server names its legacy
+    /// versions too; they are usable through `initialize` only).
+    fn supported_versions(&self) -> &[String] {
+        &self.config.supported_versions
+    }
+
+    /// Server capabilities for either era.
+    fn capabilities(&self, modern: bool) -> Value {
+        if modern {
+            json!({ "tools": { "listChanged": true }, "prompts": { "listChanged": true }, "resources": {}, "completions": {} })
+        } else {
+            json!({
+                "tools": { "listChanged": true }, "prompts": { "listChanged": true },
+                "resources": { "subscribe": true, "listChanged": true }, "logging": {}, "completions": {}
+            })
+        }
+    }
+
+    pub fn session(&self, id: &str) -> Option<Arc<Session>> {
+        self.sessions.lock().unwrap().get(id).cloned()
+    }
+
+    /// Ends a legacy session (HTTP DELETE); false when there was none.
+    pub fn end_session(&self, id: &str) -> bool {
+        if let Some(c) = &self.check {
+            c.forget(id);
+        }
+        self.sessions.lock().unwrap().remove(id).is_some()
+    }
+
+    fn observe(&self, key: &str, from: Sender, message: &Value) {
+        if let Some(c) = &self.check {
+            c.observe(key, from, message);
+        }
+    }
+
+    /// Handles one incoming message (the request path in the module docs).
+    pub fn process(self: &Arc<Self>, bytes: &[u8], incoming: &Incoming) -> Reply {
+        let parsed: Result<Value, _> = serde_json::from_slice(bytes);
+        // A legacy session: validate under its revision.
+        if let Some(sid) = &incoming.session {
+            let Some(session) = self.session(sid) else {
+                let body = json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": format!("Unknown or ended session `{sid}`")}});
+                return Reply::Immediate(body, 404);
+            };
+            return match parsed {
+                Ok(v) => self.process_legacy(session, v),
+                Err(e) => {
+                    Reply::Immediate(error_response(None, &RpcError::new(-32700, format!("Parse error: {e}"))), 400)
+                }
+            };
+        }
+        // A client's answer to a server request carries no method (stdio sessions route here
+        // only before `initialize`, where there are no server requests).
+        let key = format!("request-{}", self.requests.fetch_add(1, Ordering::Relaxed));
+        if let Ok(v) = &parsed {
+            self.observe(&key, Sender::Client, v);
+            // The standard headers must match the body (-32020, HTTP 400): checked before the
+            // body itself, so a mismatch is reported as such.
+            if let Some(headers) = &incoming.http_headers {
+                let pairs = headers.iter().map(|(k, v)| (k.as_str(), v.as_str()));
+                if let Err(e) = mcpgen::protocol::check_http_headers(pairs, bytes) {
+                    let body = dispatch::to_serde(&e.to_response());
+                    self.observe(&key, Sender::Server, &body);
+                    self.forget(&key);
+                    return Reply::Immediate(body, e.http_status);
+                }
+            }
+        }
+        let accepted = match check_request(bytes, &self.config) {
+            Ok(a) => a,
+            Err(e) => {
+                let body: Value = dispatch::to_serde(&e.to_response());
+                if e.id.is_some() || parsed.as_ref().is_ok_and(|v| v.get("id").is_some()) {
+                    self.observe(&key, Sender::Server, &body);
+                }
+                self.forget(&key);
+                return Reply::Immediate(body, e.http_status);
+            }
+        };
+        let v = parsed.expect("check_request accepted it, so it is JSON");
+        let Some(id) = v.get("id").cloned() else {
+            self.forget(&key);
+            return Reply::Accepted; // a notification: nothing to answer (MSG-4)
+        };
+        if accepted.legacy {
+            return self.initialize(accepted.revision, id, &v, key);
+        }
+        let meta = v.pointer("/params/_meta").cloned().unwrap_or_else(|| json!({}));
+        self.serve(Era::Modern { meta }, id, v, key)
+    }
+
+    fn forget(&self, key: &str) {
+        if let Some(c) = &self.check {
+            c.forget(key);
+        }
+    }
+
+    /// A legacy `initialize` accepted by `check_request`: open a session.
+    fn initialize(self: &Arc<Self>, revision: mcpgen::Revision, id: Value, v: &Value, key: String) -> Reply {
+        let sid = new_session_id();
+        let caps = v.pointer("/params/capabilities").cloned().unwrap_or_else(|| json!({}));
+        self.sessions.lock().unwrap().insert(sid.clone(), Arc::new(Session::new(sid.clone(), revision, caps)));
+        let result = json!({
+            "protocolVersion": revision.as_str(),
+            "capabilities": self.capabilities(false),
+            "serverInfo": self.fixtures.server_info,
+            "instructions": self.fixtures.instructions,
+        });
+        let body = json!({"jsonrpc": "2.0", "id": id, "result": result});
+        // The session's conversation starts with its handshake.
+        self.observe(&sid, Sender::Client, v);
+        self.observe(&sid, Sender::Server, &body);
+        self.forget(&key);
+        let (tx, frames) = mpsc::unbounded_channel();
+        let _ = tx.send(Frame::Final(body, 200));
+        Reply::Stream { frames, session: Some(sid) }
+    }
+
+    fn process_legacy(self: &Arc<Self>, session: Arc<Session>, v: Value) -> Reply {
+        self.observe(&session.id, Sender::Client, &v);
+        let is_response = v.get("method").is_none() && (v.get("result").is_some() || v.get("error").is_some());
+        if is_response {
+            session.deliver(v);
+            return Reply::Accepted;
+        }
+        let bytes = v.to_string();
+        if let Err(e) =
+            mcpgen::protocol::validate_message(session.revision, bytes.as_bytes(), mcpgen::Options::default())
+        {
+            let Some(id) = v.get("id").cloned() else { return Reply::Accepted };
+            let unknown_method = rules_of(&e).contains(&"MSG-9");
+            let err = if unknown_method {
+                RpcError::new(-32601, format!("Method not found: {}", v["method"]))
+            } else {
+                RpcError::invalid_params(format!("Invalid request: {e}"))
+            };
+            let body = error_response(Some(&id), &err);
+            self.observe(&session.id, Sender::Server, &body);
+            return Reply::Immediate(body, 200);
+        }
+        let Some(id) = v.get("id").cloned() else { return Reply::Accepted };
+        if v["method"] == "initialize" {
+            let err = RpcError::new(-32600, "The session is already initialized");
+            let body = error_response(Some(&id), &err);
+            self.observe(&session.id, Sender::Server, &body);
+            return Reply::Immediate(body, 400);
+        }
+        let key = session.id.clone();
+        self.serve(Era::Legacy(session), id, v, key)
+    }
+
+    /// Runs the handler on its own task; its frames end with the final response.
+    fn serve(self: &Arc<Self>, era: Era, id: Value, v: Value, key: String) -> Reply {
+        let (tx, frames) = mpsc::unbounded_channel();
+        let method = v["method"].as_str().unwrap_or_default().to_owned();
+        let params = v.get("params").cloned().unwrap_or_else(|| json!({}));
+        if method == "subscriptions/listen" {
+            return self.listen(id, &params, tx, frames, key);
+        }
+        let server = Arc::clone(self);
+        tokio::spawn(async move {
+            let (check_tx, mut check_rx) = mpsc::unbounded_channel::<Frame>();
+            let out = Outbound::new(check_tx);
+            let handler = {
+                let server = Arc::clone(&server);
+                let era = era.clone();
+                let method = method.clone();
+                async move { server.handle(&era, &method, &params, &out).await }
+            };
+            tokio::pin!(handler);
+            // Forward the handler's messages as they come, through the self-check.
+            let outcome = loop {
+                tokio::select! {
+                    Some(frame) = check_rx.recv() => {
+                        if let Frame::Message(m) = &frame {
+                            server.observe(&key, Sender::Server, m);
+                        }
+                        let _ = tx.send(frame);
+                    }
+                    outcome = &mut handler => break outcome,
+                }
+            };
+            while let Ok(frame) = check_rx.try_recv() {
+                if let Frame::Message(m) = &frame {
+                    server.observe(&key, Sender::Server, m);
+                }
+                let _ = tx.send(frame);
+            }
+            let (body, status) = match outcome {
+                Ok(result) => {
+                    let result = if era.is_modern() { server.finish_modern_result(&method, result) } else { result };
+                    (json!({"jsonrpc": "2.0", "id": id, "result": result}), 200)
+                }
+                Err(e) => (error_response(Some(&id), &e), e.http_status),
+            };
+            server.observe(&key, Sender::Server, &body);
+            if era.is_modern() {
+                server.forget(&key);
+            }
+            let _ = tx.send(Frame::Final(body, status));
+        });
+        Reply::Stream { frames, session: None }
+    }
+
+    /// `subscriptions/listen`: the acknowledgement first (SUB-2), then every list-changed
+    /// notification the client opted in to, until the client closes the stream.
+    fn listen(
+        &self,
+        id: Value,
+        params: &Value,
+        tx: mpsc::UnboundedSender<Frame>,
+        frames: mpsc::UnboundedReceiver<Frame>,
+        key: String,
+    ) -> Reply {
+        let supported = ["toolsListChanged", "promptsListChanged"];
+        let mut honored = serde_json::Map::new();
+        let mut wants = HashSet::new();
+        for (k, on) in params.get("notifications").and_then(Value::as_object).into_iter().flatten() {
+            if on == &Value::Bool(true) && supported.contains(&k.as_str()) {
+                honored.insert(k.clone(), Value::Bool(true));
+                wants.insert(k.clone());
+            }
+        }
+        let ack = json!({
+            "jsonrpc": "2.0",
+            "method": "notifications/subscriptions/acknowledged",
+            "params": { "_meta": { "io.modelcontextprotocol/subscriptionId": id }, "notifications": honored }
+        });
+        self.observe(&key, Sender::Server, &ack);
+        self.forget(&key);
+        let _ = tx.send(Frame::Message(ack));
+        self.listeners.add(id, wants, tx);
+        Reply::Stream { frames, session: None }
+    }
+
+    /// Modern results: `resultType` (RESULT-1), the server's identity in `_meta`, and the
+    /// caching hints of cacheable methods (CACHE).
+    pub fn finish_modern_result(&self, method: &str, mut result: Value) -> Value {
+        let Value::Object(m) = &mut result else { return result };
+        m.entry("resultType").or_insert_with(|| "complete".into());
+        let complete = m["resultType"] == "complete";
+        if complete {
+            if let Some(Value::Object(hints)) = self.fixtures.caching.get(method) {
+                for (k, v) in hints {
+                    m.entry(k.clone()).or_insert_with(|| v.clone());
+                }
+            }
+        }
+        let meta = m.entry("_meta").or_insert_with(|| json!({}));
+        if let Value::Object(meta) = meta {
+            meta.insert("io.modelcontextprotocol/serverInfo".into(), self.fixtures.server_info.clone());
+        }
+        result
+    }
+}
+
+fn rules_of(e: &mcpgen::DecodeError) -> Vec<&'static str> {
+    match e {
+        mcpgen::DecodeError::Invalid(errs) => errs.iter().filter_map(|e| e.rule).collect(),
+        mcpgen::DecodeError::Protocol { rule, .. } => vec![*rule],
+        _ => Vec::new(),
+    }
+}
+
+/// A JSON-RPC error response (no `id` member when the id is unknown).
+pub fn error_response(id: Option<&Value>, e: &RpcError) -> Value {
+    match id {
+        Some(id) => json!({"jsonrpc": "2.0", "id": id, "error": e.to_error_object()}),
+        None => json!({"jsonrpc": "2.0", "error": e.to_error_object()}),
+    }
+}
+
+fn new_session_id() -> String {
+    let mut b = [0u8; 16];
+    getrandom::fill(&mut b).expect("the OS random source is available");
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}

