@@ -30,6 +30,8 @@
 //! - [`json`]: the lossless JSON value, number and parser the rest is built on.
 
 //! - [`protocol`]: the rules beyond the schema, for servers and clients;
+//! - [`http`]: the Streamable HTTP headers that mirror a body (`Mcp-Method`, `Mcp-Name`,
+//!   `x-mcp-header` / `Mcp-Param-*`);
 //! - [`tools`] and [`icons`]: tool schemas, arguments and icons from untrusted peers;
 //! - [`rules`]: the catalogue of every rule id the errors carry (`docs/rules.md`).
 //!
@@ -38,6 +40,7 @@
 //! modules) and this one (the protocol rules and everything built on both).
 
 pub mod conversation;
+pub mod http;
 pub mod icons;
 pub mod protocol;
 pub mod rules;
