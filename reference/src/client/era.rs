@@ -57,11 +57,8 @@ pub fn classify_refusal(status: u16, body: &[u8]) -> Refusal {
         Era::Legacy => Refusal::Legacy,
         Era::Modern { supported } if supported.is_empty() => Refusal::ModernError,
         Era::Modern { supported } => {
-            let usable: Vec<String> = supported
-                .iter()
-                .filter(|v| Revision::parse(v).is_some_and(is_modern))
-                .cloned()
-                .collect();
+            let usable: Vec<String> =
+                supported.iter().filter(|v| Revision::parse(v).is_some_and(is_modern)).cloned().collect();
             if usable.is_empty() {
                 Refusal::NoCommonVersion(supported)
             } else {

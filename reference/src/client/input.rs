@@ -108,7 +108,10 @@ mod tests {
         assert_eq!(Value::Object(form_defaults(&schema)), json!({"color": "red", "n": 0, "ok": false}));
         let accepted = answer("elicitation/create", &json!({"message": "m", "requestedSchema": schema})).unwrap();
         assert_eq!(accepted["action"], "accept");
-        assert_eq!(answer("elicitation/create", &json!({"mode": "url", "url": "https://x"})).unwrap()["action"], "decline");
+        assert_eq!(
+            answer("elicitation/create", &json!({"mode": "url", "url": "https://x"})).unwrap()["action"],
+            "decline"
+        );
         assert_eq!(answer("tasks/get", &json!({})).unwrap_err().code, -32601);
     }
 }

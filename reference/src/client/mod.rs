@@ -27,12 +27,21 @@ pub enum ClientError {
     BadUrl(String),
     Http(reqwest::Error),
     /// An HTTP status the exchange did not allow, with the body.
-    Status { status: u16, body: String },
+    Status {
+        status: u16,
+        body: String,
+    },
     Sse(String),
     /// The server's JSON-RPC error.
-    Remote { code: i64, message: String },
+    Remote {
+        code: i64,
+        message: String,
+    },
     /// A response stream ended without the response, after this many reconnections.
-    StreamEnded { id: i64, reconnects: usize },
+    StreamEnded {
+        id: i64,
+        reconnects: usize,
+    },
     /// The server speaks only these versions, none of which this client can use.
     NoCommonVersion(Vec<String>),
     /// `server/discover` was refused the way a legacy server refuses (ERA-5).
@@ -54,7 +63,9 @@ impl std::fmt::Display for ClientError {
             ClientError::StreamEnded { id, reconnects } => {
                 write!(f, "the stream of request {id} ended without its response ({reconnects} reconnections)")
             }
-            ClientError::NoCommonVersion(v) => write!(f, "no protocol version in common (the server speaks {})", v.join(", ")),
+            ClientError::NoCommonVersion(v) => {
+                write!(f, "no protocol version in common (the server speaks {})", v.join(", "))
+            }
             ClientError::LegacyServer => write!(f, "the server is legacy"),
             ClientError::Version(e) => e.fmt(f),
             ClientError::Header(e) => e.fmt(f),
@@ -88,7 +99,10 @@ pub struct Outcome {
 /// Connects, runs the scenario, closes.
 pub async fn run(config: &Config) -> Result<Outcome, ClientError> {
     if let Some(reason) = config.scenario.as_deref().and_then(scenarios::not_attempted) {
-        return Err(ClientError::Scenario(format!("scenario {:?} not attempted: {reason}", config.scenario.as_deref().unwrap_or(""))));
+        return Err(ClientError::Scenario(format!(
+            "scenario {:?} not attempted: {reason}",
+            config.scenario.as_deref().unwrap_or("")
+        )));
     }
     let start = era::start_for(config.protocol_version.as_deref()).map_err(ClientError::Version)?;
     let mut session = session::Session::connect(&config.url, start, check::SelfCheck::new()).await?;

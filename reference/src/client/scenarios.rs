@@ -78,7 +78,8 @@ async fn explore(session: &mut Session, context: Option<&Value>, errors: &mut Ve
                             }
                         }
                     }
-                    if let Err(e) = session.request("prompts/get", json!({"name": name, "arguments": arguments})).await {
+                    if let Err(e) = session.request("prompts/get", json!({"name": name, "arguments": arguments})).await
+                    {
                         errors.push(e);
                     }
                 }

@@ -292,9 +292,11 @@ impl Session {
     }
 
     async fn initialize(&mut self, version: &str) -> Result<(), ClientError> {
-        let offered = Revision::parse(version).ok_or_else(|| ClientError::Protocol(format!("unknown revision {version}")))?;
+        let offered =
+            Revision::parse(version).ok_or_else(|| ClientError::Protocol(format!("unknown revision {version}")))?;
         self.set_era(SessionEra::Legacy(offered));
-        let params = json!({"protocolVersion": version, "capabilities": capabilities_for(offered), "clientInfo": client_info()});
+        let params =
+            json!({"protocolVersion": version, "capabilities": capabilities_for(offered), "clientInfo": client_info()});
         let result = self.request("initialize", params).await?;
         let negotiated = result.get("protocolVersion").and_then(Value::as_str).unwrap_or_default();
         // VER: a version the client does not speak ends the connection.
@@ -508,24 +510,23 @@ impl Session {
                         None => return Err(ClientError::StreamEnded { id, reconnects: 0 }),
                     }
                 }
-                Body::Other(b) if (400..500).contains(&reply.status) => {
-                    match classify_refusal(reply.status, &b) {
-                        Refusal::Legacy if method == "server/discover" => return Err(ClientError::LegacyServer),
-                        Refusal::RetryWith(versions) if !renegotiated => {
-                            self.shared.observe(Sender::Server, &b);
-                            renegotiated = true;
-                            let pick = versions.iter().find_map(|v| Revision::parse(v)).expect("filtered to known revisions");
-                            self.shared.note(format!("version {} refused (-32022): retrying with {pick}", self.revision()));
-                            self.set_era(SessionEra::Modern(pick));
-                            continue;
-                        }
-                        Refusal::NoCommonVersion(v) => return Err(ClientError::NoCommonVersion(v)),
-                        _ => {
-                            self.shared.observe(Sender::Server, &b);
-                            b
-                        }
+                Body::Other(b) if (400..500).contains(&reply.status) => match classify_refusal(reply.status, &b) {
+                    Refusal::Legacy if method == "server/discover" => return Err(ClientError::LegacyServer),
+                    Refusal::RetryWith(versions) if !renegotiated => {
+                        self.shared.observe(Sender::Server, &b);
+                        renegotiated = true;
+                        let pick =
+                            versions.iter().find_map(|v| Revision::parse(v)).expect("filtered to known revisions");
+                        self.shared.note(format!("version {} refused (-32022): retrying with {pick}", self.revision()));
+                        self.set_era(SessionEra::Modern(pick));
+                        continue;
                     }
-                }
+                    Refusal::NoCommonVersion(v) => return Err(ClientError::NoCommonVersion(v)),
+                    _ => {
+                        self.shared.observe(Sender::Server, &b);
+                        b
+                    }
+                },
                 Body::Empty if method == "server/discover" && (400..500).contains(&reply.status) => {
                     return Err(ClientError::LegacyServer)
                 }
@@ -537,7 +538,9 @@ impl Session {
             }
             rounds += 1;
             if rounds > MAX_INPUT_ROUNDS {
-                return Err(ClientError::Protocol(format!("{method}: still input_required after {MAX_INPUT_ROUNDS} rounds")));
+                return Err(ClientError::Protocol(format!(
+                    "{method}: still input_required after {MAX_INPUT_ROUNDS} rounds"
+                )));
             }
             let answers = self.fulfil(result.get("inputRequests"));
             params = retry_params(&params, answers, result.get("requestState"));
@@ -575,13 +578,14 @@ impl Session {
                             code: e.get("code").and_then(Value::as_i64).unwrap_or(0),
                             message: e.get("message").and_then(Value::as_str).unwrap_or_default().to_owned(),
                         }),
-                        None => Err(ClientError::Protocol(format!("response to {method} has neither result nor error"))),
+                        None => {
+                            Err(ClientError::Protocol(format!("response to {method} has neither result nor error")))
+                        }
                     },
                 }
             }
         }
     }
-
 }
 
 fn body_text(body: Body) -> String {

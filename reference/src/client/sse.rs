@@ -59,7 +59,10 @@ mod tests {
 
     #[tokio::test]
     async fn a_priming_event_sets_id_and_retry_but_is_no_message() {
-        let evs = events("id: event-1\nretry: 500\ndata: \n\n: keep-alive\n\nevent: message\nid: event-2\ndata: {\"a\":1}\n\n").await;
+        let evs = events(
+            "id: event-1\nretry: 500\ndata: \n\n: keep-alive\n\nevent: message\nid: event-2\ndata: {\"a\":1}\n\n",
+        )
+        .await;
         let mut state = ResumeState::default();
         let messages: Vec<&str> = evs.iter().filter_map(|e| state.observe(e)).collect();
         assert_eq!(messages, vec![r#"{"a":1}"#]);
