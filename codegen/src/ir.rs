@@ -235,6 +235,9 @@ pub struct Method {
     /// Result definitions (a method's complete result; plus `InputRequiredResult` where allowed).
     pub result_defs: Vec<String>,
     pub input_required: bool,
+    /// The result of a task-augmented request: `CreateTaskResult` when the params declare
+    /// `task` (2025-11-25) and the revision has that definition.
+    pub task_result: Option<String>,
 }
 
 /// One revision, lowered.
@@ -1154,6 +1157,10 @@ fn methods(m: &Module, diags: &mut Diagnostics) -> Vec<Method> {
         });
         let (result_defs, input_required) =
             if kind == MethodKind::Request { result_defs(m, &def.name) } else { (Vec::new(), false) };
+        let task_result = params
+            .filter(|_| kind == MethodKind::Request && m.def(TASK_RESULT).is_some())
+            .filter(|p| declares_task(m, &p.schema))
+            .map(|_| TASK_RESULT.to_owned());
         out.push(Method {
             method,
             kind,
@@ -1163,6 +1170,7 @@ fn methods(m: &Module, diags: &mut Diagnostics) -> Vec<Method> {
             params_required: params.is_some_and(|p| p.required),
             result_defs,
             input_required,
+            task_result,
         });
     }
     out
@@ -1177,6 +1185,18 @@ fn method_const(m: &Module, s: &Schema) -> Option<String> {
             LitValue::Int(_) => None,
         },
         _ => None,
+    }
+}
+
+/// What a task-augmented request returns (2025-11-25).
+const TASK_RESULT: &str = "CreateTaskResult";
+
+/// Whether a params schema (an object, or every arm of a union of objects) declares `task`.
+fn declares_task(m: &Module, s: &Schema) -> bool {
+    match m.resolve_decl(s).map(|d| &d.kind) {
+        Some(DeclKind::Object(o)) => o.props.iter().any(|p| p.key == "task"),
+        Some(DeclKind::Union(u)) => !u.arms.is_empty() && u.arms.iter().all(|a| declares_task(m, &a.schema)),
+        _ => false,
     }
 }
 

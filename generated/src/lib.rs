@@ -8,7 +8,7 @@
 //! Use it through the `mcpgen` crate, which re-exports every revision module.
 
 // Generated modules name the runtime as `crate::decode`, `crate::json`, … .
-use mcpgen_runtime::__rt::{decode, validate};
+use mcpgen_runtime::__rt::{build, decode, validate};
 use mcpgen_runtime::{json, methods};
 
 /// MCP revision 2026-07-28.

@@ -174,8 +174,8 @@ impl Revision {
             Revision::R2024_11_05 => crate::rev_2024_11_05::build_view(name, v, b),
         }
     }
-    /// Decodes a result given the method of the request it answers (see each revision's
-    /// `decode_result`): `resultType` first, then the method; unknown ones stay raw.
+    /// Decodes a result given the method of the request it answers (a plain request, no
+    /// extensions: see [`Revision::decode_result_for`]).
     pub fn decode_result(
         self,
         request_method: &str,
@@ -185,8 +185,11 @@ impl Revision {
         crate::decode::DecodedResult,
         crate::decode::DecodeError,
     > {
-        let tape = crate::json::Tape::parse_bytes(bytes)?;
-        self.decode_result_view(request_method, &tape.root(), policy)
+        self.decode_result_for(
+            &crate::methods::ResultFor::method(request_method),
+            bytes,
+            policy,
+        )
     }
     /// [`Revision::decode_result`] on any JSON view (a result inside a parsed response).
     pub fn decode_result_view<'v, V: crate::json::JsonView<'v>>(
@@ -198,10 +201,43 @@ impl Revision {
         crate::decode::DecodedResult,
         crate::decode::DecodeError,
     > {
+        self.decode_result_for_view(
+            &crate::methods::ResultFor::method(request_method),
+            v,
+            policy,
+        )
+    }
+    /// Decodes a result by the request it answers: `resultType` first, then the method
+    /// and task augmentation ([`Revision::result_definition`]). An unknown or removed
+    /// method is [`DecodeError::UnknownMethod`](crate::decode::DecodeError::UnknownMethod),
+    /// an unknown `resultType` RESULT-3 (a negotiated extension's is kept raw, variant
+    /// `Raw`), an `input_required` result RESULT-5 / MRTR-3 where they apply.
+    pub fn decode_result_for(
+        self,
+        req: &crate::methods::ResultFor<'_>,
+        bytes: &[u8],
+        policy: crate::validate::Policy,
+    ) -> ::core::result::Result<
+        crate::decode::DecodedResult,
+        crate::decode::DecodeError,
+    > {
+        let tape = crate::json::Tape::parse_bytes(bytes)?;
+        self.decode_result_for_view(req, &tape.root(), policy)
+    }
+    /// [`Revision::decode_result_for`] on any JSON view.
+    pub fn decode_result_for_view<'v, V: crate::json::JsonView<'v>>(
+        self,
+        req: &crate::methods::ResultFor<'_>,
+        v: &V,
+        policy: crate::validate::Policy,
+    ) -> ::core::result::Result<
+        crate::decode::DecodedResult,
+        crate::decode::DecodeError,
+    > {
         match self {
             #[cfg(feature = "rev-2026-07-28")]
             Revision::R2026_07_28 => {
-                let r = crate::rev_2026_07_28::decode_result(request_method, v, policy)?;
+                let r = crate::rev_2026_07_28::decode_result_for(req, v, policy)?;
                 Ok(crate::decode::DecodedResult {
                     variant: r.variant_name(),
                     value: ::std::boxed::Box::new(r),
@@ -209,7 +245,7 @@ impl Revision {
             }
             #[cfg(feature = "rev-2025-11-25")]
             Revision::R2025_11_25 => {
-                let r = crate::rev_2025_11_25::decode_result(request_method, v, policy)?;
+                let r = crate::rev_2025_11_25::decode_result_for(req, v, policy)?;
                 Ok(crate::decode::DecodedResult {
                     variant: r.variant_name(),
                     value: ::std::boxed::Box::new(r),
@@ -217,7 +253,7 @@ impl Revision {
             }
             #[cfg(feature = "rev-2025-06-18")]
             Revision::R2025_06_18 => {
-                let r = crate::rev_2025_06_18::decode_result(request_method, v, policy)?;
+                let r = crate::rev_2025_06_18::decode_result_for(req, v, policy)?;
                 Ok(crate::decode::DecodedResult {
                     variant: r.variant_name(),
                     value: ::std::boxed::Box::new(r),
@@ -225,7 +261,7 @@ impl Revision {
             }
             #[cfg(feature = "rev-2025-03-26")]
             Revision::R2025_03_26 => {
-                let r = crate::rev_2025_03_26::decode_result(request_method, v, policy)?;
+                let r = crate::rev_2025_03_26::decode_result_for(req, v, policy)?;
                 Ok(crate::decode::DecodedResult {
                     variant: r.variant_name(),
                     value: ::std::boxed::Box::new(r),
@@ -233,12 +269,36 @@ impl Revision {
             }
             #[cfg(feature = "rev-2024-11-05")]
             Revision::R2024_11_05 => {
-                let r = crate::rev_2024_11_05::decode_result(request_method, v, policy)?;
+                let r = crate::rev_2024_11_05::decode_result_for(req, v, policy)?;
                 Ok(crate::decode::DecodedResult {
                     variant: r.variant_name(),
                     value: ::std::boxed::Box::new(r),
                 })
             }
+        }
+    }
+    /// The definition a result answering `req` is checked against
+    /// ([`methods::result_definition`](crate::methods::result_definition) on this
+    /// revision's table); `None` for a negotiated extension's `resultType`.
+    pub fn result_definition<'v, V: crate::json::JsonView<'v>>(
+        self,
+        req: &crate::methods::ResultFor<'_>,
+        v: &V,
+    ) -> ::core::result::Result<
+        ::core::option::Option<&'static str>,
+        crate::decode::DecodeError,
+    > {
+        match self {
+            #[cfg(feature = "rev-2026-07-28")]
+            Revision::R2026_07_28 => crate::rev_2026_07_28::result_definition(req, v),
+            #[cfg(feature = "rev-2025-11-25")]
+            Revision::R2025_11_25 => crate::rev_2025_11_25::result_definition(req, v),
+            #[cfg(feature = "rev-2025-06-18")]
+            Revision::R2025_06_18 => crate::rev_2025_06_18::result_definition(req, v),
+            #[cfg(feature = "rev-2025-03-26")]
+            Revision::R2025_03_26 => crate::rev_2025_03_26::result_definition(req, v),
+            #[cfg(feature = "rev-2024-11-05")]
+            Revision::R2024_11_05 => crate::rev_2024_11_05::result_definition(req, v),
         }
     }
     /// Whether results of this revision carry `resultType` (2026-07-28 and later).

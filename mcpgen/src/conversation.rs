@@ -14,6 +14,9 @@
 //! assert!(findings[0].is_error());
 //! ```
 
+mod ids;
+mod session;
+
 use crate::json::{JsonView, Tape};
 use crate::{Options, Revision};
 
@@ -132,10 +135,15 @@ impl Default for ConversationOptions {
 }
 
 /// The state of one session, fed its messages in order.
+///
+/// Memory is bounded: answered requests are forgotten (only the last 1024 ids per side are
+/// remembered, to recognize a second response), and at most
+/// [`ConversationOptions::max_pending`] requests per side, progress tokens and subscriptions
+/// are tracked; past that the oldest is dropped with a `POLICY-PENDING` warning.
 #[derive(Debug, Clone)]
 pub struct Conversation {
     options: ConversationOptions,
-    revision: Option<Revision>,
+    session: session::Session,
 }
 
 impl Default for Conversation {
@@ -150,13 +158,14 @@ impl Conversation {
     }
 
     pub fn with_options(options: ConversationOptions) -> Self {
-        Conversation { options, revision: None }
+        let session = session::Session::new(options.max_pending);
+        Conversation { options, session }
     }
 
     /// The revision the session negotiated (legacy `initialize`) or last used (modern `_meta`),
     /// once known.
     pub fn revision(&self) -> Option<Revision> {
-        self.revision
+        self.session.revision
     }
 
     /// Checks the next message, given as the exact text that was sent. Text that is not JSON is
@@ -177,37 +186,114 @@ impl Conversation {
 
     /// [`Conversation::observe`] on any JSON view (Python objects, `serde_json::Value`, …).
     pub fn observe_view<'v, V: JsonView<'v>>(&mut self, from: Sender, v: &V) -> Vec<Finding> {
-        // Scaffold: per-message validation under the latest revision. The session state
-        // (issue 11) replaces this.
-        let _ = from;
-        let Some(rev) = self.revision.or_else(Revision::latest) else {
-            return vec![finding(None, String::new(), String::new(), "", "no revision is compiled in".into())];
-        };
-        match crate::protocol::validate_message_view(rev, v, self.options.validation) {
-            Ok(_) => Vec::new(),
-            Err(e) => findings_of(e),
-        }
+        self.session.observe(&self.options, from, v)
     }
 }
 
-fn finding(
-    rule: Option<&'static str>,
-    pointer: String,
-    schema_path: String,
-    keyword: &'static str,
-    message: String,
-) -> Finding {
-    Finding { level: Level::Error, rule, pointer, schema_path, keyword, message }
-}
-
-fn findings_of(e: crate::DecodeError) -> Vec<Finding> {
+/// Per-message validation errors as findings; `structural` turns false when the message could
+/// not be classified (a batch, not an object, both `result` and `error`), so no state is
+/// touched.
+fn push_decode_error(e: crate::DecodeError, out: &mut Vec<Finding>, structural: &mut bool) {
     use crate::DecodeError as E;
     match e {
-        E::Parse(p) => vec![finding(Some("MSG-8"), String::new(), String::new(), "type", format!("not JSON: {p}"))],
-        E::Invalid(errs) => {
-            errs.into_iter().map(|e| finding(e.rule, e.pointer, e.schema_path, e.keyword, e.message)).collect()
+        E::Parse(p) => {
+            *structural = false;
+            out.push(session::rule_finding("MSG-8", "", "type", format!("not JSON: {p}")));
         }
-        E::Protocol { rule, pointer, message } => vec![finding(Some(rule), pointer, String::new(), "", message)],
-        other => vec![finding(None, String::new(), String::new(), "", other.to_string())],
+        E::Invalid(errs) => {
+            for e in errs {
+                if matches!(e.rule, Some("MSG-1" | "MSG-2"))
+                    || (e.rule == Some("CORE-2") && (e.pointer.is_empty() || e.pointer == "/method"))
+                {
+                    *structural = false;
+                }
+                out.push(session::validation_finding(e));
+            }
+        }
+        E::Protocol { rule, pointer, message } => out.push(session::rule_finding(rule, pointer, "", message)),
+        other => out.push(Finding {
+            level: Level::Error,
+            rule: None,
+            pointer: String::new(),
+            schema_path: String::new(),
+            keyword: "",
+            message: other.to_string(),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(id: u64, token: Option<u64>) -> String {
+        let progress = token.map(|t| format!(r#","progressToken":{t}"#)).unwrap_or_default();
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}}{progress}}},"name":"a","arguments":{{}}}}}}"#
+        )
+    }
+
+    fn done(id: u64) -> String {
+        format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{"resultType":"complete","content":[]}}}}"#)
+    }
+
+    /// Answered requests are forgotten: a long session holds no more state than its open
+    /// requests.
+    #[test]
+    fn answered_requests_are_forgotten() {
+        let mut c = Conversation::new();
+        for id in 0..20_000 {
+            assert!(c.observe(Sender::Client, call(id, Some(id)).as_bytes()).is_empty());
+            assert!(c.observe(Sender::Server, done(id).as_bytes()).is_empty());
+        }
+        assert_eq!(c.session.tracked(), 0);
+        assert_eq!(c.revision().map(|r| r.as_str()), Some("2026-07-28"));
+    }
+
+    /// Past `max_pending`, the oldest request is dropped with a POLICY-PENDING warning, and a
+    /// late answer to it reads as unknown (ID-3) rather than growing the state.
+    #[test]
+    fn pending_requests_are_capped() {
+        let mut c = Conversation::with_options(ConversationOptions { max_pending: 8, ..Default::default() });
+        for id in 0..8 {
+            assert!(c.observe(Sender::Client, call(id, Some(id)).as_bytes()).is_empty());
+        }
+        for id in 8..1000 {
+            let f = c.observe(Sender::Client, call(id, Some(id)).as_bytes());
+            assert_eq!(f.len(), 1, "{f:?}");
+            assert_eq!((f[0].rule, f[0].level), (Some("POLICY-PENDING"), Level::Warning));
+        }
+        assert_eq!(c.session.pending_len(Sender::Client), 8);
+        assert!(c.session.tracked() <= 16, "tracked {}", c.session.tracked());
+        let late = c.observe(Sender::Server, done(0).as_bytes());
+        assert_eq!(late.iter().map(|f| f.rule).collect::<Vec<_>>(), vec![Some("ID-3")]);
+        assert!(c.observe(Sender::Server, done(999).as_bytes()).is_empty());
+    }
+
+    /// Unanswered listen streams, awaited retries and cursors are bounded too.
+    #[test]
+    fn other_tables_are_bounded() {
+        let mut c = Conversation::with_options(ConversationOptions { max_pending: 4, ..Default::default() });
+        for id in 0..500 {
+            let listen = format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"method":"subscriptions/listen","params":{{"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}}}},"notifications":{{"toolsListChanged":true}}}}}}"#
+            );
+            c.observe(Sender::Client, listen.as_bytes());
+            c.observe(Sender::Client, call(10_000 + id, None).as_bytes());
+            let ir = format!(
+                r#"{{"jsonrpc":"2.0","id":{},"result":{{"resultType":"input_required","requestState":"s{id}"}}}}"#,
+                10_000 + id
+            );
+            assert!(c.observe(Sender::Server, ir.as_bytes()).is_empty());
+        }
+        assert!(c.session.tracked() <= 4 + 4 + 256 + 4, "tracked {}", c.session.tracked());
+    }
+
+    #[test]
+    fn levels_follow_the_catalogue() {
+        assert_eq!(session::level_of(Some("SUB-12")), Level::Warning);
+        assert_eq!(session::level_of(Some("LOG-5")), Level::Error);
+        assert_eq!(session::level_of(Some("MSG-9")), Level::Error);
+        assert_eq!(session::level_of(None), Level::Error);
     }
 }

@@ -21,6 +21,37 @@
 //! assert!(out.contains("0.50"));
 //! ```
 //!
+//! Building messages: every generated struct has a builder (`T::builder()`, a setter per
+//! member taking `impl Into<…>`, `const` members filled in, `build()` naming every missing
+//! required member by its wire name) and, when no member is required, `Default`:
+//!
+//! ```
+//! use mcpgen::rev_2026_07_28::{CallToolResult, CallToolResultResponse, Error, JSONRPCErrorResponse, TextContent};
+//! use mcpgen::ToJson;
+//!
+//! // A `tools/call` result with one text block, as the answer to request 7.
+//! let result = CallToolResult::builder()
+//!     .content(vec![TextContent::builder().text("18 °C, light rain").build()?.into()])
+//!     .result_type("complete")
+//!     .build()?;
+//! let response = CallToolResultResponse::builder().id(7).result(result).build()?;
+//! assert_eq!(
+//!     response.to_json_string(),
+//!     r#"{"id":7,"jsonrpc":"2.0","result":{"content":[{"text":"18 °C, light rain","type":"text"}],"resultType":"complete"}}"#
+//! );
+//!
+//! // A -32602 error response; a missing required member is named by its wire name.
+//! let error = Error::builder().code(-32602).message("Invalid params: unknown tool `get_wether`").build()?;
+//! let refusal = JSONRPCErrorResponse::builder().id(8).error(error).build()?;
+//! assert_eq!(
+//!     refusal.to_json_string(),
+//!     r#"{"error":{"code":-32602,"message":"Invalid params: unknown tool `get_wether`"},"id":8,"jsonrpc":"2.0"}"#
+//! );
+//! let missing = Error::builder().code(-32602).build().unwrap_err();
+//! assert_eq!(missing.to_string(), "cannot build Error: missing required field `message`");
+//! # Ok::<(), mcpgen::BuildError>(())
+//! ```
+//!
 //! Entry points:
 //! - per revision (`rev_2026_07_28`, `rev_2025_11_25`, …, each behind a cargo feature, all on
 //!   by default): one type per schema definition, spec names kept; [`Decode`] on each;
@@ -48,8 +79,8 @@ pub mod tools;
 
 pub use mcpgen_runtime::{json, methods};
 pub use mcpgen_runtime::{
-    AnyDecoded, ArmFailure, Decode, DecodeError, DecodedResult, DefEntry, FieldEntry, FromJson, JsonView, Number,
-    Options, Policy, ToJson, UnknownPolicy, Validate, ValidationError, Value,
+    AnyDecoded, ArmFailure, BuildError, Decode, DecodeError, DecodedResult, DefEntry, FieldEntry, FromJson, JsonView,
+    Number, Options, Policy, ToJson, UnknownPolicy, Validate, ValidationError, Value,
 };
 pub use mcpgen_schema::*;
 

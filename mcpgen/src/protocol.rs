@@ -29,6 +29,7 @@ mod meta;
 mod rules;
 mod server;
 
+pub(crate) use client::check_result_view;
 pub use message::{is_modern, LISTEN_STREAM_NOTIFICATIONS};
 pub use meta::{check_baggage, check_traceparent, check_tracestate, MetaKeyError, OtelError};
 
@@ -266,18 +267,21 @@ impl std::error::Error for ResponseError {}
 /// In order: JSON (MSG-8), one object (MSG-1), not a request (MSG-5), `jsonrpc`, exactly one
 /// of `result`/`error` (MSG-2). An error response is returned as [`CheckedResponse::Error`]
 /// (a remote error, ERR-7), accepting `"id": null` or no `id` (Q-17). A result must echo an
-/// integer-literal or string `id` (ID-3), have a string `resultType` (RESULT-1) that is core —
-/// unknown values are invalid (RESULT-3, use [`check_response_with`] to accept the values of
-/// negotiated extensions, which are then kept raw) — and, when `input_required`, be allowed for
-/// the method (RESULT-5) and carry `inputRequests` or `requestState` (MRTR-3) with unique keys
-/// (MRTR-4); then it is decoded by the method ([`Revision::decode_result`]: RESULT-2 and CACHE-3
-/// leniency). Error pointers are relative to the whole response (`/result/...`).
+/// integer-literal or string `id` (ID-3), unique `inputRequests` keys (MRTR-4), and then be
+/// decoded by the request ([`Revision::decode_result_for`], the rules of
+/// [`methods::result_definition`](crate::methods::result_definition)): a method of the revision
+/// (unknown and removed ones are MSG-9), a string `resultType` (RESULT-1) that is core — unknown
+/// values are invalid (RESULT-3, use [`check_response_with`] to accept the values of negotiated
+/// extensions, which are then kept raw) — and, when `input_required`, carrying `inputRequests` or
+/// `requestState` (MRTR-3) and allowed for the method (RESULT-5); RESULT-2 and CACHE-3 leniency.
+/// A task-augmented request's result: [`check_response_for`]. Error pointers are relative to the
+/// whole response (`/result/...`).
 pub fn check_response(
     bytes: &[u8],
     request_method: &str,
     revision: Revision,
 ) -> Result<CheckedResponse, ResponseError> {
-    client::check_response(bytes, request_method, revision, &[])
+    client::check_response(bytes, request_method, false, revision, &[])
 }
 
 /// [`check_response`] for a client that negotiated extensions defining extra `resultType`
@@ -288,7 +292,35 @@ pub fn check_response_with(
     revision: Revision,
     extension_result_types: &[&str],
 ) -> Result<CheckedResponse, ResponseError> {
-    client::check_response(bytes, request_method, revision, extension_result_types)
+    client::check_response(bytes, request_method, false, revision, extension_result_types)
+}
+
+/// [`check_response`] for the request `req` describes: its method, whether it was
+/// task-augmented (`params.task` in 2025-11-25: the result is then a `CreateTaskResult`), and the
+/// `resultType` values of negotiated extensions.
+///
+/// ```
+/// use mcpgen::methods::ResultFor;
+/// use mcpgen::protocol::{check_response_for, CheckedResponse};
+/// use mcpgen::Revision;
+///
+/// let rev = Revision::parse("2025-11-25").unwrap();
+/// let task = br#"{"jsonrpc":"2.0","id":3,"result":{"task":{"taskId":"t1","status":"working",
+///     "createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:00Z","ttl":null}}}"#;
+/// let req = ResultFor::method("tools/call").task_augmented(true);
+/// match check_response_for(task, &req, rev).unwrap() {
+///     CheckedResponse::Result { result, .. } => assert_eq!(result.variant, "CreateTaskResult"),
+///     other => panic!("{other:?}"),
+/// }
+/// // The same result answering a plain `tools/call` is invalid.
+/// assert!(check_response_for(task, &ResultFor::method("tools/call"), rev).is_err());
+/// ```
+pub fn check_response_for(
+    bytes: &[u8],
+    req: &crate::methods::ResultFor<'_>,
+    revision: Revision,
+) -> Result<CheckedResponse, ResponseError> {
+    client::check_response(bytes, req.method, req.task_augmented, revision, req.extension_result_types)
 }
 
 /// What an error code means to a client (ERR-2, ERR-5).

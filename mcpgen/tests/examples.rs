@@ -156,6 +156,7 @@ fn run_vector(path: &Path) -> Result<(), String> {
             let errors = all_errors.as_slice();
             let (pointer, keyword, rule) = match &e {
                 mcpgen::DecodeError::Protocol { rule, pointer, .. } => (pointer.clone(), String::new(), Some(*rule)),
+                mcpgen::DecodeError::UnknownMethod { .. } => (String::new(), String::new(), e.rule()),
                 _ => errors.first().map(|x| (x.pointer.clone(), x.keyword.to_owned(), x.rule)).unwrap_or_default(),
             };
             if let Some(want) = expect.get("pointer") {
@@ -181,6 +182,7 @@ fn run_vector(path: &Path) -> Result<(), String> {
                     mcpgen::DecodeError::Parse(_) => "parse",
                     mcpgen::DecodeError::Invalid(_) => "invalid",
                     mcpgen::DecodeError::Protocol { .. } => "protocol",
+                    mcpgen::DecodeError::UnknownMethod { .. } => "unknown_method",
                     mcpgen::DecodeError::UnknownDefinition { .. } => "unknown_definition",
                     mcpgen::DecodeError::Internal(_) => "internal",
                 };

@@ -252,6 +252,6 @@ fn json_form_has_the_five_members() {
     let v = lookup("META-6").unwrap().to_value();
     let keys: Vec<&str> = v.as_object().unwrap().iter().map(|(k, _)| k).collect();
     assert_eq!(keys, ["id", "level", "summary", "source", "enforced"]);
-    let stateful = lookup("ID-2").unwrap().to_value();
+    let stateful = lookup("CANCEL-4").unwrap().to_value();
     assert!(stateful.get("enforced").unwrap().as_str().unwrap().starts_with("not judgeable from one message: "));
 }

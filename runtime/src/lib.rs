@@ -18,8 +18,9 @@ pub mod rules;
 pub mod __rt;
 
 // Paths inside this crate (`crate::decode::…`) read as they did before the split.
-use __rt::{decode, formats, validate};
+use __rt::{build, decode, formats, validate};
 
+pub use build::BuildError;
 pub use decode::{AnyDecoded, Decode, DecodeError, DecodedResult, DefEntry, FieldEntry, FromJson, Validate};
 pub use json::{JsonView, Number, ToJson, Value};
 pub use validate::{ArmFailure, Options, Policy, UnknownPolicy, ValidationError};

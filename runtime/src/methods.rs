@@ -42,65 +42,120 @@ pub struct MethodInfo {
     pub result_defs: &'static [&'static str],
     /// Whether the method may answer `resultType: "input_required"` (RESULT-5).
     pub input_required: bool,
+    /// The result of a task-augmented request (`params.task`, 2025-11-25): `CreateTaskResult`
+    /// where the method supports task augmentation, else `None`.
+    pub task_result: Option<&'static str>,
 }
 
-/// How a result is to be decoded.
+/// What selects a result's definition: the method of the request it answers, whether that
+/// request was task-augmented (`params.task`, 2025-11-25), and the `resultType` values of the
+/// extensions the client negotiated (RESULT-3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ResultClass {
-    Complete,
-    InputRequired,
-    /// Unknown method or unknown `resultType`: keep the JSON as it is.
-    Raw,
+pub struct ResultFor<'a> {
+    pub method: &'a str,
+    pub task_augmented: bool,
+    pub extension_result_types: &'a [&'a str],
 }
 
-/// Classifies a result by `resultType` first, then by the method (RESULT-2, -5, -6).
-pub fn classify_result<'v, V: JsonView<'v>>(
-    v: &V,
-    method: &str,
-    info: Option<&MethodInfo>,
-    has_result_type: bool,
-) -> Result<ResultClass, DecodeError> {
-    if v.kind() != Kind::Object {
-        return Err(DecodeError::Invalid(vec![ValidationError {
-            pointer: String::new(),
-            schema_path: String::new(),
-            keyword: "type",
-            rule: None,
-            message: format!("a result must be an object, found {}", v.describe()),
-            arms: Vec::new(),
-        }]));
+impl<'a> ResultFor<'a> {
+    /// A plain (not task-augmented) request of `method`, no extensions.
+    pub const fn method(method: &'a str) -> Self {
+        ResultFor { method, task_augmented: false, extension_result_types: &[] }
     }
-    let known = if info.is_some() { ResultClass::Complete } else { ResultClass::Raw };
+    /// The same, task-augmented or not.
+    pub const fn task_augmented(self, yes: bool) -> Self {
+        ResultFor { task_augmented: yes, ..self }
+    }
+    /// The same, accepting these extension `resultType` values.
+    pub const fn extensions(self, extension_result_types: &'a [&'a str]) -> Self {
+        ResultFor { extension_result_types, ..self }
+    }
+}
+
+fn invalid(pointer: &str, keyword: &'static str, rule: Option<&'static str>, message: String) -> DecodeError {
+    DecodeError::Invalid(vec![ValidationError {
+        pointer: pointer.into(),
+        schema_path: String::new(),
+        keyword,
+        rule,
+        message,
+        arms: Vec::new(),
+    }])
+}
+
+/// The definition a result is checked and decoded against, chosen by `resultType` first, then by
+/// the request (RESULT-1, -2, -3, -5, MRTR-3): `Ok(None)` for a negotiated extension's
+/// `resultType` (kept raw). `info` is the request method's row in the `revision`'s table.
+///
+/// Errors: an unknown method (also one removed in this revision) is
+/// [`DecodeError::UnknownMethod`]; a notification gets no result (MSG-4); a `resultType` that is
+/// not core and not negotiated is RESULT-3; `input_required` for a method that may not answer it
+/// is RESULT-5, and without `inputRequests` or `requestState` MRTR-3.
+pub fn result_definition<'v, V: JsonView<'v>>(
+    v: &V,
+    req: &ResultFor<'_>,
+    info: Option<&'static MethodInfo>,
+    revision: &'static str,
+    has_result_type: bool,
+) -> Result<Option<&'static str>, DecodeError> {
+    let method = req.method;
+    let Some(info) = info else {
+        return Err(DecodeError::UnknownMethod { revision, method: method.to_owned() });
+    };
+    if info.kind == MethodKind::Notification {
+        return Err(DecodeError::Protocol {
+            rule: "MSG-4",
+            pointer: String::new(),
+            message: format!("`{method}` is a notification: it is never answered, so it has no result"),
+        });
+    }
+    if v.kind() != Kind::Object {
+        return Err(invalid("", "type", None, format!("a result must be an object, found {}", v.describe())));
+    }
+    let complete = info.result_defs.iter().copied().find(|r| *r != "InputRequiredResult");
+    let complete = if req.task_augmented { info.task_result.or(complete) } else { complete };
+    let Some(complete) = complete else {
+        return Err(DecodeError::Internal(format!("`{method}` has no result definition in {revision}")));
+    };
     if !has_result_type {
-        return Ok(known);
+        return Ok(Some(complete));
     }
     let Some(rt) = v.get("resultType") else {
         // RESULT-2: an earlier-revision server's result is `complete`.
-        return Ok(known);
+        return Ok(Some(complete));
     };
     let Some(rt) = rt.as_str() else {
-        return Err(DecodeError::Invalid(vec![ValidationError {
-            pointer: "/resultType".into(),
-            schema_path: String::new(),
-            keyword: "type",
-            rule: Some("RESULT-1"),
-            message: format!("`resultType` must be a string, found {}", rt.describe()),
-            arms: Vec::new(),
-        }]));
+        return Err(invalid(
+            "/resultType",
+            "type",
+            Some("RESULT-1"),
+            format!("`resultType` must be a string, found {}", rt.describe()),
+        ));
     };
     match rt.as_ref() {
-        "complete" => Ok(known),
-        "input_required" => match info {
-            Some(i) if i.input_required => Ok(ResultClass::InputRequired),
-            Some(_) => Err(DecodeError::Protocol {
-                rule: "RESULT-5",
-                pointer: "/resultType".into(),
-                message: format!(
-                    "`{method}` may not answer `input_required` (only tools/call, prompts/get and resources/read may)"
-                ),
-            }),
-            None => Ok(ResultClass::Raw),
-        },
-        _ => Ok(ResultClass::Raw),
+        "complete" => Ok(Some(complete)),
+        "input_required" if v.get("inputRequests").is_none() && v.get("requestState").is_none() => {
+            Err(DecodeError::Protocol {
+                rule: "MRTR-3",
+                pointer: String::new(),
+                message: "an `input_required` result needs `inputRequests`, `requestState`, or both".into(),
+            })
+        }
+        "input_required" if !info.input_required => Err(DecodeError::Protocol {
+            rule: "RESULT-5",
+            pointer: "/resultType".into(),
+            message: format!(
+                "`{method}` may not answer `input_required` (only tools/call, prompts/get and resources/read may)"
+            ),
+        }),
+        "input_required" => Ok(Some("InputRequiredResult")),
+        other if req.extension_result_types.contains(&other) => Ok(None),
+        other => Err(DecodeError::Protocol {
+            rule: "RESULT-3",
+            pointer: "/resultType".into(),
+            message: format!(
+                "unknown `resultType` `{other}`: not a core value (`complete`, `input_required`) and not one of the negotiated extensions' values"
+            ),
+        }),
     }
 }

@@ -77,7 +77,8 @@ impl ErrorObject {
 
     /// A decoding or validation failure of the core.
     pub fn decode(e: DecodeError) -> ErrorObject {
-        let mut out = ErrorObject::bare(Status::Internal, e.to_string());
+        let text = e.to_string();
+        let mut out = ErrorObject::bare(Status::Internal, text.clone());
         match e {
             DecodeError::Parse(p) => {
                 out.status = Status::ParseError;
@@ -95,6 +96,16 @@ impl ErrorObject {
                     pointer: OwnedStr::new(pointer),
                     rule: OwnedStr::new(rule),
                     message: OwnedStr::new(message),
+                    ..Entry::default()
+                });
+            }
+            DecodeError::UnknownMethod { .. } => {
+                // An unknown method is the protocol refusal MSG-9 on every surface.
+                out.status = Status::ProtocolViolation;
+                out.rule = OwnedStr::new("MSG-9");
+                out.entries.push(Entry {
+                    rule: OwnedStr::new("MSG-9"),
+                    message: OwnedStr::new(text),
                     ..Entry::default()
                 });
             }

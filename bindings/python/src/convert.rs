@@ -327,11 +327,18 @@ impl Failure {
     }
 
     fn build(self, py: Python<'_>) -> PyResult<PyErr> {
+        // An unknown method is the protocol refusal MSG-9 on every surface.
+        let this = match self {
+            Failure::Decode(e @ DecodeError::UnknownMethod { .. }) => {
+                Failure::Decode(DecodeError::Protocol { rule: "MSG-9", pointer: String::new(), message: e.to_string() })
+            }
+            other => other,
+        };
         let raise = |class: &str, args: Bound<'_, PyTuple>, kw: Bound<'_, PyDict>| -> PyResult<PyErr> {
             let exc = py_type(py, class)?.call(args, Some(&kw))?;
             Ok(PyErr::from_value(exc))
         };
-        match self {
+        match this {
             Failure::Decode(DecodeError::Parse(p)) => {
                 let kw = kwargs(
                     py,
@@ -386,7 +393,9 @@ impl Failure {
                 )?;
                 raise("UnknownDefinitionError", PyTuple::new(py, [text])?, kw)
             }
-            Failure::Decode(e @ DecodeError::Internal(_)) => Ok(PyRuntimeError::new_err(e.to_string())),
+            Failure::Decode(e @ (DecodeError::Internal(_) | DecodeError::UnknownMethod { .. })) => {
+                Ok(PyRuntimeError::new_err(e.to_string()))
+            }
             Failure::Protocol(e) => {
                 let errors = error_details(py, &e.errors)?;
                 let data = match &e.data {

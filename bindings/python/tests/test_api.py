@@ -256,8 +256,10 @@ def test_decode_result() -> None:
     assert r.variant == "CallToolResult"
     assert "resultType" not in r.value
     assert json.loads(r.json) == r.value
-    r = mcpgen.decode_result({"anything": 1}, "vendor/method")
-    assert r.variant == "Raw"
+    # A result for a method the revision does not have is refused (MSG-9), never kept raw.
+    with pytest.raises(mcpgen.ValidationError) as e:
+        mcpgen.decode_result({"anything": 1}, "vendor/method")
+    assert e.value.errors[0].rule == "MSG-9"
     with pytest.raises(mcpgen.ValidationError) as e:
         mcpgen.decode_result({"resultType": "input_required", "inputRequests": {}}, "tools/list")
     assert e.value.kind == "protocol"

@@ -29,6 +29,10 @@ pub fn methods(cx: &Ctx) -> TokenStream {
         let preq = x.params_required;
         let results = &x.result_defs;
         let irr = x.input_required;
+        let task = match &x.task_result {
+            Some(t) => quote! { Some(#t) },
+            None => quote! { None },
+        };
         quote! {
             crate::methods::MethodInfo {
                 method: #method,
@@ -39,13 +43,14 @@ pub fn methods(cx: &Ctx) -> TokenStream {
                 params_required: #preq,
                 result_defs: &[#(#results),*],
                 input_required: #irr,
+                task_result: #task,
             }
         }
     });
     // Distinct result definitions, for the decoded-result enum.
     let mut result_defs: Vec<String> = Vec::new();
     for x in &m.methods {
-        for r in &x.result_defs {
+        for r in x.result_defs.iter().chain(&x.task_result) {
             if !result_defs.contains(r) {
                 result_defs.push(r.clone());
             }
@@ -64,20 +69,10 @@ pub fn methods(cx: &Ctx) -> TokenStream {
         let v = format_ident!("{}", r);
         quote! { MethodResult::#v(x) => x.write_json(w) }
     });
-    let complete_arms = m.methods.iter().filter(|x| x.kind == MethodKind::Request).filter_map(|x| {
-        let first = x.result_defs.iter().find(|r| r.as_str() != "InputRequiredResult")?;
-        let method = &x.method;
-        let v = format_ident!("{}", first);
-        Some(quote! {
-            #method => MethodResult::#v(<#v as crate::decode::Decode>::decode_view(v, opts)?)
-        })
+    let def_arms = result_defs.iter().map(|r| {
+        let v = format_ident!("{}", r);
+        quote! { Some(#r) => MethodResult::#v(<#v as crate::decode::Decode>::decode_view(v, opts)?) }
     });
-    let has_irr = result_defs.iter().any(|r| r == "InputRequiredResult");
-    let irr_arm = if has_irr {
-        quote! { crate::methods::ResultClass::InputRequired => MethodResult::InputRequiredResult(<InputRequiredResult as crate::decode::Decode>::decode_view(v, opts)?), }
-    } else {
-        quote! { crate::methods::ResultClass::InputRequired => MethodResult::Raw(v.to_value()), }
-    };
     let has_rt = m
         .def("Result")
         .and_then(|d| m.resolve_decl(&d.schema))
@@ -100,8 +95,8 @@ pub fn methods(cx: &Ctx) -> TokenStream {
         #[derive(Debug, Clone, PartialEq)]
         pub enum MethodResult {
             #(#variants,)*
-            /// A result for an unknown method, or with a `resultType` this library does not
-            /// know (an extension's): kept as it was, never forced into a known type.
+            /// A result with the `resultType` of a negotiated extension: kept as it was,
+            /// never forced into a known type.
             Raw(crate::json::Value),
         }
 
@@ -124,26 +119,48 @@ pub fn methods(cx: &Ctx) -> TokenStream {
             }
         }
 
-        /// Decodes a result given the method of the request it answers: `resultType` first
-        /// (`input_required` → `InputRequiredResult`; absent → `complete`, RESULT-2; unknown →
-        /// kept raw), then the method's result type; an unknown method is kept raw. Client
-        /// leniency is on: absent `ttlMs`/`cacheScope` and negative `ttlMs` are tolerated
-        /// (CACHE-3) and never invented on re-encode.
+        /// Decodes a result given the method of the request it answers (see
+        /// [`decode_result_for`]).
         pub fn decode_result<'v, V: JsonView<'v>>(
             request_method: &str,
             v: &V,
             policy: crate::validate::Policy,
         ) -> ::core::result::Result<MethodResult, crate::decode::DecodeError> {
+            decode_result_for(&crate::methods::ResultFor::method(request_method), v, policy)
+        }
+
+        /// The definition a result is checked against
+        /// ([`crate::methods::result_definition`] on this revision's table): `resultType`
+        /// first (RESULT-1/3/5, MRTR-3), then the request (method, task augmentation);
+        /// `None` for a negotiated extension's `resultType`.
+        pub fn result_definition<'v, V: JsonView<'v>>(
+            req: &crate::methods::ResultFor<'_>,
+            v: &V,
+        ) -> ::core::result::Result<::core::option::Option<&'static str>, crate::decode::DecodeError> {
+            crate::methods::result_definition(v, req, method(req.method), super::REVISION, RESULTS_HAVE_RESULT_TYPE)
+        }
+
+        /// Decodes a result by the request it answers: the definition
+        /// [`result_definition`] selects (an unknown method, an unknown `resultType`, or an
+        /// `input_required` result that breaks MRTR-3 or RESULT-5 is an error); a negotiated
+        /// extension's `resultType` is kept raw. Client leniency is on: absent
+        /// `ttlMs`/`cacheScope` and negative `ttlMs` are tolerated (CACHE-3) and never invented on
+        /// re-encode.
+        pub fn decode_result_for<'v, V: JsonView<'v>>(
+            req: &crate::methods::ResultFor<'_>,
+            v: &V,
+            policy: crate::validate::Policy,
+        ) -> ::core::result::Result<MethodResult, crate::decode::DecodeError> {
             let mut opts = crate::validate::Options::decoding(policy);
             opts.client_leniency = true;
-            let info = method(request_method);
-            Ok(match crate::methods::classify_result(v, request_method, info, RESULTS_HAVE_RESULT_TYPE)? {
-                #irr_arm
-                crate::methods::ResultClass::Raw => MethodResult::Raw(v.to_value()),
-                crate::methods::ResultClass::Complete => match request_method {
-                    #(#complete_arms,)*
-                    _ => MethodResult::Raw(v.to_value()),
-                },
+            Ok(match result_definition(req, v)? {
+                None => MethodResult::Raw(v.to_value()),
+                #(#def_arms,)*
+                Some(other) => {
+                    return Err(crate::decode::DecodeError::Internal(::std::format!(
+                        "result definition `{other}` has no decoder"
+                    )))
+                }
             })
         }
     }

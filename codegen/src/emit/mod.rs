@@ -1,5 +1,6 @@
 //! Emitters: IR → files in a [`FileMap`].
 
+pub mod builders;
 pub mod c;
 pub mod docs;
 pub mod methods;
@@ -74,6 +75,21 @@ fn revision_module_from(module: &ir::Module, dir: &str) -> Result<FileMap, Diagn
         #[allow(unused_imports)]
         use crate::validate::{self as rt, Cx, Path};
     };
+    let imports_builders = quote! {
+        #[allow(unused_imports)]
+        use super::lit;
+        #[allow(unused_imports)]
+        use super::types::*;
+    };
+    let builders = match builders::builders(&cx) {
+        Ok(body) => quote! { #imports_builders #body },
+        Err(problems) => {
+            for p in problems {
+                diags.push(&module.revision, None, "", p);
+            }
+            TokenStream::new()
+        }
+    };
     let parts: Vec<(&str, &str, TokenStream)> = vec![
         ("lit.rs", "Literal types for the schema's `const` values.", rust::literals(&cx)),
         ("types.rs", "Types for every definition.", {
@@ -88,6 +104,7 @@ fn revision_module_from(module: &ir::Module, dir: &str) -> Result<FileMap, Diagn
             let body = rust::decoders(&cx);
             quote! { #imports_impl #body }
         }),
+        ("builders.rs", "Builders for every struct, and `Default` where no member is required.", builders),
         ("registry.rs", "Definitions by name.", {
             let body = rust::registry(&cx);
             quote! { #imports_impl #body }
@@ -142,6 +159,7 @@ fn module_root(cx: &rust::Ctx) -> TokenStream {
         #errata_doc
         #![allow(non_snake_case, non_camel_case_types, non_upper_case_globals, unused_variables, clippy::upper_case_acronyms, clippy::large_enum_variant, clippy::module_inception)]
 
+        mod builders;
         mod decode;
         pub mod lit;
         pub mod methods;
@@ -149,6 +167,7 @@ fn module_root(cx: &rust::Ctx) -> TokenStream {
         mod types;
         pub(crate) mod validate;
 
+        pub use builders::*;
         pub use methods::*;
         pub use registry::{build_view, definition, validate_view, DEFINITIONS};
         pub use types::*;
@@ -229,7 +248,7 @@ fn schema_crate_root(revisions: &[ir::Module]) -> String {
          //! Use it through the `mcpgen` crate, which re-exports every revision module.\n\
          \n\
          // Generated modules name the runtime as `crate::decode`, `crate::json`, … .\n\
-         use mcpgen_runtime::__rt::{decode, validate};\n\
+         use mcpgen_runtime::__rt::{build, decode, validate};\n\
          use mcpgen_runtime::{json, methods};\n\
          \n",
     );
@@ -295,6 +314,7 @@ fn revisions_index(revisions: &[ir::Module]) -> TokenStream {
     let mut shas = TokenStream::new();
     let mut has_rt = TokenStream::new();
     let mut dec_res = TokenStream::new();
+    let mut res_def = TokenStream::new();
     let mut vview = TokenStream::new();
     let mut bview = TokenStream::new();
     for rev in revisions {
@@ -322,9 +342,12 @@ fn revisions_index(revisions: &[ir::Module]) -> TokenStream {
         dec_res.extend(quote! {
             #[cfg(feature = #feature)]
             Revision::#variant => {
-                let r = crate::#module::decode_result(request_method, v, policy)?;
+                let r = crate::#module::decode_result_for(req, v, policy)?;
                 Ok(crate::decode::DecodedResult { variant: r.variant_name(), value: ::std::boxed::Box::new(r) })
             }
+        });
+        res_def.extend(quote! {
+            #[cfg(feature = #feature)] Revision::#variant => crate::#module::result_definition(req, v),
         });
         vview.extend(
             quote! { #[cfg(feature = #feature)] Revision::#variant => crate::#module::validate_view(name, v, p, cx), },
@@ -404,16 +427,15 @@ fn revisions_index(revisions: &[ir::Module]) -> TokenStream {
             ) -> ::std::option::Option<::std::option::Option<::std::boxed::Box<dyn crate::decode::AnyDecoded>>> {
                 match self { #bview }
             }
-            /// Decodes a result given the method of the request it answers (see each revision's
-            /// `decode_result`): `resultType` first, then the method; unknown ones stay raw.
+            /// Decodes a result given the method of the request it answers (a plain request, no
+            /// extensions: see [`Revision::decode_result_for`]).
             pub fn decode_result(
                 self,
                 request_method: &str,
                 bytes: &[u8],
                 policy: crate::validate::Policy,
             ) -> ::core::result::Result<crate::decode::DecodedResult, crate::decode::DecodeError> {
-                let tape = crate::json::Tape::parse_bytes(bytes)?;
-                self.decode_result_view(request_method, &tape.root(), policy)
+                self.decode_result_for(&crate::methods::ResultFor::method(request_method), bytes, policy)
             }
             /// [`Revision::decode_result`] on any JSON view (a result inside a parsed response).
             pub fn decode_result_view<'v, V: crate::json::JsonView<'v>>(
@@ -422,7 +444,40 @@ fn revisions_index(revisions: &[ir::Module]) -> TokenStream {
                 v: &V,
                 policy: crate::validate::Policy,
             ) -> ::core::result::Result<crate::decode::DecodedResult, crate::decode::DecodeError> {
+                self.decode_result_for_view(&crate::methods::ResultFor::method(request_method), v, policy)
+            }
+            /// Decodes a result by the request it answers: `resultType` first, then the method
+            /// and task augmentation ([`Revision::result_definition`]). An unknown or removed
+            /// method is [`DecodeError::UnknownMethod`](crate::decode::DecodeError::UnknownMethod),
+            /// an unknown `resultType` RESULT-3 (a negotiated extension's is kept raw, variant
+            /// `Raw`), an `input_required` result RESULT-5 / MRTR-3 where they apply.
+            pub fn decode_result_for(
+                self,
+                req: &crate::methods::ResultFor<'_>,
+                bytes: &[u8],
+                policy: crate::validate::Policy,
+            ) -> ::core::result::Result<crate::decode::DecodedResult, crate::decode::DecodeError> {
+                let tape = crate::json::Tape::parse_bytes(bytes)?;
+                self.decode_result_for_view(req, &tape.root(), policy)
+            }
+            /// [`Revision::decode_result_for`] on any JSON view.
+            pub fn decode_result_for_view<'v, V: crate::json::JsonView<'v>>(
+                self,
+                req: &crate::methods::ResultFor<'_>,
+                v: &V,
+                policy: crate::validate::Policy,
+            ) -> ::core::result::Result<crate::decode::DecodedResult, crate::decode::DecodeError> {
                 match self { #dec_res }
+            }
+            /// The definition a result answering `req` is checked against
+            /// ([`methods::result_definition`](crate::methods::result_definition) on this
+            /// revision's table); `None` for a negotiated extension's `resultType`.
+            pub fn result_definition<'v, V: crate::json::JsonView<'v>>(
+                self,
+                req: &crate::methods::ResultFor<'_>,
+                v: &V,
+            ) -> ::core::result::Result<::core::option::Option<&'static str>, crate::decode::DecodeError> {
+                match self { #res_def }
             }
             /// Whether results of this revision carry `resultType` (2026-07-28 and later).
             pub fn results_have_result_type(self) -> bool {

@@ -445,11 +445,39 @@ fn decl_type(cx: &Ctx, d: &Decl) -> TokenStream {
                     }
                 })
             });
+            // Literals convert too, so builders take `.id(7)` and `.id("abc")` (one arm per
+            // Rust type: `seen` above already picked it).
+            let mut conveniences = TokenStream::new();
+            let mut taken = BTreeSet::new();
+            for a in &u.arms {
+                let var = type_ident(&a.variant);
+                let sources: Vec<TokenStream> = match &a.schema.ty {
+                    Ty::Str { .. } => vec![quote! { &str }],
+                    Ty::Num { .. } => vec![quote! { i64 }, quote! { i32 }, quote! { u64 }, quote! { u32 }],
+                    _ => continue,
+                };
+                for src in sources {
+                    if !taken.insert(src.to_string()) {
+                        continue;
+                    }
+                    let arg = if matches!(a.schema.ty, Ty::Str { .. }) {
+                        quote! { ::std::string::String::from(v) }
+                    } else {
+                        quote! { crate::json::Number::from(v) }
+                    };
+                    conveniences.extend(quote! {
+                        impl ::std::convert::From<#src> for #name {
+                            fn from(v: #src) -> Self { #name::#var(#arg) }
+                        }
+                    });
+                }
+            }
             quote! {
                 #doc
                 #[derive(Debug, Clone, PartialEq)]
                 pub enum #name { #(#variants,)* }
                 #(#froms)*
+                #conveniences
             }
         }
     }

@@ -14,12 +14,14 @@
     clippy::large_enum_variant,
     clippy::module_inception
 )]
+mod builders;
 mod decode;
 pub mod lit;
 pub mod methods;
 mod registry;
 mod types;
 pub(crate) mod validate;
+pub use builders::*;
 pub use methods::*;
 pub use registry::{build_view, definition, validate_view, DEFINITIONS};
 pub use types::*;

@@ -1524,6 +1524,31 @@ impl ::std::convert::From<crate::json::Number> for ProgressToken {
         ProgressToken::Integer(v)
     }
 }
+impl ::std::convert::From<&str> for ProgressToken {
+    fn from(v: &str) -> Self {
+        ProgressToken::String(::std::string::String::from(v))
+    }
+}
+impl ::std::convert::From<i64> for ProgressToken {
+    fn from(v: i64) -> Self {
+        ProgressToken::Integer(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<i32> for ProgressToken {
+    fn from(v: i32) -> Self {
+        ProgressToken::Integer(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<u64> for ProgressToken {
+    fn from(v: u64) -> Self {
+        ProgressToken::Integer(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<u32> for ProgressToken {
+    fn from(v: u32) -> Self {
+        ProgressToken::Integer(crate::json::Number::from(v))
+    }
+}
 /// A prompt or prompt template that the server offers.
 ///
 /// Schema: `#/definitions/Prompt`.
@@ -1747,6 +1772,31 @@ impl ::std::convert::From<::std::string::String> for RequestId {
 impl ::std::convert::From<crate::json::Number> for RequestId {
     fn from(v: crate::json::Number) -> Self {
         RequestId::Integer(v)
+    }
+}
+impl ::std::convert::From<&str> for RequestId {
+    fn from(v: &str) -> Self {
+        RequestId::String(::std::string::String::from(v))
+    }
+}
+impl ::std::convert::From<i64> for RequestId {
+    fn from(v: i64) -> Self {
+        RequestId::Integer(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<i32> for RequestId {
+    fn from(v: i32) -> Self {
+        RequestId::Integer(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<u64> for RequestId {
+    fn from(v: u64) -> Self {
+        RequestId::Integer(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<u32> for RequestId {
+    fn from(v: u32) -> Self {
+        RequestId::Integer(crate::json::Number::from(v))
     }
 }
 /// A known resource that the server is capable of reading.

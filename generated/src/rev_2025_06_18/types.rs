@@ -776,6 +776,31 @@ impl ::std::convert::From<bool> for ElicitResultContentValue {
         ElicitResultContentValue::Boolean(v)
     }
 }
+impl ::std::convert::From<&str> for ElicitResultContentValue {
+    fn from(v: &str) -> Self {
+        ElicitResultContentValue::String(::std::string::String::from(v))
+    }
+}
+impl ::std::convert::From<i64> for ElicitResultContentValue {
+    fn from(v: i64) -> Self {
+        ElicitResultContentValue::Number(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<i32> for ElicitResultContentValue {
+    fn from(v: i32) -> Self {
+        ElicitResultContentValue::Number(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<u64> for ElicitResultContentValue {
+    fn from(v: u64) -> Self {
+        ElicitResultContentValue::Number(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<u32> for ElicitResultContentValue {
+    fn from(v: u32) -> Self {
+        ElicitResultContentValue::Number(crate::json::Number::from(v))
+    }
+}
 /// The client's response to an elicitation request.
 ///
 /// Schema: `#/definitions/ElicitResult`.
@@ -1791,6 +1816,31 @@ impl ::std::convert::From<crate::json::Number> for ProgressToken {
         ProgressToken::Integer(v)
     }
 }
+impl ::std::convert::From<&str> for ProgressToken {
+    fn from(v: &str) -> Self {
+        ProgressToken::String(::std::string::String::from(v))
+    }
+}
+impl ::std::convert::From<i64> for ProgressToken {
+    fn from(v: i64) -> Self {
+        ProgressToken::Integer(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<i32> for ProgressToken {
+    fn from(v: i32) -> Self {
+        ProgressToken::Integer(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<u64> for ProgressToken {
+    fn from(v: u64) -> Self {
+        ProgressToken::Integer(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<u32> for ProgressToken {
+    fn from(v: u32) -> Self {
+        ProgressToken::Integer(crate::json::Number::from(v))
+    }
+}
 /// A prompt or prompt template that the server offers.
 ///
 /// Schema: `#/definitions/Prompt`.
@@ -2021,6 +2071,31 @@ impl ::std::convert::From<::std::string::String> for RequestId {
 impl ::std::convert::From<crate::json::Number> for RequestId {
     fn from(v: crate::json::Number) -> Self {
         RequestId::Integer(v)
+    }
+}
+impl ::std::convert::From<&str> for RequestId {
+    fn from(v: &str) -> Self {
+        RequestId::String(::std::string::String::from(v))
+    }
+}
+impl ::std::convert::From<i64> for RequestId {
+    fn from(v: i64) -> Self {
+        RequestId::Integer(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<i32> for RequestId {
+    fn from(v: i32) -> Self {
+        RequestId::Integer(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<u64> for RequestId {
+    fn from(v: u64) -> Self {
+        RequestId::Integer(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<u32> for RequestId {
+    fn from(v: u32) -> Self {
+        RequestId::Integer(crate::json::Number::from(v))
     }
 }
 /// A known resource that the server is capable of reading.

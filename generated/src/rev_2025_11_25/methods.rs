@@ -26,6 +26,7 @@ pub static METHODS: &[crate::methods::MethodInfo] = &[
         params_required: true,
         result_defs: &["CallToolResult"],
         input_required: false,
+        task_result: Some("CreateTaskResult"),
     },
     crate::methods::MethodInfo {
         method: "tasks/cancel",
@@ -36,6 +37,7 @@ pub static METHODS: &[crate::methods::MethodInfo] = &[
         params_required: true,
         result_defs: &["CancelTaskResult"],
         input_required: false,
+        task_result: None,
     },
     crate::methods::MethodInfo {
         method: "notifications/cancelled",
@@ -46,6 +48,7 @@ pub static METHODS: &[crate::methods::MethodInfo] = &[
         params_required: true,
         result_defs: &[],
         input_required: false,
+        task_result: None,
     },
     crate::methods::MethodInfo {
         method: "completion/complete",
@@ -56,6 +59,7 @@ pub static METHODS: &[crate::methods::MethodInfo] = &[
         params_required: true,
         result_defs: &["CompleteResult"],
         input_required: false,
+        task_result: None,
     },
     crate::methods::MethodInfo {
         method: "sampling/createMessage",
@@ -66,6 +70,7 @@ pub static METHODS: &[crate::methods::MethodInfo] = &[
         params_required: true,
         result_defs: &["CreateMessageResult"],
         input_required: false,
+        task_result: Some("CreateTaskResult"),
     },
     crate::methods::MethodInfo {
         method: "elicitation/create",
@@ -76,6 +81,7 @@ pub static METHODS: &[crate::methods::MethodInfo] = &[
         params_required: true,
         result_defs: &["ElicitResult"],
         input_required: false,
+        task_result: Some("CreateTaskResult"),
     },
     crate::methods::MethodInfo {
         method: "notifications/elicitation/complete",
@@ -86,6 +92,7 @@ pub static METHODS: &[crate::methods::MethodInfo] = &[
         params_required: true,
         result_defs: &[],
         input_required: false,
+        task_result: None,
     },
     crate::methods::MethodInfo {
         method: "prompts/get",
@@ -96,6 +103,7 @@ pub static METHODS: &[crate::methods::MethodInfo] = &[
         params_required: true,
         result_defs: &["GetPromptResult"],
         input_required: false,
+        task_result: None,
     },
     crate::methods::MethodInfo {
         method: "tasks/result",
@@ -106,6 +114,7 @@ pub static METHODS: &[crate::methods::MethodInfo] = &[
         params_required: true,
         result_defs: &["GetTaskPayloadResult"],
         input_required: false,
+        task_result: None,
     },
     crate::methods::MethodInfo {
         method: "tasks/get",
@@ -116,6 +125,7 @@ pub static METHODS: &[crate::methods::MethodInfo] = &[
         params_required: true,
         result_defs: &["GetTaskResult"],
         input_required: false,
+        task_result: None,
     },
     crate::methods::MethodInfo {
         method: "initialize",
@@ -126,6 +136,7 @@ pub static METHODS: &[crate::methods::MethodInfo] = &[
         params_required: true,
         result_defs: &["InitializeResult"],
         input_required: false,
+        task_result: None,
     },
     crate::methods::MethodInfo {
         method: "notifications/initialized",
@@ -136,6 +147,7 @@ pub static METHODS: &[crate::methods::MethodInfo] = &[
         params_required: false,
         result_defs: &[],
         input_required: false,
+        task_result: None,
     },
     crate::methods::MethodInfo {
         method: "prompts/list",
@@ -146,6 +158,7 @@ pub static METHODS: &[crate::methods::MethodInfo] = &[
         params_required: false,
         result_defs: &["ListPromptsResult"],
         input_required: false,
+        task_result: None,
     },
     crate::methods::MethodInfo {
         method: "resources/templates/list",
@@ -156,6 +169,7 @@ pub static METHODS: &[crate::methods::MethodInfo] = &[
         params_required: false,
         result_defs: &["ListResourceTemplatesResult"],
         input_required: false,
+        task_result: None,
     },
     crate::methods::MethodInfo {
         method: "resources/list",
@@ -166,6 +180,7 @@ pub static METHODS: &[crate::methods::MethodInfo] = &[
         params_required: false,
         result_defs: &["ListResourcesResult"],
         input_required: false,
+        task_result: None,
     },
     crate::methods::MethodInfo {
         method: "roots/list",
@@ -176,6 +191,7 @@ pub static METHODS: &[crate::methods::MethodInfo] = &[
         params_required: false,
         result_defs: &["ListRootsResult"],
         input_required: false,
+        task_result: None,
     },
     crate::methods::MethodInfo {
         method: "tasks/list",
@@ -186,6 +202,7 @@ pub static METHODS: &[crate::methods::MethodInfo] = &[
         params_required: false,
         result_defs: &["ListTasksResult"],
         input_required: false,
+        task_result: None,
     },
     crate::methods::MethodInfo {
         method: "tools/list",
@@ -196,6 +213,7 @@ pub static METHODS: &[crate::methods::MethodInfo] = &[
         params_required: false,
         result_defs: &["ListToolsResult"],
         input_required: false,
+        task_result: None,
     },
     crate::methods::MethodInfo {
         method: "notifications/message",
@@ -206,6 +224,7 @@ pub static METHODS: &[crate::methods::MethodInfo] = &[
         params_required: true,
         result_defs: &[],
         input_required: false,
+        task_result: None,
     },
     crate::methods::MethodInfo {
         method: "ping",
@@ -216,6 +235,7 @@ pub static METHODS: &[crate::methods::MethodInfo] = &[
         params_required: false,
         result_defs: &["EmptyResult"],
         input_required: false,
+        task_result: None,
     },
     crate::methods::MethodInfo {
         method: "notifications/progress",
@@ -226,6 +246,7 @@ pub static METHODS: &[crate::methods::MethodInfo] = &[
         params_required: true,
         result_defs: &[],
         input_required: false,
+        task_result: None,
     },
     crate::methods::MethodInfo {
         method: "notifications/prompts/list_changed",
@@ -236,6 +257,7 @@ pub static METHODS: &[crate::methods::MethodInfo] = &[
         params_required: false,
         result_defs: &[],
         input_required: false,
+        task_result: None,
     },
     crate::methods::MethodInfo {
         method: "resources/read",
@@ -246,6 +268,7 @@ pub static METHODS: &[crate::methods::MethodInfo] = &[
         params_required: true,
         result_defs: &["ReadResourceResult"],
         input_required: false,
+        task_result: None,
     },
     crate::methods::MethodInfo {
         method: "notifications/resources/list_changed",
@@ -256,6 +279,7 @@ pub static METHODS: &[crate::methods::MethodInfo] = &[
         params_required: false,
         result_defs: &[],
         input_required: false,
+        task_result: None,
     },
     crate::methods::MethodInfo {
         method: "notifications/resources/updated",
@@ -266,6 +290,7 @@ pub static METHODS: &[crate::methods::MethodInfo] = &[
         params_required: true,
         result_defs: &[],
         input_required: false,
+        task_result: None,
     },
     crate::methods::MethodInfo {
         method: "notifications/roots/list_changed",
@@ -276,6 +301,7 @@ pub static METHODS: &[crate::methods::MethodInfo] = &[
         params_required: false,
         result_defs: &[],
         input_required: false,
+        task_result: None,
     },
     crate::methods::MethodInfo {
         method: "logging/setLevel",
@@ -286,6 +312,7 @@ pub static METHODS: &[crate::methods::MethodInfo] = &[
         params_required: true,
         result_defs: &["EmptyResult"],
         input_required: false,
+        task_result: None,
     },
     crate::methods::MethodInfo {
         method: "resources/subscribe",
@@ -296,6 +323,7 @@ pub static METHODS: &[crate::methods::MethodInfo] = &[
         params_required: true,
         result_defs: &["EmptyResult"],
         input_required: false,
+        task_result: None,
     },
     crate::methods::MethodInfo {
         method: "notifications/tasks/status",
@@ -306,6 +334,7 @@ pub static METHODS: &[crate::methods::MethodInfo] = &[
         params_required: true,
         result_defs: &[],
         input_required: false,
+        task_result: None,
     },
     crate::methods::MethodInfo {
         method: "notifications/tools/list_changed",
@@ -316,6 +345,7 @@ pub static METHODS: &[crate::methods::MethodInfo] = &[
         params_required: false,
         result_defs: &[],
         input_required: false,
+        task_result: None,
     },
     crate::methods::MethodInfo {
         method: "resources/unsubscribe",
@@ -326,6 +356,7 @@ pub static METHODS: &[crate::methods::MethodInfo] = &[
         params_required: true,
         result_defs: &["EmptyResult"],
         input_required: false,
+        task_result: None,
     },
 ];
 /// Looks a method up by name.
@@ -339,6 +370,8 @@ pub const RESULTS_HAVE_RESULT_TYPE: bool = false;
 pub enum MethodResult {
     /// A [`CallToolResult`].
     CallToolResult(CallToolResult),
+    /// A [`CreateTaskResult`].
+    CreateTaskResult(CreateTaskResult),
     /// A [`CancelTaskResult`].
     CancelTaskResult(CancelTaskResult),
     /// A [`CompleteResult`].
@@ -371,8 +404,8 @@ pub enum MethodResult {
     EmptyResult(EmptyResult),
     /// A [`ReadResourceResult`].
     ReadResourceResult(ReadResourceResult),
-    /// A result for an unknown method, or with a `resultType` this library does not
-    /// know (an extension's): kept as it was, never forced into a known type.
+    /// A result with the `resultType` of a negotiated extension: kept as it was,
+    /// never forced into a known type.
     Raw(crate::json::Value),
 }
 impl MethodResult {
@@ -380,6 +413,7 @@ impl MethodResult {
     pub fn variant_name(&self) -> &'static str {
         match self {
             MethodResult::CallToolResult(_) => "CallToolResult",
+            MethodResult::CreateTaskResult(_) => "CreateTaskResult",
             MethodResult::CancelTaskResult(_) => "CancelTaskResult",
             MethodResult::CompleteResult(_) => "CompleteResult",
             MethodResult::CreateMessageResult(_) => "CreateMessageResult",
@@ -404,6 +438,7 @@ impl ToJson for MethodResult {
     fn write_json(&self, w: &mut JsonWriter) {
         match self {
             MethodResult::CallToolResult(x) => x.write_json(w),
+            MethodResult::CreateTaskResult(x) => x.write_json(w),
             MethodResult::CancelTaskResult(x) => x.write_json(w),
             MethodResult::CompleteResult(x) => x.write_json(w),
             MethodResult::CreateMessageResult(x) => x.write_json(w),
@@ -424,180 +459,152 @@ impl ToJson for MethodResult {
         }
     }
 }
-/// Decodes a result given the method of the request it answers: `resultType` first
-/// (`input_required` → `InputRequiredResult`; absent → `complete`, RESULT-2; unknown →
-/// kept raw), then the method's result type; an unknown method is kept raw. Client
-/// leniency is on: absent `ttlMs`/`cacheScope` and negative `ttlMs` are tolerated
-/// (CACHE-3) and never invented on re-encode.
+/// Decodes a result given the method of the request it answers (see
+/// [`decode_result_for`]).
 pub fn decode_result<'v, V: JsonView<'v>>(
     request_method: &str,
     v: &V,
     policy: crate::validate::Policy,
 ) -> ::core::result::Result<MethodResult, crate::decode::DecodeError> {
+    decode_result_for(&crate::methods::ResultFor::method(request_method), v, policy)
+}
+/// The definition a result is checked against
+/// ([`crate::methods::result_definition`] on this revision's table): `resultType`
+/// first (RESULT-1/3/5, MRTR-3), then the request (method, task augmentation);
+/// `None` for a negotiated extension's `resultType`.
+pub fn result_definition<'v, V: JsonView<'v>>(
+    req: &crate::methods::ResultFor<'_>,
+    v: &V,
+) -> ::core::result::Result<
+    ::core::option::Option<&'static str>,
+    crate::decode::DecodeError,
+> {
+    crate::methods::result_definition(
+        v,
+        req,
+        method(req.method),
+        super::REVISION,
+        RESULTS_HAVE_RESULT_TYPE,
+    )
+}
+/// Decodes a result by the request it answers: the definition
+/// [`result_definition`] selects (an unknown method, an unknown `resultType`, or an
+/// `input_required` result that breaks MRTR-3 or RESULT-5 is an error); a negotiated
+/// extension's `resultType` is kept raw. Client leniency is on: absent
+/// `ttlMs`/`cacheScope` and negative `ttlMs` are tolerated (CACHE-3) and never invented on
+/// re-encode.
+pub fn decode_result_for<'v, V: JsonView<'v>>(
+    req: &crate::methods::ResultFor<'_>,
+    v: &V,
+    policy: crate::validate::Policy,
+) -> ::core::result::Result<MethodResult, crate::decode::DecodeError> {
     let mut opts = crate::validate::Options::decoding(policy);
     opts.client_leniency = true;
-    let info = method(request_method);
     Ok(
-        match crate::methods::classify_result(
-            v,
-            request_method,
-            info,
-            RESULTS_HAVE_RESULT_TYPE,
-        )? {
-            crate::methods::ResultClass::InputRequired => MethodResult::Raw(v.to_value()),
-            crate::methods::ResultClass::Raw => MethodResult::Raw(v.to_value()),
-            crate::methods::ResultClass::Complete => {
-                match request_method {
-                    "tools/call" => {
-                        MethodResult::CallToolResult(
-                            <CallToolResult as crate::decode::Decode>::decode_view(
-                                v,
-                                opts,
-                            )?,
-                        )
-                    }
-                    "tasks/cancel" => {
-                        MethodResult::CancelTaskResult(
-                            <CancelTaskResult as crate::decode::Decode>::decode_view(
-                                v,
-                                opts,
-                            )?,
-                        )
-                    }
-                    "completion/complete" => {
-                        MethodResult::CompleteResult(
-                            <CompleteResult as crate::decode::Decode>::decode_view(
-                                v,
-                                opts,
-                            )?,
-                        )
-                    }
-                    "sampling/createMessage" => {
-                        MethodResult::CreateMessageResult(
-                            <CreateMessageResult as crate::decode::Decode>::decode_view(
-                                v,
-                                opts,
-                            )?,
-                        )
-                    }
-                    "elicitation/create" => {
-                        MethodResult::ElicitResult(
-                            <ElicitResult as crate::decode::Decode>::decode_view(
-                                v,
-                                opts,
-                            )?,
-                        )
-                    }
-                    "prompts/get" => {
-                        MethodResult::GetPromptResult(
-                            <GetPromptResult as crate::decode::Decode>::decode_view(
-                                v,
-                                opts,
-                            )?,
-                        )
-                    }
-                    "tasks/result" => {
-                        MethodResult::GetTaskPayloadResult(
-                            <GetTaskPayloadResult as crate::decode::Decode>::decode_view(
-                                v,
-                                opts,
-                            )?,
-                        )
-                    }
-                    "tasks/get" => {
-                        MethodResult::GetTaskResult(
-                            <GetTaskResult as crate::decode::Decode>::decode_view(
-                                v,
-                                opts,
-                            )?,
-                        )
-                    }
-                    "initialize" => {
-                        MethodResult::InitializeResult(
-                            <InitializeResult as crate::decode::Decode>::decode_view(
-                                v,
-                                opts,
-                            )?,
-                        )
-                    }
-                    "prompts/list" => {
-                        MethodResult::ListPromptsResult(
-                            <ListPromptsResult as crate::decode::Decode>::decode_view(
-                                v,
-                                opts,
-                            )?,
-                        )
-                    }
-                    "resources/templates/list" => {
-                        MethodResult::ListResourceTemplatesResult(
-                            <ListResourceTemplatesResult as crate::decode::Decode>::decode_view(
-                                v,
-                                opts,
-                            )?,
-                        )
-                    }
-                    "resources/list" => {
-                        MethodResult::ListResourcesResult(
-                            <ListResourcesResult as crate::decode::Decode>::decode_view(
-                                v,
-                                opts,
-                            )?,
-                        )
-                    }
-                    "roots/list" => {
-                        MethodResult::ListRootsResult(
-                            <ListRootsResult as crate::decode::Decode>::decode_view(
-                                v,
-                                opts,
-                            )?,
-                        )
-                    }
-                    "tasks/list" => {
-                        MethodResult::ListTasksResult(
-                            <ListTasksResult as crate::decode::Decode>::decode_view(
-                                v,
-                                opts,
-                            )?,
-                        )
-                    }
-                    "tools/list" => {
-                        MethodResult::ListToolsResult(
-                            <ListToolsResult as crate::decode::Decode>::decode_view(
-                                v,
-                                opts,
-                            )?,
-                        )
-                    }
-                    "ping" => {
-                        MethodResult::EmptyResult(
-                            <EmptyResult as crate::decode::Decode>::decode_view(v, opts)?,
-                        )
-                    }
-                    "resources/read" => {
-                        MethodResult::ReadResourceResult(
-                            <ReadResourceResult as crate::decode::Decode>::decode_view(
-                                v,
-                                opts,
-                            )?,
-                        )
-                    }
-                    "logging/setLevel" => {
-                        MethodResult::EmptyResult(
-                            <EmptyResult as crate::decode::Decode>::decode_view(v, opts)?,
-                        )
-                    }
-                    "resources/subscribe" => {
-                        MethodResult::EmptyResult(
-                            <EmptyResult as crate::decode::Decode>::decode_view(v, opts)?,
-                        )
-                    }
-                    "resources/unsubscribe" => {
-                        MethodResult::EmptyResult(
-                            <EmptyResult as crate::decode::Decode>::decode_view(v, opts)?,
-                        )
-                    }
-                    _ => MethodResult::Raw(v.to_value()),
-                }
+        match result_definition(req, v)? {
+            None => MethodResult::Raw(v.to_value()),
+            Some("CallToolResult") => {
+                MethodResult::CallToolResult(
+                    <CallToolResult as crate::decode::Decode>::decode_view(v, opts)?,
+                )
+            }
+            Some("CreateTaskResult") => {
+                MethodResult::CreateTaskResult(
+                    <CreateTaskResult as crate::decode::Decode>::decode_view(v, opts)?,
+                )
+            }
+            Some("CancelTaskResult") => {
+                MethodResult::CancelTaskResult(
+                    <CancelTaskResult as crate::decode::Decode>::decode_view(v, opts)?,
+                )
+            }
+            Some("CompleteResult") => {
+                MethodResult::CompleteResult(
+                    <CompleteResult as crate::decode::Decode>::decode_view(v, opts)?,
+                )
+            }
+            Some("CreateMessageResult") => {
+                MethodResult::CreateMessageResult(
+                    <CreateMessageResult as crate::decode::Decode>::decode_view(v, opts)?,
+                )
+            }
+            Some("ElicitResult") => {
+                MethodResult::ElicitResult(
+                    <ElicitResult as crate::decode::Decode>::decode_view(v, opts)?,
+                )
+            }
+            Some("GetPromptResult") => {
+                MethodResult::GetPromptResult(
+                    <GetPromptResult as crate::decode::Decode>::decode_view(v, opts)?,
+                )
+            }
+            Some("GetTaskPayloadResult") => {
+                MethodResult::GetTaskPayloadResult(
+                    <GetTaskPayloadResult as crate::decode::Decode>::decode_view(
+                        v,
+                        opts,
+                    )?,
+                )
+            }
+            Some("GetTaskResult") => {
+                MethodResult::GetTaskResult(
+                    <GetTaskResult as crate::decode::Decode>::decode_view(v, opts)?,
+                )
+            }
+            Some("InitializeResult") => {
+                MethodResult::InitializeResult(
+                    <InitializeResult as crate::decode::Decode>::decode_view(v, opts)?,
+                )
+            }
+            Some("ListPromptsResult") => {
+                MethodResult::ListPromptsResult(
+                    <ListPromptsResult as crate::decode::Decode>::decode_view(v, opts)?,
+                )
+            }
+            Some("ListResourceTemplatesResult") => {
+                MethodResult::ListResourceTemplatesResult(
+                    <ListResourceTemplatesResult as crate::decode::Decode>::decode_view(
+                        v,
+                        opts,
+                    )?,
+                )
+            }
+            Some("ListResourcesResult") => {
+                MethodResult::ListResourcesResult(
+                    <ListResourcesResult as crate::decode::Decode>::decode_view(v, opts)?,
+                )
+            }
+            Some("ListRootsResult") => {
+                MethodResult::ListRootsResult(
+                    <ListRootsResult as crate::decode::Decode>::decode_view(v, opts)?,
+                )
+            }
+            Some("ListTasksResult") => {
+                MethodResult::ListTasksResult(
+                    <ListTasksResult as crate::decode::Decode>::decode_view(v, opts)?,
+                )
+            }
+            Some("ListToolsResult") => {
+                MethodResult::ListToolsResult(
+                    <ListToolsResult as crate::decode::Decode>::decode_view(v, opts)?,
+                )
+            }
+            Some("EmptyResult") => {
+                MethodResult::EmptyResult(
+                    <EmptyResult as crate::decode::Decode>::decode_view(v, opts)?,
+                )
+            }
+            Some("ReadResourceResult") => {
+                MethodResult::ReadResourceResult(
+                    <ReadResourceResult as crate::decode::Decode>::decode_view(v, opts)?,
+                )
+            }
+            Some(other) => {
+                return Err(
+                    crate::decode::DecodeError::Internal(
+                        ::std::format!("result definition `{other}` has no decoder"),
+                    ),
+                );
             }
         },
     )

@@ -263,6 +263,26 @@ impl ::std::convert::From<crate::json::Number> for CancelTaskResultTtl {
         CancelTaskResultTtl::Integer(v)
     }
 }
+impl ::std::convert::From<i64> for CancelTaskResultTtl {
+    fn from(v: i64) -> Self {
+        CancelTaskResultTtl::Integer(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<i32> for CancelTaskResultTtl {
+    fn from(v: i32) -> Self {
+        CancelTaskResultTtl::Integer(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<u64> for CancelTaskResultTtl {
+    fn from(v: u64) -> Self {
+        CancelTaskResultTtl::Integer(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<u32> for CancelTaskResultTtl {
+    fn from(v: u32) -> Self {
+        CancelTaskResultTtl::Integer(crate::json::Number::from(v))
+    }
+}
 /// The response to a tasks/cancel request.
 ///
 /// Refines [`Result`], [`Task`].
@@ -1304,6 +1324,31 @@ impl ::std::convert::From<bool> for ElicitResultContentValueArm1 {
         ElicitResultContentValueArm1::Boolean(v)
     }
 }
+impl ::std::convert::From<&str> for ElicitResultContentValueArm1 {
+    fn from(v: &str) -> Self {
+        ElicitResultContentValueArm1::String(::std::string::String::from(v))
+    }
+}
+impl ::std::convert::From<i64> for ElicitResultContentValueArm1 {
+    fn from(v: i64) -> Self {
+        ElicitResultContentValueArm1::Number(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<i32> for ElicitResultContentValueArm1 {
+    fn from(v: i32) -> Self {
+        ElicitResultContentValueArm1::Number(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<u64> for ElicitResultContentValueArm1 {
+    fn from(v: u64) -> Self {
+        ElicitResultContentValueArm1::Number(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<u32> for ElicitResultContentValueArm1 {
+    fn from(v: u32) -> Self {
+        ElicitResultContentValueArm1::Number(crate::json::Number::from(v))
+    }
+}
 /// Schema: `#/$defs/ElicitResult/properties/content/additionalProperties`.
 /// Decoding: told apart by JSON type.
 #[derive(Debug, Clone, PartialEq)]
@@ -1616,6 +1661,26 @@ pub enum GetTaskResultTtl {
 impl ::std::convert::From<crate::json::Number> for GetTaskResultTtl {
     fn from(v: crate::json::Number) -> Self {
         GetTaskResultTtl::Integer(v)
+    }
+}
+impl ::std::convert::From<i64> for GetTaskResultTtl {
+    fn from(v: i64) -> Self {
+        GetTaskResultTtl::Integer(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<i32> for GetTaskResultTtl {
+    fn from(v: i32) -> Self {
+        GetTaskResultTtl::Integer(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<u64> for GetTaskResultTtl {
+    fn from(v: u64) -> Self {
+        GetTaskResultTtl::Integer(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<u32> for GetTaskResultTtl {
+    fn from(v: u32) -> Self {
+        GetTaskResultTtl::Integer(crate::json::Number::from(v))
     }
 }
 /// The response to a tasks/get request.
@@ -2723,6 +2788,31 @@ impl ::std::convert::From<crate::json::Number> for ProgressToken {
         ProgressToken::Integer(v)
     }
 }
+impl ::std::convert::From<&str> for ProgressToken {
+    fn from(v: &str) -> Self {
+        ProgressToken::String(::std::string::String::from(v))
+    }
+}
+impl ::std::convert::From<i64> for ProgressToken {
+    fn from(v: i64) -> Self {
+        ProgressToken::Integer(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<i32> for ProgressToken {
+    fn from(v: i32) -> Self {
+        ProgressToken::Integer(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<u64> for ProgressToken {
+    fn from(v: u64) -> Self {
+        ProgressToken::Integer(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<u32> for ProgressToken {
+    fn from(v: u32) -> Self {
+        ProgressToken::Integer(crate::json::Number::from(v))
+    }
+}
 /// A prompt or prompt template that the server offers.
 ///
 /// Schema: `#/$defs/Prompt`.
@@ -2969,6 +3059,31 @@ impl ::std::convert::From<::std::string::String> for RequestId {
 impl ::std::convert::From<crate::json::Number> for RequestId {
     fn from(v: crate::json::Number) -> Self {
         RequestId::Integer(v)
+    }
+}
+impl ::std::convert::From<&str> for RequestId {
+    fn from(v: &str) -> Self {
+        RequestId::String(::std::string::String::from(v))
+    }
+}
+impl ::std::convert::From<i64> for RequestId {
+    fn from(v: i64) -> Self {
+        RequestId::Integer(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<i32> for RequestId {
+    fn from(v: i32) -> Self {
+        RequestId::Integer(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<u64> for RequestId {
+    fn from(v: u64) -> Self {
+        RequestId::Integer(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<u32> for RequestId {
+    fn from(v: u32) -> Self {
+        RequestId::Integer(crate::json::Number::from(v))
     }
 }
 /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -3977,6 +4092,26 @@ impl ::std::convert::From<crate::json::Number> for TaskTtl {
         TaskTtl::Integer(v)
     }
 }
+impl ::std::convert::From<i64> for TaskTtl {
+    fn from(v: i64) -> Self {
+        TaskTtl::Integer(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<i32> for TaskTtl {
+    fn from(v: i32) -> Self {
+        TaskTtl::Integer(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<u64> for TaskTtl {
+    fn from(v: u64) -> Self {
+        TaskTtl::Integer(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<u32> for TaskTtl {
+    fn from(v: u32) -> Self {
+        TaskTtl::Integer(crate::json::Number::from(v))
+    }
+}
 /// Data associated with a task.
 ///
 /// Schema: `#/$defs/Task`.
@@ -4132,6 +4267,26 @@ pub enum TaskStatusNotificationParamsTtl {
 impl ::std::convert::From<crate::json::Number> for TaskStatusNotificationParamsTtl {
     fn from(v: crate::json::Number) -> Self {
         TaskStatusNotificationParamsTtl::Integer(v)
+    }
+}
+impl ::std::convert::From<i64> for TaskStatusNotificationParamsTtl {
+    fn from(v: i64) -> Self {
+        TaskStatusNotificationParamsTtl::Integer(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<i32> for TaskStatusNotificationParamsTtl {
+    fn from(v: i32) -> Self {
+        TaskStatusNotificationParamsTtl::Integer(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<u64> for TaskStatusNotificationParamsTtl {
+    fn from(v: u64) -> Self {
+        TaskStatusNotificationParamsTtl::Integer(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<u32> for TaskStatusNotificationParamsTtl {
+    fn from(v: u32) -> Self {
+        TaskStatusNotificationParamsTtl::Integer(crate::json::Number::from(v))
     }
 }
 /// Parameters for a `notifications/tasks/status` notification.

@@ -1187,6 +1187,31 @@ impl ::std::convert::From<bool> for ElicitResultContentValueArm1 {
         ElicitResultContentValueArm1::Boolean(v)
     }
 }
+impl ::std::convert::From<&str> for ElicitResultContentValueArm1 {
+    fn from(v: &str) -> Self {
+        ElicitResultContentValueArm1::String(::std::string::String::from(v))
+    }
+}
+impl ::std::convert::From<i64> for ElicitResultContentValueArm1 {
+    fn from(v: i64) -> Self {
+        ElicitResultContentValueArm1::Number(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<i32> for ElicitResultContentValueArm1 {
+    fn from(v: i32) -> Self {
+        ElicitResultContentValueArm1::Number(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<u64> for ElicitResultContentValueArm1 {
+    fn from(v: u64) -> Self {
+        ElicitResultContentValueArm1::Number(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<u32> for ElicitResultContentValueArm1 {
+    fn from(v: u32) -> Self {
+        ElicitResultContentValueArm1::Number(crate::json::Number::from(v))
+    }
+}
 /// Schema: `#/$defs/ElicitResult/properties/content/additionalProperties`.
 /// Decoding: told apart by JSON type.
 #[derive(Debug, Clone, PartialEq)]
@@ -1912,6 +1937,31 @@ impl ::std::convert::From<crate::json::Number> for JSONValueArm2 {
 impl ::std::convert::From<bool> for JSONValueArm2 {
     fn from(v: bool) -> Self {
         JSONValueArm2::Boolean(v)
+    }
+}
+impl ::std::convert::From<&str> for JSONValueArm2 {
+    fn from(v: &str) -> Self {
+        JSONValueArm2::String(::std::string::String::from(v))
+    }
+}
+impl ::std::convert::From<i64> for JSONValueArm2 {
+    fn from(v: i64) -> Self {
+        JSONValueArm2::Number(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<i32> for JSONValueArm2 {
+    fn from(v: i32) -> Self {
+        JSONValueArm2::Number(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<u64> for JSONValueArm2 {
+    fn from(v: u64) -> Self {
+        JSONValueArm2::Number(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<u32> for JSONValueArm2 {
+    fn from(v: u32) -> Self {
+        JSONValueArm2::Number(crate::json::Number::from(v))
     }
 }
 /// Schema: `#/$defs/JSONValue`.
@@ -3025,6 +3075,31 @@ impl ::std::convert::From<crate::json::Number> for ProgressToken {
         ProgressToken::Integer(v)
     }
 }
+impl ::std::convert::From<&str> for ProgressToken {
+    fn from(v: &str) -> Self {
+        ProgressToken::String(::std::string::String::from(v))
+    }
+}
+impl ::std::convert::From<i64> for ProgressToken {
+    fn from(v: i64) -> Self {
+        ProgressToken::Integer(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<i32> for ProgressToken {
+    fn from(v: i32) -> Self {
+        ProgressToken::Integer(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<u64> for ProgressToken {
+    fn from(v: u64) -> Self {
+        ProgressToken::Integer(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<u32> for ProgressToken {
+    fn from(v: u32) -> Self {
+        ProgressToken::Integer(crate::json::Number::from(v))
+    }
+}
 /// A prompt or prompt template that the server offers.
 ///
 /// Schema: `#/$defs/Prompt`.
@@ -3350,6 +3425,31 @@ impl ::std::convert::From<::std::string::String> for RequestId {
 impl ::std::convert::From<crate::json::Number> for RequestId {
     fn from(v: crate::json::Number) -> Self {
         RequestId::Integer(v)
+    }
+}
+impl ::std::convert::From<&str> for RequestId {
+    fn from(v: &str) -> Self {
+        RequestId::String(::std::string::String::from(v))
+    }
+}
+impl ::std::convert::From<i64> for RequestId {
+    fn from(v: i64) -> Self {
+        RequestId::Integer(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<i32> for RequestId {
+    fn from(v: i32) -> Self {
+        RequestId::Integer(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<u64> for RequestId {
+    fn from(v: u64) -> Self {
+        RequestId::Integer(crate::json::Number::from(v))
+    }
+}
+impl ::std::convert::From<u32> for RequestId {
+    fn from(v: u32) -> Self {
+        RequestId::Integer(crate::json::Number::from(v))
     }
 }
 /// Extends [`MetaObject`] with additional request-specific fields. All key naming rules from `MetaObject` apply.

@@ -2,6 +2,7 @@
 
 use crate::decode::DecodeError;
 use crate::json::{JsonView, Kind, Tape};
+use crate::methods::ResultFor;
 use crate::validate::{Options, Path, Policy, ValidationError};
 use crate::Revision;
 
@@ -13,12 +14,10 @@ fn invalid(rule: Option<&'static str>, message: impl Into<String>) -> ResponseEr
     ResponseError { rule, message: message.into(), errors: Vec::new() }
 }
 
-/// Core `resultType` values (RESULT-3).
-const CORE_RESULT_TYPES: [&str; 2] = ["complete", "input_required"];
-
 pub(crate) fn check_response(
     bytes: &[u8],
     request_method: &str,
+    task_augmented: bool,
     revision: Revision,
     extension_result_types: &[&str],
 ) -> Result<CheckedResponse, ResponseError> {
@@ -83,50 +82,77 @@ pub(crate) fn check_response(
             if result.kind() != Kind::Object {
                 return Err(invalid(None, format!("`result` must be an object, found {}", result.describe())));
             }
-            if let Some(rt) = result.get("resultType") {
-                let Some(rt) = rt.as_str() else {
-                    return Err(invalid(
-                        Some("RESULT-1"),
-                        format!("`resultType` must be a string, found {}", rt.describe()),
-                    ));
-                };
-                if !CORE_RESULT_TYPES.contains(&rt.as_ref()) && !extension_result_types.contains(&rt.as_ref()) {
-                    return Err(invalid(
-                        Some("RESULT-3"),
-                        format!("unknown `resultType` `{rt}`: not a core value and not one of the negotiated extensions' values"),
-                    ));
-                }
-                if rt == "input_required" {
-                    let mut errors = Vec::new();
-                    rules::check_input_required(&result, "/result", &mut errors);
-                    let mut walk = RuleWalk { errors: Vec::new(), strict: false };
-                    walk.walk(&v, &mut String::new());
-                    errors.extend(walk.errors.into_iter().filter(|e| e.rule == Some("MRTR-4")));
-                    if let Some(first) = errors.first() {
-                        return Err(ResponseError { rule: first.rule, message: first.message.clone(), errors });
-                    }
+            let req = ResultFor { method: request_method, task_augmented, extension_result_types };
+            // MRTR-4 (duplicate `inputRequests` keys) is read from the text, before decoding
+            // keeps the last of each.
+            if revision.results_have_result_type()
+                && result.get("resultType").is_some_and(|r| r.str_eq("input_required"))
+            {
+                let mut walk = RuleWalk { errors: Vec::new(), strict: false };
+                walk.walk(&v, &mut String::new());
+                let errors: Vec<_> = walk.errors.into_iter().filter(|e| e.rule == Some("MRTR-4")).collect();
+                if let Some(first) = errors.first() {
+                    return Err(ResponseError { rule: first.rule, message: first.message.clone(), errors });
                 }
             }
-            match revision.decode_result_view(request_method, &result, Policy::Lossless) {
+            match revision.decode_result_for_view(&req, &result, Policy::Lossless) {
                 Ok(result) => Ok(CheckedResponse::Result { id, result }),
-                Err(DecodeError::Protocol { rule, pointer, message }) => Err(ResponseError {
-                    rule: Some(rule),
-                    message: message.clone(),
-                    errors: vec![rules::rule_error(format!("/result{pointer}"), "", rule, message)],
-                }),
-                Err(DecodeError::Invalid(mut errors)) => {
+                Err(e) => {
+                    let mut errors = result_errors(e, request_method);
+                    let message = match errors.first() {
+                        Some(first) if first.rule.is_some() => first.message.clone(),
+                        Some(first) => format!("the result does not match `{request_method}`'s result: {first}"),
+                        None => "the result was refused without an error (mcpgen bug)".into(),
+                    };
+                    let rule = errors.first().and_then(|e| e.rule);
                     for e in &mut errors {
                         prefix_pointer(e, "/result");
                     }
-                    let message = format!(
-                        "the result does not match `{request_method}`'s result: {}",
-                        errors.first().map(|e| e.to_string()).unwrap_or_default()
-                    );
-                    Err(ResponseError { rule: None, message, errors })
+                    Err(ResponseError { rule, message, errors })
                 }
-                Err(other) => Err(invalid(None, other.to_string())),
             }
         }
+    }
+}
+
+/// A result's refusal by [`Revision::result_definition`] or its definition, as errors with
+/// pointers relative to the result (one verdict for `check_response` and the conversation
+/// checker).
+pub(crate) fn result_errors(e: DecodeError, request_method: &str) -> Vec<ValidationError> {
+    match e {
+        DecodeError::Protocol { rule, pointer, message } => vec![rules::rule_error(pointer, "", rule, message)],
+        DecodeError::Invalid(errors) => errors,
+        DecodeError::UnknownMethod { revision, method } => vec![rules::rule_error(
+            String::new(),
+            "enum",
+            "MSG-9",
+            format!("`{method}` is not a method of revision {revision} (unknown, or removed in it), so no result answers it"),
+        )],
+        other => vec![rules::rule_error(String::new(), "", "SCHEMA", format!("`{request_method}`: {other}"))],
+    }
+}
+
+/// The conversation checker's result check: the definition [`Revision::result_definition`]
+/// selects, validated (fail-fast first) with the client leniency of `decode_result`; errors
+/// point into the result. No typed value is built.
+pub(crate) fn check_result_view<'v, V: JsonView<'v>>(
+    revision: Revision,
+    req: &ResultFor<'_>,
+    result: &V,
+    opts: Options,
+) -> Vec<ValidationError> {
+    let def = match revision.result_definition(req, result) {
+        Ok(Some(def)) => def,
+        Ok(None) => return Vec::new(),
+        Err(e) => return result_errors(e, req.method),
+    };
+    // As `decode_result`: client leniency and the `resultType` discriminator.
+    let mut opts = opts;
+    opts.client_leniency = true;
+    opts.discriminate_results = true;
+    match crate::validate_view(revision, def, result, opts) {
+        Ok(()) => Vec::new(),
+        Err(e) => result_errors(e, req.method),
     }
 }
 

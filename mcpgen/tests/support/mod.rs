@@ -54,3 +54,34 @@ fn sorted_entries(dir: &Path) -> Result<Vec<PathBuf>, String> {
     paths.sort();
     Ok(paths)
 }
+
+/// A conversation vector: `vectors/conversations/<name>.jsonl` and its `<name>.expect.json`.
+pub struct ConversationVector {
+    pub name: String,
+    pub jsonl: PathBuf,
+    pub expect: PathBuf,
+}
+
+/// Every conversation vector, sorted by name; a `.jsonl` without its `.expect.json` (or the
+/// other way round), or an empty directory, fails the run.
+#[allow(dead_code)]
+pub fn conversation_vectors() -> Vec<ConversationVector> {
+    let dir = workspace().join("vectors/conversations");
+    let files = sorted_entries(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let name_of = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut out = Vec::new();
+    for f in &files {
+        let file = name_of(f);
+        if let Some(stem) = file.strip_suffix(".jsonl") {
+            let expect = dir.join(format!("{stem}.expect.json"));
+            assert!(expect.is_file(), "{} has no {stem}.expect.json", f.display());
+            out.push(ConversationVector { name: stem.to_owned(), jsonl: f.clone(), expect });
+        } else if let Some(stem) = file.strip_suffix(".expect.json") {
+            assert!(dir.join(format!("{stem}.jsonl")).is_file(), "{} has no {stem}.jsonl", f.display());
+        } else if file != "README.md" {
+            panic!("unexpected file {} in vectors/conversations", f.display());
+        }
+    }
+    assert!(!out.is_empty(), "no vectors in {}", dir.display());
+    out
+}

@@ -16,6 +16,8 @@ pub enum DecodeError {
     Invalid(Vec<ValidationError>),
     /// The definition name is not part of the revision.
     UnknownDefinition { revision: &'static str, name: String },
+    /// A result for a method the revision does not have (unknown, or removed in it, MSG-9).
+    UnknownMethod { revision: &'static str, method: String },
     /// A result or message that the protocol rules (not the schema) reject.
     Protocol { rule: &'static str, pointer: String, message: String },
     /// The validator accepted input the builder could not use: a bug in mcpgen, never input.
@@ -36,6 +38,9 @@ impl fmt::Display for DecodeError {
             DecodeError::UnknownDefinition { revision, name } => {
                 write!(f, "revision {revision} has no definition named `{name}`")
             }
+            DecodeError::UnknownMethod { revision, method } => {
+                write!(f, "revision {revision} has no method `{method}` (unknown, or removed in it) [MSG-9]")
+            }
             DecodeError::Protocol { rule, pointer, message } => {
                 let at = if pointer.is_empty() { "(root)" } else { pointer };
                 write!(f, "{at}: {message} [{rule}]")
@@ -54,6 +59,15 @@ impl From<ParseError> for DecodeError {
 }
 
 impl DecodeError {
+    /// The rule id of a protocol refusal (`Protocol`'s rule; MSG-9 for `UnknownMethod`).
+    pub fn rule(&self) -> Option<&'static str> {
+        match self {
+            DecodeError::Protocol { rule, .. } => Some(rule),
+            DecodeError::UnknownMethod { .. } => Some("MSG-9"),
+            _ => None,
+        }
+    }
+
     /// The validation errors, if that is what this is.
     pub fn validation_errors(&self) -> &[ValidationError] {
         match self {

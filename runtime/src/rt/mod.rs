@@ -1,6 +1,7 @@
 //! What generated code calls: validation context and primitives, decode plumbing, formats.
 //! Not public API: the `mcpgen` crate re-exports the parts users need.
 
+pub mod build;
 pub mod decode;
 pub mod formats;
 pub mod validate;
