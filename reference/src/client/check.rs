@@ -2,8 +2,8 @@
 //! checker, and every response through `check_response` for the method it answers.
 
 use mcpgen::conversation::{Conversation, Sender};
-use mcpgen::protocol::{check_response, is_modern, validate_message, CheckedResponse, ResponseError};
-use mcpgen::{DecodeError, Options, Revision};
+use mcpgen::protocol::{check_response, CheckedResponse, ResponseError};
+use mcpgen::Revision;
 
 /// The findings of one connection, printed on stderr as they come.
 #[derive(Debug, Default)]
@@ -26,28 +26,15 @@ impl SelfCheck {
         SelfCheck { quiet: true, ..SelfCheck::default() }
     }
 
-    /// One message on the wire, in order, in a session under `revision`.
-    ///
-    /// Modern messages go through the conversation checker. Legacy ones are validated one by
-    /// one under the session's revision: the checker does not track the legacy handshake yet.
-    pub fn observe(&mut self, from: Sender, bytes: &[u8], revision: Revision) {
+    /// One message on the wire, in order. The conversation checker follows the session
+    /// itself: the legacy handshake fixes revision and capabilities, modern requests carry
+    /// them in `_meta`; a result is checked against its request.
+    pub fn observe(&mut self, from: Sender, bytes: &[u8]) {
         if self.trace {
             eprintln!("mcpgen-reference-client: [{}] {}", from.as_str(), String::from_utf8_lossy(bytes));
         }
-        if is_modern(revision) {
-            for f in self.conversation.observe(from, bytes) {
-                self.record(format!("{} message: {f}", from.as_str()));
-            }
-            return;
-        }
-        match validate_message(revision, bytes, Options::default()) {
-            Ok(_) => {}
-            Err(DecodeError::Invalid(errors)) => {
-                for e in errors {
-                    self.record(format!("{} message under {revision}: {e}", from.as_str()));
-                }
-            }
-            Err(e) => self.record(format!("{} message under {revision}: {e}", from.as_str())),
+        for f in self.conversation.observe(from, bytes) {
+            self.record(format!("{} message: {f}", from.as_str()));
         }
     }
 

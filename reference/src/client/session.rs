@@ -63,15 +63,8 @@ struct Shared {
 }
 
 impl Shared {
-    fn revision(&self) -> Revision {
-        match *self.era.lock().expect("not poisoned") {
-            SessionEra::Legacy(r) | SessionEra::Modern(r) => r,
-        }
-    }
-
     fn observe(&self, from: Sender, bytes: &[u8]) {
-        let rev = self.revision();
-        self.check.lock().expect("not poisoned").observe(from, bytes, rev);
+        self.check.lock().expect("not poisoned").observe(from, bytes);
     }
 
     fn note(&self, text: String) {
