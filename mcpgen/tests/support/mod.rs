@@ -1,5 +1,8 @@
 //! What the integration tests share: where the workspace and the official examples are.
 
+// Each test crate compiles this module and uses a subset of it.
+#![allow(dead_code)]
+
 use std::path::{Path, PathBuf};
 
 /// The workspace root (the parent of this crate).
@@ -64,7 +67,6 @@ pub struct ConversationVector {
 
 /// Every conversation vector, sorted by name; a `.jsonl` without its `.expect.json` (or the
 /// other way round), or an empty directory, fails the run.
-#[allow(dead_code)]
 pub fn conversation_vectors() -> Vec<ConversationVector> {
     let dir = workspace().join("vectors/conversations");
     let files = sorted_entries(&dir).unwrap_or_else(|e| panic!("{e}"));
