@@ -309,7 +309,10 @@ fn explain_prints_a_rule() {
     assert!(lines[3].starts_with("mcpgen: protocol::check_request"), "{out}");
     // Ids compare case-insensitively; the bare-word ids are rules too.
     assert_eq!(mcpgen(&["explain", "amb-10"], b"").1.lines().next(), Some("AMB-10 (choice)"));
+    // ID-2 is the conversation checker's now; STATE-5 cannot be judged from one message stream.
     let (_, out, _) = mcpgen(&["explain", "ID-2"], b"");
+    assert!(out.contains("mcpgen: conversation::Conversation"), "{out}");
+    let (_, out, _) = mcpgen(&["explain", "STATE-5"], b"");
     assert!(out.contains("mcpgen: not judgeable from one message: "), "{out}");
     assert_eq!(mcpgen(&["explain", "POLICY-STRICT"], b"").0, 0);
     assert_eq!(mcpgen(&["explain", "SCHEMA"], b"").0, 0);
@@ -348,7 +351,9 @@ fn rules_lists_the_catalogue() {
     assert!(meta6["source"].as_str().unwrap().contains("schema.json#/$defs/RequestParams"));
     assert!(meta6["enforced"].as_str().unwrap().starts_with("protocol::check_request"));
     let id2 = list.iter().find(|r| r["id"] == "ID-2").unwrap();
-    assert!(id2["enforced"].as_str().unwrap().starts_with("not judgeable from one message: "));
+    assert!(id2["enforced"].as_str().unwrap().starts_with("conversation::Conversation"));
+    let state5 = list.iter().find(|r| r["id"] == "STATE-5").unwrap();
+    assert!(state5["enforced"].as_str().unwrap().starts_with("not judgeable from one message: "));
     for id in ["SCHEMA", "POLICY-STRICT", "AMB-10", "ERA-8", "Q-17"] {
         assert!(list.iter().any(|r| r["id"] == id), "{id} missing");
     }
