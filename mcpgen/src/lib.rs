@@ -64,6 +64,8 @@
 //! - [`lists`]: list results decoded item by item, skipping invalid items with diagnostics;
 //! - [`conversation`]: whole sessions — results against their requests and the rules that span
 //!   messages (`docs/conversations.md`);
+//! - [`http`]: the Streamable HTTP headers that mirror a body (`Mcp-Method`, `Mcp-Name`,
+//!   `x-mcp-header` / `Mcp-Param-*`);
 //! - [`tools`] and [`icons`]: tool schemas, arguments and icons from untrusted peers;
 //! - [`rules`]: the catalogue of every rule id the errors carry (`docs/rules.md`).
 //!
@@ -72,6 +74,7 @@
 //! modules) and this one (the protocol rules and everything built on both).
 
 pub mod conversation;
+pub mod http;
 pub mod icons;
 pub mod lists;
 pub mod protocol;

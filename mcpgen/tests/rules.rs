@@ -31,6 +31,7 @@ const ROOTS: &[&str] = &[
     "bench/src",
     "bench/benches",
     "fuzz/fuzz_targets",
+    "reference/src",
 ];
 const SKIPPED: &[&str] = &["docs/rules.md", "bindings/python/python/mcpgen/rev_", "mcpgen/tests/rules.rs"];
 const EXTENSIONS: &[&str] = &["rs", "md", "json", "py", "pyi", "c", "h", "cpp", "sh", "toml", "txt", "in"];

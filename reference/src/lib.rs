@@ -1,5 +1,7 @@
-//! The reference MCP peer built on the public API of `mcpgen`: a dual-era server
-//! ([`server`], binary `mcpgen-reference-server`), scored by the official conformance suite
+//! The reference MCP peers built on the public API of `mcpgen`: a dual-era server
+//! ([`server`], binary `mcpgen-reference-server`) and client ([`client`], binary
+//! `mcpgen-reference-client`), scored by the official conformance suite
 //! (`cargo xtask conformance`, `docs/reference.md`). Not published.
 
+pub mod client;
 pub mod server;

@@ -1,0 +1,447 @@
+//! Streamable HTTP headers that mirror a message body (HTTP-10, XHDR-1..9): the standard
+//! `Mcp-Method` / `Mcp-Name` request headers, the `x-mcp-header` bindings a tool declares in its
+//! `inputSchema`, the `Mcp-Param-*` headers of a `tools/call`, and the Base64 sentinel that
+//! carries values which are not header-safe.
+//!
+//! A client computes the headers from the body it is about to send; a server decodes them with
+//! [`decode_header_value`] and compares them with the body.
+//!
+//! ```
+//! use serde_json::json;
+//! use mcpgen::http::{header_bindings, param_headers, standard_headers};
+//!
+//! let schema = json!({"type": "object", "properties": {
+//!     "region": {"type": "string", "x-mcp-header": "Region"},
+//!     "query": {"type": "string"}}});
+//! let bindings = header_bindings(&schema).unwrap();
+//! let params = json!({"name": "search", "arguments": {"region": "Hello, 世界", "query": "x"}});
+//! let mut headers = standard_headers("tools/call", Some(&params));
+//! headers.extend(param_headers(&bindings, &params["arguments"]).unwrap());
+//! assert_eq!(headers, vec![
+//!     ("Mcp-Method".to_owned(), "tools/call".to_owned()),
+//!     ("Mcp-Name".to_owned(), "search".to_owned()),
+//!     ("Mcp-Param-Region".to_owned(), "=?base64?SGVsbG8sIOS4lueVjA==?=".to_owned()),
+//! ]);
+//! ```
+
+use std::borrow::Cow;
+use std::fmt;
+
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine as _;
+use serde_json::Value;
+
+const SENTINEL_START: &str = "=?base64?";
+const SENTINEL_END: &str = "?=";
+
+/// The largest integer a mirrored header may carry (XHDR-4: ±(2^53 − 1)).
+pub const MAX_HEADER_INTEGER: i64 = (1 << 53) - 1;
+
+/// XHDR-8: the header form of `value`. Plain when it is visible ASCII (0x21–0x7E) with inner
+/// spaces only and does not look like a sentinel; otherwise `=?base64?<standard padded Base64
+/// of the UTF-8>?=`. The empty string is Base64-encoded too (`=?base64??=`), since some HTTP
+/// stacks drop empty header values (AMB-13).
+pub fn encode_header_value(value: &str) -> Cow<'_, str> {
+    let plain = !value.is_empty()
+        && value.bytes().all(|b| (0x20..=0x7e).contains(&b))
+        && !value.starts_with(' ')
+        && !value.ends_with(' ')
+        && !looks_like_sentinel(value);
+    if plain {
+        Cow::Borrowed(value)
+    } else {
+        Cow::Owned(format!("{SENTINEL_START}{}{SENTINEL_END}", STANDARD.encode(value.as_bytes())))
+    }
+}
+
+fn looks_like_sentinel(value: &str) -> bool {
+    value.len() >= SENTINEL_START.len() + SENTINEL_END.len()
+        && value.starts_with(SENTINEL_START)
+        && value.ends_with(SENTINEL_END)
+}
+
+/// Why a header value cannot be decoded (XHDR-9).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HeaderValueError {
+    /// The sentinel's payload is not standard Base64.
+    Base64 { value: String },
+    /// The Base64 payload is not UTF-8.
+    Utf8 { value: String },
+    /// A plain value with a byte that is not visible ASCII or a space.
+    InvalidCharacter { value: String, byte: u8 },
+}
+
+impl fmt::Display for HeaderValueError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HeaderValueError::Base64 { value } => {
+                write!(f, "header value {value:?}: the sentinel does not hold Base64")
+            }
+            HeaderValueError::Utf8 { value } => write!(f, "header value {value:?}: the Base64 payload is not UTF-8"),
+            HeaderValueError::InvalidCharacter { value, byte } => {
+                write!(f, "header value {value:?}: byte 0x{byte:02x} is not allowed in a plain value")
+            }
+        }
+    }
+}
+impl std::error::Error for HeaderValueError {}
+
+/// XHDR-9: the value a header carries, the sentinel decoded.
+pub fn decode_header_value(value: &str) -> Result<Cow<'_, str>, HeaderValueError> {
+    if looks_like_sentinel(value) {
+        let payload = &value[SENTINEL_START.len()..value.len() - SENTINEL_END.len()];
+        let bytes = STANDARD.decode(payload).map_err(|_| HeaderValueError::Base64 { value: value.to_owned() })?;
+        return String::from_utf8(bytes)
+            .map(Cow::Owned)
+            .map_err(|_| HeaderValueError::Utf8 { value: value.to_owned() });
+    }
+    match value.bytes().find(|b| !(0x20..=0x7e).contains(b) && *b != b'\t') {
+        Some(byte) => Err(HeaderValueError::InvalidCharacter { value: value.to_owned(), byte }),
+        None => Ok(Cow::Borrowed(value)),
+    }
+}
+
+/// HTTP-10: the standard headers of a request POST — `Mcp-Method` (the body's `method`) and,
+/// for `tools/call` and `prompts/get`, `Mcp-Name` (`params.name`), for `resources/read`
+/// `Mcp-Name` (`params.uri`), encoded by [`encode_header_value`].
+pub fn standard_headers(method: &str, params: Option<&Value>) -> Vec<(String, String)> {
+    let mut out = vec![("Mcp-Method".to_owned(), method.to_owned())];
+    let name_field = match method {
+        "tools/call" | "prompts/get" => Some("name"),
+        "resources/read" => Some("uri"),
+        _ => None,
+    };
+    if let Some(name) = name_field.and_then(|k| params?.get(k)?.as_str()) {
+        out.push(("Mcp-Name".to_owned(), encode_header_value(name).into_owned()));
+    }
+    out
+}
+
+/// The JSON type of a mirrored parameter (XHDR-4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HeaderValueKind {
+    String,
+    Integer,
+    Boolean,
+}
+
+/// One `x-mcp-header` annotation: the argument at `path` is mirrored as `Mcp-Param-<header>`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeaderBinding {
+    /// Property names from the root of `arguments` to the annotated one.
+    pub path: Vec<String>,
+    /// The annotation's value, as written (`Region`).
+    pub header: String,
+    pub kind: HeaderValueKind,
+}
+
+impl HeaderBinding {
+    /// The full header name, `Mcp-Param-<header>`.
+    pub fn header_name(&self) -> String {
+        format!("Mcp-Param-{}", self.header)
+    }
+}
+
+/// Why a tool's `x-mcp-header` annotations make it unusable over HTTP (XHDR-6: drop the tool,
+/// keep the others).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeaderBindingError {
+    /// XHDR-2 (name), XHDR-3 (duplicate), XHDR-4 (type) or XHDR-5 (position).
+    pub rule: &'static str,
+    /// JSON pointer to the offending annotation inside `inputSchema`.
+    pub pointer: String,
+    pub message: String,
+}
+
+impl fmt::Display for HeaderBindingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = if self.pointer.is_empty() { "(root)" } else { &self.pointer };
+        write!(f, "x-mcp-header at {at} ({}): {}", self.rule, self.message)
+    }
+}
+impl std::error::Error for HeaderBindingError {}
+
+/// Keywords whose value is one subschema, an array of them, or a map of them; an annotation
+/// below any of them is not on a `properties` path (XHDR-5).
+const SUBSCHEMA_KEYWORDS: &[&str] = &[
+    "items",
+    "prefixItems",
+    "additionalItems",
+    "contains",
+    "unevaluatedItems",
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "$defs",
+    "definitions",
+    "additionalProperties",
+    "patternProperties",
+    "unevaluatedProperties",
+    "dependentSchemas",
+    "propertyNames",
+];
+
+/// XHDR-2..5: the `x-mcp-header` bindings of a tool's `inputSchema` (in `serde_json` map order), or the
+/// first reason the tool must be dropped. Only keyword positions count: a property *named*
+/// `x-mcp-header`, or the text inside `const`/`default`/`enum`/`examples`, is not an annotation.
+pub fn header_bindings(input_schema: &Value) -> Result<Vec<HeaderBinding>, HeaderBindingError> {
+    let mut out = Vec::new();
+    walk(input_schema, &mut Vec::new(), true, &mut String::new(), &mut out)?;
+    Ok(out)
+}
+
+fn walk(
+    schema: &Value,
+    path: &mut Vec<String>,
+    on_property_path: bool,
+    pointer: &mut String,
+    out: &mut Vec<HeaderBinding>,
+) -> Result<(), HeaderBindingError> {
+    let Some(obj) = schema.as_object() else { return Ok(()) };
+    if let Some(annotation) = obj.get("x-mcp-header") {
+        let at = format!("{pointer}/x-mcp-header");
+        let fail = |rule, message: String| Err(HeaderBindingError { rule, pointer: at.clone(), message });
+        if !on_property_path || path.is_empty() {
+            return fail("XHDR-5", "only a property reached from the root through `properties` may be mirrored".into());
+        }
+        let Some(name) = annotation.as_str() else {
+            return fail("XHDR-2", format!("the header name must be a string, found {annotation}"));
+        };
+        if name.is_empty() {
+            return fail("XHDR-2", "the header name is empty".into());
+        }
+        if let Some(c) = name.chars().find(|c| !is_tchar(*c)) {
+            return fail(
+                "XHDR-2",
+                format!("the header name {name:?} has {c:?}, which is not an RFC 9110 token character"),
+            );
+        }
+        if let Some(first) = out.iter().find(|b| b.header.eq_ignore_ascii_case(name)) {
+            return fail(
+                "XHDR-3",
+                format!(
+                    "header name {name:?} is already used by `{}` (names compare case-insensitively)",
+                    first.path.join(".")
+                ),
+            );
+        }
+        let kind = match obj.get("type").and_then(Value::as_str) {
+            Some("string") => HeaderValueKind::String,
+            Some("integer") => HeaderValueKind::Integer,
+            Some("boolean") => HeaderValueKind::Boolean,
+            _ => {
+                let found = obj.get("type").map_or_else(|| "no `type`".to_owned(), |t| format!("type {t}"));
+                return fail(
+                    "XHDR-4",
+                    format!("only `string`, `integer` and `boolean` properties may be mirrored, found {found}"),
+                );
+            }
+        };
+        out.push(HeaderBinding { path: path.clone(), header: name.to_owned(), kind });
+    }
+    for (key, value) in obj {
+        let len = pointer.len();
+        pointer.push('/');
+        pointer.push_str(&escape(key));
+        if key == "properties" {
+            if let Some(props) = value.as_object() {
+                for (name, sub) in props {
+                    let len = pointer.len();
+                    pointer.push('/');
+                    pointer.push_str(&escape(name));
+                    path.push(name.clone());
+                    let r = walk(sub, path, on_property_path, pointer, out);
+                    path.pop();
+                    pointer.truncate(len);
+                    r?;
+                }
+            }
+        } else if SUBSCHEMA_KEYWORDS.contains(&key.as_str()) {
+            match value {
+                Value::Array(items) => {
+                    for (i, sub) in items.iter().enumerate() {
+                        let len = pointer.len();
+                        pointer.push_str(&format!("/{i}"));
+                        let r = walk(sub, path, false, pointer, out);
+                        pointer.truncate(len);
+                        r?;
+                    }
+                }
+                Value::Object(map) if is_schema_map(key) => {
+                    for (name, sub) in map {
+                        let len = pointer.len();
+                        pointer.push('/');
+                        pointer.push_str(&escape(name));
+                        let r = walk(sub, path, false, pointer, out);
+                        pointer.truncate(len);
+                        r?;
+                    }
+                }
+                sub => walk(sub, path, false, pointer, out)?,
+            }
+        }
+        pointer.truncate(len);
+    }
+    Ok(())
+}
+
+fn is_schema_map(keyword: &str) -> bool {
+    matches!(keyword, "$defs" | "definitions" | "patternProperties" | "dependentSchemas")
+}
+
+fn escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+/// RFC 9110 `tchar`.
+fn is_tchar(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c)
+}
+
+/// Why a `tools/call` argument cannot be mirrored (XHDR-4, XHDR-7): the call fails locally.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ParamHeaderError {
+    /// The argument's JSON type is not the annotated property's type.
+    WrongType { header: String, expected: HeaderValueKind, found: String },
+    /// An integer beyond ±(2^53 − 1).
+    OutOfRange { header: String, value: String },
+}
+
+impl fmt::Display for ParamHeaderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamHeaderError::WrongType { header, expected, found } => {
+                write!(f, "Mcp-Param-{header}: expected a {expected:?} argument, found {found}")
+            }
+            ParamHeaderError::OutOfRange { header, value } => {
+                write!(f, "Mcp-Param-{header}: {value} is beyond ±(2^53 − 1) (XHDR-4)")
+            }
+        }
+    }
+}
+impl std::error::Error for ParamHeaderError {}
+
+/// XHDR-7: the `Mcp-Param-*` headers of a `tools/call` with these `arguments`: an absent or
+/// `null` argument gets no header; strings go as they are, integers in decimal, booleans as
+/// `true`/`false`, each encoded by [`encode_header_value`].
+pub fn param_headers(bindings: &[HeaderBinding], arguments: &Value) -> Result<Vec<(String, String)>, ParamHeaderError> {
+    let mut out = Vec::new();
+    for b in bindings {
+        let mut at = Some(arguments);
+        for key in &b.path {
+            at = at.and_then(|v| v.get(key));
+        }
+        let Some(value) = at.filter(|v| !v.is_null()) else { continue };
+        let wrong =
+            || ParamHeaderError::WrongType { header: b.header.clone(), expected: b.kind, found: value.to_string() };
+        let text = match (b.kind, value) {
+            (HeaderValueKind::String, Value::String(s)) => s.clone(),
+            (HeaderValueKind::Boolean, Value::Bool(v)) => v.to_string(),
+            (HeaderValueKind::Integer, Value::Number(n)) => {
+                let int =
+                    n.as_i64().or_else(|| n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 1e19).map(|f| f as i64));
+                match int {
+                    Some(i) if i.abs() <= MAX_HEADER_INTEGER => i.to_string(),
+                    Some(_) => {
+                        return Err(ParamHeaderError::OutOfRange { header: b.header.clone(), value: n.to_string() })
+                    }
+                    None if n.as_u64().is_some() => {
+                        return Err(ParamHeaderError::OutOfRange { header: b.header.clone(), value: n.to_string() })
+                    }
+                    None => return Err(wrong()),
+                }
+            }
+            _ => return Err(wrong()),
+        };
+        out.push((b.header_name(), encode_header_value(&text).into_owned()));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn plain_values_stay_plain_and_unsafe_ones_use_the_sentinel() {
+        for plain in ["us-west1", "us west 1", "42", "SELECT * FROM users", "file:///a%20b.txt"] {
+            assert_eq!(encode_header_value(plain), plain);
+        }
+        for (value, encoded) in [
+            ("Hello, 世界", "=?base64?SGVsbG8sIOS4lueVjA==?="),
+            (" padded ", "=?base64?IHBhZGRlZCA=?="),
+            ("line1\nline2", "=?base64?bGluZTEKbGluZTI=?="),
+            ("\tindented", "=?base64?CWluZGVudGVk?="),
+            ("", "=?base64??="),
+            ("=?base64?abc?=", "=?base64?PT9iYXNlNjQ/YWJjPz0=?="),
+        ] {
+            assert_eq!(encode_header_value(value), encoded, "{value:?}");
+            assert_eq!(decode_header_value(encoded).unwrap(), value);
+        }
+        assert_eq!(decode_header_value("us-west1").unwrap(), "us-west1");
+        assert!(matches!(decode_header_value("=?base64?***?="), Err(HeaderValueError::Base64 { .. })));
+        assert!(matches!(decode_header_value("a\u{7f}"), Err(HeaderValueError::InvalidCharacter { byte: 0x7f, .. })));
+    }
+
+    #[test]
+    fn standard_headers_name_the_tool_prompt_or_resource() {
+        let h = standard_headers("resources/read", Some(&json!({"uri": "https://e.com/r?id=1"})));
+        assert_eq!(h[1], ("Mcp-Name".to_owned(), "https://e.com/r?id=1".to_owned()));
+        assert_eq!(standard_headers("tools/list", Some(&json!({}))).len(), 1);
+        assert_eq!(standard_headers("prompts/get", Some(&json!({"name": "é"})))[1].1, "=?base64?w6k=?=");
+    }
+
+    fn rule_of(schema: Value) -> &'static str {
+        header_bindings(&schema).unwrap_err().rule
+    }
+
+    #[test]
+    fn invalid_annotations_name_their_rule() {
+        let prop = |p: Value| json!({"type": "object", "properties": {"v": p}});
+        assert_eq!(rule_of(prop(json!({"type": "string", "x-mcp-header": ""}))), "XHDR-2");
+        assert_eq!(rule_of(prop(json!({"type": "string", "x-mcp-header": "My Region"}))), "XHDR-2");
+        assert_eq!(rule_of(prop(json!({"type": "string", "x-mcp-header": "Région"}))), "XHDR-2");
+        assert_eq!(rule_of(prop(json!({"type": "string", "x-mcp-header": "A:B"}))), "XHDR-2");
+        assert_eq!(rule_of(prop(json!({"type": "string", "x-mcp-header": "A\t1"}))), "XHDR-2");
+        for t in ["object", "array", "null", "number"] {
+            assert_eq!(rule_of(prop(json!({"type": t, "x-mcp-header": "V"}))), "XHDR-4", "{t}");
+        }
+        assert_eq!(rule_of(prop(json!({"x-mcp-header": "V"}))), "XHDR-4");
+        let dup = json!({"properties": {
+            "a": {"type": "string", "x-mcp-header": "MyField"},
+            "b": {"type": "string", "x-mcp-header": "myfield"}}});
+        assert_eq!(rule_of(dup), "XHDR-3");
+        let under_items =
+            json!({"properties": {"a": {"type": "array", "items": {"type": "string", "x-mcp-header": "A"}}}});
+        assert_eq!(rule_of(under_items), "XHDR-5");
+        assert_eq!(rule_of(json!({"$defs": {"x": {"type": "string", "x-mcp-header": "X"}}})), "XHDR-5");
+        assert_eq!(rule_of(json!({"type": "object", "x-mcp-header": "Root"})), "XHDR-5");
+    }
+
+    #[test]
+    fn bindings_follow_nested_properties_and_ignore_non_keyword_positions() {
+        let schema = json!({"type": "object", "properties": {
+            "x-mcp-header": {"type": "string"},
+            "outer": {"type": "object", "properties": {"inner": {"type": "integer", "x-mcp-header": "Inner"}}},
+            "flag": {"type": "boolean", "x-mcp-header": "Flag", "default": {"x-mcp-header": "Nope"}}}});
+        let b = header_bindings(&schema).unwrap();
+        assert_eq!(b.len(), 2);
+        assert_eq!(b.iter().find(|b| b.header == "Inner").unwrap().path, vec!["outer", "inner"]);
+        let args = json!({"outer": {"inner": 42.0}, "flag": false});
+        let h = param_headers(&b, &args).unwrap();
+        assert_eq!(h.len(), 2);
+        assert!(h.contains(&("Mcp-Param-Inner".into(), "42".into())));
+        assert!(h.contains(&("Mcp-Param-Flag".into(), "false".into())));
+        assert!(param_headers(&b, &json!({"flag": null})).unwrap().is_empty());
+        assert!(matches!(
+            param_headers(&b, &json!({"outer": {"inner": 9007199254740992u64}})),
+            Err(ParamHeaderError::OutOfRange { .. })
+        ));
+        assert!(matches!(param_headers(&b, &json!({"flag": "yes"})), Err(ParamHeaderError::WrongType { .. })));
+    }
+}

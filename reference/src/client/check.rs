@@ -1,0 +1,73 @@
+//! Self-checks: every message the client sends or receives goes through mcpgen's conversation
+//! checker, and every response through `check_response` for the method it answers.
+
+use mcpgen::conversation::{Conversation, Sender};
+use mcpgen::protocol::{check_response, CheckedResponse, ResponseError};
+use mcpgen::Revision;
+
+/// The findings of one connection, printed on stderr as they come.
+#[derive(Debug, Default)]
+pub struct SelfCheck {
+    conversation: Conversation,
+    findings: Vec<String>,
+    quiet: bool,
+    /// Print every message (`MCPGEN_CLIENT_TRACE=1`).
+    trace: bool,
+}
+
+impl SelfCheck {
+    pub fn new() -> SelfCheck {
+        let trace = std::env::var_os("MCPGEN_CLIENT_TRACE").is_some_and(|v| v != "0" && !v.is_empty());
+        SelfCheck { trace, ..SelfCheck::default() }
+    }
+
+    /// A checker that collects findings without printing them (tests).
+    pub fn quiet() -> SelfCheck {
+        SelfCheck { quiet: true, ..SelfCheck::default() }
+    }
+
+    /// One message on the wire, in order. The conversation checker follows the session
+    /// itself: the legacy handshake fixes revision and capabilities, modern requests carry
+    /// them in `_meta`; a result is checked against its request.
+    pub fn observe(&mut self, from: Sender, bytes: &[u8]) {
+        if self.trace {
+            eprintln!("mcpgen-reference-client: [{}] {}", from.as_str(), String::from_utf8_lossy(bytes));
+        }
+        for f in self.conversation.observe(from, bytes) {
+            self.record(format!("{} message: {f}", from.as_str()));
+        }
+    }
+
+    /// A response to a request of `method` under `revision`.
+    pub fn response(
+        &mut self,
+        bytes: &[u8],
+        method: &str,
+        revision: Revision,
+    ) -> Result<CheckedResponse, ResponseError> {
+        let checked = check_response(bytes, method, revision);
+        if let Err(e) = &checked {
+            self.record(format!("response to {method} under {revision}: {e}"));
+            for detail in e.errors.iter().skip(1) {
+                self.record(format!("  also: {detail}"));
+            }
+        }
+        checked
+    }
+
+    /// Something the client noticed itself (a tool it dropped, a stray message).
+    pub fn note(&mut self, text: impl Into<String>) {
+        self.record(text.into());
+    }
+
+    pub fn findings(&self) -> &[String] {
+        &self.findings
+    }
+
+    fn record(&mut self, text: String) {
+        if !self.quiet {
+            eprintln!("mcpgen-reference-client: {text}");
+        }
+        self.findings.push(text);
+    }
+}

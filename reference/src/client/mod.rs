@@ -1,0 +1,112 @@
+//! `mcpgen-reference-client`: an MCP client over Streamable HTTP that speaks both eras and
+//! checks everything it receives with mcpgen. The conformance suite drives it with
+//! `conformance client --command mcpgen-reference-client`: the scenario comes in
+//! `MCP_CONFORMANCE_SCENARIO`, the version to speak in `MCP_CONFORMANCE_PROTOCOL_VERSION`,
+//! scenario data in `MCP_CONFORMANCE_CONTEXT`.
+//!
+//! The request path: [`era::start_for`] picks `initialize` or per-request `_meta`;
+//! [`session::Session`] builds each message, sends it with the headers mcpgen derives from the
+//! body ([`mcpgen::http`]), reads the JSON or SSE answer ([`sse`]), answers what the server
+//! asks ([`input`], [`mrtr`]), and hands every message to [`check::SelfCheck`] (mcpgen's
+//! conversation checker and `check_response`).
+
+pub mod check;
+pub mod era;
+pub mod input;
+pub mod mrtr;
+pub mod scenarios;
+pub mod session;
+pub mod sse;
+pub mod transport;
+
+use serde_json::Value;
+
+/// What went wrong for the client.
+#[derive(Debug)]
+pub enum ClientError {
+    BadUrl(String),
+    Http(reqwest::Error),
+    /// An HTTP status the exchange did not allow, with the body.
+    Status {
+        status: u16,
+        body: String,
+    },
+    Sse(String),
+    /// The server's JSON-RPC error.
+    Remote {
+        code: i64,
+        message: String,
+    },
+    /// A response stream ended without the response, after this many reconnections.
+    StreamEnded {
+        id: i64,
+        reconnects: usize,
+    },
+    /// The server speaks only these versions, none of which this client can use.
+    NoCommonVersion(Vec<String>),
+    /// `server/discover` was refused the way a legacy server refuses (ERA-5).
+    LegacyServer,
+    Version(era::UnknownVersion),
+    Header(mcpgen::http::ParamHeaderError),
+    Protocol(String),
+    Scenario(String),
+}
+
+impl std::fmt::Display for ClientError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ClientError::BadUrl(u) => write!(f, "bad server URL {u}"),
+            ClientError::Http(e) => write!(f, "HTTP: {e}"),
+            ClientError::Status { status, body } => write!(f, "HTTP {status}: {body}"),
+            ClientError::Sse(e) => write!(f, "SSE: {e}"),
+            ClientError::Remote { code, message } => write!(f, "the server answered error {code}: {message}"),
+            ClientError::StreamEnded { id, reconnects } => {
+                write!(f, "the stream of request {id} ended without its response ({reconnects} reconnections)")
+            }
+            ClientError::NoCommonVersion(v) => {
+                write!(f, "no protocol version in common (the server speaks {})", v.join(", "))
+            }
+            ClientError::LegacyServer => write!(f, "the server is legacy"),
+            ClientError::Version(e) => e.fmt(f),
+            ClientError::Header(e) => e.fmt(f),
+            ClientError::Protocol(m) | ClientError::Scenario(m) => f.write_str(m),
+        }
+    }
+}
+impl std::error::Error for ClientError {}
+
+/// One run of the client.
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    pub url: String,
+    /// `MCP_CONFORMANCE_SCENARIO`.
+    pub scenario: Option<String>,
+    /// `MCP_CONFORMANCE_PROTOCOL_VERSION` (default: the newest revision).
+    pub protocol_version: Option<String>,
+    /// `MCP_CONFORMANCE_CONTEXT`, parsed.
+    pub context: Option<Value>,
+}
+
+/// How a run ended.
+#[derive(Debug)]
+pub struct Outcome {
+    /// Calls that failed, in order.
+    pub errors: Vec<ClientError>,
+    /// Self-check findings on what was sent and received.
+    pub findings: Vec<String>,
+}
+
+/// Connects, runs the scenario, closes.
+pub async fn run(config: &Config) -> Result<Outcome, ClientError> {
+    if let Some(reason) = config.scenario.as_deref().and_then(scenarios::not_attempted) {
+        return Err(ClientError::Scenario(format!(
+            "scenario {:?} not attempted: {reason}",
+            config.scenario.as_deref().unwrap_or("")
+        )));
+    }
+    let start = era::start_for(config.protocol_version.as_deref()).map_err(ClientError::Version)?;
+    let mut session = session::Session::connect(&config.url, start, check::SelfCheck::new()).await?;
+    let errors = scenarios::run(&mut session, config.scenario.as_deref(), config.context.as_ref()).await;
+    let check = session.close().await;
+    Ok(Outcome { errors, findings: check.findings().to_vec() })
+}
