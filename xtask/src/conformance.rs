@@ -51,7 +51,7 @@ pub fn run(root: &Path) -> Result<()> {
     let dir = root.join("target/conformance");
     let node = install(&dir)?;
     let suite = dir.join("node_modules").join(SUITE).join("dist/index.js");
-    let preload = root.join("xtask/conformance/loopback.mjs");
+    let preload = root.join("reference/conformance/loopback.mjs");
     let work = dir.join("runs");
     std::fs::create_dir_all(&work).map_err(|e| format!("cannot create {}: {e}", work.display()))?;
 

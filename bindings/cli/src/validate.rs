@@ -139,8 +139,9 @@ pub(crate) fn decode_errors(e: DecodeError) -> Vec<ValidationError> {
         other => vec![ValidationError {
             pointer: String::new(),
             schema_path: String::new(),
-            keyword: "",
-            rule: None,
+            // An unknown or removed method (MSG-9) is what `enum` over the method names refuses.
+            keyword: if matches!(other, DecodeError::UnknownMethod { .. }) { "enum" } else { "" },
+            rule: other.rule(),
             message: other.to_string(),
             arms: Vec::new(),
         }],

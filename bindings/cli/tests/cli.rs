@@ -57,6 +57,24 @@ fn result_for_method() {
     );
     assert_eq!(code, 0, "{err}");
     assert_eq!(out.trim(), r#"{"requestState":"s","resultType":"input_required"}"#);
+    // The same rules as the conversation checker: MRTR-3, RESULT-3, and unknown or removed
+    // methods (MSG-9) are refusals, with their rule id in the JSON form.
+    let (code, _, err) = mcpgen(&["decode", "--result-for", "tools/call", "-"], br#"{"resultType":"input_required"}"#);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("MRTR-3"), "{err}");
+    let (code, _, err) =
+        mcpgen(&["decode", "--result-for", "tools/call", "-"], br#"{"resultType":"later","content":[]}"#);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("RESULT-3"), "{err}");
+    for method in ["no/such/method", "initialize"] {
+        let (code, out, err) =
+            mcpgen(&["decode", "--result-for", method, "--format", "json", "-"], br#"{"resultType":"complete"}"#);
+        assert_eq!(code, 1, "{method}: {out}{err}");
+        let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(report["valid"], false, "{out}");
+        assert_eq!(report["errors"][0]["rule"], "MSG-9", "{method}: {out}");
+        assert_eq!(report["errors"][0]["keyword"], "enum", "{method}: {out}");
+    }
 }
 
 #[test]
