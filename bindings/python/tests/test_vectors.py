@@ -25,11 +25,7 @@ RUNNERS = {
 
 # Vector directories of features the Python package does not bind, with the reason. A new
 # directory in neither table fails the run: it needs a runner or a reason here.
-NOT_BOUND: Dict[str, str] = {
-    # Until mcpgen.Conversation lands (issue 11, the surfaces' part), the conversation vectors
-    # run in Rust only (mcpgen/tests/conversations.rs); its runner replaces this entry.
-    "conversations": "mcpgen.Conversation and its runner come with the Python surface of issue 11",
-}
+NOT_BOUND: Dict[str, str] = {}
 
 
 def vector_files(sub: str) -> List[Path]:
