@@ -270,7 +270,7 @@ fn run_suite(mut cmd: Command, work: &Path, name: &str, scored: &[String]) -> Re
 
 /// The `=== SUMMARY ===` lines: `✓ name: …` passed, `✗ name: …` failed.
 fn summary(text: &str) -> Vec<(String, bool)> {
-    let Some(at) = text.find("=== SUMMARY ===") else { return Vec::new() };
+    let Some(at) = text.find("=== SUMMARY ===") else { return single_scenario(text) };
     text[at..]
         .lines()
         .filter_map(|l| {
@@ -279,6 +279,18 @@ fn summary(text: &str) -> Vec<(String, bool)> {
             Some((rest.split(':').next()?.trim().to_owned(), ok))
         })
         .collect()
+}
+
+/// A run of one scenario (`--scenario S`, the client leg) prints no summary table: its verdict is
+/// the `OVERALL: PASSED` / `OVERALL: FAILED` line after `Starting scenario: S`.
+fn single_scenario(text: &str) -> Vec<(String, bool)> {
+    let Some(name) = text.lines().find_map(|l| l.trim().strip_prefix("Starting scenario: ")) else {
+        return Vec::new();
+    };
+    let Some(verdict) = text.lines().find_map(|l| l.split_once("OVERALL: ").map(|(_, v)| v.trim())) else {
+        return Vec::new();
+    };
+    vec![(name.trim().to_owned(), verdict == "PASSED")]
 }
 
 fn score(set: &str, scored: &[String], results: &[(String, bool)]) -> Score {
@@ -306,5 +318,15 @@ mod tests {
         assert_eq!(s.missing.len(), 1);
         assert!(!s.complete());
         assert_eq!(s.total(), 3);
+    }
+
+    #[test]
+    fn a_single_scenario_run_is_scored_by_its_overall_line() {
+        let passed = "Starting scenario: sse-retry\nChecks:\n…\nPassed: 3/3, 0 failed\n\u{2705} OVERALL: PASSED\n";
+        assert_eq!(summary(passed), [("sse-retry".to_owned(), true)]);
+        let failed = "Starting scenario: initialize\nPassed: 0/1, 1 failed\n\u{274c} OVERALL: FAILED\n";
+        assert_eq!(summary(failed), [("initialize".to_owned(), false)]);
+        // No verdict line (the client crashed the suite): no result, so the scenario is missing.
+        assert!(summary("Starting scenario: initialize\n").is_empty());
     }
 }
