@@ -106,15 +106,21 @@ pub fn decode_header_value(value: &str) -> Result<Cow<'_, str>, HeaderValueError
 /// `Mcp-Name` (`params.uri`), encoded by [`encode_header_value`].
 pub fn standard_headers(method: &str, params: Option<&Value>) -> Vec<(String, String)> {
     let mut out = vec![("Mcp-Method".to_owned(), method.to_owned())];
-    let name_field = match method {
-        "tools/call" | "prompts/get" => Some("name"),
-        "resources/read" => Some("uri"),
-        _ => None,
-    };
-    if let Some(name) = name_field.and_then(|k| params?.get(k)?.as_str()) {
+    if let Some(name) = name_param(method).and_then(|k| params?.get(k)?.as_str()) {
         out.push(("Mcp-Name".to_owned(), encode_header_value(name).into_owned()));
     }
     out
+}
+
+/// HTTP-10: the member of `params` that `Mcp-Name` mirrors for `method` (`name` for
+/// `tools/call` and `prompts/get`, `uri` for `resources/read`), `None` when the method has no
+/// `Mcp-Name`. What [`standard_headers`] writes and [`crate::protocol::check_http_headers`] checks.
+pub fn name_param(method: &str) -> Option<&'static str> {
+    match method {
+        "tools/call" | "prompts/get" => Some("name"),
+        "resources/read" => Some("uri"),
+        _ => None,
+    }
 }
 
 /// The JSON type of a mirrored parameter (XHDR-4).

@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 
+use crate::http::name_param;
 use crate::json::{JsonView, Tape, Value};
 
 use super::message::{read_id, IdRead, PROTOCOL_VERSION_KEY};
@@ -13,15 +14,6 @@ use super::ProtocolError;
 const VERSION: &str = "mcp-protocol-version";
 const METHOD: &str = "mcp-method";
 const NAME: &str = "mcp-name";
-
-/// Where `Mcp-Name` comes from in the body, per method (HTTP-10).
-fn name_param(method: &str) -> Option<&'static str> {
-    match method {
-        "tools/call" | "prompts/get" => Some("name"),
-        "resources/read" => Some("uri"),
-        _ => None,
-    }
-}
 
 fn mismatch(id: Option<Value>, rule: &'static str, message: String) -> ProtocolError {
     ProtocolError {
