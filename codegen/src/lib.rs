@@ -12,6 +12,7 @@ pub mod errata;
 pub mod ir;
 pub mod load;
 pub mod rules;
+pub mod workspace;
 
 use std::collections::BTreeMap;
 
