@@ -11,6 +11,7 @@ use serde_json::{json, Map, Value};
 
 use super::fixtures::{render, Entry, Fixtures};
 use super::session::Session;
+use super::wire::{to_serde, Outbound, RpcError};
 use super::Server;
 
 /// The request's era and what it declared.
@@ -36,71 +37,6 @@ impl Era {
                 meta.get("io.modelcontextprotocol/clientCapabilities").cloned().unwrap_or_else(|| json!({}))
             }
         }
-    }
-}
-
-/// A JSON-RPC error to answer with, and the HTTP status it travels with.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RpcError {
-    pub code: i64,
-    pub message: String,
-    pub data: Option<Value>,
-    pub http_status: u16,
-}
-
-impl RpcError {
-    pub fn new(code: i64, message: impl Into<String>) -> RpcError {
-        RpcError { code, message: message.into(), data: None, http_status: 200 }
-    }
-    pub fn invalid_params(message: impl Into<String>) -> RpcError {
-        RpcError::new(-32602, message)
-    }
-    pub fn with_data(mut self, data: Value) -> RpcError {
-        self.data = Some(data);
-        self
-    }
-    /// From the core's refusal (code, message, data and HTTP status are the core's).
-    pub fn from_protocol(e: &mcpgen::protocol::ProtocolError) -> RpcError {
-        RpcError {
-            code: e.code,
-            message: e.message.clone(),
-            data: e.data.as_ref().map(to_serde),
-            http_status: e.http_status,
-        }
-    }
-    /// The error object of a response.
-    pub fn to_error_object(&self) -> Value {
-        let mut m = Map::new();
-        m.insert("code".into(), self.code.into());
-        m.insert("message".into(), self.message.clone().into());
-        if let Some(d) = &self.data {
-            m.insert("data".into(), d.clone());
-        }
-        Value::Object(m)
-    }
-}
-
-/// mcpgen's lossless value as serde_json (the peer builds its messages with serde_json).
-pub fn to_serde(v: &mcpgen::Value) -> Value {
-    Value::from(v)
-}
-
-/// Where a handler sends the messages of its request's stream.
-#[derive(Clone)]
-pub struct Outbound {
-    tx: tokio::sync::mpsc::UnboundedSender<super::Frame>,
-}
-
-impl Outbound {
-    pub fn new(tx: tokio::sync::mpsc::UnboundedSender<super::Frame>) -> Outbound {
-        Outbound { tx }
-    }
-    /// Sends a message; a closed stream (the client went away) drops it.
-    pub fn send(&self, message: Value) {
-        let _ = self.tx.send(super::Frame::Message(message));
-    }
-    pub fn notify(&self, method: &str, params: Value) {
-        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
     }
 }
 
@@ -175,7 +111,7 @@ impl Server {
                 Ok(render(&entry.spec["result"], &json!({ "args": args })))
             }
             "tools/call" => self.call_tool(era, params, out).await,
-            other => Err(RpcError { http_status: 404, ..RpcError::new(-32601, format!("Method not found: {other}")) }),
+            other => Err(RpcError::new(-32601, format!("Method not found: {other}")).with_http_status(404)),
         }
     }
 
@@ -233,7 +169,7 @@ impl Server {
                 if let Some(missing) =
                     mcpgen::protocol::missing_capabilities(&declared, &from_serde(&entry.spec["requires"]))
                 {
-                    return Err(RpcError::from_protocol(&mcpgen::protocol::missing_capability_error(None, missing)));
+                    return Err(RpcError::from(mcpgen::protocol::missing_capability_error(None, missing)));
                 }
                 Ok(render(&entry.spec["result"], &cx))
             }
@@ -298,7 +234,7 @@ impl Server {
                     if only_declared {
                         continue;
                     }
-                    return Err(RpcError::from_protocol(&mcpgen::protocol::missing_capability_error(None, missing)));
+                    return Err(RpcError::from(mcpgen::protocol::missing_capability_error(None, missing)));
                 }
                 asked.insert(key.clone(), request.clone());
             }

@@ -24,6 +24,7 @@ pub mod http;
 pub mod session;
 pub mod state;
 pub mod stdio;
+pub mod wire;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -34,10 +35,11 @@ use mcpgen::protocol::{check_request, ServerConfig};
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
-use dispatch::{Era, Outbound, RpcError};
+use dispatch::Era;
 use fixtures::Fixtures;
 use session::{Listeners, Session};
 use state::StateSigner;
+use wire::{Outbound, RpcError};
 
 /// The stateless revision this server serves per request.
 pub const MODERN_VERSION: &str = "2026-07-28";
@@ -203,7 +205,7 @@ impl Server {
             if let Some(headers) = &incoming.http_headers {
                 let pairs = headers.iter().map(|(k, v)| (k.as_str(), v.as_str()));
                 if let Err(e) = mcpgen::protocol::check_http_headers(pairs, bytes) {
-                    let body = dispatch::to_serde(&e.to_response());
+                    let body = wire::to_serde(&e.to_response());
                     self.observe(&key, Sender::Server, &body);
                     self.forget(&key);
                     return Reply::Immediate(body, e.http_status);
@@ -213,7 +215,7 @@ impl Server {
         let accepted = match check_request(bytes, &self.config) {
             Ok(a) => a,
             Err(e) => {
-                let body: Value = dispatch::to_serde(&e.to_response());
+                let body: Value = wire::to_serde(&e.to_response());
                 if e.id.is_some() || parsed.as_ref().is_ok_and(|v| v.get("id").is_some()) {
                     self.observe(&key, Sender::Server, &body);
                 }
@@ -335,7 +337,7 @@ impl Server {
                     let result = if era.is_modern() { server.finish_modern_result(&method, result) } else { result };
                     (json!({"jsonrpc": "2.0", "id": id, "result": result}), 200)
                 }
-                Err(e) => (error_response(Some(&id), &e), e.http_status),
+                Err(e) => (error_response(Some(&id), &e), e.http_status()),
             };
             server.observe(&key, Sender::Server, &body);
             if era.is_modern() {

@@ -9,7 +9,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use tokio::sync::{mpsc, oneshot};
 
-use super::dispatch::{Outbound, RpcError};
+use super::wire::{Outbound, RpcError};
 
 /// How long the server waits for the client to answer one of its requests.
 const CLIENT_ANSWER_TIMEOUT: Duration = Duration::from_secs(60);
