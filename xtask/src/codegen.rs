@@ -12,7 +12,8 @@ use std::time::Instant;
 
 use mcpgen_codegen::RevisionInput;
 
-use crate::schema::{self, Local, Pin};
+use crate::pins::{self, Pin};
+use crate::schema::{self, Local};
 use crate::{mirror_from_env, read, Result};
 
 /// The command that brings generated files up to date; check mode ends with it.
@@ -35,7 +36,7 @@ pub enum Mode {
 
 /// `cargo xtask codegen [--check]`.
 pub fn run(root: &Path, check: bool) -> Result<()> {
-    let pins = schema::load_pins(root)?;
+    let pins = pins::load_pins(root)?;
     // The main job works on a fresh checkout: missing schemas are pulled first, from
     // `$MCPGEN_SCHEMA_MIRROR` when it is set, else from their pinned URLs (sha256-checked).
     let mut missing = Vec::new();
@@ -59,7 +60,7 @@ pub fn run(root: &Path, check: bool) -> Result<()> {
 /// What `cargo xtask codegen --check` runs once the schemas are present, and what the
 /// freshness test and `cargo xtask test` call. Never pulls, never writes.
 pub fn check(root: &Path) -> Result<()> {
-    generate_workspace(root, &schema::load_pins(root)?, Mode::Check)
+    generate_workspace(root, &pins::load_pins(root)?, Mode::Check)
 }
 
 fn generate_workspace(root: &Path, pins: &[Pin], mode: Mode) -> Result<()> {
@@ -106,7 +107,7 @@ pub(crate) fn load_inputs(root: &Path, pins: &[Pin]) -> Result<Vec<RevisionInput
 /// `cargo xtask codegen --schema FILE --revision NAME --out DIR [--errata FILE]`: one revision
 /// from any schema file, written under `out`. Nothing there is deleted.
 pub fn generate_one(schema_path: &Path, revision: &str, out: &Path, errata_path: Option<&Path>) -> Result<()> {
-    schema::check_revision_name(revision)?;
+    pins::check_revision_name(revision)?;
     let out_dir =
         out.to_str().ok_or_else(|| format!("--out {} is not valid UTF-8", out.display()))?.trim_end_matches('/');
     if out_dir.is_empty() {
@@ -115,7 +116,7 @@ pub fn generate_one(schema_path: &Path, revision: &str, out: &Path, errata_path:
     let schema = read(schema_path)?;
     let input = RevisionInput {
         revision: revision.to_owned(),
-        schema_sha256: schema::sha256_hex(&schema),
+        schema_sha256: pins::sha256_hex(&schema),
         schema,
         errata: errata_path.map(read).transpose()?,
     };
@@ -309,7 +310,7 @@ mod tests {
     #[test]
     fn generation_is_deterministic() {
         let root = crate::project_root();
-        let pins = schema::load_pins(&root).unwrap();
+        let pins = pins::load_pins(&root).unwrap();
         let inputs = load_inputs(&root, &pins).unwrap_or_else(|e| panic!("{e}"));
         let rules = load_rules(&root).unwrap();
         let a = mcpgen_codegen::generate_workspace(&inputs, &rules).unwrap();

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use mcpgen_codegen::RevisionInput;
 
+use crate::pins;
 use crate::schema::{self, Local};
 use crate::{codegen, mirror_from_env, read, Result};
 
@@ -44,7 +45,7 @@ pub fn run(root: &Path, args: &DiffArgs) -> Result<()> {
 
 /// A pinned revision by name, else a schema file by path.
 fn input(root: &Path, arg: &str) -> Result<RevisionInput> {
-    let pins = schema::load_pins(root)?;
+    let pins = pins::load_pins(root)?;
     if let Some(pin) = pins.iter().find(|p| p.name == arg) {
         if let (Local::Missing, Some(mirror)) = (Local::read(root, pin)?, mirror_from_env()) {
             schema::pull_pins(root, &[pin], Some(&mirror))?;
@@ -58,12 +59,7 @@ fn input(root: &Path, arg: &str) -> Result<RevisionInput> {
         return Err(format!("{arg} is neither a pinned revision ({}) nor a schema file", names.join(", ")));
     }
     let bytes = read(&path)?;
-    Ok(RevisionInput {
-        revision: arg.to_owned(),
-        schema_sha256: schema::sha256_hex(&bytes),
-        schema: bytes,
-        errata: None,
-    })
+    Ok(RevisionInput { revision: arg.to_owned(), schema_sha256: pins::sha256_hex(&bytes), schema: bytes, errata: None })
 }
 
 #[cfg(test)]

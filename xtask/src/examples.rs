@@ -12,7 +12,7 @@ use std::fs;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
-use crate::schema::{curl, sha256_hex, write_atomically, Pin};
+use crate::pins::{curl, sha256_hex, write_atomically, Pin};
 use crate::{read, Result};
 
 /// The manifest, relative to the workspace root.
@@ -617,7 +617,7 @@ mod tests {
     #[test]
     fn the_committed_manifest_parses() {
         let root = crate::project_root();
-        let pins = crate::schema::load_pins(&root).unwrap();
+        let pins = crate::pins::load_pins(&root).unwrap();
         let m = load(&root, &pins).unwrap();
         assert!(m.entries.len() >= 100, "{} entries", m.entries.len());
         assert_eq!(m.revisions(), vec!["2026-07-28"]);

@@ -27,7 +27,7 @@ const MAX_LEN: usize = 8192;
 /// `mcpgen_revision` codes of the C library: the pinned revisions in date order, code = index + 1
 /// (the rule of `codegen/src/emit/c.rs`), derived from `schema/sources.toml`, the one list.
 fn c_revisions(root: &Path) -> Result<Vec<String>, String> {
-    let mut names: Vec<String> = crate::schema::load_pins(root)?.into_iter().map(|p| p.name).collect();
+    let mut names: Vec<String> = crate::pins::load_pins(root)?.into_iter().map(|p| p.name).collect();
     names.sort();
     Ok(names)
 }

@@ -1,7 +1,7 @@
 //! `cargo xtask`: the project's automation, in Rust so it runs wherever cargo does.
 //!
 //! - `schema pull|verify|manifest`: fetch the pinned MCP schemas and official examples into the
-//!   git-ignored cache and check their sha256 ([`schema`], [`examples`]); rebuild the examples'
+//!   git-ignored cache and check their sha256 ([`pins`], [`schema`], [`examples`]); rebuild the examples'
 //!   manifest from a mirror.
 //! - `codegen [--check]`: regenerate (or check) the committed generated files ([`codegen`]).
 //! - `diff FROM TO [--format markdown|json]`: what changed between two schema revisions ([`diff`]).
@@ -16,6 +16,7 @@ mod conformance;
 mod diff;
 mod examples;
 mod fuzz;
+mod pins;
 mod python;
 mod schema;
 mod test;

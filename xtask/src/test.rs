@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-use crate::{codegen, mirror_from_env, schema, Result};
+use crate::{codegen, mirror_from_env, pins, schema, Result};
 
 /// The steps, in order. Adding a check is adding one line here.
 const STEPS: &[Step] = &[
@@ -117,7 +117,7 @@ pub(crate) fn pull_inputs(root: &Path) -> Result<()> {
         Some(dir) => println!("mirror: {} ({})", dir.display(), schema::MIRROR_ENV),
         None => println!("no mirror ({} unset): downloading from the pinned URLs", schema::MIRROR_ENV),
     }
-    let pins = schema::load_pins(root)?;
-    let all: Vec<&schema::Pin> = pins.iter().collect();
+    let pins = pins::load_pins(root)?;
+    let all: Vec<&pins::Pin> = pins.iter().collect();
     schema::pull_inputs(root, &pins, &all, mirror.as_deref())
 }

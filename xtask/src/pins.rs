@@ -1,0 +1,121 @@
+//! The pins of `schema/sources.toml` and the few helpers every fetch uses: sha256, a download
+//! with the system curl, an atomic write. A leaf module: [`crate::schema`] (the schemas) and
+//! [`crate::examples`] (the official examples) both build on it.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde::Deserialize;
+use sha2::{Digest, Sha256};
+
+use crate::{read, Result};
+
+const DIALECTS: &[&str] = &["2020-12", "draft-07"];
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SourcesFile {
+    revision: Vec<Pin>,
+}
+
+/// One `[[revision]]` of `schema/sources.toml`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pin {
+    /// Revision name as the spec spells it, e.g. `2026-07-28`.
+    pub name: String,
+    /// Upstream URL at a fixed commit.
+    pub url: String,
+    /// Lowercase hex sha256 of the exact bytes.
+    pub sha256: String,
+    /// JSON Schema dialect the file declares (`2020-12` or `draft-07`).
+    pub dialect: String,
+}
+
+impl Pin {
+    /// `schema/<rev>/schema.json`, relative to the workspace root.
+    pub fn schema_rel(&self) -> String {
+        format!("schema/{}/schema.json", self.name)
+    }
+
+    /// `schema/errata/<rev>.json`, relative to the workspace root.
+    pub fn errata_rel(&self) -> String {
+        format!("schema/errata/{}.json", self.name)
+    }
+}
+
+/// Reads and checks `schema/sources.toml`, keeping its order.
+pub fn load_pins(root: &Path) -> Result<Vec<Pin>> {
+    let path = root.join("schema/sources.toml");
+    let text = String::from_utf8(read(&path)?).map_err(|e| format!("{} is not UTF-8: {e}", path.display()))?;
+    let sources: SourcesFile = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+
+    let mut errors = Vec::new();
+    for (i, pin) in sources.revision.iter().enumerate() {
+        let at = format!("schema/sources.toml: revision {:?}", pin.name);
+        if let Err(e) = check_revision_name(&pin.name) {
+            errors.push(format!("{at}: {e}"));
+        }
+        if sources.revision[..i].iter().any(|earlier| earlier.name == pin.name) {
+            errors.push(format!("{at}: pinned twice"));
+        }
+        if pin.sha256.len() != 64 || !pin.sha256.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+            errors.push(format!("{at}: sha256 must be 64 lowercase hex digits, got {:?}", pin.sha256));
+        }
+        if !DIALECTS.contains(&pin.dialect.as_str()) {
+            errors.push(format!("{at}: dialect must be one of {DIALECTS:?}, got {:?}", pin.dialect));
+        }
+    }
+    if sources.revision.is_empty() {
+        errors.push("schema/sources.toml pins no revision".to_owned());
+    }
+    if errors.is_empty() {
+        Ok(sources.revision)
+    } else {
+        Err(errors.join("\n"))
+    }
+}
+
+/// Revision names become path segments (`schema/<rev>/`), so keep them to a safe alphabet.
+pub fn check_revision_name(name: &str) -> Result<()> {
+    let mut chars = name.chars();
+    let first_ok = chars.next().is_some_and(|c| c.is_ascii_alphanumeric());
+    if first_ok && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')) {
+        Ok(())
+    } else {
+        Err(format!(
+            "revision name {name:?} must start with a letter or digit and contain only letters, digits, '-', '_' and '.'"
+        ))
+    }
+}
+
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Downloads `url` with the system curl: xtask carries no HTTP stack.
+pub fn curl(url: &str) -> Result<Vec<u8>> {
+    let hint = "to pull from a mirror directory instead, use --from DIR or MCPGEN_SCHEMA_MIRROR";
+    let output = Command::new("curl")
+        .args(["-fsSL", url])
+        .output()
+        .map_err(|e| format!("cannot run curl to download {url}: {e}\n  {hint}"))?;
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        return Err(format!("`curl -fsSL {url}` failed ({}): {}\n  {hint}", output.status, stderr.trim()));
+    }
+    Ok(output.stdout)
+}
+
+/// Writes next to `path` first, then renames, so an interrupted pull never leaves a partial
+/// `schema.json` (or example) behind.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path.parent().expect("schema path has a parent");
+    fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let tmp: PathBuf = path.with_extension("json.tmp");
+    fs::write(&tmp, bytes).and_then(|()| fs::rename(&tmp, path)).map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        format!("cannot write {}: {e}", path.display())
+    })
+}
