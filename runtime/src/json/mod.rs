@@ -39,3 +39,26 @@ impl Kind {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Parsing and writing together: here, so that the tape and the writer need not know each
+    // other.
+    fn roundtrip(s: &str) -> String {
+        let t = Tape::parse(s).unwrap();
+        to_json_string(&t.root().to_value())
+    }
+
+    #[test]
+    fn parses_and_roundtrips() {
+        assert_eq!(
+            roundtrip(r#" {"a": [1, 2.50, -0, 1e3], "b": {"c": null, "d": true}, "e": "x\"y\u00e9"} "#),
+            r#"{"a":[1,2.50,-0,1e3],"b":{"c":null,"d":true},"e":"x\"yé"}"#
+        );
+        assert_eq!(roundtrip("[]"), "[]");
+        assert_eq!(roundtrip("{}"), "{}");
+        assert_eq!(roundtrip(r#""\ud83d\ude00""#), "\"😀\"");
+    }
+}

@@ -148,10 +148,6 @@ impl Value {
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.as_object()?.get(key)
     }
-    /// Compact JSON text.
-    pub fn to_json_string(&self) -> String {
-        super::to_json_string(self)
-    }
 }
 
 impl From<&serde_json::Value> for Value {

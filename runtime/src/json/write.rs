@@ -127,6 +127,13 @@ pub trait ToJson {
     }
 }
 
+impl Value {
+    /// Compact JSON text.
+    pub fn to_json_string(&self) -> String {
+        to_json_string(self)
+    }
+}
+
 /// Compact JSON text of any [`ToJson`] value.
 pub fn to_json_string<T: ToJson + ?Sized>(v: &T) -> String {
     v.to_json_string()
