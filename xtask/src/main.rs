@@ -9,8 +9,10 @@
 //! - `fuzz [--target NAME] [--seconds N]`: the cargo-fuzz targets, nightly, not in CI ([`fuzz`]).
 //! - `conformance`: the official MCP conformance suite against the reference peer ([`conformance`]).
 //! - `bench`: every validation path on one message mix, side by side ([`bench`]).
+//! - `circles`: fails on an import circle between the files of one crate ([`circles`]).
 
 mod bench;
+mod circles;
 mod codegen;
 mod conformance;
 mod diff;
@@ -60,6 +62,8 @@ enum Command {
     Fuzz(fuzz::FuzzArgs),
     /// Benchmark every validation path on one realistic message mix (release build).
     Bench(bench::BenchArgs),
+    /// Fail on any import circle between the files of one crate (what counts: xtask/src/circles.rs).
+    Circles,
 }
 
 #[derive(Subcommand)]
@@ -131,6 +135,7 @@ fn main() -> ExitCode {
         Command::Conformance => conformance::run(&root),
         Command::Fuzz(args) => return fuzz::main(&root, args),
         Command::Bench(args) => bench::run(&root, &args),
+        Command::Circles => circles::check(&root),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
