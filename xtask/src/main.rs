@@ -6,7 +6,7 @@
 //! - `codegen [--check]`: regenerate (or check) the committed generated files ([`codegen`]).
 //! - `diff FROM TO [--format markdown|json]`: what changed between two schema revisions ([`diff`]).
 //! - `test`: the full test run that CI and the README use ([`test`]).
-//! - `fuzz [--target NAME] [--seconds N]`: the cargo-fuzz targets, nightly, not in CI ([`fuzz`]).
+//! - `fuzz [--target NAME] [--seconds N]`: the cargo-fuzz targets, nightly; CI only compiles them ([`fuzz`]).
 //! - `conformance`: the official MCP conformance suite against the reference peer ([`conformance`]).
 //! - `bench`: every validation path on one message mix, side by side ([`bench`]).
 //! - `circles`: fails on an import circle between the files of one crate ([`circles`]).
@@ -58,7 +58,7 @@ enum Command {
     Test,
     /// Run the official MCP conformance suite against the reference server and client.
     Conformance,
-    /// Run the cargo-fuzz targets of fuzz/ for a given time each (nightly; not part of CI).
+    /// Run the cargo-fuzz targets of fuzz/ for a given time each (nightly; CI only compiles them).
     Fuzz(fuzz::FuzzArgs),
     /// Benchmark every validation path on one realistic message mix (release build).
     Bench(bench::BenchArgs),

@@ -28,6 +28,8 @@ const STEPS: &[Step] = &[
     ),
     // libmcpgen from C and C++: static and shared, valgrind, pthreads, pkg-config example.
     Step::command("C library", "bash", &["bindings/c/tests/run.sh"], &[]),
+    // The cargo-fuzz crate (fuzz/, its own workspace) compiles on stable, libFuzzer left out.
+    Step::in_process("fuzz targets compile", crate::fuzz::check),
     Step::command("cargo clippy", "cargo", &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"], &[]),
     Step::command(
         "cargo doc",

@@ -37,6 +37,22 @@ use core_api::Revision;
 pub use error::ErrorObject;
 pub use status::Status;
 
+/// Every export with the types its signatures name, for Rust callers of the rlib build of these
+/// sources (`fuzz/c-abi`): the `c_abi` fuzz target calls the exports themselves, so a changed
+/// signature breaks its build instead of going unnoticed.
+#[doc(hidden)]
+pub mod abi {
+    pub use crate::context::*;
+    pub use crate::conversation::*;
+    pub use crate::error::*;
+    pub use crate::info::*;
+    pub use crate::lists::*;
+    pub use crate::protocol::*;
+    pub use crate::tools::*;
+    pub use crate::validate::*;
+    pub use crate::{McpgenStr, Status};
+}
+
 /// Runs an export's body: clears `error_out`, catches panics, and hands a failure's
 /// [`ErrorObject`] to the caller (or drops it when `error_out` is NULL).
 pub(crate) fn boundary(error_out: *mut *mut ErrorObject, body: impl FnOnce() -> Result<Status, ErrorObject>) -> Status {
