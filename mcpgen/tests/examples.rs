@@ -9,21 +9,11 @@
 mod support;
 
 use std::path::{Path, PathBuf};
-use support::{example_files, vector_files};
+use support::{example_files, expected_example_failures, vector_files};
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use mcpgen::json::{Tape, Value};
 use mcpgen::{JsonView, Policy, Revision, ToJson};
-
-/// Examples expected to fail, with the reason. A listed example that passes fails the run.
-const EXPECTED_FAILURES: &[(&str, &str)] = &[(
-    "example::ReadResourceResultResponse::read-resource-result-response",
-    "the example answers with resultType \"complete\" but omits ttlMs and cacheScope, which ReadResourceResult \
-     requires; it is schema-valid only through the InputRequiredResult arm (Q-5), which the resultType \
-     discriminator rules out (RESULT-6), and decoding it as an InputRequiredResult would be the wrong variant. \
-     Client-side decoding by method tolerates the omission (CACHE-3): see vector \
-     read-resource-result-without-cache-hints",
-)];
 
 /// JSON equality with objects as member sets and numbers compared by their text.
 pub fn json_eq(a: &Value, b: &Value) -> bool {
@@ -40,10 +30,13 @@ fn parse_value(bytes: &[u8]) -> Result<Value, String> {
     Tape::parse_bytes(bytes).map(|t| t.root().to_value()).map_err(|e| e.to_string())
 }
 
-fn example_trial(def: String, path: PathBuf) -> Trial {
-    let name = format!("example::{}::{}", def, path.file_stem().unwrap().to_string_lossy());
-    let expected_failure = EXPECTED_FAILURES.iter().find(|(n, _)| *n == name).map(|(_, why)| *why);
-    Trial::test(name, move || {
+/// One official example; `expected`: the examples expected to fail (`decode` in
+/// `vectors/official-examples.json`), with the reason.
+fn example_trial(def: String, path: PathBuf, expected: &[(String, String)]) -> Trial {
+    let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+    let key = format!("{def}/{stem}");
+    let expected_failure = expected.iter().find(|(n, _)| *n == key).map(|(_, why)| why.clone());
+    Trial::test(format!("example::{def}::{stem}"), move || {
         let outcome = run_example(&def, &path);
         match (outcome, expected_failure) {
             (Ok(()), None) => Ok(()),
@@ -52,7 +45,7 @@ fn example_trial(def: String, path: PathBuf) -> Trial {
                 Ok(())
             }
             (Ok(()), Some(why)) => Err(Failed::from(format!(
-                "listed as an expected failure ({why}) but passes: remove it from EXPECTED_FAILURES"
+                "listed as an expected failure ({why}) but passes: remove it from vectors/official-examples.json"
             ))),
             (Err(e), None) => Err(Failed::from(e)),
         }
@@ -252,8 +245,22 @@ fn check_skipped<'v>(
 fn main() {
     let args = Arguments::from_args();
     let mut trials = Vec::new();
+    let expected = expected_example_failures("decode");
     match example_files() {
-        Ok(files) => trials.extend(files.into_iter().map(|(def, f)| example_trial(def, f))),
+        Ok(files) => {
+            // A listed example the cache lacks is a stale entry (renamed or dropped upstream).
+            let keys: Vec<String> =
+                files.iter().map(|(def, f)| format!("{def}/{}", f.file_stem().unwrap().to_string_lossy())).collect();
+            let stale: Vec<String> = expected.iter().map(|(k, _)| k.clone()).filter(|k| !keys.contains(k)).collect();
+            trials.push(Trial::test("example::expected_failures_exist", move || match stale.is_empty() {
+                true => Ok(()),
+                false => Err(Failed::from(format!(
+                    "vectors/official-examples.json lists examples that do not exist: {}",
+                    stale.join(", ")
+                ))),
+            }));
+            trials.extend(files.into_iter().map(|(def, f)| example_trial(def, f, &expected)));
+        }
         Err(e) => trials.push(Trial::test("example::directory", move || Err(Failed::from(e.clone())))),
     }
     trials.extend(vector_files("decode").into_iter().map(vector_trial));

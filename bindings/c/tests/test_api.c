@@ -413,20 +413,42 @@ static void test_decode_policies(void) {
 
 /* ---- official examples ------------------------------------------------------------------- */
 
-/* Same list, same reasons as generated/tests/examples.rs: a listed example must fail. */
-static const char *const EXPECTED_FAILURES[] = {
-    /* resultType "complete" without ttlMs/cacheScope: schema-valid only through the
-     * InputRequiredResult arm (Q-5), which the resultType discriminator rules out (RESULT-6);
-     * client decoding by method tolerates it (vector read-resource-result-without-cache-hints). */
-    "ReadResourceResultResponse/read-resource-result-response.json",
-};
+/* The official examples expected to fail a check ("decode" or "protocol"): the lists of
+ * vectors/official-examples.json, which every surface reads. A listed example must fail. */
+static char *official_examples_text;
+static size_t official_examples_len;
 
-static int expected_failure(const char *def, const char *file) {
-    size_t i;
+static js_span expected_failures(const char *vectors, const char *check) {
+    js_span file, failures, list = {NULL, 0};
+    if (!official_examples_text) {
+        char path[2048];
+        snprintf(path, sizeof path, "%s/official-examples.json", vectors);
+        official_examples_text = read_file(path, &official_examples_len);
+        CHECK(official_examples_text != NULL, "cannot read %s", path);
+        if (!official_examples_text) return list;
+    }
+    file = js_value((js_span){official_examples_text, official_examples_len});
+    CHECK(js_get(file, "expected_failures", &failures) && js_get(failures, check, &list) && js_kind(list) == '[',
+          "official-examples.json: no list expected_failures.%s", check);
+    return list;
+}
+
+/* Whether `def`/`file` (`file` ends in .json) is in `list`. */
+static int expected_failure(js_span list, const char *def, const char *file) {
+    const char *cur = NULL;
+    js_span k, entry, example;
     char key[512];
-    snprintf(key, sizeof key, "%s/%s", def, file);
-    for (i = 0; i < sizeof EXPECTED_FAILURES / sizeof *EXPECTED_FAILURES; i++)
-        if (strcmp(EXPECTED_FAILURES[i], key) == 0) return 1;
+    size_t n = strlen(file);
+    snprintf(key, sizeof key, "%s/%.*s", def, (int)(n > 5 ? n - 5 : n), file);
+    if (!list.p) return 0;
+    while (js_next(list, &cur, &k, &entry)) {
+        size_t len;
+        char *name = js_get(entry, "example", &example) ? js_string(example, &len) : NULL;
+        int hit = name && strcmp(name, key) == 0;
+        CHECK(name != NULL, "official-examples.json: an entry without a string `example`");
+        free(name);
+        if (hit) return 1;
+    }
     return 0;
 }
 
@@ -469,8 +491,9 @@ static int run_example(mcpgen_context *lenient, mcpgen_context *decoding, const 
     return 1;
 }
 
-static void test_examples(const char *dir) {
+static void test_examples(const char *dir, const char *vectors) {
     size_t ndefs, nfiles, i, j, total = 0, expected = 0;
+    js_span xfail_list = expected_failures(vectors, "decode");
     char **defs = list_dir(dir, NULL, &ndefs);
     mcpgen_context *lenient = NULL, *decoding = NULL;
     mcpgen_context_new(&lenient);
@@ -487,7 +510,7 @@ static void test_examples(const char *dir) {
             char path[2048], why[4096] = "";
             size_t len;
             char *bytes;
-            int ok, xfail = expected_failure(defs[i], files[j]);
+            int ok, xfail = expected_failure(xfail_list, defs[i], files[j]);
             snprintf(path, sizeof path, "%s/%s", sub, files[j]);
             bytes = read_file(path, &len);
             CHECK(bytes != NULL, "cannot read %s", path);
@@ -1350,8 +1373,9 @@ static void test_protocol_vectors(const char *vectors) {
 /* Every official example that is a whole JSON-RPC message passes validate_message; client
  * requests pass check_request (reading their method); result responses pass check_response for
  * the method their result belongs to. */
-static void test_protocol_examples(const char *dir) {
-    size_t ndefs, nfiles, i, j, nmethods = 0, m, total = 0;
+static void test_protocol_examples(const char *dir, const char *vectors) {
+    size_t ndefs, nfiles, i, j, nmethods = 0, m, total = 0, expected = 0;
+    js_span xfail_list = expected_failures(vectors, "protocol");
     char **defs = list_dir(dir, NULL, &ndefs);
     mcpgen_method_count(REV, &nmethods);
     CHECK(nmethods > 10, "method table of 2026-07-28 has %zu rows", nmethods);
@@ -1368,6 +1392,7 @@ static void test_protocol_examples(const char *dir) {
             mcpgen_error *err = NULL;
             mcpgen_str text;
             mcpgen_status st;
+            int xfail = expected_failure(xfail_list, defs[i], files[j]), hits = expected_hits;
             snprintf(path, sizeof path, "%s/%s", sub, files[j]);
             bytes = read_file(path, &len);
             if (!bytes) continue;
@@ -1376,6 +1401,7 @@ static void test_protocol_examples(const char *dir) {
                 continue;
             }
             total++;
+            expecting_failure = xfail;
             st = mcpgen_validate_message(NULL, REV, (const uint8_t *)bytes, len, NULL, NULL, NULL, NULL, &err);
             mcpgen_error_text(err, &text);
             CHECK(st == MCPGEN_OK, "validate_message(%s): %s %s", path, mcpgen_status_name(st), text.ptr);
@@ -1419,13 +1445,19 @@ static void test_protocol_examples(const char *dir) {
                     break; /* the first method answering with this result, as the Rust runner */
                 }
             }
+            expecting_failure = 0;
+            if (xfail) {
+                expected++;
+                CHECK(expected_hits > hits, "example %s is listed as an expected failure (protocol) but passes: remove it",
+                      path);
+            }
             free(bytes);
         }
         free_list(files, nfiles);
     }
     free_list(defs, ndefs);
     CHECK(total > 30, "only %zu official examples are whole messages", total);
-    printf("official examples through the protocol checks: %zu\n", total);
+    printf("official examples through the protocol checks: %zu (%zu expected failures)\n", total, expected);
 }
 
 /* ---- protocol rules ---------------------------------------------------------------------- */
@@ -1676,14 +1708,15 @@ int main(int argc, char **argv) {
     test_hostile_input();
     test_error_object();
     test_decode_policies();
-    test_examples(argv[1]);
+    test_examples(argv[1], argv[2]);
     test_skip_invalid_items();
     test_decode_vectors(argv[2]);
     test_protocol_vectors(argv[2]);
-    test_protocol_examples(argv[1]);
+    test_protocol_examples(argv[1], argv[2]);
     test_check_request();
     test_check_response();
     test_message_version_meta_era();
+    free(official_examples_text);
     printf("%d checks, %d failed\n", checks, failures);
     return failures ? 1 : 0;
 }

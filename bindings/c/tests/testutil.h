@@ -18,11 +18,17 @@
 #endif
 
 static int checks, failures;
+/* While set, a failing CHECK is an expected one (an entry of an expected-failure list): it is
+ * counted in `expected_hits` and printed as such, not as a failure. */
+static int expecting_failure, expected_hits;
 
 static void fail_at(const char *file, int line, const char *fmt, ...) {
     va_list ap;
-    failures++;
-    fprintf(stderr, "FAIL %s:%d: ", file, line);
+    if (expecting_failure)
+        expected_hits++;
+    else
+        failures++;
+    fprintf(stderr, "%s %s:%d: ", expecting_failure ? "expected failure" : "FAIL", file, line);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);

@@ -30,6 +30,14 @@ def official_examples() -> List[Tuple[str, Path]]:
     return [(sub.name, f) for sub in sorted(d.iterdir()) if sub.is_dir() for f in sorted(sub.glob("*.json"))]
 
 
+def expected_example_failures(check: str) -> Dict[str, str]:
+    """The official examples expected to fail `check` ("decode" or "protocol"), as
+    {"<Def>/<name>": reason}: the lists of vectors/official-examples.json, which every surface
+    reads. A listed example that passes fails the run."""
+    data = json.loads((VECTORS / "official-examples.json").read_bytes())
+    return {entry["example"]: entry["reason"] for entry in data["expected_failures"][check]}
+
+
 def _num(text: str) -> Any:
     return ("#num", text)
 

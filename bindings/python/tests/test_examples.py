@@ -1,5 +1,5 @@
-"""Every official 2026-07-28 example, as the Rust suite runs them (generated/tests/examples.rs
-and generated/tests/protocol_vectors.rs), twice: from JSON bytes and from the parsed Python
+"""Every official 2026-07-28 example, as the Rust suite runs them (mcpgen/tests/examples.rs
+and mcpgen/tests/protocol_vectors.rs), twice: from JSON bytes and from the parsed Python
 data (read in place through the binding's JSON view). Verdicts must match Rust's."""
 
 import json
@@ -8,20 +8,21 @@ from pathlib import Path
 import pytest
 
 import mcpgen
-from support import PULL_HINT, dumps_lossless, examples_dir, loads_lossless, official_examples
+from support import (
+    PULL_HINT,
+    dumps_lossless,
+    examples_dir,
+    expected_example_failures,
+    loads_lossless,
+    official_examples,
+)
 
 REVISION = "2026-07-28"
 
-# The same list, with the same reason, as generated/tests/examples.rs. A listed example that
-# passes fails the run (strict xfail).
-EXPECTED_FAILURES = {
-    "ReadResourceResultResponse/read-resource-result-response": (
-        "the example answers with resultType \"complete\" but omits ttlMs and cacheScope, which "
-        "ReadResourceResult requires; it is schema-valid only through the InputRequiredResult arm "
-        "(Q-5), which the resultType discriminator rules out (RESULT-6). Client-side decoding by "
-        "method tolerates the omission (CACHE-3): see vector read-resource-result-without-cache-hints"
-    ),
-}
+# Expected failures, with their reasons, from vectors/official-examples.json (the list every
+# surface reads). A listed example that passes fails the run (strict xfail).
+EXPECTED_FAILURES = expected_example_failures("decode")
+EXPECTED_PROTOCOL_FAILURES = expected_example_failures("protocol")
 
 EXAMPLES = official_examples()
 
@@ -70,7 +71,11 @@ def message_cases():
         except ValueError:
             is_message = False
         if is_message:
-            yield pytest.param(def_name, path, id=f"{def_name}/{path.stem}")
+            key = f"{def_name}/{path.stem}"
+            marks = []
+            if key in EXPECTED_PROTOCOL_FAILURES:
+                marks.append(pytest.mark.xfail(strict=True, reason=EXPECTED_PROTOCOL_FAILURES[key]))
+            yield pytest.param(def_name, path, id=key, marks=marks)
 
 
 METHODS = mcpgen.methods(REVISION)

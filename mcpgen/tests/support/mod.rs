@@ -35,6 +35,27 @@ pub fn example_files() -> Result<Vec<(String, PathBuf)>, String> {
     Ok(out)
 }
 
+/// The official examples expected to fail `check` (`decode` or `protocol`), from
+/// `vectors/official-examples.json` (the one list every surface reads): `("<Def>/<name>", reason)`.
+pub fn expected_example_failures(check: &str) -> Vec<(String, String)> {
+    let path = workspace().join("vectors/official-examples.json");
+    let text = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let file: serde_json::Value = serde_json::from_slice(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let list = file["expected_failures"][check]
+        .as_array()
+        .unwrap_or_else(|| panic!("{}: no list expected_failures.{check}", path.display()));
+    list.iter()
+        .map(|entry| {
+            let field = |name: &str| {
+                entry[name].as_str().map(str::to_owned).unwrap_or_else(|| {
+                    panic!("{}: an expected_failures.{check} entry lacks the string `{name}`", path.display())
+                })
+            };
+            (field("example"), field("reason"))
+        })
+        .collect()
+}
+
 /// The `*.json` files of `vectors/<dir>`, sorted; an empty or missing directory fails the run.
 pub fn vector_files(dir: &str) -> Vec<PathBuf> {
     let vdir = workspace().join("vectors").join(dir);
