@@ -34,7 +34,7 @@ const ROOTS: &[&str] = &[
     "reference/src",
 ];
 const SKIPPED: &[&str] = &["docs/rules.md", "bindings/python/python/mcpgen/rev_", "mcpgen/tests/rules.rs"];
-const EXTENSIONS: &[&str] = &["rs", "md", "json", "py", "pyi", "c", "h", "cpp", "sh", "toml", "txt", "in"];
+const EXTENSIONS: &[&str] = &["rs", "md", "json", "py", "pyi", "c", "h", "cpp", "go", "sh", "toml", "txt", "in"];
 
 /// `WORD-N` prefixes that name standards, not rules (`UTF-8`, `RFC-5424`, `ECMA-262`, `SEP-2596`).
 const NOT_RULES: &[&str] = &["UTF", "RFC", "ISO", "ECMA", "SEP"];

@@ -26,7 +26,8 @@ const STEPS: &[Step] = &[
         &["check", "-p", "mcpgen", "--no-default-features", "--features", "rev-2026-07-28,rev-2024-11-05"],
         &[],
     ),
-    // libmcpgen from C and C++: static and shared, valgrind, pthreads, pkg-config example.
+    // libmcpgen from C, C++ and Go: static and shared, valgrind, pthreads, pkg-config example,
+    // the cgo example's tests under the race detector.
     Step::command("C library", "bash", &["bindings/c/tests/run.sh"], &[]),
     // The cargo-fuzz crate (fuzz/, its own workspace) compiles on stable, libFuzzer left out.
     Step::in_process("fuzz targets compile", crate::fuzz::check),

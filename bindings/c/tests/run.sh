@@ -12,8 +12,11 @@
 #  5. a C++17 program (tests/test_cpp.cpp), g++ -Wall -Werror;
 #  6. the example (examples/mcpgen_check.c) built through `pkg-config --cflags --libs mcpgen`
 #     from a prefix that install.sh fills (both headers, both libraries, mcpgen.pc), shared and
-#     static, and run on valid/invalid input.
-# Needs gcc, g++, valgrind, pkg-config (.ci/run installs them).
+#     static, and run on valid/invalid input;
+#  7. Go: examples/go (cgo, `#cgo pkg-config: mcpgen`, the same prefix): go vet, its tests under
+#     the race detector, and the example program on valid/invalid input. Skipped, saying so,
+#     when `go` is not on PATH.
+# Needs gcc, g++, valgrind, pkg-config, and Go for step 7 (.ci/run installs them).
 # Reads the official examples from the cache `cargo xtask schema pull` fills
 # (schema/2026-07-28/examples). Environment: CARGO_TARGET_DIR, MCPGEN_C_SKIP_VALGRIND=1 to skip
 # step 3-4's valgrind runs locally.
@@ -120,5 +123,33 @@ for exe in "$out/mcpgen_check" "$out/mcpgen_check_static"; do
     [ "$status" = 1 ] || { echo "$exe: an invalid message must exit 1, got $status" >&2; exit 1; }
     echo "invalid message: exit 1 as expected"
 done
+
+step "Go (cgo) through the same pkg-config prefix: go vet, go test -race, the example program"
+# examples/go links libmcpgen.so through `#cgo pkg-config: mcpgen` (PKG_CONFIG_PATH above); the
+# rpath lets the test binary find it in the prefix.
+if command -v go >/dev/null; then
+    go_env=(env CGO_ENABLED=1 CGO_LDFLAGS="-Wl,-rpath,$prefix/lib")
+    (
+        cd "$here/examples/go"
+        run go version
+        run "${go_env[@]}" go vet ./...
+        run "${go_env[@]}" go test -race -count=1 ./...
+        run "${go_env[@]}" go build -o "$out/check_go" .
+    )
+    if ! grep -q 'libmcpgen\.so' <<<"$(ldd "$out/check_go")"; then
+        echo "check_go is not linked against libmcpgen.so" >&2
+        exit 1
+    fi
+    run "$out/check_go" "$examples/CallToolRequest/call-tool-request.json"
+    run "$out/check_go" -def Tool "$(ls "$examples/Tool/"*.json | head -n 1)"
+    set +e
+    "$out/check_go" "$out/bad.json"
+    status=$?
+    set -e
+    [ "$status" = 1 ] || { echo "check_go: an invalid message must exit 1, got $status" >&2; exit 1; }
+    echo "invalid message: exit 1 as expected"
+else
+    echo "SKIPPED: the Go example (bindings/c/examples/go): no \`go\` on PATH; install Go (Debian: apt-get install golang-go, as .ci/run does)"
+fi
 
 step "C library: all passed"

@@ -1,0 +1,3 @@
+module mcpgen.example/check
+
+go 1.19
