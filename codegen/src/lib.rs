@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 pub use diag::{Diagnostic, Diagnostics};
 
 /// One schema revision to generate.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct RevisionInput {
     /// Revision name as the spec spells it, e.g. `2026-07-28`.
     pub revision: String,
@@ -29,6 +29,13 @@ pub struct RevisionInput {
     pub schema_sha256: String,
     /// The errata ledger for this revision (`schema/errata/<rev>.json`), if any.
     pub errata: Option<Vec<u8>>,
+    /// The revision's `mcpgen_revision` value in the C library (`c_code` in
+    /// `schema/sources.toml`). The workspace generation needs one per revision (codes 1..=N,
+    /// each once) and refuses a missing or repeated code; one-revision generation ignores it.
+    pub c_code: Option<u32>,
+    /// Commit the revision diff report from this (pinned) revision to this one under `docs/`
+    /// (`diff_report_from` in `schema/sources.toml`); workspace generation only.
+    pub diff_report_from: Option<String>,
 }
 
 /// Generated files keyed by their path relative to the workspace root (or to the

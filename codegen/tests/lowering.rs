@@ -10,6 +10,7 @@ fn input(schema: serde_json::Value) -> RevisionInput {
         schema: serde_json::to_vec(&schema).unwrap(),
         schema_sha256: "0".repeat(64),
         errata: None,
+        ..Default::default()
     }
 }
 
@@ -116,6 +117,7 @@ fn garbage_input_is_a_diagnostic_not_a_panic() {
         schema: b"{not json".to_vec(),
         schema_sha256: String::new(),
         errata: None,
+        ..Default::default()
     };
     assert!(mcpgen_codegen::generate_revision(&bad, "out").is_err());
     let no_defs = input(serde_json::json!({"$schema": "https://example.com/unknown-dialect"}));

@@ -12,6 +12,7 @@ fn module(defs: serde_json::Value) -> String {
         schema: serde_json::to_vec(&schema).unwrap(),
         schema_sha256: "0".repeat(64),
         errata: None,
+        ..Default::default()
     };
     python::module(&ir::lower(&load::load(&input).unwrap()).unwrap())
 }

@@ -99,6 +99,8 @@ pub(crate) fn load_inputs(root: &Path, pins: &[Pin]) -> Result<Vec<RevisionInput
                 schema,
                 schema_sha256: pin.sha256.clone(),
                 errata: Some(errata),
+                c_code: pin.c_code,
+                diff_report_from: pin.diff_report_from.clone(),
             })
         })
         .collect()
@@ -119,6 +121,7 @@ pub fn generate_one(schema_path: &Path, revision: &str, out: &Path, errata_path:
         schema_sha256: pins::sha256_hex(&schema),
         schema,
         errata: errata_path.map(read).transpose()?,
+        ..RevisionInput::default()
     };
 
     let start = Instant::now();

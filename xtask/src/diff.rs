@@ -59,7 +59,12 @@ fn input(root: &Path, arg: &str) -> Result<RevisionInput> {
         return Err(format!("{arg} is neither a pinned revision ({}) nor a schema file", names.join(", ")));
     }
     let bytes = read(&path)?;
-    Ok(RevisionInput { revision: arg.to_owned(), schema_sha256: pins::sha256_hex(&bytes), schema: bytes, errata: None })
+    Ok(RevisionInput {
+        revision: arg.to_owned(),
+        schema_sha256: pins::sha256_hex(&bytes),
+        schema: bytes,
+        ..RevisionInput::default()
+    })
 }
 
 #[cfg(test)]

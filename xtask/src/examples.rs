@@ -551,6 +551,8 @@ mod tests {
                 url: format!("{BASE}{rev}/schema.json"),
                 sha256: sha256_hex(format!("schema {rev}").as_bytes()),
                 dialect: "2020-12".into(),
+                c_code: None,
+                diff_report_from: None,
             })
             .collect()
     }

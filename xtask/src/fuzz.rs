@@ -25,12 +25,12 @@ pub const TIMEOUT_SECS: u64 = 1;
 /// larger seeds (the two biggest hostile tool vectors) are left out of their corpora.
 const MAX_LEN: usize = 8192;
 
-/// `mcpgen_revision` codes of the C library: the pinned revisions in date order, code = index + 1
-/// (the rule of `codegen/src/emit/c.rs`), derived from `schema/sources.toml`, the one list.
+/// The pinned revisions by `mcpgen_revision` code of the C library (index = code - 1): their
+/// `c_code` in `schema/sources.toml`, the one list (`codegen/src/emit/c.rs` checks it).
 fn c_revisions(root: &Path) -> Result<Vec<String>, String> {
-    let mut names: Vec<String> = crate::pins::load_pins(root)?.into_iter().map(|p| p.name).collect();
-    names.sort();
-    Ok(names)
+    let mut pins = crate::pins::load_pins(root)?;
+    pins.sort_by_key(|p| p.c_code);
+    Ok(pins.into_iter().map(|p| p.name).collect())
 }
 
 #[derive(clap::Args)]

@@ -31,6 +31,12 @@ pub struct Pin {
     pub sha256: String,
     /// JSON Schema dialect the file declares (`2020-12` or `draft-07`).
     pub dialect: String,
+    /// The revision's `mcpgen_revision` value in the C library: 1..=N over the pinned
+    /// revisions, each once, never renumbered (the generator checks them).
+    pub c_code: Option<u32>,
+    /// Commit `docs/revision-diff-<this>-to-<name>.md`, the diff from this pinned revision.
+    #[serde(default)]
+    pub diff_report_from: Option<String>,
 }
 
 impl Pin {

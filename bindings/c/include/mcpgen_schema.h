@@ -22,7 +22,8 @@
 
 /* ---- Revisions ---------------------------------------------------------------------------- */
 
-/** A schema revision. The codes are stable: a newer revision gets the next number. */
+/** A schema revision. The codes are stable (`c_code` in schema/sources.toml): a revision added later gets
+ *  the next number, whatever its date. */
 typedef enum mcpgen_revision {
     /** MCP revision 2024-11-05 (79 definitions, 24 methods). */
     MCPGEN_REVISION_2024_11_05 = 1,

@@ -396,11 +396,20 @@ fn id_tables_follow_the_core() {
         assert_eq!(core, ours, "definition order of {}", unnul(r.name));
         assert!(r.name.ends_with('\0') && r.definitions.iter().all(|d| d.ends_with('\0')));
     }
-    // Codes follow date order, so a newer revision appends.
-    let names: Vec<&str> = ids::REVISIONS.iter().map(|r| unnul(r.name)).collect();
-    let mut sorted = names.clone();
-    sorted.sort();
-    assert_eq!(names, sorted);
+    // Codes are the pins' `c_code` in schema/sources.toml (so they never move when a revision
+    // is added, whatever its date).
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../schema/sources.toml");
+    let sources = std::fs::read_to_string(path).unwrap();
+    for r in ids::REVISIONS {
+        let name = format!("name = \"{}\"", unnul(r.name));
+        let pin = sources.split("[[revision]]").find(|pin| pin.contains(&name)).expect("every revision is pinned");
+        assert!(
+            pin.contains(&format!("\nc_code = {}\n", r.code)),
+            "{} is not c_code {} in {path}",
+            unnul(r.name),
+            r.code
+        );
+    }
 }
 
 #[test]

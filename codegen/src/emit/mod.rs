@@ -213,6 +213,26 @@ pub fn workspace(revisions: &[RevisionInput], rules: &str) -> Result<FileMap, Di
         Ok(f) => files.extend(f),
         Err(d) => diags.extend(d),
     }
+    if let Ok(catalogue) = crate::rules::parse(rules) {
+        // An erratum's id is a rule of the catalogue: its entry says what the defect is.
+        for m in &modules {
+            for e in m.errata.iter().filter(|e| !catalogue.rules.iter().any(|r| r.id == e.id)) {
+                diags.push(
+                    &m.revision,
+                    None,
+                    "",
+                    format!(
+                        "erratum {} of schema/errata/{}.json is not in {}: add its entry (family Q, what the defect is and \
+                         how mcpgen handles it), then run `cargo xtask codegen`",
+                        e.id,
+                        m.revision,
+                        crate::rules::RULES_FILE
+                    ),
+                );
+            }
+        }
+    }
+    let reports = diff_reports(revisions, &mut diags);
     if !diags.is_empty() {
         return Err(diags);
     }
@@ -224,11 +244,12 @@ pub fn workspace(revisions: &[RevisionInput], rules: &str) -> Result<FileMap, Di
         }
     }
     files.extend(python::workspace(&modules));
-    match c::emit(&modules) {
+    let codes: Vec<(&str, Option<u32>)> = revisions.iter().map(|r| (r.revision.as_str(), r.c_code)).collect();
+    match c::emit(&modules, &codes) {
         Ok(f) => files.extend(f),
         Err(d) => diags.extend(d),
     }
-    files.extend(crate::diff::workspace_reports(&modules));
+    files.extend(crate::diff::workspace_reports(&modules, &reports));
     let index = revisions_index(&modules);
     let head = header("//", "", None, "the revisions compiled into the crate.");
     match render(&head, index, "revisions.rs") {
@@ -238,6 +259,26 @@ pub fn workspace(revisions: &[RevisionInput], rules: &str) -> Result<FileMap, Di
     files.insert(format!("{SCHEMA_CRATE_DIR}/src/lib.rs"), schema_crate_root(&modules));
     files.insert(format!("{SCHEMA_CRATE_DIR}/Cargo.toml"), schema_crate_manifest(&modules));
     diags.into_result(files)
+}
+
+/// The `(from, to)` pairs whose revision diff report is committed: `diff_report_from` of each
+/// revision in `schema/sources.toml`, which must name another pinned revision.
+fn diff_reports(revisions: &[RevisionInput], diags: &mut Diagnostics) -> Vec<(String, String)> {
+    let mut pairs = Vec::new();
+    for rev in revisions {
+        let Some(from) = &rev.diff_report_from else { continue };
+        if from != &rev.revision && revisions.iter().any(|r| &r.revision == from) {
+            pairs.push((from.clone(), rev.revision.clone()));
+        } else {
+            diags.push(
+                &rev.revision,
+                None,
+                "",
+                format!("`diff_report_from = {from:?}` in schema/sources.toml names no other pinned revision"),
+            );
+        }
+    }
+    pairs
 }
 
 /// `generated/src/lib.rs`, written as text already in `rustfmt` style, so `cargo fmt --check`
