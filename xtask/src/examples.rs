@@ -2,10 +2,11 @@
 //! cache `schema/<rev>/examples/<Def>/<name>.json` that the tests read.
 //!
 //! The manifest is `sha256sum` output (`<sha256>  <path>`, paths relative to `schema/`, so
-//! `cd schema && sha256sum -c examples.sha256` checks a cache by hand) under a header whose
-//! `# base-url:` line names where every path is fetched from: `<base-url><path>`. The base URL
-//! is the one the revision's schema pin uses, so examples and schema come from one commit.
-//! `cargo xtask schema manifest --from DIR` rebuilds the manifest from a mirror.
+//! `cd schema && sha256sum -c examples.sha256` checks a cache by hand) under a comment header.
+//! An example `<rev>/examples/<Def>/<name>.json` is fetched from beside its revision's schema
+//! pin: the pin's URL with `schema.json` replaced by `examples/<Def>/<name>.json`, so the
+//! examples and the schema of a revision always come from one commit, and each revision keeps
+//! its own commit. `cargo xtask schema manifest --from DIR` rebuilds the manifest from a mirror.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -17,17 +18,17 @@ use crate::{read, Result};
 
 /// The manifest, relative to the workspace root.
 pub const MANIFEST_REL: &str = "schema/examples.sha256";
-const BASE_URL_KEY: &str = "# base-url: ";
 /// Errors listed in full before the rest are only counted.
 const SHOWN_ERRORS: usize = 10;
 
 /// `schema/examples.sha256`.
 #[derive(Debug, PartialEq)]
 pub struct Manifest {
-    /// Prefix of every download URL, ending in `/`: an entry is fetched from `base_url + path`.
-    pub base_url: String,
     /// Sorted by path.
     pub entries: Vec<Entry>,
+    /// Download prefix of each revision with examples (from its pin, ending in `/`): an entry
+    /// of revision `rev` is fetched from `bases[rev]` + its path after `<rev>/`.
+    pub bases: BTreeMap<String, String>,
 }
 
 /// One official example file.
@@ -52,6 +53,13 @@ impl Manifest {
         self.entries.iter().filter(|e| revisions.is_empty() || revisions.contains(&e.revision())).collect()
     }
 
+    /// Where `entry` is downloaded from.
+    pub fn url(&self, entry: &Entry) -> String {
+        let rev = entry.revision();
+        let base = self.bases.get(rev).map_or("", String::as_str);
+        format!("{base}{}", entry.path.strip_prefix(&format!("{rev}/")).unwrap_or(&entry.path))
+    }
+
     /// Revisions with at least one example, in manifest order.
     pub fn revisions(&self) -> Vec<&str> {
         let mut out: Vec<&str> = Vec::new();
@@ -68,9 +76,9 @@ impl Manifest {
         let mut out = String::new();
         out.push_str("# Official examples of the MCP specification repository, pinned by content.\n");
         out.push_str("# Written by `cargo xtask schema manifest --from DIR`; `cargo xtask schema pull` fetches\n");
-        out.push_str("# each <path> from <base-url><path> (or DIR/<path>) into schema/<path> and refuses any bytes\n");
-        out.push_str("# whose sha256 differs. By hand: `cd schema && sha256sum -c examples.sha256`.\n");
-        out.push_str(&format!("{BASE_URL_KEY}{}\n", self.base_url));
+        out.push_str("# each <rev>/examples/<path> from beside the revision's schema pin in sources.toml (or from\n");
+        out.push_str("# DIR/<rev>/examples/<path>) into schema/ and refuses any bytes whose sha256 differs.\n");
+        out.push_str("# By hand: `cd schema && sha256sum -c examples.sha256`.\n");
         let mut entries: Vec<&Entry> = self.entries.iter().collect();
         entries.sort_by(|a, b| a.path.cmp(&b.path));
         for e in entries {
@@ -88,25 +96,13 @@ pub fn load(root: &Path, pins: &[Pin]) -> Result<Manifest> {
 }
 
 /// Parses a manifest; every defect is reported with its line number. Each revision with
-/// examples must be pinned, and its pin's URL must be `<base-url><rev>/schema.json`.
+/// examples must be pinned, with a URL ending in `/schema.json` (its examples sit beside it).
 pub fn parse(text: &str, pins: &[Pin]) -> Result<Manifest> {
     let mut errors = Vec::new();
-    let mut base_url: Option<String> = None;
     let mut entries: Vec<Entry> = Vec::new();
     let mut seen = BTreeSet::new();
     for (i, line) in text.lines().enumerate() {
         let at = format!("{MANIFEST_REL}:{}", i + 1);
-        if let Some(url) = line.strip_prefix(BASE_URL_KEY) {
-            let url = url.trim();
-            if base_url.is_some() {
-                errors.push(format!("{at}: a second base-url line"));
-            } else if !url.starts_with("https://") || !url.ends_with('/') {
-                errors.push(format!("{at}: base-url must start with https:// and end with '/', got {url:?}"));
-            } else {
-                base_url = Some(url.to_owned());
-            }
-            continue;
-        }
         if line.trim().is_empty() || line.starts_with('#') {
             continue;
         }
@@ -131,22 +127,21 @@ pub fn parse(text: &str, pins: &[Pin]) -> Result<Manifest> {
     if entries.is_empty() && errors.is_empty() {
         errors.push(format!("{MANIFEST_REL} lists no example"));
     }
-    let base_url = base_url.unwrap_or_else(|| {
-        errors.push(format!("{MANIFEST_REL}: no `{BASE_URL_KEY}<url>` line"));
-        String::new()
-    });
     entries.sort_by(|a, b| a.path.cmp(&b.path));
-    let manifest = Manifest { base_url, entries };
+    let mut manifest = Manifest { entries, bases: BTreeMap::new() };
     if errors.is_empty() {
-        for rev in manifest.revisions() {
-            let pin = pins.iter().find(|p| p.name == rev).expect("check_path admits pinned revisions only");
-            let expected = format!("{}{rev}/schema.json", manifest.base_url);
-            if pin.url != expected {
-                errors.push(format!(
-                    "{MANIFEST_REL}: base-url {} does not match the pin of revision {rev} in schema/sources.toml \
-                     ({}): its examples and its schema must come from the same commit (expected the pin to be {expected})",
-                    manifest.base_url, pin.url
-                ));
+        let revisions: Vec<String> = manifest.revisions().into_iter().map(str::to_owned).collect();
+        for rev in &revisions {
+            let pin = pins.iter().find(|p| &p.name == rev).expect("check_path admits pinned revisions only");
+            match pin.url.strip_suffix("schema.json").filter(|base| base.ends_with('/')) {
+                Some(base) => {
+                    manifest.bases.insert(rev.clone(), base.to_owned());
+                }
+                None => errors.push(format!(
+                    "{MANIFEST_REL}: revision {rev} has examples, but its pin in schema/sources.toml ({}) does not end \
+                     in /schema.json: its examples are fetched from beside the schema, at the same commit",
+                    pin.url
+                )),
             }
         }
     }
@@ -191,7 +186,7 @@ fn check_path(path: &str, pins: &[Pin]) -> Result<()> {
 pub enum Source<'a> {
     /// A mirror laid out as `<mirror>/<path>`.
     Mirror(&'a Path),
-    /// `<base-url><path>`, with curl.
+    /// From beside each revision's schema pin ([`Manifest::url`]), with curl.
     Upstream,
 }
 
@@ -221,7 +216,10 @@ pub fn pull(root: &Path, manifest: &Manifest, revisions: &[&str], source: Source
     let mut stopped = None;
     let from_where = match source {
         Source::Mirror(dir) => dir.display().to_string(),
-        Source::Upstream => manifest.base_url.clone(),
+        Source::Upstream => {
+            let bases: Vec<&str> = manifest.bases.values().map(String::as_str).collect();
+            bases.join(", ")
+        }
     };
     println!(
         "examples: {total} files of revision(s) {}, from {from_where}",
@@ -253,7 +251,7 @@ pub fn pull(root: &Path, manifest: &Manifest, revisions: &[&str], source: Source
                 (read(&path), path.display().to_string())
             }
             Source::Upstream => {
-                let url = format!("{}{}", manifest.base_url, entry.path);
+                let url = manifest.url(entry);
                 (curl(&url), url)
             }
         };
@@ -435,104 +433,97 @@ pub fn verify(root: &Path, manifest: &Manifest) -> Result<Checked> {
     Ok(all)
 }
 
+/// What [`build`] took from where.
+#[derive(Debug, Default, PartialEq)]
+pub struct Built {
+    /// Revisions whose examples came from the mirror.
+    pub taken: Vec<String>,
+    /// Revisions whose entries were kept from the current manifest, with why.
+    pub kept: Vec<(String, String)>,
+    /// Mirror files that are not `<rev>/examples/<Def>/<name>.json`.
+    pub ignored: Vec<String>,
+}
+
 /// Builds a manifest from a mirror: every `<rev>/examples/<Def>/<name>.json` of a pinned
-/// revision. Other files below `<rev>/examples` are returned as ignored. A mirror whose
-/// `<rev>/schema.json` differs from the pin is refused: its examples are of another commit.
-pub fn build(mirror: &Path, pins: &[Pin], base_url: &str) -> Result<(Manifest, Vec<String>)> {
+/// revision whose `<rev>/schema.json` there is the pinned one. A revision the mirror does not
+/// match (its schema is of another commit) or lacks keeps its entries from `current`, so each
+/// revision can stay at its own commit; a mirror that matches no revision is refused.
+pub fn build(mirror: &Path, pins: &[Pin], current: &[Entry]) -> Result<(Manifest, Built)> {
     let mut entries = Vec::new();
-    let mut ignored = Vec::new();
-    let mut errors = Vec::new();
+    let mut built = Built::default();
+    let mut refused = Vec::new();
     for pin in pins {
         let files = files_under(mirror, &format!("{}/examples", pin.name))?;
-        if files.is_empty() {
-            continue;
-        }
         let schema = mirror.join(&pin.name).join("schema.json");
-        if let Ok(bytes) = fs::read(&schema) {
-            let actual = sha256_hex(&bytes);
-            if actual != pin.sha256 {
-                errors.push(format!(
-                    "{} has sha256 {actual}, but schema/sources.toml pins {} for revision {}: the mirror is not at \
-                     the pinned commit (update the pin first)",
+        let mismatch = fs::read(&schema).ok().map(|b| sha256_hex(&b)).filter(|actual| *actual != pin.sha256);
+        let why = match (files.is_empty(), mismatch) {
+            (true, _) => "the mirror has no examples of it".to_owned(),
+            (false, Some(actual)) => {
+                let why = format!(
+                    "{} has sha256 {actual}, but schema/sources.toml pins {}: the mirror is not at its pinned commit",
                     schema.display(),
-                    pin.sha256,
-                    pin.name
-                ));
+                    pin.sha256
+                );
+                refused.push(format!("revision {}: {why}", pin.name));
+                why
+            }
+            (false, None) => {
+                for rel in files {
+                    if check_path(&rel, pins).is_err() {
+                        built.ignored.push(rel);
+                        continue;
+                    }
+                    let bytes = read(&mirror.join(&rel))?;
+                    entries.push(Entry { sha256: sha256_hex(&bytes), path: rel });
+                }
+                built.taken.push(pin.name.clone());
                 continue;
             }
-        }
-        for rel in files {
-            if check_path(&rel, pins).is_err() {
-                ignored.push(rel);
-                continue;
-            }
-            let bytes = read(&mirror.join(&rel))?;
-            entries.push(Entry { sha256: sha256_hex(&bytes), path: rel });
+        };
+        let old: Vec<Entry> = current.iter().filter(|e| e.revision() == pin.name).cloned().collect();
+        if !old.is_empty() {
+            built.kept.push((pin.name.clone(), why));
+            entries.extend(old);
         }
     }
-    if entries.is_empty() {
-        errors.push(format!(
-            "no <revision>/examples/<Definition>/<name>.json of a pinned revision under {}",
+    if built.taken.is_empty() {
+        refused.push(format!(
+            "no <revision>/examples/<Definition>/<name>.json of a pinned revision at its pinned commit under {}",
             mirror.display()
         ));
-    }
-    if !errors.is_empty() {
-        return Err(errors.join("\n"));
+        return Err(refused.join("\n"));
     }
     // Through the parser: what is written is exactly what `load` accepts.
-    let manifest = parse(&Manifest { base_url: base_url.to_owned(), entries }.render(), pins)?;
-    Ok((manifest, ignored))
+    let manifest = parse(&Manifest { entries, bases: BTreeMap::new() }.render(), pins)?;
+    Ok((manifest, built))
 }
 
-/// The base URL the pins imply: `<base><rev>/schema.json` for every pinned revision `rev`
-/// that has examples in the mirror (one base for all, else an error asking for --base-url).
-pub fn base_url_from_pins(pins: &[Pin], mirror: &Path) -> Result<String> {
-    let mut bases = BTreeMap::new();
-    for pin in pins {
-        if mirror.join(&pin.name).join("examples").is_dir() {
-            let suffix = format!("{}/schema.json", pin.name);
-            let base = pin.url.strip_suffix(&suffix).ok_or_else(|| {
-                format!("the pin of revision {} ({}) does not end in {suffix}; give --base-url", pin.name, pin.url)
-            })?;
-            bases.insert(base.to_owned(), pin.name.clone());
-        }
-    }
-    match bases.len() {
-        1 => Ok(bases.into_keys().next().expect("one base")),
-        0 => Err(format!("no pinned revision has an examples/ directory under {}", mirror.display())),
-        _ => Err(format!("the pins use different URL bases ({:?}); give --base-url", bases.keys())),
-    }
-}
-
-/// `cargo xtask schema manifest --from DIR [--base-url URL]`: writes `schema/examples.sha256`
-/// and says what changed.
-pub fn write_manifest(root: &Path, pins: &[Pin], mirror: &Path, base_url: Option<&str>) -> Result<()> {
-    let base_url = match base_url {
-        Some(url) => url.to_owned(),
-        None => base_url_from_pins(pins, mirror)?,
+/// `cargo xtask schema manifest --from DIR`: writes `schema/examples.sha256` and says what
+/// changed.
+pub fn write_manifest(root: &Path, pins: &[Pin], mirror: &Path) -> Result<()> {
+    let current: Vec<Entry> = match fs::read_to_string(root.join(MANIFEST_REL)) {
+        Ok(text) => parse(&text, pins).map(|m| m.entries).unwrap_or_default(),
+        Err(_) => Vec::new(),
     };
-    let (manifest, ignored) = build(mirror, pins, &base_url)?;
-    for rel in &ignored {
+    let (manifest, built) = build(mirror, pins, &current)?;
+    for rel in &built.ignored {
         println!("note: {} is not <revision>/examples/<Definition>/<name>.json; ignored", mirror.join(rel).display());
     }
-    let old: BTreeMap<String, String> = match fs::read_to_string(root.join(MANIFEST_REL)) {
-        Ok(text) => {
-            parse(&text, pins).map(|m| m.entries.into_iter().map(|e| (e.path, e.sha256)).collect()).unwrap_or_default()
-        }
-        Err(_) => BTreeMap::new(),
-    };
+    for (rev, why) in &built.kept {
+        println!("note: revision {rev}: entries kept from the current {MANIFEST_REL} ({why})");
+    }
+    let old: BTreeMap<&str, &str> = current.iter().map(|e| (e.path.as_str(), e.sha256.as_str())).collect();
     let new: BTreeMap<&str, &str> = manifest.entries.iter().map(|e| (e.path.as_str(), e.sha256.as_str())).collect();
-    let added = new.keys().filter(|p| !old.contains_key(**p)).count();
-    let removed = old.keys().filter(|p| !new.contains_key(p.as_str())).count();
-    let changed = new.iter().filter(|(p, h)| old.get(**p).is_some_and(|o| o != *h)).count();
+    let added = new.keys().filter(|p| !old.contains_key(*p)).count();
+    let removed = old.keys().filter(|p| !new.contains_key(*p)).count();
+    let changed = new.iter().filter(|(p, h)| old.get(*p).is_some_and(|o| o != *h)).count();
     let path: PathBuf = root.join(MANIFEST_REL);
     fs::write(&path, manifest.render()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     println!(
-        "wrote {MANIFEST_REL}: {} files of revision(s) {} from {} ({added} added, {removed} removed, {changed} changed); base-url {}",
+        "wrote {MANIFEST_REL}: {} files; revision(s) {} from {} ({added} added, {removed} removed, {changed} changed)",
         manifest.entries.len(),
-        manifest.revisions().join(", "),
-        mirror.display(),
-        manifest.base_url
+        built.taken.join(", "),
+        mirror.display()
     );
     Ok(())
 }
@@ -586,7 +577,11 @@ mod tests {
     }
 
     fn manifest(entries: Vec<Entry>) -> Manifest {
-        Manifest { base_url: BASE.into(), entries }
+        let mut bases = BTreeMap::new();
+        for e in &entries {
+            bases.insert(e.revision().to_owned(), format!("{BASE}{}/", e.revision()));
+        }
+        Manifest { entries, bases }
     }
 
     const A: &str = "2026-07-28/examples/Tool/a.json";
@@ -607,11 +602,11 @@ mod tests {
 
     #[test]
     fn parses_and_round_trips() {
-        let text =
-            format!("# a comment\n{BASE_URL_KEY}{BASE}\n\n{}  {B}\n{}  {A}\n", sha256_hex(b"b"), sha256_hex(b"a"));
+        let text = format!("# a comment\n\n{}  {B}\n{}  {A}\n", sha256_hex(b"b"), sha256_hex(b"a"));
         let m = parse(&text, &pins()).unwrap();
-        assert_eq!(m.base_url, BASE);
         assert_eq!(m.entries, vec![entry(A, b"a"), entry(B, b"b")], "sorted by path");
+        // Fetched from beside the revision's schema pin.
+        assert_eq!(m.url(&m.entries[0]), format!("{BASE}2026-07-28/examples/Tool/a.json"));
         assert_eq!(m.revisions(), vec!["2026-07-28"]);
         assert_eq!(parse(&m.render(), &pins()).unwrap(), m);
     }
@@ -627,9 +622,31 @@ mod tests {
     }
 
     #[test]
+    fn each_revision_fetches_from_its_own_pin() {
+        // Two revisions pinned at different commits: no single base URL, no re-pinning.
+        let mut pins = pins();
+        pins[1].url = "https://raw.example/org/repo/4567/schema/2025-11-25/schema.json".into();
+        let old = "2025-11-25/examples/Tool/old.json";
+        let text = format!("{}  {A}\n{}  {old}\n", sha256_hex(b"a"), sha256_hex(b"old"));
+        let m = parse(&text, &pins).unwrap();
+        let urls: Vec<String> = m.entries.iter().map(|e| m.url(e)).collect();
+        assert_eq!(
+            urls,
+            [
+                "https://raw.example/org/repo/4567/schema/2025-11-25/examples/Tool/old.json".to_string(),
+                format!("{BASE}2026-07-28/examples/Tool/a.json"),
+            ]
+        );
+        // A pin that is not a `…/schema.json` URL has no place for examples beside it.
+        pins[1].url = "https://raw.example/org/repo/4567/2025-11-25.json".into();
+        let err = parse(&text, &pins).unwrap_err();
+        assert!(err.contains("revision 2025-11-25 has examples, but its pin"), "{err}");
+    }
+
+    #[test]
     fn refuses_bad_lines() {
         let h = sha256_hex(b"x");
-        let head = format!("{BASE_URL_KEY}{BASE}\n");
+        let head = "# header\n".to_owned();
         let cases: &[(String, &str)] = &[
             (format!("{head}{h} {A}\n"), "two spaces"),
             (format!("{head}{}  {A}\n", &h[..63]), "64 lowercase hex"),
@@ -640,10 +657,6 @@ mod tests {
             (format!("{head}{h}  2026-07-28/other/Tool/a.json\n"), "is not <revision>"),
             (format!("{head}{h}  1999-01-01/examples/Tool/a.json\n"), "not pinned"),
             (format!("{head}{h}  {A}\n{h}  {A}\n"), "listed twice"),
-            (format!("{h}  {A}\n"), "no `# base-url: <url>` line"),
-            (format!("{head}{head}{h}  {A}\n"), "a second base-url"),
-            (format!("{BASE_URL_KEY}http://raw.example/\n{h}  {A}\n"), "must start with https://"),
-            (format!("{BASE_URL_KEY}https://raw.example/other/\n{h}  {A}\n"), "same commit"),
             (head.clone(), "lists no example"),
         ];
         for (text, want) in cases {
@@ -725,7 +738,7 @@ mod tests {
     fn downloads_with_curl_and_stops_at_the_first_failed_download() {
         // curl reads file:// URLs too: the upstream path without a network.
         let (upstream, mut m) = mirror_and_manifest("curl-upstream");
-        m.base_url = format!("file://{}/", upstream.0.display());
+        m.bases.insert("2026-07-28".into(), format!("file://{}/2026-07-28/", upstream.0.display()));
         let root = TempDir::new("curl-root");
         let done = pull(&root.0, &m, &[], Source::Upstream).unwrap();
         assert_eq!((done.written, done.present), (3, 0));
@@ -734,7 +747,7 @@ mod tests {
         fs::remove_dir_all(root.0.join("schema")).unwrap();
         fs::remove_file(upstream.0.join(C)).unwrap(); // C sorts first
         let err = pull(&root.0, &m, &[], Source::Upstream).unwrap_err();
-        assert!(err.contains(&format!("{C}: `curl -fsSL {}{C}` failed", m.base_url)), "{err}");
+        assert!(err.contains(&format!("{C}: `curl -fsSL file://{}/{C}` failed", upstream.0.display())), "{err}");
         assert!(err.contains("2 more file(s) not tried"), "{err}");
         assert!(!root.0.join("schema").join(A).exists());
     }
@@ -761,16 +774,36 @@ mod tests {
         mirror.write("2026-07-28/examples/Tool/notes.txt", b"neither");
         mirror.write("1999-01-01/examples/Tool/unpinned.json", b"{}");
         let pins = pins();
-        assert_eq!(base_url_from_pins(&pins, &mirror.0).unwrap(), BASE);
-        let (built, ignored) = build(&mirror.0, &pins, BASE).unwrap();
-        assert_eq!(built, m);
-        assert_eq!(ignored, vec!["2026-07-28/examples/README.md", "2026-07-28/examples/Tool/notes.txt"]);
+        let (manifest, built) = build(&mirror.0, &pins, &[]).unwrap();
+        assert_eq!(manifest, m);
+        assert_eq!(built.ignored, vec!["2026-07-28/examples/README.md", "2026-07-28/examples/Tool/notes.txt"]);
+        assert_eq!(built.taken, vec!["2026-07-28"]);
 
         // A mirror at another commit than the pins is refused.
         mirror.write("2026-07-28/schema.json", b"another schema");
-        let err = build(&mirror.0, &pins, BASE).unwrap_err();
-        assert!(err.contains("the mirror is not at the pinned commit"), "{err}");
+        let err = build(&mirror.0, &pins, &[]).unwrap_err();
+        assert!(
+            err.contains("revision 2026-07-28:") && err.contains("the mirror is not at its pinned commit"),
+            "{err}"
+        );
         mirror.write("2026-07-28/schema.json", b"schema 2026-07-28");
-        assert!(build(&mirror.0, &pins, BASE).is_ok());
+        assert!(build(&mirror.0, &pins, &[]).is_ok());
+    }
+
+    #[test]
+    fn a_revision_the_mirror_does_not_match_keeps_its_entries() {
+        // 2025-11-25 stays at its own commit: the mirror (at 2026-07-28's) has another
+        // 2025-11-25 schema, so that revision's current entries are kept, not replaced.
+        let (mirror, m) = mirror_and_manifest("keep-mirror");
+        mirror.write("2025-11-25/schema.json", b"2025-11-25 at a newer commit");
+        mirror.write("2025-11-25/examples/Tool/new.json", b"new");
+        let old = entry("2025-11-25/examples/Tool/old.json", b"old");
+        let (manifest, built) = build(&mirror.0, &pins(), std::slice::from_ref(&old)).unwrap();
+        assert_eq!(built.taken, vec!["2026-07-28"]);
+        assert_eq!(built.kept.len(), 1);
+        assert!(built.kept[0].0 == "2025-11-25" && built.kept[0].1.contains("not at its pinned commit"), "{built:?}");
+        let mut want = m.entries.clone();
+        want.insert(0, old);
+        assert_eq!(manifest.entries, want);
     }
 }

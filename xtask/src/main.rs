@@ -88,9 +88,6 @@ enum SchemaCommand {
         /// [default: $MCPGEN_SCHEMA_MIRROR]
         #[arg(long, value_name = "DIR")]
         from: Option<PathBuf>,
-        /// Download prefix of every example path [default: the pins' URL without <rev>/schema.json]
-        #[arg(long, value_name = "URL")]
-        base_url: Option<String>,
     },
 }
 
@@ -121,9 +118,7 @@ fn main() -> ExitCode {
             schema::pull(&root, from.as_deref(), &revisions)
         }
         Command::Schema { command: SchemaCommand::Verify } => schema::verify(&root),
-        Command::Schema { command: SchemaCommand::Manifest { from, base_url } } => {
-            schema::manifest(&root, from.as_deref(), base_url.as_deref())
-        }
+        Command::Schema { command: SchemaCommand::Manifest { from } } => schema::manifest(&root, from.as_deref()),
         Command::Codegen(args) => match (args.schema, args.revision, args.out) {
             (Some(schema), Some(revision), Some(out)) => {
                 codegen::generate_one(&schema, &revision, &out, args.errata.as_deref())

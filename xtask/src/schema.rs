@@ -191,11 +191,11 @@ pub fn verify(root: &Path) -> Result<()> {
     }
 }
 
-/// `cargo xtask schema manifest [--from DIR] [--base-url URL]`.
-pub fn manifest(root: &Path, from: Option<&Path>, base_url: Option<&str>) -> Result<()> {
+/// `cargo xtask schema manifest [--from DIR]`.
+pub fn manifest(root: &Path, from: Option<&Path>) -> Result<()> {
     let pins = load_pins(root)?;
     let mirror = from.map(Path::to_path_buf).or_else(mirror_from_env).ok_or_else(|| {
         format!("name the mirror to read the examples from: --from DIR (laid out as upstream's schema/ folder) or {MIRROR_ENV}")
     })?;
-    examples::write_manifest(root, &pins, &mirror, base_url)
+    examples::write_manifest(root, &pins, &mirror)
 }
