@@ -53,8 +53,8 @@ enum Command {
     ///
     /// FROM and TO are pinned revision names (with their errata) or schema files.
     Diff(diff::DiffArgs),
-    /// Run every test: schema pull, codegen --check, cargo test, C library, clippy, rustdoc, Python,
-    /// the conformance suite.
+    /// Run every test: schema pull, codegen --check, fmt, import circles, cargo test, C library
+    /// (with C++ and Go), fuzz targets compile, clippy, rustdoc, Python, the conformance suite.
     Test,
     /// Run the official MCP conformance suite against the reference server and client.
     Conformance,
