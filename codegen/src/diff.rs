@@ -352,7 +352,7 @@ pub fn diff(old: &Module, new: &Module) -> RevisionDiff {
 pub fn workspace_reports(modules: &[Module], pairs: &[(String, String)]) -> FileMap {
     let mut files = FileMap::default();
     for (from, to) in pairs {
-        let find = |r: &str| modules.iter().find(|m| &m.revision == r);
+        let find = |r: &str| modules.iter().find(|m| m.revision == r);
         if let (Some(o), Some(n)) = (find(from), find(to)) {
             let head = header("<!--", " -->", None, &format!("`cargo xtask diff {from} {to}`."));
             files.insert(report_path(from, to), head + &diff(o, n).to_markdown());

@@ -1,7 +1,7 @@
 //! `cargo xtask fuzz [--target NAME] [--seconds N]`: runs the cargo-fuzz targets of `fuzz/`
-//! (not a workspace member; CI only compiles them, [`check`]) for a given time each, seeded with
-//! the official examples and the project's vectors, and prints executions and findings per
-//! target.
+//! (not a workspace member; CI only compiles them, in a step of `cargo xtask test`) for a given
+//! time each, seeded with the official examples and the project's vectors, and prints
+//! executions and findings per target.
 //!
 //! Installs nothing: without `cargo-fuzz` or the nightly toolchain it says what to install and
 //! exits 2. Seed corpora are written at run time into `fuzz/corpus/<target>/` (git-ignored),
@@ -112,42 +112,6 @@ pub fn main(root: &Path, args: FuzzArgs) -> ExitCode {
             failed.join(", ")
         );
         ExitCode::FAILURE
-    }
-}
-
-/// Where the compile check builds, apart from cargo-fuzz's nightly builds in `fuzz/target/`.
-const CHECK_TARGET_DIR: &str = "target/fuzz-check";
-
-/// The `fuzz targets compile` step of `cargo xtask test`: every target type-checks with the
-/// pinned stable toolchain, warnings denied, without libFuzzer's C++ runtime (feature
-/// `libfuzzer` off) and without nightly. No fuzzing run. `c_abi` calls the C library's exports
-/// as Rust functions, so this is also where a changed export signature breaks it.
-pub fn check(root: &Path) -> Result<(), String> {
-    let args = [
-        "check",
-        "--manifest-path",
-        "fuzz/Cargo.toml",
-        "--bins",
-        "--no-default-features",
-        "--locked",
-        "--target-dir",
-        CHECK_TARGET_DIR,
-    ];
-    println!("$ RUSTFLAGS=-Dwarnings cargo {}", args.join(" "));
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let status = Command::new(cargo)
-        .args(args)
-        .env("RUSTFLAGS", "-Dwarnings")
-        .current_dir(root)
-        .status()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "the fuzz targets do not compile ({status}); if cargo says fuzz/Cargo.lock needs to be updated, run the same \
-             command without --locked (cargo adds what is missing and changes nothing else) and commit fuzz/Cargo.lock"
-        ))
     }
 }
 

@@ -112,16 +112,22 @@ if grep -q 'libmcpgen' <<<"$(ldd "$out/mcpgen_check_static")"; then
     echo "mcpgen_check_static must not need libmcpgen.so" >&2
     exit 1
 fi
-for exe in "$out/mcpgen_check" "$out/mcpgen_check_static"; do
+# An example program (C or Go, the same command line): a valid message and a valid definition
+# exit 0, an invalid message exits 1.
+printf '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":5}}' > "$out/bad.json"
+check_program() {
+    local exe="$1" status
     run "$exe" "$examples/CallToolRequest/call-tool-request.json"
     run "$exe" --def Tool "$(ls "$examples/Tool/"*.json | head -n 1)"
-    printf '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":5}}' > "$out/bad.json"
     set +e
     "$exe" "$out/bad.json"
     status=$?
     set -e
     [ "$status" = 1 ] || { echo "$exe: an invalid message must exit 1, got $status" >&2; exit 1; }
     echo "invalid message: exit 1 as expected"
+}
+for exe in "$out/mcpgen_check" "$out/mcpgen_check_static"; do
+    check_program "$exe"
 done
 
 step "Go (cgo) through the same pkg-config prefix: go vet, go test -race, the example program"
@@ -140,14 +146,7 @@ if command -v go >/dev/null; then
         echo "check_go is not linked against libmcpgen.so" >&2
         exit 1
     fi
-    run "$out/check_go" "$examples/CallToolRequest/call-tool-request.json"
-    run "$out/check_go" -def Tool "$(ls "$examples/Tool/"*.json | head -n 1)"
-    set +e
-    "$out/check_go" "$out/bad.json"
-    status=$?
-    set -e
-    [ "$status" = 1 ] || { echo "check_go: an invalid message must exit 1, got $status" >&2; exit 1; }
-    echo "invalid message: exit 1 as expected"
+    check_program "$out/check_go"
 else
     echo "SKIPPED: the Go example (bindings/c/examples/go): no \`go\` on PATH; install Go (Debian: apt-get install golang-go, as .ci/run does)"
 fi

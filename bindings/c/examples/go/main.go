@@ -2,8 +2,8 @@
 // bindings/c/examples/mcpgen_check.c.
 //
 //	check FILE                 method-aware check of one JSON-RPC message (2026-07-28)
-//	check -def NAME FILE       validate FILE against definition NAME
-//	check -revision R ...      use another schema revision
+//	check --def NAME FILE      validate FILE against definition NAME
+//	check --revision R ...     use another schema revision
 //
 // Exit status: 0 valid, 1 invalid (every error printed with its JSON pointer), 2 usage or I/O.
 //
@@ -26,7 +26,7 @@ func main() {
 	revision := flag.String("revision", "2026-07-28", "schema revision")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: check [-revision R] [-def NAME] FILE")
+		fmt.Fprintln(os.Stderr, "usage: check [--revision R] [--def NAME] FILE")
 		os.Exit(2)
 	}
 	json, err := os.ReadFile(flag.Arg(0))
