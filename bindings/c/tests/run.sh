@@ -10,9 +10,9 @@
 #  4. 8 pthreads sharing one context and one tool checker (tests/test_threads.c), natively and
 #     under valgrind;
 #  5. a C++17 program (tests/test_cpp.cpp), g++ -Wall -Werror;
-#  6. the example (examples/mcpgen_check.c) built through `pkg-config --cflags --libs mcpgen`
-#     from a prefix that install.sh fills (both headers, both libraries, mcpgen.pc), shared and
-#     static, and run on valid/invalid input.
+#  6. the examples (tests/examples.sh: examples/mcpgen_check.c shared and static, the C++
+#     program) built through `pkg-config --cflags --libs mcpgen` from a prefix that install.sh
+#     fills (both headers, both libraries, mcpgen.pc), and run on valid/invalid input.
 # Needs gcc, g++, valgrind, pkg-config (.ci/run installs them).
 # Reads the official examples from the cache `cargo xtask schema pull` fills
 # (schema/2026-07-28/examples). Environment: CARGO_TARGET_DIR, MCPGEN_C_SKIP_VALGRIND=1 to skip
@@ -96,29 +96,7 @@ run "$here/install.sh" --debug --prefix "$prefix"
 for header in mcpgen.h mcpgen_schema.h; do
     run cmp "$here/include/$header" "$prefix/include/$header"
 done
-export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
-run pkg-config --cflags --libs mcpgen
-# shellcheck disable=SC2046
-run gcc -std=c99 -Wall -Wextra -Werror $(pkg-config --cflags mcpgen) "$here/examples/mcpgen_check.c" \
-    $(pkg-config --libs mcpgen) -Wl,-rpath,"$prefix/lib" -o "$out/mcpgen_check"
-# Static: the archive itself, plus what the Rust standard library inside it needs.
-# shellcheck disable=SC2046
-run gcc -std=c99 -Wall -Wextra -Werror $(pkg-config --cflags mcpgen) "$here/examples/mcpgen_check.c" \
-    "$(pkg-config --variable=libdir mcpgen)/libmcpgen.a" -lpthread -ldl -lm -o "$out/mcpgen_check_static"
-if grep -q 'libmcpgen' <<<"$(ldd "$out/mcpgen_check_static")"; then
-    echo "mcpgen_check_static must not need libmcpgen.so" >&2
-    exit 1
-fi
-for exe in "$out/mcpgen_check" "$out/mcpgen_check_static"; do
-    run "$exe" "$examples/CallToolRequest/call-tool-request.json"
-    run "$exe" --def Tool "$(ls "$examples/Tool/"*.json | head -n 1)"
-    printf '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":5}}' > "$out/bad.json"
-    set +e
-    "$exe" "$out/bad.json"
-    status=$?
-    set -e
-    [ "$status" = 1 ] || { echo "$exe: an invalid message must exit 1, got $status" >&2; exit 1; }
-    echo "invalid message: exit 1 as expected"
-done
+# The C and C++ programs built through `pkg-config --cflags --libs mcpgen` from that prefix.
+run "$here/tests/examples.sh" "$prefix" "$out/examples" "$examples"
 
 step "C library: all passed"
