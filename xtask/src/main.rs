@@ -9,11 +9,14 @@
 //! - `fuzz [--target NAME] [--seconds N]`: the cargo-fuzz targets, nightly, not in CI ([`fuzz`]).
 //! - `conformance`: the official MCP conformance suite against the reference peer ([`conformance`]).
 //! - `bench`: every validation path on one message mix, side by side ([`bench`]).
+//! - `dist [check]`: the release artifacts in `target/dist/`, and their installed-artifact
+//!   tests ([`dist`]).
 
 mod bench;
 mod codegen;
 mod conformance;
 mod diff;
+mod dist;
 mod examples;
 mod fuzz;
 mod python;
@@ -51,7 +54,7 @@ enum Command {
     /// FROM and TO are pinned revision names (with their errata) or schema files.
     Diff(diff::DiffArgs),
     /// Run every test: schema pull, codegen --check, cargo test, C library, clippy, rustdoc, Python,
-    /// the conformance suite.
+    /// the release artifacts (dist, dist check), the conformance suite.
     Test,
     /// Run the official MCP conformance suite against the reference server and client.
     Conformance,
@@ -59,6 +62,11 @@ enum Command {
     Fuzz(fuzz::FuzzArgs),
     /// Benchmark every validation path on one realistic message mix (release build).
     Bench(bench::BenchArgs),
+    /// Build the release artifacts into target/dist/: the abi3 wheel and the sdist, the C
+    /// archive, the CLI archive, the packaged crates, SHA256SUMS.
+    ///
+    /// `dist check` installs each artifact the way a user does and tests it there.
+    Dist(dist::DistArgs),
 }
 
 #[derive(Subcommand)]
@@ -130,6 +138,7 @@ fn main() -> ExitCode {
         Command::Conformance => conformance::run(&root),
         Command::Fuzz(args) => return fuzz::main(&root, args),
         Command::Bench(args) => bench::run(&root, &args),
+        Command::Dist(args) => dist::run(&root, &args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
