@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use flate2::write::GzEncoder;
 use flate2::Compression;
 
-use super::{file_name, list_dir};
+use super::{file_name, fresh_dir, list_dir};
 use crate::schema::sha256_hex;
 use crate::Result;
 
@@ -72,10 +72,7 @@ impl TarGz {
 
 /// Unpacks a `.tar.gz` into `into` (emptied first); returns its one top directory.
 pub fn unpack(archive: &Path, into: &Path) -> Result<PathBuf> {
-    if into.exists() {
-        fs::remove_dir_all(into).map_err(|e| format!("cannot delete {}: {e}", into.display()))?;
-    }
-    fs::create_dir_all(into).map_err(|e| format!("cannot create {}: {e}", into.display()))?;
+    fresh_dir(into.to_path_buf())?;
     let file = File::open(archive).map_err(|e| format!("cannot open {}: {e}", archive.display()))?;
     tar::Archive::new(flate2::read::GzDecoder::new(file))
         .unpack(into)
@@ -140,10 +137,7 @@ mod tests {
     use super::*;
 
     fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("mcpgen-xtask-archive-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        dir
+        fresh_dir(std::env::temp_dir().join(format!("mcpgen-xtask-archive-{name}-{}", std::process::id()))).unwrap()
     }
 
     #[test]

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use super::{archive, file_name, file_size, list_dir, Dist, Part, CRATES, CRATE_SIZE_LIMIT};
+use super::{archive, file_name, file_size, list_dir, Dist, Part, CRATES};
 use crate::Result;
 
 /// Who reported which version, compared with the workspace version at the end.
@@ -77,12 +77,7 @@ pub fn run(root: &Path, parts: &[Part]) -> Result<()> {
 /// after this checkout so two checkouts never share it; emptied first.
 fn outside_dir(d: &Dist, what: &str) -> Result<PathBuf> {
     let tag = &crate::schema::sha256_hex(d.root.to_string_lossy().as_bytes())[..8];
-    let dir = std::env::temp_dir().join(format!("mcpgen-dist-check-{tag}")).join(what);
-    if dir.exists() {
-        fs::remove_dir_all(&dir).map_err(|e| format!("cannot delete {}: {e}", dir.display()))?;
-    }
-    fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    Ok(dir)
+    super::fresh_dir(std::env::temp_dir().join(format!("mcpgen-dist-check-{tag}")).join(what))
 }
 
 // ---- wheel -------------------------------------------------------------------------------
@@ -185,13 +180,22 @@ fn sdist(d: &Dist, versions: &mut Versions) -> Result<()> {
     // already installed and nothing reachable: no index, cargo offline, no schema mirror.
     let build_py = crate::python::venv_python(&d.root.join(super::BUILD_VENV));
     let wheels = work.join("wheel");
+    // maturin's build backend runs `maturin` from PATH: the build environment's first.
+    let bin = build_py.parent().expect("a venv interpreter is inside a directory");
+    let path = std::env::join_paths(
+        std::iter::once(bin.to_path_buf()).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
+    )
+    .map_err(|e| format!("cannot build PATH: {e}"))?;
     let mut cmd = crate::python::pip(&build_py, &["wheel", "--no-deps", "--no-index", "--no-build-isolation", "-w"]);
     cmd.arg(&wheels)
         .arg(&top)
+        .env("PATH", path)
         .env_remove(crate::schema::MIRROR_ENV)
         .env("CARGO_NET_OFFLINE", "true")
         // The debug profile: the build proves the sources are complete, not how fast they run.
-        .env("MATURIN_PEP517_ARGS", "--profile dev --locked")
+        // Not --locked: the sdist's workspace has fewer members than the lock file lists, so
+        // cargo drops their entries (the versions of what it builds stay as locked).
+        .env("MATURIN_PEP517_ARGS", "--profile dev")
         .env("CARGO_TARGET_DIR", &d.target_dir);
     crate::python::run(&d.root, &mut cmd, "build a wheel from the sdist, offline")?;
     let built = list_dir(&wheels)?;
@@ -305,9 +309,8 @@ fn crates(d: &Dist, versions: &mut Versions) -> Result<()> {
     let work = outside_dir(d, "crates")?;
     for name in CRATES {
         let file = d.out.join(d.crate_file(name));
-        let size = file_size(&file)?;
-        if size > CRATE_SIZE_LIMIT {
-            return Err(format!("{} is {size} bytes, over the crates.io limit of {CRATE_SIZE_LIMIT}", file.display()));
+        if let Some(refused) = super::over_crate_limit(&file_name(&file), file_size(&file)?) {
+            return Err(refused);
         }
         let top = archive::unpack(&file, &work.join(name))?;
         let manifest_path = top.join("Cargo.toml");

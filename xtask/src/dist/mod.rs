@@ -148,12 +148,7 @@ impl Dist {
     }
     /// A scratch directory under the target directory, emptied first.
     fn scratch(&self, name: &str) -> Result<PathBuf> {
-        let dir = self.target_dir.join("dist-work").join(name);
-        if dir.exists() {
-            fs::remove_dir_all(&dir).map_err(|e| format!("cannot delete {}: {e}", dir.display()))?;
-        }
-        fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        Ok(dir)
+        fresh_dir(self.target_dir.join("dist-work").join(name))
     }
 }
 
@@ -304,14 +299,7 @@ fn crates(d: &Dist) -> Result<Vec<PathBuf>> {
         let from = d.target_dir.join("package").join(&file);
         let to = d.out.join(&file);
         fs::copy(&from, &to).map_err(|e| format!("cannot copy {} to {}: {e}", from.display(), to.display()))?;
-        let size = file_size(&to)?;
-        if size > CRATE_SIZE_LIMIT {
-            too_big.push(format!(
-                "{file} is {} (crates.io takes at most {})",
-                size_text(size),
-                size_text(CRATE_SIZE_LIMIT)
-            ));
-        }
+        too_big.extend(over_crate_limit(&file, file_size(&to)?));
         made.push(to);
     }
     if too_big.is_empty() {
@@ -319,6 +307,12 @@ fn crates(d: &Dist) -> Result<Vec<PathBuf>> {
     } else {
         Err(too_big.join("; "))
     }
+}
+
+/// Why crates.io would refuse a `.crate` of this size, if it would.
+fn over_crate_limit(file: &str, size: u64) -> Option<String> {
+    (size > CRATE_SIZE_LIMIT)
+        .then(|| format!("{file} is {} (crates.io takes at most {})", size_text(size), size_text(CRATE_SIZE_LIMIT)))
 }
 
 /// Reports how often this run compiled the generated core (`mcpgen-schema`) in release: once
@@ -405,6 +399,15 @@ fn move_single(stage: &Path, suffix: &str, out: &Path) -> Result<PathBuf> {
     Ok(to)
 }
 
+/// `dir`, empty: deleted first if it exists, then created.
+fn fresh_dir(dir: PathBuf) -> Result<PathBuf> {
+    if dir.exists() {
+        fs::remove_dir_all(&dir).map_err(|e| format!("cannot delete {}: {e}", dir.display()))?;
+    }
+    fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    Ok(dir)
+}
+
 /// The files (not directories) of `dir`, sorted by name.
 fn list_dir(dir: &Path) -> Result<Vec<PathBuf>> {
     let mut files: Vec<PathBuf> = fs::read_dir(dir)
@@ -450,6 +453,13 @@ mod tests {
         assert_eq!(size_text(512), "512 B");
         assert_eq!(size_text(38_322), "37.4 KiB");
         assert_eq!(size_text(CRATE_SIZE_LIMIT), "10.0 MiB");
+    }
+
+    #[test]
+    fn a_crate_over_ten_megabytes_is_refused() {
+        assert_eq!(over_crate_limit("a.crate", CRATE_SIZE_LIMIT), None);
+        let refused = over_crate_limit("mcpgen-schema-0.1.0.crate", CRATE_SIZE_LIMIT + 1).unwrap();
+        assert!(refused.starts_with("mcpgen-schema-0.1.0.crate is 10.0 MiB"), "{refused}");
     }
 
     #[test]
