@@ -2,7 +2,9 @@
 # Builds libmcpgen and installs it with its headers and pkg-config file:
 #   PREFIX/lib/libmcpgen.so, PREFIX/lib/libmcpgen.a,
 #   PREFIX/include/mcpgen.h (the API) and PREFIX/include/mcpgen_schema.h (generated, included by it),
-#   PREFIX/lib/pkgconfig/mcpgen.pc
+#   PREFIX/lib/pkgconfig/mcpgen.pc (relocatable: its prefix is ${pcfiledir}/../..)
+# The C archive of `cargo xtask dist` (mcpgen-c-<version>-<target>.tar.gz) holds the same tree,
+# its shared library under a versioned name with the soname libmcpgen.so.<ABI> (docs/install.md).
 # Usage: bindings/c/install.sh [--prefix DIR] [--debug]
 #   --prefix DIR  where to install (default /usr/local)
 #   --debug       install the debug build (what the tests use) instead of a release build
@@ -15,7 +17,7 @@ while [ $# -gt 0 ]; do
         --prefix) prefix="$2"; shift 2 ;;
         --prefix=*) prefix="${1#--prefix=}"; shift ;;
         --debug) profile=debug; shift ;;
-        -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
         *) echo "install.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -40,5 +42,6 @@ for header in mcpgen.h mcpgen_schema.h; do
     install -m 0644 "$here/include/$header" "$prefix/include/$header"
 done
 abs_prefix="$(cd "$prefix" && pwd)"
-sed -e "s|@PREFIX@|$abs_prefix|g" -e "s|@VERSION@|$version|g" "$here/mcpgen.pc.in" > "$prefix/lib/pkgconfig/mcpgen.pc"
+# The prefix in mcpgen.pc is relative to the file itself (${pcfiledir}): only the version is filled.
+sed -e "s|@VERSION@|$version|g" "$here/mcpgen.pc.in" > "$prefix/lib/pkgconfig/mcpgen.pc"
 echo "installed libmcpgen $version ($profile) into $abs_prefix"

@@ -169,7 +169,7 @@ impl Drop for KillOnDrop {
 }
 
 /// The workspace's target directory (`CARGO_TARGET_DIR` or `target/`).
-fn target_dir(root: &Path) -> PathBuf {
+pub(crate) fn target_dir(root: &Path) -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"))
 }
 

@@ -10,12 +10,15 @@
 //! - `conformance`: the official MCP conformance suite against the reference peer ([`conformance`]).
 //! - `bench`: every validation path on one message mix, side by side ([`bench`]).
 //! - `circles`: fails on an import circle between the files of one crate ([`circles`]).
+//! - `dist [check]`: the release artifacts in `target/dist/`, and their installed-artifact
+//!   tests ([`dist`]).
 
 mod bench;
 mod circles;
 mod codegen;
 mod conformance;
 mod diff;
+mod dist;
 mod examples;
 mod fuzz;
 mod pins;
@@ -54,7 +57,8 @@ enum Command {
     /// FROM and TO are pinned revision names (with their errata) or schema files.
     Diff(diff::DiffArgs),
     /// Run every test: schema pull, codegen --check, fmt, import circles, cargo test, C library
-    /// (with C++ and Go), fuzz targets compile, clippy, rustdoc, Python, the conformance suite.
+    /// (with C++ and Go), fuzz targets compile, clippy, rustdoc, Python, the release artifacts
+    /// (dist, dist check), the conformance suite.
     Test,
     /// Run the official MCP conformance suite against the reference server and client.
     Conformance,
@@ -64,6 +68,11 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Fail on any import circle between the files of one crate (what counts: xtask/src/circles.rs).
     Circles,
+    /// Build the release artifacts into target/dist/: the abi3 wheel and the sdist, the C
+    /// archive, the CLI archive, the packaged crates, SHA256SUMS.
+    ///
+    /// `dist check` installs each artifact the way a user does and tests it there.
+    Dist(dist::DistArgs),
 }
 
 #[derive(Subcommand)]
@@ -131,6 +140,7 @@ fn main() -> ExitCode {
         Command::Fuzz(args) => return fuzz::main(&root, args),
         Command::Bench(args) => bench::run(&root, &args),
         Command::Circles => circles::check(&root),
+        Command::Dist(args) => dist::run(&root, &args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -41,29 +41,35 @@ pub fn test(root: &Path) -> Result<()> {
             .env("MATURIN_PEP517_ARGS", "--profile dev"),
         "pip install ./bindings/python",
     )?;
+    test_installed(root, &py, &|c| c)
+}
+
+/// Steps 4-6 against the package installed in the venv of `py`; `env` adjusts each command's
+/// environment (`cargo xtask dist check` takes the Rust toolchain off `PATH`).
+pub(crate) fn test_installed(root: &Path, py: &Path, env: &dyn Fn(&mut Command) -> &mut Command) -> Result<()> {
     run(
         root,
-        Command::new(&py)
+        env(Command::new(py)
             .args(["-m", "pytest", "bindings/python/tests", "-q", "-p", "no:cacheprovider"])
-            .env("MCPGEN_TEST_INSTALLED", "1"),
+            .env("MCPGEN_TEST_INSTALLED", "1")),
         "pytest",
     )?;
     let mypy_cache = root.join("target/python-test-mypy-cache");
     run(
         root,
-        Command::new(&py)
+        env(Command::new(py)
             .args(["-m", "mypy.stubtest", "mcpgen", "--allowlist", "bindings/python/tests/stubtest-allowlist.txt"])
-            .env("MYPY_CACHE_DIR", &mypy_cache),
+            .env("MYPY_CACHE_DIR", &mypy_cache)),
         "stubtest",
     )?;
     for target in [&["-p", "mcpgen"][..], &["bindings/python/examples/quickstart.py"][..]] {
         run(
             root,
-            Command::new(&py).args(["-m", "mypy", "--strict"]).args(target).arg("--cache-dir").arg(&mypy_cache),
+            env(Command::new(py).args(["-m", "mypy", "--strict"]).args(target).arg("--cache-dir").arg(&mypy_cache)),
             "mypy --strict",
         )?;
     }
-    run(root, Command::new(&py).arg("bindings/python/examples/quickstart.py"), "the README example")
+    run(root, env(Command::new(py).arg("bindings/python/examples/quickstart.py")), "the README example")
 }
 
 /// The environment of the Python lines of `cargo xtask bench`: `target/bench-venv` (made once)
@@ -91,7 +97,7 @@ pub fn bench_env(root: &Path) -> Result<PathBuf> {
 }
 
 /// `python3 -m venv VENV` with the interpreter `MCPGEN_PYTHON` names (default `python3`).
-fn create_venv(root: &Path, venv: &Path, what: &str) -> Result<()> {
+pub(crate) fn create_venv(root: &Path, venv: &Path, what: &str) -> Result<()> {
     let python: OsString = std::env::var_os("MCPGEN_PYTHON").unwrap_or_else(|| "python3".into());
     run(
         root,
@@ -101,13 +107,13 @@ fn create_venv(root: &Path, venv: &Path, what: &str) -> Result<()> {
 }
 
 /// `PY -m pip ARGS`, quiet about pip's own version and never prompting.
-fn pip(py: &Path, args: &[&str]) -> Command {
+pub(crate) fn pip(py: &Path, args: &[&str]) -> Command {
     let mut c = Command::new(py);
     c.args(["-m", "pip", "--disable-pip-version-check", "--no-input"]).args(args);
     c
 }
 
-fn venv_python(venv: &Path) -> PathBuf {
+pub(crate) fn venv_python(venv: &Path) -> PathBuf {
     if cfg!(windows) {
         venv.join("Scripts").join("python.exe")
     } else {
@@ -115,7 +121,7 @@ fn venv_python(venv: &Path) -> PathBuf {
     }
 }
 
-fn run(root: &Path, cmd: &mut Command, what: &str) -> Result<()> {
+pub(crate) fn run(root: &Path, cmd: &mut Command, what: &str) -> Result<()> {
     let shown = format!(
         "{} {}",
         cmd.get_program().to_string_lossy(),

@@ -60,6 +60,10 @@ const STEPS: &[Step] = &[
         &[("RUSTDOCFLAGS", "-Dwarnings")],
     ),
     Step::in_process("python", crate::python::test),
+    // The release artifacts built (`cargo xtask dist`), then installed and tested as a user
+    // would (`cargo xtask dist check`): the wheel without Rust, the C archive through
+    // pkg-config, the CLI binary, the sdist offline, the crates.
+    Step::in_process("dist", crate::dist::build_and_check),
     // The official MCP conformance suite against the reference server and client.
     Step::in_process("conformance", crate::conformance::run),
 ];

@@ -3,6 +3,7 @@
  *   mcpgen_check FILE                  method-aware check of one JSON-RPC message (2026-07-28)
  *   mcpgen_check --def NAME FILE       validate FILE against definition NAME
  *   mcpgen_check --revision R ...      use another schema revision
+ *   mcpgen_check --version             print the library's version (mcpgen_version())
  *   FILE may be - for standard input.
  *
  * Exit status: 0 valid, 1 invalid (every error printed with its JSON pointer), 2 usage or I/O.
@@ -69,13 +70,17 @@ int main(int argc, char **argv) {
     int i;
 
     for (i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--version")) {
+            printf("%s\n", mcpgen_version());
+            return 0;
+        }
         if (!strcmp(argv[i], "--def") && i + 1 < argc) def = argv[++i];
         else if (!strcmp(argv[i], "--revision") && i + 1 < argc) revision_name = argv[++i];
         else if (!path) path = argv[i];
         else path = NULL, i = argc + 1;
     }
     if (!path || i > argc) {
-        fprintf(stderr, "usage: %s [--revision R] [--def NAME] FILE|-\n", argv[0]);
+        fprintf(stderr, "usage: %s [--revision R] [--def NAME] FILE|- | --version\n", argv[0]);
         return 2;
     }
     if (MCPGEN_VERSION_MAJOR != mcpgen_version_number() / 1000000) {

@@ -10,13 +10,12 @@
 #  4. 8 pthreads sharing one context and one tool checker (tests/test_threads.c), natively and
 #     under valgrind;
 #  5. a C++17 program (tests/test_cpp.cpp), g++ -Wall -Werror;
-#  6. the example (examples/mcpgen_check.c) built through `pkg-config --cflags --libs mcpgen`
-#     from a prefix that install.sh fills (both headers, both libraries, mcpgen.pc), shared and
-#     static, and run on valid/invalid input;
-#  7. Go: examples/go (cgo, `#cgo pkg-config: mcpgen`, the same prefix): go vet, its tests under
-#     the race detector, and the example program on valid/invalid input. Skipped, saying so,
-#     when `go` is not on PATH.
-# Needs gcc, g++, valgrind, pkg-config, and Go for step 7 (.ci/run installs them).
+#  6. the examples (tests/examples.sh: examples/mcpgen_check.c shared and static, the C++
+#     program, and Go: examples/go through cgo, `go vet`, its tests under the race detector and
+#     the program) built through `pkg-config --cflags --libs mcpgen` from a prefix that
+#     install.sh fills (both headers, both libraries, mcpgen.pc), and run on valid/invalid
+#     input. Go is skipped, saying so, when `go` is not on PATH.
+# Needs gcc, g++, valgrind, pkg-config, and Go for the Go example (.ci/run installs them).
 # Reads the official examples from the cache `cargo xtask schema pull` fills
 # (schema/2026-07-28/examples). Environment: CARGO_TARGET_DIR, MCPGEN_C_SKIP_VALGRIND=1 to skip
 # step 3-4's valgrind runs locally.
@@ -99,56 +98,7 @@ run "$here/install.sh" --debug --prefix "$prefix"
 for header in mcpgen.h mcpgen_schema.h; do
     run cmp "$here/include/$header" "$prefix/include/$header"
 done
-export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
-run pkg-config --cflags --libs mcpgen
-# shellcheck disable=SC2046
-run gcc -std=c99 -Wall -Wextra -Werror $(pkg-config --cflags mcpgen) "$here/examples/mcpgen_check.c" \
-    $(pkg-config --libs mcpgen) -Wl,-rpath,"$prefix/lib" -o "$out/mcpgen_check"
-# Static: the archive itself, plus what the Rust standard library inside it needs.
-# shellcheck disable=SC2046
-run gcc -std=c99 -Wall -Wextra -Werror $(pkg-config --cflags mcpgen) "$here/examples/mcpgen_check.c" \
-    "$(pkg-config --variable=libdir mcpgen)/libmcpgen.a" -lpthread -ldl -lm -o "$out/mcpgen_check_static"
-if grep -q 'libmcpgen' <<<"$(ldd "$out/mcpgen_check_static")"; then
-    echo "mcpgen_check_static must not need libmcpgen.so" >&2
-    exit 1
-fi
-# An example program (C or Go, the same command line): a valid message and a valid definition
-# exit 0, an invalid message exits 1.
-printf '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":5}}' > "$out/bad.json"
-check_program() {
-    local exe="$1" status
-    run "$exe" "$examples/CallToolRequest/call-tool-request.json"
-    run "$exe" --def Tool "$(ls "$examples/Tool/"*.json | head -n 1)"
-    set +e
-    "$exe" "$out/bad.json"
-    status=$?
-    set -e
-    [ "$status" = 1 ] || { echo "$exe: an invalid message must exit 1, got $status" >&2; exit 1; }
-    echo "invalid message: exit 1 as expected"
-}
-for exe in "$out/mcpgen_check" "$out/mcpgen_check_static"; do
-    check_program "$exe"
-done
-
-step "Go (cgo) through the same pkg-config prefix: go vet, go test -race, the example program"
-# examples/go links libmcpgen.so through `#cgo pkg-config: mcpgen` (PKG_CONFIG_PATH above); the
-# rpath lets the test binary find it in the prefix.
-if command -v go >/dev/null; then
-    go_env=(env CGO_ENABLED=1 CGO_LDFLAGS="-Wl,-rpath,$prefix/lib")
-    (
-        cd "$here/examples/go"
-        run go version
-        run "${go_env[@]}" go vet ./...
-        run "${go_env[@]}" go test -race -count=1 ./...
-        run "${go_env[@]}" go build -o "$out/check_go" .
-    )
-    if ! grep -q 'libmcpgen\.so' <<<"$(ldd "$out/check_go")"; then
-        echo "check_go is not linked against libmcpgen.so" >&2
-        exit 1
-    fi
-    check_program "$out/check_go"
-else
-    echo "SKIPPED: the Go example (bindings/c/examples/go): no \`go\` on PATH; install Go (Debian: apt-get install golang-go, as .ci/run does)"
-fi
+# The C and C++ programs built through `pkg-config --cflags --libs mcpgen` from that prefix.
+run "$here/tests/examples.sh" "$prefix" "$out/examples" "$examples"
 
 step "C library: all passed"
