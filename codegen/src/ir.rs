@@ -8,8 +8,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use heck::ToUpperCamelCase;
 use serde_json::{Map, Value};
 
-use crate::load::{escape_pointer, Dialect, Loaded};
+use crate::load::{Dialect, Loaded};
 use crate::Diagnostics;
+use mcpgen_runtime::json::pointer::escape as escape_pointer;
 
 /// JSON Schema `type` names, `integer` distinct from `number`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -31,6 +31,8 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
 use serde_json::Value;
 
+use crate::json::pointer as json_pointer;
+
 const SENTINEL_START: &str = "=?base64?";
 const SENTINEL_END: &str = "?=";
 
@@ -251,14 +253,12 @@ fn walk(
     }
     for (key, value) in obj {
         let len = pointer.len();
-        pointer.push('/');
-        pointer.push_str(&escape(key));
+        json_pointer::push(pointer, key);
         if key == "properties" {
             if let Some(props) = value.as_object() {
                 for (name, sub) in props {
                     let len = pointer.len();
-                    pointer.push('/');
-                    pointer.push_str(&escape(name));
+                    json_pointer::push(pointer, name);
                     path.push(name.clone());
                     let r = walk(sub, path, on_property_path, pointer, out);
                     path.pop();
@@ -280,8 +280,7 @@ fn walk(
                 Value::Object(map) if is_schema_map(key) => {
                     for (name, sub) in map {
                         let len = pointer.len();
-                        pointer.push('/');
-                        pointer.push_str(&escape(name));
+                        json_pointer::push(pointer, name);
                         let r = walk(sub, path, false, pointer, out);
                         pointer.truncate(len);
                         r?;
@@ -297,10 +296,6 @@ fn walk(
 
 fn is_schema_map(keyword: &str) -> bool {
     matches!(keyword, "$defs" | "definitions" | "patternProperties" | "dependentSchemas")
-}
-
-fn escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
 }
 
 /// RFC 9110 `tchar`.

@@ -2,12 +2,13 @@
 //! against the definition the `method` or error `code` selects, then the protocol rules.
 
 use crate::decode::DecodeError;
+use crate::json::pointer::from_tokens as pointer;
 use crate::json::{JsonView, Kind, Value};
 use crate::methods::{Direction, MethodInfo, MethodKind};
 use crate::validate::{Cx, Options, Path, Policy, ValidationError};
 use crate::Revision;
 
-use super::rules::{self, pointer, rule_error, RuleWalk};
+use super::rules::{self, rule_error, RuleWalk};
 use super::MessageKind;
 
 /// The notifications that travel only on a `subscriptions/listen` stream and so carry
@@ -279,7 +280,7 @@ pub(crate) fn missing_request_meta<'v, V: JsonView<'v>>(v: &V) -> Option<(String
         Some(x) if x.kind() == Kind::String => {}
         Some(x) => {
             return Some((
-                pointer(&["params", "_meta", PROTOCOL_VERSION_KEY]),
+                pointer(["params", "_meta", PROTOCOL_VERSION_KEY]),
                 format!("`{PROTOCOL_VERSION_KEY}` must be a string, found {}", x.describe()),
             ))
         }
@@ -290,7 +291,7 @@ pub(crate) fn missing_request_meta<'v, V: JsonView<'v>>(v: &V) -> Option<(String
     match meta.get(CLIENT_CAPABILITIES_KEY) {
         Some(x) if x.kind() == Kind::Object => None,
         Some(x) => Some((
-            pointer(&["params", "_meta", CLIENT_CAPABILITIES_KEY]),
+            pointer(["params", "_meta", CLIENT_CAPABILITIES_KEY]),
             format!("`{CLIENT_CAPABILITIES_KEY}` must be an object, found {}", x.describe()),
         )),
         None => Some((
@@ -493,7 +494,7 @@ fn check_subscription_id<'v, V: JsonView<'v>>(v: &V, method: &str, errors: &mut 
                 if let Some(id) = &id {
                     if id.kind() == Kind::Number && int_literal(id).is_none() && id.is_integer() {
                         errors.push(rule_error(
-                            pointer(&["params", "_meta", SUBSCRIPTION_ID_KEY]),
+                            pointer(["params", "_meta", SUBSCRIPTION_ID_KEY]),
                             "type",
                             "SUB-4",
                             format!("`{SUBSCRIPTION_ID_KEY}` must echo the listen request's id exactly; {} is not an integer literal", id.describe()),

@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 
+use crate::json::pointer::push as push_key;
 use crate::json::{JsonView, Kind};
 use crate::validate::ValidationError;
 
@@ -31,27 +32,6 @@ const KNOWN_RESERVED_KEYS: [&str; 7] = [
     "io.modelcontextprotocol/serverInfo",
     "io.modelcontextprotocol/related-task",
 ];
-
-/// Appends an RFC 6901 segment.
-pub(crate) fn push_key(ptr: &mut String, key: &str) {
-    ptr.push('/');
-    // RFC 6901 escapes, copying the runs between them whole (`_meta` keys often hold a `/`).
-    let mut rest = key;
-    while let Some(i) = rest.find(['~', '/']) {
-        ptr.push_str(&rest[..i]);
-        ptr.push_str(if rest.as_bytes()[i] == b'~' { "~0" } else { "~1" });
-        rest = &rest[i + 1..];
-    }
-    ptr.push_str(rest);
-}
-
-pub(crate) fn pointer(segments: &[&str]) -> String {
-    let mut p = String::new();
-    for s in segments {
-        push_key(&mut p, s);
-    }
-    p
-}
 
 /// An error raised by a protocol rule rather than the schema. `keyword` names the JSON Schema
 /// keyword that would express the rule; `schema_path` is empty.
@@ -199,23 +179,5 @@ pub(crate) fn check_input_required<'v, V: JsonView<'v>>(result: &V, at: &str, er
             "MRTR-3",
             "an `input_required` result needs `inputRequests`, `requestState`, or both".into(),
         ));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::push_key;
-
-    #[test]
-    fn push_key_escapes_tilde_and_slash() {
-        let mut p = String::from("/params");
-        push_key(&mut p, "_meta");
-        push_key(&mut p, "io.modelcontextprotocol/protocolVersion");
-        assert_eq!(p, "/params/_meta/io.modelcontextprotocol~1protocolVersion");
-        let mut q = String::new();
-        push_key(&mut q, "~/~~//é");
-        assert_eq!(q, "/~0~1~0~0~1~1é");
-        push_key(&mut q, "");
-        assert_eq!(q, "/~0~1~0~0~1~1é/");
     }
 }

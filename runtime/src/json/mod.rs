@@ -4,6 +4,7 @@
 //! (in the Python binding) Python objects.
 
 mod number;
+pub mod pointer;
 pub mod tape;
 mod value;
 mod view;

@@ -146,26 +146,22 @@ impl<'p> Path<'p> {
     }
     /// RFC 6901 rendering (`/params/arguments/a~1b`).
     pub fn pointer(&self) -> String {
-        let mut segs = Vec::new();
-        let mut cur = self;
-        loop {
-            match cur {
-                Path::Root => break,
+        fn render(p: &Path<'_>, out: &mut String) {
+            match p {
+                Path::Root => {}
                 Path::Key(parent, k) => {
-                    segs.push(k.replace('~', "~0").replace('/', "~1"));
-                    cur = parent;
+                    render(parent, out);
+                    crate::json::pointer::push(out, k);
                 }
                 Path::Index(parent, i) => {
-                    segs.push(i.to_string());
-                    cur = parent;
+                    render(parent, out);
+                    out.push('/');
+                    out.push_str(&i.to_string());
                 }
             }
         }
         let mut out = String::new();
-        for s in segs.iter().rev() {
-            out.push('/');
-            out.push_str(s);
-        }
+        render(self, &mut out);
         out
     }
 }
