@@ -17,8 +17,8 @@ use std::fmt::Write as _;
 use serde_json::{json, Value};
 
 use crate::ir::{self, DeclKind, Direction, LitValue, MethodKind, Module, Prop, Schema, Ty, UnionDecl, Unknown};
+use crate::pointer::escape as escape_pointer;
 use crate::{Diagnostics, FileMap, RevisionInput};
-use mcpgen_runtime::json::pointer::escape as escape_pointer;
 
 /// Revision pairs whose report the workspace generation writes to [`report_path`].
 pub const COMMITTED_REPORTS: &[(&str, &str)] = &[("2025-11-25", "2026-07-28")];

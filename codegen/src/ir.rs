@@ -9,8 +9,8 @@ use heck::ToUpperCamelCase;
 use serde_json::{Map, Value};
 
 use crate::load::{Dialect, Loaded};
+use crate::pointer::escape as escape_pointer;
 use crate::Diagnostics;
-use mcpgen_runtime::json::pointer::escape as escape_pointer;
 
 /// JSON Schema `type` names, `integer` distinct from `number`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

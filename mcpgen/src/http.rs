@@ -32,6 +32,7 @@ use base64::Engine as _;
 use serde_json::Value;
 
 use crate::json::pointer as json_pointer;
+use crate::rules::id;
 
 const SENTINEL_START: &str = "=?base64?";
 const SENTINEL_END: &str = "?=";
@@ -214,23 +215,26 @@ fn walk(
         let at = format!("{pointer}/x-mcp-header");
         let fail = |rule, message: String| Err(HeaderBindingError { rule, pointer: at.clone(), message });
         if !on_property_path || path.is_empty() {
-            return fail("XHDR-5", "only a property reached from the root through `properties` may be mirrored".into());
+            return fail(
+                id::XHDR_5,
+                "only a property reached from the root through `properties` may be mirrored".into(),
+            );
         }
         let Some(name) = annotation.as_str() else {
-            return fail("XHDR-2", format!("the header name must be a string, found {annotation}"));
+            return fail(id::XHDR_2, format!("the header name must be a string, found {annotation}"));
         };
         if name.is_empty() {
-            return fail("XHDR-2", "the header name is empty".into());
+            return fail(id::XHDR_2, "the header name is empty".into());
         }
         if let Some(c) = name.chars().find(|c| !is_tchar(*c)) {
             return fail(
-                "XHDR-2",
+                id::XHDR_2,
                 format!("the header name {name:?} has {c:?}, which is not an RFC 9110 token character"),
             );
         }
         if let Some(first) = out.iter().find(|b| b.header.eq_ignore_ascii_case(name)) {
             return fail(
-                "XHDR-3",
+                id::XHDR_3,
                 format!(
                     "header name {name:?} is already used by `{}` (names compare case-insensitively)",
                     first.path.join(".")
@@ -244,7 +248,7 @@ fn walk(
             _ => {
                 let found = obj.get("type").map_or_else(|| "no `type`".to_owned(), |t| format!("type {t}"));
                 return fail(
-                    "XHDR-4",
+                    id::XHDR_4,
                     format!("only `string`, `integer` and `boolean` properties may be mirrored, found {found}"),
                 );
             }

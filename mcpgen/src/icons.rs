@@ -28,6 +28,8 @@
 
 use std::fmt;
 
+use crate::rules::id;
+
 /// An image type mcpgen can recognise by its bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ImageType {
@@ -166,11 +168,13 @@ impl IconErrorKind {
 
     pub fn rule(self) -> &'static str {
         match self {
-            IconErrorKind::InvalidUri | IconErrorKind::SchemeNotAllowed | IconErrorKind::HttpNotAllowed => "ICON-3",
-            IconErrorKind::InvalidDataUri | IconErrorKind::UnrecognizedImage | IconErrorKind::TypeMismatch => "ICON-8",
-            IconErrorKind::MimeNotAllowed => "ICON-1",
-            IconErrorKind::TooLarge => "ICON-7",
-            IconErrorKind::CrossOrigin => "ICON-6",
+            IconErrorKind::InvalidUri | IconErrorKind::SchemeNotAllowed | IconErrorKind::HttpNotAllowed => id::ICON_3,
+            IconErrorKind::InvalidDataUri | IconErrorKind::UnrecognizedImage | IconErrorKind::TypeMismatch => {
+                id::ICON_8
+            }
+            IconErrorKind::MimeNotAllowed => id::ICON_1,
+            IconErrorKind::TooLarge => id::ICON_7,
+            IconErrorKind::CrossOrigin => id::ICON_6,
         }
     }
 }

@@ -41,6 +41,7 @@ pub use response::{
 
 use crate::decode::{AnyDecoded, DecodeError, DecodedResult};
 use crate::json::{JsonView, Map, Value};
+use crate::rules::id;
 use crate::validate::{Options, ValidationError};
 use crate::Revision;
 
@@ -198,7 +199,7 @@ pub fn check_http_headers<'h>(
 pub fn missing_capability_error(id: Option<Value>, required: Value) -> ProtocolError {
     let mut data = Map::new();
     data.push("requiredCapabilities", required);
-    let mut e = ProtocolError::new(-32021, "Missing required client capability".into(), id, 400, "META-9");
+    let mut e = ProtocolError::new(-32021, "Missing required client capability".into(), id, 400, id::META_9);
     e.data = Some(Value::Object(data));
     e
 }

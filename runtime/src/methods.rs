@@ -3,6 +3,7 @@
 
 use crate::decode::DecodeError;
 use crate::json::{JsonView, Kind};
+use crate::rules::id;
 use crate::validate::ValidationError;
 
 /// Request or notification.
@@ -136,7 +137,7 @@ pub fn result_definition<'v, V: JsonView<'v>>(
     };
     if info.kind == MethodKind::Notification {
         return Err(DecodeError::Protocol {
-            rule: "MSG-4",
+            rule: id::MSG_4,
             pointer: String::new(),
             message: format!("`{method}` is a notification: it is never answered, so it has no result"),
         });
@@ -160,7 +161,7 @@ pub fn result_definition<'v, V: JsonView<'v>>(
         return Err(invalid(
             "/resultType",
             "type",
-            Some("RESULT-1"),
+            Some(id::RESULT_1),
             format!("`resultType` must be a string, found {}", rt.describe()),
         ));
     };
@@ -168,13 +169,13 @@ pub fn result_definition<'v, V: JsonView<'v>>(
         "complete" => Ok(Some(complete)),
         "input_required" if v.get("inputRequests").is_none() && v.get("requestState").is_none() => {
             Err(DecodeError::Protocol {
-                rule: "MRTR-3",
+                rule: id::MRTR_3,
                 pointer: String::new(),
                 message: "an `input_required` result needs `inputRequests`, `requestState`, or both".into(),
             })
         }
         "input_required" if !info.input_required => Err(DecodeError::Protocol {
-            rule: "RESULT-5",
+            rule: id::RESULT_5,
             pointer: "/resultType".into(),
             message: format!(
                 "`{method}` may not answer `input_required` (only tools/call, prompts/get and resources/read may)"
@@ -183,7 +184,7 @@ pub fn result_definition<'v, V: JsonView<'v>>(
         "input_required" => Ok(Some("InputRequiredResult")),
         other if req.extension_result_types.contains(&other) => Ok(None),
         other => Err(DecodeError::Protocol {
-            rule: "RESULT-3",
+            rule: id::RESULT_3,
             pointer: "/resultType".into(),
             message: format!(
                 "unknown `resultType` `{other}`: not a core value (`complete`, `input_required`) and not one of the negotiated extensions' values"

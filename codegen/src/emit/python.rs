@@ -293,7 +293,7 @@ pub fn module(m: &Module) -> String {
             Ty::Decl(i) => m.decls[*i].name.clone(),
             _ => e.ty(&def.schema, &mut BTreeSet::new()),
         };
-        let sp = format!("#/{}/{}", m.defs_key, mcpgen_runtime::json::pointer::escape(&def.name));
+        let sp = format!("#/{}/{}", m.defs_key, crate::pointer::escape(&def.name));
         aliases.insert(def.name.clone(), (value, def.schema.doc.clone(), sp));
     }
     let mut done: BTreeSet<String> = BTreeSet::new();

@@ -5,6 +5,7 @@ use std::borrow::Cow;
 
 use crate::http::name_param;
 use crate::json::{JsonView, Tape, Value};
+use crate::rules::id;
 
 use super::message::{read_id, IdRead, PROTOCOL_VERSION_KEY};
 use super::ProtocolError;
@@ -52,14 +53,14 @@ pub(crate) fn check<'h>(
             None => {
                 return Err(mismatch(
                     id,
-                    "ERA-10",
+                    id::ERA_10,
                     format!("Header mismatch: the MCP-Protocol-Version header is missing (the body names `{version}`)"),
                 ))
             }
             Some(h) if h != version => {
                 return Err(mismatch(
                     id,
-                    "HTTP-8",
+                    id::HTTP_8,
                     format!(
                     "Header mismatch: MCP-Protocol-Version `{h}` differs from the body's protocolVersion `{version}`"
                 ),
@@ -71,14 +72,14 @@ pub(crate) fn check<'h>(
             None => {
                 return Err(mismatch(
                     id,
-                    "HTTP-11",
+                    id::HTTP_11,
                     format!("Header mismatch: the Mcp-Method header is missing (the body's method is `{method}`)"),
                 ))
             }
             Some(h) if h != method => {
                 return Err(mismatch(
                     id,
-                    "HTTP-11",
+                    id::HTTP_11,
                     format!("Header mismatch: Mcp-Method `{h}` differs from the body's method `{method}`"),
                 ))
             }
@@ -92,12 +93,12 @@ pub(crate) fn check<'h>(
         match header(NAME) {
             None => Err(mismatch(
                 id,
-                "HTTP-11",
+                id::HTTP_11,
                 format!("Header mismatch: the Mcp-Name header is missing (the body's params.{param} is `{name}`)"),
             )),
             Some(h) if h != name => Err(mismatch(
                 id,
-                "HTTP-11",
+                id::HTTP_11,
                 format!("Header mismatch: Mcp-Name `{h}` differs from the body's params.{param} `{name}`"),
             )),
             Some(_) => Ok(()),

@@ -5,6 +5,7 @@ use crate::decode::DecodeError;
 use crate::json::pointer::from_tokens as pointer;
 use crate::json::{JsonView, Kind, Value};
 use crate::methods::{Direction, MethodInfo, MethodKind};
+use crate::rules::id;
 use crate::validate::{Cx, Options, Path, Policy, ValidationError};
 use crate::Revision;
 
@@ -102,7 +103,7 @@ pub(crate) fn classify<'v, V: JsonView<'v>>(v: &V) -> Result<Shape, ValidationEr
             return Err(rule_error(
                 String::new(),
                 "type",
-                "MSG-1",
+                id::MSG_1,
                 format!("a JSON-RPC batch ({}) is not allowed: send one message object per line or POST", v.describe()),
             ))
         }
@@ -110,7 +111,7 @@ pub(crate) fn classify<'v, V: JsonView<'v>>(v: &V) -> Result<Shape, ValidationEr
             return Err(rule_error(
                 String::new(),
                 "type",
-                "CORE-2",
+                id::CORE_2,
                 format!("a message must be a JSON object, found {}", v.describe()),
             ))
         }
@@ -120,7 +121,7 @@ pub(crate) fn classify<'v, V: JsonView<'v>>(v: &V) -> Result<Shape, ValidationEr
             return Err(rule_error(
                 "/method".into(),
                 "type",
-                "CORE-2",
+                id::CORE_2,
                 format!("`method` must be a string, found {}", m.describe()),
             ));
         };
@@ -132,7 +133,7 @@ pub(crate) fn classify<'v, V: JsonView<'v>>(v: &V) -> Result<Shape, ValidationEr
         (Some(_), Some(_)) => Err(rule_error(
             String::new(),
             "oneOf",
-            "MSG-2",
+            id::MSG_2,
             "a response has exactly one of `result` and `error`, this one has both".into(),
         )),
         (Some(_), None) => Ok(Shape::Result),
@@ -143,7 +144,7 @@ pub(crate) fn classify<'v, V: JsonView<'v>>(v: &V) -> Result<Shape, ValidationEr
         (None, None) => Err(rule_error(
             String::new(),
             "required",
-            "CORE-2",
+            id::CORE_2,
             "not a JSON-RPC message: no `method` (request, notification), `result` or `error` (response)".into(),
         )),
     }
@@ -252,7 +253,9 @@ fn validate_params<'v, V: JsonView<'v>>(
         (None, _) => {
             let mut found = Vec::new();
             if !validate_def_at(rev, info.request_def, v, &root, opts, &mut found) {
-                found.retain(|e| !(e.rule == Some("POLICY-STRICT") && (e.pointer == "/jsonrpc" || e.pointer == "/id")));
+                found.retain(|e| {
+                    !(e.rule == Some(id::POLICY_STRICT) && (e.pointer == "/jsonrpc" || e.pointer == "/id"))
+                });
                 found.retain(|e| !e.message.ends_with("rejected without an error message (mcpgen bug)"));
                 errors.extend(found);
             }
@@ -324,10 +327,10 @@ pub(crate) fn validate_message_view<'v, V: JsonView<'v>>(
     validate_def_at(rev, envelope_def(rev, &shape), v, &root, opts, &mut errors);
     let kind = match &shape {
         Shape::Request { method } => {
-            tag(&mut errors, 0, "/id", "type", "ID-1");
+            tag(&mut errors, 0, "/id", "type", id::ID_1);
             if let IdRead::Invalid(msg) = read_id(v) {
                 if !errors.iter().any(|e| e.pointer == "/id") {
-                    errors.push(rule_error("/id".into(), "type", "ID-1", msg));
+                    errors.push(rule_error("/id".into(), "type", id::ID_1, msg));
                 }
             }
             match find_method(rev, method) {
@@ -335,13 +338,13 @@ pub(crate) fn validate_message_view<'v, V: JsonView<'v>>(
                 Some(info) if info.kind == MethodKind::Notification => errors.push(rule_error(
                     "/id".into(),
                     "not",
-                    "MSG-4",
+                    id::MSG_4,
                     format!("`{method}` is a notification: it carries no `id` and gets no response"),
                 )),
                 Some(info) if info.direction == Direction::EmbeddedInput => errors.push(rule_error(
                     "/method".into(),
                     "enum",
-                    "MSG-5",
+                    id::MSG_5,
                     format!("`{method}` is an input request: it travels inside `InputRequiredResult.inputRequests`, never as a JSON-RPC request"),
                 )),
                 Some(info) => {
@@ -349,7 +352,7 @@ pub(crate) fn validate_message_view<'v, V: JsonView<'v>>(
                     validate_params(rev, info, v, opts, &mut errors);
                     if modern {
                         if let Some((at, _)) = missing_request_meta(v) {
-                            tag(&mut errors, mark, &at, "", "META-6");
+                            tag(&mut errors, mark, &at, "", id::META_6);
                         }
                     }
                 }
@@ -362,7 +365,7 @@ pub(crate) fn validate_message_view<'v, V: JsonView<'v>>(
                 Some(info) if info.kind == MethodKind::Request => errors.push(rule_error(
                     String::new(),
                     "required",
-                    "ID-1",
+                    id::ID_1,
                     format!("`{method}` is a request: it needs an `id` (a string or an integer)"),
                 )),
                 Some(info) => {
@@ -377,10 +380,10 @@ pub(crate) fn validate_message_view<'v, V: JsonView<'v>>(
         Shape::Result => {
             if let IdRead::Invalid(msg) = read_id(v) {
                 if !errors.iter().any(|e| e.pointer == "/id") {
-                    errors.push(rule_error("/id".into(), "type", "ID-1", msg));
+                    errors.push(rule_error("/id".into(), "type", id::ID_1, msg));
                 }
             }
-            tag(&mut errors, 0, "/id", "type", "ID-3");
+            tag(&mut errors, 0, "/id", "type", id::ID_3);
             if let Some(result) = v.get("result").filter(|r| r.kind() == Kind::Object) {
                 if let Some(rt) = result.get("resultType") {
                     if rt.str_eq("input_required") && has_def(rev, "InputRequiredResult") {
@@ -390,7 +393,7 @@ pub(crate) fn validate_message_view<'v, V: JsonView<'v>>(
                         errors.push(rule_error(
                             "/result/resultType".into(),
                             "enum",
-                            "RESULT-3",
+                            id::RESULT_3,
                             format!("{} is not a core `resultType` (`complete`, `input_required`); only a negotiated extension may define it (reported in strict mode)", rt.describe()),
                         ));
                     }
@@ -400,9 +403,9 @@ pub(crate) fn validate_message_view<'v, V: JsonView<'v>>(
         }
         Shape::Error { code } => {
             // ID-4: no `id` when it could not be read; never `null` (Q-17 lets receivers accept it).
-            tag(&mut errors, 0, "/id", "type", "ID-4");
+            tag(&mut errors, 0, "/id", "type", id::ID_4);
             if let (IdRead::Invalid(msg), false) = (read_id(v), errors.iter().any(|e| e.pointer == "/id")) {
-                errors.push(rule_error("/id".into(), "type", "ID-4", msg));
+                errors.push(rule_error("/id".into(), "type", id::ID_4, msg));
             }
             if let Some(code) = code {
                 if let Some(def) = error_def(rev, *code) {
@@ -443,7 +446,7 @@ pub(crate) fn unknown_method(rev: Revision, method: &str) -> ValidationError {
     } else {
         ""
     };
-    rule_error("/method".into(), "enum", "MSG-9", format!("unknown method `{method}` in revision {rev}{hint}"))
+    rule_error("/method".into(), "enum", id::MSG_9, format!("unknown method `{method}` in revision {rev}{hint}"))
 }
 
 const LEGACY_ONLY_METHODS: [&str; 9] = [
@@ -464,19 +467,19 @@ pub(crate) fn error_code_policy(code: i64) -> Option<ValidationError> {
         -32002 => Some(rule_error(
             "/error/code".into(),
             "not",
-            "ERR-4",
+            id::ERR_4,
             "-32002 (resource not found) is retired and must not be sent; use -32602".into(),
         )),
         -32042 => Some(rule_error(
             "/error/code".into(),
             "not",
-            "ERR-4",
+            id::ERR_4,
             "-32042 (URL elicitation required) is retired and must not be sent".into(),
         )),
         -32099..=-32020 => Some(rule_error(
             "/error/code".into(),
             "enum",
-            "ERR-3",
+            id::ERR_3,
             format!("{code} lies in the range -32020..-32099 reserved for the MCP spec, which defines only -32020, -32021 and -32022"),
         )),
         _ => None,
@@ -496,7 +499,7 @@ fn check_subscription_id<'v, V: JsonView<'v>>(v: &V, method: &str, errors: &mut 
                         errors.push(rule_error(
                             pointer(["params", "_meta", SUBSCRIPTION_ID_KEY]),
                             "type",
-                            "SUB-4",
+                            id::SUB_4,
                             format!("`{SUBSCRIPTION_ID_KEY}` must echo the listen request's id exactly; {} is not an integer literal", id.describe()),
                         ));
                     }
@@ -509,7 +512,7 @@ fn check_subscription_id<'v, V: JsonView<'v>>(v: &V, method: &str, errors: &mut 
         errors.push(rule_error(
             at,
             "required",
-            "SUB-4",
+            id::SUB_4,
             format!("`{method}` travels on a subscriptions/listen stream and must carry `_meta[\"{SUBSCRIPTION_ID_KEY}\"]` (the listen request's id)"),
         ));
     }

@@ -5,6 +5,8 @@ use std::fmt;
 
 use super::MetaKey;
 
+use crate::rules::id;
+
 /// The second labels that make a prefix reserved for MCP (META-3), compared case-insensitively
 /// (AMB-5).
 const RESERVED_SECOND_LABELS: [&str; 2] = ["modelcontextprotocol", "mcp"];
@@ -53,7 +55,7 @@ impl MetaKeyError {
 
     /// The rule: `META-1` (the grammar; the empty key is its AMB-5 reading).
     pub fn rule(&self) -> &'static str {
-        "META-1"
+        id::META_1
     }
 
     /// The key that was checked.
@@ -275,9 +277,9 @@ impl OtelError {
     /// The rule: `OTEL-1` (`traceparent`), `OTEL-2` (`tracestate`) or `OTEL-3` (`baggage`).
     pub fn rule(&self) -> &'static str {
         match self.key() {
-            "traceparent" => "OTEL-1",
-            "tracestate" => "OTEL-2",
-            _ => "OTEL-3",
+            "traceparent" => id::OTEL_1,
+            "tracestate" => id::OTEL_2,
+            _ => id::OTEL_3,
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::json::{Map, ToJson, Value};
 use crate::methods::ResultShape;
+use crate::rules::id;
 use crate::validate::{Options, ValidationError};
 use crate::Revision;
 
@@ -187,7 +188,7 @@ impl ProtocolError {
 /// );
 /// ```
 pub fn invalid_params_error(id: Option<Value>, message: impl Into<String>, data: Option<Value>) -> ProtocolError {
-    let mut e = ProtocolError::new(-32602, message.into(), id, 200, "ERR-1");
+    let mut e = ProtocolError::new(-32602, message.into(), id, 200, id::ERR_1);
     e.data = data;
     e
 }
@@ -217,7 +218,7 @@ pub fn unsupported_version_error<S: AsRef<str>>(id: Option<Value>, requested: &s
         format!("Unsupported protocol version `{requested}`; supported: {}", list.join(", ")),
         id,
         400,
-        "VER-1",
+        id::VER_1,
     );
     e.data = Some(Value::Object(data));
     e

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use crate::json::pointer::push as push_key;
 use crate::json::{JsonView, Kind};
+use crate::rules::id;
 use crate::validate::ValidationError;
 
 use super::meta;
@@ -71,7 +72,7 @@ impl RuleWalk {
                         }
                     }
                     if k == "inputRequests" && x.kind() == Kind::Object {
-                        self.duplicate_keys(&x, ptr, "MRTR-4", "inputRequests");
+                        self.duplicate_keys(&x, ptr, id::MRTR_4, "inputRequests");
                     }
                     if !OPAQUE_KEYS.contains(&k.as_ref()) {
                         self.walk(&x, ptr);
@@ -103,16 +104,16 @@ impl RuleWalk {
                     self.errors.push(rule_error(
                         ptr.clone(),
                         "propertyNames",
-                        "META-3",
+                        id::META_3,
                         format!("`{k}` uses a prefix reserved for MCP, and this revision defines no such key (reported in strict mode)"),
                     ))
                 }
                 Ok(_) => {}
             }
             let otel: Option<(&'static str, FormatCheck)> = match k.as_ref() {
-                "traceparent" => Some(("OTEL-1", meta::check_traceparent)),
-                "tracestate" => Some(("OTEL-2", meta::check_tracestate)),
-                "baggage" => Some(("OTEL-3", meta::check_baggage)),
+                "traceparent" => Some((id::OTEL_1, meta::check_traceparent)),
+                "tracestate" => Some((id::OTEL_2, meta::check_tracestate)),
+                "baggage" => Some((id::OTEL_3, meta::check_baggage)),
                 _ => None,
             };
             if let Some((rule, check)) = otel {
@@ -139,11 +140,13 @@ impl RuleWalk {
             let len = ptr.len();
             push_key(ptr, &k);
             match meta::check_meta_key(&k) {
-                Err(e) => self.errors.push(rule_error(ptr.clone(), "propertyNames", "EXT-1", format!("extension {e}"))),
+                Err(e) => {
+                    self.errors.push(rule_error(ptr.clone(), "propertyNames", id::EXT_1, format!("extension {e}")))
+                }
                 Ok(key) if key.prefix.is_none() => self.errors.push(rule_error(
                     ptr.clone(),
                     "propertyNames",
-                    "EXT-1",
+                    id::EXT_1,
                     format!("extension key `{k}` needs a prefix (`com.example/{k}`, `io.modelcontextprotocol/{k}`)"),
                 )),
                 Ok(_) => {}
@@ -176,7 +179,7 @@ pub(crate) fn check_input_required<'v, V: JsonView<'v>>(result: &V, at: &str, er
         errors.push(rule_error(
             at.to_owned(),
             "anyOf",
-            "MRTR-3",
+            id::MRTR_3,
             "an `input_required` result needs `inputRequests`, `requestState`, or both".into(),
         ));
     }

@@ -4,6 +4,7 @@
 
 use crate::json::{JsonView, Kind, Map, Tape, Value};
 use crate::methods::{Direction, MethodInfo, MethodKind};
+use crate::rules::id;
 use crate::validate::{Options, Path, Policy, ValidationError};
 use crate::Revision;
 
@@ -75,7 +76,7 @@ fn invalid_params(method: &str, errors: Vec<ValidationError>, id: Option<Value>,
         0 | 1 => String::new(),
         n => format!(" (and {} more)", n - 1),
     };
-    let mut e = refuse(-32602, format!("Invalid params for `{method}`: {first}{more}"), id, http_status, "SCHEMA");
+    let mut e = refuse(-32602, format!("Invalid params for `{method}`: {first}{more}"), id, http_status, id::SCHEMA);
     e.data = Some(errors_data(&errors));
     e.errors = errors;
     e
@@ -105,7 +106,7 @@ fn decode_request<'v, V: JsonView<'v>>(
             format!("Internal error: `{}` validated but could not be built", info.request_def),
             id,
             500,
-            "ERR-1",
+            id::ERR_1,
         )),
     }
 }
@@ -118,7 +119,7 @@ fn served(info: &MethodInfo, kind: MethodKind) -> bool {
 pub(crate) fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<AcceptedRequest, ProtocolError> {
     // Parse: UTF-8 and JSON (-32700, no id).
     let tape = Tape::parse_bytes(bytes).map_err(|e| {
-        let rule = if e.message.contains("UTF-8") { "MSG-8" } else { "CORE-2" };
+        let rule = if e.message.contains("UTF-8") { id::MSG_8 } else { id::CORE_2 };
         refuse(-32700, format!("Parse error: {e}"), None, 400, rule)
     })?;
     let v = tape.root();
@@ -133,7 +134,7 @@ pub(crate) fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<Accep
                 "Invalid Request: JSON-RPC batches are not supported; send one message per line or POST".into(),
                 None,
                 400,
-                "MSG-1",
+                id::MSG_1,
             ))
         }
         _ => {
@@ -142,17 +143,17 @@ pub(crate) fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<Accep
                 format!("Invalid Request: a message must be a JSON object, found {}", v.describe()),
                 None,
                 400,
-                "CORE-2",
+                id::CORE_2,
             ))
         }
     }
     let id = match read_id(&v) {
         IdRead::Absent => None,
         IdRead::Valid(id) => Some(id),
-        IdRead::Invalid(msg) => return Err(refuse(-32600, format!("Invalid Request: {msg}"), None, 400, "ID-1")),
+        IdRead::Invalid(msg) => return Err(refuse(-32600, format!("Invalid Request: {msg}"), None, 400, id::ID_1)),
     };
     if !v.get("jsonrpc").is_some_and(|j| j.str_eq("2.0")) {
-        return Err(refuse(-32600, "Invalid Request: `jsonrpc` must be \"2.0\"".into(), id, 400, "CORE-2"));
+        return Err(refuse(-32600, "Invalid Request: `jsonrpc` must be \"2.0\"".into(), id, 400, id::CORE_2));
     }
     let method = match v.get("method") {
         Some(m) => match m.as_str() {
@@ -163,7 +164,7 @@ pub(crate) fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<Accep
                     format!("Invalid Request: `method` must be a string, found {}", m.describe()),
                     id,
                     400,
-                    "CORE-2",
+                    id::CORE_2,
                 ))
             }
         },
@@ -173,10 +174,10 @@ pub(crate) fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<Accep
                 "Invalid Request: a server accepts requests and notifications, not responses".into(),
                 id,
                 400,
-                "MSG-5",
+                id::MSG_5,
             ))
         }
-        None => return Err(refuse(-32600, "Invalid Request: missing `method`".into(), id, 400, "CORE-2")),
+        None => return Err(refuse(-32600, "Invalid Request: missing `method`".into(), id, 400, id::CORE_2)),
     };
     if let Some(p) = v.get("params") {
         if p.kind() != Kind::Object {
@@ -185,7 +186,7 @@ pub(crate) fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<Accep
                 format!("Invalid Request: `params` must be an object, found {}", p.describe()),
                 id,
                 400,
-                "CORE-2",
+                id::CORE_2,
             ));
         }
     }
@@ -202,8 +203,8 @@ pub(crate) fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<Accep
 
     // Required `_meta` fields (-32602, HTTP 400), even for unknown methods.
     if let Some((at, msg)) = message::missing_request_meta(&v) {
-        let mut e = refuse(-32602, format!("Invalid params: {msg}"), Some(id), 400, "META-6");
-        e.errors.push(super::rules::rule_error(at, "required", "META-6", msg));
+        let mut e = refuse(-32602, format!("Invalid params: {msg}"), Some(id), 400, id::META_6);
+        e.errors.push(super::rules::rule_error(at, "required", id::META_6, msg));
         return Err(e);
     }
     let requested = meta_version.and_then(|x| x.as_str()).map(|s| s.into_owned()).unwrap_or_default();
@@ -211,7 +212,7 @@ pub(crate) fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<Accep
     // Version (-32022, HTTP 400). Legacy versions are usable only through
     // `initialize`, never in per-request `_meta` (AMB-8).
     let Some(rev) = versions.modern.iter().copied().find(|r| r.as_str() == requested) else {
-        return Err(versions.unsupported(&requested, Some(id), "VER-1"));
+        return Err(versions.unsupported(&requested, Some(id), id::VER_1));
     };
 
     // Method (-32601, HTTP 404).
@@ -223,7 +224,7 @@ pub(crate) fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<Accep
             } else {
                 String::new()
             };
-            return Err(refuse(-32601, format!("Method not found: `{method}`{extra}"), Some(id), 404, "MSG-9"));
+            return Err(refuse(-32601, format!("Method not found: `{method}`{extra}"), Some(id), 404, id::MSG_9));
         }
     };
 
@@ -242,11 +243,11 @@ fn check_notification<'v, V: JsonView<'v>>(
     let rev = match meta_version {
         Some(req) => match versions.modern.iter().chain(&versions.legacy).copied().find(|r| r.as_str() == req) {
             Some(r) => r,
-            None => return Err(versions.unsupported(req, None, "VER-1")),
+            None => return Err(versions.unsupported(req, None, id::VER_1)),
         },
         None => match versions.modern.first().or(versions.legacy.first()) {
             Some(r) => *r,
-            None => return Err(versions.unsupported("", None, "VER-1")),
+            None => return Err(versions.unsupported("", None, id::VER_1)),
         },
     };
     if let Some(info) = find_method(rev, method).filter(|i| served(i, MethodKind::Notification)) {
@@ -258,7 +259,7 @@ fn check_notification<'v, V: JsonView<'v>>(
     let mut errors = Vec::new();
     if !message::validate_def_at(rev, def, v, &Path::Root, opts, &mut errors) {
         let mut e =
-            refuse(-32600, format!("Invalid Request: notification `{method}` is malformed"), None, 400, "CORE-2");
+            refuse(-32600, format!("Invalid Request: notification `{method}` is malformed"), None, 400, id::CORE_2);
         e.errors = errors;
         return Err(e);
     }
@@ -266,9 +267,13 @@ fn check_notification<'v, V: JsonView<'v>>(
         Some(Some(request)) => {
             Ok(AcceptedRequest { revision: rev, method: method.to_owned(), id: None, legacy: false, request })
         }
-        _ => {
-            Err(refuse(-32603, format!("Internal error: `{def}` validated but could not be built"), None, 500, "ERR-1"))
-        }
+        _ => Err(refuse(
+            -32603,
+            format!("Internal error: `{def}` validated but could not be built"),
+            None,
+            500,
+            id::ERR_1,
+        )),
     }
 }
 
@@ -299,7 +304,7 @@ fn legacy_initialize<'v, V: JsonView<'v>>(
             ),
             Some(id),
             400,
-            "ERA-8",
+            id::ERA_8,
         );
         e.data = Some(Value::Object(data));
         e.legacy_initialize = true;
@@ -311,7 +316,8 @@ fn legacy_initialize<'v, V: JsonView<'v>>(
         .as_deref()
         .and_then(|r| versions.legacy.iter().copied().find(|x| x.as_str() == r))
         .unwrap_or(versions.legacy[0]);
-    let info = find_method(rev, "initialize")
-        .ok_or_else(|| refuse(-32603, format!("revision {rev} lacks `initialize`"), Some(id.clone()), 500, "ERR-1"))?;
+    let info = find_method(rev, "initialize").ok_or_else(|| {
+        refuse(-32603, format!("revision {rev} lacks `initialize`"), Some(id.clone()), 500, id::ERR_1)
+    })?;
     decode_request(rev, info, v, Some(id), true, 200)
 }

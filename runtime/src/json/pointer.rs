@@ -1,16 +1,6 @@
 //! JSON Pointers (RFC 6901): the one place that escapes and unescapes reference tokens, used by
 //! every crate of the project (validation errors, protocol rules, tool schemas, codegen's schema
-//! paths, the oracle).
-//!
-//! ```
-//! use mcpgen_runtime::json::pointer;
-//!
-//! let mut p = String::from("/params/_meta");
-//! pointer::push(&mut p, "io.modelcontextprotocol/protocolVersion");
-//! assert_eq!(p, "/params/_meta/io.modelcontextprotocol~1protocolVersion");
-//! assert_eq!(pointer::from_tokens(["a~b", "c/d"]), "/a~0b/c~1d");
-//! assert_eq!(pointer::unescape("a~0b~1c"), "a~b/c");
-//! ```
+//! paths, which include this file, the oracle).
 
 use std::borrow::Cow;
 

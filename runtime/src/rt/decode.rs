@@ -5,6 +5,7 @@ use std::any::Any;
 use std::fmt;
 
 use crate::json::{JsonView, Map, Number, ObjectMap, ParseError, Tape, ToJson, Value};
+use crate::rules::id;
 use crate::validate::{Cx, Options, Path, Policy, ValidationError};
 
 /// Why a decode failed.
@@ -63,7 +64,7 @@ impl DecodeError {
     pub fn rule(&self) -> Option<&'static str> {
         match self {
             DecodeError::Protocol { rule, .. } => Some(rule),
-            DecodeError::UnknownMethod { .. } => Some("MSG-9"),
+            DecodeError::UnknownMethod { .. } => Some(id::MSG_9),
             _ => None,
         }
     }

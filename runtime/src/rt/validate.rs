@@ -4,6 +4,7 @@
 use std::fmt;
 
 use crate::json::{JsonView, Kind};
+use crate::rules::id;
 
 /// What to do with object keys the schema does not declare (on objects that are open only
 /// implicitly; maps, `_meta` objects and `additionalProperties` schemas always accept keys).
@@ -455,7 +456,7 @@ pub fn reject_unknown_key(key: &str, p: &Path<'_>, sp: &'static str, cx: &mut Cx
     if cx.opts.policy != Policy::Strict {
         return true;
     }
-    cx.fail_rule(p, sp, "additionalProperties", "POLICY-STRICT", || {
+    cx.fail_rule(p, sp, "additionalProperties", id::POLICY_STRICT, || {
         format!("unknown property `{key}` (rejected by the strict unknown-key policy)")
     });
     false
