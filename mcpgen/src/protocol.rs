@@ -36,10 +36,10 @@ pub use message::{is_modern, LISTEN_STREAM_NOTIFICATIONS};
 pub use meta::{check_baggage, check_traceparent, check_tracestate, MetaKeyError, OtelError};
 pub use response::{
     complete_response, complete_result, invalid_params_error, result_response, unsupported_version_error, ResultError,
-    SERVER_INFO_META_KEY,
 };
 
 use crate::decode::{AnyDecoded, DecodeError, DecodedResult};
+use crate::error_codes;
 use crate::json::{JsonView, Map, Value};
 use crate::rules::id;
 use crate::validate::{Options, ValidationError};
@@ -199,7 +199,13 @@ pub fn check_http_headers<'h>(
 pub fn missing_capability_error(id: Option<Value>, required: Value) -> ProtocolError {
     let mut data = Map::new();
     data.push("requiredCapabilities", required);
-    let mut e = ProtocolError::new(-32021, "Missing required client capability".into(), id, 400, id::META_9);
+    let mut e = ProtocolError::new(
+        error_codes::MISSING_REQUIRED_CLIENT_CAPABILITY_ERROR,
+        "Missing required client capability".into(),
+        id,
+        400,
+        id::META_9,
+    );
     e.data = Some(Value::Object(data));
     e
 }
@@ -353,6 +359,10 @@ pub fn check_response_for(
     client::check_response(bytes, req.method, req.task_augmented, revision, req.extension_result_types)
 }
 
+/// -32002, resource not found: what servers before 2026-07-28 send (ERR-5), retired since
+/// (ERR-4). No pinned schema defines it, so it is not in the generated `error_codes`.
+pub(crate) const RESOURCE_NOT_FOUND_LEGACY: i64 = -32002;
+
 /// What an error code means to a client (ERR-2, ERR-5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ErrorCategory {
@@ -377,15 +387,15 @@ pub enum ErrorCategory {
 impl ErrorCategory {
     pub fn of(code: i64) -> ErrorCategory {
         match code {
-            -32700 => ErrorCategory::Parse,
-            -32600 => ErrorCategory::InvalidRequest,
-            -32601 => ErrorCategory::MethodNotFound,
-            -32602 => ErrorCategory::InvalidParams,
-            -32603 => ErrorCategory::Internal,
-            -32020 => ErrorCategory::HeaderMismatch,
-            -32021 => ErrorCategory::MissingClientCapability,
-            -32022 => ErrorCategory::UnsupportedProtocolVersion,
-            -32002 => ErrorCategory::ResourceNotFound,
+            error_codes::PARSE_ERROR => ErrorCategory::Parse,
+            error_codes::INVALID_REQUEST_ERROR => ErrorCategory::InvalidRequest,
+            error_codes::METHOD_NOT_FOUND_ERROR => ErrorCategory::MethodNotFound,
+            error_codes::INVALID_PARAMS_ERROR => ErrorCategory::InvalidParams,
+            error_codes::INTERNAL_ERROR => ErrorCategory::Internal,
+            error_codes::HEADER_MISMATCH_ERROR => ErrorCategory::HeaderMismatch,
+            error_codes::MISSING_REQUIRED_CLIENT_CAPABILITY_ERROR => ErrorCategory::MissingClientCapability,
+            error_codes::UNSUPPORTED_PROTOCOL_VERSION_ERROR => ErrorCategory::UnsupportedProtocolVersion,
+            RESOURCE_NOT_FOUND_LEGACY => ErrorCategory::ResourceNotFound,
             -32019..=-32000 => ErrorCategory::LegacyImplementationDefined,
             -32099..=-32023 => ErrorCategory::ReservedUndefined,
             _ => ErrorCategory::Application,
@@ -404,8 +414,9 @@ impl CheckedResponse {
     /// ERR-5: -32002 (any era) means the resource was not found; a -32602 answering
     /// `resources/read` may mean it too (a hint only: -32602 has other causes).
     pub fn may_be_resource_not_found(&self, request_method: &str) -> bool {
-        matches!(self, CheckedResponse::Error { code: -32002, .. })
-            || (request_method == "resources/read" && matches!(self, CheckedResponse::Error { code: -32602, .. }))
+        matches!(self, CheckedResponse::Error { code: RESOURCE_NOT_FOUND_LEGACY, .. })
+            || (request_method == "resources/read"
+                && matches!(self, CheckedResponse::Error { code: error_codes::INVALID_PARAMS_ERROR, .. }))
     }
 }
 

@@ -48,6 +48,17 @@ pub struct MethodInfo {
     pub task_result: Option<&'static str>,
 }
 
+/// The definition an error response's `error.code` selects (one row of the generated
+/// `mcpgen::error_codes::ERROR_DEFS`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ErrorDef {
+    pub code: i64,
+    pub def: &'static str,
+    /// True when the definition is a whole error response (`{jsonrpc, id, error}`: the MCP
+    /// codes); false when it is a bare `Error` object (the JSON-RPC codes, Q-11).
+    pub whole_response: bool,
+}
+
 /// What a request method's complete result carries (one row of a revision's generated
 /// `RESULT_SHAPES`): what a peer must stamp on the results it sends, and which array a
 /// lenient list decode may thin out.

@@ -1,6 +1,7 @@
 //! Client side: checking responses ([`super::check_response`]) and era detection (ERA-2/3/5).
 
 use crate::decode::DecodeError;
+use crate::error_codes;
 use crate::json::{JsonView, Kind, Tape};
 use crate::methods::ResultFor;
 use crate::rules::id;
@@ -172,7 +173,7 @@ fn prefix_pointer(e: &mut ValidationError, prefix: &str) {
 /// under a modern revision of this build. Returns the versions a -32022 names.
 fn recognized_modern_error<'v, V: JsonView<'v>>(v: &V) -> Option<Vec<String>> {
     let code = int_literal(&v.get("error")?.get("code")?)?;
-    if !matches!(code, -32022..=-32020) {
+    if !matches!(code, error_codes::UNSUPPORTED_PROTOCOL_VERSION_ERROR..=error_codes::HEADER_MISMATCH_ERROR) {
         return None;
     }
     let opts = Options::decoding(Policy::Lossless);

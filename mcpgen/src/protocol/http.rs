@@ -3,11 +3,12 @@
 
 use std::borrow::Cow;
 
+use crate::error_codes;
 use crate::http::name_param;
 use crate::json::{JsonView, Tape, Value};
 use crate::rules::id;
 
-use super::message::{read_id, IdRead, PROTOCOL_VERSION_KEY};
+use super::message::{read_id, IdRead};
 use super::ProtocolError;
 
 /// The standard headers a modern HTTP request carries (names compare case-insensitively,
@@ -18,7 +19,7 @@ const NAME: &str = "mcp-name";
 
 fn mismatch(id: Option<Value>, rule: &'static str, message: String) -> ProtocolError {
     ProtocolError {
-        code: -32020,
+        code: error_codes::HEADER_MISMATCH_ERROR,
         message,
         data: None,
         id,
@@ -42,7 +43,8 @@ pub(crate) fn check<'h>(
     // A body that is not JSON, or not a modern request, is check_request's to judge.
     let Ok(outcome) = Tape::with_parsed(body, |tape| {
         let v = tape.root();
-        let version = v.get("params").and_then(|p| p.get("_meta")).and_then(|m| m.get(PROTOCOL_VERSION_KEY));
+        let version =
+            v.get("params").and_then(|p| p.get("_meta")).and_then(|m| m.get(crate::meta_keys::PROTOCOL_VERSION));
         let Some(version) = version.and_then(|x| x.as_str().map(Cow::into_owned)) else { return Ok(()) };
         let Some(method) = v.get("method").and_then(|m| m.as_str().map(Cow::into_owned)) else { return Ok(()) };
         let id = match read_id(&v) {

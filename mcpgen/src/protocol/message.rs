@@ -2,9 +2,11 @@
 //! against the definition the `method` or error `code` selects, then the protocol rules.
 
 use crate::decode::DecodeError;
+use crate::error_codes::{self, ERROR_DEFS};
 use crate::json::pointer::from_tokens as pointer;
 use crate::json::{JsonView, Kind, Value};
-use crate::methods::{Direction, MethodInfo, MethodKind};
+use crate::meta_keys::{CLIENT_CAPABILITIES, PROTOCOL_VERSION, SUBSCRIPTION_ID};
+use crate::methods::{Direction, ErrorDef, MethodInfo, MethodKind};
 use crate::rules::id;
 use crate::validate::{Cx, Options, Path, Policy, ValidationError};
 use crate::Revision;
@@ -22,39 +24,12 @@ pub const LISTEN_STREAM_NOTIFICATIONS: [&str; 5] = [
     "notifications/resources/updated",
 ];
 
-pub(crate) const SUBSCRIPTION_ID_KEY: &str = "io.modelcontextprotocol/subscriptionId";
-pub(crate) const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
-pub(crate) const CLIENT_CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
-
-/// An error definition selected by `error.code`.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct ErrorDef {
-    pub code: i64,
-    pub def: &'static str,
-    /// True when the definition is a whole error response (the MCP codes); false when it is a
-    /// bare `Error` object (the JSON-RPC codes, Q-11).
-    pub whole_response: bool,
-}
-
-/// Every error definition some revision has, by code; [`error_def`] keeps those the revision
-/// defines (a test checks each code against the definition's `const`).
-pub(crate) const ERROR_DEFS: [ErrorDef; 9] = [
-    ErrorDef { code: -32700, def: "ParseError", whole_response: false },
-    ErrorDef { code: -32600, def: "InvalidRequestError", whole_response: false },
-    ErrorDef { code: -32601, def: "MethodNotFoundError", whole_response: false },
-    ErrorDef { code: -32602, def: "InvalidParamsError", whole_response: false },
-    ErrorDef { code: -32603, def: "InternalError", whole_response: false },
-    ErrorDef { code: -32020, def: "HeaderMismatchError", whole_response: true },
-    ErrorDef { code: -32021, def: "MissingRequiredClientCapabilityError", whole_response: true },
-    ErrorDef { code: -32022, def: "UnsupportedProtocolVersionError", whole_response: true },
-    ErrorDef { code: -32042, def: "URLElicitationRequiredError", whole_response: true },
-];
-
 pub(crate) fn has_def(rev: Revision, name: &str) -> bool {
     rev.definitions().iter().any(|d| d.name == name)
 }
 
-/// The definition a revision gives to an error code, if any.
+/// The definition a revision gives to an error code, if any (the generated table holds every
+/// revision's; a test checks each code against its definition's `const`).
 pub(crate) fn error_def(rev: Revision, code: i64) -> Option<ErrorDef> {
     ERROR_DEFS.iter().copied().find(|e| e.code == code && has_def(rev, e.def))
 }
@@ -279,28 +254,26 @@ pub(crate) fn missing_request_meta<'v, V: JsonView<'v>>(v: &V) -> Option<(String
             "missing `params._meta`: every request carries the protocol version and client capabilities there".into(),
         ));
     };
-    match meta.get(PROTOCOL_VERSION_KEY) {
+    match meta.get(PROTOCOL_VERSION) {
         Some(x) if x.kind() == Kind::String => {}
         Some(x) => {
             return Some((
-                pointer(["params", "_meta", PROTOCOL_VERSION_KEY]),
-                format!("`{PROTOCOL_VERSION_KEY}` must be a string, found {}", x.describe()),
+                pointer(["params", "_meta", PROTOCOL_VERSION]),
+                format!("`{PROTOCOL_VERSION}` must be a string, found {}", x.describe()),
             ))
         }
-        None => {
-            return Some(("/params/_meta".into(), format!("missing required `_meta` field `{PROTOCOL_VERSION_KEY}`")))
-        }
+        None => return Some(("/params/_meta".into(), format!("missing required `_meta` field `{PROTOCOL_VERSION}`"))),
     }
-    match meta.get(CLIENT_CAPABILITIES_KEY) {
+    match meta.get(CLIENT_CAPABILITIES) {
         Some(x) if x.kind() == Kind::Object => None,
         Some(x) => Some((
-            pointer(["params", "_meta", CLIENT_CAPABILITIES_KEY]),
-            format!("`{CLIENT_CAPABILITIES_KEY}` must be an object, found {}", x.describe()),
+            pointer(["params", "_meta", CLIENT_CAPABILITIES]),
+            format!("`{CLIENT_CAPABILITIES}` must be an object, found {}", x.describe()),
         )),
         None => Some((
             "/params/_meta".into(),
             format!(
-                "missing required `_meta` field `{CLIENT_CAPABILITIES_KEY}` (`{{}}` declares no optional capabilities)"
+                "missing required `_meta` field `{CLIENT_CAPABILITIES}` (`{{}}` declares no optional capabilities)"
             ),
         )),
     }
@@ -464,13 +437,13 @@ const LEGACY_ONLY_METHODS: [&str; 9] = [
 /// ERR-3 / ERR-4 for codes the revision does not define (modern revisions).
 pub(crate) fn error_code_policy(code: i64) -> Option<ValidationError> {
     match code {
-        -32002 => Some(rule_error(
+        super::RESOURCE_NOT_FOUND_LEGACY => Some(rule_error(
             "/error/code".into(),
             "not",
             id::ERR_4,
             "-32002 (resource not found) is retired and must not be sent; use -32602".into(),
         )),
-        -32042 => Some(rule_error(
+        error_codes::URL_ELICITATION_REQUIRED_ERROR => Some(rule_error(
             "/error/code".into(),
             "not",
             id::ERR_4,
@@ -493,14 +466,14 @@ fn check_subscription_id<'v, V: JsonView<'v>>(v: &V, method: &str, errors: &mut 
         Some(params) => match params.get("_meta") {
             None => ("/params".to_owned(), false),
             Some(meta) => {
-                let id = meta.get(SUBSCRIPTION_ID_KEY);
+                let id = meta.get(SUBSCRIPTION_ID);
                 if let Some(id) = &id {
                     if id.kind() == Kind::Number && int_literal(id).is_none() && id.is_integer() {
                         errors.push(rule_error(
-                            pointer(["params", "_meta", SUBSCRIPTION_ID_KEY]),
+                            pointer(["params", "_meta", SUBSCRIPTION_ID]),
                             "type",
                             id::SUB_4,
-                            format!("`{SUBSCRIPTION_ID_KEY}` must echo the listen request's id exactly; {} is not an integer literal", id.describe()),
+                            format!("`{SUBSCRIPTION_ID}` must echo the listen request's id exactly; {} is not an integer literal", id.describe()),
                         ));
                     }
                 }
@@ -513,7 +486,7 @@ fn check_subscription_id<'v, V: JsonView<'v>>(v: &V, method: &str, errors: &mut 
             at,
             "required",
             id::SUB_4,
-            format!("`{method}` travels on a subscriptions/listen stream and must carry `_meta[\"{SUBSCRIPTION_ID_KEY}\"]` (the listen request's id)"),
+            format!("`{method}` travels on a subscriptions/listen stream and must carry `_meta[\"{SUBSCRIPTION_ID}\"]` (the listen request's id)"),
         ));
     }
 }

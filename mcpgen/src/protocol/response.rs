@@ -1,16 +1,15 @@
 //! The responses a peer sends: the result envelope, results stamped as the revision requires
 //! (RESULT-1, RESULT-7 / META-11), and the typed error responses built on [`ProtocolError`].
 
+use crate::error_codes;
 use crate::json::{Map, ToJson, Value};
+use crate::meta_keys;
 use crate::methods::ResultShape;
 use crate::rules::id;
 use crate::validate::{Options, ValidationError};
 use crate::Revision;
 
 use super::{AcceptedRequest, ProtocolError};
-
-/// The `_meta` key of the per-response server identity (2026-07-28: `ResultMetaObject`).
-pub const SERVER_INFO_META_KEY: &str = "io.modelcontextprotocol/serverInfo";
 
 /// Why a result could not be completed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -120,7 +119,7 @@ pub fn complete_result<R: ToJson + ?Sized>(
     if shape.result_type {
         m.insert("resultType", Value::String("complete".into()));
     }
-    if let Some(info) = server_info.filter(|_| shape.declares_meta_key(SERVER_INFO_META_KEY)) {
+    if let Some(info) = server_info.filter(|_| shape.declares_meta_key(meta_keys::SERVER_INFO)) {
         // The revision's own definition of the value: one validator, the schema's.
         crate::validate_view(revision, "Implementation", &info, Options::default()).map_err(|e| match e {
             crate::DecodeError::Invalid(errors) => ResultError::InvalidServerInfo(errors),
@@ -137,8 +136,8 @@ pub fn complete_result<R: ToJson + ?Sized>(
             m.insert("_meta", Value::Object(Map::new()));
         }
         match m.get_mut("_meta") {
-            Some(Value::Object(meta)) if !meta.contains_key(SERVER_INFO_META_KEY) => {
-                meta.insert(SERVER_INFO_META_KEY, info.clone());
+            Some(Value::Object(meta)) if !meta.contains_key(meta_keys::SERVER_INFO) => {
+                meta.insert(meta_keys::SERVER_INFO, info.clone());
             }
             Some(Value::Object(_)) | None => {}
             Some(other) => return Err(ResultError::MetaNotAnObject { found: kind_name(other) }),
@@ -188,7 +187,7 @@ impl ProtocolError {
 /// );
 /// ```
 pub fn invalid_params_error(id: Option<Value>, message: impl Into<String>, data: Option<Value>) -> ProtocolError {
-    let mut e = ProtocolError::new(-32602, message.into(), id, 200, id::ERR_1);
+    let mut e = ProtocolError::new(error_codes::INVALID_PARAMS_ERROR, message.into(), id, 200, id::ERR_1);
     e.data = data;
     e
 }
@@ -214,7 +213,7 @@ pub fn unsupported_version_error<S: AsRef<str>>(id: Option<Value>, requested: &s
     data.push("supported", Value::Array(list.iter().map(|s| Value::String((*s).to_owned())).collect()));
     data.push("requested", Value::String(requested.to_owned()));
     let mut e = ProtocolError::new(
-        -32022,
+        error_codes::UNSUPPORTED_PROTOCOL_VERSION_ERROR,
         format!("Unsupported protocol version `{requested}`; supported: {}", list.join(", ")),
         id,
         400,

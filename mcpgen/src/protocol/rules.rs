@@ -19,20 +19,17 @@ const OPAQUE_KEYS: [&str; 6] =
 
 /// Keys whose value is a capabilities object (client or server), so its `extensions` member
 /// is subject to EXT-1.
-const CAPABILITY_KEYS: [&str; 3] =
-    ["io.modelcontextprotocol/clientCapabilities", "capabilities", "requiredCapabilities"];
+const CAPABILITY_KEYS: [&str; 3] = [crate::meta_keys::CLIENT_CAPABILITIES, "capabilities", "requiredCapabilities"];
 
-/// Keys under reserved prefixes that the spec defines (META-5; `related-task` is 2025-11-25's
-/// tasks key). Others are flagged under META-3 in strict mode only.
-const KNOWN_RESERVED_KEYS: [&str; 7] = [
-    "io.modelcontextprotocol/protocolVersion",
-    "io.modelcontextprotocol/clientInfo",
-    "io.modelcontextprotocol/clientCapabilities",
-    "io.modelcontextprotocol/logLevel",
-    "io.modelcontextprotocol/subscriptionId",
-    "io.modelcontextprotocol/serverInfo",
-    "io.modelcontextprotocol/related-task",
-];
+/// Keys under reserved prefixes that the spec defines but no pinned schema declares (the
+/// declared ones are `meta_keys::ALL`): 2025-11-25's tasks key, named only in the spec's text.
+const SPEC_ONLY_RESERVED_KEYS: [&str; 1] = ["io.modelcontextprotocol/related-task"];
+
+/// META-5: a key under a reserved prefix that the spec defines; others are flagged under META-3
+/// in strict mode only.
+fn is_known_reserved_key(key: &str) -> bool {
+    crate::meta_keys::ALL.contains(&key) || SPEC_ONLY_RESERVED_KEYS.contains(&key)
+}
 
 /// An error raised by a protocol rule rather than the schema. `keyword` names the JSON Schema
 /// keyword that would express the rule; `schema_path` is empty.
@@ -100,7 +97,7 @@ impl RuleWalk {
             push_key(ptr, &k);
             match meta::split_meta_key(&k) {
                 Err(e) => self.errors.push(rule_error(ptr.clone(), "propertyNames", e.rule(), e.to_string())),
-                Ok((_, _, reserved)) if reserved && self.strict && !KNOWN_RESERVED_KEYS.contains(&k.as_ref()) => {
+                Ok((_, _, reserved)) if reserved && self.strict && !is_known_reserved_key(&k) => {
                     self.errors.push(rule_error(
                         ptr.clone(),
                         "propertyNames",
