@@ -15,6 +15,7 @@ pub mod load;
 /// runtime (it writes the runtime's rule ids), so it includes the file instead of depending on
 /// the crate.
 #[path = "../../runtime/src/json/pointer.rs"]
+#[allow(dead_code)]
 mod pointer;
 pub mod rules;
 

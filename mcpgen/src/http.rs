@@ -29,10 +29,12 @@ use std::fmt;
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
+use mcpgen_runtime::__rt::single;
 use serde_json::Value;
 
 use crate::json::pointer as json_pointer;
 use crate::rules::id;
+use crate::{CoreError, ValidationError};
 
 const SENTINEL_START: &str = "=?base64?";
 const SENTINEL_END: &str = "?=";
@@ -65,12 +67,16 @@ fn looks_like_sentinel(value: &str) -> bool {
 
 /// Why a header value cannot be decoded (XHDR-9).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum HeaderValueError {
     /// The sentinel's payload is not standard Base64.
+    #[non_exhaustive]
     Base64 { value: String },
     /// The Base64 payload is not UTF-8.
+    #[non_exhaustive]
     Utf8 { value: String },
     /// A plain value with a byte that is not visible ASCII or a space.
+    #[non_exhaustive]
     InvalidCharacter { value: String, byte: u8 },
 }
 
@@ -88,6 +94,23 @@ impl fmt::Display for HeaderValueError {
     }
 }
 impl std::error::Error for HeaderValueError {}
+
+/// Kinds `base64`, `utf8`, `invalid_character`; rule XHDR-9.
+impl CoreError for HeaderValueError {
+    fn kind(&self) -> &'static str {
+        match self {
+            HeaderValueError::Base64 { .. } => "base64",
+            HeaderValueError::Utf8 { .. } => "utf8",
+            HeaderValueError::InvalidCharacter { .. } => "invalid_character",
+        }
+    }
+    fn rule(&self) -> Option<&'static str> {
+        Some(id::XHDR_9)
+    }
+    fn errors(&self) -> Cow<'_, [ValidationError]> {
+        single("", "", Some(id::XHDR_9), self.to_string())
+    }
+}
 
 /// XHDR-9: the value a header carries, the sentinel decoded.
 pub fn decode_header_value(value: &str) -> Result<Cow<'_, str>, HeaderValueError> {
@@ -154,6 +177,7 @@ impl HeaderBinding {
 /// Why a tool's `x-mcp-header` annotations make it unusable over HTTP (XHDR-6: drop the tool,
 /// keep the others).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct HeaderBindingError {
     /// XHDR-2 (name), XHDR-3 (duplicate), XHDR-4 (type) or XHDR-5 (position).
     pub rule: &'static str,
@@ -169,6 +193,25 @@ impl fmt::Display for HeaderBindingError {
     }
 }
 impl std::error::Error for HeaderBindingError {}
+
+/// Kind by rule: `header_name` (XHDR-2), `duplicate_header` (XHDR-3), `header_type` (XHDR-4),
+/// `header_position` (XHDR-5); one entry at its pointer with keyword `x-mcp-header`.
+impl CoreError for HeaderBindingError {
+    fn kind(&self) -> &'static str {
+        match self.rule {
+            id::XHDR_2 => "header_name",
+            id::XHDR_3 => "duplicate_header",
+            id::XHDR_4 => "header_type",
+            _ => "header_position",
+        }
+    }
+    fn rule(&self) -> Option<&'static str> {
+        Some(self.rule)
+    }
+    fn errors(&self) -> Cow<'_, [ValidationError]> {
+        single(self.pointer.clone(), "x-mcp-header", Some(self.rule), self.message.clone())
+    }
+}
 
 /// Keywords whose value is one subschema, an array of them, or a map of them; an annotation
 /// below any of them is not on a `properties` path (XHDR-5).
@@ -309,10 +352,13 @@ fn is_tchar(c: char) -> bool {
 
 /// Why a `tools/call` argument cannot be mirrored (XHDR-4, XHDR-7): the call fails locally.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ParamHeaderError {
     /// The argument's JSON type is not the annotated property's type.
+    #[non_exhaustive]
     WrongType { header: String, expected: HeaderValueKind, found: String },
     /// An integer beyond ±(2^53 − 1).
+    #[non_exhaustive]
     OutOfRange { header: String, value: String },
 }
 
@@ -329,6 +375,26 @@ impl fmt::Display for ParamHeaderError {
     }
 }
 impl std::error::Error for ParamHeaderError {}
+
+/// Kinds `wrong_type` (XHDR-7: the argument is not of the annotated type) and `out_of_range`
+/// (XHDR-4).
+impl CoreError for ParamHeaderError {
+    fn kind(&self) -> &'static str {
+        match self {
+            ParamHeaderError::WrongType { .. } => "wrong_type",
+            ParamHeaderError::OutOfRange { .. } => "out_of_range",
+        }
+    }
+    fn rule(&self) -> Option<&'static str> {
+        Some(match self {
+            ParamHeaderError::WrongType { .. } => id::XHDR_7,
+            ParamHeaderError::OutOfRange { .. } => id::XHDR_4,
+        })
+    }
+    fn errors(&self) -> Cow<'_, [ValidationError]> {
+        single("", "", CoreError::rule(self), self.to_string())
+    }
+}
 
 /// XHDR-7: the `Mcp-Param-*` headers of a `tools/call` with these `arguments`: an absent or
 /// `null` argument gets no header; strings go as they are, integers in decimal, booleans as

@@ -186,7 +186,9 @@ impl fmt::Display for IconErrorKind {
 }
 
 /// A refused icon: kind, rule (via the kind) and a message a person can act on.
+/// `#[non_exhaustive]`; as a [`CoreError`](crate::CoreError), one entry with its rule and message.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct IconError {
     pub kind: IconErrorKind,
     pub message: String,
@@ -209,6 +211,18 @@ impl fmt::Display for IconError {
 }
 
 impl std::error::Error for IconError {}
+
+impl crate::CoreError for IconError {
+    fn kind(&self) -> &'static str {
+        self.kind.as_str()
+    }
+    fn rule(&self) -> Option<&'static str> {
+        Some(self.kind.rule())
+    }
+    fn errors(&self) -> std::borrow::Cow<'_, [crate::ValidationError]> {
+        mcpgen_runtime::__rt::single("", "", Some(self.kind.rule()), self.message.clone())
+    }
+}
 
 /// An accepted `Icon.src`.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -85,8 +85,8 @@ pub mod tools;
 
 pub use mcpgen_runtime::{json, methods};
 pub use mcpgen_runtime::{
-    AnyDecoded, ArmFailure, BuildError, Decode, DecodeError, DecodedResult, DefEntry, FieldEntry, FromJson, JsonView,
-    Number, Options, Policy, ToJson, UnknownPolicy, Validate, ValidationError, Value,
+    AnyDecoded, ArmFailure, BuildError, CoreError, Decode, DecodeError, DecodedResult, DefEntry, FieldEntry, FromJson,
+    JsonView, Number, Options, Policy, ToJson, UnknownPolicy, Validate, ValidationError, Value,
 };
 pub use mcpgen_schema::*;
 
@@ -103,9 +103,7 @@ use validate::{Cx, Path};
 
 /// Looks up a definition, or says which revision lacks it.
 pub fn definition(revision: Revision, name: &str) -> Result<&'static DefEntry, DecodeError> {
-    revision
-        .definition(name)
-        .ok_or_else(|| DecodeError::UnknownDefinition { revision: revision.as_str(), name: name.to_owned() })
+    revision.definition(name).ok_or_else(|| DecodeError::unknown_definition(revision.as_str(), name))
 }
 
 /// Decodes JSON bytes as the definition `name` of `revision`, chosen at run time, and returns
@@ -139,7 +137,7 @@ pub fn decode_view<'v, V: JsonView<'v>>(
     match revision.build_view(name, v, &decode::Builder::new(opts)) {
         Some(Some(x)) => Ok(x),
         Some(None) => Err(DecodeError::Internal(format!("{name} accepted by the validator but not by the builder"))),
-        None => Err(DecodeError::UnknownDefinition { revision: revision.as_str(), name: name.to_owned() }),
+        None => Err(DecodeError::unknown_definition(revision.as_str(), name)),
     }
 }
 
@@ -165,7 +163,7 @@ pub fn validate_view<'v, V: JsonView<'v>>(
     v: &V,
     opts: Options,
 ) -> Result<(), DecodeError> {
-    let unknown = || DecodeError::UnknownDefinition { revision: revision.as_str(), name: name.to_owned() };
+    let unknown = || DecodeError::unknown_definition(revision.as_str(), name);
     if revision.validate_view(name, v, &Path::Root, &mut Cx::fail_fast(opts)).ok_or_else(unknown)? {
         return Ok(());
     }

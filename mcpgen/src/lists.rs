@@ -36,6 +36,7 @@ use crate::Revision;
 /// One list item that [`decode_result_skipping_invalid_items`] left out. Its `Display` is one
 /// line: `skipped /tools/1: /tools/1: missing required property ...` (the CLI's stderr).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SkippedItem {
     /// JSON pointer of the item in the result as received (`/tools/1`).
     pub pointer: String,

@@ -38,11 +38,16 @@ pub use response::{
     complete_response, complete_result, invalid_params_error, result_response, unsupported_version_error, ResultError,
 };
 
+use std::borrow::Cow;
+
+use mcpgen_runtime::__rt::single;
+
 use crate::decode::{AnyDecoded, DecodeError, DecodedResult};
 use crate::error_codes;
 use crate::json::{JsonView, Map, Value};
 use crate::rules::id;
 use crate::validate::{Options, ValidationError};
+use crate::CoreError;
 use crate::Revision;
 
 /// Server settings for [`check_request`].
@@ -82,7 +87,13 @@ pub struct AcceptedRequest {
 }
 
 /// Why a server must refuse a request: everything needed for the reply.
+///
+/// `#[non_exhaustive]`: build one with [`ProtocolError::new`] (or the typed constructors
+/// [`invalid_params_error`], [`unsupported_version_error`], [`missing_capability_error`]). As a
+/// [`CoreError`]: kind from the code ([`ErrorCategory::as_str`]: `method_not_found`, …), its
+/// rule, and its validation errors, or one entry with its rule and message.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct ProtocolError {
     /// JSON-RPC error code (-32700, -32600, -32601, -32602, -32021, -32022, …).
     pub code: i64,
@@ -132,6 +143,21 @@ impl std::fmt::Display for ProtocolError {
     }
 }
 impl std::error::Error for ProtocolError {}
+
+impl CoreError for ProtocolError {
+    fn kind(&self) -> &'static str {
+        ErrorCategory::of(self.code).as_str()
+    }
+    fn rule(&self) -> Option<&'static str> {
+        Some(self.rule)
+    }
+    fn errors(&self) -> Cow<'_, [ValidationError]> {
+        if self.errors.is_empty() {
+            return single("", "", Some(self.rule), self.message.clone());
+        }
+        Cow::Borrowed(&self.errors)
+    }
+}
 
 /// Server side: decides whether a request (or notification) should be served, in mcpgen's check
 /// order (AMB-9; the spec defines none): parse → envelope → `_meta` → version → method → params.
@@ -201,7 +227,7 @@ pub fn missing_capability_error(id: Option<Value>, required: Value) -> ProtocolE
     data.push("requiredCapabilities", required);
     let mut e = ProtocolError::new(
         error_codes::MISSING_REQUIRED_CLIENT_CAPABILITY_ERROR,
-        "Missing required client capability".into(),
+        "Missing required client capability",
         id,
         400,
         id::META_9,
@@ -280,12 +306,44 @@ pub enum CheckedResponse {
 }
 
 /// A response that the client must treat as invalid (a local error, ERR-7: never mistaken for
-/// an error the peer sent).
+/// an error the peer sent). `#[non_exhaustive]`: build one with [`ResponseError::new`]. As a
+/// [`CoreError`]: kind `invalid_response`, its rule, and its errors (or one entry with its
+/// message).
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct ResponseError {
     pub rule: Option<&'static str>,
     pub message: String,
+    /// Details, pointers relative to the whole response (`/result/...`).
     pub errors: Vec<ValidationError>,
+}
+
+impl ResponseError {
+    /// A refusal by `rule` (an id of [`crate::rules::id`], or `None` for a plain schema failure).
+    pub fn new(rule: Option<&'static str>, message: impl Into<String>) -> ResponseError {
+        ResponseError { rule, message: message.into(), errors: Vec::new() }
+    }
+
+    /// The same refusal, with its details.
+    pub fn with_errors(mut self, errors: Vec<ValidationError>) -> ResponseError {
+        self.errors = errors;
+        self
+    }
+}
+
+impl CoreError for ResponseError {
+    fn kind(&self) -> &'static str {
+        "invalid_response"
+    }
+    fn rule(&self) -> Option<&'static str> {
+        self.rule
+    }
+    fn errors(&self) -> Cow<'_, [ValidationError]> {
+        if self.errors.is_empty() {
+            return single("", "", self.rule, self.message.clone());
+        }
+        Cow::Borrowed(&self.errors)
+    }
 }
 
 impl std::fmt::Display for ResponseError {
@@ -385,6 +443,25 @@ pub enum ErrorCategory {
 }
 
 impl ErrorCategory {
+    /// Stable snake_case name (`parse`, `invalid_request`, `method_not_found`, …,
+    /// `application`): a [`ProtocolError`]'s kind.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCategory::Parse => "parse",
+            ErrorCategory::InvalidRequest => "invalid_request",
+            ErrorCategory::MethodNotFound => "method_not_found",
+            ErrorCategory::InvalidParams => "invalid_params",
+            ErrorCategory::Internal => "internal",
+            ErrorCategory::HeaderMismatch => "header_mismatch",
+            ErrorCategory::MissingClientCapability => "missing_client_capability",
+            ErrorCategory::UnsupportedProtocolVersion => "unsupported_protocol_version",
+            ErrorCategory::ResourceNotFound => "resource_not_found",
+            ErrorCategory::LegacyImplementationDefined => "legacy_implementation_defined",
+            ErrorCategory::ReservedUndefined => "reserved_undefined",
+            ErrorCategory::Application => "application",
+        }
+    }
+
     pub fn of(code: i64) -> ErrorCategory {
         match code {
             error_codes::PARSE_ERROR => ErrorCategory::Parse,

@@ -10,6 +10,7 @@ use mcpgen::protocol::{
     negotiate_version, result_response, unsupported_version_error, validate_message, CheckedResponse, MessageKind,
     ResultError, ServerConfig,
 };
+use mcpgen::CoreError;
 use mcpgen::{Options, Revision};
 
 fn json(text: &str) -> Value {
@@ -177,14 +178,14 @@ fn stamping_keeps_what_the_result_says() {
 #[test]
 fn bad_inputs_are_typed_errors() {
     let rev = Revision::parse("2026-07-28").unwrap();
-    assert_eq!(
+    assert!(matches!(
         complete_result(rev, "tools/call", &json("[]"), None),
-        Err(ResultError::NotAnObject { found: "an array" })
-    );
-    assert_eq!(
-        complete_result(rev, "tools/call", &json(r#"{"_meta":1}"#), Some(&server_info())),
-        Err(ResultError::MetaNotAnObject { found: "a number" })
-    );
+        Err(ResultError::NotAnObject { found: "an array", .. })
+    ));
+    let e = complete_result(rev, "tools/call", &json(r#"{"_meta":1}"#), Some(&server_info())).unwrap_err();
+    assert!(matches!(e, ResultError::MetaNotAnObject { found: "a number", .. }), "{e:?}");
+    // As every core error: a kind and entries with pointers.
+    assert_eq!((CoreError::kind(&e), CoreError::errors(&e)[0].pointer.as_str()), ("meta_not_an_object", "/_meta"));
     match complete_result(rev, "tools/call", &json("{}"), Some(&json(r#"{"name":"no version"}"#))) {
         Err(ResultError::InvalidServerInfo(errors)) => {
             assert!(errors.iter().any(|e| e.keyword == "required"), "{errors:?}")

@@ -13,7 +13,7 @@ use support::{example_files, vector_files};
 use libtest_mimic::{Arguments, Failed, Trial};
 use mcpgen::json::{Tape, Value};
 use mcpgen::protocol::{self, CheckedResponse, Era, MessageKind, ServerConfig};
-use mcpgen::{JsonView, Options, Policy, Revision, ValidationError};
+use mcpgen::{CoreError, JsonView, Options, Policy, Revision, ValidationError};
 
 /// Official examples expected to fail a protocol check, with the reason (none today; a listed
 /// example that passes fails the run).
@@ -155,7 +155,8 @@ fn run_operation(v: &Value) -> Result<Outcome, String> {
                     o.data = e.data.clone();
                     o.message = e.message.clone();
                     o.legacy_initialize = Some(e.legacy_initialize);
-                    o.errors = e.errors.clone();
+                    // The core's entries, top level only.
+                    o.errors = e.errors().into_owned();
                 }
             }
         }
@@ -179,7 +180,7 @@ fn run_operation(v: &Value) -> Result<Outcome, String> {
                 }
                 Err(e) => {
                     o.message = e.to_string();
-                    flatten(e.validation_errors(), &mut o.errors);
+                    flatten(&e.errors(), &mut o.errors);
                     if let mcpgen::DecodeError::Parse(_) = e {
                         o.rule = Some("parse".into());
                     }
@@ -209,7 +210,7 @@ fn run_operation(v: &Value) -> Result<Outcome, String> {
                 Err(e) => {
                     o.rule = e.rule.map(str::to_owned);
                     o.message = e.message.clone();
-                    flatten(&e.errors, &mut o.errors);
+                    flatten(&e.errors(), &mut o.errors);
                 }
             }
         }

@@ -117,14 +117,7 @@ impl<'a> ResultFor<'a> {
 }
 
 fn invalid(pointer: &str, keyword: &'static str, rule: Option<&'static str>, message: String) -> DecodeError {
-    DecodeError::Invalid(vec![ValidationError {
-        pointer: pointer.into(),
-        schema_path: String::new(),
-        keyword,
-        rule,
-        message,
-        arms: Vec::new(),
-    }])
+    DecodeError::Invalid(vec![ValidationError::new(pointer, keyword, message).with_rule(rule)])
 }
 
 /// The definition a result is checked and decoded against, chosen by `resultType` first, then by
@@ -144,7 +137,7 @@ pub fn result_definition<'v, V: JsonView<'v>>(
 ) -> Result<Option<&'static str>, DecodeError> {
     let method = req.method;
     let Some(info) = info else {
-        return Err(DecodeError::UnknownMethod { revision, method: method.to_owned() });
+        return Err(DecodeError::unknown_method(revision, method));
     };
     if info.kind == MethodKind::Notification {
         return Err(DecodeError::Protocol {

@@ -80,7 +80,7 @@ fn unknown_name_first(rev: Revision, name: &str, e: DecodeError) -> DecodeError 
 }
 
 fn unknown_definition(rev: Revision, name: &str) -> DecodeError {
-    DecodeError::UnknownDefinition { revision: rev.as_str(), name: name.to_owned() }
+    DecodeError::unknown_definition(rev.as_str(), name)
 }
 
 fn check(

@@ -13,7 +13,7 @@ use super::rules::{self, RuleWalk};
 use super::{CheckedResponse, Era, ResponseError};
 
 fn invalid(rule: Option<&'static str>, message: impl Into<String>) -> ResponseError {
-    ResponseError { rule, message: message.into(), errors: Vec::new() }
+    ResponseError::new(rule, message)
 }
 
 pub(crate) fn check_response(
@@ -23,9 +23,7 @@ pub(crate) fn check_response(
     revision: Revision,
     extension_result_types: &[&str],
 ) -> Result<CheckedResponse, ResponseError> {
-    let tape = Tape::parse_bytes(bytes).map_err(|e| {
-        invalid(if e.message.contains("UTF-8") { Some(id::MSG_8) } else { None }, format!("not JSON: {e}"))
-    })?;
+    let tape = Tape::parse_bytes(bytes).map_err(|e| invalid(e.rule(), format!("not JSON: {e}")))?;
     let v = tape.root();
     match v.kind() {
         Kind::Object => {}
@@ -124,9 +122,11 @@ pub(crate) fn check_response(
 /// checker).
 pub(crate) fn result_errors(e: DecodeError, request_method: &str) -> Vec<ValidationError> {
     match e {
-        DecodeError::Protocol { rule, pointer, message } => vec![rules::rule_error(pointer, "", rule, message)],
+        DecodeError::Protocol { .. } => e.errors().into_owned(),
         DecodeError::Invalid(errors) => errors,
-        DecodeError::UnknownMethod { revision, method } => vec![rules::rule_error(
+        // Pointers here are into the result, which an unknown method leaves unreadable as a
+        // whole (`DecodeError::errors` names the request's `/method` instead).
+        DecodeError::UnknownMethod { revision, method, .. } => vec![rules::rule_error(
             String::new(),
             "enum",
             id::MSG_9,

@@ -18,16 +18,7 @@ const METHOD: &str = "mcp-method";
 const NAME: &str = "mcp-name";
 
 fn mismatch(id: Option<Value>, rule: &'static str, message: String) -> ProtocolError {
-    ProtocolError {
-        code: error_codes::HEADER_MISMATCH_ERROR,
-        message,
-        data: None,
-        id,
-        http_status: 400,
-        rule,
-        errors: Vec::new(),
-        legacy_initialize: false,
-    }
+    ProtocolError::new(error_codes::HEADER_MISMATCH_ERROR, message, id, 400, rule)
 }
 
 pub(crate) fn check<'h>(

@@ -171,14 +171,11 @@ pub(crate) fn validate_def_at<'v, V: JsonView<'v>>(
         Some(true) => return true,
         Some(false) => {}
         None => {
-            errors.push(ValidationError {
-                pointer: p.pointer(),
-                schema_path: String::new(),
-                keyword: "$ref",
-                rule: None,
-                message: format!("revision {rev} has no definition `{name}` (mcpgen bug)"),
-                arms: Vec::new(),
-            });
+            errors.push(ValidationError::new(
+                p.pointer(),
+                "$ref",
+                format!("revision {rev} has no definition `{name}` (mcpgen bug)"),
+            ));
             return false;
         }
     }
@@ -186,14 +183,11 @@ pub(crate) fn validate_def_at<'v, V: JsonView<'v>>(
     rev.validate_view(name, v, p, &mut cx);
     let found = cx.into_errors();
     if found.is_empty() {
-        errors.push(ValidationError {
-            pointer: p.pointer(),
-            schema_path: String::new(),
-            keyword: "",
-            rule: None,
-            message: format!("{name} rejected without an error message (mcpgen bug)"),
-            arms: Vec::new(),
-        });
+        errors.push(ValidationError::new(
+            p.pointer(),
+            "",
+            format!("{name} rejected without an error message (mcpgen bug)"),
+        ));
     }
     errors.extend(found);
     false
@@ -216,14 +210,10 @@ fn validate_params<'v, V: JsonView<'v>>(
         (Some(pt), Some(params)) => {
             validate_def_at(rev, pt, &params, &root.key("params"), opts, errors);
         }
-        (Some(_), None) if info.params_required => errors.push(ValidationError {
-            pointer: String::new(),
-            schema_path: format!("#/$defs/{}/required", info.request_def),
-            keyword: "required",
-            rule: None,
-            message: "missing required property `params`".into(),
-            arms: Vec::new(),
-        }),
+        (Some(_), None) if info.params_required => errors.push(
+            ValidationError::new("", "required", "missing required property `params`")
+                .with_schema_path(format!("#/$defs/{}/required", info.request_def)),
+        ),
         (Some(_), None) => {}
         (None, _) => {
             let mut found = Vec::new();

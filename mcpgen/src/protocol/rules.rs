@@ -39,7 +39,7 @@ pub(crate) fn rule_error(
     rule: &'static str,
     message: String,
 ) -> ValidationError {
-    ValidationError { pointer, schema_path: String::new(), keyword, rule: Some(rule), message, arms: Vec::new() }
+    ValidationError::new(pointer, keyword, message).with_rule(rule)
 }
 
 type FormatCheck = fn(&str) -> Result<(), meta::OtelError>;

@@ -7,6 +7,7 @@ use crate::json::{JsonView, Kind, Map, Tape, Value};
 use crate::methods::{Direction, MethodInfo, MethodKind};
 use crate::rules::id;
 use crate::validate::{Options, Path, Policy, ValidationError};
+use crate::CoreError;
 use crate::Revision;
 
 use super::message::{self, find_method, is_modern, read_id, IdRead};
@@ -126,8 +127,10 @@ fn served(info: &MethodInfo, kind: MethodKind) -> bool {
 pub(crate) fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<AcceptedRequest, ProtocolError> {
     // Parse: UTF-8 and JSON (-32700, no id).
     let tape = Tape::parse_bytes(bytes).map_err(|e| {
-        let rule = if e.message.contains("UTF-8") { id::MSG_8 } else { id::CORE_2 };
+        let rule = e.rule().unwrap_or(id::CORE_2);
+        // The parser's entry (keyword `parse` at the root), as every surface reports it.
         refuse(error_codes::PARSE_ERROR, format!("Parse error: {e}"), None, 400, rule)
+            .with_errors(e.errors().into_owned())
     })?;
     let v = tape.root();
     let versions = Versions::new(config);
@@ -255,13 +258,12 @@ pub(crate) fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<Accep
             } else {
                 String::new()
             };
-            return Err(refuse(
-                error_codes::METHOD_NOT_FOUND_ERROR,
-                format!("Method not found: `{method}`{extra}"),
-                Some(id),
-                404,
-                id::MSG_9,
-            ));
+            // As `validate_message` and `DecodeError::errors` report it: `enum` at `/method`.
+            let message = format!("Method not found: `{method}`{extra}");
+            let entry = super::rules::rule_error("/method".into(), "enum", id::MSG_9, message.clone());
+            return Err(
+                refuse(error_codes::METHOD_NOT_FOUND_ERROR, message, Some(id), 404, id::MSG_9).with_errors(vec![entry])
+            );
         }
     };
 

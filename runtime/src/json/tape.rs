@@ -44,12 +44,37 @@ pub struct Node {
 }
 
 /// Parse failure with its byte offset, line and column (1-based).
+///
+/// As a [`CoreError`](crate::CoreError): kind `parse`, one entry at pointer `""` with keyword
+/// `parse` (the same for every input, so surfaces and vectors can assert it), rule MSG-8 when
+/// the bytes are not UTF-8.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ParseError {
     pub offset: usize,
     pub line: usize,
     pub column: usize,
     pub message: String,
+    invalid_utf8: bool,
+}
+
+impl ParseError {
+    /// MSG-8 when the input is not UTF-8; `None` for text that is not JSON.
+    pub fn rule(&self) -> Option<&'static str> {
+        self.invalid_utf8.then_some(crate::rules::id::MSG_8)
+    }
+}
+
+impl crate::CoreError for ParseError {
+    fn kind(&self) -> &'static str {
+        "parse"
+    }
+    fn rule(&self) -> Option<&'static str> {
+        ParseError::rule(self)
+    }
+    fn errors(&self) -> std::borrow::Cow<'_, [crate::ValidationError]> {
+        crate::error::single("", "parse", ParseError::rule(self), self.to_string())
+    }
 }
 
 impl std::fmt::Display for ParseError {
@@ -122,7 +147,10 @@ impl<'a> Tape<'a> {
     pub fn parse_bytes_with(bytes: &'a [u8], opts: ParseOptions, buf: Vec<Node>) -> Result<Tape<'a>, ParseError> {
         match std::str::from_utf8(bytes) {
             Ok(s) => Self::parse_with(s, opts, buf),
-            Err(e) => Err(error_at(bytes, e.valid_up_to(), "invalid UTF-8 (messages must be UTF-8)".into())),
+            Err(e) => Err(ParseError {
+                invalid_utf8: true,
+                ..error_at(bytes, e.valid_up_to(), "invalid UTF-8 (messages must be UTF-8)".into())
+            }),
         }
     }
 
@@ -207,7 +235,7 @@ fn error_at(b: &[u8], offset: usize, message: String) -> ParseError {
     let line = before.iter().filter(|&&c| c == b'\n').count() + 1;
     let line_start = before.iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1);
     let column = String::from_utf8_lossy(&b[line_start..offset]).chars().count() + 1;
-    ParseError { offset, line, column, message }
+    ParseError { offset, line, column, message, invalid_utf8: false }
 }
 
 struct Parser<'b> {
