@@ -27,14 +27,13 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use crate::json::pointer as json_pointer;
+use crate::json::{JsonView, Kind};
+use crate::rules::id;
+use crate::{CoreError, ValidationError};
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
 use mcpgen_runtime::__rt::single;
-use serde_json::Value;
-
-use crate::json::pointer as json_pointer;
-use crate::rules::id;
-use crate::{CoreError, ValidationError};
 
 const SENTINEL_START: &str = "=?base64?";
 const SENTINEL_END: &str = "?=";
@@ -130,10 +129,10 @@ pub fn decode_header_value(value: &str) -> Result<Cow<'_, str>, HeaderValueError
 /// HTTP-10: the standard headers of a request POST — `Mcp-Method` (the body's `method`) and,
 /// for `tools/call` and `prompts/get`, `Mcp-Name` (`params.name`), for `resources/read`
 /// `Mcp-Name` (`params.uri`), encoded by [`encode_header_value`].
-pub fn standard_headers(method: &str, params: Option<&Value>) -> Vec<(String, String)> {
+pub fn standard_headers<'v>(method: &str, params: Option<impl JsonView<'v>>) -> Vec<(String, String)> {
     let mut out = vec![("Mcp-Method".to_owned(), method.to_owned())];
     if let Some(name) = name_param(method).and_then(|k| params?.get(k)?.as_str()) {
-        out.push(("Mcp-Name".to_owned(), encode_header_value(name).into_owned()));
+        out.push(("Mcp-Name".to_owned(), encode_header_value(&name).into_owned()));
     }
     out
 }
@@ -240,21 +239,28 @@ const SUBSCHEMA_KEYWORDS: &[&str] = &[
 /// XHDR-2..5: the `x-mcp-header` bindings of a tool's `inputSchema` (in `serde_json` map order), or the
 /// first reason the tool must be dropped. Only keyword positions count: a property *named*
 /// `x-mcp-header`, or the text inside `const`/`default`/`enum`/`examples`, is not an annotation.
-pub fn header_bindings(input_schema: &Value) -> Result<Vec<HeaderBinding>, HeaderBindingError> {
+pub fn header_bindings<'v>(input_schema: impl JsonView<'v>) -> Result<Vec<HeaderBinding>, HeaderBindingError> {
     let mut out = Vec::new();
-    walk(input_schema, &mut Vec::new(), true, &mut String::new(), &mut out)?;
+    walk(&input_schema, &mut Vec::new(), true, &mut String::new(), &mut out)?;
     Ok(out)
 }
 
-fn walk(
-    schema: &Value,
+/// A value as JSON text, for messages.
+fn json_text<'v>(v: &impl JsonView<'v>) -> String {
+    crate::json::to_json_string(&v.to_value())
+}
+
+fn walk<'v, V: JsonView<'v>>(
+    schema: &V,
     path: &mut Vec<String>,
     on_property_path: bool,
     pointer: &mut String,
     out: &mut Vec<HeaderBinding>,
 ) -> Result<(), HeaderBindingError> {
-    let Some(obj) = schema.as_object() else { return Ok(()) };
-    if let Some(annotation) = obj.get("x-mcp-header") {
+    if schema.kind() != Kind::Object {
+        return Ok(());
+    }
+    if let Some(annotation) = schema.get("x-mcp-header") {
         let at = format!("{pointer}/x-mcp-header");
         let fail = |rule, message: String| Err(HeaderBindingError { rule, pointer: at.clone(), message });
         if !on_property_path || path.is_empty() {
@@ -264,7 +270,7 @@ fn walk(
             );
         }
         let Some(name) = annotation.as_str() else {
-            return fail(id::XHDR_2, format!("the header name must be a string, found {annotation}"));
+            return fail(id::XHDR_2, format!("the header name must be a string, found {}", json_text(&annotation)));
         };
         if name.is_empty() {
             return fail(id::XHDR_2, "the header name is empty".into());
@@ -275,7 +281,7 @@ fn walk(
                 format!("the header name {name:?} has {c:?}, which is not an RFC 9110 token character"),
             );
         }
-        if let Some(first) = out.iter().find(|b| b.header.eq_ignore_ascii_case(name)) {
+        if let Some(first) = out.iter().find(|b| b.header.eq_ignore_ascii_case(&name)) {
             return fail(
                 id::XHDR_3,
                 format!(
@@ -284,56 +290,57 @@ fn walk(
                 ),
             );
         }
-        let kind = match obj.get("type").and_then(Value::as_str) {
+        let kind = match schema.get("type").and_then(|t| t.as_str()).as_deref() {
             Some("string") => HeaderValueKind::String,
             Some("integer") => HeaderValueKind::Integer,
             Some("boolean") => HeaderValueKind::Boolean,
             _ => {
-                let found = obj.get("type").map_or_else(|| "no `type`".to_owned(), |t| format!("type {t}"));
+                let found =
+                    schema.get("type").map_or_else(|| "no `type`".to_owned(), |t| format!("type {}", json_text(&t)));
                 return fail(
                     id::XHDR_4,
                     format!("only `string`, `integer` and `boolean` properties may be mirrored, found {found}"),
                 );
             }
         };
-        out.push(HeaderBinding { path: path.clone(), header: name.to_owned(), kind });
+        out.push(HeaderBinding { path: path.clone(), header: name.into_owned(), kind });
     }
-    for (key, value) in obj {
+    for (key, value) in schema.entries() {
         let len = pointer.len();
-        json_pointer::push(pointer, key);
+        json_pointer::push(pointer, &key);
         if key == "properties" {
-            if let Some(props) = value.as_object() {
-                for (name, sub) in props {
+            if value.kind() == Kind::Object {
+                for (name, sub) in value.entries() {
                     let len = pointer.len();
-                    json_pointer::push(pointer, name);
-                    path.push(name.clone());
-                    let r = walk(sub, path, on_property_path, pointer, out);
+                    json_pointer::push(pointer, &name);
+                    path.push(name.into_owned());
+                    let r = walk(&sub, path, on_property_path, pointer, out);
                     path.pop();
                     pointer.truncate(len);
                     r?;
                 }
             }
-        } else if SUBSCHEMA_KEYWORDS.contains(&key.as_str()) {
-            match value {
-                Value::Array(items) => {
-                    for (i, sub) in items.iter().enumerate() {
+        } else if SUBSCHEMA_KEYWORDS.contains(&key.as_ref()) {
+            match value.kind() {
+                Kind::Array => {
+                    for (i, sub) in value.items().enumerate() {
                         let len = pointer.len();
                         pointer.push_str(&format!("/{i}"));
-                        let r = walk(sub, path, false, pointer, out);
+                        let r = walk(&sub, path, false, pointer, out);
                         pointer.truncate(len);
                         r?;
                     }
                 }
-                Value::Object(map) if is_schema_map(key) => {
-                    for (name, sub) in map {
+                Kind::Object if is_schema_map(&key) => {
+                    for (name, sub) in value.entries() {
                         let len = pointer.len();
-                        json_pointer::push(pointer, name);
-                        let r = walk(sub, path, false, pointer, out);
+                        json_pointer::push(pointer, &name);
+                        let r = walk(&sub, path, false, pointer, out);
                         pointer.truncate(len);
                         r?;
                     }
                 }
-                sub => walk(sub, path, false, pointer, out)?,
+                _ => walk(&value, path, false, pointer, out)?,
             }
         }
         pointer.truncate(len);
@@ -399,22 +406,27 @@ impl CoreError for ParamHeaderError {
 /// XHDR-7: the `Mcp-Param-*` headers of a `tools/call` with these `arguments`: an absent or
 /// `null` argument gets no header; strings go as they are, integers in decimal, booleans as
 /// `true`/`false`, each encoded by [`encode_header_value`].
-pub fn param_headers(bindings: &[HeaderBinding], arguments: &Value) -> Result<Vec<(String, String)>, ParamHeaderError> {
+pub fn param_headers<'v>(
+    bindings: &[HeaderBinding],
+    arguments: impl JsonView<'v>,
+) -> Result<Vec<(String, String)>, ParamHeaderError> {
     let mut out = Vec::new();
     for b in bindings {
-        let mut at = Some(arguments);
+        let mut at = Some(arguments.clone());
         for key in &b.path {
             at = at.and_then(|v| v.get(key));
         }
-        let Some(value) = at.filter(|v| !v.is_null()) else { continue };
+        let Some(value) = at.filter(|v| v.kind() != Kind::Null) else { continue };
         let wrong =
-            || ParamHeaderError::WrongType { header: b.header.clone(), expected: b.kind, found: value.to_string() };
-        let text = match (b.kind, value) {
-            (HeaderValueKind::String, Value::String(s)) => s.clone(),
-            (HeaderValueKind::Boolean, Value::Bool(v)) => v.to_string(),
-            (HeaderValueKind::Integer, Value::Number(n)) => {
-                let int =
-                    n.as_i64().or_else(|| n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 1e19).map(|f| f as i64));
+            || ParamHeaderError::WrongType { header: b.header.clone(), expected: b.kind, found: json_text(&value) };
+        let text = match (b.kind, value.kind()) {
+            (HeaderValueKind::String, Kind::String) => value.as_str().unwrap_or_default().into_owned(),
+            (HeaderValueKind::Boolean, Kind::Bool) => value.as_bool().unwrap_or_default().to_string(),
+            (HeaderValueKind::Integer, Kind::Number) => {
+                let Some(n) = value.to_number() else { return Err(wrong()) };
+                let int = n
+                    .as_i64()
+                    .or_else(|| Some(n.as_f64()).filter(|f| f.fract() == 0.0 && f.abs() < 1e19).map(|f| f as i64));
                 match int {
                     Some(i) if i.abs() <= MAX_HEADER_INTEGER => i.to_string(),
                     Some(_) => {
@@ -436,7 +448,7 @@ pub fn param_headers(bindings: &[HeaderBinding], arguments: &Value) -> Result<Ve
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value};
 
     #[test]
     fn plain_values_stay_plain_and_unsafe_ones_use_the_sentinel() {

@@ -242,7 +242,7 @@ pub fn missing_capability_error(id: Option<Value>, required: Value) -> ProtocolE
 /// `sampling/createMessage` → `sampling`, plus `sampling.tools` with `tools`/`toolChoice` and
 /// `sampling.context` with `includeContext` other than `none`; `roots/list` → `roots`.
 /// Anything else → `{}`.
-pub fn required_capability(input_request: &Value) -> Value {
+pub fn required_capability<'v>(input_request: impl JsonView<'v>) -> Value {
     let obj = |entries: Vec<(&str, Value)>| {
         let mut m = Map::new();
         for (k, v) in entries {
@@ -252,10 +252,11 @@ pub fn required_capability(input_request: &Value) -> Value {
     };
     let empty = || Value::Object(Map::new());
     let params = input_request.get("params");
-    let param = |k: &str| params.and_then(|p| p.get(k));
-    match input_request.get("method").and_then(Value::as_str) {
+    let param = |k: &str| params.as_ref().and_then(|p| p.get(k));
+    let param_is = |k: &str, s: &str| param(k).is_some_and(|v| v.str_eq(s));
+    match input_request.get("method").and_then(|m| m.as_str()).as_deref() {
         Some("elicitation/create") => {
-            let mode = if param("mode").and_then(Value::as_str) == Some("url") { "url" } else { "form" };
+            let mode = if param_is("mode", "url") { "url" } else { "form" };
             obj(vec![("elicitation", obj(vec![(mode, empty())]))])
         }
         Some("sampling/createMessage") => {
@@ -263,7 +264,7 @@ pub fn required_capability(input_request: &Value) -> Value {
             if param("tools").is_some() || param("toolChoice").is_some() {
                 sampling.push(("tools", empty()));
             }
-            if param("includeContext").is_some_and(|c| c.as_str() != Some("none")) {
+            if param("includeContext").is_some() && !param_is("includeContext", "none") {
                 sampling.push(("context", empty()));
             }
             obj(vec![("sampling", obj(sampling))])
@@ -276,24 +277,26 @@ pub fn required_capability(input_request: &Value) -> Value {
 /// The part of `required` (a `ClientCapabilities`-shaped object, as from
 /// [`required_capability`]) that `declared` lacks, or `None` when everything is declared.
 /// CAP-3: `elicitation: {}` declares form mode.
-pub fn missing_capabilities(declared: &Value, required: &Value) -> Option<Value> {
-    fn walk(decl: Option<&Value>, req: &Value, parent: &str) -> Option<Value> {
-        let Some(decl) = decl else { return Some(req.clone()) };
-        let req = req.as_object()?;
+pub fn missing_capabilities<'d, 'r>(declared: impl JsonView<'d>, required: impl JsonView<'r>) -> Option<Value> {
+    fn walk<'d, 'r, D: JsonView<'d>, R: JsonView<'r>>(decl: Option<D>, req: &R, parent: &str) -> Option<Value> {
+        let Some(decl) = decl else { return Some(req.to_value()) };
+        if req.kind() != crate::json::Kind::Object {
+            return None;
+        }
         let mut out = Map::new();
-        for (k, sub) in req.iter() {
-            let d = decl.get(k);
+        for (k, sub) in req.entries() {
+            let d = decl.get(&k);
             let implied_form = parent == "elicitation" && k == "form" && d.is_none() && decl.get("url").is_none();
             if implied_form {
                 continue;
             }
-            if let Some(x) = walk(d, sub, k) {
-                out.push(k, x);
+            if let Some(x) = walk(d, &sub, &k) {
+                out.push(k.into_owned(), x);
             }
         }
         (!out.is_empty()).then_some(Value::Object(out))
     }
-    walk(Some(declared), required, "")
+    walk(Some(declared), &required, "")
 }
 
 /// A response a client received, checked.
@@ -362,7 +365,7 @@ impl std::error::Error for ResponseError {}
 /// of `result`/`error` (MSG-2). An error response is returned as [`CheckedResponse::Error`]
 /// (a remote error, ERR-7), accepting `"id": null` or no `id`. A result must echo an
 /// integer-literal or string `id` (ID-3), unique `inputRequests` keys (MRTR-4), and then be
-/// decoded by the request ([`Revision::decode_result_for`], the rules of
+/// decoded by the request ([`crate::decode_result`], the rules of
 /// [`methods::result_definition`](crate::methods::result_definition)): a method of the revision
 /// (unknown and removed ones are MSG-9), a string `resultType` (RESULT-1) that is core — unknown
 /// values are invalid (RESULT-3, use [`check_response_with`] to accept the values of negotiated

@@ -112,14 +112,11 @@ fn run_vector(path: &Path) -> Result<(), String> {
         mcpgen::decode(rev, &def, &input, policy).map(|d| (def.to_string(), d.to_json_string()))
     } else if let Some(m) = decode.get("result_for_method") {
         let m = m.as_str().ok_or("decode.result_for_method must be a string")?;
-        if skip_invalid_items {
-            mcpgen::decode_result_skipping_invalid_items(rev, &m, &input, policy).map(|d| {
-                skipped = d.skipped;
-                (d.result.variant.to_owned(), d.result.value.to_json_string())
-            })
-        } else {
-            rev.decode_result(&m, &input, policy).map(|d| (d.variant.to_owned(), d.value.to_json_string()))
-        }
+        let opts = mcpgen::ResultOptions::method(&m).policy(policy).skip_invalid_items(skip_invalid_items);
+        mcpgen::decode_result(rev, &input, &opts).map(|d| {
+            skipped = d.skipped;
+            (d.variant.to_owned(), d.value.to_json_string())
+        })
     } else {
         return Err("decode needs `def` or `result_for_method`".into());
     };

@@ -23,7 +23,9 @@ pub mod __rt;
 use __rt::{build, decode, formats, validate};
 
 pub use build::BuildError;
-pub use decode::{AnyDecoded, Decode, DecodeError, DecodedResult, DefEntry, FieldEntry, FromJson, Validate};
+pub use decode::{
+    AnyDecoded, Decode, DecodeError, DecodedResult, DefEntry, FieldEntry, FromJson, SkippedItem, Validate,
+};
 pub use error::CoreError;
-pub use json::{JsonView, Number, ToJson, Value};
+pub use json::{JsonSource, JsonView, Number, ToJson, Value};
 pub use validate::{ArmFailure, Options, Policy, UnknownPolicy, ValidationError};

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use mcpgen::json::{Map, Tape, Value};
-use mcpgen::{DecodeError, Policy, Revision, ValidationError};
+use mcpgen::{DecodeError, Policy, ResultOptions, Revision, ValidationError};
 
 use crate::validate::split_lines;
 use crate::{Input, UsageError};
@@ -32,11 +32,12 @@ pub fn run(
         let mut skipped = Vec::new();
         let decoded = match target {
             Target::Def(def) => mcpgen::decode(rev, def, bytes, policy).map(|d| d.to_json_string()),
-            Target::ResultFor(method) => rev.decode_result(method, bytes, policy).map(|d| d.value.to_json_string()),
-            Target::ResultForSkipping(method) => {
-                mcpgen::decode_result_skipping_invalid_items(rev, method, bytes, policy).map(|out| {
+            Target::ResultFor(method) | Target::ResultForSkipping(method) => {
+                let skip = matches!(target, Target::ResultForSkipping(_));
+                let opts = ResultOptions::method(method).policy(policy).skip_invalid_items(skip);
+                mcpgen::decode_result(rev, bytes, &opts).map(|out| {
                     skipped = out.skipped;
-                    out.result.value.to_json_string()
+                    out.value.to_json_string()
                 })
             }
         };

@@ -97,7 +97,7 @@ pub(crate) fn check_response(
                     return Err(ResponseError { rule: first.rule, message: first.message.clone(), errors });
                 }
             }
-            match revision.decode_result_for_view(&req, &result, Policy::Lossless) {
+            match revision.decode_result_view(&req, &result, Policy::Lossless) {
                 Ok(result) => Ok(CheckedResponse::Result { id, result }),
                 Err(e) => {
                     let mut errors = result_errors(e, request_method);

@@ -33,11 +33,11 @@ pub(crate) enum Tag {
     Object,
 }
 
-/// One tape node (opaque; exposed only so node buffers can be reused). For scalars `a`/`b` are the byte offset and length of the lexeme (strings:
+/// One tape node. For scalars `a`/`b` are the byte offset and length of the lexeme (strings:
 /// without quotes); for containers `a` is the element (entry) count and `b` the index one past
 /// the last descendant node.
 #[derive(Clone, Copy, Debug)]
-pub struct Node {
+pub(crate) struct Node {
     pub(crate) tag: Tag,
     pub(crate) a: u32,
     pub(crate) b: u32,
@@ -104,6 +104,11 @@ impl Default for ParseOptions {
     }
 }
 
+/// The node storage of a tape, kept between parses so that parsing message after message
+/// does not allocate: give [`Tape::into_buffer`]'s back to [`Tape::parse_bytes_with`]. Opaque.
+#[derive(Clone, Debug, Default)]
+pub struct TapeBuffer(Vec<Node>);
+
 /// A parsed JSON document borrowing from its input text.
 #[derive(Clone, Debug)]
 pub struct Tape<'a> {
@@ -139,14 +144,18 @@ fn give_spare<T>(pool: &'static std::thread::LocalKey<std::cell::Cell<Vec<T>>>, 
 impl<'a> Tape<'a> {
     /// Parses UTF-8 bytes. Invalid UTF-8 is a parse error at the first bad byte (MSG-8).
     pub fn parse_bytes(bytes: &'a [u8]) -> Result<Tape<'a>, ParseError> {
-        Self::parse_bytes_with(bytes, ParseOptions::default(), Vec::new())
+        Self::bytes_into(bytes, ParseOptions::default(), Vec::new())
     }
 
-    /// Like [`Tape::parse_bytes`], reusing a node buffer from an earlier tape
-    /// ([`Tape::into_buffer`]) to avoid allocation in loops.
-    pub fn parse_bytes_with(bytes: &'a [u8], opts: ParseOptions, buf: Vec<Node>) -> Result<Tape<'a>, ParseError> {
+    /// Like [`Tape::parse_bytes`], with options, reusing the node buffer of an earlier tape
+    /// ([`Tape::into_buffer`]; `TapeBuffer::default()` for none) to avoid allocation in loops.
+    pub fn parse_bytes_with(bytes: &'a [u8], opts: ParseOptions, buf: TapeBuffer) -> Result<Tape<'a>, ParseError> {
+        Self::bytes_into(bytes, opts, buf.0)
+    }
+
+    fn bytes_into(bytes: &'a [u8], opts: ParseOptions, buf: Vec<Node>) -> Result<Tape<'a>, ParseError> {
         match std::str::from_utf8(bytes) {
-            Ok(s) => Self::parse_with(s, opts, buf),
+            Ok(s) => Self::parse_into(s, opts, buf),
             Err(e) => Err(ParseError {
                 invalid_utf8: true,
                 ..error_at(bytes, e.valid_up_to(), "invalid UTF-8 (messages must be UTF-8)".into())
@@ -157,10 +166,15 @@ impl<'a> Tape<'a> {
     /// Parses a string.
     #[allow(clippy::should_implement_trait)]
     pub fn parse(src: &'a str) -> Result<Tape<'a>, ParseError> {
-        Self::parse_with(src, ParseOptions::default(), Vec::new())
+        Self::parse_into(src, ParseOptions::default(), Vec::new())
     }
 
-    pub fn parse_with(src: &'a str, opts: ParseOptions, mut buf: Vec<Node>) -> Result<Tape<'a>, ParseError> {
+    /// [`Tape::parse`] with options and a reused buffer, as [`Tape::parse_bytes_with`].
+    pub fn parse_with(src: &'a str, opts: ParseOptions, buf: TapeBuffer) -> Result<Tape<'a>, ParseError> {
+        Self::parse_into(src, opts, buf.0)
+    }
+
+    fn parse_into(src: &'a str, opts: ParseOptions, mut buf: Vec<Node>) -> Result<Tape<'a>, ParseError> {
         buf.clear();
         if src.len() >= u32::MAX as usize {
             return Err(error_at(src.as_bytes(), 0, "input larger than 4 GiB".into()));
@@ -191,10 +205,10 @@ impl<'a> Tape<'a> {
     /// What the by-name entry points (`mcpgen::validate`, `mcpgen::decode`) and
     /// `Decode::decode_bytes` use.
     pub fn with_parsed<R>(bytes: &[u8], f: impl FnOnce(&Tape<'_>) -> R) -> Result<R, ParseError> {
-        match Tape::parse_bytes_with(bytes, ParseOptions::default(), take_spare(&SPARE_NODES)) {
+        match Tape::bytes_into(bytes, ParseOptions::default(), take_spare(&SPARE_NODES)) {
             Ok(tape) => {
                 let r = f(&tape);
-                give_spare(&SPARE_NODES, tape.into_buffer());
+                give_spare(&SPARE_NODES, tape.into_nodes());
                 Ok(r)
             }
             Err(e) => Err(e),
@@ -209,7 +223,11 @@ impl<'a> Tape<'a> {
     }
 
     /// Gives back the node buffer for reuse.
-    pub fn into_buffer(self) -> Vec<Node> {
+    pub fn into_buffer(self) -> TapeBuffer {
+        TapeBuffer(self.nodes)
+    }
+
+    pub(crate) fn into_nodes(self) -> Vec<Node> {
         self.nodes
     }
 
@@ -1008,7 +1026,7 @@ mod tests {
     }
 
     fn parse_opts(src: &str, max_depth: usize, skip_deeper: bool) -> Result<Tape<'_>, ParseError> {
-        Tape::parse_with(src, ParseOptions { max_depth, skip_deeper }, Vec::new())
+        Tape::parse_with(src, ParseOptions { max_depth, skip_deeper }, TapeBuffer::default())
     }
 
     #[test]

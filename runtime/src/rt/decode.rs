@@ -321,12 +321,63 @@ impl<T: ToJson + Any + fmt::Debug + Send + Sync> AnyDecoded for T {
     }
 }
 
-/// A result decoded by method at run time (`Revision::decode_result` of `mcpgen`).
+/// A result decoded by the request it answers (`mcpgen::decode_result`).
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct DecodedResult {
     /// Which kind of result it was read as: a result definition name, or `Raw`.
     pub variant: &'static str,
+    /// The revision's `MethodResult` (see [`DecodedResult::downcast_ref`]).
     pub value: Box<dyn AnyDecoded>,
+    /// The list items left out (`skip_invalid_items`), in array order; empty otherwise, and when
+    /// every item was valid.
+    pub skipped: Vec<SkippedItem>,
+}
+
+impl DecodedResult {
+    #[doc(hidden)]
+    /// What the generated `Revision` dispatch builds: nothing skipped.
+    pub fn new(variant: &'static str, value: Box<dyn AnyDecoded>) -> DecodedResult {
+        DecodedResult { variant, value, skipped: Vec::new() }
+    }
+
+    /// The value as `T`: the decoding revision's `MethodResult`
+    /// (`mcpgen::rev_2026_07_28::MethodResult`, …) to match on; `None` for any other type.
+    pub fn downcast_ref<T: Any>(&self) -> Option<&T> {
+        self.value.as_any().downcast_ref::<T>()
+    }
+}
+
+/// One list item that a result decode with `skip_invalid_items` left out. Its `Display` is one
+/// line: `skipped /tools/1: /tools/1: missing required property ...` (the CLI's stderr).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SkippedItem {
+    /// JSON pointer of the item in the result as received (`/tools/1`).
+    pub pointer: String,
+    /// Its index in the array as received.
+    pub index: usize,
+    /// Why it is invalid: the item definition's validation errors, with pointers into the
+    /// whole result (`/tools/1/inputSchema`).
+    pub errors: Vec<ValidationError>,
+}
+
+impl SkippedItem {
+    #[doc(hidden)]
+    pub fn new(pointer: String, index: usize, errors: Vec<ValidationError>) -> SkippedItem {
+        SkippedItem { pointer, index, errors }
+    }
+}
+
+impl fmt::Display for SkippedItem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "skipped {}:", self.pointer)?;
+        for (i, e) in self.errors.iter().enumerate() {
+            let sep = if i == 0 { " " } else { "; " };
+            write!(f, "{sep}{}", e.to_string().replace('\n', " "))?;
+        }
+        Ok(())
+    }
 }
 
 /// One definition of a revision, reachable by name (metadata; validation and decoding by name
