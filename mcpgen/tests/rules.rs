@@ -170,13 +170,20 @@ fn missing(files: &[(String, String)]) -> BTreeMap<String, Vec<String>> {
     out
 }
 
-#[test]
-fn every_rule_id_in_use_is_in_the_catalogue() {
+/// Every scanned file under `roots` (workspace-relative), as (relative path, path).
+fn files_under(roots: &[&str]) -> Vec<(String, PathBuf)> {
     let root = root();
     let mut paths = Vec::new();
-    for r in ROOTS {
+    for r in roots {
+        let r = r.trim_end_matches('/');
         walk(&root.join(r), r, &mut paths);
     }
+    paths
+}
+
+#[test]
+fn every_rule_id_in_use_is_in_the_catalogue() {
+    let paths = files_under(ROOTS);
     assert!(paths.len() > 300, "only {} files scanned: is the workspace root right?", paths.len());
     let files: Vec<(String, String)> =
         paths.into_iter().filter_map(|(rel, p)| std::fs::read_to_string(p).ok().map(|t| (rel, t))).collect();
@@ -303,11 +310,7 @@ fn literal_ids(text: &str) -> Vec<(usize, String)> {
 /// a mistyped id is a compile error rather than a finding no one can look up.
 #[test]
 fn core_code_names_rule_ids_through_the_constants() {
-    let root = root();
-    let mut paths = Vec::new();
-    for r in CORE_SOURCES {
-        walk(&root.join(r.trim_end_matches('/')), r.trim_end_matches('/'), &mut paths);
-    }
+    let paths = files_under(CORE_SOURCES);
     let mut offences = Vec::new();
     let mut pending_used = vec![false; LITERAL_IDS_PENDING.len()];
     for (rel, path) in paths.iter().filter(|(rel, _)| rel.ends_with(".rs") && rel != "runtime/src/rules/id.rs") {

@@ -524,16 +524,23 @@ fn assert_error_patterns(name: &str, expect: &serde_json::Value, errors: &[serde
 /// (policy and formats as the vector says): exit 1, and the pointer, keyword, rule and exact
 /// message of each pattern (MSG-9 at `/method` with `enum`, `parse` at the root, `_meta` keys,
 /// OTEL-1..3, …).
+/// The protocol vectors of `operation` that state error patterns: (file name, vector).
+fn protocol_vectors_with_errors(operation: &str) -> Vec<(String, serde_json::Value)> {
+    vectors("protocol")
+        .into_iter()
+        .map(|path| {
+            let case: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+            (path.file_name().unwrap().to_string_lossy().into_owned(), case)
+        })
+        .filter(|(_, case)| case["operation"] == operation && case["expect"].get("errors").is_some())
+        .collect()
+}
+
 #[test]
 fn validate_reports_the_vectors_errors() {
-    let mut run = 0;
-    for path in vectors("protocol") {
-        let case: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-        if case["operation"] != "validate_message" || case["expect"].get("errors").is_none() {
-            continue;
-        }
-        run += 1;
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    let cases = protocol_vectors_with_errors("validate_message");
+    assert!(cases.len() >= 20, "{} protocol vectors", cases.len());
+    for (name, case) in cases {
         let rev = case["revision"].as_str().unwrap();
         let policy = case.get("policy").and_then(|p| p.as_str()).unwrap_or("lossless");
         let mut args = vec!["validate", "--revision", rev, "--policy", policy, "--format", "json"];
@@ -547,21 +554,15 @@ fn validate_reports_the_vectors_errors() {
         let line: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
         assert_error_patterns(&name, &case["expect"], &json_errors(&line), &out);
     }
-    assert!(run >= 20, "{run} protocol vectors run");
 }
 
 /// Every `check_request` vector with error patterns through `mcpgen check-request --format
 /// json`: the refusal's entries (top level, as the Rust runner reads them).
 #[test]
 fn check_request_reports_the_vectors_errors() {
-    let mut run = 0;
-    for path in vectors("protocol") {
-        let case: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-        if case["operation"] != "check_request" || case["expect"].get("errors").is_none() {
-            continue;
-        }
-        run += 1;
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    let cases = protocol_vectors_with_errors("check_request");
+    assert!(cases.len() >= 2, "{} check_request vectors", cases.len());
+    for (name, case) in cases {
         let versions = case
             .get("supported_versions")
             .map(|v| v.as_array().unwrap().iter().map(|x| x.as_str().unwrap()).collect::<Vec<_>>().join(","));
@@ -576,7 +577,6 @@ fn check_request_reports_the_vectors_errors() {
         let top: Vec<serde_json::Value> = line["errors"].as_array().unwrap().clone();
         assert_error_patterns(&name, &case["expect"], &top, &out);
     }
-    assert!(run >= 2, "{run} check_request vectors run");
 }
 
 /// Every failing decode vector through `mcpgen decode --format json`: exit 1 and the core's
