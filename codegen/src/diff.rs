@@ -18,7 +18,7 @@ use std::fmt::Write as _;
 use serde_json::{json, Value};
 
 use crate::ir::{self, DeclKind, Direction, LitValue, MethodKind, Module, Prop, Schema, Ty, UnionDecl, Unknown};
-use crate::load::escape_pointer;
+use crate::pointer::escape as escape_pointer;
 use crate::workspace::header;
 use crate::{Diagnostics, FileMap, RevisionInput};
 

@@ -8,7 +8,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use heck::ToUpperCamelCase;
 use serde_json::{Map, Value};
 
-use crate::load::{escape_pointer, Dialect, Loaded};
+use crate::load::{Dialect, Loaded};
+use crate::pointer::escape as escape_pointer;
 use crate::Diagnostics;
 
 /// JSON Schema `type` names, `integer` distinct from `number`.

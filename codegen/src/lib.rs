@@ -11,6 +11,12 @@ pub mod emit;
 pub mod errata;
 pub mod ir;
 pub mod load;
+/// The runtime's JSON-pointer helper, the same source file: codegen must build before the
+/// runtime (it writes the runtime's rule ids), so it includes the file instead of depending on
+/// the crate.
+#[path = "../../runtime/src/json/pointer.rs"]
+#[allow(dead_code)]
+mod pointer;
 pub mod rules;
 pub mod workspace;
 

@@ -77,8 +77,3 @@ pub fn load(input: &RevisionInput) -> Result<Loaded, Diagnostics> {
         errata: applied,
     })
 }
-
-/// Escapes one JSON pointer segment (RFC 6901).
-pub fn escape_pointer(seg: &str) -> String {
-    seg.replace('~', "~0").replace('/', "~1")
-}

@@ -17,6 +17,9 @@ pub const RULES_FILE: &str = "schema/rules.toml";
 pub const RULES_DOC: &str = "docs/rules.md";
 /// The module of crate `mcpgen-schema` that holds the table.
 pub const TABLE_MODULE: &str = "rule_table";
+/// The rule id constants (`mcpgen_runtime::rules::id`, read as `mcpgen::rules::id`): in the
+/// runtime, the bottom crate, so every crate names a rule through them.
+pub const ID_MODULE_PATH: &str = "runtime/src/rules/id.rs";
 
 /// The specification pages that `source` paths are relative to.
 const SPEC_BASE: &str = "https://modelcontextprotocol.io/specification/2026-07-28/";
@@ -108,6 +111,7 @@ pub fn generate(text: &str) -> Result<FileMap, Diagnostics> {
     let catalogue = parse(text)?;
     let mut files = FileMap::default();
     files.insert(format!("{SCHEMA_CRATE_DIR}/src/{TABLE_MODULE}.rs"), rust_table(&catalogue));
+    files.insert(ID_MODULE_PATH, rust_ids(&catalogue));
     files.insert(RULES_DOC, markdown(&catalogue));
     Ok(files)
 }
@@ -451,6 +455,26 @@ pub fn rust_table(c: &Catalogue) -> String {
     s
 }
 
+/// The Rust constant of a rule id: `MSG-9` → `MSG_9`, `POLICY-STRICT` → `POLICY_STRICT`.
+pub fn id_const(id: &str) -> String {
+    id.replace('-', "_")
+}
+
+/// `runtime/src/rules/id.rs`: one `&str` constant per rule, so a mistyped id is a compile error.
+pub fn rust_ids(c: &Catalogue) -> String {
+    let mut s = header("//", "", Some("schema/rules.toml"), "one constant per rule id.");
+    s.push_str(
+        "\n//! Every rule id of the catalogue as a constant (`id::MSG_9 == \"MSG-9\"`): code that names a\n\
+         //! rule names it through these, so a mistyped id does not compile. What each rule says:\n\
+         //! `mcpgen::rules::lookup(id)`, `docs/rules.md`.\n\n",
+    );
+    for r in &c.rules {
+        let _ = writeln!(s, "/// {} ({}): {}", r.id, r.level, r.summary.replace('\n', " "));
+        let _ = writeln!(s, "pub const {}: &str = {:?};", id_const(&r.id), r.id);
+    }
+    s
+}
+
 /// GitHub's heading anchor: lower case, punctuation other than `-` and `_` dropped, spaces as `-`.
 fn slug(heading: &str) -> String {
     heading
@@ -603,6 +627,8 @@ stateful = "x"
         assert!(doc.contains("- [META: `_meta`](#meta-_meta) (2)"));
         assert!(doc.contains("| <a id=\"meta-2\"></a>META-2 | SHOULD | Prefixes are reverse-DNS, unlike META-1's grammar. | [`basic`](https://modelcontextprotocol.io/specification/2026-07-28/basic) | not enforced: cannot be told |"));
         assert!(doc.contains("| not judgeable from one message: x |"));
+        let ids = files.get(ID_MODULE_PATH).unwrap();
+        assert!(ids.contains("pub const META_2: &str = \"META-2\";"), "{ids}");
     }
 
     #[test]

@@ -61,11 +61,11 @@ fuzz_target!(|data: &[u8]| {
     for &(rev, method) in METHODS {
         let r = Revision::parse(rev).unwrap();
         for policy in POLICIES {
-            match r.decode_result(method, data, policy) {
+            let opts = mcpgen::ResultOptions::method(method).policy(policy);
+            match mcpgen::decode_result(r, data, &opts) {
                 Ok(d) => {
                     let out = d.value.to_json_string();
-                    let again = r
-                        .decode_result(method, out.as_bytes(), policy)
+                    let again = mcpgen::decode_result(r, out.as_bytes(), &opts)
                         .unwrap_or_else(|e| panic!("{rev} {method} result: output does not decode again: {e}\n{out}"));
                     assert_eq!(again.variant, d.variant, "{rev} {method}: variant changes on re-decoding {out}");
                     assert_eq!(again.value.to_json_string(), out, "{rev} {method}: re-encoding is not a fixpoint");

@@ -38,6 +38,13 @@ pub mod rev_2024_11_05;
 mod revisions;
 pub use revisions::Revision;
 
+/// JSON-RPC error codes of the error definitions, and the definition each code selects.
+#[rustfmt::skip]
+pub mod error_codes;
+/// The `_meta` keys the schemas declare under `io.modelcontextprotocol/`.
+#[rustfmt::skip]
+pub mod meta_keys;
+
 /// The rules catalogue (from `schema/rules.toml`); read it through `mcpgen::rules`.
 #[doc(hidden)]
 #[rustfmt::skip]

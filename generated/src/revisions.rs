@@ -174,58 +174,11 @@ impl Revision {
             Revision::R2024_11_05 => crate::rev_2024_11_05::build_view(name, v, b),
         }
     }
-    /// Decodes a result given the method of the request it answers (a plain request, no
-    /// extensions: see [`Revision::decode_result_for`]).
-    pub fn decode_result(
-        self,
-        request_method: &str,
-        bytes: &[u8],
-        policy: crate::validate::Policy,
-    ) -> ::core::result::Result<
-        crate::decode::DecodedResult,
-        crate::decode::DecodeError,
-    > {
-        self.decode_result_for(
-            &crate::methods::ResultFor::method(request_method),
-            bytes,
-            policy,
-        )
-    }
-    /// [`Revision::decode_result`] on any JSON view (a result inside a parsed response).
-    pub fn decode_result_view<'v, V: crate::json::JsonView<'v>>(
-        self,
-        request_method: &str,
-        v: &V,
-        policy: crate::validate::Policy,
-    ) -> ::core::result::Result<
-        crate::decode::DecodedResult,
-        crate::decode::DecodeError,
-    > {
-        self.decode_result_for_view(
-            &crate::methods::ResultFor::method(request_method),
-            v,
-            policy,
-        )
-    }
+    #[doc(hidden)]
     /// Decodes a result by the request it answers: `resultType` first, then the method
-    /// and task augmentation ([`Revision::result_definition`]). An unknown or removed
-    /// method is [`DecodeError::UnknownMethod`](crate::decode::DecodeError::UnknownMethod),
-    /// an unknown `resultType` RESULT-3 (a negotiated extension's is kept raw, variant
-    /// `Raw`), an `input_required` result RESULT-5 / MRTR-3 where they apply.
-    pub fn decode_result_for(
-        self,
-        req: &crate::methods::ResultFor<'_>,
-        bytes: &[u8],
-        policy: crate::validate::Policy,
-    ) -> ::core::result::Result<
-        crate::decode::DecodedResult,
-        crate::decode::DecodeError,
-    > {
-        let tape = crate::json::Tape::parse_bytes(bytes)?;
-        self.decode_result_for_view(req, &tape.root(), policy)
-    }
-    /// [`Revision::decode_result_for`] on any JSON view.
-    pub fn decode_result_for_view<'v, V: crate::json::JsonView<'v>>(
+    /// and task augmentation ([`Revision::result_definition`]), on any JSON view. Use
+    /// `mcpgen::decode_result` (options, bytes or views, skipping invalid list items).
+    pub fn decode_result_view<'v, V: crate::json::JsonView<'v>>(
         self,
         req: &crate::methods::ResultFor<'_>,
         v: &V,
@@ -237,43 +190,53 @@ impl Revision {
         match self {
             #[cfg(feature = "rev-2026-07-28")]
             Revision::R2026_07_28 => {
-                let r = crate::rev_2026_07_28::decode_result_for(req, v, policy)?;
-                Ok(crate::decode::DecodedResult {
-                    variant: r.variant_name(),
-                    value: ::std::boxed::Box::new(r),
-                })
+                let r = crate::rev_2026_07_28::decode_result(req, v, policy)?;
+                Ok(
+                    crate::decode::DecodedResult::new(
+                        r.variant_name(),
+                        ::std::boxed::Box::new(r),
+                    ),
+                )
             }
             #[cfg(feature = "rev-2025-11-25")]
             Revision::R2025_11_25 => {
-                let r = crate::rev_2025_11_25::decode_result_for(req, v, policy)?;
-                Ok(crate::decode::DecodedResult {
-                    variant: r.variant_name(),
-                    value: ::std::boxed::Box::new(r),
-                })
+                let r = crate::rev_2025_11_25::decode_result(req, v, policy)?;
+                Ok(
+                    crate::decode::DecodedResult::new(
+                        r.variant_name(),
+                        ::std::boxed::Box::new(r),
+                    ),
+                )
             }
             #[cfg(feature = "rev-2025-06-18")]
             Revision::R2025_06_18 => {
-                let r = crate::rev_2025_06_18::decode_result_for(req, v, policy)?;
-                Ok(crate::decode::DecodedResult {
-                    variant: r.variant_name(),
-                    value: ::std::boxed::Box::new(r),
-                })
+                let r = crate::rev_2025_06_18::decode_result(req, v, policy)?;
+                Ok(
+                    crate::decode::DecodedResult::new(
+                        r.variant_name(),
+                        ::std::boxed::Box::new(r),
+                    ),
+                )
             }
             #[cfg(feature = "rev-2025-03-26")]
             Revision::R2025_03_26 => {
-                let r = crate::rev_2025_03_26::decode_result_for(req, v, policy)?;
-                Ok(crate::decode::DecodedResult {
-                    variant: r.variant_name(),
-                    value: ::std::boxed::Box::new(r),
-                })
+                let r = crate::rev_2025_03_26::decode_result(req, v, policy)?;
+                Ok(
+                    crate::decode::DecodedResult::new(
+                        r.variant_name(),
+                        ::std::boxed::Box::new(r),
+                    ),
+                )
             }
             #[cfg(feature = "rev-2024-11-05")]
             Revision::R2024_11_05 => {
-                let r = crate::rev_2024_11_05::decode_result_for(req, v, policy)?;
-                Ok(crate::decode::DecodedResult {
-                    variant: r.variant_name(),
-                    value: ::std::boxed::Box::new(r),
-                })
+                let r = crate::rev_2024_11_05::decode_result(req, v, policy)?;
+                Ok(
+                    crate::decode::DecodedResult::new(
+                        r.variant_name(),
+                        ::std::boxed::Box::new(r),
+                    ),
+                )
             }
         }
     }

@@ -237,7 +237,7 @@ fn push_decode_error(e: crate::DecodeError, out: &mut Vec<Finding>, structural: 
                 out.push(session::validation_finding(e));
             }
         }
-        E::Protocol { rule, pointer, message } => out.push(session::rule_finding(rule, pointer, "", message)),
+        E::Protocol { rule, pointer, message, .. } => out.push(session::rule_finding(rule, pointer, "", message)),
         other => out.push(Finding {
             level: Level::Error,
             rule: None,

@@ -27,9 +27,13 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use crate::json::pointer as json_pointer;
+use crate::json::{JsonView, Kind};
+use crate::rules::id;
+use crate::{CoreError, ValidationError};
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
-use serde_json::Value;
+use mcpgen_runtime::__rt::single;
 
 const SENTINEL_START: &str = "=?base64?";
 const SENTINEL_END: &str = "?=";
@@ -62,12 +66,16 @@ fn looks_like_sentinel(value: &str) -> bool {
 
 /// Why a header value cannot be decoded (XHDR-9).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum HeaderValueError {
     /// The sentinel's payload is not standard Base64.
+    #[non_exhaustive]
     Base64 { value: String },
     /// The Base64 payload is not UTF-8.
+    #[non_exhaustive]
     Utf8 { value: String },
     /// A plain value with a byte that is not visible ASCII or a space.
+    #[non_exhaustive]
     InvalidCharacter { value: String, byte: u8 },
 }
 
@@ -85,6 +93,23 @@ impl fmt::Display for HeaderValueError {
     }
 }
 impl std::error::Error for HeaderValueError {}
+
+/// Kinds `base64`, `utf8`, `invalid_character`; rule XHDR-9.
+impl CoreError for HeaderValueError {
+    fn kind(&self) -> &'static str {
+        match self {
+            HeaderValueError::Base64 { .. } => "base64",
+            HeaderValueError::Utf8 { .. } => "utf8",
+            HeaderValueError::InvalidCharacter { .. } => "invalid_character",
+        }
+    }
+    fn rule(&self) -> Option<&'static str> {
+        Some(id::XHDR_9)
+    }
+    fn errors(&self) -> Cow<'_, [ValidationError]> {
+        single("", "", Some(id::XHDR_9), self.to_string())
+    }
+}
 
 /// XHDR-9: the value a header carries, the sentinel decoded.
 pub fn decode_header_value(value: &str) -> Result<Cow<'_, str>, HeaderValueError> {
@@ -104,10 +129,10 @@ pub fn decode_header_value(value: &str) -> Result<Cow<'_, str>, HeaderValueError
 /// HTTP-10: the standard headers of a request POST — `Mcp-Method` (the body's `method`) and,
 /// for `tools/call` and `prompts/get`, `Mcp-Name` (`params.name`), for `resources/read`
 /// `Mcp-Name` (`params.uri`), encoded by [`encode_header_value`].
-pub fn standard_headers(method: &str, params: Option<&Value>) -> Vec<(String, String)> {
+pub fn standard_headers<'v>(method: &str, params: Option<impl JsonView<'v>>) -> Vec<(String, String)> {
     let mut out = vec![("Mcp-Method".to_owned(), method.to_owned())];
     if let Some(name) = name_param(method).and_then(|k| params?.get(k)?.as_str()) {
-        out.push(("Mcp-Name".to_owned(), encode_header_value(name).into_owned()));
+        out.push(("Mcp-Name".to_owned(), encode_header_value(&name).into_owned()));
     }
     out
 }
@@ -151,6 +176,7 @@ impl HeaderBinding {
 /// Why a tool's `x-mcp-header` annotations make it unusable over HTTP (XHDR-6: drop the tool,
 /// keep the others).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct HeaderBindingError {
     /// XHDR-2 (name), XHDR-3 (duplicate), XHDR-4 (type) or XHDR-5 (position).
     pub rule: &'static str,
@@ -166,6 +192,25 @@ impl fmt::Display for HeaderBindingError {
     }
 }
 impl std::error::Error for HeaderBindingError {}
+
+/// Kind by rule: `header_name` (XHDR-2), `duplicate_header` (XHDR-3), `header_type` (XHDR-4),
+/// `header_position` (XHDR-5); one entry at its pointer with keyword `x-mcp-header`.
+impl CoreError for HeaderBindingError {
+    fn kind(&self) -> &'static str {
+        match self.rule {
+            id::XHDR_2 => "header_name",
+            id::XHDR_3 => "duplicate_header",
+            id::XHDR_4 => "header_type",
+            _ => "header_position",
+        }
+    }
+    fn rule(&self) -> Option<&'static str> {
+        Some(self.rule)
+    }
+    fn errors(&self) -> Cow<'_, [ValidationError]> {
+        single(self.pointer.clone(), "x-mcp-header", Some(self.rule), self.message.clone())
+    }
+}
 
 /// Keywords whose value is one subschema, an array of them, or a map of them; an annotation
 /// below any of them is not on a `properties` path (XHDR-5).
@@ -194,100 +239,108 @@ const SUBSCHEMA_KEYWORDS: &[&str] = &[
 /// XHDR-2..5: the `x-mcp-header` bindings of a tool's `inputSchema` (in `serde_json` map order), or the
 /// first reason the tool must be dropped. Only keyword positions count: a property *named*
 /// `x-mcp-header`, or the text inside `const`/`default`/`enum`/`examples`, is not an annotation.
-pub fn header_bindings(input_schema: &Value) -> Result<Vec<HeaderBinding>, HeaderBindingError> {
+pub fn header_bindings<'v>(input_schema: impl JsonView<'v>) -> Result<Vec<HeaderBinding>, HeaderBindingError> {
     let mut out = Vec::new();
-    walk(input_schema, &mut Vec::new(), true, &mut String::new(), &mut out)?;
+    walk(&input_schema, &mut Vec::new(), true, &mut String::new(), &mut out)?;
     Ok(out)
 }
 
-fn walk(
-    schema: &Value,
+/// A value as JSON text, for messages.
+fn json_text<'v>(v: &impl JsonView<'v>) -> String {
+    crate::json::to_json_string(&v.to_value())
+}
+
+fn walk<'v, V: JsonView<'v>>(
+    schema: &V,
     path: &mut Vec<String>,
     on_property_path: bool,
     pointer: &mut String,
     out: &mut Vec<HeaderBinding>,
 ) -> Result<(), HeaderBindingError> {
-    let Some(obj) = schema.as_object() else { return Ok(()) };
-    if let Some(annotation) = obj.get("x-mcp-header") {
+    if schema.kind() != Kind::Object {
+        return Ok(());
+    }
+    if let Some(annotation) = schema.get("x-mcp-header") {
         let at = format!("{pointer}/x-mcp-header");
         let fail = |rule, message: String| Err(HeaderBindingError { rule, pointer: at.clone(), message });
         if !on_property_path || path.is_empty() {
-            return fail("XHDR-5", "only a property reached from the root through `properties` may be mirrored".into());
+            return fail(
+                id::XHDR_5,
+                "only a property reached from the root through `properties` may be mirrored".into(),
+            );
         }
         let Some(name) = annotation.as_str() else {
-            return fail("XHDR-2", format!("the header name must be a string, found {annotation}"));
+            return fail(id::XHDR_2, format!("the header name must be a string, found {}", json_text(&annotation)));
         };
         if name.is_empty() {
-            return fail("XHDR-2", "the header name is empty".into());
+            return fail(id::XHDR_2, "the header name is empty".into());
         }
         if let Some(c) = name.chars().find(|c| !is_tchar(*c)) {
             return fail(
-                "XHDR-2",
+                id::XHDR_2,
                 format!("the header name {name:?} has {c:?}, which is not an RFC 9110 token character"),
             );
         }
-        if let Some(first) = out.iter().find(|b| b.header.eq_ignore_ascii_case(name)) {
+        if let Some(first) = out.iter().find(|b| b.header.eq_ignore_ascii_case(&name)) {
             return fail(
-                "XHDR-3",
+                id::XHDR_3,
                 format!(
                     "header name {name:?} is already used by `{}` (names compare case-insensitively)",
                     first.path.join(".")
                 ),
             );
         }
-        let kind = match obj.get("type").and_then(Value::as_str) {
+        let kind = match schema.get("type").and_then(|t| t.as_str()).as_deref() {
             Some("string") => HeaderValueKind::String,
             Some("integer") => HeaderValueKind::Integer,
             Some("boolean") => HeaderValueKind::Boolean,
             _ => {
-                let found = obj.get("type").map_or_else(|| "no `type`".to_owned(), |t| format!("type {t}"));
+                let found =
+                    schema.get("type").map_or_else(|| "no `type`".to_owned(), |t| format!("type {}", json_text(&t)));
                 return fail(
-                    "XHDR-4",
+                    id::XHDR_4,
                     format!("only `string`, `integer` and `boolean` properties may be mirrored, found {found}"),
                 );
             }
         };
-        out.push(HeaderBinding { path: path.clone(), header: name.to_owned(), kind });
+        out.push(HeaderBinding { path: path.clone(), header: name.into_owned(), kind });
     }
-    for (key, value) in obj {
+    for (key, value) in schema.entries() {
         let len = pointer.len();
-        pointer.push('/');
-        pointer.push_str(&escape(key));
+        json_pointer::push(pointer, &key);
         if key == "properties" {
-            if let Some(props) = value.as_object() {
-                for (name, sub) in props {
+            if value.kind() == Kind::Object {
+                for (name, sub) in value.entries() {
                     let len = pointer.len();
-                    pointer.push('/');
-                    pointer.push_str(&escape(name));
-                    path.push(name.clone());
-                    let r = walk(sub, path, on_property_path, pointer, out);
+                    json_pointer::push(pointer, &name);
+                    path.push(name.into_owned());
+                    let r = walk(&sub, path, on_property_path, pointer, out);
                     path.pop();
                     pointer.truncate(len);
                     r?;
                 }
             }
-        } else if SUBSCHEMA_KEYWORDS.contains(&key.as_str()) {
-            match value {
-                Value::Array(items) => {
-                    for (i, sub) in items.iter().enumerate() {
+        } else if SUBSCHEMA_KEYWORDS.contains(&key.as_ref()) {
+            match value.kind() {
+                Kind::Array => {
+                    for (i, sub) in value.items().enumerate() {
                         let len = pointer.len();
                         pointer.push_str(&format!("/{i}"));
-                        let r = walk(sub, path, false, pointer, out);
+                        let r = walk(&sub, path, false, pointer, out);
                         pointer.truncate(len);
                         r?;
                     }
                 }
-                Value::Object(map) if is_schema_map(key) => {
-                    for (name, sub) in map {
+                Kind::Object if is_schema_map(&key) => {
+                    for (name, sub) in value.entries() {
                         let len = pointer.len();
-                        pointer.push('/');
-                        pointer.push_str(&escape(name));
-                        let r = walk(sub, path, false, pointer, out);
+                        json_pointer::push(pointer, &name);
+                        let r = walk(&sub, path, false, pointer, out);
                         pointer.truncate(len);
                         r?;
                     }
                 }
-                sub => walk(sub, path, false, pointer, out)?,
+                _ => walk(&value, path, false, pointer, out)?,
             }
         }
         pointer.truncate(len);
@@ -299,10 +352,6 @@ fn is_schema_map(keyword: &str) -> bool {
     matches!(keyword, "$defs" | "definitions" | "patternProperties" | "dependentSchemas")
 }
 
-fn escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
-}
-
 /// RFC 9110 `tchar`.
 fn is_tchar(c: char) -> bool {
     c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c)
@@ -310,10 +359,13 @@ fn is_tchar(c: char) -> bool {
 
 /// Why a `tools/call` argument cannot be mirrored (XHDR-4, XHDR-7): the call fails locally.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ParamHeaderError {
     /// The argument's JSON type is not the annotated property's type.
+    #[non_exhaustive]
     WrongType { header: String, expected: HeaderValueKind, found: String },
     /// An integer beyond ±(2^53 − 1).
+    #[non_exhaustive]
     OutOfRange { header: String, value: String },
 }
 
@@ -331,25 +383,50 @@ impl fmt::Display for ParamHeaderError {
 }
 impl std::error::Error for ParamHeaderError {}
 
+/// Kinds `wrong_type` (XHDR-7: the argument is not of the annotated type) and `out_of_range`
+/// (XHDR-4).
+impl CoreError for ParamHeaderError {
+    fn kind(&self) -> &'static str {
+        match self {
+            ParamHeaderError::WrongType { .. } => "wrong_type",
+            ParamHeaderError::OutOfRange { .. } => "out_of_range",
+        }
+    }
+    fn rule(&self) -> Option<&'static str> {
+        Some(match self {
+            ParamHeaderError::WrongType { .. } => id::XHDR_7,
+            ParamHeaderError::OutOfRange { .. } => id::XHDR_4,
+        })
+    }
+    fn errors(&self) -> Cow<'_, [ValidationError]> {
+        single("", "", CoreError::rule(self), self.to_string())
+    }
+}
+
 /// XHDR-7: the `Mcp-Param-*` headers of a `tools/call` with these `arguments`: an absent or
 /// `null` argument gets no header; strings go as they are, integers in decimal, booleans as
 /// `true`/`false`, each encoded by [`encode_header_value`].
-pub fn param_headers(bindings: &[HeaderBinding], arguments: &Value) -> Result<Vec<(String, String)>, ParamHeaderError> {
+pub fn param_headers<'v>(
+    bindings: &[HeaderBinding],
+    arguments: impl JsonView<'v>,
+) -> Result<Vec<(String, String)>, ParamHeaderError> {
     let mut out = Vec::new();
     for b in bindings {
-        let mut at = Some(arguments);
+        let mut at = Some(arguments.clone());
         for key in &b.path {
             at = at.and_then(|v| v.get(key));
         }
-        let Some(value) = at.filter(|v| !v.is_null()) else { continue };
+        let Some(value) = at.filter(|v| v.kind() != Kind::Null) else { continue };
         let wrong =
-            || ParamHeaderError::WrongType { header: b.header.clone(), expected: b.kind, found: value.to_string() };
-        let text = match (b.kind, value) {
-            (HeaderValueKind::String, Value::String(s)) => s.clone(),
-            (HeaderValueKind::Boolean, Value::Bool(v)) => v.to_string(),
-            (HeaderValueKind::Integer, Value::Number(n)) => {
-                let int =
-                    n.as_i64().or_else(|| n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 1e19).map(|f| f as i64));
+            || ParamHeaderError::WrongType { header: b.header.clone(), expected: b.kind, found: json_text(&value) };
+        let text = match (b.kind, value.kind()) {
+            (HeaderValueKind::String, Kind::String) => value.as_str().unwrap_or_default().into_owned(),
+            (HeaderValueKind::Boolean, Kind::Bool) => value.as_bool().unwrap_or_default().to_string(),
+            (HeaderValueKind::Integer, Kind::Number) => {
+                let Some(n) = value.to_number() else { return Err(wrong()) };
+                let int = n
+                    .as_i64()
+                    .or_else(|| Some(n.as_f64()).filter(|f| f.fract() == 0.0 && f.abs() < 1e19).map(|f| f as i64));
                 match int {
                     Some(i) if i.abs() <= MAX_HEADER_INTEGER => i.to_string(),
                     Some(_) => {
@@ -371,7 +448,7 @@ pub fn param_headers(bindings: &[HeaderBinding], arguments: &Value) -> Result<Ve
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value};
 
     #[test]
     fn plain_values_stay_plain_and_unsafe_ones_use_the_sentinel() {

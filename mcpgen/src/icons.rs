@@ -28,6 +28,8 @@
 
 use std::fmt;
 
+use crate::rules::id;
+
 /// An image type mcpgen can recognise by its bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ImageType {
@@ -166,11 +168,13 @@ impl IconErrorKind {
 
     pub fn rule(self) -> &'static str {
         match self {
-            IconErrorKind::InvalidUri | IconErrorKind::SchemeNotAllowed | IconErrorKind::HttpNotAllowed => "ICON-3",
-            IconErrorKind::InvalidDataUri | IconErrorKind::UnrecognizedImage | IconErrorKind::TypeMismatch => "ICON-8",
-            IconErrorKind::MimeNotAllowed => "ICON-1",
-            IconErrorKind::TooLarge => "ICON-7",
-            IconErrorKind::CrossOrigin => "ICON-6",
+            IconErrorKind::InvalidUri | IconErrorKind::SchemeNotAllowed | IconErrorKind::HttpNotAllowed => id::ICON_3,
+            IconErrorKind::InvalidDataUri | IconErrorKind::UnrecognizedImage | IconErrorKind::TypeMismatch => {
+                id::ICON_8
+            }
+            IconErrorKind::MimeNotAllowed => id::ICON_1,
+            IconErrorKind::TooLarge => id::ICON_7,
+            IconErrorKind::CrossOrigin => id::ICON_6,
         }
     }
 }
@@ -182,7 +186,9 @@ impl fmt::Display for IconErrorKind {
 }
 
 /// A refused icon: kind, rule (via the kind) and a message a person can act on.
+/// `#[non_exhaustive]`; as a [`CoreError`](crate::CoreError), one entry with its rule and message.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct IconError {
     pub kind: IconErrorKind,
     pub message: String,
@@ -205,6 +211,18 @@ impl fmt::Display for IconError {
 }
 
 impl std::error::Error for IconError {}
+
+impl crate::CoreError for IconError {
+    fn kind(&self) -> &'static str {
+        self.kind.as_str()
+    }
+    fn rule(&self) -> Option<&'static str> {
+        Some(self.kind.rule())
+    }
+    fn errors(&self) -> std::borrow::Cow<'_, [crate::ValidationError]> {
+        mcpgen_runtime::__rt::single("", "", Some(self.kind.rule()), self.message.clone())
+    }
+}
 
 /// An accepted `Icon.src`.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -54,14 +54,15 @@
 //!
 //! Entry points:
 //! - per revision (`rev_2026_07_28`, `rev_2025_11_25`, …, each behind a cargo feature, all on
-//!   by default): one type per schema definition, spec names kept; [`Decode`] on each;
-//!   `decode_result(method, …)` and the method table `METHODS`;
+//!   by default): one type per schema definition, spec names kept; [`Decode`] on each; the
+//!   method table `METHODS`;
+//! - [`decode_result()`]: a result by the request it answers, with [`ResultOptions`] (policy,
+//!   task augmentation, extension `resultType`s, invalid list items left out with diagnostics);
 //! - [`decode()`] / [`validate()`]: by revision and definition name at run time (what the C,
 //!   Python and command-line surfaces use);
 //! - [`json`]: the lossless JSON value, number and parser the rest is built on;
 //! - [`protocol`]: the rules beyond the schema, for servers and clients, and the responses a
 //!   peer sends (`result_response`, `complete_result`, the typed error responses);
-//! - [`lists`]: list results decoded item by item, skipping invalid items with diagnostics;
 //! - [`conversation`]: whole sessions — results against their requests and the rules that span
 //!   messages (`docs/conversations.md`);
 //! - [`http`]: the Streamable HTTP headers that mirror a body (`Mcp-Method`, `Mcp-Name`,
@@ -76,8 +77,8 @@
 pub mod conversation;
 pub mod http;
 pub mod icons;
-pub mod lists;
 pub mod protocol;
+mod results;
 pub mod rules;
 #[cfg(feature = "serde")]
 pub mod serde_policy;
@@ -85,15 +86,13 @@ pub mod tools;
 
 pub use mcpgen_runtime::{json, methods};
 pub use mcpgen_runtime::{
-    AnyDecoded, ArmFailure, BuildError, Decode, DecodeError, DecodedResult, DefEntry, FieldEntry, FromJson, JsonView,
-    Number, Options, Policy, ToJson, UnknownPolicy, Validate, ValidationError, Value,
+    AnyDecoded, ArmFailure, BuildError, CoreError, Decode, DecodeError, DecodedResult, DefEntry, FieldEntry, FromJson,
+    JsonSource, JsonView, Number, Options, Policy, SkippedItem, ToJson, UnknownPolicy, Validate, ValidationError,
+    Value,
 };
 pub use mcpgen_schema::*;
 
-pub use lists::{
-    decode_result_for_skipping_invalid_items_view, decode_result_skipping_invalid_items,
-    decode_result_skipping_invalid_items_view, LenientResult, SkippedItem,
-};
+pub use results::{decode_result, ResultOptions};
 
 // Paths inside this crate (`crate::decode::…`) name the runtime's modules.
 use mcpgen_runtime::__rt::{decode, validate};
@@ -103,9 +102,7 @@ use validate::{Cx, Path};
 
 /// Looks up a definition, or says which revision lacks it.
 pub fn definition(revision: Revision, name: &str) -> Result<&'static DefEntry, DecodeError> {
-    revision
-        .definition(name)
-        .ok_or_else(|| DecodeError::UnknownDefinition { revision: revision.as_str(), name: name.to_owned() })
+    revision.definition(name).ok_or_else(|| DecodeError::unknown_definition(revision.as_str(), name))
 }
 
 /// Decodes JSON bytes as the definition `name` of `revision`, chosen at run time, and returns
@@ -139,7 +136,7 @@ pub fn decode_view<'v, V: JsonView<'v>>(
     match revision.build_view(name, v, &decode::Builder::new(opts)) {
         Some(Some(x)) => Ok(x),
         Some(None) => Err(DecodeError::Internal(format!("{name} accepted by the validator but not by the builder"))),
-        None => Err(DecodeError::UnknownDefinition { revision: revision.as_str(), name: name.to_owned() }),
+        None => Err(DecodeError::unknown_definition(revision.as_str(), name)),
     }
 }
 
@@ -165,7 +162,7 @@ pub fn validate_view<'v, V: JsonView<'v>>(
     v: &V,
     opts: Options,
 ) -> Result<(), DecodeError> {
-    let unknown = || DecodeError::UnknownDefinition { revision: revision.as_str(), name: name.to_owned() };
+    let unknown = || DecodeError::unknown_definition(revision.as_str(), name);
     if revision.validate_view(name, v, &Path::Root, &mut Cx::fail_fast(opts)).ok_or_else(unknown)? {
         return Ok(());
     }

@@ -36,12 +36,18 @@ pub use message::{is_modern, LISTEN_STREAM_NOTIFICATIONS};
 pub use meta::{check_baggage, check_traceparent, check_tracestate, MetaKeyError, OtelError};
 pub use response::{
     complete_response, complete_result, invalid_params_error, result_response, unsupported_version_error, ResultError,
-    SERVER_INFO_META_KEY,
 };
 
+use std::borrow::Cow;
+
+use mcpgen_runtime::__rt::single;
+
 use crate::decode::{AnyDecoded, DecodeError, DecodedResult};
+use crate::error_codes;
 use crate::json::{JsonView, Map, Value};
+use crate::rules::id;
 use crate::validate::{Options, ValidationError};
+use crate::CoreError;
 use crate::Revision;
 
 /// Server settings for [`check_request`].
@@ -81,7 +87,13 @@ pub struct AcceptedRequest {
 }
 
 /// Why a server must refuse a request: everything needed for the reply.
+///
+/// `#[non_exhaustive]`: build one with [`ProtocolError::new`] (or the typed constructors
+/// [`invalid_params_error`], [`unsupported_version_error`], [`missing_capability_error`]). As a
+/// [`CoreError`]: kind from the code ([`ErrorCategory::as_str`]: `method_not_found`, …), its
+/// rule, and its validation errors, or one entry with its rule and message.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct ProtocolError {
     /// JSON-RPC error code (-32700, -32600, -32601, -32602, -32021, -32022, …).
     pub code: i64,
@@ -131,6 +143,21 @@ impl std::fmt::Display for ProtocolError {
     }
 }
 impl std::error::Error for ProtocolError {}
+
+impl CoreError for ProtocolError {
+    fn kind(&self) -> &'static str {
+        ErrorCategory::of(self.code).as_str()
+    }
+    fn rule(&self) -> Option<&'static str> {
+        Some(self.rule)
+    }
+    fn errors(&self) -> Cow<'_, [ValidationError]> {
+        if self.errors.is_empty() {
+            return single("", "", Some(self.rule), self.message.clone());
+        }
+        Cow::Borrowed(&self.errors)
+    }
+}
 
 /// Server side: decides whether a request (or notification) should be served, in mcpgen's check
 /// order (AMB-9; the spec defines none): parse → envelope → `_meta` → version → method → params.
@@ -198,7 +225,13 @@ pub fn check_http_headers<'h>(
 pub fn missing_capability_error(id: Option<Value>, required: Value) -> ProtocolError {
     let mut data = Map::new();
     data.push("requiredCapabilities", required);
-    let mut e = ProtocolError::new(-32021, "Missing required client capability".into(), id, 400, "META-9");
+    let mut e = ProtocolError::new(
+        error_codes::MISSING_REQUIRED_CLIENT_CAPABILITY_ERROR,
+        "Missing required client capability",
+        id,
+        400,
+        id::META_9,
+    );
     e.data = Some(Value::Object(data));
     e
 }
@@ -209,7 +242,7 @@ pub fn missing_capability_error(id: Option<Value>, required: Value) -> ProtocolE
 /// `sampling/createMessage` → `sampling`, plus `sampling.tools` with `tools`/`toolChoice` and
 /// `sampling.context` with `includeContext` other than `none`; `roots/list` → `roots`.
 /// Anything else → `{}`.
-pub fn required_capability(input_request: &Value) -> Value {
+pub fn required_capability<'v>(input_request: impl JsonView<'v>) -> Value {
     let obj = |entries: Vec<(&str, Value)>| {
         let mut m = Map::new();
         for (k, v) in entries {
@@ -219,10 +252,11 @@ pub fn required_capability(input_request: &Value) -> Value {
     };
     let empty = || Value::Object(Map::new());
     let params = input_request.get("params");
-    let param = |k: &str| params.and_then(|p| p.get(k));
-    match input_request.get("method").and_then(Value::as_str) {
+    let param = |k: &str| params.as_ref().and_then(|p| p.get(k));
+    let param_is = |k: &str, s: &str| param(k).is_some_and(|v| v.str_eq(s));
+    match input_request.get("method").and_then(|m| m.as_str()).as_deref() {
         Some("elicitation/create") => {
-            let mode = if param("mode").and_then(Value::as_str) == Some("url") { "url" } else { "form" };
+            let mode = if param_is("mode", "url") { "url" } else { "form" };
             obj(vec![("elicitation", obj(vec![(mode, empty())]))])
         }
         Some("sampling/createMessage") => {
@@ -230,7 +264,7 @@ pub fn required_capability(input_request: &Value) -> Value {
             if param("tools").is_some() || param("toolChoice").is_some() {
                 sampling.push(("tools", empty()));
             }
-            if param("includeContext").is_some_and(|c| c.as_str() != Some("none")) {
+            if param("includeContext").is_some() && !param_is("includeContext", "none") {
                 sampling.push(("context", empty()));
             }
             obj(vec![("sampling", obj(sampling))])
@@ -243,24 +277,26 @@ pub fn required_capability(input_request: &Value) -> Value {
 /// The part of `required` (a `ClientCapabilities`-shaped object, as from
 /// [`required_capability`]) that `declared` lacks, or `None` when everything is declared.
 /// CAP-3: `elicitation: {}` declares form mode.
-pub fn missing_capabilities(declared: &Value, required: &Value) -> Option<Value> {
-    fn walk(decl: Option<&Value>, req: &Value, parent: &str) -> Option<Value> {
-        let Some(decl) = decl else { return Some(req.clone()) };
-        let req = req.as_object()?;
+pub fn missing_capabilities<'d, 'r>(declared: impl JsonView<'d>, required: impl JsonView<'r>) -> Option<Value> {
+    fn walk<'d, 'r, D: JsonView<'d>, R: JsonView<'r>>(decl: Option<D>, req: &R, parent: &str) -> Option<Value> {
+        let Some(decl) = decl else { return Some(req.to_value()) };
+        if req.kind() != crate::json::Kind::Object {
+            return None;
+        }
         let mut out = Map::new();
-        for (k, sub) in req.iter() {
-            let d = decl.get(k);
+        for (k, sub) in req.entries() {
+            let d = decl.get(&k);
             let implied_form = parent == "elicitation" && k == "form" && d.is_none() && decl.get("url").is_none();
             if implied_form {
                 continue;
             }
-            if let Some(x) = walk(d, sub, k) {
-                out.push(k, x);
+            if let Some(x) = walk(d, &sub, &k) {
+                out.push(k.into_owned(), x);
             }
         }
         (!out.is_empty()).then_some(Value::Object(out))
     }
-    walk(Some(declared), required, "")
+    walk(Some(declared), &required, "")
 }
 
 /// A response a client received, checked.
@@ -273,12 +309,44 @@ pub enum CheckedResponse {
 }
 
 /// A response that the client must treat as invalid (a local error, ERR-7: never mistaken for
-/// an error the peer sent).
+/// an error the peer sent). `#[non_exhaustive]`: build one with [`ResponseError::new`]. As a
+/// [`CoreError`]: kind `invalid_response`, its rule, and its errors (or one entry with its
+/// message).
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct ResponseError {
     pub rule: Option<&'static str>,
     pub message: String,
+    /// Details, pointers relative to the whole response (`/result/...`).
     pub errors: Vec<ValidationError>,
+}
+
+impl ResponseError {
+    /// A refusal by `rule` (an id of [`crate::rules::id`], or `None` for a plain schema failure).
+    pub fn new(rule: Option<&'static str>, message: impl Into<String>) -> ResponseError {
+        ResponseError { rule, message: message.into(), errors: Vec::new() }
+    }
+
+    /// The same refusal, with its details.
+    pub fn with_errors(mut self, errors: Vec<ValidationError>) -> ResponseError {
+        self.errors = errors;
+        self
+    }
+}
+
+impl CoreError for ResponseError {
+    fn kind(&self) -> &'static str {
+        "invalid_response"
+    }
+    fn rule(&self) -> Option<&'static str> {
+        self.rule
+    }
+    fn errors(&self) -> Cow<'_, [ValidationError]> {
+        if self.errors.is_empty() {
+            return single("", "", self.rule, self.message.clone());
+        }
+        Cow::Borrowed(&self.errors)
+    }
 }
 
 impl std::fmt::Display for ResponseError {
@@ -297,7 +365,7 @@ impl std::error::Error for ResponseError {}
 /// of `result`/`error` (MSG-2). An error response is returned as [`CheckedResponse::Error`]
 /// (a remote error, ERR-7), accepting `"id": null` or no `id`. A result must echo an
 /// integer-literal or string `id` (ID-3), unique `inputRequests` keys (MRTR-4), and then be
-/// decoded by the request ([`Revision::decode_result_for`], the rules of
+/// decoded by the request ([`crate::decode_result`], the rules of
 /// [`methods::result_definition`](crate::methods::result_definition)): a method of the revision
 /// (unknown and removed ones are MSG-9), a string `resultType` (RESULT-1) that is core — unknown
 /// values are invalid (RESULT-3, use [`check_response_with`] to accept the values of negotiated
@@ -352,6 +420,10 @@ pub fn check_response_for(
     client::check_response(bytes, req.method, req.task_augmented, revision, req.extension_result_types)
 }
 
+/// -32002, resource not found: what servers before 2026-07-28 send (ERR-5), retired since
+/// (ERR-4). No pinned schema defines it, so it is not in the generated `error_codes`.
+pub(crate) const RESOURCE_NOT_FOUND_LEGACY: i64 = -32002;
+
 /// What an error code means to a client (ERR-2, ERR-5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ErrorCategory {
@@ -374,17 +446,36 @@ pub enum ErrorCategory {
 }
 
 impl ErrorCategory {
+    /// Stable snake_case name (`parse`, `invalid_request`, `method_not_found`, …,
+    /// `application`): a [`ProtocolError`]'s kind.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCategory::Parse => "parse",
+            ErrorCategory::InvalidRequest => "invalid_request",
+            ErrorCategory::MethodNotFound => "method_not_found",
+            ErrorCategory::InvalidParams => "invalid_params",
+            ErrorCategory::Internal => "internal",
+            ErrorCategory::HeaderMismatch => "header_mismatch",
+            ErrorCategory::MissingClientCapability => "missing_client_capability",
+            ErrorCategory::UnsupportedProtocolVersion => "unsupported_protocol_version",
+            ErrorCategory::ResourceNotFound => "resource_not_found",
+            ErrorCategory::LegacyImplementationDefined => "legacy_implementation_defined",
+            ErrorCategory::ReservedUndefined => "reserved_undefined",
+            ErrorCategory::Application => "application",
+        }
+    }
+
     pub fn of(code: i64) -> ErrorCategory {
         match code {
-            -32700 => ErrorCategory::Parse,
-            -32600 => ErrorCategory::InvalidRequest,
-            -32601 => ErrorCategory::MethodNotFound,
-            -32602 => ErrorCategory::InvalidParams,
-            -32603 => ErrorCategory::Internal,
-            -32020 => ErrorCategory::HeaderMismatch,
-            -32021 => ErrorCategory::MissingClientCapability,
-            -32022 => ErrorCategory::UnsupportedProtocolVersion,
-            -32002 => ErrorCategory::ResourceNotFound,
+            error_codes::PARSE_ERROR => ErrorCategory::Parse,
+            error_codes::INVALID_REQUEST_ERROR => ErrorCategory::InvalidRequest,
+            error_codes::METHOD_NOT_FOUND_ERROR => ErrorCategory::MethodNotFound,
+            error_codes::INVALID_PARAMS_ERROR => ErrorCategory::InvalidParams,
+            error_codes::INTERNAL_ERROR => ErrorCategory::Internal,
+            error_codes::HEADER_MISMATCH_ERROR => ErrorCategory::HeaderMismatch,
+            error_codes::MISSING_REQUIRED_CLIENT_CAPABILITY_ERROR => ErrorCategory::MissingClientCapability,
+            error_codes::UNSUPPORTED_PROTOCOL_VERSION_ERROR => ErrorCategory::UnsupportedProtocolVersion,
+            RESOURCE_NOT_FOUND_LEGACY => ErrorCategory::ResourceNotFound,
             -32019..=-32000 => ErrorCategory::LegacyImplementationDefined,
             -32099..=-32023 => ErrorCategory::ReservedUndefined,
             _ => ErrorCategory::Application,
@@ -403,8 +494,9 @@ impl CheckedResponse {
     /// ERR-5: -32002 (any era) means the resource was not found; a -32602 answering
     /// `resources/read` may mean it too (a hint only: -32602 has other causes).
     pub fn may_be_resource_not_found(&self, request_method: &str) -> bool {
-        matches!(self, CheckedResponse::Error { code: -32002, .. })
-            || (request_method == "resources/read" && matches!(self, CheckedResponse::Error { code: -32602, .. }))
+        matches!(self, CheckedResponse::Error { code: RESOURCE_NOT_FOUND_LEGACY, .. })
+            || (request_method == "resources/read"
+                && matches!(self, CheckedResponse::Error { code: error_codes::INVALID_PARAMS_ERROR, .. }))
     }
 }
 

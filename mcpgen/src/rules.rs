@@ -14,8 +14,11 @@
 //! assert_eq!(lookup("meta-6"), Some(rule)); // ids compare case-insensitively
 //! assert!(lookup("tools/call").is_none());
 //! ```
+//!
+//! [`id`] has every id as a constant (`id::META_6 == "META-6"`): code names rules through it,
+//! so a mistyped id does not compile.
 
-pub use mcpgen_runtime::rules::{Enforcement, Level, Rule};
+pub use mcpgen_runtime::rules::{id, Enforcement, Level, Rule};
 
 /// Every rule, in catalogue order (families as in `docs/rules.md`, numbers ascending).
 pub fn catalogue() -> &'static [Rule] {

@@ -105,14 +105,11 @@ fn run_vector(path: &Path) -> Result<(), String> {
         mcpgen::decode(rev, &def, &input, policy).map(|d| (def.to_string(), d.to_json_string()))
     } else if let Some(m) = decode.get("result_for_method") {
         let m = m.as_str().ok_or("decode.result_for_method must be a string")?;
-        if skip_invalid_items {
-            mcpgen::decode_result_skipping_invalid_items(rev, &m, &input, policy).map(|d| {
-                skipped = d.skipped;
-                (d.result.variant.to_owned(), d.result.value.to_json_string())
-            })
-        } else {
-            rev.decode_result(&m, &input, policy).map(|d| (d.variant.to_owned(), d.value.to_json_string()))
-        }
+        let opts = mcpgen::ResultOptions::method(&m).policy(policy).skip_invalid_items(skip_invalid_items);
+        mcpgen::decode_result(rev, &input, &opts).map(|d| {
+            skipped = d.skipped;
+            (d.variant.to_owned(), d.value.to_json_string())
+        })
     } else {
         return Err("decode needs `def` or `result_for_method`".into());
     };
@@ -147,7 +144,8 @@ fn run_vector(path: &Path) -> Result<(), String> {
         (Ok((variant, out)), false) => Err(format!("expected a failure, but it decoded as {variant}: {out}")),
         (Err(e), true) => Err(format!("expected success, got:\n{e}")),
         (Err(e), false) => {
-            // Errors inside union arms count too (the closest arm's error is the one a person reads).
+            // The core's entries (`DecodeError::errors`: every failure has at least one), union
+            // arms included (the closest arm's error is the one a person reads).
             fn flatten(list: &[mcpgen::ValidationError], out: &mut Vec<mcpgen::ValidationError>) {
                 for e in list {
                     out.push(e.clone());
@@ -157,47 +155,47 @@ fn run_vector(path: &Path) -> Result<(), String> {
                 }
             }
             let mut all_errors = Vec::new();
-            flatten(e.validation_errors(), &mut all_errors);
+            flatten(&e.errors(), &mut all_errors);
             let errors = all_errors.as_slice();
-            let (pointer, keyword, rule) = match &e {
-                mcpgen::DecodeError::Protocol { rule, pointer, .. } => (pointer.clone(), String::new(), Some(*rule)),
-                mcpgen::DecodeError::UnknownMethod { .. } => (String::new(), String::new(), e.rule()),
-                _ => errors.first().map(|x| (x.pointer.clone(), x.keyword.to_owned(), x.rule)).unwrap_or_default(),
-            };
             if let Some(want) = expect.get("pointer") {
-                let all: Vec<&str> = errors.iter().map(|x| x.pointer.as_str()).chain([pointer.as_str()]).collect();
-                if !all.iter().any(|p| want.str_eq(p)) {
+                if !errors.iter().any(|x| want.str_eq(&x.pointer)) {
                     return Err(format!("expected an error at {}, got {e}", want.describe()));
                 }
             }
             if let Some(want) = expect.get("keyword") {
-                if !errors.iter().any(|x| want.str_eq(x.keyword)) && !want.str_eq(&keyword) {
+                if !errors.iter().any(|x| want.str_eq(x.keyword)) {
                     return Err(format!("expected keyword {}, got {e}", want.describe()));
                 }
             }
             if let Some(want) = expect.get("rule") {
-                if !errors.iter().any(|x| x.rule.is_some_and(|r| want.str_eq(r)))
-                    && !rule.is_some_and(|r| want.str_eq(r))
-                {
+                if !errors.iter().any(|x| x.rule.is_some_and(|r| want.str_eq(r))) {
                     return Err(format!("expected rule {}, got {e}", want.describe()));
                 }
             }
+            for pattern in expect.get("errors").map(|x| x.items().collect::<Vec<_>>()).unwrap_or_default() {
+                if !errors.iter().any(|x| error_matches(&pattern, x)) {
+                    return Err(format!("no error matches {}; got {e}", pattern.to_value().to_json_string()));
+                }
+            }
             if let Some(want) = expect.get("error") {
-                let kind = match &e {
-                    mcpgen::DecodeError::Parse(_) => "parse",
-                    mcpgen::DecodeError::Invalid(_) => "invalid",
-                    mcpgen::DecodeError::Protocol { .. } => "protocol",
-                    mcpgen::DecodeError::UnknownMethod { .. } => "unknown_method",
-                    mcpgen::DecodeError::UnknownDefinition { .. } => "unknown_definition",
-                    mcpgen::DecodeError::Internal(_) => "internal",
-                };
-                if !want.str_eq(kind) {
-                    return Err(format!("expected a {} error, got {kind}: {e}", want.describe()));
+                if !want.str_eq(e.kind()) {
+                    return Err(format!("expected a {} error, got {}: {e}", want.describe(), e.kind()));
                 }
             }
             Ok(())
         }
     }
+}
+
+/// `expect.errors` patterns: every member given (`pointer`, `keyword`, `rule` — `null` for
+/// none —, `message`) holds for the one error.
+fn error_matches<'v>(pattern: &impl JsonView<'v>, e: &mcpgen::ValidationError) -> bool {
+    let str_is = |k: &str, got: &str| pattern.get(k).is_none_or(|w| w.str_eq(got));
+    let rule_is = pattern.get("rule").is_none_or(|w| match e.rule {
+        Some(r) => w.str_eq(r),
+        None => w.kind() == mcpgen::json::Kind::Null,
+    });
+    str_is("pointer", &e.pointer) && str_is("keyword", e.keyword) && str_is("message", &e.message) && rule_is
 }
 
 /// `expect.skipped`: exactly the skipped items, in order, each `{pointer, errors?}` where every

@@ -8,8 +8,9 @@ use mcpgen::methods::Direction;
 use mcpgen::protocol::{
     check_request, check_response, complete_response, complete_result, invalid_params_error, missing_capability_error,
     negotiate_version, result_response, unsupported_version_error, validate_message, CheckedResponse, MessageKind,
-    ResultError, ServerConfig, SERVER_INFO_META_KEY,
+    ResultError, ServerConfig,
 };
+use mcpgen::CoreError;
 use mcpgen::{Options, Revision};
 
 fn json(text: &str) -> Value {
@@ -98,8 +99,13 @@ fn complete_results_follow_the_result_shape_of_every_method_and_revision() {
                     "{rev} {}",
                     shape.method
                 );
-                let stamped = result.get("_meta").and_then(|m| m.get(SERVER_INFO_META_KEY));
-                assert_eq!(stamped.is_some(), shape.declares_meta_key(SERVER_INFO_META_KEY), "{rev} {}", shape.method);
+                let stamped = result.get("_meta").and_then(|m| m.get(mcpgen::meta_keys::SERVER_INFO));
+                assert_eq!(
+                    stamped.is_some(),
+                    shape.declares_meta_key(mcpgen::meta_keys::SERVER_INFO),
+                    "{rev} {}",
+                    shape.method
+                );
                 // 2026-07-28 input responses (`elicitation/create`…) travel inside a retried
                 // request, never as a JSON-RPC response: their definitions declare neither field.
                 let embedded =
@@ -120,7 +126,7 @@ fn complete_results_follow_the_result_shape_of_every_method_and_revision() {
     let modern = Revision::parse("2026-07-28").unwrap();
     assert!(modern
         .result_shape("tools/call")
-        .is_some_and(|s| s.result_type && s.declares_meta_key(SERVER_INFO_META_KEY)));
+        .is_some_and(|s| s.result_type && s.declares_meta_key(mcpgen::meta_keys::SERVER_INFO)));
     let legacy = Revision::parse("2025-11-25").unwrap();
     assert!(legacy.result_shapes().iter().all(|s| !s.result_type && s.meta_keys.is_empty()));
 }
@@ -152,7 +158,7 @@ fn unknown_methods_use_the_generic_result() {
     let rev = Revision::parse("2026-07-28").unwrap();
     let result = complete_result(rev, "vendor/method", &json("{}"), Some(&server_info())).unwrap();
     assert_eq!(result.get("resultType").and_then(Value::as_str), Some("complete"));
-    assert!(result.get("_meta").and_then(|m| m.get(SERVER_INFO_META_KEY)).is_some());
+    assert!(result.get("_meta").and_then(|m| m.get(mcpgen::meta_keys::SERVER_INFO)).is_some());
 }
 
 #[test]
@@ -162,7 +168,7 @@ fn stamping_keeps_what_the_result_says() {
     let result = complete_result(rev, "tools/call", &json(mine), Some(&server_info())).unwrap();
     assert_eq!(result.get("resultType").and_then(Value::as_str), Some("complete"));
     let meta = result.get("_meta").unwrap();
-    assert_eq!(meta.get(SERVER_INFO_META_KEY), Some(&json(r#"{"name":"mine","version":"0"}"#)));
+    assert_eq!(meta.get(mcpgen::meta_keys::SERVER_INFO), Some(&json(r#"{"name":"mine","version":"0"}"#)));
     assert_eq!(meta.get("com.example/k"), Some(&json("1")));
     // Configured off: no server info.
     let result = complete_result(rev, "tools/call", &json(r#"{"content":[]}"#), None).unwrap();
@@ -172,14 +178,14 @@ fn stamping_keeps_what_the_result_says() {
 #[test]
 fn bad_inputs_are_typed_errors() {
     let rev = Revision::parse("2026-07-28").unwrap();
-    assert_eq!(
+    assert!(matches!(
         complete_result(rev, "tools/call", &json("[]"), None),
-        Err(ResultError::NotAnObject { found: "an array" })
-    );
-    assert_eq!(
-        complete_result(rev, "tools/call", &json(r#"{"_meta":1}"#), Some(&server_info())),
-        Err(ResultError::MetaNotAnObject { found: "a number" })
-    );
+        Err(ResultError::NotAnObject { found: "an array", .. })
+    ));
+    let e = complete_result(rev, "tools/call", &json(r#"{"_meta":1}"#), Some(&server_info())).unwrap_err();
+    assert!(matches!(e, ResultError::MetaNotAnObject { found: "a number", .. }), "{e:?}");
+    // As every core error: a kind and entries with pointers.
+    assert_eq!((CoreError::kind(&e), CoreError::errors(&e)[0].pointer.as_str()), ("meta_not_an_object", "/_meta"));
     match complete_result(rev, "tools/call", &json("{}"), Some(&json(r#"{"name":"no version"}"#))) {
         Err(ResultError::InvalidServerInfo(errors)) => {
             assert!(errors.iter().any(|e| e.keyword == "required"), "{errors:?}")

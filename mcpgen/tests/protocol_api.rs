@@ -217,7 +217,7 @@ fn otel_invalid_value_is_dropped_not_fatal() {
     check_request(msg.as_bytes(), &modern_only())
         .expect("served despite the invalid traceparent (OTEL-1: dropped, not fatal)");
     let err = validate_message(rev("2026-07-28"), msg.as_bytes(), Options::default()).unwrap_err();
-    let e = &err.validation_errors()[0];
+    let e = &err.errors()[0];
     assert_eq!((e.rule, e.pointer.as_str()), (Some("OTEL-1"), "/params/_meta/traceparent"));
 }
 
@@ -258,7 +258,7 @@ fn v28_22_empty_input_required() {
     let msg = br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required"}}"#;
     assert_eq!(check_response(msg, "tools/call", rev("2026-07-28")).unwrap_err().rule, Some("MRTR-3"));
     let err = validate_message(rev("2026-07-28"), msg, Options::default()).unwrap_err();
-    assert!(err.validation_errors().iter().any(|e| e.rule == Some("MRTR-3")), "{err}");
+    assert!(err.errors().iter().any(|e| e.rule == Some("MRTR-3")), "{err}");
 }
 
 #[test]
@@ -296,7 +296,7 @@ fn v28_25_retired_codes() {
     for code in [-32002, -32042, -32050] {
         let msg = format!(r#"{{"jsonrpc":"2.0","id":1,"error":{{"code":{code},"message":"m"}}}}"#);
         let err = validate_message(rev("2026-07-28"), msg.as_bytes(), Options::default()).unwrap_err();
-        assert!(err.validation_errors().iter().any(|e| matches!(e.rule, Some("ERR-3" | "ERR-4"))), "{code}: {err}");
+        assert!(err.errors().iter().any(|e| matches!(e.rule, Some("ERR-3" | "ERR-4"))), "{code}: {err}");
     }
     let r = check_response(
         br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32002,"message":"not found"}}"#,
@@ -325,7 +325,7 @@ fn v28_26_meta_keys() {
 fn v28_27_extension_keys() {
     let bad = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"tasks":{}}}}}}"#.to_owned();
     let err = validate_message(rev("2026-07-28"), bad.as_bytes(), Options::default()).unwrap_err();
-    let e = &err.validation_errors()[0];
+    let e = &err.errors()[0];
     assert_eq!(e.rule, Some("EXT-1"));
     assert_eq!(e.pointer, "/params/_meta/io.modelcontextprotocol~1clientCapabilities/extensions/tasks");
     let good = bad.replace(r#""tasks""#, r#""io.modelcontextprotocol/tasks""#);
@@ -355,7 +355,8 @@ fn method_aware_validation_points_inside_params() {
     mcpgen::validate(rev("2026-07-28"), "JSONRPCMessage", msg.as_bytes(), Options::default()).unwrap();
     // …the method's definition does not.
     let err = validate_message(rev("2026-07-28"), msg.as_bytes(), Options::default()).unwrap_err();
-    let pointers: Vec<&str> = err.validation_errors().iter().map(|e| e.pointer.as_str()).collect();
+    let entries = err.errors();
+    let pointers: Vec<&str> = entries.iter().map(|e| e.pointer.as_str()).collect();
     assert!(pointers.contains(&"/params/name") && pointers.contains(&"/params/arguments"), "{pointers:?}");
 }
 
@@ -363,7 +364,7 @@ fn method_aware_validation_points_inside_params() {
 fn unknown_method_reported() {
     let msg = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/calll","params":{{{META}}}}}"#);
     let err = validate_message(rev("2026-07-28"), msg.as_bytes(), Options::default()).unwrap_err();
-    assert_eq!(err.validation_errors()[0].rule, Some("MSG-9"));
+    assert_eq!(err.errors()[0].rule, Some("MSG-9"));
     assert!(
         matches!(validate_message(rev("2026-07-28"), b"[]", Options::default()), Err(DecodeError::Invalid(e)) if e[0].rule == Some("MSG-1"))
     );
@@ -401,6 +402,6 @@ fn strict_policy_reports_reserved_and_unknown_result_types() {
     validate_message(rev("2026-07-28"), msg.as_bytes(), Options::default()).unwrap();
     let strict = Options { policy: Policy::Strict, ..Options::default() };
     let err = validate_message(rev("2026-07-28"), msg.as_bytes(), strict).unwrap_err();
-    let rules: Vec<_> = err.validation_errors().iter().filter_map(|e| e.rule).collect();
+    let rules: Vec<_> = err.errors().iter().filter_map(|e| e.rule).collect();
     assert!(rules.contains(&"META-3") && rules.contains(&"RESULT-3"), "{rules:?}");
 }

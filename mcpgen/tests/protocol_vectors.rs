@@ -13,7 +13,7 @@ use support::{example_files, expected_example_failures, vector_files};
 use libtest_mimic::{Arguments, Failed, Trial};
 use mcpgen::json::{Tape, Value};
 use mcpgen::protocol::{self, CheckedResponse, Era, MessageKind, ServerConfig};
-use mcpgen::{JsonView, Options, Policy, Revision, ValidationError};
+use mcpgen::{CoreError, JsonView, Options, Policy, Revision, ValidationError};
 
 fn json_eq(a: &Value, b: &Value) -> bool {
     match (a, b) {
@@ -151,7 +151,8 @@ fn run_operation(v: &Value) -> Result<Outcome, String> {
                     o.data = e.data.clone();
                     o.message = e.message.clone();
                     o.legacy_initialize = Some(e.legacy_initialize);
-                    o.errors = e.errors.clone();
+                    // The core's entries, top level only.
+                    o.errors = e.errors().into_owned();
                 }
             }
         }
@@ -175,7 +176,7 @@ fn run_operation(v: &Value) -> Result<Outcome, String> {
                 }
                 Err(e) => {
                     o.message = e.to_string();
-                    flatten(e.validation_errors(), &mut o.errors);
+                    flatten(&e.errors(), &mut o.errors);
                     if let mcpgen::DecodeError::Parse(_) = e {
                         o.rule = Some("parse".into());
                     }
@@ -205,7 +206,7 @@ fn run_operation(v: &Value) -> Result<Outcome, String> {
                 Err(e) => {
                     o.rule = e.rule.map(str::to_owned);
                     o.message = e.message.clone();
-                    flatten(&e.errors, &mut o.errors);
+                    flatten(&e.errors(), &mut o.errors);
                 }
             }
         }

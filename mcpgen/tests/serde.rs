@@ -213,8 +213,8 @@ fn run_vector(path: &Path) -> Result<(), String> {
         (Err(mcpgen::DecodeError::Parse(_)), Err(_)) => Ok(()),
         (Err(native), Err(serde)) => {
             // The validator's first error, pointer and message, is what serde reports.
-            let first =
-                native.validation_errors().first().ok_or_else(|| format!("native error without details: {native}"))?;
+            let entries = native.errors();
+            let first = entries.first().ok_or_else(|| format!("native error without details: {native}"))?;
             let want = first.to_string();
             let want = want.lines().next().unwrap_or_default();
             if serde.contains(want) {

@@ -32,6 +32,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use mcpgen_runtime::json::pointer::{escape, unescape};
 use serde_json::{json, Map, Value};
 
 /// One official example: the definition it is an instance of, its file stem, its value.
@@ -265,11 +266,6 @@ fn num(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or(Value::Null)
 }
 
-/// Escapes one JSON pointer segment (RFC 6901).
-pub fn escape(seg: &str) -> String {
-    seg.replace('~', "~0").replace('/', "~1")
-}
-
 /// Every node of `v`: (pointer, key the node sits under — `k[]` for array items —, node).
 fn nodes(v: &Value) -> Vec<(String, Option<String>, &Value)> {
     fn walk<'a>(ptr: String, key: Option<String>, v: &'a Value, out: &mut Vec<(String, Option<String>, &'a Value)>) {
@@ -301,7 +297,7 @@ fn replace_at(root: &Value, ptr: &str, f: impl FnOnce(&Value) -> Option<Value>) 
         return f(root).unwrap_or(Value::Null);
     }
     let (parent, last) = ptr.rsplit_once('/').unwrap_or(("", ptr));
-    let last = last.replace("~1", "/").replace("~0", "~");
+    let last = unescape(last).into_owned();
     let Some(p) = out.pointer_mut(parent) else { return out };
     match p {
         Value::Object(m) => {

@@ -3,6 +3,7 @@
 
 use crate::decode::DecodeError;
 use crate::json::{JsonView, Kind};
+use crate::rules::id;
 use crate::validate::ValidationError;
 
 /// Request or notification.
@@ -45,6 +46,17 @@ pub struct MethodInfo {
     /// The result of a task-augmented request (`params.task`, 2025-11-25): `CreateTaskResult`
     /// where the method supports task augmentation, else `None`.
     pub task_result: Option<&'static str>,
+}
+
+/// The definition an error response's `error.code` selects (one row of the generated
+/// `mcpgen::error_codes::ERROR_DEFS`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ErrorDef {
+    pub code: i64,
+    pub def: &'static str,
+    /// True when the definition is a whole error response (`{jsonrpc, id, error}`: the MCP
+    /// codes); false when it is a bare `Error` object (the JSON-RPC codes, Q-11).
+    pub whole_response: bool,
 }
 
 /// What a request method's complete result carries (one row of a revision's generated
@@ -105,14 +117,7 @@ impl<'a> ResultFor<'a> {
 }
 
 fn invalid(pointer: &str, keyword: &'static str, rule: Option<&'static str>, message: String) -> DecodeError {
-    DecodeError::Invalid(vec![ValidationError {
-        pointer: pointer.into(),
-        schema_path: String::new(),
-        keyword,
-        rule,
-        message,
-        arms: Vec::new(),
-    }])
+    DecodeError::Invalid(vec![ValidationError::new(pointer, keyword, message).with_rule(rule)])
 }
 
 /// The definition a result is checked and decoded against, chosen by `resultType` first, then by
@@ -132,11 +137,11 @@ pub fn result_definition<'v, V: JsonView<'v>>(
 ) -> Result<Option<&'static str>, DecodeError> {
     let method = req.method;
     let Some(info) = info else {
-        return Err(DecodeError::UnknownMethod { revision, method: method.to_owned() });
+        return Err(DecodeError::unknown_method(revision, method));
     };
     if info.kind == MethodKind::Notification {
         return Err(DecodeError::Protocol {
-            rule: "MSG-4",
+            rule: id::MSG_4,
             pointer: String::new(),
             message: format!("`{method}` is a notification: it is never answered, so it has no result"),
         });
@@ -160,7 +165,7 @@ pub fn result_definition<'v, V: JsonView<'v>>(
         return Err(invalid(
             "/resultType",
             "type",
-            Some("RESULT-1"),
+            Some(id::RESULT_1),
             format!("`resultType` must be a string, found {}", rt.describe()),
         ));
     };
@@ -168,13 +173,13 @@ pub fn result_definition<'v, V: JsonView<'v>>(
         "complete" => Ok(Some(complete)),
         "input_required" if v.get("inputRequests").is_none() && v.get("requestState").is_none() => {
             Err(DecodeError::Protocol {
-                rule: "MRTR-3",
+                rule: id::MRTR_3,
                 pointer: String::new(),
                 message: "an `input_required` result needs `inputRequests`, `requestState`, or both".into(),
             })
         }
         "input_required" if !info.input_required => Err(DecodeError::Protocol {
-            rule: "RESULT-5",
+            rule: id::RESULT_5,
             pointer: "/resultType".into(),
             message: format!(
                 "`{method}` may not answer `input_required` (only tools/call, prompts/get and resources/read may)"
@@ -183,7 +188,7 @@ pub fn result_definition<'v, V: JsonView<'v>>(
         "input_required" => Ok(Some("InputRequiredResult")),
         other if req.extension_result_types.contains(&other) => Ok(None),
         other => Err(DecodeError::Protocol {
-            rule: "RESULT-3",
+            rule: id::RESULT_3,
             pointer: "/resultType".into(),
             message: format!(
                 "unknown `resultType` `{other}`: not a core value (`complete`, `input_required`) and not one of the negotiated extensions' values"

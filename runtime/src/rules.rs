@@ -1,9 +1,14 @@
-//! Types of the rules catalogue. The table itself is generated from `schema/rules.toml` into
-//! crate `mcpgen-schema`; use it through `mcpgen::rules`.
+//! Types of the rules catalogue, and [`id`], every rule id as a constant. The table itself is
+//! generated from `schema/rules.toml` into crate `mcpgen-schema`; use it through `mcpgen::rules`.
 
 use std::fmt;
 
 use crate::json::{Map, Value};
+
+/// Generated from `schema/rules.toml` (`cargo xtask codegen`): the only generated file of this
+/// crate.
+#[rustfmt::skip]
+pub mod id;
 
 /// How binding a rule is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -608,10 +608,13 @@ mcpgen_status mcpgen_error_status(const mcpgen_error *error, mcpgen_status *stat
  *  `*text_out` (required; valid until the error is freed). */
 mcpgen_status mcpgen_error_text(const mcpgen_error *error, mcpgen_str *text_out);
 
-/** The number of entries into `*count_out` (required). Entries are the validation errors
- *  depth-first: each top-level error (depth 0) is followed by the errors of each union arm it
- *  tried (depth 1, 2, …; see `mcpgen_error_arm`). A parse error or a protocol violation is one
- *  entry; a refusal without schema details, or a call error, has none (read the text). */
+/** The number of entries into `*count_out` (required). Entries are the core's, the same on every
+ *  surface: the validation errors depth-first, each top-level error (depth 0) followed by the
+ *  errors of each union arm it tried (depth 1, 2, …; see `mcpgen_error_arm`). A parse error is
+ *  one entry at pointer "" with keyword `parse`; a result for an unknown or removed method one
+ *  entry at `/method` with keyword `enum` and rule MSG-9; a protocol violation or a refusal
+ *  without schema details one entry with its rule and message. A call error has none (read the
+ *  text). */
 mcpgen_status mcpgen_error_count(const mcpgen_error *error, size_t *count_out);
 
 /** Entry `index`: the JSON pointer into the input (RFC 6901; empty for the root) into `*out`

@@ -7,8 +7,8 @@ use core_api::icons::IconError;
 use core_api::json::ParseError;
 use core_api::protocol::{MetaKeyError, ProtocolError, ResponseError};
 use core_api::tools::{LimitError, SchemaError, ToolCallError, ToolsJsonError};
-use core_api::DecodeError;
 use core_api::ValidationError;
+use core_api::{CoreError, DecodeError};
 
 use crate::{boundary, clear, object, put, required, McpgenStr, OwnedStr, Status};
 
@@ -99,43 +99,30 @@ impl ErrorObject {
         ErrorObject::bare(Status::Panic, format!("internal error (please report): panic: {what}"))
     }
 
-    /// A decoding or validation failure of the core.
-    pub fn decode(e: DecodeError) -> ErrorObject {
-        let text = e.to_string();
-        let mut out = ErrorObject::bare(Status::Internal, text.clone());
-        match e {
-            DecodeError::Parse(p) => {
-                out.status = Status::ParseError;
-                out.entries.push(Entry { message: OwnedStr::new(p.to_string()), ..Entry::default() });
-            }
-            DecodeError::Invalid(errors) => {
-                out.status = Status::Invalid;
-                flatten(&errors, 0, "", &mut out.entries);
-            }
-            DecodeError::UnknownDefinition { .. } => out.status = Status::UnknownDefinition,
-            DecodeError::Protocol { rule, pointer, message } => {
-                out.status = Status::ProtocolViolation;
-                out.rule = OwnedStr::new(rule);
-                out.entries.push(Entry {
-                    pointer: OwnedStr::new(pointer),
-                    rule: OwnedStr::new(rule),
-                    message: OwnedStr::new(message),
-                    ..Entry::default()
-                });
-            }
-            DecodeError::UnknownMethod { .. } => {
-                // An unknown method is the protocol refusal MSG-9 on every surface.
-                out.status = Status::ProtocolViolation;
-                out.rule = OwnedStr::new("MSG-9");
-                out.entries.push(Entry {
-                    rule: OwnedStr::new("MSG-9"),
-                    message: OwnedStr::new(text),
-                    ..Entry::default()
-                });
-            }
-            DecodeError::Internal(_) => out.status = Status::Internal,
-        }
+    /// Any error of the core, marshalled as the core states it: the text is its `Display`, the
+    /// protocol rule its rule, one entry per `CoreError::errors` (union arms flattened).
+    /// `kinded`: each entry carries the error's kind (every error but a list of schema
+    /// validation errors, whose entries have none).
+    fn core(status: Status, e: &(impl CoreError + ?Sized), kinded: bool) -> ErrorObject {
+        let mut out = ErrorObject::bare(status, e.to_string());
+        out.rule = OwnedStr::new(e.rule().unwrap_or_default());
+        flatten(&e.errors(), 0, "", if kinded { e.kind() } else { "" }, &mut out.entries);
         out
+    }
+
+    /// A decoding or validation failure of the core: the status by variant.
+    pub fn decode(e: DecodeError) -> ErrorObject {
+        let status = match &e {
+            DecodeError::Parse(_) => Status::ParseError,
+            DecodeError::Invalid(_) => Status::Invalid,
+            DecodeError::Protocol { .. } | DecodeError::UnknownMethod { .. } => Status::ProtocolViolation,
+            // Call errors (and the internal one) have no entries: the text says it all.
+            DecodeError::UnknownDefinition { .. } => {
+                return ErrorObject::call(Status::UnknownDefinition, e.to_string())
+            }
+            _ => return ErrorObject::call(Status::Internal, e.to_string()),
+        };
+        ErrorObject::core(status, &e, !matches!(e, DecodeError::Invalid(_)))
     }
 
     /// A refusal with the JSON-RPC error response to send (`check_request`,
@@ -144,7 +131,7 @@ impl ErrorObject {
         let mut text = e.to_string();
         append_errors(&mut text, &e.errors);
         let mut out = ErrorObject::bare(status, text);
-        flatten(&e.errors, 0, "", &mut out.entries);
+        flatten(&e.errors(), 0, "", "", &mut out.entries);
         out.rule = OwnedStr::new(e.rule);
         out.response_json = OwnedStr::new(e.to_response_json());
         out.code = e.code;
@@ -158,13 +145,14 @@ impl ErrorObject {
         let mut text = e.to_string();
         append_errors(&mut text, &e.errors);
         let mut out = ErrorObject::bare(Status::ResponseInvalid, text);
-        flatten(&e.errors, 0, "", &mut out.entries);
+        flatten(&e.errors(), 0, "", "", &mut out.entries);
         out.rule = OwnedStr::new(e.rule.unwrap_or_default());
         out
     }
 
     /// One error with a kind (and maybe a rule and a pointer): the text and the single entry's
-    /// message are both the core's `Display`.
+    /// message are both the core's `Display` (the tool-schema errors, which are no `CoreError`
+    /// yet).
     fn kinded(status: Status, text: String, kind: &str, rule: Option<&str>, pointer: Option<&str>) -> ErrorObject {
         let mut out = ErrorObject::bare(status, text.clone());
         out.rule = OwnedStr::new(rule.unwrap_or_default());
@@ -181,13 +169,13 @@ impl ErrorObject {
     /// A `_meta` key that breaks the META-1 grammar: `MCPGEN_META_KEY_INVALID`, one entry with
     /// the variant's kind (`label_start`, …), rule META-1 and the core's message.
     pub fn meta_key(e: MetaKeyError) -> ErrorObject {
-        ErrorObject::kinded(Status::MetaKeyInvalid, e.to_string(), e.kind(), Some(e.rule()), None)
+        ErrorObject::core(Status::MetaKeyInvalid, &e, true)
     }
 
     /// JSON text that could not be read (the tool calls, which parse before calling the core):
-    /// `MCPGEN_PARSE_ERROR`, kind `parse`, the core's message.
+    /// `MCPGEN_PARSE_ERROR`, kind and keyword `parse`, the core's message.
     pub fn parse(e: &ParseError) -> ErrorObject {
-        ErrorObject::kinded(Status::ParseError, e.to_string(), "parse", None, None)
+        ErrorObject::core(Status::ParseError, e, true)
     }
 
     /// A document `mcpgen_check_tools` cannot check: not JSON (`MCPGEN_PARSE_ERROR`), or JSON
@@ -242,15 +230,7 @@ impl ErrorObject {
 
     /// A refused icon: one entry with its kind, rule and message.
     pub fn icon(e: IconError) -> ErrorObject {
-        let mut out = ErrorObject::bare(Status::IconRefused, e.to_string());
-        out.rule = OwnedStr::new(e.rule());
-        out.entries.push(Entry {
-            rule: OwnedStr::new(e.rule()),
-            message: OwnedStr::new(&e.message),
-            kind: OwnedStr::new(e.kind.as_str()),
-            ..Entry::default()
-        });
-        out
+        ErrorObject::core(Status::IconRefused, &e, true)
     }
 
     /// The findings of one conversation message, in the checker's order: one entry each, with
@@ -294,7 +274,7 @@ fn instance(status: Status, head: &str, errors: &[ValidationError]) -> ErrorObje
     let mut text = head.to_owned();
     append_errors(&mut text, errors);
     let mut out = ErrorObject::bare(status, text);
-    flatten(errors, 0, "", &mut out.entries);
+    flatten(errors, 0, "", "", &mut out.entries);
     out
 }
 
@@ -305,8 +285,8 @@ fn append_errors(text: &mut String, errors: &[ValidationError]) {
     }
 }
 
-/// Depth-first: each error, then the errors of each union arm it tried.
-fn flatten(errors: &[ValidationError], depth: usize, arm: &str, out: &mut Vec<Entry>) {
+/// Depth-first: each error, then the errors of each union arm it tried; every entry gets `kind`.
+fn flatten(errors: &[ValidationError], depth: usize, arm: &str, kind: &str, out: &mut Vec<Entry>) {
     for e in errors {
         out.push(Entry {
             pointer: OwnedStr::new(&e.pointer),
@@ -316,10 +296,11 @@ fn flatten(errors: &[ValidationError], depth: usize, arm: &str, out: &mut Vec<En
             message: OwnedStr::new(&e.message),
             arm: OwnedStr::new(arm),
             depth,
+            kind: OwnedStr::new(kind),
             ..Entry::default()
         });
         for a in &e.arms {
-            flatten(&a.errors, depth + 1, a.arm, out);
+            flatten(&a.errors, depth + 1, a.arm, kind, out);
         }
     }
 }

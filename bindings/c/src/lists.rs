@@ -3,7 +3,7 @@
 
 use std::ffi::c_char;
 
-use core_api::DecodeError;
+use core_api::{DecodeError, ResultOptions};
 
 use crate::context::{context, Context};
 use crate::validate::{give_json, variant_str};
@@ -59,9 +59,9 @@ pub unsafe extern "C" fn mcpgen_decode_result_skipping_invalid_items(
         let rev = revision(revision_code)?;
         let method = input_str(method, method_len, "method")?;
         let json = input(json, json_len, "json")?;
-        let decoded = core_api::decode_result_skipping_invalid_items(rev, method, json, context(ctx).opts.policy)
-            .map_err(ErrorObject::decode)?;
-        let variant = variant_str(rev, decoded.result.variant)?;
+        let opts = ResultOptions::method(method).policy(context(ctx).opts.policy).skip_invalid_items(true);
+        let decoded = core_api::decode_result(rev, json, &opts).map_err(ErrorObject::decode)?;
+        let variant = variant_str(rev, decoded.variant)?;
         let items = decoded
             .skipped
             .into_iter()
@@ -71,7 +71,7 @@ pub unsafe extern "C" fn mcpgen_decode_result_skipping_invalid_items(
                 errors: ErrorObject::decode(DecodeError::Invalid(s.errors)),
             })
             .collect();
-        give_json(decoded.result.value.to_json_string(), json_out, json_len_out);
+        give_json(decoded.value.to_json_string(), json_out, json_len_out);
         put(variant_out, variant);
         give(skipped_out, Skipped { items });
         Ok(Status::Ok)

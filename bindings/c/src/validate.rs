@@ -203,7 +203,8 @@ pub unsafe extern "C" fn mcpgen_decode_result(
         let rev = revision(revision_code)?;
         let method = input_str(method, method_len, "method")?;
         let json = input(json, json_len, "json")?;
-        let decoded = rev.decode_result(method, json, context(ctx).opts.policy).map_err(ErrorObject::decode)?;
+        let opts = core_api::ResultOptions::method(method).policy(context(ctx).opts.policy);
+        let decoded = core_api::decode_result(rev, json, &opts).map_err(ErrorObject::decode)?;
         let variant = variant_str(rev, decoded.variant)?;
         give_json(decoded.value.to_json_string(), json_out, json_len_out);
         put(variant_out, variant);

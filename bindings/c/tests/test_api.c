@@ -561,6 +561,31 @@ static int any_entry(const mcpgen_error *err, mcpgen_status (*get)(const mcpgen_
     return 0;
 }
 
+/* Does entry `i`'s field equal the pattern's member `field` (absent: yes; null: empty)? */
+static int entry_field_is(const mcpgen_error *err, size_t i, mcpgen_status (*get)(const mcpgen_error *, size_t, mcpgen_str *),
+                          js_span pattern, const char *field) {
+    js_span want;
+    mcpgen_str got;
+    size_t len;
+    char *w;
+    int eq;
+    if (!js_get(pattern, field, &want)) return 1;
+    if (get(err, i, &got) != MCPGEN_OK) return 0;
+    if (js_kind(want) == 'n') return got.len == 0;
+    w = js_string(want, &len);
+    eq = w && got.len == len && memcmp(got.ptr, w, len) == 0;
+    free(w);
+    return eq;
+}
+
+/* An `expect.errors` pattern `{pointer?, keyword?, rule?, message?}` holds for entry `i` whole. */
+static int entry_matches(const mcpgen_error *err, size_t i, js_span pattern) {
+    return entry_field_is(err, i, mcpgen_error_pointer, pattern, "pointer") &&
+           entry_field_is(err, i, mcpgen_error_keyword, pattern, "keyword") &&
+           entry_field_is(err, i, mcpgen_error_rule, pattern, "rule") &&
+           entry_field_is(err, i, mcpgen_error_message, pattern, "message");
+}
+
 /* `expect.skipped` (vectors/README.md): exactly these items in order; each listed error
  * `{pointer?, keyword?}` matches one entry of the item's errors. Returns 1 when it holds. */
 static int skipped_match(js_span want, const mcpgen_skipped *skipped, char *why, size_t why_len) {
@@ -745,6 +770,17 @@ static int run_vector(mcpgen_context *const *by_policy, const char *text, size_t
                 FAIL("expected %s %.*s, got %s:\n%s", fields[f].field, (int)want.n, want.p, mcpgen_status_name(st), t.ptr);
             }
             free(s);
+        }
+        if (js_get(expect, "errors", &want)) {
+            const char *cur = NULL;
+            js_span k, pattern;
+            size_t count = 0, i;
+            mcpgen_error_count(err, &count);
+            while (js_next(want, &cur, &k, &pattern)) {
+                int found = 0;
+                for (i = 0; i < count && !found; i++) found = entry_matches(err, i, pattern);
+                if (!found) FAIL("no error matches %.*s; got %s:\n%s", (int)pattern.n, pattern.p, mcpgen_status_name(st), t.ptr);
+            }
         }
         if (js_get(expect, "error", &want)) {
             s = js_string(want, NULL);
@@ -1024,8 +1060,8 @@ static int pv_run(js_span root, pv_outcome *o, char *why, size_t why_len) {
             }
             mcpgen_string_free(method);
         } else {
-            /* The Rust runner reads only DecodeError::Invalid's errors; a parse error is rule "parse". */
-            o->no_errors = st != MCPGEN_INVALID;
+            /* The entries are the core's (DecodeError::errors) for every failure; a parse error is
+             * also rule "parse" (the vectors' marker for "did not parse"). */
             if (st == MCPGEN_PARSE_ERROR) o->rule = dup_n("parse", 5);
         }
     } else if (!strcmp(op, "check_response")) {
@@ -1187,20 +1223,6 @@ static size_t pv_error_count(const pv_outcome *o) {
     return total;
 }
 
-static int entry_is(const pv_outcome *o, size_t i, mcpgen_status (*get)(const mcpgen_error *, size_t, mcpgen_str *),
-                    js_span pattern, const char *field) {
-    js_span want;
-    mcpgen_str got;
-    size_t len;
-    char *w;
-    int eq;
-    if (!js_get(pattern, field, &want)) return 1;
-    w = js_string(want, &len);
-    eq = w && get(o->err, i, &got) == MCPGEN_OK && got.len == len && memcmp(got.ptr, w, len) == 0;
-    free(w);
-    return eq;
-}
-
 static int some_error_has_rule(const pv_outcome *o, const char *rule) {
     size_t n = 0, i;
     mcpgen_str got;
@@ -1303,10 +1325,7 @@ static int pv_check(const pv_outcome *o, js_span expect, char *why, size_t why_l
             while (ok && js_next(want, &c2, &ik, &pattern)) {
                 int matched = 0;
                 for (i = 0; i < n && !matched; i++)
-                    matched = pv_counts(o, i) && entry_is(o, i, mcpgen_error_pointer, pattern, "pointer") &&
-                              entry_is(o, i, mcpgen_error_keyword, pattern, "keyword") &&
-                              entry_is(o, i, mcpgen_error_rule, pattern, "rule") &&
-                              entry_is(o, i, mcpgen_error_message, pattern, "message");
+                    matched = pv_counts(o, i) && entry_matches(o->err, i, pattern);
                 if (!matched) {
                     snprintf(why, why_len, "errors: no error matches %.*s\n%s", (int)pattern.n, pattern.p,
                              o->message ? o->message : "");

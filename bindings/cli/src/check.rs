@@ -5,24 +5,10 @@ use std::process::ExitCode;
 
 use mcpgen::json::{Map, Value};
 use mcpgen::protocol::{check_request, ProtocolError, ServerConfig};
+use mcpgen::{CoreError, ValidationError};
 
-use crate::validate::{error_json, split_lines};
+use crate::validate::split_lines;
 use crate::{Input, UsageError};
-
-/// The errors of a refusal as `validate --format json` lists them: the schema details, or one
-/// entry with the rule and message.
-fn refusal_errors(e: &ProtocolError) -> Vec<Value> {
-    if !e.errors.is_empty() {
-        return e.errors.iter().map(error_json).collect();
-    }
-    let mut m = Map::new();
-    m.push("pointer", Value::String(String::new()));
-    m.push("schemaPath", Value::String(String::new()));
-    m.push("keyword", Value::String(String::new()));
-    m.push("rule", Value::String(e.rule.to_owned()));
-    m.push("message", Value::String(e.message.clone()));
-    vec![Value::Object(m)]
-}
 
 /// The refusal object of the text output (unchanged for a single request).
 fn refusal(e: &ProtocolError) -> Map {
@@ -53,7 +39,7 @@ pub fn run(input: &Input, config: &ServerConfig, jsonl: bool, json: bool) -> Res
                     m.push("revision", Value::String(a.revision.as_str().to_owned()));
                 }
                 Err(e) => {
-                    m.push("errors", Value::Array(refusal_errors(e)));
+                    m.push("errors", Value::Array(e.errors().iter().map(ValidationError::to_json).collect()));
                     for (k, v) in refusal(e) {
                         m.push(k, v);
                     }

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use mcpgen::conversation::{Conversation, ConversationOptions, Finding, Sender};
-use mcpgen::json::{Kind, Map, ParseOptions, Tape, Value};
+use mcpgen::json::{Kind, Map, ParseOptions, Tape, TapeBuffer, Value};
 use mcpgen::JsonView;
 
 use crate::UsageError;
@@ -87,7 +87,7 @@ pub fn record_line(from: Sender, session: Option<&str>, text: &[u8]) -> String {
             line.push_str(s);
             line.push('}');
             // The message is one level deeper in the line: keep it only if the line still parses.
-            if Tape::parse_with(&line, ParseOptions::default(), Vec::new()).is_ok() {
+            if Tape::parse_with(&line, ParseOptions::default(), TapeBuffer::default()).is_ok() {
                 return line;
             }
             line.truncate(head);

@@ -4,9 +4,9 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use mcpgen::json::{Map, Tape, Value};
-use mcpgen::{DecodeError, Policy, Revision};
+use mcpgen::{DecodeError, Policy, ResultOptions, Revision, ValidationError};
 
-use crate::validate::{decode_errors, error_json, split_lines};
+use crate::validate::split_lines;
 use crate::{Input, UsageError};
 
 /// What to decode as.
@@ -32,15 +32,16 @@ pub fn run(
         let mut skipped = Vec::new();
         let decoded = match target {
             Target::Def(def) => mcpgen::decode(rev, def, bytes, policy).map(|d| d.to_json_string()),
-            Target::ResultFor(method) => rev.decode_result(method, bytes, policy).map(|d| d.value.to_json_string()),
-            Target::ResultForSkipping(method) => {
-                mcpgen::decode_result_skipping_invalid_items(rev, method, bytes, policy).map(|out| {
+            Target::ResultFor(method) | Target::ResultForSkipping(method) => {
+                let skip = matches!(target, Target::ResultForSkipping(_));
+                let opts = ResultOptions::method(method).policy(policy).skip_invalid_items(skip);
+                mcpgen::decode_result(rev, bytes, &opts).map(|out| {
                     skipped = out.skipped;
-                    out.result.value.to_json_string()
+                    out.value.to_json_string()
                 })
             }
         };
-        if let Err(DecodeError::UnknownDefinition { revision, name }) = &decoded {
+        if let Err(DecodeError::UnknownDefinition { revision, name, .. }) = &decoded {
             return Err(UsageError(format!(
                 "revision {revision} has no definition named `{name}` (see `mcpgen defs --revision {revision}`)"
             )));
@@ -83,13 +84,16 @@ pub fn run(
                             let items = skipped.iter().map(|item| {
                                 let mut s = Map::new();
                                 s.push("pointer", Value::String(item.pointer.clone()));
-                                s.push("errors", Value::Array(item.errors.iter().map(error_json).collect()));
+                                s.push(
+                                    "errors",
+                                    Value::Array(item.errors.iter().map(ValidationError::to_json).collect()),
+                                );
                                 Value::Object(s)
                             });
                             m.push("skipped", Value::Array(items.collect()));
                         }
                     }
-                    Err(e) => m.push("errors", Value::Array(decode_errors(e).iter().map(error_json).collect())),
+                    Err(e) => m.push("errors", Value::Array(e.errors().iter().map(ValidationError::to_json).collect())),
                 }
                 writeln!(stdout, "{}", Value::Object(m).to_json_string()).map_err(io)?;
             }

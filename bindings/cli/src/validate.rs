@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use mcpgen::json::{Map, Tape, Value};
 use mcpgen::protocol::{validate_message_view, MessageKind};
-use mcpgen::{DecodeError, Options, Revision, ValidationError};
+use mcpgen::{CoreError, Options, Revision, ValidationError};
 
 use crate::UsageError;
 
@@ -97,21 +97,10 @@ enum Verdict {
     Invalid(Vec<ValidationError>),
 }
 
-fn parse_error(e: &mcpgen::json::ParseError) -> ValidationError {
-    ValidationError {
-        pointer: String::new(),
-        schema_path: String::new(),
-        keyword: "parse",
-        rule: None,
-        message: e.to_string(),
-        arms: Vec::new(),
-    }
-}
-
 fn check(settings: &Settings, bytes: &[u8]) -> Verdict {
     let tape = match Tape::parse_bytes(bytes) {
         Ok(t) => t,
-        Err(e) => return Verdict::Invalid(vec![parse_error(&e)]),
+        Err(e) => return Verdict::Invalid(e.errors().into_owned()),
     };
     let result = match &settings.def {
         Some(def) => mcpgen::validate_view(settings.revision, def, &tape.root(), settings.opts).map(|()| None),
@@ -119,56 +108,8 @@ fn check(settings: &Settings, bytes: &[u8]) -> Verdict {
     };
     match result {
         Ok(kind) => Verdict::Valid(kind),
-        Err(e) => Verdict::Invalid(decode_errors(e)),
+        Err(e) => Verdict::Invalid(e.errors().into_owned()),
     }
-}
-
-/// A decoding failure as the list of errors `--format json` prints.
-pub(crate) fn decode_errors(e: DecodeError) -> Vec<ValidationError> {
-    match e {
-        DecodeError::Invalid(errors) => errors,
-        DecodeError::Parse(e) => vec![parse_error(&e)],
-        DecodeError::Protocol { rule, pointer, message } => vec![ValidationError {
-            pointer,
-            schema_path: String::new(),
-            keyword: "",
-            rule: Some(rule),
-            message,
-            arms: Vec::new(),
-        }],
-        other => vec![ValidationError {
-            pointer: String::new(),
-            schema_path: String::new(),
-            // An unknown or removed method (MSG-9) is what `enum` over the method names refuses.
-            keyword: if matches!(other, DecodeError::UnknownMethod { .. }) { "enum" } else { "" },
-            rule: other.rule(),
-            message: other.to_string(),
-            arms: Vec::new(),
-        }],
-    }
-}
-
-pub(crate) fn error_json(e: &ValidationError) -> Value {
-    let mut m = Map::new();
-    m.push("pointer", Value::String(e.pointer.clone()));
-    m.push("schemaPath", Value::String(e.schema_path.clone()));
-    m.push("keyword", Value::String(e.keyword.to_owned()));
-    m.push("rule", e.rule.map(|r| Value::String(r.to_owned())).unwrap_or(Value::Null));
-    m.push("message", Value::String(e.message.clone()));
-    if !e.arms.is_empty() {
-        let arms = e
-            .arms
-            .iter()
-            .map(|a| {
-                let mut am = Map::new();
-                am.push("arm", Value::String(a.arm.to_owned()));
-                am.push("errors", Value::Array(a.errors.iter().map(error_json).collect()));
-                Value::Object(am)
-            })
-            .collect();
-        m.push("arms", Value::Array(arms));
-    }
-    Value::Object(m)
 }
 
 fn describe_kind(kind: &Option<MessageKind>) -> String {
@@ -234,7 +175,7 @@ pub fn run(settings: &Settings, paths: &[PathBuf]) -> Result<ExitCode, UsageErro
                 m.push("valid", Value::Bool(matches!(verdict, Verdict::Valid(_))));
                 let errors = match &verdict {
                     Verdict::Valid(_) => Vec::new(),
-                    Verdict::Invalid(errors) => errors.iter().map(error_json).collect(),
+                    Verdict::Invalid(errors) => errors.iter().map(ValidationError::to_json).collect(),
                 };
                 m.push("errors", Value::Array(errors));
                 writeln!(stdout, "{}", Value::Object(m).to_json_string()).map_err(io)?;

@@ -485,34 +485,141 @@ fn check_tool_runs_the_tool_vectors() {
     assert!(run > 40, "{run} tool vectors run");
 }
 
-/// The typed errors in messages (`_meta` keys, OTEL-1..3) through `mcpgen validate`: the
-/// vectors' pointer, rule and exact message in the JSON output, exit 1.
+/// A vector's input text: `input` as JSON, or `input_text` as it is.
+fn vector_input(v: &serde_json::Value) -> String {
+    match (v.get("input"), v.get("input_text")) {
+        (Some(i), _) => i.to_string(),
+        (None, Some(t)) => t.as_str().expect("input_text is a string").to_owned(),
+        _ => panic!("vector without input: {v}"),
+    }
+}
+
+/// The `errors` of a `--format json` line, union arms flattened.
+fn json_errors(line: &serde_json::Value) -> Vec<serde_json::Value> {
+    fn walk(list: &[serde_json::Value], out: &mut Vec<serde_json::Value>) {
+        for e in list {
+            out.push(e.clone());
+            for arm in e["arms"].as_array().into_iter().flatten() {
+                walk(arm["errors"].as_array().map_or(&[][..], Vec::as_slice), out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(line["errors"].as_array().expect("an `errors` list"), &mut out);
+    out
+}
+
+/// `expect.errors`: every pattern `{pointer?, keyword?, rule?, message?}` matches one printed
+/// error whole (`rule` `null` is JSON `null`, no rule), as the library's runners check it.
+fn assert_error_patterns(name: &str, expect: &serde_json::Value, errors: &[serde_json::Value], out: &str) {
+    for w in expect["errors"].as_array().into_iter().flatten() {
+        let found = errors
+            .iter()
+            .any(|e| ["pointer", "keyword", "rule", "message"].iter().all(|k| w.get(*k).is_none_or(|v| v == &e[*k])));
+        assert!(found, "{name}: no error matches {w} in {out}");
+    }
+}
+
+/// Every `validate_message` vector with error patterns through `mcpgen validate --format json`
+/// (policy and formats as the vector says): exit 1, and the pointer, keyword, rule and exact
+/// message of each pattern (MSG-9 at `/method` with `enum`, `parse` at the root, `_meta` keys,
+/// OTEL-1..3, …).
+/// The protocol vectors of `operation` that state error patterns: (file name, vector).
+fn protocol_vectors_with_errors(operation: &str) -> Vec<(String, serde_json::Value)> {
+    vectors("protocol")
+        .into_iter()
+        .map(|path| {
+            let case: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+            (path.file_name().unwrap().to_string_lossy().into_owned(), case)
+        })
+        .filter(|(_, case)| case["operation"] == operation && case["expect"].get("errors").is_some())
+        .collect()
+}
+
 #[test]
-fn validate_reports_the_vectors_messages() {
-    let mut run = 0;
-    for path in vectors("protocol") {
-        let case: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-        let patterns = case["expect"]["errors"].as_array();
-        if case["operation"] != "validate_message"
-            || !patterns.is_some_and(|p| p.iter().any(|w| w.get("message").is_some()))
-        {
+fn validate_reports_the_vectors_errors() {
+    let cases = protocol_vectors_with_errors("validate_message");
+    assert!(cases.len() >= 20, "{} protocol vectors", cases.len());
+    for (name, case) in cases {
+        let rev = case["revision"].as_str().unwrap();
+        let policy = case.get("policy").and_then(|p| p.as_str()).unwrap_or("lossless");
+        let mut args = vec!["validate", "--revision", rev, "--policy", policy, "--format", "json"];
+        if case.get("strict_formats") == Some(&serde_json::Value::Bool(true)) {
+            args.push("--strict-formats");
+        }
+        args.push("-");
+        let (code, out, err) = mcpgen(&args, vector_input(&case).as_bytes());
+        let want_accept = case["expect"]["accept"].as_bool().unwrap();
+        assert_eq!(code, if want_accept { 0 } else { 1 }, "{name}: {out}{err}");
+        let line: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        assert_error_patterns(&name, &case["expect"], &json_errors(&line), &out);
+    }
+}
+
+/// Every `check_request` vector with error patterns through `mcpgen check-request --format
+/// json`: the refusal's entries (top level, as the Rust runner reads them).
+#[test]
+fn check_request_reports_the_vectors_errors() {
+    let cases = protocol_vectors_with_errors("check_request");
+    assert!(cases.len() >= 2, "{} check_request vectors", cases.len());
+    for (name, case) in cases {
+        let versions = case
+            .get("supported_versions")
+            .map(|v| v.as_array().unwrap().iter().map(|x| x.as_str().unwrap()).collect::<Vec<_>>().join(","));
+        let mut args = vec!["check-request", "--format", "json"];
+        if let Some(v) = &versions {
+            args.extend(["--supported-versions", v]);
+        }
+        args.push("-");
+        let (code, out, err) = mcpgen(&args, vector_input(&case).as_bytes());
+        assert_eq!(code, 1, "{name}: {out}{err}");
+        let line: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        let top: Vec<serde_json::Value> = line["errors"].as_array().unwrap().clone();
+        assert_error_patterns(&name, &case["expect"], &top, &out);
+    }
+}
+
+/// Every failing decode vector through `mcpgen decode --format json`: exit 1 and the core's
+/// entries with the pointer, keyword and rule the library, C and Python report (`expect.errors`,
+/// `pointer`, `keyword`, `rule`): MSG-9 at `/method` with `enum`, `parse` at the root.
+#[test]
+fn decode_reports_the_vectors_errors() {
+    let (mut run, mut with_patterns) = (0, 0);
+    for path in vectors("decode") {
+        let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        let expect = &v["expect"];
+        // An unknown definition is a usage error of the command (exit 2), not a verdict.
+        if expect["ok"] != serde_json::Value::Bool(false) || expect["error"] == "unknown_definition" {
             continue;
         }
         run += 1;
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let rev = case["revision"].as_str().unwrap();
-        let (code, out, err) =
-            mcpgen(&["validate", "--revision", rev, "--format", "json", "-"], case["input"].to_string().as_bytes());
+        let decode = &v["decode"];
+        let revision = v["revision"].as_str().unwrap();
+        let policy = v.get("policy").and_then(|p| p.as_str()).unwrap_or("lossless");
+        let mut args = vec!["decode", "--revision", revision, "--policy", policy, "--format", "json"];
+        match (decode["def"].as_str(), decode["result_for_method"].as_str()) {
+            (Some(def), _) => args.extend(["--def", def]),
+            (None, Some(method)) => args.extend(["--result-for", method]),
+            _ => panic!("{name}: decode needs `def` or `result_for_method`"),
+        }
+        if decode.get("skip_invalid_items") == Some(&serde_json::Value::Bool(true)) {
+            args.push("--skip-invalid-items");
+        }
+        args.push("-");
+        let (code, out, err) = mcpgen(&args, vector_input(&v).as_bytes());
         assert_eq!(code, 1, "{name}: {out}{err}");
         let line: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
-        for w in patterns.unwrap() {
-            let found = line["errors"].as_array().unwrap().iter().any(|e| {
-                ["pointer", "rule", "keyword", "message"].iter().all(|k| w.get(*k).is_none_or(|v| v == &e[*k]))
-            });
-            assert!(found, "{name}: no error matches {w} in {out}");
+        let errors = json_errors(&line);
+        for k in ["pointer", "keyword", "rule"] {
+            if let Some(want) = expect.get(k) {
+                assert!(errors.iter().any(|e| &e[k] == want), "{name}: no error with {k} {want} in {out}");
+            }
         }
+        with_patterns += usize::from(expect.get("errors").is_some());
+        assert_error_patterns(&name, expect, &errors, &out);
     }
-    assert!(run >= 6, "{run} protocol vectors run");
+    assert!(run >= 15 && with_patterns >= 4, "{run} failing decode vectors run, {with_patterns} with patterns");
 }
 
 #[test]

@@ -9,7 +9,7 @@ use mcpgen::json::{Kind, Tape};
 use mcpgen::protocol::{MetaKeyError, ProtocolError, ResponseError};
 use mcpgen::tools::{LimitError, SchemaError, ToolCallError, ToolSchemaErrors, ToolsJsonError};
 use mcpgen::ArmFailure;
-use mcpgen::{DecodeError, JsonView, ToJson, ValidationError, Value};
+use mcpgen::{CoreError, DecodeError, JsonView, ToJson, ValidationError, Value};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -327,19 +327,14 @@ impl Failure {
     }
 
     fn build(self, py: Python<'_>) -> PyResult<PyErr> {
-        // An unknown method is the protocol refusal MSG-9 on every surface.
-        let this = match self {
-            Failure::Decode(e @ DecodeError::UnknownMethod { .. }) => {
-                Failure::Decode(DecodeError::Protocol { rule: "MSG-9", pointer: String::new(), message: e.to_string() })
-            }
-            other => other,
-        };
         let raise = |class: &str, args: Bound<'_, PyTuple>, kw: Bound<'_, PyDict>| -> PyResult<PyErr> {
             let exc = py_type(py, class)?.call(args, Some(&kw))?;
             Ok(PyErr::from_value(exc))
         };
-        match this {
-            Failure::Decode(DecodeError::Parse(p)) => {
+        match self {
+            // Every decode failure carries the core's entries (`DecodeError::errors`); the
+            // variant picks the exception class.
+            Failure::Decode(DecodeError::Parse(ref p)) => {
                 let kw = kwargs(
                     py,
                     &[
@@ -348,42 +343,32 @@ impl Failure {
                         ("column", p.column.into_pyobject(py)?.into_any()),
                     ],
                 )?;
-                raise("ParseError", PyTuple::new(py, [p.to_string()])?, kw)
-            }
-            Failure::Decode(e @ DecodeError::Invalid(_)) => {
-                let errors = error_details(py, e.validation_errors())?;
+                let errors = error_details(py, &p.errors())?;
                 raise(
-                    "ValidationError",
-                    PyTuple::new(py, [e.to_string().into_pyobject(py)?.into_any(), errors.into_any()])?,
-                    PyDict::new(py),
+                    "ParseError",
+                    PyTuple::new(py, [p.to_string().into_pyobject(py)?.into_any(), errors.into_any()])?,
+                    kw,
                 )
             }
-            Failure::Decode(DecodeError::Protocol { rule, pointer, message }) => {
-                let e = ValidationError {
-                    pointer: pointer.clone(),
-                    schema_path: String::new(),
-                    keyword: "",
-                    rule: Some(rule),
-                    message: message.clone(),
-                    arms: Vec::new(),
-                };
-                let text = DecodeError::Protocol { rule, pointer, message }.to_string();
-                let errors = error_details(py, std::slice::from_ref(&e))?;
+            Failure::Decode(
+                e @ (DecodeError::Invalid(_) | DecodeError::Protocol { .. } | DecodeError::UnknownMethod { .. }),
+            ) => {
+                let kind = if let DecodeError::Invalid(_) = e { "invalid" } else { "protocol" };
+                let errors = error_details(py, &e.errors())?;
                 raise(
                     "ValidationError",
                     PyTuple::new(
                         py,
                         [
-                            text.into_pyobject(py)?.into_any(),
+                            e.to_string().into_pyobject(py)?.into_any(),
                             errors.into_any(),
-                            "protocol".into_pyobject(py)?.into_any(),
+                            kind.into_pyobject(py)?.into_any(),
                         ],
                     )?,
                     PyDict::new(py),
                 )
             }
-            Failure::Decode(DecodeError::UnknownDefinition { revision, name }) => {
-                let text = DecodeError::UnknownDefinition { revision, name: name.clone() }.to_string();
+            Failure::Decode(ref e @ DecodeError::UnknownDefinition { revision, ref name, .. }) => {
                 let kw = kwargs(
                     py,
                     &[
@@ -391,13 +376,11 @@ impl Failure {
                         ("name", name.into_pyobject(py)?.into_any()),
                     ],
                 )?;
-                raise("UnknownDefinitionError", PyTuple::new(py, [text])?, kw)
+                raise("UnknownDefinitionError", PyTuple::new(py, [e.to_string()])?, kw)
             }
-            Failure::Decode(e @ (DecodeError::Internal(_) | DecodeError::UnknownMethod { .. })) => {
-                Ok(PyRuntimeError::new_err(e.to_string()))
-            }
+            Failure::Decode(e) => Ok(PyRuntimeError::new_err(e.to_string())),
             Failure::Protocol(e) => {
-                let errors = error_details(py, &e.errors)?;
+                let errors = error_details(py, &e.errors())?;
                 let data = match &e.data {
                     Some(d) => value_to_py(py, d)?,
                     None => py.None().into_bound(py),
@@ -423,7 +406,7 @@ impl Failure {
                 raise("ProtocolError", PyTuple::new(py, [e.message.as_str()])?, kw)
             }
             Failure::Response(e) => {
-                let errors = error_details(py, &e.errors)?;
+                let errors = error_details(py, &e.errors())?;
                 let kw = kwargs(py, &[("rule", e.rule.into_pyobject(py)?.into_any()), ("errors", errors.into_any())])?;
                 raise("ResponseError", PyTuple::new(py, [e.message.as_str()])?, kw)
             }

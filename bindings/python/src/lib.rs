@@ -15,11 +15,9 @@ mod icons;
 mod tools;
 mod view;
 
-use std::cell::Cell;
 use std::sync::OnceLock;
 
-use mcpgen::json::tape::Node;
-use mcpgen::json::{ParseOptions, Tape, TapeView};
+use mcpgen::json::{Tape, TapeView};
 use mcpgen::protocol::{self, CheckedResponse, Era, MessageKind, ServerConfig};
 use mcpgen::{DecodeError, Options, Policy, Revision};
 use pyo3::prelude::*;
@@ -27,21 +25,13 @@ use pyo3::types::{PyList, PyString, PyTuple};
 
 use convert::{error_details, input_bytes, json_to_py, py_type, str_text, value_to_py, with_input, Failure, Input};
 
-thread_local! {
-    /// The parser's node buffer, reused across calls on this thread.
-    static NODES: Cell<Vec<Node>> = const { Cell::new(Vec::new()) };
-}
-
-/// Parses JSON text and runs `f` on the root, reusing this thread's node buffer.
+/// Parses JSON text and runs `f` on the root, reusing this thread's node buffer (the
+/// runtime's pool).
 pub(crate) fn with_tape<T>(
     bytes: &[u8],
     f: impl FnOnce(&TapeView<'_, '_>) -> Result<T, DecodeError>,
 ) -> Result<T, DecodeError> {
-    let buf = NODES.take();
-    let tape = Tape::parse_bytes_with(bytes, ParseOptions::default(), buf)?;
-    let out = f(&tape.root());
-    NODES.set(tape.into_buffer());
-    out
+    Tape::with_parsed(bytes, |tape| f(&tape.root()))?
 }
 
 fn revisions() -> &'static [Revision] {
@@ -80,7 +70,7 @@ fn unknown_name_first(rev: Revision, name: &str, e: DecodeError) -> DecodeError 
 }
 
 fn unknown_definition(rev: Revision, name: &str) -> DecodeError {
-    DecodeError::UnknownDefinition { revision: rev.as_str(), name: name.to_owned() }
+    DecodeError::unknown_definition(rev.as_str(), name)
 }
 
 fn check(
@@ -284,21 +274,13 @@ fn decode_result<'py>(
         let method = str_text(request_method)?;
         let method = &*method;
         let input = Input::from_data(data)?;
-        let plain = |d: mcpgen::DecodedResult| (d.variant, d.value.to_json_string(), Vec::new());
-        let lenient = |d: mcpgen::LenientResult| (d.result.variant, d.result.value.to_json_string(), d.skipped);
+        let opts = mcpgen::ResultOptions::method(method).policy(policy).skip_invalid_items(skip_invalid_items);
+        let done = |d: mcpgen::DecodedResult| (d.variant, d.value.to_json_string(), d.skipped);
         let out = with_input(
             py,
             &input,
-            |bytes| {
-                with_tape(bytes, |root| match skip_invalid_items {
-                    true => mcpgen::decode_result_skipping_invalid_items_view(rev, method, root, policy).map(lenient),
-                    false => rev.decode_result_view(method, root, policy).map(plain),
-                })
-            },
-            |v| match skip_invalid_items {
-                true => mcpgen::decode_result_skipping_invalid_items_view(rev, method, v, policy).map(lenient),
-                false => rev.decode_result_view(method, v, policy).map(plain),
-            },
+            |bytes| with_tape(bytes, |root| mcpgen::decode_result(rev, root, &opts).map(done)),
+            |v| mcpgen::decode_result(rev, v, &opts).map(done),
         )?;
         Ok(out?)
     };

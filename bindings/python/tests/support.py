@@ -66,6 +66,12 @@ def flatten(errors: "List[mcpgen.ErrorDetail]") -> Iterator["mcpgen.ErrorDetail"
             yield from flatten(list(arm.errors))
 
 
+def error_matches(pattern: Dict[str, Any], e: "mcpgen.ErrorDetail") -> bool:
+    """An `expect.errors` pattern `{pointer?, keyword?, rule?, message?}` (`rule` None: no rule)
+    holds for the one error."""
+    return all(getattr(e, f) == pattern[f] for f in ("pointer", "keyword", "rule", "message") if f in pattern)
+
+
 def error_kind(e: BaseException) -> str:
     if isinstance(e, mcpgen.ValidationError):
         return e.kind

@@ -18,7 +18,7 @@ use std::fmt::Write as _;
 
 use heck::ToShoutySnakeCase;
 
-use crate::ir::{DeclKind, Direction, LitValue, MethodKind, Module, Ty};
+use crate::ir::{Direction, MethodKind, Module};
 use crate::{Diagnostics, FileMap};
 
 /// Path of the generated header in the workspace (included by the hand-written `mcpgen.h`).
@@ -270,40 +270,15 @@ fn methods(h: &mut String, revs: &[Rev], diags: &mut Diagnostics) {
 }
 
 fn error_codes(h: &mut String, revs: &[Rev], diags: &mut Diagnostics) {
-    // Error definitions pin their `code` with a `const`: name → (code, revisions).
-    let mut all: BTreeMap<String, (i64, Vec<&str>)> = BTreeMap::new();
-    for r in revs {
-        let m = r.m;
-        let mut in_rev: BTreeMap<&str, i64> = BTreeMap::new();
-        for d in &m.decls {
-            let DeclKind::Object(o) = &d.kind else { continue };
-            for p in o.props.iter().filter(|p| p.key == "code") {
-                if let Ty::Lit(l) = p.schema.ty {
-                    if let LitValue::Int(code) = m.literals[l].value {
-                        in_rev.insert(&d.def, code);
-                    }
-                }
-            }
-        }
-        for (def, code) in in_rev {
-            let e = all.entry(def.to_owned()).or_insert((code, Vec::new()));
-            if e.0 != code {
-                diags.push(
-                    &m.revision,
-                    Some(def),
-                    "",
-                    format!("error code {code} differs from {} in another revision", e.0),
-                );
-            }
-            e.1.push(&m.revision);
-        }
-    }
+    // The one collection the Rust constants (`mcpgen::error_codes`) come from too.
+    let modules: Vec<&Module> = revs.iter().map(|r| r.m).collect();
+    let all = super::tables::error_codes(&modules, diags);
     h.push_str(
         "/* ---- JSON-RPC error codes (from the error definitions' `code` constants) ---------------------- */\n\n",
     );
-    for (def, (code, in_revs)) in &all {
-        let _ = writeln!(h, "/** `{def}`; revisions {}. */", in_revs.join(", "));
-        let _ = writeln!(h, "#define MCPGEN_ERROR_CODE_{} ({code})", def.to_shouty_snake_case());
+    for (def, e) in &all {
+        let _ = writeln!(h, "/** `{def}`; revisions {}. */", e.revisions.join(", "));
+        let _ = writeln!(h, "#define MCPGEN_ERROR_CODE_{} ({})", def.to_shouty_snake_case(), e.code);
     }
     h.push('\n');
 }

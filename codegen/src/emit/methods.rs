@@ -91,7 +91,8 @@ pub fn methods(cx: &Ctx) -> TokenStream {
         /// Whether results of this revision carry `resultType`.
         pub const RESULTS_HAVE_RESULT_TYPE: bool = #has_rt;
 
-        /// A result decoded by the method of the request it answers.
+        /// A result decoded by the request it answers: what `mcpgen::decode_result` returns for
+        /// this revision, behind `DecodedResult::downcast_ref`.
         #[derive(Debug, Clone, PartialEq)]
         pub enum MethodResult {
             #(#variants,)*
@@ -119,16 +120,6 @@ pub fn methods(cx: &Ctx) -> TokenStream {
             }
         }
 
-        /// Decodes a result given the method of the request it answers (see
-        /// [`decode_result_for`]).
-        pub fn decode_result<'v, V: JsonView<'v>>(
-            request_method: &str,
-            v: &V,
-            policy: crate::validate::Policy,
-        ) -> ::core::result::Result<MethodResult, crate::decode::DecodeError> {
-            decode_result_for(&crate::methods::ResultFor::method(request_method), v, policy)
-        }
-
         /// The definition a result is checked against
         /// ([`crate::methods::result_definition`] on this revision's table): `resultType`
         /// first (RESULT-1/3/5, MRTR-3), then the request (method, task augmentation);
@@ -140,13 +131,14 @@ pub fn methods(cx: &Ctx) -> TokenStream {
             crate::methods::result_definition(v, req, method(req.method), super::REVISION, RESULTS_HAVE_RESULT_TYPE)
         }
 
-        /// Decodes a result by the request it answers: the definition
-        /// [`result_definition`] selects (an unknown method, an unknown `resultType`, or an
-        /// `input_required` result that breaks MRTR-3 or RESULT-5 is an error); a negotiated
-        /// extension's `resultType` is kept raw. Client leniency is on: absent
-        /// `ttlMs`/`cacheScope` and negative `ttlMs` are tolerated (CACHE-3) and never invented on
-        /// re-encode.
-        pub fn decode_result_for<'v, V: JsonView<'v>>(
+        #[doc(hidden)]
+        /// Decodes a result by the request it answers (what `mcpgen::decode_result` runs for this
+        /// revision): the definition [`result_definition`] selects (an unknown method, an unknown
+        /// `resultType`, or an `input_required` result that breaks MRTR-3 or RESULT-5 is an
+        /// error); a negotiated extension's `resultType` is kept raw. Client leniency is on:
+        /// absent `ttlMs`/`cacheScope` and negative `ttlMs` are tolerated (CACHE-3) and never
+        /// invented on re-encode.
+        pub fn decode_result<'v, V: JsonView<'v>>(
             req: &crate::methods::ResultFor<'_>,
             v: &V,
             policy: crate::validate::Policy,

@@ -8,6 +8,7 @@ pub mod python;
 pub mod results;
 pub mod rust;
 pub mod serde;
+pub mod tables;
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -250,6 +251,10 @@ pub fn workspace(revisions: &[RevisionInput], rules: &str) -> Result<FileMap, Di
         Err(d) => diags.extend(d),
     }
     files.extend(crate::diff::workspace_reports(&modules, &reports));
+    match tables::emit(&modules) {
+        Ok(f) => files.extend(f),
+        Err(d) => diags.extend(d),
+    }
     let index = revisions_index(&modules);
     let head = header("//", "", None, "the revisions compiled into the crate.");
     match render(&head, index, "revisions.rs") {
@@ -308,6 +313,12 @@ fn schema_crate_root(revisions: &[ir::Module]) -> String {
         ));
     }
     s.push_str("\n#[rustfmt::skip]\nmod revisions;\npub use revisions::Revision;\n");
+    s.push_str(
+        "\n/// JSON-RPC error codes of the error definitions, and the definition each code selects.\n\
+         #[rustfmt::skip]\npub mod error_codes;\n\
+         /// The `_meta` keys the schemas declare under `io.modelcontextprotocol/`.\n\
+         #[rustfmt::skip]\npub mod meta_keys;\n",
+    );
     s.push_str(&format!(
         "\n/// The rules catalogue (from `schema/rules.toml`); read it through `mcpgen::rules`.\n#[doc(hidden)]\n#[rustfmt::skip]\npub mod {};\n",
         crate::rules::TABLE_MODULE
@@ -392,8 +403,8 @@ fn revisions_index(revisions: &[ir::Module]) -> TokenStream {
         dec_res.extend(quote! {
             #[cfg(feature = #feature)]
             Revision::#variant => {
-                let r = crate::#module::decode_result_for(req, v, policy)?;
-                Ok(crate::decode::DecodedResult { variant: r.variant_name(), value: ::std::boxed::Box::new(r) })
+                let r = crate::#module::decode_result(req, v, policy)?;
+                Ok(crate::decode::DecodedResult::new(r.variant_name(), ::std::boxed::Box::new(r)))
             }
         });
         res_def.extend(quote! {
@@ -480,41 +491,11 @@ fn revisions_index(revisions: &[ir::Module]) -> TokenStream {
             ) -> ::std::option::Option<::std::option::Option<::std::boxed::Box<dyn crate::decode::AnyDecoded>>> {
                 match self { #bview }
             }
-            /// Decodes a result given the method of the request it answers (a plain request, no
-            /// extensions: see [`Revision::decode_result_for`]).
-            pub fn decode_result(
-                self,
-                request_method: &str,
-                bytes: &[u8],
-                policy: crate::validate::Policy,
-            ) -> ::core::result::Result<crate::decode::DecodedResult, crate::decode::DecodeError> {
-                self.decode_result_for(&crate::methods::ResultFor::method(request_method), bytes, policy)
-            }
-            /// [`Revision::decode_result`] on any JSON view (a result inside a parsed response).
-            pub fn decode_result_view<'v, V: crate::json::JsonView<'v>>(
-                self,
-                request_method: &str,
-                v: &V,
-                policy: crate::validate::Policy,
-            ) -> ::core::result::Result<crate::decode::DecodedResult, crate::decode::DecodeError> {
-                self.decode_result_for_view(&crate::methods::ResultFor::method(request_method), v, policy)
-            }
+            #[doc(hidden)]
             /// Decodes a result by the request it answers: `resultType` first, then the method
-            /// and task augmentation ([`Revision::result_definition`]). An unknown or removed
-            /// method is [`DecodeError::UnknownMethod`](crate::decode::DecodeError::UnknownMethod),
-            /// an unknown `resultType` RESULT-3 (a negotiated extension's is kept raw, variant
-            /// `Raw`), an `input_required` result RESULT-5 / MRTR-3 where they apply.
-            pub fn decode_result_for(
-                self,
-                req: &crate::methods::ResultFor<'_>,
-                bytes: &[u8],
-                policy: crate::validate::Policy,
-            ) -> ::core::result::Result<crate::decode::DecodedResult, crate::decode::DecodeError> {
-                let tape = crate::json::Tape::parse_bytes(bytes)?;
-                self.decode_result_for_view(req, &tape.root(), policy)
-            }
-            /// [`Revision::decode_result_for`] on any JSON view.
-            pub fn decode_result_for_view<'v, V: crate::json::JsonView<'v>>(
+            /// and task augmentation ([`Revision::result_definition`]), on any JSON view. Use
+            /// `mcpgen::decode_result` (options, bytes or views, skipping invalid list items).
+            pub fn decode_result_view<'v, V: crate::json::JsonView<'v>>(
                 self,
                 req: &crate::methods::ResultFor<'_>,
                 v: &V,

@@ -17,7 +17,7 @@ use std::fmt::Write as _;
 
 use super::docs::Docs;
 use crate::ir::{Decl, DeclKind, LitValue, Module, Schema, Ty, Unknown};
-use crate::{ir, load, FileMap};
+use crate::{ir, FileMap};
 
 /// Directory of the Python package, workspace-relative.
 pub const PACKAGE_DIR: &str = "bindings/python/python/mcpgen";
@@ -293,7 +293,7 @@ pub fn module(m: &Module) -> String {
             Ty::Decl(i) => m.decls[*i].name.clone(),
             _ => e.ty(&def.schema, &mut BTreeSet::new()),
         };
-        let sp = format!("#/{}/{}", m.defs_key, load::escape_pointer(&def.name));
+        let sp = format!("#/{}/{}", m.defs_key, crate::pointer::escape(&def.name));
         aliases.insert(def.name.clone(), (value, def.schema.doc.clone(), sp));
     }
     let mut done: BTreeSet<String> = BTreeSet::new();

@@ -255,7 +255,8 @@ pub fn method(name: &str) -> ::std::option::Option<&'static crate::methods::Meth
 }
 /// Whether results of this revision carry `resultType`.
 pub const RESULTS_HAVE_RESULT_TYPE: bool = true;
-/// A result decoded by the method of the request it answers.
+/// A result decoded by the request it answers: what `mcpgen::decode_result` returns for
+/// this revision, behind `DecodedResult::downcast_ref`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum MethodResult {
     /// A [`CallToolResult`].
@@ -333,15 +334,6 @@ impl ToJson for MethodResult {
         }
     }
 }
-/// Decodes a result given the method of the request it answers (see
-/// [`decode_result_for`]).
-pub fn decode_result<'v, V: JsonView<'v>>(
-    request_method: &str,
-    v: &V,
-    policy: crate::validate::Policy,
-) -> ::core::result::Result<MethodResult, crate::decode::DecodeError> {
-    decode_result_for(&crate::methods::ResultFor::method(request_method), v, policy)
-}
 /// The definition a result is checked against
 /// ([`crate::methods::result_definition`] on this revision's table): `resultType`
 /// first (RESULT-1/3/5, MRTR-3), then the request (method, task augmentation);
@@ -361,13 +353,14 @@ pub fn result_definition<'v, V: JsonView<'v>>(
         RESULTS_HAVE_RESULT_TYPE,
     )
 }
-/// Decodes a result by the request it answers: the definition
-/// [`result_definition`] selects (an unknown method, an unknown `resultType`, or an
-/// `input_required` result that breaks MRTR-3 or RESULT-5 is an error); a negotiated
-/// extension's `resultType` is kept raw. Client leniency is on: absent
-/// `ttlMs`/`cacheScope` and negative `ttlMs` are tolerated (CACHE-3) and never invented on
-/// re-encode.
-pub fn decode_result_for<'v, V: JsonView<'v>>(
+#[doc(hidden)]
+/// Decodes a result by the request it answers (what `mcpgen::decode_result` runs for this
+/// revision): the definition [`result_definition`] selects (an unknown method, an unknown
+/// `resultType`, or an `input_required` result that breaks MRTR-3 or RESULT-5 is an
+/// error); a negotiated extension's `resultType` is kept raw. Client leniency is on:
+/// absent `ttlMs`/`cacheScope` and negative `ttlMs` are tolerated (CACHE-3) and never
+/// invented on re-encode.
+pub fn decode_result<'v, V: JsonView<'v>>(
     req: &crate::methods::ResultFor<'_>,
     v: &V,
     policy: crate::validate::Policy,

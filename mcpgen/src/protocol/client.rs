@@ -1,8 +1,10 @@
 //! Client side: checking responses ([`super::check_response`]) and era detection (ERA-2/3/5).
 
 use crate::decode::DecodeError;
+use crate::error_codes;
 use crate::json::{JsonView, Kind, Tape};
 use crate::methods::ResultFor;
+use crate::rules::id;
 use crate::validate::{Options, Path, Policy, ValidationError};
 use crate::Revision;
 
@@ -11,7 +13,7 @@ use super::rules::{self, RuleWalk};
 use super::{CheckedResponse, Era, ResponseError};
 
 fn invalid(rule: Option<&'static str>, message: impl Into<String>) -> ResponseError {
-    ResponseError { rule, message: message.into(), errors: Vec::new() }
+    ResponseError::new(rule, message)
 }
 
 pub(crate) fn check_response(
@@ -21,54 +23,54 @@ pub(crate) fn check_response(
     revision: Revision,
     extension_result_types: &[&str],
 ) -> Result<CheckedResponse, ResponseError> {
-    let tape = Tape::parse_bytes(bytes).map_err(|e| {
-        invalid(if e.message.contains("UTF-8") { Some("MSG-8") } else { None }, format!("not JSON: {e}"))
-    })?;
+    let tape = Tape::parse_bytes(bytes).map_err(|e| invalid(e.rule(), format!("not JSON: {e}")))?;
     let v = tape.root();
     match v.kind() {
         Kind::Object => {}
         Kind::Array => {
-            return Err(invalid(Some("MSG-1"), "a batch (array) is not a response; one message per line or POST"))
+            return Err(invalid(Some(id::MSG_1), "a batch (array) is not a response; one message per line or POST"))
         }
-        _ => return Err(invalid(Some("CORE-2"), format!("a response must be a JSON object, found {}", v.describe()))),
+        _ => {
+            return Err(invalid(Some(id::CORE_2), format!("a response must be a JSON object, found {}", v.describe())))
+        }
     }
     if v.get("method").is_some() {
         return Err(invalid(
-            Some("MSG-5"),
+            Some(id::MSG_5),
             "a request or notification, not a response (servers never send requests, MSG-5)",
         ));
     }
     if !v.get("jsonrpc").is_some_and(|j| j.str_eq("2.0")) {
-        return Err(invalid(Some("CORE-2"), "`jsonrpc` must be \"2.0\""));
+        return Err(invalid(Some(id::CORE_2), "`jsonrpc` must be \"2.0\""));
     }
     match (v.get("result"), v.get("error")) {
         (Some(_), Some(_)) => {
-            Err(invalid(Some("MSG-2"), "a response has exactly one of `result` and `error`, this one has both"))
+            Err(invalid(Some(id::MSG_2), "a response has exactly one of `result` and `error`, this one has both"))
         }
-        (None, None) => Err(invalid(Some("MSG-2"), "a response needs `result` or `error`")),
+        (None, None) => Err(invalid(Some(id::MSG_2), "a response needs `result` or `error`")),
         (None, Some(err)) => {
             // `"id": null` from generic JSON-RPC peers is accepted on receipt.
             let id = match read_id(&v) {
                 IdRead::Absent => None,
                 IdRead::Valid(id) => Some(id),
                 IdRead::Invalid(_) if v.get("id").is_some_and(|x| x.kind() == Kind::Null) => None,
-                IdRead::Invalid(msg) => return Err(invalid(Some("ID-3"), msg)),
+                IdRead::Invalid(msg) => return Err(invalid(Some(id::ID_3), msg)),
             };
             if err.kind() != Kind::Object {
-                return Err(invalid(Some("MSG-3"), format!("`error` must be an object, found {}", err.describe())));
+                return Err(invalid(Some(id::MSG_3), format!("`error` must be an object, found {}", err.describe())));
             }
-            let code = err.get("code").ok_or_else(|| invalid(Some("MSG-3"), "`error.code` is missing"))?;
+            let code = err.get("code").ok_or_else(|| invalid(Some(id::MSG_3), "`error.code` is missing"))?;
             let code = int_literal(&code).ok_or_else(|| {
-                invalid(Some("MSG-3"), format!("`error.code` must be an integer, found {}", code.describe()))
+                invalid(Some(id::MSG_3), format!("`error.code` must be an integer, found {}", code.describe()))
             })?;
             let message = match err.get("message") {
                 Some(m) => m
                     .as_str()
                     .ok_or_else(|| {
-                        invalid(Some("MSG-3"), format!("`error.message` must be a string, found {}", m.describe()))
+                        invalid(Some(id::MSG_3), format!("`error.message` must be a string, found {}", m.describe()))
                     })?
                     .into_owned(),
-                None => return Err(invalid(Some("MSG-3"), "`error.message` is missing")),
+                None => return Err(invalid(Some(id::MSG_3), "`error.message` is missing")),
             };
             let data = err.get("data").map(|d| d.to_value());
             Ok(CheckedResponse::Error { id, code, message, data })
@@ -76,8 +78,8 @@ pub(crate) fn check_response(
         (Some(result), None) => {
             let id = match read_id(&v) {
                 IdRead::Valid(id) => id,
-                IdRead::Absent => return Err(invalid(Some("ID-3"), "a result response must echo the request `id`")),
-                IdRead::Invalid(msg) => return Err(invalid(Some("ID-3"), msg)),
+                IdRead::Absent => return Err(invalid(Some(id::ID_3), "a result response must echo the request `id`")),
+                IdRead::Invalid(msg) => return Err(invalid(Some(id::ID_3), msg)),
             };
             if result.kind() != Kind::Object {
                 return Err(invalid(None, format!("`result` must be an object, found {}", result.describe())));
@@ -90,12 +92,12 @@ pub(crate) fn check_response(
             {
                 let mut walk = RuleWalk { errors: Vec::new(), strict: false };
                 walk.walk(&v, &mut String::new());
-                let errors: Vec<_> = walk.errors.into_iter().filter(|e| e.rule == Some("MRTR-4")).collect();
+                let errors: Vec<_> = walk.errors.into_iter().filter(|e| e.rule == Some(id::MRTR_4)).collect();
                 if let Some(first) = errors.first() {
                     return Err(ResponseError { rule: first.rule, message: first.message.clone(), errors });
                 }
             }
-            match revision.decode_result_for_view(&req, &result, Policy::Lossless) {
+            match revision.decode_result_view(&req, &result, Policy::Lossless) {
                 Ok(result) => Ok(CheckedResponse::Result { id, result }),
                 Err(e) => {
                     let mut errors = result_errors(e, request_method);
@@ -120,15 +122,17 @@ pub(crate) fn check_response(
 /// checker).
 pub(crate) fn result_errors(e: DecodeError, request_method: &str) -> Vec<ValidationError> {
     match e {
-        DecodeError::Protocol { rule, pointer, message } => vec![rules::rule_error(pointer, "", rule, message)],
+        DecodeError::Protocol { .. } => e.errors().into_owned(),
         DecodeError::Invalid(errors) => errors,
-        DecodeError::UnknownMethod { revision, method } => vec![rules::rule_error(
+        // Pointers here are into the result, which an unknown method leaves unreadable as a
+        // whole (`DecodeError::errors` names the request's `/method` instead).
+        DecodeError::UnknownMethod { revision, method, .. } => vec![rules::rule_error(
             String::new(),
             "enum",
-            "MSG-9",
+            id::MSG_9,
             format!("`{method}` is not a method of revision {revision} (unknown, or removed in it), so no result answers it"),
         )],
-        other => vec![rules::rule_error(String::new(), "", "SCHEMA", format!("`{request_method}`: {other}"))],
+        other => vec![rules::rule_error(String::new(), "", id::SCHEMA, format!("`{request_method}`: {other}"))],
     }
 }
 
@@ -169,7 +173,7 @@ fn prefix_pointer(e: &mut ValidationError, prefix: &str) {
 /// under a modern revision of this build. Returns the versions a -32022 names.
 fn recognized_modern_error<'v, V: JsonView<'v>>(v: &V) -> Option<Vec<String>> {
     let code = int_literal(&v.get("error")?.get("code")?)?;
-    if !matches!(code, -32022..=-32020) {
+    if !matches!(code, error_codes::UNSUPPORTED_PROTOCOL_VERSION_ERROR..=error_codes::HEADER_MISMATCH_ERROR) {
         return None;
     }
     let opts = Options::decoding(Policy::Lossless);

@@ -3,10 +3,12 @@
 
 use std::borrow::Cow;
 
+use crate::error_codes;
 use crate::http::name_param;
 use crate::json::{JsonView, Tape, Value};
+use crate::rules::id;
 
-use super::message::{read_id, IdRead, PROTOCOL_VERSION_KEY};
+use super::message::{read_id, IdRead};
 use super::ProtocolError;
 
 /// The standard headers a modern HTTP request carries (names compare case-insensitively,
@@ -16,16 +18,7 @@ const METHOD: &str = "mcp-method";
 const NAME: &str = "mcp-name";
 
 fn mismatch(id: Option<Value>, rule: &'static str, message: String) -> ProtocolError {
-    ProtocolError {
-        code: -32020,
-        message,
-        data: None,
-        id,
-        http_status: 400,
-        rule,
-        errors: Vec::new(),
-        legacy_initialize: false,
-    }
+    ProtocolError::new(error_codes::HEADER_MISMATCH_ERROR, message, id, 400, rule)
 }
 
 pub(crate) fn check<'h>(
@@ -41,7 +34,8 @@ pub(crate) fn check<'h>(
     // A body that is not JSON, or not a modern request, is check_request's to judge.
     let Ok(outcome) = Tape::with_parsed(body, |tape| {
         let v = tape.root();
-        let version = v.get("params").and_then(|p| p.get("_meta")).and_then(|m| m.get(PROTOCOL_VERSION_KEY));
+        let version =
+            v.get("params").and_then(|p| p.get("_meta")).and_then(|m| m.get(crate::meta_keys::PROTOCOL_VERSION));
         let Some(version) = version.and_then(|x| x.as_str().map(Cow::into_owned)) else { return Ok(()) };
         let Some(method) = v.get("method").and_then(|m| m.as_str().map(Cow::into_owned)) else { return Ok(()) };
         let id = match read_id(&v) {
@@ -52,14 +46,14 @@ pub(crate) fn check<'h>(
             None => {
                 return Err(mismatch(
                     id,
-                    "ERA-10",
+                    id::ERA_10,
                     format!("Header mismatch: the MCP-Protocol-Version header is missing (the body names `{version}`)"),
                 ))
             }
             Some(h) if h != version => {
                 return Err(mismatch(
                     id,
-                    "HTTP-8",
+                    id::HTTP_8,
                     format!(
                     "Header mismatch: MCP-Protocol-Version `{h}` differs from the body's protocolVersion `{version}`"
                 ),
@@ -71,14 +65,14 @@ pub(crate) fn check<'h>(
             None => {
                 return Err(mismatch(
                     id,
-                    "HTTP-11",
+                    id::HTTP_11,
                     format!("Header mismatch: the Mcp-Method header is missing (the body's method is `{method}`)"),
                 ))
             }
             Some(h) if h != method => {
                 return Err(mismatch(
                     id,
-                    "HTTP-11",
+                    id::HTTP_11,
                     format!("Header mismatch: Mcp-Method `{h}` differs from the body's method `{method}`"),
                 ))
             }
@@ -92,12 +86,12 @@ pub(crate) fn check<'h>(
         match header(NAME) {
             None => Err(mismatch(
                 id,
-                "HTTP-11",
+                id::HTTP_11,
                 format!("Header mismatch: the Mcp-Name header is missing (the body's params.{param} is `{name}`)"),
             )),
             Some(h) if h != name => Err(mismatch(
                 id,
-                "HTTP-11",
+                id::HTTP_11,
                 format!("Header mismatch: Mcp-Name `{h}` differs from the body's params.{param} `{name}`"),
             )),
             Some(_) => Ok(()),

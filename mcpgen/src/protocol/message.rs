@@ -2,12 +2,16 @@
 //! against the definition the `method` or error `code` selects, then the protocol rules.
 
 use crate::decode::DecodeError;
+use crate::error_codes::{self, ERROR_DEFS};
+use crate::json::pointer::from_tokens as pointer;
 use crate::json::{JsonView, Kind, Value};
-use crate::methods::{Direction, MethodInfo, MethodKind};
+use crate::meta_keys::{CLIENT_CAPABILITIES, PROTOCOL_VERSION, SUBSCRIPTION_ID};
+use crate::methods::{Direction, ErrorDef, MethodInfo, MethodKind};
+use crate::rules::id;
 use crate::validate::{Cx, Options, Path, Policy, ValidationError};
 use crate::Revision;
 
-use super::rules::{self, pointer, rule_error, RuleWalk};
+use super::rules::{self, rule_error, RuleWalk};
 use super::MessageKind;
 
 /// The notifications that travel only on a `subscriptions/listen` stream and so carry
@@ -20,39 +24,12 @@ pub const LISTEN_STREAM_NOTIFICATIONS: [&str; 5] = [
     "notifications/resources/updated",
 ];
 
-pub(crate) const SUBSCRIPTION_ID_KEY: &str = "io.modelcontextprotocol/subscriptionId";
-pub(crate) const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
-pub(crate) const CLIENT_CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
-
-/// An error definition selected by `error.code`.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct ErrorDef {
-    pub code: i64,
-    pub def: &'static str,
-    /// True when the definition is a whole error response (the MCP codes); false when it is a
-    /// bare `Error` object (the JSON-RPC codes, Q-11).
-    pub whole_response: bool,
-}
-
-/// Every error definition some revision has, by code; [`error_def`] keeps those the revision
-/// defines (a test checks each code against the definition's `const`).
-pub(crate) const ERROR_DEFS: [ErrorDef; 9] = [
-    ErrorDef { code: -32700, def: "ParseError", whole_response: false },
-    ErrorDef { code: -32600, def: "InvalidRequestError", whole_response: false },
-    ErrorDef { code: -32601, def: "MethodNotFoundError", whole_response: false },
-    ErrorDef { code: -32602, def: "InvalidParamsError", whole_response: false },
-    ErrorDef { code: -32603, def: "InternalError", whole_response: false },
-    ErrorDef { code: -32020, def: "HeaderMismatchError", whole_response: true },
-    ErrorDef { code: -32021, def: "MissingRequiredClientCapabilityError", whole_response: true },
-    ErrorDef { code: -32022, def: "UnsupportedProtocolVersionError", whole_response: true },
-    ErrorDef { code: -32042, def: "URLElicitationRequiredError", whole_response: true },
-];
-
 pub(crate) fn has_def(rev: Revision, name: &str) -> bool {
     rev.definitions().iter().any(|d| d.name == name)
 }
 
-/// The definition a revision gives to an error code, if any.
+/// The definition a revision gives to an error code, if any (the generated table holds every
+/// revision's; a test checks each code against its definition's `const`).
 pub(crate) fn error_def(rev: Revision, code: i64) -> Option<ErrorDef> {
     ERROR_DEFS.iter().copied().find(|e| e.code == code && has_def(rev, e.def))
 }
@@ -101,7 +78,7 @@ pub(crate) fn classify<'v, V: JsonView<'v>>(v: &V) -> Result<Shape, ValidationEr
             return Err(rule_error(
                 String::new(),
                 "type",
-                "MSG-1",
+                id::MSG_1,
                 format!("a JSON-RPC batch ({}) is not allowed: send one message object per line or POST", v.describe()),
             ))
         }
@@ -109,7 +86,7 @@ pub(crate) fn classify<'v, V: JsonView<'v>>(v: &V) -> Result<Shape, ValidationEr
             return Err(rule_error(
                 String::new(),
                 "type",
-                "CORE-2",
+                id::CORE_2,
                 format!("a message must be a JSON object, found {}", v.describe()),
             ))
         }
@@ -119,7 +96,7 @@ pub(crate) fn classify<'v, V: JsonView<'v>>(v: &V) -> Result<Shape, ValidationEr
             return Err(rule_error(
                 "/method".into(),
                 "type",
-                "CORE-2",
+                id::CORE_2,
                 format!("`method` must be a string, found {}", m.describe()),
             ));
         };
@@ -131,7 +108,7 @@ pub(crate) fn classify<'v, V: JsonView<'v>>(v: &V) -> Result<Shape, ValidationEr
         (Some(_), Some(_)) => Err(rule_error(
             String::new(),
             "oneOf",
-            "MSG-2",
+            id::MSG_2,
             "a response has exactly one of `result` and `error`, this one has both".into(),
         )),
         (Some(_), None) => Ok(Shape::Result),
@@ -142,7 +119,7 @@ pub(crate) fn classify<'v, V: JsonView<'v>>(v: &V) -> Result<Shape, ValidationEr
         (None, None) => Err(rule_error(
             String::new(),
             "required",
-            "CORE-2",
+            id::CORE_2,
             "not a JSON-RPC message: no `method` (request, notification), `result` or `error` (response)".into(),
         )),
     }
@@ -194,14 +171,11 @@ pub(crate) fn validate_def_at<'v, V: JsonView<'v>>(
         Some(true) => return true,
         Some(false) => {}
         None => {
-            errors.push(ValidationError {
-                pointer: p.pointer(),
-                schema_path: String::new(),
-                keyword: "$ref",
-                rule: None,
-                message: format!("revision {rev} has no definition `{name}` (mcpgen bug)"),
-                arms: Vec::new(),
-            });
+            errors.push(ValidationError::new(
+                p.pointer(),
+                "$ref",
+                format!("revision {rev} has no definition `{name}` (mcpgen bug)"),
+            ));
             return false;
         }
     }
@@ -209,14 +183,11 @@ pub(crate) fn validate_def_at<'v, V: JsonView<'v>>(
     rev.validate_view(name, v, p, &mut cx);
     let found = cx.into_errors();
     if found.is_empty() {
-        errors.push(ValidationError {
-            pointer: p.pointer(),
-            schema_path: String::new(),
-            keyword: "",
-            rule: None,
-            message: format!("{name} rejected without an error message (mcpgen bug)"),
-            arms: Vec::new(),
-        });
+        errors.push(ValidationError::new(
+            p.pointer(),
+            "",
+            format!("{name} rejected without an error message (mcpgen bug)"),
+        ));
     }
     errors.extend(found);
     false
@@ -239,19 +210,17 @@ fn validate_params<'v, V: JsonView<'v>>(
         (Some(pt), Some(params)) => {
             validate_def_at(rev, pt, &params, &root.key("params"), opts, errors);
         }
-        (Some(_), None) if info.params_required => errors.push(ValidationError {
-            pointer: String::new(),
-            schema_path: format!("#/$defs/{}/required", info.request_def),
-            keyword: "required",
-            rule: None,
-            message: "missing required property `params`".into(),
-            arms: Vec::new(),
-        }),
+        (Some(_), None) if info.params_required => errors.push(
+            ValidationError::new("", "required", "missing required property `params`")
+                .with_schema_path(format!("#/$defs/{}/required", info.request_def)),
+        ),
         (Some(_), None) => {}
         (None, _) => {
             let mut found = Vec::new();
             if !validate_def_at(rev, info.request_def, v, &root, opts, &mut found) {
-                found.retain(|e| !(e.rule == Some("POLICY-STRICT") && (e.pointer == "/jsonrpc" || e.pointer == "/id")));
+                found.retain(|e| {
+                    !(e.rule == Some(id::POLICY_STRICT) && (e.pointer == "/jsonrpc" || e.pointer == "/id"))
+                });
                 found.retain(|e| !e.message.ends_with("rejected without an error message (mcpgen bug)"));
                 errors.extend(found);
             }
@@ -275,28 +244,26 @@ pub(crate) fn missing_request_meta<'v, V: JsonView<'v>>(v: &V) -> Option<(String
             "missing `params._meta`: every request carries the protocol version and client capabilities there".into(),
         ));
     };
-    match meta.get(PROTOCOL_VERSION_KEY) {
+    match meta.get(PROTOCOL_VERSION) {
         Some(x) if x.kind() == Kind::String => {}
         Some(x) => {
             return Some((
-                pointer(&["params", "_meta", PROTOCOL_VERSION_KEY]),
-                format!("`{PROTOCOL_VERSION_KEY}` must be a string, found {}", x.describe()),
+                pointer(["params", "_meta", PROTOCOL_VERSION]),
+                format!("`{PROTOCOL_VERSION}` must be a string, found {}", x.describe()),
             ))
         }
-        None => {
-            return Some(("/params/_meta".into(), format!("missing required `_meta` field `{PROTOCOL_VERSION_KEY}`")))
-        }
+        None => return Some(("/params/_meta".into(), format!("missing required `_meta` field `{PROTOCOL_VERSION}`"))),
     }
-    match meta.get(CLIENT_CAPABILITIES_KEY) {
+    match meta.get(CLIENT_CAPABILITIES) {
         Some(x) if x.kind() == Kind::Object => None,
         Some(x) => Some((
-            pointer(&["params", "_meta", CLIENT_CAPABILITIES_KEY]),
-            format!("`{CLIENT_CAPABILITIES_KEY}` must be an object, found {}", x.describe()),
+            pointer(["params", "_meta", CLIENT_CAPABILITIES]),
+            format!("`{CLIENT_CAPABILITIES}` must be an object, found {}", x.describe()),
         )),
         None => Some((
             "/params/_meta".into(),
             format!(
-                "missing required `_meta` field `{CLIENT_CAPABILITIES_KEY}` (`{{}}` declares no optional capabilities)"
+                "missing required `_meta` field `{CLIENT_CAPABILITIES}` (`{{}}` declares no optional capabilities)"
             ),
         )),
     }
@@ -323,10 +290,10 @@ pub(crate) fn validate_message_view<'v, V: JsonView<'v>>(
     validate_def_at(rev, envelope_def(rev, &shape), v, &root, opts, &mut errors);
     let kind = match &shape {
         Shape::Request { method } => {
-            tag(&mut errors, 0, "/id", "type", "ID-1");
+            tag(&mut errors, 0, "/id", "type", id::ID_1);
             if let IdRead::Invalid(msg) = read_id(v) {
                 if !errors.iter().any(|e| e.pointer == "/id") {
-                    errors.push(rule_error("/id".into(), "type", "ID-1", msg));
+                    errors.push(rule_error("/id".into(), "type", id::ID_1, msg));
                 }
             }
             match find_method(rev, method) {
@@ -334,13 +301,13 @@ pub(crate) fn validate_message_view<'v, V: JsonView<'v>>(
                 Some(info) if info.kind == MethodKind::Notification => errors.push(rule_error(
                     "/id".into(),
                     "not",
-                    "MSG-4",
+                    id::MSG_4,
                     format!("`{method}` is a notification: it carries no `id` and gets no response"),
                 )),
                 Some(info) if info.direction == Direction::EmbeddedInput => errors.push(rule_error(
                     "/method".into(),
                     "enum",
-                    "MSG-5",
+                    id::MSG_5,
                     format!("`{method}` is an input request: it travels inside `InputRequiredResult.inputRequests`, never as a JSON-RPC request"),
                 )),
                 Some(info) => {
@@ -348,7 +315,7 @@ pub(crate) fn validate_message_view<'v, V: JsonView<'v>>(
                     validate_params(rev, info, v, opts, &mut errors);
                     if modern {
                         if let Some((at, _)) = missing_request_meta(v) {
-                            tag(&mut errors, mark, &at, "", "META-6");
+                            tag(&mut errors, mark, &at, "", id::META_6);
                         }
                     }
                 }
@@ -361,7 +328,7 @@ pub(crate) fn validate_message_view<'v, V: JsonView<'v>>(
                 Some(info) if info.kind == MethodKind::Request => errors.push(rule_error(
                     String::new(),
                     "required",
-                    "ID-1",
+                    id::ID_1,
                     format!("`{method}` is a request: it needs an `id` (a string or an integer)"),
                 )),
                 Some(info) => {
@@ -376,10 +343,10 @@ pub(crate) fn validate_message_view<'v, V: JsonView<'v>>(
         Shape::Result => {
             if let IdRead::Invalid(msg) = read_id(v) {
                 if !errors.iter().any(|e| e.pointer == "/id") {
-                    errors.push(rule_error("/id".into(), "type", "ID-1", msg));
+                    errors.push(rule_error("/id".into(), "type", id::ID_1, msg));
                 }
             }
-            tag(&mut errors, 0, "/id", "type", "ID-3");
+            tag(&mut errors, 0, "/id", "type", id::ID_3);
             if let Some(result) = v.get("result").filter(|r| r.kind() == Kind::Object) {
                 if let Some(rt) = result.get("resultType") {
                     if rt.str_eq("input_required") && has_def(rev, "InputRequiredResult") {
@@ -389,7 +356,7 @@ pub(crate) fn validate_message_view<'v, V: JsonView<'v>>(
                         errors.push(rule_error(
                             "/result/resultType".into(),
                             "enum",
-                            "RESULT-3",
+                            id::RESULT_3,
                             format!("{} is not a core `resultType` (`complete`, `input_required`); only a negotiated extension may define it (reported in strict mode)", rt.describe()),
                         ));
                     }
@@ -399,9 +366,9 @@ pub(crate) fn validate_message_view<'v, V: JsonView<'v>>(
         }
         Shape::Error { code } => {
             // ID-4: no `id` when it could not be read; never `null` (Q-17 lets receivers accept it).
-            tag(&mut errors, 0, "/id", "type", "ID-4");
+            tag(&mut errors, 0, "/id", "type", id::ID_4);
             if let (IdRead::Invalid(msg), false) = (read_id(v), errors.iter().any(|e| e.pointer == "/id")) {
-                errors.push(rule_error("/id".into(), "type", "ID-4", msg));
+                errors.push(rule_error("/id".into(), "type", id::ID_4, msg));
             }
             if let Some(code) = code {
                 if let Some(def) = error_def(rev, *code) {
@@ -442,7 +409,7 @@ pub(crate) fn unknown_method(rev: Revision, method: &str) -> ValidationError {
     } else {
         ""
     };
-    rule_error("/method".into(), "enum", "MSG-9", format!("unknown method `{method}` in revision {rev}{hint}"))
+    rule_error("/method".into(), "enum", id::MSG_9, format!("unknown method `{method}` in revision {rev}{hint}"))
 }
 
 const LEGACY_ONLY_METHODS: [&str; 9] = [
@@ -460,22 +427,22 @@ const LEGACY_ONLY_METHODS: [&str; 9] = [
 /// ERR-3 / ERR-4 for codes the revision does not define (modern revisions).
 pub(crate) fn error_code_policy(code: i64) -> Option<ValidationError> {
     match code {
-        -32002 => Some(rule_error(
+        super::RESOURCE_NOT_FOUND_LEGACY => Some(rule_error(
             "/error/code".into(),
             "not",
-            "ERR-4",
+            id::ERR_4,
             "-32002 (resource not found) is retired and must not be sent; use -32602".into(),
         )),
-        -32042 => Some(rule_error(
+        error_codes::URL_ELICITATION_REQUIRED_ERROR => Some(rule_error(
             "/error/code".into(),
             "not",
-            "ERR-4",
+            id::ERR_4,
             "-32042 (URL elicitation required) is retired and must not be sent".into(),
         )),
         -32099..=-32020 => Some(rule_error(
             "/error/code".into(),
             "enum",
-            "ERR-3",
+            id::ERR_3,
             format!("{code} lies in the range -32020..-32099 reserved for the MCP spec, which defines only -32020, -32021 and -32022"),
         )),
         _ => None,
@@ -489,14 +456,14 @@ fn check_subscription_id<'v, V: JsonView<'v>>(v: &V, method: &str, errors: &mut 
         Some(params) => match params.get("_meta") {
             None => ("/params".to_owned(), false),
             Some(meta) => {
-                let id = meta.get(SUBSCRIPTION_ID_KEY);
+                let id = meta.get(SUBSCRIPTION_ID);
                 if let Some(id) = &id {
                     if id.kind() == Kind::Number && int_literal(id).is_none() && id.is_integer() {
                         errors.push(rule_error(
-                            pointer(&["params", "_meta", SUBSCRIPTION_ID_KEY]),
+                            pointer(["params", "_meta", SUBSCRIPTION_ID]),
                             "type",
-                            "SUB-4",
-                            format!("`{SUBSCRIPTION_ID_KEY}` must echo the listen request's id exactly; {} is not an integer literal", id.describe()),
+                            id::SUB_4,
+                            format!("`{SUBSCRIPTION_ID}` must echo the listen request's id exactly; {} is not an integer literal", id.describe()),
                         ));
                     }
                 }
@@ -508,8 +475,8 @@ fn check_subscription_id<'v, V: JsonView<'v>>(v: &V, method: &str, errors: &mut 
         errors.push(rule_error(
             at,
             "required",
-            "SUB-4",
-            format!("`{method}` travels on a subscriptions/listen stream and must carry `_meta[\"{SUBSCRIPTION_ID_KEY}\"]` (the listen request's id)"),
+            id::SUB_4,
+            format!("`{method}` travels on a subscriptions/listen stream and must carry `_meta[\"{SUBSCRIPTION_ID}\"]` (the listen request's id)"),
         ));
     }
 }

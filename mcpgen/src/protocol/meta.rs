@@ -1,9 +1,15 @@
 //! `_meta` key grammar (META-1, META-3, AMB-5) and the W3C formats of the OpenTelemetry keys
 //! (OTEL-1..3), with their typed errors ([`MetaKeyError`], [`OtelError`]).
 
+use std::borrow::Cow;
 use std::fmt;
 
+use mcpgen_runtime::__rt::single;
+
 use super::MetaKey;
+
+use crate::rules::id;
+use crate::{CoreError, ValidationError};
 
 /// The second labels that make a prefix reserved for MCP (META-3), compared case-insensitively
 /// (AMB-5).
@@ -17,20 +23,28 @@ pub enum MetaKeyError {
     /// The empty key (AMB-5: rejected although the grammar's optional parts allow it).
     Empty,
     /// Two dots, or a dot at either end of the prefix.
+    #[non_exhaustive]
     EmptyLabel { key: String },
     /// A prefix label that does not start with a letter.
+    #[non_exhaustive]
     LabelStart { key: String, label: String },
     /// A prefix label that does not end with a letter or digit.
+    #[non_exhaustive]
     LabelEnd { key: String, label: String },
     /// A prefix label with a character other than letters, digits and `-`.
+    #[non_exhaustive]
     LabelChar { key: String, label: String, found: char },
     /// A name that does not start with a letter or digit.
+    #[non_exhaustive]
     NameStart { key: String, name: String },
     /// A name that does not end with a letter or digit.
+    #[non_exhaustive]
     NameEnd { key: String, name: String },
     /// A second `/`: a key has at most one prefix separator.
+    #[non_exhaustive]
     NameSlash { key: String, name: String },
     /// A name with a character other than letters, digits, `.`, `_` and `-`.
+    #[non_exhaustive]
     NameChar { key: String, name: String, found: char },
 }
 
@@ -53,7 +67,7 @@ impl MetaKeyError {
 
     /// The rule: `META-1` (the grammar; the empty key is its AMB-5 reading).
     pub fn rule(&self) -> &'static str {
-        "META-1"
+        id::META_1
     }
 
     /// The key that was checked.
@@ -186,15 +200,18 @@ pub(super) fn split_meta_key(key: &str) -> Result<(Option<&str>, &str, bool), Me
 #[non_exhaustive]
 pub enum OtelError {
     /// `traceparent` shorter than 55 characters, or not ASCII (`chars`: its length).
+    #[non_exhaustive]
     TraceparentLength { chars: usize },
     /// `traceparent` fields not separated by `-`.
     TraceparentSeparator,
     /// A `traceparent` field (`version`, `trace-id`, `parent-id`, `trace-flags`) that is not
     /// lowercase hexadecimal.
+    #[non_exhaustive]
     TraceparentNotHex { field: &'static str, value: String },
     /// `traceparent` version `ff`.
     TraceparentVersionFf,
     /// `traceparent` version 00 that is not exactly 55 characters.
+    #[non_exhaustive]
     TraceparentVersion00Length { len: usize },
     /// A later version's extra fields without a leading `-`.
     TraceparentExtension,
@@ -203,26 +220,37 @@ pub enum OtelError {
     /// An all-zero `parent-id`.
     TraceparentZeroParentId,
     /// A `tracestate` member that is not `key=value`.
+    #[non_exhaustive]
     TracestateMember { member: String },
     /// A `tracestate` key outside the W3C grammar.
+    #[non_exhaustive]
     TracestateKey { key: String },
     /// A `tracestate` value outside the W3C grammar.
+    #[non_exhaustive]
     TracestateValue { key: String },
     /// A `tracestate` key given twice.
+    #[non_exhaustive]
     TracestateDuplicateKey { key: String },
     /// More than 32 `tracestate` members.
+    #[non_exhaustive]
     TracestateTooManyMembers { count: usize },
     /// A `baggage` over the 8192-byte propagation limit.
+    #[non_exhaustive]
     BaggageTooLong { bytes: usize },
     /// A `baggage` member that is not `key=value`.
+    #[non_exhaustive]
     BaggageMember { member: String },
     /// A `baggage` key that is not an HTTP token.
+    #[non_exhaustive]
     BaggageKey { key: String },
     /// A `baggage` value with characters that must be percent-encoded.
+    #[non_exhaustive]
     BaggageValue { key: String },
     /// A malformed `baggage` property.
+    #[non_exhaustive]
     BaggageProperty { key: String, property: String },
     /// More than 64 `baggage` members.
+    #[non_exhaustive]
     BaggageTooManyMembers { count: usize },
 }
 
@@ -275,10 +303,37 @@ impl OtelError {
     /// The rule: `OTEL-1` (`traceparent`), `OTEL-2` (`tracestate`) or `OTEL-3` (`baggage`).
     pub fn rule(&self) -> &'static str {
         match self.key() {
-            "traceparent" => "OTEL-1",
-            "tracestate" => "OTEL-2",
-            _ => "OTEL-3",
+            "traceparent" => id::OTEL_1,
+            "tracestate" => id::OTEL_2,
+            _ => id::OTEL_3,
         }
+    }
+}
+
+/// Kind as [`MetaKeyError::kind`], rule META-1; one entry at `""` with keyword `propertyNames`
+/// (the keyword that would express the grammar).
+impl CoreError for MetaKeyError {
+    fn kind(&self) -> &'static str {
+        MetaKeyError::kind(self)
+    }
+    fn rule(&self) -> Option<&'static str> {
+        Some(MetaKeyError::rule(self))
+    }
+    fn errors(&self) -> Cow<'_, [ValidationError]> {
+        single("", "propertyNames", Some(MetaKeyError::rule(self)), self.to_string())
+    }
+}
+
+/// Kind as [`OtelError::kind`], rule OTEL-1..3; one entry at `""` with keyword `format`.
+impl CoreError for OtelError {
+    fn kind(&self) -> &'static str {
+        OtelError::kind(self)
+    }
+    fn rule(&self) -> Option<&'static str> {
+        Some(OtelError::rule(self))
+    }
+    fn errors(&self) -> Cow<'_, [ValidationError]> {
+        single("", "format", Some(OtelError::rule(self)), self.to_string())
     }
 }
 

@@ -1,28 +1,57 @@
 //! The responses a peer sends: the result envelope, results stamped as the revision requires
 //! (RESULT-1, RESULT-7 / META-11), and the typed error responses built on [`ProtocolError`].
 
+use crate::error_codes;
 use crate::json::{Map, ToJson, Value};
+use crate::meta_keys;
 use crate::methods::ResultShape;
+use crate::rules::id;
 use crate::validate::{Options, ValidationError};
 use crate::Revision;
 
 use super::{AcceptedRequest, ProtocolError};
 
-/// The `_meta` key of the per-response server identity (2026-07-28: `ResultMetaObject`).
-pub const SERVER_INFO_META_KEY: &str = "io.modelcontextprotocol/serverInfo";
-
 /// Why a result could not be completed.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ResultError {
     /// The result is not a JSON object (`found`: what it is).
+    #[non_exhaustive]
     NotAnObject { found: &'static str },
     /// The result's `_meta` is not an object.
+    #[non_exhaustive]
     MetaNotAnObject { found: &'static str },
     /// The server info is not a valid `Implementation` of the revision (`name` and `version`
     /// are required).
     InvalidServerInfo(Vec<ValidationError>),
     /// The request is a notification: it has no id to answer.
+    #[non_exhaustive]
     Notification { method: String },
+}
+
+/// Kinds `not_an_object`, `meta_not_an_object`, `invalid_server_info` (the validation errors,
+/// pointers into the server info) and `notification`; no rule.
+impl crate::CoreError for ResultError {
+    fn kind(&self) -> &'static str {
+        match self {
+            ResultError::NotAnObject { .. } => "not_an_object",
+            ResultError::MetaNotAnObject { .. } => "meta_not_an_object",
+            ResultError::InvalidServerInfo(_) => "invalid_server_info",
+            ResultError::Notification { .. } => "notification",
+        }
+    }
+    fn rule(&self) -> Option<&'static str> {
+        None
+    }
+    fn errors(&self) -> std::borrow::Cow<'_, [ValidationError]> {
+        let message = self.to_string();
+        match self {
+            ResultError::InvalidServerInfo(errors) => std::borrow::Cow::Borrowed(errors),
+            ResultError::NotAnObject { .. } => mcpgen_runtime::__rt::single("", "type", None, message),
+            ResultError::MetaNotAnObject { .. } => mcpgen_runtime::__rt::single("/_meta", "type", None, message),
+            ResultError::Notification { .. } => mcpgen_runtime::__rt::single("", "", None, message),
+        }
+    }
 }
 
 impl std::fmt::Display for ResultError {
@@ -119,25 +148,18 @@ pub fn complete_result<R: ToJson + ?Sized>(
     if shape.result_type {
         m.insert("resultType", Value::String("complete".into()));
     }
-    if let Some(info) = server_info.filter(|_| shape.declares_meta_key(SERVER_INFO_META_KEY)) {
+    if let Some(info) = server_info.filter(|_| shape.declares_meta_key(meta_keys::SERVER_INFO)) {
         // The revision's own definition of the value: one validator, the schema's.
         crate::validate_view(revision, "Implementation", &info, Options::default()).map_err(|e| match e {
             crate::DecodeError::Invalid(errors) => ResultError::InvalidServerInfo(errors),
-            other => ResultError::InvalidServerInfo(vec![ValidationError {
-                pointer: String::new(),
-                schema_path: String::new(),
-                keyword: "$ref",
-                rule: None,
-                message: other.to_string(),
-                arms: Vec::new(),
-            }]),
+            other => ResultError::InvalidServerInfo(vec![ValidationError::new("", "$ref", other.to_string())]),
         })?;
         if m.get("_meta").is_none() {
             m.insert("_meta", Value::Object(Map::new()));
         }
         match m.get_mut("_meta") {
-            Some(Value::Object(meta)) if !meta.contains_key(SERVER_INFO_META_KEY) => {
-                meta.insert(SERVER_INFO_META_KEY, info.clone());
+            Some(Value::Object(meta)) if !meta.contains_key(meta_keys::SERVER_INFO) => {
+                meta.insert(meta_keys::SERVER_INFO, info.clone());
             }
             Some(Value::Object(_)) | None => {}
             Some(other) => return Err(ResultError::MetaNotAnObject { found: kind_name(other) }),
@@ -159,9 +181,34 @@ pub fn complete_response<R: ToJson + ?Sized>(
 }
 
 impl ProtocolError {
-    /// The one constructor every refusal goes through.
-    pub(crate) fn new(code: i64, message: String, id: Option<Value>, http_status: u16, rule: &'static str) -> Self {
-        ProtocolError { code, message, data: None, id, http_status, rule, errors: Vec::new(), legacy_initialize: false }
+    /// The one constructor every refusal goes through: JSON-RPC `code` (one of
+    /// [`crate::error_codes`], or an application's), the message, the request id to echo
+    /// (`None`: no `id` member), the HTTP status and the rule (an id of [`crate::rules::id`]).
+    /// No `data`, no validation errors: add them with [`ProtocolError::with_data`] and
+    /// [`ProtocolError::with_errors`].
+    pub fn new(code: i64, message: impl Into<String>, id: Option<Value>, http_status: u16, rule: &'static str) -> Self {
+        ProtocolError {
+            code,
+            message: message.into(),
+            data: None,
+            id,
+            http_status,
+            rule,
+            errors: Vec::new(),
+            legacy_initialize: false,
+        }
+    }
+
+    /// The same error with `error.data`.
+    pub fn with_data(mut self, data: Option<Value>) -> Self {
+        self.data = data;
+        self
+    }
+
+    /// The same error with the validation errors behind it.
+    pub fn with_errors(mut self, errors: Vec<ValidationError>) -> Self {
+        self.errors = errors;
+        self
     }
 
     /// The same error answering request `id` (errors built before the id is known, such as
@@ -187,7 +234,7 @@ impl ProtocolError {
 /// );
 /// ```
 pub fn invalid_params_error(id: Option<Value>, message: impl Into<String>, data: Option<Value>) -> ProtocolError {
-    let mut e = ProtocolError::new(-32602, message.into(), id, 200, "ERR-1");
+    let mut e = ProtocolError::new(error_codes::INVALID_PARAMS_ERROR, message, id, 200, id::ERR_1);
     e.data = data;
     e
 }
@@ -213,11 +260,11 @@ pub fn unsupported_version_error<S: AsRef<str>>(id: Option<Value>, requested: &s
     data.push("supported", Value::Array(list.iter().map(|s| Value::String((*s).to_owned())).collect()));
     data.push("requested", Value::String(requested.to_owned()));
     let mut e = ProtocolError::new(
-        -32022,
+        error_codes::UNSUPPORTED_PROTOCOL_VERSION_ERROR,
         format!("Unsupported protocol version `{requested}`; supported: {}", list.join(", ")),
         id,
         400,
-        "VER-1",
+        id::VER_1,
     );
     e.data = Some(Value::Object(data));
     e

@@ -4,7 +4,9 @@
 
 use std::fmt::Write as _;
 
+use crate::json::pointer::push as push_key;
 use crate::json::{JsonView, Kind};
+use crate::rules::id;
 use crate::validate::ValidationError;
 
 use super::meta;
@@ -17,40 +19,16 @@ const OPAQUE_KEYS: [&str; 6] =
 
 /// Keys whose value is a capabilities object (client or server), so its `extensions` member
 /// is subject to EXT-1.
-const CAPABILITY_KEYS: [&str; 3] =
-    ["io.modelcontextprotocol/clientCapabilities", "capabilities", "requiredCapabilities"];
+const CAPABILITY_KEYS: [&str; 3] = [crate::meta_keys::CLIENT_CAPABILITIES, "capabilities", "requiredCapabilities"];
 
-/// Keys under reserved prefixes that the spec defines (META-5; `related-task` is 2025-11-25's
-/// tasks key). Others are flagged under META-3 in strict mode only.
-const KNOWN_RESERVED_KEYS: [&str; 7] = [
-    "io.modelcontextprotocol/protocolVersion",
-    "io.modelcontextprotocol/clientInfo",
-    "io.modelcontextprotocol/clientCapabilities",
-    "io.modelcontextprotocol/logLevel",
-    "io.modelcontextprotocol/subscriptionId",
-    "io.modelcontextprotocol/serverInfo",
-    "io.modelcontextprotocol/related-task",
-];
+/// Keys under reserved prefixes that the spec defines but no pinned schema declares (the
+/// declared ones are `meta_keys::ALL`): 2025-11-25's tasks key, named only in the spec's text.
+const SPEC_ONLY_RESERVED_KEYS: [&str; 1] = ["io.modelcontextprotocol/related-task"];
 
-/// Appends an RFC 6901 segment.
-pub(crate) fn push_key(ptr: &mut String, key: &str) {
-    ptr.push('/');
-    // RFC 6901 escapes, copying the runs between them whole (`_meta` keys often hold a `/`).
-    let mut rest = key;
-    while let Some(i) = rest.find(['~', '/']) {
-        ptr.push_str(&rest[..i]);
-        ptr.push_str(if rest.as_bytes()[i] == b'~' { "~0" } else { "~1" });
-        rest = &rest[i + 1..];
-    }
-    ptr.push_str(rest);
-}
-
-pub(crate) fn pointer(segments: &[&str]) -> String {
-    let mut p = String::new();
-    for s in segments {
-        push_key(&mut p, s);
-    }
-    p
+/// META-5: a key under a reserved prefix that the spec defines; others are flagged under META-3
+/// in strict mode only.
+fn is_known_reserved_key(key: &str) -> bool {
+    crate::meta_keys::ALL.contains(&key) || SPEC_ONLY_RESERVED_KEYS.contains(&key)
 }
 
 /// An error raised by a protocol rule rather than the schema. `keyword` names the JSON Schema
@@ -61,7 +39,7 @@ pub(crate) fn rule_error(
     rule: &'static str,
     message: String,
 ) -> ValidationError {
-    ValidationError { pointer, schema_path: String::new(), keyword, rule: Some(rule), message, arms: Vec::new() }
+    ValidationError::new(pointer, keyword, message).with_rule(rule)
 }
 
 type FormatCheck = fn(&str) -> Result<(), meta::OtelError>;
@@ -91,7 +69,7 @@ impl RuleWalk {
                         }
                     }
                     if k == "inputRequests" && x.kind() == Kind::Object {
-                        self.duplicate_keys(&x, ptr, "MRTR-4", "inputRequests");
+                        self.duplicate_keys(&x, ptr, id::MRTR_4, "inputRequests");
                     }
                     if !OPAQUE_KEYS.contains(&k.as_ref()) {
                         self.walk(&x, ptr);
@@ -119,20 +97,20 @@ impl RuleWalk {
             push_key(ptr, &k);
             match meta::split_meta_key(&k) {
                 Err(e) => self.errors.push(rule_error(ptr.clone(), "propertyNames", e.rule(), e.to_string())),
-                Ok((_, _, reserved)) if reserved && self.strict && !KNOWN_RESERVED_KEYS.contains(&k.as_ref()) => {
+                Ok((_, _, reserved)) if reserved && self.strict && !is_known_reserved_key(&k) => {
                     self.errors.push(rule_error(
                         ptr.clone(),
                         "propertyNames",
-                        "META-3",
+                        id::META_3,
                         format!("`{k}` uses a prefix reserved for MCP, and this revision defines no such key (reported in strict mode)"),
                     ))
                 }
                 Ok(_) => {}
             }
             let otel: Option<(&'static str, FormatCheck)> = match k.as_ref() {
-                "traceparent" => Some(("OTEL-1", meta::check_traceparent)),
-                "tracestate" => Some(("OTEL-2", meta::check_tracestate)),
-                "baggage" => Some(("OTEL-3", meta::check_baggage)),
+                "traceparent" => Some((id::OTEL_1, meta::check_traceparent)),
+                "tracestate" => Some((id::OTEL_2, meta::check_tracestate)),
+                "baggage" => Some((id::OTEL_3, meta::check_baggage)),
                 _ => None,
             };
             if let Some((rule, check)) = otel {
@@ -159,11 +137,13 @@ impl RuleWalk {
             let len = ptr.len();
             push_key(ptr, &k);
             match meta::check_meta_key(&k) {
-                Err(e) => self.errors.push(rule_error(ptr.clone(), "propertyNames", "EXT-1", format!("extension {e}"))),
+                Err(e) => {
+                    self.errors.push(rule_error(ptr.clone(), "propertyNames", id::EXT_1, format!("extension {e}")))
+                }
                 Ok(key) if key.prefix.is_none() => self.errors.push(rule_error(
                     ptr.clone(),
                     "propertyNames",
-                    "EXT-1",
+                    id::EXT_1,
                     format!("extension key `{k}` needs a prefix (`com.example/{k}`, `io.modelcontextprotocol/{k}`)"),
                 )),
                 Ok(_) => {}
@@ -196,26 +176,8 @@ pub(crate) fn check_input_required<'v, V: JsonView<'v>>(result: &V, at: &str, er
         errors.push(rule_error(
             at.to_owned(),
             "anyOf",
-            "MRTR-3",
+            id::MRTR_3,
             "an `input_required` result needs `inputRequests`, `requestState`, or both".into(),
         ));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::push_key;
-
-    #[test]
-    fn push_key_escapes_tilde_and_slash() {
-        let mut p = String::from("/params");
-        push_key(&mut p, "_meta");
-        push_key(&mut p, "io.modelcontextprotocol/protocolVersion");
-        assert_eq!(p, "/params/_meta/io.modelcontextprotocol~1protocolVersion");
-        let mut q = String::new();
-        push_key(&mut q, "~/~~//é");
-        assert_eq!(q, "/~0~1~0~0~1~1é");
-        push_key(&mut q, "");
-        assert_eq!(q, "/~0~1~0~0~1~1é/");
     }
 }

@@ -2,12 +2,15 @@
 //! the HTTP body; the HTTP-only checks (`Origin`, method verb, header validation) belong to the
 //! transport.
 
+use crate::error_codes;
 use crate::json::{JsonView, Kind, Map, Tape, Value};
 use crate::methods::{Direction, MethodInfo, MethodKind};
+use crate::rules::id;
 use crate::validate::{Options, Path, Policy, ValidationError};
+use crate::CoreError;
 use crate::Revision;
 
-use super::message::{self, find_method, is_modern, read_id, IdRead, PROTOCOL_VERSION_KEY};
+use super::message::{self, find_method, is_modern, read_id, IdRead};
 use super::{AcceptedRequest, ProtocolError, ServerConfig};
 
 pub(crate) fn string_array(items: &[String]) -> Value {
@@ -75,7 +78,13 @@ fn invalid_params(method: &str, errors: Vec<ValidationError>, id: Option<Value>,
         0 | 1 => String::new(),
         n => format!(" (and {} more)", n - 1),
     };
-    let mut e = refuse(-32602, format!("Invalid params for `{method}`: {first}{more}"), id, http_status, "SCHEMA");
+    let mut e = refuse(
+        error_codes::INVALID_PARAMS_ERROR,
+        format!("Invalid params for `{method}`: {first}{more}"),
+        id,
+        http_status,
+        id::SCHEMA,
+    );
     e.data = Some(errors_data(&errors));
     e.errors = errors;
     e
@@ -101,11 +110,11 @@ fn decode_request<'v, V: JsonView<'v>>(
             Ok(AcceptedRequest { revision: rev, method: info.method.to_owned(), id, legacy, request })
         }
         _ => Err(refuse(
-            -32603,
+            error_codes::INTERNAL_ERROR,
             format!("Internal error: `{}` validated but could not be built", info.request_def),
             id,
             500,
-            "ERR-1",
+            id::ERR_1,
         )),
     }
 }
@@ -118,8 +127,10 @@ fn served(info: &MethodInfo, kind: MethodKind) -> bool {
 pub(crate) fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<AcceptedRequest, ProtocolError> {
     // Parse: UTF-8 and JSON (-32700, no id).
     let tape = Tape::parse_bytes(bytes).map_err(|e| {
-        let rule = if e.message.contains("UTF-8") { "MSG-8" } else { "CORE-2" };
-        refuse(-32700, format!("Parse error: {e}"), None, 400, rule)
+        let rule = e.rule().unwrap_or(id::CORE_2);
+        // The parser's entry (keyword `parse` at the root), as every surface reports it.
+        refuse(error_codes::PARSE_ERROR, format!("Parse error: {e}"), None, 400, rule)
+            .with_errors(e.errors().into_owned())
     })?;
     let v = tape.root();
     let versions = Versions::new(config);
@@ -129,67 +140,90 @@ pub(crate) fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<Accep
         Kind::Object => {}
         Kind::Array => {
             return Err(refuse(
-                -32600,
+                error_codes::INVALID_REQUEST_ERROR,
                 "Invalid Request: JSON-RPC batches are not supported; send one message per line or POST".into(),
                 None,
                 400,
-                "MSG-1",
+                id::MSG_1,
             ))
         }
         _ => {
             return Err(refuse(
-                -32600,
+                error_codes::INVALID_REQUEST_ERROR,
                 format!("Invalid Request: a message must be a JSON object, found {}", v.describe()),
                 None,
                 400,
-                "CORE-2",
+                id::CORE_2,
             ))
         }
     }
     let id = match read_id(&v) {
         IdRead::Absent => None,
         IdRead::Valid(id) => Some(id),
-        IdRead::Invalid(msg) => return Err(refuse(-32600, format!("Invalid Request: {msg}"), None, 400, "ID-1")),
+        IdRead::Invalid(msg) => {
+            return Err(refuse(
+                error_codes::INVALID_REQUEST_ERROR,
+                format!("Invalid Request: {msg}"),
+                None,
+                400,
+                id::ID_1,
+            ))
+        }
     };
     if !v.get("jsonrpc").is_some_and(|j| j.str_eq("2.0")) {
-        return Err(refuse(-32600, "Invalid Request: `jsonrpc` must be \"2.0\"".into(), id, 400, "CORE-2"));
+        return Err(refuse(
+            error_codes::INVALID_REQUEST_ERROR,
+            "Invalid Request: `jsonrpc` must be \"2.0\"".into(),
+            id,
+            400,
+            id::CORE_2,
+        ));
     }
     let method = match v.get("method") {
         Some(m) => match m.as_str() {
             Some(s) => s.into_owned(),
             None => {
                 return Err(refuse(
-                    -32600,
+                    error_codes::INVALID_REQUEST_ERROR,
                     format!("Invalid Request: `method` must be a string, found {}", m.describe()),
                     id,
                     400,
-                    "CORE-2",
+                    id::CORE_2,
                 ))
             }
         },
         None if v.get("result").is_some() || v.get("error").is_some() => {
             return Err(refuse(
-                -32600,
+                error_codes::INVALID_REQUEST_ERROR,
                 "Invalid Request: a server accepts requests and notifications, not responses".into(),
                 id,
                 400,
-                "MSG-5",
+                id::MSG_5,
             ))
         }
-        None => return Err(refuse(-32600, "Invalid Request: missing `method`".into(), id, 400, "CORE-2")),
+        None => {
+            return Err(refuse(
+                error_codes::INVALID_REQUEST_ERROR,
+                "Invalid Request: missing `method`".into(),
+                id,
+                400,
+                id::CORE_2,
+            ))
+        }
     };
     if let Some(p) = v.get("params") {
         if p.kind() != Kind::Object {
             return Err(refuse(
-                -32600,
+                error_codes::INVALID_REQUEST_ERROR,
                 format!("Invalid Request: `params` must be an object, found {}", p.describe()),
                 id,
                 400,
-                "CORE-2",
+                id::CORE_2,
             ));
         }
     }
-    let meta_version = v.get("params").and_then(|p| p.get("_meta")).and_then(|m| m.get(PROTOCOL_VERSION_KEY));
+    let meta_version =
+        v.get("params").and_then(|p| p.get("_meta")).and_then(|m| m.get(crate::meta_keys::PROTOCOL_VERSION));
 
     let Some(id) = id else {
         return check_notification(&v, &method, meta_version.and_then(|x| x.as_str()).as_deref(), &versions);
@@ -202,8 +236,9 @@ pub(crate) fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<Accep
 
     // Required `_meta` fields (-32602, HTTP 400), even for unknown methods.
     if let Some((at, msg)) = message::missing_request_meta(&v) {
-        let mut e = refuse(-32602, format!("Invalid params: {msg}"), Some(id), 400, "META-6");
-        e.errors.push(super::rules::rule_error(at, "required", "META-6", msg));
+        let mut e =
+            refuse(error_codes::INVALID_PARAMS_ERROR, format!("Invalid params: {msg}"), Some(id), 400, id::META_6);
+        e.errors.push(super::rules::rule_error(at, "required", id::META_6, msg));
         return Err(e);
     }
     let requested = meta_version.and_then(|x| x.as_str()).map(|s| s.into_owned()).unwrap_or_default();
@@ -211,7 +246,7 @@ pub(crate) fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<Accep
     // Version (-32022, HTTP 400). Legacy versions are usable only through
     // `initialize`, never in per-request `_meta` (AMB-8).
     let Some(rev) = versions.modern.iter().copied().find(|r| r.as_str() == requested) else {
-        return Err(versions.unsupported(&requested, Some(id), "VER-1"));
+        return Err(versions.unsupported(&requested, Some(id), id::VER_1));
     };
 
     // Method (-32601, HTTP 404).
@@ -223,7 +258,12 @@ pub(crate) fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<Accep
             } else {
                 String::new()
             };
-            return Err(refuse(-32601, format!("Method not found: `{method}`{extra}"), Some(id), 404, "MSG-9"));
+            // As `validate_message` and `DecodeError::errors` report it: `enum` at `/method`.
+            let message = format!("Method not found: `{method}`{extra}");
+            let entry = super::rules::rule_error("/method".into(), "enum", id::MSG_9, message.clone());
+            return Err(
+                refuse(error_codes::METHOD_NOT_FOUND_ERROR, message, Some(id), 404, id::MSG_9).with_errors(vec![entry])
+            );
         }
     };
 
@@ -242,11 +282,11 @@ fn check_notification<'v, V: JsonView<'v>>(
     let rev = match meta_version {
         Some(req) => match versions.modern.iter().chain(&versions.legacy).copied().find(|r| r.as_str() == req) {
             Some(r) => r,
-            None => return Err(versions.unsupported(req, None, "VER-1")),
+            None => return Err(versions.unsupported(req, None, id::VER_1)),
         },
         None => match versions.modern.first().or(versions.legacy.first()) {
             Some(r) => *r,
-            None => return Err(versions.unsupported("", None, "VER-1")),
+            None => return Err(versions.unsupported("", None, id::VER_1)),
         },
     };
     if let Some(info) = find_method(rev, method).filter(|i| served(i, MethodKind::Notification)) {
@@ -257,8 +297,13 @@ fn check_notification<'v, V: JsonView<'v>>(
     let opts = Options::decoding(Policy::Lossless);
     let mut errors = Vec::new();
     if !message::validate_def_at(rev, def, v, &Path::Root, opts, &mut errors) {
-        let mut e =
-            refuse(-32600, format!("Invalid Request: notification `{method}` is malformed"), None, 400, "CORE-2");
+        let mut e = refuse(
+            error_codes::INVALID_REQUEST_ERROR,
+            format!("Invalid Request: notification `{method}` is malformed"),
+            None,
+            400,
+            id::CORE_2,
+        );
         e.errors = errors;
         return Err(e);
     }
@@ -266,9 +311,13 @@ fn check_notification<'v, V: JsonView<'v>>(
         Some(Some(request)) => {
             Ok(AcceptedRequest { revision: rev, method: method.to_owned(), id: None, legacy: false, request })
         }
-        _ => {
-            Err(refuse(-32603, format!("Internal error: `{def}` validated but could not be built"), None, 500, "ERR-1"))
-        }
+        _ => Err(refuse(
+            error_codes::INTERNAL_ERROR,
+            format!("Internal error: `{def}` validated but could not be built"),
+            None,
+            500,
+            id::ERR_1,
+        )),
     }
 }
 
@@ -287,9 +336,9 @@ fn legacy_initialize<'v, V: JsonView<'v>>(
         let code = match &requested {
             Some(r) => {
                 data.push("requested", Value::String(r.clone()));
-                -32022
+                error_codes::UNSUPPORTED_PROTOCOL_VERSION_ERROR
             }
-            None => -32600,
+            None => error_codes::INVALID_REQUEST_ERROR,
         };
         let mut e = refuse(
             code,
@@ -299,7 +348,7 @@ fn legacy_initialize<'v, V: JsonView<'v>>(
             ),
             Some(id),
             400,
-            "ERA-8",
+            id::ERA_8,
         );
         e.data = Some(Value::Object(data));
         e.legacy_initialize = true;
@@ -311,7 +360,14 @@ fn legacy_initialize<'v, V: JsonView<'v>>(
         .as_deref()
         .and_then(|r| versions.legacy.iter().copied().find(|x| x.as_str() == r))
         .unwrap_or(versions.legacy[0]);
-    let info = find_method(rev, "initialize")
-        .ok_or_else(|| refuse(-32603, format!("revision {rev} lacks `initialize`"), Some(id.clone()), 500, "ERR-1"))?;
+    let info = find_method(rev, "initialize").ok_or_else(|| {
+        refuse(
+            error_codes::INTERNAL_ERROR,
+            format!("revision {rev} lacks `initialize`"),
+            Some(id.clone()),
+            500,
+            id::ERR_1,
+        )
+    })?;
     decode_request(rev, info, v, Some(id), true, 200)
 }

@@ -81,9 +81,11 @@ impl ToolBuilder {
     pub fn build(&self) -> Result<crate::rev_2026_07_28::Tool, ToolSchemaErrors> {
         self.compile()?;
         let json = self.to_json();
-        crate::rev_2026_07_28::Tool::decode_serde(&json, crate::Policy::Strict).map_err(|e| ToolSchemaErrors {
-            tool: self.json.get("name").and_then(Value::as_str).unwrap_or_default().to_owned(),
-            errors: vec![SchemaError::new(SchemaErrorKind::InvalidTool, "", format!("not a valid Tool: {e}"))],
+        crate::rev_2026_07_28::Tool::decode_view(&&json, crate::Options::decoding(crate::Policy::Strict)).map_err(|e| {
+            ToolSchemaErrors {
+                tool: self.json.get("name").and_then(Value::as_str).unwrap_or_default().to_owned(),
+                errors: vec![SchemaError::new(SchemaErrorKind::InvalidTool, "", format!("not a valid Tool: {e}"))],
+            }
         })
     }
 }

@@ -798,17 +798,16 @@ impl CompiledSchema {
             SchemaRole::Output => "TOOL-4",
         };
         if let Some(pointer) = too_deep(instance, self.limits.max_instance_depth) {
-            return Err(ToolCallError::LimitExceeded(vec![ValidationError {
+            return Err(ToolCallError::LimitExceeded(vec![ValidationError::new(
                 pointer,
-                schema_path: "#".into(),
-                keyword: "maxDepth",
-                rule: Some("JSCHEMA-8"),
-                message: format!(
+                "maxDepth",
+                format!(
                     "the value nests deeper than {} levels (limit max_instance_depth)",
                     self.limits.max_instance_depth
                 ),
-                arms: Vec::new(),
-            }]));
+            )
+            .with_schema_path("#")
+            .with_rule("JSCHEMA-8")]));
         }
         if self.validator.is_valid(instance) {
             return Ok(());
@@ -818,14 +817,9 @@ impl CompiledSchema {
         for e in self.validator.iter_errors(instance).take(self.limits.max_errors) {
             use jsonschema::error::ValidationErrorKind as K;
             let over_budget = matches!(e.kind(), K::BacktrackLimitExceeded { .. } | K::RegexEngineFailure { .. });
-            let converted = ValidationError {
-                pointer: e.instance_path().as_str().to_owned(),
-                schema_path: format!("#{}", e.schema_path().as_str()),
-                keyword: keyword_of(&e),
-                rule: Some(if over_budget { "JSCHEMA-8" } else { rule }),
-                message: truncate(&e.to_string()),
-                arms: Vec::new(),
-            };
+            let converted = ValidationError::new(e.instance_path().as_str(), keyword_of(&e), truncate(&e.to_string()))
+                .with_schema_path(format!("#{}", e.schema_path().as_str()))
+                .with_rule(if over_budget { "JSCHEMA-8" } else { rule });
             if over_budget {
                 limit.push(converted);
             } else {
@@ -837,14 +831,11 @@ impl CompiledSchema {
         }
         if invalid.is_empty() {
             // `is_valid` and `iter_errors` disagreed; report rather than accept.
-            invalid.push(ValidationError {
-                pointer: String::new(),
-                schema_path: "#".into(),
-                keyword: "schema",
-                rule: Some(rule),
-                message: "the value does not conform to the schema".into(),
-                arms: Vec::new(),
-            });
+            invalid.push(
+                ValidationError::new("", "schema", "the value does not conform to the schema")
+                    .with_schema_path("#")
+                    .with_rule(rule),
+            );
         }
         Err(ToolCallError::Invalid(invalid))
     }
@@ -1178,7 +1169,7 @@ pub struct ToolReport {
 const TOOL_TEXT_DEPTH: usize = MAX_JSON_DEPTH + 4;
 
 fn parse_tool_text(bytes: &[u8]) -> Result<Tape<'_>, ParseError> {
-    Tape::parse_bytes_with(bytes, ParseOptions { max_depth: TOOL_TEXT_DEPTH, skip_deeper: true }, Vec::new())
+    Tape::parse_bytes_with(bytes, ParseOptions { max_depth: TOOL_TEXT_DEPTH, skip_deeper: true }, Default::default())
 }
 
 /// Reads a tool from JSON text with the core's parser (what the C and Python surfaces do with

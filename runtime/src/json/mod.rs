@@ -4,13 +4,16 @@
 //! (in the Python binding) Python objects.
 
 mod number;
+pub mod pointer;
+mod source;
 pub mod tape;
 mod value;
 mod view;
 mod write;
 
 pub use number::Number;
-pub use tape::{ParseError, ParseOptions, Tape, TapeView};
+pub use source::{JsonSource, ViewFn};
+pub use tape::{ParseError, ParseOptions, Tape, TapeBuffer, TapeView};
 pub use value::{Map, ObjectMap, Value};
 pub use view::{JsonView, SerdeEntries, ValueEntries};
 pub use write::{to_json_string, to_json_vec, JsonWriter, ToJson};

@@ -33,23 +33,48 @@ pub(crate) enum Tag {
     Object,
 }
 
-/// One tape node (opaque; exposed only so node buffers can be reused). For scalars `a`/`b` are the byte offset and length of the lexeme (strings:
+/// One tape node. For scalars `a`/`b` are the byte offset and length of the lexeme (strings:
 /// without quotes); for containers `a` is the element (entry) count and `b` the index one past
 /// the last descendant node.
 #[derive(Clone, Copy, Debug)]
-pub struct Node {
+pub(crate) struct Node {
     pub(crate) tag: Tag,
     pub(crate) a: u32,
     pub(crate) b: u32,
 }
 
 /// Parse failure with its byte offset, line and column (1-based).
+///
+/// As a [`CoreError`](crate::CoreError): kind `parse`, one entry at pointer `""` with keyword
+/// `parse` (the same for every input, so surfaces and vectors can assert it), rule MSG-8 when
+/// the bytes are not UTF-8.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ParseError {
     pub offset: usize,
     pub line: usize,
     pub column: usize,
     pub message: String,
+    invalid_utf8: bool,
+}
+
+impl ParseError {
+    /// MSG-8 when the input is not UTF-8; `None` for text that is not JSON.
+    pub fn rule(&self) -> Option<&'static str> {
+        self.invalid_utf8.then_some(crate::rules::id::MSG_8)
+    }
+}
+
+impl crate::CoreError for ParseError {
+    fn kind(&self) -> &'static str {
+        "parse"
+    }
+    fn rule(&self) -> Option<&'static str> {
+        ParseError::rule(self)
+    }
+    fn errors(&self) -> std::borrow::Cow<'_, [crate::ValidationError]> {
+        crate::error::single("", "parse", ParseError::rule(self), self.to_string())
+    }
 }
 
 impl std::fmt::Display for ParseError {
@@ -78,6 +103,11 @@ impl Default for ParseOptions {
         ParseOptions { max_depth: DEFAULT_MAX_DEPTH, skip_deeper: false }
     }
 }
+
+/// The node storage of a tape, kept between parses so that parsing message after message
+/// does not allocate: give [`Tape::into_buffer`]'s back to [`Tape::parse_bytes_with`]. Opaque.
+#[derive(Clone, Debug, Default)]
+pub struct TapeBuffer(Vec<Node>);
 
 /// A parsed JSON document borrowing from its input text.
 #[derive(Clone, Debug)]
@@ -114,25 +144,37 @@ fn give_spare<T>(pool: &'static std::thread::LocalKey<std::cell::Cell<Vec<T>>>, 
 impl<'a> Tape<'a> {
     /// Parses UTF-8 bytes. Invalid UTF-8 is a parse error at the first bad byte (MSG-8).
     pub fn parse_bytes(bytes: &'a [u8]) -> Result<Tape<'a>, ParseError> {
-        Self::parse_bytes_with(bytes, ParseOptions::default(), Vec::new())
+        Self::bytes_into(bytes, ParseOptions::default(), Vec::new())
     }
 
-    /// Like [`Tape::parse_bytes`], reusing a node buffer from an earlier tape
-    /// ([`Tape::into_buffer`]) to avoid allocation in loops.
-    pub fn parse_bytes_with(bytes: &'a [u8], opts: ParseOptions, buf: Vec<Node>) -> Result<Tape<'a>, ParseError> {
+    /// Like [`Tape::parse_bytes`], with options, reusing the node buffer of an earlier tape
+    /// ([`Tape::into_buffer`]; `TapeBuffer::default()` for none) to avoid allocation in loops.
+    pub fn parse_bytes_with(bytes: &'a [u8], opts: ParseOptions, buf: TapeBuffer) -> Result<Tape<'a>, ParseError> {
+        Self::bytes_into(bytes, opts, buf.0)
+    }
+
+    fn bytes_into(bytes: &'a [u8], opts: ParseOptions, buf: Vec<Node>) -> Result<Tape<'a>, ParseError> {
         match std::str::from_utf8(bytes) {
-            Ok(s) => Self::parse_with(s, opts, buf),
-            Err(e) => Err(error_at(bytes, e.valid_up_to(), "invalid UTF-8 (messages must be UTF-8)".into())),
+            Ok(s) => Self::parse_into(s, opts, buf),
+            Err(e) => Err(ParseError {
+                invalid_utf8: true,
+                ..error_at(bytes, e.valid_up_to(), "invalid UTF-8 (messages must be UTF-8)".into())
+            }),
         }
     }
 
     /// Parses a string.
     #[allow(clippy::should_implement_trait)]
     pub fn parse(src: &'a str) -> Result<Tape<'a>, ParseError> {
-        Self::parse_with(src, ParseOptions::default(), Vec::new())
+        Self::parse_into(src, ParseOptions::default(), Vec::new())
     }
 
-    pub fn parse_with(src: &'a str, opts: ParseOptions, mut buf: Vec<Node>) -> Result<Tape<'a>, ParseError> {
+    /// [`Tape::parse`] with options and a reused buffer, as [`Tape::parse_bytes_with`].
+    pub fn parse_with(src: &'a str, opts: ParseOptions, buf: TapeBuffer) -> Result<Tape<'a>, ParseError> {
+        Self::parse_into(src, opts, buf.0)
+    }
+
+    fn parse_into(src: &'a str, opts: ParseOptions, mut buf: Vec<Node>) -> Result<Tape<'a>, ParseError> {
         buf.clear();
         if src.len() >= u32::MAX as usize {
             return Err(error_at(src.as_bytes(), 0, "input larger than 4 GiB".into()));
@@ -163,10 +205,10 @@ impl<'a> Tape<'a> {
     /// What the by-name entry points (`mcpgen::validate`, `mcpgen::decode`) and
     /// `Decode::decode_bytes` use.
     pub fn with_parsed<R>(bytes: &[u8], f: impl FnOnce(&Tape<'_>) -> R) -> Result<R, ParseError> {
-        match Tape::parse_bytes_with(bytes, ParseOptions::default(), take_spare(&SPARE_NODES)) {
+        match Tape::bytes_into(bytes, ParseOptions::default(), take_spare(&SPARE_NODES)) {
             Ok(tape) => {
                 let r = f(&tape);
-                give_spare(&SPARE_NODES, tape.into_buffer());
+                give_spare(&SPARE_NODES, tape.into_nodes());
                 Ok(r)
             }
             Err(e) => Err(e),
@@ -181,7 +223,11 @@ impl<'a> Tape<'a> {
     }
 
     /// Gives back the node buffer for reuse.
-    pub fn into_buffer(self) -> Vec<Node> {
+    pub fn into_buffer(self) -> TapeBuffer {
+        TapeBuffer(self.nodes)
+    }
+
+    pub(crate) fn into_nodes(self) -> Vec<Node> {
         self.nodes
     }
 
@@ -207,7 +253,7 @@ fn error_at(b: &[u8], offset: usize, message: String) -> ParseError {
     let line = before.iter().filter(|&&c| c == b'\n').count() + 1;
     let line_start = before.iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1);
     let column = String::from_utf8_lossy(&b[line_start..offset]).chars().count() + 1;
-    ParseError { offset, line, column, message }
+    ParseError { offset, line, column, message, invalid_utf8: false }
 }
 
 struct Parser<'b> {
@@ -964,7 +1010,7 @@ mod tests {
     }
 
     fn parse_opts(src: &str, max_depth: usize, skip_deeper: bool) -> Result<Tape<'_>, ParseError> {
-        Tape::parse_with(src, ParseOptions { max_depth, skip_deeper }, Vec::new())
+        Tape::parse_with(src, ParseOptions { max_depth, skip_deeper }, TapeBuffer::default())
     }
 
     #[test]

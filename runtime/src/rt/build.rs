@@ -11,6 +11,7 @@ use crate::json::ObjectMap;
 /// `Display` names them all: ``cannot build Tool: missing required fields `inputSchema`, `name` ``
 /// (see the `mcpgen` crate's documentation for a whole example).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct BuildError {
     type_name: &'static str,
     missing: Vec<&'static str>,
@@ -75,6 +76,30 @@ impl fmt::Display for BuildError {
 }
 
 impl std::error::Error for BuildError {}
+
+/// Kind `build`; one entry per problem: `required` at `""` for each missing member, and at
+/// `/<key>` for each declared key given to `extra`.
+impl crate::CoreError for BuildError {
+    fn kind(&self) -> &'static str {
+        "build"
+    }
+    fn rule(&self) -> Option<&'static str> {
+        None
+    }
+    fn errors(&self) -> std::borrow::Cow<'_, [crate::ValidationError]> {
+        let missing = self.missing.iter().map(|name| {
+            crate::ValidationError::new("", "required", format!("{}: missing required member `{name}`", self.type_name))
+        });
+        let extra = self.declared_in_extra.iter().map(|key| {
+            crate::ValidationError::new(
+                crate::json::pointer::from_tokens([key.as_str()]),
+                "properties",
+                format!("{}: declared member `{key}` given to extra() (use the member's own setter)", self.type_name),
+            )
+        });
+        std::borrow::Cow::Owned(missing.chain(extra).collect())
+    }
+}
 
 #[doc(hidden)]
 /// The keys of `extra` that are declared members (`declared`, wire names) of the type.

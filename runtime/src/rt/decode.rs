@@ -2,23 +2,36 @@
 //! the typed value, which cannot fail on valid input.
 
 use std::any::Any;
+use std::borrow::Cow;
 use std::fmt;
 
+use crate::error::{single, CoreError};
+
 use crate::json::{JsonView, Map, Number, ObjectMap, ParseError, Tape, ToJson, Value};
+use crate::rules::id;
 use crate::validate::{Cx, Options, Path, Policy, ValidationError};
 
 /// Why a decode failed.
+///
+/// `#[non_exhaustive]`, and so are its variants with named fields: match with `..`, build the
+/// protocol ones with [`DecodeError::protocol`], [`DecodeError::unknown_method`] and
+/// [`DecodeError::unknown_definition`]. [`DecodeError::errors`] is the error as entries, the same on
+/// every surface.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum DecodeError {
     /// The input is not JSON (or not UTF-8).
     Parse(ParseError),
     /// The JSON does not conform; every error has a JSON pointer, the keyword and a message.
     Invalid(Vec<ValidationError>),
     /// The definition name is not part of the revision.
+    #[non_exhaustive]
     UnknownDefinition { revision: &'static str, name: String },
     /// A result for a method the revision does not have (unknown, or removed in it, MSG-9).
+    #[non_exhaustive]
     UnknownMethod { revision: &'static str, method: String },
     /// A result or message that the protocol rules (not the schema) reject.
+    #[non_exhaustive]
     Protocol { rule: &'static str, pointer: String, message: String },
     /// The validator accepted input the builder could not use: a bug in mcpgen, never input.
     Internal(String),
@@ -38,9 +51,7 @@ impl fmt::Display for DecodeError {
             DecodeError::UnknownDefinition { revision, name } => {
                 write!(f, "revision {revision} has no definition named `{name}`")
             }
-            DecodeError::UnknownMethod { revision, method } => {
-                write!(f, "revision {revision} has no method `{method}` (unknown, or removed in it) [MSG-9]")
-            }
+            DecodeError::UnknownMethod { .. } => write!(f, "{} [{}]", self.unknown_method_message(), id::MSG_9),
             DecodeError::Protocol { rule, pointer, message } => {
                 let at = if pointer.is_empty() { "(root)" } else { pointer };
                 write!(f, "{at}: {message} [{rule}]")
@@ -59,21 +70,95 @@ impl From<ParseError> for DecodeError {
 }
 
 impl DecodeError {
-    /// The rule id of a protocol refusal (`Protocol`'s rule; MSG-9 for `UnknownMethod`).
+    /// A refusal by protocol rule `rule` (an id of `rules::id`) at `pointer`.
+    pub fn protocol(rule: &'static str, pointer: impl Into<String>, message: impl Into<String>) -> DecodeError {
+        DecodeError::Protocol { rule, pointer: pointer.into(), message: message.into() }
+    }
+
+    /// A result for `method`, which `revision` does not have (MSG-9).
+    pub fn unknown_method(revision: &'static str, method: impl Into<String>) -> DecodeError {
+        DecodeError::UnknownMethod { revision, method: method.into() }
+    }
+
+    /// `revision` has no definition called `name`.
+    pub fn unknown_definition(revision: &'static str, name: impl Into<String>) -> DecodeError {
+        DecodeError::UnknownDefinition { revision, name: name.into() }
+    }
+
+    /// Stable kind: `parse`, `invalid`, `unknown_definition`, `unknown_method`, `protocol`,
+    /// `internal` (the vectors' `expect.error`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            DecodeError::Parse(_) => "parse",
+            DecodeError::Invalid(_) => "invalid",
+            DecodeError::UnknownDefinition { .. } => "unknown_definition",
+            DecodeError::UnknownMethod { .. } => "unknown_method",
+            DecodeError::Protocol { .. } => "protocol",
+            DecodeError::Internal(_) => "internal",
+        }
+    }
+
+    /// The rule id of a protocol refusal (`Protocol`'s rule; MSG-9 for `UnknownMethod`; MSG-8
+    /// for bytes that are not UTF-8).
     pub fn rule(&self) -> Option<&'static str> {
         match self {
             DecodeError::Protocol { rule, .. } => Some(rule),
-            DecodeError::UnknownMethod { .. } => Some("MSG-9"),
+            DecodeError::UnknownMethod { .. } => Some(id::MSG_9),
+            DecodeError::Parse(p) => p.rule(),
             _ => None,
         }
     }
 
-    /// The validation errors, if that is what this is.
-    pub fn validation_errors(&self) -> &[ValidationError] {
+    /// The error as entries, never empty, identical on every surface:
+    /// - `Invalid`: the validation errors;
+    /// - `Parse`: one entry at `""` with keyword `parse` (rule MSG-8 for bytes that are not
+    ///   UTF-8), the message naming line, column and byte;
+    /// - `UnknownMethod`: one entry at `/method` (the request member that names it: the result
+    ///   itself has none) with keyword `enum` and rule MSG-9, as `protocol::validate_message`
+    ///   reports an unknown method;
+    /// - `Protocol`: one entry at its pointer with its rule;
+    /// - `UnknownDefinition`, `Internal`: one entry at `""` with the message.
+    ///
+    /// ```
+    /// use mcpgen_runtime::DecodeError;
+    ///
+    /// let e = DecodeError::unknown_method("2026-07-28", "ping");
+    /// let entry = &e.errors()[0];
+    /// assert_eq!((entry.pointer.as_str(), entry.keyword, entry.rule), ("/method", "enum", Some("MSG-9")));
+    /// ```
+    pub fn errors(&self) -> Cow<'_, [ValidationError]> {
         match self {
-            DecodeError::Invalid(e) => e,
-            _ => &[],
+            DecodeError::Invalid(errors) => Cow::Borrowed(errors),
+            DecodeError::Parse(p) => CoreError::errors(p),
+            DecodeError::UnknownMethod { .. } => {
+                single("/method", "enum", Some(id::MSG_9), self.unknown_method_message())
+            }
+            DecodeError::Protocol { rule, pointer, message } => {
+                single(pointer.clone(), "", Some(rule), message.clone())
+            }
+            DecodeError::UnknownDefinition { .. } | DecodeError::Internal(_) => single("", "", None, self.to_string()),
         }
+    }
+
+    fn unknown_method_message(&self) -> String {
+        match self {
+            DecodeError::UnknownMethod { revision, method } => {
+                format!("revision {revision} has no method `{method}` (unknown, or removed in it)")
+            }
+            _ => String::new(),
+        }
+    }
+}
+
+impl CoreError for DecodeError {
+    fn kind(&self) -> &'static str {
+        DecodeError::kind(self)
+    }
+    fn rule(&self) -> Option<&'static str> {
+        DecodeError::rule(self)
+    }
+    fn errors(&self) -> Cow<'_, [ValidationError]> {
+        DecodeError::errors(self)
     }
 }
 
@@ -126,23 +211,12 @@ pub trait Decode: Validate + FromJson + ToJson {
     fn decode_str(s: &str) -> Result<Self, DecodeError> {
         Self::decode_bytes(s.as_bytes(), Policy::Lossless)
     }
-    /// Decodes a `serde_json::Value`.
-    fn decode_serde(v: &serde_json::Value, policy: Policy) -> Result<Self, DecodeError> {
-        Self::decode_view(&v, Options::decoding(policy))
-    }
     /// Validates without building (schema semantics; all errors collected).
     fn validate_json<'v, V: JsonView<'v>>(v: &V, opts: Options) -> Result<(), Vec<ValidationError>> {
         match check::<Self, V>(v, opts) {
             Ok(()) => Ok(()),
             Err(DecodeError::Invalid(e)) => Err(e),
-            Err(other) => Err(vec![ValidationError {
-                pointer: String::new(),
-                schema_path: String::new(),
-                keyword: "",
-                rule: None,
-                message: other.to_string(),
-                arms: Vec::new(),
-            }]),
+            Err(other) => Err(other.errors().into_owned()),
         }
     }
     /// Fast yes/no validation.
@@ -247,12 +321,63 @@ impl<T: ToJson + Any + fmt::Debug + Send + Sync> AnyDecoded for T {
     }
 }
 
-/// A result decoded by method at run time (`Revision::decode_result` of `mcpgen`).
+/// A result decoded by the request it answers (`mcpgen::decode_result`).
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct DecodedResult {
     /// Which kind of result it was read as: a result definition name, or `Raw`.
     pub variant: &'static str,
+    /// The revision's `MethodResult` (see [`DecodedResult::downcast_ref`]).
     pub value: Box<dyn AnyDecoded>,
+    /// The list items left out (`skip_invalid_items`), in array order; empty otherwise, and when
+    /// every item was valid.
+    pub skipped: Vec<SkippedItem>,
+}
+
+impl DecodedResult {
+    #[doc(hidden)]
+    /// What the generated `Revision` dispatch builds: nothing skipped.
+    pub fn new(variant: &'static str, value: Box<dyn AnyDecoded>) -> DecodedResult {
+        DecodedResult { variant, value, skipped: Vec::new() }
+    }
+
+    /// The value as `T`: the decoding revision's `MethodResult`
+    /// (`mcpgen::rev_2026_07_28::MethodResult`, …) to match on; `None` for any other type.
+    pub fn downcast_ref<T: Any>(&self) -> Option<&T> {
+        self.value.as_any().downcast_ref::<T>()
+    }
+}
+
+/// One list item that a result decode with `skip_invalid_items` left out. Its `Display` is one
+/// line: `skipped /tools/1: /tools/1: missing required property ...` (the CLI's stderr).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SkippedItem {
+    /// JSON pointer of the item in the result as received (`/tools/1`).
+    pub pointer: String,
+    /// Its index in the array as received.
+    pub index: usize,
+    /// Why it is invalid: the item definition's validation errors, with pointers into the
+    /// whole result (`/tools/1/inputSchema`).
+    pub errors: Vec<ValidationError>,
+}
+
+impl SkippedItem {
+    #[doc(hidden)]
+    pub fn new(pointer: String, index: usize, errors: Vec<ValidationError>) -> SkippedItem {
+        SkippedItem { pointer, index, errors }
+    }
+}
+
+impl fmt::Display for SkippedItem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "skipped {}:", self.pointer)?;
+        for (i, e) in self.errors.iter().enumerate() {
+            let sep = if i == 0 { " " } else { "; " };
+            write!(f, "{sep}{}", e.to_string().replace('\n', " "))?;
+        }
+        Ok(())
+    }
 }
 
 /// One definition of a revision, reachable by name (metadata; validation and decoding by name

@@ -8,5 +8,6 @@ pub mod formats;
 pub mod serde_glue;
 pub mod validate;
 
+pub use crate::error::single;
 pub use crate::json;
 pub use crate::methods;

@@ -45,7 +45,7 @@ pub fn deserialize_with_policy<'de, T: Decode, D: Deserializer<'de>>(d: D, polic
     let decoded = read.map(|()| {
         let tape = Tape::from_parts(&reader.text, std::mem::take(&mut reader.nodes));
         let decoded = T::decode_view(&tape.root(), Options::decoding(policy));
-        reader.nodes = tape.into_buffer();
+        reader.nodes = tape.into_nodes();
         decoded
     });
     reader.give_back();
@@ -380,7 +380,7 @@ impl<'de> de::Deserialize<'de> for Value {
             use crate::json::JsonView;
             let tape = Tape::from_parts(&reader.text, std::mem::take(&mut reader.nodes));
             let value = tape.root().to_value();
-            reader.nodes = tape.into_buffer();
+            reader.nodes = tape.into_nodes();
             value
         });
         reader.give_back();

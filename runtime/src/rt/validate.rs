@@ -3,7 +3,8 @@
 
 use std::fmt;
 
-use crate::json::{JsonView, Kind};
+use crate::json::{JsonView, Kind, Map, Value};
+use crate::rules::id;
 
 /// What to do with object keys the schema does not declare (on objects that are open only
 /// implicitly; maps, `_meta` objects and `additionalProperties` schemas always accept keys).
@@ -42,6 +43,7 @@ impl std::str::FromStr for Policy {
 
 /// A policy name that is none of `strict`, `lenient`, `lossless` ([`Policy`]'s `FromStr`).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct UnknownPolicy {
     /// The name given.
     pub name: String,
@@ -61,6 +63,18 @@ impl fmt::Display for UnknownPolicy {
 }
 
 impl std::error::Error for UnknownPolicy {}
+
+impl crate::CoreError for UnknownPolicy {
+    fn kind(&self) -> &'static str {
+        UnknownPolicy::kind(self)
+    }
+    fn rule(&self) -> Option<&'static str> {
+        None
+    }
+    fn errors(&self) -> std::borrow::Cow<'_, [ValidationError]> {
+        crate::error::single("", "enum", None, self.to_string())
+    }
+}
 
 /// Per-call options for validation and decoding.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -85,14 +99,33 @@ impl Options {
     }
 }
 
-/// One reason an instance does not conform.
+/// One reason an instance does not conform: the one error entry every mcpgen error is made of
+/// (see [`CoreError::errors`](crate::CoreError::errors)), and, through [`ValidationError::to_json`],
+/// the one JSON form every surface prints.
+///
+/// `#[non_exhaustive]`: build one with [`ValidationError::new`] and the `with_*` methods.
+///
+/// ```
+/// use mcpgen_runtime::ValidationError;
+///
+/// let e = ValidationError::new("/method", "enum", "unknown method `tools/calll`").with_rule("MSG-9");
+/// assert_eq!(e.to_string(), "/method: unknown method `tools/calll` [MSG-9; enum at ]");
+/// assert_eq!(
+///     mcpgen_runtime::ToJson::to_json_string(&e.to_json()),
+///     r#"{"pointer":"/method","schemaPath":"","keyword":"enum","rule":"MSG-9","message":"unknown method `tools/calll`"}"#
+/// );
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ValidationError {
     /// JSON pointer (RFC 6901) into the instance; `""` is the root.
     pub pointer: String,
-    /// Location of the failing keyword in the schema (`#/$defs/Tool/properties/name/type`).
+    /// Location of the failing keyword in the schema (`#/$defs/Tool/properties/name/type`);
+    /// empty when a rule or the parser, not the schema, fails.
     pub schema_path: String,
-    /// The JSON Schema keyword that failed (`type`, `required`, `const`, `anyOf`, …).
+    /// The JSON Schema keyword that failed (`type`, `required`, `const`, `anyOf`, …), the keyword
+    /// that would express a protocol rule (`enum` for an unknown method, `propertyNames` for a
+    /// `_meta` key), or `parse` for text that is not JSON.
     pub keyword: &'static str,
     /// Protocol rule id when a rule rather than the schema fails (`META-1`, `POLICY-STRICT`, …;
     /// the rules catalogue, `docs/rules.md`, says what each means).
@@ -103,11 +136,73 @@ pub struct ValidationError {
     pub arms: Vec<ArmFailure>,
 }
 
+impl ValidationError {
+    /// An error at `pointer` from `keyword`, with no rule, schema path or arms.
+    pub fn new(pointer: impl Into<String>, keyword: &'static str, message: impl Into<String>) -> ValidationError {
+        ValidationError {
+            pointer: pointer.into(),
+            schema_path: String::new(),
+            keyword,
+            rule: None,
+            message: message.into(),
+            arms: Vec::new(),
+        }
+    }
+
+    /// The same error, raised by protocol rule `rule` (an id of `rules::id`).
+    pub fn with_rule(mut self, rule: impl Into<Option<&'static str>>) -> ValidationError {
+        self.rule = rule.into();
+        self
+    }
+
+    /// The same error, at `schema_path` in the schema.
+    pub fn with_schema_path(mut self, schema_path: impl Into<String>) -> ValidationError {
+        self.schema_path = schema_path.into();
+        self
+    }
+
+    /// The same error, with why each union arm failed.
+    pub fn with_arms(mut self, arms: Vec<ArmFailure>) -> ValidationError {
+        self.arms = arms;
+        self
+    }
+
+    /// The one JSON form of an error, printed by every surface (`mcpgen validate --format json`,
+    /// `mcpgen decode --format json`, …): `{"pointer", "schemaPath", "keyword", "rule", "message"}`
+    /// (`rule` `null` when none), plus `"arms": [{"arm", "errors": [...]}]` for a union.
+    pub fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        m.push("pointer", Value::String(self.pointer.clone()));
+        m.push("schemaPath", Value::String(self.schema_path.clone()));
+        m.push("keyword", Value::String(self.keyword.to_owned()));
+        m.push("rule", self.rule.map_or(Value::Null, |r| Value::String(r.to_owned())));
+        m.push("message", Value::String(self.message.clone()));
+        if !self.arms.is_empty() {
+            let arms = self.arms.iter().map(|a| {
+                let mut am = Map::new();
+                am.push("arm", Value::String(a.arm.to_owned()));
+                am.push("errors", Value::Array(a.errors.iter().map(ValidationError::to_json).collect()));
+                Value::Object(am)
+            });
+            m.push("arms", Value::Array(arms.collect()));
+        }
+        Value::Object(m)
+    }
+}
+
 /// Why one arm of a union rejected the instance.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ArmFailure {
+    /// The arm's definition (or variant) name.
     pub arm: &'static str,
     pub errors: Vec<ValidationError>,
+}
+
+impl ArmFailure {
+    pub fn new(arm: &'static str, errors: Vec<ValidationError>) -> ArmFailure {
+        ArmFailure { arm, errors }
+    }
 }
 
 impl fmt::Display for ValidationError {
@@ -146,26 +241,22 @@ impl<'p> Path<'p> {
     }
     /// RFC 6901 rendering (`/params/arguments/a~1b`).
     pub fn pointer(&self) -> String {
-        let mut segs = Vec::new();
-        let mut cur = self;
-        loop {
-            match cur {
-                Path::Root => break,
+        fn render(p: &Path<'_>, out: &mut String) {
+            match p {
+                Path::Root => {}
                 Path::Key(parent, k) => {
-                    segs.push(k.replace('~', "~0").replace('/', "~1"));
-                    cur = parent;
+                    render(parent, out);
+                    crate::json::pointer::push(out, k);
                 }
                 Path::Index(parent, i) => {
-                    segs.push(i.to_string());
-                    cur = parent;
+                    render(parent, out);
+                    out.push('/');
+                    out.push_str(&i.to_string());
                 }
             }
         }
         let mut out = String::new();
-        for s in segs.iter().rev() {
-            out.push('/');
-            out.push_str(s);
-        }
+        render(self, &mut out);
         out
     }
 }
@@ -459,7 +550,7 @@ pub fn reject_unknown_key(key: &str, p: &Path<'_>, sp: &'static str, cx: &mut Cx
     if cx.opts.policy != Policy::Strict {
         return true;
     }
-    cx.fail_rule(p, sp, "additionalProperties", "POLICY-STRICT", || {
+    cx.fail_rule(p, sp, "additionalProperties", id::POLICY_STRICT, || {
         format!("unknown property `{key}` (rejected by the strict unknown-key policy)")
     });
     false

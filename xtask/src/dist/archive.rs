@@ -10,7 +10,7 @@ use flate2::write::GzEncoder;
 use flate2::Compression;
 
 use super::{file_name, fresh_dir, list_dir};
-use crate::schema::sha256_hex;
+use crate::pins::sha256_hex;
 use crate::Result;
 
 pub const SUMS: &str = "SHA256SUMS";

@@ -76,7 +76,7 @@ pub fn run(root: &Path, parts: &[Part]) -> Result<()> {
 /// A directory outside the repository (so nothing of the tree is beside what is tested), named
 /// after this checkout so two checkouts never share it; emptied first.
 fn outside_dir(d: &Dist, what: &str) -> Result<PathBuf> {
-    let tag = &crate::schema::sha256_hex(d.root.to_string_lossy().as_bytes())[..8];
+    let tag = &crate::pins::sha256_hex(d.root.to_string_lossy().as_bytes())[..8];
     super::fresh_dir(std::env::temp_dir().join(format!("mcpgen-dist-check-{tag}")).join(what))
 }
 
