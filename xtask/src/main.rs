@@ -8,6 +8,7 @@
 //! - `test`: the full test run that CI and the README use ([`test`]).
 //! - `fuzz [--target NAME] [--seconds N]`: the cargo-fuzz targets, nightly, not in CI ([`fuzz`]).
 //! - `conformance`: the official MCP conformance suite against the reference peer ([`conformance`]).
+//! - `interop`: the official MCP SDKs against the reference peers, every exchange checked ([`interop`]).
 //! - `bench`: every validation path on one message mix, side by side ([`bench`]).
 
 mod bench;
@@ -16,6 +17,7 @@ mod conformance;
 mod diff;
 mod examples;
 mod fuzz;
+mod interop;
 mod python;
 mod schema;
 mod test;
@@ -51,10 +53,13 @@ enum Command {
     /// FROM and TO are pinned revision names (with their errata) or schema files.
     Diff(diff::DiffArgs),
     /// Run every test: schema pull, codegen --check, cargo test, C library, clippy, rustdoc, Python,
-    /// the conformance suite.
+    /// the conformance suite, the SDK interop matrix.
     Test,
     /// Run the official MCP conformance suite against the reference server and client.
     Conformance,
+    /// Run the official MCP SDKs (TypeScript v1 and v2, Python) against the reference server
+    /// and client, every exchange checked by mcpgen.
+    Interop,
     /// Run the cargo-fuzz targets of fuzz/ for a given time each (nightly; not part of CI).
     Fuzz(fuzz::FuzzArgs),
     /// Benchmark every validation path on one realistic message mix (release build).
@@ -128,6 +133,7 @@ fn main() -> ExitCode {
         Command::Diff(args) => diff::run(&root, &args),
         Command::Test => test::run(&root),
         Command::Conformance => conformance::run(&root),
+        Command::Interop => interop::run(&root),
         Command::Fuzz(args) => return fuzz::main(&root, args),
         Command::Bench(args) => bench::run(&root, &args),
     };
