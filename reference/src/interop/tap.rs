@@ -129,7 +129,10 @@ async fn forward(State(tap): State<Arc<Tap>>, request: Request) -> Response {
     let body = if sse {
         Body::from_stream(relay_events(upstream, tap.trace.clone()))
     } else {
-        let bytes = upstream.bytes().await.unwrap_or_default();
+        let bytes = match read_capped(upstream, MAX_BODY).await {
+            Ok(b) => b,
+            Err(e) => return plain(StatusCode::BAD_GATEWAY, format!("mcpgen-interop tap: upstream body: {e}")),
+        };
         let json = headers.get("content-type").and_then(|v| v.to_str().ok()).is_some_and(|v| v.contains("json"));
         if !bytes.is_empty() && (json || serde_json::from_slice::<serde::de::IgnoredAny>(&bytes).is_ok()) {
             tap.trace.message(Sender::Server, &bytes, None);
@@ -140,6 +143,20 @@ async fn forward(State(tap): State<Arc<Tap>>, request: Request) -> Response {
     *response.status_mut() = status;
     *response.headers_mut() = headers;
     response
+}
+
+/// A whole (non-stream) response body, refused past `limit` bytes.
+async fn read_capped(upstream: reqwest::Response, limit: usize) -> Result<Bytes, String> {
+    let mut body = Vec::new();
+    let mut chunks = upstream.bytes_stream();
+    while let Some(chunk) = chunks.next().await {
+        let chunk = chunk.map_err(|e| e.to_string())?;
+        if body.len() + chunk.len() > limit {
+            return Err(format!("larger than {limit} bytes"));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(Bytes::from(body))
 }
 
 /// An SSE response passed on chunk by chunk; each event's data is recorded before the chunk
@@ -247,37 +264,46 @@ pub async fn stdio(trace_dir: &Path, stderr: &Path, program: &str, args: &[Strin
         .stderr(log)
         .kill_on_drop(true)
         .spawn()?;
-    let mut to_server = child.stdin.take().expect("piped");
+    let to_server = child.stdin.take().expect("piped");
     let from_server = child.stdout.take().expect("piped");
-    let client_trace = trace.clone();
-    let inbound = tokio::spawn(async move {
-        let mut lines = BufReader::new(tokio::io::stdin());
-        let mut line = Vec::new();
-        loop {
-            line.clear();
-            if lines.read_until(b'\n', &mut line).await? == 0 {
-                return Ok::<_, std::io::Error>(()); // the client closed stdin: so does the server's
-            }
-            client_trace.message(Sender::Client, strip_eol(&line), None);
-            to_server.write_all(&line).await?;
-            to_server.flush().await?;
-        }
-    });
-    let mut lines = BufReader::new(from_server);
-    let mut stdout = tokio::io::stdout();
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        if lines.read_until(b'\n', &mut line).await? == 0 {
-            break;
-        }
-        trace.message(Sender::Server, strip_eol(&line), None);
-        stdout.write_all(&line).await?;
-        stdout.flush().await?;
-    }
+    // When the client closes stdin, so does the server's (dropping `to_server`).
+    let inbound = tokio::spawn(pass_lines(tokio::io::stdin(), to_server, trace.clone(), Sender::Client));
+    pass_lines(from_server, tokio::io::stdout(), trace, Sender::Server).await?;
     inbound.abort();
     let status = child.wait().await?;
     Ok(status.code().unwrap_or(1))
+}
+
+/// Copies `from` to `to` as it comes, recording each line (one message) before the byte that
+/// ends it is passed on. A line is kept for the trace up to [`MAX_EVENT`] bytes; a longer one
+/// is passed on whole but recorded cut (and so reported as not JSON).
+async fn pass_lines<R, W>(from: R, mut to: W, trace: TraceWriter, sender: Sender) -> std::io::Result<()>
+where
+    R: tokio::io::AsyncRead + Unpin,
+    W: tokio::io::AsyncWrite + Unpin,
+{
+    let mut reader = BufReader::new(from);
+    let mut line = Vec::new();
+    loop {
+        let buf = reader.fill_buf().await?;
+        if buf.is_empty() {
+            return Ok(());
+        }
+        let (chunk, ends_line) = match buf.iter().position(|&b| b == b'\n') {
+            Some(at) => (&buf[..=at], true),
+            None => (buf, false),
+        };
+        let keep = chunk.len().min(MAX_EVENT.saturating_sub(line.len()));
+        line.extend_from_slice(&chunk[..keep]);
+        if ends_line {
+            trace.message(sender, strip_eol(&line), None);
+            line.clear();
+        }
+        to.write_all(chunk).await?;
+        to.flush().await?;
+        let n = chunk.len();
+        reader.consume(n);
+    }
 }
 
 fn strip_eol(line: &[u8]) -> &[u8] {
@@ -288,6 +314,31 @@ fn strip_eol(line: &[u8]) -> &[u8] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Lines pass through unchanged and are recorded one message each, also when a line
+    /// arrives in pieces or several arrive at once.
+    #[tokio::test]
+    async fn stdio_lines_pass_through_and_are_recorded_one_each() {
+        let dir = std::env::temp_dir().join(format!("mcpgen-interop-tap-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.jsonl");
+        let trace = TraceWriter::create(&path, None).unwrap();
+        let input: &[u8] = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\r\nnot json\n{\"a\":1}";
+        let (mut w, r) = tokio::io::duplex(4);
+        let writer = tokio::spawn(async move {
+            w.write_all(input).await.unwrap();
+        });
+        let mut out = Vec::new();
+        pass_lines(r, &mut out, trace, Sender::Client).await.unwrap();
+        writer.await.unwrap();
+        assert_eq!(out, input, "passed on unchanged");
+        let recorded = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<&str> = recorded.lines().collect();
+        assert_eq!(lines.len(), 2, "the unterminated last line is no message: {recorded}");
+        assert!(lines[0].ends_with(",\"message\":{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}}"), "{}", lines[0]);
+        assert_eq!(lines[1], "{\"from\":\"client\",\"raw\":\"not json\"}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn events_are_split_at_blank_lines_whatever_the_chunks_and_line_ends() {
