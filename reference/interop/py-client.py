@@ -203,21 +203,24 @@ async def main() -> None:
 
             await op("tools/call", tool.name, call)
 
+        async def suggest(ref: Any, target: str, name: str, context: dict[str, str], fallback: str) -> str:
+            """The first value `completion/complete` suggests for `name` (an operation of its own),
+            else `fallback` (also when the server offers no completions)."""
+            if caps.completions is None:
+                return fallback
+            done = await op(
+                "completion/complete", target, lambda: client.complete(ref, {"name": name, "value": ""}, dict(context))
+            )
+            return first_value(done, fallback)
+
         if caps.prompts is not None:
             listed = await op("prompts/list", None, client.list_prompts)
             for prompt in listed.prompts if listed else []:
                 # Required arguments: the first completion the server suggests, else a placeholder.
                 arguments: dict[str, str] = {}
+                ref = types.PromptReference(type="ref/prompt", name=prompt.name)
                 for a in [a for a in prompt.arguments or [] if a.required]:
-                    done = None
-                    if caps.completions is not None:
-                        ref = types.PromptReference(type="ref/prompt", name=prompt.name)
-                        done = await op(
-                            "completion/complete",
-                            f"{prompt.name}/{a.name}",
-                            lambda ref=ref, a=a: client.complete(ref, {"name": a.name, "value": ""}, dict(arguments)),
-                        )
-                    arguments[a.name] = first_value(done, "example")
+                    arguments[a.name] = await suggest(ref, f"{prompt.name}/{a.name}", a.name, arguments, "example")
                 await op("prompts/get", prompt.name, lambda p=prompt, args=dict(arguments): client.get_prompt(p.name, args))
 
         if caps.resources is not None:
@@ -227,16 +230,10 @@ async def main() -> None:
             templates = await op("resources/templates/list", None, client.list_resource_templates)
             for t in templates.resource_templates if templates else []:
                 uri = t.uri_template
+                template = types.ResourceTemplateReference(type="ref/resource", uri=t.uri_template)
                 for name in [part.split("}")[0] for part in t.uri_template.split("{")[1:]]:
-                    done = None
-                    if caps.completions is not None:
-                        ref = types.ResourceTemplateReference(type="ref/resource", uri=t.uri_template)
-                        done = await op(
-                            "completion/complete",
-                            f"{t.uri_template}/{name}",
-                            lambda ref=ref, name=name: client.complete(ref, {"name": name, "value": ""}),
-                        )
-                    uri = uri.replace("{" + name + "}", quote(first_value(done, "1"), safe=""))
+                    value = await suggest(template, f"{t.uri_template}/{name}", name, {}, "1")
+                    uri = uri.replace("{" + name + "}", quote(value, safe=""))
                 await op("resources/read", uri, lambda uri=uri: client.read_resource(uri))
 
         async def subscriptions() -> str:

