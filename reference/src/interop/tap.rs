@@ -253,7 +253,7 @@ impl EventSplitter {
 /// `mcpgen-interop tap-stdio --trace-dir DIR --stderr FILE -- PROGRAM ARG…`: starts the
 /// server, passes every line of stdin to it and every line it writes back, recording each in
 /// `DIR/stdio-<pid>.jsonl` first; the server's stderr is appended to FILE. Returns the
-/// server's exit code.
+/// server's exit code (143 when the tap was ended by SIGTERM, the server killed with it).
 pub async fn stdio(trace_dir: &Path, stderr: &Path, program: &str, args: &[String]) -> std::io::Result<i32> {
     let trace = TraceWriter::create(&trace_dir.join(format!("stdio-{}.jsonl", std::process::id())), None)?;
     let log = std::fs::OpenOptions::new().create(true).append(true).open(stderr)?;
@@ -268,7 +268,15 @@ pub async fn stdio(trace_dir: &Path, stderr: &Path, program: &str, args: &[Strin
     let from_server = child.stdout.take().expect("piped");
     // When the client closes stdin, so does the server's (dropping `to_server`).
     let inbound = tokio::spawn(pass_lines(tokio::io::stdin(), to_server, trace.clone(), Sender::Client));
-    pass_lines(from_server, tokio::io::stdout(), trace, Sender::Server).await?;
+    // A client that ends its server with SIGTERM ends the tap: the server goes with it.
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+    tokio::select! {
+        copied = pass_lines(from_server, tokio::io::stdout(), trace, Sender::Server) => copied?,
+        _ = term.recv() => {
+            let _ = child.kill().await;
+            return Ok(143);
+        }
+    }
     inbound.abort();
     let status = child.wait().await?;
     Ok(status.code().unwrap_or(1))
