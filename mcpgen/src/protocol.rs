@@ -198,10 +198,13 @@ pub fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<AcceptedRequ
 /// | `MCP-Protocol-Version` | missing | ERA-10 |
 /// | `MCP-Protocol-Version` | differs from `_meta`'s `protocolVersion` | HTTP-8 |
 /// | `Mcp-Method` | missing, or differs from `method` | HTTP-11 |
-/// | `Mcp-Name` | missing or differing, for `tools/call` / `prompts/get` (`params.name`) and `resources/read` (`params.uri`) | HTTP-11 |
+/// | `Mcp-Name` | missing, unreadable or differing, for `tools/call` / `prompts/get` (`params.name`) and `resources/read` (`params.uri`) | HTTP-11 |
 ///
 /// Header names compare case-insensitively, values case-sensitively after trimming optional
-/// whitespace (HTTP-12). A body that is not JSON or not a modern request passes: it is
+/// whitespace (HTTP-12). `Mcp-Name` is compared after decoding the Base64 sentinel form that
+/// [`crate::http::standard_headers`] writes for a name that is not header-safe (XHDR-8/9); a
+/// sentinel that does not hold Base64 of UTF-8, or a plain value with a byte that is not
+/// visible ASCII, is refused. A body that is not JSON or not a modern request passes: it is
 /// [`check_request`]'s to judge. Custom `Mcp-Param-*` headers are not checked.
 ///
 /// ```

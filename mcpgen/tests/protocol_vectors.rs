@@ -1,6 +1,7 @@
 //! Data-driven protocol tests, one test each:
 //! - `vectors/protocol/*.json` (format in `vectors/README.md`): `check_request`,
-//!   `validate_message`, `check_response`, era detection, `negotiate_version`, `check_meta_key`;
+//!   `validate_message`, `check_response`, era detection, `negotiate_version`, `check_meta_key`,
+//!   `check_http_headers`;
 //! - every official 2026-07-28 example that is a whole JSON-RPC message must pass
 //!   `validate_message`; the client requests among them must pass `check_request`, and the
 //!   result responses `check_response` for the method their result definition belongs to.
@@ -239,6 +240,37 @@ fn run_operation(v: &Value) -> Result<Outcome, String> {
                     o.http_status = Some(e.http_status);
                     o.rule = Some(e.rule.to_owned());
                     o.data = e.data.clone();
+                    o.message = e.message.clone();
+                }
+            }
+        }
+        "check_http_headers" => {
+            let Some(Value::Array(pairs)) = v.get("headers") else {
+                return Err("check_http_headers needs `headers`: an array of [name, value] pairs".into());
+            };
+            let mut headers = Vec::new();
+            for pair in pairs {
+                match pair {
+                    Value::Array(p) if p.len() == 2 && p.iter().all(|x| x.as_str().is_some()) => {
+                        headers.push((p[0].as_str().unwrap_or_default(), p[1].as_str().unwrap_or_default()));
+                    }
+                    _ => return Err(format!("header {} is not a [name, value] pair", pair.to_json_string())),
+                }
+            }
+            match protocol::check_http_headers(headers, &need_input()?) {
+                Ok(()) => o.accept = true,
+                Err(e) => {
+                    mcpgen::validate(
+                        Revision::parse("2026-07-28").unwrap(),
+                        "JSONRPCErrorResponse",
+                        e.to_response_json().as_bytes(),
+                        Options::default(),
+                    )
+                    .map_err(|x| format!("rendered response is not a valid JSONRPCErrorResponse: {x}"))?;
+                    o.code = Some(e.code);
+                    o.http_status = Some(e.http_status);
+                    o.rule = Some(e.rule.to_owned());
+                    o.id = Some(e.to_response().get("id").cloned());
                     o.message = e.message.clone();
                 }
             }

@@ -3,6 +3,8 @@
 
 use std::sync::Arc;
 
+use mcpgen_reference::server::fixtures::Fixtures;
+use mcpgen_reference::server::state::StateSigner;
 use mcpgen_reference::server::{http, Server};
 use serde_json::{json, Value};
 
@@ -15,7 +17,11 @@ struct Peer {
 }
 
 async fn start() -> Peer {
-    let server = Arc::new(Server::new(true));
+    start_with(Server::new(true)).await
+}
+
+async fn start_with(server: Server) -> Peer {
+    let server = Arc::new(server);
     let (listener, addr) = http::bind("127.0.0.1:0".parse().unwrap()).await.unwrap();
     tokio::spawn(http::serve(Arc::clone(&server), listener));
     Peer { server, url: format!("http://{addr}/mcp"), http: reqwest::Client::new() }
@@ -302,6 +308,77 @@ async fn legacy_sessions_negotiate_stream_and_ask_the_client() {
     let a = p.post(&json!({"jsonrpc": "2.0", "id": 5, "method": "ping"}), &h).await;
     assert_eq!(a.status, 404);
 
+    assert_eq!(p.findings(), Vec::<String>::new());
+}
+
+/// LOG-5 in the modern era: `test_tool_with_logging` sends `notifications/message` to a request
+/// that opts in with a log level, so `server/discover` must declare `logging`. The self-check
+/// starts each modern request's conversation from the server's own discover exchange: with the
+/// capability declared it finds nothing; with `logging` taken out of the modern capabilities it
+/// reports LOG-5 on each log notification (this test fails if the fixtures drop `logging`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn modern_log_notifications_need_logging_in_discover() {
+    for declared in [true, false] {
+        let mut fixtures = Fixtures::builtin();
+        if !declared {
+            fixtures.modern_capabilities.as_object_mut().unwrap().remove("logging");
+        }
+        let p = start_with(Server::with_fixtures(fixtures, StateSigner::random(), true)).await;
+        let d = p.modern(1, "server/discover", json!({}), json!({})).await;
+        assert_eq!(d.last()["result"]["capabilities"].get("logging").is_some(), declared);
+
+        let mut params = json!({"name": "test_tool_with_logging", "arguments": {}, "_meta": meta(json!({}))});
+        params["_meta"]["io.modelcontextprotocol/logLevel"] = json!("debug");
+        let a = p.send_modern(&json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": params})).await;
+        let logs = a.messages.iter().filter(|m| m["method"] == "notifications/message").count();
+        assert_eq!(logs, 3, "{:?}", a.messages);
+        assert_eq!(a.last()["result"]["resultType"], "complete");
+
+        let rules: Vec<Option<&str>> = p.server.self_check().unwrap().findings().iter().map(|(_, f)| f.rule).collect();
+        if declared {
+            assert_eq!(p.findings(), Vec::<String>::new());
+        } else {
+            assert_eq!(rules, vec![Some("LOG-5"); 3], "{:?}", p.findings());
+        }
+    }
+}
+
+/// `completion/complete` answers from the fixtures' `complete` lists, in both eras.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn completions_come_from_the_fixtures() {
+    let p = start().await;
+    let params = json!({"ref": {"type": "ref/prompt", "name": "test_prompt_with_arguments"},
+                        "argument": {"name": "arg1", "value": "al"}});
+    let a = p.modern(1, "completion/complete", params, json!({})).await;
+    assert_eq!(a.last()["result"]["completion"]["values"], json!(["alpha", "alpine"]));
+    let params = json!({"ref": {"type": "ref/resource", "uri": "test://template/{id}/data"},
+                        "argument": {"name": "id", "value": ""}});
+    let a = p.modern(2, "completion/complete", params, json!({})).await;
+    assert_eq!(a.last()["result"]["completion"]["values"], json!(["123", "124", "456"]));
+    assert_eq!(p.findings(), Vec::<String>::new());
+}
+
+/// XHDR-8/9: a URI that is not header-safe travels in `Mcp-Name` in the Base64 sentinel form
+/// (`mcpgen::http::standard_headers`); the server decodes it before comparing, and refuses the
+/// encoded form of another URI with -32020.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_encoded_mcp_name_is_compared_after_decoding() {
+    let p = start().await;
+    let uri = "test://template/caf\u{e9}/data";
+    let mut params = json!({"uri": uri, "_meta": meta(json!({}))});
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "resources/read", "params": params.clone()});
+    let headers = mcpgen::http::standard_headers("resources/read", Some(&params));
+    assert!(headers[1].1.starts_with("=?base64?"), "{headers:?}");
+    let mut h: Vec<(&str, &str)> = vec![("mcp-protocol-version", MODERN)];
+    h.extend(headers.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    let a = p.post(&body, &h).await;
+    assert_eq!(a.status, 200, "{:?}", a.messages);
+    assert_eq!(a.last()["result"]["contents"][0]["uri"], uri);
+
+    params["uri"] = json!("test://template/cafe/data");
+    let other = mcpgen::http::standard_headers("resources/read", Some(&params));
+    let a = p.post(&body, &[h[0], h[1], ("mcp-name", other[1].1.as_str())]).await;
+    assert_eq!((a.status, a.last()["error"]["code"].as_i64()), (400, Some(-32020)));
     assert_eq!(p.findings(), Vec::<String>::new());
 }
 

@@ -176,19 +176,34 @@ pub(crate) fn target_dir(root: &Path) -> PathBuf {
 /// Installs the pinned suite and Node into `dir` unless present; returns the node binary.
 fn install(dir: &Path) -> Result<PathBuf> {
     let node = dir.join("node_modules").join(NODE_PACKAGE).join("bin/node");
-    let installed = |package: &str, version: &str| {
-        let manifest = dir.join("node_modules").join(package).join("package.json");
-        std::fs::read_to_string(manifest)
-            .ok()
-            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-            .is_some_and(|v| v["version"] == version)
-    };
-    if installed(SUITE, SUITE_VERSION) && installed(NODE_PACKAGE, NODE_VERSION) && node.exists() {
-        println!("suite {SUITE}@{SUITE_VERSION} and Node {NODE_VERSION} already in {}", dir.display());
-        return Ok(node);
+    npm_install(dir, &[(NODE_PACKAGE, NODE_VERSION), (SUITE, SUITE_VERSION)])?;
+    if !node.exists() {
+        return Err(format!("{} has no Node binary at {}", NODE_PACKAGE, node.display()));
+    }
+    Ok(node)
+}
+
+/// The Node 22 that `cargo xtask conformance` and `cargo xtask interop` install with npm.
+pub(crate) const NODE: (&str, &str) = (NODE_PACKAGE, NODE_VERSION);
+
+/// Whether `dir/node_modules` holds exactly `package@version`.
+fn npm_installed(dir: &Path, package: &str, version: &str) -> bool {
+    let manifest = dir.join("node_modules").join(package).join("package.json");
+    std::fs::read_to_string(manifest)
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .is_some_and(|v| v["version"] == version)
+}
+
+/// npm-installs the pinned `packages` into `dir` unless exactly those versions are there.
+pub(crate) fn npm_install(dir: &Path, packages: &[(&str, &str)]) -> Result<()> {
+    if packages.iter().all(|(p, v)| npm_installed(dir, p, v)) {
+        let names: Vec<String> = packages.iter().map(|(p, v)| format!("{p}@{v}")).collect();
+        println!("{} already in {}", names.join(", "), dir.display());
+        return Ok(());
     }
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let specs = [format!("{NODE_PACKAGE}@{NODE_VERSION}"), format!("{SUITE}@{SUITE_VERSION}")];
+    let specs: Vec<String> = packages.iter().map(|(p, v)| format!("{p}@{v}")).collect();
     println!("$ npm install --prefix {} --no-audit --no-fund {}", dir.display(), specs.join(" "));
     let status = Command::new("npm")
         .args(["install", "--prefix"])
@@ -200,10 +215,10 @@ fn install(dir: &Path) -> Result<PathBuf> {
     if !status.success() {
         return Err(format!("npm install {} failed with {status}", specs.join(" ")));
     }
-    if !node.exists() {
-        return Err(format!("{} has no Node binary at {}", NODE_PACKAGE, node.display()));
+    match packages.iter().find(|(p, v)| !npm_installed(dir, p, v)) {
+        Some((p, v)) => Err(format!("npm did not install {p}@{v} into {}", dir.display())),
+        None => Ok(()),
     }
-    Ok(node)
 }
 
 /// Starts the server on a free loopback port; returns it and its URL (its first stdout line).

@@ -8,6 +8,7 @@
 //! - `test`: the full test run that CI and the README use ([`test`]).
 //! - `fuzz [--target NAME] [--seconds N]`: the cargo-fuzz targets, nightly; CI only compiles them ([`fuzz`]).
 //! - `conformance`: the official MCP conformance suite against the reference peer ([`conformance`]).
+//! - `interop`: the official MCP SDKs against the reference peers, every exchange checked ([`interop`]).
 //! - `bench`: every validation path on one message mix, side by side ([`bench`]).
 //! - `circles`: fails on an import circle between the files of one crate ([`circles`]).
 //! - `dist [check]`: the release artifacts in `target/dist/`, and their installed-artifact
@@ -21,6 +22,7 @@ mod diff;
 mod dist;
 mod examples;
 mod fuzz;
+mod interop;
 mod pins;
 mod python;
 mod schema;
@@ -58,10 +60,13 @@ enum Command {
     Diff(diff::DiffArgs),
     /// Run every test: schema pull, codegen --check, fmt, import circles, cargo test, C library
     /// (with C++ and Go), fuzz targets compile, clippy, rustdoc, Python, the release artifacts
-    /// (dist, dist check), the conformance suite.
+    /// (dist, dist check), the conformance suite, the SDK interop matrix.
     Test,
     /// Run the official MCP conformance suite against the reference server and client.
     Conformance,
+    /// Run the official MCP SDKs (TypeScript v1 and v2, Python) against the reference server
+    /// and client, every exchange checked by mcpgen.
+    Interop,
     /// Run the cargo-fuzz targets of fuzz/ for a given time each (nightly; CI only compiles them).
     Fuzz(fuzz::FuzzArgs),
     /// Benchmark every validation path on one realistic message mix (release build).
@@ -137,6 +142,7 @@ fn main() -> ExitCode {
         Command::Diff(args) => diff::run(&root, &args),
         Command::Test => test::run(&root),
         Command::Conformance => conformance::run(&root),
+        Command::Interop => interop::run(&root),
         Command::Fuzz(args) => return fuzz::main(&root, args),
         Command::Bench(args) => bench::run(&root, &args),
         Command::Circles => circles::check(&root),

@@ -66,6 +66,8 @@ const STEPS: &[Step] = &[
     Step::in_process("dist", crate::dist::build_and_check),
     // The official MCP conformance suite against the reference server and client.
     Step::in_process("conformance", crate::conformance::run),
+    // The official SDKs against the reference peers, every exchange checked by mcpgen.
+    Step::in_process("interop", crate::interop::run),
 ];
 
 struct Step {

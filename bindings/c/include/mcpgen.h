@@ -529,6 +529,17 @@ void mcpgen_string_free(char *s);
 mcpgen_status mcpgen_check_request(const mcpgen_context *ctx, const uint8_t *json, size_t json_len,
                                    mcpgen_request **request_out, mcpgen_error **error_out);
 
+/** Streamable HTTP, server side, before `mcpgen_check_request`: a modern request's standard
+ *  headers against its body — `MCP-Protocol-Version`, `Mcp-Method`, and `Mcp-Name` (compared
+ *  after decoding its Base64 sentinel form) — `count` headers given as `names[i]`: `values[i]`
+ *  (names compare case-insensitively; NULL arrays only when `count` is 0). A body that is not
+ *  JSON or not a modern request passes (it is `mcpgen_check_request`'s to judge).
+ *  `MCPGEN_OK`: the headers match. `MCPGEN_REQUEST_REFUSED`: `*error_out` (optional) receives
+ *  a new `mcpgen_error` with the -32020 error response to send, HTTP status 400 and the rule
+ *  id (ERA-10, HTTP-8 or HTTP-11). */
+mcpgen_status mcpgen_check_http_headers(const mcpgen_str *names, const mcpgen_str *values, size_t count,
+                                        const uint8_t *json, size_t json_len, mcpgen_error **error_out);
+
 /** Client side: checks a response received for a request of `method` under `revision`, with the
  *  context's extension result types (`ctx` may be NULL for none).
  *  `MCPGEN_OK` (a result) or `MCPGEN_REMOTE_ERROR` (the peer's JSON-RPC error): `*response_out`

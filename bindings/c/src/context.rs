@@ -92,7 +92,7 @@ pub unsafe extern "C" fn mcpgen_context_set_discriminate_results(ctx: *mut Conte
 }
 
 /// Copies a C array of strings; any bad entry fails the whole call (nothing half-set).
-fn string_list(items: *const McpgenStr, count: usize, what: &str) -> Result<Vec<String>, ErrorObject> {
+pub(crate) fn string_list(items: *const McpgenStr, count: usize, what: &str) -> Result<Vec<String>, ErrorObject> {
     let list: &[McpgenStr] = if count == 0 {
         &[]
     } else {

@@ -6,7 +6,7 @@ use std::ffi::c_char;
 use core_api::json::{to_json_string, Value};
 use core_api::protocol::{self, CheckedResponse, Era};
 
-use crate::context::{context, Context};
+use crate::context::{context, string_list, Context};
 use crate::{
     boundary, c_string, clear, clear_ptr, give, input, input_str, object, put, required, revision, revision_code,
     ErrorObject, McpgenStr, OwnedStr, Status,
@@ -68,6 +68,25 @@ pub unsafe extern "C" fn mcpgen_check_request(
                 json: OwnedStr::new(accepted.request.to_json_string()),
             },
         );
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_check_http_headers(
+    names: *const McpgenStr,
+    values: *const McpgenStr,
+    count: usize,
+    json: *const u8,
+    json_len: usize,
+    error_out: *mut *mut ErrorObject,
+) -> Status {
+    boundary(error_out, || {
+        let names = string_list(names, count, "names")?;
+        let values = string_list(values, count, "values")?;
+        let json = input(json, json_len, "json")?;
+        let headers = names.iter().map(String::as_str).zip(values.iter().map(String::as_str));
+        protocol::check_http_headers(headers, json).map_err(|e| ErrorObject::protocol(Status::RequestRefused, e))?;
         Ok(Status::Ok)
     })
 }

@@ -150,6 +150,9 @@ static void test_null_arguments(void) {
                                        (mcpgen_response **)&out, NULL),
                  MCPGEN_NULL_ARGUMENT);
     CHECK_STATUS(mcpgen_negotiate_version(ctx, NULL, 0, NULL, NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_check_http_headers(NULL, NULL, 1, B("{}"), NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_check_http_headers(NULL, NULL, 0, NULL, 2, NULL), MCPGEN_NULL_ARGUMENT);
+    CHECK_STATUS(mcpgen_check_http_headers(NULL, NULL, 0, B("{}"), NULL), MCPGEN_OK);
     CHECK_STATUS(mcpgen_check_meta_key(NULL, 0, NULL, NULL, NULL, NULL), MCPGEN_NULL_ARGUMENT);
     CHECK_STATUS(mcpgen_detect_era_from_probe(NULL, 0, NULL, NULL), MCPGEN_NULL_ARGUMENT);
     CHECK_STATUS(mcpgen_detect_era_from_probe(NULL, 5, &era, NULL), MCPGEN_NULL_ARGUMENT);
@@ -953,6 +956,28 @@ static void from_response(pv_outcome *o, mcpgen_str resp) {
     if (js_get(r, "error", &e) && js_get(e, "data", &v)) o->data = dup_span(v);
 }
 
+/* A server-side refusal (`o->err`): its rendered response must itself be a JSON-RPC error
+ * response; reads the id, data, code, HTTP status and rule. 0 (with `why`) when it is not. */
+static int pv_refusal(pv_outcome *o, char *why, size_t why_len) {
+    int64_t code;
+    uint16_t http;
+    mcpgen_str t;
+    mcpgen_error_response_json(o->err, &t);
+    if (mcpgen_validate(NULL, MCPGEN_REVISION_2026_07_28, S("JSONRPCErrorResponse"), (const uint8_t *)t.ptr, t.len, NULL) !=
+        MCPGEN_OK) {
+        snprintf(why, why_len, "rendered response is not a valid JSONRPCErrorResponse: %s", t.ptr);
+        return 0;
+    }
+    from_response(o, t);
+    mcpgen_error_jsonrpc_code(o->err, &code, &http);
+    o->has_code = o->has_http = 1;
+    o->code = code;
+    o->http = http;
+    mcpgen_error_protocol_rule(o->err, &t);
+    o->rule = dup_str(t);
+    return 1;
+}
+
 static int pv_run(js_span root, pv_outcome *o, char *why, size_t why_len) {
     js_span v, input_v;
     char *op = NULL, *rev_name = NULL, *input = NULL;
@@ -1013,22 +1038,8 @@ static int pv_run(js_span root, pv_outcome *o, char *why, size_t why_len) {
             o->revision = dup_str(t);
             mcpgen_request_free(req);
         } else if (st == MCPGEN_REQUEST_REFUSED) {
-            int64_t code;
-            uint16_t http;
             bool b;
-            mcpgen_error_response_json(o->err, &t);
-            if (mcpgen_validate(NULL, MCPGEN_REVISION_2026_07_28, S("JSONRPCErrorResponse"), (const uint8_t *)t.ptr, t.len,
-                                NULL) != MCPGEN_OK) {
-                snprintf(why, why_len, "rendered response is not a valid JSONRPCErrorResponse: %s", t.ptr);
-                goto done;
-            }
-            from_response(o, t);
-            mcpgen_error_jsonrpc_code(o->err, &code, &http);
-            o->has_code = o->has_http = 1;
-            o->code = code;
-            o->http = http;
-            mcpgen_error_protocol_rule(o->err, &t);
-            o->rule = dup_str(t);
+            if (!pv_refusal(o, why, why_len)) goto done;
             mcpgen_error_legacy_initialize(o->err, &b);
             o->legacy_initialize = b;
             o->errors_top_only = 1; /* the Rust runner reads e.errors without union arms */
@@ -1147,6 +1158,50 @@ static int pv_run(js_span root, pv_outcome *o, char *why, size_t why_len) {
             mcpgen_error_response_json(o->err, &t);
             from_response(o, t);
             o->no_errors = 1;
+        }
+    } else if (!strcmp(op, "check_http_headers")) {
+        /* `headers`: [[name, value], ...]; names go to strs/owned (freed at done), values here. */
+        mcpgen_str values[16];
+        char *owned_values[16];
+        const char *cur = NULL;
+        js_span k, pair;
+        size_t m = 0;
+        int bad = 0;
+        if (!js_get(root, "headers", &v) || js_kind(v) != '[') {
+            snprintf(why, why_len, "check_http_headers needs `headers`");
+            goto done;
+        }
+        while (n < 16 && js_next(v, &cur, &k, &pair)) {
+            const char *c2 = NULL;
+            js_span k2, name_v, value_v;
+            size_t len;
+            if (js_kind(pair) != '[' || !js_next(pair, &c2, &k2, &name_v) || !js_next(pair, &c2, &k2, &value_v)) {
+                bad = 1;
+                break;
+            }
+            owned[n] = js_string(name_v, &len);
+            strs[n].ptr = owned[n];
+            strs[n].len = owned[n] ? len : 0;
+            n++;
+            owned_values[m] = js_string(value_v, &len);
+            values[m].ptr = owned_values[m];
+            values[m].len = owned_values[m] ? len : 0;
+            m++;
+        }
+        if (!bad) st = mcpgen_check_http_headers(strs, values, n, (const uint8_t *)in_ptr, in_len, &o->err);
+        for (i = 0; i < m; i++) free(owned_values[i]);
+        if (bad) {
+            snprintf(why, why_len, "a header is not a [name, value] pair");
+            goto done;
+        }
+        if (st == MCPGEN_OK) {
+            o->accept = 1;
+        } else if (st == MCPGEN_REQUEST_REFUSED) {
+            if (!pv_refusal(o, why, why_len)) goto done;
+            o->no_errors = 1;
+        } else {
+            snprintf(why, why_len, "check_http_headers gave %s", mcpgen_status_name(st));
+            goto done;
         }
     } else if (!strcmp(op, "check_meta_key")) {
         bool reserved;

@@ -21,7 +21,7 @@ use mcpgen::json::{Tape, TapeView};
 use mcpgen::protocol::{self, CheckedResponse, Era, MessageKind, ServerConfig};
 use mcpgen::{DecodeError, Options, Policy, Revision};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use convert::{error_details, input_bytes, json_to_py, py_type, str_text, value_to_py, with_input, Failure, Input};
 
@@ -365,6 +365,26 @@ fn check_response<'py>(
     }
 }
 
+/// Streamable HTTP: a modern request's `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name`
+/// headers (`Mcp-Name` after decoding its Base64 sentinel form) against its body, before
+/// `check_request`; raises the -32020 `ProtocolError` on a mismatch. `headers`: a mapping or
+/// (name, value) pairs.
+#[pyfunction]
+fn check_http_headers(py: Python<'_>, headers: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>) -> PyResult<()> {
+    let pairs: Vec<(String, String)> = match headers.cast::<PyDict>() {
+        Ok(d) => d.items().extract()?,
+        Err(_) => headers.try_iter()?.map(|p| p.and_then(|p| p.extract())).collect::<PyResult<_>>()?,
+    };
+    let run = || -> Result<(), Failure> {
+        let bytes = input_bytes(py, &Input::from_data(data)?)?;
+        py.detach(|| {
+            protocol::check_http_headers(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())), &bytes)
+                .map_err(Failure::from)
+        })
+    };
+    run().map_err(|f| f.into_pyerr(py))
+}
+
 /// VER-1: returns `requested` when supported, else raises the -32022 `ProtocolError`.
 #[pyfunction]
 fn negotiate_version(py: Python<'_>, requested: String, supported: Vec<String>) -> PyResult<String> {
@@ -478,6 +498,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(decode_json, m)?)?;
     m.add_function(wrap_pyfunction!(decode_result, m)?)?;
     m.add_function(wrap_pyfunction!(check_request, m)?)?;
+    m.add_function(wrap_pyfunction!(check_http_headers, m)?)?;
     m.add_function(wrap_pyfunction!(check_response, m)?)?;
     m.add_function(wrap_pyfunction!(negotiate_version, m)?)?;
     m.add_function(wrap_pyfunction!(is_valid_meta_key, m)?)?;

@@ -264,6 +264,17 @@ def run_operation(v: Dict[str, Any], data: Any) -> Outcome:
             o.code, o.http_status, o.rule, o.data, o.message = e.code, e.http_status, e.rule, e.data, e.message
         else:
             o.accept = True
+    elif op == "check_http_headers":
+        headers = [(name, value) for name, value in v["headers"]]
+        try:
+            mcpgen.check_http_headers(headers, data)
+        except mcpgen.ProtocolError as e:
+            resp = e.to_response()
+            mcpgen.validate(resp, "JSONRPCErrorResponse", revision="2026-07-28")
+            o.code, o.http_status, o.rule, o.message = e.code, e.http_status, e.rule, e.message
+            o.set_id("id" in resp, resp.get("id"))
+        else:
+            o.accept = True
     elif op == "check_meta_key":
         key = v["input"]
         assert isinstance(key, str), "check_meta_key needs a string `input`"
@@ -335,7 +346,7 @@ def test_protocol_vector_from_bytes(path: Path) -> None:
 
 # Operations whose Python API takes Python data in place of JSON text; input_text vectors are
 # about the text itself (invalid JSON, number lexemes, duplicate keys), so they run from bytes.
-DATA_OPERATIONS = {"check_request", "validate_message", "check_response"}
+DATA_OPERATIONS = {"check_request", "validate_message", "check_response", "check_http_headers"}
 
 
 @pytest.mark.parametrize(

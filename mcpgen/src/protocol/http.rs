@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 use crate::error_codes;
-use crate::http::name_param;
+use crate::http::{decode_header_value, name_param};
 use crate::json::{JsonView, Tape, Value};
 use crate::rules::id;
 
@@ -83,18 +83,23 @@ pub(crate) fn check<'h>(
         else {
             return Ok(());
         };
-        match header(NAME) {
-            None => Err(mismatch(
+        // XHDR-8/9: a name that is not header-safe travels in the Base64 sentinel form; it is
+        // compared after decoding, and a header that cannot be decoded is refused.
+        let Some(h) = header(NAME) else {
+            return Err(mismatch(
                 id,
                 id::HTTP_11,
                 format!("Header mismatch: the Mcp-Name header is missing (the body's params.{param} is `{name}`)"),
-            )),
-            Some(h) if h != name => Err(mismatch(
+            ));
+        };
+        match decode_header_value(h) {
+            Err(e) => Err(mismatch(id, "HTTP-11", format!("Header mismatch: Mcp-Name cannot be read: {e}"))),
+            Ok(decoded) if decoded != name => Err(mismatch(
                 id,
                 id::HTTP_11,
                 format!("Header mismatch: Mcp-Name `{h}` differs from the body's params.{param} `{name}`"),
             )),
-            Some(_) => Ok(()),
+            Ok(_) => Ok(()),
         }
     }) else {
         return Ok(());
@@ -140,6 +145,25 @@ mod tests {
             e.to_response_json(),
             r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32020,"message":"Header mismatch: the MCP-Protocol-Version header is missing (the body names `2026-07-28`)"}}"#
         );
+    }
+
+    /// XHDR-8/9: `standard_headers` writes a name that is not header-safe in the Base64
+    /// sentinel form; the check decodes it before comparing.
+    #[test]
+    fn an_encoded_name_is_compared_after_decoding() {
+        let body = br#"{"jsonrpc":"2.0","id":8,"method":"prompts/get","params":{"name":"caf\u00e9 du monde",
+            "_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+        let params = serde_json::json!({"name": "café du monde"});
+        let written = crate::http::standard_headers("prompts/get", Some(&params));
+        assert_eq!(written[1].1, "=?base64?Y2Fmw6kgZHUgbW9uZGU=?=");
+        let mut h: Vec<(&str, &str)> = vec![("mcp-protocol-version", "2026-07-28")];
+        h.extend(written.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+        assert_eq!(rule(&h, body), None);
+        // The encoded form of another name, a payload that is not Base64, raw UTF-8: refused.
+        for bad in ["=?base64?Y2Fmw6k=?=", "=?base64?***?=", "café du monde"] {
+            let e = check([h[0], h[1], ("mcp-name", bad)].iter().copied(), body).unwrap_err();
+            assert_eq!((e.code, e.http_status, e.rule), (-32020, 400, "HTTP-11"), "{bad}");
+        }
     }
 
     #[test]

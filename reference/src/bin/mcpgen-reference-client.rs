@@ -11,6 +11,8 @@ message with mcpgen. Environment (set by the conformance suite):
   MCP_CONFORMANCE_SCENARIO          the scenario to play (default: list and call everything)
   MCP_CONFORMANCE_PROTOCOL_VERSION  the protocol version to speak (default: the newest)
   MCP_CONFORMANCE_CONTEXT           scenario data (JSON)
+  MCPGEN_CLIENT_REPORT              write every operation and its status to this file (JSON Lines)
+  MCPGEN_CLIENT_TRACE=1             print every message
 Exit status: 0 done, 1 a call failed, 2 usage or connection error.";
 
 fn main() -> ExitCode {
@@ -50,6 +52,13 @@ fn main() -> ExitCode {
     };
     match runtime.block_on(run(&config)) {
         Ok(outcome) => {
+            if let Some(path) = env("MCPGEN_CLIENT_REPORT") {
+                let lines: String = outcome.operations.iter().map(|o| format!("{}\n", o.to_json())).collect();
+                if let Err(e) = std::fs::write(&path, lines) {
+                    eprintln!("mcpgen-reference-client: cannot write the report {path}: {e}");
+                    return ExitCode::from(2);
+                }
+            }
             for e in &outcome.errors {
                 eprintln!("mcpgen-reference-client: {e}");
             }

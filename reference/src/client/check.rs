@@ -2,7 +2,8 @@
 //! checker, and every response through `check_response` for the method it answers.
 
 use mcpgen::conversation::{Conversation, Sender};
-use mcpgen::protocol::{check_response, CheckedResponse, ResponseError};
+use mcpgen::methods::ResultFor;
+use mcpgen::protocol::{check_response_for, CheckedResponse, ResponseError};
 use mcpgen::Revision;
 
 /// The findings of one connection, printed on stderr as they come.
@@ -13,7 +14,12 @@ pub struct SelfCheck {
     quiet: bool,
     /// Print every message (`MCPGEN_CLIENT_TRACE=1`).
     trace: bool,
+    /// Keep every message (tests: [`SelfCheck::recording`]), up to [`MAX_RECORDED`].
+    recorded: Option<Vec<(Sender, String)>>,
 }
+
+/// The most messages a recording self-check keeps; later ones are not kept.
+pub const MAX_RECORDED: usize = 10_000;
 
 impl SelfCheck {
     pub fn new() -> SelfCheck {
@@ -26,6 +32,17 @@ impl SelfCheck {
         SelfCheck { quiet: true, ..SelfCheck::default() }
     }
 
+    /// A quiet checker that also keeps every message it observes (tests: what the one
+    /// conversation of a connection saw, in order).
+    pub fn recording() -> SelfCheck {
+        SelfCheck { quiet: true, recorded: Some(Vec::new()), ..SelfCheck::default() }
+    }
+
+    /// The messages observed so far, with their senders (empty unless [`SelfCheck::recording`]).
+    pub fn recorded(&self) -> &[(Sender, String)] {
+        self.recorded.as_deref().unwrap_or_default()
+    }
+
     /// One message on the wire, in order. The conversation checker follows the session
     /// itself: the legacy handshake fixes revision and capabilities, modern requests carry
     /// them in `_meta`; a result is checked against its request.
@@ -33,19 +50,24 @@ impl SelfCheck {
         if self.trace {
             eprintln!("mcpgen-reference-client: [{}] {}", from.as_str(), String::from_utf8_lossy(bytes));
         }
+        if let Some(r) = self.recorded.as_mut().filter(|r| r.len() < MAX_RECORDED) {
+            r.push((from, String::from_utf8_lossy(bytes).into_owned()));
+        }
         for f in self.conversation.observe(from, bytes) {
             self.record(format!("{} message: {f}", from.as_str()));
         }
     }
 
-    /// A response to a request of `method` under `revision`.
+    /// A response to a request of `method` under `revision` (`task_augmented`: the request
+    /// carried `params.task`, so its result is a `CreateTaskResult`).
     pub fn response(
         &mut self,
         bytes: &[u8],
         method: &str,
+        task_augmented: bool,
         revision: Revision,
     ) -> Result<CheckedResponse, ResponseError> {
-        let checked = check_response(bytes, method, revision);
+        let checked = check_response_for(bytes, &ResultFor::method(method).task_augmented(task_augmented), revision);
         if let Err(e) = &checked {
             self.record(format!("response to {method} under {revision}: {e}"));
             for detail in e.errors.iter().skip(1) {

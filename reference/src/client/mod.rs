@@ -87,6 +87,46 @@ pub struct Config {
     pub context: Option<Value>,
 }
 
+/// How one operation of a run went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpStatus {
+    /// Answered with a result.
+    Ok,
+    /// A tool answered with `isError: true`: an answer, but not a success.
+    ToolError,
+    /// Not attempted, with the reason in the detail.
+    Skipped,
+    /// The request failed (the peer's JSON-RPC error, a transport or protocol failure).
+    Failed,
+}
+
+impl OpStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OpStatus::Ok => "ok",
+            OpStatus::ToolError => "tool_error",
+            OpStatus::Skipped => "skipped",
+            OpStatus::Failed => "failed",
+        }
+    }
+}
+
+/// One thing the client did (a method, and the tool, prompt or resource it was about).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Operation {
+    pub method: String,
+    pub target: Option<String>,
+    pub status: OpStatus,
+    pub detail: String,
+}
+
+impl Operation {
+    /// The report line (`MCPGEN_CLIENT_REPORT`): one JSON object.
+    pub fn to_json(&self) -> Value {
+        serde_json::json!({"op": self.method, "target": self.target, "status": self.status.as_str(), "detail": self.detail})
+    }
+}
+
 /// How a run ended.
 #[derive(Debug)]
 pub struct Outcome {
@@ -94,6 +134,8 @@ pub struct Outcome {
     pub errors: Vec<ClientError>,
     /// Self-check findings on what was sent and received.
     pub findings: Vec<String>,
+    /// Every operation, in order, with how it went.
+    pub operations: Vec<Operation>,
 }
 
 /// Connects, runs the scenario, closes.
@@ -106,7 +148,14 @@ pub async fn run(config: &Config) -> Result<Outcome, ClientError> {
     }
     let start = era::start_for(config.protocol_version.as_deref()).map_err(ClientError::Version)?;
     let mut session = session::Session::connect(&config.url, start, check::SelfCheck::new()).await?;
-    let errors = scenarios::run(&mut session, config.scenario.as_deref(), config.context.as_ref()).await;
+    let connected = match session.era() {
+        session::SessionEra::Legacy(r) => format!("legacy session, {r}"),
+        session::SessionEra::Modern(r) => format!("modern, {r}"),
+    };
+    let mut report = scenarios::Report::default();
+    report.push("connect", None, OpStatus::Ok, connected);
+    scenarios::run(&mut session, config.scenario.as_deref(), config.context.as_ref(), &mut report).await;
     let check = session.close().await;
-    Ok(Outcome { errors, findings: check.findings().to_vec() })
+    report.push("close", None, OpStatus::Ok, String::new());
+    Ok(Outcome { errors: report.errors, findings: check.findings().to_vec(), operations: report.operations })
 }

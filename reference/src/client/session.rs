@@ -27,6 +27,12 @@ use super::ClientError;
 const MAX_INPUT_ROUNDS: usize = 8;
 /// Reconnections of one legacy SSE stream before the request fails.
 const MAX_RECONNECTS: usize = 5;
+/// `tasks/get` polls of one task before the client gives up on it, and the bounds of the
+/// interval between them (the server's `pollInterval`, clamped).
+const MAX_TASK_POLLS: usize = 120;
+const TASK_POLL_MS: (u64, u64) = (50, 1000);
+/// The retention a task-augmented request asks for (`params.task.ttl`).
+const TASK_TTL_MS: u64 = 60_000;
 
 const CLIENT_NAME: &str = "mcpgen-reference-client";
 
@@ -228,8 +234,10 @@ impl Session {
         };
         match start {
             Start::Legacy(v) => s.initialize(&v).await?,
+            // ERA-5: any error answering `server/discover` means a legacy server (the refusal
+            // was observed by the same checker, which follows the session into `initialize`).
             Start::Modern(_) => match s.discover().await {
-                Err(ClientError::LegacyServer) => {
+                Err(ClientError::LegacyServer | ClientError::Remote { .. }) => {
                     let legacy = Revision::all()
                         .into_iter()
                         .find(|r| !mcpgen::protocol::is_modern(*r))
@@ -323,6 +331,51 @@ impl Session {
         self.server_capabilities.get(capability).is_some_and(Value::is_object)
     }
 
+    /// Whether `tools/call` can be task-augmented here: a 2025-11-25 session whose server
+    /// declared `tasks.requests.tools.call` (tasks are not part of 2026-07-28's core).
+    pub fn server_runs_tool_tasks(&self) -> bool {
+        matches!(self.era, SessionEra::Legacy(r) if r.as_str() >= "2025-11-25")
+            && self.server_capabilities.pointer("/tasks/requests/tools/call").is_some_and(Value::is_object)
+    }
+
+    /// A task-augmented request (2025-11-25 tasks): `params.task` asks for a task, the
+    /// `CreateTaskResult`'s task is polled with `tasks/get` at its `pollInterval` (clamped, at
+    /// most [`MAX_TASK_POLLS`] times) until it leaves `working`, then `tasks/result` fetches
+    /// the request's own result.
+    pub async fn request_as_task(&mut self, method: &str, params: Value) -> Result<Value, ClientError> {
+        let mut params = params;
+        params["task"] = json!({ "ttl": TASK_TTL_MS });
+        let created = self.request(method, params).await?;
+        let missing = |what: &str| ClientError::Protocol(format!("{method}: the task-augmented answer has no {what}"));
+        let task = created.get("task").ok_or_else(|| missing("`task`"))?;
+        let id = task.get("taskId").and_then(Value::as_str).ok_or_else(|| missing("`task.taskId`"))?.to_owned();
+        let poll_interval = |t: &Value| {
+            let ms = t.get("pollInterval").and_then(Value::as_u64).unwrap_or(TASK_POLL_MS.0);
+            std::time::Duration::from_millis(ms.clamp(TASK_POLL_MS.0, TASK_POLL_MS.1))
+        };
+        let mut status = task.get("status").and_then(Value::as_str).unwrap_or("working").to_owned();
+        let mut interval = poll_interval(task);
+        let mut polls = 0;
+        while status == "working" {
+            if polls == MAX_TASK_POLLS {
+                return Err(ClientError::Protocol(format!(
+                    "{method}: task {id} still working after {MAX_TASK_POLLS} polls"
+                )));
+            }
+            polls += 1;
+            tokio::time::sleep(interval).await;
+            let t = self.request("tasks/get", json!({ "taskId": id })).await?;
+            status = t.get("status").and_then(Value::as_str).unwrap_or("working").to_owned();
+            interval = poll_interval(&t);
+        }
+        if status == "cancelled" {
+            return Err(ClientError::Protocol(format!("{method}: task {id} was cancelled")));
+        }
+        // completed, failed, or input_required (tasks/result then carries the server's
+        // requests on its stream until the task ends).
+        self.request("tasks/result", json!({ "taskId": id })).await
+    }
+
     /// `tools/list` (every page), dropping the tools whose `x-mcp-header` annotations are
     /// invalid (XHDR-6) or whose schemas mcpgen refuses (JSCHEMA; a network `$ref` is refused,
     /// never fetched), each with a finding; the others stay usable.
@@ -391,6 +444,7 @@ impl Session {
         let msg = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
         let bytes = serde_json::to_vec(&msg).expect("JSON");
         self.shared.observe(Sender::Client, &bytes);
+        let task_augmented = params.get("task").is_some();
         let headers = if method == "initialize" { Vec::new() } else { self.shared.legacy_headers() };
         let (tx, rx) = oneshot::channel();
         self.shared.pending.lock().expect("not poisoned").insert(id, tx);
@@ -414,7 +468,7 @@ impl Session {
             }
             other => return Err(ClientError::Status { status: reply.status, body: body_text(other) }),
         };
-        self.result_of(&response, method)
+        self.result_of(&response, method, task_augmented)
     }
 
     /// Reads a legacy request's SSE stream until its response, answering the server's requests
@@ -504,7 +558,14 @@ impl Session {
                     }
                 }
                 Body::Other(b) if (400..500).contains(&reply.status) => match classify_refusal(reply.status, &b) {
-                    Refusal::Legacy if method == "server/discover" => return Err(ClientError::LegacyServer),
+                    Refusal::Legacy if method == "server/discover" => {
+                        // The refusal belongs to the connection's conversation: the checker
+                        // sees the whole fallback, not a discover left unanswered.
+                        if serde_json::from_slice::<Value>(&b).is_ok() {
+                            self.shared.observe(Sender::Server, &b);
+                        }
+                        return Err(ClientError::LegacyServer);
+                    }
                     Refusal::RetryWith(versions) if !renegotiated => {
                         self.shared.observe(Sender::Server, &b);
                         renegotiated = true;
@@ -525,7 +586,7 @@ impl Session {
                 }
                 other => return Err(ClientError::Status { status: reply.status, body: body_text(other) }),
             };
-            let result = self.result_of(&response, method)?;
+            let result = self.result_of(&response, method, false)?;
             if result.get("resultType").and_then(Value::as_str) != Some("input_required") {
                 return Ok(result);
             }
@@ -556,8 +617,10 @@ impl Session {
     }
 
     /// Checks a response with mcpgen and returns its result as JSON, or the peer's error.
-    fn result_of(&mut self, response: &[u8], method: &str) -> Result<Value, ClientError> {
-        let checked = self.shared.check.lock().expect("not poisoned").response(response, method, self.revision());
+    fn result_of(&mut self, response: &[u8], method: &str, task_augmented: bool) -> Result<Value, ClientError> {
+        let revision = self.revision();
+        let checked =
+            self.shared.check.lock().expect("not poisoned").response(response, method, task_augmented, revision);
         match checked {
             Ok(CheckedResponse::Error { code, message, .. }) => Err(ClientError::Remote { code, message }),
             Ok(CheckedResponse::Result { .. }) | Err(_) => {

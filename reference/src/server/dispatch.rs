@@ -54,11 +54,7 @@ impl Server {
         let f = &self.fixtures;
         match method {
             "ping" => Ok(json!({})),
-            "server/discover" => Ok(json!({
-                "supportedVersions": self.supported_versions(),
-                "capabilities": self.capabilities(true),
-                "instructions": f.instructions,
-            })),
+            "server/discover" => Ok(self.discover_result()),
             "tools/list" => Ok(json!({ "tools": Fixtures::listed(&f.tools, "tool", modern) })),
             "prompts/list" => Ok(json!({ "prompts": Fixtures::listed(&f.prompts, "prompt", modern) })),
             "resources/list" => Ok(json!({ "resources": Fixtures::listed(&f.resources, "resource", modern) })),
@@ -88,7 +84,13 @@ impl Server {
                 session.set_log_level(level);
                 Ok(json!({}))
             }
-            "completion/complete" => Ok(json!({ "completion": { "values": [], "total": 0, "hasMore": false } })),
+            "completion/complete" => {
+                let reference = params.get("ref").cloned().unwrap_or(Value::Null);
+                let argument = params.pointer("/argument/name").and_then(Value::as_str).unwrap_or_default();
+                let prefix = params.pointer("/argument/value").and_then(Value::as_str).unwrap_or_default();
+                let values = f.completions(&reference, argument, prefix, modern);
+                Ok(json!({ "completion": { "values": values, "total": values.len(), "hasMore": false } }))
+            }
             "prompts/get" => {
                 let name = params.get("name").and_then(Value::as_str).unwrap_or_default();
                 let entry = f

@@ -62,6 +62,11 @@ impl Entry {
 pub struct Fixtures {
     pub server_info: Value,
     pub instructions: Option<String>,
+    /// What `initialize` declares (`capabilities.legacy`) and what `server/discover` declares
+    /// (`capabilities.modern`): each must name every feature the server uses in that era
+    /// (the self-check holds the server to it, e.g. `logging` for log notifications, LOG-5).
+    pub legacy_capabilities: Value,
+    pub modern_capabilities: Value,
     /// Per-method caching hints (`ttlMs`, `cacheScope`) for modern results.
     pub caching: Map<String, Value>,
     pub tools: Vec<Entry>,
@@ -105,9 +110,17 @@ impl Fixtures {
                 })
                 .collect()
         };
+        let capabilities = |era: &str| {
+            v.pointer(&format!("/capabilities/{era}"))
+                .filter(|c| c.is_object())
+                .cloned()
+                .ok_or_else(|| FixtureError(format!("`capabilities.{era}` must be an object")))
+        };
         Ok(Fixtures {
             server_info: v.get("serverInfo").cloned().ok_or_else(|| FixtureError("`serverInfo` is missing".into()))?,
             instructions: v.get("instructions").and_then(Value::as_str).map(str::to_owned),
+            legacy_capabilities: capabilities("legacy")?,
+            modern_capabilities: capabilities("modern")?,
             caching: v.get("caching").and_then(Value::as_object).cloned().unwrap_or_default(),
             tools: list("tools", "tool")?,
             prompts: list("prompts", "prompt")?,
@@ -138,6 +151,29 @@ impl Fixtures {
             }
         }
         None
+    }
+
+    /// `completion/complete`: the values the entry behind `reference` (a `ref/prompt` by name,
+    /// a `ref/resource` by its template) lists for `argument` in its `complete` member, those
+    /// starting with `prefix`, in order.
+    pub fn completions(&self, reference: &Value, argument: &str, prefix: &str, modern: bool) -> Vec<String> {
+        let entry = match reference.get("type").and_then(Value::as_str) {
+            Some("ref/prompt") => reference.get("name").and_then(Value::as_str).and_then(|n| self.prompt(n, modern)),
+            Some("ref/resource") => reference.get("uri").and_then(Value::as_str).and_then(|uri| {
+                self.templates.iter().find(|e| e.eras.offers(modern) && e.spec["template"]["uriTemplate"] == uri)
+            }),
+            _ => None,
+        };
+        let values = entry
+            .and_then(|e| e.spec.pointer(&format!("/complete/{}", argument.replace('~', "~0").replace('/', "~1"))));
+        values
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .filter(|v| v.starts_with(prefix))
+            .map(str::to_owned)
+            .collect()
     }
 
     /// The listed objects (`tool`, `prompt`, …) of a list offered in one era.
@@ -231,6 +267,18 @@ mod tests {
         assert!(f.tool("test_simple_text", false).is_some());
         assert!(f.tool("test_sampling", true).is_none(), "legacy-only tool offered in the modern era");
         assert!(f.tool("test_missing_capability", false).is_none(), "modern-only tool offered in the legacy era");
+    }
+
+    #[test]
+    fn completions_come_from_the_entry_and_match_the_prefix() {
+        let f = Fixtures::builtin();
+        let prompt = json!({"type": "ref/prompt", "name": "test_prompt_with_arguments"});
+        assert_eq!(f.completions(&prompt, "arg1", "al", true), ["alpha", "alpine"]);
+        assert_eq!(f.completions(&prompt, "arg1", "", false), ["alpha", "alpine", "beta"]);
+        assert!(f.completions(&prompt, "nope", "", true).is_empty());
+        let template = json!({"type": "ref/resource", "uri": "test://template/{id}/data"});
+        assert_eq!(f.completions(&template, "id", "12", true), ["123", "124"]);
+        assert!(f.completions(&json!({"type": "ref/resource", "uri": "test://x"}), "id", "", true).is_empty());
     }
 
     #[test]

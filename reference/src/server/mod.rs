@@ -15,8 +15,11 @@
 //!    response travel as [`Frame`]s; the transport writes them as JSON or as an SSE stream.
 //! 4. Modern results are stamped (`resultType`, `serverInfo` in `_meta`, caching hints).
 //! 5. With self-checking on, every message in and out is fed to a
-//!    `mcpgen::conversation::Conversation` (one per legacy session, one per modern request);
-//!    findings on messages the server sent are logged and kept ([`SelfCheck`]).
+//!    `mcpgen::conversation::Conversation` (one per legacy session, one per modern request,
+//!    listen streams included); findings on messages the server sent are logged and kept
+//!    ([`SelfCheck`]). A modern request's conversation starts from the server's own
+//!    `server/discover` exchange, so what the request gets is judged against the capabilities
+//!    the server declares there (LOG-5, CAP-2, …).
 
 pub mod dispatch;
 pub mod fixtures;
@@ -75,10 +78,19 @@ pub struct Incoming {
     pub http_headers: Option<Vec<(String, String)>>,
 }
 
+/// The self-check key of a message outside any legacy session (one conversation each).
+const REQUEST_KEY_PREFIX: &str = "request-";
+/// The id of the `server/discover` request a modern request's conversation starts from.
+const DISCOVER_ID: &str = "mcpgen-self-check-discover";
+
 /// Findings of the conversation checker on messages this server sent.
 #[derive(Debug, Default)]
 pub struct SelfCheck {
     conversations: Mutex<HashMap<String, Conversation>>,
+    /// A conversation that has seen this server's `server/discover` exchange; each modern
+    /// request's conversation is a copy of it, so the request is judged against the
+    /// capabilities the server declares in the modern era.
+    modern_start: Mutex<Conversation>,
     findings: Mutex<Vec<(String, Finding)>>,
 }
 
@@ -87,15 +99,39 @@ impl SelfCheck {
         let text = message.to_string();
         let found = {
             let mut all = self.conversations.lock().unwrap();
-            all.entry(key.to_owned()).or_default().observe(from, text.as_bytes())
+            let conversation = all.entry(key.to_owned()).or_insert_with(|| {
+                if key.starts_with(REQUEST_KEY_PREFIX) {
+                    self.modern_start.lock().unwrap().clone()
+                } else {
+                    Conversation::new()
+                }
+            });
+            conversation.observe(from, text.as_bytes())
         };
-        if from == Sender::Server && !found.is_empty() {
-            let mut kept = self.findings.lock().unwrap();
-            for f in found {
-                eprintln!("self-check: {key}: {f} in {text}");
-                kept.push((key.to_owned(), f));
-            }
+        if from == Sender::Server {
+            self.keep(key, &text, found);
         }
+    }
+
+    fn keep(&self, key: &str, text: &str, found: Vec<Finding>) {
+        let mut kept = self.findings.lock().unwrap();
+        for f in found {
+            eprintln!("self-check: {key}: {f} in {text}");
+            kept.push((key.to_owned(), f));
+        }
+    }
+
+    /// Checks the server's own discover exchange (its result is what every modern client
+    /// learns the capabilities from) and makes it the start of every modern conversation.
+    fn start_modern(&self, request: &Value, response: &Value) {
+        let mut c = Conversation::new();
+        for f in c.observe(Sender::Client, request.to_string().as_bytes()) {
+            eprintln!("self-check: the server's own discover request is faulted: {f}");
+        }
+        let text = response.to_string();
+        let found = c.observe(Sender::Server, text.as_bytes());
+        self.keep("server/discover", &text, found);
+        *self.modern_start.lock().unwrap() = c;
     }
     fn forget(&self, key: &str) {
         self.conversations.lock().unwrap().remove(key);
@@ -126,7 +162,7 @@ impl Server {
 
     pub fn with_fixtures(fixtures: Fixtures, signer: StateSigner, self_check: bool) -> Server {
         let versions = std::iter::once(MODERN_VERSION).chain(LEGACY_VERSIONS);
-        Server {
+        let server = Server {
             fixtures,
             config: ServerConfig::new(versions),
             signer,
@@ -134,7 +170,27 @@ impl Server {
             listeners: Listeners::default(),
             check: self_check.then(SelfCheck::default),
             requests: AtomicU64::new(0),
+        };
+        if let Some(c) = &server.check {
+            let meta = json!({
+                "io.modelcontextprotocol/protocolVersion": MODERN_VERSION,
+                "io.modelcontextprotocol/clientCapabilities": {},
+            });
+            let request =
+                json!({"jsonrpc": "2.0", "id": DISCOVER_ID, "method": "server/discover", "params": {"_meta": meta}});
+            let result = server.finish_modern_result("server/discover", server.discover_result());
+            c.start_modern(&request, &json!({"jsonrpc": "2.0", "id": DISCOVER_ID, "result": result}));
         }
+        server
+    }
+
+    /// `server/discover`'s result before the modern stamps.
+    fn discover_result(&self) -> Value {
+        json!({
+            "supportedVersions": self.supported_versions(),
+            "capabilities": self.capabilities(true),
+            "instructions": self.fixtures.instructions,
+        })
     }
 
     /// The self-check findings (empty when self-checking is off).
@@ -149,15 +205,13 @@ impl Server {
         &self.config.supported_versions
     }
 
-    /// Server capabilities for either era.
+    /// Server capabilities for either era (the fixtures' `capabilities`): `initialize` and
+    /// `server/discover` declare them.
     fn capabilities(&self, modern: bool) -> Value {
         if modern {
-            json!({ "tools": { "listChanged": true }, "prompts": { "listChanged": true }, "resources": {}, "completions": {} })
+            self.fixtures.modern_capabilities.clone()
         } else {
-            json!({
-                "tools": { "listChanged": true }, "prompts": { "listChanged": true },
-                "resources": { "subscribe": true, "listChanged": true }, "logging": {}, "completions": {}
-            })
+            self.fixtures.legacy_capabilities.clone()
         }
     }
 
@@ -185,7 +239,15 @@ impl Server {
         // A legacy session: validate under its revision.
         if let Some(sid) = &incoming.session {
             let Some(session) = self.session(sid) else {
-                let body = json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": format!("Unknown or ended session `{sid}`")}});
+                let err = RpcError::new(-32600, format!("Unknown or ended session `{sid}`"));
+                let id = parsed.as_ref().ok().and_then(|v| v.get("id")).cloned().unwrap_or(Value::Null);
+                let body = error_response(Some(&id), &err);
+                if let Ok(v) = &parsed {
+                    let key = self.request_key();
+                    self.observe(&key, Sender::Client, v);
+                    self.observe(&key, Sender::Server, &body);
+                    self.forget(&key);
+                }
                 return Reply::Immediate(body, 404);
             };
             return match parsed {
@@ -197,7 +259,7 @@ impl Server {
         }
         // A client's answer to a server request carries no method (stdio sessions route here
         // only before `initialize`, where there are no server requests).
-        let key = format!("request-{}", self.requests.fetch_add(1, Ordering::Relaxed));
+        let key = self.request_key();
         if let Ok(v) = &parsed {
             self.observe(&key, Sender::Client, v);
             // The standard headers must match the body (-32020, HTTP 400): checked before the
@@ -239,6 +301,11 @@ impl Server {
         if let Some(c) = &self.check {
             c.forget(key);
         }
+    }
+
+    /// A new self-check key for a message outside any legacy session.
+    fn request_key(&self) -> String {
+        format!("{REQUEST_KEY_PREFIX}{}", self.requests.fetch_add(1, Ordering::Relaxed))
     }
 
     /// A legacy `initialize` accepted by `check_request`: open a session.
@@ -349,9 +416,10 @@ impl Server {
     }
 
     /// `subscriptions/listen`: the acknowledgement first (SUB-2), then every list-changed
-    /// notification the client opted in to, until the client closes the stream.
+    /// notification the client opted in to, until the client closes the stream. Each goes
+    /// through the self-check on its way out, in the listen request's conversation.
     fn listen(
-        &self,
+        self: &Arc<Self>,
         id: Value,
         params: &Value,
         tx: mpsc::UnboundedSender<Frame>,
@@ -373,9 +441,28 @@ impl Server {
             "params": { "_meta": { "io.modelcontextprotocol/subscriptionId": id }, "notifications": honored }
         });
         self.observe(&key, Sender::Server, &ack);
-        self.forget(&key);
         let _ = tx.send(Frame::Message(ack));
-        self.listeners.add(id, wants, tx);
+        let (stream_tx, mut stream_rx) = mpsc::unbounded_channel::<Frame>();
+        self.listeners.add(id, wants, stream_tx);
+        let server = Arc::clone(self);
+        tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    frame = stream_rx.recv() => {
+                        let Some(frame) = frame else { break };
+                        if let Frame::Message(m) = &frame {
+                            server.observe(&key, Sender::Server, m);
+                        }
+                        if tx.send(frame).is_err() {
+                            break;
+                        }
+                    }
+                    () = tx.closed() => break,
+                }
+            }
+            // Dropping `stream_rx` closes the listener's sender: `Listeners` forgets it.
+            server.forget(&key);
+        });
         Reply::Stream { frames, session: None }
     }
 

@@ -33,13 +33,17 @@ where
     });
     let mut lines = BufReader::new(input).lines();
     let mut session: Option<String> = None;
+    // Listen streams never end by themselves: they end with the connection.
+    let mut listens = Vec::new();
     while let Some(line) = lines.next_line().await? {
         if line.trim().is_empty() {
             continue;
         }
-        let modern = serde_json::from_str::<Value>(&line)
-            .ok()
+        let parsed = serde_json::from_str::<Value>(&line).ok();
+        let modern = parsed
+            .as_ref()
             .is_some_and(|v| v.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion").is_some());
+        let listen = parsed.as_ref().is_some_and(|v| v["method"] == "subscriptions/listen");
         let incoming = Incoming { session: if modern { None } else { session.clone() }, http_headers: None };
         match server.process(line.as_bytes(), &incoming) {
             Reply::Accepted => {}
@@ -51,7 +55,7 @@ where
                     session = opened;
                 }
                 let out = out_tx.clone();
-                tokio::spawn(async move {
+                let forward = tokio::spawn(async move {
                     while let Some(f) = frames.recv().await {
                         match f {
                             Frame::Message(m) => {
@@ -64,10 +68,18 @@ where
                         }
                     }
                 });
+                if listen {
+                    listens.push(forward);
+                }
             }
         }
     }
+    // End of input: the client is gone. Its listen streams close (their requests' frames are
+    // dropped, which the server sees as the client going away); handlers still running keep
+    // their own senders, and the writer ends when they finish.
+    for l in listens {
+        l.abort();
+    }
     drop(out_tx);
-    // Handlers still running keep their own senders; the writer ends when they finish.
     writer.await.unwrap_or(Ok(()))
 }

@@ -29,6 +29,7 @@ from ._native import __version__ as __version__
 from ._native import check_icon as check_icon
 from ._native import check_icon_bytes as check_icon_bytes
 from ._native import check_meta_key as check_meta_key
+from ._native import check_http_headers as check_http_headers
 from ._native import check_request as check_request
 from ._native import check_response as check_response
 from ._native import check_tool as check_tool
@@ -125,6 +126,7 @@ __all__ = [
     "check_icon",
     "check_icon_bytes",
     "check_meta_key",
+    "check_http_headers",
     "check_request",
     "check_response",
     "check_tool",

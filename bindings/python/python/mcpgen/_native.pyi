@@ -1,6 +1,6 @@
 """Type stubs of the native module; the public API is re-exported by ``mcpgen``."""
 
-from typing import Any, Dict, Iterable, List, Literal, Optional, Sequence, Tuple, Union, final, overload
+from typing import Any, Dict, Iterable, List, Literal, Mapping, Optional, Sequence, Tuple, Union, final, overload
 
 from ._types import (
     AcceptedRequest,
@@ -32,6 +32,7 @@ __all__ = [
     "check_icon",
     "check_icon_bytes",
     "check_meta_key",
+    "check_http_headers",
     "check_request",
     "check_response",
     "check_tool",
@@ -167,6 +168,12 @@ def check_response(
     ``ResponseError`` when the response itself is invalid (a local error). A JSON-RPC error from
     the peer is returned as ``ErrorResponse``. ``extension_result_types``: ``resultType``
     values of extensions negotiated for that request (kept raw instead of rejected)."""
+
+def check_http_headers(headers: Union[Mapping[str, str], Iterable[Tuple[str, str]]], data: object) -> None:
+    """Streamable HTTP: a modern request's ``MCP-Protocol-Version``, ``Mcp-Method`` and
+    ``Mcp-Name`` headers (``Mcp-Name`` after decoding its Base64 sentinel form) against its
+    body, before ``check_request``; raises the -32020 ``ProtocolError`` (HTTP 400) on a
+    mismatch. Header names compare case-insensitively."""
 
 def negotiate_version(requested: str, supported: Sequence[str]) -> str:
     """VER-1: returns ``requested`` when supported, else raises the -32022 ``ProtocolError``."""

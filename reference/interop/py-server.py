@@ -1,0 +1,99 @@
+"""An MCP server on the official Python SDK (PyPI `mcp`, `MCPServer`), for `cargo xtask interop`
+(docs/reference.md): mcpgen-reference-client is run against it over Streamable HTTP.
+
+    python py-server.py --mode sessionful|stateless
+
+It listens on 127.0.0.1 on a free port and prints `listening on http://127.0.0.1:PORT/mcp`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import sys
+
+import anyio
+import mcp_types as types
+import uvicorn
+from mcp.server.mcpserver import Context, MCPServer
+
+COLORS = ["amber", "azure", "crimson"]
+
+mcp = MCPServer("interop-py-server", instructions="Python SDK server for mcpgen interop runs.", version="1.0.0")
+
+
+@mcp.tool()
+def echo(text: str) -> str:
+    """Echoes its text."""
+    return text
+
+
+@mcp.tool()
+def add(a: float, b: float) -> float:
+    """Adds two numbers."""
+    return a + b
+
+
+@mcp.tool()
+async def log(ctx: Context) -> str:
+    """Sends two log messages, then answers."""
+    await ctx.info("log tool started")
+    await ctx.debug("log tool finished")
+    return "logged"
+
+
+@mcp.prompt()
+def greeting(color: str) -> str:
+    """A greeting in a color."""
+    return f"Say hello in {color}."
+
+
+@mcp.prompt(name="grüße")
+def gruesse() -> str:
+    """A prompt whose name is not ASCII (its HTTP Mcp-Name travels Base64-encoded)."""
+    return "Grüße!"
+
+
+@mcp.resource("demo://readme", mime_type="text/plain")
+def readme() -> str:
+    """The demo resource."""
+    return "Interop demo resource."
+
+
+@mcp.resource("demo://item/{id}", mime_type="application/json")
+def item(id: str) -> str:
+    """One item by id."""
+    return json.dumps({"id": id})
+
+
+@mcp.completion()
+async def complete(
+    ref: types.PromptReference | types.ResourceTemplateReference,
+    argument: types.CompletionArgument,
+    _context: types.CompletionContext | None,
+) -> types.Completion | None:
+    if isinstance(ref, types.PromptReference) and ref.name == "greeting" and argument.name == "color":
+        return types.Completion(values=[c for c in COLORS if c.startswith(argument.value)])
+    if isinstance(ref, types.ResourceTemplateReference) and argument.name == "id":
+        return types.Completion(values=[i for i in ("1", "2", "3") if i.startswith(argument.value)])
+    return None
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--mode", choices=["sessionful", "stateless"], required=True)
+    args = parser.parse_args()
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(128)  # connections queue from now on, before uvicorn accepts them
+    app = mcp.streamable_http_app(stateless_http=args.mode == "stateless")
+    config = uvicorn.Config(app, log_level="warning")
+    server = uvicorn.Server(config)
+    print(f"listening on http://127.0.0.1:{sock.getsockname()[1]}/mcp", flush=True)
+    await server.serve(sockets=[sock])
+
+
+if __name__ == "__main__":
+    sys.exit(anyio.run(main))

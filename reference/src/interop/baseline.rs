@@ -1,0 +1,133 @@
+//! The baseline (`reference/interop/baseline.toml`): the findings and failed operations the
+//! interop run expects, each with the SDK it belongs to and the reason. A finding or failure
+//! not listed fails the run; so does an entry that nothing matched (a stale entry hides
+//! nothing and must go).
+//!
+//! A reference peer's own finding is never excused: an entry may name `reference-server` or
+//! `reference-client` only with the reason [`PENDING_ERA_MODEL`] — a false positive of the
+//! checker itself, which judges a fallback from `server/discover` to `initialize` under
+//! 2026-07-28 until it has an era model.
+
+use serde::Deserialize;
+
+use super::check::TraceFinding;
+use super::plan::{Pairing, PEERS, REFERENCE_PEERS};
+
+/// The reason of a finding that is the checker's own false positive until the era model of
+/// issue 19 item 1 exists.
+pub const PENDING_ERA_MODEL: &str = "pending: era model (issue 19 item 1)";
+
+/// A finding the run expects.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct FindingEntry {
+    /// The peer whose message carries the finding (`py-server`, `ts-v2-client`, …).
+    pub sdk: String,
+    /// The rule id (`schema` for a plain schema violation).
+    pub rule: String,
+    /// Only findings on messages of this method (a response: the method it answers).
+    #[serde(default)]
+    pub method: Option<String>,
+    /// Only in these pairings (ids as the table prints them).
+    #[serde(default)]
+    pub pairings: Option<Vec<String>>,
+    pub reason: String,
+}
+
+/// An operation the run expects to fail.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct OperationEntry {
+    pub pairing: String,
+    pub op: String,
+    #[serde(default)]
+    pub target: Option<String>,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Baseline {
+    #[serde(default)]
+    pub finding: Vec<FindingEntry>,
+    #[serde(default)]
+    pub operation: Vec<OperationEntry>,
+}
+
+/// Why a baseline file cannot be used.
+#[derive(Debug)]
+pub struct BaselineError(pub String);
+
+impl std::fmt::Display for BaselineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "baseline: {}", self.0)
+    }
+}
+impl std::error::Error for BaselineError {}
+
+impl Baseline {
+    /// Reads and checks a baseline: known peers, a reason on every entry, and no excuse for a
+    /// reference peer but the pending era model.
+    pub fn parse(text: &str) -> Result<Baseline, BaselineError> {
+        let b: Baseline = toml::from_str(text).map_err(|e| BaselineError(e.to_string()))?;
+        for (i, e) in b.finding.iter().enumerate() {
+            let at = format!("finding {} ({} {})", i + 1, e.sdk, e.rule);
+            if !PEERS.contains(&e.sdk.as_str()) {
+                return Err(BaselineError(format!("{at}: unknown sdk (one of {})", PEERS.join(", "))));
+            }
+            if e.reason.trim().is_empty() {
+                return Err(BaselineError(format!("{at}: no reason")));
+            }
+            if REFERENCE_PEERS.contains(&e.sdk.as_str()) && e.reason != PENDING_ERA_MODEL {
+                return Err(BaselineError(format!(
+                    "{at}: a reference peer's finding is never excused (only the checker's own \
+                     false positives, with the reason `{PENDING_ERA_MODEL}`)"
+                )));
+            }
+        }
+        for (i, e) in b.operation.iter().enumerate() {
+            if e.reason.trim().is_empty() {
+                return Err(BaselineError(format!("operation {} ({} {}): no reason", i + 1, e.pairing, e.op)));
+            }
+        }
+        Ok(b)
+    }
+
+    /// The entry that excuses `f` in `pairing`, if any.
+    pub fn excuse(&self, pairing: &Pairing, f: &TraceFinding) -> Option<usize> {
+        let peer = if f.from == "client" { pairing.client.peer() } else { pairing.server.peer() };
+        self.finding.iter().position(|e| {
+            e.sdk == peer
+                && e.rule == f.rule
+                && e.method.as_ref().is_none_or(|m| *m == f.method)
+                && e.pairings.as_ref().is_none_or(|ps| ps.iter().any(|p| *p == pairing.id()))
+        })
+    }
+
+    /// The entry that expects the failure of `op` on `target` in `pairing`, if any.
+    pub fn expected_failure(&self, pairing: &str, op: &str, target: Option<&str>) -> Option<usize> {
+        self.operation
+            .iter()
+            .position(|e| e.pairing == pairing && e.op == op && e.target.as_deref().is_none_or(|t| Some(t) == target))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reference_peers_are_excused_only_for_the_pending_era_model() {
+        let ok = format!(
+            "[[finding]]\nsdk = \"reference-client\"\nrule = \"META-6\"\nreason = \"{PENDING_ERA_MODEL}\"\n\
+             [[finding]]\nsdk = \"py-server\"\nrule = \"LOG-5\"\nmethod = \"notifications/message\"\nreason = \"logs without logging\"\n"
+        );
+        let b = Baseline::parse(&ok).unwrap();
+        assert_eq!(b.finding.len(), 2);
+        let excused = "[[finding]]\nsdk = \"reference-server\"\nrule = \"LOG-5\"\nreason = \"it does that\"\n";
+        assert!(Baseline::parse(excused).unwrap_err().0.contains("never excused"));
+        assert!(Baseline::parse("[[finding]]\nsdk = \"nobody\"\nrule = \"X\"\nreason = \"r\"\n").is_err());
+        assert!(Baseline::parse("[[finding]]\nsdk = \"py-server\"\nrule = \"X\"\nreason = \" \"\n").is_err());
+        assert!(Baseline::parse("[[finding]]\nsdk = \"py-server\"\nrule = \"X\"\nwhy = \"r\"\n").is_err());
+    }
+}

@@ -1,0 +1,360 @@
+//! The taps: what a client and a server send each other, recorded on its way through
+//! ([`super::trace`]) before it is passed on, so the trace has the order the peers saw.
+//!
+//! - [`HttpTap`]: a loopback reverse proxy for Streamable HTTP. POST bodies are client
+//!   messages (their standard headers are checked with `mcpgen::protocol::check_http_headers`);
+//!   JSON bodies and every SSE event of a response or GET stream are server messages.
+//! - [`stdio`]: run as `mcpgen-interop tap-stdio …` in place of a stdio server: it starts the
+//!   server and passes every line through, one trace file per process (a client that probes on
+//!   a sibling process gets one trace per process).
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::path::Path;
+use std::process::Stdio;
+use std::sync::Arc;
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
+use axum::response::Response;
+use axum::Router;
+use futures_util::StreamExt;
+use mcpgen::conversation::Sender;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::sync::mpsc;
+
+use super::trace::TraceWriter;
+
+/// The largest request body the HTTP tap passes on; larger ones get 413 (a peer cannot make
+/// the tap hold more).
+pub const MAX_BODY: usize = 16 << 20;
+/// The longest SSE event the tap assembles; a longer one is recorded as it stands, cut.
+pub const MAX_EVENT: usize = 16 << 20;
+
+/// Headers that belong to one hop, not to the message (RFC 9110 §7.6.1), plus those the tap
+/// sets itself (`host` names the upstream; `accept-encoding` is dropped so bodies arrive
+/// uncompressed and readable).
+const HOP: [&str; 7] =
+    ["host", "connection", "keep-alive", "transfer-encoding", "content-length", "accept-encoding", "upgrade"];
+
+#[derive(Clone)]
+struct Tap {
+    upstream: String,
+    http: reqwest::Client,
+    trace: TraceWriter,
+}
+
+/// A running HTTP tap in front of one server.
+pub struct HttpTap {
+    /// The URL to give the client (the upstream's path on the tap's address).
+    pub url: String,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for HttpTap {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+impl HttpTap {
+    /// Listens on 127.0.0.1 (a free port) and forwards to `upstream` (`http://127.0.0.1:P/mcp`).
+    pub async fn start(upstream: &str, trace: TraceWriter) -> std::io::Result<HttpTap> {
+        let url = reqwest::Url::parse(upstream).map_err(std::io::Error::other)?;
+        let listener = tokio::net::TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0))).await?;
+        let port = listener.local_addr()?.port();
+        let http = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .map_err(std::io::Error::other)?;
+        let origin = format!("{}://{}", url.scheme(), url.authority());
+        let tap = Tap { upstream: origin, http, trace };
+        let router = Router::new().fallback(forward).with_state(Arc::new(tap));
+        let task = tokio::spawn(async move {
+            let _ = axum::serve(listener, router).await;
+        });
+        Ok(HttpTap { url: format!("http://127.0.0.1:{port}{}", url.path()), task })
+    }
+}
+
+fn header_pairs(headers: &HeaderMap) -> Vec<(String, String)> {
+    headers.iter().map(|(k, v)| (k.as_str().to_owned(), String::from_utf8_lossy(v.as_bytes()).into_owned())).collect()
+}
+
+fn plain(status: StatusCode, text: String) -> Response {
+    let mut r = Response::new(Body::from(text));
+    *r.status_mut() = status;
+    r
+}
+
+async fn forward(State(tap): State<Arc<Tap>>, request: Request) -> Response {
+    let (parts, body) = request.into_parts();
+    let body = match axum::body::to_bytes(body, MAX_BODY).await {
+        Ok(b) => b,
+        Err(e) => return plain(StatusCode::PAYLOAD_TOO_LARGE, format!("mcpgen-interop tap: {e}")),
+    };
+    if !body.is_empty() {
+        let headers = header_pairs(&parts.headers);
+        let line = tap.trace.message(Sender::Client, &body, Some(&headers));
+        let pairs = headers.iter().map(|(k, v)| (k.as_str(), v.as_str()));
+        if let Err(e) = mcpgen::protocol::check_http_headers(pairs, &body) {
+            let method = serde_json::from_slice::<serde_json::Value>(&body)
+                .ok()
+                .and_then(|v| v.get("method").and_then(|m| m.as_str()).map(str::to_owned))
+                .unwrap_or_default();
+            tap.trace.header_finding(line, &method, &e);
+        }
+    }
+    let path = parts.uri.path_and_query().map_or("/", |p| p.as_str());
+    let mut out = tap.http.request(parts.method.clone(), format!("{}{path}", tap.upstream));
+    for (k, v) in &parts.headers {
+        if !HOP.contains(&k.as_str()) {
+            out = out.header(k, v);
+        }
+    }
+    let upstream = match out.body(body).send().await {
+        Ok(r) => r,
+        Err(e) => return plain(StatusCode::BAD_GATEWAY, format!("mcpgen-interop tap: upstream: {e}")),
+    };
+    let status = upstream.status();
+    let mut headers = HeaderMap::new();
+    for (k, v) in upstream.headers() {
+        if !HOP.contains(&k.as_str()) {
+            headers.append(HeaderName::from(k), HeaderValue::from(v));
+        }
+    }
+    let sse =
+        headers.get("content-type").and_then(|v| v.to_str().ok()).is_some_and(|v| v.starts_with("text/event-stream"));
+    let body = if sse {
+        Body::from_stream(relay_events(upstream, tap.trace.clone()))
+    } else {
+        let bytes = match read_capped(upstream, MAX_BODY).await {
+            Ok(b) => b,
+            Err(e) => return plain(StatusCode::BAD_GATEWAY, format!("mcpgen-interop tap: upstream body: {e}")),
+        };
+        let json = headers.get("content-type").and_then(|v| v.to_str().ok()).is_some_and(|v| v.contains("json"));
+        if !bytes.is_empty() && (json || serde_json::from_slice::<serde::de::IgnoredAny>(&bytes).is_ok()) {
+            tap.trace.message(Sender::Server, &bytes, None);
+        }
+        Body::from(bytes)
+    };
+    let mut response = Response::new(body);
+    *response.status_mut() = status;
+    *response.headers_mut() = headers;
+    response
+}
+
+/// A whole (non-stream) response body, refused past `limit` bytes.
+async fn read_capped(upstream: reqwest::Response, limit: usize) -> Result<Bytes, String> {
+    let mut body = Vec::new();
+    let mut chunks = upstream.bytes_stream();
+    while let Some(chunk) = chunks.next().await {
+        let chunk = chunk.map_err(|e| e.to_string())?;
+        if body.len() + chunk.len() > limit {
+            return Err(format!("larger than {limit} bytes"));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(Bytes::from(body))
+}
+
+/// An SSE response passed on chunk by chunk; each event's data is recorded before the chunk
+/// that completes it goes to the client (so an answer to a server request can never precede
+/// the request in the trace). Ends when either side does.
+fn relay_events(
+    upstream: reqwest::Response,
+    trace: TraceWriter,
+) -> impl futures_util::Stream<Item = Result<Bytes, Infallible>> + Send {
+    let (tx, rx) = mpsc::channel::<Bytes>(16);
+    tokio::spawn(async move {
+        let mut events = EventSplitter::default();
+        let mut chunks = upstream.bytes_stream();
+        loop {
+            let chunk = tokio::select! {
+                c = chunks.next() => match c {
+                    Some(Ok(c)) => c,
+                    _ => break,
+                },
+                // The client went away: dropping the upstream stream closes it too, at once
+                // (not at the server's next keep-alive).
+                () = tx.closed() => break,
+            };
+            for data in events.push(&chunk) {
+                // An event without data (a priming event: id and retry only) is no message.
+                if !data.trim().is_empty() {
+                    trace.message(Sender::Server, data.as_bytes(), None);
+                }
+            }
+            if tx.send(chunk).await.is_err() {
+                break;
+            }
+        }
+    });
+    futures_util::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|b| (Ok(b), rx)) })
+}
+
+/// The `data` of SSE events (the event-stream format of the HTML standard: lines end in CR,
+/// LF or CRLF; a blank line ends an event; `data:` lines are joined with LF; events without
+/// data carry no message). Written here because the tap must see each event before passing
+/// its bytes on, while the `sse-stream` crate reads from a stream it owns.
+#[derive(Default)]
+pub struct EventSplitter {
+    line: Vec<u8>,
+    data: Option<String>,
+    /// The previous chunk ended in CR: a leading LF completes that line ending.
+    after_cr: bool,
+}
+
+impl EventSplitter {
+    /// Feeds bytes; returns the data of every event they complete.
+    pub fn push(&mut self, bytes: &[u8]) -> Vec<String> {
+        let mut done = Vec::new();
+        for &b in bytes {
+            if std::mem::take(&mut self.after_cr) && b == b'\n' {
+                continue;
+            }
+            match b {
+                b'\r' | b'\n' => {
+                    self.after_cr = b == b'\r';
+                    let line = std::mem::take(&mut self.line);
+                    if line.is_empty() {
+                        done.extend(self.data.take());
+                    } else {
+                        self.field(&line);
+                    }
+                }
+                _ if self.line.len() < MAX_EVENT => self.line.push(b),
+                _ => {}
+            }
+        }
+        done
+    }
+
+    fn field(&mut self, line: &[u8]) {
+        let text = String::from_utf8_lossy(line);
+        let (name, value) = match text.split_once(':') {
+            Some((n, v)) => (n, v.strip_prefix(' ').unwrap_or(v)),
+            None => (text.as_ref(), ""),
+        };
+        if name == "data" {
+            match &mut self.data {
+                Some(d) if d.len() < MAX_EVENT => {
+                    d.push('\n');
+                    d.push_str(value);
+                }
+                Some(_) => {}
+                None => self.data = Some(value.to_owned()),
+            }
+        }
+    }
+}
+
+/// `mcpgen-interop tap-stdio --trace-dir DIR --stderr FILE -- PROGRAM ARG…`: starts the
+/// server, passes every line of stdin to it and every line it writes back, recording each in
+/// `DIR/stdio-<pid>.jsonl` first; the server's stderr is appended to FILE. Returns the
+/// server's exit code (143 when the tap was ended by SIGTERM, the server killed with it).
+pub async fn stdio(trace_dir: &Path, stderr: &Path, program: &str, args: &[String]) -> std::io::Result<i32> {
+    let trace = TraceWriter::create(&trace_dir.join(format!("stdio-{}.jsonl", std::process::id())), None)?;
+    let log = std::fs::OpenOptions::new().create(true).append(true).open(stderr)?;
+    let mut child = tokio::process::Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(log)
+        .kill_on_drop(true)
+        .spawn()?;
+    let to_server = child.stdin.take().expect("piped");
+    let from_server = child.stdout.take().expect("piped");
+    // When the client closes stdin, so does the server's (dropping `to_server`).
+    let inbound = tokio::spawn(pass_lines(tokio::io::stdin(), to_server, trace.clone(), Sender::Client));
+    // A client that ends its server with SIGTERM ends the tap: the server goes with it.
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+    tokio::select! {
+        copied = pass_lines(from_server, tokio::io::stdout(), trace, Sender::Server) => copied?,
+        _ = term.recv() => {
+            let _ = child.kill().await;
+            return Ok(143);
+        }
+    }
+    inbound.abort();
+    let status = child.wait().await?;
+    Ok(status.code().unwrap_or(1))
+}
+
+/// Copies `from` to `to` as it comes, recording each line (one message) before the byte that
+/// ends it is passed on. A line is kept for the trace up to [`MAX_EVENT`] bytes; a longer one
+/// is passed on whole but recorded cut (and so reported as not JSON).
+async fn pass_lines<R, W>(from: R, mut to: W, trace: TraceWriter, sender: Sender) -> std::io::Result<()>
+where
+    R: tokio::io::AsyncRead + Unpin,
+    W: tokio::io::AsyncWrite + Unpin,
+{
+    let mut reader = BufReader::new(from);
+    let mut line = Vec::new();
+    loop {
+        let buf = reader.fill_buf().await?;
+        if buf.is_empty() {
+            return Ok(());
+        }
+        let (chunk, ends_line) = match buf.iter().position(|&b| b == b'\n') {
+            Some(at) => (&buf[..=at], true),
+            None => (buf, false),
+        };
+        let keep = chunk.len().min(MAX_EVENT.saturating_sub(line.len()));
+        line.extend_from_slice(&chunk[..keep]);
+        if ends_line {
+            trace.message(sender, strip_eol(&line), None);
+            line.clear();
+        }
+        to.write_all(chunk).await?;
+        to.flush().await?;
+        let n = chunk.len();
+        reader.consume(n);
+    }
+}
+
+fn strip_eol(line: &[u8]) -> &[u8] {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Lines pass through unchanged and are recorded one message each, also when a line
+    /// arrives in pieces or several arrive at once.
+    #[tokio::test]
+    async fn stdio_lines_pass_through_and_are_recorded_one_each() {
+        let dir = std::env::temp_dir().join(format!("mcpgen-interop-tap-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.jsonl");
+        let trace = TraceWriter::create(&path, None).unwrap();
+        let input: &[u8] = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\r\nnot json\n{\"a\":1}";
+        let (mut w, r) = tokio::io::duplex(4);
+        let writer = tokio::spawn(async move {
+            w.write_all(input).await.unwrap();
+        });
+        let mut out = Vec::new();
+        pass_lines(r, &mut out, trace, Sender::Client).await.unwrap();
+        writer.await.unwrap();
+        assert_eq!(out, input, "passed on unchanged");
+        let recorded = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<&str> = recorded.lines().collect();
+        assert_eq!(lines.len(), 2, "the unterminated last line is no message: {recorded}");
+        assert!(lines[0].ends_with(",\"message\":{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}}"), "{}", lines[0]);
+        assert_eq!(lines[1], "{\"from\":\"client\",\"raw\":\"not json\"}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn events_are_split_at_blank_lines_whatever_the_chunks_and_line_ends() {
+        let stream = b": keep-alive\n\nid: 1\ndata: {\"a\":1}\n\nevent: message\r\ndata: x\r\ndata: y\r\n\r\nretry: 5\n\ndata:z\r\r";
+        for size in [1, 2, 3, 7, stream.len()] {
+            let mut s = EventSplitter::default();
+            let got: Vec<String> = stream.chunks(size).flat_map(|c| s.push(c)).collect();
+            assert_eq!(got, ["{\"a\":1}", "x\ny", "z"], "chunks of {size}");
+        }
+    }
+}
