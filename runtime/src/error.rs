@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 use crate::json::{Map, Value};
-use crate::validate::ValidationError;
+use crate::validate::{UnknownPolicy, ValidationError};
 
 /// The error family's common face: a stable kind, the rule id, the error as
 /// [`ValidationError`] entries, and one JSON form.
@@ -57,4 +57,16 @@ pub fn single(
     message: impl Into<String>,
 ) -> Cow<'static, [ValidationError]> {
     Cow::Owned(vec![ValidationError::new(pointer, keyword, message).with_rule(rule)])
+}
+
+impl CoreError for UnknownPolicy {
+    fn kind(&self) -> &'static str {
+        UnknownPolicy::kind(self)
+    }
+    fn rule(&self) -> Option<&'static str> {
+        None
+    }
+    fn errors(&self) -> Cow<'_, [ValidationError]> {
+        single("", "enum", None, self.to_string())
+    }
 }

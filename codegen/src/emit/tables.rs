@@ -13,8 +13,8 @@ use heck::ToShoutySnakeCase;
 use quote::{format_ident, quote};
 
 use crate::ir::{DeclKind, LitValue, Module, Ty};
-use crate::{Diagnostics, FileMap};
 use crate::workspace::header;
+use crate::{Diagnostics, FileMap};
 
 /// Path of the error-code constants.
 pub const ERROR_CODES_PATH: &str = "generated/src/error_codes.rs";

@@ -64,18 +64,6 @@ impl fmt::Display for UnknownPolicy {
 
 impl std::error::Error for UnknownPolicy {}
 
-impl crate::CoreError for UnknownPolicy {
-    fn kind(&self) -> &'static str {
-        UnknownPolicy::kind(self)
-    }
-    fn rule(&self) -> Option<&'static str> {
-        None
-    }
-    fn errors(&self) -> std::borrow::Cow<'_, [ValidationError]> {
-        crate::error::single("", "enum", None, self.to_string())
-    }
-}
-
 /// Per-call options for validation and decoding.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Options {
