@@ -102,6 +102,7 @@ fn check_instance_verdict(
             }
             errors
         }
+        Err(other) => panic!("{what}: an error of a kind this target does not know: {other}"),
     };
     assert!(!errors.is_empty() && errors.len() <= max_errors, "{what}: {} errors (max {max_errors})", errors.len());
     for e in errors {
@@ -146,7 +147,7 @@ fuzz_target!(|data: &[u8]| {
             for (r, (pointer, _)) in reports.iter().zip(&tool_values) {
                 assert_eq!(&r.pointer, pointer);
                 for e in &r.errors {
-                    let at = tools::SchemaError { pointer: format!("{}{}", r.pointer, e.pointer), ..e.clone() };
+                    let at = e.clone().with_pointer_prefix(&r.pointer);
                     check_schema_error(&at, &doc, "check_tools_json");
                 }
             }

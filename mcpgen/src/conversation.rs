@@ -9,6 +9,15 @@
 //! One [`Conversation`] is one session; every message is parsed once and read in place. These
 //! types and signatures are the contract the C, Python and command-line surfaces code against.
 //!
+//! Layout: `observe` is the pass over one message: `facts` reads it once (kind, method and its
+//! row, id, the `params` and `_meta` members the rules need, the revision it is judged under),
+//! per-message validation runs, then one module per rule family, each a function of the facts
+//! and the session state: `ids` (directions, ids, answers), `results` (results by request,
+//! pages), `capabilities`, `mrtr`, `subscriptions`, `progress`, `cancellation`, `logging`.
+//! `state` holds the session's state in one place, `era` the connection's era and revision
+//! (the one state every family reads and only the pass moves), `keys` the id keys and bounded
+//! tables, `finding` the findings and their levels.
+//!
 //! ```
 //! use mcpgen::conversation::{Conversation, Level, Sender};
 //!
@@ -41,125 +50,28 @@
 //! assert_eq!(c.observe(Sender::Client, b"{not json")[0].rule, Some("MSG-8"));
 //! ```
 
+mod cancellation;
+mod capabilities;
+mod era;
+mod facts;
+mod finding;
 mod ids;
-mod session;
+mod keys;
+mod logging;
+mod mrtr;
+mod observe;
+mod options;
+mod progress;
+mod results;
+mod state;
+mod subscriptions;
+
+pub use facts::{Sender, UnknownSender};
+pub use finding::{Finding, Level};
+pub use options::ConversationOptions;
 
 use crate::json::{JsonView, Tape};
-use crate::{Options, Revision};
-
-/// Which side sent a message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Sender {
-    Client,
-    Server,
-}
-
-impl Sender {
-    /// `"client"` or `"server"` (the conversation file's `from`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Sender::Client => "client",
-            Sender::Server => "server",
-        }
-    }
-
-    /// The other side.
-    pub fn peer(self) -> Sender {
-        match self {
-            Sender::Client => Sender::Server,
-            Sender::Server => Sender::Client,
-        }
-    }
-}
-
-impl std::str::FromStr for Sender {
-    type Err = UnknownSender;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "client" => Ok(Sender::Client),
-            "server" => Ok(Sender::Server),
-            _ => Err(UnknownSender(s.to_owned())),
-        }
-    }
-}
-
-/// A sender name that is neither `client` nor `server`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnknownSender(pub String);
-
-impl std::fmt::Display for UnknownSender {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "unknown sender {:?} (expected \"client\" or \"server\")", self.0)
-    }
-}
-impl std::error::Error for UnknownSender {}
-
-/// How bad a finding is: `Error` for MUST / MUST NOT and schema violations, `Warning` for SHOULD.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Level {
-    Error,
-    Warning,
-}
-
-impl Level {
-    /// `"error"` or `"warning"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Level::Error => "error",
-            Level::Warning => "warning",
-        }
-    }
-}
-
-/// One thing wrong with a message, in the message's own terms.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finding {
-    pub level: Level,
-    /// Rule id from the catalogue (`docs/rules.md`); `None` for a plain schema violation.
-    pub rule: Option<&'static str>,
-    /// JSON pointer into the message (`""` is the root).
-    pub pointer: String,
-    /// The failing schema location for schema violations, `""` for rules.
-    pub schema_path: String,
-    /// The JSON Schema keyword that failed or would express the rule.
-    pub keyword: &'static str,
-    /// A sentence a person can act on.
-    pub message: String,
-}
-
-impl Finding {
-    pub fn is_error(&self) -> bool {
-        self.level == Level::Error
-    }
-}
-
-impl std::fmt::Display for Finding {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let at = if self.pointer.is_empty() { "(root)" } else { self.pointer.as_str() };
-        match self.rule {
-            Some(r) => write!(f, "{} at {at} ({r}): {}", self.level.as_str(), self.message),
-            None => write!(f, "{} at {at}: {}", self.level.as_str(), self.message),
-        }
-    }
-}
-
-/// Checker settings.
-#[derive(Debug, Clone)]
-pub struct ConversationOptions {
-    /// Per-message validation options (policy, formats).
-    pub validation: Options,
-    /// Most requests tracked as pending per sender; past it the oldest is forgotten and a
-    /// finding reports it.
-    pub max_pending: usize,
-    /// `resultType` values of negotiated extensions to accept (RESULT-3).
-    pub extension_result_types: Vec<String>,
-}
-
-impl Default for ConversationOptions {
-    fn default() -> Self {
-        ConversationOptions { validation: Options::default(), max_pending: 4096, extension_result_types: Vec::new() }
-    }
-}
+use crate::Revision;
 
 /// The state of one session, fed its messages in order.
 ///
@@ -170,7 +82,7 @@ impl Default for ConversationOptions {
 #[derive(Debug, Clone)]
 pub struct Conversation {
     options: ConversationOptions,
-    session: session::Session,
+    session: state::Session,
 }
 
 impl Default for Conversation {
@@ -185,14 +97,14 @@ impl Conversation {
     }
 
     pub fn with_options(options: ConversationOptions) -> Self {
-        let session = session::Session::new(options.max_pending);
+        let session = state::Session::new(options.max_pending);
         Conversation { options, session }
     }
 
     /// The revision the session negotiated (legacy `initialize`) or last used (modern `_meta`),
     /// once known.
     pub fn revision(&self) -> Option<Revision> {
-        self.session.revision
+        self.session.revision()
     }
 
     /// Checks the next message, given as the exact text that was sent. Text that is not JSON is
@@ -200,52 +112,13 @@ impl Conversation {
     pub fn observe(&mut self, from: Sender, bytes: &[u8]) -> Vec<Finding> {
         match Tape::parse_bytes(bytes) {
             Ok(tape) => self.observe_view(from, &tape.root()),
-            Err(e) => vec![Finding {
-                level: Level::Error,
-                rule: Some("MSG-8"),
-                pointer: String::new(),
-                schema_path: String::new(),
-                keyword: "type",
-                message: format!("not JSON: {e}"),
-            }],
+            Err(e) => vec![finding::not_json(e)],
         }
     }
 
     /// [`Conversation::observe`] on any JSON view (Python objects, `serde_json::Value`, …).
     pub fn observe_view<'v, V: JsonView<'v>>(&mut self, from: Sender, v: &V) -> Vec<Finding> {
         self.session.observe(&self.options, from, v)
-    }
-}
-
-/// Per-message validation errors as findings; `structural` turns false when the message could
-/// not be classified (a batch, not an object, both `result` and `error`), so no state is
-/// touched.
-fn push_decode_error(e: crate::DecodeError, out: &mut Vec<Finding>, structural: &mut bool) {
-    use crate::DecodeError as E;
-    match e {
-        E::Parse(p) => {
-            *structural = false;
-            out.push(session::rule_finding("MSG-8", "", "type", format!("not JSON: {p}")));
-        }
-        E::Invalid(errs) => {
-            for e in errs {
-                if matches!(e.rule, Some("MSG-1" | "MSG-2"))
-                    || (e.rule == Some("CORE-2") && (e.pointer.is_empty() || e.pointer == "/method"))
-                {
-                    *structural = false;
-                }
-                out.push(session::validation_finding(e));
-            }
-        }
-        E::Protocol { rule, pointer, message, .. } => out.push(session::rule_finding(rule, pointer, "", message)),
-        other => out.push(Finding {
-            level: Level::Error,
-            rule: None,
-            pointer: String::new(),
-            schema_path: String::new(),
-            keyword: "",
-            message: other.to_string(),
-        }),
     }
 }
 
@@ -318,9 +191,9 @@ mod tests {
 
     #[test]
     fn levels_follow_the_catalogue() {
-        assert_eq!(session::level_of(Some("SUB-12")), Level::Warning);
-        assert_eq!(session::level_of(Some("LOG-5")), Level::Error);
-        assert_eq!(session::level_of(Some("MSG-9")), Level::Error);
-        assert_eq!(session::level_of(None), Level::Error);
+        assert_eq!(finding::level_of(Some("SUB-12")), Level::Warning);
+        assert_eq!(finding::level_of(Some("LOG-5")), Level::Error);
+        assert_eq!(finding::level_of(Some("MSG-9")), Level::Error);
+        assert_eq!(finding::level_of(None), Level::Error);
     }
 }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use mcpgen::icons::{IconPolicy, IconSource};
-use mcpgen::tools::{self, CompiledTool, LimitError, Limits, SchemaError, SchemaOptions, ToolCallError};
+use mcpgen::tools::{self, CompiledTool, LimitError, Limits, SchemaError, SchemaOptions};
 use serde_json::Value;
 
 fn vectors(dir: &str) -> Vec<PathBuf> {
@@ -165,10 +165,7 @@ fn run_tool_case(path: &Path) -> Result<(), String> {
                     if e.kind() != kind {
                         return Err(format!("{member}[{i}]: expected a `{kind}` error, got `{}`:\n{e}", e.kind()));
                     }
-                    let errors = match &e {
-                        ToolCallError::Invalid(v) | ToolCallError::LimitExceeded(v) => v.clone(),
-                        ToolCallError::Schema(_) => Vec::new(),
-                    };
+                    let errors = e.errors();
                     if let Some(p) = c.get("pointer").and_then(Value::as_str) {
                         if !errors.iter().any(|x| x.pointer == p) {
                             return Err(format!("{member}[{i}]: no error at pointer {p}:\n{e}"));

@@ -200,14 +200,14 @@ impl ErrorObject {
         let mut out = ErrorObject::bare(Status::ToolSchemaInvalid, String::new());
         let mut text = String::from("the tool's schemas cannot be used:");
         for (prefix, e) in problems {
-            let at = SchemaError { pointer: format!("{prefix}{}", e.pointer), ..e.clone() };
+            let at = e.clone().with_pointer_prefix(prefix);
             text.push_str(&format!("\n  {at}"));
             out.entries.push(Entry {
-                pointer: OwnedStr::new(&at.pointer),
+                pointer: OwnedStr::new(at.pointer()),
                 rule: OwnedStr::new(e.rule()),
-                message: OwnedStr::new(&e.message),
-                kind: OwnedStr::new(e.kind.as_str()),
-                uri: OwnedStr::new(e.uri.as_deref().unwrap_or_default()),
+                message: OwnedStr::new(e.message()),
+                kind: OwnedStr::new(e.kind().as_str()),
+                uri: OwnedStr::new(e.uri().unwrap_or_default()),
                 ..Entry::default()
             });
         }
@@ -218,13 +218,15 @@ impl ErrorObject {
     /// Arguments or structured content a tool's schema does not accept.
     pub fn tool_call(e: ToolCallError) -> ErrorObject {
         match e {
-            ToolCallError::Schema(s) => ErrorObject::tool_schema(s.errors.iter().map(|e| ("", e))),
-            ToolCallError::Invalid(errors) => {
-                instance(Status::Invalid, "the value does not conform to the tool's schema:", &errors)
-            }
+            ToolCallError::Schema(s) => ErrorObject::tool_schema(s.errors().iter().map(|e| ("", e))),
             ToolCallError::LimitExceeded(errors) => {
                 instance(Status::LimitExceeded, "validation stopped at a cost limit (JSCHEMA-8):", &errors)
             }
+            ToolCallError::Invalid(errors) => {
+                instance(Status::Invalid, "the value does not conform to the tool's schema:", &errors)
+            }
+            // A variant a later mcpgen adds: its instance errors, as a refusal.
+            other => instance(Status::Invalid, "the tool refused the value:", other.errors()),
         }
     }
 

@@ -410,7 +410,7 @@ pub unsafe extern "C" fn mcpgen_check_tool(
         crate::tools::checker(checker)
             .checker
             .compile(&tool)
-            .map_err(|e| ErrorObject::tool_schema(e.errors.iter().map(|e| ("", e))))?;
+            .map_err(|e| ErrorObject::tool_schema(e.errors().iter().map(|e| ("", e))))?;
         Ok(Status::Ok)
     })
 }
@@ -429,10 +429,10 @@ pub unsafe extern "C" fn mcpgen_check_tools(
         let reports =
             tools::check_tools_json(bytes, &crate::tools::checker(checker).options).map_err(ErrorObject::tools_json)?;
         put(tool_count_out, reports.len());
-        if reports.iter().all(|r| r.errors.is_empty()) {
+        if reports.iter().all(|r| r.errors().is_empty()) {
             return Ok(Status::Ok);
         }
-        Err(ErrorObject::tool_schema(reports.iter().flat_map(|r| r.errors.iter().map(|e| (r.pointer.as_str(), e)))))
+        Err(ErrorObject::tool_schema(reports.iter().flat_map(|r| r.errors().iter().map(|e| (r.pointer(), e)))))
     })
 }
 

@@ -351,14 +351,14 @@ fn check_tool(input: &PathBuf) -> Result<ExitCode, UsageError> {
     let write_err = |e: std::io::Error| UsageError(format!("cannot write output: {e}"));
     let mut bad = 0;
     for r in &reports {
-        let at = if r.pointer.is_empty() { String::new() } else { format!(" ({})", r.pointer) };
-        if r.errors.is_empty() {
-            writeln!(out, "ok    {}{at}", r.name).map_err(write_err)?;
+        let at = if r.pointer().is_empty() { String::new() } else { format!(" ({})", r.pointer()) };
+        if r.errors().is_empty() {
+            writeln!(out, "ok    {}{at}", r.name()).map_err(write_err)?;
             continue;
         }
         bad += 1;
-        writeln!(out, "FAIL  {}{at}: {} problem(s)", r.name, r.errors.len()).map_err(write_err)?;
-        for e in &r.errors {
+        writeln!(out, "FAIL  {}{at}: {} problem(s)", r.name(), r.errors().len()).map_err(write_err)?;
+        for e in r.errors() {
             writeln!(out, "  {e}").map_err(write_err)?;
         }
     }

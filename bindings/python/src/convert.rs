@@ -311,10 +311,7 @@ pub fn error_details<'py>(py: Python<'py>, errors: &[ValidationError]) -> PyResu
 /// `SchemaProblem` records (kind, pointer, uri, rule, message) of a tool's schema errors.
 pub fn schema_problems<'py>(py: Python<'py>, errors: &[SchemaError]) -> PyResult<Vec<Bound<'py, PyAny>>> {
     let class = py_type(py, "SchemaProblem")?;
-    errors
-        .iter()
-        .map(|e| class.call1((e.kind.as_str(), e.pointer.as_str(), e.uri.as_deref(), e.rule(), e.message.as_str())))
-        .collect()
+    errors.iter().map(|e| class.call1((e.kind().as_str(), e.pointer(), e.uri(), e.rule(), e.message()))).collect()
 }
 
 impl Failure {
@@ -411,11 +408,9 @@ impl Failure {
                 raise("ResponseError", PyTuple::new(py, [e.message.as_str()])?, kw)
             }
             Failure::ToolSchema(e) => {
-                let errors = PyList::new(py, schema_problems(py, &e.errors)?)?;
-                let kw = kwargs(
-                    py,
-                    &[("tool", e.tool.as_str().into_pyobject(py)?.into_any()), ("errors", errors.into_any())],
-                )?;
+                let errors = PyList::new(py, schema_problems(py, e.errors())?)?;
+                let kw =
+                    kwargs(py, &[("tool", e.tool().into_pyobject(py)?.into_any()), ("errors", errors.into_any())])?;
                 raise("ToolSchemaError", PyTuple::new(py, [e.to_string()])?, kw)
             }
             Failure::ToolCall(e) => {

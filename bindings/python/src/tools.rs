@@ -158,7 +158,7 @@ pub fn check_tools<'py>(
     let class = py_type(py, "ToolReport")?;
     reports
         .iter()
-        .map(|r| class.call1((r.pointer.as_str(), r.name.as_str(), PyTuple::new(py, schema_problems(py, &r.errors)?)?)))
+        .map(|r| class.call1((r.pointer(), r.name(), PyTuple::new(py, schema_problems(py, r.errors())?)?)))
         .collect()
 }
 

@@ -13,7 +13,11 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::{pattern, Dialect, Limits, SchemaError, SchemaErrorKind};
+use super::depth::{self, Child, Segment, Step, Tree, Visit};
+use super::dialect::Dialect;
+use super::errors::{SchemaError, SchemaErrorKind};
+use super::limits::Limits;
+use super::pattern;
 
 /// Base URI for a document without `$id` (the one `jsonschema` uses).
 const DEFAULT_BASE: &str = "json-schema:///";
@@ -71,6 +75,49 @@ struct Node<'s> {
     base: String,
 }
 
+/// The subschemas of a schema, as the keyword tables above say: what the static pass walks.
+struct SchemaTree;
+
+impl<'s> Tree<'s> for SchemaTree {
+    type Edge = Edge;
+    type Children = std::vec::IntoIter<Child<'s, Edge>>;
+
+    fn children(&self, node: &'s Value) -> Self::Children {
+        let mut out = Vec::new();
+        let Value::Object(map) = node else { return out.into_iter() };
+        let is_schema = |v: &Value| matches!(v, Value::Object(_) | Value::Bool(_));
+        for (keyword, sub) in map {
+            let first = Segment::Key(keyword.as_str());
+            match sub {
+                Value::Object(_) | Value::Bool(_) => {
+                    if let Some(edge) = single_keyword(keyword) {
+                        out.push(Child { first, second: None, value: sub, edge });
+                    } else if let (Some(edge), Value::Object(members)) = (map_keyword(keyword), sub) {
+                        for (name, member) in members.iter().filter(|(_, m)| is_schema(m)) {
+                            out.push(Child { first, second: Some(Segment::Key(name.as_str())), value: member, edge });
+                        }
+                    }
+                }
+                Value::Array(items) => {
+                    if let Some(edge) = array_keyword(keyword) {
+                        for (i, item) in items.iter().enumerate().filter(|(_, x)| is_schema(x)) {
+                            out.push(Child { first, second: Some(Segment::Index(i)), value: item, edge });
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        out.into_iter()
+    }
+}
+
+/// What a visited subschema hands its children: its node and its base URI.
+struct Parent {
+    id: usize,
+    base: String,
+}
+
 struct Walker<'s, 'l> {
     dialect: Dialect,
     limits: &'l Limits,
@@ -85,8 +132,11 @@ struct Walker<'s, 'l> {
     too_many: bool,
 }
 
-fn escape(segment: &str) -> String {
-    segment.replace('~', "~0").replace('/', "~1")
+/// `pointer` with one more segment.
+fn child_pointer(pointer: &str, key: &str) -> String {
+    let mut out = pointer.to_owned();
+    depth::push_segment(&mut out, Segment::Key(key));
+    out
 }
 
 fn strip_fragment(uri: &str) -> &str {
@@ -104,8 +154,15 @@ impl<'s> Walker<'s, '_> {
         self.errors.push(SchemaError::new(kind, pointer, message));
     }
 
-    fn walk(&mut self, value: &'s Value, pointer: String, depth: usize, base: &str) -> Option<usize> {
-        if depth > self.limits.max_depth {
+    /// Walks every subschema once ([`SchemaTree`], document order), building the graph and
+    /// checking the per-subschema limits.
+    fn walk(&mut self, schema: &'s Value) {
+        depth::walk(schema, &SchemaTree, |node: Visit<'_, 's, Edge, Parent>| self.visit(node));
+    }
+
+    fn visit(&mut self, node: Visit<'_, 's, Edge, Parent>) -> Step<Parent> {
+        let (value, pointer) = (node.value, node.pointer());
+        if node.depth > self.limits.max_depth {
             if !self.too_deep {
                 self.too_deep = true;
                 self.error(
@@ -114,7 +171,7 @@ impl<'s> Walker<'s, '_> {
                     format!("subschemas nest deeper than {} levels (limit max_depth)", self.limits.max_depth),
                 );
             }
-            return None;
+            return Step::Skip;
         }
         if self.nodes.len() >= self.limits.max_subschemas {
             if !self.too_many {
@@ -125,11 +182,14 @@ impl<'s> Walker<'s, '_> {
                     format!("more than {} subschemas (limit max_subschemas)", self.limits.max_subschemas),
                 );
             }
-            return None;
+            return Step::Skip;
         }
         let id = self.nodes.len();
+        if let (Some(parent), Some(edge)) = (node.parent, node.edge) {
+            self.nodes[parent.id].children.push((id, edge));
+        }
         self.by_address.insert(value as *const Value, id);
-        let mut base = base.to_owned();
+        let mut base = node.parent.map_or(DEFAULT_BASE, |p| p.base.as_str()).to_owned();
         if let Value::Object(map) = value {
             if let Some(Value::String(raw_id)) = map.get("$id") {
                 if self.dialect == Dialect::Draft07 && raw_id.starts_with('#') {
@@ -152,7 +212,7 @@ impl<'s> Walker<'s, '_> {
             refs: Vec::new(),
             base: base.clone(),
         });
-        let Value::Object(map) = value else { return Some(id) };
+        let Value::Object(map) = value else { return Step::Descend(Parent { id, base }) };
 
         for keyword in ["$ref", "$dynamicRef", "$recursiveRef"] {
             if let Some(Value::String(r)) = map.get(keyword) {
@@ -163,7 +223,7 @@ impl<'s> Walker<'s, '_> {
             if values.len() > self.limits.max_enum_values {
                 self.error(
                     SchemaErrorKind::EnumTooLarge,
-                    &format!("{pointer}/enum"),
+                    &child_pointer(&pointer, "enum"),
                     format!(
                         "`enum` lists {} values (limit max_enum_values = {})",
                         values.len(),
@@ -173,45 +233,15 @@ impl<'s> Walker<'s, '_> {
             }
         }
         if let Some(Value::String(p)) = map.get("pattern") {
-            self.check_pattern(p, &format!("{pointer}/pattern"));
+            self.check_pattern(p, &child_pointer(&pointer, "pattern"));
         }
         if let Some(Value::Object(pp)) = map.get("patternProperties") {
+            let at = child_pointer(&pointer, "patternProperties");
             for p in pp.keys() {
-                self.check_pattern(p, &format!("{pointer}/patternProperties/{}", escape(p)));
+                self.check_pattern(p, &child_pointer(&at, p));
             }
         }
-
-        for (keyword, sub) in map {
-            let at = format!("{pointer}/{}", escape(keyword));
-            let mut edges = Vec::new();
-            match sub {
-                Value::Object(_) | Value::Bool(_) => {
-                    if let Some(edge) = single_keyword(keyword) {
-                        edges.push((self.walk(sub, at, depth + 1, &base), edge));
-                    } else if let (Some(edge), Value::Object(members)) = (map_keyword(keyword), sub) {
-                        for (name, member) in members {
-                            if matches!(member, Value::Object(_) | Value::Bool(_)) {
-                                let at = format!("{at}/{}", escape(name));
-                                edges.push((self.walk(member, at, depth + 1, &base), edge));
-                            }
-                        }
-                    }
-                }
-                Value::Array(items) => {
-                    if let Some(edge) = array_keyword(keyword) {
-                        for (i, item) in items.iter().enumerate() {
-                            if matches!(item, Value::Object(_) | Value::Bool(_)) {
-                                edges.push((self.walk(item, format!("{at}/{i}"), depth + 1, &base), edge));
-                            }
-                        }
-                    }
-                }
-                _ => {}
-            }
-            let children = edges.into_iter().filter_map(|(child, edge)| child.map(|c| (c, edge)));
-            self.nodes[id].children.extend(children);
-        }
-        Some(id)
+        Step::Descend(Parent { id, base })
     }
 
     fn check_pattern(&mut self, p: &str, pointer: &str) {
@@ -299,7 +329,7 @@ pub(crate) fn analyze(schema: &Value, dialect: Dialect, limits: &Limits) -> Vec<
         too_many: false,
     };
     w.resources.insert(DEFAULT_BASE.to_owned(), 0);
-    w.walk(schema, String::new(), 0, DEFAULT_BASE);
+    w.walk(schema);
     if w.too_deep || w.too_many || w.nodes.is_empty() {
         // The graph is incomplete; the limits already rejected the schema.
         return w.errors;

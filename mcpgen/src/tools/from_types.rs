@@ -20,7 +20,9 @@
 use schemars::JsonSchema;
 use serde_json::{Map, Value};
 
-use super::{CompiledTool, SchemaError, SchemaErrorKind, SchemaOptions, ToolSchemaErrors};
+use super::checker::CompiledTool;
+use super::compile::SchemaOptions;
+use super::errors::{SchemaError, SchemaErrorKind, ToolSchemaErrors};
 use crate::Decode;
 
 /// The 2020-12 schema of a Rust type, with `$defs` for the types it uses.

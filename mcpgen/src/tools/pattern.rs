@@ -5,7 +5,7 @@
 //! that need the backtracking engine can be catastrophic; among those we refuse the classic
 //! shapes: a group repeated without bound that itself contains an unbounded repetition or an
 //! alternation (`(a+)+`, `(\w|\d)*`), which backtrack exponentially on a near-miss. What passes is
-//! still bounded at match time by the engine's backtrack limit ([`super::Limits::backtrack_limit`]).
+//! still bounded at match time by the engine's backtrack limit ([`Limits::backtrack_limit`](super::limits::Limits::backtrack_limit)).
 
 /// What the scanner learned about a pattern.
 #[derive(Debug, Default, PartialEq, Eq)]

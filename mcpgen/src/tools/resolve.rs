@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::SchemaErrorKind;
+use super::errors::{FetchError, SchemaErrorKind};
 
 /// What the resolver hands the fetcher: a URI whose host and addresses passed every check.
 #[derive(Debug)]
@@ -29,40 +29,6 @@ pub struct FetchRequest<'a> {
     /// Read at most this many bytes; more is an error.
     pub max_bytes: usize,
 }
-
-/// Why a [`SchemaFetcher`] returned no body. Its text becomes part of the `ref_refused`
-/// message (`fetching <uri> failed: <text>`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FetchError {
-    /// What went wrong, in the fetcher's words (`connection refused`, `HTTP 404`…).
-    pub message: String,
-}
-
-impl FetchError {
-    pub fn new(message: impl Into<String>) -> FetchError {
-        FetchError { message: message.into() }
-    }
-}
-
-impl From<String> for FetchError {
-    fn from(message: String) -> Self {
-        FetchError { message }
-    }
-}
-
-impl From<&str> for FetchError {
-    fn from(message: &str) -> Self {
-        FetchError::new(message)
-    }
-}
-
-impl fmt::Display for FetchError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for FetchError {}
 
 /// Performs the actual fetch of a vetted URI (injectable; tests use a fake).
 pub trait SchemaFetcher: Send + Sync {

@@ -1,0 +1,232 @@
+//! The one pass over a message that every rule family reads: who sent it, what it is, its
+//! method and that method's row in the revision it is judged under, its id as a key, and the
+//! `params` and `_meta` members the rules look at. Each member is read once, in one walk over
+//! the top level, one over `params` and one over `params._meta`; the families never read the
+//! message again except for what only one of them needs (a notification's own parameters, a
+//! result's members).
+
+use std::borrow::Cow;
+
+use crate::json::{JsonView, Kind};
+use crate::methods::MethodInfo;
+use crate::Revision;
+
+use super::era::{self, Asked, EraState};
+use super::keys::IdKey;
+
+pub(super) const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+pub(super) const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+pub(super) const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+pub(super) const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+
+/// Which side sent a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Sender {
+    Client,
+    Server,
+}
+
+impl Sender {
+    /// `"client"` or `"server"` (the conversation file's `from`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Sender::Client => "client",
+            Sender::Server => "server",
+        }
+    }
+
+    /// The other side.
+    pub fn peer(self) -> Sender {
+        match self {
+            Sender::Client => Sender::Server,
+            Sender::Server => Sender::Client,
+        }
+    }
+
+    /// The index of per-sender tables.
+    pub(super) fn ix(self) -> usize {
+        match self {
+            Sender::Client => 0,
+            Sender::Server => 1,
+        }
+    }
+}
+
+impl std::str::FromStr for Sender {
+    type Err = UnknownSender;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "client" => Ok(Sender::Client),
+            "server" => Ok(Sender::Server),
+            _ => Err(UnknownSender(s.to_owned())),
+        }
+    }
+}
+
+/// A sender name that is neither `client` nor `server`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownSender(pub String);
+
+impl std::fmt::Display for UnknownSender {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "unknown sender {:?} (expected \"client\" or \"server\")", self.0)
+    }
+}
+impl std::error::Error for UnknownSender {}
+
+/// What the envelope says a message is, for the cross-message rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Shape {
+    /// A string `method` and an `id` member (of any value).
+    Request,
+    /// A string `method` and no `id`.
+    Notification,
+    /// An object without `method`.
+    Response,
+    /// Not an object, or a `method` that is not a string: per-message validation says why.
+    Other,
+}
+
+/// The facts of one message.
+pub(super) struct Facts<'v, V> {
+    pub from: Sender,
+    pub shape: Shape,
+    /// The message itself.
+    pub msg: V,
+    /// `method`, when it is a string.
+    pub method: Option<Cow<'v, str>>,
+    /// `id` as a key, when it is a string or an integer literal.
+    pub id: Option<IdKey>,
+    /// `params` (requests and notifications).
+    pub params: Option<V>,
+    /// `result` (responses).
+    pub result: Option<V>,
+    /// The revision the message is judged under, and its era.
+    pub rev: Revision,
+    pub modern: bool,
+    /// The method's row in `rev`.
+    pub info: Option<&'static MethodInfo>,
+    // `_meta` members.
+    /// `protocolVersion` is present.
+    pub versioned: bool,
+    pub progress_token: Option<IdKey>,
+    /// `logLevel` is present (LOG-1).
+    pub log_level: bool,
+    pub client_caps: Option<V>,
+    pub subscription_id: Option<V>,
+    // `params` members of a request.
+    /// `inputResponses` or `requestState`: an MRTR retry.
+    pub retry: bool,
+    /// `task` (2025-11-25 task augmentation).
+    pub task: bool,
+    pub cursor: Option<Cow<'v, str>>,
+}
+
+impl<'v, V: JsonView<'v>> Facts<'v, V> {
+    /// Reads the message once and judges its revision under `era` (`answering` gives the
+    /// revision of the pending request a response's id names). `None` when no revision is
+    /// compiled into this build.
+    pub fn gather(
+        from: Sender,
+        v: &V,
+        era: &EraState,
+        answering: impl FnOnce(&IdKey) -> Option<Revision>,
+    ) -> Option<Facts<'v, V>> {
+        let (mut method_v, mut id_v, mut params, mut result) = (None, None, None, None);
+        let object = v.kind() == Kind::Object;
+        if object {
+            for (k, x) in v.entries() {
+                match k.as_ref() {
+                    "method" => method_v = Some(x),
+                    "id" => id_v = Some(x),
+                    "params" => params = Some(x),
+                    "result" => result = Some(x),
+                    _ => {}
+                }
+            }
+        }
+        let method = method_v.as_ref().and_then(|m| m.as_str());
+        let shape = match (&method, &method_v, &id_v) {
+            _ if !object => Shape::Other,
+            (Some(_), _, Some(_)) => Shape::Request,
+            (Some(_), _, None) => Shape::Notification,
+            (None, Some(_), _) => Shape::Other,
+            (None, None, _) => Shape::Response,
+        };
+        let id = id_v.as_ref().and_then(IdKey::of);
+        if method.is_none() {
+            params = None;
+        } else {
+            result = None;
+        }
+        let mut asked = Asked {
+            request: method.is_some() && id.is_some(),
+            initialize: method.as_deref() == Some("initialize"),
+            ..Asked::default()
+        };
+        let (mut meta, mut retry, mut task, mut cursor) = (None, false, false, None);
+        if let Some(p) = &params {
+            for (k, x) in p.entries() {
+                match k.as_ref() {
+                    "_meta" => meta = (x.kind() == Kind::Object).then_some(x),
+                    "inputResponses" | "requestState" => retry = true,
+                    "task" => task = true,
+                    "cursor" => cursor = x.as_str(),
+                    "protocolVersion" => asked.initialize_version = x.as_str().and_then(|s| Revision::parse(&s)),
+                    _ => {}
+                }
+            }
+        }
+        let (mut versioned, mut progress_token, mut log_level, mut client_caps, mut subscription_id) =
+            (false, None, false, None, None);
+        if let Some(m) = &meta {
+            for (k, x) in m.entries() {
+                match k.as_ref() {
+                    PROTOCOL_VERSION => {
+                        versioned = true;
+                        asked.meta_version = Some(x.as_str().and_then(|s| Revision::parse(&s)));
+                    }
+                    "progressToken" => progress_token = IdKey::of(&x),
+                    LOG_LEVEL => log_level = true,
+                    CLIENT_CAPABILITIES => client_caps = Some(x),
+                    SUBSCRIPTION_ID => subscription_id = Some(x),
+                    _ => {}
+                }
+            }
+        }
+        if method.is_none() {
+            asked.answering = id.as_ref().map(answering);
+        }
+        let rev = era.judge(&asked)?;
+        let info = method.as_deref().and_then(|m| find_method(rev, m));
+        Some(Facts {
+            from,
+            shape,
+            msg: v.clone(),
+            method,
+            id,
+            params,
+            result,
+            rev,
+            modern: era::is_modern(rev),
+            info,
+            versioned,
+            progress_token,
+            log_level,
+            client_caps,
+            subscription_id,
+            retry,
+            task,
+            cursor,
+        })
+    }
+
+    /// A `params` member (notifications read their own).
+    pub fn param(&self, key: &str) -> Option<V> {
+        self.params.as_ref().and_then(|p| p.get(key))
+    }
+}
+
+fn find_method(rev: Revision, method: &str) -> Option<&'static MethodInfo> {
+    rev.methods().iter().find(|m| m.method == method)
+}

@@ -1,0 +1,132 @@
+//! What the checker reports ([`Finding`], at a [`Level`]), and how a rule id or a per-message
+//! validation error becomes one.
+
+use crate::validate::ValidationError;
+
+/// How bad a finding is: `Error` for MUST / MUST NOT and schema violations, `Warning` for SHOULD.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Level {
+    Error,
+    Warning,
+}
+
+impl Level {
+    /// `"error"` or `"warning"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Error => "error",
+            Level::Warning => "warning",
+        }
+    }
+}
+
+/// One thing wrong with a message, in the message's own terms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    pub level: Level,
+    /// Rule id from the catalogue (`docs/rules.md`); `None` for a plain schema violation.
+    pub rule: Option<&'static str>,
+    /// JSON pointer into the message (`""` is the root).
+    pub pointer: String,
+    /// The failing schema location for schema violations, `""` for rules.
+    pub schema_path: String,
+    /// The JSON Schema keyword that failed or would express the rule.
+    pub keyword: &'static str,
+    /// A sentence a person can act on.
+    pub message: String,
+}
+
+impl Finding {
+    pub fn is_error(&self) -> bool {
+        self.level == Level::Error
+    }
+}
+
+impl std::fmt::Display for Finding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let at = if self.pointer.is_empty() { "(root)" } else { self.pointer.as_str() };
+        match self.rule {
+            Some(r) => write!(f, "{} at {at} ({r}): {}", self.level.as_str(), self.message),
+            None => write!(f, "{} at {at}: {}", self.level.as_str(), self.message),
+        }
+    }
+}
+
+/// The level a rule's findings have: warnings for SHOULD / SHOULD NOT / MAY rules, errors for
+/// MUST / MUST NOT, informal statements, mcpgen's choices and schema violations.
+pub(super) fn level_of(rule: Option<&str>) -> Level {
+    use crate::rules::Level as L;
+    match rule.and_then(crate::rules::lookup).map(|r| r.level) {
+        Some(L::Should | L::ShouldNot | L::May) => Level::Warning,
+        _ => Level::Error,
+    }
+}
+
+pub(super) fn rule_finding(
+    rule: &'static str,
+    pointer: impl Into<String>,
+    keyword: &'static str,
+    message: String,
+) -> Finding {
+    // Forgetting a request is mcpgen's limit, not the peer's fault; SUB-3 is informal wording
+    // whose client side the spec gives as SHOULD.
+    let level = if matches!(rule, "POLICY-PENDING" | "SUB-3") { Level::Warning } else { level_of(Some(rule)) };
+    Finding { level, rule: Some(rule), pointer: pointer.into(), schema_path: String::new(), keyword, message }
+}
+
+pub(super) fn validation_finding(e: ValidationError) -> Finding {
+    Finding {
+        level: level_of(e.rule),
+        rule: e.rule,
+        pointer: e.pointer,
+        schema_path: e.schema_path,
+        keyword: e.keyword,
+        message: e.message,
+    }
+}
+
+/// MSG-8: text that is not JSON.
+pub(super) fn not_json(e: impl std::fmt::Display) -> Finding {
+    rule_finding("MSG-8", "", "type", format!("not JSON: {e}"))
+}
+
+/// Appends a JSON pointer segment.
+pub(super) fn ptr(base: &str, key: &str) -> String {
+    let mut p = base.to_owned();
+    p.push('/');
+    p.push_str(&key.replace('~', "~0").replace('/', "~1"));
+    p
+}
+
+/// Per-message validation errors as findings. Returns false when the message could not be
+/// classified (a batch, not an object, both `result` and `error`): then no state is touched.
+pub(super) fn push_decode_error(e: crate::DecodeError, out: &mut Vec<Finding>) -> bool {
+    use crate::DecodeError as E;
+    let mut structural = true;
+    match e {
+        E::Parse(p) => {
+            structural = false;
+            out.push(not_json(p));
+        }
+        E::Invalid(errs) => {
+            for e in errs {
+                if matches!(e.rule, Some("MSG-1" | "MSG-2"))
+                    || (e.rule == Some("CORE-2") && (e.pointer.is_empty() || e.pointer == "/method"))
+                {
+                    structural = false;
+                }
+                out.push(validation_finding(e));
+            }
+        }
+        E::Protocol { rule, pointer, message, .. } => out.push(rule_finding(rule, pointer, "", message)),
+        other => out.push(Finding {
+            level: Level::Error,
+            rule: None,
+            pointer: String::new(),
+            schema_path: String::new(),
+            keyword: "",
+            message: other.to_string(),
+        }),
+    }
+    structural
+}

@@ -1,0 +1,130 @@
+//! The pass over one message: its facts gathered once ([`Facts::gather`], which judges its
+//! revision under the connection's era), per-message validation under that revision, then each
+//! rule family in turn, in the order their findings are reported. Only this pass moves the era.
+
+use crate::json::{JsonView, Kind};
+use crate::protocol;
+use crate::Revision;
+
+use super::facts::{Facts, Sender, Shape};
+use super::finding::{push_decode_error, rule_finding, Finding};
+use super::keys::IdKey;
+use super::options::ConversationOptions;
+use super::results::Verdict;
+use super::state::{Pending, Session};
+use super::{cancellation, capabilities, ids, logging, mrtr, progress, results, subscriptions};
+
+impl Session {
+    pub fn observe<'v, V: JsonView<'v>>(&mut self, opts: &ConversationOptions, from: Sender, v: &V) -> Vec<Finding> {
+        let mut out = Vec::new();
+        let pending = &self.pending[from.peer().ix()];
+        let Some(f) = Facts::gather(from, v, &self.era, |id| pending.get(id).map(|p| p.rev)) else {
+            out.push(rule_finding("SCHEMA", "", "", "no revision is compiled into this build".into()));
+            return out;
+        };
+        let structural = match protocol::validate_message_view(f.rev, v, opts.validation) {
+            Ok(_) => true,
+            Err(e) => push_decode_error(e, &mut out),
+        };
+        if !structural {
+            return out;
+        }
+        match f.shape {
+            Shape::Request => self.request(&f, &mut out),
+            Shape::Notification => self.notification(&f, &mut out),
+            Shape::Response => self.response(opts, &f, &mut out),
+            Shape::Other => {}
+        }
+        out
+    }
+
+    fn request<'v, V: JsonView<'v>>(&mut self, f: &Facts<'v, V>, out: &mut Vec<Finding>) {
+        let (Some(method), Some(id)) = (f.method.as_deref(), &f.id) else { return };
+        if let Some(info) = f.info {
+            ids::direction(f.from, info, out);
+        }
+        let client_initialize = method == "initialize" && f.from == Sender::Client && !f.modern;
+        self.era.on_request(f.rev, f.versioned, client_initialize);
+        if client_initialize {
+            capabilities::client_declared(f, self);
+        }
+        if !f.modern && f.from == Sender::Server && f.info.is_some() {
+            capabilities::server_request(f, method, self, out);
+        }
+        ids::reused_id(f.from, id, self, out);
+        mrtr::retry(f, method, id, self, out);
+        progress::request(f, self, out);
+        let log = logging::request(f, self);
+        let caps = mrtr::caps_for(f);
+        subscriptions::request(f, method, id, self);
+        let page_scope = results::page_scope(self, f.info, f.cursor.clone());
+        let entry = Pending {
+            info: f.info,
+            rev: f.rev,
+            task: !f.modern && f.task,
+            progress_token: f.progress_token.clone(),
+            log,
+            caps,
+            cancelled: false,
+            page_scope,
+        };
+        ids::track(f.from, id.clone(), entry, self, out);
+    }
+
+    fn notification<'v, V: JsonView<'v>>(&mut self, f: &Facts<'v, V>, out: &mut Vec<Finding>) {
+        let Some(method) = f.method.as_deref() else { return };
+        if let Some(info) = f.info {
+            ids::direction(f.from, info, out);
+        }
+        subscriptions::off_stream(f, method, out);
+        match method {
+            "notifications/cancelled" => cancellation::notification(f, self, out),
+            "notifications/progress" => progress::notification(f, self, out),
+            "notifications/message" if f.from == Sender::Server => logging::message(f, self, out),
+            _ => {}
+        }
+        if f.from != Sender::Server {
+            return;
+        }
+        match method {
+            "notifications/resources/updated" if !f.modern => subscriptions::legacy_resource_updated(f, self, out),
+            m => capabilities::list_changed(m, self, out),
+        }
+        if f.modern && protocol::LISTEN_STREAM_NOTIFICATIONS.contains(&method) {
+            let Some(sid) = f.subscription_id.as_ref().and_then(IdKey::of) else { return };
+            subscriptions::stream_message(f, method, &sid, self, out);
+        }
+    }
+
+    fn response<'v, V: JsonView<'v>>(&mut self, opts: &ConversationOptions, f: &Facts<'v, V>, out: &mut Vec<Finding>) {
+        let Some((id, p)) = ids::answered(f, self, out) else { return };
+        let Some(info) = p.info else { return };
+        let is_listen = info.method == "subscriptions/listen" && f.from == Sender::Server;
+        let Some(result) = f.result.as_ref().filter(|r| r.kind() == Kind::Object) else {
+            if is_listen {
+                subscriptions::ended_by_error(id, self);
+            }
+            return;
+        };
+        match results::check(opts, info, &p, result, out) {
+            Verdict::Invalid => return,
+            Verdict::InputRequired => {
+                mrtr::input_required(info, &p, id, result, self, out);
+                return;
+            }
+            Verdict::Complete => {}
+        }
+        results::pages(self, info, &p, result, out);
+        match info.method {
+            "initialize" => {
+                let negotiated =
+                    result.get("protocolVersion").and_then(|x| x.as_str()).and_then(|s| Revision::parse(&s));
+                self.era.on_initialize_result(negotiated);
+                capabilities::server_declared(result, self);
+            }
+            "server/discover" => capabilities::server_declared(result, self),
+            "subscriptions/listen" if is_listen => subscriptions::closing_result(id, result, self, out),
+            m => capabilities::declared_feature(m, self, out),
+        }
+    }
+}

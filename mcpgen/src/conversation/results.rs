@@ -1,0 +1,99 @@
+//! Results by request: a result checked against the definition its request selects (method,
+//! task augmentation, revision, negotiated `resultType`s), and the pages of one list
+//! (CACHE-6).
+
+use std::borrow::Cow;
+
+use crate::json::JsonView;
+use crate::methods::{MethodInfo, ResultFor};
+
+use super::finding::{rule_finding, validation_finding, Finding};
+use super::options::ConversationOptions;
+use super::state::{Pending, Session};
+
+/// What the result check found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Verdict {
+    /// The result does not match its request (reported).
+    Invalid,
+    /// A valid `input_required` result: the MRTR family takes it from here.
+    InputRequired,
+    /// A valid complete result.
+    Complete,
+}
+
+/// The result checked against its request's definition; errors point into `/result`.
+pub(super) fn check<'v, V: JsonView<'v>>(
+    opts: &ConversationOptions,
+    info: &MethodInfo,
+    p: &Pending,
+    result: &V,
+    out: &mut Vec<Finding>,
+) -> Verdict {
+    let ext: Vec<&str> = opts.extension_result_types.iter().map(String::as_str).collect();
+    let req = ResultFor { method: info.method, task_augmented: p.task, extension_result_types: &ext };
+    let errors = crate::protocol::check_result_view(p.rev, &req, result, opts.validation);
+    if !errors.is_empty() {
+        for mut e in errors {
+            e.pointer.insert_str(0, "/result");
+            // Per-message validation already reports some (MRTR-3 of `input_required`).
+            if !out.iter().any(|f| f.rule == e.rule && f.pointer == e.pointer && f.message == e.message) {
+                out.push(validation_finding(e));
+            }
+        }
+        return Verdict::Invalid;
+    }
+    let input_required =
+        p.rev.results_have_result_type() && result.get("resultType").is_some_and(|r| r.str_eq("input_required"));
+    if input_required {
+        Verdict::InputRequired
+    } else {
+        Verdict::Complete
+    }
+}
+
+/// A request for a later page (`params.cursor`): the `cacheScope` of the page that gave the
+/// cursor, which the answer must repeat.
+pub(super) fn page_scope(
+    s: &mut Session,
+    info: Option<&MethodInfo>,
+    cursor: Option<Cow<'_, str>>,
+) -> Option<Option<String>> {
+    match (info, cursor) {
+        (Some(i), Some(c)) => s.cursors.remove(&(i.method, c.into_owned())),
+        _ => None,
+    }
+}
+
+/// CACHE-6: every page of one list has the same `cacheScope`; a `nextCursor` is remembered with
+/// the scope of its page.
+pub(super) fn pages<'v, V: JsonView<'v>>(
+    s: &mut Session,
+    info: &MethodInfo,
+    p: &Pending,
+    result: &V,
+    out: &mut Vec<Finding>,
+) {
+    // Only lists have cursors.
+    if !info.method.ends_with("/list") {
+        return;
+    }
+    let scope = result.get("cacheScope").and_then(|c| c.as_str());
+    if let Some(expected) = &p.page_scope {
+        if expected.as_deref() != scope.as_deref() {
+            out.push(rule_finding(
+                "CACHE-6",
+                "/result/cacheScope",
+                "const",
+                format!(
+                    "this page's `cacheScope` ({}) differs from the page that gave its cursor ({}); all pages of one list use the same",
+                    scope.as_deref().unwrap_or("absent"),
+                    expected.as_deref().unwrap_or("absent")
+                ),
+            ));
+        }
+    }
+    if let Some(next) = result.get("nextCursor").and_then(|c| c.as_str()) {
+        s.cursors.insert((info.method, next.into_owned()), scope.map(Cow::into_owned));
+    }
+}

@@ -1,0 +1,229 @@
+//! The state of one session, in one place: the era, what each side declared, the requests in
+//! flight and lately answered, progress tokens, listen streams, MRTR retries awaited, legacy
+//! resource subscriptions and list cursors. Every table is bounded (see [`Session::new`]).
+//! The rule families read and update it; only the observe pass moves the era.
+
+use crate::json::{JsonView, Value};
+use crate::methods::MethodInfo;
+use crate::Revision;
+
+use super::era::EraState;
+use super::facts::Sender;
+use super::keys::{Bounded, IdKey, Recent};
+
+/// How many answered request ids (per sender) and closed subscriptions are remembered, to tell
+/// a second response or a late stream message from an unknown one.
+const RECENT: usize = 1024;
+/// Most `input_required` results awaiting their retry.
+const MRTR_CAP: usize = 256;
+
+/// A request in flight.
+#[derive(Debug, Clone)]
+pub(super) struct Pending {
+    pub info: Option<&'static MethodInfo>,
+    pub rev: Revision,
+    /// `params.task` was present (2025-11-25 task augmentation).
+    pub task: bool,
+    pub progress_token: Option<IdKey>,
+    /// Modern: the request opted into log notifications (`logLevel`, LOG-1).
+    pub log: bool,
+    /// Modern: the request's `clientCapabilities`, kept for MRTR-6 where the method may answer
+    /// `input_required`.
+    pub caps: Option<ClientCaps>,
+    pub cancelled: bool,
+    /// A later page of a list (`params.cursor`): the `cacheScope` of the page that gave the
+    /// cursor (CACHE-6).
+    pub page_scope: Option<Option<String>>,
+}
+
+/// An open `subscriptions/listen` stream.
+#[derive(Debug, Clone)]
+pub(super) struct Subscription {
+    pub acked: bool,
+    /// The listen request's `params.notifications`.
+    pub filter: Option<Value>,
+}
+
+/// An `input_required` result awaiting its retry (MRTR-7..10).
+#[derive(Debug, Clone)]
+pub(super) struct Awaiting {
+    pub method: &'static str,
+    pub id: IdKey,
+    pub keys: Option<Vec<String>>,
+    pub state: Option<String>,
+}
+
+/// An active progress token.
+#[derive(Debug, Clone)]
+pub(super) struct Progress {
+    pub last: Option<f64>,
+}
+
+/// What a modern request's `clientCapabilities` declare, as far as input requests need it
+/// (CAP-4): kept as bits instead of a copy of the object.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct ClientCaps(u8);
+
+impl ClientCaps {
+    const FORM: u8 = 1;
+    const URL: u8 = 2;
+    const SAMPLING: u8 = 4;
+    const SAMPLING_TOOLS: u8 = 8;
+    const SAMPLING_CONTEXT: u8 = 16;
+    const ROOTS: u8 = 32;
+
+    pub fn of<'v, V: JsonView<'v>>(caps: &V) -> ClientCaps {
+        let mut bits = 0;
+        for (k, x) in caps.entries() {
+            match k.as_ref() {
+                "elicitation" => {
+                    let (mut form, mut url) = (false, false);
+                    for (m, _) in x.entries() {
+                        form |= m == "form";
+                        url |= m == "url";
+                    }
+                    // CAP-3: `elicitation: {}` declares form mode.
+                    if form || !url {
+                        bits |= Self::FORM;
+                    }
+                    if url {
+                        bits |= Self::URL;
+                    }
+                }
+                "sampling" => {
+                    bits |= Self::SAMPLING;
+                    for (m, _) in x.entries() {
+                        match m.as_ref() {
+                            "tools" => bits |= Self::SAMPLING_TOOLS,
+                            "context" => bits |= Self::SAMPLING_CONTEXT,
+                            _ => {}
+                        }
+                    }
+                }
+                "roots" => bits |= Self::ROOTS,
+                _ => {}
+            }
+        }
+        ClientCaps(bits)
+    }
+
+    /// The declaration as a `ClientCapabilities`-shaped object, for
+    /// [`crate::protocol::missing_capabilities`].
+    pub fn to_value(self) -> Value {
+        let mut m = crate::json::Map::new();
+        let empty = || Value::Object(crate::json::Map::new());
+        let has = |b: u8| self.0 & b != 0;
+        if has(Self::FORM | Self::URL) {
+            let mut e = crate::json::Map::new();
+            if has(Self::FORM) {
+                e.push("form", empty());
+            }
+            if has(Self::URL) {
+                e.push("url", empty());
+            }
+            m.push("elicitation", Value::Object(e));
+        }
+        if has(Self::SAMPLING) {
+            let mut e = crate::json::Map::new();
+            if has(Self::SAMPLING_TOOLS) {
+                e.push("tools", empty());
+            }
+            if has(Self::SAMPLING_CONTEXT) {
+                e.push("context", empty());
+            }
+            m.push("sampling", Value::Object(e));
+        }
+        if has(Self::ROOTS) {
+            m.push("roots", empty());
+        }
+        Value::Object(m)
+    }
+}
+
+/// The state of one session.
+#[derive(Debug, Clone)]
+pub(crate) struct Session {
+    /// The era and revision: read by every family through the facts, moved only by the observe
+    /// pass.
+    pub(super) era: EraState,
+    /// Legacy: the client's `initialize` capabilities.
+    pub(super) client_caps: Option<Value>,
+    /// The server's capabilities (legacy `InitializeResult`, modern `DiscoverResult`).
+    pub(super) server_caps: Option<Value>,
+    /// Requests in flight, by the side that sent them.
+    pub(super) pending: [Bounded<IdKey, Pending>; 2],
+    /// Requests answered lately, by the side that sent them.
+    pub(super) answered: [Recent<IdKey>; 2],
+    /// Active progress tokens, by the side whose request carries them.
+    pub(super) progress: [Bounded<IdKey, Progress>; 2],
+    /// Open `subscriptions/listen` streams, by the listen request's id.
+    pub(super) subs: Bounded<IdKey, Subscription>,
+    /// Streams the server ended (a result, or its own `notifications/cancelled`).
+    pub(super) ended_subs: Recent<IdKey>,
+    /// Streams the client ended (a late message may cross the cancellation).
+    pub(super) cancelled_subs: Recent<IdKey>,
+    pub(super) awaiting: Bounded<u64, Awaiting>,
+    pub(super) awaiting_seq: u64,
+    /// Pending client requests that opted into log notifications (modern).
+    pub(super) log_opted: usize,
+    /// Legacy `resources/subscribe` URIs.
+    pub(super) resource_subs: Bounded<String, ()>,
+    /// `nextCursor`s given by list results, with the `cacheScope` of their page (CACHE-6).
+    pub(super) cursors: Bounded<(&'static str, String), Option<String>>,
+    pub(super) max_pending: usize,
+}
+
+impl Session {
+    /// A session whose request, token and subscription tables hold at most `max_pending`
+    /// entries each; answered ids, closed streams and cursors the last [`RECENT`], awaited
+    /// retries [`MRTR_CAP`].
+    pub fn new(max_pending: usize) -> Self {
+        Session {
+            era: EraState::new(),
+            client_caps: None,
+            server_caps: None,
+            pending: [Bounded::new(max_pending), Bounded::new(max_pending)],
+            answered: [Recent::new(RECENT), Recent::new(RECENT)],
+            progress: [Bounded::new(max_pending), Bounded::new(max_pending)],
+            subs: Bounded::new(max_pending),
+            ended_subs: Recent::new(RECENT),
+            cancelled_subs: Recent::new(RECENT),
+            awaiting: Bounded::new(MRTR_CAP),
+            awaiting_seq: 0,
+            log_opted: 0,
+            resource_subs: Bounded::new(max_pending),
+            cursors: Bounded::new(RECENT),
+            max_pending,
+        }
+    }
+
+    /// The revision the session negotiated (legacy) or last used (modern), once known.
+    pub fn revision(&self) -> Option<Revision> {
+        self.era.revision()
+    }
+
+    /// Drops what a finished (or forgotten) request held.
+    pub(super) fn forget(&mut self, from: Sender, p: &Pending) {
+        if let Some(tok) = &p.progress_token {
+            self.progress[from.ix()].remove(tok);
+        }
+        if p.log {
+            self.log_opted = self.log_opted.saturating_sub(1);
+        }
+    }
+
+    /// How many requests of `sender` are in flight (for the bounded-memory tests).
+    #[cfg(test)]
+    pub fn pending_len(&self, sender: Sender) -> usize {
+        self.pending[sender.ix()].len()
+    }
+
+    #[cfg(test)]
+    pub fn tracked(&self) -> usize {
+        self.pending.iter().map(|p| p.len()).sum::<usize>()
+            + self.progress.iter().map(|p| p.len()).sum::<usize>()
+            + self.subs.len()
+            + self.awaiting.len()
+            + self.resource_subs.len()
+    }
+}

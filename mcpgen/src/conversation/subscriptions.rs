@@ -1,0 +1,195 @@
+//! Subscriptions: modern `subscriptions/listen` streams (acknowledged once, first: SUB-2; the
+//! acknowledgment within the filter: SUB-3; only what the filter asked for: SUB-1; on an open
+//! stream: SUB-4; never a non-stream notification on one: SUB-11) and legacy
+//! `resources/subscribe` (updates only for subscribed URIs: SUB-12).
+
+use crate::json::{JsonView, Kind, Value};
+
+use super::facts::{Facts, Sender};
+use super::finding::{ptr, rule_finding, Finding};
+use super::keys::IdKey;
+use super::state::{Session, Subscription};
+
+const SUBSCRIPTION_ID_POINTER: &str = "/params/_meta/io.modelcontextprotocol~1subscriptionId";
+
+/// A client request: a modern listen opens a stream; a legacy `resources/subscribe` /
+/// `unsubscribe` adds or removes a URI.
+pub(super) fn request<'v, V: JsonView<'v>>(f: &Facts<'v, V>, method: &str, id: &IdKey, s: &mut Session) {
+    if f.from != Sender::Client {
+        return;
+    }
+    match method {
+        "subscriptions/listen" if f.modern => {
+            let filter = f.param("notifications").map(|x| x.to_value());
+            s.ended_subs.remove(id);
+            s.cancelled_subs.remove(id);
+            s.subs.insert(id.clone(), Subscription { acked: false, filter });
+        }
+        "resources/subscribe" | "resources/unsubscribe" if !f.modern => {
+            if let Some(uri) = f.param("uri").and_then(|u| u.as_str()) {
+                if method == "resources/subscribe" {
+                    s.resource_subs.insert(uri.into_owned(), ());
+                } else {
+                    s.resource_subs.remove(&uri.into_owned());
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// SUB-11: a notification that never travels on a stream (progress, a server's log message)
+/// carries a subscription id.
+pub(super) fn off_stream<'v, V: JsonView<'v>>(f: &Facts<'v, V>, method: &str, out: &mut Vec<Finding>) {
+    let never_on_a_stream = match method {
+        "notifications/progress" => true,
+        "notifications/message" => f.from == Sender::Server,
+        _ => false,
+    };
+    if never_on_a_stream && f.subscription_id.is_some() {
+        out.push(rule_finding(
+            "SUB-11",
+            SUBSCRIPTION_ID_POINTER,
+            "not",
+            format!("`{method}` never travels on a subscriptions/listen stream, yet it carries a subscription id"),
+        ));
+    }
+}
+
+/// SUB-12, legacy: `notifications/resources/updated` for a URI that was not subscribed.
+pub(super) fn legacy_resource_updated<'v, V: JsonView<'v>>(f: &Facts<'v, V>, s: &Session, out: &mut Vec<Finding>) {
+    let Some(uri) = f.param("uri").and_then(|u| u.as_str()) else { return };
+    if !s.resource_subs.contains(&uri.clone().into_owned()) {
+        out.push(rule_finding(
+            "SUB-12",
+            "/params/uri",
+            "",
+            format!("`{uri}` was not subscribed with resources/subscribe"),
+        ));
+    }
+}
+
+/// SUB-1..4 for a server notification tagged with a subscription id.
+pub(super) fn stream_message<'v, V: JsonView<'v>>(
+    f: &Facts<'v, V>,
+    method: &str,
+    sid: &IdKey,
+    s: &mut Session,
+    out: &mut Vec<Finding>,
+) {
+    let Some(sub) = s.subs.get_mut(sid) else {
+        if s.ended_subs.contains(sid) {
+            out.push(rule_finding(
+                "SUB-4",
+                SUBSCRIPTION_ID_POINTER,
+                "",
+                format!("the server already ended subscription {sid}; nothing more travels on it"),
+            ));
+        } else if !s.cancelled_subs.contains(sid) {
+            out.push(rule_finding(
+                "SUB-4",
+                SUBSCRIPTION_ID_POINTER,
+                "",
+                format!("{sid} is not the id of an open subscriptions/listen request"),
+            ));
+        }
+        return;
+    };
+    let requested = sub.filter.as_ref();
+    if method == "notifications/subscriptions/acknowledged" {
+        if sub.acked {
+            out.push(rule_finding(
+                "SUB-2",
+                "/method",
+                "",
+                format!("subscription {sid} is already acknowledged; the acknowledgment comes once, first"),
+            ));
+            return;
+        }
+        sub.acked = true;
+        // SUB-3: the acknowledged filter is a subset of the requested one.
+        let Some(ack) = f.param("notifications") else { return };
+        for (k, x) in ack.entries() {
+            let asked = requested.and_then(|r| r.get(&k));
+            let ok = match x.kind() {
+                Kind::Bool => x.as_bool() != Some(true) || asked.and_then(|x| x.as_bool()) == Some(true),
+                Kind::Array => x.items().all(|u| {
+                    let u = u.as_str();
+                    asked.and_then(Value::as_array).is_some_and(|a| a.iter().any(|y| y.as_str() == u.as_deref()))
+                }),
+                _ => true,
+            };
+            if !ok {
+                out.push(rule_finding(
+                    "SUB-3",
+                    ptr("/params/notifications", &k),
+                    "",
+                    format!("the acknowledgment grants `{k}` beyond what the listen request asked for"),
+                ));
+            }
+        }
+        return;
+    }
+    if !sub.acked {
+        out.push(rule_finding(
+            "SUB-2",
+            "/method",
+            "",
+            format!("`{method}` travels on subscription {sid} before its acknowledgment"),
+        ));
+    }
+    let flag = |k: &str| requested.and_then(|r| r.get(k)).and_then(|x| x.as_bool()) == Some(true);
+    let asked = match method {
+        "notifications/tools/list_changed" => flag("toolsListChanged"),
+        "notifications/prompts/list_changed" => flag("promptsListChanged"),
+        "notifications/resources/list_changed" => flag("resourcesListChanged"),
+        "notifications/resources/updated" => {
+            let uri = f.param("uri").and_then(|u| u.as_str());
+            let list = requested.and_then(|r| r.get("resourceSubscriptions")).and_then(Value::as_array);
+            match (uri, list) {
+                (Some(u), Some(l)) => l.iter().any(|x| x.as_str() == Some(u.as_ref())),
+                (None, _) => true,
+                _ => false,
+            }
+        }
+        _ => true,
+    };
+    if !asked {
+        out.push(rule_finding(
+            "SUB-1",
+            "/method",
+            "",
+            format!("subscription {sid} did not ask for `{method}` in its filter"),
+        ));
+    }
+}
+
+/// A listen request answered with an error: the stream is over.
+pub(super) fn ended_by_error(id: IdKey, s: &mut Session) {
+    if s.subs.remove(&id).is_some() {
+        s.ended_subs.insert(id);
+    }
+}
+
+/// The result that closes a listen stream: it carries the stream's id (SUB-4) and comes after
+/// the acknowledgment (SUB-2).
+pub(super) fn closing_result<'v, V: JsonView<'v>>(id: IdKey, result: &V, s: &mut Session, out: &mut Vec<Finding>) {
+    let echoed = result.get("_meta").and_then(|m| m.get(super::facts::SUBSCRIPTION_ID)).and_then(|x| IdKey::of(&x));
+    if echoed.as_ref().is_some_and(|e| *e != id) {
+        out.push(rule_finding(
+            "SUB-4",
+            "/result/_meta/io.modelcontextprotocol~1subscriptionId",
+            "const",
+            format!(
+                "the closing result of subscription {id} must carry its id, not {}",
+                echoed.map(|e| e.to_string()).unwrap_or_default()
+            ),
+        ));
+    }
+    if let Some(sub) = s.subs.remove(&id) {
+        if !sub.acked {
+            out.push(rule_finding("SUB-2", "/result", "", format!("subscription {id} ends before its acknowledgment")));
+        }
+        s.ended_subs.insert(id);
+    }
+}
