@@ -93,7 +93,7 @@ pub(crate) fn check<'h>(
             ));
         };
         match decode_header_value(h) {
-            Err(e) => Err(mismatch(id, "HTTP-11", format!("Header mismatch: Mcp-Name cannot be read: {e}"))),
+            Err(e) => Err(mismatch(id, id::HTTP_11, format!("Header mismatch: Mcp-Name cannot be read: {e}"))),
             Ok(decoded) if decoded != name => Err(mismatch(
                 id,
                 id::HTTP_11,

@@ -1,6 +1,7 @@
 //! Checking and compiling one schema ([`compile_schema`]: dialect, limits, meta-schema,
 //! references) and validating instances with it ([`CompiledSchema::validate`]).
 
+use crate::rules::id;
 use std::fmt;
 
 use serde_json::Value;
@@ -247,8 +248,8 @@ impl CompiledSchema {
     /// Validates an instance; pointers in the errors point into the instance.
     pub fn validate(&self, instance: &Value) -> Result<(), ToolCallError> {
         let rule = match self.role {
-            SchemaRole::Input => "TOOL-5",
-            SchemaRole::Output => "TOOL-4",
+            SchemaRole::Input => id::TOOL_5,
+            SchemaRole::Output => id::TOOL_4,
         };
         if let Some(pointer) = depth::first_value_deeper(instance, self.limits.max_instance_depth) {
             return Err(ToolCallError::LimitExceeded(vec![ValidationError::new(
@@ -260,7 +261,7 @@ impl CompiledSchema {
                 ),
             )
             .with_schema_path("#")
-            .with_rule("JSCHEMA-8")]));
+            .with_rule(id::JSCHEMA_8)]));
         }
         if self.validator.is_valid(instance) {
             return Ok(());
@@ -272,7 +273,7 @@ impl CompiledSchema {
             let over_budget = matches!(e.kind(), K::BacktrackLimitExceeded { .. } | K::RegexEngineFailure { .. });
             let converted = ValidationError::new(e.instance_path().as_str(), keyword_of(&e), truncate(&e.to_string()))
                 .with_schema_path(format!("#{}", e.schema_path().as_str()))
-                .with_rule(if over_budget { "JSCHEMA-8" } else { rule });
+                .with_rule(if over_budget { id::JSCHEMA_8 } else { rule });
             if over_budget {
                 limit.push(converted);
             } else {

@@ -5,6 +5,7 @@
 //! change. Build them with their constructors, read them with their accessors; the surfaces map
 //! them by variant and kind, never by message text.
 
+use crate::rules::id;
 use std::fmt;
 
 use crate::json::ParseError;
@@ -76,13 +77,13 @@ impl SchemaErrorKind {
     /// The protocol rule the check comes from.
     pub fn rule(self) -> &'static str {
         match self {
-            SchemaErrorKind::InvalidTool | SchemaErrorKind::RootNotObject => "JSCHEMA-9",
-            SchemaErrorKind::UnsupportedDialect => "JSCHEMA-3",
-            SchemaErrorKind::InvalidSchema => "JSCHEMA-4",
-            SchemaErrorKind::NetworkRef => "JSCHEMA-5",
-            SchemaErrorKind::RefRefused => "JSCHEMA-6",
-            SchemaErrorKind::UnresolvedRef => "JSCHEMA-7",
-            _ => "JSCHEMA-8",
+            SchemaErrorKind::InvalidTool | SchemaErrorKind::RootNotObject => id::JSCHEMA_9,
+            SchemaErrorKind::UnsupportedDialect => id::JSCHEMA_3,
+            SchemaErrorKind::InvalidSchema => id::JSCHEMA_4,
+            SchemaErrorKind::NetworkRef => id::JSCHEMA_5,
+            SchemaErrorKind::RefRefused => id::JSCHEMA_6,
+            SchemaErrorKind::UnresolvedRef => id::JSCHEMA_7,
+            _ => id::JSCHEMA_8,
         }
     }
 

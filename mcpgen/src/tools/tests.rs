@@ -1,5 +1,6 @@
 //! Resolver, cache and dialect tests (the shared cases are in `vectors/tools/`).
 
+use crate::rules::id;
 use std::io;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -253,7 +254,7 @@ fn backtrack_limit_is_a_limit_error_at_validation() {
     let compiled = compile_schema(&schema, SchemaRole::Input, &opts).unwrap();
     let err = compiled.validate(&json!({"s": "a".repeat(200) + "b"})).unwrap_err();
     assert_eq!(err.kind(), "limit_exceeded", "{err}");
-    assert_eq!(err.errors()[0].rule, Some("JSCHEMA-8"));
+    assert_eq!(err.errors()[0].rule, Some(id::JSCHEMA_8));
     assert_eq!(err.errors()[0].pointer, "/s");
 }
 
@@ -297,9 +298,9 @@ fn typed_tools_of_every_revision_are_sources() {
     let tool = crate::rev_2026_07_28::Tool::decode_bytes(bytes, crate::Policy::Lossless).unwrap();
     assert!(validate_tool_arguments(&tool, &json!({"city": "Paris"})).is_ok());
     let err = validate_tool_arguments(&tool, &json!({})).unwrap_err();
-    assert_eq!((err.kind(), err.errors()[0].keyword, err.errors()[0].rule), ("invalid", "required", Some("TOOL-5")));
+    assert_eq!((err.kind(), err.errors()[0].keyword, err.errors()[0].rule), ("invalid", "required", Some(id::TOOL_5)));
     let err = validate_structured_content(&tool, &json!({})).unwrap_err();
-    assert_eq!(err.errors()[0].rule, Some("TOOL-4"));
+    assert_eq!(err.errors()[0].rule, Some(id::TOOL_4));
     let old = crate::rev_2024_11_05::Tool::decode_bytes(
         br#"{"name":"t","inputSchema":{"type":"object"}}"#,
         crate::Policy::Lossless,
@@ -389,7 +390,7 @@ fn tools_nested_past_the_parser_limit_are_too_deep() {
         assert_eq!(e.errors.len(), 1, "{e}");
         let p = format!("/inputSchema/default{}", "/0".repeat(126));
         assert_eq!((e.errors[0].kind, e.errors[0].pointer.as_str()), (SchemaErrorKind::TooDeep, p.as_str()), "{e}");
-        assert_eq!(e.errors[0].rule(), "JSCHEMA-8");
+        assert_eq!(e.errors[0].rule(), id::JSCHEMA_8);
         assert_eq!(e.errors[0].message, "arrays and objects nested deeper than 128 levels (the JSON parser's limit)");
     }
     // The same from a value (no parser involved), and from a list: pointers are into the tool.
