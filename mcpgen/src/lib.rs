@@ -180,6 +180,11 @@ pub fn validate_view<'v, V: JsonView<'v>>(
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeDoctests;
 
+/// `docs/rust.md`'s Rust snippets, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/rust.md")]
+pub struct RustGuideDoctests;
+
 /// `docs/conversations.md`'s Rust snippets, compiled and run as doc tests.
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/conversations.md")]
