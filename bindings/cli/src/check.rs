@@ -21,7 +21,7 @@ fn refusal(e: &ProtocolError) -> Map {
 
 pub fn run(input: &Input, config: &ServerConfig, jsonl: bool, json: bool) -> Result<ExitCode, UsageError> {
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-    let io = |e: std::io::Error| UsageError(format!("cannot write output: {e}"));
+    let io = crate::output_error;
     let (mut total, mut refused) = (0usize, 0usize);
     for (line, bytes) in split_lines(&input.bytes, jsonl) {
         total += 1;

@@ -159,7 +159,7 @@ pub fn run(path: &PathBuf, options: ConversationOptions, json: bool) -> Result<E
     let name = if path.as_os_str() == "-" { "<stdin>".to_owned() } else { path.display().to_string() };
     let mut sessions = Sessions::new(options);
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-    let io = |e: std::io::Error| UsageError(format!("cannot write output: {e}"));
+    let io = crate::output_error;
     let (mut total, mut invalid, mut warned, mut bad_lines) = (0usize, 0usize, 0usize, 0usize);
     for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
         let line = line.strip_suffix(b"\r").unwrap_or(line);

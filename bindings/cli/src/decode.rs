@@ -26,7 +26,7 @@ pub fn run(
     json: bool,
 ) -> Result<ExitCode, UsageError> {
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-    let io = |e: std::io::Error| UsageError(format!("cannot write output: {e}"));
+    let io = crate::output_error;
     let mut failed = 0usize;
     for (line, bytes) in split_lines(&input.bytes, jsonl) {
         let mut skipped = Vec::new();
@@ -41,10 +41,14 @@ pub fn run(
                 })
             }
         };
-        if let Err(DecodeError::UnknownDefinition { revision, name, .. }) = &decoded {
-            return Err(UsageError(format!(
-                "revision {revision} has no definition named `{name}` (see `mcpgen defs --revision {revision}`)"
-            )));
+        // Names given on the command line: a typo is a usage error (exit 2), with a suggestion.
+        match &decoded {
+            Err(DecodeError::UnknownDefinition { name, .. }) => return Err(crate::unknown_definition(rev, name)),
+            Err(e @ DecodeError::UnknownMethod { method, .. }) => {
+                let hint = crate::suggest::did_you_mean(method, crate::suggest::methods(rev));
+                return Err(UsageError(format!("--result-for: {e}{hint}")));
+            }
+            _ => {}
         }
         failed += usize::from(decoded.is_err());
         let source = format!("{}:{line}", input.name);

@@ -11,7 +11,7 @@ use mcpgen::Revision;
 use crate::UsageError;
 
 fn write_out(s: &str) -> Result<(), UsageError> {
-    std::io::stdout().lock().write_all(s.as_bytes()).map_err(|e| UsageError(format!("cannot write output: {e}")))
+    std::io::stdout().lock().write_all(s.as_bytes()).map_err(crate::output_error)
 }
 
 /// Shaped like a rule id: `FAMILY-N` (`META-6`, `meta-6`) or an upper-case word, possibly
@@ -37,8 +37,9 @@ fn rule_shaped(s: &str) -> bool {
 pub fn rule(name: &str) -> Result<Option<ExitCode>, UsageError> {
     let Some(rule) = mcpgen::rules::lookup(name) else {
         if rule_shaped(name) {
+            let hint = crate::suggest::did_you_mean(name, mcpgen::rules::catalogue().iter().map(|r| r.id));
             return Err(UsageError(format!(
-                "`{name}` is not a rule id of the catalogue (see `mcpgen rules`, or docs/rules.md)"
+                "`{name}` is not a rule id of the catalogue{hint} (see `mcpgen rules`, or docs/rules.md)"
             )));
         }
         return Ok(None);
@@ -104,8 +105,10 @@ pub fn run(rev: Revision, name: &str) -> Result<ExitCode, UsageError> {
     let by_method = rev.methods().iter().find(|m| m.method == name);
     let def_name = by_method.map(|m| m.request_def).unwrap_or(name);
     let def = mcpgen::definition(rev, def_name).map_err(|_| {
+        let hint =
+            crate::suggest::did_you_mean(name, crate::suggest::definitions(rev).chain(crate::suggest::methods(rev)));
         UsageError(format!(
-            "revision {rev} has no definition or method named `{name}` (see `mcpgen defs --revision {rev}`)"
+            "revision {rev} has no definition or method named `{name}`{hint} (see `mcpgen defs --revision {rev}`)"
         ))
     })?;
     let mut s = String::new();

@@ -16,6 +16,7 @@ mod conversation;
 mod decode;
 mod explain;
 mod proxy;
+mod suggest;
 mod validate;
 
 #[derive(Parser)]
@@ -40,7 +41,7 @@ enum Command {
         #[arg(long, default_value_t = latest_revision())]
         revision: String,
         /// Definition to decode as (`CallToolRequest`, `JSONRPCMessage`, …).
-        #[arg(long, required_unless_present = "result_for", conflicts_with = "result_for")]
+        #[arg(long, conflicts_with = "result_for")]
         def: Option<String>,
         /// Decode a result given the method of the request it answers (`tools/call`, …).
         #[arg(long, value_name = "METHOD")]
@@ -116,9 +117,9 @@ enum Command {
     /// `"session"`) is checked in order, results against their requests and rules across
     /// messages included; the revision comes from the session itself.
     Validate {
-        /// Schema revision.
-        #[arg(long, default_value_t = latest_revision(), conflicts_with = "conversation")]
-        revision: String,
+        /// Schema revision (default: the newest of this build).
+        #[arg(long, conflicts_with = "conversation")]
+        revision: Option<String>,
         /// Validate against this definition instead of by method.
         #[arg(long, conflicts_with = "conversation")]
         def: Option<String>,
@@ -223,6 +224,24 @@ enum Format {
 /// A failure that is the caller's fault (usage, I/O): exit 2.
 pub(crate) struct UsageError(pub(crate) String);
 
+/// A failed write to stdout. A closed stdout (`mcpgen rules | head`) ends the command quietly,
+/// with status 0, as ripgrep does: the reader has what it wanted. Any other write error is an
+/// I/O error (exit 2).
+pub(crate) fn output_error(e: std::io::Error) -> UsageError {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    UsageError(format!("cannot write output: {e}"))
+}
+
+/// The message for a definition name the revision lacks, with a suggestion.
+pub(crate) fn unknown_definition(rev: Revision, name: &str) -> UsageError {
+    UsageError(format!(
+        "revision {rev} has no definition named `{name}`{} (see `mcpgen defs --revision {rev}`)",
+        suggest::did_you_mean(name, suggest::definitions(rev))
+    ))
+}
+
 /// One input document: its display name and bytes.
 pub(crate) struct Input {
     pub(crate) name: String,
@@ -287,15 +306,13 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
                 let options = ConversationOptions { validation: opts, ..ConversationOptions::default() };
                 return conversation::run(&file, options, format == Format::Json);
             }
-            let rev = revision(&rev)?;
+            let explicit = rev.is_some();
+            let rev = revision(&rev.unwrap_or_else(latest_revision))?;
             if let Some(d) = &def {
-                mcpgen::definition(rev, d).map_err(|_| {
-                    UsageError(format!(
-                        "revision {rev} has no definition named `{d}` (see `mcpgen defs --revision {rev}`)"
-                    ))
-                })?;
+                mcpgen::definition(rev, d).map_err(|_| unknown_definition(rev, d))?;
             }
-            validate::run(&validate::Settings { revision: rev, def, jsonl, opts, json: format == Format::Json }, &paths)
+            let json = format == Format::Json;
+            validate::run(&validate::Settings { revision: rev, explicit, def, jsonl, opts, json }, &paths)
         }
         Command::CheckRequest { supported_versions, jsonl, format, input } => {
             let config = match supported_versions {
@@ -327,8 +344,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             let rev = revision(&rev)?;
             let mut out = std::io::stdout().lock();
             for d in rev.definitions() {
-                writeln!(out, "{:<44} {}", d.name, d.summary)
-                    .map_err(|e| UsageError(format!("cannot write output: {e}")))?;
+                writeln!(out, "{:<44} {}", d.name, d.summary).map_err(output_error)?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -348,7 +364,7 @@ fn check_tool(input: &PathBuf) -> Result<ExitCode, UsageError> {
         }
     };
     let mut out = std::io::stdout().lock();
-    let write_err = |e: std::io::Error| UsageError(format!("cannot write output: {e}"));
+    let write_err = output_error;
     let mut bad = 0;
     for r in &reports {
         let at = if r.pointer().is_empty() { String::new() } else { format!(" ({})", r.pointer()) };

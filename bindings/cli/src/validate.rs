@@ -13,6 +13,9 @@ use crate::UsageError;
 
 pub struct Settings {
     pub revision: Revision,
+    /// Whether `--revision` was given (else `revision` is the newest, and a message of an older
+    /// revision gets a hint).
+    pub explicit: bool,
     pub def: Option<String>,
     pub jsonl: bool,
     pub opts: Options,
@@ -112,6 +115,31 @@ fn check(settings: &Settings, bytes: &[u8]) -> Verdict {
     }
 }
 
+/// For a message refused for a missing `_meta` (META-6) or an unknown method (MSG-9) under the
+/// default revision: the older revision that accepts it, newest first (`initialize`, `ping`,
+/// requests without `_meta` are valid 2025-11-25 messages).
+fn legacy_revision(settings: &Settings, bytes: &[u8], errors: &[ValidationError]) -> Option<Revision> {
+    use mcpgen::rules::id;
+    if settings.explicit
+        || settings.def.is_some()
+        || !errors.iter().any(|e| matches!(e.rule, Some(id::META_6 | id::MSG_9)))
+    {
+        return None;
+    }
+    let tape = Tape::parse_bytes(bytes).ok()?;
+    Revision::all()
+        .iter()
+        .copied()
+        .filter(|&r| r != settings.revision)
+        .find(|&r| validate_message_view(r, &tape.root(), settings.opts).is_ok())
+}
+
+/// A success response (it has `result`), valid or not: checked alone, only as a generic result.
+fn is_result(bytes: &[u8]) -> bool {
+    use mcpgen::JsonView;
+    Tape::parse_bytes(bytes).is_ok_and(|t| t.root().get("result").is_some())
+}
+
 fn describe_kind(kind: &Option<MessageKind>) -> String {
     match kind {
         None => String::new(),
@@ -159,10 +187,10 @@ pub fn run(settings: &Settings, paths: &[PathBuf]) -> Result<ExitCode, UsageErro
     }
     let mut progress = Progress::new(inputs.iter().map(|i| i.bytes.len()).sum());
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-    let io = |e: std::io::Error| UsageError(format!("cannot write output: {e}"));
+    let io = crate::output_error;
     let all: Vec<(&str, usize, &[u8])> =
         inputs.iter().flat_map(|i| messages(i).into_iter().map(move |(line, b)| (i.name.as_str(), line, b))).collect();
-    let (mut total, mut invalid) = (0usize, 0usize);
+    let (mut total, mut invalid, mut results) = (0usize, 0usize, 0usize);
     for &(name, line, bytes) in &all {
         total += 1;
         let source = format!("{name}:{line}");
@@ -185,6 +213,13 @@ pub fn run(settings: &Settings, paths: &[PathBuf]) -> Result<ExitCode, UsageErro
                 for e in errors {
                     writeln!(stdout, "  {}", e.to_string().replace('\n', "\n  ")).map_err(io)?;
                 }
+                if let Some(older) = legacy_revision(settings, bytes, errors) {
+                    writeln!(
+                        stdout,
+                        "  hint: this looks like a {older} message (valid there); pass `--revision {older}` to check it as one"
+                    )
+                    .map_err(io)?;
+                }
             }
             // A single message: say what it was read as.
             (Verdict::Valid(kind), false) if all.len() == 1 => {
@@ -192,9 +227,8 @@ pub fn run(settings: &Settings, paths: &[PathBuf]) -> Result<ExitCode, UsageErro
             }
             (Verdict::Valid(_), false) => {}
         }
-        if let Verdict::Invalid(_) = verdict {
-            invalid += 1;
-        }
+        invalid += usize::from(matches!(verdict, Verdict::Invalid(_)));
+        results += usize::from(settings.def.is_none() && is_result(bytes));
     }
     progress.finish();
     stdout.flush().map_err(io)?;
@@ -204,6 +238,14 @@ pub fn run(settings: &Settings, paths: &[PathBuf]) -> Result<ExitCode, UsageErro
             if total == 1 { "" } else { "s" },
             total - invalid
         );
+        if results > 0 {
+            eprintln!(
+                "note: {results} response{s} checked as a generic result (a result's shape depends on the request it \
+                 answers): `mcpgen decode --result-for METHOD FILE` checks one against its method, \
+                 `mcpgen validate --conversation FILE` a whole recorded session",
+                s = if results == 1 { "" } else { "s" }
+            );
+        }
     }
     Ok(if invalid == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

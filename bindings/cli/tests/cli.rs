@@ -66,14 +66,14 @@ fn result_for_method() {
         mcpgen(&["decode", "--result-for", "tools/call", "-"], br#"{"resultType":"later","content":[]}"#);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("RESULT-3"), "{err}");
+    // A method the revision lacks is a name given on the command line: a usage error (exit 2,
+    // as an unknown `--def`), with the core's MSG-9 message.
     for method in ["no/such/method", "initialize"] {
         let (code, out, err) =
             mcpgen(&["decode", "--result-for", method, "--format", "json", "-"], br#"{"resultType":"complete"}"#);
-        assert_eq!(code, 1, "{method}: {out}{err}");
-        let report: serde_json::Value = serde_json::from_str(&out).unwrap();
-        assert_eq!(report["valid"], false, "{out}");
-        assert_eq!(report["errors"][0]["rule"], "MSG-9", "{method}: {out}");
-        assert_eq!(report["errors"][0]["keyword"], "enum", "{method}: {out}");
+        assert_eq!(code, 2, "{method}: {out}{err}");
+        assert!(out.is_empty(), "{out}");
+        assert!(err.contains(&format!("no method `{method}`")) && err.contains("MSG-9"), "{err}");
     }
 }
 
@@ -608,6 +608,18 @@ fn decode_reports_the_vectors_errors() {
         }
         args.push("-");
         let (code, out, err) = mcpgen(&args, vector_input(&v).as_bytes());
+        // So is a `--result-for` method the revision lacks (MSG-9 at `/method`): exit 2, the
+        // core's message on stderr.
+        let method_unknown = expect["errors"].as_array().is_some_and(|e| {
+            e.iter().any(|e| e["rule"] == "MSG-9" && e["pointer"] == "/method")
+                && decode["result_for_method"].is_string()
+        });
+        if method_unknown {
+            assert_eq!(code, 2, "{name}: {out}{err}");
+            assert!(err.contains("MSG-9"), "{name}: {err}");
+            with_patterns += 1;
+            continue;
+        }
         assert_eq!(code, 1, "{name}: {out}{err}");
         let line: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
         let errors = json_errors(&line);
@@ -695,4 +707,94 @@ fn decode_skip_invalid_items_runs_the_vectors() {
         run += 1;
     }
     assert!(run >= 5, "only {run} skip vectors");
+}
+
+// The first mistakes a new user makes, answered (issue 25).
+
+const LEGACY_INITIALIZE: &[u8] = br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#;
+
+#[test]
+fn a_legacy_message_under_the_default_revision_hints_revision() {
+    let hint = "pass `--revision 2025-11-25`";
+    // `initialize` (MSG-9 in 2026-07-28) and a request without `_meta` (META-6).
+    for input in [LEGACY_INITIALIZE, br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#] {
+        let (code, out, err) = mcpgen(&["validate", "-"], input);
+        assert_eq!(code, 1, "{err}");
+        assert!(out.contains(hint), "{out}");
+        // Asked for explicitly, the revision is what the user meant: no hint.
+        let (code, out, _) = mcpgen(&["validate", "--revision", "2026-07-28", "-"], input);
+        assert_eq!(code, 1);
+        assert!(!out.contains("hint"), "{out}");
+    }
+    // Invalid in every revision: no hint either.
+    let (_, out, _) = mcpgen(&["validate", "-"], br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{}}"#);
+    assert!(!out.contains("hint"), "{out}");
+}
+
+#[test]
+fn a_lone_response_says_it_was_checked_as_a_generic_result() {
+    let note = |input: &[u8]| mcpgen(&["validate", "-"], input).2;
+    for response in [
+        &br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","tools":"not a list"}}"#[..],
+        br#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#,
+    ] {
+        let err = note(response);
+        assert!(err.contains("checked as a generic result"), "{err}");
+        assert!(err.contains("--result-for METHOD") && err.contains("--conversation"), "{err}");
+    }
+    assert!(!note(LEGACY_INITIALIZE).contains("generic result"));
+}
+
+#[test]
+fn names_with_a_typo_exit_2_with_a_suggestion() {
+    let request = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
+    let cases: [(&[&str], &str); 5] = [
+        (&["decode", "--def", "CallToolReqest", "-"], "did you mean `CallToolRequest`?"),
+        (&["validate", "--def", "CallToolReqest", "-"], "did you mean `CallToolRequest`?"),
+        (&["decode", "--result-for", "tools/lis", "-"], "did you mean `tools/list`?"),
+        (&["explain", "tools/lsit"], "did you mean `tools/list`?"),
+        (&["explain", "META-66"], "did you mean `META-6`?"),
+    ];
+    for (args, suggestion) in cases {
+        let (code, out, err) = mcpgen(args, request);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert!(err.contains(suggestion), "{args:?}: {err}");
+    }
+    // Nothing close: no suggestion, still a usage error.
+    let (code, _, err) = mcpgen(&["decode", "--def", "Zzzzzz", "-"], request);
+    assert_eq!(code, 2);
+    assert!(!err.contains("did you mean"), "{err}");
+}
+
+#[test]
+fn decode_without_a_target_names_both_flags() {
+    let (code, _, err) = mcpgen(&["decode", "-"], b"{}");
+    assert_eq!(code, 2);
+    assert!(err.contains("--def NAME") && err.contains("--result-for METHOD"), "{err}");
+}
+
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    for args in [&["rules"][..], &["defs"], &["explain", "tools/call"]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mcpgen"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn mcpgen");
+        drop(child.stdout.take()); // the reader goes away before mcpgen writes (`mcpgen rules | head -0`)
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(out.stderr.is_empty(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+}
+
+#[test]
+fn text_errors_have_no_empty_schema_path() {
+    let (code, out, _) = mcpgen(&["validate", "-"], br#"{"jsonrpc":"2.0","id":1,"method":"tools/calll","params":{}}"#);
+    assert_eq!(code, 1);
+    assert!(out.contains("[MSG-9; enum]"), "{out}");
+    let (_, out, _) = mcpgen(&["validate", "-"], b"{not json");
+    assert!(!out.contains(" at ]"), "{out}");
 }

@@ -97,7 +97,7 @@ impl Options {
 /// use mcpgen_runtime::ValidationError;
 ///
 /// let e = ValidationError::new("/method", "enum", "unknown method `tools/calll`").with_rule("MSG-9");
-/// assert_eq!(e.to_string(), "/method: unknown method `tools/calll` [MSG-9; enum at ]");
+/// assert_eq!(e.to_string(), "/method: unknown method `tools/calll` [MSG-9; enum]");
 /// assert_eq!(
 ///     mcpgen_runtime::ToJson::to_json_string(&e.to_json()),
 ///     r#"{"pointer":"/method","schemaPath":"","keyword":"enum","rule":"MSG-9","message":"unknown method `tools/calll`"}"#
@@ -197,9 +197,17 @@ impl fmt::Display for ValidationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let at = if self.pointer.is_empty() { "(root)" } else { self.pointer.as_str() };
         write!(f, "{at}: {}", self.message)?;
-        match self.rule {
-            Some(rule) => write!(f, " [{rule}; {} at {}]", self.keyword, self.schema_path)?,
-            None => write!(f, " [{} at {}]", self.keyword, self.schema_path)?,
+        // `[RULE; keyword at #/schema/path]`, each part only when there is one (a rule-only
+        // finding has neither keyword nor schema path).
+        let mut tag = self.rule.map(str::to_owned).unwrap_or_default();
+        if !self.keyword.is_empty() {
+            tag += &format!("{}{}", if tag.is_empty() { "" } else { "; " }, self.keyword);
+            if !self.schema_path.is_empty() {
+                tag += &format!(" at {}", self.schema_path);
+            }
+        }
+        if !tag.is_empty() {
+            write!(f, " [{tag}]")?;
         }
         for arm in &self.arms {
             for e in &arm.errors {
