@@ -154,7 +154,12 @@ pub fn check_line(sessions: &mut Sessions, line: &[u8]) -> Result<(Sender, Vec<F
 }
 
 /// `mcpgen validate --conversation FILE|-`.
-pub fn run(path: &PathBuf, options: ConversationOptions, json: bool) -> Result<ExitCode, UsageError> {
+pub fn run(
+    path: &PathBuf,
+    options: ConversationOptions,
+    fail_on: crate::FailOn,
+    json: bool,
+) -> Result<ExitCode, UsageError> {
     let bytes = crate::read_input(path)?;
     let name = if path.as_os_str() == "-" { "<stdin>".to_owned() } else { path.display().to_string() };
     let mut sessions = Sessions::new(options);
@@ -206,5 +211,5 @@ pub fn run(path: &PathBuf, options: ConversationOptions, json: bool) -> Result<E
     if bad_lines > 0 {
         return Err(UsageError(format!("{name}: {bad_lines} line(s) that are not conversation lines (see above)")));
     }
-    Ok(if invalid == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if fail_on.fails(invalid, warned) { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

@@ -129,6 +129,9 @@ enum Command {
         /// Check a conversation file (JSON Lines, `-` for standard input) as whole sessions.
         #[arg(long, value_name = "FILE")]
         conversation: Option<PathBuf>,
+        /// With --conversation: exit 1 on `error`-level findings (the default) or on `warning`s too.
+        #[arg(long, value_enum, value_name = "LEVEL")]
+        fail_on: Option<FailOn>,
         /// Assert `format` (`uri`, `uri-template`, `byte`) instead of treating it as an annotation.
         #[arg(long)]
         strict_formats: bool,
@@ -189,6 +192,10 @@ enum Command {
         /// Unknown-key policy of the checks.
         #[arg(long, default_value = "lossless", value_parser = ["strict", "lenient", "lossless"])]
         policy: String,
+        /// Exit 1 when a message had a finding at this level (`error`, or `warning` for either),
+        /// where the server itself exits 0; without it the proxy exits with the server's status.
+        #[arg(long, value_enum, value_name = "LEVEL")]
+        fail_on: Option<FailOn>,
         /// The server command and its arguments (after `--`).
         #[arg(last = true, required = true, value_name = "COMMAND")]
         command: Vec<OsString>,
@@ -213,6 +220,22 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
+}
+
+/// `--fail-on`: the finding level that makes the exit status 1.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum FailOn {
+    /// MUST / MUST NOT and schema violations.
+    Error,
+    /// Also SHOULD (warning-level findings).
+    Warning,
+}
+
+impl FailOn {
+    /// Whether messages with errors / with warnings only reach this level.
+    pub(crate) fn fails(self, errors: usize, warnings_only: usize) -> bool {
+        errors > 0 || (self == FailOn::Warning && warnings_only > 0)
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -299,12 +322,26 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
         Command::CheckIcon { uri, bytes, mime, allow_http, allow_svg, server } => {
             check_icon(&uri, bytes.as_ref(), mime.as_deref(), allow_http, allow_svg, server.as_deref())
         }
-        Command::Validate { revision: rev, def, jsonl, conversation, strict_formats, policy: p, format, paths } => {
+        Command::Validate {
+            revision: rev,
+            def,
+            jsonl,
+            conversation,
+            fail_on,
+            strict_formats,
+            policy: p,
+            format,
+            paths,
+        } => {
             let policy = policy(&p)?;
             let opts = mcpgen::Options { policy, strict_formats, ..mcpgen::Options::default() };
             if let Some(file) = conversation {
                 let options = ConversationOptions { validation: opts, ..ConversationOptions::default() };
-                return conversation::run(&file, options, format == Format::Json);
+                let fail_on = fail_on.unwrap_or(FailOn::Error);
+                return conversation::run(&file, options, fail_on, format == Format::Json);
+            }
+            if fail_on.is_some() {
+                return Err(UsageError("--fail-on applies to --conversation (messages alone fail on any error)".into()));
             }
             let explicit = rev.is_some();
             let rev = revision(&rev.unwrap_or_else(latest_revision))?;
@@ -327,10 +364,10 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             let input = read_named(&input)?;
             check::run(&input, &config, jsonl, format == Format::Json)
         }
-        Command::Proxy { report, record, enforce, strict_formats, policy: p, command } => {
+        Command::Proxy { report, record, enforce, strict_formats, policy: p, fail_on, command } => {
             let validation = mcpgen::Options { policy: policy(&p)?, strict_formats, ..mcpgen::Options::default() };
             let options = ConversationOptions { validation, ..ConversationOptions::default() };
-            proxy::run(proxy::Settings { report, record, enforce, command, options })
+            proxy::run(proxy::Settings { report, record, enforce, command, options, fail_on })
         }
         Command::Explain { revision: rev, def } => {
             if let Some(code) = explain::rule(&def)? {

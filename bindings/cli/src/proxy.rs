@@ -31,6 +31,15 @@ pub struct Settings {
     pub enforce: bool,
     pub command: Vec<OsString>,
     pub options: ConversationOptions,
+    /// Exit 1 (when the server itself exits 0) once a finding at this level or above was made.
+    pub fail_on: Option<crate::FailOn>,
+}
+
+/// What the checker saw: messages with an error-level finding, and with warnings only.
+#[derive(Default)]
+struct Tally {
+    errors: usize,
+    warnings: usize,
 }
 
 /// Messages waiting for the checker at most; past it the relays wait (bounded memory).
@@ -102,9 +111,17 @@ pub fn run(settings: Settings) -> Result<ExitCode, UsageError> {
     // The client relay may still be blocked reading our stdin: it is not joined. Messages it
     // handed over are in the channel before `Stop`.
     let _ = tx.send(Event::Stop);
-    let _ = checker.join();
+    let tally = checker.join().unwrap_or_default();
     if let Ok(mut out) = client_out.lock() {
         let _ = out.flush();
+    }
+    let failed = settings.fail_on.is_some_and(|level| level.fails(tally.errors, tally.warnings));
+    if failed && status.success() {
+        eprintln!(
+            "mcpgen proxy: {} message(s) with errors, {} with warnings only (--fail-on): exit 1",
+            tally.errors, tally.warnings
+        );
+        return Ok(ExitCode::from(1));
     }
     Ok(exit_like(status))
 }
@@ -244,7 +261,8 @@ fn check_all(
     source_name: String,
     mut report: Option<BufWriter<File>>,
     mut record: Option<BufWriter<File>>,
-) {
+) -> Tally {
+    let mut tally = Tally::default();
     let mut n = 0usize;
     let stderr = std::io::stderr();
     loop {
@@ -278,6 +296,11 @@ fn check_all(
         if findings.is_empty() {
             continue;
         }
+        if findings.iter().any(Finding::is_error) {
+            tally.errors += 1;
+        } else {
+            tally.warnings += 1;
+        }
         match report.as_mut() {
             Some(w) => {
                 let _ = writeln!(w, "{}", Value::Object(report_object(source, Some(from), &findings)).to_json_string());
@@ -293,6 +316,7 @@ fn check_all(
     for w in [&mut report, &mut record].into_iter().flatten() {
         let _ = w.flush();
     }
+    tally
 }
 
 fn one_line(f: &Finding) -> String {

@@ -798,3 +798,26 @@ fn text_errors_have_no_empty_schema_path() {
     let (_, out, _) = mcpgen(&["validate", "-"], b"{not json");
     assert!(!out.contains(" at ]"), "{out}");
 }
+
+#[test]
+fn fail_on_chooses_the_level_that_fails_a_conversation() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../vectors/conversations/");
+    // SUB-12 findings only: warnings.
+    let warnings = format!("{dir}list-changed-legacy.jsonl");
+    let code = |extra: &[&str]| {
+        let mut args = vec!["validate", "--conversation", warnings.as_str()];
+        args.extend(extra);
+        mcpgen(&args, b"").0
+    };
+    assert_eq!(code(&[]), 0, "warnings alone pass by default");
+    assert_eq!(code(&["--fail-on", "error"]), 0);
+    assert_eq!(code(&["--fail-on", "warning"]), 1);
+    // Error-level findings fail at either level.
+    let errors = format!("{dir}real-log-without-logging-capability.jsonl");
+    for level in ["error", "warning"] {
+        assert_eq!(mcpgen(&["validate", "--conversation", &errors, "--fail-on", level], b"").0, 1, "{level}");
+    }
+    // Only with --conversation, and only the two levels: usage errors.
+    assert_eq!(mcpgen(&["validate", "--fail-on", "error", "-"], b"{}").0, 2);
+    assert_eq!(mcpgen(&["validate", "--conversation", &warnings, "--fail-on", "info"], b"").0, 2);
+}

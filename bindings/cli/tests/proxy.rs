@@ -296,3 +296,23 @@ fn a_command_that_cannot_start_is_a_usage_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot start /nonexistent/mcp-server"));
 }
+
+#[test]
+fn fail_on_turns_findings_into_exit_1_when_the_server_succeeds() {
+    let dir = scratch("fail-on");
+    let not_json = b"{broken\n"; // MSG-8: an error-level finding
+    let out = run(&dir, &[], not_json);
+    assert_eq!(out.status.code(), Some(0), "without --fail-on, the server's status");
+    for level in ["error", "warning"] {
+        let out = run(&dir, &["--fail-on", level], not_json);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{level}: {stderr}");
+        assert!(stderr.contains("1 message(s) with errors") && stderr.contains("--fail-on"), "{stderr}");
+    }
+    // No findings: the server's status.
+    assert_eq!(run(&dir, &["--fail-on", "warning"], b"").status.code(), Some(0));
+    // A failing server's status wins over --fail-on.
+    let exit = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "test/exit", "params": {"code": 3}}).to_string();
+    let out = run(&dir, &["--fail-on", "error"], format!("{{broken\n{exit}\n").as_bytes());
+    assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
+}
