@@ -341,7 +341,9 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
                 return conversation::run(&file, options, fail_on, format == Format::Json);
             }
             if fail_on.is_some() {
-                return Err(UsageError("--fail-on applies to --conversation (messages alone fail on any error)".into()));
+                return Err(UsageError(
+                    "--fail-on applies to --conversation (messages alone fail on any error)".into(),
+                ));
             }
             let explicit = rev.is_some();
             let rev = revision(&rev.unwrap_or_else(latest_revision))?;
