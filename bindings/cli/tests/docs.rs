@@ -83,3 +83,75 @@ fn console_examples() {
         t.case(case);
     }
 }
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The ```` ```json ```` blocks of a page, parsed, each with the paragraph before it.
+fn json_blocks(page: &str) -> Vec<(String, serde_json::Value)> {
+    let text = std::fs::read_to_string(root().join(page)).unwrap();
+    let mut blocks = Vec::new();
+    let (mut before, mut block, mut inside) = (String::new(), String::new(), false);
+    for line in text.lines() {
+        match (inside, line.trim_start() == "```json", line.trim_start() == "```") {
+            (false, true, _) => inside = true,
+            (true, _, true) => {
+                inside = false;
+                if let Ok(v) = serde_json::from_str(&block) {
+                    blocks.push((std::mem::take(&mut before), v));
+                }
+                block.clear();
+            }
+            (true, _, _) => block.push_str(&format!("{line}\n")),
+            (false, _, _) => before.push_str(&format!("{line}\n")),
+        }
+    }
+    blocks
+}
+
+/// The client configurations of docs/proxy.md: VS Code's `servers` form with `"type": "stdio"`,
+/// the others' `mcpServers`, and absolute paths for the command (a GUI client's PATH and
+/// working directory are its own).
+#[test]
+fn client_configurations_have_each_clients_form_and_absolute_paths() {
+    let configs: Vec<_> = json_blocks("docs/proxy.md")
+        .into_iter()
+        .filter(|(_, v)| v.get("servers").or(v.get("mcpServers")).is_some())
+        .collect();
+    assert!(configs.len() >= 2, "expected the mcpServers and the VS Code configurations");
+    let mut vscode = 0;
+    for (before, config) in &configs {
+        let intro = before.rsplit("\n\n").find(|p| !p.trim().is_empty()).unwrap_or_default();
+        let is_vscode = intro.contains("VS Code");
+        let key = if is_vscode { "servers" } else { "mcpServers" };
+        let servers = config[key].as_object().unwrap_or_else(|| panic!("`{key}` expected after: {intro}"));
+        for (name, server) in servers {
+            if is_vscode {
+                assert_eq!(server["type"], "stdio", "{name}");
+            }
+            let command = server["command"].as_str().unwrap();
+            assert!(command.starts_with('/'), "{name}: {command} is not an absolute path");
+        }
+        vscode += usize::from(is_vscode);
+    }
+    assert_eq!(vscode, 1, "one VS Code configuration");
+}
+
+/// docs/maintaining.md names every fuzz target, by count and by name.
+#[test]
+fn maintaining_names_every_fuzz_target() {
+    let mut targets: Vec<String> = std::fs::read_dir(root().join("fuzz/fuzz_targets"))
+        .unwrap()
+        .map(|e| e.unwrap().path().file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    targets.sort();
+    let text = std::fs::read_to_string(root().join("docs/maintaining.md")).unwrap();
+    let line = text.lines().find(|l| l.contains("cargo xtask fuzz")).expect("the fuzz row");
+    let words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
+    let count = words.get(targets.len()).expect("at most ten targets");
+    assert!(line.contains(&format!("the {count} fuzz targets")), "{line}");
+    for t in &targets {
+        assert!(line.contains(&format!("`{t}`")), "`{t}` missing from: {line}");
+    }
+}
