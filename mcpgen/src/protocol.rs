@@ -32,6 +32,7 @@ mod rules;
 mod server;
 
 pub(crate) use client::check_result_view;
+pub(crate) use message::{find_method, validate_classified, Envelope};
 pub use message::{is_modern, LISTEN_STREAM_NOTIFICATIONS};
 pub use meta::{check_baggage, check_traceparent, check_tracestate, MetaKeyError, OtelError};
 pub use response::{
@@ -210,6 +211,12 @@ pub fn missing_capability_error(id: Option<Value>, required: Value) -> ProtocolE
 /// `sampling.context` with `includeContext` other than `none`; `roots/list` → `roots`.
 /// Anything else → `{}`.
 pub fn required_capability(input_request: &Value) -> Value {
+    required_capability_view(&input_request)
+}
+
+/// [`required_capability`] read from any JSON view (the conversation checker reads the message
+/// it holds instead of copying it).
+pub(crate) fn required_capability_view<'v, V: JsonView<'v>>(input_request: &V) -> Value {
     let obj = |entries: Vec<(&str, Value)>| {
         let mut m = Map::new();
         for (k, v) in entries {
@@ -219,10 +226,10 @@ pub fn required_capability(input_request: &Value) -> Value {
     };
     let empty = || Value::Object(Map::new());
     let params = input_request.get("params");
-    let param = |k: &str| params.and_then(|p| p.get(k));
-    match input_request.get("method").and_then(Value::as_str) {
+    let param = |k: &str| params.as_ref().and_then(|p| p.get(k));
+    match input_request.get("method").and_then(|m| m.as_str()).as_deref() {
         Some("elicitation/create") => {
-            let mode = if param("mode").and_then(Value::as_str) == Some("url") { "url" } else { "form" };
+            let mode = if param("mode").is_some_and(|m| m.str_eq("url")) { "url" } else { "form" };
             obj(vec![("elicitation", obj(vec![(mode, empty())]))])
         }
         Some("sampling/createMessage") => {
@@ -230,7 +237,7 @@ pub fn required_capability(input_request: &Value) -> Value {
             if param("tools").is_some() || param("toolChoice").is_some() {
                 sampling.push(("tools", empty()));
             }
-            if param("includeContext").is_some_and(|c| c.as_str() != Some("none")) {
+            if param("includeContext").is_some_and(|c| !c.str_eq("none")) {
                 sampling.push(("context", empty()));
             }
             obj(vec![("sampling", obj(sampling))])
