@@ -120,11 +120,22 @@ impl<K: Hash + Eq + Clone, V> Bounded<K, V> {
 
     pub fn remove(&mut self, k: &K) -> Option<V> {
         let v = self.map.remove(k).map(|(_, v)| v);
-        if self.order.len() > 2 * self.map.len() + 16 {
-            let map = &self.map;
-            self.order.retain(|(s, k)| map.get(k).is_some_and(|(live, _)| live == s));
+        if self.map.is_empty() {
+            // The usual state of a table of requests in flight: nothing to look up to compact.
+            self.order.clear();
+        } else if self.order.len() > 2 * self.map.len() + 16 {
+            self.compact();
         }
         v
+    }
+
+    // The rare paths are kept out of line: every table type has its own copy of this code, and
+    // the observe pass runs several of them per message, so the common path stays small.
+    #[cold]
+    #[inline(never)]
+    fn compact(&mut self) {
+        let map = &self.map;
+        self.order.retain(|(s, k)| map.get(k).is_some_and(|(live, _)| live == s));
     }
 
     /// Inserts (replacing an entry with the same key); returns the evicted oldest entry when
@@ -136,6 +147,12 @@ impl<K: Hash + Eq + Clone, V> Bounded<K, V> {
         if replaced || self.map.len() <= self.cap {
             return None;
         }
+        self.evict_oldest()
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn evict_oldest(&mut self) -> Option<(K, V)> {
         while let Some((s, k)) = self.order.pop_front() {
             if self.map.get(&k).is_some_and(|(live, _)| *live == s) {
                 return self.map.remove(&k).map(|(_, v)| (k, v));
