@@ -172,6 +172,24 @@ mod tests {
         assert!(c.observe(Sender::Server, done(999).as_bytes()).is_empty());
     }
 
+    /// An answered id may be reused; when that second request is dropped at the cap, a late
+    /// answer to it is unknown (ID-3), not a second answer to the first (MSG-11). A second
+    /// answer while it is pending is no finding; after it, MSG-11.
+    #[test]
+    fn a_reused_id_dropped_at_the_cap_is_unknown() {
+        let mut c = Conversation::with_options(ConversationOptions { max_pending: 2, ..Default::default() });
+        let rules = |f: Vec<Finding>| f.iter().map(|f| f.rule).collect::<Vec<_>>();
+        assert!(c.observe(Sender::Client, call(7, None).as_bytes()).is_empty());
+        assert!(c.observe(Sender::Server, done(7).as_bytes()).is_empty());
+        assert!(c.observe(Sender::Client, call(7, None).as_bytes()).is_empty());
+        assert!(c.observe(Sender::Server, done(7).as_bytes()).is_empty());
+        assert_eq!(rules(c.observe(Sender::Server, done(7).as_bytes())), vec![Some("MSG-11")]);
+        assert!(c.observe(Sender::Client, call(7, None).as_bytes()).is_empty());
+        assert!(c.observe(Sender::Client, call(8, None).as_bytes()).is_empty());
+        assert_eq!(rules(c.observe(Sender::Client, call(9, None).as_bytes())), vec![Some("POLICY-PENDING")]);
+        assert_eq!(rules(c.observe(Sender::Server, done(7).as_bytes())), vec![Some("ID-3")]);
+    }
+
     /// Unanswered listen streams, awaited retries and cursors are bounded too.
     #[test]
     fn other_tables_are_bounded() {
