@@ -133,7 +133,7 @@ fn run() -> Result<(), String> {
     };
     let verdict = if paired.ratio <= GOAL { "met" } else { "MISSED" };
     println!(
-        "conversation state cost: (w) / (v) = {:.2}× per message, {:.2} µs vs {:.2} µs (median of {rounds} paired rounds{criterion})  [goal ≤ {GOAL}×: {verdict}]",
+        "conversation state cost: (w) / (v) = {:.3}× per message, {:.2} µs vs {:.2} µs (median of {rounds} paired rounds{criterion})  [goal ≤ {GOAL}×: {verdict}]",
         paired.ratio,
         paired.w / messages as f64 * 1e6,
         paired.v / messages as f64 * 1e6
