@@ -126,6 +126,8 @@ impl Conversation {
 mod tests {
     use super::*;
 
+    use crate::Options;
+
     fn call(id: u64, token: Option<u64>) -> String {
         let progress = token.map(|t| format!(r#","progressToken":{t}"#)).unwrap_or_default();
         format!(
@@ -170,6 +172,24 @@ mod tests {
         assert!(c.observe(Sender::Server, done(999).as_bytes()).is_empty());
     }
 
+    /// An answered id may be reused; when that second request is dropped at the cap, a late
+    /// answer to it is unknown (ID-3), not a second answer to the first (MSG-11). A second
+    /// answer while it is pending is no finding; after it, MSG-11.
+    #[test]
+    fn a_reused_id_dropped_at_the_cap_is_unknown() {
+        let mut c = Conversation::with_options(ConversationOptions { max_pending: 2, ..Default::default() });
+        let rules = |f: Vec<Finding>| f.iter().map(|f| f.rule).collect::<Vec<_>>();
+        assert!(c.observe(Sender::Client, call(7, None).as_bytes()).is_empty());
+        assert!(c.observe(Sender::Server, done(7).as_bytes()).is_empty());
+        assert!(c.observe(Sender::Client, call(7, None).as_bytes()).is_empty());
+        assert!(c.observe(Sender::Server, done(7).as_bytes()).is_empty());
+        assert_eq!(rules(c.observe(Sender::Server, done(7).as_bytes())), vec![Some("MSG-11")]);
+        assert!(c.observe(Sender::Client, call(7, None).as_bytes()).is_empty());
+        assert!(c.observe(Sender::Client, call(8, None).as_bytes()).is_empty());
+        assert_eq!(rules(c.observe(Sender::Client, call(9, None).as_bytes())), vec![Some("POLICY-PENDING")]);
+        assert_eq!(rules(c.observe(Sender::Server, done(7).as_bytes())), vec![Some("ID-3")]);
+    }
+
     /// Unanswered listen streams, awaited retries and cursors are bounded too.
     #[test]
     fn other_tables_are_bounded() {
@@ -187,6 +207,50 @@ mod tests {
             assert!(c.observe(Sender::Server, ir.as_bytes()).is_empty());
         }
         assert!(c.session.tracked() <= 4 + 4 + 256 + 4, "tracked {}", c.session.tracked());
+    }
+
+    /// What the checker hands per-message validation instead of having it read again (the id
+    /// read as a key, a complete `_meta`) never hides a per-message error: where those facts do
+    /// not hold, the checker reports exactly what `validate_message` reports.
+    #[test]
+    fn shared_facts_do_not_hide_per_message_errors() {
+        let rev = Revision::parse("2026-07-28").expect("built with 2026-07-28");
+        let meta =
+            r#""io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}"#;
+        let cases = [
+            (Sender::Client, format!(r#"{{"jsonrpc":"2.0","id":1.0,"method":"tools/list","params":{{"_meta":{{{meta}}}}}}}"#)),
+            (Sender::Client, format!(r#"{{"jsonrpc":"2.0","id":null,"method":"tools/list","params":{{"_meta":{{{meta}}}}}}}"#)),
+            (Sender::Client, format!(r#"{{"jsonrpc":"2.0","id":{{}},"method":"tools/list","params":{{"_meta":{{{meta}}}}}}}"#)),
+            (
+                Sender::Client,
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"name":5}}"#.into(),
+            ),
+            (
+                Sender::Client,
+                r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":5,"io.modelcontextprotocol/clientCapabilities":{}},"name":5}}"#.into(),
+            ),
+            (
+                Sender::Client,
+                r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":[]},"name":5}}"#.into(),
+            ),
+            (Sender::Server, r#"{"jsonrpc":"2.0","id":1.5,"result":{"resultType":"complete"}}"#.into()),
+            (Sender::Server, r#"{"jsonrpc":"2.0","id":[1],"error":{"code":-32603,"message":"m"}}"#.into()),
+        ];
+        for (from, text) in &cases {
+            let key = |rule: Option<&str>, pointer: &str| format!("{} {pointer}", rule.unwrap_or("schema"));
+            let mut want: Vec<String> =
+                match crate::protocol::validate_message(rev, text.as_bytes(), Options::default()) {
+                    Err(crate::DecodeError::Invalid(errors)) => {
+                        errors.iter().map(|e| key(e.rule, &e.pointer)).collect()
+                    }
+                    other => panic!("{text}: expected per-message errors, got {other:?}"),
+                };
+            let mut got: Vec<String> =
+                Conversation::new().observe(*from, text.as_bytes()).iter().map(|f| key(f.rule, &f.pointer)).collect();
+            want.sort();
+            got.sort();
+            assert_eq!(got, want, "{text}");
+        }
     }
 
     #[test]

@@ -32,6 +32,7 @@ mod rules;
 mod server;
 
 pub(crate) use client::check_result_view;
+pub(crate) use message::{find_method, validate_classified, Envelope};
 pub use message::{is_modern, LISTEN_STREAM_NOTIFICATIONS};
 pub use meta::{check_baggage, check_traceparent, check_tracestate, MetaKeyError, OtelError};
 pub use response::{

@@ -1,7 +1,8 @@
 //! `cargo xtask bench`: the benchmark of every validation path on one realistic message mix
 //! (`bench/benches/mix.rs`, criterion underneath), with the ratios the project has goals for;
 //! then the conversation checker against per-message validation on a mix of sessions of both
-//! eras (`bench/benches/conversation.rs`, goal: at most 1.25× per message).
+//! eras (`bench/benches/conversation.rs`, goal: at most 1.25× per message; its cost line, with the
+//! goal and whether it is met, is repeated at the end of the run).
 //!
 //! It pulls the pinned inputs (the `jsonschema` comparison compiles the errata-patched schema)
 //! and runs `cargo bench -p mcpgen-bench --bench mix` in the release-based `bench` profile;
@@ -52,11 +53,17 @@ pub struct BenchArgs {
 }
 
 pub fn run(root: &Path, args: &BenchArgs) -> Result<()> {
+    let mut cost = None;
     if !args.proxy_only {
         mix(root, args)?;
+        cost = Some(conversation(root, args)?);
     }
     if !args.no_proxy {
         proxy(root, args.round_trips)?;
+    }
+    if let Some(line) = cost {
+        // Repeated last, where it is not lost in criterion's output.
+        println!("\n{line}");
     }
     Ok(())
 }
@@ -93,11 +100,16 @@ fn mix(root: &Path, args: &BenchArgs) -> Result<()> {
     if !status.success() {
         return Err(format!("cargo bench exited with {status}"));
     }
-    conversation(root, args)
+    Ok(())
 }
 
-/// The conversation checker's benchmark (`bench/benches/conversation.rs`).
-fn conversation(root: &Path, args: &BenchArgs) -> Result<()> {
+/// What the conversation benchmark's cost line starts with: (w)/(v), the goal and whether it is
+/// met (`bench/benches/conversation.rs`).
+const COST_LINE: &str = "conversation state cost:";
+
+/// The conversation checker's benchmark (`bench/benches/conversation.rs`), its output passed
+/// through; returns its cost line.
+fn conversation(root: &Path, args: &BenchArgs) -> Result<String> {
     let cargo: OsString = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     println!(
         "$ MCPGEN_BENCH_MESSAGES={} MCPGEN_BENCH_SEED={} MCPGEN_BENCH_CLOCK={} cargo bench -p mcpgen-bench --bench conversation -- {}",
@@ -106,20 +118,29 @@ fn conversation(root: &Path, args: &BenchArgs) -> Result<()> {
         args.clock,
         args.criterion.join(" ")
     );
-    let status = Command::new(cargo)
+    let mut child = Command::new(cargo)
         .args(["bench", "-p", "mcpgen-bench", "--bench", "conversation", "--"])
         .args(&args.criterion)
         .env("MCPGEN_BENCH_MESSAGES", args.messages.to_string())
         .env("MCPGEN_BENCH_SEED", args.seed.to_string())
         .env("MCPGEN_BENCH_CLOCK", &args.clock)
         .current_dir(root)
-        .status()
+        .stdout(Stdio::piped())
+        .spawn()
         .map_err(|e| format!("cannot run cargo bench: {e}"))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("cargo bench --bench conversation exited with {status}"))
+    let mut cost = None;
+    for line in BufReader::new(child.stdout.take().expect("piped")).lines() {
+        let line = line.map_err(|e| format!("cannot read the benchmark's output: {e}"))?;
+        println!("{line}");
+        if line.starts_with(COST_LINE) {
+            cost = Some(line);
+        }
     }
+    let status = child.wait().map_err(|e| format!("cannot run cargo bench: {e}"))?;
+    if !status.success() {
+        return Err(format!("cargo bench --bench conversation exited with {status}"));
+    }
+    cost.ok_or_else(|| format!("cargo bench --bench conversation printed no `{COST_LINE}` line"))
 }
 
 /// The proxy benchmark: `round_trips` `ping` round trips (after a legacy `initialize`

@@ -3,14 +3,14 @@
 
 use super::facts::{Facts, Sender};
 use super::finding::{rule_finding, Finding};
-use super::keys::IdKey;
 use super::state::Session;
 use crate::json::JsonView;
 
 /// `notifications/cancelled`: marks the request cancelled (and ends a listen stream it names),
 /// or reports what it cannot name.
+#[inline(never)]
 pub(super) fn notification<'v, V: JsonView<'v>>(f: &Facts<'v, V>, s: &mut Session, out: &mut Vec<Finding>) {
-    let Some(target) = f.param("requestId").and_then(|r| IdKey::of(&r)) else { return };
+    let Some(target) = f.request_id.clone() else { return };
     if f.modern && f.from == Sender::Server {
         if s.subs.remove(&target).is_some() {
             s.ended_subs.insert(target.clone());

@@ -11,22 +11,25 @@ use super::finding::{rule_finding, Finding};
 use super::state::Session;
 
 /// A client's legacy `initialize`: its capabilities, for the server requests that follow.
+#[inline(never)]
 pub(super) fn client_declared<'v, V: JsonView<'v>>(f: &Facts<'v, V>, s: &mut Session) {
     s.client_caps = f.param("capabilities").map(|c| c.to_value());
 }
 
 /// The server's capabilities, from its `initialize` or `server/discover` result.
+#[inline(never)]
 pub(super) fn server_declared<'v, V: JsonView<'v>>(result: &V, s: &mut Session) {
     s.server_caps = result.get("capabilities").map(|c| c.to_value());
 }
 
 /// Legacy: a server request that needs a client capability declared at `initialize`.
+#[inline(never)]
 pub(super) fn server_request<'v, V: JsonView<'v>>(f: &Facts<'v, V>, method: &str, s: &Session, out: &mut Vec<Finding>) {
     if !matches!(method, "sampling/createMessage" | "elicitation/create" | "roots/list") {
         return;
     }
     let Some(declared) = &s.client_caps else { return };
-    let required = protocol::required_capability(&f.msg.to_value());
+    let required = protocol::required_capability(f.msg.clone());
     let Some(missing) = protocol::missing_capabilities(declared, &required) else { return };
     let top_declared = match method {
         "sampling/createMessage" => declared.get("sampling").is_some(),

@@ -1,15 +1,17 @@
 //! The one pass over a message that every rule family reads: who sent it, what it is, its
 //! method and that method's row in the revision it is judged under, its id as a key, and the
-//! `params` and `_meta` members the rules look at. Each member is read once, in one walk over
-//! the top level, one over `params` and one over `params._meta`; the families never read the
-//! message again except for what only one of them needs (a notification's own parameters, a
-//! result's members).
+//! `params` and `_meta` members the rules look at. Each member is read once: the top level by
+//! [`Envelope::read`] (whose reading per-message validation shares, with the method row), then
+//! one walk over `params` and one over `params._meta`; the families read the message again
+//! only for what one of them alone needs (a listen filter, a result's members).
 
 use std::borrow::Cow;
 
 use crate::json::{JsonView, Kind};
 use crate::methods::MethodInfo;
 use crate::Revision;
+
+use crate::protocol::{self, Envelope};
 
 use super::era::{self, Asked, EraState};
 use super::keys::IdKey;
@@ -109,6 +111,10 @@ pub(super) struct Facts<'v, V> {
     // `_meta` members.
     /// `protocolVersion` is present.
     pub versioned: bool,
+    /// A string `protocolVersion` and an object `clientCapabilities` (META-6 is satisfied).
+    pub meta_complete: bool,
+    /// The progress token: a request's `_meta.progressToken`, a notification's
+    /// `params.progressToken` (`notifications/progress`).
     pub progress_token: Option<IdKey>,
     /// `logLevel` is present (LOG-1).
     pub log_level: bool,
@@ -119,7 +125,14 @@ pub(super) struct Facts<'v, V> {
     pub retry: bool,
     /// `task` (2025-11-25 task augmentation).
     pub task: bool,
-    pub cursor: Option<Cow<'v, str>>,
+    pub cursor: Option<V>,
+    // `params` members of a notification (and `uri` of a legacy subscribe).
+    /// `params.progress`, as a number.
+    pub progress: Option<f64>,
+    /// `params.requestId` (`notifications/cancelled`).
+    pub request_id: Option<IdKey>,
+    /// `params.uri`.
+    pub uri: Option<V>,
 }
 
 impl<'v, V: JsonView<'v>> Facts<'v, V> {
@@ -129,31 +142,22 @@ impl<'v, V: JsonView<'v>> Facts<'v, V> {
     pub fn gather(
         from: Sender,
         v: &V,
+        env: &Envelope<V>,
         era: &EraState,
         answering: impl FnOnce(&IdKey) -> Option<Revision>,
     ) -> Option<Facts<'v, V>> {
-        let (mut method_v, mut id_v, mut params, mut result) = (None, None, None, None);
-        let object = v.kind() == Kind::Object;
-        if object {
-            for (k, x) in v.entries() {
-                match k.as_ref() {
-                    "method" => method_v = Some(x),
-                    "id" => id_v = Some(x),
-                    "params" => params = Some(x),
-                    "result" => result = Some(x),
-                    _ => {}
-                }
-            }
-        }
-        let method = method_v.as_ref().and_then(|m| m.as_str());
-        let shape = match (&method, &method_v, &id_v) {
+        let object = env.kind == Kind::Object;
+        let (method_v, id_v) = (env.method.as_ref(), env.id.as_ref());
+        let (mut params, mut result) = (env.params.clone(), env.result.clone());
+        let method = method_v.and_then(|m| m.as_str());
+        let shape = match (&method, method_v, id_v) {
             _ if !object => Shape::Other,
             (Some(_), _, Some(_)) => Shape::Request,
             (Some(_), _, None) => Shape::Notification,
             (None, Some(_), _) => Shape::Other,
             (None, None, _) => Shape::Response,
         };
-        let id = id_v.as_ref().and_then(IdKey::of);
+        let id = id_v.and_then(IdKey::of);
         if method.is_none() {
             params = None;
         } else {
@@ -165,30 +169,41 @@ impl<'v, V: JsonView<'v>> Facts<'v, V> {
             ..Asked::default()
         };
         let (mut meta, mut retry, mut task, mut cursor) = (None, false, false, None);
+        let (mut token_param, mut progress, mut request_id, mut uri) = (None, None, None, None);
         if let Some(p) = &params {
             for (k, x) in p.entries() {
                 match k.as_ref() {
                     "_meta" => meta = (x.kind() == Kind::Object).then_some(x),
                     "inputResponses" | "requestState" => retry = true,
                     "task" => task = true,
-                    "cursor" => cursor = x.as_str(),
+                    "cursor" => cursor = Some(x),
                     "protocolVersion" => asked.initialize_version = x.as_str().and_then(|s| Revision::parse(&s)),
+                    "progressToken" => token_param = IdKey::of(&x),
+                    "progress" => progress = x.as_f64(),
+                    "requestId" => request_id = IdKey::of(&x),
+                    "uri" => uri = Some(x),
                     _ => {}
                 }
             }
         }
         let (mut versioned, mut progress_token, mut log_level, mut client_caps, mut subscription_id) =
             (false, None, false, None, None);
+        let (mut version_string, mut caps_object) = (false, false);
         if let Some(m) = &meta {
             for (k, x) in m.entries() {
                 match k.as_ref() {
                     PROTOCOL_VERSION => {
                         versioned = true;
-                        asked.meta_version = Some(x.as_str().and_then(|s| Revision::parse(&s)));
+                        let version = x.as_str();
+                        version_string = version.is_some();
+                        asked.meta_version = Some(version.and_then(|s| Revision::parse(&s)));
                     }
                     "progressToken" => progress_token = IdKey::of(&x),
                     LOG_LEVEL => log_level = true,
-                    CLIENT_CAPABILITIES => client_caps = Some(x),
+                    CLIENT_CAPABILITIES => {
+                        caps_object = x.kind() == Kind::Object;
+                        client_caps = Some(x);
+                    }
                     SUBSCRIPTION_ID => subscription_id = Some(x),
                     _ => {}
                 }
@@ -198,7 +213,7 @@ impl<'v, V: JsonView<'v>> Facts<'v, V> {
             asked.answering = id.as_ref().map(answering);
         }
         let rev = era.judge(&asked)?;
-        let info = method.as_deref().and_then(|m| find_method(rev, m));
+        let info = method.as_deref().and_then(|m| protocol::find_method(rev, m));
         Some(Facts {
             from,
             shape,
@@ -211,13 +226,17 @@ impl<'v, V: JsonView<'v>> Facts<'v, V> {
             modern: era::is_modern(rev),
             info,
             versioned,
-            progress_token,
+            meta_complete: version_string && caps_object,
+            progress_token: if shape == Shape::Request { progress_token } else { token_param },
             log_level,
             client_caps,
             subscription_id,
             retry,
             task,
             cursor,
+            progress,
+            request_id,
+            uri,
         })
     }
 
@@ -225,8 +244,9 @@ impl<'v, V: JsonView<'v>> Facts<'v, V> {
     pub fn param(&self, key: &str) -> Option<V> {
         self.params.as_ref().and_then(|p| p.get(key))
     }
-}
 
-fn find_method(rev: Revision, method: &str) -> Option<&'static MethodInfo> {
-    rev.methods().iter().find(|m| m.method == method)
+    /// `params.uri`, when it is a string.
+    pub fn uri(&self) -> Option<Cow<'v, str>> {
+        self.uri.as_ref().and_then(|u| u.as_str())
+    }
 }

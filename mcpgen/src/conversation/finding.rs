@@ -62,6 +62,10 @@ pub(super) fn level_of(rule: Option<&str>) -> Level {
     }
 }
 
+// Findings are the rare path of a valid conversation: kept out of line, so the code that judges a
+// valid message stays compact.
+#[cold]
+#[inline(never)]
 pub(super) fn rule_finding(
     rule: &'static str,
     pointer: impl Into<String>,
@@ -74,6 +78,7 @@ pub(super) fn rule_finding(
     Finding { level, rule: Some(rule), pointer: pointer.into(), schema_path: String::new(), keyword, message }
 }
 
+#[cold]
 pub(super) fn validation_finding(e: ValidationError) -> Finding {
     Finding {
         level: level_of(e.rule),
@@ -93,40 +98,21 @@ pub(super) fn not_json(e: impl std::fmt::Display) -> Finding {
 /// Appends a JSON pointer segment.
 pub(super) fn ptr(base: &str, key: &str) -> String {
     let mut p = base.to_owned();
-    p.push('/');
-    p.push_str(&key.replace('~', "~0").replace('/', "~1"));
+    crate::json::pointer::push(&mut p, key);
     p
 }
 
 /// Per-message validation errors as findings. Returns false when the message could not be
 /// classified (a batch, not an object, both `result` and `error`): then no state is touched.
-pub(super) fn push_decode_error(e: crate::DecodeError, out: &mut Vec<Finding>) -> bool {
-    use crate::DecodeError as E;
+pub(super) fn push_validation_errors(errors: Vec<ValidationError>, out: &mut Vec<Finding>) -> bool {
     let mut structural = true;
-    match e {
-        E::Parse(p) => {
+    for e in errors {
+        if matches!(e.rule, Some("MSG-1" | "MSG-2"))
+            || (e.rule == Some("CORE-2") && (e.pointer.is_empty() || e.pointer == "/method"))
+        {
             structural = false;
-            out.push(not_json(p));
         }
-        E::Invalid(errs) => {
-            for e in errs {
-                if matches!(e.rule, Some("MSG-1" | "MSG-2"))
-                    || (e.rule == Some("CORE-2") && (e.pointer.is_empty() || e.pointer == "/method"))
-                {
-                    structural = false;
-                }
-                out.push(validation_finding(e));
-            }
-        }
-        E::Protocol { rule, pointer, message, .. } => out.push(rule_finding(rule, pointer, "", message)),
-        other => out.push(Finding {
-            level: Level::Error,
-            rule: None,
-            pointer: String::new(),
-            schema_path: String::new(),
-            keyword: "",
-            message: other.to_string(),
-        }),
+        out.push(validation_finding(e));
     }
     structural
 }

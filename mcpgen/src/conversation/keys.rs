@@ -3,16 +3,19 @@
 use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 
+use smol_str::SmolStr;
+
 use crate::json::{JsonView, Kind};
 
 /// A request id (or progress token, or subscription id) as sent: a string or an integer
-/// literal. `"1"` and `1` are different keys (ID-3).
+/// literal. `"1"` and `1` are different keys (ID-3). Strings up to 23 bytes are held inline, so
+/// making, cloning and dropping the key of a usual id allocates nothing.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) enum IdKey {
     Int(i64),
     /// An integer literal outside `i64`, by its text.
-    BigInt(Box<str>),
-    Str(Box<str>),
+    BigInt(SmolStr),
+    Str(SmolStr),
 }
 
 impl IdKey {
@@ -20,7 +23,7 @@ impl IdKey {
     /// ID-1 report those).
     pub fn of<'v, V: JsonView<'v>>(v: &V) -> Option<IdKey> {
         match v.kind() {
-            Kind::String => v.as_str().map(|s| IdKey::Str(s.into())),
+            Kind::String => v.as_str().map(|s| IdKey::Str(SmolStr::new(s))),
             Kind::Number => {
                 let n = v.to_number()?;
                 if !n.is_integer_literal() {
@@ -28,7 +31,7 @@ impl IdKey {
                 }
                 Some(match n.as_i64() {
                     Some(i) => IdKey::Int(i),
-                    None => IdKey::BigInt(n.to_string().into()),
+                    None => IdKey::BigInt(SmolStr::new(n.to_string())),
                 })
             }
             _ => None,
@@ -41,7 +44,7 @@ impl std::fmt::Display for IdKey {
         match self {
             IdKey::Int(i) => write!(f, "{i}"),
             IdKey::BigInt(s) => f.write_str(s),
-            IdKey::Str(s) => write!(f, "{s:?}"),
+            IdKey::Str(s) => write!(f, "{:?}", s.as_str()),
         }
     }
 }
@@ -117,11 +120,22 @@ impl<K: Hash + Eq + Clone, V> Bounded<K, V> {
 
     pub fn remove(&mut self, k: &K) -> Option<V> {
         let v = self.map.remove(k).map(|(_, v)| v);
-        if self.order.len() > 2 * self.map.len() + 16 {
-            let map = &self.map;
-            self.order.retain(|(s, k)| map.get(k).is_some_and(|(live, _)| live == s));
+        if self.map.is_empty() {
+            // The usual state of a table of requests in flight: nothing to look up to compact.
+            self.order.clear();
+        } else if self.order.len() > 2 * self.map.len() + 16 {
+            self.compact();
         }
         v
+    }
+
+    // The rare paths are kept out of line: every table type has its own copy of this code, and
+    // the observe pass runs several of them per message, so the common path stays small.
+    #[cold]
+    #[inline(never)]
+    fn compact(&mut self) {
+        let map = &self.map;
+        self.order.retain(|(s, k)| map.get(k).is_some_and(|(live, _)| live == s));
     }
 
     /// Inserts (replacing an entry with the same key); returns the evicted oldest entry when
@@ -133,6 +147,12 @@ impl<K: Hash + Eq + Clone, V> Bounded<K, V> {
         if replaced || self.map.len() <= self.cap {
             return None;
         }
+        self.evict_oldest()
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn evict_oldest(&mut self) -> Option<(K, V)> {
         while let Some((s, k)) = self.order.pop_front() {
             if self.map.get(&k).is_some_and(|(live, _)| *live == s) {
                 return self.map.remove(&k).map(|(_, v)| (k, v));

@@ -30,10 +30,13 @@ pub(super) fn retry<'v, V: JsonView<'v>>(
     s: &mut Session,
     out: &mut Vec<Finding>,
 ) {
-    if !(f.modern && f.from == Sender::Client && f.retry) {
-        return;
+    if let (true, Sender::Client, true, Some(params)) = (f.modern, f.from, f.retry, &f.params) {
+        retried(params, method, id, s, out);
     }
-    let Some(params) = &f.params else { return };
+}
+
+#[inline(never)]
+fn retried<'v, V: JsonView<'v>>(params: &V, method: &str, id: &IdKey, s: &mut Session, out: &mut Vec<Finding>) {
     let state = params.get("requestState").and_then(|s| s.as_str()).map(Cow::into_owned);
     let mut same_state = None;
     let mut same_method = None;
@@ -111,6 +114,7 @@ pub(super) fn retry<'v, V: JsonView<'v>>(
 }
 
 /// An `input_required` result: MRTR-6, and the retry it asks for is awaited.
+#[inline(never)]
 pub(super) fn input_required<'v, V: JsonView<'v>>(
     info: &'static MethodInfo,
     p: &Pending,
@@ -125,7 +129,7 @@ pub(super) fn input_required<'v, V: JsonView<'v>>(
     if let Some(reqs) = &requests {
         let mut ks = Vec::with_capacity(reqs.len());
         for (k, r) in reqs.entries() {
-            let needed = protocol::required_capability(&r.to_value());
+            let needed = protocol::required_capability(r.clone());
             if let Some(missing) = protocol::missing_capabilities(&declared, &needed) {
                 out.push(rule_finding(
                     "MRTR-6",

@@ -3,11 +3,11 @@
 //! rule family in turn, in the order their findings are reported. Only this pass moves the era.
 
 use crate::json::{JsonView, Kind};
-use crate::protocol;
+use crate::protocol::{self, Envelope};
 use crate::Revision;
 
 use super::facts::{Facts, Sender, Shape};
-use super::finding::{push_decode_error, rule_finding, Finding};
+use super::finding::{push_validation_errors, rule_finding, Finding};
 use super::keys::IdKey;
 use super::options::ConversationOptions;
 use super::results::Verdict;
@@ -17,22 +17,29 @@ use super::{cancellation, capabilities, ids, logging, mrtr, progress, results, s
 impl Session {
     pub fn observe<'v, V: JsonView<'v>>(&mut self, opts: &ConversationOptions, from: Sender, v: &V) -> Vec<Finding> {
         let mut out = Vec::new();
+        // The top level is read once, for the facts and for per-message validation.
+        let mut env = Envelope::read(v);
         let pending = &self.pending[from.peer().ix()];
-        let Some(f) = Facts::gather(from, v, &self.era, |id| pending.get(id).map(|p| p.rev)) else {
+        let facts = Facts::gather(from, v, &env, &self.era, |id| pending.get(id).map(|p| p.rev));
+        let Some(f) = &facts else {
             out.push(rule_finding("SCHEMA", "", "", "no revision is compiled into this build".into()));
             return out;
         };
-        let structural = match protocol::validate_message_view(f.rev, v, opts.validation) {
-            Ok(_) => true,
-            Err(e) => push_decode_error(e, &mut out),
+        // What validation would read again: the id as a key, a complete `_meta`.
+        env.id_valid = Some(f.id.is_some());
+        env.meta_complete = Some(f.meta_complete);
+        // Per-message validation, with the classification and the method row the facts hold.
+        let errors = match env.classify(v) {
+            Ok(class) => protocol::validate_classified(f.rev, v, &env, &class, f.info, opts.validation),
+            Err(e) => vec![e],
         };
-        if !structural {
+        if !push_validation_errors(errors, &mut out) {
             return out;
         }
         match f.shape {
-            Shape::Request => self.request(&f, &mut out),
-            Shape::Notification => self.notification(&f, &mut out),
-            Shape::Response => self.response(opts, &f, &mut out),
+            Shape::Request => self.request(f, &mut out),
+            Shape::Notification => self.notification(f, &mut out),
+            Shape::Response => self.response(opts, f, &mut out),
             Shape::Other => {}
         }
         out
@@ -57,7 +64,7 @@ impl Session {
         let log = logging::request(f, self);
         let caps = mrtr::caps_for(f);
         subscriptions::request(f, method, id, self);
-        let page_scope = results::page_scope(self, f.info, f.cursor.clone());
+        let page_scope = results::page_scope(self, f.info, f.cursor.as_ref().and_then(|c| c.as_str()));
         let entry = Pending {
             info: f.info,
             rev: f.rev,

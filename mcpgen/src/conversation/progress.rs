@@ -3,7 +3,6 @@
 
 use super::facts::Facts;
 use super::finding::{rule_finding, Finding};
-use super::keys::IdKey;
 use super::state::{Progress, Session};
 use crate::json::JsonView;
 
@@ -24,10 +23,10 @@ pub(super) fn request<'v, V: JsonView<'v>>(f: &Facts<'v, V>, s: &mut Session, ou
 
 /// `notifications/progress`: PROG-2, PROG-3.
 pub(super) fn notification<'v, V: JsonView<'v>>(f: &Facts<'v, V>, s: &mut Session, out: &mut Vec<Finding>) {
-    let Some(tok) = f.param("progressToken").and_then(|t| IdKey::of(&t)) else { return };
-    let value = f.param("progress").and_then(|p| p.as_f64());
+    let Some(tok) = &f.progress_token else { return };
+    let value = f.progress;
     let peer = f.from.peer();
-    match s.progress[peer.ix()].get_mut(&tok) {
+    match s.progress[peer.ix()].get_mut(tok) {
         None => out.push(rule_finding(
             "PROG-2",
             "/params/progressToken",

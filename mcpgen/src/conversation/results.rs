@@ -25,30 +25,27 @@ pub(super) enum Verdict {
 /// The result checked against its request's definition; errors point into `/result`.
 pub(super) fn check<'v, V: JsonView<'v>>(
     opts: &ConversationOptions,
-    info: &MethodInfo,
+    info: &'static MethodInfo,
     p: &Pending,
     result: &V,
     out: &mut Vec<Finding>,
 ) -> Verdict {
     let ext: Vec<&str> = opts.extension_result_types.iter().map(String::as_str).collect();
     let req = ResultFor { method: info.method, task_augmented: p.task, extension_result_types: &ext };
-    let errors = crate::protocol::check_result_view(p.rev, &req, result, opts.validation);
-    if !errors.is_empty() {
-        for mut e in errors {
-            e.pointer.insert_str(0, "/result");
-            // Per-message validation already reports some (MRTR-3 of `input_required`).
-            if !out.iter().any(|f| f.rule == e.rule && f.pointer == e.pointer && f.message == e.message) {
-                out.push(validation_finding(e));
+    match crate::protocol::check_result_view(p.rev, info, &req, result, opts.validation) {
+        // `result_definition` selects `InputRequiredResult` exactly for a valid `input_required`.
+        Ok(Some("InputRequiredResult")) => Verdict::InputRequired,
+        Ok(_) => Verdict::Complete,
+        Err(errors) => {
+            for mut e in errors {
+                e.pointer.insert_str(0, "/result");
+                // Per-message validation already reports some (MRTR-3 of `input_required`).
+                if !out.iter().any(|f| f.rule == e.rule && f.pointer == e.pointer && f.message == e.message) {
+                    out.push(validation_finding(e));
+                }
             }
+            Verdict::Invalid
         }
-        return Verdict::Invalid;
-    }
-    let input_required =
-        p.rev.results_have_result_type() && result.get("resultType").is_some_and(|r| r.str_eq("input_required"));
-    if input_required {
-        Verdict::InputRequired
-    } else {
-        Verdict::Complete
     }
 }
 

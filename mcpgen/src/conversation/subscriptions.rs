@@ -15,9 +15,15 @@ const SUBSCRIPTION_ID_POINTER: &str = "/params/_meta/io.modelcontextprotocol~1su
 /// A client request: a modern listen opens a stream; a legacy `resources/subscribe` /
 /// `unsubscribe` adds or removes a URI.
 pub(super) fn request<'v, V: JsonView<'v>>(f: &Facts<'v, V>, method: &str, id: &IdKey, s: &mut Session) {
-    if f.from != Sender::Client {
-        return;
+    if f.from == Sender::Client
+        && matches!(method, "subscriptions/listen" | "resources/subscribe" | "resources/unsubscribe")
+    {
+        subscribing(f, method, id, s);
     }
+}
+
+#[inline(never)]
+fn subscribing<'v, V: JsonView<'v>>(f: &Facts<'v, V>, method: &str, id: &IdKey, s: &mut Session) {
     match method {
         "subscriptions/listen" if f.modern => {
             let filter = f.param("notifications").map(|x| x.to_value());
@@ -26,7 +32,7 @@ pub(super) fn request<'v, V: JsonView<'v>>(f: &Facts<'v, V>, method: &str, id: &
             s.subs.insert(id.clone(), Subscription { acked: false, filter });
         }
         "resources/subscribe" | "resources/unsubscribe" if !f.modern => {
-            if let Some(uri) = f.param("uri").and_then(|u| u.as_str()) {
+            if let Some(uri) = f.uri() {
                 if method == "resources/subscribe" {
                     s.resource_subs.insert(uri.into_owned(), ());
                 } else {
@@ -57,8 +63,9 @@ pub(super) fn off_stream<'v, V: JsonView<'v>>(f: &Facts<'v, V>, method: &str, ou
 }
 
 /// SUB-12, legacy: `notifications/resources/updated` for a URI that was not subscribed.
+#[inline(never)]
 pub(super) fn legacy_resource_updated<'v, V: JsonView<'v>>(f: &Facts<'v, V>, s: &Session, out: &mut Vec<Finding>) {
-    let Some(uri) = f.param("uri").and_then(|u| u.as_str()) else { return };
+    let Some(uri) = f.uri() else { return };
     if !s.resource_subs.contains(&uri.clone().into_owned()) {
         out.push(rule_finding(
             "SUB-12",
@@ -70,6 +77,7 @@ pub(super) fn legacy_resource_updated<'v, V: JsonView<'v>>(f: &Facts<'v, V>, s: 
 }
 
 /// SUB-1..4 for a server notification tagged with a subscription id.
+#[inline(never)]
 pub(super) fn stream_message<'v, V: JsonView<'v>>(
     f: &Facts<'v, V>,
     method: &str,
@@ -144,7 +152,7 @@ pub(super) fn stream_message<'v, V: JsonView<'v>>(
         "notifications/prompts/list_changed" => flag("promptsListChanged"),
         "notifications/resources/list_changed" => flag("resourcesListChanged"),
         "notifications/resources/updated" => {
-            let uri = f.param("uri").and_then(|u| u.as_str());
+            let uri = f.uri();
             let list = requested.and_then(|r| r.get("resourceSubscriptions")).and_then(Value::as_array);
             match (uri, list) {
                 (Some(u), Some(l)) => l.iter().any(|x| x.as_str() == Some(u.as_ref())),
@@ -165,6 +173,7 @@ pub(super) fn stream_message<'v, V: JsonView<'v>>(
 }
 
 /// A listen request answered with an error: the stream is over.
+#[inline(never)]
 pub(super) fn ended_by_error(id: IdKey, s: &mut Session) {
     if s.subs.remove(&id).is_some() {
         s.ended_subs.insert(id);
@@ -173,6 +182,7 @@ pub(super) fn ended_by_error(id: IdKey, s: &mut Session) {
 
 /// The result that closes a listen stream: it carries the stream's id (SUB-4) and comes after
 /// the acknowledgment (SUB-2).
+#[inline(never)]
 pub(super) fn closing_result<'v, V: JsonView<'v>>(id: IdKey, result: &V, s: &mut Session, out: &mut Vec<Finding>) {
     let echoed = result.get("_meta").and_then(|m| m.get(super::facts::SUBSCRIPTION_ID)).and_then(|x| IdKey::of(&x));
     if echoed.as_ref().is_some_and(|e| *e != id) {

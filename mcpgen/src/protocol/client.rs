@@ -3,7 +3,7 @@
 use crate::decode::DecodeError;
 use crate::error_codes;
 use crate::json::{JsonView, Kind, Tape};
-use crate::methods::ResultFor;
+use crate::methods::{MethodInfo, ResultFor};
 use crate::rules::id;
 use crate::validate::{Options, Path, Policy, ValidationError};
 use crate::Revision;
@@ -137,26 +137,29 @@ pub(crate) fn result_errors(e: DecodeError, request_method: &str) -> Vec<Validat
 }
 
 /// The conversation checker's result check: the definition [`Revision::result_definition`]
-/// selects, validated (fail-fast first) with the client leniency of `decode_result`; errors
-/// point into the result. No typed value is built.
+/// selects (here from the request's method row, which the checker holds), validated (fail-fast
+/// first) with the client leniency of `decode_result`; errors point into the result. No typed
+/// value is built. `Ok` names the definition (`None` for a negotiated extension's `resultType`).
 pub(crate) fn check_result_view<'v, V: JsonView<'v>>(
     revision: Revision,
+    info: &'static MethodInfo,
     req: &ResultFor<'_>,
     result: &V,
     opts: Options,
-) -> Vec<ValidationError> {
-    let def = match revision.result_definition(req, result) {
+) -> Result<Option<&'static str>, Vec<ValidationError>> {
+    let has_result_type = revision.results_have_result_type();
+    let def = match crate::methods::result_definition(result, req, Some(info), revision.as_str(), has_result_type) {
         Ok(Some(def)) => def,
-        Ok(None) => return Vec::new(),
-        Err(e) => return result_errors(e, req.method),
+        Ok(None) => return Ok(None),
+        Err(e) => return Err(result_errors(e, req.method)),
     };
     // As `decode_result`: client leniency and the `resultType` discriminator.
     let mut opts = opts;
     opts.client_leniency = true;
     opts.discriminate_results = true;
     match crate::validate_view(revision, def, result, opts) {
-        Ok(()) => Vec::new(),
-        Err(e) => result_errors(e, req.method),
+        Ok(()) => Ok(Some(def)),
+        Err(e) => Err(result_errors(e, req.method)),
     }
 }
 

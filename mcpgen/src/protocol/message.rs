@@ -1,6 +1,8 @@
 //! Method-aware message validation: classify the envelope structurally, then validate
 //! against the definition the `method` or error `code` selects, then the protocol rules.
 
+use std::borrow::Cow;
+
 use crate::decode::DecodeError;
 use crate::error_codes::{self, ERROR_DEFS};
 use crate::json::pointer::from_tokens as pointer;
@@ -44,84 +46,143 @@ pub(crate) fn find_method(rev: Revision, method: &str) -> Option<&'static Method
 }
 
 /// The envelope definition of each message kind (names changed in 2025-11-25).
-pub(crate) fn envelope_def(rev: Revision, shape: &Shape) -> &'static str {
-    let candidates: &[&'static str] = match shape {
-        Shape::Request { .. } => &["JSONRPCRequest"],
-        Shape::Notification { .. } => &["JSONRPCNotification"],
-        Shape::Result => &["JSONRPCResultResponse", "JSONRPCResponse"],
-        Shape::Error { .. } => &["JSONRPCErrorResponse", "JSONRPCError"],
+pub(crate) fn envelope_def(rev: Revision, class: &Class<'_>) -> &'static str {
+    let candidates: &[&'static str] = match class {
+        Class::Request(_) => &["JSONRPCRequest"],
+        Class::Notification(_) => &["JSONRPCNotification"],
+        Class::Result => &["JSONRPCResultResponse", "JSONRPCResponse"],
+        Class::Error(_) => &["JSONRPCErrorResponse", "JSONRPCError"],
     };
     candidates.iter().copied().find(|n| has_def(rev, n)).unwrap_or(candidates[0])
 }
 
-/// What the envelope says a message is, read structurally before any schema.
+/// What the envelope says a message is, read structurally before any schema. The method
+/// is borrowed from the message.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Shape {
-    Request {
-        method: String,
-    },
-    Notification {
-        method: String,
-    },
+pub(crate) enum Class<'v> {
+    Request(Cow<'v, str>),
+    Notification(Cow<'v, str>),
     Result,
-    /// `code` is `None` when `error.code` is not an integer (the schema reports why).
-    Error {
-        code: Option<i64>,
-    },
+    /// `None` when `error.code` is not an integer (the schema reports why).
+    Error(Option<i64>),
 }
 
-/// MSG-1 / MSG-2 / MSG-4 classification. `Err` when the message cannot be classified.
-pub(crate) fn classify<'v, V: JsonView<'v>>(v: &V) -> Result<Shape, ValidationError> {
-    match v.kind() {
-        Kind::Object => {}
-        Kind::Array => {
-            return Err(rule_error(
-                String::new(),
-                "type",
-                id::MSG_1,
-                format!("a JSON-RPC batch ({}) is not allowed: send one message object per line or POST", v.describe()),
-            ))
-        }
-        _ => {
-            return Err(rule_error(
-                String::new(),
-                "type",
-                id::CORE_2,
-                format!("a message must be a JSON object, found {}", v.describe()),
-            ))
+impl Class<'_> {
+    /// The method of a request or notification.
+    pub fn method(&self) -> Option<&str> {
+        match self {
+            Class::Request(m) | Class::Notification(m) => Some(m),
+            Class::Result | Class::Error(_) => None,
         }
     }
-    if let Some(m) = v.get("method") {
-        let Some(method) = m.as_str() else {
-            return Err(rule_error(
-                "/method".into(),
-                "type",
-                id::CORE_2,
-                format!("`method` must be a string, found {}", m.describe()),
-            ));
+
+    fn to_kind(&self) -> MessageKind {
+        match self {
+            Class::Request(m) => MessageKind::Request { method: m.clone().into_owned() },
+            Class::Notification(m) => MessageKind::Notification { method: m.clone().into_owned() },
+            Class::Result => MessageKind::Result,
+            Class::Error(code) => MessageKind::Error { code: code.unwrap_or_default() },
+        }
+    }
+}
+
+/// The top-level members of a message that validation and the conversation checker read, in
+/// one pass over the object (the last of duplicate keys wins, as with `get`).
+#[derive(Debug, Clone)]
+pub(crate) struct Envelope<V> {
+    pub kind: Kind,
+    pub method: Option<V>,
+    pub id: Option<V>,
+    pub params: Option<V>,
+    pub result: Option<V>,
+    pub error: Option<V>,
+    /// What a caller that read the message already knows (the conversation checker's facts);
+    /// `None`, or `Some(false)`, and validation reads it itself. `id_valid`: the `id` is a string
+    /// or an integer literal. `meta_complete`: `params._meta` is an object with a string
+    /// `protocolVersion` and an object `clientCapabilities` (META-6 has nothing to tag).
+    pub id_valid: Option<bool>,
+    pub meta_complete: Option<bool>,
+}
+
+impl<'v, V: JsonView<'v>> Envelope<V> {
+    pub fn read(v: &V) -> Envelope<V> {
+        let mut e = Envelope {
+            kind: v.kind(),
+            method: None,
+            id: None,
+            params: None,
+            result: None,
+            error: None,
+            id_valid: None,
+            meta_complete: None,
         };
-        let method = method.into_owned();
-        // MSG-4: an `id` key, even `null`, makes a request.
-        return Ok(if v.get("id").is_some() { Shape::Request { method } } else { Shape::Notification { method } });
-    }
-    match (v.get("result"), v.get("error")) {
-        (Some(_), Some(_)) => Err(rule_error(
-            String::new(),
-            "oneOf",
-            id::MSG_2,
-            "a response has exactly one of `result` and `error`, this one has both".into(),
-        )),
-        (Some(_), None) => Ok(Shape::Result),
-        (None, Some(e)) => {
-            let code = e.get("code").and_then(|c| int_literal(&c));
-            Ok(Shape::Error { code })
+        if e.kind == Kind::Object {
+            for (k, x) in v.entries() {
+                match k.as_ref() {
+                    "method" => e.method = Some(x),
+                    "id" => e.id = Some(x),
+                    "params" => e.params = Some(x),
+                    "result" => e.result = Some(x),
+                    "error" => e.error = Some(x),
+                    _ => {}
+                }
+            }
         }
-        (None, None) => Err(rule_error(
-            String::new(),
-            "required",
-            id::CORE_2,
-            "not a JSON-RPC message: no `method` (request, notification), `result` or `error` (response)".into(),
-        )),
+        e
+    }
+
+    /// MSG-1 / MSG-2 / MSG-4 classification. `Err` when the message cannot be classified.
+    pub fn classify(&self, v: &V) -> Result<Class<'v>, ValidationError> {
+        match self.kind {
+            Kind::Object => {}
+            Kind::Array => {
+                return Err(rule_error(
+                    String::new(),
+                    "type",
+                    id::MSG_1,
+                    format!(
+                        "a JSON-RPC batch ({}) is not allowed: send one message object per line or POST",
+                        v.describe()
+                    ),
+                ))
+            }
+            _ => {
+                return Err(rule_error(
+                    String::new(),
+                    "type",
+                    id::CORE_2,
+                    format!("a message must be a JSON object, found {}", v.describe()),
+                ))
+            }
+        }
+        if let Some(m) = &self.method {
+            let Some(method) = m.as_str() else {
+                return Err(rule_error(
+                    "/method".into(),
+                    "type",
+                    id::CORE_2,
+                    format!("`method` must be a string, found {}", m.describe()),
+                ));
+            };
+            // MSG-4: an `id` key, even `null`, makes a request.
+            return Ok(if self.id.is_some() { Class::Request(method) } else { Class::Notification(method) });
+        }
+        match (&self.result, &self.error) {
+            (Some(_), Some(_)) => Err(rule_error(
+                String::new(),
+                "oneOf",
+                id::MSG_2,
+                "a response has exactly one of `result` and `error`, this one has both".into(),
+            )),
+            (Some(_), None) => Ok(Class::Result),
+            (None, Some(e)) => Ok(Class::Error(e.get("code").and_then(|c| int_literal(&c)))),
+            (None, None) => Err(rule_error(
+                String::new(),
+                "required",
+                id::CORE_2,
+                "not a JSON-RPC message: no `method` (request, notification), `result` or `error` (response)".into(),
+            )),
+        }
     }
 }
 
@@ -142,7 +203,12 @@ pub(crate) enum IdRead {
 }
 
 pub(crate) fn read_id<'v, V: JsonView<'v>>(v: &V) -> IdRead {
-    let Some(id) = v.get("id") else { return IdRead::Absent };
+    read_id_member(v.get("id"))
+}
+
+/// [`read_id`] of the `id` member, already read.
+fn read_id_member<'v, V: JsonView<'v>>(id: Option<V>) -> IdRead {
+    let Some(id) = id else { return IdRead::Absent };
     match id.kind() {
         Kind::String => IdRead::Valid(id.to_value()),
         Kind::Number => match id.to_number() {
@@ -202,13 +268,14 @@ fn validate_params<'v, V: JsonView<'v>>(
     rev: Revision,
     info: &MethodInfo,
     v: &V,
+    params: Option<&V>,
     opts: Options,
     errors: &mut Vec<ValidationError>,
 ) {
     let root = Path::Root;
-    match (info.params_type.filter(|pt| has_def(rev, pt)), v.get("params")) {
+    match (info.params_type.filter(|pt| has_def(rev, pt)), params) {
         (Some(pt), Some(params)) => {
-            validate_def_at(rev, pt, &params, &root.key("params"), opts, errors);
+            validate_def_at(rev, pt, params, &root.key("params"), opts, errors);
         }
         (Some(_), None) if info.params_required => errors.push(
             ValidationError::new("", "required", "missing required property `params`")
@@ -231,7 +298,12 @@ fn validate_params<'v, V: JsonView<'v>>(
 /// META-6 structure of a modern request's `params._meta`; the pointer and message of the
 /// first missing piece.
 pub(crate) fn missing_request_meta<'v, V: JsonView<'v>>(v: &V) -> Option<(String, String)> {
-    let Some(params) = v.get("params").filter(|p| p.kind() == Kind::Object) else {
+    missing_meta_in(v.get("params").as_ref())
+}
+
+/// [`missing_request_meta`] of the `params` member, already read.
+fn missing_meta_in<'v, V: JsonView<'v>>(params: Option<&V>) -> Option<(String, String)> {
+    let Some(params) = params.filter(|p| p.kind() == Kind::Object) else {
         return Some((
             String::new(),
             "missing `params`: every request carries `params._meta` with the protocol version and client capabilities"
@@ -283,20 +355,42 @@ pub(crate) fn validate_message_view<'v, V: JsonView<'v>>(
     v: &V,
     opts: Options,
 ) -> Result<MessageKind, DecodeError> {
-    let shape = classify(v).map_err(|e| DecodeError::Invalid(vec![e]))?;
+    let env = Envelope::read(v);
+    let class = env.classify(v).map_err(|e| DecodeError::Invalid(vec![e]))?;
+    let info = class.method().and_then(|m| find_method(rev, m));
+    let errors = validate_classified(rev, v, &env, &class, info, opts);
+    if errors.is_empty() {
+        Ok(class.to_kind())
+    } else {
+        Err(DecodeError::Invalid(errors))
+    }
+}
+
+/// [`validate_message_view`] of a message its caller already read ([`Envelope::read`]) and
+/// classified, with the method's row in `rev` (`info`, from [`find_method`]): the conversation
+/// checker shares its facts this way instead of having them read again. The errors, none when
+/// the message is valid.
+pub(crate) fn validate_classified<'v, V: JsonView<'v>>(
+    rev: Revision,
+    v: &V,
+    env: &Envelope<V>,
+    class: &Class<'v>,
+    info: Option<&'static MethodInfo>,
+    opts: Options,
+) -> Vec<ValidationError> {
     let mut errors: Vec<ValidationError> = Vec::new();
     let root = Path::Root;
     let modern = is_modern(rev);
-    validate_def_at(rev, envelope_def(rev, &shape), v, &root, opts, &mut errors);
-    let kind = match &shape {
-        Shape::Request { method } => {
+    validate_def_at(rev, envelope_def(rev, class), v, &root, opts, &mut errors);
+    match class {
+        Class::Request(method) => {
             tag(&mut errors, 0, "/id", "type", id::ID_1);
-            if let IdRead::Invalid(msg) = read_id(v) {
+            if let Some(msg) = id_problem(env) {
                 if !errors.iter().any(|e| e.pointer == "/id") {
                     errors.push(rule_error("/id".into(), "type", id::ID_1, msg));
                 }
             }
-            match find_method(rev, method) {
+            match info {
                 None => errors.push(unknown_method(rev, method)),
                 Some(info) if info.kind == MethodKind::Notification => errors.push(rule_error(
                     "/id".into(),
@@ -312,46 +406,42 @@ pub(crate) fn validate_message_view<'v, V: JsonView<'v>>(
                 )),
                 Some(info) => {
                     let mark = errors.len();
-                    validate_params(rev, info, v, opts, &mut errors);
-                    if modern {
-                        if let Some((at, _)) = missing_request_meta(v) {
+                    validate_params(rev, info, v, env.params.as_ref(), opts, &mut errors);
+                    if modern && env.meta_complete != Some(true) {
+                        if let Some((at, _)) = missing_meta_in(env.params.as_ref()) {
                             tag(&mut errors, mark, &at, "", id::META_6);
                         }
                     }
                 }
             }
-            MessageKind::Request { method: method.clone() }
         }
-        Shape::Notification { method } => {
-            match find_method(rev, method) {
-                None => errors.push(unknown_method(rev, method)),
-                Some(info) if info.kind == MethodKind::Request => errors.push(rule_error(
-                    String::new(),
-                    "required",
-                    id::ID_1,
-                    format!("`{method}` is a request: it needs an `id` (a string or an integer)"),
-                )),
-                Some(info) => {
-                    validate_params(rev, info, v, opts, &mut errors);
-                    if modern && LISTEN_STREAM_NOTIFICATIONS.contains(&method.as_str()) {
-                        check_subscription_id(v, method, &mut errors);
-                    }
+        Class::Notification(method) => match info {
+            None => errors.push(unknown_method(rev, method)),
+            Some(info) if info.kind == MethodKind::Request => errors.push(rule_error(
+                String::new(),
+                "required",
+                id::ID_1,
+                format!("`{method}` is a request: it needs an `id` (a string or an integer)"),
+            )),
+            Some(info) => {
+                validate_params(rev, info, v, env.params.as_ref(), opts, &mut errors);
+                if modern && LISTEN_STREAM_NOTIFICATIONS.contains(&method.as_ref()) {
+                    check_subscription_id(env.params.as_ref(), method, &mut errors);
                 }
             }
-            MessageKind::Notification { method: method.clone() }
-        }
-        Shape::Result => {
-            if let IdRead::Invalid(msg) = read_id(v) {
+        },
+        Class::Result => {
+            if let Some(msg) = id_problem(env) {
                 if !errors.iter().any(|e| e.pointer == "/id") {
                     errors.push(rule_error("/id".into(), "type", id::ID_1, msg));
                 }
             }
             tag(&mut errors, 0, "/id", "type", id::ID_3);
-            if let Some(result) = v.get("result").filter(|r| r.kind() == Kind::Object) {
+            if let Some(result) = env.result.as_ref().filter(|r| r.kind() == Kind::Object) {
                 if let Some(rt) = result.get("resultType") {
                     if rt.str_eq("input_required") && has_def(rev, "InputRequiredResult") {
-                        validate_def_at(rev, "InputRequiredResult", &result, &root.key("result"), opts, &mut errors);
-                        rules::check_input_required(&result, "/result", &mut errors);
+                        validate_def_at(rev, "InputRequiredResult", result, &root.key("result"), opts, &mut errors);
+                        rules::check_input_required(result, "/result", &mut errors);
                     } else if !rt.str_eq("complete") && rt.kind() == Kind::String && opts.policy == Policy::Strict {
                         errors.push(rule_error(
                             "/result/resultType".into(),
@@ -362,20 +452,19 @@ pub(crate) fn validate_message_view<'v, V: JsonView<'v>>(
                     }
                 }
             }
-            MessageKind::Result
         }
-        Shape::Error { code } => {
+        Class::Error(code) => {
             // ID-4: no `id` when it could not be read; never `null` (Q-17 lets receivers accept it).
             tag(&mut errors, 0, "/id", "type", id::ID_4);
-            if let (IdRead::Invalid(msg), false) = (read_id(v), errors.iter().any(|e| e.pointer == "/id")) {
+            if let (Some(msg), false) = (id_problem(env), errors.iter().any(|e| e.pointer == "/id")) {
                 errors.push(rule_error("/id".into(), "type", id::ID_4, msg));
             }
             if let Some(code) = code {
                 if let Some(def) = error_def(rev, *code) {
                     if def.whole_response {
                         validate_def_at(rev, def.def, v, &root, opts, &mut errors);
-                    } else if let Some(err) = v.get("error") {
-                        validate_def_at(rev, def.def, &err, &root.key("error"), opts, &mut errors);
+                    } else if let Some(err) = &env.error {
+                        validate_def_at(rev, def.def, err, &root.key("error"), opts, &mut errors);
                     }
                 } else if modern {
                     if let Some(e) = error_code_policy(*code) {
@@ -383,17 +472,23 @@ pub(crate) fn validate_message_view<'v, V: JsonView<'v>>(
                     }
                 }
             }
-            MessageKind::Error { code: code.unwrap_or_default() }
         }
-    };
+    }
     let mut walk = RuleWalk { errors, strict: opts.policy == Policy::Strict };
     walk.walk(v, &mut String::new());
     let mut errors = walk.errors;
     dedup(&mut errors);
-    if errors.is_empty() {
-        Ok(kind)
-    } else {
-        Err(DecodeError::Invalid(errors))
+    errors
+}
+
+/// ID-1's message when the `id` does not read as a request id.
+fn id_problem<'v, V: JsonView<'v>>(env: &Envelope<V>) -> Option<String> {
+    if env.id_valid == Some(true) {
+        return None;
+    }
+    match read_id_member(env.id.clone()) {
+        IdRead::Invalid(msg) => Some(msg),
+        IdRead::Absent | IdRead::Valid(_) => None,
     }
 }
 
@@ -450,8 +545,8 @@ pub(crate) fn error_code_policy(code: i64) -> Option<ValidationError> {
 }
 
 /// SUB-4: listen-stream notifications carry `_meta["io.modelcontextprotocol/subscriptionId"]`.
-fn check_subscription_id<'v, V: JsonView<'v>>(v: &V, method: &str, errors: &mut Vec<ValidationError>) {
-    let (at, present) = match v.get("params") {
+fn check_subscription_id<'v, V: JsonView<'v>>(params: Option<&V>, method: &str, errors: &mut Vec<ValidationError>) {
+    let (at, present) = match params {
         None => (String::new(), false),
         Some(params) => match params.get("_meta") {
             None => ("/params".to_owned(), false),

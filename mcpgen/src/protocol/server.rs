@@ -293,7 +293,7 @@ fn check_notification<'v, V: JsonView<'v>>(
         return decode_request(rev, info, v, None, false, 400);
     }
     // Unknown notification: keep it as a generic JSON-RPC notification.
-    let def = message::envelope_def(rev, &message::Shape::Notification { method: method.to_owned() });
+    let def = message::envelope_def(rev, &message::Class::Notification(method.into()));
     let opts = Options::decoding(Policy::Lossless);
     let mut errors = Vec::new();
     if !message::validate_def_at(rev, def, v, &Path::Root, opts, &mut errors) {

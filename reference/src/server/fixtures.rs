@@ -165,7 +165,7 @@ impl Fixtures {
             _ => None,
         };
         let values = entry
-            .and_then(|e| e.spec.pointer(&format!("/complete/{}", argument.replace('~', "~0").replace('/', "~1"))));
+            .and_then(|e| e.spec.pointer(&format!("/complete/{}", mcpgen::json::pointer::escape(argument))));
         values
             .and_then(Value::as_array)
             .into_iter()
