@@ -67,7 +67,7 @@ mod state;
 mod subscriptions;
 
 pub use facts::{Sender, UnknownSender};
-pub use finding::{Finding, Level};
+pub use finding::{Era, Finding, Level};
 pub use options::ConversationOptions;
 
 use crate::json::{JsonView, Tape};

@@ -109,6 +109,8 @@ pub(super) struct Facts<'v, V> {
     // `_meta` members.
     /// `protocolVersion` is present.
     pub versioned: bool,
+    /// What the message says about its own revision (the era state reads it).
+    pub asked: Asked,
     pub progress_token: Option<IdKey>,
     /// `logLevel` is present (LOG-1).
     pub log_level: bool,
@@ -211,6 +213,7 @@ impl<'v, V: JsonView<'v>> Facts<'v, V> {
             modern: era::is_modern(rev),
             info,
             versioned,
+            asked,
             progress_token,
             log_level,
             client_caps,

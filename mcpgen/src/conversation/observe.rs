@@ -4,10 +4,10 @@
 
 use crate::json::{JsonView, Kind};
 use crate::protocol;
-use crate::Revision;
 
+use super::era::Answered;
 use super::facts::{Facts, Sender, Shape};
-use super::finding::{push_decode_error, rule_finding, Finding};
+use super::finding::{push_decode_error, rule_finding, Era, Finding};
 use super::keys::IdKey;
 use super::options::ConversationOptions;
 use super::results::Verdict;
@@ -26,14 +26,17 @@ impl Session {
             Ok(_) => true,
             Err(e) => push_decode_error(e, &mut out),
         };
-        if !structural {
-            return out;
+        if structural {
+            match f.shape {
+                Shape::Request => self.request(&f, &mut out),
+                Shape::Notification => self.notification(&f, &mut out),
+                Shape::Response => self.response(opts, &f, &mut out),
+                Shape::Other => {}
+            }
         }
-        match f.shape {
-            Shape::Request => self.request(&f, &mut out),
-            Shape::Notification => self.notification(&f, &mut out),
-            Shape::Response => self.response(opts, &f, &mut out),
-            Shape::Other => {}
+        let era = if f.modern { Era::Modern } else { Era::Legacy };
+        for x in &mut out {
+            (x.era, x.revision) = (Some(era), Some(f.rev));
         }
         out
     }
@@ -44,7 +47,9 @@ impl Session {
             ids::direction(f.from, info, out);
         }
         let client_initialize = method == "initialize" && f.from == Sender::Client && !f.modern;
-        self.era.on_request(f.rev, f.versioned, client_initialize);
+        if f.from == Sender::Client {
+            self.era.on_request(f.rev, &f.asked, out);
+        }
         if client_initialize {
             capabilities::client_declared(f, self);
         }
@@ -61,6 +66,7 @@ impl Session {
         let entry = Pending {
             info: f.info,
             rev: f.rev,
+            versioned: f.versioned,
             task: !f.modern && f.task,
             progress_token: f.progress_token.clone(),
             log,
@@ -98,6 +104,13 @@ impl Session {
 
     fn response<'v, V: JsonView<'v>>(&mut self, opts: &ConversationOptions, f: &Facts<'v, V>, out: &mut Vec<Finding>) {
         let Some((id, p)) = ids::answered(f, self, out) else { return };
+        let asked = Answered {
+            client: f.from == Sender::Server,
+            initialize: p.info.is_some_and(|i| i.method == "initialize"),
+            versioned: p.versioned,
+            rev: p.rev,
+        };
+        self.era.on_answer(asked, f.result.as_ref().filter(|r| r.kind() == Kind::Object), f.msg.get("error").as_ref());
         let Some(info) = p.info else { return };
         let is_listen = info.method == "subscriptions/listen" && f.from == Sender::Server;
         let Some(result) = f.result.as_ref().filter(|r| r.kind() == Kind::Object) else {
@@ -116,13 +129,7 @@ impl Session {
         }
         results::pages(self, info, &p, result, out);
         match info.method {
-            "initialize" => {
-                let negotiated =
-                    result.get("protocolVersion").and_then(|x| x.as_str()).and_then(|s| Revision::parse(&s));
-                self.era.on_initialize_result(negotiated);
-                capabilities::server_declared(result, self);
-            }
-            "server/discover" => capabilities::server_declared(result, self),
+            "initialize" | "server/discover" => capabilities::server_declared(result, self),
             "subscriptions/listen" if is_listen => subscriptions::closing_result(id, result, self, out),
             m => capabilities::declared_feature(m, self, out),
         }
