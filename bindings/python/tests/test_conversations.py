@@ -54,6 +54,7 @@ def replay(path: Path) -> List[Key]:
             findings = conv.observe(row["from"], row["raw"])
         for f in findings:
             assert isinstance(f, mcpgen.Finding)
+            assert f.era in ("modern", "legacy") and f.revision, f"line {n}: {f.era!r} {f.revision!r}"
             got.append((n, f.rule, f.level, f.pointer))
     return got
 

@@ -29,7 +29,7 @@ use crate::protocol;
 use crate::rules::id;
 use crate::Revision;
 
-use super::finding::{rule_finding, Finding};
+use super::finding::{self, rule_finding, Finding};
 
 /// Which era a message is judged under, once known (the internal view of [`State`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,6 +127,15 @@ pub(super) fn is_modern(rev: Revision) -> bool {
     table.iter().find(|(r, _)| *r == rev).is_some_and(|(_, m)| *m)
 }
 
+/// The era of a revision, as findings name it.
+pub(super) fn era_of(rev: Revision) -> finding::Era {
+    if is_modern(rev) {
+        finding::Era::Modern
+    } else {
+        finding::Era::Legacy
+    }
+}
+
 fn latest_legacy() -> Option<Revision> {
     Revision::ALL.iter().copied().find(|r| !is_modern(*r))
 }
@@ -164,6 +173,13 @@ impl EraState {
 
     fn default_revision(&self) -> Option<Revision> {
         self.revision.or_else(Revision::latest)
+    }
+
+    /// The revision a message that names none is judged under now (a notification, or text
+    /// that is not JSON), with its era.
+    pub fn current(&self) -> (Option<finding::Era>, Option<Revision>) {
+        let rev = self.default_revision();
+        (rev.map(era_of), rev)
     }
 
     /// The revision a message is judged under; `None` only when no revision is compiled in.

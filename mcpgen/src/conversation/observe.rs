@@ -5,9 +5,9 @@
 use crate::json::{JsonView, Kind};
 use crate::protocol;
 
-use super::era::Answered;
+use super::era::{self, Answered};
 use super::facts::{Facts, Sender, Shape};
-use super::finding::{push_decode_error, rule_finding, Era, Finding};
+use super::finding::{push_decode_error, rule_finding, Finding};
 use super::keys::IdKey;
 use super::options::ConversationOptions;
 use super::results::Verdict;
@@ -34,9 +34,8 @@ impl Session {
                 Shape::Other => {}
             }
         }
-        let era = if f.modern { Era::Modern } else { Era::Legacy };
         for x in &mut out {
-            (x.era, x.revision) = (Some(era), Some(f.rev));
+            (x.era, x.revision) = (Some(era::era_of(f.rev)), Some(f.rev));
         }
         out
     }
