@@ -6,7 +6,7 @@
 use mcpgen_runtime::rules::{Enforcement, Level, Rule};
 
 /// Every rule, in catalogue order: families as listed, numbers ascending within one.
-pub static RULES: [Rule; 266] = [
+pub static RULES: [Rule; 268] = [
     Rule {
         id: "CORE-1",
         level: Level::Must,
@@ -594,6 +594,20 @@ pub static RULES: [Rule; 266] = [
         summary: "An HTTP request without `MCP-Protocol-Version` is rejected (400, -32020) unless the server deliberately serves it as 2025-03-26.",
         source: "basic/transports/streamable-http",
         enforcement: Enforcement::Enforced("protocol::check_http_headers (-32020, HTTP 400) for a modern request without the header; the transport passes the headers"),
+    },
+    Rule {
+        id: "ERA-11",
+        level: Level::ShouldNot,
+        summary: "A client whose modern request was answered (a result, or a recognized modern error: -32020, -32021, or -32022 naming a modern version) does not fall back to `initialize`: the server is modern.",
+        source: "basic/transports/stdio, basic/transports/streamable-http, basic/versioning",
+        enforcement: Enforcement::Enforced("conversation::Conversation: a client `initialize` after the connection became modern, or after a -32022 that named a modern version of this build"),
+    },
+    Rule {
+        id: "ERA-12",
+        level: Level::Should,
+        summary: "After -32022, a client retries at a version listed in `data.supported` (VER-2), not at one the server said it lacks.",
+        source: "basic/versioning",
+        enforcement: Enforcement::Enforced("conversation::Conversation: the client's next versioned request after a -32022 names a version its `data.supported` did not list"),
     },
     Rule {
         id: "MRTR-1",

@@ -67,7 +67,7 @@ mod state;
 mod subscriptions;
 
 pub use facts::{Sender, UnknownSender};
-pub use finding::{Finding, Level};
+pub use finding::{Era, Finding, Level};
 pub use options::ConversationOptions;
 
 use crate::json::{JsonView, Tape};
@@ -112,7 +112,11 @@ impl Conversation {
     pub fn observe(&mut self, from: Sender, bytes: &[u8]) -> Vec<Finding> {
         match Tape::parse_bytes(bytes) {
             Ok(tape) => self.observe_view(from, &tape.root()),
-            Err(e) => vec![finding::not_json(e)],
+            Err(e) => {
+                let mut f = finding::not_json(e);
+                (f.era, f.revision) = self.session.era.current();
+                vec![f]
+            }
         }
     }
 
@@ -251,6 +255,29 @@ mod tests {
             got.sort();
             assert_eq!(got, want, "{text}");
         }
+    }
+
+    /// Each finding names the era and revision its message was judged under: after a refused
+    /// probe the fallback session is legacy, and the ERA-11 fallback after an answered probe is
+    /// judged as the legacy `initialize` it is.
+    #[test]
+    fn findings_name_their_era() {
+        let discover = br#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+        let found = br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{},"ttlMs":0,"cacheScope":"public"}}"#;
+        let init = br#"{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#;
+        let mut c = Conversation::new();
+        assert!(c.observe(Sender::Client, discover).is_empty());
+        assert!(c.observe(Sender::Server, found).is_empty());
+        let f = c.observe(Sender::Client, init);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].rule, Some(crate::rules::id::ERA_11));
+        assert_eq!((f[0].era, f[0].revision.map(|r| r.as_str())), (Some(Era::Legacy), Some("2025-06-18")));
+        // A modern request without `_meta` in the modern connection: META-6, judged modern.
+        let mut c = Conversation::new();
+        c.observe(Sender::Client, discover);
+        c.observe(Sender::Server, found);
+        let f = c.observe(Sender::Client, br#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#);
+        assert_eq!((f[0].rule, f[0].era), (Some("META-6"), Some(Era::Modern)));
     }
 
     #[test]

@@ -661,6 +661,14 @@ mcpgen_status mcpgen_error_uri(const mcpgen_error *error, size_t index, mcpgen_s
  *  `MCPGEN_LEVEL_WARNING` only for conversation findings from a SHOULD. */
 mcpgen_status mcpgen_error_level(const mcpgen_error *error, size_t index, uint32_t *level_out);
 
+/** Entry `index`: for a conversation finding, the era its message was judged under (`modern`,
+ *  `legacy`), else empty, into `*out` (required). */
+mcpgen_status mcpgen_error_era(const mcpgen_error *error, size_t index, mcpgen_str *out);
+
+/** Entry `index`: for a conversation finding, the revision its message was judged under
+ *  (`2025-11-25`), else empty, into `*out` (required). */
+mcpgen_status mcpgen_error_revision(const mcpgen_error *error, size_t index, mcpgen_str *out);
+
 /** Entry `index`: its nesting depth (0 for a top-level error) into `*depth_out` (required), and
  *  the union arm whose attempt produced it (empty at depth 0) into `*arm_out` (optional). */
 mcpgen_status mcpgen_error_arm(const mcpgen_error *error, size_t index, size_t *depth_out, mcpgen_str *arm_out);

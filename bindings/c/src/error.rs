@@ -29,6 +29,9 @@ struct Entry {
     uri: OwnedStr,
     /// A conversation finding's level; every other entry is an error.
     level: Level,
+    /// A conversation finding's era (`modern`, `legacy`) and revision, else empty.
+    era: OwnedStr,
+    revision: OwnedStr,
 }
 
 impl Default for Entry {
@@ -44,6 +47,8 @@ impl Default for Entry {
             kind: OwnedStr::default(),
             uri: OwnedStr::default(),
             level: Level::Error,
+            era: OwnedStr::default(),
+            revision: OwnedStr::default(),
         }
     }
 }
@@ -255,6 +260,8 @@ impl ErrorObject {
                 rule: OwnedStr::new(f.rule.unwrap_or_default()),
                 message: OwnedStr::new(f.message),
                 level: f.level,
+                era: OwnedStr::new(f.era.map(|e| e.as_str()).unwrap_or_default()),
+                revision: OwnedStr::new(f.revision.map(|r| r.as_str()).unwrap_or_default()),
                 ..Entry::default()
             })
             .collect();
@@ -382,6 +389,16 @@ pub unsafe extern "C" fn mcpgen_error_rule(error: *const ErrorObject, index: usi
 #[no_mangle]
 pub unsafe extern "C" fn mcpgen_error_message(error: *const ErrorObject, index: usize, out: *mut McpgenStr) -> Status {
     entry_str(error, index, out, |e| &e.message)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_error_era(error: *const ErrorObject, index: usize, out: *mut McpgenStr) -> Status {
+    entry_str(error, index, out, |e| &e.era)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_error_revision(error: *const ErrorObject, index: usize, out: *mut McpgenStr) -> Status {
+    entry_str(error, index, out, |e| &e.revision)
 }
 
 #[no_mangle]

@@ -188,6 +188,14 @@ static int replay(const char *text, size_t len, findings *got, char *why, size_t
                 CHECK_STATUS(mcpgen_error_level(err, i, &level), MCPGEN_OK);
                 CHECK(level == MCPGEN_LEVEL_ERROR || level == MCPGEN_LEVEL_WARNING, "line %zu: level %u", line, (unsigned)level);
                 rule = entry_str(err, i, mcpgen_error_rule);
+                {
+                    /* Every finding names the era and revision its message was judged under. */
+                    char *era = entry_str(err, i, mcpgen_error_era), *rev = entry_str(err, i, mcpgen_error_revision);
+                    CHECK(strcmp(era, "modern") == 0 || strcmp(era, "legacy") == 0, "line %zu: era `%s`", line, era);
+                    CHECK(rev[0] != 0, "line %zu: a finding without its revision", line);
+                    free(era);
+                    free(rev);
+                }
                 if (level == MCPGEN_LEVEL_ERROR) {
                     any_error = 1;
                     if (rule[0] == 0) any_schema_error = 1;

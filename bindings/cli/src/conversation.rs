@@ -108,6 +108,9 @@ pub fn finding_json(f: &Finding) -> Value {
     m.push("rule", f.rule.map(|r| Value::String(r.to_owned())).unwrap_or(Value::Null));
     m.push("level", Value::String(f.level.as_str().to_owned()));
     m.push("message", Value::String(f.message.clone()));
+    let name = |s: Option<&'static str>| s.map_or(Value::Null, |s| Value::String(s.to_owned()));
+    m.push("era", name(f.era.map(|e| e.as_str())));
+    m.push("revision", name(f.revision.map(|r| r.as_str())));
     Value::Object(m)
 }
 

@@ -64,7 +64,7 @@ fn conversation_json_output_has_one_object_per_line() {
         (e["pointer"].as_str(), e["rule"].is_null(), e["level"].as_str()),
         (Some("/params/name"), true, Some("error"))
     );
-    for k in ["pointer", "schemaPath", "keyword", "rule", "level", "message"] {
+    for k in ["pointer", "schemaPath", "keyword", "rule", "level", "message", "era", "revision"] {
         assert!(e.get(k).is_some(), "{k} missing in {e}");
     }
     assert_eq!(objs[2]["errors"][0]["rule"], "MSG-8");
@@ -209,6 +209,13 @@ fn conversation_vectors_give_the_expected_findings() {
         for o in objects(&out) {
             let line: u64 = o["source"].as_str().unwrap().rsplit(':').next().unwrap().parse().unwrap();
             for e in o["errors"].as_array().unwrap() {
+                // Every finding names the era and revision its message was judged under.
+                assert!(matches!(e["era"].as_str(), Some("modern" | "legacy")), "{}:{line}: era in {e}", v.display());
+                assert!(
+                    e["revision"].as_str().is_some_and(|r| !r.is_empty()),
+                    "{}:{line}: revision in {e}",
+                    v.display()
+                );
                 got.push((
                     line,
                     e["rule"].clone(),

@@ -22,7 +22,8 @@ fn sender_arg(sender: &Bound<'_, PyString>) -> Result<Sender, Failure> {
 }
 
 fn finding_to_py<'py>(class: &Bound<'py, PyAny>, f: Finding) -> PyResult<Bound<'py, PyAny>> {
-    class.call1((f.rule, f.level.as_str(), f.pointer, f.schema_path, f.keyword, f.message))
+    let (era, revision) = (f.era.map(|e| e.as_str()), f.revision.map(|r| r.as_str()));
+    class.call1((f.rule, f.level.as_str(), f.pointer, f.schema_path, f.keyword, f.message, era, revision))
 }
 
 #[pymethods]

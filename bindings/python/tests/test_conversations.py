@@ -54,6 +54,7 @@ def replay(path: Path) -> List[Key]:
             findings = conv.observe(row["from"], row["raw"])
         for f in findings:
             assert isinstance(f, mcpgen.Finding)
+            assert f.era in ("modern", "legacy") and f.revision, f"line {n}: {f.era!r} {f.revision!r}"
             got.append((n, f.rule, f.level, f.pointer))
     return got
 
@@ -111,7 +112,8 @@ def test_every_input_kind_gives_the_same_findings() -> None:
 
 def test_finding_fields() -> None:
     (f,) = mcpgen.Conversation().observe("client", BAD_CALL)
-    assert f._fields == ("rule", "level", "pointer", "schema_path", "keyword", "message")
+    assert f._fields == ("rule", "level", "pointer", "schema_path", "keyword", "message", "era", "revision")
+    assert (f.era, f.revision) == ("modern", "2026-07-28")
 
 
 def test_bad_sender_and_non_json_data_leave_the_session_unchanged() -> None:

@@ -115,6 +115,8 @@ pub(super) struct Facts<'v, V> {
     pub meta_complete: bool,
     /// The progress token: a request's `_meta.progressToken`, a notification's
     /// `params.progressToken` (`notifications/progress`).
+    /// What the message says about its own revision (the era state reads it).
+    pub asked: Asked,
     pub progress_token: Option<IdKey>,
     /// `logLevel` is present (LOG-1).
     pub log_level: bool,
@@ -228,6 +230,7 @@ impl<'v, V: JsonView<'v>> Facts<'v, V> {
             versioned,
             meta_complete: version_string && caps_object,
             progress_token: if shape == Shape::Request { progress_token } else { token_param },
+            asked,
             log_level,
             client_caps,
             subscription_id,

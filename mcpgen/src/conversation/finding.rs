@@ -20,6 +20,25 @@ impl Level {
     }
 }
 
+/// The era a message was judged under ([`Finding::era`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Era {
+    /// Per-request `_meta` (2026-07-28 and later).
+    Modern,
+    /// An `initialize` handshake (2025-11-25 and earlier).
+    Legacy,
+}
+
+impl Era {
+    /// `"modern"` or `"legacy"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Era::Modern => "modern",
+            Era::Legacy => "legacy",
+        }
+    }
+}
+
 /// One thing wrong with a message, in the message's own terms.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
@@ -34,6 +53,10 @@ pub struct Finding {
     pub keyword: &'static str,
     /// A sentence a person can act on.
     pub message: String,
+    /// The era and revision the message was judged under (`None` only when no revision is
+    /// compiled into the build).
+    pub era: Option<Era>,
+    pub revision: Option<crate::Revision>,
 }
 
 impl Finding {
@@ -75,7 +98,16 @@ pub(super) fn rule_finding(
     // Forgetting a request is mcpgen's limit, not the peer's fault; SUB-3 is informal wording
     // whose client side the spec gives as SHOULD.
     let level = if matches!(rule, "POLICY-PENDING" | "SUB-3") { Level::Warning } else { level_of(Some(rule)) };
-    Finding { level, rule: Some(rule), pointer: pointer.into(), schema_path: String::new(), keyword, message }
+    Finding {
+        level,
+        rule: Some(rule),
+        pointer: pointer.into(),
+        schema_path: String::new(),
+        keyword,
+        message,
+        era: None,
+        revision: None,
+    }
 }
 
 #[cold]
@@ -87,6 +119,8 @@ pub(super) fn validation_finding(e: ValidationError) -> Finding {
         schema_path: e.schema_path,
         keyword: e.keyword,
         message: e.message,
+        era: None,
+        revision: None,
     }
 }
 

@@ -5,7 +5,6 @@
 use crate::json::JsonView;
 use crate::methods::{Direction, MethodInfo, MethodKind};
 
-use super::era::Era;
 use super::facts::{Facts, Sender};
 use super::finding::{rule_finding, Finding};
 use super::keys::IdKey;
@@ -72,14 +71,14 @@ pub(super) fn track(from: Sender, id: IdKey, entry: Pending, s: &mut Session, ou
     }
 }
 
-/// The request a response answers, now answered: MSG-5 for a client response in the modern era,
+/// The request a response answers, now answered: MSG-5 for a client response judged modern,
 /// MSG-11 for a second answer, ID-3 for an id no pending request has.
 pub(super) fn answered<'v, V: JsonView<'v>>(
     f: &Facts<'v, V>,
     s: &mut Session,
     out: &mut Vec<Finding>,
 ) -> Option<(IdKey, Pending)> {
-    if s.era.era() == Era::Modern && f.from == Sender::Client {
+    if f.modern && f.from == Sender::Client {
         out.push(rule_finding(
             "MSG-5",
             "",

@@ -4,8 +4,8 @@
 
 use crate::json::{JsonView, Kind};
 use crate::protocol::{self, Envelope};
-use crate::Revision;
 
+use super::era::{self, Answered};
 use super::facts::{Facts, Sender, Shape};
 use super::finding::{push_validation_errors, rule_finding, Finding};
 use super::keys::IdKey;
@@ -33,14 +33,17 @@ impl Session {
             Ok(class) => protocol::validate_classified(f.rev, v, &env, &class, f.info, opts.validation),
             Err(e) => vec![e],
         };
-        if !push_validation_errors(errors, &mut out) {
-            return out;
+        let structural = push_validation_errors(errors, &mut out);
+        if structural {
+            match f.shape {
+                Shape::Request => self.request(f, &mut out),
+                Shape::Notification => self.notification(f, &mut out),
+                Shape::Response => self.response(opts, f, &mut out),
+                Shape::Other => {}
+            }
         }
-        match f.shape {
-            Shape::Request => self.request(f, &mut out),
-            Shape::Notification => self.notification(f, &mut out),
-            Shape::Response => self.response(opts, f, &mut out),
-            Shape::Other => {}
+        for x in &mut out {
+            (x.era, x.revision) = (Some(era::era_of(f.rev)), Some(f.rev));
         }
         out
     }
@@ -51,7 +54,9 @@ impl Session {
             ids::direction(f.from, info, out);
         }
         let client_initialize = method == "initialize" && f.from == Sender::Client && !f.modern;
-        self.era.on_request(f.rev, f.versioned, client_initialize);
+        if f.from == Sender::Client {
+            self.era.on_request(f.rev, &f.asked, out);
+        }
         if client_initialize {
             capabilities::client_declared(f, self);
         }
@@ -68,6 +73,7 @@ impl Session {
         let entry = Pending {
             info: f.info,
             rev: f.rev,
+            versioned: f.versioned,
             task: !f.modern && f.task,
             progress_token: f.progress_token.clone(),
             log,
@@ -105,6 +111,13 @@ impl Session {
 
     fn response<'v, V: JsonView<'v>>(&mut self, opts: &ConversationOptions, f: &Facts<'v, V>, out: &mut Vec<Finding>) {
         let Some((id, p)) = ids::answered(f, self, out) else { return };
+        let asked = Answered {
+            client: f.from == Sender::Server,
+            initialize: p.info.is_some_and(|i| i.method == "initialize"),
+            versioned: p.versioned,
+            rev: p.rev,
+        };
+        self.era.on_answer(asked, f.result.as_ref().filter(|r| r.kind() == Kind::Object), f.msg.get("error").as_ref());
         let Some(info) = p.info else { return };
         let is_listen = info.method == "subscriptions/listen" && f.from == Sender::Server;
         let Some(result) = f.result.as_ref().filter(|r| r.kind() == Kind::Object) else {
@@ -123,13 +136,7 @@ impl Session {
         }
         results::pages(self, info, &p, result, out);
         match info.method {
-            "initialize" => {
-                let negotiated =
-                    result.get("protocolVersion").and_then(|x| x.as_str()).and_then(|s| Revision::parse(&s));
-                self.era.on_initialize_result(negotiated);
-                capabilities::server_declared(result, self);
-            }
-            "server/discover" => capabilities::server_declared(result, self),
+            "initialize" | "server/discover" => capabilities::server_declared(result, self),
             "subscriptions/listen" if is_listen => subscriptions::closing_result(id, result, self, out),
             m => capabilities::declared_feature(m, self, out),
         }

@@ -22,6 +22,8 @@ const MRTR_CAP: usize = 256;
 pub(super) struct Pending {
     pub info: Option<&'static MethodInfo>,
     pub rev: Revision,
+    /// `_meta` carried `protocolVersion` (the era state reads the answer).
+    pub versioned: bool,
     /// `params.task` was present (2025-11-25 task augmentation).
     pub task: bool,
     pub progress_token: Option<IdKey>,

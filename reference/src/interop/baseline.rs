@@ -3,19 +3,13 @@
 //! not listed fails the run; so does an entry that nothing matched (a stale entry hides
 //! nothing and must go).
 //!
-//! A reference peer's own finding is never excused: an entry may name `reference-server` or
-//! `reference-client` only with the reason [`PENDING_ERA_MODEL`] — a false positive of the
-//! checker itself, which judges a fallback from `server/discover` to `initialize` under
-//! 2026-07-28 until it has an era model.
+//! A reference peer's own finding is never excused: no entry may name `reference-server` or
+//! `reference-client`.
 
 use serde::Deserialize;
 
 use super::check::TraceFinding;
 use super::plan::{Pairing, PEERS, REFERENCE_PEERS};
-
-/// The reason of a finding that is the checker's own false positive until the era model of
-/// issue 19 item 1 exists.
-pub const PENDING_ERA_MODEL: &str = "pending: era model (issue 19 item 1)";
 
 /// A finding the run expects.
 #[derive(Debug, Clone, Deserialize, PartialEq)]
@@ -67,7 +61,7 @@ impl std::error::Error for BaselineError {}
 
 impl Baseline {
     /// Reads and checks a baseline: known peers, a reason on every entry, and no excuse for a
-    /// reference peer but the pending era model.
+    /// reference peer.
     pub fn parse(text: &str) -> Result<Baseline, BaselineError> {
         let b: Baseline = toml::from_str(text).map_err(|e| BaselineError(e.to_string()))?;
         for (i, e) in b.finding.iter().enumerate() {
@@ -78,11 +72,8 @@ impl Baseline {
             if e.reason.trim().is_empty() {
                 return Err(BaselineError(format!("{at}: no reason")));
             }
-            if REFERENCE_PEERS.contains(&e.sdk.as_str()) && e.reason != PENDING_ERA_MODEL {
-                return Err(BaselineError(format!(
-                    "{at}: a reference peer's finding is never excused (only the checker's own \
-                     false positives, with the reason `{PENDING_ERA_MODEL}`)"
-                )));
+            if REFERENCE_PEERS.contains(&e.sdk.as_str()) {
+                return Err(BaselineError(format!("{at}: a reference peer's finding is never excused")));
             }
         }
         for (i, e) in b.operation.iter().enumerate() {
@@ -117,15 +108,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn reference_peers_are_excused_only_for_the_pending_era_model() {
-        let ok = format!(
-            "[[finding]]\nsdk = \"reference-client\"\nrule = \"META-6\"\nreason = \"{PENDING_ERA_MODEL}\"\n\
-             [[finding]]\nsdk = \"py-server\"\nrule = \"LOG-5\"\nmethod = \"notifications/message\"\nreason = \"logs without logging\"\n"
-        );
-        let b = Baseline::parse(&ok).unwrap();
-        assert_eq!(b.finding.len(), 2);
-        let excused = "[[finding]]\nsdk = \"reference-server\"\nrule = \"LOG-5\"\nreason = \"it does that\"\n";
-        assert!(Baseline::parse(excused).unwrap_err().0.contains("never excused"));
+    fn reference_peers_are_never_excused() {
+        let ok = "[[finding]]\nsdk = \"py-server\"\nrule = \"LOG-5\"\nmethod = \"notifications/message\"\nreason = \"logs without logging\"\n";
+        assert_eq!(Baseline::parse(ok).unwrap().finding.len(), 1);
+        for peer in ["reference-server", "reference-client"] {
+            let excused =
+                format!("[[finding]]\nsdk = \"{peer}\"\nrule = \"META-6\"\nreason = \"pending: era model\"\n");
+            assert!(Baseline::parse(&excused).unwrap_err().0.contains("never excused"), "{peer}");
+        }
         assert!(Baseline::parse("[[finding]]\nsdk = \"nobody\"\nrule = \"X\"\nreason = \"r\"\n").is_err());
         assert!(Baseline::parse("[[finding]]\nsdk = \"py-server\"\nrule = \"X\"\nreason = \" \"\n").is_err());
         assert!(Baseline::parse("[[finding]]\nsdk = \"py-server\"\nrule = \"X\"\nwhy = \"r\"\n").is_err());

@@ -164,8 +164,8 @@ impl Fixtures {
             }),
             _ => None,
         };
-        let values = entry
-            .and_then(|e| e.spec.pointer(&format!("/complete/{}", mcpgen::json::pointer::escape(argument))));
+        let values =
+            entry.and_then(|e| e.spec.pointer(&format!("/complete/{}", mcpgen::json::pointer::escape(argument))));
         values
             .and_then(Value::as_array)
             .into_iter()

@@ -173,6 +173,10 @@ pub const ERA_8: &str = "ERA-8";
 pub const ERA_9: &str = "ERA-9";
 /// ERA-10 (MUST): An HTTP request without `MCP-Protocol-Version` is rejected (400, -32020) unless the server deliberately serves it as 2025-03-26.
 pub const ERA_10: &str = "ERA-10";
+/// ERA-11 (SHOULD NOT): A client whose modern request was answered (a result, or a recognized modern error: -32020, -32021, or -32022 naming a modern version) does not fall back to `initialize`: the server is modern.
+pub const ERA_11: &str = "ERA-11";
+/// ERA-12 (SHOULD): After -32022, a client retries at a version listed in `data.supported` (VER-2), not at one the server said it lacks.
+pub const ERA_12: &str = "ERA-12";
 /// MRTR-1 (MUST): A server that needs sampling, elicitation or roots answers with an InputRequiredResult; it never sends a request of its own.
 pub const MRTR_1: &str = "MRTR-1";
 /// MRTR-2 (MUST NOT): Only `tools/call`, `prompts/get` and `resources/read` may answer `input_required` (RESULT-5).

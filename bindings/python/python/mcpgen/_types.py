@@ -311,6 +311,10 @@ class Finding(NamedTuple):
     """The JSON Schema keyword that failed or would express the rule."""
     message: str
     """A sentence a person can act on."""
+    era: Optional[str] = None
+    """``"modern"`` or ``"legacy"``: the era the message was judged under."""
+    revision: Optional[str] = None
+    """The revision the message was judged under (``"2025-11-25"``)."""
 
     @property
     def is_error(self) -> bool:
