@@ -5,6 +5,7 @@ use super::facts::{Facts, Sender};
 use super::finding::{rule_finding, Finding};
 use super::state::Session;
 use crate::json::JsonView;
+use crate::rules::id;
 
 /// `notifications/cancelled`: marks the request cancelled (and ends a listen stream it names),
 /// or reports what it cannot name.
@@ -19,7 +20,7 @@ pub(super) fn notification<'v, V: JsonView<'v>>(f: &Facts<'v, V>, s: &mut Sessio
             }
         } else if !s.ended_subs.contains(&target) {
             out.push(rule_finding(
-                "CANCEL-7",
+                id::CANCEL_7,
                 "/params/requestId",
                 "",
                 format!("a server sends `notifications/cancelled` only to end a subscriptions/listen stream, and {target} names no open one"),
@@ -35,7 +36,7 @@ pub(super) fn notification<'v, V: JsonView<'v>>(f: &Facts<'v, V>, s: &mut Sessio
         }
     } else if !s.answered[ix].contains(&target) {
         out.push(rule_finding(
-            "CANCEL-2",
+            id::CANCEL_2,
             "/params/requestId",
             "",
             format!(

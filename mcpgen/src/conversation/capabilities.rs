@@ -5,6 +5,7 @@
 
 use crate::json::JsonView;
 use crate::protocol;
+use crate::rules::id;
 
 use super::facts::Facts;
 use super::finding::{rule_finding, Finding};
@@ -37,9 +38,9 @@ pub(super) fn server_request<'v, V: JsonView<'v>>(f: &Facts<'v, V>, method: &str
         _ => declared.get("roots").is_some(),
     };
     let rule = match method {
-        "elicitation/create" if top_declared => "ELIC-1",
-        "sampling/createMessage" if top_declared => "SAMP-1",
-        _ => "CAP-5",
+        "elicitation/create" if top_declared => id::ELIC_1,
+        "sampling/createMessage" if top_declared => id::SAMP_1,
+        _ => id::CAP_5,
     };
     out.push(rule_finding(
         rule,
@@ -56,11 +57,11 @@ pub(super) fn server_request<'v, V: JsonView<'v>>(f: &Facts<'v, V>, method: &str
 pub(super) fn declared_feature(method: &str, s: &Session, out: &mut Vec<Finding>) {
     let Some(caps) = &s.server_caps else { return };
     let (feature, rule) = match method {
-        m if m.starts_with("tools/") => ("tools", "TOOL-1"),
-        m if m.starts_with("prompts/") => ("prompts", "PROMPT-1"),
-        m if m.starts_with("resources/") => ("resources", "CAP-2"),
-        "completion/complete" => ("completions", "CAP-2"),
-        "logging/setLevel" => ("logging", "LOG-5"),
+        m if m.starts_with("tools/") => ("tools", id::TOOL_1),
+        m if m.starts_with("prompts/") => ("prompts", id::PROMPT_1),
+        m if m.starts_with("resources/") => ("resources", id::CAP_2),
+        "completion/complete" => ("completions", id::CAP_2),
+        "logging/setLevel" => ("logging", id::LOG_5),
         _ => return,
     };
     if caps.get(feature).is_none() {
@@ -85,7 +86,7 @@ pub(super) fn list_changed(method: &str, s: &Session, out: &mut Vec<Finding>) {
     let declared = caps.get(feature).and_then(|f| f.get("listChanged")).and_then(|x| x.as_bool()) == Some(true);
     if !declared {
         out.push(rule_finding(
-            "SUB-12",
+            id::SUB_12,
             "/method",
             "",
             format!("`{method}` comes from a server that did not declare `{feature}.listChanged`"),

@@ -1,6 +1,7 @@
 //! What the checker reports ([`Finding`], at a [`Level`]), and how a rule id or a per-message
 //! validation error becomes one.
 
+use crate::rules::id;
 use crate::validate::ValidationError;
 
 /// How bad a finding is: `Error` for MUST / MUST NOT and schema violations, `Warning` for SHOULD.
@@ -97,7 +98,7 @@ pub(super) fn rule_finding(
 ) -> Finding {
     // Forgetting a request is mcpgen's limit, not the peer's fault; SUB-3 is informal wording
     // whose client side the spec gives as SHOULD.
-    let level = if matches!(rule, "POLICY-PENDING" | "SUB-3") { Level::Warning } else { level_of(Some(rule)) };
+    let level = if matches!(rule, id::POLICY_PENDING | id::SUB_3) { Level::Warning } else { level_of(Some(rule)) };
     Finding {
         level,
         rule: Some(rule),
@@ -126,7 +127,7 @@ pub(super) fn validation_finding(e: ValidationError) -> Finding {
 
 /// MSG-8: text that is not JSON.
 pub(super) fn not_json(e: impl std::fmt::Display) -> Finding {
-    rule_finding("MSG-8", "", "type", format!("not JSON: {e}"))
+    rule_finding(id::MSG_8, "", "type", format!("not JSON: {e}"))
 }
 
 /// Appends a JSON pointer segment.
@@ -141,8 +142,8 @@ pub(super) fn ptr(base: &str, key: &str) -> String {
 pub(super) fn push_validation_errors(errors: Vec<ValidationError>, out: &mut Vec<Finding>) -> bool {
     let mut structural = true;
     for e in errors {
-        if matches!(e.rule, Some("MSG-1" | "MSG-2"))
-            || (e.rule == Some("CORE-2") && (e.pointer.is_empty() || e.pointer == "/method"))
+        if matches!(e.rule, Some(id::MSG_1 | id::MSG_2))
+            || (e.rule == Some(id::CORE_2) && (e.pointer.is_empty() || e.pointer == "/method"))
         {
             structural = false;
         }

@@ -4,6 +4,7 @@
 
 use crate::json::JsonView;
 use crate::methods::{Direction, MethodInfo, MethodKind};
+use crate::rules::id;
 
 use super::facts::{Facts, Sender};
 use super::finding::{rule_finding, Finding};
@@ -23,7 +24,7 @@ pub(super) fn direction(from: Sender, info: &MethodInfo, out: &mut Vec<Finding>)
             MethodKind::Notification => ("notification", from.peer().as_str()),
         };
         out.push(rule_finding(
-            "MSG-10",
+            id::MSG_10,
             "/method",
             "enum",
             format!("`{}` is a {kind} only the {by} sends; here the {} sent it", info.method, from.as_str()),
@@ -38,7 +39,7 @@ pub(super) fn reused_id(from: Sender, id: &IdKey, s: &mut Session, out: &mut Vec
         return;
     }
     out.push(rule_finding(
-        "ID-2",
+        id::ID_2,
         "/id",
         "uniqueItems",
         format!("id {id} is still pending among the {}'s requests; a new request needs a new id", from.as_str()),
@@ -59,7 +60,7 @@ pub(super) fn track(from: Sender, id: IdKey, entry: Pending, s: &mut Session, ou
         s.answered[ix].remove(&old_id);
         s.forget(from, &old);
         out.push(rule_finding(
-            "POLICY-PENDING",
+            id::POLICY_PENDING,
             "/id",
             "",
             format!(
@@ -80,7 +81,7 @@ pub(super) fn answered<'v, V: JsonView<'v>>(
 ) -> Option<(IdKey, Pending)> {
     if f.modern && f.from == Sender::Client {
         out.push(rule_finding(
-            "MSG-5",
+            id::MSG_5,
             "",
             "",
             "in the per-request-metadata era servers send no requests, so a client sends no responses".into(),
@@ -92,7 +93,7 @@ pub(super) fn answered<'v, V: JsonView<'v>>(
     let Some(p) = s.pending[peer.ix()].remove(&id) else {
         let (rule, msg) = if s.answered[peer.ix()].contains(&id) {
             (
-                "MSG-11",
+                id::MSG_11,
                 format!(
                     "request {id} of the {} is already answered; a request gets exactly one response",
                     peer.as_str()
@@ -100,7 +101,7 @@ pub(super) fn answered<'v, V: JsonView<'v>>(
             )
         } else {
             (
-                "ID-3",
+                id::ID_3,
                 format!("id {id} names no pending request of the {} (a notification is never answered)", peer.as_str()),
             )
         };

@@ -5,6 +5,7 @@ use super::facts::{Facts, Sender, LOG_LEVEL};
 use super::finding::{rule_finding, Finding};
 use super::state::Session;
 use crate::json::JsonView;
+use crate::rules::id;
 
 /// A request: whether it opts into log notifications (counted while it is pending).
 pub(super) fn request<'v, V: JsonView<'v>>(f: &Facts<'v, V>, s: &mut Session) -> bool {
@@ -20,7 +21,7 @@ pub(super) fn message<'v, V: JsonView<'v>>(f: &Facts<'v, V>, s: &Session, out: &
     if let Some(caps) = &s.server_caps {
         if caps.get("logging").is_none() {
             out.push(rule_finding(
-                "LOG-5",
+                id::LOG_5,
                 "/method",
                 "",
                 "the server sends log notifications but did not declare the `logging` capability".into(),
@@ -29,7 +30,7 @@ pub(super) fn message<'v, V: JsonView<'v>>(f: &Facts<'v, V>, s: &Session, out: &
     }
     if f.modern && s.log_opted == 0 {
         out.push(rule_finding(
-            "LOG-1",
+            id::LOG_1,
             "",
             "",
             format!("no request in progress opted into log notifications with `_meta[\"{LOG_LEVEL}\"]`"),

@@ -2,6 +2,7 @@
 //! capabilities (MRTR-6), and its retry answers every input request (MRTR-7), echoes the
 //! `requestState` (MRTR-8), is a new request (MRTR-9) of the same method (MRTR-10).
 
+use crate::rules::id;
 use std::borrow::Cow;
 
 use crate::json::{JsonView, Kind};
@@ -54,7 +55,7 @@ fn retried<'v, V: JsonView<'v>>(params: &V, method: &str, id: &IdKey, s: &mut Se
     let Some(key) = same_state.or(same_method) else {
         if let Some(other) = other_method {
             out.push(rule_finding(
-                "MRTR-10",
+                id::MRTR_10,
                 "/params/requestState",
                 "",
                 format!("this `requestState` was given for a `{other}` request; it applies only to the retry of that request"),
@@ -65,7 +66,7 @@ fn retried<'v, V: JsonView<'v>>(params: &V, method: &str, id: &IdKey, s: &mut Se
     let Some(a) = s.awaiting.remove(&key) else { return };
     if &a.id == id {
         out.push(rule_finding(
-            "MRTR-9",
+            id::MRTR_9,
             "/id",
             "not",
             format!("the retry reuses id {id} of the request it retries; a retry is a new request with a new id"),
@@ -78,12 +79,12 @@ fn retried<'v, V: JsonView<'v>>(params: &V, method: &str, id: &IdKey, s: &mut Se
             None => "the `input_required` result gave no `requestState`, so the retry carries none".to_owned(),
         };
         let at = if state.is_some() { "/params/requestState" } else { "/params" };
-        out.push(rule_finding("MRTR-8", at, "const", msg));
+        out.push(rule_finding(id::MRTR_8, at, "const", msg));
     }
     let responses = params.get("inputResponses").filter(|r| r.kind() == Kind::Object);
     match (&a.keys, responses) {
         (Some(keys), None) if !keys.is_empty() => out.push(rule_finding(
-            "MRTR-7",
+            id::MRTR_7,
             "/params",
             "required",
             format!(
@@ -106,7 +107,7 @@ fn retried<'v, V: JsonView<'v>>(params: &V, method: &str, id: &IdKey, s: &mut Se
                 if !extra.is_empty() {
                     msg.push_str(&format!("; not asked for: {}", extra.join(", ")));
                 }
-                out.push(rule_finding("MRTR-8", "/params/inputResponses", "propertyNames", msg));
+                out.push(rule_finding(id::MRTR_8, "/params/inputResponses", "propertyNames", msg));
             }
         }
         _ => {}
@@ -132,7 +133,7 @@ pub(super) fn input_required<'v, V: JsonView<'v>>(
             let needed = protocol::required_capability(r.clone());
             if let Some(missing) = protocol::missing_capabilities(&declared, &needed) {
                 out.push(rule_finding(
-                    "MRTR-6",
+                    id::MRTR_6,
                     ptr("/result/inputRequests", &k),
                     "",
                     format!(

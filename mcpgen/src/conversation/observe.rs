@@ -4,6 +4,7 @@
 
 use crate::json::{JsonView, Kind};
 use crate::protocol::{self, Envelope};
+use crate::rules::id;
 
 use super::era::{self, Answered};
 use super::facts::{Facts, Sender, Shape};
@@ -22,7 +23,7 @@ impl Session {
         let pending = &self.pending[from.peer().ix()];
         let facts = Facts::gather(from, v, &env, &self.era, |id| pending.get(id).map(|p| p.rev));
         let Some(f) = &facts else {
-            out.push(rule_finding("SCHEMA", "", "", "no revision is compiled into this build".into()));
+            out.push(rule_finding(id::SCHEMA, "", "", "no revision is compiled into this build".into()));
             return out;
         };
         // What validation would read again: the id as a key, a complete `_meta`.

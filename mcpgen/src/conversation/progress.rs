@@ -5,6 +5,7 @@ use super::facts::Facts;
 use super::finding::{rule_finding, Finding};
 use super::state::{Progress, Session};
 use crate::json::JsonView;
+use crate::rules::id;
 
 /// A request carrying `_meta.progressToken`: PROG-1, and the token is active from now on.
 pub(super) fn request<'v, V: JsonView<'v>>(f: &Facts<'v, V>, s: &mut Session, out: &mut Vec<Finding>) {
@@ -12,7 +13,7 @@ pub(super) fn request<'v, V: JsonView<'v>>(f: &Facts<'v, V>, s: &mut Session, ou
     let active = &mut s.progress[f.from.ix()];
     if !active.is_empty() && active.contains(tok) {
         out.push(rule_finding(
-            "PROG-1",
+            id::PROG_1,
             "/params/_meta/progressToken",
             "uniqueItems",
             format!("progress token {tok} is already used by another active request of the {}", f.from.as_str()),
@@ -28,7 +29,7 @@ pub(super) fn notification<'v, V: JsonView<'v>>(f: &Facts<'v, V>, s: &mut Sessio
     let peer = f.from.peer();
     match s.progress[peer.ix()].get_mut(tok) {
         None => out.push(rule_finding(
-            "PROG-2",
+            id::PROG_2,
             "/params/progressToken",
             "",
             format!("progress token {tok} belongs to no request of the {} in progress", peer.as_str()),
@@ -37,7 +38,7 @@ pub(super) fn notification<'v, V: JsonView<'v>>(f: &Facts<'v, V>, s: &mut Sessio
             if let (Some(last), Some(now)) = (p.last, value) {
                 if now <= last {
                     out.push(rule_finding(
-                        "PROG-3",
+                        id::PROG_3,
                         "/params/progress",
                         "exclusiveMinimum",
                         format!("progress {now} does not grow past the previous {last} for token {tok}"),

@@ -2,6 +2,7 @@
 //! task augmentation, revision, negotiated `resultType`s), and the pages of one list
 //! (CACHE-6).
 
+use crate::rules::id;
 use std::borrow::Cow;
 
 use crate::json::JsonView;
@@ -79,7 +80,7 @@ pub(super) fn pages<'v, V: JsonView<'v>>(
     if let Some(expected) = &p.page_scope {
         if expected.as_deref() != scope.as_deref() {
             out.push(rule_finding(
-                "CACHE-6",
+                id::CACHE_6,
                 "/result/cacheScope",
                 "const",
                 format!(

@@ -4,6 +4,7 @@
 //! `resources/subscribe` (updates only for subscribed URIs: SUB-12).
 
 use crate::json::{JsonView, Kind, Value};
+use crate::rules::id;
 
 use super::facts::{Facts, Sender};
 use super::finding::{ptr, rule_finding, Finding};
@@ -54,7 +55,7 @@ pub(super) fn off_stream<'v, V: JsonView<'v>>(f: &Facts<'v, V>, method: &str, ou
     };
     if never_on_a_stream && f.subscription_id.is_some() {
         out.push(rule_finding(
-            "SUB-11",
+            id::SUB_11,
             SUBSCRIPTION_ID_POINTER,
             "not",
             format!("`{method}` never travels on a subscriptions/listen stream, yet it carries a subscription id"),
@@ -68,7 +69,7 @@ pub(super) fn legacy_resource_updated<'v, V: JsonView<'v>>(f: &Facts<'v, V>, s: 
     let Some(uri) = f.uri() else { return };
     if !s.resource_subs.contains(&uri.clone().into_owned()) {
         out.push(rule_finding(
-            "SUB-12",
+            id::SUB_12,
             "/params/uri",
             "",
             format!("`{uri}` was not subscribed with resources/subscribe"),
@@ -88,14 +89,14 @@ pub(super) fn stream_message<'v, V: JsonView<'v>>(
     let Some(sub) = s.subs.get_mut(sid) else {
         if s.ended_subs.contains(sid) {
             out.push(rule_finding(
-                "SUB-4",
+                id::SUB_4,
                 SUBSCRIPTION_ID_POINTER,
                 "",
                 format!("the server already ended subscription {sid}; nothing more travels on it"),
             ));
         } else if !s.cancelled_subs.contains(sid) {
             out.push(rule_finding(
-                "SUB-4",
+                id::SUB_4,
                 SUBSCRIPTION_ID_POINTER,
                 "",
                 format!("{sid} is not the id of an open subscriptions/listen request"),
@@ -107,7 +108,7 @@ pub(super) fn stream_message<'v, V: JsonView<'v>>(
     if method == "notifications/subscriptions/acknowledged" {
         if sub.acked {
             out.push(rule_finding(
-                "SUB-2",
+                id::SUB_2,
                 "/method",
                 "",
                 format!("subscription {sid} is already acknowledged; the acknowledgment comes once, first"),
@@ -129,7 +130,7 @@ pub(super) fn stream_message<'v, V: JsonView<'v>>(
             };
             if !ok {
                 out.push(rule_finding(
-                    "SUB-3",
+                    id::SUB_3,
                     ptr("/params/notifications", &k),
                     "",
                     format!("the acknowledgment grants `{k}` beyond what the listen request asked for"),
@@ -140,7 +141,7 @@ pub(super) fn stream_message<'v, V: JsonView<'v>>(
     }
     if !sub.acked {
         out.push(rule_finding(
-            "SUB-2",
+            id::SUB_2,
             "/method",
             "",
             format!("`{method}` travels on subscription {sid} before its acknowledgment"),
@@ -164,7 +165,7 @@ pub(super) fn stream_message<'v, V: JsonView<'v>>(
     };
     if !asked {
         out.push(rule_finding(
-            "SUB-1",
+            id::SUB_1,
             "/method",
             "",
             format!("subscription {sid} did not ask for `{method}` in its filter"),
@@ -187,7 +188,7 @@ pub(super) fn closing_result<'v, V: JsonView<'v>>(id: IdKey, result: &V, s: &mut
     let echoed = result.get("_meta").and_then(|m| m.get(super::facts::SUBSCRIPTION_ID)).and_then(|x| IdKey::of(&x));
     if echoed.as_ref().is_some_and(|e| *e != id) {
         out.push(rule_finding(
-            "SUB-4",
+            id::SUB_4,
             "/result/_meta/io.modelcontextprotocol~1subscriptionId",
             "const",
             format!(
@@ -198,7 +199,12 @@ pub(super) fn closing_result<'v, V: JsonView<'v>>(id: IdKey, result: &V, s: &mut
     }
     if let Some(sub) = s.subs.remove(&id) {
         if !sub.acked {
-            out.push(rule_finding("SUB-2", "/result", "", format!("subscription {id} ends before its acknowledgment")));
+            out.push(rule_finding(
+                id::SUB_2,
+                "/result",
+                "",
+                format!("subscription {id} ends before its acknowledgment"),
+            ));
         }
         s.ended_subs.insert(id);
     }
