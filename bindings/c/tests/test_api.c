@@ -956,11 +956,22 @@ static void from_response(pv_outcome *o, mcpgen_str resp) {
     if (js_get(r, "error", &e) && js_get(e, "data", &v)) o->data = dup_span(v);
 }
 
+/* Reads the JSON-RPC code, the HTTP status and the rule of a refusal (`o->err`). */
+static void pv_code_and_rule(pv_outcome *o) {
+    int64_t code;
+    uint16_t http;
+    mcpgen_str t;
+    mcpgen_error_jsonrpc_code(o->err, &code, &http);
+    o->has_code = o->has_http = 1;
+    o->code = code;
+    o->http = http;
+    mcpgen_error_protocol_rule(o->err, &t);
+    o->rule = dup_str(t);
+}
+
 /* A server-side refusal (`o->err`): its rendered response must itself be a JSON-RPC error
  * response; reads the id, data, code, HTTP status and rule. 0 (with `why`) when it is not. */
 static int pv_refusal(pv_outcome *o, char *why, size_t why_len) {
-    int64_t code;
-    uint16_t http;
     mcpgen_str t;
     mcpgen_error_response_json(o->err, &t);
     if (mcpgen_validate(NULL, MCPGEN_REVISION_2026_07_28, S("JSONRPCErrorResponse"), (const uint8_t *)t.ptr, t.len, NULL) !=
@@ -969,12 +980,7 @@ static int pv_refusal(pv_outcome *o, char *why, size_t why_len) {
         return 0;
     }
     from_response(o, t);
-    mcpgen_error_jsonrpc_code(o->err, &code, &http);
-    o->has_code = o->has_http = 1;
-    o->code = code;
-    o->http = http;
-    mcpgen_error_protocol_rule(o->err, &t);
-    o->rule = dup_str(t);
+    pv_code_and_rule(o);
     return 1;
 }
 
@@ -1147,14 +1153,7 @@ static int pv_run(js_span root, pv_outcome *o, char *why, size_t why_len) {
         if (st == MCPGEN_OK) {
             o->accept = 1;
         } else {
-            int64_t code;
-            uint16_t http;
-            mcpgen_error_jsonrpc_code(o->err, &code, &http);
-            o->has_code = o->has_http = 1;
-            o->code = code;
-            o->http = http;
-            mcpgen_error_protocol_rule(o->err, &t);
-            o->rule = dup_str(t);
+            pv_code_and_rule(o);
             mcpgen_error_response_json(o->err, &t);
             from_response(o, t);
             o->no_errors = 1;
