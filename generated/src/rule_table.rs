@@ -6,7 +6,7 @@
 use mcpgen_runtime::rules::{Enforcement, Level, Rule};
 
 /// Every rule, in catalogue order: families as listed, numbers ascending within one.
-pub static RULES: [Rule; 268] = [
+pub static RULES: [Rule; 269] = [
     Rule {
         id: "CORE-1",
         level: Level::Must,
@@ -1882,5 +1882,12 @@ pub static RULES: [Rule; 268] = [
         summary: "The conversation checker tracks at most `max_pending` requests (and progress tokens, subscriptions) per sender; past it the oldest is forgotten with a warning, so a late answer to it reads as unknown.",
         source: "mcpgen",
         enforcement: Enforcement::Enforced("conversation::ConversationOptions::max_pending (default 4096)"),
+    },
+    Rule {
+        id: "POLICY-STATE",
+        level: Level::Choice,
+        summary: "The conversation checker caps its other per-session tables (listen streams, subscriptions, cursors, awaited retries) and entry sizes; past a cap it forgets the oldest, warning once per table.",
+        source: "mcpgen",
+        enforcement: Enforcement::Enforced("conversation::ConversationOptions::max_listen_streams (default 256), max_resource_subscriptions (1024), max_cursors (1024), max_awaiting (256), max_entry_bytes (4096)"),
     },
 ];

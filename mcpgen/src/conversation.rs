@@ -97,7 +97,7 @@ impl Conversation {
     }
 
     pub fn with_options(options: ConversationOptions) -> Self {
-        let session = state::Session::new(options.max_pending);
+        let session = state::Session::new(&options);
         Conversation { options, session }
     }
 
@@ -194,23 +194,182 @@ mod tests {
         assert_eq!(rules(c.observe(Sender::Server, done(7).as_bytes())), vec![Some("ID-3")]);
     }
 
-    /// Unanswered listen streams, awaited retries and cursors are bounded too.
+    const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+
+    fn listen(id: &str, filter: &str) -> String {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"subscriptions/listen","params":{{{META},"notifications":{filter}}}}}"#
+        )
+    }
+
+    fn rules(f: &[Finding]) -> Vec<Option<&'static str>> {
+        f.iter().map(|f| f.rule).collect()
+    }
+
+    /// A legacy session after its handshake (the server declares resources with subscribe).
+    fn legacy(options: ConversationOptions) -> Conversation {
+        let mut c = Conversation::with_options(options);
+        let init = br#"{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#;
+        let done = br#"{"jsonrpc":"2.0","id":"init","result":{"protocolVersion":"2025-11-25","capabilities":{"resources":{"subscribe":true}},"serverInfo":{"name":"s","version":"1"}}}"#;
+        assert!(c.observe(Sender::Client, init).is_empty());
+        assert!(c.observe(Sender::Server, done).is_empty());
+        c
+    }
+
+    /// Unanswered listen streams, awaited retries and cursors are bounded too; each table's cap
+    /// is reported once (POLICY-STATE), whatever the number of entries it forgets.
     #[test]
     fn other_tables_are_bounded() {
-        let mut c = Conversation::with_options(ConversationOptions { max_pending: 4, ..Default::default() });
+        let options =
+            ConversationOptions { max_pending: 4, max_listen_streams: 4, max_awaiting: 8, ..Default::default() };
+        let mut c = Conversation::with_options(options);
+        let mut state = Vec::new();
         for id in 0..500 {
-            let listen = format!(
-                r#"{{"jsonrpc":"2.0","id":{id},"method":"subscriptions/listen","params":{{"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}}}},"notifications":{{"toolsListChanged":true}}}}}}"#
-            );
-            c.observe(Sender::Client, listen.as_bytes());
+            let mut f = c.observe(Sender::Client, listen(&id.to_string(), r#"{"toolsListChanged":true}"#).as_bytes());
             c.observe(Sender::Client, call(10_000 + id, None).as_bytes());
             let ir = format!(
                 r#"{{"jsonrpc":"2.0","id":{},"result":{{"resultType":"input_required","requestState":"s{id}"}}}}"#,
                 10_000 + id
             );
-            assert!(c.observe(Sender::Server, ir.as_bytes()).is_empty());
+            f.extend(c.observe(Sender::Server, ir.as_bytes()));
+            state.extend(f.into_iter().filter(|f| f.rule == Some(crate::rules::id::POLICY_STATE)).map(|f| f.message));
         }
-        assert!(c.session.tracked() <= 4 + 4 + 256 + 4, "tracked {}", c.session.tracked());
+        assert!(c.session.tracked() <= 4 + 4 + 8, "tracked {}", c.session.tracked());
+        assert_eq!(state.len(), 2, "{state:?}");
+        assert!(state[0].contains("more than 4 listen streams") && state[0].contains("the oldest (0)"), "{state:?}");
+        assert!(state[1].contains("more than 8 `input_required` results"), "{state:?}");
+        // A message on a forgotten stream is not checked (no SUB-4: it was open).
+        let on_stream = format!(
+            r#"{{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{{"_meta":{{"io.modelcontextprotocol/subscriptionId":0}}}}}}"#
+        );
+        assert_eq!(rules(&c.observe(Sender::Server, on_stream.as_bytes())), vec![], "forgotten stream");
+    }
+
+    /// Legacy resource subscriptions: one URI subscribed a million times is one entry; past
+    /// the cap the oldest URI is forgotten, reported once, and an update for it reads SUB-12.
+    #[test]
+    fn resource_subscriptions_are_capped() {
+        use crate::rules::id;
+        let sub = |id: usize, uri: &str| {
+            format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"resources/subscribe","params":{{"uri":"{uri}"}}}}"#)
+        };
+        let mut c = legacy(ConversationOptions { max_resource_subscriptions: 3, ..Default::default() });
+        for n in 0..2000 {
+            assert!(c.observe(Sender::Client, sub(n, "file:///a").as_bytes()).is_empty());
+            assert!(c.observe(Sender::Server, done_legacy(n).as_bytes()).is_empty());
+        }
+        assert_eq!(c.session.resource_subs.slots(), 1);
+        let mut capped = Vec::new();
+        for (n, uri) in ["file:///b", "file:///c", "file:///d", "file:///e"].iter().enumerate() {
+            capped.extend(c.observe(Sender::Client, sub(5000 + n, uri).as_bytes()));
+        }
+        assert_eq!(rules(&capped), vec![Some(id::POLICY_STATE)]);
+        assert_eq!(capped[0].level, Level::Warning);
+        assert!(capped[0].message.contains("`file:///a`"), "{}", capped[0].message);
+        let update = |uri: &str| {
+            format!(r#"{{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{{"uri":"{uri}"}}}}"#)
+        };
+        assert_eq!(rules(&c.observe(Sender::Server, update("file:///b").as_bytes())), vec![Some(id::SUB_12)]);
+        assert!(c.observe(Sender::Server, update("file:///e").as_bytes()).is_empty());
+        // A long URI is kept as a digest and still matched exactly.
+        let long = format!("file:///{}", "l".repeat(10_000));
+        c.observe(Sender::Client, sub(9000, &long).as_bytes());
+        assert!(c.observe(Sender::Server, update(&long).as_bytes()).is_empty());
+        assert_eq!(rules(&c.observe(Sender::Server, update(&format!("{long}x")).as_bytes())), vec![Some(id::SUB_12)]);
+    }
+
+    fn done_legacy(id: usize) -> String {
+        format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#)
+    }
+
+    /// List cursors: one `nextCursor` given again and again is one entry; past the cap the
+    /// oldest is forgotten, reported once.
+    #[test]
+    fn cursors_are_capped() {
+        use crate::rules::id;
+        let list = |id: usize| format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/list","params":{{{META}}}}}"#);
+        let page = |id: usize, cursor: &str| {
+            format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"result":{{"resultType":"complete","tools":[],"nextCursor":"{cursor}","ttlMs":0,"cacheScope":"public"}}}}"#
+            )
+        };
+        let mut c = Conversation::with_options(ConversationOptions { max_cursors: 2, ..Default::default() });
+        for n in 0..2000 {
+            assert!(c.observe(Sender::Client, list(n).as_bytes()).is_empty());
+            assert!(c.observe(Sender::Server, page(n, "same").as_bytes()).is_empty(), "{n}");
+        }
+        assert_eq!(c.session.cursors.slots(), 1);
+        let mut capped = Vec::new();
+        for n in 0..5 {
+            c.observe(Sender::Client, list(3000 + n).as_bytes());
+            capped.extend(c.observe(Sender::Server, page(3000 + n, &format!("c{n}")).as_bytes()));
+        }
+        assert_eq!(rules(&capped), vec![Some(id::POLICY_STATE)]);
+        assert!(capped[0].message.contains("more than 2 list cursors"), "{}", capped[0].message);
+        assert_eq!(c.session.cursors.len(), 2);
+    }
+
+    /// A listen filter or an `input_required` result's keys larger than `max_entry_bytes` are
+    /// not kept: their checks are skipped, reported once each.
+    #[test]
+    fn entries_larger_than_the_budget_are_not_kept() {
+        use crate::rules::id;
+        let mut c = Conversation::with_options(ConversationOptions { max_entry_bytes: 512, ..Default::default() });
+        let uris: Vec<String> = (0..100).map(|i| format!(r#""file:///r{i}""#)).collect();
+        let big = format!(r#"{{"resourceSubscriptions":[{}]}}"#, uris.join(","));
+        let f = c.observe(Sender::Client, listen("1", &big).as_bytes());
+        assert_eq!(rules(&f), vec![Some(id::POLICY_STATE)]);
+        assert!(f[0].message.contains("filter of listen stream 1"), "{}", f[0].message);
+        assert!(c.observe(Sender::Client, listen("2", &big).as_bytes()).is_empty(), "reported once");
+        // Not kept: SUB-1 is not checked on the stream (the filter asked for no tool changes).
+        let ack = r#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":1},"notifications":{"toolsListChanged":true}}}"#;
+        assert!(c.observe(Sender::Server, ack.as_bytes()).is_empty());
+        let changed = r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":1}}}"#;
+        assert!(c.observe(Sender::Server, changed.as_bytes()).is_empty());
+        // A small filter is kept and checked.
+        c.observe(Sender::Client, listen("3", r#"{"promptsListChanged":true}"#).as_bytes());
+        let ack3 = ack.replace(
+            r#"subscriptionId":1},"notifications":{"toolsListChanged":true}"#,
+            r#"subscriptionId":3},"notifications":{}"#,
+        );
+        assert!(c.observe(Sender::Server, ack3.as_bytes()).is_empty());
+        let changed3 = changed.replace("subscriptionId\":1", "subscriptionId\":3");
+        assert_eq!(rules(&c.observe(Sender::Server, changed3.as_bytes())), vec![Some(id::SUB_1)]);
+
+        // input_required with more keys than the budget: its retry's keys are not checked.
+        let inputs: Vec<String> = (0..100).map(|i| format!(r#""k{i}":{{"method":"roots/list"}}"#)).collect();
+        c.observe(Sender::Client, call(50, None).as_bytes());
+        let ir = format!(
+            r#"{{"jsonrpc":"2.0","id":50,"result":{{"resultType":"input_required","inputRequests":{{{}}}}}}}"#,
+            inputs.join(",")
+        );
+        let f = c.observe(Sender::Server, ir.as_bytes());
+        assert!(rules(&f).contains(&Some(id::POLICY_STATE)), "{f:?}");
+        let retry = format!(
+            r#"{{"jsonrpc":"2.0","id":51,"method":"tools/call","params":{{{META},"name":"a","arguments":{{}},"inputResponses":{{"k0":{{"roots":[]}}}}}}}}"#
+        );
+        let f = c.observe(Sender::Client, retry.as_bytes());
+        assert!(!rules(&f).contains(&Some(id::MRTR_8)) && !rules(&f).contains(&Some(id::MRTR_7)), "{f:?}");
+    }
+
+    /// Ids, tokens and `requestState`s past KEPT_TEXT bytes are kept as digests: matched
+    /// exactly, shown by their first characters.
+    #[test]
+    fn long_ids_are_matched_exactly() {
+        use crate::rules::id;
+        let long = "i".repeat(5000);
+        let call = format!(
+            r#"{{"jsonrpc":"2.0","id":"{long}","method":"tools/call","params":{{{META},"name":"a","arguments":{{}}}}}}"#
+        );
+        let answer =
+            |id: &str| format!(r#"{{"jsonrpc":"2.0","id":"{id}","result":{{"resultType":"complete","content":[]}}}}"#);
+        let mut c = Conversation::new();
+        assert!(c.observe(Sender::Client, call.as_bytes()).is_empty());
+        let f = c.observe(Sender::Server, answer(&format!("{long}j")).as_bytes());
+        assert_eq!(rules(&f), vec![Some(id::ID_3)]);
+        assert!(f[0].message.contains(&format!("\"{}…\" (5001 bytes)", "i".repeat(20))), "{}", f[0].message);
+        assert!(c.observe(Sender::Server, answer(&long).as_bytes()).is_empty());
+        assert_eq!(rules(&c.observe(Sender::Server, answer(&long).as_bytes())), vec![Some(id::MSG_11)]);
     }
 
     /// What the checker hands per-message validation instead of having it read again (the id

@@ -96,9 +96,13 @@ pub(super) fn rule_finding(
     keyword: &'static str,
     message: String,
 ) -> Finding {
-    // Forgetting a request is mcpgen's limit, not the peer's fault; SUB-3 is informal wording
+    // Forgetting a request or other state is mcpgen's limit, not the peer's fault; SUB-3 is informal wording
     // whose client side the spec gives as SHOULD.
-    let level = if matches!(rule, id::POLICY_PENDING | id::SUB_3) { Level::Warning } else { level_of(Some(rule)) };
+    let level = if matches!(rule, id::POLICY_PENDING | id::POLICY_STATE | id::SUB_3) {
+        Level::Warning
+    } else {
+        level_of(Some(rule))
+    };
     Finding {
         level,
         rule: Some(rule),

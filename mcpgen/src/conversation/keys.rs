@@ -1,21 +1,102 @@
 //! Request ids and progress tokens as hashable keys, and the bounded tables keyed by them.
 
 use std::collections::{HashMap, VecDeque};
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::hash::Hash;
 
 use smol_str::SmolStr;
 
 use crate::json::{JsonView, Kind};
 
+/// Text a peer chose (an id, a URI, a cursor, a `requestState`) as the checker keeps it: verbatim
+/// up to [`KEPT_TEXT`] bytes, longer text as a [`LongText`] (its length, a short prefix for
+/// messages and a 128-bit keyed digest), so one tracked entry costs a bounded number of bytes
+/// whatever the peer sent. Two texts are equal exactly when their bytes are (up to a digest
+/// collision, which needs the process's random key to arrange).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) enum Text {
+    Kept(SmolStr),
+    Long(Box<LongText>),
+}
+
+/// Text longer than [`KEPT_TEXT`] bytes is kept as a digest.
+pub(crate) const KEPT_TEXT: usize = 64;
+/// Bytes of a long text kept for messages (cut at a character boundary).
+const PREFIX: usize = 20;
+
+/// A text longer than [`KEPT_TEXT`], as kept: its digest, length and first characters.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct LongText {
+    digest: [u64; 2],
+    len: usize,
+    prefix: SmolStr,
+}
+
+/// The process's two random keys for long-text digests (drawn once: the same text gets the same
+/// digest in every session and table).
+fn digest_keys() -> &'static [foldhash::quality::RandomState; 2] {
+    static KEYS: std::sync::OnceLock<[foldhash::quality::RandomState; 2]> = std::sync::OnceLock::new();
+    KEYS.get_or_init(|| [foldhash::quality::RandomState::default(), foldhash::quality::RandomState::default()])
+}
+
+impl Text {
+    pub fn new(s: &str) -> Text {
+        if s.len() <= KEPT_TEXT {
+            return Text::Kept(SmolStr::new(s));
+        }
+        Text::long(s)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn long(s: &str) -> Text {
+        use std::hash::BuildHasher;
+        let [a, b] = digest_keys();
+        let mut cut = PREFIX;
+        while !s.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        Text::Long(Box::new(LongText {
+            digest: [a.hash_one(s), b.hash_one(s)],
+            len: s.len(),
+            prefix: SmolStr::new(&s[..cut]),
+        }))
+    }
+
+    /// Whether `s` is this text.
+    pub fn is(&self, s: &str) -> bool {
+        match self {
+            Text::Kept(k) => k == s,
+            Text::Long(_) => s.len() > KEPT_TEXT && *self == Text::long(s),
+        }
+    }
+
+    /// The text as messages show it: verbatim, or (long) its first characters with an ellipsis.
+    pub fn shown(&self) -> std::borrow::Cow<'_, str> {
+        match self {
+            Text::Kept(k) => std::borrow::Cow::Borrowed(k.as_str()),
+            Text::Long(l) => std::borrow::Cow::Owned(format!("{}…", l.prefix)),
+        }
+    }
+
+    /// The length of the text in bytes.
+    fn len(&self) -> usize {
+        match self {
+            Text::Kept(k) => k.len(),
+            Text::Long(l) => l.len,
+        }
+    }
+}
+
 /// A request id (or progress token, or subscription id) as sent: a string or an integer
 /// literal. `"1"` and `1` are different keys (ID-3). Strings up to 23 bytes are held inline, so
-/// making, cloning and dropping the key of a usual id allocates nothing.
+/// making, cloning and dropping the key of a usual id allocates nothing; past [`KEPT_TEXT`]
+/// bytes the key is a digest ([`Text`]).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) enum IdKey {
     Int(i64),
     /// An integer literal outside `i64`, by its text.
-    BigInt(SmolStr),
-    Str(SmolStr),
+    BigInt(Text),
+    Str(Text),
 }
 
 impl IdKey {
@@ -23,7 +104,7 @@ impl IdKey {
     /// ID-1 report those).
     pub fn of<'v, V: JsonView<'v>>(v: &V) -> Option<IdKey> {
         match v.kind() {
-            Kind::String => v.as_str().map(|s| IdKey::Str(SmolStr::new(s))),
+            Kind::String => v.as_str().map(|s| IdKey::Str(Text::new(&s))),
             Kind::Number => {
                 let n = v.to_number()?;
                 if !n.is_integer_literal() {
@@ -31,7 +112,7 @@ impl IdKey {
                 }
                 Some(match n.as_i64() {
                     Some(i) => IdKey::Int(i),
-                    None => IdKey::BigInt(SmolStr::new(n.to_string())),
+                    None => IdKey::BigInt(Text::new(&n.to_string())),
                 })
             }
             _ => None,
@@ -43,43 +124,17 @@ impl std::fmt::Display for IdKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             IdKey::Int(i) => write!(f, "{i}"),
-            IdKey::BigInt(s) => f.write_str(s),
-            IdKey::Str(s) => write!(f, "{:?}", s.as_str()),
+            IdKey::BigInt(t @ Text::Kept(_)) => f.write_str(&t.shown()),
+            IdKey::Str(t @ Text::Kept(_)) => write!(f, "{:?}", t.shown().as_ref()),
+            IdKey::BigInt(t) => write!(f, "{} ({} digits)", t.shown(), t.len()),
+            IdKey::Str(t) => write!(f, "{:?} ({} bytes)", t.shown().as_ref(), t.len()),
         }
     }
 }
 
-/// A small multiplicative hasher (the keys are ids a peer chose, so the tables are also capped;
-/// SipHash's flood resistance would cost more than the rest of the bookkeeping).
-#[derive(Default, Clone, Copy)]
-pub(crate) struct FastHasher(u64);
-
-impl Hasher for FastHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut w = [0u8; 8];
-            w[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(w));
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    fn write_u8(&mut self, x: u8) {
-        self.write_u64(x as u64)
-    }
-    fn write_usize(&mut self, x: usize) {
-        self.write_u64(x as u64)
-    }
-    fn write_i64(&mut self, x: i64) {
-        self.write_u64(x as u64)
-    }
-}
-
-type Fast = BuildHasherDefault<FastHasher>;
+/// The tables' hasher: foldhash, with a random key per table (ids are chosen by a peer, who
+/// could otherwise send ids that all collide in one fixed hasher).
+type Fast = foldhash::fast::RandomState;
 
 /// A map that remembers insertion order and holds at most `cap` entries: inserting past the
 /// cap evicts the oldest entry and returns it. Removal is O(1); the order queue is compacted
@@ -100,6 +155,11 @@ impl<K: Hash + Eq + Clone, V> Bounded<K, V> {
     #[cfg(test)]
     pub fn len(&self) -> usize {
         self.map.len()
+    }
+
+    /// The most entries the table holds.
+    pub fn cap(&self) -> usize {
+        self.cap
     }
 
     pub fn is_empty(&self) -> bool {
@@ -140,11 +200,23 @@ impl<K: Hash + Eq + Clone, V> Bounded<K, V> {
 
     /// Inserts (replacing an entry with the same key); returns the evicted oldest entry when
     /// the table was full.
+    ///
+    /// Replacing keeps the entry's place in the order (its age is that of its first insertion),
+    /// so inserting one key again and again takes no memory.
     pub fn insert(&mut self, k: K, v: V) -> Option<(K, V)> {
-        self.seq += 1;
-        let replaced = self.map.insert(k.clone(), (self.seq, v)).is_some();
+        use std::collections::hash_map::Entry;
+        match self.map.entry(k.clone()) {
+            Entry::Occupied(mut e) => {
+                e.get_mut().1 = v;
+                return None;
+            }
+            Entry::Vacant(e) => {
+                self.seq += 1;
+                e.insert((self.seq, v));
+            }
+        }
         self.order.push_back((self.seq, k));
-        if replaced || self.map.len() <= self.cap {
+        if self.map.len() <= self.cap {
             return None;
         }
         self.evict_oldest()
@@ -227,6 +299,56 @@ mod tests {
         assert_eq!(b.len(), 2);
     }
 
+    /// Inserting a key that is already there replaces its value in place: a million inserts of
+    /// one key leave one slot in the order queue (it grew by one slot per insert before).
+    #[test]
+    fn replacing_a_key_takes_no_memory() {
+        let mut b = Bounded::new(8);
+        b.insert(0, 0);
+        for i in 0..1_000_000 {
+            assert!(b.insert(1, i).is_none());
+        }
+        assert_eq!((b.len(), b.slots()), (2, 2));
+        assert_eq!(b.get(&1), Some(&999_999));
+        // The replaced entry keeps its age: it is evicted before a newer one.
+        for k in 2..8 {
+            b.insert(k, 0);
+        }
+        assert_eq!(b.insert(8, 0), Some((0, 0)));
+        assert_eq!(b.insert(9, 0).map(|(k, _)| k), Some(1));
+    }
+
+    /// Every table hashes with its own random key, so ids chosen to collide in one table do
+    /// not collide in the next (a fixed hasher gives every table the same hashes).
+    #[test]
+    fn every_table_has_its_own_hash_key() {
+        use std::hash::BuildHasher;
+        let key = IdKey::Str(Text::new("request-1"));
+        let hashes: std::collections::HashSet<u64> = (0..16).map(|_| Fast::default().hash_one(&key)).collect();
+        assert_eq!(hashes.len(), 16, "16 tables, {} distinct hashes of one key", hashes.len());
+    }
+
+    /// Text past KEPT_TEXT bytes is kept as a digest: equal exactly when the text is, shown
+    /// by its first characters and length.
+    #[test]
+    fn long_text_is_kept_as_a_digest() {
+        let long = "x".repeat(100_000);
+        let t = Text::new(&long);
+        assert!(matches!(t, Text::Long(_)));
+        assert!(t.is(&long) && !t.is(&format!("{long}y")) && !t.is("x"));
+        assert_eq!(t, Text::new(&long));
+        assert_ne!(t, Text::new(&"x".repeat(100_001)));
+        let short = "y".repeat(KEPT_TEXT);
+        assert_eq!(Text::new(&short), Text::Kept(short.as_str().into()));
+        let id = IdKey::Str(t);
+        assert_eq!(id.to_string(), format!("\"{}…\" (100000 bytes)", "x".repeat(PREFIX)));
+        // A digest never equals the kept text of the same bytes' prefix, nor an integer.
+        assert_ne!(IdKey::Str(Text::new(&long)), IdKey::BigInt(Text::new(&long)));
+        // Multi-byte characters are cut at a boundary.
+        let wide = "é".repeat(50);
+        assert_eq!(Text::new(&wide).shown(), format!("{}…", "é".repeat(PREFIX / 2)));
+    }
+
     #[test]
     fn recent_keeps_the_last_cap() {
         let mut r = Recent::new(2);
@@ -243,9 +365,9 @@ mod tests {
         let t = crate::json::Tape::parse(r#"[1, "1", 1.0, 18446744073709551616, null]"#).unwrap();
         let keys: Vec<_> = t.root().items().map(|v| IdKey::of(&v)).collect();
         assert_eq!(keys[0], Some(IdKey::Int(1)));
-        assert_eq!(keys[1], Some(IdKey::Str("1".into())));
+        assert_eq!(keys[1], Some(IdKey::Str(Text::new("1"))));
         assert_eq!(keys[2], None);
-        assert_eq!(keys[3], Some(IdKey::BigInt("18446744073709551616".into())));
+        assert_eq!(keys[3], Some(IdKey::BigInt(Text::new("18446744073709551616"))));
         assert_eq!(keys[4], None);
     }
 }

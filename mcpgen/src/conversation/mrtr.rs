@@ -11,8 +11,8 @@ use crate::protocol;
 
 use super::facts::{Facts, Sender};
 use super::finding::{ptr, rule_finding, Finding};
-use super::keys::IdKey;
-use super::state::{Awaiting, ClientCaps, Pending, Session};
+use super::keys::{IdKey, Text};
+use super::state::{Awaiting, ClientCaps, Pending, Session, Table};
 
 /// What a modern client request declares, kept while it is pending when its method may answer
 /// `input_required`.
@@ -38,7 +38,7 @@ pub(super) fn retry<'v, V: JsonView<'v>>(
 
 #[inline(never)]
 fn retried<'v, V: JsonView<'v>>(params: &V, method: &str, id: &IdKey, s: &mut Session, out: &mut Vec<Finding>) {
-    let state = params.get("requestState").and_then(|s| s.as_str()).map(Cow::into_owned);
+    let state = params.get("requestState").and_then(|s| s.as_str()).map(|s| Text::new(&s));
     let mut same_state = None;
     let mut same_method = None;
     let mut other_method = None;
@@ -82,27 +82,29 @@ fn retried<'v, V: JsonView<'v>>(params: &V, method: &str, id: &IdKey, s: &mut Se
         out.push(rule_finding(id::MRTR_8, at, "const", msg));
     }
     let responses = params.get("inputResponses").filter(|r| r.kind() == Kind::Object);
+    let shown = |keys: &[&Text]| keys.iter().map(|k| k.shown()).collect::<Vec<_>>().join(", ");
     match (&a.keys, responses) {
-        (Some(keys), None) if !keys.is_empty() => out.push(rule_finding(
+        // Too many keys to keep: whether they are all answered is not checked.
+        (Some(None), _) => {}
+        (Some(Some(keys)), None) if !keys.is_empty() => out.push(rule_finding(
             id::MRTR_7,
             "/params",
             "required",
             format!(
                 "the retry answers none of the input requests ({}); the client fulfils them before retrying",
-                keys.join(", ")
+                shown(&keys.iter().collect::<Vec<_>>())
             ),
         )),
         (keys, Some(r)) => {
             let empty = Vec::new();
-            let keys = keys.as_ref().unwrap_or(&empty);
+            let keys = keys.as_ref().and_then(Option::as_ref).unwrap_or(&empty);
             let got: Vec<Cow<'_, str>> = r.entries().map(|(k, _)| k).collect();
-            let missing: Vec<&str> = keys.iter().filter(|k| !got.iter().any(|g| g == *k)).map(String::as_str).collect();
-            let extra: Vec<&str> =
-                got.iter().filter(|g| !keys.iter().any(|k| k == g.as_ref())).map(|g| g.as_ref()).collect();
+            let missing: Vec<&Text> = keys.iter().filter(|k| !got.iter().any(|g| k.is(g))).collect();
+            let extra: Vec<&str> = got.iter().filter(|g| !keys.iter().any(|k| k.is(g))).map(|g| g.as_ref()).collect();
             if !missing.is_empty() || !extra.is_empty() {
                 let mut msg = String::from("`inputResponses` must be keyed like the `inputRequests` it answers");
                 if !missing.is_empty() {
-                    msg.push_str(&format!("; missing: {}", missing.join(", ")));
+                    msg.push_str(&format!("; missing: {}", shown(&missing)));
                 }
                 if !extra.is_empty() {
                     msg.push_str(&format!("; not asked for: {}", extra.join(", ")));
@@ -128,7 +130,9 @@ pub(super) fn input_required<'v, V: JsonView<'v>>(
     let declared = p.caps.unwrap_or_default().to_value();
     let mut keys = None;
     if let Some(reqs) = &requests {
-        let mut ks = Vec::with_capacity(reqs.len());
+        let mut ks = Vec::new();
+        let mut budget = s.max_entry_bytes;
+        let mut kept = true;
         for (k, r) in reqs.entries() {
             let needed = protocol::required_capability(r.clone());
             if let Some(missing) = protocol::missing_capabilities(&declared, &needed) {
@@ -142,11 +146,39 @@ pub(super) fn input_required<'v, V: JsonView<'v>>(
                     ),
                 ));
             }
-            ks.push(k.into_owned());
+            let cost = std::mem::size_of::<Text>() + k.len().min(super::keys::KEPT_TEXT);
+            kept = kept
+                && budget.checked_sub(cost).is_some_and(|left| {
+                    budget = left;
+                    true
+                });
+            if kept {
+                ks.push(Text::new(&k));
+            }
         }
-        keys = Some(ks);
+        if !kept {
+            let max = s.max_entry_bytes;
+            s.capped(
+                Table::InputKeys,
+                format_args!(
+                    "the keys of `inputRequests` take more than {max} bytes and are not kept, so whether the retry answers them is not checked (MRTR-7, MRTR-8)"
+                ),
+                out,
+            );
+        }
+        keys = Some(kept.then_some(ks));
     }
-    let state = result.get("requestState").and_then(|s| s.as_str()).map(Cow::into_owned);
+    let state = result.get("requestState").and_then(|s| s.as_str()).map(|s| Text::new(&s));
     s.awaiting_seq += 1;
-    s.awaiting.insert(s.awaiting_seq, Awaiting { method: info.method, id, keys, state });
+    if let Some((_, old)) = s.awaiting.insert(s.awaiting_seq, Awaiting { method: info.method, id, keys, state }) {
+        let cap = s.awaiting.cap();
+        s.capped(
+            Table::Awaiting,
+            format_args!(
+                "more than {cap} `input_required` results await their retry; the oldest (request {} of `{}`) is forgotten, so its retry is not checked (MRTR-7..10)",
+                old.id, old.method
+            ),
+            out,
+        );
+    }
 }

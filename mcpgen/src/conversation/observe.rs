@@ -69,7 +69,7 @@ impl Session {
         progress::request(f, self, out);
         let log = logging::request(f, self);
         let caps = mrtr::caps_for(f);
-        subscriptions::request(f, method, id, self);
+        subscriptions::request(f, method, id, self, out);
         let page_scope = results::page_scope(self, f.info, f.cursor.as_ref().and_then(|c| c.as_str()));
         let entry = Pending {
             info: f.info,

@@ -3,19 +3,46 @@
 use crate::Options;
 
 /// Checker settings.
+///
+/// Every table a session keeps has a cap here, so a session's memory is bounded whatever its
+/// peers send (docs/conversations.md, "Memory" gives the bytes). Past `max_pending` the
+/// oldest request is forgotten with a `POLICY-PENDING` warning; past any other cap the oldest
+/// entry is forgotten with one `POLICY-STATE` warning per table and session.
 #[derive(Debug, Clone)]
 pub struct ConversationOptions {
     /// Per-message validation options (policy, formats).
     pub validation: Options,
-    /// Most requests tracked as pending per sender; past it the oldest is forgotten and a
-    /// finding reports it.
+    /// Most requests tracked as pending per sender (and so progress tokens per sender: one per
+    /// pending request); past it the oldest is forgotten and a finding reports it. Default 4096.
     pub max_pending: usize,
     /// `resultType` values of negotiated extensions to accept (RESULT-3).
     pub extension_result_types: Vec<String>,
+    /// Most open `subscriptions/listen` streams tracked. Default 256.
+    pub max_listen_streams: usize,
+    /// Most legacy `resources/subscribe` URIs tracked. Default 1024.
+    pub max_resource_subscriptions: usize,
+    /// Most `nextCursor`s of list pages remembered (CACHE-6). Default 1024.
+    pub max_cursors: usize,
+    /// Most `input_required` results awaiting their retry (MRTR-7..10). Default 256.
+    pub max_awaiting: usize,
+    /// Most bytes of a listen stream's filter, or of the `inputRequests` keys of one
+    /// `input_required` result, kept for the checks that read them (SUB-1, SUB-3, MRTR-7,
+    /// MRTR-8); a larger one is not kept, its checks are skipped and `POLICY-STATE` says so.
+    /// Default 4096.
+    pub max_entry_bytes: usize,
 }
 
 impl Default for ConversationOptions {
     fn default() -> Self {
-        ConversationOptions { validation: Options::default(), max_pending: 4096, extension_result_types: Vec::new() }
+        ConversationOptions {
+            validation: Options::default(),
+            max_pending: 4096,
+            extension_result_types: Vec::new(),
+            max_listen_streams: 256,
+            max_resource_subscriptions: 1024,
+            max_cursors: 1024,
+            max_awaiting: 256,
+            max_entry_bytes: 4096,
+        }
     }
 }

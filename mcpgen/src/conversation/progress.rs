@@ -3,7 +3,7 @@
 
 use super::facts::Facts;
 use super::finding::{rule_finding, Finding};
-use super::state::{Progress, Session};
+use super::state::{Progress, Session, Table};
 use crate::json::JsonView;
 use crate::rules::id;
 
@@ -19,7 +19,17 @@ pub(super) fn request<'v, V: JsonView<'v>>(f: &Facts<'v, V>, s: &mut Session, ou
             format!("progress token {tok} is already used by another active request of the {}", f.from.as_str()),
         ));
     }
-    active.insert(tok.clone(), Progress { last: None });
+    if let Some((old, _)) = active.insert(tok.clone(), Progress { last: None }) {
+        let cap = active.cap();
+        s.capped(
+            Table::Progress,
+            format_args!(
+                "more than {cap} progress tokens of the {} are active; the oldest ({old}) is forgotten, so progress for it reads as unknown",
+                f.from.as_str()
+            ),
+            out,
+        );
+    }
 }
 
 /// `notifications/progress`: PROG-2, PROG-3.

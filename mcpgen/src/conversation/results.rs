@@ -9,8 +9,9 @@ use crate::json::JsonView;
 use crate::methods::{MethodInfo, ResultFor};
 
 use super::finding::{rule_finding, validation_finding, Finding};
+use super::keys::Text;
 use super::options::ConversationOptions;
-use super::state::{Pending, Session};
+use super::state::{Pending, Session, Table};
 
 /// What the result check found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,9 +57,9 @@ pub(super) fn page_scope(
     s: &mut Session,
     info: Option<&MethodInfo>,
     cursor: Option<Cow<'_, str>>,
-) -> Option<Option<String>> {
+) -> Option<Option<Text>> {
     match (info, cursor) {
-        (Some(i), Some(c)) => s.cursors.remove(&(i.method, c.into_owned())),
+        (Some(i), Some(c)) => s.cursors.remove(&(i.method, Text::new(&c))),
         _ => None,
     }
 }
@@ -78,7 +79,12 @@ pub(super) fn pages<'v, V: JsonView<'v>>(
     }
     let scope = result.get("cacheScope").and_then(|c| c.as_str());
     if let Some(expected) = &p.page_scope {
-        if expected.as_deref() != scope.as_deref() {
+        let same = match (expected, &scope) {
+            (Some(e), Some(s)) => e.is(s),
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
             out.push(rule_finding(
                 id::CACHE_6,
                 "/result/cacheScope",
@@ -86,12 +92,22 @@ pub(super) fn pages<'v, V: JsonView<'v>>(
                 format!(
                     "this page's `cacheScope` ({}) differs from the page that gave its cursor ({}); all pages of one list use the same",
                     scope.as_deref().unwrap_or("absent"),
-                    expected.as_deref().unwrap_or("absent")
+                    expected.as_ref().map_or("absent".into(), |e| e.shown())
                 ),
             ));
         }
     }
     if let Some(next) = result.get("nextCursor").and_then(|c| c.as_str()) {
-        s.cursors.insert((info.method, next.into_owned()), scope.map(Cow::into_owned));
+        let page = (info.method, Text::new(&next));
+        if let Some(((method, _), _)) = s.cursors.insert(page, scope.as_deref().map(Text::new)) {
+            let cap = s.cursors.cap();
+            s.capped(
+                Table::Cursors,
+                format_args!(
+                    "more than {cap} list cursors are remembered; the oldest (of `{method}`) is forgotten, so the cacheScope of its next page is not checked (CACHE-6)"
+                ),
+                out,
+            );
+        }
     }
 }

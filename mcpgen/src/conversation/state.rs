@@ -5,17 +5,18 @@
 
 use crate::json::{JsonView, Value};
 use crate::methods::MethodInfo;
+use crate::rules::id;
 use crate::Revision;
 
 use super::era::EraState;
 use super::facts::Sender;
-use super::keys::{Bounded, IdKey, Recent};
+use super::finding::{rule_finding, Finding};
+use super::keys::{Bounded, IdKey, Recent, Text};
+use super::options::ConversationOptions;
 
 /// How many answered request ids (per sender) and closed subscriptions are remembered, to tell
 /// a second response or a late stream message from an unknown one.
-const RECENT: usize = 1024;
-/// Most `input_required` results awaiting their retry.
-const MRTR_CAP: usize = 256;
+pub(super) const RECENT: usize = 1024;
 
 /// A request in flight.
 #[derive(Debug, Clone)]
@@ -35,7 +36,7 @@ pub(super) struct Pending {
     pub cancelled: bool,
     /// A later page of a list (`params.cursor`): the `cacheScope` of the page that gave the
     /// cursor (CACHE-6).
-    pub page_scope: Option<Option<String>>,
+    pub page_scope: Option<Option<Text>>,
 }
 
 /// An open `subscriptions/listen` stream.
@@ -44,6 +45,8 @@ pub(super) struct Subscription {
     pub acked: bool,
     /// The listen request's `params.notifications`.
     pub filter: Option<Value>,
+    /// The filter was larger than `max_entry_bytes` and not kept: SUB-1 and SUB-3 are skipped.
+    pub unchecked: bool,
 }
 
 /// An `input_required` result awaiting its retry (MRTR-7..10).
@@ -51,8 +54,10 @@ pub(super) struct Subscription {
 pub(super) struct Awaiting {
     pub method: &'static str,
     pub id: IdKey,
-    pub keys: Option<Vec<String>>,
-    pub state: Option<String>,
+    /// The keys of `inputRequests`; `Some(None)`: there were more bytes of them than
+    /// `max_entry_bytes`, so the retry's keys are not checked.
+    pub keys: Option<Option<Vec<Text>>>,
+    pub state: Option<Text>,
 }
 
 /// An active progress token.
@@ -142,6 +147,52 @@ impl ClientCaps {
     }
 }
 
+/// Whether a copy of `v` (a [`Value`]) takes at most `budget` bytes, roughly: each value and
+/// object entry its own size, each string and key its bytes. Stops reading once past it.
+pub(super) fn fits<'v, V: JsonView<'v>>(v: &V, budget: &mut usize) -> bool {
+    use crate::json::Kind;
+    let mut take = |n: usize| match budget.checked_sub(n) {
+        Some(left) => {
+            *budget = left;
+            true
+        }
+        None => false,
+    };
+    if !take(std::mem::size_of::<Value>()) {
+        return false;
+    }
+    match v.kind() {
+        Kind::String => take(v.as_str().map_or(0, |s| s.len())),
+        Kind::Array => v.items().all(|x| fits(&x, budget)),
+        Kind::Object => v.entries().all(|(k, x)| {
+            let entry = std::mem::size_of::<(String, Value)>() - std::mem::size_of::<Value>() + k.len();
+            budget.checked_sub(entry).is_some_and(|left| {
+                *budget = left;
+                fits(&x, budget)
+            })
+        }),
+        _ => true,
+    }
+}
+
+/// The tables whose cap, when it forgets an entry, is reported once per session (POLICY-STATE).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Table {
+    Progress,
+    ListenStreams,
+    ResourceSubscriptions,
+    Cursors,
+    Awaiting,
+    Filter,
+    InputKeys,
+}
+
+impl Table {
+    fn bit(self) -> u8 {
+        1 << self as u8
+    }
+}
+
 /// The state of one session.
 #[derive(Debug, Clone)]
 pub(crate) struct Session {
@@ -162,40 +213,50 @@ pub(crate) struct Session {
     pub(super) subs: Bounded<IdKey, Subscription>,
     /// Streams the server ended (a result, or its own `notifications/cancelled`).
     pub(super) ended_subs: Recent<IdKey>,
-    /// Streams the client ended (a late message may cross the cancellation).
+    /// Streams the client ended (a late message may cross the cancellation), and streams
+    /// forgotten at the cap (no longer checked).
     pub(super) cancelled_subs: Recent<IdKey>,
     pub(super) awaiting: Bounded<u64, Awaiting>,
     pub(super) awaiting_seq: u64,
     /// Pending client requests that opted into log notifications (modern).
     pub(super) log_opted: usize,
     /// Legacy `resources/subscribe` URIs.
-    pub(super) resource_subs: Bounded<String, ()>,
+    pub(super) resource_subs: Bounded<Text, ()>,
     /// `nextCursor`s given by list results, with the `cacheScope` of their page (CACHE-6).
-    pub(super) cursors: Bounded<(&'static str, String), Option<String>>,
+    pub(super) cursors: Bounded<(&'static str, Text), Option<Text>>,
     pub(super) max_pending: usize,
+    /// `max_entry_bytes` of the options.
+    pub(super) max_entry_bytes: usize,
+    /// The [`Table`]s whose cap already forgot something (reported once each).
+    reported: u8,
 }
 
 impl Session {
-    /// A session whose request, token and subscription tables hold at most `max_pending`
-    /// entries each; answered ids, closed streams and cursors the last [`RECENT`], awaited
-    /// retries [`MRTR_CAP`].
-    pub fn new(max_pending: usize) -> Self {
+    /// A session whose tables hold at most what `opts` allows; answered ids and closed streams
+    /// the last [`RECENT`]. Progress tokens belong to pending requests, so their tables hold
+    /// one more than `max_pending` (a new request's token is counted before the oldest request
+    /// is forgotten).
+    pub fn new(opts: &ConversationOptions) -> Self {
+        let max_pending = opts.max_pending.max(1);
+        let tokens = max_pending.saturating_add(1);
         Session {
             era: EraState::new(),
             client_caps: None,
             server_caps: None,
             pending: [Bounded::new(max_pending), Bounded::new(max_pending)],
             answered: [Recent::new(RECENT), Recent::new(RECENT)],
-            progress: [Bounded::new(max_pending), Bounded::new(max_pending)],
-            subs: Bounded::new(max_pending),
+            progress: [Bounded::new(tokens), Bounded::new(tokens)],
+            subs: Bounded::new(opts.max_listen_streams),
             ended_subs: Recent::new(RECENT),
             cancelled_subs: Recent::new(RECENT),
-            awaiting: Bounded::new(MRTR_CAP),
+            awaiting: Bounded::new(opts.max_awaiting),
             awaiting_seq: 0,
             log_opted: 0,
-            resource_subs: Bounded::new(max_pending),
-            cursors: Bounded::new(RECENT),
+            resource_subs: Bounded::new(opts.max_resource_subscriptions),
+            cursors: Bounded::new(opts.max_cursors),
             max_pending,
+            max_entry_bytes: opts.max_entry_bytes,
+            reported: 0,
         }
     }
 
@@ -214,6 +275,23 @@ impl Session {
         }
     }
 
+    /// A cap forgot an entry of `table` (or an entry was too large to keep): POLICY-STATE, the
+    /// first time for that table in this session. `what` says what was lost, as a clause.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn capped(&mut self, table: Table, what: std::fmt::Arguments<'_>, out: &mut Vec<Finding>) {
+        if self.reported & table.bit() != 0 {
+            return;
+        }
+        self.reported |= table.bit();
+        out.push(rule_finding(
+            id::POLICY_STATE,
+            "",
+            "",
+            format!("{what}; further entries this table forgets in this session are not reported"),
+        ));
+    }
+
     /// How many requests of `sender` are in flight (for the bounded-memory tests).
     #[cfg(test)]
     pub fn pending_len(&self, sender: Sender) -> usize {
@@ -227,5 +305,6 @@ impl Session {
             + self.subs.len()
             + self.awaiting.len()
             + self.resource_subs.len()
+            + self.cursors.len()
     }
 }

@@ -9,35 +9,82 @@ use crate::rules::id;
 use super::facts::{Facts, Sender};
 use super::finding::{ptr, rule_finding, Finding};
 use super::keys::IdKey;
-use super::state::{Session, Subscription};
+use super::keys::Text;
+use super::state::{fits, Session, Subscription, Table};
 
 const SUBSCRIPTION_ID_POINTER: &str = "/params/_meta/io.modelcontextprotocol~1subscriptionId";
 
 /// A client request: a modern listen opens a stream; a legacy `resources/subscribe` /
 /// `unsubscribe` adds or removes a URI.
-pub(super) fn request<'v, V: JsonView<'v>>(f: &Facts<'v, V>, method: &str, id: &IdKey, s: &mut Session) {
+pub(super) fn request<'v, V: JsonView<'v>>(
+    f: &Facts<'v, V>,
+    method: &str,
+    id: &IdKey,
+    s: &mut Session,
+    out: &mut Vec<Finding>,
+) {
     if f.from == Sender::Client
         && matches!(method, "subscriptions/listen" | "resources/subscribe" | "resources/unsubscribe")
     {
-        subscribing(f, method, id, s);
+        subscribing(f, method, id, s, out);
     }
 }
 
 #[inline(never)]
-fn subscribing<'v, V: JsonView<'v>>(f: &Facts<'v, V>, method: &str, id: &IdKey, s: &mut Session) {
+fn subscribing<'v, V: JsonView<'v>>(
+    f: &Facts<'v, V>,
+    method: &str,
+    id: &IdKey,
+    s: &mut Session,
+    out: &mut Vec<Finding>,
+) {
     match method {
         "subscriptions/listen" if f.modern => {
-            let filter = f.param("notifications").map(|x| x.to_value());
+            let asked = f.param("notifications");
+            let mut budget = s.max_entry_bytes;
+            let unchecked = asked.as_ref().is_some_and(|x| !fits(x, &mut budget));
+            let filter = if unchecked { None } else { asked.map(|x| x.to_value()) };
+            if unchecked {
+                let max = s.max_entry_bytes;
+                s.capped(
+                    Table::Filter,
+                    format_args!(
+                        "the filter of listen stream {id} takes more than {max} bytes and is not kept, so SUB-1 and SUB-3 are not checked on that stream"
+                    ),
+                    out,
+                );
+            }
             s.ended_subs.remove(id);
             s.cancelled_subs.remove(id);
-            s.subs.insert(id.clone(), Subscription { acked: false, filter });
+            if let Some((old, _)) = s.subs.insert(id.clone(), Subscription { acked: false, filter, unchecked }) {
+                // Messages on the forgotten stream are accepted unchecked, like those crossing a
+                // cancellation.
+                s.cancelled_subs.insert(old.clone());
+                let cap = s.subs.cap();
+                s.capped(
+                    Table::ListenStreams,
+                    format_args!(
+                        "more than {cap} listen streams are open; the oldest ({old}) is forgotten, so messages on it are no longer checked"
+                    ),
+                    out,
+                );
+            }
         }
         "resources/subscribe" | "resources/unsubscribe" if !f.modern => {
             if let Some(uri) = f.uri() {
-                if method == "resources/subscribe" {
-                    s.resource_subs.insert(uri.into_owned(), ());
-                } else {
-                    s.resource_subs.remove(&uri.into_owned());
+                let uri = Text::new(&uri);
+                if method == "resources/unsubscribe" {
+                    s.resource_subs.remove(&uri);
+                } else if let Some((old, ())) = s.resource_subs.insert(uri, ()) {
+                    let cap = s.resource_subs.cap();
+                    s.capped(
+                        Table::ResourceSubscriptions,
+                        format_args!(
+                            "more than {cap} resources are subscribed; the oldest (`{}`) is forgotten, so an update for it reads as not subscribed (SUB-12)",
+                            old.shown()
+                        ),
+                        out,
+                    );
                 }
             }
         }
@@ -67,7 +114,7 @@ pub(super) fn off_stream<'v, V: JsonView<'v>>(f: &Facts<'v, V>, method: &str, ou
 #[inline(never)]
 pub(super) fn legacy_resource_updated<'v, V: JsonView<'v>>(f: &Facts<'v, V>, s: &Session, out: &mut Vec<Finding>) {
     let Some(uri) = f.uri() else { return };
-    if !s.resource_subs.contains(&uri.clone().into_owned()) {
+    if !s.resource_subs.contains(&Text::new(&uri)) {
         out.push(rule_finding(
             id::SUB_12,
             "/params/uri",
@@ -105,6 +152,7 @@ pub(super) fn stream_message<'v, V: JsonView<'v>>(
         return;
     };
     let requested = sub.filter.as_ref();
+    let unchecked = sub.unchecked;
     if method == "notifications/subscriptions/acknowledged" {
         if sub.acked {
             out.push(rule_finding(
@@ -117,7 +165,7 @@ pub(super) fn stream_message<'v, V: JsonView<'v>>(
         }
         sub.acked = true;
         // SUB-3: the acknowledged filter is a subset of the requested one.
-        let Some(ack) = f.param("notifications") else { return };
+        let Some(ack) = f.param("notifications").filter(|_| !unchecked) else { return };
         for (k, x) in ack.entries() {
             let asked = requested.and_then(|r| r.get(&k));
             let ok = match x.kind() {
@@ -163,7 +211,7 @@ pub(super) fn stream_message<'v, V: JsonView<'v>>(
         }
         _ => true,
     };
-    if !asked {
+    if !asked && !unchecked {
         out.push(rule_finding(
             id::SUB_1,
             "/method",
