@@ -75,10 +75,13 @@ use crate::Revision;
 
 /// The state of one session, fed its messages in order.
 ///
-/// Memory is bounded: answered requests are forgotten (only the last 1024 ids per side are
-/// remembered, to recognize a second response), and at most
-/// [`ConversationOptions::max_pending`] requests per side, progress tokens and subscriptions
-/// are tracked; past that the oldest is dropped with a `POLICY-PENDING` warning.
+/// Memory is bounded by construction: answered requests are forgotten (only the last 1024 ids
+/// per side are remembered, to recognize a second response); at most
+/// [`ConversationOptions::max_pending`] requests per side are tracked (past that the oldest is
+/// dropped with a `POLICY-PENDING` warning), and every other table has its cap in
+/// [`ConversationOptions`] (past one, the oldest entry is dropped with one `POLICY-STATE`
+/// warning per table). Long ids and texts are kept as digests, so one entry costs a bounded
+/// number of bytes; `docs/conversations.md` ("Memory") gives them.
 #[derive(Debug, Clone)]
 pub struct Conversation {
     options: ConversationOptions,

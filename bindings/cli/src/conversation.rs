@@ -9,8 +9,9 @@
 //! `mcpgen proxy --record` writes this format ([`record_line`]); a `message` is the sent text
 //! embedded verbatim, so replaying it checks exactly what was sent.
 
-use std::collections::HashMap;
-use std::io::Write;
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, HashMap};
+use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -127,55 +128,257 @@ pub fn report_object(source: String, from: Option<Sender>, findings: &[Finding])
     m
 }
 
-/// One session's checker per session id (`None`: lines without `session`).
+/// A session id as the table keys it: the default session (lines without `session`), an id
+/// up to [`KEPT_ID`] bytes verbatim, or a longer one by a 128-bit keyed digest (so one session
+/// costs a bounded number of bytes whatever its id).
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum SessionKey {
+    Default,
+    Named(Box<str>),
+    Long([u64; 2], Box<str>),
+}
+
+/// Session ids longer than this are keyed by a digest.
+const KEPT_ID: usize = 256;
+
+impl SessionKey {
+    fn new(session: Option<&str>) -> SessionKey {
+        use std::hash::BuildHasher;
+        use std::sync::OnceLock;
+        static KEYS: OnceLock<[std::collections::hash_map::RandomState; 2]> = OnceLock::new();
+        match session {
+            None => SessionKey::Default,
+            Some(s) if s.len() <= KEPT_ID => SessionKey::Named(s.into()),
+            Some(s) => {
+                let [a, b] = KEYS.get_or_init(Default::default);
+                let cut = (0..=40).rev().find(|&i| s.is_char_boundary(i)).unwrap_or(0);
+                SessionKey::Long([a.hash_one(s), b.hash_one(s)], format!("{}…", &s[..cut]).into())
+            }
+        }
+    }
+
+    /// How the eviction note names the session.
+    fn describe(&self) -> String {
+        match self {
+            SessionKey::Default => "the session of the lines without \"session\"".to_owned(),
+            SessionKey::Named(s) | SessionKey::Long(_, s) => {
+                format!("session {}", Value::String(s.to_string()).to_json_string())
+            }
+        }
+    }
+}
+
+/// One open session: its checker and when it was last used.
+struct Open {
+    conversation: Conversation,
+    /// The tick of its last line (its key in [`Sessions::idle`]).
+    used: u64,
+    /// The 1-based file line of its last message.
+    line: usize,
+}
+
+/// A session closed to make room (the least recently used one).
+pub struct Evicted {
+    /// `session "id"`, or the default session.
+    pub session: String,
+    /// The file line of its last message.
+    pub last_line: usize,
+}
+
+/// One session's checker per session id (`None`: lines without `session`), at most `max` at
+/// once: opening one more evicts the least recently used (its state is forgotten; a later line
+/// of it starts it anew).
 pub struct Sessions {
     options: ConversationOptions,
-    by_id: HashMap<Option<String>, Conversation>,
+    open: HashMap<SessionKey, Open>,
+    /// Open sessions by the tick of their last line, oldest first.
+    idle: BTreeMap<u64, SessionKey>,
+    tick: u64,
+    max: usize,
+    /// Sessions started (an evicted one that comes back counts again).
+    started: usize,
+    /// Sessions evicted.
+    evicted: usize,
 }
 
 impl Sessions {
-    pub fn new(options: ConversationOptions) -> Self {
-        Sessions { options, by_id: HashMap::new() }
+    /// At most `max` sessions open at once (at least one).
+    pub fn with_max(options: ConversationOptions, max: usize) -> Self {
+        Sessions {
+            options,
+            open: HashMap::new(),
+            idle: BTreeMap::new(),
+            tick: 0,
+            max: max.max(1),
+            started: 0,
+            evicted: 0,
+        }
     }
 
-    fn get(&mut self, session: Option<String>) -> &mut Conversation {
-        let options = &self.options;
-        self.by_id.entry(session).or_insert_with(|| Conversation::with_options(options.clone()))
+    /// The checker of `session`, now the most recently used; opening it may evict the least
+    /// recently used session.
+    fn get(&mut self, session: Option<&str>, line: usize) -> (&mut Conversation, Option<Evicted>) {
+        let key = SessionKey::new(session);
+        self.tick += 1;
+        let mut evicted = None;
+        if self.open.len() >= self.max && !self.open.contains_key(&key) {
+            if let Some(gone) = self.idle.pop_first().and_then(|(_, oldest)| self.open.remove_entry(&oldest)) {
+                self.evicted += 1;
+                evicted = Some(Evicted { session: gone.0.describe(), last_line: gone.1.line });
+            }
+        }
+        let open = match self.open.entry(key.clone()) {
+            Entry::Occupied(e) => {
+                let open = e.into_mut();
+                self.idle.remove(&open.used);
+                open
+            }
+            Entry::Vacant(e) => {
+                self.started += 1;
+                let conversation = Conversation::with_options(self.options.clone());
+                e.insert(Open { conversation, used: 0, line })
+            }
+        };
+        open.used = self.tick;
+        open.line = line;
+        self.idle.insert(self.tick, key);
+        (&mut open.conversation, evicted)
+    }
+
+    /// Sessions started so far (an evicted session that comes back counts again).
+    pub fn started(&self) -> usize {
+        self.started
     }
 }
 
-/// Checks one conversation line: `Ok(findings)`, or the line's shape error.
-pub fn check_line(sessions: &mut Sessions, line: &[u8]) -> Result<(Sender, Vec<Finding>), LineError> {
+/// One checked conversation line: its sender, its findings, and the session evicted to make
+/// room for its own, if any.
+pub struct Checked {
+    pub from: Sender,
+    pub findings: Vec<Finding>,
+    pub evicted: Option<Evicted>,
+}
+
+/// Checks one conversation line (its 1-based number in the file is `number`): the findings, or
+/// the line's shape error.
+pub fn check_line(sessions: &mut Sessions, line: &[u8], number: usize) -> Result<Checked, LineError> {
     let tape = Tape::parse_bytes(line).map_err(|e| LineError(format!("not a JSON object: {e}")))?;
     let (from, session, payload) = read_line(&tape)?;
-    let conversation = sessions.get(session);
+    let (conversation, evicted) = sessions.get(session.as_deref(), number);
     let findings = match payload {
         Payload::Message(view) => conversation.observe_view(from, &view),
         Payload::Raw(text) => conversation.observe(from, text.as_bytes()),
     };
-    Ok((from, findings))
+    Ok(Checked { from, findings, evicted })
 }
 
-/// `mcpgen validate --conversation FILE|-`.
+/// `--max-sessions` by default.
+pub const MAX_SESSIONS: usize = 1024;
+/// `--max-line-bytes` by default (64 MiB).
+pub const MAX_LINE_BYTES: usize = 64 << 20;
+
+/// Limits of `validate --conversation`.
+pub struct Limits {
+    /// `--max-sessions`.
+    pub max_sessions: usize,
+    /// `--max-line-bytes`.
+    pub max_line_bytes: usize,
+}
+
+/// Eviction notes printed one by one; past this many, only the summary counts them.
+const EVICTION_NOTES: usize = 10;
+
+/// What [`next_line`] read.
+enum Line {
+    /// A whole line (without its `\n`) is in the buffer.
+    Read,
+    /// The line was longer than the limit: skipped up to its end, this many bytes.
+    TooLong(u64),
+    End,
+}
+
+/// Reads the next line into `buf` (cleared first), keeping at most `max` bytes of it: a longer
+/// line is read past, not kept.
+fn next_line(r: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> std::io::Result<Line> {
+    buf.clear();
+    let (mut seen, mut any) = (0u64, false);
+    loop {
+        let chunk = match r.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            break;
+        }
+        any = true;
+        let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], true),
+            None => (chunk, false),
+        };
+        seen += part.len() as u64;
+        if seen <= max as u64 {
+            buf.extend_from_slice(part);
+        } else {
+            buf.clear();
+        }
+        let used = part.len() + usize::from(done);
+        r.consume(used);
+        if done {
+            break;
+        }
+    }
+    Ok(match (any, seen > max as u64) {
+        (false, _) => Line::End,
+        (true, true) => Line::TooLong(seen),
+        (true, false) => Line::Read,
+    })
+}
+
+/// `mcpgen validate --conversation FILE|-`: the file is read line by line, so memory is bounded
+/// by the longest line and the open sessions, whatever the file's size.
 pub fn run(
     path: &PathBuf,
     options: ConversationOptions,
+    limits: Limits,
     fail_on: crate::FailOn,
     json: bool,
 ) -> Result<ExitCode, UsageError> {
-    let bytes = crate::read_input(path)?;
     let name = if path.as_os_str() == "-" { "<stdin>".to_owned() } else { path.display().to_string() };
-    let mut sessions = Sessions::new(options);
+    let stdin = std::io::stdin();
+    let mut input: Box<dyn BufRead> = if path.as_os_str() == "-" {
+        Box::new(stdin.lock())
+    } else {
+        let file = std::fs::File::open(path).map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
+        Box::new(std::io::BufReader::with_capacity(64 << 10, file))
+    };
+    let read_error = |e: std::io::Error| UsageError(format!("cannot read {name}: {e}"));
+    let mut sessions = Sessions::with_max(options, limits.max_sessions);
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
     let io = crate::output_error;
     let (mut total, mut invalid, mut warned, mut bad_lines) = (0usize, 0usize, 0usize, 0usize);
-    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let mut buf = Vec::new();
+    let mut number = 0usize;
+    loop {
+        number += 1;
+        let line = match next_line(&mut input, &mut buf, limits.max_line_bytes).map_err(read_error)? {
+            Line::End => break,
+            Line::Read => buf.strip_suffix(b"\r").unwrap_or(&buf),
+            Line::TooLong(len) => {
+                stdout.flush().map_err(io)?;
+                eprintln!(
+                    "mcpgen: {name}:{number}: not checked: the line has {len} bytes, more than --max-line-bytes ({})",
+                    limits.max_line_bytes
+                );
+                bad_lines += 1;
+                continue;
+            }
+        };
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let source = format!("{name}:{}", i + 1);
-        let (from, findings) = match check_line(&mut sessions, line) {
+        let source = format!("{name}:{number}");
+        let Checked { from, findings, evicted } = match check_line(&mut sessions, line, number) {
             Ok(checked) => checked,
             Err(LineError(why)) => {
                 // The shape of the file is the caller's fault: say where, keep going, exit 2.
@@ -185,6 +388,18 @@ pub fn run(
                 continue;
             }
         };
+        if let Some(gone) = evicted {
+            if sessions.evicted <= EVICTION_NOTES {
+                stdout.flush().map_err(io)?;
+                eprintln!(
+                    "note: {source}: more than {} sessions are open: {} (last line {}) is evicted, the least recently used; its findings are reported above and a later line of it starts it anew{}",
+                    limits.max_sessions,
+                    gone.session,
+                    gone.last_line,
+                    if sessions.evicted == EVICTION_NOTES { " (further evictions are only counted)" } else { "" }
+                );
+            }
+        }
         total += 1;
         let is_invalid = findings.iter().any(Finding::is_error);
         invalid += usize::from(is_invalid);
@@ -199,16 +414,28 @@ pub fn run(
                 writeln!(stdout, "  {}", f.to_string().replace('\n', "\n  ")).map_err(io)?;
             }
         }
+        // A long line's buffer is not kept for the short ones after it.
+        if buf.capacity() > 1 << 20 {
+            buf = Vec::new();
+        }
     }
     stdout.flush().map_err(io)?;
+    let started = sessions.started();
     if !json {
         let warnings = if warned == 0 { String::new() } else { format!(", {warned} with warnings only") };
         eprintln!(
-            "{total} message{} checked in {} session{}: {} valid, {invalid} invalid{warnings}",
+            "{total} message{} checked in {started} session{}: {} valid, {invalid} invalid{warnings}",
             if total == 1 { "" } else { "s" },
-            sessions.by_id.len(),
-            if sessions.by_id.len() == 1 { "" } else { "s" },
+            if started == 1 { "" } else { "s" },
             total - invalid
+        );
+    }
+    if sessions.evicted > 0 {
+        eprintln!(
+            "note: {} idle session{} evicted at --max-sessions {}",
+            sessions.evicted,
+            if sessions.evicted == 1 { " was" } else { "s were" },
+            limits.max_sessions
         );
     }
     if bad_lines > 0 {

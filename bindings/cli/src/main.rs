@@ -132,6 +132,19 @@ enum Command {
         /// With --conversation: exit 1 on `error`-level findings (the default) or on `warning`s too.
         #[arg(long, value_enum, value_name = "LEVEL")]
         fail_on: Option<FailOn>,
+        /// With --conversation: most sessions open at once [default: 1024]. A line of one more
+        /// session evicts the least recently used (its findings stay reported, its state is
+        /// forgotten, a note on stderr says so).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        max_sessions: Option<u64>,
+        /// With --conversation: most requests of each side tracked as pending in one session
+        /// [default: 4096]; past it the oldest is forgotten with a POLICY-PENDING warning.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        max_pending: Option<u64>,
+        /// With --conversation: longest line checked, in bytes [default: 67108864, 64 MiB]; a
+        /// longer line is skipped and reported (exit 2), the other lines still checked.
+        #[arg(long, value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
+        max_line_bytes: Option<u64>,
         /// Assert `format` (`uri`, `uri-template`, `byte`) instead of treating it as an annotation.
         #[arg(long)]
         strict_formats: bool,
@@ -328,6 +341,9 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             jsonl,
             conversation,
             fail_on,
+            max_sessions,
+            max_pending,
+            max_line_bytes,
             strict_formats,
             policy: p,
             format,
@@ -336,13 +352,29 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             let policy = policy(&p)?;
             let opts = mcpgen::Options { policy, strict_formats, ..mcpgen::Options::default() };
             if let Some(file) = conversation {
-                let options = ConversationOptions { validation: opts, ..ConversationOptions::default() };
+                let size =
+                    |n: Option<u64>, default: usize| n.map_or(default, |n| usize::try_from(n).unwrap_or(usize::MAX));
+                let defaults = ConversationOptions::default();
+                let options = ConversationOptions {
+                    validation: opts,
+                    max_pending: size(max_pending, defaults.max_pending),
+                    ..defaults
+                };
+                let limits = conversation::Limits {
+                    max_sessions: size(max_sessions, conversation::MAX_SESSIONS),
+                    max_line_bytes: size(max_line_bytes, conversation::MAX_LINE_BYTES),
+                };
                 let fail_on = fail_on.unwrap_or(FailOn::Error);
-                return conversation::run(&file, options, fail_on, format == Format::Json);
+                return conversation::run(&file, options, limits, fail_on, format == Format::Json);
             }
             if fail_on.is_some() {
                 return Err(UsageError(
                     "--fail-on applies to --conversation (messages alone fail on any error)".into(),
+                ));
+            }
+            if max_sessions.is_some() || max_pending.is_some() || max_line_bytes.is_some() {
+                return Err(UsageError(
+                    "--max-sessions, --max-pending and --max-line-bytes apply to --conversation".into(),
                 ));
             }
             let explicit = rev.is_some();

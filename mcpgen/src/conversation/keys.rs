@@ -78,6 +78,18 @@ impl Text {
         }
     }
 
+    /// The bytes a kept text of `len` bytes takes, with one allocation's overhead (`block`)
+    /// where it has one: inline up to 23 bytes, a shared string up to [`KEPT_TEXT`], a digest
+    /// beyond.
+    pub fn cost(len: usize, block: usize) -> usize {
+        std::mem::size_of::<Text>()
+            + match len {
+                0..=23 => 0,
+                24..=KEPT_TEXT => 2 * std::mem::size_of::<usize>() + len + block,
+                _ => std::mem::size_of::<LongText>() + block,
+            }
+    }
+
     /// The length of the text in bytes.
     fn len(&self) -> usize {
         match self {

@@ -146,7 +146,7 @@ pub(super) fn input_required<'v, V: JsonView<'v>>(
                     ),
                 ));
             }
-            let cost = std::mem::size_of::<Text>() + k.len().min(super::keys::KEPT_TEXT);
+            let cost = Text::cost(k.len(), super::state::BLOCK);
             kept = kept
                 && budget.checked_sub(cost).is_some_and(|left| {
                     budget = left;
@@ -166,6 +166,7 @@ pub(super) fn input_required<'v, V: JsonView<'v>>(
                 out,
             );
         }
+        ks.shrink_to_fit();
         keys = Some(kept.then_some(ks));
     }
     let state = result.get("requestState").and_then(|s| s.as_str()).map(|s| Text::new(&s));

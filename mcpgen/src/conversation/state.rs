@@ -147,29 +147,37 @@ impl ClientCaps {
     }
 }
 
-/// Whether a copy of `v` (a [`Value`]) takes at most `budget` bytes, roughly: each value and
-/// object entry its own size, each string and key its bytes. Stops reading once past it.
+/// What the allocator adds to each block, counted with the bytes of a kept copy.
+pub(super) const BLOCK: usize = 16;
+
+/// Whether a copy of `v` (a [`Value`]) takes at most `budget` bytes: each value and object
+/// entry its own size, each string, key and number its text and one [`BLOCK`] (its
+/// allocation), each array and object one [`BLOCK`]. Stops reading once past the budget.
 pub(super) fn fits<'v, V: JsonView<'v>>(v: &V, budget: &mut usize) -> bool {
     use crate::json::Kind;
-    let mut take = |n: usize| match budget.checked_sub(n) {
-        Some(left) => {
-            *budget = left;
-            true
+    fn take(budget: &mut usize, n: usize) -> bool {
+        match budget.checked_sub(n) {
+            Some(left) => {
+                *budget = left;
+                true
+            }
+            None => false,
         }
-        None => false,
+    }
+    let text = match v.kind() {
+        Kind::String => v.as_str().map_or(0, |s| s.len()) + BLOCK,
+        Kind::Number => v.to_number().map_or(0, |n| n.to_string().len()) + BLOCK,
+        Kind::Array | Kind::Object => BLOCK,
+        Kind::Null | Kind::Bool => 0,
     };
-    if !take(std::mem::size_of::<Value>()) {
+    if !take(budget, std::mem::size_of::<Value>() + text) {
         return false;
     }
     match v.kind() {
-        Kind::String => take(v.as_str().map_or(0, |s| s.len())),
         Kind::Array => v.items().all(|x| fits(&x, budget)),
         Kind::Object => v.entries().all(|(k, x)| {
-            let entry = std::mem::size_of::<(String, Value)>() - std::mem::size_of::<Value>() + k.len();
-            budget.checked_sub(entry).is_some_and(|left| {
-                *budget = left;
-                fits(&x, budget)
-            })
+            let entry = std::mem::size_of::<(String, Value)>() - std::mem::size_of::<Value>() + k.len() + BLOCK;
+            take(budget, entry) && fits(&x, budget)
         }),
         _ => true,
     }
