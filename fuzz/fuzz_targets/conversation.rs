@@ -1,8 +1,8 @@
 //! Random message sequences → `mcpgen::conversation::Conversation`. The input is lines
 //! (`\n`-separated); each line's first byte picks the sender by its bit 0x10 (clear: client, as
 //! in `c`; set: server, as in `s`) and the rest is the message.
-//! Two checkers run side by side: the default one and one with `max_pending = 2`, so eviction
-//! is exercised too. Invariants:
+//! Two checkers run side by side: the default one and one with every cap at 2 (and
+//! `max_entry_bytes = 64`), so eviction from every table is exercised too. Invariants:
 //! - no panic, whatever the order, ids, eras and sessions;
 //! - every finding names a rule of the catalogue (or none, for a schema violation) and has a
 //!   message, and its pointer is `""` or starts with `/`;
@@ -30,7 +30,15 @@ fn check(f: &[Finding], bytes: &[u8]) {
 
 fuzz_target!(|data: &[u8]| {
     let mut a = Conversation::new();
-    let mut b = Conversation::with_options(ConversationOptions { max_pending: 2, ..Default::default() });
+    let mut b = Conversation::with_options(ConversationOptions {
+        max_pending: 2,
+        max_listen_streams: 2,
+        max_resource_subscriptions: 2,
+        max_cursors: 2,
+        max_awaiting: 2,
+        max_entry_bytes: 64,
+        ..Default::default()
+    });
     let mut twin = Conversation::new();
     for line in data.split(|&c| c == b'\n') {
         let Some((&who, msg)) = line.split_first() else { continue };
