@@ -3,9 +3,12 @@
 use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
 use clap::Parser;
-use mcpgen_reference::server::{http, stdio, Server};
+use mcpgen_reference::server::http::{self, HttpLimits};
+use mcpgen_reference::server::session::{self, TableLimits};
+use mcpgen_reference::server::{stdio, Server};
 
 /// A dual-era MCP server (2025-11-25 sessions and 2026-07-28 stateless requests on one
 /// endpoint) built on mcpgen and scored by the official conformance suite.
@@ -23,19 +26,86 @@ struct Args {
     /// server sent go to stderr.
     #[arg(long)]
     self_check: bool,
+
+    // Limits on what a peer can hold (docs/security.md).
+    /// Legacy sessions kept at once. At the cap a new `initialize` evicts the least recently
+    /// used session not in use (no request in flight, no GET stream open), or gets HTTP 503
+    /// when all are in use. An evicted session's id then gets 404.
+    #[arg(long, value_name = "N", default_value_t = session::DEFAULT_MAX_SESSIONS,
+          value_parser = positive)]
+    max_sessions: usize,
+    /// A legacy session not in use for this long is ended; its id then gets 404 (HTTP only:
+    /// a stdio session lasts as long as its connection).
+    #[arg(long, value_name = "SECONDS", default_value_t = Seconds(session::DEFAULT_SESSION_IDLE_TIMEOUT))]
+    session_idle_timeout: Seconds,
+    /// Open `subscriptions/listen` streams at once; one more gets HTTP 503 (-32603 on stdio).
+    #[arg(long, value_name = "N", default_value_t = session::DEFAULT_MAX_LISTENERS, value_parser = positive)]
+    max_listeners: usize,
+    /// HTTP connections served at once; at the cap new connections wait (in the listen
+    /// backlog) until one closes.
+    #[arg(long, value_name = "N", default_value_t = http::DEFAULT_MAX_CONNECTIONS,
+          value_parser = positive)]
+    max_connections: usize,
+    /// A connection must send a request's whole header section within this time of opening,
+    /// or of its previous response ending (so it is also the keep-alive idle timeout); else it
+    /// is closed.
+    #[arg(long, value_name = "SECONDS", default_value_t = Seconds(http::DEFAULT_HEADER_READ_TIMEOUT))]
+    header_read_timeout: Seconds,
+    /// A POST's whole body must arrive within this time of its headers; else HTTP 408 and the
+    /// connection is closed.
+    #[arg(long, value_name = "SECONDS", default_value_t = Seconds(http::DEFAULT_BODY_TIMEOUT))]
+    body_timeout: Seconds,
+}
+
+/// A duration flag: a positive number of seconds, fractions allowed (`0.5`).
+#[derive(Clone, Copy)]
+struct Seconds(Duration);
+
+impl std::fmt::Display for Seconds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0.as_secs_f64())
+    }
+}
+
+impl std::str::FromStr for Seconds {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Seconds, String> {
+        match s.parse::<f64>().ok().and_then(|x| Duration::try_from_secs_f64(x).ok()) {
+            Some(d) if !d.is_zero() => Ok(Seconds(d)),
+            _ => Err(format!("`{s}` is not a positive number of seconds")),
+        }
+    }
+}
+
+/// A count flag: at least 1.
+fn positive(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!("`{s}` is not a whole number above 0")),
+    }
 }
 
 #[tokio::main]
 async fn main() -> ExitCode {
     let args = Args::parse();
-    let server = Arc::new(Server::new(args.self_check));
+    let tables = TableLimits {
+        max_sessions: args.max_sessions,
+        session_idle_timeout: args.session_idle_timeout.0,
+        max_listeners: args.max_listeners,
+    };
+    let limits = HttpLimits {
+        header_read_timeout: args.header_read_timeout.0,
+        body_timeout: args.body_timeout.0,
+        max_connections: args.max_connections,
+    };
+    let server = Arc::new(Server::new(args.self_check).with_limits(tables));
     let outcome = if args.stdio {
         stdio::serve(server).await.map_err(|e| e.to_string())
     } else {
         match http::bind(args.listen).await {
             Ok((listener, addr)) => {
                 println!("listening on http://{addr}/mcp");
-                http::serve(server, listener).await.map_err(|e| e.to_string())
+                http::serve_with(server, listener, limits).await.map_err(|e| e.to_string())
             }
             Err(e) => Err(format!("cannot listen on {}: {e}", args.listen)),
         }

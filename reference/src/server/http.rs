@@ -1,35 +1,87 @@
-//! Streamable HTTP at `/mcp` (axum): POST answers with JSON or an SSE stream, GET opens a
+//! Streamable HTTP at `/mcp` (axum on hyper): POST answers with JSON or an SSE stream, GET opens a
 //! legacy session's stream, DELETE ends a legacy session. Every request first passes the
-//! Host/Origin allow-list (DNS-rebinding protection: loopback names only).
+//! Host/Origin allow-list (DNS-rebinding protection: loopback names only; a repeated `Host` is
+//! refused with 400), then the transport's media types: a POST must accept both
+//! `application/json` and `text/event-stream` (406) and send `application/json` (415); a GET
+//! must accept `text/event-stream` (406).
+//!
+//! The connections are served by hyper's HTTP/1 connection builder, with [`HttpLimits`]: a
+//! cap on open connections (a semaphore taken before each accept: at the cap, new connections
+//! wait in the listen backlog), a header-read timeout that hyper starts when a connection opens
+//! and again whenever it falls idle after a response (so it is the keep-alive idle timeout
+//! too), and a deadline for a POST's whole body (408).
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use axum::body::Bytes;
-use axum::extract::State;
+use axum::extract::{FromRequest, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::Router;
 use futures_util::stream::{self, Stream, StreamExt};
-use tokio::sync::mpsc;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use tokio::sync::{mpsc, Semaphore};
 
 use super::{Frame, Incoming, Reply, Server};
 
 const SESSION_HEADER: &str = "mcp-session-id";
+const JSON: &str = "application/json";
+const EVENT_STREAM: &str = "text/event-stream";
+
+/// The default of [`HttpLimits::header_read_timeout`].
+pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
+/// The default of [`HttpLimits::body_timeout`].
+pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
+/// The default of [`HttpLimits::max_connections`].
+pub const DEFAULT_MAX_CONNECTIONS: usize = 512;
+
+/// What one HTTP peer can hold of the server: connections and the time they take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HttpLimits {
+    /// A connection must deliver a request's whole header section within this time of opening,
+    /// and of its previous response ending (hyper's `header_read_timeout`: the keep-alive idle
+    /// timeout too); else hyper closes it.
+    pub header_read_timeout: Duration,
+    /// A POST's whole body must arrive within this time of its headers; else 408 and the
+    /// connection is closed.
+    pub body_timeout: Duration,
+    /// Connections served at once; at the cap the server accepts no more until one closes
+    /// (they wait in the kernel's listen backlog).
+    pub max_connections: usize,
+}
+
+impl Default for HttpLimits {
+    fn default() -> HttpLimits {
+        HttpLimits {
+            header_read_timeout: DEFAULT_HEADER_READ_TIMEOUT,
+            body_timeout: DEFAULT_BODY_TIMEOUT,
+            max_connections: DEFAULT_MAX_CONNECTIONS,
+        }
+    }
+}
 
 #[derive(Clone)]
 struct App {
     server: Arc<Server>,
     port: u16,
+    body_timeout: Duration,
 }
 
-/// The axum router for `server`, answering for loopback names on `port`.
+/// The axum router for `server`, answering for loopback names on `port` (with the default
+/// body timeout).
 pub fn router(server: Arc<Server>, port: u16) -> Router {
-    Router::new().route("/mcp", post(post_mcp).get(get_mcp).delete(delete_mcp)).with_state(App { server, port })
+    router_with(server, port, DEFAULT_BODY_TIMEOUT)
+}
+
+fn router_with(server: Arc<Server>, port: u16, body_timeout: Duration) -> Router {
+    let app = App { server, port, body_timeout };
+    Router::new().route("/mcp", post(post_mcp).get(get_mcp).delete(delete_mcp)).with_state(app)
 }
 
 /// Why the server cannot listen.
@@ -63,24 +115,67 @@ pub async fn bind(addr: SocketAddr) -> Result<(tokio::net::TcpListener, SocketAd
     Ok((listener, local))
 }
 
-/// Serves until the process ends.
+/// Serves until the process ends, with the default [`HttpLimits`].
 pub async fn serve(server: Arc<Server>, listener: tokio::net::TcpListener) -> std::io::Result<()> {
+    serve_with(server, listener, HttpLimits::default()).await
+}
+
+/// Serves until the process ends: one task per connection, at most
+/// [`HttpLimits::max_connections`] at once, and a task that ends the legacy sessions idle
+/// for longer than the server's [`TableLimits::session_idle_timeout`](super::session::TableLimits).
+pub async fn serve_with(
+    server: Arc<Server>,
+    mut listener: tokio::net::TcpListener,
+    limits: HttpLimits,
+) -> std::io::Result<()> {
     let port = listener.local_addr()?.port();
-    axum::serve(listener, router(server, port)).await
+    spawn_session_sweeper(Arc::downgrade(&server), server.limits().session_idle_timeout);
+    let app = router_with(server, port, limits.body_timeout);
+    let slots = Arc::new(Semaphore::new(limits.max_connections.max(1)));
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new()).header_read_timeout(limits.header_read_timeout);
+    loop {
+        // Taken before accepting: at the cap, new connections wait in the listen backlog.
+        let Ok(slot) = Arc::clone(&slots).acquire_owned().await else { return Ok(()) };
+        // axum's accept: retries after transient errors (and waits a little after EMFILE).
+        let (stream, _) = axum::serve::Listener::accept(&mut listener).await;
+        let connection = http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
+        tokio::spawn(async move {
+            // An error here is the peer's (gone, too slow, malformed): the connection is over.
+            let _ = connection.await;
+            drop(slot);
+        });
+    }
+}
+
+/// Ends idle legacy sessions every quarter of the idle timeout (between 10 ms and 30 s),
+/// until the server is gone.
+fn spawn_session_sweeper(server: Weak<Server>, idle: Duration) {
+    let period = (idle / 4).clamp(Duration::from_millis(10), Duration::from_secs(30));
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(period);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            let Some(server) = server.upgrade() else { return };
+            server.expire_idle_sessions();
+        }
+    });
 }
 
 /// DNS-rebinding protection: `Host` must name a loopback host (on our port), and `Origin`,
-/// when sent, a loopback origin.
+/// when sent (once), a loopback origin.
 fn allowed(headers: &HeaderMap, port: u16) -> bool {
     let loopback = |host: &str| matches!(host, "localhost" | "127.0.0.1" | "[::1]");
     let host_ok = headers.get(header::HOST).and_then(|h| h.to_str().ok()).is_some_and(|h| match h.rsplit_once(':') {
         Some((name, p)) if !name.is_empty() && !h.ends_with(']') => loopback(name) && p.parse() == Ok(port),
         _ => loopback(h),
     });
-    let origin_ok = match headers.get(header::ORIGIN).map(|o| o.to_str()) {
-        None => true,
-        Some(Err(_)) => false,
-        Some(Ok(o)) => {
+    let mut origins = headers.get_all(header::ORIGIN).iter();
+    let origin_ok = match (origins.next().map(|o| o.to_str()), origins.next()) {
+        (None, _) => true,
+        (Some(_), Some(_)) | (Some(Err(_)), None) => false,
+        (Some(Ok(o)), None) => {
             let rest = o.strip_prefix("http://").or_else(|| o.strip_prefix("https://")).unwrap_or("");
             let host = match rest.rsplit_once(':') {
                 Some((name, p)) if !rest.ends_with(']') && p.chars().all(|c| c.is_ascii_digit()) => name,
@@ -92,9 +187,46 @@ fn allowed(headers: &HeaderMap, port: u16) -> bool {
     host_ok && origin_ok
 }
 
-fn forbidden() -> Response {
-    (StatusCode::FORBIDDEN, "Forbidden: Host or Origin is not a loopback name (DNS-rebinding protection)")
-        .into_response()
+/// The refusals every method gets before anything else: a repeated `Host` (400: which one
+/// would the allow-list judge?), then the allow-list (403).
+fn refuse_host(headers: &HeaderMap, port: u16) -> Option<Response> {
+    if headers.get_all(header::HOST).iter().nth(1).is_some() {
+        return Some((StatusCode::BAD_REQUEST, "Bad Request: more than one Host header").into_response());
+    }
+    if !allowed(headers, port) {
+        let text = "Forbidden: Host or Origin is not a loopback name (DNS-rebinding protection)";
+        return Some((StatusCode::FORBIDDEN, text).into_response());
+    }
+    None
+}
+
+/// Whether the `Accept` headers admit `media` (`type/subtype`): named as itself, as `type/*` or
+/// as `*/*`, with a `q` other than 0. No `Accept` admits nothing here: the transport requires
+/// clients to list what they take (HTTP-3; what a server does otherwise is its choice, AMB-23,
+/// and this one refuses with 406 like the official SDKs).
+fn accepts(headers: &HeaderMap, media: &str) -> bool {
+    let kind = media.split('/').next().unwrap_or(media);
+    let ranges = headers.get_all(header::ACCEPT).iter().filter_map(|v| v.to_str().ok()).flat_map(|v| v.split(','));
+    ranges.into_iter().any(|range| {
+        let mut parts = range.split(';');
+        let name = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
+        let refused = parts
+            .filter_map(|p| p.split_once('='))
+            .any(|(k, v)| k.trim().eq_ignore_ascii_case("q") && v.trim().parse::<f32>().is_ok_and(|q| q <= 0.0));
+        let named = name == media || name == "*/*" || name.strip_suffix("/*") == Some(kind);
+        named && !refused
+    })
+}
+
+/// Whether the request has exactly one `Content-Type`, `application/json` (any parameters).
+fn sends_json(headers: &HeaderMap) -> bool {
+    let mut types = headers.get_all(header::CONTENT_TYPE).iter();
+    let (Some(t), None) = (types.next(), types.next()) else { return false };
+    t.to_str().ok().and_then(|t| t.split(';').next()).is_some_and(|t| t.trim().eq_ignore_ascii_case(JSON))
+}
+
+fn not_acceptable(what: &'static str) -> Response {
+    (StatusCode::NOT_ACCEPTABLE, what).into_response()
 }
 
 fn header_str(headers: &HeaderMap, name: &str) -> Option<String> {
@@ -103,36 +235,43 @@ fn header_str(headers: &HeaderMap, name: &str) -> Option<String> {
 
 fn json_response(body: &serde_json::Value, status: u16, session: Option<&str>) -> Response {
     let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    let mut r = (status, [(header::CONTENT_TYPE, "application/json")], body.to_string()).into_response();
+    let mut r = (status, [(header::CONTENT_TYPE, JSON)], body.to_string()).into_response();
     if let Some(sid) = session.and_then(|s| HeaderValue::from_str(s).ok()) {
         r.headers_mut().insert(SESSION_HEADER, sid);
     }
     r
 }
 
-async fn post_mcp(State(app): State<App>, headers: HeaderMap, body: Bytes) -> Response {
-    if !allowed(&headers, app.port) {
-        return forbidden();
+async fn post_mcp(State(app): State<App>, request: Request) -> Response {
+    let headers = request.headers().clone();
+    if let Some(refusal) = refuse_host(&headers, app.port) {
+        return refusal;
     }
+    if !(accepts(&headers, JSON) && accepts(&headers, EVENT_STREAM)) {
+        return not_acceptable("Not Acceptable: a POST must accept both application/json and text/event-stream");
+    }
+    if !sends_json(&headers) {
+        let text = "Unsupported Media Type: the body must be one JSON-RPC message, Content-Type: application/json";
+        return (StatusCode::UNSUPPORTED_MEDIA_TYPE, text).into_response();
+    }
+    // The whole body within the deadline (axum's `Bytes` keeps its size limit: 413).
+    let body = match tokio::time::timeout(app.body_timeout, Bytes::from_request(request, &())).await {
+        Ok(Ok(body)) => body,
+        Ok(Err(rejection)) => return rejection.into_response(),
+        Err(_) => {
+            let text = format!("Request Timeout: the body did not arrive within {:?}", app.body_timeout);
+            return (StatusCode::REQUEST_TIMEOUT, [(header::CONNECTION, "close")], text).into_response();
+        }
+    };
     let pairs =
         headers.iter().filter_map(|(k, v)| Some((k.as_str().to_owned(), v.to_str().ok()?.to_owned()))).collect();
     let incoming = Incoming { session: header_str(&headers, SESSION_HEADER), http_headers: Some(pairs) };
-    let accepts_sse = header_str(&headers, header::ACCEPT.as_str()).is_some_and(|a| a.contains("text/event-stream"));
     match app.server.process(&body, &incoming) {
         Reply::Accepted => StatusCode::ACCEPTED.into_response(),
         Reply::Immediate(v, status) => json_response(&v, status, None),
         Reply::Stream { mut frames, session } => match frames.recv().await {
             Some(Frame::Final(v, status)) => json_response(&v, status, session.as_deref()),
-            Some(Frame::Message(first)) if accepts_sse => sse_response(first, frames),
-            Some(Frame::Message(_)) => {
-                // A client that takes JSON only gets the final response alone.
-                while let Some(f) = frames.recv().await {
-                    if let Frame::Final(v, status) = f {
-                        return json_response(&v, status, session.as_deref());
-                    }
-                }
-                StatusCode::INTERNAL_SERVER_ERROR.into_response()
-            }
+            Some(Frame::Message(first)) => sse_response(first, frames),
             None => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
         },
     }
@@ -142,10 +281,12 @@ fn event(message: &serde_json::Value) -> Result<Event, Infallible> {
     Ok(Event::default().event("message").data(message.to_string()))
 }
 
-/// The frames as SSE events, ending after the final response.
+/// The frames as SSE events, ending after the final response. Read only as fast as hyper
+/// writes them out: the queue behind it is bounded, so a client that does not read holds the
+/// handler back instead of filling memory.
 fn frames_stream(
     first: serde_json::Value,
-    frames: mpsc::UnboundedReceiver<Frame>,
+    frames: mpsc::Receiver<Frame>,
 ) -> impl Stream<Item = Result<Event, Infallible>> {
     let rest = stream::unfold(Some(frames), |state| async move {
         let mut rx = state?;
@@ -157,32 +298,37 @@ fn frames_stream(
     stream::once(async move { event(&first) }).chain(rest)
 }
 
-fn sse_response(first: serde_json::Value, frames: mpsc::UnboundedReceiver<Frame>) -> Response {
+fn sse_response(first: serde_json::Value, frames: mpsc::Receiver<Frame>) -> Response {
     Sse::new(frames_stream(first, frames))
         .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
         .into_response()
 }
 
 async fn get_mcp(State(app): State<App>, headers: HeaderMap) -> Response {
-    if !allowed(&headers, app.port) {
-        return forbidden();
+    if let Some(refusal) = refuse_host(&headers, app.port) {
+        return refusal;
     }
     let Some(sid) = header_str(&headers, SESSION_HEADER) else {
         // The modern era has no GET stream (subscriptions/listen replaces it).
         return (StatusCode::METHOD_NOT_ALLOWED, [(header::ALLOW, "POST, DELETE")]).into_response();
     };
-    if app.server.session(&sid).is_none() {
-        return (StatusCode::NOT_FOUND, "Unknown or ended session").into_response();
+    if !accepts(&headers, EVENT_STREAM) {
+        return not_acceptable("Not Acceptable: the GET stream is text/event-stream");
     }
-    // The session's standalone stream: this server sends nothing unprompted, so it only
-    // keeps the connection alive until the client closes it.
-    let idle = stream::pending::<Result<Event, Infallible>>();
-    Sse::new(idle).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))).into_response()
+    let Some(session) = app.server.session(&sid) else {
+        return (StatusCode::NOT_FOUND, "Unknown or ended session").into_response();
+    };
+    // The session's standalone stream: this server sends nothing unprompted, so it only keeps
+    // the connection alive. It holds the session (in use: not evicted, not expired) until the
+    // client closes it or the session ends (DELETE), which ends the stream.
+    let until_ended = stream::once(async move { session.closed().await })
+        .filter_map(|()| async { None::<Result<Event, Infallible>> });
+    Sse::new(until_ended).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))).into_response()
 }
 
 async fn delete_mcp(State(app): State<App>, headers: HeaderMap) -> Response {
-    if !allowed(&headers, app.port) {
-        return forbidden();
+    if let Some(refusal) = refuse_host(&headers, app.port) {
+        return refusal;
     }
     match header_str(&headers, SESSION_HEADER) {
         None => (StatusCode::BAD_REQUEST, "Missing Mcp-Session-Id").into_response(),

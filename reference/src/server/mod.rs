@@ -32,6 +32,7 @@ pub mod wire;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use mcpgen::conversation::{Conversation, Finding, Sender};
 use mcpgen::protocol::{check_request, ServerConfig};
@@ -40,7 +41,7 @@ use tokio::sync::mpsc;
 
 use dispatch::Era;
 use fixtures::Fixtures;
-use session::{Listeners, Session};
+use session::{Listeners, Session, Sessions, TableLimits};
 use state::StateSigner;
 use wire::{Outbound, RpcError};
 
@@ -48,6 +49,10 @@ use wire::{Outbound, RpcError};
 pub const MODERN_VERSION: &str = "2026-07-28";
 /// The session revisions this server accepts through `initialize`, preferred first.
 pub const LEGACY_VERSIONS: [&str; 4] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+
+/// The frames a request's stream holds for a client that does not read them; the handler
+/// then waits (backpressure) until the client reads or goes away.
+pub const FRAME_QUEUE: usize = 32;
 
 /// One message on a request's stream.
 #[derive(Debug, Clone)]
@@ -66,7 +71,7 @@ pub enum Reply {
     Immediate(Value, u16),
     /// A served request: its frames, ending with [`Frame::Final`] (a listen stream never
     /// ends). `session` is set when this request opened a legacy session.
-    Stream { frames: mpsc::UnboundedReceiver<Frame>, session: Option<String> },
+    Stream { frames: mpsc::Receiver<Frame>, session: Option<String> },
 }
 
 /// Transport facts the core needs (HTTP headers; stdio has none).
@@ -136,9 +141,30 @@ impl SelfCheck {
     fn forget(&self, key: &str) {
         self.conversations.lock().unwrap().remove(key);
     }
+    /// How many conversations are being followed (one per legacy session and per modern
+    /// request in flight, listen streams included).
+    pub fn conversation_count(&self) -> usize {
+        self.conversations.lock().unwrap().len()
+    }
     /// Every finding so far: (conversation, finding).
     pub fn findings(&self) -> Vec<(String, Finding)> {
         self.findings.lock().unwrap().clone()
+    }
+}
+
+/// A listen stream in [`Listeners`]: dropped when the stream's task ends, however it ends
+/// (client gone, subscription ended, runtime shut down), it takes the entry and the stream's
+/// self-check conversation with it.
+struct OpenListener {
+    server: Arc<Server>,
+    n: u64,
+    key: String,
+}
+
+impl Drop for OpenListener {
+    fn drop(&mut self) {
+        self.server.listeners.close(self.n);
+        self.server.forget(&self.key);
     }
 }
 
@@ -147,7 +173,8 @@ pub struct Server {
     pub fixtures: Fixtures,
     config: ServerConfig,
     signer: StateSigner,
-    sessions: Mutex<HashMap<String, Arc<Session>>>,
+    limits: TableLimits,
+    sessions: Sessions,
     listeners: Listeners,
     check: Option<SelfCheck>,
     requests: AtomicU64,
@@ -162,12 +189,14 @@ impl Server {
 
     pub fn with_fixtures(fixtures: Fixtures, signer: StateSigner, self_check: bool) -> Server {
         let versions = std::iter::once(MODERN_VERSION).chain(LEGACY_VERSIONS);
+        let limits = TableLimits::default();
         let server = Server {
             fixtures,
             config: ServerConfig::new(versions),
             signer,
-            sessions: Mutex::new(HashMap::new()),
-            listeners: Listeners::default(),
+            limits,
+            sessions: Sessions::new(limits.max_sessions),
+            listeners: Listeners::new(limits.max_listeners),
             check: self_check.then(SelfCheck::default),
             requests: AtomicU64::new(0),
         };
@@ -182,6 +211,29 @@ impl Server {
             c.start_modern(&request, &json!({"jsonrpc": "2.0", "id": DISCOVER_ID, "result": result}));
         }
         server
+    }
+
+    /// The same server with other table limits (sessions, listen streams).
+    pub fn with_limits(mut self, limits: TableLimits) -> Server {
+        self.limits = limits;
+        self.sessions = Sessions::new(limits.max_sessions);
+        self.listeners = Listeners::new(limits.max_listeners);
+        self
+    }
+
+    /// The limits of the session and listener tables.
+    pub fn limits(&self) -> TableLimits {
+        self.limits
+    }
+
+    /// The open listen streams.
+    pub fn listeners(&self) -> &Listeners {
+        &self.listeners
+    }
+
+    /// How many legacy sessions are open.
+    pub fn session_count(&self) -> usize {
+        self.sessions.len()
     }
 
     /// `server/discover`'s result before the modern stamps.
@@ -215,16 +267,26 @@ impl Server {
         }
     }
 
+    /// The legacy session `id` (marked as used now).
     pub fn session(&self, id: &str) -> Option<Arc<Session>> {
-        self.sessions.lock().unwrap().get(id).cloned()
+        self.sessions.get(id)
     }
 
     /// Ends a legacy session (HTTP DELETE); false when there was none.
     pub fn end_session(&self, id: &str) -> bool {
-        if let Some(c) = &self.check {
-            c.forget(id);
+        self.forget(id);
+        self.sessions.remove(id).is_some()
+    }
+
+    /// Ends the legacy sessions idle for longer than [`TableLimits::session_idle_timeout`]
+    /// (the HTTP transport calls this periodically); returns how many ended. Their ids then
+    /// get 404, and the self-check forgets their conversations.
+    pub fn expire_idle_sessions(&self) -> usize {
+        let expired = self.sessions.expire(self.limits.session_idle_timeout, Instant::now());
+        for s in &expired {
+            self.forget(&s.id);
         }
-        self.sessions.lock().unwrap().remove(id).is_some()
+        expired.len()
     }
 
     fn observe(&self, key: &str, from: Sender, message: &Value) {
@@ -312,7 +374,16 @@ impl Server {
     fn initialize(self: &Arc<Self>, revision: mcpgen::Revision, id: Value, v: &Value, key: String) -> Reply {
         let sid = new_session_id();
         let caps = v.pointer("/params/capabilities").cloned().unwrap_or_else(|| json!({}));
-        self.sessions.lock().unwrap().insert(sid.clone(), Arc::new(Session::new(sid.clone(), revision, caps)));
+        match self.sessions.open(Arc::new(Session::new(sid.clone(), revision, caps))) {
+            Ok(Some(evicted)) => self.forget(&evicted.id),
+            Ok(None) => {}
+            Err(full) => {
+                let body = error_response(Some(&id), &RpcError::new(-32603, full.to_string()));
+                self.observe(&key, Sender::Server, &body);
+                self.forget(&key);
+                return Reply::Immediate(body, 503);
+            }
+        }
         let result = json!({
             "protocolVersion": revision.as_str(),
             "capabilities": self.capabilities(false),
@@ -324,8 +395,8 @@ impl Server {
         self.observe(&sid, Sender::Client, v);
         self.observe(&sid, Sender::Server, &body);
         self.forget(&key);
-        let (tx, frames) = mpsc::unbounded_channel();
-        let _ = tx.send(Frame::Final(body, 200));
+        let (tx, frames) = mpsc::channel(1);
+        let _ = tx.try_send(Frame::Final(body, 200));
         Reply::Stream { frames, session: Some(sid) }
     }
 
@@ -364,7 +435,7 @@ impl Server {
 
     /// Runs the handler on its own task; its frames end with the final response.
     fn serve(self: &Arc<Self>, era: Era, id: Value, v: Value, key: String) -> Reply {
-        let (tx, frames) = mpsc::unbounded_channel();
+        let (tx, frames) = mpsc::channel(FRAME_QUEUE);
         let method = v["method"].as_str().unwrap_or_default().to_owned();
         let params = v.get("params").cloned().unwrap_or_else(|| json!({}));
         if method == "subscriptions/listen" {
@@ -381,14 +452,16 @@ impl Server {
                 async move { server.handle(&era, &method, &params, &out).await }
             };
             tokio::pin!(handler);
-            // Forward the handler's messages as they come, through the self-check.
+            // Forward the handler's messages as they come, through the self-check. The stream's
+            // queue is bounded: while it is full the handler waits for the client to read (a
+            // client that went away makes the sends fail at once).
             let outcome = loop {
                 tokio::select! {
                     Some(frame) = check_rx.recv() => {
                         if let Frame::Message(m) = &frame {
                             server.observe(&key, Sender::Server, m);
                         }
-                        let _ = tx.send(frame);
+                        let _ = tx.send(frame).await;
                     }
                     outcome = &mut handler => break outcome,
                 }
@@ -397,33 +470,39 @@ impl Server {
                 if let Frame::Message(m) = &frame {
                     server.observe(&key, Sender::Server, m);
                 }
-                let _ = tx.send(frame);
+                let _ = tx.send(frame).await;
             }
+            let modern = era.is_modern();
+            // The request is done: its legacy session is no longer in use, even if the client
+            // is slow to read the response.
+            drop(era);
             let (body, status) = match outcome {
                 Ok(result) => {
-                    let result = if era.is_modern() { server.finish_modern_result(&method, result) } else { result };
+                    let result = if modern { server.finish_modern_result(&method, result) } else { result };
                     (json!({"jsonrpc": "2.0", "id": id, "result": result}), 200)
                 }
                 Err(e) => (error_response(Some(&id), &e), e.http_status()),
             };
             server.observe(&key, Sender::Server, &body);
-            if era.is_modern() {
+            if modern {
                 server.forget(&key);
             }
-            let _ = tx.send(Frame::Final(body, status));
+            let _ = tx.send(Frame::Final(body, status)).await;
         });
         Reply::Stream { frames, session: None }
     }
 
     /// `subscriptions/listen`: the acknowledgement first (SUB-2), then every list-changed
     /// notification the client opted in to, until the client closes the stream. Each goes
-    /// through the self-check on its way out, in the listen request's conversation.
+    /// through the self-check on its way out, in the listen request's conversation. The
+    /// stream's entry in [`Listeners`] goes when the stream ends, whichever side ends it; a
+    /// client that stops reading gets its subscription ended ([`Listeners::notify`]).
     fn listen(
         self: &Arc<Self>,
         id: Value,
         params: &Value,
-        tx: mpsc::UnboundedSender<Frame>,
-        frames: mpsc::UnboundedReceiver<Frame>,
+        tx: mpsc::Sender<Frame>,
+        frames: mpsc::Receiver<Frame>,
         key: String,
     ) -> Reply {
         let supported = ["toolsListChanged", "promptsListChanged"];
@@ -435,33 +514,47 @@ impl Server {
                 wants.insert(k.clone());
             }
         }
+        let (stream_tx, mut stream_rx) = mpsc::channel::<Frame>(session::LISTENER_QUEUE);
+        let n = match self.listeners.open(id.clone(), wants, stream_tx) {
+            Ok(n) => n,
+            Err(full) => {
+                let body = error_response(Some(&id), &RpcError::new(-32603, full.to_string()));
+                self.observe(&key, Sender::Server, &body);
+                self.forget(&key);
+                return Reply::Immediate(body, 503);
+            }
+        };
         let ack = json!({
             "jsonrpc": "2.0",
             "method": "notifications/subscriptions/acknowledged",
             "params": { "_meta": { "io.modelcontextprotocol/subscriptionId": id }, "notifications": honored }
         });
         self.observe(&key, Sender::Server, &ack);
-        let _ = tx.send(Frame::Message(ack));
-        let (stream_tx, mut stream_rx) = mpsc::unbounded_channel::<Frame>();
-        self.listeners.add(id, wants, stream_tx);
-        let server = Arc::clone(self);
+        // The queue is new and empty: the acknowledgement is its first frame.
+        let _ = tx.try_send(Frame::Message(ack));
+        let open = OpenListener { server: Arc::clone(self), n, key };
         tokio::spawn(async move {
             loop {
                 tokio::select! {
                     frame = stream_rx.recv() => {
                         let Some(frame) = frame else { break };
                         if let Frame::Message(m) = &frame {
-                            server.observe(&key, Sender::Server, m);
+                            open.server.observe(&open.key, Sender::Server, m);
                         }
-                        if tx.send(frame).is_err() {
-                            break;
+                        if tx.send(frame).await.is_err() {
+                            return;
                         }
                     }
-                    () = tx.closed() => break,
+                    () = tx.closed() => return,
                 }
             }
-            // Dropping `stream_rx` closes the listener's sender: `Listeners` forgets it.
-            server.forget(&key);
+            // `Listeners::notify` dropped the stream (its client stopped reading): end the
+            // subscription with its closing result (SUB-7) once the client reads it.
+            let meta = json!({ "io.modelcontextprotocol/subscriptionId": id });
+            let result = open.server.finish_modern_result("subscriptions/listen", json!({ "_meta": meta }));
+            let body = json!({"jsonrpc": "2.0", "id": id, "result": result});
+            open.server.observe(&open.key, Sender::Server, &body);
+            let _ = tx.send(Frame::Final(body, 200)).await;
         });
         Reply::Stream { frames, session: None }
     }

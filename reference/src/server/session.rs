@@ -1,13 +1,14 @@
-//! Legacy-era sessions (`initialize` → `Mcp-Session-Id`) and the modern
-//! `subscriptions/listen` streams.
+//! Legacy-era sessions (`initialize` → `Mcp-Session-Id`), the table that keeps them (capped,
+//! idle ones expire), and the modern `subscriptions/listen` streams (capped, each with a
+//! bounded queue).
 
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::Mutex;
-use std::time::Duration;
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 
 use super::wire::{Outbound, RpcError};
 
@@ -24,6 +25,8 @@ pub struct Session {
     pending: Mutex<HashMap<i64, oneshot::Sender<Value>>>,
     log_level: Mutex<Option<String>>,
     subscriptions: Mutex<HashSet<String>>,
+    /// Set when the session ends (DELETE, eviction, expiry): its GET stream closes.
+    ended: watch::Sender<bool>,
 }
 
 impl Session {
@@ -36,7 +39,22 @@ impl Session {
             pending: Mutex::new(HashMap::new()),
             log_level: Mutex::new(None),
             subscriptions: Mutex::new(HashSet::new()),
+            ended: watch::Sender::new(false),
         }
+    }
+
+    /// Resolves when the session has ended (its GET stream waits on this).
+    pub async fn closed(&self) {
+        let mut ended = self.ended.subscribe();
+        // An error means the sender is gone, which cannot happen while `self` lives.
+        let _ = ended.wait_for(|&e| e).await;
+    }
+
+    /// Ends the session: its GET stream closes, and requests waiting for the client's answer
+    /// are told the session ended.
+    fn end(&self) {
+        self.ended.send_replace(true);
+        self.pending.lock().unwrap().clear();
     }
 
     pub fn log_level(&self) -> Option<String> {
@@ -90,10 +108,151 @@ impl Session {
     }
 }
 
-/// The open `subscriptions/listen` streams and what each asked for.
-#[derive(Debug, Default)]
+/// The default of [`TableLimits::max_sessions`].
+pub const DEFAULT_MAX_SESSIONS: usize = 1024;
+/// The default of [`TableLimits::session_idle_timeout`].
+pub const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(600);
+/// The default of [`TableLimits::max_listeners`].
+pub const DEFAULT_MAX_LISTENERS: usize = 1024;
+/// The notifications a listen stream holds for a client that does not read them; when one
+/// more comes, the server ends the subscription (see [`Listeners::notify`]).
+pub const LISTENER_QUEUE: usize = 32;
+
+/// What the server keeps per peer: legacy sessions and listen streams.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TableLimits {
+    /// Legacy sessions kept at once. At the cap a new `initialize` evicts the least recently
+    /// used session that is not in use, or is refused (HTTP 503) when every one is in use.
+    pub max_sessions: usize,
+    /// A legacy session not in use and unused for this long is ended (HTTP only: the HTTP
+    /// transport sweeps the table; a stdio session lives as long as its connection).
+    pub session_idle_timeout: Duration,
+    /// Open `subscriptions/listen` streams at once; one more is refused (HTTP 503).
+    pub max_listeners: usize,
+}
+
+impl Default for TableLimits {
+    fn default() -> TableLimits {
+        TableLimits {
+            max_sessions: DEFAULT_MAX_SESSIONS,
+            session_idle_timeout: DEFAULT_SESSION_IDLE_TIMEOUT,
+            max_listeners: DEFAULT_MAX_LISTENERS,
+        }
+    }
+}
+
+/// The table of legacy sessions, at most `max` of them.
+///
+/// A session is *in use* while a request of it is being served or its GET stream is open: each
+/// of those holds the session, so the table sees more than its own reference. A session in
+/// use is never evicted or expired; the others are, least recently used first.
+#[derive(Debug)]
+pub struct Sessions {
+    max: usize,
+    table: Mutex<HashMap<String, Slot>>,
+}
+
+#[derive(Debug)]
+struct Slot {
+    session: Arc<Session>,
+    last_used: Instant,
+}
+
+impl Slot {
+    fn in_use(&self) -> bool {
+        Arc::strong_count(&self.session) > 1
+    }
+}
+
+/// A new session was refused: the table is full and every session in it is in use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SessionsFull {
+    pub max: usize,
+}
+
+impl std::fmt::Display for SessionsFull {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the server already has {} sessions, all in use; try again later", self.max)
+    }
+}
+
+impl Sessions {
+    /// An empty table for at most `max` sessions (at least one).
+    pub fn new(max: usize) -> Sessions {
+        Sessions { max: max.max(1), table: Mutex::new(HashMap::new()) }
+    }
+
+    pub fn len(&self) -> usize {
+        self.table.lock().unwrap().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The session `id`, marked as used now.
+    pub fn get(&self, id: &str) -> Option<Arc<Session>> {
+        let mut table = self.table.lock().unwrap();
+        let slot = table.get_mut(id)?;
+        slot.last_used = Instant::now();
+        Some(Arc::clone(&slot.session))
+    }
+
+    /// Adds `session`. At the cap it first evicts the least recently used session that is not
+    /// in use and returns it, ended; when every session is in use, `session` is refused.
+    pub fn open(&self, session: Arc<Session>) -> Result<Option<Arc<Session>>, SessionsFull> {
+        let mut table = self.table.lock().unwrap();
+        let mut evicted = None;
+        if table.len() >= self.max {
+            let lru = table.iter().filter(|(_, s)| !s.in_use()).min_by_key(|(_, s)| s.last_used);
+            let Some(id) = lru.map(|(id, _)| id.clone()) else { return Err(SessionsFull { max: self.max }) };
+            evicted = table.remove(&id).map(|s| s.session);
+        }
+        table.insert(session.id.clone(), Slot { session, last_used: Instant::now() });
+        drop(table);
+        if let Some(s) = &evicted {
+            s.end();
+        }
+        Ok(evicted)
+    }
+
+    /// Removes the session `id` and returns it, ended.
+    pub fn remove(&self, id: &str) -> Option<Arc<Session>> {
+        let session = self.table.lock().unwrap().remove(id)?.session;
+        session.end();
+        Some(session)
+    }
+
+    /// Removes the sessions not in use that were last used more than `idle` before `now` and
+    /// returns them, ended. A session in use counts as used at `now`, so its idle time starts
+    /// when it stops being used.
+    pub fn expire(&self, idle: Duration, now: Instant) -> Vec<Arc<Session>> {
+        let mut expired = Vec::new();
+        self.table.lock().unwrap().retain(|_, slot| {
+            if slot.in_use() {
+                slot.last_used = now;
+                return true;
+            }
+            let keep = now.saturating_duration_since(slot.last_used) <= idle;
+            if !keep {
+                expired.push(Arc::clone(&slot.session));
+            }
+            keep
+        });
+        for s in &expired {
+            s.end();
+        }
+        expired
+    }
+}
+
+/// The open `subscriptions/listen` streams and what each asked for, at most `max` of them.
+/// Each stream's entry is removed when the stream ends, whichever side ends it.
+#[derive(Debug)]
 pub struct Listeners {
-    streams: Mutex<Vec<Listener>>,
+    max: usize,
+    next: AtomicU64,
+    streams: Mutex<HashMap<u64, Listener>>,
 }
 
 #[derive(Debug)]
@@ -101,7 +260,20 @@ struct Listener {
     subscription_id: Value,
     /// The filter keys the client opted in to (`toolsListChanged`, …).
     wants: HashSet<String>,
-    tx: mpsc::UnboundedSender<super::Frame>,
+    /// The stream's queue ([`LISTENER_QUEUE`] notifications).
+    tx: mpsc::Sender<super::Frame>,
+}
+
+/// A new listen stream was refused: [`TableLimits::max_listeners`] streams are open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ListenersFull {
+    pub max: usize,
+}
+
+impl std::fmt::Display for ListenersFull {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the server already has {} open listen streams; try again later", self.max)
+    }
 }
 
 /// The `SubscriptionFilter` key that opts in to a list-changed notification.
@@ -115,23 +287,60 @@ pub fn filter_key(notification: &str) -> Option<&'static str> {
 }
 
 impl Listeners {
-    pub fn add(&self, subscription_id: Value, wants: HashSet<String>, tx: mpsc::UnboundedSender<super::Frame>) {
-        self.streams.lock().unwrap().push(Listener { subscription_id, wants, tx });
+    /// No streams yet; at most `max` open at once.
+    pub fn new(max: usize) -> Listeners {
+        Listeners { max, next: AtomicU64::new(0), streams: Mutex::new(HashMap::new()) }
     }
 
-    /// Sends a list-changed notification to every open stream that asked for it (SUB-4: tagged
-    /// with the stream's subscription id); closed streams are forgotten.
+    /// Registers a stream whose queue is `tx`; its number is what [`Listeners::close`] takes.
+    pub fn open(
+        &self,
+        subscription_id: Value,
+        wants: HashSet<String>,
+        tx: mpsc::Sender<super::Frame>,
+    ) -> Result<u64, ListenersFull> {
+        let mut streams = self.streams.lock().unwrap();
+        if streams.len() >= self.max {
+            return Err(ListenersFull { max: self.max });
+        }
+        let n = self.next.fetch_add(1, Ordering::Relaxed);
+        streams.insert(n, Listener { subscription_id, wants, tx });
+        Ok(n)
+    }
+
+    /// Forgets stream `n` (its stream ended).
+    pub fn close(&self, n: u64) {
+        self.streams.lock().unwrap().remove(&n);
+    }
+
+    /// How many streams are open.
+    pub fn len(&self) -> usize {
+        self.streams.lock().unwrap().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Queues a list-changed notification on every open stream that asked for it (SUB-4:
+    /// tagged with the stream's subscription id). A stream whose queue is full (its client
+    /// has not read [`LISTENER_QUEUE`] notifications) is taken out of the table: no more is
+    /// queued for it, and once its client has read what is queued the server ends the
+    /// subscription with its closing result (SUB-7), so the client knows to listen again and
+    /// fetch the lists, rather than silently missing a change.
     pub fn notify(&self, notification: &str) {
         let Some(key) = filter_key(notification) else { return };
         let mut streams = self.streams.lock().unwrap();
-        streams.retain(|l| !l.tx.is_closed());
-        for l in streams.iter().filter(|l| l.wants.contains(key)) {
+        streams.retain(|_, l| {
+            if !l.wants.contains(key) {
+                return true;
+            }
             let message = json!({
                 "jsonrpc": "2.0",
                 "method": notification,
                 "params": { "_meta": { "io.modelcontextprotocol/subscriptionId": l.subscription_id } }
             });
-            let _ = l.tx.send(super::Frame::Message(message));
-        }
+            l.tx.try_send(super::Frame::Message(message)).is_ok()
+        });
     }
 }
