@@ -6,7 +6,7 @@
 use mcpgen_runtime::rules::{Enforcement, Level, Rule};
 
 /// Every rule, in catalogue order: families as listed, numbers ascending within one.
-pub static RULES: [Rule; 268] = [
+pub static RULES: [Rule; 269] = [
     Rule {
         id: "CORE-1",
         level: Level::Must,
@@ -1882,5 +1882,12 @@ pub static RULES: [Rule; 268] = [
         summary: "The conversation checker tracks at most `max_pending` requests (and progress tokens, subscriptions) per sender; past it the oldest is forgotten with a warning, so a late answer to it reads as unknown.",
         source: "mcpgen",
         enforcement: Enforcement::Enforced("conversation::ConversationOptions::max_pending (default 4096)"),
+    },
+    Rule {
+        id: "POLICY-SIZE",
+        level: Level::Choice,
+        summary: "`mcpgen proxy` checks messages of at most `--max-message-bytes`; a longer line is relayed unchanged in chunks, neither checked nor recorded, and reported once with a warning.",
+        source: "mcpgen",
+        enforcement: Enforcement::Enforced("`mcpgen proxy --max-message-bytes` (default 16 MiB)"),
     },
 ];

@@ -541,3 +541,5 @@ pub const SCHEMA: &str = "SCHEMA";
 pub const POLICY_STRICT: &str = "POLICY-STRICT";
 /// POLICY-PENDING (choice): The conversation checker tracks at most `max_pending` requests (and progress tokens, subscriptions) per sender; past it the oldest is forgotten with a warning, so a late answer to it reads as unknown.
 pub const POLICY_PENDING: &str = "POLICY-PENDING";
+/// POLICY-SIZE (choice): `mcpgen proxy` checks messages of at most `--max-message-bytes`; a longer line is relayed unchanged in chunks, neither checked nor recorded, and reported once with a warning.
+pub const POLICY_SIZE: &str = "POLICY-SIZE";
