@@ -6,7 +6,7 @@
 use mcpgen_runtime::rules::{Enforcement, Level, Rule};
 
 /// Every rule, in catalogue order: families as listed, numbers ascending within one.
-pub static RULES: [Rule; 269] = [
+pub static RULES: [Rule; 270] = [
     Rule {
         id: "CORE-1",
         level: Level::Must,
@@ -1889,5 +1889,12 @@ pub static RULES: [Rule; 269] = [
         summary: "The conversation checker caps its other per-session tables (listen streams, subscriptions, cursors, awaited retries) and entry sizes; past a cap it forgets the oldest, warning once per table.",
         source: "mcpgen",
         enforcement: Enforcement::Enforced("conversation::ConversationOptions::max_listen_streams (default 256), max_resource_subscriptions (1024), max_cursors (1024), max_awaiting (256), max_entry_bytes (4096)"),
+    },
+    Rule {
+        id: "POLICY-SIZE",
+        level: Level::Choice,
+        summary: "`mcpgen proxy` checks messages of at most `--max-message-bytes`; a longer line is relayed unchanged in chunks, neither checked nor recorded, and reported once with a warning.",
+        source: "mcpgen",
+        enforcement: Enforcement::Enforced("`mcpgen proxy --max-message-bytes` (default 16 MiB)"),
     },
 ];

@@ -187,7 +187,8 @@ enum Command {
     ///
     /// Findings go to --report (JSON Lines: the objects of `validate --format json` plus
     /// "from") or to stderr; the server's stderr passes through. Exits with the server's
-    /// status (or its signal); 2 when COMMAND cannot be started.
+    /// status (or its signal); 2 when COMMAND cannot be started. SIGTERM, SIGINT and SIGHUP
+    /// are forwarded to the server; on Linux the server is killed if the proxy dies.
     Proxy {
         /// Write findings here (JSON Lines) instead of stderr.
         #[arg(long, value_name = "FILE")]
@@ -209,6 +210,21 @@ enum Command {
         /// where the server itself exits 0; without it the proxy exits with the server's status.
         #[arg(long, value_enum, value_name = "LEVEL")]
         fail_on: Option<FailOn>,
+        /// Check messages (lines without their line end) up to this size; a longer line is
+        /// relayed unchanged in chunks, neither checked nor recorded, and reported once
+        /// (POLICY-SIZE, a warning). Default 16 MiB.
+        #[arg(long, value_name = "BYTES", default_value_t = proxy::DEFAULT_MAX_MESSAGE_BYTES)]
+        max_message_bytes: usize,
+        /// What the messages waiting for the checker may hold in all (at least one message of
+        /// --max-message-bytes); past it the proxy reads no further until the checker catches
+        /// up. Default 64 MiB.
+        #[arg(long, value_name = "BYTES", default_value_t = proxy::DEFAULT_MAX_QUEUED_BYTES)]
+        max_queued_bytes: usize,
+        /// Show at most N findings of one kind (sender, rule, keyword, schema path, level);
+        /// later ones are counted, with a summary when the count reaches N×10, N×100, … and
+        /// at the end.
+        #[arg(long, value_name = "N", default_value_t = proxy::DEFAULT_MAX_REPEATS)]
+        max_repeats: usize,
         /// The server command and its arguments (after `--`).
         #[arg(last = true, required = true, value_name = "COMMAND")]
         command: Vec<OsString>,
@@ -398,10 +414,22 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             let input = read_named(&input)?;
             check::run(&input, &config, jsonl, format == Format::Json)
         }
-        Command::Proxy { report, record, enforce, strict_formats, policy: p, fail_on, command } => {
+        Command::Proxy {
+            report,
+            record,
+            enforce,
+            strict_formats,
+            policy: p,
+            fail_on,
+            max_message_bytes,
+            max_queued_bytes,
+            max_repeats,
+            command,
+        } => {
             let validation = mcpgen::Options { policy: policy(&p)?, strict_formats, ..mcpgen::Options::default() };
             let options = ConversationOptions { validation, ..ConversationOptions::default() };
-            proxy::run(proxy::Settings { report, record, enforce, command, options, fail_on })
+            let limits = proxy::Limits { max_message_bytes, max_queued_bytes, max_repeats };
+            proxy::run(proxy::Settings { report, record, enforce, command, options, fail_on, limits })
         }
         Command::Explain { revision: rev, def } => {
             if let Some(code) = explain::rule(&def)? {

@@ -19,6 +19,8 @@ pub mod session;
 pub mod sse;
 pub mod transport;
 
+use std::time::Duration;
+
 use serde_json::Value;
 
 /// What went wrong for the client.
@@ -50,6 +52,27 @@ pub enum ClientError {
     Header(mcpgen::http::ParamHeaderError),
     Protocol(String),
     Scenario(String),
+    /// A wait passed its limit ([`Limits`]).
+    Timeout {
+        phase: Phase,
+        after: Duration,
+    },
+    /// A response body or SSE event passed `max_message_bytes`.
+    TooLarge {
+        what: &'static str,
+        limit: usize,
+    },
+}
+
+/// Which wait timed out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// Connecting to the server (`--connect-timeout`).
+    Connect,
+    /// Waiting for the server's next bytes (`--read-timeout`).
+    Read,
+    /// The whole run (`--timeout`).
+    Run,
 }
 
 impl std::fmt::Display for ClientError {
@@ -70,10 +93,54 @@ impl std::fmt::Display for ClientError {
             ClientError::Version(e) => e.fmt(f),
             ClientError::Header(e) => e.fmt(f),
             ClientError::Protocol(m) | ClientError::Scenario(m) => f.write_str(m),
+            ClientError::Timeout { phase, after } => {
+                let s = after.as_secs_f64();
+                match phase {
+                    Phase::Connect => {
+                        write!(f, "timed out: could not connect to the server within {s} s (--connect-timeout)")
+                    }
+                    Phase::Read => write!(f, "timed out: the server sent nothing for {s} s (--read-timeout)"),
+                    Phase::Run => write!(f, "timed out: the run did not finish within {s} s (--timeout); gave up"),
+                }
+            }
+            ClientError::TooLarge { what, limit } => {
+                write!(f, "{what} from the server exceeds {limit} bytes (--max-message-bytes); refused")
+            }
         }
     }
 }
 impl std::error::Error for ClientError {}
+
+/// What the client waits for and accepts at most.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Connecting to the server (TCP).
+    pub connect_timeout: Duration,
+    /// The longest the server may stay silent: from a request until its answer's headers, and
+    /// between the bytes of a body or SSE stream. (An idle standalone stream of a legacy
+    /// session is reopened instead of failing.)
+    pub read_timeout: Duration,
+    /// The whole run: connect, scenario, close.
+    pub timeout: Duration,
+    /// The largest JSON (or other) response body and SSE event, in bytes.
+    pub max_message_bytes: usize,
+}
+
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+pub const DEFAULT_READ_TIMEOUT: Duration = Duration::from_secs(60);
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(300);
+pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+            read_timeout: DEFAULT_READ_TIMEOUT,
+            timeout: DEFAULT_TIMEOUT,
+            max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
+        }
+    }
+}
 
 /// One run of the client.
 #[derive(Debug, Clone, Default)]
@@ -85,6 +152,7 @@ pub struct Config {
     pub protocol_version: Option<String>,
     /// `MCP_CONFORMANCE_CONTEXT`, parsed.
     pub context: Option<Value>,
+    pub limits: Limits,
 }
 
 /// How one operation of a run went.
@@ -138,8 +206,15 @@ pub struct Outcome {
     pub operations: Vec<Operation>,
 }
 
-/// Connects, runs the scenario, closes.
+/// Connects, runs the scenario, closes — within `config.limits.timeout`.
 pub async fn run(config: &Config) -> Result<Outcome, ClientError> {
+    let after = config.limits.timeout;
+    tokio::time::timeout(after, run_unbounded(config))
+        .await
+        .unwrap_or(Err(ClientError::Timeout { phase: Phase::Run, after }))
+}
+
+async fn run_unbounded(config: &Config) -> Result<Outcome, ClientError> {
     if let Some(reason) = config.scenario.as_deref().and_then(scenarios::not_attempted) {
         return Err(ClientError::Scenario(format!(
             "scenario {:?} not attempted: {reason}",
@@ -147,7 +222,8 @@ pub async fn run(config: &Config) -> Result<Outcome, ClientError> {
         )));
     }
     let start = era::start_for(config.protocol_version.as_deref()).map_err(ClientError::Version)?;
-    let mut session = session::Session::connect(&config.url, start, check::SelfCheck::new()).await?;
+    let mut session =
+        session::Session::connect_with(&config.url, start, check::SelfCheck::new(), config.limits).await?;
     let connected = match session.era() {
         session::SessionEra::Legacy(r) => format!("legacy session, {r}"),
         session::SessionEra::Modern(r) => format!("modern, {r}"),

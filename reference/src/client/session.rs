@@ -20,8 +20,8 @@ use super::era::{classify_refusal, Refusal, Start};
 use super::input;
 use super::mrtr::retry_params;
 use super::sse::ResumeState;
-use super::transport::{Body, EventStream, Transport};
-use super::ClientError;
+use super::transport::{stream_failure, Body, EventStream, Transport};
+use super::{ClientError, Limits};
 
 /// MRTR rounds before the client gives up on a request (MRTR-13: servers may keep asking).
 const MAX_INPUT_ROUNDS: usize = 8;
@@ -99,8 +99,9 @@ impl Shared {
         while let Some(event) = stream.next().await {
             let event = match event {
                 Ok(e) => e,
-                // A stream cut mid-event ends like a closed one (and is resumed the same way).
-                Err(sse_stream::Error::Body(_)) => return Ok(None),
+                // A stream cut mid-event ends like a closed one (and is resumed the same way);
+                // a timeout or an oversized event fails.
+                Err(sse_stream::Error::Body(e)) => return stream_failure(e.as_ref()).map_or(Ok(None), Err),
                 Err(e) => return Err(ClientError::Sse(e.to_string())),
             };
             let Some(data) = resume.observe(&event) else { continue };
@@ -161,12 +162,23 @@ impl Shared {
         }
     }
 
-    /// Reads the standalone stream, resuming it after `retry` when it ends.
+    /// Reads the standalone stream, resuming it after `retry` when it ends. A stream idle for
+    /// the read timeout is reopened, which does not count as a reconnection: that stream may
+    /// rightly stay silent as long as the server has nothing to ask.
     async fn listen(self: Arc<Self>, mut stream: EventStream) {
         let mut resume = ResumeState::default();
-        for _ in 0..=MAX_RECONNECTS {
-            if let Err(e) = self.pump(None, &mut stream, &mut resume).await {
-                self.note(format!("standalone stream: {e}"));
+        let mut reconnects = 0;
+        loop {
+            match self.pump(None, &mut stream, &mut resume).await {
+                Err(ClientError::Timeout { .. }) => {}
+                Err(e) => {
+                    self.note(format!("standalone stream: {e}"));
+                    reconnects += 1;
+                }
+                Ok(_) => reconnects += 1,
+            }
+            if reconnects > MAX_RECONNECTS {
+                return;
             }
             tokio::time::sleep(resume.reconnect_delay()).await;
             match self.open_standalone(resume.last_event_id.as_deref()).await {
@@ -212,7 +224,17 @@ impl Session {
     /// Connects: `initialize` for a legacy start; for a modern one `server/discover`, falling
     /// back to `initialize` under the newest legacy revision when the server is legacy (ERA-5).
     pub async fn connect(url: &str, start: Start, check: SelfCheck) -> Result<Session, ClientError> {
-        let transport = Transport::new(url)?;
+        Session::connect_with(url, start, check, Limits::default()).await
+    }
+
+    /// [`Session::connect`] with the client's timeouts and size cap.
+    pub async fn connect_with(
+        url: &str,
+        start: Start,
+        check: SelfCheck,
+        limits: Limits,
+    ) -> Result<Session, ClientError> {
+        let transport = Transport::with_limits(url, limits)?;
         let rev = |v: &str| Revision::parse(v).ok_or_else(|| ClientError::Protocol(format!("unknown revision {v}")));
         let era = match &start {
             Start::Modern(v) => SessionEra::Modern(rev(v)?),

@@ -40,9 +40,85 @@ impl ResumeState {
     }
 }
 
+/// Counts the bytes of the SSE event being received, from the raw stream, so that an event that
+/// never ends (one endless `data:` line, or data lines without the blank line that ends an
+/// event) is refused once it passes the cap, before the parser has buffered more than that.
+///
+/// An event ends at a blank line: a line end (`\n`, `\r\n` or `\r`) right after another.
+/// Every byte since the last blank line counts, line ends and comments included.
+#[derive(Debug, Clone)]
+pub struct EventGuard {
+    limit: usize,
+    /// Bytes since the last blank line.
+    held: usize,
+    /// The last byte ended a line (or nothing came yet).
+    at_line_start: bool,
+    /// The last byte was `\r`: a `\n` now completes the same line end.
+    after_cr: bool,
+}
+
+/// An SSE event passed [`EventGuard`]'s cap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EventTooLarge {
+    pub limit: usize,
+}
+
+impl EventGuard {
+    pub fn new(limit: usize) -> EventGuard {
+        EventGuard { limit, held: 0, at_line_start: true, after_cr: false }
+    }
+
+    /// Counts the next chunk of the stream; an error once the event being received holds more
+    /// than the limit (and for every chunk after that).
+    pub fn feed(&mut self, chunk: &[u8]) -> Result<(), EventTooLarge> {
+        if self.held > self.limit {
+            return Err(EventTooLarge { limit: self.limit });
+        }
+        for &b in chunk {
+            match b {
+                b'\n' if self.after_cr => self.after_cr = false,
+                b'\n' | b'\r' => {
+                    if self.at_line_start {
+                        self.held = 0;
+                    }
+                    self.at_line_start = true;
+                    self.after_cr = b == b'\r';
+                }
+                _ => {
+                    self.at_line_start = false;
+                    self.after_cr = false;
+                }
+            }
+            self.held += 1;
+            if self.held > self.limit {
+                return Err(EventTooLarge { limit: self.limit });
+            }
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_guard_counts_one_event_at_a_time_and_refuses_past_the_cap() {
+        // Events of 8 bytes each (\n\n, \r\n\r\n, \r\r endings) pass a cap of 10 in any chunking.
+        let ok = b"data: 1\n\ndata:12\r\n\r\ndata: x\r\r: ping\n\n";
+        for size in 1..ok.len() {
+            let mut g = EventGuard::new(10);
+            assert!(ok.chunks(size).all(|c| g.feed(c).is_ok()), "chunks of {size}");
+        }
+        // One endless data line: refused at byte 11, and from then on.
+        let mut g = EventGuard::new(10);
+        assert_eq!(g.feed(b"data: aaaa"), Ok(()));
+        assert_eq!(g.feed(b"a"), Err(EventTooLarge { limit: 10 }));
+        assert_eq!(g.feed(b"\n\n"), Err(EventTooLarge { limit: 10 }));
+        // Many short data lines without the blank line that ends the event count together.
+        let mut g = EventGuard::new(10);
+        assert_eq!(g.feed(b"data:\ndata:\n"), Err(EventTooLarge { limit: 10 }));
+    }
     use futures_util::StreamExt;
     use sse_stream::SseStream;
 

@@ -543,3 +543,5 @@ pub const POLICY_STRICT: &str = "POLICY-STRICT";
 pub const POLICY_PENDING: &str = "POLICY-PENDING";
 /// POLICY-STATE (choice): The conversation checker caps its other per-session tables (listen streams, subscriptions, cursors, awaited retries) and entry sizes; past a cap it forgets the oldest, warning once per table.
 pub const POLICY_STATE: &str = "POLICY-STATE";
+/// POLICY-SIZE (choice): `mcpgen proxy` checks messages of at most `--max-message-bytes`; a longer line is relayed unchanged in chunks, neither checked nor recorded, and reported once with a warning.
+pub const POLICY_SIZE: &str = "POLICY-SIZE";
