@@ -242,9 +242,7 @@ mod tests {
         assert!(state[0].contains("more than 4 listen streams") && state[0].contains("the oldest (0)"), "{state:?}");
         assert!(state[1].contains("more than 8 `input_required` results"), "{state:?}");
         // A message on a forgotten stream is not checked (no SUB-4: it was open).
-        let on_stream = format!(
-            r#"{{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{{"_meta":{{"io.modelcontextprotocol/subscriptionId":0}}}}}}"#
-        );
+        let on_stream = r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":0}}}"#;
         assert_eq!(rules(&c.observe(Sender::Server, on_stream.as_bytes())), vec![], "forgotten stream");
     }
 
