@@ -95,13 +95,20 @@ fn legacy() -> Conversation {
 }
 
 /// The same URI subscribed, the same listen id reused, the same `nextCursor` given: once the
-/// window of answered ids is full (1,024), 5,000 more add no byte (before the fix each added an
-/// order slot: 260 MB, 156 MB and 118 MB for a million; `mcpgen validate --conversation`
-/// shows the million in a release build, docs/conversations.md).
+/// window of answered ids is full (1,024), 20,000 more add at most `SETTLE` bytes (before the
+/// fix each added an order slot: 260 MB, 156 MB and 118 MB for a million, over 800 KB for these
+/// 20,000; `mcpgen validate --conversation` shows the million in a release build,
+/// docs/conversations.md).
+///
+/// Not zero: a table that keeps about 1,024 live entries while keys come and go fills with
+/// hashbrown's tombstones, and when they run out it rehashes in place or, the first time, may
+/// double its buckets once (about 84 KB for the answered-ids window). When that happens
+/// depends on the tables' random hash keys, so the bound allows two such resizes and no more.
 #[test]
 fn repeated_entries_leave_memory_flat() {
     const WARM: usize = 1_100;
-    const MORE: usize = 5_000;
+    const MORE: usize = 20_000;
+    const SETTLE: isize = 256 << 10;
     let subscribe = |c: &mut Conversation, i: usize| {
         let m =
             format!(r#"{{"jsonrpc":"2.0","id":{i},"method":"resources/subscribe","params":{{"uri":"file:///one"}}}}"#);
@@ -130,7 +137,7 @@ fn repeated_entries_leave_memory_flat() {
         ("one nextCursor repeated", growth(Conversation::new, cursor, WARM, MORE)),
     ] {
         assert!(held < 512 << 10, "{name}: the session holds {held} bytes after {WARM}");
-        assert!(grew <= 0, "{name}: {MORE} more messages grew the session by {grew} bytes");
+        assert!(grew <= SETTLE, "{name}: {MORE} more messages grew the session by {grew} bytes");
     }
 }
 
