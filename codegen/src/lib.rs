@@ -44,6 +44,21 @@ pub struct RevisionInput {
     pub diff_report_from: Option<String>,
 }
 
+/// One pinned extension schema to generate (a `[[extension]]` of `schema/sources.toml`).
+#[derive(Debug, Clone, Default)]
+pub struct ExtensionInput {
+    /// The extension identifier negotiated in `capabilities.extensions`
+    /// (`io.modelcontextprotocol/tasks`).
+    pub id: String,
+    /// Short name: module `ext_<name>`, cargo feature `ext-<name>` (`tasks`).
+    pub name: String,
+    /// The core revision the extension layers on (`2026-07-28`); must be pinned.
+    pub layers_on: String,
+    /// The schema and its errata ledger (`revision` is `ext-<name>`; `c_code` and
+    /// `diff_report_from` are unused).
+    pub input: RevisionInput,
+}
+
 /// Generated files keyed by their path relative to the workspace root (or to the
 /// `--out` directory), always with `/` separators. A duplicate path is a bug.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -80,7 +95,17 @@ impl FileMap {
 /// `generated/src/rev_<rev>/`, plus the index module that wires them into the crate; and from
 /// `rules` (the text of `schema/rules.toml`) the rules table and `docs/rules.md` ([`rules`]).
 pub fn generate_workspace(revisions: &[RevisionInput], rules: &str) -> Result<FileMap, Diagnostics> {
-    emit::workspace(revisions, rules)
+    emit::workspace(revisions, &[], rules)
+}
+
+/// [`generate_workspace`] with the pinned extensions: each becomes module
+/// `generated/src/ext_<name>/` (types, validators, serde, builders, its own method rows).
+pub fn generate_workspace_with_extensions(
+    revisions: &[RevisionInput],
+    extensions: &[ExtensionInput],
+    rules: &str,
+) -> Result<FileMap, Diagnostics> {
+    emit::workspace(revisions, extensions, rules)
 }
 
 /// Generates one revision's Rust module into `out_dir` (relative paths in the returned map are

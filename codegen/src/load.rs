@@ -40,7 +40,7 @@ pub fn load(input: &RevisionInput) -> Result<Loaded, Diagnostics> {
         Some(ledger) => errata::apply(rev, &mut doc, ledger)?,
         None => Vec::new(),
     };
-    let dialect_uri = doc.get("$schema").and_then(Value::as_str).unwrap_or("");
+    let dialect_uri = doc.get("$schema").and_then(Value::as_str).unwrap_or("").to_owned();
     let (dialect, defs_key) = if dialect_uri.contains("2020-12") {
         (Dialect::Draft2020_12, "$defs")
     } else if dialect_uri.contains("draft-07") {
@@ -53,6 +53,9 @@ pub fn load(input: &RevisionInput) -> Result<Loaded, Diagnostics> {
         diags.push(rev, None, "/$schema", format!("unsupported dialect `{dialect_uri}` and no `$defs`/`definitions`"));
         return Err(diags);
     };
+    if let Some(defs) = doc.get_mut(defs_key) {
+        normalize(rev, Some(dialect_uri.as_str()), defs, &format!("/{defs_key}"), false, &mut diags);
+    }
     let Some(defs) = doc.get(defs_key).and_then(Value::as_object).cloned() else {
         diags.push(rev, None, format!("/{defs_key}"), format!("`{defs_key}` must be an object"));
         return Err(diags);
@@ -76,4 +79,63 @@ pub fn load(input: &RevisionInput) -> Result<Loaded, Diagnostics> {
         defs,
         errata: applied,
     })
+}
+
+/// Rewrites spellings that other schema generators use for what the core's generator writes
+/// differently, so that one lowering reads both (extension schemas, e.g. ext-tasks, come from a
+/// zod-based generator). Each rewrite is exact, never an approximation:
+///
+/// - a `$schema` inside a definition that names the document's own dialect is dropped (it
+///   says nothing new); one naming another dialect is an error;
+/// - `propertyNames: {"type": "string"}` is dropped (JSON object keys are always strings);
+/// - `additionalProperties: {"not": {}}` becomes `additionalProperties: false` (the same
+///   set of instances).
+///
+/// Anything else is left to the lowering, which refuses keywords it does not support.
+///
+/// `is_schema` is false for a map of names to schemas (`$defs`, `properties`), whose keys are
+/// names, not keywords (a property may be called `$schema`).
+pub fn normalize(rev: &str, dialect: Option<&str>, v: &mut Value, at: &str, is_schema: bool, diags: &mut Diagnostics) {
+    match v {
+        Value::Object(obj) if !is_schema => {
+            for (k, child) in obj.iter_mut() {
+                let esc = k.replace('~', "~0").replace('/', "~1");
+                normalize(rev, dialect, child, &format!("{at}/{esc}"), true, diags);
+            }
+        }
+        Value::Object(obj) => {
+            if let Some(inner) = obj.get("$schema") {
+                if inner.as_str().is_some() && inner.as_str() == dialect {
+                    obj.remove("$schema");
+                } else {
+                    diags.push(
+                        rev,
+                        None,
+                        format!("{at}/$schema"),
+                        format!("a definition declares another dialect ({inner}) than its document"),
+                    );
+                }
+            }
+            if obj.get("propertyNames") == Some(&serde_json::json!({"type": "string"})) {
+                obj.remove("propertyNames");
+            }
+            if obj.get("additionalProperties") == Some(&serde_json::json!({"not": {}})) {
+                obj.insert("additionalProperties".to_owned(), Value::Bool(false));
+            }
+            for (k, child) in obj.iter_mut() {
+                if matches!(k.as_str(), "const" | "enum" | "default" | "examples") {
+                    continue; // instance data, not schemas
+                }
+                let esc = k.replace('~', "~0").replace('/', "~1");
+                let names = matches!(k.as_str(), "properties" | "patternProperties" | "$defs" | "definitions");
+                normalize(rev, dialect, child, &format!("{at}/{esc}"), !names, diags);
+            }
+        }
+        Value::Array(items) => {
+            for (i, child) in items.iter_mut().enumerate() {
+                normalize(rev, dialect, child, &format!("{at}/{i}"), true, diags);
+            }
+        }
+        _ => {}
+    }
 }

@@ -33,6 +33,10 @@ pub mod rev_2025_03_26;
 #[cfg(feature = "rev-2024-11-05")]
 #[rustfmt::skip]
 pub mod rev_2024_11_05;
+/// MCP extension `io.modelcontextprotocol/tasks` (layers on revision 2026-07-28).
+#[cfg(all(feature = "ext-tasks", feature = "rev-2026-07-28"))]
+#[rustfmt::skip]
+pub mod ext_tasks;
 
 #[rustfmt::skip]
 mod revisions;

@@ -75,6 +75,7 @@
 //! modules) and this one (the protocol rules and everything built on both).
 
 pub mod conversation;
+pub mod ext;
 pub mod http;
 pub mod icons;
 pub mod protocol;

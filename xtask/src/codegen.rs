@@ -53,6 +53,13 @@ pub fn run(root: &Path, check: bool) -> Result<()> {
         }
         schema::pull_pins(root, &missing, mirror.as_deref())?;
     }
+    let exts = pins::load_extensions(root)?;
+    let missing_exts: Vec<&pins::ExtPin> =
+        exts.iter().filter(|e| e.file.iter().any(|f| schema::ext_file_missing(root, e, f))).collect();
+    if !missing_exts.is_empty() {
+        println!("pulling the files of {} extension(s)", missing_exts.len());
+        schema::pull_extensions(root, &missing_exts, mirror_from_env().as_deref())?;
+    }
     let mode = if check { Mode::Check } else { Mode::Write };
     generate_workspace(root, &pins, mode)
 }
@@ -65,9 +72,10 @@ pub fn check(root: &Path) -> Result<()> {
 
 fn generate_workspace(root: &Path, pins: &[Pin], mode: Mode) -> Result<()> {
     let inputs = load_inputs(root, pins)?;
+    let extensions = load_ext_inputs(root, &pins::load_extensions(root)?)?;
     let rules = load_rules(root)?;
     let start = Instant::now();
-    let files = mcpgen_codegen::generate_workspace(&inputs, &rules)
+    let files = mcpgen_codegen::generate_workspace_with_extensions(&inputs, &extensions, &rules)
         .map_err(|diagnostics| format!("code generation failed:\n{diagnostics}"))?;
     println!("generated {} files from {} revisions in {:.2?}", files.len(), inputs.len(), start.elapsed());
     let files: Vec<(&str, &str)> = files.iter().collect();
@@ -101,6 +109,37 @@ pub(crate) fn load_inputs(root: &Path, pins: &[Pin]) -> Result<Vec<RevisionInput
                 errata: Some(errata),
                 c_code: pin.c_code,
                 diff_report_from: pin.diff_report_from.clone(),
+            })
+        })
+        .collect()
+}
+
+/// Every pinned extension, verified against its pins, with its errata ledger.
+pub(crate) fn load_ext_inputs(root: &Path, exts: &[pins::ExtPin]) -> Result<Vec<mcpgen_codegen::ExtensionInput>> {
+    let schemas = schema::read_verified_extensions(root, exts)?;
+    exts.iter()
+        .zip(schemas)
+        .map(|(ext, schema)| {
+            let errata_rel = ext.errata_rel();
+            let errata = fs::read(root.join(&errata_rel)).map_err(|e| {
+                format!(
+                    "cannot read {errata_rel}: {e}; every pinned extension needs an errata ledger \
+                     ({{\"revision\": \"{}\", \"errata\": []}} when it has no known defect)",
+                    ext.key()
+                )
+            })?;
+            Ok(mcpgen_codegen::ExtensionInput {
+                id: ext.id.clone(),
+                name: ext.name.clone(),
+                layers_on: ext.layers_on.clone(),
+                input: RevisionInput {
+                    revision: ext.key(),
+                    schema,
+                    schema_sha256: ext.schema().sha256.clone(),
+                    errata: Some(errata),
+                    c_code: None,
+                    diff_report_from: None,
+                },
             })
         })
         .collect()

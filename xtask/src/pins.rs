@@ -17,6 +17,103 @@ const DIALECTS: &[&str] = &["2020-12", "draft-07"];
 #[serde(deny_unknown_fields)]
 struct SourcesFile {
     revision: Vec<Pin>,
+    #[serde(default)]
+    extension: Vec<ExtPin>,
+}
+
+/// One `[[extension]]` of `schema/sources.toml`: an extension schema pinned like a revision.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExtPin {
+    /// The extension identifier (`io.modelcontextprotocol/tasks`).
+    pub id: String,
+    /// Short name: cache `schema/ext-<name>/`, ledger `schema/errata/ext-<name>.json`,
+    /// module `ext_<name>`.
+    pub name: String,
+    /// The pinned core revision the extension layers on.
+    pub layers_on: String,
+    /// JSON Schema dialect of its `schema.json`.
+    pub dialect: String,
+    /// Where a mirror holds the files, relative to the mirror root (`ext-tasks/draft`).
+    pub mirror_dir: String,
+    /// The pinned files; one must be `schema.json`.
+    pub file: Vec<ExtFile>,
+}
+
+/// One pinned file of an extension.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExtFile {
+    /// File name in the cache and in the mirror directory (`schema.json`, `schema.ts`, `tasks.md`).
+    pub name: String,
+    /// Upstream URL at a fixed commit.
+    pub url: String,
+    /// Lowercase hex sha256 of the exact bytes.
+    pub sha256: String,
+}
+
+impl ExtPin {
+    /// `ext-<name>`: the extension's name in diagnostics, paths and the errata ledger.
+    pub fn key(&self) -> String {
+        format!("ext-{}", self.name)
+    }
+    /// `schema/ext-<name>/<file>`, relative to the workspace root.
+    pub fn file_rel(&self, file: &str) -> String {
+        format!("schema/{}/{file}", self.key())
+    }
+    /// `schema/errata/ext-<name>.json`.
+    pub fn errata_rel(&self) -> String {
+        format!("schema/errata/{}.json", self.key())
+    }
+    /// The pinned `schema.json`.
+    pub fn schema(&self) -> &ExtFile {
+        self.file.iter().find(|f| f.name == "schema.json").expect("checked by load_extensions")
+    }
+}
+
+/// Reads and checks the `[[extension]]` entries of `schema/sources.toml`.
+pub fn load_extensions(root: &Path) -> Result<Vec<ExtPin>> {
+    let path = root.join("schema/sources.toml");
+    let text = String::from_utf8(read(&path)?).map_err(|e| format!("{} is not UTF-8: {e}", path.display()))?;
+    let sources: SourcesFile = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut errors = Vec::new();
+    for (i, ext) in sources.extension.iter().enumerate() {
+        let at = format!("schema/sources.toml: extension {:?}", ext.id);
+        if let Err(e) = check_revision_name(&ext.name) {
+            errors.push(format!("{at}: name: {e}"));
+        }
+        if sources.extension[..i].iter().any(|e| e.name == ext.name || e.id == ext.id) {
+            errors.push(format!("{at}: pinned twice"));
+        }
+        if !sources.revision.iter().any(|r| r.name == ext.layers_on) {
+            errors.push(format!("{at}: layers_on {:?} is not a pinned revision", ext.layers_on));
+        }
+        if !DIALECTS.contains(&ext.dialect.as_str()) {
+            errors.push(format!("{at}: dialect must be one of {DIALECTS:?}, got {:?}", ext.dialect));
+        }
+        if ext.mirror_dir.split('/').any(|seg| seg.is_empty() || seg == "." || seg == "..") {
+            errors.push(format!("{at}: mirror_dir {:?} must be a plain relative path", ext.mirror_dir));
+        }
+        if !ext.file.iter().any(|f| f.name == "schema.json") {
+            errors.push(format!("{at}: needs a [[extension.file]] named schema.json"));
+        }
+        for (j, f) in ext.file.iter().enumerate() {
+            if let Err(e) = check_revision_name(&f.name) {
+                errors.push(format!("{at}: file {:?}: {e}", f.name));
+            }
+            if ext.file[..j].iter().any(|g| g.name == f.name) {
+                errors.push(format!("{at}: file {:?} pinned twice", f.name));
+            }
+            if f.sha256.len() != 64 || !f.sha256.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+                errors.push(format!("{at}: file {:?}: sha256 must be 64 lowercase hex digits", f.name));
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(sources.extension)
+    } else {
+        Err(errors.join("\n"))
+    }
 }
 
 /// One `[[revision]]` of `schema/sources.toml`.
@@ -119,7 +216,8 @@ pub fn curl(url: &str) -> Result<Vec<u8>> {
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     let dir = path.parent().expect("schema path has a parent");
     fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let tmp: PathBuf = path.with_extension("json.tmp");
+    let mut tmp: PathBuf = path.to_path_buf();
+    tmp.as_mut_os_string().push(".tmp");
     fs::write(&tmp, bytes).and_then(|()| fs::rename(&tmp, path)).map_err(|e| {
         let _ = fs::remove_file(&tmp);
         format!("cannot write {}: {e}", path.display())

@@ -10,7 +10,7 @@ use std::io::ErrorKind;
 use std::path::Path;
 
 use crate::examples::{self, Source, MANIFEST_REL};
-use crate::pins::{curl, load_pins, sha256_hex, write_atomically, Pin};
+use crate::pins::{curl, load_extensions, load_pins, sha256_hex, write_atomically, ExtFile, ExtPin, Pin};
 use crate::{mirror_from_env, read, Result};
 
 /// Environment variable naming a mirror directory laid out as upstream's `schema/` folder:
@@ -68,8 +68,9 @@ pub fn read_verified(root: &Path, pins: &[Pin]) -> Result<Vec<Vec<u8>>> {
 /// `cargo xtask schema pull`: the schemas and the official examples of the selected revisions.
 pub fn pull(root: &Path, from: Option<&Path>, only: &[String]) -> Result<()> {
     let pins = load_pins(root)?;
+    let exts = load_extensions(root)?;
     for name in only {
-        if !pins.iter().any(|pin| &pin.name == name) {
+        if !pins.iter().any(|pin| &pin.name == name) && !exts.iter().any(|e| &e.key() == name || &e.id == name) {
             let known: Vec<&str> = pins.iter().map(|pin| pin.name.as_str()).collect();
             return Err(format!(
                 "revision {name:?} is not pinned in schema/sources.toml (pinned: {})",
@@ -78,8 +79,97 @@ pub fn pull(root: &Path, from: Option<&Path>, only: &[String]) -> Result<()> {
         }
     }
     let selected: Vec<&Pin> = pins.iter().filter(|pin| only.is_empty() || only.contains(&pin.name)).collect();
+    let selected_exts: Vec<&ExtPin> =
+        exts.iter().filter(|e| only.is_empty() || only.contains(&e.key()) || only.contains(&e.id)).collect();
     let mirror = from.map(Path::to_path_buf).or_else(mirror_from_env);
-    pull_inputs(root, &pins, &selected, mirror.as_deref())
+    let revisions = if selected.is_empty() { Ok(()) } else { pull_inputs(root, &pins, &selected, mirror.as_deref()) };
+    let extensions = pull_extensions(root, &selected_exts, mirror.as_deref());
+    match (revisions, extensions) {
+        (Ok(()), Ok(())) => Ok(()),
+        (Err(e), Ok(())) | (Ok(()), Err(e)) => Err(e),
+        (Err(a), Err(b)) => Err(format!("{a}\n{b}")),
+    }
+}
+
+/// Whether an extension file in the cache is missing or differs from its pin.
+pub fn ext_file_missing(root: &Path, ext: &ExtPin, f: &ExtFile) -> bool {
+    fs::read(root.join(ext.file_rel(&f.name))).map(|b| sha256_hex(&b) != f.sha256).unwrap_or(true)
+}
+
+/// Fills `schema/ext-<name>/<file>` for every pinned file of `exts`: from
+/// `<mirror>/<mirror_dir>/<file>`, or from the file's pinned URL. Only bytes with the pinned
+/// sha256 are written; failures are reported together.
+pub fn pull_extensions(root: &Path, exts: &[&ExtPin], mirror: Option<&Path>) -> Result<()> {
+    let mut errors = Vec::new();
+    for ext in exts {
+        for f in &ext.file {
+            match pull_ext_file(root, ext, f, mirror) {
+                Ok(done) => println!("{}: {done}", ext.key()),
+                Err(e) => errors.push(e),
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.join("\n"))
+    }
+}
+
+fn pull_ext_file(root: &Path, ext: &ExtPin, f: &ExtFile, mirror: Option<&Path>) -> Result<String> {
+    let dest_rel = ext.file_rel(&f.name);
+    if !ext_file_missing(root, ext, f) {
+        return Ok(format!("{dest_rel} already present with the pinned sha256, left alone"));
+    }
+    let (bytes, source) = match mirror {
+        Some(dir) => {
+            let path = dir.join(&ext.mirror_dir).join(&f.name);
+            let bytes = read(&path).map_err(|e| format!("extension {}: {e}", ext.id))?;
+            (bytes, path.display().to_string())
+        }
+        None => (curl(&f.url)?, f.url.clone()),
+    };
+    let actual = sha256_hex(&bytes);
+    if actual != f.sha256 {
+        return Err(format!(
+            "sha256 mismatch for extension {} file {} from {source}\n  expected {}\n  actual   {actual}\n  {dest_rel} not written",
+            ext.id, f.name, f.sha256
+        ));
+    }
+    write_atomically(&root.join(&dest_rel), &bytes)?;
+    Ok(format!("wrote {dest_rel} from {source} (sha256 ok)"))
+}
+
+/// The pinned `schema.json` bytes of every extension, in `sources.toml` order.
+pub fn read_verified_extensions(root: &Path, exts: &[ExtPin]) -> Result<Vec<Vec<u8>>> {
+    let mut out = Vec::new();
+    let mut errors = Vec::new();
+    for ext in exts {
+        for f in &ext.file {
+            let rel = ext.file_rel(&f.name);
+            match fs::read(root.join(&rel)) {
+                Ok(bytes) if sha256_hex(&bytes) == f.sha256 => {
+                    if f.name == "schema.json" {
+                        out.push(bytes);
+                    }
+                }
+                Ok(bytes) => errors.push(format!(
+                    "{rel} has sha256 {}, but schema/sources.toml pins {} for extension {}",
+                    sha256_hex(&bytes),
+                    f.sha256,
+                    ext.id
+                )),
+                Err(e) if e.kind() == ErrorKind::NotFound => errors.push(format!("extension file missing: {rel}")),
+                Err(e) => errors.push(format!("cannot read {rel}: {e}")),
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        errors.push(format!("to fetch the pinned files, {PULL_HINT}"));
+        Err(errors.join("\n"))
+    }
 }
 
 /// Fills `schema/<rev>/schema.json` and `schema/<rev>/examples/` for the `selected` revisions
@@ -171,6 +261,20 @@ pub fn verify(root: &Path) -> Result<()> {
             }
         };
         println!("{} ({}): {state}", pin.name, pin.dialect);
+    }
+    for ext in load_extensions(root)? {
+        for f in &ext.file {
+            let rel = ext.file_rel(&f.name);
+            let state = match fs::read(root.join(&rel)) {
+                Err(_) => format!("not pulled ({rel})"),
+                Ok(b) if sha256_hex(&b) == f.sha256 => "ok".to_owned(),
+                Ok(b) => {
+                    mismatched += 1;
+                    format!("MISMATCH: {rel} has sha256 {}, pinned {}", sha256_hex(&b), f.sha256)
+                }
+            };
+            println!("{} {}: {state}", ext.key(), f.name);
+        }
     }
     let found = examples::verify(root, &manifest)?;
     let mut errors = Vec::new();

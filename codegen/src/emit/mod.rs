@@ -14,7 +14,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::workspace::{header, SCHEMA_CRATE_DIR};
-use crate::{ir, load, Diagnostics, FileMap, RevisionInput};
+use crate::{ir, load, Diagnostics, ExtensionInput, FileMap, RevisionInput};
 
 // Every emitter reads the lowered IR (`ir::Module`) only: the raw schema is loaded and lowered
 // once per revision, in `workspace` / `revision_module`, never again by an emitter.
@@ -22,6 +22,27 @@ use crate::{ir, load, Diagnostics, FileMap, RevisionInput};
 /// Rust module name for a revision (`2026-07-28` → `rev_2026_07_28`).
 pub fn module_name(revision: &str) -> String {
     format!("rev_{}", revision.replace(['-', '.'], "_"))
+}
+
+/// Rust module name for an extension (`tasks` → `ext_tasks`).
+pub fn ext_module_name(name: &str) -> String {
+    format!("ext_{}", name.replace(['-', '.'], "_"))
+}
+
+/// Cargo feature for an extension (`ext-tasks`).
+pub fn ext_feature_name(name: &str) -> String {
+    format!("ext-{name}")
+}
+
+/// What the module root says about an extension.
+#[derive(Debug, Clone)]
+pub struct ExtInfo {
+    pub id: String,
+    pub layers_on: String,
+    /// Definitions that are copies of the core revision's (same name, same lowered shape).
+    pub core_copies: Vec<String>,
+    /// Definitions with a core name whose shape differs from the core revision's.
+    pub core_differs: Vec<String>,
 }
 
 /// Cargo feature for a revision (`rev-2026-07-28`).
@@ -47,11 +68,11 @@ fn render(header: &str, tokens: TokenStream, what: &str) -> Result<String, Strin
 /// Generates one revision's module files into `dir`.
 pub fn revision_module(rev: &RevisionInput, dir: &str) -> Result<FileMap, Diagnostics> {
     let module = ir::lower(&load::load(rev)?)?;
-    revision_module_from(&module, dir)
+    revision_module_from(&module, dir, None)
 }
 
 /// [`revision_module`] from an already lowered module.
-fn revision_module_from(module: &ir::Module, dir: &str) -> Result<FileMap, Diagnostics> {
+fn revision_module_from(module: &ir::Module, dir: &str, ext: Option<&ExtInfo>) -> Result<FileMap, Diagnostics> {
     let cx = rust::Ctx::new(module);
     let mut files = FileMap::default();
     let mut diags = Diagnostics::default();
@@ -136,7 +157,7 @@ fn revision_module_from(module: &ir::Module, dir: &str) -> Result<FileMap, Diagn
             Err(e) => diags.push(&module.revision, None, "", e),
         }
     }
-    let mod_rs = module_root(&cx);
+    let mod_rs = module_root(&cx, ext);
     match render(&revision_header(module, "Module root."), mod_rs, "mod.rs") {
         Ok(text) => files.insert(format!("{dir}/mod.rs"), text),
         Err(e) => diags.push(&module.revision, None, "", e),
@@ -144,9 +165,12 @@ fn revision_module_from(module: &ir::Module, dir: &str) -> Result<FileMap, Diagn
     diags.into_result(files)
 }
 
-fn module_root(cx: &rust::Ctx) -> TokenStream {
+fn module_root(cx: &rust::Ctx, ext: Option<&ExtInfo>) -> TokenStream {
     let m = cx.m;
-    let title = format!(" MCP schema revision {}.", m.revision);
+    let title = match ext {
+        Some(e) => format!(" MCP extension `{}` (layers on revision {}).", e.id, e.layers_on),
+        None => format!(" MCP schema revision {}.", m.revision),
+    };
     let dialect = match m.dialect {
         load::Dialect::Draft2020_12 => "JSON Schema 2020-12",
         load::Dialect::Draft07 => "JSON Schema draft-07",
@@ -168,11 +192,47 @@ fn module_root(cx: &rust::Ctx) -> TokenStream {
     };
     let revision = &m.revision;
     let sha = &m.sha256;
+    let (ext_doc, ext_items) = match ext {
+        None => (quote! {}, quote! {}),
+        Some(e) => {
+            let id = &e.id;
+            let layers = &e.layers_on;
+            let copies = &e.core_copies;
+            let differs = &e.core_differs;
+            let methods: Vec<&str> = m.methods.iter().map(|x| x.method.as_str()).collect();
+            let copies_doc = format!(
+                " The schema carries its own copies of {} core definitions; {} of them lower to the same shape as in \
+                 revision {layers}, {} differ ([`CORE_DIFFERS`]). All are generated here, so this module judges \
+                 a message exactly as the extension's schema does.",
+                copies.len() + differs.len(),
+                copies.len(),
+                differs.len()
+            );
+            let doc = quote! {
+                #![doc = ""]
+                #![doc = #copies_doc]
+            };
+            let items = quote! {
+                /// The extension identifier, the key under `capabilities.extensions`.
+                pub const EXTENSION_ID: &str = #id;
+                /// The core revision the extension layers on.
+                pub const LAYERS_ON: &str = #layers;
+                /// Methods and notifications the extension adds (its rows in [`METHODS`]).
+                pub const EXTENSION_METHODS: &[&str] = &[#(#methods),*];
+                /// Definitions copied from the core revision with the same lowered shape.
+                pub const CORE_COPIES: &[&str] = &[#(#copies),*];
+                /// Definitions named like a core definition whose shape here differs.
+                pub const CORE_DIFFERS: &[&str] = &[#(#differs),*];
+            };
+            (doc, items)
+        }
+    };
     quote! {
         #![doc = #title]
         #![doc = ""]
         #![doc = #facts]
         #errata_doc
+        #ext_doc
         #![allow(non_snake_case, non_camel_case_types, non_upper_case_globals, unused_variables, clippy::upper_case_acronyms, clippy::large_enum_variant, clippy::module_inception)]
 
         mod builders;
@@ -194,18 +254,42 @@ fn module_root(cx: &rust::Ctx) -> TokenStream {
         pub const REVISION: &str = #revision;
         /// sha256 of the schema file this module was generated from.
         pub const SCHEMA_SHA256: &str = #sha;
+        #ext_items
     }
 }
 
 /// Generates the whole committed tree: every revision's module plus the index module, the
 /// revision diff reports, and the rules catalogue's table and document.
-pub fn workspace(revisions: &[RevisionInput], rules: &str) -> Result<FileMap, Diagnostics> {
+pub fn workspace(
+    revisions: &[RevisionInput],
+    extensions: &[ExtensionInput],
+    rules: &str,
+) -> Result<FileMap, Diagnostics> {
     // Load and lower each revision once; every emitter below reads only these modules.
     let mut modules = Vec::new();
     let mut diags = Diagnostics::default();
     for rev in revisions {
         match load::load(rev).and_then(|loaded| ir::lower(&loaded)) {
             Ok(module) => modules.push(module),
+            Err(d) => diags.extend(d),
+        }
+    }
+    let mut ext_modules = Vec::new();
+    for ext in extensions {
+        let Some(core) = modules.iter().find(|m| m.revision == ext.layers_on) else {
+            diags.push(
+                &ext.input.revision,
+                None,
+                "",
+                format!("extension {} layers on revision {:?}, which is not pinned", ext.id, ext.layers_on),
+            );
+            continue;
+        };
+        match load::load(&ext.input).and_then(|loaded| ir::lower(&loaded)) {
+            Ok(module) => {
+                let (module, info) = extension_module(module, core, ext);
+                ext_modules.push((ext, module, info));
+            }
             Err(d) => diags.extend(d),
         }
     }
@@ -216,7 +300,7 @@ pub fn workspace(revisions: &[RevisionInput], rules: &str) -> Result<FileMap, Di
     }
     if let Ok(catalogue) = crate::rules::parse(rules) {
         // An erratum's id is a rule of the catalogue: its entry says what the defect is.
-        for m in &modules {
+        for m in modules.iter().chain(ext_modules.iter().map(|(_, m, _)| m)) {
             for e in m.errata.iter().filter(|e| !catalogue.rules.iter().any(|r| r.id == e.id)) {
                 diags.push(
                     &m.revision,
@@ -239,7 +323,14 @@ pub fn workspace(revisions: &[RevisionInput], rules: &str) -> Result<FileMap, Di
     }
     for module in &modules {
         let dir = format!("{SCHEMA_CRATE_DIR}/src/{}", module_name(&module.revision));
-        match revision_module_from(module, &dir) {
+        match revision_module_from(module, &dir, None) {
+            Ok(f) => files.extend(f),
+            Err(d) => diags.extend(d),
+        }
+    }
+    for (ext, module, info) in &ext_modules {
+        let dir = format!("{SCHEMA_CRATE_DIR}/src/{}", ext_module_name(&ext.name));
+        match revision_module_from(module, &dir, Some(info)) {
             Ok(f) => files.extend(f),
             Err(d) => diags.extend(d),
         }
@@ -261,8 +352,9 @@ pub fn workspace(revisions: &[RevisionInput], rules: &str) -> Result<FileMap, Di
         Ok(text) => files.insert(format!("{SCHEMA_CRATE_DIR}/src/revisions.rs"), text),
         Err(e) => diags.push("*", None, "", e),
     }
-    files.insert(format!("{SCHEMA_CRATE_DIR}/src/lib.rs"), schema_crate_root(&modules));
-    files.insert(format!("{SCHEMA_CRATE_DIR}/Cargo.toml"), schema_crate_manifest(&modules));
+    let exts: Vec<(&ExtensionInput, &ExtInfo)> = ext_modules.iter().map(|(e, _, i)| (*e, i)).collect();
+    files.insert(format!("{SCHEMA_CRATE_DIR}/src/lib.rs"), schema_crate_root(&modules, &exts));
+    files.insert(format!("{SCHEMA_CRATE_DIR}/Cargo.toml"), schema_crate_manifest(&modules, &exts));
     diags.into_result(files)
 }
 
@@ -288,7 +380,7 @@ fn diff_reports(revisions: &[RevisionInput], diags: &mut Diagnostics) -> Vec<(St
 
 /// `generated/src/lib.rs`, written as text already in `rustfmt` style, so `cargo fmt --check`
 /// leaves it alone; the modules below it carry `#[rustfmt::skip]`.
-fn schema_crate_root(revisions: &[ir::Module]) -> String {
+fn schema_crate_root(revisions: &[ir::Module], exts: &[(&ExtensionInput, &ExtInfo)]) -> String {
     let mut s = header("//", "", None, "the root of crate mcpgen-schema.");
     s.push_str(
         "\n//! # mcpgen-schema\n\
@@ -310,6 +402,16 @@ fn schema_crate_root(revisions: &[ir::Module]) -> String {
         s.push_str(&format!(
             "/// MCP revision {}.\n#[cfg(feature = \"{feature}\")]\n#[rustfmt::skip]\npub mod {module};\n",
             rev.revision
+        ));
+    }
+    for (ext, info) in exts {
+        s.push_str(&format!(
+            "/// MCP extension `{}` (layers on revision {}).\n#[cfg(all(feature = \"{}\", feature = \"{}\"))]\n#[rustfmt::skip]\npub mod {};\n",
+            ext.id,
+            info.layers_on,
+            ext_feature_name(&ext.name),
+            feature_name(&info.layers_on),
+            ext_module_name(&ext.name)
         ));
     }
     s.push_str("\n#[rustfmt::skip]\nmod revisions;\npub use revisions::Revision;\n");
@@ -340,9 +442,10 @@ fn schema_crate_root(revisions: &[ir::Module]) -> String {
 }
 
 /// `generated/Cargo.toml`: one cargo feature per revision, all on by default.
-fn schema_crate_manifest(revisions: &[ir::Module]) -> String {
+fn schema_crate_manifest(revisions: &[ir::Module], exts: &[(&ExtensionInput, &ExtInfo)]) -> String {
     let mut s = header("#", "", None, "the manifest of crate mcpgen-schema.");
-    let features: Vec<String> = revisions.iter().map(|r| format!("\"{}\"", feature_name(&r.revision))).collect();
+    let mut features: Vec<String> = revisions.iter().map(|r| format!("\"{}\"", feature_name(&r.revision))).collect();
+    features.extend(exts.iter().map(|(e, _)| format!("\"{}\"", ext_feature_name(&e.name))));
     s.push_str(
         "\n[package]\n\
          name = \"mcpgen-schema\"\n\
@@ -357,6 +460,15 @@ fn schema_crate_manifest(revisions: &[ir::Module]) -> String {
     s.push_str(&format!("default = [{}, \"serde\"]\n", features.join(", ")));
     for rev in revisions {
         s.push_str(&format!("{} = []\n", feature_name(&rev.revision)));
+    }
+    for (ext, info) in exts {
+        s.push_str(&format!(
+            "# extension {} (layers on {}).\n{} = [\"{}\"]\n",
+            ext.id,
+            info.layers_on,
+            ext_feature_name(&ext.name),
+            feature_name(&info.layers_on)
+        ));
     }
     s.push_str("# serde `Serialize` / `Deserialize` for every generated type.\nserde = [\"mcpgen-runtime/serde\"]\n");
     s.push_str("\n[dependencies]\nmcpgen-runtime = { workspace = true }\n");
@@ -539,4 +651,31 @@ fn revisions_index(revisions: &[ir::Module]) -> TokenStream {
             }
         }
     }
+}
+
+/// Turns a lowered extension schema into the extension's module: keeps the method rows of the
+/// methods the extension adds (the copies of core requests such as `sampling/createMessage`
+/// stay types, not rows: the core revision owns those methods) and sorts the definitions that
+/// share a core name into copies (same lowered shape) and differing ones.
+fn extension_module(mut module: ir::Module, core: &ir::Module, ext: &ExtensionInput) -> (ir::Module, ExtInfo) {
+    module.methods.retain(|m| !core.methods.iter().any(|c| c.method == m.method));
+    let mut core_copies = Vec::new();
+    let mut core_differs = Vec::new();
+    // The revision diff engine compares definitions by name, structurally: a copy is a core
+    // definition with no change under its name.
+    let changes = crate::diff::diff(core, &module).changes;
+    for d in &module.defs {
+        if core.def(&d.name).is_some() {
+            let changed = changes
+                .iter()
+                .any(|c| matches!(&c.subject, crate::diff::Subject::Definition { name, .. } if name == &d.name));
+            if !changed {
+                core_copies.push(d.name.clone());
+            } else {
+                core_differs.push(d.name.clone());
+            }
+        }
+    }
+    let info = ExtInfo { id: ext.id.clone(), layers_on: ext.layers_on.clone(), core_copies, core_differs };
+    (module, info)
 }

@@ -895,7 +895,7 @@ fn decl_decoder(cx: &Ctx, d: &Decl) -> TokenStream {
 }
 
 fn is_required_lit(_: &Ctx, p: &crate::ir::Prop) -> bool {
-    p.required && matches!(p.schema.ty, Ty::Lit(_))
+    p.required && !p.relaxable && matches!(p.schema.ty, Ty::Lit(_))
 }
 
 fn encode_fields(o: &crate::ir::ObjectDecl) -> TokenStream {

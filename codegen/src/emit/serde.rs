@@ -76,10 +76,16 @@ pub fn serde_impls(cx: &Ctx) -> TokenStream {
                 }
                 terms.extend(counted);
                 let len = quote! { #(#terms)+* };
+                // A closed object without members (`{}` only) writes no entry.
+                let m = if entries.is_empty() {
+                    quote! { m }
+                } else {
+                    quote! { mut m }
+                };
                 quote! {
                     use _serde::ser::SerializeMap as _;
                     let len: usize = #len;
-                    let mut m = s.serialize_map(::std::option::Option::Some(len))?;
+                    let #m = s.serialize_map(::std::option::Option::Some(len))?;
                     #(#entries)*
                     m.end()
                 }
