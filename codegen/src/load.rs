@@ -89,7 +89,14 @@ pub fn load(input: &RevisionInput) -> Result<Loaded, Diagnostics> {
 ///   says nothing new); one naming another dialect is an error;
 /// - `propertyNames: {"type": "string"}` is dropped (JSON object keys are always strings);
 /// - `additionalProperties: {"not": {}}` becomes `additionalProperties: false` (the same
-///   set of instances).
+///   set of instances);
+/// - an `anyOf` whose every arm is exactly `{"type": "string", "const": c}` (two or more,
+///   distinct) becomes `{"type": "string", "enum": [c, …]}`, in arm order;
+/// - an `allOf` with one member that is only an `anyOf` (`allOf: [A, {anyOf: [B1, B2]}]`, with
+///   no `anyOf` beside it) is distributed: `anyOf: [{allOf: [A, B1]}, {allOf: [A, B2]}]`. The
+///   same instances (A ∧ (B1 ∨ B2) = (A ∧ B1) ∨ (A ∧ B2)); the lowering merges each arm's
+///   `allOf` into one object, so every arm knows all its members (a strict unknown-key
+///   policy then judges each arm whole).
 ///
 /// Anything else is left to the lowering, which refuses keywords it does not support.
 ///
@@ -119,6 +126,12 @@ pub fn normalize(rev: &str, dialect: Option<&str>, v: &mut Value, at: &str, is_s
             if obj.get("propertyNames") == Some(&serde_json::json!({"type": "string"})) {
                 obj.remove("propertyNames");
             }
+            distribute_all_of(obj);
+            if let Some(values) = string_const_arms(obj.get("anyOf")) {
+                obj.remove("anyOf");
+                obj.insert("type".to_owned(), Value::String("string".to_owned()));
+                obj.insert("enum".to_owned(), Value::Array(values));
+            }
             if obj.get("additionalProperties") == Some(&serde_json::json!({"not": {}})) {
                 obj.insert("additionalProperties".to_owned(), Value::Bool(false));
             }
@@ -138,4 +151,50 @@ pub fn normalize(rev: &str, dialect: Option<&str>, v: &mut Value, at: &str, is_s
         }
         _ => {}
     }
+}
+
+/// The values of an `anyOf` made only of string `const` arms (see [`normalize`]).
+fn string_const_arms(any: Option<&Value>) -> Option<Vec<Value>> {
+    let arms = any?.as_array()?;
+    if arms.len() < 2 {
+        return None;
+    }
+    let mut values = Vec::new();
+    for arm in arms {
+        let o = arm.as_object()?;
+        if o.len() != 2 || o.get("type")?.as_str()? != "string" {
+            return None;
+        }
+        let c = o.get("const")?;
+        if !c.is_string() || values.contains(c) {
+            return None;
+        }
+        values.push(c.clone());
+    }
+    Some(values)
+}
+
+/// The `allOf`/`anyOf` distribution of [`normalize`].
+fn distribute_all_of(obj: &mut Map<String, Value>) {
+    if obj.contains_key("anyOf") {
+        return;
+    }
+    let Some(Value::Array(all)) = obj.get("allOf") else { return };
+    let is_any_only =
+        |v: &Value| v.as_object().is_some_and(|o| o.len() == 1 && o.get("anyOf").is_some_and(Value::is_array));
+    let anys: Vec<usize> = all.iter().enumerate().filter(|(_, v)| is_any_only(v)).map(|(i, _)| i).collect();
+    let [at] = anys[..] else { return };
+    let mut rest = all.clone();
+    let Value::Object(mut any) = rest.remove(at) else { return };
+    let Some(Value::Array(arms)) = any.remove("anyOf") else { return };
+    let distributed: Vec<Value> = arms
+        .into_iter()
+        .map(|arm| {
+            let mut members = rest.clone();
+            members.push(arm);
+            serde_json::json!({ "allOf": members })
+        })
+        .collect();
+    obj.remove("allOf");
+    obj.insert("anyOf".to_owned(), Value::Array(distributed));
 }

@@ -41,6 +41,9 @@ pub mod ext_tasks;
 #[rustfmt::skip]
 mod revisions;
 pub use revisions::Revision;
+#[rustfmt::skip]
+mod extensions;
+pub use extensions::Extension;
 
 /// JSON-RPC error codes of the error definitions, and the definition each code selects.
 #[rustfmt::skip]

@@ -1,22 +1,91 @@
-//! The pinned MCP extensions, one generated module each (from `schema/sources.toml`'s
-//! `[[extension]]` entries), negotiated in `capabilities.extensions`.
+//! The pinned MCP extensions (`[[extension]]` in `schema/sources.toml`), negotiated in
+//! `capabilities.extensions`: one generated module each, and [`Extension`] over them.
 //!
 //! Each module is generated from the extension's own `schema.json` exactly like a revision
-//! module: types, validators ([`tasks::definition`]`(name)` → a [`DefEntry`](crate::DefEntry)
-//! whose `validate` / `decode` work on any JSON), serde, builders, and the method rows of the
-//! methods the extension adds ([`tasks::METHODS`], [`tasks::method`]). It also carries
-//! `EXTENSION_ID` (the capability key), `LAYERS_ON` (the core revision it layers on) and
-//! `EXTENSION_METHODS`. The schema's copies of core definitions (`Tool`, `Result`, …) are
-//! generated in the module too (listed in `CORE_COPIES` / `CORE_DIFFERS`), so a value is judged
-//! exactly as the extension's schema says.
+//! module: types, validators, serde, builders, and the method rows of the methods the
+//! extension adds ([`tasks::METHODS`], [`tasks::method`]). It carries `EXTENSION_ID` (the
+//! capability key), `LAYERS_ON` (the core revision it layers on) and `EXTENSION_METHODS`. The
+//! schema's copies of core definitions (`Tool`, `Result`, …) are generated in the module too
+//! (`CORE_COPIES` lists those whose shape equals the core revision's, `CORE_DIFFERS` the others),
+//! so a value is judged exactly as the extension's schema says.
+//!
+//! Validation and decoding by definition name work as for revisions:
+//!
+//! ```
+//! use mcpgen::ext::{self, Extension};
+//! let tasks = Extension::from_id("io.modelcontextprotocol/tasks").unwrap();
+//! assert_eq!(tasks.layers_on().as_str(), "2026-07-28");
+//! assert!(tasks.method("tasks/get").is_some());
+//! ext::validate(tasks, "GetTaskRequest",
+//!     br#"{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"taskId":"t1"}}"#,
+//!     mcpgen::Options::default()).unwrap();
+//! let err = ext::validate(tasks, "GetTaskRequest",
+//!     br#"{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{}}"#,
+//!     mcpgen::Options::default()).unwrap_err();
+//! assert!(err.to_string().contains("/params"));
+//! ```
+
+use crate::json::Tape;
+use crate::validate::{Cx, Path};
+use crate::{AnyDecoded, DecodeError, DefEntry, JsonView, Options, Policy};
+
+pub use mcpgen_schema::Extension;
 
 /// The Tasks extension (`io.modelcontextprotocol/tasks`), layering on revision 2026-07-28.
 #[cfg(feature = "ext-tasks")]
 pub use mcpgen_schema::ext_tasks as tasks;
 
-/// `(extension id, revision it layers on, method names it adds)` of every extension in this
-/// build.
-pub const ALL: &[(&str, &str, &[&str])] = &[
-    #[cfg(feature = "ext-tasks")]
-    (tasks::EXTENSION_ID, tasks::LAYERS_ON, tasks::EXTENSION_METHODS),
-];
+/// Looks up a definition of the extension's schema, or says which extension lacks it.
+pub fn definition(ext: Extension, name: &str) -> Result<&'static DefEntry, DecodeError> {
+    ext.definition(name).ok_or_else(|| DecodeError::unknown_definition(ext.module_name(), name))
+}
+
+/// Validates JSON bytes against definition `name` of the extension's schema.
+pub fn validate(ext: Extension, name: &str, bytes: &[u8], opts: Options) -> Result<(), DecodeError> {
+    definition(ext, name)?;
+    Tape::with_parsed(bytes, |tape| validate_view(ext, name, &tape.root(), opts))?
+}
+
+/// Whether any JSON view is valid against definition `name` (fail-fast, no error built);
+/// `None` when the extension has no such definition.
+pub fn is_valid_view<'v, V: JsonView<'v>>(ext: Extension, name: &str, v: &V, opts: Options) -> Option<bool> {
+    ext.validate_view(name, v, &Path::Root, &mut Cx::fail_fast(opts))
+}
+
+/// Validates any JSON view against definition `name`: a fail-fast pass, then, only when
+/// invalid, a pass that collects every error (each with its JSON pointer).
+pub fn validate_view<'v, V: JsonView<'v>>(ext: Extension, name: &str, v: &V, opts: Options) -> Result<(), DecodeError> {
+    let unknown = || DecodeError::unknown_definition(ext.module_name(), name);
+    if ext.validate_view(name, v, &Path::Root, &mut Cx::fail_fast(opts)).ok_or_else(unknown)? {
+        return Ok(());
+    }
+    let mut cx = Cx::collecting(opts);
+    ext.validate_view(name, v, &Path::Root, &mut cx);
+    let errors = cx.into_errors();
+    if errors.is_empty() {
+        return Err(DecodeError::Internal(format!("{name} rejected without an error message")));
+    }
+    Err(DecodeError::Invalid(errors))
+}
+
+/// Decodes JSON bytes as definition `name` of the extension into its generated type.
+pub fn decode(ext: Extension, name: &str, bytes: &[u8], policy: Policy) -> Result<Box<dyn AnyDecoded>, DecodeError> {
+    definition(ext, name)?;
+    Tape::with_parsed(bytes, |tape| decode_view(ext, name, &tape.root(), policy))?
+}
+
+/// Like [`decode()`], from any JSON view.
+pub fn decode_view<'v, V: JsonView<'v>>(
+    ext: Extension,
+    name: &str,
+    v: &V,
+    policy: Policy,
+) -> Result<Box<dyn AnyDecoded>, DecodeError> {
+    let opts = Options::decoding(policy);
+    validate_view(ext, name, v, opts)?;
+    match ext.build_view(name, v, &mcpgen_runtime::__rt::decode::Builder::new(opts)) {
+        Some(Some(x)) => Ok(x),
+        Some(None) => Err(DecodeError::Internal(format!("{name} accepted by the validator but not by the builder"))),
+        None => Err(DecodeError::unknown_definition(ext.module_name(), name)),
+    }
+}

@@ -353,6 +353,11 @@ pub fn workspace(
         Err(e) => diags.push("*", None, "", e),
     }
     let exts: Vec<(&ExtensionInput, &ExtInfo)> = ext_modules.iter().map(|(e, _, i)| (*e, i)).collect();
+    let head = header("//", "", None, "the extensions compiled into the crate.");
+    match render(&head, extensions_index(&exts), "extensions.rs") {
+        Ok(text) => files.insert(format!("{SCHEMA_CRATE_DIR}/src/extensions.rs"), text),
+        Err(e) => diags.push("*", None, "", e),
+    }
     files.insert(format!("{SCHEMA_CRATE_DIR}/src/lib.rs"), schema_crate_root(&modules, &exts));
     files.insert(format!("{SCHEMA_CRATE_DIR}/Cargo.toml"), schema_crate_manifest(&modules, &exts));
     diags.into_result(files)
@@ -415,6 +420,7 @@ fn schema_crate_root(revisions: &[ir::Module], exts: &[(&ExtensionInput, &ExtInf
         ));
     }
     s.push_str("\n#[rustfmt::skip]\nmod revisions;\npub use revisions::Revision;\n");
+    s.push_str("#[rustfmt::skip]\nmod extensions;\npub use extensions::Extension;\n");
     s.push_str(
         "\n/// JSON-RPC error codes of the error definitions, and the definition each code selects.\n\
          #[rustfmt::skip]\npub mod error_codes;\n\
@@ -678,4 +684,147 @@ fn extension_module(mut module: ir::Module, core: &ir::Module, ext: &ExtensionIn
     }
     let info = ExtInfo { id: ext.id.clone(), layers_on: ext.layers_on.clone(), core_copies, core_differs };
     (module, info)
+}
+
+/// `generated/src/extensions.rs`: the [`Extension`] enum dispatching over the extension modules,
+/// the way `Revision` does over the revision modules.
+fn extensions_index(exts: &[(&ExtensionInput, &ExtInfo)]) -> TokenStream {
+    let mut variants = TokenStream::new();
+    let mut all = TokenStream::new();
+    let mut arms = std::collections::BTreeMap::<&str, TokenStream>::new();
+    for (ext, info) in exts {
+        let cfg = {
+            let a = ext_feature_name(&ext.name);
+            let b = feature_name(&info.layers_on);
+            quote! { #[cfg(all(feature = #a, feature = #b))] }
+        };
+        let module = syn::Ident::new(&ext_module_name(&ext.name), proc_macro2::Span::call_site());
+        let variant = syn::Ident::new(&ir::variant_name(&ext.name), proc_macro2::Span::call_site());
+        let rev_variant =
+            syn::Ident::new(&format!("R{}", info.layers_on.replace(['-', '.'], "_")), proc_macro2::Span::call_site());
+        let doc = format!(" Extension `{}` (module `{}`), layering on {}.", ext.id, module, info.layers_on);
+        variants.extend(quote! { #cfg #[doc = #doc] #variant, });
+        all.extend(quote! { #cfg Extension::#variant, });
+        let name = &ext.name;
+        let mut arm = |k: &'static str, body: TokenStream| {
+            arms.entry(k).or_default().extend(quote! { #cfg Extension::#variant => #body, });
+        };
+        arm("id", quote! { crate::#module::EXTENSION_ID });
+        arm("name", quote! { #name });
+        arm("module", quote! { crate::#module::REVISION });
+        arm("layers_on", quote! { crate::Revision::#rev_variant });
+        arm("defs", quote! { crate::#module::DEFINITIONS });
+        arm("def", quote! { crate::#module::definition(name) });
+        arm("methods", quote! { crate::#module::METHODS });
+        arm("ext_methods", quote! { crate::#module::EXTENSION_METHODS });
+        arm("sha", quote! { crate::#module::SCHEMA_SHA256 });
+        arm("vview", quote! { crate::#module::validate_view(name, v, p, cx) });
+        arm("bview", quote! { crate::#module::build_view(name, v, b) });
+        arm("res_def", quote! { crate::#module::result_definition(req, v) });
+        arm("shapes", quote! { crate::#module::RESULT_SHAPES });
+    }
+    let a = |k: &str| arms.get(k).cloned().unwrap_or_default();
+    let (id, name, module, layers_on, defs, def, methods, ext_methods, sha, vview, bview, res_def, shapes) = (
+        a("id"),
+        a("name"),
+        a("module"),
+        a("layers_on"),
+        a("defs"),
+        a("def"),
+        a("methods"),
+        a("ext_methods"),
+        a("sha"),
+        a("vview"),
+        a("bview"),
+        a("res_def"),
+        a("shapes"),
+    );
+    quote! {
+        /// A pinned MCP extension compiled into this build (each behind its cargo feature
+        /// `ext-<name>` and the feature of the revision it layers on).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum Extension {
+            #variants
+        }
+
+        #[allow(unreachable_code, unused_variables, clippy::match_single_binding)]
+        impl Extension {
+            /// Every extension in this build, in `schema/sources.toml` order.
+            pub const ALL: &'static [Extension] = &[#all];
+            /// The extension identifier negotiated in `capabilities.extensions`
+            /// (`io.modelcontextprotocol/tasks`).
+            pub fn id(self) -> &'static str { match self { #id } }
+            /// The short name (`tasks`): module `ext_<name>`, feature `ext-<name>`.
+            pub fn name(self) -> &'static str { match self { #name } }
+            /// The name in diagnostics and errata (`ext-tasks`).
+            pub fn module_name(self) -> &'static str { match self { #module } }
+            /// The core revision the extension layers on.
+            pub fn layers_on(self) -> crate::Revision { match self { #layers_on } }
+            /// The extension with identifier `id`; `None` when this build does not have it.
+            pub fn from_id(id: &str) -> ::std::option::Option<Extension> {
+                Extension::ALL.iter().copied().find(|e| e.id() == id)
+            }
+            /// The extension called `name` (`tasks` or `ext-tasks`) or with identifier `name`.
+            pub fn parse(name: &str) -> ::std::option::Option<Extension> {
+                Extension::ALL.iter().copied().find(|e| e.name() == name || e.module_name() == name || e.id() == name)
+            }
+            /// Every definition of the extension's schema (its copies of core definitions too).
+            pub fn definitions(self) -> &'static [crate::decode::DefEntry] { match self { #defs } }
+            /// The definition called `name`, if the extension's schema has it.
+            pub fn definition(self, name: &str) -> ::std::option::Option<&'static crate::decode::DefEntry> {
+                match self { #def }
+            }
+            /// The method rows of the methods and notifications the extension adds.
+            pub fn methods(self) -> &'static [crate::methods::MethodInfo] { match self { #methods } }
+            /// The row of method `name`, if the extension adds it.
+            pub fn method(self, name: &str) -> ::std::option::Option<&'static crate::methods::MethodInfo> {
+                self.methods().iter().find(|m| m.method == name)
+            }
+            /// The names of the methods and notifications the extension adds.
+            pub fn method_names(self) -> &'static [&'static str] { match self { #ext_methods } }
+            /// sha256 of the extension's `schema.json`.
+            pub fn schema_sha256(self) -> &'static str { match self { #sha } }
+            #[doc(hidden)]
+            /// Validates any view against definition `name` of the extension; `None` for an
+            /// unknown name. Use `mcpgen::ext::validate` / `validate_view`.
+            pub fn validate_view<'v, V: crate::json::JsonView<'v>>(
+                self,
+                name: &str,
+                v: &V,
+                p: &crate::validate::Path<'_>,
+                cx: &mut crate::validate::Cx,
+            ) -> ::std::option::Option<bool> {
+                match self { #vview }
+            }
+            #[doc(hidden)]
+            /// Builds definition `name` from a view its validator accepted.
+            #[allow(clippy::type_complexity)]
+            pub fn build_view<'v, V: crate::json::JsonView<'v>>(
+                self,
+                name: &str,
+                v: &V,
+                b: &crate::decode::Builder,
+            ) -> ::std::option::Option<::std::option::Option<::std::boxed::Box<dyn crate::decode::AnyDecoded>>> {
+                match self { #bview }
+            }
+            /// The definition a result answering `req` (a request of the extension's methods)
+            /// is checked against, by the extension's method table.
+            pub fn result_definition<'v, V: crate::json::JsonView<'v>>(
+                self,
+                req: &crate::methods::ResultFor<'_>,
+                v: &V,
+            ) -> ::core::result::Result<::core::option::Option<&'static str>, crate::decode::DecodeError> {
+                match self { #res_def }
+            }
+            /// What each of the extension's request methods' results carries.
+            pub fn result_shapes(self) -> &'static [crate::methods::ResultShape] { match self { #shapes } }
+        }
+
+        impl ::std::fmt::Display for Extension {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(self.id())
+            }
+        }
+    }
 }

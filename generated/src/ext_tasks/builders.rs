@@ -1603,13 +1603,14 @@ impl GetTaskRequestBuilder {
 #[derive(Debug, Clone, Default)]
 #[must_use]
 pub struct GetTaskResultArm0Builder {
+    meta: ::std::option::Option<ResultMetaObject>,
     task_id: ::std::option::Option<::std::string::String>,
     status_message: ::std::option::Option<::std::string::String>,
     created_at: ::std::option::Option<::std::string::String>,
     last_updated_at: ::std::option::Option<::std::string::String>,
     ttl_ms: ::std::option::Option<GetTaskResultArm0TtlMs>,
     poll_interval_ms: ::std::option::Option<crate::json::Number>,
-    extra: crate::json::Map,
+    additional: crate::json::ObjectMap<crate::json::Value>,
 }
 impl GetTaskResultArm0 {
     /// A builder for `GetTaskResultArm0` (`const` members are filled in).
@@ -1618,6 +1619,11 @@ impl GetTaskResultArm0 {
     }
 }
 impl GetTaskResultArm0Builder {
+    /// Sets `meta` (wire name `_meta`).
+    pub fn meta(mut self, value: impl ::std::convert::Into<ResultMetaObject>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
     /// Sets `task_id` (wire name `taskId`; required).
     pub fn task_id(
         mut self,
@@ -1666,14 +1672,13 @@ impl GetTaskResultArm0Builder {
         self.poll_interval_ms = ::std::option::Option::Some(value.into());
         self
     }
-    /// Adds a member the schema does not declare (kept on encode). A declared
-    /// member's key makes `build()` fail: use its own setter.
-    pub fn extra(
+    /// Adds an entry beyond the declared members (`additionalProperties`).
+    pub fn additional(
         mut self,
         key: impl ::std::convert::Into<::std::string::String>,
         value: impl ::std::convert::Into<crate::json::Value>,
     ) -> Self {
-        self.extra.insert(key, value.into());
+        self.additional.insert(key, value.into());
         self
     }
     /// Builds the value; fails naming every required member not set ("taskId", "createdAt", "lastUpdatedAt").
@@ -1681,8 +1686,10 @@ impl GetTaskResultArm0Builder {
         self,
     ) -> ::core::result::Result<GetTaskResultArm0, crate::build::BuildError> {
         let declared_in_extra: ::std::vec::Vec<::std::string::String> = crate::build::declared_in_extra(
-            &self.extra,
+            &self.additional,
             &[
+                "_meta",
+                "resultType",
                 "taskId",
                 "status",
                 "statusMessage",
@@ -1705,6 +1712,8 @@ impl GetTaskResultArm0Builder {
                 true,
             ) => {
                 ::core::result::Result::Ok(GetTaskResultArm0 {
+                    meta: self.meta,
+                    result_type: ::std::option::Option::Some(lit::Complete),
                     task_id: f_task_id,
                     status: lit::Working,
                     status_message: self.status_message,
@@ -1712,7 +1721,7 @@ impl GetTaskResultArm0Builder {
                     last_updated_at: f_last_updated_at,
                     ttl_ms: self.ttl_ms,
                     poll_interval_ms: self.poll_interval_ms,
-                    extra: self.extra,
+                    additional: self.additional,
                 })
             }
             (f_task_id, f_created_at, f_last_updated_at, _) => {
@@ -1735,6 +1744,7 @@ impl GetTaskResultArm0Builder {
 #[derive(Debug, Clone, Default)]
 #[must_use]
 pub struct GetTaskResultArm1Builder {
+    meta: ::std::option::Option<ResultMetaObject>,
     task_id: ::std::option::Option<::std::string::String>,
     status_message: ::std::option::Option<::std::string::String>,
     created_at: ::std::option::Option<::std::string::String>,
@@ -1742,7 +1752,7 @@ pub struct GetTaskResultArm1Builder {
     ttl_ms: ::std::option::Option<GetTaskResultArm1TtlMs>,
     poll_interval_ms: ::std::option::Option<crate::json::Number>,
     input_requests: ::std::option::Option<InputRequests>,
-    extra: crate::json::Map,
+    additional: crate::json::ObjectMap<crate::json::Value>,
 }
 impl GetTaskResultArm1 {
     /// A builder for `GetTaskResultArm1` (`const` members are filled in).
@@ -1751,6 +1761,11 @@ impl GetTaskResultArm1 {
     }
 }
 impl GetTaskResultArm1Builder {
+    /// Sets `meta` (wire name `_meta`).
+    pub fn meta(mut self, value: impl ::std::convert::Into<ResultMetaObject>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
     /// Sets `task_id` (wire name `taskId`; required).
     pub fn task_id(
         mut self,
@@ -1807,14 +1822,13 @@ impl GetTaskResultArm1Builder {
         self.input_requests = ::std::option::Option::Some(value.into());
         self
     }
-    /// Adds a member the schema does not declare (kept on encode). A declared
-    /// member's key makes `build()` fail: use its own setter.
-    pub fn extra(
+    /// Adds an entry beyond the declared members (`additionalProperties`).
+    pub fn additional(
         mut self,
         key: impl ::std::convert::Into<::std::string::String>,
         value: impl ::std::convert::Into<crate::json::Value>,
     ) -> Self {
-        self.extra.insert(key, value.into());
+        self.additional.insert(key, value.into());
         self
     }
     /// Builds the value; fails naming every required member not set ("taskId", "createdAt", "lastUpdatedAt", "inputRequests").
@@ -1822,8 +1836,10 @@ impl GetTaskResultArm1Builder {
         self,
     ) -> ::core::result::Result<GetTaskResultArm1, crate::build::BuildError> {
         let declared_in_extra: ::std::vec::Vec<::std::string::String> = crate::build::declared_in_extra(
-            &self.extra,
+            &self.additional,
             &[
+                "_meta",
+                "resultType",
                 "taskId",
                 "status",
                 "statusMessage",
@@ -1849,6 +1865,8 @@ impl GetTaskResultArm1Builder {
                 true,
             ) => {
                 ::core::result::Result::Ok(GetTaskResultArm1 {
+                    meta: self.meta,
+                    result_type: ::std::option::Option::Some(lit::Complete),
                     task_id: f_task_id,
                     status: lit::InputRequired,
                     status_message: self.status_message,
@@ -1857,7 +1875,7 @@ impl GetTaskResultArm1Builder {
                     ttl_ms: self.ttl_ms,
                     poll_interval_ms: self.poll_interval_ms,
                     input_requests: f_input_requests,
-                    extra: self.extra,
+                    additional: self.additional,
                 })
             }
             (f_task_id, f_created_at, f_last_updated_at, f_input_requests, _) => {
@@ -1881,6 +1899,7 @@ impl GetTaskResultArm1Builder {
 #[derive(Debug, Clone, Default)]
 #[must_use]
 pub struct GetTaskResultArm2Builder {
+    meta: ::std::option::Option<ResultMetaObject>,
     task_id: ::std::option::Option<::std::string::String>,
     status_message: ::std::option::Option<::std::string::String>,
     created_at: ::std::option::Option<::std::string::String>,
@@ -1888,7 +1907,7 @@ pub struct GetTaskResultArm2Builder {
     ttl_ms: ::std::option::Option<GetTaskResultArm2TtlMs>,
     poll_interval_ms: ::std::option::Option<crate::json::Number>,
     result: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
-    extra: crate::json::Map,
+    additional: crate::json::ObjectMap<crate::json::Value>,
 }
 impl GetTaskResultArm2 {
     /// A builder for `GetTaskResultArm2` (`const` members are filled in).
@@ -1897,6 +1916,11 @@ impl GetTaskResultArm2 {
     }
 }
 impl GetTaskResultArm2Builder {
+    /// Sets `meta` (wire name `_meta`).
+    pub fn meta(mut self, value: impl ::std::convert::Into<ResultMetaObject>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
     /// Sets `task_id` (wire name `taskId`; required).
     pub fn task_id(
         mut self,
@@ -1953,14 +1977,13 @@ impl GetTaskResultArm2Builder {
         self.result = ::std::option::Option::Some(value.into());
         self
     }
-    /// Adds a member the schema does not declare (kept on encode). A declared
-    /// member's key makes `build()` fail: use its own setter.
-    pub fn extra(
+    /// Adds an entry beyond the declared members (`additionalProperties`).
+    pub fn additional(
         mut self,
         key: impl ::std::convert::Into<::std::string::String>,
         value: impl ::std::convert::Into<crate::json::Value>,
     ) -> Self {
-        self.extra.insert(key, value.into());
+        self.additional.insert(key, value.into());
         self
     }
     /// Builds the value; fails naming every required member not set ("taskId", "createdAt", "lastUpdatedAt", "result").
@@ -1968,8 +1991,10 @@ impl GetTaskResultArm2Builder {
         self,
     ) -> ::core::result::Result<GetTaskResultArm2, crate::build::BuildError> {
         let declared_in_extra: ::std::vec::Vec<::std::string::String> = crate::build::declared_in_extra(
-            &self.extra,
+            &self.additional,
             &[
+                "_meta",
+                "resultType",
                 "taskId",
                 "status",
                 "statusMessage",
@@ -1995,6 +2020,8 @@ impl GetTaskResultArm2Builder {
                 true,
             ) => {
                 ::core::result::Result::Ok(GetTaskResultArm2 {
+                    meta: self.meta,
+                    result_type: ::std::option::Option::Some(lit::Complete),
                     task_id: f_task_id,
                     status: lit::Completed,
                     status_message: self.status_message,
@@ -2003,7 +2030,7 @@ impl GetTaskResultArm2Builder {
                     ttl_ms: self.ttl_ms,
                     poll_interval_ms: self.poll_interval_ms,
                     result: f_result,
-                    extra: self.extra,
+                    additional: self.additional,
                 })
             }
             (f_task_id, f_created_at, f_last_updated_at, f_result, _) => {
@@ -2027,6 +2054,7 @@ impl GetTaskResultArm2Builder {
 #[derive(Debug, Clone, Default)]
 #[must_use]
 pub struct GetTaskResultArm3Builder {
+    meta: ::std::option::Option<ResultMetaObject>,
     task_id: ::std::option::Option<::std::string::String>,
     status_message: ::std::option::Option<::std::string::String>,
     created_at: ::std::option::Option<::std::string::String>,
@@ -2034,7 +2062,7 @@ pub struct GetTaskResultArm3Builder {
     ttl_ms: ::std::option::Option<GetTaskResultArm3TtlMs>,
     poll_interval_ms: ::std::option::Option<crate::json::Number>,
     error: ::std::option::Option<Error>,
-    extra: crate::json::Map,
+    additional: crate::json::ObjectMap<crate::json::Value>,
 }
 impl GetTaskResultArm3 {
     /// A builder for `GetTaskResultArm3` (`const` members are filled in).
@@ -2043,6 +2071,11 @@ impl GetTaskResultArm3 {
     }
 }
 impl GetTaskResultArm3Builder {
+    /// Sets `meta` (wire name `_meta`).
+    pub fn meta(mut self, value: impl ::std::convert::Into<ResultMetaObject>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
     /// Sets `task_id` (wire name `taskId`; required).
     pub fn task_id(
         mut self,
@@ -2096,14 +2129,13 @@ impl GetTaskResultArm3Builder {
         self.error = ::std::option::Option::Some(value.into());
         self
     }
-    /// Adds a member the schema does not declare (kept on encode). A declared
-    /// member's key makes `build()` fail: use its own setter.
-    pub fn extra(
+    /// Adds an entry beyond the declared members (`additionalProperties`).
+    pub fn additional(
         mut self,
         key: impl ::std::convert::Into<::std::string::String>,
         value: impl ::std::convert::Into<crate::json::Value>,
     ) -> Self {
-        self.extra.insert(key, value.into());
+        self.additional.insert(key, value.into());
         self
     }
     /// Builds the value; fails naming every required member not set ("taskId", "createdAt", "lastUpdatedAt", "error").
@@ -2111,8 +2143,10 @@ impl GetTaskResultArm3Builder {
         self,
     ) -> ::core::result::Result<GetTaskResultArm3, crate::build::BuildError> {
         let declared_in_extra: ::std::vec::Vec<::std::string::String> = crate::build::declared_in_extra(
-            &self.extra,
+            &self.additional,
             &[
+                "_meta",
+                "resultType",
                 "taskId",
                 "status",
                 "statusMessage",
@@ -2138,6 +2172,8 @@ impl GetTaskResultArm3Builder {
                 true,
             ) => {
                 ::core::result::Result::Ok(GetTaskResultArm3 {
+                    meta: self.meta,
+                    result_type: ::std::option::Option::Some(lit::Complete),
                     task_id: f_task_id,
                     status: lit::Failed,
                     status_message: self.status_message,
@@ -2146,7 +2182,7 @@ impl GetTaskResultArm3Builder {
                     ttl_ms: self.ttl_ms,
                     poll_interval_ms: self.poll_interval_ms,
                     error: f_error,
-                    extra: self.extra,
+                    additional: self.additional,
                 })
             }
             (f_task_id, f_created_at, f_last_updated_at, f_error, _) => {
@@ -2170,13 +2206,14 @@ impl GetTaskResultArm3Builder {
 #[derive(Debug, Clone, Default)]
 #[must_use]
 pub struct GetTaskResultArm4Builder {
+    meta: ::std::option::Option<ResultMetaObject>,
     task_id: ::std::option::Option<::std::string::String>,
     status_message: ::std::option::Option<::std::string::String>,
     created_at: ::std::option::Option<::std::string::String>,
     last_updated_at: ::std::option::Option<::std::string::String>,
     ttl_ms: ::std::option::Option<GetTaskResultArm4TtlMs>,
     poll_interval_ms: ::std::option::Option<crate::json::Number>,
-    extra: crate::json::Map,
+    additional: crate::json::ObjectMap<crate::json::Value>,
 }
 impl GetTaskResultArm4 {
     /// A builder for `GetTaskResultArm4` (`const` members are filled in).
@@ -2185,6 +2222,11 @@ impl GetTaskResultArm4 {
     }
 }
 impl GetTaskResultArm4Builder {
+    /// Sets `meta` (wire name `_meta`).
+    pub fn meta(mut self, value: impl ::std::convert::Into<ResultMetaObject>) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
     /// Sets `task_id` (wire name `taskId`; required).
     pub fn task_id(
         mut self,
@@ -2233,14 +2275,13 @@ impl GetTaskResultArm4Builder {
         self.poll_interval_ms = ::std::option::Option::Some(value.into());
         self
     }
-    /// Adds a member the schema does not declare (kept on encode). A declared
-    /// member's key makes `build()` fail: use its own setter.
-    pub fn extra(
+    /// Adds an entry beyond the declared members (`additionalProperties`).
+    pub fn additional(
         mut self,
         key: impl ::std::convert::Into<::std::string::String>,
         value: impl ::std::convert::Into<crate::json::Value>,
     ) -> Self {
-        self.extra.insert(key, value.into());
+        self.additional.insert(key, value.into());
         self
     }
     /// Builds the value; fails naming every required member not set ("taskId", "createdAt", "lastUpdatedAt").
@@ -2248,8 +2289,10 @@ impl GetTaskResultArm4Builder {
         self,
     ) -> ::core::result::Result<GetTaskResultArm4, crate::build::BuildError> {
         let declared_in_extra: ::std::vec::Vec<::std::string::String> = crate::build::declared_in_extra(
-            &self.extra,
+            &self.additional,
             &[
+                "_meta",
+                "resultType",
                 "taskId",
                 "status",
                 "statusMessage",
@@ -2272,6 +2315,8 @@ impl GetTaskResultArm4Builder {
                 true,
             ) => {
                 ::core::result::Result::Ok(GetTaskResultArm4 {
+                    meta: self.meta,
+                    result_type: ::std::option::Option::Some(lit::Complete),
                     task_id: f_task_id,
                     status: lit::Cancelled,
                     status_message: self.status_message,
@@ -2279,7 +2324,7 @@ impl GetTaskResultArm4Builder {
                     last_updated_at: f_last_updated_at,
                     ttl_ms: self.ttl_ms,
                     poll_interval_ms: self.poll_interval_ms,
-                    extra: self.extra,
+                    additional: self.additional,
                 })
             }
             (f_task_id, f_created_at, f_last_updated_at, _) => {
@@ -2584,13 +2629,14 @@ impl TaskBuilder {
 #[derive(Debug, Clone, Default)]
 #[must_use]
 pub struct TaskStatusNotificationParamsArm0Builder {
+    meta: ::std::option::Option<NotificationMetaObject>,
     task_id: ::std::option::Option<::std::string::String>,
     status_message: ::std::option::Option<::std::string::String>,
     created_at: ::std::option::Option<::std::string::String>,
     last_updated_at: ::std::option::Option<::std::string::String>,
     ttl_ms: ::std::option::Option<TaskStatusNotificationParamsArm0TtlMs>,
     poll_interval_ms: ::std::option::Option<crate::json::Number>,
-    extra: crate::json::Map,
+    additional: crate::json::ObjectMap<crate::json::Value>,
 }
 impl TaskStatusNotificationParamsArm0 {
     /// A builder for `TaskStatusNotificationParamsArm0` (`const` members are filled in).
@@ -2599,6 +2645,14 @@ impl TaskStatusNotificationParamsArm0 {
     }
 }
 impl TaskStatusNotificationParamsArm0Builder {
+    /// Sets `meta` (wire name `_meta`).
+    pub fn meta(
+        mut self,
+        value: impl ::std::convert::Into<NotificationMetaObject>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
     /// Sets `task_id` (wire name `taskId`; required).
     pub fn task_id(
         mut self,
@@ -2647,14 +2701,13 @@ impl TaskStatusNotificationParamsArm0Builder {
         self.poll_interval_ms = ::std::option::Option::Some(value.into());
         self
     }
-    /// Adds a member the schema does not declare (kept on encode). A declared
-    /// member's key makes `build()` fail: use its own setter.
-    pub fn extra(
+    /// Adds an entry beyond the declared members (`additionalProperties`).
+    pub fn additional(
         mut self,
         key: impl ::std::convert::Into<::std::string::String>,
         value: impl ::std::convert::Into<crate::json::Value>,
     ) -> Self {
-        self.extra.insert(key, value.into());
+        self.additional.insert(key, value.into());
         self
     }
     /// Builds the value; fails naming every required member not set ("taskId", "createdAt", "lastUpdatedAt").
@@ -2665,8 +2718,9 @@ impl TaskStatusNotificationParamsArm0Builder {
         crate::build::BuildError,
     > {
         let declared_in_extra: ::std::vec::Vec<::std::string::String> = crate::build::declared_in_extra(
-            &self.extra,
+            &self.additional,
             &[
+                "_meta",
                 "taskId",
                 "status",
                 "statusMessage",
@@ -2689,6 +2743,7 @@ impl TaskStatusNotificationParamsArm0Builder {
                 true,
             ) => {
                 ::core::result::Result::Ok(TaskStatusNotificationParamsArm0 {
+                    meta: self.meta,
                     task_id: f_task_id,
                     status: lit::Working,
                     status_message: self.status_message,
@@ -2696,7 +2751,7 @@ impl TaskStatusNotificationParamsArm0Builder {
                     last_updated_at: f_last_updated_at,
                     ttl_ms: self.ttl_ms,
                     poll_interval_ms: self.poll_interval_ms,
-                    extra: self.extra,
+                    additional: self.additional,
                 })
             }
             (f_task_id, f_created_at, f_last_updated_at, _) => {
@@ -2719,6 +2774,7 @@ impl TaskStatusNotificationParamsArm0Builder {
 #[derive(Debug, Clone, Default)]
 #[must_use]
 pub struct TaskStatusNotificationParamsArm1Builder {
+    meta: ::std::option::Option<NotificationMetaObject>,
     task_id: ::std::option::Option<::std::string::String>,
     status_message: ::std::option::Option<::std::string::String>,
     created_at: ::std::option::Option<::std::string::String>,
@@ -2726,7 +2782,7 @@ pub struct TaskStatusNotificationParamsArm1Builder {
     ttl_ms: ::std::option::Option<TaskStatusNotificationParamsArm1TtlMs>,
     poll_interval_ms: ::std::option::Option<crate::json::Number>,
     input_requests: ::std::option::Option<InputRequests>,
-    extra: crate::json::Map,
+    additional: crate::json::ObjectMap<crate::json::Value>,
 }
 impl TaskStatusNotificationParamsArm1 {
     /// A builder for `TaskStatusNotificationParamsArm1` (`const` members are filled in).
@@ -2735,6 +2791,14 @@ impl TaskStatusNotificationParamsArm1 {
     }
 }
 impl TaskStatusNotificationParamsArm1Builder {
+    /// Sets `meta` (wire name `_meta`).
+    pub fn meta(
+        mut self,
+        value: impl ::std::convert::Into<NotificationMetaObject>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
     /// Sets `task_id` (wire name `taskId`; required).
     pub fn task_id(
         mut self,
@@ -2791,14 +2855,13 @@ impl TaskStatusNotificationParamsArm1Builder {
         self.input_requests = ::std::option::Option::Some(value.into());
         self
     }
-    /// Adds a member the schema does not declare (kept on encode). A declared
-    /// member's key makes `build()` fail: use its own setter.
-    pub fn extra(
+    /// Adds an entry beyond the declared members (`additionalProperties`).
+    pub fn additional(
         mut self,
         key: impl ::std::convert::Into<::std::string::String>,
         value: impl ::std::convert::Into<crate::json::Value>,
     ) -> Self {
-        self.extra.insert(key, value.into());
+        self.additional.insert(key, value.into());
         self
     }
     /// Builds the value; fails naming every required member not set ("taskId", "createdAt", "lastUpdatedAt", "inputRequests").
@@ -2809,8 +2872,9 @@ impl TaskStatusNotificationParamsArm1Builder {
         crate::build::BuildError,
     > {
         let declared_in_extra: ::std::vec::Vec<::std::string::String> = crate::build::declared_in_extra(
-            &self.extra,
+            &self.additional,
             &[
+                "_meta",
                 "taskId",
                 "status",
                 "statusMessage",
@@ -2836,6 +2900,7 @@ impl TaskStatusNotificationParamsArm1Builder {
                 true,
             ) => {
                 ::core::result::Result::Ok(TaskStatusNotificationParamsArm1 {
+                    meta: self.meta,
                     task_id: f_task_id,
                     status: lit::InputRequired,
                     status_message: self.status_message,
@@ -2844,7 +2909,7 @@ impl TaskStatusNotificationParamsArm1Builder {
                     ttl_ms: self.ttl_ms,
                     poll_interval_ms: self.poll_interval_ms,
                     input_requests: f_input_requests,
-                    extra: self.extra,
+                    additional: self.additional,
                 })
             }
             (f_task_id, f_created_at, f_last_updated_at, f_input_requests, _) => {
@@ -2868,6 +2933,7 @@ impl TaskStatusNotificationParamsArm1Builder {
 #[derive(Debug, Clone, Default)]
 #[must_use]
 pub struct TaskStatusNotificationParamsArm2Builder {
+    meta: ::std::option::Option<NotificationMetaObject>,
     task_id: ::std::option::Option<::std::string::String>,
     status_message: ::std::option::Option<::std::string::String>,
     created_at: ::std::option::Option<::std::string::String>,
@@ -2875,7 +2941,7 @@ pub struct TaskStatusNotificationParamsArm2Builder {
     ttl_ms: ::std::option::Option<TaskStatusNotificationParamsArm2TtlMs>,
     poll_interval_ms: ::std::option::Option<crate::json::Number>,
     result: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
-    extra: crate::json::Map,
+    additional: crate::json::ObjectMap<crate::json::Value>,
 }
 impl TaskStatusNotificationParamsArm2 {
     /// A builder for `TaskStatusNotificationParamsArm2` (`const` members are filled in).
@@ -2884,6 +2950,14 @@ impl TaskStatusNotificationParamsArm2 {
     }
 }
 impl TaskStatusNotificationParamsArm2Builder {
+    /// Sets `meta` (wire name `_meta`).
+    pub fn meta(
+        mut self,
+        value: impl ::std::convert::Into<NotificationMetaObject>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
     /// Sets `task_id` (wire name `taskId`; required).
     pub fn task_id(
         mut self,
@@ -2940,14 +3014,13 @@ impl TaskStatusNotificationParamsArm2Builder {
         self.result = ::std::option::Option::Some(value.into());
         self
     }
-    /// Adds a member the schema does not declare (kept on encode). A declared
-    /// member's key makes `build()` fail: use its own setter.
-    pub fn extra(
+    /// Adds an entry beyond the declared members (`additionalProperties`).
+    pub fn additional(
         mut self,
         key: impl ::std::convert::Into<::std::string::String>,
         value: impl ::std::convert::Into<crate::json::Value>,
     ) -> Self {
-        self.extra.insert(key, value.into());
+        self.additional.insert(key, value.into());
         self
     }
     /// Builds the value; fails naming every required member not set ("taskId", "createdAt", "lastUpdatedAt", "result").
@@ -2958,8 +3031,9 @@ impl TaskStatusNotificationParamsArm2Builder {
         crate::build::BuildError,
     > {
         let declared_in_extra: ::std::vec::Vec<::std::string::String> = crate::build::declared_in_extra(
-            &self.extra,
+            &self.additional,
             &[
+                "_meta",
                 "taskId",
                 "status",
                 "statusMessage",
@@ -2985,6 +3059,7 @@ impl TaskStatusNotificationParamsArm2Builder {
                 true,
             ) => {
                 ::core::result::Result::Ok(TaskStatusNotificationParamsArm2 {
+                    meta: self.meta,
                     task_id: f_task_id,
                     status: lit::Completed,
                     status_message: self.status_message,
@@ -2993,7 +3068,7 @@ impl TaskStatusNotificationParamsArm2Builder {
                     ttl_ms: self.ttl_ms,
                     poll_interval_ms: self.poll_interval_ms,
                     result: f_result,
-                    extra: self.extra,
+                    additional: self.additional,
                 })
             }
             (f_task_id, f_created_at, f_last_updated_at, f_result, _) => {
@@ -3017,6 +3092,7 @@ impl TaskStatusNotificationParamsArm2Builder {
 #[derive(Debug, Clone, Default)]
 #[must_use]
 pub struct TaskStatusNotificationParamsArm3Builder {
+    meta: ::std::option::Option<NotificationMetaObject>,
     task_id: ::std::option::Option<::std::string::String>,
     status_message: ::std::option::Option<::std::string::String>,
     created_at: ::std::option::Option<::std::string::String>,
@@ -3024,7 +3100,7 @@ pub struct TaskStatusNotificationParamsArm3Builder {
     ttl_ms: ::std::option::Option<TaskStatusNotificationParamsArm3TtlMs>,
     poll_interval_ms: ::std::option::Option<crate::json::Number>,
     error: ::std::option::Option<Error>,
-    extra: crate::json::Map,
+    additional: crate::json::ObjectMap<crate::json::Value>,
 }
 impl TaskStatusNotificationParamsArm3 {
     /// A builder for `TaskStatusNotificationParamsArm3` (`const` members are filled in).
@@ -3033,6 +3109,14 @@ impl TaskStatusNotificationParamsArm3 {
     }
 }
 impl TaskStatusNotificationParamsArm3Builder {
+    /// Sets `meta` (wire name `_meta`).
+    pub fn meta(
+        mut self,
+        value: impl ::std::convert::Into<NotificationMetaObject>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
     /// Sets `task_id` (wire name `taskId`; required).
     pub fn task_id(
         mut self,
@@ -3086,14 +3170,13 @@ impl TaskStatusNotificationParamsArm3Builder {
         self.error = ::std::option::Option::Some(value.into());
         self
     }
-    /// Adds a member the schema does not declare (kept on encode). A declared
-    /// member's key makes `build()` fail: use its own setter.
-    pub fn extra(
+    /// Adds an entry beyond the declared members (`additionalProperties`).
+    pub fn additional(
         mut self,
         key: impl ::std::convert::Into<::std::string::String>,
         value: impl ::std::convert::Into<crate::json::Value>,
     ) -> Self {
-        self.extra.insert(key, value.into());
+        self.additional.insert(key, value.into());
         self
     }
     /// Builds the value; fails naming every required member not set ("taskId", "createdAt", "lastUpdatedAt", "error").
@@ -3104,8 +3187,9 @@ impl TaskStatusNotificationParamsArm3Builder {
         crate::build::BuildError,
     > {
         let declared_in_extra: ::std::vec::Vec<::std::string::String> = crate::build::declared_in_extra(
-            &self.extra,
+            &self.additional,
             &[
+                "_meta",
                 "taskId",
                 "status",
                 "statusMessage",
@@ -3131,6 +3215,7 @@ impl TaskStatusNotificationParamsArm3Builder {
                 true,
             ) => {
                 ::core::result::Result::Ok(TaskStatusNotificationParamsArm3 {
+                    meta: self.meta,
                     task_id: f_task_id,
                     status: lit::Failed,
                     status_message: self.status_message,
@@ -3139,7 +3224,7 @@ impl TaskStatusNotificationParamsArm3Builder {
                     ttl_ms: self.ttl_ms,
                     poll_interval_ms: self.poll_interval_ms,
                     error: f_error,
-                    extra: self.extra,
+                    additional: self.additional,
                 })
             }
             (f_task_id, f_created_at, f_last_updated_at, f_error, _) => {
@@ -3163,13 +3248,14 @@ impl TaskStatusNotificationParamsArm3Builder {
 #[derive(Debug, Clone, Default)]
 #[must_use]
 pub struct TaskStatusNotificationParamsArm4Builder {
+    meta: ::std::option::Option<NotificationMetaObject>,
     task_id: ::std::option::Option<::std::string::String>,
     status_message: ::std::option::Option<::std::string::String>,
     created_at: ::std::option::Option<::std::string::String>,
     last_updated_at: ::std::option::Option<::std::string::String>,
     ttl_ms: ::std::option::Option<TaskStatusNotificationParamsArm4TtlMs>,
     poll_interval_ms: ::std::option::Option<crate::json::Number>,
-    extra: crate::json::Map,
+    additional: crate::json::ObjectMap<crate::json::Value>,
 }
 impl TaskStatusNotificationParamsArm4 {
     /// A builder for `TaskStatusNotificationParamsArm4` (`const` members are filled in).
@@ -3178,6 +3264,14 @@ impl TaskStatusNotificationParamsArm4 {
     }
 }
 impl TaskStatusNotificationParamsArm4Builder {
+    /// Sets `meta` (wire name `_meta`).
+    pub fn meta(
+        mut self,
+        value: impl ::std::convert::Into<NotificationMetaObject>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
     /// Sets `task_id` (wire name `taskId`; required).
     pub fn task_id(
         mut self,
@@ -3226,14 +3320,13 @@ impl TaskStatusNotificationParamsArm4Builder {
         self.poll_interval_ms = ::std::option::Option::Some(value.into());
         self
     }
-    /// Adds a member the schema does not declare (kept on encode). A declared
-    /// member's key makes `build()` fail: use its own setter.
-    pub fn extra(
+    /// Adds an entry beyond the declared members (`additionalProperties`).
+    pub fn additional(
         mut self,
         key: impl ::std::convert::Into<::std::string::String>,
         value: impl ::std::convert::Into<crate::json::Value>,
     ) -> Self {
-        self.extra.insert(key, value.into());
+        self.additional.insert(key, value.into());
         self
     }
     /// Builds the value; fails naming every required member not set ("taskId", "createdAt", "lastUpdatedAt").
@@ -3244,8 +3337,9 @@ impl TaskStatusNotificationParamsArm4Builder {
         crate::build::BuildError,
     > {
         let declared_in_extra: ::std::vec::Vec<::std::string::String> = crate::build::declared_in_extra(
-            &self.extra,
+            &self.additional,
             &[
+                "_meta",
                 "taskId",
                 "status",
                 "statusMessage",
@@ -3268,6 +3362,7 @@ impl TaskStatusNotificationParamsArm4Builder {
                 true,
             ) => {
                 ::core::result::Result::Ok(TaskStatusNotificationParamsArm4 {
+                    meta: self.meta,
                     task_id: f_task_id,
                     status: lit::Cancelled,
                     status_message: self.status_message,
@@ -3275,7 +3370,7 @@ impl TaskStatusNotificationParamsArm4Builder {
                     last_updated_at: f_last_updated_at,
                     ttl_ms: self.ttl_ms,
                     poll_interval_ms: self.poll_interval_ms,
-                    extra: self.extra,
+                    additional: self.additional,
                 })
             }
             (f_task_id, f_created_at, f_last_updated_at, _) => {
@@ -3298,13 +3393,14 @@ impl TaskStatusNotificationParamsArm4Builder {
 #[derive(Debug, Clone, Default)]
 #[must_use]
 pub struct TaskStatusNotificationParams2Arm0Builder {
+    meta: ::std::option::Option<NotificationMetaObject>,
     task_id: ::std::option::Option<::std::string::String>,
     status_message: ::std::option::Option<::std::string::String>,
     created_at: ::std::option::Option<::std::string::String>,
     last_updated_at: ::std::option::Option<::std::string::String>,
     ttl_ms: ::std::option::Option<TaskStatusNotificationParams2Arm0TtlMs>,
     poll_interval_ms: ::std::option::Option<crate::json::Number>,
-    extra: crate::json::Map,
+    additional: crate::json::ObjectMap<crate::json::Value>,
 }
 impl TaskStatusNotificationParams2Arm0 {
     /// A builder for `TaskStatusNotificationParams2Arm0` (`const` members are filled in).
@@ -3313,6 +3409,14 @@ impl TaskStatusNotificationParams2Arm0 {
     }
 }
 impl TaskStatusNotificationParams2Arm0Builder {
+    /// Sets `meta` (wire name `_meta`).
+    pub fn meta(
+        mut self,
+        value: impl ::std::convert::Into<NotificationMetaObject>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
     /// Sets `task_id` (wire name `taskId`; required).
     pub fn task_id(
         mut self,
@@ -3361,14 +3465,13 @@ impl TaskStatusNotificationParams2Arm0Builder {
         self.poll_interval_ms = ::std::option::Option::Some(value.into());
         self
     }
-    /// Adds a member the schema does not declare (kept on encode). A declared
-    /// member's key makes `build()` fail: use its own setter.
-    pub fn extra(
+    /// Adds an entry beyond the declared members (`additionalProperties`).
+    pub fn additional(
         mut self,
         key: impl ::std::convert::Into<::std::string::String>,
         value: impl ::std::convert::Into<crate::json::Value>,
     ) -> Self {
-        self.extra.insert(key, value.into());
+        self.additional.insert(key, value.into());
         self
     }
     /// Builds the value; fails naming every required member not set ("taskId", "createdAt", "lastUpdatedAt").
@@ -3379,8 +3482,9 @@ impl TaskStatusNotificationParams2Arm0Builder {
         crate::build::BuildError,
     > {
         let declared_in_extra: ::std::vec::Vec<::std::string::String> = crate::build::declared_in_extra(
-            &self.extra,
+            &self.additional,
             &[
+                "_meta",
                 "taskId",
                 "status",
                 "statusMessage",
@@ -3403,6 +3507,7 @@ impl TaskStatusNotificationParams2Arm0Builder {
                 true,
             ) => {
                 ::core::result::Result::Ok(TaskStatusNotificationParams2Arm0 {
+                    meta: self.meta,
                     task_id: f_task_id,
                     status: lit::Working,
                     status_message: self.status_message,
@@ -3410,7 +3515,7 @@ impl TaskStatusNotificationParams2Arm0Builder {
                     last_updated_at: f_last_updated_at,
                     ttl_ms: self.ttl_ms,
                     poll_interval_ms: self.poll_interval_ms,
-                    extra: self.extra,
+                    additional: self.additional,
                 })
             }
             (f_task_id, f_created_at, f_last_updated_at, _) => {
@@ -3433,6 +3538,7 @@ impl TaskStatusNotificationParams2Arm0Builder {
 #[derive(Debug, Clone, Default)]
 #[must_use]
 pub struct TaskStatusNotificationParams2Arm1Builder {
+    meta: ::std::option::Option<NotificationMetaObject>,
     task_id: ::std::option::Option<::std::string::String>,
     status_message: ::std::option::Option<::std::string::String>,
     created_at: ::std::option::Option<::std::string::String>,
@@ -3440,7 +3546,7 @@ pub struct TaskStatusNotificationParams2Arm1Builder {
     ttl_ms: ::std::option::Option<TaskStatusNotificationParams2Arm1TtlMs>,
     poll_interval_ms: ::std::option::Option<crate::json::Number>,
     input_requests: ::std::option::Option<InputRequests>,
-    extra: crate::json::Map,
+    additional: crate::json::ObjectMap<crate::json::Value>,
 }
 impl TaskStatusNotificationParams2Arm1 {
     /// A builder for `TaskStatusNotificationParams2Arm1` (`const` members are filled in).
@@ -3449,6 +3555,14 @@ impl TaskStatusNotificationParams2Arm1 {
     }
 }
 impl TaskStatusNotificationParams2Arm1Builder {
+    /// Sets `meta` (wire name `_meta`).
+    pub fn meta(
+        mut self,
+        value: impl ::std::convert::Into<NotificationMetaObject>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
     /// Sets `task_id` (wire name `taskId`; required).
     pub fn task_id(
         mut self,
@@ -3505,14 +3619,13 @@ impl TaskStatusNotificationParams2Arm1Builder {
         self.input_requests = ::std::option::Option::Some(value.into());
         self
     }
-    /// Adds a member the schema does not declare (kept on encode). A declared
-    /// member's key makes `build()` fail: use its own setter.
-    pub fn extra(
+    /// Adds an entry beyond the declared members (`additionalProperties`).
+    pub fn additional(
         mut self,
         key: impl ::std::convert::Into<::std::string::String>,
         value: impl ::std::convert::Into<crate::json::Value>,
     ) -> Self {
-        self.extra.insert(key, value.into());
+        self.additional.insert(key, value.into());
         self
     }
     /// Builds the value; fails naming every required member not set ("taskId", "createdAt", "lastUpdatedAt", "inputRequests").
@@ -3523,8 +3636,9 @@ impl TaskStatusNotificationParams2Arm1Builder {
         crate::build::BuildError,
     > {
         let declared_in_extra: ::std::vec::Vec<::std::string::String> = crate::build::declared_in_extra(
-            &self.extra,
+            &self.additional,
             &[
+                "_meta",
                 "taskId",
                 "status",
                 "statusMessage",
@@ -3550,6 +3664,7 @@ impl TaskStatusNotificationParams2Arm1Builder {
                 true,
             ) => {
                 ::core::result::Result::Ok(TaskStatusNotificationParams2Arm1 {
+                    meta: self.meta,
                     task_id: f_task_id,
                     status: lit::InputRequired,
                     status_message: self.status_message,
@@ -3558,7 +3673,7 @@ impl TaskStatusNotificationParams2Arm1Builder {
                     ttl_ms: self.ttl_ms,
                     poll_interval_ms: self.poll_interval_ms,
                     input_requests: f_input_requests,
-                    extra: self.extra,
+                    additional: self.additional,
                 })
             }
             (f_task_id, f_created_at, f_last_updated_at, f_input_requests, _) => {
@@ -3582,6 +3697,7 @@ impl TaskStatusNotificationParams2Arm1Builder {
 #[derive(Debug, Clone, Default)]
 #[must_use]
 pub struct TaskStatusNotificationParams2Arm2Builder {
+    meta: ::std::option::Option<NotificationMetaObject>,
     task_id: ::std::option::Option<::std::string::String>,
     status_message: ::std::option::Option<::std::string::String>,
     created_at: ::std::option::Option<::std::string::String>,
@@ -3589,7 +3705,7 @@ pub struct TaskStatusNotificationParams2Arm2Builder {
     ttl_ms: ::std::option::Option<TaskStatusNotificationParams2Arm2TtlMs>,
     poll_interval_ms: ::std::option::Option<crate::json::Number>,
     result: ::std::option::Option<crate::json::ObjectMap<crate::json::Value>>,
-    extra: crate::json::Map,
+    additional: crate::json::ObjectMap<crate::json::Value>,
 }
 impl TaskStatusNotificationParams2Arm2 {
     /// A builder for `TaskStatusNotificationParams2Arm2` (`const` members are filled in).
@@ -3598,6 +3714,14 @@ impl TaskStatusNotificationParams2Arm2 {
     }
 }
 impl TaskStatusNotificationParams2Arm2Builder {
+    /// Sets `meta` (wire name `_meta`).
+    pub fn meta(
+        mut self,
+        value: impl ::std::convert::Into<NotificationMetaObject>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
     /// Sets `task_id` (wire name `taskId`; required).
     pub fn task_id(
         mut self,
@@ -3654,14 +3778,13 @@ impl TaskStatusNotificationParams2Arm2Builder {
         self.result = ::std::option::Option::Some(value.into());
         self
     }
-    /// Adds a member the schema does not declare (kept on encode). A declared
-    /// member's key makes `build()` fail: use its own setter.
-    pub fn extra(
+    /// Adds an entry beyond the declared members (`additionalProperties`).
+    pub fn additional(
         mut self,
         key: impl ::std::convert::Into<::std::string::String>,
         value: impl ::std::convert::Into<crate::json::Value>,
     ) -> Self {
-        self.extra.insert(key, value.into());
+        self.additional.insert(key, value.into());
         self
     }
     /// Builds the value; fails naming every required member not set ("taskId", "createdAt", "lastUpdatedAt", "result").
@@ -3672,8 +3795,9 @@ impl TaskStatusNotificationParams2Arm2Builder {
         crate::build::BuildError,
     > {
         let declared_in_extra: ::std::vec::Vec<::std::string::String> = crate::build::declared_in_extra(
-            &self.extra,
+            &self.additional,
             &[
+                "_meta",
                 "taskId",
                 "status",
                 "statusMessage",
@@ -3699,6 +3823,7 @@ impl TaskStatusNotificationParams2Arm2Builder {
                 true,
             ) => {
                 ::core::result::Result::Ok(TaskStatusNotificationParams2Arm2 {
+                    meta: self.meta,
                     task_id: f_task_id,
                     status: lit::Completed,
                     status_message: self.status_message,
@@ -3707,7 +3832,7 @@ impl TaskStatusNotificationParams2Arm2Builder {
                     ttl_ms: self.ttl_ms,
                     poll_interval_ms: self.poll_interval_ms,
                     result: f_result,
-                    extra: self.extra,
+                    additional: self.additional,
                 })
             }
             (f_task_id, f_created_at, f_last_updated_at, f_result, _) => {
@@ -3731,6 +3856,7 @@ impl TaskStatusNotificationParams2Arm2Builder {
 #[derive(Debug, Clone, Default)]
 #[must_use]
 pub struct TaskStatusNotificationParams2Arm3Builder {
+    meta: ::std::option::Option<NotificationMetaObject>,
     task_id: ::std::option::Option<::std::string::String>,
     status_message: ::std::option::Option<::std::string::String>,
     created_at: ::std::option::Option<::std::string::String>,
@@ -3738,7 +3864,7 @@ pub struct TaskStatusNotificationParams2Arm3Builder {
     ttl_ms: ::std::option::Option<TaskStatusNotificationParams2Arm3TtlMs>,
     poll_interval_ms: ::std::option::Option<crate::json::Number>,
     error: ::std::option::Option<Error>,
-    extra: crate::json::Map,
+    additional: crate::json::ObjectMap<crate::json::Value>,
 }
 impl TaskStatusNotificationParams2Arm3 {
     /// A builder for `TaskStatusNotificationParams2Arm3` (`const` members are filled in).
@@ -3747,6 +3873,14 @@ impl TaskStatusNotificationParams2Arm3 {
     }
 }
 impl TaskStatusNotificationParams2Arm3Builder {
+    /// Sets `meta` (wire name `_meta`).
+    pub fn meta(
+        mut self,
+        value: impl ::std::convert::Into<NotificationMetaObject>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
     /// Sets `task_id` (wire name `taskId`; required).
     pub fn task_id(
         mut self,
@@ -3800,14 +3934,13 @@ impl TaskStatusNotificationParams2Arm3Builder {
         self.error = ::std::option::Option::Some(value.into());
         self
     }
-    /// Adds a member the schema does not declare (kept on encode). A declared
-    /// member's key makes `build()` fail: use its own setter.
-    pub fn extra(
+    /// Adds an entry beyond the declared members (`additionalProperties`).
+    pub fn additional(
         mut self,
         key: impl ::std::convert::Into<::std::string::String>,
         value: impl ::std::convert::Into<crate::json::Value>,
     ) -> Self {
-        self.extra.insert(key, value.into());
+        self.additional.insert(key, value.into());
         self
     }
     /// Builds the value; fails naming every required member not set ("taskId", "createdAt", "lastUpdatedAt", "error").
@@ -3818,8 +3951,9 @@ impl TaskStatusNotificationParams2Arm3Builder {
         crate::build::BuildError,
     > {
         let declared_in_extra: ::std::vec::Vec<::std::string::String> = crate::build::declared_in_extra(
-            &self.extra,
+            &self.additional,
             &[
+                "_meta",
                 "taskId",
                 "status",
                 "statusMessage",
@@ -3845,6 +3979,7 @@ impl TaskStatusNotificationParams2Arm3Builder {
                 true,
             ) => {
                 ::core::result::Result::Ok(TaskStatusNotificationParams2Arm3 {
+                    meta: self.meta,
                     task_id: f_task_id,
                     status: lit::Failed,
                     status_message: self.status_message,
@@ -3853,7 +3988,7 @@ impl TaskStatusNotificationParams2Arm3Builder {
                     ttl_ms: self.ttl_ms,
                     poll_interval_ms: self.poll_interval_ms,
                     error: f_error,
-                    extra: self.extra,
+                    additional: self.additional,
                 })
             }
             (f_task_id, f_created_at, f_last_updated_at, f_error, _) => {
@@ -3877,13 +4012,14 @@ impl TaskStatusNotificationParams2Arm3Builder {
 #[derive(Debug, Clone, Default)]
 #[must_use]
 pub struct TaskStatusNotificationParams2Arm4Builder {
+    meta: ::std::option::Option<NotificationMetaObject>,
     task_id: ::std::option::Option<::std::string::String>,
     status_message: ::std::option::Option<::std::string::String>,
     created_at: ::std::option::Option<::std::string::String>,
     last_updated_at: ::std::option::Option<::std::string::String>,
     ttl_ms: ::std::option::Option<TaskStatusNotificationParams2Arm4TtlMs>,
     poll_interval_ms: ::std::option::Option<crate::json::Number>,
-    extra: crate::json::Map,
+    additional: crate::json::ObjectMap<crate::json::Value>,
 }
 impl TaskStatusNotificationParams2Arm4 {
     /// A builder for `TaskStatusNotificationParams2Arm4` (`const` members are filled in).
@@ -3892,6 +4028,14 @@ impl TaskStatusNotificationParams2Arm4 {
     }
 }
 impl TaskStatusNotificationParams2Arm4Builder {
+    /// Sets `meta` (wire name `_meta`).
+    pub fn meta(
+        mut self,
+        value: impl ::std::convert::Into<NotificationMetaObject>,
+    ) -> Self {
+        self.meta = ::std::option::Option::Some(value.into());
+        self
+    }
     /// Sets `task_id` (wire name `taskId`; required).
     pub fn task_id(
         mut self,
@@ -3940,14 +4084,13 @@ impl TaskStatusNotificationParams2Arm4Builder {
         self.poll_interval_ms = ::std::option::Option::Some(value.into());
         self
     }
-    /// Adds a member the schema does not declare (kept on encode). A declared
-    /// member's key makes `build()` fail: use its own setter.
-    pub fn extra(
+    /// Adds an entry beyond the declared members (`additionalProperties`).
+    pub fn additional(
         mut self,
         key: impl ::std::convert::Into<::std::string::String>,
         value: impl ::std::convert::Into<crate::json::Value>,
     ) -> Self {
-        self.extra.insert(key, value.into());
+        self.additional.insert(key, value.into());
         self
     }
     /// Builds the value; fails naming every required member not set ("taskId", "createdAt", "lastUpdatedAt").
@@ -3958,8 +4101,9 @@ impl TaskStatusNotificationParams2Arm4Builder {
         crate::build::BuildError,
     > {
         let declared_in_extra: ::std::vec::Vec<::std::string::String> = crate::build::declared_in_extra(
-            &self.extra,
+            &self.additional,
             &[
+                "_meta",
                 "taskId",
                 "status",
                 "statusMessage",
@@ -3982,6 +4126,7 @@ impl TaskStatusNotificationParams2Arm4Builder {
                 true,
             ) => {
                 ::core::result::Result::Ok(TaskStatusNotificationParams2Arm4 {
+                    meta: self.meta,
                     task_id: f_task_id,
                     status: lit::Cancelled,
                     status_message: self.status_message,
@@ -3989,7 +4134,7 @@ impl TaskStatusNotificationParams2Arm4Builder {
                     last_updated_at: f_last_updated_at,
                     ttl_ms: self.ttl_ms,
                     poll_interval_ms: self.poll_interval_ms,
-                    extra: self.extra,
+                    additional: self.additional,
                 })
             }
             (f_task_id, f_created_at, f_last_updated_at, _) => {

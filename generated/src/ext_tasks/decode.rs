@@ -381,34 +381,21 @@ impl Validate for CreateTaskResultStatus {
 impl FromJson for CreateTaskResultStatus {
     fn from_json<'v, V: JsonView<'v>>(
         v: &V,
-        b: &Builder,
+        _: &Builder,
     ) -> ::std::option::Option<Self> {
-        match rt::select_arm(
-            v,
-            &U_CreateTaskResultStatus,
-            &arms_CreateTaskResultStatus::<V>(),
-            &b.opts,
-        )? {
-            0usize => Some(CreateTaskResultStatus::Working(FromJson::from_json(v, b)?)),
-            1usize => {
-                Some(CreateTaskResultStatus::InputRequired(FromJson::from_json(v, b)?))
-            }
-            2usize => Some(CreateTaskResultStatus::Completed(FromJson::from_json(v, b)?)),
-            3usize => Some(CreateTaskResultStatus::Failed(FromJson::from_json(v, b)?)),
-            4usize => Some(CreateTaskResultStatus::Cancelled(FromJson::from_json(v, b)?)),
+        match &*v.as_str()? {
+            "working" => Some(CreateTaskResultStatus::Working),
+            "input_required" => Some(CreateTaskResultStatus::InputRequired),
+            "completed" => Some(CreateTaskResultStatus::Completed),
+            "failed" => Some(CreateTaskResultStatus::Failed),
+            "cancelled" => Some(CreateTaskResultStatus::Cancelled),
             _ => None,
         }
     }
 }
 impl ToJson for CreateTaskResultStatus {
     fn write_json(&self, w: &mut JsonWriter) {
-        match self {
-            CreateTaskResultStatus::Working(x) => x.write_json(w),
-            CreateTaskResultStatus::InputRequired(x) => x.write_json(w),
-            CreateTaskResultStatus::Completed(x) => x.write_json(w),
-            CreateTaskResultStatus::Failed(x) => x.write_json(w),
-            CreateTaskResultStatus::Cancelled(x) => x.write_json(w),
-        }
+        w.string(self.as_str())
     }
 }
 impl Validate for CreateTaskResultTtlMs {
@@ -1366,15 +1353,19 @@ impl FromJson for GetTaskResultArm0 {
         if v.kind() != crate::json::Kind::Object {
             return None;
         }
+        let mut f_meta: ::std::option::Option<ResultMetaObject> = None;
+        let mut f_result_type: ::std::option::Option<lit::Complete> = None;
         let mut f_task_id: ::std::option::Option<::std::string::String> = None;
         let mut f_status_message: ::std::option::Option<::std::string::String> = None;
         let mut f_created_at: ::std::option::Option<::std::string::String> = None;
         let mut f_last_updated_at: ::std::option::Option<::std::string::String> = None;
         let mut f_ttl_ms: ::std::option::Option<GetTaskResultArm0TtlMs> = None;
         let mut f_poll_interval_ms: ::std::option::Option<crate::json::Number> = None;
-        let mut extra = crate::json::Map::new();
+        let mut additional = crate::json::ObjectMap::new();
         for (k, x) in v.entries() {
             match &*k {
+                "_meta" => f_meta = Some(FromJson::from_json(&x, b)?),
+                "resultType" => f_result_type = Some(FromJson::from_json(&x, b)?),
                 "taskId" => f_task_id = Some(FromJson::from_json(&x, b)?),
                 "status" => {}
                 "statusMessage" => f_status_message = Some(FromJson::from_json(&x, b)?),
@@ -1384,10 +1375,12 @@ impl FromJson for GetTaskResultArm0 {
                 "pollIntervalMs" => {
                     f_poll_interval_ms = Some(FromJson::from_json(&x, b)?);
                 }
-                _ => crate::decode::keep_unknown(&mut extra, k, &x, b),
+                _ => additional.push(k.into_owned(), FromJson::from_json(&x, b)?),
             }
         }
         Some(GetTaskResultArm0 {
+            meta: f_meta,
+            result_type: f_result_type,
             task_id: f_task_id?,
             status: lit::Working,
             status_message: f_status_message,
@@ -1395,13 +1388,21 @@ impl FromJson for GetTaskResultArm0 {
             last_updated_at: f_last_updated_at?,
             ttl_ms: f_ttl_ms,
             poll_interval_ms: f_poll_interval_ms,
-            extra,
+            additional,
         })
     }
 }
 impl ToJson for GetTaskResultArm0 {
     fn write_json(&self, w: &mut JsonWriter) {
         w.begin_object();
+        if let Some(x) = &self.meta {
+            w.key("_meta");
+            x.write_json(w);
+        }
+        if let Some(x) = &self.result_type {
+            w.key("resultType");
+            x.write_json(w);
+        }
         w.key("taskId");
         self.task_id.write_json(w);
         w.key("status");
@@ -1422,7 +1423,7 @@ impl ToJson for GetTaskResultArm0 {
             w.key("pollIntervalMs");
             x.write_json(w);
         }
-        self.extra.write_members(w);
+        self.additional.write_members(w);
         w.end_object();
     }
 }
@@ -1473,6 +1474,8 @@ impl FromJson for GetTaskResultArm1 {
         if v.kind() != crate::json::Kind::Object {
             return None;
         }
+        let mut f_meta: ::std::option::Option<ResultMetaObject> = None;
+        let mut f_result_type: ::std::option::Option<lit::Complete> = None;
         let mut f_task_id: ::std::option::Option<::std::string::String> = None;
         let mut f_status_message: ::std::option::Option<::std::string::String> = None;
         let mut f_created_at: ::std::option::Option<::std::string::String> = None;
@@ -1480,9 +1483,11 @@ impl FromJson for GetTaskResultArm1 {
         let mut f_ttl_ms: ::std::option::Option<GetTaskResultArm1TtlMs> = None;
         let mut f_poll_interval_ms: ::std::option::Option<crate::json::Number> = None;
         let mut f_input_requests: ::std::option::Option<InputRequests> = None;
-        let mut extra = crate::json::Map::new();
+        let mut additional = crate::json::ObjectMap::new();
         for (k, x) in v.entries() {
             match &*k {
+                "_meta" => f_meta = Some(FromJson::from_json(&x, b)?),
+                "resultType" => f_result_type = Some(FromJson::from_json(&x, b)?),
                 "taskId" => f_task_id = Some(FromJson::from_json(&x, b)?),
                 "status" => {}
                 "statusMessage" => f_status_message = Some(FromJson::from_json(&x, b)?),
@@ -1493,10 +1498,12 @@ impl FromJson for GetTaskResultArm1 {
                     f_poll_interval_ms = Some(FromJson::from_json(&x, b)?);
                 }
                 "inputRequests" => f_input_requests = Some(FromJson::from_json(&x, b)?),
-                _ => crate::decode::keep_unknown(&mut extra, k, &x, b),
+                _ => additional.push(k.into_owned(), FromJson::from_json(&x, b)?),
             }
         }
         Some(GetTaskResultArm1 {
+            meta: f_meta,
+            result_type: f_result_type,
             task_id: f_task_id?,
             status: lit::InputRequired,
             status_message: f_status_message,
@@ -1505,13 +1512,21 @@ impl FromJson for GetTaskResultArm1 {
             ttl_ms: f_ttl_ms,
             poll_interval_ms: f_poll_interval_ms,
             input_requests: f_input_requests?,
-            extra,
+            additional,
         })
     }
 }
 impl ToJson for GetTaskResultArm1 {
     fn write_json(&self, w: &mut JsonWriter) {
         w.begin_object();
+        if let Some(x) = &self.meta {
+            w.key("_meta");
+            x.write_json(w);
+        }
+        if let Some(x) = &self.result_type {
+            w.key("resultType");
+            x.write_json(w);
+        }
         w.key("taskId");
         self.task_id.write_json(w);
         w.key("status");
@@ -1534,7 +1549,7 @@ impl ToJson for GetTaskResultArm1 {
         }
         w.key("inputRequests");
         self.input_requests.write_json(w);
-        self.extra.write_members(w);
+        self.additional.write_members(w);
         w.end_object();
     }
 }
@@ -1585,6 +1600,8 @@ impl FromJson for GetTaskResultArm2 {
         if v.kind() != crate::json::Kind::Object {
             return None;
         }
+        let mut f_meta: ::std::option::Option<ResultMetaObject> = None;
+        let mut f_result_type: ::std::option::Option<lit::Complete> = None;
         let mut f_task_id: ::std::option::Option<::std::string::String> = None;
         let mut f_status_message: ::std::option::Option<::std::string::String> = None;
         let mut f_created_at: ::std::option::Option<::std::string::String> = None;
@@ -1594,9 +1611,11 @@ impl FromJson for GetTaskResultArm2 {
         let mut f_result: ::std::option::Option<
             crate::json::ObjectMap<crate::json::Value>,
         > = None;
-        let mut extra = crate::json::Map::new();
+        let mut additional = crate::json::ObjectMap::new();
         for (k, x) in v.entries() {
             match &*k {
+                "_meta" => f_meta = Some(FromJson::from_json(&x, b)?),
+                "resultType" => f_result_type = Some(FromJson::from_json(&x, b)?),
                 "taskId" => f_task_id = Some(FromJson::from_json(&x, b)?),
                 "status" => {}
                 "statusMessage" => f_status_message = Some(FromJson::from_json(&x, b)?),
@@ -1607,10 +1626,12 @@ impl FromJson for GetTaskResultArm2 {
                     f_poll_interval_ms = Some(FromJson::from_json(&x, b)?);
                 }
                 "result" => f_result = Some(FromJson::from_json(&x, b)?),
-                _ => crate::decode::keep_unknown(&mut extra, k, &x, b),
+                _ => additional.push(k.into_owned(), FromJson::from_json(&x, b)?),
             }
         }
         Some(GetTaskResultArm2 {
+            meta: f_meta,
+            result_type: f_result_type,
             task_id: f_task_id?,
             status: lit::Completed,
             status_message: f_status_message,
@@ -1619,13 +1640,21 @@ impl FromJson for GetTaskResultArm2 {
             ttl_ms: f_ttl_ms,
             poll_interval_ms: f_poll_interval_ms,
             result: f_result?,
-            extra,
+            additional,
         })
     }
 }
 impl ToJson for GetTaskResultArm2 {
     fn write_json(&self, w: &mut JsonWriter) {
         w.begin_object();
+        if let Some(x) = &self.meta {
+            w.key("_meta");
+            x.write_json(w);
+        }
+        if let Some(x) = &self.result_type {
+            w.key("resultType");
+            x.write_json(w);
+        }
         w.key("taskId");
         self.task_id.write_json(w);
         w.key("status");
@@ -1648,7 +1677,7 @@ impl ToJson for GetTaskResultArm2 {
         }
         w.key("result");
         self.result.write_json(w);
-        self.extra.write_members(w);
+        self.additional.write_members(w);
         w.end_object();
     }
 }
@@ -1699,6 +1728,8 @@ impl FromJson for GetTaskResultArm3 {
         if v.kind() != crate::json::Kind::Object {
             return None;
         }
+        let mut f_meta: ::std::option::Option<ResultMetaObject> = None;
+        let mut f_result_type: ::std::option::Option<lit::Complete> = None;
         let mut f_task_id: ::std::option::Option<::std::string::String> = None;
         let mut f_status_message: ::std::option::Option<::std::string::String> = None;
         let mut f_created_at: ::std::option::Option<::std::string::String> = None;
@@ -1706,9 +1737,11 @@ impl FromJson for GetTaskResultArm3 {
         let mut f_ttl_ms: ::std::option::Option<GetTaskResultArm3TtlMs> = None;
         let mut f_poll_interval_ms: ::std::option::Option<crate::json::Number> = None;
         let mut f_error: ::std::option::Option<Error> = None;
-        let mut extra = crate::json::Map::new();
+        let mut additional = crate::json::ObjectMap::new();
         for (k, x) in v.entries() {
             match &*k {
+                "_meta" => f_meta = Some(FromJson::from_json(&x, b)?),
+                "resultType" => f_result_type = Some(FromJson::from_json(&x, b)?),
                 "taskId" => f_task_id = Some(FromJson::from_json(&x, b)?),
                 "status" => {}
                 "statusMessage" => f_status_message = Some(FromJson::from_json(&x, b)?),
@@ -1719,10 +1752,12 @@ impl FromJson for GetTaskResultArm3 {
                     f_poll_interval_ms = Some(FromJson::from_json(&x, b)?);
                 }
                 "error" => f_error = Some(FromJson::from_json(&x, b)?),
-                _ => crate::decode::keep_unknown(&mut extra, k, &x, b),
+                _ => additional.push(k.into_owned(), FromJson::from_json(&x, b)?),
             }
         }
         Some(GetTaskResultArm3 {
+            meta: f_meta,
+            result_type: f_result_type,
             task_id: f_task_id?,
             status: lit::Failed,
             status_message: f_status_message,
@@ -1731,13 +1766,21 @@ impl FromJson for GetTaskResultArm3 {
             ttl_ms: f_ttl_ms,
             poll_interval_ms: f_poll_interval_ms,
             error: f_error?,
-            extra,
+            additional,
         })
     }
 }
 impl ToJson for GetTaskResultArm3 {
     fn write_json(&self, w: &mut JsonWriter) {
         w.begin_object();
+        if let Some(x) = &self.meta {
+            w.key("_meta");
+            x.write_json(w);
+        }
+        if let Some(x) = &self.result_type {
+            w.key("resultType");
+            x.write_json(w);
+        }
         w.key("taskId");
         self.task_id.write_json(w);
         w.key("status");
@@ -1760,7 +1803,7 @@ impl ToJson for GetTaskResultArm3 {
         }
         w.key("error");
         self.error.write_json(w);
-        self.extra.write_members(w);
+        self.additional.write_members(w);
         w.end_object();
     }
 }
@@ -1811,15 +1854,19 @@ impl FromJson for GetTaskResultArm4 {
         if v.kind() != crate::json::Kind::Object {
             return None;
         }
+        let mut f_meta: ::std::option::Option<ResultMetaObject> = None;
+        let mut f_result_type: ::std::option::Option<lit::Complete> = None;
         let mut f_task_id: ::std::option::Option<::std::string::String> = None;
         let mut f_status_message: ::std::option::Option<::std::string::String> = None;
         let mut f_created_at: ::std::option::Option<::std::string::String> = None;
         let mut f_last_updated_at: ::std::option::Option<::std::string::String> = None;
         let mut f_ttl_ms: ::std::option::Option<GetTaskResultArm4TtlMs> = None;
         let mut f_poll_interval_ms: ::std::option::Option<crate::json::Number> = None;
-        let mut extra = crate::json::Map::new();
+        let mut additional = crate::json::ObjectMap::new();
         for (k, x) in v.entries() {
             match &*k {
+                "_meta" => f_meta = Some(FromJson::from_json(&x, b)?),
+                "resultType" => f_result_type = Some(FromJson::from_json(&x, b)?),
                 "taskId" => f_task_id = Some(FromJson::from_json(&x, b)?),
                 "status" => {}
                 "statusMessage" => f_status_message = Some(FromJson::from_json(&x, b)?),
@@ -1829,10 +1876,12 @@ impl FromJson for GetTaskResultArm4 {
                 "pollIntervalMs" => {
                     f_poll_interval_ms = Some(FromJson::from_json(&x, b)?);
                 }
-                _ => crate::decode::keep_unknown(&mut extra, k, &x, b),
+                _ => additional.push(k.into_owned(), FromJson::from_json(&x, b)?),
             }
         }
         Some(GetTaskResultArm4 {
+            meta: f_meta,
+            result_type: f_result_type,
             task_id: f_task_id?,
             status: lit::Cancelled,
             status_message: f_status_message,
@@ -1840,13 +1889,21 @@ impl FromJson for GetTaskResultArm4 {
             last_updated_at: f_last_updated_at?,
             ttl_ms: f_ttl_ms,
             poll_interval_ms: f_poll_interval_ms,
-            extra,
+            additional,
         })
     }
 }
 impl ToJson for GetTaskResultArm4 {
     fn write_json(&self, w: &mut JsonWriter) {
         w.begin_object();
+        if let Some(x) = &self.meta {
+            w.key("_meta");
+            x.write_json(w);
+        }
+        if let Some(x) = &self.result_type {
+            w.key("resultType");
+            x.write_json(w);
+        }
         w.key("taskId");
         self.task_id.write_json(w);
         w.key("status");
@@ -1867,7 +1924,7 @@ impl ToJson for GetTaskResultArm4 {
             w.key("pollIntervalMs");
             x.write_json(w);
         }
-        self.extra.write_members(w);
+        self.additional.write_members(w);
         w.end_object();
     }
 }
@@ -2026,27 +2083,21 @@ impl Validate for TaskStatus2 {
 impl FromJson for TaskStatus2 {
     fn from_json<'v, V: JsonView<'v>>(
         v: &V,
-        b: &Builder,
+        _: &Builder,
     ) -> ::std::option::Option<Self> {
-        match rt::select_arm(v, &U_TaskStatus2, &arms_TaskStatus2::<V>(), &b.opts)? {
-            0usize => Some(TaskStatus2::Working(FromJson::from_json(v, b)?)),
-            1usize => Some(TaskStatus2::InputRequired(FromJson::from_json(v, b)?)),
-            2usize => Some(TaskStatus2::Completed(FromJson::from_json(v, b)?)),
-            3usize => Some(TaskStatus2::Failed(FromJson::from_json(v, b)?)),
-            4usize => Some(TaskStatus2::Cancelled(FromJson::from_json(v, b)?)),
+        match &*v.as_str()? {
+            "working" => Some(TaskStatus2::Working),
+            "input_required" => Some(TaskStatus2::InputRequired),
+            "completed" => Some(TaskStatus2::Completed),
+            "failed" => Some(TaskStatus2::Failed),
+            "cancelled" => Some(TaskStatus2::Cancelled),
             _ => None,
         }
     }
 }
 impl ToJson for TaskStatus2 {
     fn write_json(&self, w: &mut JsonWriter) {
-        match self {
-            TaskStatus2::Working(x) => x.write_json(w),
-            TaskStatus2::InputRequired(x) => x.write_json(w),
-            TaskStatus2::Completed(x) => x.write_json(w),
-            TaskStatus2::Failed(x) => x.write_json(w),
-            TaskStatus2::Cancelled(x) => x.write_json(w),
-        }
+        w.string(self.as_str())
     }
 }
 impl Validate for TaskTtlMs {
@@ -2205,15 +2256,17 @@ impl FromJson for TaskStatusNotificationParamsArm0 {
         if v.kind() != crate::json::Kind::Object {
             return None;
         }
+        let mut f_meta: ::std::option::Option<NotificationMetaObject> = None;
         let mut f_task_id: ::std::option::Option<::std::string::String> = None;
         let mut f_status_message: ::std::option::Option<::std::string::String> = None;
         let mut f_created_at: ::std::option::Option<::std::string::String> = None;
         let mut f_last_updated_at: ::std::option::Option<::std::string::String> = None;
         let mut f_ttl_ms: ::std::option::Option<TaskStatusNotificationParamsArm0TtlMs> = None;
         let mut f_poll_interval_ms: ::std::option::Option<crate::json::Number> = None;
-        let mut extra = crate::json::Map::new();
+        let mut additional = crate::json::ObjectMap::new();
         for (k, x) in v.entries() {
             match &*k {
+                "_meta" => f_meta = Some(FromJson::from_json(&x, b)?),
                 "taskId" => f_task_id = Some(FromJson::from_json(&x, b)?),
                 "status" => {}
                 "statusMessage" => f_status_message = Some(FromJson::from_json(&x, b)?),
@@ -2223,10 +2276,11 @@ impl FromJson for TaskStatusNotificationParamsArm0 {
                 "pollIntervalMs" => {
                     f_poll_interval_ms = Some(FromJson::from_json(&x, b)?);
                 }
-                _ => crate::decode::keep_unknown(&mut extra, k, &x, b),
+                _ => additional.push(k.into_owned(), FromJson::from_json(&x, b)?),
             }
         }
         Some(TaskStatusNotificationParamsArm0 {
+            meta: f_meta,
             task_id: f_task_id?,
             status: lit::Working,
             status_message: f_status_message,
@@ -2234,13 +2288,17 @@ impl FromJson for TaskStatusNotificationParamsArm0 {
             last_updated_at: f_last_updated_at?,
             ttl_ms: f_ttl_ms,
             poll_interval_ms: f_poll_interval_ms,
-            extra,
+            additional,
         })
     }
 }
 impl ToJson for TaskStatusNotificationParamsArm0 {
     fn write_json(&self, w: &mut JsonWriter) {
         w.begin_object();
+        if let Some(x) = &self.meta {
+            w.key("_meta");
+            x.write_json(w);
+        }
         w.key("taskId");
         self.task_id.write_json(w);
         w.key("status");
@@ -2261,7 +2319,7 @@ impl ToJson for TaskStatusNotificationParamsArm0 {
             w.key("pollIntervalMs");
             x.write_json(w);
         }
-        self.extra.write_members(w);
+        self.additional.write_members(w);
         w.end_object();
     }
 }
@@ -2318,6 +2376,7 @@ impl FromJson for TaskStatusNotificationParamsArm1 {
         if v.kind() != crate::json::Kind::Object {
             return None;
         }
+        let mut f_meta: ::std::option::Option<NotificationMetaObject> = None;
         let mut f_task_id: ::std::option::Option<::std::string::String> = None;
         let mut f_status_message: ::std::option::Option<::std::string::String> = None;
         let mut f_created_at: ::std::option::Option<::std::string::String> = None;
@@ -2325,9 +2384,10 @@ impl FromJson for TaskStatusNotificationParamsArm1 {
         let mut f_ttl_ms: ::std::option::Option<TaskStatusNotificationParamsArm1TtlMs> = None;
         let mut f_poll_interval_ms: ::std::option::Option<crate::json::Number> = None;
         let mut f_input_requests: ::std::option::Option<InputRequests> = None;
-        let mut extra = crate::json::Map::new();
+        let mut additional = crate::json::ObjectMap::new();
         for (k, x) in v.entries() {
             match &*k {
+                "_meta" => f_meta = Some(FromJson::from_json(&x, b)?),
                 "taskId" => f_task_id = Some(FromJson::from_json(&x, b)?),
                 "status" => {}
                 "statusMessage" => f_status_message = Some(FromJson::from_json(&x, b)?),
@@ -2338,10 +2398,11 @@ impl FromJson for TaskStatusNotificationParamsArm1 {
                     f_poll_interval_ms = Some(FromJson::from_json(&x, b)?);
                 }
                 "inputRequests" => f_input_requests = Some(FromJson::from_json(&x, b)?),
-                _ => crate::decode::keep_unknown(&mut extra, k, &x, b),
+                _ => additional.push(k.into_owned(), FromJson::from_json(&x, b)?),
             }
         }
         Some(TaskStatusNotificationParamsArm1 {
+            meta: f_meta,
             task_id: f_task_id?,
             status: lit::InputRequired,
             status_message: f_status_message,
@@ -2350,13 +2411,17 @@ impl FromJson for TaskStatusNotificationParamsArm1 {
             ttl_ms: f_ttl_ms,
             poll_interval_ms: f_poll_interval_ms,
             input_requests: f_input_requests?,
-            extra,
+            additional,
         })
     }
 }
 impl ToJson for TaskStatusNotificationParamsArm1 {
     fn write_json(&self, w: &mut JsonWriter) {
         w.begin_object();
+        if let Some(x) = &self.meta {
+            w.key("_meta");
+            x.write_json(w);
+        }
         w.key("taskId");
         self.task_id.write_json(w);
         w.key("status");
@@ -2379,7 +2444,7 @@ impl ToJson for TaskStatusNotificationParamsArm1 {
         }
         w.key("inputRequests");
         self.input_requests.write_json(w);
-        self.extra.write_members(w);
+        self.additional.write_members(w);
         w.end_object();
     }
 }
@@ -2436,6 +2501,7 @@ impl FromJson for TaskStatusNotificationParamsArm2 {
         if v.kind() != crate::json::Kind::Object {
             return None;
         }
+        let mut f_meta: ::std::option::Option<NotificationMetaObject> = None;
         let mut f_task_id: ::std::option::Option<::std::string::String> = None;
         let mut f_status_message: ::std::option::Option<::std::string::String> = None;
         let mut f_created_at: ::std::option::Option<::std::string::String> = None;
@@ -2445,9 +2511,10 @@ impl FromJson for TaskStatusNotificationParamsArm2 {
         let mut f_result: ::std::option::Option<
             crate::json::ObjectMap<crate::json::Value>,
         > = None;
-        let mut extra = crate::json::Map::new();
+        let mut additional = crate::json::ObjectMap::new();
         for (k, x) in v.entries() {
             match &*k {
+                "_meta" => f_meta = Some(FromJson::from_json(&x, b)?),
                 "taskId" => f_task_id = Some(FromJson::from_json(&x, b)?),
                 "status" => {}
                 "statusMessage" => f_status_message = Some(FromJson::from_json(&x, b)?),
@@ -2458,10 +2525,11 @@ impl FromJson for TaskStatusNotificationParamsArm2 {
                     f_poll_interval_ms = Some(FromJson::from_json(&x, b)?);
                 }
                 "result" => f_result = Some(FromJson::from_json(&x, b)?),
-                _ => crate::decode::keep_unknown(&mut extra, k, &x, b),
+                _ => additional.push(k.into_owned(), FromJson::from_json(&x, b)?),
             }
         }
         Some(TaskStatusNotificationParamsArm2 {
+            meta: f_meta,
             task_id: f_task_id?,
             status: lit::Completed,
             status_message: f_status_message,
@@ -2470,13 +2538,17 @@ impl FromJson for TaskStatusNotificationParamsArm2 {
             ttl_ms: f_ttl_ms,
             poll_interval_ms: f_poll_interval_ms,
             result: f_result?,
-            extra,
+            additional,
         })
     }
 }
 impl ToJson for TaskStatusNotificationParamsArm2 {
     fn write_json(&self, w: &mut JsonWriter) {
         w.begin_object();
+        if let Some(x) = &self.meta {
+            w.key("_meta");
+            x.write_json(w);
+        }
         w.key("taskId");
         self.task_id.write_json(w);
         w.key("status");
@@ -2499,7 +2571,7 @@ impl ToJson for TaskStatusNotificationParamsArm2 {
         }
         w.key("result");
         self.result.write_json(w);
-        self.extra.write_members(w);
+        self.additional.write_members(w);
         w.end_object();
     }
 }
@@ -2556,6 +2628,7 @@ impl FromJson for TaskStatusNotificationParamsArm3 {
         if v.kind() != crate::json::Kind::Object {
             return None;
         }
+        let mut f_meta: ::std::option::Option<NotificationMetaObject> = None;
         let mut f_task_id: ::std::option::Option<::std::string::String> = None;
         let mut f_status_message: ::std::option::Option<::std::string::String> = None;
         let mut f_created_at: ::std::option::Option<::std::string::String> = None;
@@ -2563,9 +2636,10 @@ impl FromJson for TaskStatusNotificationParamsArm3 {
         let mut f_ttl_ms: ::std::option::Option<TaskStatusNotificationParamsArm3TtlMs> = None;
         let mut f_poll_interval_ms: ::std::option::Option<crate::json::Number> = None;
         let mut f_error: ::std::option::Option<Error> = None;
-        let mut extra = crate::json::Map::new();
+        let mut additional = crate::json::ObjectMap::new();
         for (k, x) in v.entries() {
             match &*k {
+                "_meta" => f_meta = Some(FromJson::from_json(&x, b)?),
                 "taskId" => f_task_id = Some(FromJson::from_json(&x, b)?),
                 "status" => {}
                 "statusMessage" => f_status_message = Some(FromJson::from_json(&x, b)?),
@@ -2576,10 +2650,11 @@ impl FromJson for TaskStatusNotificationParamsArm3 {
                     f_poll_interval_ms = Some(FromJson::from_json(&x, b)?);
                 }
                 "error" => f_error = Some(FromJson::from_json(&x, b)?),
-                _ => crate::decode::keep_unknown(&mut extra, k, &x, b),
+                _ => additional.push(k.into_owned(), FromJson::from_json(&x, b)?),
             }
         }
         Some(TaskStatusNotificationParamsArm3 {
+            meta: f_meta,
             task_id: f_task_id?,
             status: lit::Failed,
             status_message: f_status_message,
@@ -2588,13 +2663,17 @@ impl FromJson for TaskStatusNotificationParamsArm3 {
             ttl_ms: f_ttl_ms,
             poll_interval_ms: f_poll_interval_ms,
             error: f_error?,
-            extra,
+            additional,
         })
     }
 }
 impl ToJson for TaskStatusNotificationParamsArm3 {
     fn write_json(&self, w: &mut JsonWriter) {
         w.begin_object();
+        if let Some(x) = &self.meta {
+            w.key("_meta");
+            x.write_json(w);
+        }
         w.key("taskId");
         self.task_id.write_json(w);
         w.key("status");
@@ -2617,7 +2696,7 @@ impl ToJson for TaskStatusNotificationParamsArm3 {
         }
         w.key("error");
         self.error.write_json(w);
-        self.extra.write_members(w);
+        self.additional.write_members(w);
         w.end_object();
     }
 }
@@ -2674,15 +2753,17 @@ impl FromJson for TaskStatusNotificationParamsArm4 {
         if v.kind() != crate::json::Kind::Object {
             return None;
         }
+        let mut f_meta: ::std::option::Option<NotificationMetaObject> = None;
         let mut f_task_id: ::std::option::Option<::std::string::String> = None;
         let mut f_status_message: ::std::option::Option<::std::string::String> = None;
         let mut f_created_at: ::std::option::Option<::std::string::String> = None;
         let mut f_last_updated_at: ::std::option::Option<::std::string::String> = None;
         let mut f_ttl_ms: ::std::option::Option<TaskStatusNotificationParamsArm4TtlMs> = None;
         let mut f_poll_interval_ms: ::std::option::Option<crate::json::Number> = None;
-        let mut extra = crate::json::Map::new();
+        let mut additional = crate::json::ObjectMap::new();
         for (k, x) in v.entries() {
             match &*k {
+                "_meta" => f_meta = Some(FromJson::from_json(&x, b)?),
                 "taskId" => f_task_id = Some(FromJson::from_json(&x, b)?),
                 "status" => {}
                 "statusMessage" => f_status_message = Some(FromJson::from_json(&x, b)?),
@@ -2692,10 +2773,11 @@ impl FromJson for TaskStatusNotificationParamsArm4 {
                 "pollIntervalMs" => {
                     f_poll_interval_ms = Some(FromJson::from_json(&x, b)?);
                 }
-                _ => crate::decode::keep_unknown(&mut extra, k, &x, b),
+                _ => additional.push(k.into_owned(), FromJson::from_json(&x, b)?),
             }
         }
         Some(TaskStatusNotificationParamsArm4 {
+            meta: f_meta,
             task_id: f_task_id?,
             status: lit::Cancelled,
             status_message: f_status_message,
@@ -2703,13 +2785,17 @@ impl FromJson for TaskStatusNotificationParamsArm4 {
             last_updated_at: f_last_updated_at?,
             ttl_ms: f_ttl_ms,
             poll_interval_ms: f_poll_interval_ms,
-            extra,
+            additional,
         })
     }
 }
 impl ToJson for TaskStatusNotificationParamsArm4 {
     fn write_json(&self, w: &mut JsonWriter) {
         w.begin_object();
+        if let Some(x) = &self.meta {
+            w.key("_meta");
+            x.write_json(w);
+        }
         w.key("taskId");
         self.task_id.write_json(w);
         w.key("status");
@@ -2730,7 +2816,7 @@ impl ToJson for TaskStatusNotificationParamsArm4 {
             w.key("pollIntervalMs");
             x.write_json(w);
         }
-        self.extra.write_members(w);
+        self.additional.write_members(w);
         w.end_object();
     }
 }
@@ -2865,6 +2951,7 @@ impl FromJson for TaskStatusNotificationParams2Arm0 {
         if v.kind() != crate::json::Kind::Object {
             return None;
         }
+        let mut f_meta: ::std::option::Option<NotificationMetaObject> = None;
         let mut f_task_id: ::std::option::Option<::std::string::String> = None;
         let mut f_status_message: ::std::option::Option<::std::string::String> = None;
         let mut f_created_at: ::std::option::Option<::std::string::String> = None;
@@ -2873,9 +2960,10 @@ impl FromJson for TaskStatusNotificationParams2Arm0 {
             TaskStatusNotificationParams2Arm0TtlMs,
         > = None;
         let mut f_poll_interval_ms: ::std::option::Option<crate::json::Number> = None;
-        let mut extra = crate::json::Map::new();
+        let mut additional = crate::json::ObjectMap::new();
         for (k, x) in v.entries() {
             match &*k {
+                "_meta" => f_meta = Some(FromJson::from_json(&x, b)?),
                 "taskId" => f_task_id = Some(FromJson::from_json(&x, b)?),
                 "status" => {}
                 "statusMessage" => f_status_message = Some(FromJson::from_json(&x, b)?),
@@ -2885,10 +2973,11 @@ impl FromJson for TaskStatusNotificationParams2Arm0 {
                 "pollIntervalMs" => {
                     f_poll_interval_ms = Some(FromJson::from_json(&x, b)?);
                 }
-                _ => crate::decode::keep_unknown(&mut extra, k, &x, b),
+                _ => additional.push(k.into_owned(), FromJson::from_json(&x, b)?),
             }
         }
         Some(TaskStatusNotificationParams2Arm0 {
+            meta: f_meta,
             task_id: f_task_id?,
             status: lit::Working,
             status_message: f_status_message,
@@ -2896,13 +2985,17 @@ impl FromJson for TaskStatusNotificationParams2Arm0 {
             last_updated_at: f_last_updated_at?,
             ttl_ms: f_ttl_ms,
             poll_interval_ms: f_poll_interval_ms,
-            extra,
+            additional,
         })
     }
 }
 impl ToJson for TaskStatusNotificationParams2Arm0 {
     fn write_json(&self, w: &mut JsonWriter) {
         w.begin_object();
+        if let Some(x) = &self.meta {
+            w.key("_meta");
+            x.write_json(w);
+        }
         w.key("taskId");
         self.task_id.write_json(w);
         w.key("status");
@@ -2923,7 +3016,7 @@ impl ToJson for TaskStatusNotificationParams2Arm0 {
             w.key("pollIntervalMs");
             x.write_json(w);
         }
-        self.extra.write_members(w);
+        self.additional.write_members(w);
         w.end_object();
     }
 }
@@ -2980,6 +3073,7 @@ impl FromJson for TaskStatusNotificationParams2Arm1 {
         if v.kind() != crate::json::Kind::Object {
             return None;
         }
+        let mut f_meta: ::std::option::Option<NotificationMetaObject> = None;
         let mut f_task_id: ::std::option::Option<::std::string::String> = None;
         let mut f_status_message: ::std::option::Option<::std::string::String> = None;
         let mut f_created_at: ::std::option::Option<::std::string::String> = None;
@@ -2989,9 +3083,10 @@ impl FromJson for TaskStatusNotificationParams2Arm1 {
         > = None;
         let mut f_poll_interval_ms: ::std::option::Option<crate::json::Number> = None;
         let mut f_input_requests: ::std::option::Option<InputRequests> = None;
-        let mut extra = crate::json::Map::new();
+        let mut additional = crate::json::ObjectMap::new();
         for (k, x) in v.entries() {
             match &*k {
+                "_meta" => f_meta = Some(FromJson::from_json(&x, b)?),
                 "taskId" => f_task_id = Some(FromJson::from_json(&x, b)?),
                 "status" => {}
                 "statusMessage" => f_status_message = Some(FromJson::from_json(&x, b)?),
@@ -3002,10 +3097,11 @@ impl FromJson for TaskStatusNotificationParams2Arm1 {
                     f_poll_interval_ms = Some(FromJson::from_json(&x, b)?);
                 }
                 "inputRequests" => f_input_requests = Some(FromJson::from_json(&x, b)?),
-                _ => crate::decode::keep_unknown(&mut extra, k, &x, b),
+                _ => additional.push(k.into_owned(), FromJson::from_json(&x, b)?),
             }
         }
         Some(TaskStatusNotificationParams2Arm1 {
+            meta: f_meta,
             task_id: f_task_id?,
             status: lit::InputRequired,
             status_message: f_status_message,
@@ -3014,13 +3110,17 @@ impl FromJson for TaskStatusNotificationParams2Arm1 {
             ttl_ms: f_ttl_ms,
             poll_interval_ms: f_poll_interval_ms,
             input_requests: f_input_requests?,
-            extra,
+            additional,
         })
     }
 }
 impl ToJson for TaskStatusNotificationParams2Arm1 {
     fn write_json(&self, w: &mut JsonWriter) {
         w.begin_object();
+        if let Some(x) = &self.meta {
+            w.key("_meta");
+            x.write_json(w);
+        }
         w.key("taskId");
         self.task_id.write_json(w);
         w.key("status");
@@ -3043,7 +3143,7 @@ impl ToJson for TaskStatusNotificationParams2Arm1 {
         }
         w.key("inputRequests");
         self.input_requests.write_json(w);
-        self.extra.write_members(w);
+        self.additional.write_members(w);
         w.end_object();
     }
 }
@@ -3100,6 +3200,7 @@ impl FromJson for TaskStatusNotificationParams2Arm2 {
         if v.kind() != crate::json::Kind::Object {
             return None;
         }
+        let mut f_meta: ::std::option::Option<NotificationMetaObject> = None;
         let mut f_task_id: ::std::option::Option<::std::string::String> = None;
         let mut f_status_message: ::std::option::Option<::std::string::String> = None;
         let mut f_created_at: ::std::option::Option<::std::string::String> = None;
@@ -3111,9 +3212,10 @@ impl FromJson for TaskStatusNotificationParams2Arm2 {
         let mut f_result: ::std::option::Option<
             crate::json::ObjectMap<crate::json::Value>,
         > = None;
-        let mut extra = crate::json::Map::new();
+        let mut additional = crate::json::ObjectMap::new();
         for (k, x) in v.entries() {
             match &*k {
+                "_meta" => f_meta = Some(FromJson::from_json(&x, b)?),
                 "taskId" => f_task_id = Some(FromJson::from_json(&x, b)?),
                 "status" => {}
                 "statusMessage" => f_status_message = Some(FromJson::from_json(&x, b)?),
@@ -3124,10 +3226,11 @@ impl FromJson for TaskStatusNotificationParams2Arm2 {
                     f_poll_interval_ms = Some(FromJson::from_json(&x, b)?);
                 }
                 "result" => f_result = Some(FromJson::from_json(&x, b)?),
-                _ => crate::decode::keep_unknown(&mut extra, k, &x, b),
+                _ => additional.push(k.into_owned(), FromJson::from_json(&x, b)?),
             }
         }
         Some(TaskStatusNotificationParams2Arm2 {
+            meta: f_meta,
             task_id: f_task_id?,
             status: lit::Completed,
             status_message: f_status_message,
@@ -3136,13 +3239,17 @@ impl FromJson for TaskStatusNotificationParams2Arm2 {
             ttl_ms: f_ttl_ms,
             poll_interval_ms: f_poll_interval_ms,
             result: f_result?,
-            extra,
+            additional,
         })
     }
 }
 impl ToJson for TaskStatusNotificationParams2Arm2 {
     fn write_json(&self, w: &mut JsonWriter) {
         w.begin_object();
+        if let Some(x) = &self.meta {
+            w.key("_meta");
+            x.write_json(w);
+        }
         w.key("taskId");
         self.task_id.write_json(w);
         w.key("status");
@@ -3165,7 +3272,7 @@ impl ToJson for TaskStatusNotificationParams2Arm2 {
         }
         w.key("result");
         self.result.write_json(w);
-        self.extra.write_members(w);
+        self.additional.write_members(w);
         w.end_object();
     }
 }
@@ -3222,6 +3329,7 @@ impl FromJson for TaskStatusNotificationParams2Arm3 {
         if v.kind() != crate::json::Kind::Object {
             return None;
         }
+        let mut f_meta: ::std::option::Option<NotificationMetaObject> = None;
         let mut f_task_id: ::std::option::Option<::std::string::String> = None;
         let mut f_status_message: ::std::option::Option<::std::string::String> = None;
         let mut f_created_at: ::std::option::Option<::std::string::String> = None;
@@ -3231,9 +3339,10 @@ impl FromJson for TaskStatusNotificationParams2Arm3 {
         > = None;
         let mut f_poll_interval_ms: ::std::option::Option<crate::json::Number> = None;
         let mut f_error: ::std::option::Option<Error> = None;
-        let mut extra = crate::json::Map::new();
+        let mut additional = crate::json::ObjectMap::new();
         for (k, x) in v.entries() {
             match &*k {
+                "_meta" => f_meta = Some(FromJson::from_json(&x, b)?),
                 "taskId" => f_task_id = Some(FromJson::from_json(&x, b)?),
                 "status" => {}
                 "statusMessage" => f_status_message = Some(FromJson::from_json(&x, b)?),
@@ -3244,10 +3353,11 @@ impl FromJson for TaskStatusNotificationParams2Arm3 {
                     f_poll_interval_ms = Some(FromJson::from_json(&x, b)?);
                 }
                 "error" => f_error = Some(FromJson::from_json(&x, b)?),
-                _ => crate::decode::keep_unknown(&mut extra, k, &x, b),
+                _ => additional.push(k.into_owned(), FromJson::from_json(&x, b)?),
             }
         }
         Some(TaskStatusNotificationParams2Arm3 {
+            meta: f_meta,
             task_id: f_task_id?,
             status: lit::Failed,
             status_message: f_status_message,
@@ -3256,13 +3366,17 @@ impl FromJson for TaskStatusNotificationParams2Arm3 {
             ttl_ms: f_ttl_ms,
             poll_interval_ms: f_poll_interval_ms,
             error: f_error?,
-            extra,
+            additional,
         })
     }
 }
 impl ToJson for TaskStatusNotificationParams2Arm3 {
     fn write_json(&self, w: &mut JsonWriter) {
         w.begin_object();
+        if let Some(x) = &self.meta {
+            w.key("_meta");
+            x.write_json(w);
+        }
         w.key("taskId");
         self.task_id.write_json(w);
         w.key("status");
@@ -3285,7 +3399,7 @@ impl ToJson for TaskStatusNotificationParams2Arm3 {
         }
         w.key("error");
         self.error.write_json(w);
-        self.extra.write_members(w);
+        self.additional.write_members(w);
         w.end_object();
     }
 }
@@ -3342,6 +3456,7 @@ impl FromJson for TaskStatusNotificationParams2Arm4 {
         if v.kind() != crate::json::Kind::Object {
             return None;
         }
+        let mut f_meta: ::std::option::Option<NotificationMetaObject> = None;
         let mut f_task_id: ::std::option::Option<::std::string::String> = None;
         let mut f_status_message: ::std::option::Option<::std::string::String> = None;
         let mut f_created_at: ::std::option::Option<::std::string::String> = None;
@@ -3350,9 +3465,10 @@ impl FromJson for TaskStatusNotificationParams2Arm4 {
             TaskStatusNotificationParams2Arm4TtlMs,
         > = None;
         let mut f_poll_interval_ms: ::std::option::Option<crate::json::Number> = None;
-        let mut extra = crate::json::Map::new();
+        let mut additional = crate::json::ObjectMap::new();
         for (k, x) in v.entries() {
             match &*k {
+                "_meta" => f_meta = Some(FromJson::from_json(&x, b)?),
                 "taskId" => f_task_id = Some(FromJson::from_json(&x, b)?),
                 "status" => {}
                 "statusMessage" => f_status_message = Some(FromJson::from_json(&x, b)?),
@@ -3362,10 +3478,11 @@ impl FromJson for TaskStatusNotificationParams2Arm4 {
                 "pollIntervalMs" => {
                     f_poll_interval_ms = Some(FromJson::from_json(&x, b)?);
                 }
-                _ => crate::decode::keep_unknown(&mut extra, k, &x, b),
+                _ => additional.push(k.into_owned(), FromJson::from_json(&x, b)?),
             }
         }
         Some(TaskStatusNotificationParams2Arm4 {
+            meta: f_meta,
             task_id: f_task_id?,
             status: lit::Cancelled,
             status_message: f_status_message,
@@ -3373,13 +3490,17 @@ impl FromJson for TaskStatusNotificationParams2Arm4 {
             last_updated_at: f_last_updated_at?,
             ttl_ms: f_ttl_ms,
             poll_interval_ms: f_poll_interval_ms,
-            extra,
+            additional,
         })
     }
 }
 impl ToJson for TaskStatusNotificationParams2Arm4 {
     fn write_json(&self, w: &mut JsonWriter) {
         w.begin_object();
+        if let Some(x) = &self.meta {
+            w.key("_meta");
+            x.write_json(w);
+        }
         w.key("taskId");
         self.task_id.write_json(w);
         w.key("status");
@@ -3400,7 +3521,7 @@ impl ToJson for TaskStatusNotificationParams2Arm4 {
             w.key("pollIntervalMs");
             x.write_json(w);
         }
-        self.extra.write_members(w);
+        self.additional.write_members(w);
         w.end_object();
     }
 }
@@ -3538,27 +3659,21 @@ impl Validate for TaskStatus {
 impl FromJson for TaskStatus {
     fn from_json<'v, V: JsonView<'v>>(
         v: &V,
-        b: &Builder,
+        _: &Builder,
     ) -> ::std::option::Option<Self> {
-        match rt::select_arm(v, &U_TaskStatus, &arms_TaskStatus::<V>(), &b.opts)? {
-            0usize => Some(TaskStatus::Working(FromJson::from_json(v, b)?)),
-            1usize => Some(TaskStatus::InputRequired(FromJson::from_json(v, b)?)),
-            2usize => Some(TaskStatus::Completed(FromJson::from_json(v, b)?)),
-            3usize => Some(TaskStatus::Failed(FromJson::from_json(v, b)?)),
-            4usize => Some(TaskStatus::Cancelled(FromJson::from_json(v, b)?)),
+        match &*v.as_str()? {
+            "working" => Some(TaskStatus::Working),
+            "input_required" => Some(TaskStatus::InputRequired),
+            "completed" => Some(TaskStatus::Completed),
+            "failed" => Some(TaskStatus::Failed),
+            "cancelled" => Some(TaskStatus::Cancelled),
             _ => None,
         }
     }
 }
 impl ToJson for TaskStatus {
     fn write_json(&self, w: &mut JsonWriter) {
-        match self {
-            TaskStatus::Working(x) => x.write_json(w),
-            TaskStatus::InputRequired(x) => x.write_json(w),
-            TaskStatus::Completed(x) => x.write_json(w),
-            TaskStatus::Failed(x) => x.write_json(w),
-            TaskStatus::Cancelled(x) => x.write_json(w),
-        }
+        w.string(self.as_str())
     }
 }
 impl Validate for TaskSubscriptionAcknowledgedNotifications {
@@ -4773,7 +4888,7 @@ impl FromJson for ElicitResultContentValueArm1 {
                 Some(ElicitResultContentValueArm1::String(FromJson::from_json(v, b)?))
             }
             1usize => {
-                Some(ElicitResultContentValueArm1::Integer(FromJson::from_json(v, b)?))
+                Some(ElicitResultContentValueArm1::Number(FromJson::from_json(v, b)?))
             }
             2usize => {
                 Some(ElicitResultContentValueArm1::Boolean(FromJson::from_json(v, b)?))
@@ -4786,7 +4901,7 @@ impl ToJson for ElicitResultContentValueArm1 {
     fn write_json(&self, w: &mut JsonWriter) {
         match self {
             ElicitResultContentValueArm1::String(x) => x.write_json(w),
-            ElicitResultContentValueArm1::Integer(x) => x.write_json(w),
+            ElicitResultContentValueArm1::Number(x) => x.write_json(w),
             ElicitResultContentValueArm1::Boolean(x) => x.write_json(w),
         }
     }
@@ -5424,8 +5539,9 @@ impl FromJson for JSONValueArm2 {
     ) -> ::std::option::Option<Self> {
         match rt::select_arm(v, &U_JSONValueArm2, &arms_JSONValueArm2::<V>(), &b.opts)? {
             0usize => Some(JSONValueArm2::String(FromJson::from_json(v, b)?)),
-            1usize => Some(JSONValueArm2::Integer(FromJson::from_json(v, b)?)),
+            1usize => Some(JSONValueArm2::Number(FromJson::from_json(v, b)?)),
             2usize => Some(JSONValueArm2::Boolean(FromJson::from_json(v, b)?)),
+            3usize => Some(JSONValueArm2::Null),
             _ => None,
         }
     }
@@ -5434,8 +5550,9 @@ impl ToJson for JSONValueArm2 {
     fn write_json(&self, w: &mut JsonWriter) {
         match self {
             JSONValueArm2::String(x) => x.write_json(w),
-            JSONValueArm2::Integer(x) => x.write_json(w),
+            JSONValueArm2::Number(x) => x.write_json(w),
             JSONValueArm2::Boolean(x) => x.write_json(w),
+            JSONValueArm2::Null => w.null(),
         }
     }
 }

@@ -6,7 +6,11 @@
 //!
 //! Generated from `schema.json` (sha256 `10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c`, JSON Schema 2020-12): 76 definitions, 146 declared types, 4 methods.
 //!
-//! The schema carries its own copies of 56 core definitions; 53 of them lower to the same shape as in revision 2026-07-28, 3 differ ([`CORE_DIFFERS`]). All are generated here, so this module judges a message exactly as the extension's schema does.
+//! Patched with the errata ledger before generation:
+//! - erratum Q-1 at `/$defs/JSONValue/anyOf/2/type`: The extension's JSONValue is its copy of the core's (schema/draft/schema.ts at modelcontextprotocol/ext-tasks e4345978 imports its core types from spec.types.js, where `type JSONValue = string | number | boolean | null | JSONObject | JSONArray`); schema.json carries the core's narrowed scalar arm, the same defect as Q-1 in 2026-07-28, so fractional numbers and null are rejected inside the extension's JSONObject values (task results, inputRequests params).
+//! - erratum Q-2 at `/$defs/ElicitResult/properties/content/additionalProperties/anyOf/1/type`: The extension's ElicitResult is its copy of the core's (spec.types.js: `ElicitResult.content?: { [key: string]: string | number | boolean | string[] }`); schema.json says integer as the core's 2026-07-28 file does, so a fractional answer inside a task's inputResponses is rejected.
+//!
+//! The schema carries its own copies of 56 core definitions; 56 of them lower to the same shape as in revision 2026-07-28, 0 differ ([`CORE_DIFFERS`]). All are generated here, so this module judges a message exactly as the extension's schema does.
 #![allow(
     non_snake_case,
     non_camel_case_types,
@@ -58,6 +62,7 @@ pub const CORE_COPIES: &[&str] = &[
     "ElicitRequestFormParams",
     "ElicitRequestParams",
     "ElicitRequestURLParams",
+    "ElicitResult",
     "EmbeddedResource",
     "Error",
     "Icon",
@@ -67,8 +72,10 @@ pub const CORE_COPIES: &[&str] = &[
     "InputRequests",
     "InputResponse",
     "InputResponses",
+    "JSONObject",
     "JSONRPCNotification",
     "JSONRPCRequest",
+    "JSONValue",
     "LegacyTitledEnumSchema",
     "ListRootsRequest",
     "ListRootsResult",
@@ -101,4 +108,4 @@ pub const CORE_COPIES: &[&str] = &[
     "UntitledSingleSelectEnumSchema",
 ];
 /// Definitions named like a core definition whose shape here differs.
-pub const CORE_DIFFERS: &[&str] = &["ElicitResult", "JSONObject", "JSONValue"];
+pub const CORE_DIFFERS: &[&str] = &[];

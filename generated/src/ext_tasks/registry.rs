@@ -1130,7 +1130,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "GetTaskResult",
         schema_path: "#/$defs/GetTaskResult",
-        summary: "Common result fields.",
+        summary: "",
         type_desc: "object | object | object | object | object",
         fields: &[],
         variants: &["object", "object", "object", "object", "object"],
@@ -1246,7 +1246,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
     crate::decode::DefEntry {
         name: "TaskStatusNotificationParams",
         schema_path: "#/$defs/TaskStatusNotificationParams",
-        summary: "Common params for any notification.",
+        summary: "",
         type_desc: "object | object | object | object | object",
         fields: &[],
         variants: &["object", "object", "object", "object", "object"],
@@ -1273,7 +1273,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
                 name: "params",
                 type_desc: "object | object | object | object | object",
                 required: true,
-                summary: "Common params for any notification.",
+                summary: "",
             },
         ],
         variants: &[],
@@ -1807,7 +1807,7 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
             },
             crate::decode::FieldEntry {
                 name: "content",
-                type_desc: "map of array of string | string | integer | boolean",
+                type_desc: "map of array of string | string | number | boolean",
                 required: false,
                 summary: "The submitted form data, only present when action is `\"accept\"` and mode was `\"form\"`. Contains values matching the requested schema. Omitted for out-of-band mode responses.",
             },
@@ -2095,9 +2095,13 @@ pub static DEFINITIONS: &[crate::decode::DefEntry] = &[
         name: "JSONValue",
         schema_path: "#/$defs/JSONValue",
         summary: "",
-        type_desc: "JSONObject | array of JSONValue | string | integer | boolean",
+        type_desc: "JSONObject | array of JSONValue | string | number | boolean | null",
         fields: &[],
-        variants: &["JSONObject", "array of JSONValue", "string | integer | boolean"],
+        variants: &[
+            "JSONObject",
+            "array of JSONValue",
+            "string | number | boolean | null",
+        ],
     },
     crate::decode::DefEntry {
         name: "LegacyTitledEnumSchema",

@@ -621,15 +621,7 @@ impl _serde::Serialize for CreateTaskResultStatus {
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            CreateTaskResultStatus::Working(x) => _serde::Serialize::serialize(x, s),
-            CreateTaskResultStatus::InputRequired(x) => {
-                _serde::Serialize::serialize(x, s)
-            }
-            CreateTaskResultStatus::Completed(x) => _serde::Serialize::serialize(x, s),
-            CreateTaskResultStatus::Failed(x) => _serde::Serialize::serialize(x, s),
-            CreateTaskResultStatus::Cancelled(x) => _serde::Serialize::serialize(x, s),
-        }
+        s.serialize_str(self.as_str())
     }
 }
 impl<'de> _serde::Deserialize<'de> for CreateTaskResultStatus {
@@ -1122,10 +1114,18 @@ impl _serde::Serialize for GetTaskResultArm0 {
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         use _serde::ser::SerializeMap as _;
-        let len: usize = 4usize + usize::from(self.status_message.is_some())
+        let len: usize = 4usize + usize::from(self.meta.is_some())
+            + usize::from(self.result_type.is_some())
+            + usize::from(self.status_message.is_some())
             + usize::from(self.ttl_ms.is_some())
-            + usize::from(self.poll_interval_ms.is_some()) + self.extra.len();
+            + usize::from(self.poll_interval_ms.is_some()) + self.additional.len();
         let mut m = s.serialize_map(::std::option::Option::Some(len))?;
+        if let ::std::option::Option::Some(x) = &self.meta {
+            m.serialize_entry("_meta", x)?;
+        }
+        if let ::std::option::Option::Some(x) = &self.result_type {
+            m.serialize_entry("resultType", x)?;
+        }
         m.serialize_entry("taskId", &self.task_id)?;
         m.serialize_entry("status", &self.status)?;
         if let ::std::option::Option::Some(x) = &self.status_message {
@@ -1139,7 +1139,7 @@ impl _serde::Serialize for GetTaskResultArm0 {
         if let ::std::option::Option::Some(x) = &self.poll_interval_ms {
             m.serialize_entry("pollIntervalMs", x)?;
         }
-        glue::members(&mut m, &self.extra)?;
+        glue::members(&mut m, &self.additional)?;
         m.end()
     }
 }
@@ -1176,10 +1176,18 @@ impl _serde::Serialize for GetTaskResultArm1 {
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         use _serde::ser::SerializeMap as _;
-        let len: usize = 5usize + usize::from(self.status_message.is_some())
+        let len: usize = 5usize + usize::from(self.meta.is_some())
+            + usize::from(self.result_type.is_some())
+            + usize::from(self.status_message.is_some())
             + usize::from(self.ttl_ms.is_some())
-            + usize::from(self.poll_interval_ms.is_some()) + self.extra.len();
+            + usize::from(self.poll_interval_ms.is_some()) + self.additional.len();
         let mut m = s.serialize_map(::std::option::Option::Some(len))?;
+        if let ::std::option::Option::Some(x) = &self.meta {
+            m.serialize_entry("_meta", x)?;
+        }
+        if let ::std::option::Option::Some(x) = &self.result_type {
+            m.serialize_entry("resultType", x)?;
+        }
         m.serialize_entry("taskId", &self.task_id)?;
         m.serialize_entry("status", &self.status)?;
         if let ::std::option::Option::Some(x) = &self.status_message {
@@ -1194,7 +1202,7 @@ impl _serde::Serialize for GetTaskResultArm1 {
             m.serialize_entry("pollIntervalMs", x)?;
         }
         m.serialize_entry("inputRequests", &self.input_requests)?;
-        glue::members(&mut m, &self.extra)?;
+        glue::members(&mut m, &self.additional)?;
         m.end()
     }
 }
@@ -1231,10 +1239,18 @@ impl _serde::Serialize for GetTaskResultArm2 {
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         use _serde::ser::SerializeMap as _;
-        let len: usize = 5usize + usize::from(self.status_message.is_some())
+        let len: usize = 5usize + usize::from(self.meta.is_some())
+            + usize::from(self.result_type.is_some())
+            + usize::from(self.status_message.is_some())
             + usize::from(self.ttl_ms.is_some())
-            + usize::from(self.poll_interval_ms.is_some()) + self.extra.len();
+            + usize::from(self.poll_interval_ms.is_some()) + self.additional.len();
         let mut m = s.serialize_map(::std::option::Option::Some(len))?;
+        if let ::std::option::Option::Some(x) = &self.meta {
+            m.serialize_entry("_meta", x)?;
+        }
+        if let ::std::option::Option::Some(x) = &self.result_type {
+            m.serialize_entry("resultType", x)?;
+        }
         m.serialize_entry("taskId", &self.task_id)?;
         m.serialize_entry("status", &self.status)?;
         if let ::std::option::Option::Some(x) = &self.status_message {
@@ -1249,7 +1265,7 @@ impl _serde::Serialize for GetTaskResultArm2 {
             m.serialize_entry("pollIntervalMs", x)?;
         }
         m.serialize_entry("result", &self.result)?;
-        glue::members(&mut m, &self.extra)?;
+        glue::members(&mut m, &self.additional)?;
         m.end()
     }
 }
@@ -1286,10 +1302,18 @@ impl _serde::Serialize for GetTaskResultArm3 {
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         use _serde::ser::SerializeMap as _;
-        let len: usize = 5usize + usize::from(self.status_message.is_some())
+        let len: usize = 5usize + usize::from(self.meta.is_some())
+            + usize::from(self.result_type.is_some())
+            + usize::from(self.status_message.is_some())
             + usize::from(self.ttl_ms.is_some())
-            + usize::from(self.poll_interval_ms.is_some()) + self.extra.len();
+            + usize::from(self.poll_interval_ms.is_some()) + self.additional.len();
         let mut m = s.serialize_map(::std::option::Option::Some(len))?;
+        if let ::std::option::Option::Some(x) = &self.meta {
+            m.serialize_entry("_meta", x)?;
+        }
+        if let ::std::option::Option::Some(x) = &self.result_type {
+            m.serialize_entry("resultType", x)?;
+        }
         m.serialize_entry("taskId", &self.task_id)?;
         m.serialize_entry("status", &self.status)?;
         if let ::std::option::Option::Some(x) = &self.status_message {
@@ -1304,7 +1328,7 @@ impl _serde::Serialize for GetTaskResultArm3 {
             m.serialize_entry("pollIntervalMs", x)?;
         }
         m.serialize_entry("error", &self.error)?;
-        glue::members(&mut m, &self.extra)?;
+        glue::members(&mut m, &self.additional)?;
         m.end()
     }
 }
@@ -1341,10 +1365,18 @@ impl _serde::Serialize for GetTaskResultArm4 {
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         use _serde::ser::SerializeMap as _;
-        let len: usize = 4usize + usize::from(self.status_message.is_some())
+        let len: usize = 4usize + usize::from(self.meta.is_some())
+            + usize::from(self.result_type.is_some())
+            + usize::from(self.status_message.is_some())
             + usize::from(self.ttl_ms.is_some())
-            + usize::from(self.poll_interval_ms.is_some()) + self.extra.len();
+            + usize::from(self.poll_interval_ms.is_some()) + self.additional.len();
         let mut m = s.serialize_map(::std::option::Option::Some(len))?;
+        if let ::std::option::Option::Some(x) = &self.meta {
+            m.serialize_entry("_meta", x)?;
+        }
+        if let ::std::option::Option::Some(x) = &self.result_type {
+            m.serialize_entry("resultType", x)?;
+        }
         m.serialize_entry("taskId", &self.task_id)?;
         m.serialize_entry("status", &self.status)?;
         if let ::std::option::Option::Some(x) = &self.status_message {
@@ -1358,7 +1390,7 @@ impl _serde::Serialize for GetTaskResultArm4 {
         if let ::std::option::Option::Some(x) = &self.poll_interval_ms {
             m.serialize_entry("pollIntervalMs", x)?;
         }
-        glue::members(&mut m, &self.extra)?;
+        glue::members(&mut m, &self.additional)?;
         m.end()
     }
 }
@@ -1452,13 +1484,7 @@ impl _serde::Serialize for TaskStatus2 {
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            TaskStatus2::Working(x) => _serde::Serialize::serialize(x, s),
-            TaskStatus2::InputRequired(x) => _serde::Serialize::serialize(x, s),
-            TaskStatus2::Completed(x) => _serde::Serialize::serialize(x, s),
-            TaskStatus2::Failed(x) => _serde::Serialize::serialize(x, s),
-            TaskStatus2::Cancelled(x) => _serde::Serialize::serialize(x, s),
-        }
+        s.serialize_str(self.as_str())
     }
 }
 impl<'de> _serde::Deserialize<'de> for TaskStatus2 {
@@ -1550,10 +1576,14 @@ impl _serde::Serialize for TaskStatusNotificationParamsArm0 {
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         use _serde::ser::SerializeMap as _;
-        let len: usize = 4usize + usize::from(self.status_message.is_some())
+        let len: usize = 4usize + usize::from(self.meta.is_some())
+            + usize::from(self.status_message.is_some())
             + usize::from(self.ttl_ms.is_some())
-            + usize::from(self.poll_interval_ms.is_some()) + self.extra.len();
+            + usize::from(self.poll_interval_ms.is_some()) + self.additional.len();
         let mut m = s.serialize_map(::std::option::Option::Some(len))?;
+        if let ::std::option::Option::Some(x) = &self.meta {
+            m.serialize_entry("_meta", x)?;
+        }
         m.serialize_entry("taskId", &self.task_id)?;
         m.serialize_entry("status", &self.status)?;
         if let ::std::option::Option::Some(x) = &self.status_message {
@@ -1567,7 +1597,7 @@ impl _serde::Serialize for TaskStatusNotificationParamsArm0 {
         if let ::std::option::Option::Some(x) = &self.poll_interval_ms {
             m.serialize_entry("pollIntervalMs", x)?;
         }
-        glue::members(&mut m, &self.extra)?;
+        glue::members(&mut m, &self.additional)?;
         m.end()
     }
 }
@@ -1606,10 +1636,14 @@ impl _serde::Serialize for TaskStatusNotificationParamsArm1 {
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         use _serde::ser::SerializeMap as _;
-        let len: usize = 5usize + usize::from(self.status_message.is_some())
+        let len: usize = 5usize + usize::from(self.meta.is_some())
+            + usize::from(self.status_message.is_some())
             + usize::from(self.ttl_ms.is_some())
-            + usize::from(self.poll_interval_ms.is_some()) + self.extra.len();
+            + usize::from(self.poll_interval_ms.is_some()) + self.additional.len();
         let mut m = s.serialize_map(::std::option::Option::Some(len))?;
+        if let ::std::option::Option::Some(x) = &self.meta {
+            m.serialize_entry("_meta", x)?;
+        }
         m.serialize_entry("taskId", &self.task_id)?;
         m.serialize_entry("status", &self.status)?;
         if let ::std::option::Option::Some(x) = &self.status_message {
@@ -1624,7 +1658,7 @@ impl _serde::Serialize for TaskStatusNotificationParamsArm1 {
             m.serialize_entry("pollIntervalMs", x)?;
         }
         m.serialize_entry("inputRequests", &self.input_requests)?;
-        glue::members(&mut m, &self.extra)?;
+        glue::members(&mut m, &self.additional)?;
         m.end()
     }
 }
@@ -1663,10 +1697,14 @@ impl _serde::Serialize for TaskStatusNotificationParamsArm2 {
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         use _serde::ser::SerializeMap as _;
-        let len: usize = 5usize + usize::from(self.status_message.is_some())
+        let len: usize = 5usize + usize::from(self.meta.is_some())
+            + usize::from(self.status_message.is_some())
             + usize::from(self.ttl_ms.is_some())
-            + usize::from(self.poll_interval_ms.is_some()) + self.extra.len();
+            + usize::from(self.poll_interval_ms.is_some()) + self.additional.len();
         let mut m = s.serialize_map(::std::option::Option::Some(len))?;
+        if let ::std::option::Option::Some(x) = &self.meta {
+            m.serialize_entry("_meta", x)?;
+        }
         m.serialize_entry("taskId", &self.task_id)?;
         m.serialize_entry("status", &self.status)?;
         if let ::std::option::Option::Some(x) = &self.status_message {
@@ -1681,7 +1719,7 @@ impl _serde::Serialize for TaskStatusNotificationParamsArm2 {
             m.serialize_entry("pollIntervalMs", x)?;
         }
         m.serialize_entry("result", &self.result)?;
-        glue::members(&mut m, &self.extra)?;
+        glue::members(&mut m, &self.additional)?;
         m.end()
     }
 }
@@ -1720,10 +1758,14 @@ impl _serde::Serialize for TaskStatusNotificationParamsArm3 {
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         use _serde::ser::SerializeMap as _;
-        let len: usize = 5usize + usize::from(self.status_message.is_some())
+        let len: usize = 5usize + usize::from(self.meta.is_some())
+            + usize::from(self.status_message.is_some())
             + usize::from(self.ttl_ms.is_some())
-            + usize::from(self.poll_interval_ms.is_some()) + self.extra.len();
+            + usize::from(self.poll_interval_ms.is_some()) + self.additional.len();
         let mut m = s.serialize_map(::std::option::Option::Some(len))?;
+        if let ::std::option::Option::Some(x) = &self.meta {
+            m.serialize_entry("_meta", x)?;
+        }
         m.serialize_entry("taskId", &self.task_id)?;
         m.serialize_entry("status", &self.status)?;
         if let ::std::option::Option::Some(x) = &self.status_message {
@@ -1738,7 +1780,7 @@ impl _serde::Serialize for TaskStatusNotificationParamsArm3 {
             m.serialize_entry("pollIntervalMs", x)?;
         }
         m.serialize_entry("error", &self.error)?;
-        glue::members(&mut m, &self.extra)?;
+        glue::members(&mut m, &self.additional)?;
         m.end()
     }
 }
@@ -1777,10 +1819,14 @@ impl _serde::Serialize for TaskStatusNotificationParamsArm4 {
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         use _serde::ser::SerializeMap as _;
-        let len: usize = 4usize + usize::from(self.status_message.is_some())
+        let len: usize = 4usize + usize::from(self.meta.is_some())
+            + usize::from(self.status_message.is_some())
             + usize::from(self.ttl_ms.is_some())
-            + usize::from(self.poll_interval_ms.is_some()) + self.extra.len();
+            + usize::from(self.poll_interval_ms.is_some()) + self.additional.len();
         let mut m = s.serialize_map(::std::option::Option::Some(len))?;
+        if let ::std::option::Option::Some(x) = &self.meta {
+            m.serialize_entry("_meta", x)?;
+        }
         m.serialize_entry("taskId", &self.task_id)?;
         m.serialize_entry("status", &self.status)?;
         if let ::std::option::Option::Some(x) = &self.status_message {
@@ -1794,7 +1840,7 @@ impl _serde::Serialize for TaskStatusNotificationParamsArm4 {
         if let ::std::option::Option::Some(x) = &self.poll_interval_ms {
             m.serialize_entry("pollIntervalMs", x)?;
         }
-        glue::members(&mut m, &self.extra)?;
+        glue::members(&mut m, &self.additional)?;
         m.end()
     }
 }
@@ -1865,10 +1911,14 @@ impl _serde::Serialize for TaskStatusNotificationParams2Arm0 {
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         use _serde::ser::SerializeMap as _;
-        let len: usize = 4usize + usize::from(self.status_message.is_some())
+        let len: usize = 4usize + usize::from(self.meta.is_some())
+            + usize::from(self.status_message.is_some())
             + usize::from(self.ttl_ms.is_some())
-            + usize::from(self.poll_interval_ms.is_some()) + self.extra.len();
+            + usize::from(self.poll_interval_ms.is_some()) + self.additional.len();
         let mut m = s.serialize_map(::std::option::Option::Some(len))?;
+        if let ::std::option::Option::Some(x) = &self.meta {
+            m.serialize_entry("_meta", x)?;
+        }
         m.serialize_entry("taskId", &self.task_id)?;
         m.serialize_entry("status", &self.status)?;
         if let ::std::option::Option::Some(x) = &self.status_message {
@@ -1882,7 +1932,7 @@ impl _serde::Serialize for TaskStatusNotificationParams2Arm0 {
         if let ::std::option::Option::Some(x) = &self.poll_interval_ms {
             m.serialize_entry("pollIntervalMs", x)?;
         }
-        glue::members(&mut m, &self.extra)?;
+        glue::members(&mut m, &self.additional)?;
         m.end()
     }
 }
@@ -1921,10 +1971,14 @@ impl _serde::Serialize for TaskStatusNotificationParams2Arm1 {
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         use _serde::ser::SerializeMap as _;
-        let len: usize = 5usize + usize::from(self.status_message.is_some())
+        let len: usize = 5usize + usize::from(self.meta.is_some())
+            + usize::from(self.status_message.is_some())
             + usize::from(self.ttl_ms.is_some())
-            + usize::from(self.poll_interval_ms.is_some()) + self.extra.len();
+            + usize::from(self.poll_interval_ms.is_some()) + self.additional.len();
         let mut m = s.serialize_map(::std::option::Option::Some(len))?;
+        if let ::std::option::Option::Some(x) = &self.meta {
+            m.serialize_entry("_meta", x)?;
+        }
         m.serialize_entry("taskId", &self.task_id)?;
         m.serialize_entry("status", &self.status)?;
         if let ::std::option::Option::Some(x) = &self.status_message {
@@ -1939,7 +1993,7 @@ impl _serde::Serialize for TaskStatusNotificationParams2Arm1 {
             m.serialize_entry("pollIntervalMs", x)?;
         }
         m.serialize_entry("inputRequests", &self.input_requests)?;
-        glue::members(&mut m, &self.extra)?;
+        glue::members(&mut m, &self.additional)?;
         m.end()
     }
 }
@@ -1978,10 +2032,14 @@ impl _serde::Serialize for TaskStatusNotificationParams2Arm2 {
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         use _serde::ser::SerializeMap as _;
-        let len: usize = 5usize + usize::from(self.status_message.is_some())
+        let len: usize = 5usize + usize::from(self.meta.is_some())
+            + usize::from(self.status_message.is_some())
             + usize::from(self.ttl_ms.is_some())
-            + usize::from(self.poll_interval_ms.is_some()) + self.extra.len();
+            + usize::from(self.poll_interval_ms.is_some()) + self.additional.len();
         let mut m = s.serialize_map(::std::option::Option::Some(len))?;
+        if let ::std::option::Option::Some(x) = &self.meta {
+            m.serialize_entry("_meta", x)?;
+        }
         m.serialize_entry("taskId", &self.task_id)?;
         m.serialize_entry("status", &self.status)?;
         if let ::std::option::Option::Some(x) = &self.status_message {
@@ -1996,7 +2054,7 @@ impl _serde::Serialize for TaskStatusNotificationParams2Arm2 {
             m.serialize_entry("pollIntervalMs", x)?;
         }
         m.serialize_entry("result", &self.result)?;
-        glue::members(&mut m, &self.extra)?;
+        glue::members(&mut m, &self.additional)?;
         m.end()
     }
 }
@@ -2035,10 +2093,14 @@ impl _serde::Serialize for TaskStatusNotificationParams2Arm3 {
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         use _serde::ser::SerializeMap as _;
-        let len: usize = 5usize + usize::from(self.status_message.is_some())
+        let len: usize = 5usize + usize::from(self.meta.is_some())
+            + usize::from(self.status_message.is_some())
             + usize::from(self.ttl_ms.is_some())
-            + usize::from(self.poll_interval_ms.is_some()) + self.extra.len();
+            + usize::from(self.poll_interval_ms.is_some()) + self.additional.len();
         let mut m = s.serialize_map(::std::option::Option::Some(len))?;
+        if let ::std::option::Option::Some(x) = &self.meta {
+            m.serialize_entry("_meta", x)?;
+        }
         m.serialize_entry("taskId", &self.task_id)?;
         m.serialize_entry("status", &self.status)?;
         if let ::std::option::Option::Some(x) = &self.status_message {
@@ -2053,7 +2115,7 @@ impl _serde::Serialize for TaskStatusNotificationParams2Arm3 {
             m.serialize_entry("pollIntervalMs", x)?;
         }
         m.serialize_entry("error", &self.error)?;
-        glue::members(&mut m, &self.extra)?;
+        glue::members(&mut m, &self.additional)?;
         m.end()
     }
 }
@@ -2092,10 +2154,14 @@ impl _serde::Serialize for TaskStatusNotificationParams2Arm4 {
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         use _serde::ser::SerializeMap as _;
-        let len: usize = 4usize + usize::from(self.status_message.is_some())
+        let len: usize = 4usize + usize::from(self.meta.is_some())
+            + usize::from(self.status_message.is_some())
             + usize::from(self.ttl_ms.is_some())
-            + usize::from(self.poll_interval_ms.is_some()) + self.extra.len();
+            + usize::from(self.poll_interval_ms.is_some()) + self.additional.len();
         let mut m = s.serialize_map(::std::option::Option::Some(len))?;
+        if let ::std::option::Option::Some(x) = &self.meta {
+            m.serialize_entry("_meta", x)?;
+        }
         m.serialize_entry("taskId", &self.task_id)?;
         m.serialize_entry("status", &self.status)?;
         if let ::std::option::Option::Some(x) = &self.status_message {
@@ -2109,7 +2175,7 @@ impl _serde::Serialize for TaskStatusNotificationParams2Arm4 {
         if let ::std::option::Option::Some(x) = &self.poll_interval_ms {
             m.serialize_entry("pollIntervalMs", x)?;
         }
-        glue::members(&mut m, &self.extra)?;
+        glue::members(&mut m, &self.additional)?;
         m.end()
     }
 }
@@ -2181,13 +2247,7 @@ impl _serde::Serialize for TaskStatus {
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            TaskStatus::Working(x) => _serde::Serialize::serialize(x, s),
-            TaskStatus::InputRequired(x) => _serde::Serialize::serialize(x, s),
-            TaskStatus::Completed(x) => _serde::Serialize::serialize(x, s),
-            TaskStatus::Failed(x) => _serde::Serialize::serialize(x, s),
-            TaskStatus::Cancelled(x) => _serde::Serialize::serialize(x, s),
-        }
+        s.serialize_str(self.as_str())
     }
 }
 impl<'de> _serde::Deserialize<'de> for TaskStatus {
@@ -2833,9 +2893,7 @@ impl _serde::Serialize for ElicitResultContentValueArm1 {
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
             ElicitResultContentValueArm1::String(x) => _serde::Serialize::serialize(x, s),
-            ElicitResultContentValueArm1::Integer(x) => {
-                _serde::Serialize::serialize(x, s)
-            }
+            ElicitResultContentValueArm1::Number(x) => _serde::Serialize::serialize(x, s),
             ElicitResultContentValueArm1::Boolean(x) => {
                 _serde::Serialize::serialize(x, s)
             }
@@ -3184,8 +3242,9 @@ impl _serde::Serialize for JSONValueArm2 {
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
             JSONValueArm2::String(x) => _serde::Serialize::serialize(x, s),
-            JSONValueArm2::Integer(x) => _serde::Serialize::serialize(x, s),
+            JSONValueArm2::Number(x) => _serde::Serialize::serialize(x, s),
             JSONValueArm2::Boolean(x) => _serde::Serialize::serialize(x, s),
+            JSONValueArm2::Null => s.serialize_unit(),
         }
     }
 }

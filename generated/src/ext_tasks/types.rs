@@ -171,38 +171,42 @@ pub struct CompletedTask {
     pub extra: crate::json::Map,
 }
 /// Schema: `#/$defs/CreateTaskResult/allOf/properties/status`.
-/// Decoding: told apart by which fields are present (the arm whose required fields are all present and that declares the most present fields wins; ties in schema order).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum CreateTaskResultStatus {
-    Working(lit::Working),
-    InputRequired(lit::InputRequired),
-    Completed(lit::Completed),
-    Failed(lit::Failed),
-    Cancelled(lit::Cancelled),
+    /// `"working"`
+    Working,
+    /// `"input_required"`
+    InputRequired,
+    /// `"completed"`
+    Completed,
+    /// `"failed"`
+    Failed,
+    /// `"cancelled"`
+    Cancelled,
 }
-impl ::std::convert::From<lit::Working> for CreateTaskResultStatus {
-    fn from(v: lit::Working) -> Self {
-        CreateTaskResultStatus::Working(v)
+impl CreateTaskResultStatus {
+    /// Every value, in schema order.
+    pub const ALL: &'static [CreateTaskResultStatus] = &[
+        CreateTaskResultStatus::Working,
+        CreateTaskResultStatus::InputRequired,
+        CreateTaskResultStatus::Completed,
+        CreateTaskResultStatus::Failed,
+        CreateTaskResultStatus::Cancelled,
+    ];
+    /// The wire spelling.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            CreateTaskResultStatus::Working => "working",
+            CreateTaskResultStatus::InputRequired => "input_required",
+            CreateTaskResultStatus::Completed => "completed",
+            CreateTaskResultStatus::Failed => "failed",
+            CreateTaskResultStatus::Cancelled => "cancelled",
+        }
     }
 }
-impl ::std::convert::From<lit::InputRequired> for CreateTaskResultStatus {
-    fn from(v: lit::InputRequired) -> Self {
-        CreateTaskResultStatus::InputRequired(v)
-    }
-}
-impl ::std::convert::From<lit::Completed> for CreateTaskResultStatus {
-    fn from(v: lit::Completed) -> Self {
-        CreateTaskResultStatus::Completed(v)
-    }
-}
-impl ::std::convert::From<lit::Failed> for CreateTaskResultStatus {
-    fn from(v: lit::Failed) -> Self {
-        CreateTaskResultStatus::Failed(v)
-    }
-}
-impl ::std::convert::From<lit::Cancelled> for CreateTaskResultStatus {
-    fn from(v: lit::Cancelled) -> Self {
-        CreateTaskResultStatus::Cancelled(v)
+impl ::std::fmt::Display for CreateTaskResultStatus {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 /// Schema: `#/$defs/CreateTaskResult/allOf/properties/ttlMs`.
@@ -663,7 +667,7 @@ pub struct GetTaskRequest {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-/// Schema: `#/$defs/GetTaskResult/allOf/anyOf/0/properties/ttlMs`.
+/// Schema: `#/$defs/GetTaskResult/anyOf/0/allOf/properties/ttlMs`.
 /// Decoding: told apart by JSON type.
 #[derive(Debug, Clone, PartialEq)]
 pub enum GetTaskResultArm0TtlMs {
@@ -695,9 +699,27 @@ impl ::std::convert::From<u32> for GetTaskResultArm0TtlMs {
         GetTaskResultArm0TtlMs::Integer(crate::json::Number::from(v))
     }
 }
-/// Schema: `#/$defs/GetTaskResult/allOf/anyOf/0`.
+/// Common result fields.
+///
+/// Refines [`Result`].
+///
+/// Schema: `#/$defs/GetTaskResult/anyOf/0/allOf`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetTaskResultArm0 {
+    /// Wire name: `_meta`.
+    /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
+    pub meta: ::std::option::Option<ResultMetaObject>,
+    /// Indicates the type of the result, which allows the client to determine
+    /// how to parse the result object.
+    ///
+    /// Servers implementing this protocol version MUST include this field.
+    /// For backward compatibility, when a client receives a result from a
+    /// server implementing an earlier protocol version (which does not include
+    /// `resultType`), the client MUST treat the absent field as `"complete"`.
+    ///
+    /// Wire name: `resultType`.
+    /// Optional on the wire from earlier-revision servers (RESULT-2): absent reads as `complete` and is not invented on re-encode.
+    pub result_type: ::std::option::Option<lit::Complete>,
     /// Wire name: `taskId`.
     pub task_id: ::std::string::String,
     /// Wire name: `status`.
@@ -713,10 +735,10 @@ pub struct GetTaskResultArm0 {
     pub ttl_ms: ::std::option::Option<GetTaskResultArm0TtlMs>,
     /// Wire name: `pollIntervalMs`.
     pub poll_interval_ms: ::std::option::Option<crate::json::Number>,
-    /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
-    pub extra: crate::json::Map,
+    /// Members beyond the declared ones (`additionalProperties`).
+    pub additional: crate::json::ObjectMap<crate::json::Value>,
 }
-/// Schema: `#/$defs/GetTaskResult/allOf/anyOf/1/properties/ttlMs`.
+/// Schema: `#/$defs/GetTaskResult/anyOf/1/allOf/properties/ttlMs`.
 /// Decoding: told apart by JSON type.
 #[derive(Debug, Clone, PartialEq)]
 pub enum GetTaskResultArm1TtlMs {
@@ -748,9 +770,27 @@ impl ::std::convert::From<u32> for GetTaskResultArm1TtlMs {
         GetTaskResultArm1TtlMs::Integer(crate::json::Number::from(v))
     }
 }
-/// Schema: `#/$defs/GetTaskResult/allOf/anyOf/1`.
+/// Common result fields.
+///
+/// Refines [`Result`].
+///
+/// Schema: `#/$defs/GetTaskResult/anyOf/1/allOf`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetTaskResultArm1 {
+    /// Wire name: `_meta`.
+    /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
+    pub meta: ::std::option::Option<ResultMetaObject>,
+    /// Indicates the type of the result, which allows the client to determine
+    /// how to parse the result object.
+    ///
+    /// Servers implementing this protocol version MUST include this field.
+    /// For backward compatibility, when a client receives a result from a
+    /// server implementing an earlier protocol version (which does not include
+    /// `resultType`), the client MUST treat the absent field as `"complete"`.
+    ///
+    /// Wire name: `resultType`.
+    /// Optional on the wire from earlier-revision servers (RESULT-2): absent reads as `complete` and is not invented on re-encode.
+    pub result_type: ::std::option::Option<lit::Complete>,
     /// Wire name: `taskId`.
     pub task_id: ::std::string::String,
     /// Wire name: `status`.
@@ -768,10 +808,10 @@ pub struct GetTaskResultArm1 {
     pub poll_interval_ms: ::std::option::Option<crate::json::Number>,
     /// Wire name: `inputRequests`.
     pub input_requests: InputRequests,
-    /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
-    pub extra: crate::json::Map,
+    /// Members beyond the declared ones (`additionalProperties`).
+    pub additional: crate::json::ObjectMap<crate::json::Value>,
 }
-/// Schema: `#/$defs/GetTaskResult/allOf/anyOf/2/properties/ttlMs`.
+/// Schema: `#/$defs/GetTaskResult/anyOf/2/allOf/properties/ttlMs`.
 /// Decoding: told apart by JSON type.
 #[derive(Debug, Clone, PartialEq)]
 pub enum GetTaskResultArm2TtlMs {
@@ -803,9 +843,27 @@ impl ::std::convert::From<u32> for GetTaskResultArm2TtlMs {
         GetTaskResultArm2TtlMs::Integer(crate::json::Number::from(v))
     }
 }
-/// Schema: `#/$defs/GetTaskResult/allOf/anyOf/2`.
+/// Common result fields.
+///
+/// Refines [`Result`].
+///
+/// Schema: `#/$defs/GetTaskResult/anyOf/2/allOf`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetTaskResultArm2 {
+    /// Wire name: `_meta`.
+    /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
+    pub meta: ::std::option::Option<ResultMetaObject>,
+    /// Indicates the type of the result, which allows the client to determine
+    /// how to parse the result object.
+    ///
+    /// Servers implementing this protocol version MUST include this field.
+    /// For backward compatibility, when a client receives a result from a
+    /// server implementing an earlier protocol version (which does not include
+    /// `resultType`), the client MUST treat the absent field as `"complete"`.
+    ///
+    /// Wire name: `resultType`.
+    /// Optional on the wire from earlier-revision servers (RESULT-2): absent reads as `complete` and is not invented on re-encode.
+    pub result_type: ::std::option::Option<lit::Complete>,
     /// Wire name: `taskId`.
     pub task_id: ::std::string::String,
     /// Wire name: `status`.
@@ -823,10 +881,10 @@ pub struct GetTaskResultArm2 {
     pub poll_interval_ms: ::std::option::Option<crate::json::Number>,
     /// Wire name: `result`.
     pub result: crate::json::ObjectMap<crate::json::Value>,
-    /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
-    pub extra: crate::json::Map,
+    /// Members beyond the declared ones (`additionalProperties`).
+    pub additional: crate::json::ObjectMap<crate::json::Value>,
 }
-/// Schema: `#/$defs/GetTaskResult/allOf/anyOf/3/properties/ttlMs`.
+/// Schema: `#/$defs/GetTaskResult/anyOf/3/allOf/properties/ttlMs`.
 /// Decoding: told apart by JSON type.
 #[derive(Debug, Clone, PartialEq)]
 pub enum GetTaskResultArm3TtlMs {
@@ -858,9 +916,27 @@ impl ::std::convert::From<u32> for GetTaskResultArm3TtlMs {
         GetTaskResultArm3TtlMs::Integer(crate::json::Number::from(v))
     }
 }
-/// Schema: `#/$defs/GetTaskResult/allOf/anyOf/3`.
+/// Common result fields.
+///
+/// Refines [`Result`].
+///
+/// Schema: `#/$defs/GetTaskResult/anyOf/3/allOf`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetTaskResultArm3 {
+    /// Wire name: `_meta`.
+    /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
+    pub meta: ::std::option::Option<ResultMetaObject>,
+    /// Indicates the type of the result, which allows the client to determine
+    /// how to parse the result object.
+    ///
+    /// Servers implementing this protocol version MUST include this field.
+    /// For backward compatibility, when a client receives a result from a
+    /// server implementing an earlier protocol version (which does not include
+    /// `resultType`), the client MUST treat the absent field as `"complete"`.
+    ///
+    /// Wire name: `resultType`.
+    /// Optional on the wire from earlier-revision servers (RESULT-2): absent reads as `complete` and is not invented on re-encode.
+    pub result_type: ::std::option::Option<lit::Complete>,
     /// Wire name: `taskId`.
     pub task_id: ::std::string::String,
     /// Wire name: `status`.
@@ -878,10 +954,10 @@ pub struct GetTaskResultArm3 {
     pub poll_interval_ms: ::std::option::Option<crate::json::Number>,
     /// Wire name: `error`.
     pub error: Error,
-    /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
-    pub extra: crate::json::Map,
+    /// Members beyond the declared ones (`additionalProperties`).
+    pub additional: crate::json::ObjectMap<crate::json::Value>,
 }
-/// Schema: `#/$defs/GetTaskResult/allOf/anyOf/4/properties/ttlMs`.
+/// Schema: `#/$defs/GetTaskResult/anyOf/4/allOf/properties/ttlMs`.
 /// Decoding: told apart by JSON type.
 #[derive(Debug, Clone, PartialEq)]
 pub enum GetTaskResultArm4TtlMs {
@@ -913,9 +989,27 @@ impl ::std::convert::From<u32> for GetTaskResultArm4TtlMs {
         GetTaskResultArm4TtlMs::Integer(crate::json::Number::from(v))
     }
 }
-/// Schema: `#/$defs/GetTaskResult/allOf/anyOf/4`.
+/// Common result fields.
+///
+/// Refines [`Result`].
+///
+/// Schema: `#/$defs/GetTaskResult/anyOf/4/allOf`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetTaskResultArm4 {
+    /// Wire name: `_meta`.
+    /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
+    pub meta: ::std::option::Option<ResultMetaObject>,
+    /// Indicates the type of the result, which allows the client to determine
+    /// how to parse the result object.
+    ///
+    /// Servers implementing this protocol version MUST include this field.
+    /// For backward compatibility, when a client receives a result from a
+    /// server implementing an earlier protocol version (which does not include
+    /// `resultType`), the client MUST treat the absent field as `"complete"`.
+    ///
+    /// Wire name: `resultType`.
+    /// Optional on the wire from earlier-revision servers (RESULT-2): absent reads as `complete` and is not invented on re-encode.
+    pub result_type: ::std::option::Option<lit::Complete>,
     /// Wire name: `taskId`.
     pub task_id: ::std::string::String,
     /// Wire name: `status`.
@@ -931,14 +1025,10 @@ pub struct GetTaskResultArm4 {
     pub ttl_ms: ::std::option::Option<GetTaskResultArm4TtlMs>,
     /// Wire name: `pollIntervalMs`.
     pub poll_interval_ms: ::std::option::Option<crate::json::Number>,
-    /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
-    pub extra: crate::json::Map,
+    /// Members beyond the declared ones (`additionalProperties`).
+    pub additional: crate::json::ObjectMap<crate::json::Value>,
 }
-/// Common result fields.
-///
-/// Refines [`Result`].
-///
-/// Schema: `#/$defs/GetTaskResult/allOf`.
+/// Schema: `#/$defs/GetTaskResult`.
 /// Decoding: told apart by the `status` constant.
 #[derive(Debug, Clone, PartialEq)]
 pub enum GetTaskResult {
@@ -1029,38 +1119,42 @@ pub struct InputRequiredTask {
     pub extra: crate::json::Map,
 }
 /// Schema: `#/$defs/Task/properties/status`.
-/// Decoding: told apart by which fields are present (the arm whose required fields are all present and that declares the most present fields wins; ties in schema order).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum TaskStatus2 {
-    Working(lit::Working),
-    InputRequired(lit::InputRequired),
-    Completed(lit::Completed),
-    Failed(lit::Failed),
-    Cancelled(lit::Cancelled),
+    /// `"working"`
+    Working,
+    /// `"input_required"`
+    InputRequired,
+    /// `"completed"`
+    Completed,
+    /// `"failed"`
+    Failed,
+    /// `"cancelled"`
+    Cancelled,
 }
-impl ::std::convert::From<lit::Working> for TaskStatus2 {
-    fn from(v: lit::Working) -> Self {
-        TaskStatus2::Working(v)
+impl TaskStatus2 {
+    /// Every value, in schema order.
+    pub const ALL: &'static [TaskStatus2] = &[
+        TaskStatus2::Working,
+        TaskStatus2::InputRequired,
+        TaskStatus2::Completed,
+        TaskStatus2::Failed,
+        TaskStatus2::Cancelled,
+    ];
+    /// The wire spelling.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            TaskStatus2::Working => "working",
+            TaskStatus2::InputRequired => "input_required",
+            TaskStatus2::Completed => "completed",
+            TaskStatus2::Failed => "failed",
+            TaskStatus2::Cancelled => "cancelled",
+        }
     }
 }
-impl ::std::convert::From<lit::InputRequired> for TaskStatus2 {
-    fn from(v: lit::InputRequired) -> Self {
-        TaskStatus2::InputRequired(v)
-    }
-}
-impl ::std::convert::From<lit::Completed> for TaskStatus2 {
-    fn from(v: lit::Completed) -> Self {
-        TaskStatus2::Completed(v)
-    }
-}
-impl ::std::convert::From<lit::Failed> for TaskStatus2 {
-    fn from(v: lit::Failed) -> Self {
-        TaskStatus2::Failed(v)
-    }
-}
-impl ::std::convert::From<lit::Cancelled> for TaskStatus2 {
-    fn from(v: lit::Cancelled) -> Self {
-        TaskStatus2::Cancelled(v)
+impl ::std::fmt::Display for TaskStatus2 {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 /// Schema: `#/$defs/Task/properties/ttlMs`.
@@ -1116,7 +1210,7 @@ pub struct Task {
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
-/// Schema: `#/$defs/TaskStatusNotificationParams/allOf/anyOf/0/properties/ttlMs`.
+/// Schema: `#/$defs/TaskStatusNotificationParams/anyOf/0/allOf/properties/ttlMs`.
 /// Decoding: told apart by JSON type.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TaskStatusNotificationParamsArm0TtlMs {
@@ -1149,9 +1243,16 @@ impl ::std::convert::From<u32> for TaskStatusNotificationParamsArm0TtlMs {
         TaskStatusNotificationParamsArm0TtlMs::Integer(crate::json::Number::from(v))
     }
 }
-/// Schema: `#/$defs/TaskStatusNotificationParams/allOf/anyOf/0`.
+/// Common params for any notification.
+///
+/// Refines [`NotificationParams`].
+///
+/// Schema: `#/$defs/TaskStatusNotificationParams/anyOf/0/allOf`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TaskStatusNotificationParamsArm0 {
+    /// Wire name: `_meta`.
+    /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
+    pub meta: ::std::option::Option<NotificationMetaObject>,
     /// Wire name: `taskId`.
     pub task_id: ::std::string::String,
     /// Wire name: `status`.
@@ -1167,10 +1268,10 @@ pub struct TaskStatusNotificationParamsArm0 {
     pub ttl_ms: ::std::option::Option<TaskStatusNotificationParamsArm0TtlMs>,
     /// Wire name: `pollIntervalMs`.
     pub poll_interval_ms: ::std::option::Option<crate::json::Number>,
-    /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
-    pub extra: crate::json::Map,
+    /// Members beyond the declared ones (`additionalProperties`).
+    pub additional: crate::json::ObjectMap<crate::json::Value>,
 }
-/// Schema: `#/$defs/TaskStatusNotificationParams/allOf/anyOf/1/properties/ttlMs`.
+/// Schema: `#/$defs/TaskStatusNotificationParams/anyOf/1/allOf/properties/ttlMs`.
 /// Decoding: told apart by JSON type.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TaskStatusNotificationParamsArm1TtlMs {
@@ -1203,9 +1304,16 @@ impl ::std::convert::From<u32> for TaskStatusNotificationParamsArm1TtlMs {
         TaskStatusNotificationParamsArm1TtlMs::Integer(crate::json::Number::from(v))
     }
 }
-/// Schema: `#/$defs/TaskStatusNotificationParams/allOf/anyOf/1`.
+/// Common params for any notification.
+///
+/// Refines [`NotificationParams`].
+///
+/// Schema: `#/$defs/TaskStatusNotificationParams/anyOf/1/allOf`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TaskStatusNotificationParamsArm1 {
+    /// Wire name: `_meta`.
+    /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
+    pub meta: ::std::option::Option<NotificationMetaObject>,
     /// Wire name: `taskId`.
     pub task_id: ::std::string::String,
     /// Wire name: `status`.
@@ -1223,10 +1331,10 @@ pub struct TaskStatusNotificationParamsArm1 {
     pub poll_interval_ms: ::std::option::Option<crate::json::Number>,
     /// Wire name: `inputRequests`.
     pub input_requests: InputRequests,
-    /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
-    pub extra: crate::json::Map,
+    /// Members beyond the declared ones (`additionalProperties`).
+    pub additional: crate::json::ObjectMap<crate::json::Value>,
 }
-/// Schema: `#/$defs/TaskStatusNotificationParams/allOf/anyOf/2/properties/ttlMs`.
+/// Schema: `#/$defs/TaskStatusNotificationParams/anyOf/2/allOf/properties/ttlMs`.
 /// Decoding: told apart by JSON type.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TaskStatusNotificationParamsArm2TtlMs {
@@ -1259,9 +1367,16 @@ impl ::std::convert::From<u32> for TaskStatusNotificationParamsArm2TtlMs {
         TaskStatusNotificationParamsArm2TtlMs::Integer(crate::json::Number::from(v))
     }
 }
-/// Schema: `#/$defs/TaskStatusNotificationParams/allOf/anyOf/2`.
+/// Common params for any notification.
+///
+/// Refines [`NotificationParams`].
+///
+/// Schema: `#/$defs/TaskStatusNotificationParams/anyOf/2/allOf`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TaskStatusNotificationParamsArm2 {
+    /// Wire name: `_meta`.
+    /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
+    pub meta: ::std::option::Option<NotificationMetaObject>,
     /// Wire name: `taskId`.
     pub task_id: ::std::string::String,
     /// Wire name: `status`.
@@ -1279,10 +1394,10 @@ pub struct TaskStatusNotificationParamsArm2 {
     pub poll_interval_ms: ::std::option::Option<crate::json::Number>,
     /// Wire name: `result`.
     pub result: crate::json::ObjectMap<crate::json::Value>,
-    /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
-    pub extra: crate::json::Map,
+    /// Members beyond the declared ones (`additionalProperties`).
+    pub additional: crate::json::ObjectMap<crate::json::Value>,
 }
-/// Schema: `#/$defs/TaskStatusNotificationParams/allOf/anyOf/3/properties/ttlMs`.
+/// Schema: `#/$defs/TaskStatusNotificationParams/anyOf/3/allOf/properties/ttlMs`.
 /// Decoding: told apart by JSON type.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TaskStatusNotificationParamsArm3TtlMs {
@@ -1315,9 +1430,16 @@ impl ::std::convert::From<u32> for TaskStatusNotificationParamsArm3TtlMs {
         TaskStatusNotificationParamsArm3TtlMs::Integer(crate::json::Number::from(v))
     }
 }
-/// Schema: `#/$defs/TaskStatusNotificationParams/allOf/anyOf/3`.
+/// Common params for any notification.
+///
+/// Refines [`NotificationParams`].
+///
+/// Schema: `#/$defs/TaskStatusNotificationParams/anyOf/3/allOf`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TaskStatusNotificationParamsArm3 {
+    /// Wire name: `_meta`.
+    /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
+    pub meta: ::std::option::Option<NotificationMetaObject>,
     /// Wire name: `taskId`.
     pub task_id: ::std::string::String,
     /// Wire name: `status`.
@@ -1335,10 +1457,10 @@ pub struct TaskStatusNotificationParamsArm3 {
     pub poll_interval_ms: ::std::option::Option<crate::json::Number>,
     /// Wire name: `error`.
     pub error: Error,
-    /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
-    pub extra: crate::json::Map,
+    /// Members beyond the declared ones (`additionalProperties`).
+    pub additional: crate::json::ObjectMap<crate::json::Value>,
 }
-/// Schema: `#/$defs/TaskStatusNotificationParams/allOf/anyOf/4/properties/ttlMs`.
+/// Schema: `#/$defs/TaskStatusNotificationParams/anyOf/4/allOf/properties/ttlMs`.
 /// Decoding: told apart by JSON type.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TaskStatusNotificationParamsArm4TtlMs {
@@ -1371,9 +1493,16 @@ impl ::std::convert::From<u32> for TaskStatusNotificationParamsArm4TtlMs {
         TaskStatusNotificationParamsArm4TtlMs::Integer(crate::json::Number::from(v))
     }
 }
-/// Schema: `#/$defs/TaskStatusNotificationParams/allOf/anyOf/4`.
+/// Common params for any notification.
+///
+/// Refines [`NotificationParams`].
+///
+/// Schema: `#/$defs/TaskStatusNotificationParams/anyOf/4/allOf`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TaskStatusNotificationParamsArm4 {
+    /// Wire name: `_meta`.
+    /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
+    pub meta: ::std::option::Option<NotificationMetaObject>,
     /// Wire name: `taskId`.
     pub task_id: ::std::string::String,
     /// Wire name: `status`.
@@ -1389,14 +1518,10 @@ pub struct TaskStatusNotificationParamsArm4 {
     pub ttl_ms: ::std::option::Option<TaskStatusNotificationParamsArm4TtlMs>,
     /// Wire name: `pollIntervalMs`.
     pub poll_interval_ms: ::std::option::Option<crate::json::Number>,
-    /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
-    pub extra: crate::json::Map,
+    /// Members beyond the declared ones (`additionalProperties`).
+    pub additional: crate::json::ObjectMap<crate::json::Value>,
 }
-/// Common params for any notification.
-///
-/// Refines [`NotificationParams`].
-///
-/// Schema: `#/$defs/TaskStatusNotificationParams/allOf`.
+/// Schema: `#/$defs/TaskStatusNotificationParams`.
 /// Decoding: told apart by the `status` constant.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TaskStatusNotificationParams {
@@ -1436,7 +1561,7 @@ for TaskStatusNotificationParams {
         TaskStatusNotificationParams::TaskStatusNotificationParamsArm4(v)
     }
 }
-/// Schema: `#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/0/properties/ttlMs`.
+/// Schema: `#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/0/allOf/properties/ttlMs`.
 /// Decoding: told apart by JSON type.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TaskStatusNotificationParams2Arm0TtlMs {
@@ -1469,9 +1594,16 @@ impl ::std::convert::From<u32> for TaskStatusNotificationParams2Arm0TtlMs {
         TaskStatusNotificationParams2Arm0TtlMs::Integer(crate::json::Number::from(v))
     }
 }
-/// Schema: `#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/0`.
+/// Common params for any notification.
+///
+/// Refines [`NotificationParams`].
+///
+/// Schema: `#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/0/allOf`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TaskStatusNotificationParams2Arm0 {
+    /// Wire name: `_meta`.
+    /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
+    pub meta: ::std::option::Option<NotificationMetaObject>,
     /// Wire name: `taskId`.
     pub task_id: ::std::string::String,
     /// Wire name: `status`.
@@ -1487,10 +1619,10 @@ pub struct TaskStatusNotificationParams2Arm0 {
     pub ttl_ms: ::std::option::Option<TaskStatusNotificationParams2Arm0TtlMs>,
     /// Wire name: `pollIntervalMs`.
     pub poll_interval_ms: ::std::option::Option<crate::json::Number>,
-    /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
-    pub extra: crate::json::Map,
+    /// Members beyond the declared ones (`additionalProperties`).
+    pub additional: crate::json::ObjectMap<crate::json::Value>,
 }
-/// Schema: `#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/1/properties/ttlMs`.
+/// Schema: `#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/1/allOf/properties/ttlMs`.
 /// Decoding: told apart by JSON type.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TaskStatusNotificationParams2Arm1TtlMs {
@@ -1523,9 +1655,16 @@ impl ::std::convert::From<u32> for TaskStatusNotificationParams2Arm1TtlMs {
         TaskStatusNotificationParams2Arm1TtlMs::Integer(crate::json::Number::from(v))
     }
 }
-/// Schema: `#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/1`.
+/// Common params for any notification.
+///
+/// Refines [`NotificationParams`].
+///
+/// Schema: `#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/1/allOf`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TaskStatusNotificationParams2Arm1 {
+    /// Wire name: `_meta`.
+    /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
+    pub meta: ::std::option::Option<NotificationMetaObject>,
     /// Wire name: `taskId`.
     pub task_id: ::std::string::String,
     /// Wire name: `status`.
@@ -1543,10 +1682,10 @@ pub struct TaskStatusNotificationParams2Arm1 {
     pub poll_interval_ms: ::std::option::Option<crate::json::Number>,
     /// Wire name: `inputRequests`.
     pub input_requests: InputRequests,
-    /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
-    pub extra: crate::json::Map,
+    /// Members beyond the declared ones (`additionalProperties`).
+    pub additional: crate::json::ObjectMap<crate::json::Value>,
 }
-/// Schema: `#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/2/properties/ttlMs`.
+/// Schema: `#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/2/allOf/properties/ttlMs`.
 /// Decoding: told apart by JSON type.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TaskStatusNotificationParams2Arm2TtlMs {
@@ -1579,9 +1718,16 @@ impl ::std::convert::From<u32> for TaskStatusNotificationParams2Arm2TtlMs {
         TaskStatusNotificationParams2Arm2TtlMs::Integer(crate::json::Number::from(v))
     }
 }
-/// Schema: `#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/2`.
+/// Common params for any notification.
+///
+/// Refines [`NotificationParams`].
+///
+/// Schema: `#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/2/allOf`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TaskStatusNotificationParams2Arm2 {
+    /// Wire name: `_meta`.
+    /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
+    pub meta: ::std::option::Option<NotificationMetaObject>,
     /// Wire name: `taskId`.
     pub task_id: ::std::string::String,
     /// Wire name: `status`.
@@ -1599,10 +1745,10 @@ pub struct TaskStatusNotificationParams2Arm2 {
     pub poll_interval_ms: ::std::option::Option<crate::json::Number>,
     /// Wire name: `result`.
     pub result: crate::json::ObjectMap<crate::json::Value>,
-    /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
-    pub extra: crate::json::Map,
+    /// Members beyond the declared ones (`additionalProperties`).
+    pub additional: crate::json::ObjectMap<crate::json::Value>,
 }
-/// Schema: `#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/3/properties/ttlMs`.
+/// Schema: `#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/3/allOf/properties/ttlMs`.
 /// Decoding: told apart by JSON type.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TaskStatusNotificationParams2Arm3TtlMs {
@@ -1635,9 +1781,16 @@ impl ::std::convert::From<u32> for TaskStatusNotificationParams2Arm3TtlMs {
         TaskStatusNotificationParams2Arm3TtlMs::Integer(crate::json::Number::from(v))
     }
 }
-/// Schema: `#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/3`.
+/// Common params for any notification.
+///
+/// Refines [`NotificationParams`].
+///
+/// Schema: `#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/3/allOf`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TaskStatusNotificationParams2Arm3 {
+    /// Wire name: `_meta`.
+    /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
+    pub meta: ::std::option::Option<NotificationMetaObject>,
     /// Wire name: `taskId`.
     pub task_id: ::std::string::String,
     /// Wire name: `status`.
@@ -1655,10 +1808,10 @@ pub struct TaskStatusNotificationParams2Arm3 {
     pub poll_interval_ms: ::std::option::Option<crate::json::Number>,
     /// Wire name: `error`.
     pub error: Error,
-    /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
-    pub extra: crate::json::Map,
+    /// Members beyond the declared ones (`additionalProperties`).
+    pub additional: crate::json::ObjectMap<crate::json::Value>,
 }
-/// Schema: `#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/4/properties/ttlMs`.
+/// Schema: `#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/4/allOf/properties/ttlMs`.
 /// Decoding: told apart by JSON type.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TaskStatusNotificationParams2Arm4TtlMs {
@@ -1691,9 +1844,16 @@ impl ::std::convert::From<u32> for TaskStatusNotificationParams2Arm4TtlMs {
         TaskStatusNotificationParams2Arm4TtlMs::Integer(crate::json::Number::from(v))
     }
 }
-/// Schema: `#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/4`.
+/// Common params for any notification.
+///
+/// Refines [`NotificationParams`].
+///
+/// Schema: `#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/4/allOf`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TaskStatusNotificationParams2Arm4 {
+    /// Wire name: `_meta`.
+    /// Presence is kept: `Some` of an empty object re-encodes as `{}`.
+    pub meta: ::std::option::Option<NotificationMetaObject>,
     /// Wire name: `taskId`.
     pub task_id: ::std::string::String,
     /// Wire name: `status`.
@@ -1709,14 +1869,10 @@ pub struct TaskStatusNotificationParams2Arm4 {
     pub ttl_ms: ::std::option::Option<TaskStatusNotificationParams2Arm4TtlMs>,
     /// Wire name: `pollIntervalMs`.
     pub poll_interval_ms: ::std::option::Option<crate::json::Number>,
-    /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
-    pub extra: crate::json::Map,
+    /// Members beyond the declared ones (`additionalProperties`).
+    pub additional: crate::json::ObjectMap<crate::json::Value>,
 }
-/// Common params for any notification.
-///
-/// Refines [`NotificationParams`].
-///
-/// Schema: `#/$defs/TaskStatusNotification/allOf/properties/params/allOf`.
+/// Schema: `#/$defs/TaskStatusNotification/allOf/properties/params`.
 /// Decoding: told apart by the `status` constant.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TaskStatusNotificationParams2 {
@@ -1767,48 +1923,48 @@ pub struct TaskStatusNotification {
     pub jsonrpc: lit::V2_0,
     /// Wire name: `method`.
     pub method: lit::NotificationsTasks,
-    /// Common params for any notification.
-    ///
-    /// Refines [`NotificationParams`].
-    ///
     /// Wire name: `params`.
     pub params: TaskStatusNotificationParams2,
     /// Members the schema does not declare: kept and re-emitted with the lossless policy, dropped with the lenient policy, rejected with the strict policy.
     pub extra: crate::json::Map,
 }
 /// Schema: `#/$defs/TaskStatus`.
-/// Decoding: told apart by which fields are present (the arm whose required fields are all present and that declares the most present fields wins; ties in schema order).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum TaskStatus {
-    Working(lit::Working),
-    InputRequired(lit::InputRequired),
-    Completed(lit::Completed),
-    Failed(lit::Failed),
-    Cancelled(lit::Cancelled),
+    /// `"working"`
+    Working,
+    /// `"input_required"`
+    InputRequired,
+    /// `"completed"`
+    Completed,
+    /// `"failed"`
+    Failed,
+    /// `"cancelled"`
+    Cancelled,
 }
-impl ::std::convert::From<lit::Working> for TaskStatus {
-    fn from(v: lit::Working) -> Self {
-        TaskStatus::Working(v)
+impl TaskStatus {
+    /// Every value, in schema order.
+    pub const ALL: &'static [TaskStatus] = &[
+        TaskStatus::Working,
+        TaskStatus::InputRequired,
+        TaskStatus::Completed,
+        TaskStatus::Failed,
+        TaskStatus::Cancelled,
+    ];
+    /// The wire spelling.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            TaskStatus::Working => "working",
+            TaskStatus::InputRequired => "input_required",
+            TaskStatus::Completed => "completed",
+            TaskStatus::Failed => "failed",
+            TaskStatus::Cancelled => "cancelled",
+        }
     }
 }
-impl ::std::convert::From<lit::InputRequired> for TaskStatus {
-    fn from(v: lit::InputRequired) -> Self {
-        TaskStatus::InputRequired(v)
-    }
-}
-impl ::std::convert::From<lit::Completed> for TaskStatus {
-    fn from(v: lit::Completed) -> Self {
-        TaskStatus::Completed(v)
-    }
-}
-impl ::std::convert::From<lit::Failed> for TaskStatus {
-    fn from(v: lit::Failed) -> Self {
-        TaskStatus::Failed(v)
-    }
-}
-impl ::std::convert::From<lit::Cancelled> for TaskStatus {
-    fn from(v: lit::Cancelled) -> Self {
-        TaskStatus::Cancelled(v)
+impl ::std::fmt::Display for TaskStatus {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 /// Schema: `#/$defs/TaskSubscriptionAcknowledgedNotifications`.
@@ -2372,7 +2528,7 @@ impl ::std::fmt::Display for ElicitResultAction {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ElicitResultContentValueArm1 {
     String(::std::string::String),
-    Integer(crate::json::Number),
+    Number(crate::json::Number),
     Boolean(bool),
 }
 impl ::std::convert::From<::std::string::String> for ElicitResultContentValueArm1 {
@@ -2382,7 +2538,7 @@ impl ::std::convert::From<::std::string::String> for ElicitResultContentValueArm
 }
 impl ::std::convert::From<crate::json::Number> for ElicitResultContentValueArm1 {
     fn from(v: crate::json::Number) -> Self {
-        ElicitResultContentValueArm1::Integer(v)
+        ElicitResultContentValueArm1::Number(v)
     }
 }
 impl ::std::convert::From<bool> for ElicitResultContentValueArm1 {
@@ -2397,22 +2553,22 @@ impl ::std::convert::From<&str> for ElicitResultContentValueArm1 {
 }
 impl ::std::convert::From<i64> for ElicitResultContentValueArm1 {
     fn from(v: i64) -> Self {
-        ElicitResultContentValueArm1::Integer(crate::json::Number::from(v))
+        ElicitResultContentValueArm1::Number(crate::json::Number::from(v))
     }
 }
 impl ::std::convert::From<i32> for ElicitResultContentValueArm1 {
     fn from(v: i32) -> Self {
-        ElicitResultContentValueArm1::Integer(crate::json::Number::from(v))
+        ElicitResultContentValueArm1::Number(crate::json::Number::from(v))
     }
 }
 impl ::std::convert::From<u64> for ElicitResultContentValueArm1 {
     fn from(v: u64) -> Self {
-        ElicitResultContentValueArm1::Integer(crate::json::Number::from(v))
+        ElicitResultContentValueArm1::Number(crate::json::Number::from(v))
     }
 }
 impl ::std::convert::From<u32> for ElicitResultContentValueArm1 {
     fn from(v: u32) -> Self {
-        ElicitResultContentValueArm1::Integer(crate::json::Number::from(v))
+        ElicitResultContentValueArm1::Number(crate::json::Number::from(v))
     }
 }
 /// Schema: `#/$defs/ElicitResult/properties/content/additionalProperties`.
@@ -2740,8 +2896,9 @@ pub struct JSONRPCRequest {
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONValueArm2 {
     String(::std::string::String),
-    Integer(crate::json::Number),
+    Number(crate::json::Number),
     Boolean(bool),
+    Null,
 }
 impl ::std::convert::From<::std::string::String> for JSONValueArm2 {
     fn from(v: ::std::string::String) -> Self {
@@ -2750,7 +2907,7 @@ impl ::std::convert::From<::std::string::String> for JSONValueArm2 {
 }
 impl ::std::convert::From<crate::json::Number> for JSONValueArm2 {
     fn from(v: crate::json::Number) -> Self {
-        JSONValueArm2::Integer(v)
+        JSONValueArm2::Number(v)
     }
 }
 impl ::std::convert::From<bool> for JSONValueArm2 {
@@ -2765,22 +2922,22 @@ impl ::std::convert::From<&str> for JSONValueArm2 {
 }
 impl ::std::convert::From<i64> for JSONValueArm2 {
     fn from(v: i64) -> Self {
-        JSONValueArm2::Integer(crate::json::Number::from(v))
+        JSONValueArm2::Number(crate::json::Number::from(v))
     }
 }
 impl ::std::convert::From<i32> for JSONValueArm2 {
     fn from(v: i32) -> Self {
-        JSONValueArm2::Integer(crate::json::Number::from(v))
+        JSONValueArm2::Number(crate::json::Number::from(v))
     }
 }
 impl ::std::convert::From<u64> for JSONValueArm2 {
     fn from(v: u64) -> Self {
-        JSONValueArm2::Integer(crate::json::Number::from(v))
+        JSONValueArm2::Number(crate::json::Number::from(v))
     }
 }
 impl ::std::convert::From<u32> for JSONValueArm2 {
     fn from(v: u32) -> Self {
-        JSONValueArm2::Integer(crate::json::Number::from(v))
+        JSONValueArm2::Number(crate::json::Number::from(v))
     }
 }
 /// Schema: `#/$defs/JSONValue`.

@@ -700,155 +700,16 @@ pub(crate) fn v_CompletedTask<'v, V: JsonView<'v>>(
     }
     ok
 }
-pub(crate) static U_CreateTaskResultStatus: rt::UnionDesc = rt::UnionDesc {
-    name: "CreateTaskResultStatus",
-    schema_path: "#/$defs/CreateTaskResult/allOf/properties/status",
-    arms: &[
-        rt::ArmDesc {
-            name: "Working",
-            types: &[rt::JType::String],
-            tag_values: &[],
-            tag_required: false,
-            required: &[],
-            declared: &[],
-        },
-        rt::ArmDesc {
-            name: "InputRequired",
-            types: &[rt::JType::String],
-            tag_values: &[],
-            tag_required: false,
-            required: &[],
-            declared: &[],
-        },
-        rt::ArmDesc {
-            name: "Completed",
-            types: &[rt::JType::String],
-            tag_values: &[],
-            tag_required: false,
-            required: &[],
-            declared: &[],
-        },
-        rt::ArmDesc {
-            name: "Failed",
-            types: &[rt::JType::String],
-            tag_values: &[],
-            tag_required: false,
-            required: &[],
-            declared: &[],
-        },
-        rt::ArmDesc {
-            name: "Cancelled",
-            types: &[rt::JType::String],
-            tag_values: &[],
-            tag_required: false,
-            required: &[],
-            declared: &[],
-        },
-    ],
-    tag: None,
-    result_type_arm: None,
-    type_list: false,
-};
-fn v_CreateTaskResultStatus_arm0<'v, V: JsonView<'v>>(
-    v: &V,
-    p: &Path<'_>,
-    cx: &mut Cx,
-) -> bool {
-    rt::check_const_str(
-        v,
-        "working",
-        p,
-        "#/$defs/CreateTaskResult/allOf/properties/status/anyOf/0/const",
-        cx,
-    )
-}
-fn v_CreateTaskResultStatus_arm1<'v, V: JsonView<'v>>(
-    v: &V,
-    p: &Path<'_>,
-    cx: &mut Cx,
-) -> bool {
-    rt::check_const_str(
-        v,
-        "input_required",
-        p,
-        "#/$defs/CreateTaskResult/allOf/properties/status/anyOf/1/const",
-        cx,
-    )
-}
-fn v_CreateTaskResultStatus_arm2<'v, V: JsonView<'v>>(
-    v: &V,
-    p: &Path<'_>,
-    cx: &mut Cx,
-) -> bool {
-    rt::check_const_str(
-        v,
-        "completed",
-        p,
-        "#/$defs/CreateTaskResult/allOf/properties/status/anyOf/2/const",
-        cx,
-    )
-}
-fn v_CreateTaskResultStatus_arm3<'v, V: JsonView<'v>>(
-    v: &V,
-    p: &Path<'_>,
-    cx: &mut Cx,
-) -> bool {
-    rt::check_const_str(
-        v,
-        "failed",
-        p,
-        "#/$defs/CreateTaskResult/allOf/properties/status/anyOf/3/const",
-        cx,
-    )
-}
-fn v_CreateTaskResultStatus_arm4<'v, V: JsonView<'v>>(
-    v: &V,
-    p: &Path<'_>,
-    cx: &mut Cx,
-) -> bool {
-    rt::check_const_str(
-        v,
-        "cancelled",
-        p,
-        "#/$defs/CreateTaskResult/allOf/properties/status/anyOf/4/const",
-        cx,
-    )
-}
-pub(crate) fn arms_CreateTaskResultStatus<'v, V: JsonView<'v>>() -> [rt::ArmFn<
-    V,
->; 5usize] {
-    [
-        v_CreateTaskResultStatus_arm0,
-        v_CreateTaskResultStatus_arm1,
-        v_CreateTaskResultStatus_arm2,
-        v_CreateTaskResultStatus_arm3,
-        v_CreateTaskResultStatus_arm4,
-    ]
-}
 pub(crate) fn v_CreateTaskResultStatus<'v, V: JsonView<'v>>(
     v: &V,
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
-    if !cx.is_collecting() {
-        let filter = rt::ArmFilter::new(v, &U_CreateTaskResultStatus);
-        let opts = cx.opts;
-        return (filter.admits(v, &U_CreateTaskResultStatus, 0usize, &opts)
-            && v_CreateTaskResultStatus_arm0(v, p, cx))
-            || (filter.admits(v, &U_CreateTaskResultStatus, 1usize, &opts)
-                && v_CreateTaskResultStatus_arm1(v, p, cx))
-            || (filter.admits(v, &U_CreateTaskResultStatus, 2usize, &opts)
-                && v_CreateTaskResultStatus_arm2(v, p, cx))
-            || (filter.admits(v, &U_CreateTaskResultStatus, 3usize, &opts)
-                && v_CreateTaskResultStatus_arm3(v, p, cx))
-            || (filter.admits(v, &U_CreateTaskResultStatus, 4usize, &opts)
-                && v_CreateTaskResultStatus_arm4(v, p, cx));
-    }
-    rt::check_union(
+    rt::check_enum_str(
         v,
-        &U_CreateTaskResultStatus,
-        &arms_CreateTaskResultStatus::<V>(),
+        &["working", "input_required", "completed", "failed", "cancelled"],
         p,
+        "#/$defs/CreateTaskResult/allOf/properties/status/enum",
         cx,
     )
 }
@@ -2695,7 +2556,7 @@ pub(crate) fn v_GetTaskRequest<'v, V: JsonView<'v>>(
 }
 pub(crate) static U_GetTaskResultArm0TtlMs: rt::UnionDesc = rt::UnionDesc {
     name: "GetTaskResultArm0TtlMs",
-    schema_path: "#/$defs/GetTaskResult/allOf/anyOf/0/properties/ttlMs",
+    schema_path: "#/$defs/GetTaskResult/anyOf/0/allOf/properties/ttlMs",
     arms: &[
         rt::ArmDesc {
             name: "Integer",
@@ -2727,7 +2588,7 @@ fn v_GetTaskResultArm0TtlMs_arm0<'v, V: JsonView<'v>>(
         v,
         rt::JType::Integer,
         p,
-        "#/$defs/GetTaskResult/allOf/anyOf/0/properties/ttlMs/anyOf/0/type",
+        "#/$defs/GetTaskResult/anyOf/0/allOf/properties/ttlMs/anyOf/0/type",
         cx,
     )
         && (true
@@ -2735,14 +2596,14 @@ fn v_GetTaskResultArm0TtlMs_arm0<'v, V: JsonView<'v>>(
                 v,
                 -9007199254740991f64,
                 p,
-                "#/$defs/GetTaskResult/allOf/anyOf/0/properties/ttlMs/anyOf/0/minimum",
+                "#/$defs/GetTaskResult/anyOf/0/allOf/properties/ttlMs/anyOf/0/minimum",
                 cx,
             )
             & rt::check_maximum(
                 v,
                 9007199254740991f64,
                 p,
-                "#/$defs/GetTaskResult/allOf/anyOf/0/properties/ttlMs/anyOf/0/maximum",
+                "#/$defs/GetTaskResult/anyOf/0/allOf/properties/ttlMs/anyOf/0/maximum",
                 cx,
             ))
 }
@@ -2755,7 +2616,7 @@ fn v_GetTaskResultArm0TtlMs_arm1<'v, V: JsonView<'v>>(
         v,
         rt::JType::Null,
         p,
-        "#/$defs/GetTaskResult/allOf/anyOf/0/properties/ttlMs/anyOf/1/type",
+        "#/$defs/GetTaskResult/anyOf/0/allOf/properties/ttlMs/anyOf/1/type",
         cx,
     )
 }
@@ -2794,7 +2655,7 @@ pub(crate) fn v_GetTaskResultArm0<'v, V: JsonView<'v>>(
         v,
         rt::JType::Object,
         p,
-        "#/$defs/GetTaskResult/allOf/anyOf/0/type",
+        "#/$defs/GetTaskResult/anyOf/0/allOf/type",
         cx,
     ) {
         return false;
@@ -2803,9 +2664,9 @@ pub(crate) fn v_GetTaskResultArm0<'v, V: JsonView<'v>>(
     if cx.is_collecting() {
         ok = rt::check_required(
             v,
-            &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs"],
+            &["resultType", "taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs"],
             p,
-            "#/$defs/GetTaskResult/allOf/anyOf/0/required",
+            "#/$defs/GetTaskResult/anyOf/0/allOf/required",
             cx,
         );
     }
@@ -2815,23 +2676,34 @@ pub(crate) fn v_GetTaskResultArm0<'v, V: JsonView<'v>>(
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "taskId" => {
+            "_meta" => v_ResultMetaObject(v, p, cx),
+            "resultType" => {
                 seen |= 1u64;
+                rt::check_const_str(
+                    v,
+                    "complete",
+                    p,
+                    "#/$defs/GetTaskResult/anyOf/0/allOf/properties/resultType/const",
+                    cx,
+                )
+            }
+            "taskId" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/GetTaskResult/allOf/anyOf/0/properties/taskId/type",
+                    "#/$defs/GetTaskResult/anyOf/0/allOf/properties/taskId/type",
                     cx,
                 )
             }
             "status" => {
-                seen |= 2u64;
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "working",
                     p,
-                    "#/$defs/GetTaskResult/allOf/anyOf/0/properties/status/const",
+                    "#/$defs/GetTaskResult/anyOf/0/allOf/properties/status/const",
                     cx,
                 )
             }
@@ -2840,32 +2712,32 @@ pub(crate) fn v_GetTaskResultArm0<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/GetTaskResult/allOf/anyOf/0/properties/statusMessage/type",
+                    "#/$defs/GetTaskResult/anyOf/0/allOf/properties/statusMessage/type",
                     cx,
                 )
             }
             "createdAt" => {
-                seen |= 4u64;
-                rt::check_type(
-                    v,
-                    rt::JType::String,
-                    p,
-                    "#/$defs/GetTaskResult/allOf/anyOf/0/properties/createdAt/type",
-                    cx,
-                )
-            }
-            "lastUpdatedAt" => {
                 seen |= 8u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/GetTaskResult/allOf/anyOf/0/properties/lastUpdatedAt/type",
+                    "#/$defs/GetTaskResult/anyOf/0/allOf/properties/createdAt/type",
+                    cx,
+                )
+            }
+            "lastUpdatedAt" => {
+                seen |= 16u64;
+                rt::check_type(
+                    v,
+                    rt::JType::String,
+                    p,
+                    "#/$defs/GetTaskResult/anyOf/0/allOf/properties/lastUpdatedAt/type",
                     cx,
                 )
             }
             "ttlMs" => {
-                seen |= 16u64;
+                seen |= 32u64;
                 v_GetTaskResultArm0TtlMs(v, p, cx)
             }
             "pollIntervalMs" => {
@@ -2873,7 +2745,7 @@ pub(crate) fn v_GetTaskResultArm0<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::Integer,
                     p,
-                    "#/$defs/GetTaskResult/allOf/anyOf/0/properties/pollIntervalMs/type",
+                    "#/$defs/GetTaskResult/anyOf/0/allOf/properties/pollIntervalMs/type",
                     cx,
                 )
                     && (true
@@ -2881,18 +2753,18 @@ pub(crate) fn v_GetTaskResultArm0<'v, V: JsonView<'v>>(
                             v,
                             -9007199254740991f64,
                             p,
-                            "#/$defs/GetTaskResult/allOf/anyOf/0/properties/pollIntervalMs/minimum",
+                            "#/$defs/GetTaskResult/anyOf/0/allOf/properties/pollIntervalMs/minimum",
                             cx,
                         )
                         & rt::check_maximum(
                             v,
                             9007199254740991f64,
                             p,
-                            "#/$defs/GetTaskResult/allOf/anyOf/0/properties/pollIntervalMs/maximum",
+                            "#/$defs/GetTaskResult/anyOf/0/allOf/properties/pollIntervalMs/maximum",
                             cx,
                         ))
             }
-            _ => rt::reject_unknown_key(&k, p, "#/$defs/GetTaskResult/allOf/anyOf/0", cx),
+            _ => true,
         };
         if !r {
             ok = false;
@@ -2901,12 +2773,12 @@ pub(crate) fn v_GetTaskResultArm0<'v, V: JsonView<'v>>(
             }
         }
     }
-    if seen != 31u64 && !cx.is_collecting() {
+    if seen != 63u64 && !cx.is_collecting() {
         return rt::check_required(
             v,
-            &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs"],
+            &["resultType", "taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs"],
             p,
-            "#/$defs/GetTaskResult/allOf/anyOf/0/required",
+            "#/$defs/GetTaskResult/anyOf/0/allOf/required",
             cx,
         );
     }
@@ -2914,7 +2786,7 @@ pub(crate) fn v_GetTaskResultArm0<'v, V: JsonView<'v>>(
 }
 pub(crate) static U_GetTaskResultArm1TtlMs: rt::UnionDesc = rt::UnionDesc {
     name: "GetTaskResultArm1TtlMs",
-    schema_path: "#/$defs/GetTaskResult/allOf/anyOf/1/properties/ttlMs",
+    schema_path: "#/$defs/GetTaskResult/anyOf/1/allOf/properties/ttlMs",
     arms: &[
         rt::ArmDesc {
             name: "Integer",
@@ -2946,7 +2818,7 @@ fn v_GetTaskResultArm1TtlMs_arm0<'v, V: JsonView<'v>>(
         v,
         rt::JType::Integer,
         p,
-        "#/$defs/GetTaskResult/allOf/anyOf/1/properties/ttlMs/anyOf/0/type",
+        "#/$defs/GetTaskResult/anyOf/1/allOf/properties/ttlMs/anyOf/0/type",
         cx,
     )
         && (true
@@ -2954,14 +2826,14 @@ fn v_GetTaskResultArm1TtlMs_arm0<'v, V: JsonView<'v>>(
                 v,
                 -9007199254740991f64,
                 p,
-                "#/$defs/GetTaskResult/allOf/anyOf/1/properties/ttlMs/anyOf/0/minimum",
+                "#/$defs/GetTaskResult/anyOf/1/allOf/properties/ttlMs/anyOf/0/minimum",
                 cx,
             )
             & rt::check_maximum(
                 v,
                 9007199254740991f64,
                 p,
-                "#/$defs/GetTaskResult/allOf/anyOf/1/properties/ttlMs/anyOf/0/maximum",
+                "#/$defs/GetTaskResult/anyOf/1/allOf/properties/ttlMs/anyOf/0/maximum",
                 cx,
             ))
 }
@@ -2974,7 +2846,7 @@ fn v_GetTaskResultArm1TtlMs_arm1<'v, V: JsonView<'v>>(
         v,
         rt::JType::Null,
         p,
-        "#/$defs/GetTaskResult/allOf/anyOf/1/properties/ttlMs/anyOf/1/type",
+        "#/$defs/GetTaskResult/anyOf/1/allOf/properties/ttlMs/anyOf/1/type",
         cx,
     )
 }
@@ -3013,7 +2885,7 @@ pub(crate) fn v_GetTaskResultArm1<'v, V: JsonView<'v>>(
         v,
         rt::JType::Object,
         p,
-        "#/$defs/GetTaskResult/allOf/anyOf/1/type",
+        "#/$defs/GetTaskResult/anyOf/1/allOf/type",
         cx,
     ) {
         return false;
@@ -3023,6 +2895,7 @@ pub(crate) fn v_GetTaskResultArm1<'v, V: JsonView<'v>>(
         ok = rt::check_required(
             v,
             &[
+                "resultType",
                 "taskId",
                 "status",
                 "createdAt",
@@ -3031,7 +2904,7 @@ pub(crate) fn v_GetTaskResultArm1<'v, V: JsonView<'v>>(
                 "inputRequests",
             ],
             p,
-            "#/$defs/GetTaskResult/allOf/anyOf/1/required",
+            "#/$defs/GetTaskResult/anyOf/1/allOf/required",
             cx,
         );
     }
@@ -3041,23 +2914,34 @@ pub(crate) fn v_GetTaskResultArm1<'v, V: JsonView<'v>>(
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "taskId" => {
+            "_meta" => v_ResultMetaObject(v, p, cx),
+            "resultType" => {
                 seen |= 1u64;
+                rt::check_const_str(
+                    v,
+                    "complete",
+                    p,
+                    "#/$defs/GetTaskResult/anyOf/1/allOf/properties/resultType/const",
+                    cx,
+                )
+            }
+            "taskId" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/GetTaskResult/allOf/anyOf/1/properties/taskId/type",
+                    "#/$defs/GetTaskResult/anyOf/1/allOf/properties/taskId/type",
                     cx,
                 )
             }
             "status" => {
-                seen |= 2u64;
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "input_required",
                     p,
-                    "#/$defs/GetTaskResult/allOf/anyOf/1/properties/status/const",
+                    "#/$defs/GetTaskResult/anyOf/1/allOf/properties/status/const",
                     cx,
                 )
             }
@@ -3066,32 +2950,32 @@ pub(crate) fn v_GetTaskResultArm1<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/GetTaskResult/allOf/anyOf/1/properties/statusMessage/type",
+                    "#/$defs/GetTaskResult/anyOf/1/allOf/properties/statusMessage/type",
                     cx,
                 )
             }
             "createdAt" => {
-                seen |= 4u64;
-                rt::check_type(
-                    v,
-                    rt::JType::String,
-                    p,
-                    "#/$defs/GetTaskResult/allOf/anyOf/1/properties/createdAt/type",
-                    cx,
-                )
-            }
-            "lastUpdatedAt" => {
                 seen |= 8u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/GetTaskResult/allOf/anyOf/1/properties/lastUpdatedAt/type",
+                    "#/$defs/GetTaskResult/anyOf/1/allOf/properties/createdAt/type",
+                    cx,
+                )
+            }
+            "lastUpdatedAt" => {
+                seen |= 16u64;
+                rt::check_type(
+                    v,
+                    rt::JType::String,
+                    p,
+                    "#/$defs/GetTaskResult/anyOf/1/allOf/properties/lastUpdatedAt/type",
                     cx,
                 )
             }
             "ttlMs" => {
-                seen |= 16u64;
+                seen |= 32u64;
                 v_GetTaskResultArm1TtlMs(v, p, cx)
             }
             "pollIntervalMs" => {
@@ -3099,7 +2983,7 @@ pub(crate) fn v_GetTaskResultArm1<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::Integer,
                     p,
-                    "#/$defs/GetTaskResult/allOf/anyOf/1/properties/pollIntervalMs/type",
+                    "#/$defs/GetTaskResult/anyOf/1/allOf/properties/pollIntervalMs/type",
                     cx,
                 )
                     && (true
@@ -3107,22 +2991,22 @@ pub(crate) fn v_GetTaskResultArm1<'v, V: JsonView<'v>>(
                             v,
                             -9007199254740991f64,
                             p,
-                            "#/$defs/GetTaskResult/allOf/anyOf/1/properties/pollIntervalMs/minimum",
+                            "#/$defs/GetTaskResult/anyOf/1/allOf/properties/pollIntervalMs/minimum",
                             cx,
                         )
                         & rt::check_maximum(
                             v,
                             9007199254740991f64,
                             p,
-                            "#/$defs/GetTaskResult/allOf/anyOf/1/properties/pollIntervalMs/maximum",
+                            "#/$defs/GetTaskResult/anyOf/1/allOf/properties/pollIntervalMs/maximum",
                             cx,
                         ))
             }
             "inputRequests" => {
-                seen |= 32u64;
+                seen |= 64u64;
                 v_InputRequests(v, p, cx)
             }
-            _ => rt::reject_unknown_key(&k, p, "#/$defs/GetTaskResult/allOf/anyOf/1", cx),
+            _ => true,
         };
         if !r {
             ok = false;
@@ -3131,10 +3015,11 @@ pub(crate) fn v_GetTaskResultArm1<'v, V: JsonView<'v>>(
             }
         }
     }
-    if seen != 63u64 && !cx.is_collecting() {
+    if seen != 127u64 && !cx.is_collecting() {
         return rt::check_required(
             v,
             &[
+                "resultType",
                 "taskId",
                 "status",
                 "createdAt",
@@ -3143,7 +3028,7 @@ pub(crate) fn v_GetTaskResultArm1<'v, V: JsonView<'v>>(
                 "inputRequests",
             ],
             p,
-            "#/$defs/GetTaskResult/allOf/anyOf/1/required",
+            "#/$defs/GetTaskResult/anyOf/1/allOf/required",
             cx,
         );
     }
@@ -3151,7 +3036,7 @@ pub(crate) fn v_GetTaskResultArm1<'v, V: JsonView<'v>>(
 }
 pub(crate) static U_GetTaskResultArm2TtlMs: rt::UnionDesc = rt::UnionDesc {
     name: "GetTaskResultArm2TtlMs",
-    schema_path: "#/$defs/GetTaskResult/allOf/anyOf/2/properties/ttlMs",
+    schema_path: "#/$defs/GetTaskResult/anyOf/2/allOf/properties/ttlMs",
     arms: &[
         rt::ArmDesc {
             name: "Integer",
@@ -3183,7 +3068,7 @@ fn v_GetTaskResultArm2TtlMs_arm0<'v, V: JsonView<'v>>(
         v,
         rt::JType::Integer,
         p,
-        "#/$defs/GetTaskResult/allOf/anyOf/2/properties/ttlMs/anyOf/0/type",
+        "#/$defs/GetTaskResult/anyOf/2/allOf/properties/ttlMs/anyOf/0/type",
         cx,
     )
         && (true
@@ -3191,14 +3076,14 @@ fn v_GetTaskResultArm2TtlMs_arm0<'v, V: JsonView<'v>>(
                 v,
                 -9007199254740991f64,
                 p,
-                "#/$defs/GetTaskResult/allOf/anyOf/2/properties/ttlMs/anyOf/0/minimum",
+                "#/$defs/GetTaskResult/anyOf/2/allOf/properties/ttlMs/anyOf/0/minimum",
                 cx,
             )
             & rt::check_maximum(
                 v,
                 9007199254740991f64,
                 p,
-                "#/$defs/GetTaskResult/allOf/anyOf/2/properties/ttlMs/anyOf/0/maximum",
+                "#/$defs/GetTaskResult/anyOf/2/allOf/properties/ttlMs/anyOf/0/maximum",
                 cx,
             ))
 }
@@ -3211,7 +3096,7 @@ fn v_GetTaskResultArm2TtlMs_arm1<'v, V: JsonView<'v>>(
         v,
         rt::JType::Null,
         p,
-        "#/$defs/GetTaskResult/allOf/anyOf/2/properties/ttlMs/anyOf/1/type",
+        "#/$defs/GetTaskResult/anyOf/2/allOf/properties/ttlMs/anyOf/1/type",
         cx,
     )
 }
@@ -3250,7 +3135,7 @@ pub(crate) fn v_GetTaskResultArm2<'v, V: JsonView<'v>>(
         v,
         rt::JType::Object,
         p,
-        "#/$defs/GetTaskResult/allOf/anyOf/2/type",
+        "#/$defs/GetTaskResult/anyOf/2/allOf/type",
         cx,
     ) {
         return false;
@@ -3259,9 +3144,17 @@ pub(crate) fn v_GetTaskResultArm2<'v, V: JsonView<'v>>(
     if cx.is_collecting() {
         ok = rt::check_required(
             v,
-            &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs", "result"],
+            &[
+                "resultType",
+                "taskId",
+                "status",
+                "createdAt",
+                "lastUpdatedAt",
+                "ttlMs",
+                "result",
+            ],
             p,
-            "#/$defs/GetTaskResult/allOf/anyOf/2/required",
+            "#/$defs/GetTaskResult/anyOf/2/allOf/required",
             cx,
         );
     }
@@ -3271,23 +3164,34 @@ pub(crate) fn v_GetTaskResultArm2<'v, V: JsonView<'v>>(
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "taskId" => {
+            "_meta" => v_ResultMetaObject(v, p, cx),
+            "resultType" => {
                 seen |= 1u64;
+                rt::check_const_str(
+                    v,
+                    "complete",
+                    p,
+                    "#/$defs/GetTaskResult/anyOf/2/allOf/properties/resultType/const",
+                    cx,
+                )
+            }
+            "taskId" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/GetTaskResult/allOf/anyOf/2/properties/taskId/type",
+                    "#/$defs/GetTaskResult/anyOf/2/allOf/properties/taskId/type",
                     cx,
                 )
             }
             "status" => {
-                seen |= 2u64;
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "completed",
                     p,
-                    "#/$defs/GetTaskResult/allOf/anyOf/2/properties/status/const",
+                    "#/$defs/GetTaskResult/anyOf/2/allOf/properties/status/const",
                     cx,
                 )
             }
@@ -3296,32 +3200,32 @@ pub(crate) fn v_GetTaskResultArm2<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/GetTaskResult/allOf/anyOf/2/properties/statusMessage/type",
+                    "#/$defs/GetTaskResult/anyOf/2/allOf/properties/statusMessage/type",
                     cx,
                 )
             }
             "createdAt" => {
-                seen |= 4u64;
-                rt::check_type(
-                    v,
-                    rt::JType::String,
-                    p,
-                    "#/$defs/GetTaskResult/allOf/anyOf/2/properties/createdAt/type",
-                    cx,
-                )
-            }
-            "lastUpdatedAt" => {
                 seen |= 8u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/GetTaskResult/allOf/anyOf/2/properties/lastUpdatedAt/type",
+                    "#/$defs/GetTaskResult/anyOf/2/allOf/properties/createdAt/type",
+                    cx,
+                )
+            }
+            "lastUpdatedAt" => {
+                seen |= 16u64;
+                rt::check_type(
+                    v,
+                    rt::JType::String,
+                    p,
+                    "#/$defs/GetTaskResult/anyOf/2/allOf/properties/lastUpdatedAt/type",
                     cx,
                 )
             }
             "ttlMs" => {
-                seen |= 16u64;
+                seen |= 32u64;
                 v_GetTaskResultArm2TtlMs(v, p, cx)
             }
             "pollIntervalMs" => {
@@ -3329,7 +3233,7 @@ pub(crate) fn v_GetTaskResultArm2<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::Integer,
                     p,
-                    "#/$defs/GetTaskResult/allOf/anyOf/2/properties/pollIntervalMs/type",
+                    "#/$defs/GetTaskResult/anyOf/2/allOf/properties/pollIntervalMs/type",
                     cx,
                 )
                     && (true
@@ -3337,28 +3241,28 @@ pub(crate) fn v_GetTaskResultArm2<'v, V: JsonView<'v>>(
                             v,
                             -9007199254740991f64,
                             p,
-                            "#/$defs/GetTaskResult/allOf/anyOf/2/properties/pollIntervalMs/minimum",
+                            "#/$defs/GetTaskResult/anyOf/2/allOf/properties/pollIntervalMs/minimum",
                             cx,
                         )
                         & rt::check_maximum(
                             v,
                             9007199254740991f64,
                             p,
-                            "#/$defs/GetTaskResult/allOf/anyOf/2/properties/pollIntervalMs/maximum",
+                            "#/$defs/GetTaskResult/anyOf/2/allOf/properties/pollIntervalMs/maximum",
                             cx,
                         ))
             }
             "result" => {
-                seen |= 32u64;
+                seen |= 64u64;
                 rt::check_type(
                     v,
                     rt::JType::Object,
                     p,
-                    "#/$defs/GetTaskResult/allOf/anyOf/2/properties/result/type",
+                    "#/$defs/GetTaskResult/anyOf/2/allOf/properties/result/type",
                     cx,
                 )
             }
-            _ => rt::reject_unknown_key(&k, p, "#/$defs/GetTaskResult/allOf/anyOf/2", cx),
+            _ => true,
         };
         if !r {
             ok = false;
@@ -3367,12 +3271,20 @@ pub(crate) fn v_GetTaskResultArm2<'v, V: JsonView<'v>>(
             }
         }
     }
-    if seen != 63u64 && !cx.is_collecting() {
+    if seen != 127u64 && !cx.is_collecting() {
         return rt::check_required(
             v,
-            &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs", "result"],
+            &[
+                "resultType",
+                "taskId",
+                "status",
+                "createdAt",
+                "lastUpdatedAt",
+                "ttlMs",
+                "result",
+            ],
             p,
-            "#/$defs/GetTaskResult/allOf/anyOf/2/required",
+            "#/$defs/GetTaskResult/anyOf/2/allOf/required",
             cx,
         );
     }
@@ -3380,7 +3292,7 @@ pub(crate) fn v_GetTaskResultArm2<'v, V: JsonView<'v>>(
 }
 pub(crate) static U_GetTaskResultArm3TtlMs: rt::UnionDesc = rt::UnionDesc {
     name: "GetTaskResultArm3TtlMs",
-    schema_path: "#/$defs/GetTaskResult/allOf/anyOf/3/properties/ttlMs",
+    schema_path: "#/$defs/GetTaskResult/anyOf/3/allOf/properties/ttlMs",
     arms: &[
         rt::ArmDesc {
             name: "Integer",
@@ -3412,7 +3324,7 @@ fn v_GetTaskResultArm3TtlMs_arm0<'v, V: JsonView<'v>>(
         v,
         rt::JType::Integer,
         p,
-        "#/$defs/GetTaskResult/allOf/anyOf/3/properties/ttlMs/anyOf/0/type",
+        "#/$defs/GetTaskResult/anyOf/3/allOf/properties/ttlMs/anyOf/0/type",
         cx,
     )
         && (true
@@ -3420,14 +3332,14 @@ fn v_GetTaskResultArm3TtlMs_arm0<'v, V: JsonView<'v>>(
                 v,
                 -9007199254740991f64,
                 p,
-                "#/$defs/GetTaskResult/allOf/anyOf/3/properties/ttlMs/anyOf/0/minimum",
+                "#/$defs/GetTaskResult/anyOf/3/allOf/properties/ttlMs/anyOf/0/minimum",
                 cx,
             )
             & rt::check_maximum(
                 v,
                 9007199254740991f64,
                 p,
-                "#/$defs/GetTaskResult/allOf/anyOf/3/properties/ttlMs/anyOf/0/maximum",
+                "#/$defs/GetTaskResult/anyOf/3/allOf/properties/ttlMs/anyOf/0/maximum",
                 cx,
             ))
 }
@@ -3440,7 +3352,7 @@ fn v_GetTaskResultArm3TtlMs_arm1<'v, V: JsonView<'v>>(
         v,
         rt::JType::Null,
         p,
-        "#/$defs/GetTaskResult/allOf/anyOf/3/properties/ttlMs/anyOf/1/type",
+        "#/$defs/GetTaskResult/anyOf/3/allOf/properties/ttlMs/anyOf/1/type",
         cx,
     )
 }
@@ -3479,7 +3391,7 @@ pub(crate) fn v_GetTaskResultArm3<'v, V: JsonView<'v>>(
         v,
         rt::JType::Object,
         p,
-        "#/$defs/GetTaskResult/allOf/anyOf/3/type",
+        "#/$defs/GetTaskResult/anyOf/3/allOf/type",
         cx,
     ) {
         return false;
@@ -3488,9 +3400,17 @@ pub(crate) fn v_GetTaskResultArm3<'v, V: JsonView<'v>>(
     if cx.is_collecting() {
         ok = rt::check_required(
             v,
-            &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs", "error"],
+            &[
+                "resultType",
+                "taskId",
+                "status",
+                "createdAt",
+                "lastUpdatedAt",
+                "ttlMs",
+                "error",
+            ],
             p,
-            "#/$defs/GetTaskResult/allOf/anyOf/3/required",
+            "#/$defs/GetTaskResult/anyOf/3/allOf/required",
             cx,
         );
     }
@@ -3500,23 +3420,34 @@ pub(crate) fn v_GetTaskResultArm3<'v, V: JsonView<'v>>(
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "taskId" => {
+            "_meta" => v_ResultMetaObject(v, p, cx),
+            "resultType" => {
                 seen |= 1u64;
+                rt::check_const_str(
+                    v,
+                    "complete",
+                    p,
+                    "#/$defs/GetTaskResult/anyOf/3/allOf/properties/resultType/const",
+                    cx,
+                )
+            }
+            "taskId" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/GetTaskResult/allOf/anyOf/3/properties/taskId/type",
+                    "#/$defs/GetTaskResult/anyOf/3/allOf/properties/taskId/type",
                     cx,
                 )
             }
             "status" => {
-                seen |= 2u64;
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "failed",
                     p,
-                    "#/$defs/GetTaskResult/allOf/anyOf/3/properties/status/const",
+                    "#/$defs/GetTaskResult/anyOf/3/allOf/properties/status/const",
                     cx,
                 )
             }
@@ -3525,32 +3456,32 @@ pub(crate) fn v_GetTaskResultArm3<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/GetTaskResult/allOf/anyOf/3/properties/statusMessage/type",
+                    "#/$defs/GetTaskResult/anyOf/3/allOf/properties/statusMessage/type",
                     cx,
                 )
             }
             "createdAt" => {
-                seen |= 4u64;
-                rt::check_type(
-                    v,
-                    rt::JType::String,
-                    p,
-                    "#/$defs/GetTaskResult/allOf/anyOf/3/properties/createdAt/type",
-                    cx,
-                )
-            }
-            "lastUpdatedAt" => {
                 seen |= 8u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/GetTaskResult/allOf/anyOf/3/properties/lastUpdatedAt/type",
+                    "#/$defs/GetTaskResult/anyOf/3/allOf/properties/createdAt/type",
+                    cx,
+                )
+            }
+            "lastUpdatedAt" => {
+                seen |= 16u64;
+                rt::check_type(
+                    v,
+                    rt::JType::String,
+                    p,
+                    "#/$defs/GetTaskResult/anyOf/3/allOf/properties/lastUpdatedAt/type",
                     cx,
                 )
             }
             "ttlMs" => {
-                seen |= 16u64;
+                seen |= 32u64;
                 v_GetTaskResultArm3TtlMs(v, p, cx)
             }
             "pollIntervalMs" => {
@@ -3558,7 +3489,7 @@ pub(crate) fn v_GetTaskResultArm3<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::Integer,
                     p,
-                    "#/$defs/GetTaskResult/allOf/anyOf/3/properties/pollIntervalMs/type",
+                    "#/$defs/GetTaskResult/anyOf/3/allOf/properties/pollIntervalMs/type",
                     cx,
                 )
                     && (true
@@ -3566,22 +3497,22 @@ pub(crate) fn v_GetTaskResultArm3<'v, V: JsonView<'v>>(
                             v,
                             -9007199254740991f64,
                             p,
-                            "#/$defs/GetTaskResult/allOf/anyOf/3/properties/pollIntervalMs/minimum",
+                            "#/$defs/GetTaskResult/anyOf/3/allOf/properties/pollIntervalMs/minimum",
                             cx,
                         )
                         & rt::check_maximum(
                             v,
                             9007199254740991f64,
                             p,
-                            "#/$defs/GetTaskResult/allOf/anyOf/3/properties/pollIntervalMs/maximum",
+                            "#/$defs/GetTaskResult/anyOf/3/allOf/properties/pollIntervalMs/maximum",
                             cx,
                         ))
             }
             "error" => {
-                seen |= 32u64;
+                seen |= 64u64;
                 v_Error(v, p, cx)
             }
-            _ => rt::reject_unknown_key(&k, p, "#/$defs/GetTaskResult/allOf/anyOf/3", cx),
+            _ => true,
         };
         if !r {
             ok = false;
@@ -3590,12 +3521,20 @@ pub(crate) fn v_GetTaskResultArm3<'v, V: JsonView<'v>>(
             }
         }
     }
-    if seen != 63u64 && !cx.is_collecting() {
+    if seen != 127u64 && !cx.is_collecting() {
         return rt::check_required(
             v,
-            &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs", "error"],
+            &[
+                "resultType",
+                "taskId",
+                "status",
+                "createdAt",
+                "lastUpdatedAt",
+                "ttlMs",
+                "error",
+            ],
             p,
-            "#/$defs/GetTaskResult/allOf/anyOf/3/required",
+            "#/$defs/GetTaskResult/anyOf/3/allOf/required",
             cx,
         );
     }
@@ -3603,7 +3542,7 @@ pub(crate) fn v_GetTaskResultArm3<'v, V: JsonView<'v>>(
 }
 pub(crate) static U_GetTaskResultArm4TtlMs: rt::UnionDesc = rt::UnionDesc {
     name: "GetTaskResultArm4TtlMs",
-    schema_path: "#/$defs/GetTaskResult/allOf/anyOf/4/properties/ttlMs",
+    schema_path: "#/$defs/GetTaskResult/anyOf/4/allOf/properties/ttlMs",
     arms: &[
         rt::ArmDesc {
             name: "Integer",
@@ -3635,7 +3574,7 @@ fn v_GetTaskResultArm4TtlMs_arm0<'v, V: JsonView<'v>>(
         v,
         rt::JType::Integer,
         p,
-        "#/$defs/GetTaskResult/allOf/anyOf/4/properties/ttlMs/anyOf/0/type",
+        "#/$defs/GetTaskResult/anyOf/4/allOf/properties/ttlMs/anyOf/0/type",
         cx,
     )
         && (true
@@ -3643,14 +3582,14 @@ fn v_GetTaskResultArm4TtlMs_arm0<'v, V: JsonView<'v>>(
                 v,
                 -9007199254740991f64,
                 p,
-                "#/$defs/GetTaskResult/allOf/anyOf/4/properties/ttlMs/anyOf/0/minimum",
+                "#/$defs/GetTaskResult/anyOf/4/allOf/properties/ttlMs/anyOf/0/minimum",
                 cx,
             )
             & rt::check_maximum(
                 v,
                 9007199254740991f64,
                 p,
-                "#/$defs/GetTaskResult/allOf/anyOf/4/properties/ttlMs/anyOf/0/maximum",
+                "#/$defs/GetTaskResult/anyOf/4/allOf/properties/ttlMs/anyOf/0/maximum",
                 cx,
             ))
 }
@@ -3663,7 +3602,7 @@ fn v_GetTaskResultArm4TtlMs_arm1<'v, V: JsonView<'v>>(
         v,
         rt::JType::Null,
         p,
-        "#/$defs/GetTaskResult/allOf/anyOf/4/properties/ttlMs/anyOf/1/type",
+        "#/$defs/GetTaskResult/anyOf/4/allOf/properties/ttlMs/anyOf/1/type",
         cx,
     )
 }
@@ -3702,7 +3641,7 @@ pub(crate) fn v_GetTaskResultArm4<'v, V: JsonView<'v>>(
         v,
         rt::JType::Object,
         p,
-        "#/$defs/GetTaskResult/allOf/anyOf/4/type",
+        "#/$defs/GetTaskResult/anyOf/4/allOf/type",
         cx,
     ) {
         return false;
@@ -3711,9 +3650,9 @@ pub(crate) fn v_GetTaskResultArm4<'v, V: JsonView<'v>>(
     if cx.is_collecting() {
         ok = rt::check_required(
             v,
-            &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs"],
+            &["resultType", "taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs"],
             p,
-            "#/$defs/GetTaskResult/allOf/anyOf/4/required",
+            "#/$defs/GetTaskResult/anyOf/4/allOf/required",
             cx,
         );
     }
@@ -3723,23 +3662,34 @@ pub(crate) fn v_GetTaskResultArm4<'v, V: JsonView<'v>>(
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
-            "taskId" => {
+            "_meta" => v_ResultMetaObject(v, p, cx),
+            "resultType" => {
                 seen |= 1u64;
+                rt::check_const_str(
+                    v,
+                    "complete",
+                    p,
+                    "#/$defs/GetTaskResult/anyOf/4/allOf/properties/resultType/const",
+                    cx,
+                )
+            }
+            "taskId" => {
+                seen |= 2u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/GetTaskResult/allOf/anyOf/4/properties/taskId/type",
+                    "#/$defs/GetTaskResult/anyOf/4/allOf/properties/taskId/type",
                     cx,
                 )
             }
             "status" => {
-                seen |= 2u64;
+                seen |= 4u64;
                 rt::check_const_str(
                     v,
                     "cancelled",
                     p,
-                    "#/$defs/GetTaskResult/allOf/anyOf/4/properties/status/const",
+                    "#/$defs/GetTaskResult/anyOf/4/allOf/properties/status/const",
                     cx,
                 )
             }
@@ -3748,32 +3698,32 @@ pub(crate) fn v_GetTaskResultArm4<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/GetTaskResult/allOf/anyOf/4/properties/statusMessage/type",
+                    "#/$defs/GetTaskResult/anyOf/4/allOf/properties/statusMessage/type",
                     cx,
                 )
             }
             "createdAt" => {
-                seen |= 4u64;
-                rt::check_type(
-                    v,
-                    rt::JType::String,
-                    p,
-                    "#/$defs/GetTaskResult/allOf/anyOf/4/properties/createdAt/type",
-                    cx,
-                )
-            }
-            "lastUpdatedAt" => {
                 seen |= 8u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/GetTaskResult/allOf/anyOf/4/properties/lastUpdatedAt/type",
+                    "#/$defs/GetTaskResult/anyOf/4/allOf/properties/createdAt/type",
+                    cx,
+                )
+            }
+            "lastUpdatedAt" => {
+                seen |= 16u64;
+                rt::check_type(
+                    v,
+                    rt::JType::String,
+                    p,
+                    "#/$defs/GetTaskResult/anyOf/4/allOf/properties/lastUpdatedAt/type",
                     cx,
                 )
             }
             "ttlMs" => {
-                seen |= 16u64;
+                seen |= 32u64;
                 v_GetTaskResultArm4TtlMs(v, p, cx)
             }
             "pollIntervalMs" => {
@@ -3781,7 +3731,7 @@ pub(crate) fn v_GetTaskResultArm4<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::Integer,
                     p,
-                    "#/$defs/GetTaskResult/allOf/anyOf/4/properties/pollIntervalMs/type",
+                    "#/$defs/GetTaskResult/anyOf/4/allOf/properties/pollIntervalMs/type",
                     cx,
                 )
                     && (true
@@ -3789,18 +3739,18 @@ pub(crate) fn v_GetTaskResultArm4<'v, V: JsonView<'v>>(
                             v,
                             -9007199254740991f64,
                             p,
-                            "#/$defs/GetTaskResult/allOf/anyOf/4/properties/pollIntervalMs/minimum",
+                            "#/$defs/GetTaskResult/anyOf/4/allOf/properties/pollIntervalMs/minimum",
                             cx,
                         )
                         & rt::check_maximum(
                             v,
                             9007199254740991f64,
                             p,
-                            "#/$defs/GetTaskResult/allOf/anyOf/4/properties/pollIntervalMs/maximum",
+                            "#/$defs/GetTaskResult/anyOf/4/allOf/properties/pollIntervalMs/maximum",
                             cx,
                         ))
             }
-            _ => rt::reject_unknown_key(&k, p, "#/$defs/GetTaskResult/allOf/anyOf/4", cx),
+            _ => true,
         };
         if !r {
             ok = false;
@@ -3809,12 +3759,12 @@ pub(crate) fn v_GetTaskResultArm4<'v, V: JsonView<'v>>(
             }
         }
     }
-    if seen != 31u64 && !cx.is_collecting() {
+    if seen != 63u64 && !cx.is_collecting() {
         return rt::check_required(
             v,
-            &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs"],
+            &["resultType", "taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs"],
             p,
-            "#/$defs/GetTaskResult/allOf/anyOf/4/required",
+            "#/$defs/GetTaskResult/anyOf/4/allOf/required",
             cx,
         );
     }
@@ -3822,15 +3772,24 @@ pub(crate) fn v_GetTaskResultArm4<'v, V: JsonView<'v>>(
 }
 pub(crate) static U_GetTaskResult: rt::UnionDesc = rt::UnionDesc {
     name: "GetTaskResult",
-    schema_path: "#/$defs/GetTaskResult/allOf",
+    schema_path: "#/$defs/GetTaskResult",
     arms: &[
         rt::ArmDesc {
             name: "GetTaskResultArm0",
             types: &[rt::JType::Object],
             tag_values: &["working"],
             tag_required: true,
-            required: &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs"],
+            required: &[
+                "resultType",
+                "taskId",
+                "status",
+                "createdAt",
+                "lastUpdatedAt",
+                "ttlMs",
+            ],
             declared: &[
+                "_meta",
+                "resultType",
                 "taskId",
                 "status",
                 "statusMessage",
@@ -3846,6 +3805,7 @@ pub(crate) static U_GetTaskResult: rt::UnionDesc = rt::UnionDesc {
             tag_values: &["input_required"],
             tag_required: true,
             required: &[
+                "resultType",
                 "taskId",
                 "status",
                 "createdAt",
@@ -3854,6 +3814,8 @@ pub(crate) static U_GetTaskResult: rt::UnionDesc = rt::UnionDesc {
                 "inputRequests",
             ],
             declared: &[
+                "_meta",
+                "resultType",
                 "taskId",
                 "status",
                 "statusMessage",
@@ -3870,6 +3832,7 @@ pub(crate) static U_GetTaskResult: rt::UnionDesc = rt::UnionDesc {
             tag_values: &["completed"],
             tag_required: true,
             required: &[
+                "resultType",
                 "taskId",
                 "status",
                 "createdAt",
@@ -3878,6 +3841,8 @@ pub(crate) static U_GetTaskResult: rt::UnionDesc = rt::UnionDesc {
                 "result",
             ],
             declared: &[
+                "_meta",
+                "resultType",
                 "taskId",
                 "status",
                 "statusMessage",
@@ -3894,6 +3859,7 @@ pub(crate) static U_GetTaskResult: rt::UnionDesc = rt::UnionDesc {
             tag_values: &["failed"],
             tag_required: true,
             required: &[
+                "resultType",
                 "taskId",
                 "status",
                 "createdAt",
@@ -3902,6 +3868,8 @@ pub(crate) static U_GetTaskResult: rt::UnionDesc = rt::UnionDesc {
                 "error",
             ],
             declared: &[
+                "_meta",
+                "resultType",
                 "taskId",
                 "status",
                 "statusMessage",
@@ -3917,8 +3885,17 @@ pub(crate) static U_GetTaskResult: rt::UnionDesc = rt::UnionDesc {
             types: &[rt::JType::Object],
             tag_values: &["cancelled"],
             tag_required: true,
-            required: &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs"],
+            required: &[
+                "resultType",
+                "taskId",
+                "status",
+                "createdAt",
+                "lastUpdatedAt",
+                "ttlMs",
+            ],
             declared: &[
+                "_meta",
+                "resultType",
                 "taskId",
                 "status",
                 "statusMessage",
@@ -4194,129 +4171,18 @@ pub(crate) fn v_InputRequiredTask<'v, V: JsonView<'v>>(
     }
     ok
 }
-pub(crate) static U_TaskStatus2: rt::UnionDesc = rt::UnionDesc {
-    name: "TaskStatus2",
-    schema_path: "#/$defs/Task/properties/status",
-    arms: &[
-        rt::ArmDesc {
-            name: "Working",
-            types: &[rt::JType::String],
-            tag_values: &[],
-            tag_required: false,
-            required: &[],
-            declared: &[],
-        },
-        rt::ArmDesc {
-            name: "InputRequired",
-            types: &[rt::JType::String],
-            tag_values: &[],
-            tag_required: false,
-            required: &[],
-            declared: &[],
-        },
-        rt::ArmDesc {
-            name: "Completed",
-            types: &[rt::JType::String],
-            tag_values: &[],
-            tag_required: false,
-            required: &[],
-            declared: &[],
-        },
-        rt::ArmDesc {
-            name: "Failed",
-            types: &[rt::JType::String],
-            tag_values: &[],
-            tag_required: false,
-            required: &[],
-            declared: &[],
-        },
-        rt::ArmDesc {
-            name: "Cancelled",
-            types: &[rt::JType::String],
-            tag_values: &[],
-            tag_required: false,
-            required: &[],
-            declared: &[],
-        },
-    ],
-    tag: None,
-    result_type_arm: None,
-    type_list: false,
-};
-fn v_TaskStatus2_arm0<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
-    rt::check_const_str(
-        v,
-        "working",
-        p,
-        "#/$defs/Task/properties/status/anyOf/0/const",
-        cx,
-    )
-}
-fn v_TaskStatus2_arm1<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
-    rt::check_const_str(
-        v,
-        "input_required",
-        p,
-        "#/$defs/Task/properties/status/anyOf/1/const",
-        cx,
-    )
-}
-fn v_TaskStatus2_arm2<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
-    rt::check_const_str(
-        v,
-        "completed",
-        p,
-        "#/$defs/Task/properties/status/anyOf/2/const",
-        cx,
-    )
-}
-fn v_TaskStatus2_arm3<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
-    rt::check_const_str(
-        v,
-        "failed",
-        p,
-        "#/$defs/Task/properties/status/anyOf/3/const",
-        cx,
-    )
-}
-fn v_TaskStatus2_arm4<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
-    rt::check_const_str(
-        v,
-        "cancelled",
-        p,
-        "#/$defs/Task/properties/status/anyOf/4/const",
-        cx,
-    )
-}
-pub(crate) fn arms_TaskStatus2<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 5usize] {
-    [
-        v_TaskStatus2_arm0,
-        v_TaskStatus2_arm1,
-        v_TaskStatus2_arm2,
-        v_TaskStatus2_arm3,
-        v_TaskStatus2_arm4,
-    ]
-}
 pub(crate) fn v_TaskStatus2<'v, V: JsonView<'v>>(
     v: &V,
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
-    if !cx.is_collecting() {
-        let filter = rt::ArmFilter::new(v, &U_TaskStatus2);
-        let opts = cx.opts;
-        return (filter.admits(v, &U_TaskStatus2, 0usize, &opts)
-            && v_TaskStatus2_arm0(v, p, cx))
-            || (filter.admits(v, &U_TaskStatus2, 1usize, &opts)
-                && v_TaskStatus2_arm1(v, p, cx))
-            || (filter.admits(v, &U_TaskStatus2, 2usize, &opts)
-                && v_TaskStatus2_arm2(v, p, cx))
-            || (filter.admits(v, &U_TaskStatus2, 3usize, &opts)
-                && v_TaskStatus2_arm3(v, p, cx))
-            || (filter.admits(v, &U_TaskStatus2, 4usize, &opts)
-                && v_TaskStatus2_arm4(v, p, cx));
-    }
-    rt::check_union(v, &U_TaskStatus2, &arms_TaskStatus2::<V>(), p, cx)
+    rt::check_enum_str(
+        v,
+        &["working", "input_required", "completed", "failed", "cancelled"],
+        p,
+        "#/$defs/Task/properties/status/enum",
+        cx,
+    )
 }
 pub(crate) static U_TaskTtlMs: rt::UnionDesc = rt::UnionDesc {
     name: "TaskTtlMs",
@@ -4507,7 +4373,7 @@ pub(crate) fn v_Task<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> b
 }
 pub(crate) static U_TaskStatusNotificationParamsArm0TtlMs: rt::UnionDesc = rt::UnionDesc {
     name: "TaskStatusNotificationParamsArm0TtlMs",
-    schema_path: "#/$defs/TaskStatusNotificationParams/allOf/anyOf/0/properties/ttlMs",
+    schema_path: "#/$defs/TaskStatusNotificationParams/anyOf/0/allOf/properties/ttlMs",
     arms: &[
         rt::ArmDesc {
             name: "Integer",
@@ -4539,7 +4405,7 @@ fn v_TaskStatusNotificationParamsArm0TtlMs_arm0<'v, V: JsonView<'v>>(
         v,
         rt::JType::Integer,
         p,
-        "#/$defs/TaskStatusNotificationParams/allOf/anyOf/0/properties/ttlMs/anyOf/0/type",
+        "#/$defs/TaskStatusNotificationParams/anyOf/0/allOf/properties/ttlMs/anyOf/0/type",
         cx,
     )
         && (true
@@ -4547,14 +4413,14 @@ fn v_TaskStatusNotificationParamsArm0TtlMs_arm0<'v, V: JsonView<'v>>(
                 v,
                 -9007199254740991f64,
                 p,
-                "#/$defs/TaskStatusNotificationParams/allOf/anyOf/0/properties/ttlMs/anyOf/0/minimum",
+                "#/$defs/TaskStatusNotificationParams/anyOf/0/allOf/properties/ttlMs/anyOf/0/minimum",
                 cx,
             )
             & rt::check_maximum(
                 v,
                 9007199254740991f64,
                 p,
-                "#/$defs/TaskStatusNotificationParams/allOf/anyOf/0/properties/ttlMs/anyOf/0/maximum",
+                "#/$defs/TaskStatusNotificationParams/anyOf/0/allOf/properties/ttlMs/anyOf/0/maximum",
                 cx,
             ))
 }
@@ -4567,7 +4433,7 @@ fn v_TaskStatusNotificationParamsArm0TtlMs_arm1<'v, V: JsonView<'v>>(
         v,
         rt::JType::Null,
         p,
-        "#/$defs/TaskStatusNotificationParams/allOf/anyOf/0/properties/ttlMs/anyOf/1/type",
+        "#/$defs/TaskStatusNotificationParams/anyOf/0/allOf/properties/ttlMs/anyOf/1/type",
         cx,
     )
 }
@@ -4609,7 +4475,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm0<'v, V: JsonView<'v>>(
         v,
         rt::JType::Object,
         p,
-        "#/$defs/TaskStatusNotificationParams/allOf/anyOf/0/type",
+        "#/$defs/TaskStatusNotificationParams/anyOf/0/allOf/type",
         cx,
     ) {
         return false;
@@ -4620,7 +4486,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm0<'v, V: JsonView<'v>>(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs"],
             p,
-            "#/$defs/TaskStatusNotificationParams/allOf/anyOf/0/required",
+            "#/$defs/TaskStatusNotificationParams/anyOf/0/allOf/required",
             cx,
         );
     }
@@ -4630,13 +4496,14 @@ pub(crate) fn v_TaskStatusNotificationParamsArm0<'v, V: JsonView<'v>>(
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
+            "_meta" => v_NotificationMetaObject(v, p, cx),
             "taskId" => {
                 seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotificationParams/allOf/anyOf/0/properties/taskId/type",
+                    "#/$defs/TaskStatusNotificationParams/anyOf/0/allOf/properties/taskId/type",
                     cx,
                 )
             }
@@ -4646,7 +4513,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm0<'v, V: JsonView<'v>>(
                     v,
                     "working",
                     p,
-                    "#/$defs/TaskStatusNotificationParams/allOf/anyOf/0/properties/status/const",
+                    "#/$defs/TaskStatusNotificationParams/anyOf/0/allOf/properties/status/const",
                     cx,
                 )
             }
@@ -4655,7 +4522,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm0<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotificationParams/allOf/anyOf/0/properties/statusMessage/type",
+                    "#/$defs/TaskStatusNotificationParams/anyOf/0/allOf/properties/statusMessage/type",
                     cx,
                 )
             }
@@ -4665,7 +4532,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm0<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotificationParams/allOf/anyOf/0/properties/createdAt/type",
+                    "#/$defs/TaskStatusNotificationParams/anyOf/0/allOf/properties/createdAt/type",
                     cx,
                 )
             }
@@ -4675,7 +4542,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm0<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotificationParams/allOf/anyOf/0/properties/lastUpdatedAt/type",
+                    "#/$defs/TaskStatusNotificationParams/anyOf/0/allOf/properties/lastUpdatedAt/type",
                     cx,
                 )
             }
@@ -4688,7 +4555,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm0<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::Integer,
                     p,
-                    "#/$defs/TaskStatusNotificationParams/allOf/anyOf/0/properties/pollIntervalMs/type",
+                    "#/$defs/TaskStatusNotificationParams/anyOf/0/allOf/properties/pollIntervalMs/type",
                     cx,
                 )
                     && (true
@@ -4696,25 +4563,18 @@ pub(crate) fn v_TaskStatusNotificationParamsArm0<'v, V: JsonView<'v>>(
                             v,
                             -9007199254740991f64,
                             p,
-                            "#/$defs/TaskStatusNotificationParams/allOf/anyOf/0/properties/pollIntervalMs/minimum",
+                            "#/$defs/TaskStatusNotificationParams/anyOf/0/allOf/properties/pollIntervalMs/minimum",
                             cx,
                         )
                         & rt::check_maximum(
                             v,
                             9007199254740991f64,
                             p,
-                            "#/$defs/TaskStatusNotificationParams/allOf/anyOf/0/properties/pollIntervalMs/maximum",
+                            "#/$defs/TaskStatusNotificationParams/anyOf/0/allOf/properties/pollIntervalMs/maximum",
                             cx,
                         ))
             }
-            _ => {
-                rt::reject_unknown_key(
-                    &k,
-                    p,
-                    "#/$defs/TaskStatusNotificationParams/allOf/anyOf/0",
-                    cx,
-                )
-            }
+            _ => true,
         };
         if !r {
             ok = false;
@@ -4728,7 +4588,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm0<'v, V: JsonView<'v>>(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs"],
             p,
-            "#/$defs/TaskStatusNotificationParams/allOf/anyOf/0/required",
+            "#/$defs/TaskStatusNotificationParams/anyOf/0/allOf/required",
             cx,
         );
     }
@@ -4736,7 +4596,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm0<'v, V: JsonView<'v>>(
 }
 pub(crate) static U_TaskStatusNotificationParamsArm1TtlMs: rt::UnionDesc = rt::UnionDesc {
     name: "TaskStatusNotificationParamsArm1TtlMs",
-    schema_path: "#/$defs/TaskStatusNotificationParams/allOf/anyOf/1/properties/ttlMs",
+    schema_path: "#/$defs/TaskStatusNotificationParams/anyOf/1/allOf/properties/ttlMs",
     arms: &[
         rt::ArmDesc {
             name: "Integer",
@@ -4768,7 +4628,7 @@ fn v_TaskStatusNotificationParamsArm1TtlMs_arm0<'v, V: JsonView<'v>>(
         v,
         rt::JType::Integer,
         p,
-        "#/$defs/TaskStatusNotificationParams/allOf/anyOf/1/properties/ttlMs/anyOf/0/type",
+        "#/$defs/TaskStatusNotificationParams/anyOf/1/allOf/properties/ttlMs/anyOf/0/type",
         cx,
     )
         && (true
@@ -4776,14 +4636,14 @@ fn v_TaskStatusNotificationParamsArm1TtlMs_arm0<'v, V: JsonView<'v>>(
                 v,
                 -9007199254740991f64,
                 p,
-                "#/$defs/TaskStatusNotificationParams/allOf/anyOf/1/properties/ttlMs/anyOf/0/minimum",
+                "#/$defs/TaskStatusNotificationParams/anyOf/1/allOf/properties/ttlMs/anyOf/0/minimum",
                 cx,
             )
             & rt::check_maximum(
                 v,
                 9007199254740991f64,
                 p,
-                "#/$defs/TaskStatusNotificationParams/allOf/anyOf/1/properties/ttlMs/anyOf/0/maximum",
+                "#/$defs/TaskStatusNotificationParams/anyOf/1/allOf/properties/ttlMs/anyOf/0/maximum",
                 cx,
             ))
 }
@@ -4796,7 +4656,7 @@ fn v_TaskStatusNotificationParamsArm1TtlMs_arm1<'v, V: JsonView<'v>>(
         v,
         rt::JType::Null,
         p,
-        "#/$defs/TaskStatusNotificationParams/allOf/anyOf/1/properties/ttlMs/anyOf/1/type",
+        "#/$defs/TaskStatusNotificationParams/anyOf/1/allOf/properties/ttlMs/anyOf/1/type",
         cx,
     )
 }
@@ -4838,7 +4698,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm1<'v, V: JsonView<'v>>(
         v,
         rt::JType::Object,
         p,
-        "#/$defs/TaskStatusNotificationParams/allOf/anyOf/1/type",
+        "#/$defs/TaskStatusNotificationParams/anyOf/1/allOf/type",
         cx,
     ) {
         return false;
@@ -4856,7 +4716,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm1<'v, V: JsonView<'v>>(
                 "inputRequests",
             ],
             p,
-            "#/$defs/TaskStatusNotificationParams/allOf/anyOf/1/required",
+            "#/$defs/TaskStatusNotificationParams/anyOf/1/allOf/required",
             cx,
         );
     }
@@ -4866,13 +4726,14 @@ pub(crate) fn v_TaskStatusNotificationParamsArm1<'v, V: JsonView<'v>>(
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
+            "_meta" => v_NotificationMetaObject(v, p, cx),
             "taskId" => {
                 seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotificationParams/allOf/anyOf/1/properties/taskId/type",
+                    "#/$defs/TaskStatusNotificationParams/anyOf/1/allOf/properties/taskId/type",
                     cx,
                 )
             }
@@ -4882,7 +4743,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm1<'v, V: JsonView<'v>>(
                     v,
                     "input_required",
                     p,
-                    "#/$defs/TaskStatusNotificationParams/allOf/anyOf/1/properties/status/const",
+                    "#/$defs/TaskStatusNotificationParams/anyOf/1/allOf/properties/status/const",
                     cx,
                 )
             }
@@ -4891,7 +4752,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm1<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotificationParams/allOf/anyOf/1/properties/statusMessage/type",
+                    "#/$defs/TaskStatusNotificationParams/anyOf/1/allOf/properties/statusMessage/type",
                     cx,
                 )
             }
@@ -4901,7 +4762,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm1<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotificationParams/allOf/anyOf/1/properties/createdAt/type",
+                    "#/$defs/TaskStatusNotificationParams/anyOf/1/allOf/properties/createdAt/type",
                     cx,
                 )
             }
@@ -4911,7 +4772,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm1<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotificationParams/allOf/anyOf/1/properties/lastUpdatedAt/type",
+                    "#/$defs/TaskStatusNotificationParams/anyOf/1/allOf/properties/lastUpdatedAt/type",
                     cx,
                 )
             }
@@ -4924,7 +4785,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm1<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::Integer,
                     p,
-                    "#/$defs/TaskStatusNotificationParams/allOf/anyOf/1/properties/pollIntervalMs/type",
+                    "#/$defs/TaskStatusNotificationParams/anyOf/1/allOf/properties/pollIntervalMs/type",
                     cx,
                 )
                     && (true
@@ -4932,14 +4793,14 @@ pub(crate) fn v_TaskStatusNotificationParamsArm1<'v, V: JsonView<'v>>(
                             v,
                             -9007199254740991f64,
                             p,
-                            "#/$defs/TaskStatusNotificationParams/allOf/anyOf/1/properties/pollIntervalMs/minimum",
+                            "#/$defs/TaskStatusNotificationParams/anyOf/1/allOf/properties/pollIntervalMs/minimum",
                             cx,
                         )
                         & rt::check_maximum(
                             v,
                             9007199254740991f64,
                             p,
-                            "#/$defs/TaskStatusNotificationParams/allOf/anyOf/1/properties/pollIntervalMs/maximum",
+                            "#/$defs/TaskStatusNotificationParams/anyOf/1/allOf/properties/pollIntervalMs/maximum",
                             cx,
                         ))
             }
@@ -4947,14 +4808,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm1<'v, V: JsonView<'v>>(
                 seen |= 32u64;
                 v_InputRequests(v, p, cx)
             }
-            _ => {
-                rt::reject_unknown_key(
-                    &k,
-                    p,
-                    "#/$defs/TaskStatusNotificationParams/allOf/anyOf/1",
-                    cx,
-                )
-            }
+            _ => true,
         };
         if !r {
             ok = false;
@@ -4975,7 +4829,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm1<'v, V: JsonView<'v>>(
                 "inputRequests",
             ],
             p,
-            "#/$defs/TaskStatusNotificationParams/allOf/anyOf/1/required",
+            "#/$defs/TaskStatusNotificationParams/anyOf/1/allOf/required",
             cx,
         );
     }
@@ -4983,7 +4837,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm1<'v, V: JsonView<'v>>(
 }
 pub(crate) static U_TaskStatusNotificationParamsArm2TtlMs: rt::UnionDesc = rt::UnionDesc {
     name: "TaskStatusNotificationParamsArm2TtlMs",
-    schema_path: "#/$defs/TaskStatusNotificationParams/allOf/anyOf/2/properties/ttlMs",
+    schema_path: "#/$defs/TaskStatusNotificationParams/anyOf/2/allOf/properties/ttlMs",
     arms: &[
         rt::ArmDesc {
             name: "Integer",
@@ -5015,7 +4869,7 @@ fn v_TaskStatusNotificationParamsArm2TtlMs_arm0<'v, V: JsonView<'v>>(
         v,
         rt::JType::Integer,
         p,
-        "#/$defs/TaskStatusNotificationParams/allOf/anyOf/2/properties/ttlMs/anyOf/0/type",
+        "#/$defs/TaskStatusNotificationParams/anyOf/2/allOf/properties/ttlMs/anyOf/0/type",
         cx,
     )
         && (true
@@ -5023,14 +4877,14 @@ fn v_TaskStatusNotificationParamsArm2TtlMs_arm0<'v, V: JsonView<'v>>(
                 v,
                 -9007199254740991f64,
                 p,
-                "#/$defs/TaskStatusNotificationParams/allOf/anyOf/2/properties/ttlMs/anyOf/0/minimum",
+                "#/$defs/TaskStatusNotificationParams/anyOf/2/allOf/properties/ttlMs/anyOf/0/minimum",
                 cx,
             )
             & rt::check_maximum(
                 v,
                 9007199254740991f64,
                 p,
-                "#/$defs/TaskStatusNotificationParams/allOf/anyOf/2/properties/ttlMs/anyOf/0/maximum",
+                "#/$defs/TaskStatusNotificationParams/anyOf/2/allOf/properties/ttlMs/anyOf/0/maximum",
                 cx,
             ))
 }
@@ -5043,7 +4897,7 @@ fn v_TaskStatusNotificationParamsArm2TtlMs_arm1<'v, V: JsonView<'v>>(
         v,
         rt::JType::Null,
         p,
-        "#/$defs/TaskStatusNotificationParams/allOf/anyOf/2/properties/ttlMs/anyOf/1/type",
+        "#/$defs/TaskStatusNotificationParams/anyOf/2/allOf/properties/ttlMs/anyOf/1/type",
         cx,
     )
 }
@@ -5085,7 +4939,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm2<'v, V: JsonView<'v>>(
         v,
         rt::JType::Object,
         p,
-        "#/$defs/TaskStatusNotificationParams/allOf/anyOf/2/type",
+        "#/$defs/TaskStatusNotificationParams/anyOf/2/allOf/type",
         cx,
     ) {
         return false;
@@ -5096,7 +4950,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm2<'v, V: JsonView<'v>>(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs", "result"],
             p,
-            "#/$defs/TaskStatusNotificationParams/allOf/anyOf/2/required",
+            "#/$defs/TaskStatusNotificationParams/anyOf/2/allOf/required",
             cx,
         );
     }
@@ -5106,13 +4960,14 @@ pub(crate) fn v_TaskStatusNotificationParamsArm2<'v, V: JsonView<'v>>(
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
+            "_meta" => v_NotificationMetaObject(v, p, cx),
             "taskId" => {
                 seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotificationParams/allOf/anyOf/2/properties/taskId/type",
+                    "#/$defs/TaskStatusNotificationParams/anyOf/2/allOf/properties/taskId/type",
                     cx,
                 )
             }
@@ -5122,7 +4977,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm2<'v, V: JsonView<'v>>(
                     v,
                     "completed",
                     p,
-                    "#/$defs/TaskStatusNotificationParams/allOf/anyOf/2/properties/status/const",
+                    "#/$defs/TaskStatusNotificationParams/anyOf/2/allOf/properties/status/const",
                     cx,
                 )
             }
@@ -5131,7 +4986,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm2<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotificationParams/allOf/anyOf/2/properties/statusMessage/type",
+                    "#/$defs/TaskStatusNotificationParams/anyOf/2/allOf/properties/statusMessage/type",
                     cx,
                 )
             }
@@ -5141,7 +4996,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm2<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotificationParams/allOf/anyOf/2/properties/createdAt/type",
+                    "#/$defs/TaskStatusNotificationParams/anyOf/2/allOf/properties/createdAt/type",
                     cx,
                 )
             }
@@ -5151,7 +5006,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm2<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotificationParams/allOf/anyOf/2/properties/lastUpdatedAt/type",
+                    "#/$defs/TaskStatusNotificationParams/anyOf/2/allOf/properties/lastUpdatedAt/type",
                     cx,
                 )
             }
@@ -5164,7 +5019,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm2<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::Integer,
                     p,
-                    "#/$defs/TaskStatusNotificationParams/allOf/anyOf/2/properties/pollIntervalMs/type",
+                    "#/$defs/TaskStatusNotificationParams/anyOf/2/allOf/properties/pollIntervalMs/type",
                     cx,
                 )
                     && (true
@@ -5172,14 +5027,14 @@ pub(crate) fn v_TaskStatusNotificationParamsArm2<'v, V: JsonView<'v>>(
                             v,
                             -9007199254740991f64,
                             p,
-                            "#/$defs/TaskStatusNotificationParams/allOf/anyOf/2/properties/pollIntervalMs/minimum",
+                            "#/$defs/TaskStatusNotificationParams/anyOf/2/allOf/properties/pollIntervalMs/minimum",
                             cx,
                         )
                         & rt::check_maximum(
                             v,
                             9007199254740991f64,
                             p,
-                            "#/$defs/TaskStatusNotificationParams/allOf/anyOf/2/properties/pollIntervalMs/maximum",
+                            "#/$defs/TaskStatusNotificationParams/anyOf/2/allOf/properties/pollIntervalMs/maximum",
                             cx,
                         ))
             }
@@ -5189,18 +5044,11 @@ pub(crate) fn v_TaskStatusNotificationParamsArm2<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::Object,
                     p,
-                    "#/$defs/TaskStatusNotificationParams/allOf/anyOf/2/properties/result/type",
+                    "#/$defs/TaskStatusNotificationParams/anyOf/2/allOf/properties/result/type",
                     cx,
                 )
             }
-            _ => {
-                rt::reject_unknown_key(
-                    &k,
-                    p,
-                    "#/$defs/TaskStatusNotificationParams/allOf/anyOf/2",
-                    cx,
-                )
-            }
+            _ => true,
         };
         if !r {
             ok = false;
@@ -5214,7 +5062,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm2<'v, V: JsonView<'v>>(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs", "result"],
             p,
-            "#/$defs/TaskStatusNotificationParams/allOf/anyOf/2/required",
+            "#/$defs/TaskStatusNotificationParams/anyOf/2/allOf/required",
             cx,
         );
     }
@@ -5222,7 +5070,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm2<'v, V: JsonView<'v>>(
 }
 pub(crate) static U_TaskStatusNotificationParamsArm3TtlMs: rt::UnionDesc = rt::UnionDesc {
     name: "TaskStatusNotificationParamsArm3TtlMs",
-    schema_path: "#/$defs/TaskStatusNotificationParams/allOf/anyOf/3/properties/ttlMs",
+    schema_path: "#/$defs/TaskStatusNotificationParams/anyOf/3/allOf/properties/ttlMs",
     arms: &[
         rt::ArmDesc {
             name: "Integer",
@@ -5254,7 +5102,7 @@ fn v_TaskStatusNotificationParamsArm3TtlMs_arm0<'v, V: JsonView<'v>>(
         v,
         rt::JType::Integer,
         p,
-        "#/$defs/TaskStatusNotificationParams/allOf/anyOf/3/properties/ttlMs/anyOf/0/type",
+        "#/$defs/TaskStatusNotificationParams/anyOf/3/allOf/properties/ttlMs/anyOf/0/type",
         cx,
     )
         && (true
@@ -5262,14 +5110,14 @@ fn v_TaskStatusNotificationParamsArm3TtlMs_arm0<'v, V: JsonView<'v>>(
                 v,
                 -9007199254740991f64,
                 p,
-                "#/$defs/TaskStatusNotificationParams/allOf/anyOf/3/properties/ttlMs/anyOf/0/minimum",
+                "#/$defs/TaskStatusNotificationParams/anyOf/3/allOf/properties/ttlMs/anyOf/0/minimum",
                 cx,
             )
             & rt::check_maximum(
                 v,
                 9007199254740991f64,
                 p,
-                "#/$defs/TaskStatusNotificationParams/allOf/anyOf/3/properties/ttlMs/anyOf/0/maximum",
+                "#/$defs/TaskStatusNotificationParams/anyOf/3/allOf/properties/ttlMs/anyOf/0/maximum",
                 cx,
             ))
 }
@@ -5282,7 +5130,7 @@ fn v_TaskStatusNotificationParamsArm3TtlMs_arm1<'v, V: JsonView<'v>>(
         v,
         rt::JType::Null,
         p,
-        "#/$defs/TaskStatusNotificationParams/allOf/anyOf/3/properties/ttlMs/anyOf/1/type",
+        "#/$defs/TaskStatusNotificationParams/anyOf/3/allOf/properties/ttlMs/anyOf/1/type",
         cx,
     )
 }
@@ -5324,7 +5172,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm3<'v, V: JsonView<'v>>(
         v,
         rt::JType::Object,
         p,
-        "#/$defs/TaskStatusNotificationParams/allOf/anyOf/3/type",
+        "#/$defs/TaskStatusNotificationParams/anyOf/3/allOf/type",
         cx,
     ) {
         return false;
@@ -5335,7 +5183,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm3<'v, V: JsonView<'v>>(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs", "error"],
             p,
-            "#/$defs/TaskStatusNotificationParams/allOf/anyOf/3/required",
+            "#/$defs/TaskStatusNotificationParams/anyOf/3/allOf/required",
             cx,
         );
     }
@@ -5345,13 +5193,14 @@ pub(crate) fn v_TaskStatusNotificationParamsArm3<'v, V: JsonView<'v>>(
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
+            "_meta" => v_NotificationMetaObject(v, p, cx),
             "taskId" => {
                 seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotificationParams/allOf/anyOf/3/properties/taskId/type",
+                    "#/$defs/TaskStatusNotificationParams/anyOf/3/allOf/properties/taskId/type",
                     cx,
                 )
             }
@@ -5361,7 +5210,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm3<'v, V: JsonView<'v>>(
                     v,
                     "failed",
                     p,
-                    "#/$defs/TaskStatusNotificationParams/allOf/anyOf/3/properties/status/const",
+                    "#/$defs/TaskStatusNotificationParams/anyOf/3/allOf/properties/status/const",
                     cx,
                 )
             }
@@ -5370,7 +5219,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm3<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotificationParams/allOf/anyOf/3/properties/statusMessage/type",
+                    "#/$defs/TaskStatusNotificationParams/anyOf/3/allOf/properties/statusMessage/type",
                     cx,
                 )
             }
@@ -5380,7 +5229,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm3<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotificationParams/allOf/anyOf/3/properties/createdAt/type",
+                    "#/$defs/TaskStatusNotificationParams/anyOf/3/allOf/properties/createdAt/type",
                     cx,
                 )
             }
@@ -5390,7 +5239,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm3<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotificationParams/allOf/anyOf/3/properties/lastUpdatedAt/type",
+                    "#/$defs/TaskStatusNotificationParams/anyOf/3/allOf/properties/lastUpdatedAt/type",
                     cx,
                 )
             }
@@ -5403,7 +5252,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm3<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::Integer,
                     p,
-                    "#/$defs/TaskStatusNotificationParams/allOf/anyOf/3/properties/pollIntervalMs/type",
+                    "#/$defs/TaskStatusNotificationParams/anyOf/3/allOf/properties/pollIntervalMs/type",
                     cx,
                 )
                     && (true
@@ -5411,14 +5260,14 @@ pub(crate) fn v_TaskStatusNotificationParamsArm3<'v, V: JsonView<'v>>(
                             v,
                             -9007199254740991f64,
                             p,
-                            "#/$defs/TaskStatusNotificationParams/allOf/anyOf/3/properties/pollIntervalMs/minimum",
+                            "#/$defs/TaskStatusNotificationParams/anyOf/3/allOf/properties/pollIntervalMs/minimum",
                             cx,
                         )
                         & rt::check_maximum(
                             v,
                             9007199254740991f64,
                             p,
-                            "#/$defs/TaskStatusNotificationParams/allOf/anyOf/3/properties/pollIntervalMs/maximum",
+                            "#/$defs/TaskStatusNotificationParams/anyOf/3/allOf/properties/pollIntervalMs/maximum",
                             cx,
                         ))
             }
@@ -5426,14 +5275,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm3<'v, V: JsonView<'v>>(
                 seen |= 32u64;
                 v_Error(v, p, cx)
             }
-            _ => {
-                rt::reject_unknown_key(
-                    &k,
-                    p,
-                    "#/$defs/TaskStatusNotificationParams/allOf/anyOf/3",
-                    cx,
-                )
-            }
+            _ => true,
         };
         if !r {
             ok = false;
@@ -5447,7 +5289,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm3<'v, V: JsonView<'v>>(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs", "error"],
             p,
-            "#/$defs/TaskStatusNotificationParams/allOf/anyOf/3/required",
+            "#/$defs/TaskStatusNotificationParams/anyOf/3/allOf/required",
             cx,
         );
     }
@@ -5455,7 +5297,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm3<'v, V: JsonView<'v>>(
 }
 pub(crate) static U_TaskStatusNotificationParamsArm4TtlMs: rt::UnionDesc = rt::UnionDesc {
     name: "TaskStatusNotificationParamsArm4TtlMs",
-    schema_path: "#/$defs/TaskStatusNotificationParams/allOf/anyOf/4/properties/ttlMs",
+    schema_path: "#/$defs/TaskStatusNotificationParams/anyOf/4/allOf/properties/ttlMs",
     arms: &[
         rt::ArmDesc {
             name: "Integer",
@@ -5487,7 +5329,7 @@ fn v_TaskStatusNotificationParamsArm4TtlMs_arm0<'v, V: JsonView<'v>>(
         v,
         rt::JType::Integer,
         p,
-        "#/$defs/TaskStatusNotificationParams/allOf/anyOf/4/properties/ttlMs/anyOf/0/type",
+        "#/$defs/TaskStatusNotificationParams/anyOf/4/allOf/properties/ttlMs/anyOf/0/type",
         cx,
     )
         && (true
@@ -5495,14 +5337,14 @@ fn v_TaskStatusNotificationParamsArm4TtlMs_arm0<'v, V: JsonView<'v>>(
                 v,
                 -9007199254740991f64,
                 p,
-                "#/$defs/TaskStatusNotificationParams/allOf/anyOf/4/properties/ttlMs/anyOf/0/minimum",
+                "#/$defs/TaskStatusNotificationParams/anyOf/4/allOf/properties/ttlMs/anyOf/0/minimum",
                 cx,
             )
             & rt::check_maximum(
                 v,
                 9007199254740991f64,
                 p,
-                "#/$defs/TaskStatusNotificationParams/allOf/anyOf/4/properties/ttlMs/anyOf/0/maximum",
+                "#/$defs/TaskStatusNotificationParams/anyOf/4/allOf/properties/ttlMs/anyOf/0/maximum",
                 cx,
             ))
 }
@@ -5515,7 +5357,7 @@ fn v_TaskStatusNotificationParamsArm4TtlMs_arm1<'v, V: JsonView<'v>>(
         v,
         rt::JType::Null,
         p,
-        "#/$defs/TaskStatusNotificationParams/allOf/anyOf/4/properties/ttlMs/anyOf/1/type",
+        "#/$defs/TaskStatusNotificationParams/anyOf/4/allOf/properties/ttlMs/anyOf/1/type",
         cx,
     )
 }
@@ -5557,7 +5399,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm4<'v, V: JsonView<'v>>(
         v,
         rt::JType::Object,
         p,
-        "#/$defs/TaskStatusNotificationParams/allOf/anyOf/4/type",
+        "#/$defs/TaskStatusNotificationParams/anyOf/4/allOf/type",
         cx,
     ) {
         return false;
@@ -5568,7 +5410,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm4<'v, V: JsonView<'v>>(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs"],
             p,
-            "#/$defs/TaskStatusNotificationParams/allOf/anyOf/4/required",
+            "#/$defs/TaskStatusNotificationParams/anyOf/4/allOf/required",
             cx,
         );
     }
@@ -5578,13 +5420,14 @@ pub(crate) fn v_TaskStatusNotificationParamsArm4<'v, V: JsonView<'v>>(
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
+            "_meta" => v_NotificationMetaObject(v, p, cx),
             "taskId" => {
                 seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotificationParams/allOf/anyOf/4/properties/taskId/type",
+                    "#/$defs/TaskStatusNotificationParams/anyOf/4/allOf/properties/taskId/type",
                     cx,
                 )
             }
@@ -5594,7 +5437,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm4<'v, V: JsonView<'v>>(
                     v,
                     "cancelled",
                     p,
-                    "#/$defs/TaskStatusNotificationParams/allOf/anyOf/4/properties/status/const",
+                    "#/$defs/TaskStatusNotificationParams/anyOf/4/allOf/properties/status/const",
                     cx,
                 )
             }
@@ -5603,7 +5446,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm4<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotificationParams/allOf/anyOf/4/properties/statusMessage/type",
+                    "#/$defs/TaskStatusNotificationParams/anyOf/4/allOf/properties/statusMessage/type",
                     cx,
                 )
             }
@@ -5613,7 +5456,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm4<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotificationParams/allOf/anyOf/4/properties/createdAt/type",
+                    "#/$defs/TaskStatusNotificationParams/anyOf/4/allOf/properties/createdAt/type",
                     cx,
                 )
             }
@@ -5623,7 +5466,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm4<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotificationParams/allOf/anyOf/4/properties/lastUpdatedAt/type",
+                    "#/$defs/TaskStatusNotificationParams/anyOf/4/allOf/properties/lastUpdatedAt/type",
                     cx,
                 )
             }
@@ -5636,7 +5479,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm4<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::Integer,
                     p,
-                    "#/$defs/TaskStatusNotificationParams/allOf/anyOf/4/properties/pollIntervalMs/type",
+                    "#/$defs/TaskStatusNotificationParams/anyOf/4/allOf/properties/pollIntervalMs/type",
                     cx,
                 )
                     && (true
@@ -5644,25 +5487,18 @@ pub(crate) fn v_TaskStatusNotificationParamsArm4<'v, V: JsonView<'v>>(
                             v,
                             -9007199254740991f64,
                             p,
-                            "#/$defs/TaskStatusNotificationParams/allOf/anyOf/4/properties/pollIntervalMs/minimum",
+                            "#/$defs/TaskStatusNotificationParams/anyOf/4/allOf/properties/pollIntervalMs/minimum",
                             cx,
                         )
                         & rt::check_maximum(
                             v,
                             9007199254740991f64,
                             p,
-                            "#/$defs/TaskStatusNotificationParams/allOf/anyOf/4/properties/pollIntervalMs/maximum",
+                            "#/$defs/TaskStatusNotificationParams/anyOf/4/allOf/properties/pollIntervalMs/maximum",
                             cx,
                         ))
             }
-            _ => {
-                rt::reject_unknown_key(
-                    &k,
-                    p,
-                    "#/$defs/TaskStatusNotificationParams/allOf/anyOf/4",
-                    cx,
-                )
-            }
+            _ => true,
         };
         if !r {
             ok = false;
@@ -5676,7 +5512,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm4<'v, V: JsonView<'v>>(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs"],
             p,
-            "#/$defs/TaskStatusNotificationParams/allOf/anyOf/4/required",
+            "#/$defs/TaskStatusNotificationParams/anyOf/4/allOf/required",
             cx,
         );
     }
@@ -5684,7 +5520,7 @@ pub(crate) fn v_TaskStatusNotificationParamsArm4<'v, V: JsonView<'v>>(
 }
 pub(crate) static U_TaskStatusNotificationParams: rt::UnionDesc = rt::UnionDesc {
     name: "TaskStatusNotificationParams",
-    schema_path: "#/$defs/TaskStatusNotificationParams/allOf",
+    schema_path: "#/$defs/TaskStatusNotificationParams",
     arms: &[
         rt::ArmDesc {
             name: "TaskStatusNotificationParamsArm0",
@@ -5693,6 +5529,7 @@ pub(crate) static U_TaskStatusNotificationParams: rt::UnionDesc = rt::UnionDesc 
             tag_required: true,
             required: &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs"],
             declared: &[
+                "_meta",
                 "taskId",
                 "status",
                 "statusMessage",
@@ -5716,6 +5553,7 @@ pub(crate) static U_TaskStatusNotificationParams: rt::UnionDesc = rt::UnionDesc 
                 "inputRequests",
             ],
             declared: &[
+                "_meta",
                 "taskId",
                 "status",
                 "statusMessage",
@@ -5740,6 +5578,7 @@ pub(crate) static U_TaskStatusNotificationParams: rt::UnionDesc = rt::UnionDesc 
                 "result",
             ],
             declared: &[
+                "_meta",
                 "taskId",
                 "status",
                 "statusMessage",
@@ -5764,6 +5603,7 @@ pub(crate) static U_TaskStatusNotificationParams: rt::UnionDesc = rt::UnionDesc 
                 "error",
             ],
             declared: &[
+                "_meta",
                 "taskId",
                 "status",
                 "statusMessage",
@@ -5781,6 +5621,7 @@ pub(crate) static U_TaskStatusNotificationParams: rt::UnionDesc = rt::UnionDesc 
             tag_required: true,
             required: &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs"],
             declared: &[
+                "_meta",
                 "taskId",
                 "status",
                 "statusMessage",
@@ -5835,7 +5676,7 @@ pub(crate) fn v_TaskStatusNotificationParams<'v, V: JsonView<'v>>(
 }
 pub(crate) static U_TaskStatusNotificationParams2Arm0TtlMs: rt::UnionDesc = rt::UnionDesc {
     name: "TaskStatusNotificationParams2Arm0TtlMs",
-    schema_path: "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/0/properties/ttlMs",
+    schema_path: "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/0/allOf/properties/ttlMs",
     arms: &[
         rt::ArmDesc {
             name: "Integer",
@@ -5867,7 +5708,7 @@ fn v_TaskStatusNotificationParams2Arm0TtlMs_arm0<'v, V: JsonView<'v>>(
         v,
         rt::JType::Integer,
         p,
-        "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/0/properties/ttlMs/anyOf/0/type",
+        "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/0/allOf/properties/ttlMs/anyOf/0/type",
         cx,
     )
         && (true
@@ -5875,14 +5716,14 @@ fn v_TaskStatusNotificationParams2Arm0TtlMs_arm0<'v, V: JsonView<'v>>(
                 v,
                 -9007199254740991f64,
                 p,
-                "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/0/properties/ttlMs/anyOf/0/minimum",
+                "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/0/allOf/properties/ttlMs/anyOf/0/minimum",
                 cx,
             )
             & rt::check_maximum(
                 v,
                 9007199254740991f64,
                 p,
-                "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/0/properties/ttlMs/anyOf/0/maximum",
+                "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/0/allOf/properties/ttlMs/anyOf/0/maximum",
                 cx,
             ))
 }
@@ -5895,7 +5736,7 @@ fn v_TaskStatusNotificationParams2Arm0TtlMs_arm1<'v, V: JsonView<'v>>(
         v,
         rt::JType::Null,
         p,
-        "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/0/properties/ttlMs/anyOf/1/type",
+        "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/0/allOf/properties/ttlMs/anyOf/1/type",
         cx,
     )
 }
@@ -5939,7 +5780,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm0<'v, V: JsonView<'v>>(
         v,
         rt::JType::Object,
         p,
-        "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/0/type",
+        "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/0/allOf/type",
         cx,
     ) {
         return false;
@@ -5950,7 +5791,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm0<'v, V: JsonView<'v>>(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs"],
             p,
-            "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/0/required",
+            "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/0/allOf/required",
             cx,
         );
     }
@@ -5960,13 +5801,14 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm0<'v, V: JsonView<'v>>(
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
+            "_meta" => v_NotificationMetaObject(v, p, cx),
             "taskId" => {
                 seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/0/properties/taskId/type",
+                    "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/0/allOf/properties/taskId/type",
                     cx,
                 )
             }
@@ -5976,7 +5818,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm0<'v, V: JsonView<'v>>(
                     v,
                     "working",
                     p,
-                    "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/0/properties/status/const",
+                    "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/0/allOf/properties/status/const",
                     cx,
                 )
             }
@@ -5985,7 +5827,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm0<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/0/properties/statusMessage/type",
+                    "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/0/allOf/properties/statusMessage/type",
                     cx,
                 )
             }
@@ -5995,7 +5837,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm0<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/0/properties/createdAt/type",
+                    "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/0/allOf/properties/createdAt/type",
                     cx,
                 )
             }
@@ -6005,7 +5847,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm0<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/0/properties/lastUpdatedAt/type",
+                    "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/0/allOf/properties/lastUpdatedAt/type",
                     cx,
                 )
             }
@@ -6018,7 +5860,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm0<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::Integer,
                     p,
-                    "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/0/properties/pollIntervalMs/type",
+                    "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/0/allOf/properties/pollIntervalMs/type",
                     cx,
                 )
                     && (true
@@ -6026,25 +5868,18 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm0<'v, V: JsonView<'v>>(
                             v,
                             -9007199254740991f64,
                             p,
-                            "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/0/properties/pollIntervalMs/minimum",
+                            "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/0/allOf/properties/pollIntervalMs/minimum",
                             cx,
                         )
                         & rt::check_maximum(
                             v,
                             9007199254740991f64,
                             p,
-                            "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/0/properties/pollIntervalMs/maximum",
+                            "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/0/allOf/properties/pollIntervalMs/maximum",
                             cx,
                         ))
             }
-            _ => {
-                rt::reject_unknown_key(
-                    &k,
-                    p,
-                    "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/0",
-                    cx,
-                )
-            }
+            _ => true,
         };
         if !r {
             ok = false;
@@ -6058,7 +5893,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm0<'v, V: JsonView<'v>>(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs"],
             p,
-            "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/0/required",
+            "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/0/allOf/required",
             cx,
         );
     }
@@ -6066,7 +5901,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm0<'v, V: JsonView<'v>>(
 }
 pub(crate) static U_TaskStatusNotificationParams2Arm1TtlMs: rt::UnionDesc = rt::UnionDesc {
     name: "TaskStatusNotificationParams2Arm1TtlMs",
-    schema_path: "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/1/properties/ttlMs",
+    schema_path: "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/1/allOf/properties/ttlMs",
     arms: &[
         rt::ArmDesc {
             name: "Integer",
@@ -6098,7 +5933,7 @@ fn v_TaskStatusNotificationParams2Arm1TtlMs_arm0<'v, V: JsonView<'v>>(
         v,
         rt::JType::Integer,
         p,
-        "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/1/properties/ttlMs/anyOf/0/type",
+        "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/1/allOf/properties/ttlMs/anyOf/0/type",
         cx,
     )
         && (true
@@ -6106,14 +5941,14 @@ fn v_TaskStatusNotificationParams2Arm1TtlMs_arm0<'v, V: JsonView<'v>>(
                 v,
                 -9007199254740991f64,
                 p,
-                "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/1/properties/ttlMs/anyOf/0/minimum",
+                "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/1/allOf/properties/ttlMs/anyOf/0/minimum",
                 cx,
             )
             & rt::check_maximum(
                 v,
                 9007199254740991f64,
                 p,
-                "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/1/properties/ttlMs/anyOf/0/maximum",
+                "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/1/allOf/properties/ttlMs/anyOf/0/maximum",
                 cx,
             ))
 }
@@ -6126,7 +5961,7 @@ fn v_TaskStatusNotificationParams2Arm1TtlMs_arm1<'v, V: JsonView<'v>>(
         v,
         rt::JType::Null,
         p,
-        "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/1/properties/ttlMs/anyOf/1/type",
+        "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/1/allOf/properties/ttlMs/anyOf/1/type",
         cx,
     )
 }
@@ -6170,7 +6005,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm1<'v, V: JsonView<'v>>(
         v,
         rt::JType::Object,
         p,
-        "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/1/type",
+        "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/1/allOf/type",
         cx,
     ) {
         return false;
@@ -6188,7 +6023,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm1<'v, V: JsonView<'v>>(
                 "inputRequests",
             ],
             p,
-            "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/1/required",
+            "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/1/allOf/required",
             cx,
         );
     }
@@ -6198,13 +6033,14 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm1<'v, V: JsonView<'v>>(
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
+            "_meta" => v_NotificationMetaObject(v, p, cx),
             "taskId" => {
                 seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/1/properties/taskId/type",
+                    "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/1/allOf/properties/taskId/type",
                     cx,
                 )
             }
@@ -6214,7 +6050,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm1<'v, V: JsonView<'v>>(
                     v,
                     "input_required",
                     p,
-                    "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/1/properties/status/const",
+                    "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/1/allOf/properties/status/const",
                     cx,
                 )
             }
@@ -6223,7 +6059,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm1<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/1/properties/statusMessage/type",
+                    "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/1/allOf/properties/statusMessage/type",
                     cx,
                 )
             }
@@ -6233,7 +6069,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm1<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/1/properties/createdAt/type",
+                    "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/1/allOf/properties/createdAt/type",
                     cx,
                 )
             }
@@ -6243,7 +6079,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm1<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/1/properties/lastUpdatedAt/type",
+                    "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/1/allOf/properties/lastUpdatedAt/type",
                     cx,
                 )
             }
@@ -6256,7 +6092,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm1<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::Integer,
                     p,
-                    "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/1/properties/pollIntervalMs/type",
+                    "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/1/allOf/properties/pollIntervalMs/type",
                     cx,
                 )
                     && (true
@@ -6264,14 +6100,14 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm1<'v, V: JsonView<'v>>(
                             v,
                             -9007199254740991f64,
                             p,
-                            "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/1/properties/pollIntervalMs/minimum",
+                            "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/1/allOf/properties/pollIntervalMs/minimum",
                             cx,
                         )
                         & rt::check_maximum(
                             v,
                             9007199254740991f64,
                             p,
-                            "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/1/properties/pollIntervalMs/maximum",
+                            "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/1/allOf/properties/pollIntervalMs/maximum",
                             cx,
                         ))
             }
@@ -6279,14 +6115,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm1<'v, V: JsonView<'v>>(
                 seen |= 32u64;
                 v_InputRequests(v, p, cx)
             }
-            _ => {
-                rt::reject_unknown_key(
-                    &k,
-                    p,
-                    "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/1",
-                    cx,
-                )
-            }
+            _ => true,
         };
         if !r {
             ok = false;
@@ -6307,7 +6136,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm1<'v, V: JsonView<'v>>(
                 "inputRequests",
             ],
             p,
-            "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/1/required",
+            "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/1/allOf/required",
             cx,
         );
     }
@@ -6315,7 +6144,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm1<'v, V: JsonView<'v>>(
 }
 pub(crate) static U_TaskStatusNotificationParams2Arm2TtlMs: rt::UnionDesc = rt::UnionDesc {
     name: "TaskStatusNotificationParams2Arm2TtlMs",
-    schema_path: "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/2/properties/ttlMs",
+    schema_path: "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/2/allOf/properties/ttlMs",
     arms: &[
         rt::ArmDesc {
             name: "Integer",
@@ -6347,7 +6176,7 @@ fn v_TaskStatusNotificationParams2Arm2TtlMs_arm0<'v, V: JsonView<'v>>(
         v,
         rt::JType::Integer,
         p,
-        "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/2/properties/ttlMs/anyOf/0/type",
+        "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/2/allOf/properties/ttlMs/anyOf/0/type",
         cx,
     )
         && (true
@@ -6355,14 +6184,14 @@ fn v_TaskStatusNotificationParams2Arm2TtlMs_arm0<'v, V: JsonView<'v>>(
                 v,
                 -9007199254740991f64,
                 p,
-                "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/2/properties/ttlMs/anyOf/0/minimum",
+                "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/2/allOf/properties/ttlMs/anyOf/0/minimum",
                 cx,
             )
             & rt::check_maximum(
                 v,
                 9007199254740991f64,
                 p,
-                "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/2/properties/ttlMs/anyOf/0/maximum",
+                "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/2/allOf/properties/ttlMs/anyOf/0/maximum",
                 cx,
             ))
 }
@@ -6375,7 +6204,7 @@ fn v_TaskStatusNotificationParams2Arm2TtlMs_arm1<'v, V: JsonView<'v>>(
         v,
         rt::JType::Null,
         p,
-        "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/2/properties/ttlMs/anyOf/1/type",
+        "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/2/allOf/properties/ttlMs/anyOf/1/type",
         cx,
     )
 }
@@ -6419,7 +6248,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm2<'v, V: JsonView<'v>>(
         v,
         rt::JType::Object,
         p,
-        "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/2/type",
+        "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/2/allOf/type",
         cx,
     ) {
         return false;
@@ -6430,7 +6259,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm2<'v, V: JsonView<'v>>(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs", "result"],
             p,
-            "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/2/required",
+            "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/2/allOf/required",
             cx,
         );
     }
@@ -6440,13 +6269,14 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm2<'v, V: JsonView<'v>>(
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
+            "_meta" => v_NotificationMetaObject(v, p, cx),
             "taskId" => {
                 seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/2/properties/taskId/type",
+                    "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/2/allOf/properties/taskId/type",
                     cx,
                 )
             }
@@ -6456,7 +6286,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm2<'v, V: JsonView<'v>>(
                     v,
                     "completed",
                     p,
-                    "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/2/properties/status/const",
+                    "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/2/allOf/properties/status/const",
                     cx,
                 )
             }
@@ -6465,7 +6295,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm2<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/2/properties/statusMessage/type",
+                    "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/2/allOf/properties/statusMessage/type",
                     cx,
                 )
             }
@@ -6475,7 +6305,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm2<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/2/properties/createdAt/type",
+                    "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/2/allOf/properties/createdAt/type",
                     cx,
                 )
             }
@@ -6485,7 +6315,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm2<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/2/properties/lastUpdatedAt/type",
+                    "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/2/allOf/properties/lastUpdatedAt/type",
                     cx,
                 )
             }
@@ -6498,7 +6328,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm2<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::Integer,
                     p,
-                    "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/2/properties/pollIntervalMs/type",
+                    "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/2/allOf/properties/pollIntervalMs/type",
                     cx,
                 )
                     && (true
@@ -6506,14 +6336,14 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm2<'v, V: JsonView<'v>>(
                             v,
                             -9007199254740991f64,
                             p,
-                            "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/2/properties/pollIntervalMs/minimum",
+                            "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/2/allOf/properties/pollIntervalMs/minimum",
                             cx,
                         )
                         & rt::check_maximum(
                             v,
                             9007199254740991f64,
                             p,
-                            "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/2/properties/pollIntervalMs/maximum",
+                            "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/2/allOf/properties/pollIntervalMs/maximum",
                             cx,
                         ))
             }
@@ -6523,18 +6353,11 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm2<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::Object,
                     p,
-                    "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/2/properties/result/type",
+                    "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/2/allOf/properties/result/type",
                     cx,
                 )
             }
-            _ => {
-                rt::reject_unknown_key(
-                    &k,
-                    p,
-                    "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/2",
-                    cx,
-                )
-            }
+            _ => true,
         };
         if !r {
             ok = false;
@@ -6548,7 +6371,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm2<'v, V: JsonView<'v>>(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs", "result"],
             p,
-            "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/2/required",
+            "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/2/allOf/required",
             cx,
         );
     }
@@ -6556,7 +6379,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm2<'v, V: JsonView<'v>>(
 }
 pub(crate) static U_TaskStatusNotificationParams2Arm3TtlMs: rt::UnionDesc = rt::UnionDesc {
     name: "TaskStatusNotificationParams2Arm3TtlMs",
-    schema_path: "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/3/properties/ttlMs",
+    schema_path: "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/3/allOf/properties/ttlMs",
     arms: &[
         rt::ArmDesc {
             name: "Integer",
@@ -6588,7 +6411,7 @@ fn v_TaskStatusNotificationParams2Arm3TtlMs_arm0<'v, V: JsonView<'v>>(
         v,
         rt::JType::Integer,
         p,
-        "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/3/properties/ttlMs/anyOf/0/type",
+        "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/3/allOf/properties/ttlMs/anyOf/0/type",
         cx,
     )
         && (true
@@ -6596,14 +6419,14 @@ fn v_TaskStatusNotificationParams2Arm3TtlMs_arm0<'v, V: JsonView<'v>>(
                 v,
                 -9007199254740991f64,
                 p,
-                "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/3/properties/ttlMs/anyOf/0/minimum",
+                "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/3/allOf/properties/ttlMs/anyOf/0/minimum",
                 cx,
             )
             & rt::check_maximum(
                 v,
                 9007199254740991f64,
                 p,
-                "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/3/properties/ttlMs/anyOf/0/maximum",
+                "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/3/allOf/properties/ttlMs/anyOf/0/maximum",
                 cx,
             ))
 }
@@ -6616,7 +6439,7 @@ fn v_TaskStatusNotificationParams2Arm3TtlMs_arm1<'v, V: JsonView<'v>>(
         v,
         rt::JType::Null,
         p,
-        "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/3/properties/ttlMs/anyOf/1/type",
+        "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/3/allOf/properties/ttlMs/anyOf/1/type",
         cx,
     )
 }
@@ -6660,7 +6483,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm3<'v, V: JsonView<'v>>(
         v,
         rt::JType::Object,
         p,
-        "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/3/type",
+        "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/3/allOf/type",
         cx,
     ) {
         return false;
@@ -6671,7 +6494,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm3<'v, V: JsonView<'v>>(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs", "error"],
             p,
-            "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/3/required",
+            "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/3/allOf/required",
             cx,
         );
     }
@@ -6681,13 +6504,14 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm3<'v, V: JsonView<'v>>(
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
+            "_meta" => v_NotificationMetaObject(v, p, cx),
             "taskId" => {
                 seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/3/properties/taskId/type",
+                    "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/3/allOf/properties/taskId/type",
                     cx,
                 )
             }
@@ -6697,7 +6521,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm3<'v, V: JsonView<'v>>(
                     v,
                     "failed",
                     p,
-                    "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/3/properties/status/const",
+                    "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/3/allOf/properties/status/const",
                     cx,
                 )
             }
@@ -6706,7 +6530,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm3<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/3/properties/statusMessage/type",
+                    "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/3/allOf/properties/statusMessage/type",
                     cx,
                 )
             }
@@ -6716,7 +6540,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm3<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/3/properties/createdAt/type",
+                    "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/3/allOf/properties/createdAt/type",
                     cx,
                 )
             }
@@ -6726,7 +6550,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm3<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/3/properties/lastUpdatedAt/type",
+                    "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/3/allOf/properties/lastUpdatedAt/type",
                     cx,
                 )
             }
@@ -6739,7 +6563,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm3<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::Integer,
                     p,
-                    "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/3/properties/pollIntervalMs/type",
+                    "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/3/allOf/properties/pollIntervalMs/type",
                     cx,
                 )
                     && (true
@@ -6747,14 +6571,14 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm3<'v, V: JsonView<'v>>(
                             v,
                             -9007199254740991f64,
                             p,
-                            "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/3/properties/pollIntervalMs/minimum",
+                            "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/3/allOf/properties/pollIntervalMs/minimum",
                             cx,
                         )
                         & rt::check_maximum(
                             v,
                             9007199254740991f64,
                             p,
-                            "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/3/properties/pollIntervalMs/maximum",
+                            "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/3/allOf/properties/pollIntervalMs/maximum",
                             cx,
                         ))
             }
@@ -6762,14 +6586,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm3<'v, V: JsonView<'v>>(
                 seen |= 32u64;
                 v_Error(v, p, cx)
             }
-            _ => {
-                rt::reject_unknown_key(
-                    &k,
-                    p,
-                    "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/3",
-                    cx,
-                )
-            }
+            _ => true,
         };
         if !r {
             ok = false;
@@ -6783,7 +6600,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm3<'v, V: JsonView<'v>>(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs", "error"],
             p,
-            "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/3/required",
+            "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/3/allOf/required",
             cx,
         );
     }
@@ -6791,7 +6608,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm3<'v, V: JsonView<'v>>(
 }
 pub(crate) static U_TaskStatusNotificationParams2Arm4TtlMs: rt::UnionDesc = rt::UnionDesc {
     name: "TaskStatusNotificationParams2Arm4TtlMs",
-    schema_path: "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/4/properties/ttlMs",
+    schema_path: "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/4/allOf/properties/ttlMs",
     arms: &[
         rt::ArmDesc {
             name: "Integer",
@@ -6823,7 +6640,7 @@ fn v_TaskStatusNotificationParams2Arm4TtlMs_arm0<'v, V: JsonView<'v>>(
         v,
         rt::JType::Integer,
         p,
-        "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/4/properties/ttlMs/anyOf/0/type",
+        "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/4/allOf/properties/ttlMs/anyOf/0/type",
         cx,
     )
         && (true
@@ -6831,14 +6648,14 @@ fn v_TaskStatusNotificationParams2Arm4TtlMs_arm0<'v, V: JsonView<'v>>(
                 v,
                 -9007199254740991f64,
                 p,
-                "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/4/properties/ttlMs/anyOf/0/minimum",
+                "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/4/allOf/properties/ttlMs/anyOf/0/minimum",
                 cx,
             )
             & rt::check_maximum(
                 v,
                 9007199254740991f64,
                 p,
-                "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/4/properties/ttlMs/anyOf/0/maximum",
+                "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/4/allOf/properties/ttlMs/anyOf/0/maximum",
                 cx,
             ))
 }
@@ -6851,7 +6668,7 @@ fn v_TaskStatusNotificationParams2Arm4TtlMs_arm1<'v, V: JsonView<'v>>(
         v,
         rt::JType::Null,
         p,
-        "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/4/properties/ttlMs/anyOf/1/type",
+        "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/4/allOf/properties/ttlMs/anyOf/1/type",
         cx,
     )
 }
@@ -6895,7 +6712,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm4<'v, V: JsonView<'v>>(
         v,
         rt::JType::Object,
         p,
-        "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/4/type",
+        "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/4/allOf/type",
         cx,
     ) {
         return false;
@@ -6906,7 +6723,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm4<'v, V: JsonView<'v>>(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs"],
             p,
-            "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/4/required",
+            "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/4/allOf/required",
             cx,
         );
     }
@@ -6916,13 +6733,14 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm4<'v, V: JsonView<'v>>(
         let pk = parent.key(&k);
         let (v, p) = (&x, &pk);
         let r = match &*k {
+            "_meta" => v_NotificationMetaObject(v, p, cx),
             "taskId" => {
                 seen |= 1u64;
                 rt::check_type(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/4/properties/taskId/type",
+                    "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/4/allOf/properties/taskId/type",
                     cx,
                 )
             }
@@ -6932,7 +6750,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm4<'v, V: JsonView<'v>>(
                     v,
                     "cancelled",
                     p,
-                    "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/4/properties/status/const",
+                    "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/4/allOf/properties/status/const",
                     cx,
                 )
             }
@@ -6941,7 +6759,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm4<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/4/properties/statusMessage/type",
+                    "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/4/allOf/properties/statusMessage/type",
                     cx,
                 )
             }
@@ -6951,7 +6769,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm4<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/4/properties/createdAt/type",
+                    "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/4/allOf/properties/createdAt/type",
                     cx,
                 )
             }
@@ -6961,7 +6779,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm4<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::String,
                     p,
-                    "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/4/properties/lastUpdatedAt/type",
+                    "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/4/allOf/properties/lastUpdatedAt/type",
                     cx,
                 )
             }
@@ -6974,7 +6792,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm4<'v, V: JsonView<'v>>(
                     v,
                     rt::JType::Integer,
                     p,
-                    "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/4/properties/pollIntervalMs/type",
+                    "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/4/allOf/properties/pollIntervalMs/type",
                     cx,
                 )
                     && (true
@@ -6982,25 +6800,18 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm4<'v, V: JsonView<'v>>(
                             v,
                             -9007199254740991f64,
                             p,
-                            "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/4/properties/pollIntervalMs/minimum",
+                            "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/4/allOf/properties/pollIntervalMs/minimum",
                             cx,
                         )
                         & rt::check_maximum(
                             v,
                             9007199254740991f64,
                             p,
-                            "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/4/properties/pollIntervalMs/maximum",
+                            "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/4/allOf/properties/pollIntervalMs/maximum",
                             cx,
                         ))
             }
-            _ => {
-                rt::reject_unknown_key(
-                    &k,
-                    p,
-                    "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/4",
-                    cx,
-                )
-            }
+            _ => true,
         };
         if !r {
             ok = false;
@@ -7014,7 +6825,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm4<'v, V: JsonView<'v>>(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs"],
             p,
-            "#/$defs/TaskStatusNotification/allOf/properties/params/allOf/anyOf/4/required",
+            "#/$defs/TaskStatusNotification/allOf/properties/params/anyOf/4/allOf/required",
             cx,
         );
     }
@@ -7022,7 +6833,7 @@ pub(crate) fn v_TaskStatusNotificationParams2Arm4<'v, V: JsonView<'v>>(
 }
 pub(crate) static U_TaskStatusNotificationParams2: rt::UnionDesc = rt::UnionDesc {
     name: "TaskStatusNotificationParams2",
-    schema_path: "#/$defs/TaskStatusNotification/allOf/properties/params/allOf",
+    schema_path: "#/$defs/TaskStatusNotification/allOf/properties/params",
     arms: &[
         rt::ArmDesc {
             name: "TaskStatusNotificationParams2Arm0",
@@ -7031,6 +6842,7 @@ pub(crate) static U_TaskStatusNotificationParams2: rt::UnionDesc = rt::UnionDesc
             tag_required: true,
             required: &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs"],
             declared: &[
+                "_meta",
                 "taskId",
                 "status",
                 "statusMessage",
@@ -7054,6 +6866,7 @@ pub(crate) static U_TaskStatusNotificationParams2: rt::UnionDesc = rt::UnionDesc
                 "inputRequests",
             ],
             declared: &[
+                "_meta",
                 "taskId",
                 "status",
                 "statusMessage",
@@ -7078,6 +6891,7 @@ pub(crate) static U_TaskStatusNotificationParams2: rt::UnionDesc = rt::UnionDesc
                 "result",
             ],
             declared: &[
+                "_meta",
                 "taskId",
                 "status",
                 "statusMessage",
@@ -7102,6 +6916,7 @@ pub(crate) static U_TaskStatusNotificationParams2: rt::UnionDesc = rt::UnionDesc
                 "error",
             ],
             declared: &[
+                "_meta",
                 "taskId",
                 "status",
                 "statusMessage",
@@ -7119,6 +6934,7 @@ pub(crate) static U_TaskStatusNotificationParams2: rt::UnionDesc = rt::UnionDesc
             tag_required: true,
             required: &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs"],
             declared: &[
+                "_meta",
                 "taskId",
                 "status",
                 "statusMessage",
@@ -7247,99 +7063,18 @@ pub(crate) fn v_TaskStatusNotification<'v, V: JsonView<'v>>(
     }
     ok
 }
-pub(crate) static U_TaskStatus: rt::UnionDesc = rt::UnionDesc {
-    name: "TaskStatus",
-    schema_path: "#/$defs/TaskStatus",
-    arms: &[
-        rt::ArmDesc {
-            name: "Working",
-            types: &[rt::JType::String],
-            tag_values: &[],
-            tag_required: false,
-            required: &[],
-            declared: &[],
-        },
-        rt::ArmDesc {
-            name: "InputRequired",
-            types: &[rt::JType::String],
-            tag_values: &[],
-            tag_required: false,
-            required: &[],
-            declared: &[],
-        },
-        rt::ArmDesc {
-            name: "Completed",
-            types: &[rt::JType::String],
-            tag_values: &[],
-            tag_required: false,
-            required: &[],
-            declared: &[],
-        },
-        rt::ArmDesc {
-            name: "Failed",
-            types: &[rt::JType::String],
-            tag_values: &[],
-            tag_required: false,
-            required: &[],
-            declared: &[],
-        },
-        rt::ArmDesc {
-            name: "Cancelled",
-            types: &[rt::JType::String],
-            tag_values: &[],
-            tag_required: false,
-            required: &[],
-            declared: &[],
-        },
-    ],
-    tag: None,
-    result_type_arm: None,
-    type_list: false,
-};
-fn v_TaskStatus_arm0<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
-    rt::check_const_str(v, "working", p, "#/$defs/TaskStatus/anyOf/0/const", cx)
-}
-fn v_TaskStatus_arm1<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
-    rt::check_const_str(v, "input_required", p, "#/$defs/TaskStatus/anyOf/1/const", cx)
-}
-fn v_TaskStatus_arm2<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
-    rt::check_const_str(v, "completed", p, "#/$defs/TaskStatus/anyOf/2/const", cx)
-}
-fn v_TaskStatus_arm3<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
-    rt::check_const_str(v, "failed", p, "#/$defs/TaskStatus/anyOf/3/const", cx)
-}
-fn v_TaskStatus_arm4<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
-    rt::check_const_str(v, "cancelled", p, "#/$defs/TaskStatus/anyOf/4/const", cx)
-}
-pub(crate) fn arms_TaskStatus<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 5usize] {
-    [
-        v_TaskStatus_arm0,
-        v_TaskStatus_arm1,
-        v_TaskStatus_arm2,
-        v_TaskStatus_arm3,
-        v_TaskStatus_arm4,
-    ]
-}
 pub(crate) fn v_TaskStatus<'v, V: JsonView<'v>>(
     v: &V,
     p: &Path<'_>,
     cx: &mut Cx,
 ) -> bool {
-    if !cx.is_collecting() {
-        let filter = rt::ArmFilter::new(v, &U_TaskStatus);
-        let opts = cx.opts;
-        return (filter.admits(v, &U_TaskStatus, 0usize, &opts)
-            && v_TaskStatus_arm0(v, p, cx))
-            || (filter.admits(v, &U_TaskStatus, 1usize, &opts)
-                && v_TaskStatus_arm1(v, p, cx))
-            || (filter.admits(v, &U_TaskStatus, 2usize, &opts)
-                && v_TaskStatus_arm2(v, p, cx))
-            || (filter.admits(v, &U_TaskStatus, 3usize, &opts)
-                && v_TaskStatus_arm3(v, p, cx))
-            || (filter.admits(v, &U_TaskStatus, 4usize, &opts)
-                && v_TaskStatus_arm4(v, p, cx));
-    }
-    rt::check_union(v, &U_TaskStatus, &arms_TaskStatus::<V>(), p, cx)
+    rt::check_enum_str(
+        v,
+        &["working", "input_required", "completed", "failed", "cancelled"],
+        p,
+        "#/$defs/TaskStatus/enum",
+        cx,
+    )
 }
 pub(crate) fn v_TaskSubscriptionAcknowledgedNotifications<'v, V: JsonView<'v>>(
     v: &V,
@@ -9210,8 +8945,8 @@ pub(crate) static U_ElicitResultContentValueArm1: rt::UnionDesc = rt::UnionDesc 
             declared: &[],
         },
         rt::ArmDesc {
-            name: "Integer",
-            types: &[rt::JType::Integer],
+            name: "Number",
+            types: &[rt::JType::Number],
             tag_values: &[],
             tag_required: false,
             required: &[],
@@ -9250,7 +8985,7 @@ fn v_ElicitResultContentValueArm1_arm1<'v, V: JsonView<'v>>(
 ) -> bool {
     rt::check_type(
         v,
-        rt::JType::Integer,
+        rt::JType::Number,
         p,
         "#/$defs/ElicitResult/properties/content/additionalProperties/anyOf/1/type/type",
         cx,
@@ -9315,7 +9050,7 @@ pub(crate) static U_ElicitResultContentValue: rt::UnionDesc = rt::UnionDesc {
         },
         rt::ArmDesc {
             name: "ElicitResultContentValueArm1",
-            types: &[rt::JType::Boolean, rt::JType::Integer, rt::JType::String],
+            types: &[rt::JType::Boolean, rt::JType::Number, rt::JType::String],
             tag_values: &[],
             tag_required: false,
             required: &[],
@@ -10202,8 +9937,8 @@ pub(crate) static U_JSONValueArm2: rt::UnionDesc = rt::UnionDesc {
             declared: &[],
         },
         rt::ArmDesc {
-            name: "Integer",
-            types: &[rt::JType::Integer],
+            name: "Number",
+            types: &[rt::JType::Number],
             tag_values: &[],
             tag_required: false,
             required: &[],
@@ -10212,6 +9947,14 @@ pub(crate) static U_JSONValueArm2: rt::UnionDesc = rt::UnionDesc {
         rt::ArmDesc {
             name: "Boolean",
             types: &[rt::JType::Boolean],
+            tag_values: &[],
+            tag_required: false,
+            required: &[],
+            declared: &[],
+        },
+        rt::ArmDesc {
+            name: "Null",
+            types: &[rt::JType::Null],
             tag_values: &[],
             tag_required: false,
             required: &[],
@@ -10226,13 +9969,21 @@ fn v_JSONValueArm2_arm0<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -
     rt::check_type(v, rt::JType::String, p, "#/$defs/JSONValue/anyOf/2/type/type", cx)
 }
 fn v_JSONValueArm2_arm1<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
-    rt::check_type(v, rt::JType::Integer, p, "#/$defs/JSONValue/anyOf/2/type/type", cx)
+    rt::check_type(v, rt::JType::Number, p, "#/$defs/JSONValue/anyOf/2/type/type", cx)
 }
 fn v_JSONValueArm2_arm2<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
     rt::check_type(v, rt::JType::Boolean, p, "#/$defs/JSONValue/anyOf/2/type/type", cx)
 }
-pub(crate) fn arms_JSONValueArm2<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 3usize] {
-    [v_JSONValueArm2_arm0, v_JSONValueArm2_arm1, v_JSONValueArm2_arm2]
+fn v_JSONValueArm2_arm3<'v, V: JsonView<'v>>(v: &V, p: &Path<'_>, cx: &mut Cx) -> bool {
+    rt::check_type(v, rt::JType::Null, p, "#/$defs/JSONValue/anyOf/2/type/type", cx)
+}
+pub(crate) fn arms_JSONValueArm2<'v, V: JsonView<'v>>() -> [rt::ArmFn<V>; 4usize] {
+    [
+        v_JSONValueArm2_arm0,
+        v_JSONValueArm2_arm1,
+        v_JSONValueArm2_arm2,
+        v_JSONValueArm2_arm3,
+    ]
 }
 pub(crate) fn v_JSONValueArm2<'v, V: JsonView<'v>>(
     v: &V,
@@ -10247,7 +9998,9 @@ pub(crate) fn v_JSONValueArm2<'v, V: JsonView<'v>>(
             || (filter.admits(v, &U_JSONValueArm2, 1usize, &opts)
                 && v_JSONValueArm2_arm1(v, p, cx))
             || (filter.admits(v, &U_JSONValueArm2, 2usize, &opts)
-                && v_JSONValueArm2_arm2(v, p, cx));
+                && v_JSONValueArm2_arm2(v, p, cx))
+            || (filter.admits(v, &U_JSONValueArm2, 3usize, &opts)
+                && v_JSONValueArm2_arm3(v, p, cx));
     }
     rt::check_union(v, &U_JSONValueArm2, &arms_JSONValueArm2::<V>(), p, cx)
 }
@@ -10273,7 +10026,12 @@ pub(crate) static U_JSONValue: rt::UnionDesc = rt::UnionDesc {
         },
         rt::ArmDesc {
             name: "JSONValueArm2",
-            types: &[rt::JType::Boolean, rt::JType::Integer, rt::JType::String],
+            types: &[
+                rt::JType::Null,
+                rt::JType::Boolean,
+                rt::JType::Number,
+                rt::JType::String,
+            ],
             tag_values: &[],
             tag_required: false,
             required: &[],
