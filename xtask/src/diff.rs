@@ -1,8 +1,10 @@
 //! `cargo xtask diff FROM TO [--format markdown|json]`: what changed between two schema
 //! revisions, classified by whom it breaks (`mcpgen_codegen::diff`).
 //!
-//! FROM and TO are pinned revision names (verified and patched with their errata ledger, as
-//! `cargo xtask codegen` does) or paths to schema files (used as they are, without errata).
+//! FROM and TO are pinned revision names, pinned extensions (`ext-tasks` or
+//! `io.modelcontextprotocol/tasks`; both verified and patched with their errata ledger, as
+//! `cargo xtask codegen` does) or paths to schema files (used as they are, without errata): so
+//! an extension's next version is compared as `cargo xtask diff ext-tasks path/to/schema.json`.
 
 use std::path::{Path, PathBuf};
 
@@ -20,9 +22,10 @@ pub enum Format {
 
 #[derive(clap::Args)]
 pub struct DiffArgs {
-    /// The old revision: a pinned revision name (e.g. 2025-11-25) or a schema file.
+    /// The old revision: a pinned revision name (e.g. 2025-11-25), a pinned extension
+    /// (ext-tasks) or a schema file.
     from: String,
-    /// The new revision: a pinned revision name or a schema file.
+    /// The new revision: a pinned revision name, a pinned extension or a schema file.
     to: String,
     /// Output format.
     #[arg(long, value_enum, default_value = "markdown")]
@@ -53,9 +56,20 @@ fn input(root: &Path, arg: &str) -> Result<RevisionInput> {
         let mut inputs = codegen::load_inputs(root, std::slice::from_ref(pin))?;
         return Ok(inputs.remove(0));
     }
+    let exts = pins::load_extensions(root)?;
+    if let Some(ext) = exts.iter().find(|e| e.key() == arg || e.id == arg) {
+        if ext.file.iter().any(|f| schema::ext_file_missing(root, ext, f)) {
+            if let Some(mirror) = mirror_from_env() {
+                schema::pull_extensions(root, &[ext], Some(&mirror))?;
+            }
+        }
+        let mut inputs = codegen::load_ext_inputs(root, std::slice::from_ref(ext))?;
+        return Ok(inputs.remove(0).input);
+    }
     let path = PathBuf::from(arg);
     if !path.is_file() {
-        let names: Vec<&str> = pins.iter().map(|p| p.name.as_str()).collect();
+        let mut names: Vec<String> = pins.iter().map(|p| p.name.clone()).collect();
+        names.extend(exts.iter().map(|e| e.key()));
         return Err(format!("{arg} is neither a pinned revision ({}) nor a schema file", names.join(", ")));
     }
     let bytes = read(&path)?;
@@ -81,6 +95,17 @@ mod tests {
 
     fn has(d: &RevisionDiff, kind: ChangeKind, name: &str, path: &str) -> bool {
         d.changes.iter().any(|c| c.kind == kind && c.subject.name() == name && c.subject.path() == path)
+    }
+
+    /// An extension compares like a revision: with itself (nothing), and with the core
+    /// revision whose tasks it replaced (2025-11-25 had tasks/list and tasks/result in core).
+    #[test]
+    fn extensions_are_compared_like_revisions() {
+        assert!(pinned("ext-tasks", "io.modelcontextprotocol/tasks").changes.is_empty());
+        let d = pinned("2025-11-25", "ext-tasks");
+        assert!(has(&d, ChangeKind::MethodAdded, "tasks/update", ""), "{:#?}", d.changes);
+        assert!(has(&d, ChangeKind::MethodRemoved, "tasks/list", ""));
+        assert!(has(&d, ChangeKind::MethodRemoved, "tasks/result", ""));
     }
 
     #[test]
