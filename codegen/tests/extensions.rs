@@ -58,7 +58,7 @@ fn ext(schema: &Value, errata: &str) -> ExtensionInput {
         id: "example.org/things".into(),
         name: "things".into(),
         layers_on: "2099-01-01".into(),
-        input: input("ext-things", schema, errata),
+        input: RevisionInput { c_code: Some(1), ..input("ext-things", schema, errata) },
     }
 }
 
@@ -150,4 +150,24 @@ fn an_extension_on_an_unpinned_revision_is_refused() {
     e.layers_on = "1999-01-01".into();
     let err = generate(&e).unwrap_err();
     assert!(err.contains("layers on revision \"1999-01-01\", which is not pinned"), "{err}");
+}
+
+#[test]
+fn an_extension_needs_its_c_code() {
+    let mut e = ext(&ext_schema(result_copy()), EMPTY);
+    e.input.c_code = None;
+    let err = generate(&e).unwrap_err();
+    assert!(err.contains("has no `c_code`"), "{err}");
+    e.input.c_code = Some(2);
+    let err = generate(&e).unwrap_err();
+    assert!(err.contains("`c_code = 2`; the extension codes are 1..=1"), "{err}");
+    e.input.c_code = Some(1);
+    let files = generate(&e).unwrap();
+    let header = files.get("bindings/c/include/mcpgen_schema.h").unwrap();
+    assert!(header.contains("MCPGEN_EXTENSION_THINGS = 1\n"), "{header}");
+    assert!(header.contains("#define MCPGEN_EXTENSION_THINGS_ID \"example.org/things\""), "{header}");
+    assert!(header.contains("#define MCPGEN_METHOD_THINGS_GET \"things/get\""), "{header}");
+    let py = files.get("bindings/python/python/mcpgen/ext_things/__init__.py").unwrap();
+    assert!(py.contains("EXTENSION_ID = \"example.org/things\""), "{py}");
+    assert!(py.contains("Status: _te.TypeAlias = _t.Literal[\"on\", \"off\"]"), "{py}");
 }

@@ -140,7 +140,7 @@ fn spec_messages() -> Vec<Value> {
     while let Some(start) = rest.find("```json\n") {
         let body = &rest[start + 8..];
         let end = body.find("```").expect("unterminated code block in tasks.md");
-        out.push(parse(body[..end].as_bytes()));
+        out.push(parse(&body.as_bytes()[..end]));
         rest = &body[end + 3..];
     }
     out

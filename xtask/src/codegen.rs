@@ -26,6 +26,8 @@ const GENERATED_DIRS: &[(&str, &str)] = &[
     ("generated", "src"),
     // The Python typing modules `mcpgen.rev_*` (one package directory per revision).
     ("bindings/python/python/mcpgen", "rev_"),
+    // The Python typing modules `mcpgen.ext_*` (one package directory per extension).
+    ("bindings/python/python/mcpgen", "ext_"),
 ];
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -137,7 +139,7 @@ pub(crate) fn load_ext_inputs(root: &Path, exts: &[pins::ExtPin]) -> Result<Vec<
                     schema,
                     schema_sha256: ext.schema().sha256.clone(),
                     errata: Some(errata),
-                    c_code: None,
+                    c_code: ext.c_code,
                     diff_report_from: None,
                 },
             })

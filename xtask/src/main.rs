@@ -90,7 +90,8 @@ enum SchemaCommand {
         /// [default: $MCPGEN_SCHEMA_MIRROR, else download the pinned URLs with curl]
         #[arg(long, value_name = "DIR")]
         from: Option<PathBuf>,
-        /// Pull only this revision (repeatable) [default: all pinned revisions]
+        /// Pull only this revision or extension (`ext-tasks`; repeatable) [default: all pinned
+        /// revisions and extensions]
         #[arg(long = "revision", value_name = "R")]
         revisions: Vec<String>,
     },

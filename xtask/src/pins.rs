@@ -36,6 +36,9 @@ pub struct ExtPin {
     pub dialect: String,
     /// Where a mirror holds the files, relative to the mirror root (`ext-tasks/draft`).
     pub mirror_dir: String,
+    /// The extension's `mcpgen_extension` value in the C library: 1..=N over the pinned
+    /// extensions, each once, never renumbered (the generator checks them).
+    pub c_code: Option<u32>,
     /// The pinned files; one must be `schema.json`.
     pub file: Vec<ExtFile>,
 }

@@ -4,6 +4,7 @@
  *   2025-06-18 (sha256 af845e7e5b9d27107d1690f0936022546177a1403e63ffb11470135b296a2e01)
  *   2025-03-26 (sha256 e720669548c8100a4282c49e580efd6ddf7f28899ea786fc8db251dbdb356131)
  *   2024-11-05 (sha256 61cea2392d4f284092d09bc84b9ac488c0d5618ac2b38a56942fc5b99fd960ce)
+ *   extension io.modelcontextprotocol/tasks (sha256 10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c)
  * Do not edit; run `cargo xtask codegen`. The schema constants come from the same IR as the
  * Rust types. Include <mcpgen.h> (the documented API, hand-written), which includes this. */
 #ifndef MCPGEN_SCHEMA_H
@@ -41,6 +42,24 @@ typedef enum mcpgen_revision {
 #define MCPGEN_REVISION_LATEST MCPGEN_REVISION_2026_07_28
 /** How many revisions this header knows (codes 1..MCPGEN_REVISION_COUNT). */
 #define MCPGEN_REVISION_COUNT 5
+
+/* ---- Extensions ---------------------------------------------------------------------------- */
+
+/** A pinned MCP extension (negotiated in `capabilities.extensions`). The codes are stable (`c_code` of
+ *  its `[[extension]]` in schema/sources.toml). */
+typedef enum mcpgen_extension {
+    /** No extension. */
+    MCPGEN_EXTENSION_NONE = 0,
+    /** Extension `io.modelcontextprotocol/tasks`, layering on revision 2026-07-28 (4 methods of its own). */
+    MCPGEN_EXTENSION_TASKS = 1
+} mcpgen_extension;
+
+/** How many extensions this header knows (codes 1..MCPGEN_EXTENSION_COUNT). */
+#define MCPGEN_EXTENSION_COUNT 1
+/** The identifier of extension TASKS, its key under `capabilities.extensions`. */
+#define MCPGEN_EXTENSION_TASKS_ID "io.modelcontextprotocol/tasks"
+/** The revision extension TASKS layers on. */
+#define MCPGEN_EXTENSION_TASKS_LAYERS_ON MCPGEN_REVISION_2026_07_28
 
 /* ---- Definition ids ------------------------------------------------------------------------ */
 
@@ -1204,6 +1223,8 @@ enum mcpgen_defs_2026_07_28 {
 #define MCPGEN_METHOD_NOTIFICATIONS_ROOTS_LIST_CHANGED "notifications/roots/list_changed"
 /** Notification, server to client; revisions 2026-07-28. */
 #define MCPGEN_METHOD_NOTIFICATIONS_SUBSCRIPTIONS_ACKNOWLEDGED "notifications/subscriptions/acknowledged"
+/** Notification; revisions extension io.modelcontextprotocol/tasks. */
+#define MCPGEN_METHOD_NOTIFICATIONS_TASKS "notifications/tasks"
 /** Notification, either direction; revisions 2025-11-25. */
 #define MCPGEN_METHOD_NOTIFICATIONS_TASKS_STATUS "notifications/tasks/status"
 /** Notification, server to client; revisions 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28. */
@@ -1232,14 +1253,16 @@ enum mcpgen_defs_2026_07_28 {
 #define MCPGEN_METHOD_SERVER_DISCOVER "server/discover"
 /** Request, client to server; revisions 2026-07-28. */
 #define MCPGEN_METHOD_SUBSCRIPTIONS_LISTEN "subscriptions/listen"
-/** Request, either direction; revisions 2025-11-25. */
+/** Request, either direction; revisions 2025-11-25, extension io.modelcontextprotocol/tasks. */
 #define MCPGEN_METHOD_TASKS_CANCEL "tasks/cancel"
-/** Request, either direction; revisions 2025-11-25. */
+/** Request, either direction; revisions 2025-11-25, extension io.modelcontextprotocol/tasks. */
 #define MCPGEN_METHOD_TASKS_GET "tasks/get"
 /** Request, either direction; revisions 2025-11-25. */
 #define MCPGEN_METHOD_TASKS_LIST "tasks/list"
 /** Request, either direction; revisions 2025-11-25. */
 #define MCPGEN_METHOD_TASKS_RESULT "tasks/result"
+/** Request; revisions extension io.modelcontextprotocol/tasks. */
+#define MCPGEN_METHOD_TASKS_UPDATE "tasks/update"
 /** Request, client to server; revisions 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28. */
 #define MCPGEN_METHOD_TOOLS_CALL "tools/call"
 /** Request, client to server; revisions 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28. */

@@ -55,6 +55,11 @@ static void test_info(void) {
     CHECK(str_is(name, "2026-07-28"), "latest is %s", name.ptr);
     CHECK_STATUS(mcpgen_revision_name(0, &name), MCPGEN_UNKNOWN_REVISION);
     CHECK_STATUS(mcpgen_revision_name(MCPGEN_REVISION_COUNT + 1, &name), MCPGEN_UNKNOWN_REVISION);
+    /* The generated extension constants (schema/sources.toml [[extension]]). */
+    CHECK(MCPGEN_EXTENSION_COUNT >= 1 && MCPGEN_EXTENSION_TASKS == 1, "extension codes");
+    CHECK(strcmp(MCPGEN_EXTENSION_TASKS_ID, "io.modelcontextprotocol/tasks") == 0, "tasks extension id");
+    CHECK(MCPGEN_EXTENSION_TASKS_LAYERS_ON == MCPGEN_REVISION_2026_07_28, "tasks layers on 2026-07-28");
+    CHECK(strcmp(MCPGEN_METHOD_NOTIFICATIONS_TASKS, "notifications/tasks") == 0, "tasks status notification name");
 
     CHECK_STATUS(mcpgen_def_lookup(REV, S("CallToolRequest"), &id), MCPGEN_OK);
     CHECK(id == MCPGEN_DEF_2026_07_28_CALL_TOOL_REQUEST, "lookup gives 0x%X", (unsigned)id);

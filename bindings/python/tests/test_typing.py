@@ -129,3 +129,19 @@ def test_mypy_rejects_schema_invalid_data(tmp_path: Path, bad: str, expected: st
     out, status = run_mypy(tmp_path, GOOD + "\n" + bad + "\n")
     assert status == 1, f"mypy accepted: {bad}\n{out}"
     assert expected in out, out
+
+
+def test_the_tasks_extension_has_a_typing_module() -> None:
+    """`mcpgen.ext_tasks` (generated from the pinned ext-tasks schema): importable, resolvable,
+    and it says which extension and revision it describes."""
+    from mcpgen import ext_tasks as m
+
+    assert m.EXTENSION_ID == "io.modelcontextprotocol/tasks"
+    assert m.LAYERS_ON in mcpgen.REVISIONS
+    assert typing.get_args(m.TaskStatus) == ("working", "input_required", "completed", "failed", "cancelled")
+    for name in ["Task", "CreateTaskResult", "GetTaskRequest", "GetTaskResult", "UpdateTaskRequest", "CancelTaskRequest", "TaskStatusNotification"]:
+        assert name in m.__all__, name
+    for name in m.__all__:
+        obj = getattr(m, name)
+        if isinstance(obj, type) and hasattr(obj, "__required_keys__"):
+            typing.get_type_hints(obj)

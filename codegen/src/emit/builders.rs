@@ -174,6 +174,8 @@ fn object_builder(cx: &Ctx, d: &Decl, o: &ObjectDecl) -> TokenStream {
     let builder_fn_doc = format!(" A builder for `{}` (`const` members are filled in).", d.name);
     let default_impl = if has_default(o) {
         quote! {
+            // A closed object without members (`{}` only) would derive it; one rule for all.
+            #[allow(clippy::derivable_impls)]
             impl ::std::default::Default for #name {
                 fn default() -> Self {
                     #name { #(#defaults,)* }

@@ -336,8 +336,18 @@ pub fn workspace(
         }
     }
     files.extend(python::workspace(&modules));
+    for (ext, module, _) in &ext_modules {
+        files.insert(
+            format!("{}/{}/__init__.py", python::PACKAGE_DIR, ext_module_name(&ext.name)),
+            python::extension_module(module, &ext.id, &ext.layers_on),
+        );
+    }
+    let c_exts: Vec<c::CExt<'_>> = ext_modules
+        .iter()
+        .map(|(e, m, _)| c::CExt { id: &e.id, name: &e.name, layers_on: &e.layers_on, code: e.input.c_code, m })
+        .collect();
     let codes: Vec<(&str, Option<u32>)> = revisions.iter().map(|r| (r.revision.as_str(), r.c_code)).collect();
-    match c::emit(&modules, &codes) {
+    match c::emit(&modules, &codes, &c_exts) {
         Ok(f) => files.extend(f),
         Err(d) => diags.extend(d),
     }

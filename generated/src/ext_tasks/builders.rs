@@ -192,6 +192,7 @@ impl CancelTaskResultBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for CancelTaskResult {
     fn default() -> Self {
         CancelTaskResult {
@@ -4276,6 +4277,7 @@ impl TaskSubscriptionAcknowledgedNotificationsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for TaskSubscriptionAcknowledgedNotifications {
     fn default() -> Self {
         TaskSubscriptionAcknowledgedNotifications {
@@ -4346,6 +4348,7 @@ impl TaskSubscriptionNotificationsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for TaskSubscriptionNotifications {
     fn default() -> Self {
         TaskSubscriptionNotifications {
@@ -4384,6 +4387,7 @@ impl TasksExtensionCapabilityBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for TasksExtensionCapability {
     fn default() -> Self {
         TasksExtensionCapability {}
@@ -4592,6 +4596,7 @@ impl UpdateTaskResultBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for UpdateTaskResult {
     fn default() -> Self {
         UpdateTaskResult {
@@ -4801,6 +4806,7 @@ impl AnnotationsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for Annotations {
     fn default() -> Self {
         Annotations {
@@ -5065,6 +5071,7 @@ impl BooleanSchemaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for BooleanSchema {
     fn default() -> Self {
         BooleanSchema {
@@ -6513,6 +6520,7 @@ impl ListRootsRequestParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListRootsRequestParams {
     fn default() -> Self {
         ListRootsRequestParams {
@@ -6581,6 +6589,7 @@ impl ListRootsRequestBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListRootsRequest {
     fn default() -> Self {
         ListRootsRequest {
@@ -6688,6 +6697,7 @@ impl MetaObjectBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for MetaObject {
     fn default() -> Self {
         MetaObject {
@@ -6748,6 +6758,7 @@ impl ModelHintBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ModelHint {
     fn default() -> Self {
         ModelHint {
@@ -6845,6 +6856,7 @@ impl ModelPreferencesBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ModelPreferences {
     fn default() -> Self {
         ModelPreferences {
@@ -6915,6 +6927,7 @@ impl NotificationMetaObjectBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for NotificationMetaObject {
     fn default() -> Self {
         NotificationMetaObject {
@@ -6982,6 +6995,7 @@ impl NotificationParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for NotificationParams {
     fn default() -> Self {
         NotificationParams {
@@ -7304,6 +7318,7 @@ impl ResultBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for Result {
     fn default() -> Self {
         Result {
@@ -7372,6 +7387,7 @@ impl ResultMetaObjectBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ResultMetaObject {
     fn default() -> Self {
         ResultMetaObject {
@@ -7645,6 +7661,7 @@ impl StringSchemaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for StringSchema {
     fn default() -> Self {
         StringSchema {
@@ -8302,6 +8319,7 @@ impl ToolInputSchemaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ToolInputSchema {
     fn default() -> Self {
         ToolInputSchema {
@@ -8369,6 +8387,7 @@ impl ToolOutputSchemaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ToolOutputSchema {
     fn default() -> Self {
         ToolOutputSchema {
@@ -8610,6 +8629,7 @@ impl ToolAnnotationsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ToolAnnotations {
     fn default() -> Self {
         ToolAnnotations {
@@ -8672,6 +8692,7 @@ impl ToolChoiceBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ToolChoice {
     fn default() -> Self {
         ToolChoice {

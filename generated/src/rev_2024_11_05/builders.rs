@@ -75,6 +75,7 @@ impl AnnotatedAnnotationsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for AnnotatedAnnotations {
     fn default() -> Self {
         AnnotatedAnnotations {
@@ -137,6 +138,7 @@ impl AnnotatedBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for Annotated {
     fn default() -> Self {
         Annotated {
@@ -615,6 +617,7 @@ impl ClientCapabilitiesRootsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ClientCapabilitiesRoots {
     fn default() -> Self {
         ClientCapabilitiesRoots {
@@ -706,6 +709,7 @@ impl ClientCapabilitiesBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ClientCapabilities {
     fn default() -> Self {
         ClientCapabilities {
@@ -1449,6 +1453,7 @@ impl EmbeddedResourceAnnotationsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for EmbeddedResourceAnnotations {
     fn default() -> Self {
         EmbeddedResourceAnnotations {
@@ -1805,6 +1810,7 @@ impl ImageContentAnnotationsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ImageContentAnnotations {
     fn default() -> Self {
         ImageContentAnnotations {
@@ -2301,6 +2307,7 @@ impl InitializedNotificationParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for InitializedNotificationParams {
     fn default() -> Self {
         InitializedNotificationParams {
@@ -2369,6 +2376,7 @@ impl InitializedNotificationBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for InitializedNotification {
     fn default() -> Self {
         InitializedNotification {
@@ -2584,6 +2592,7 @@ impl JSONRPCNotificationParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for JSONRPCNotificationParams {
     fn default() -> Self {
         JSONRPCNotificationParams {
@@ -2721,6 +2730,7 @@ impl JSONRPCRequestParamsMetaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for JSONRPCRequestParamsMeta {
     fn default() -> Self {
         JSONRPCRequestParamsMeta {
@@ -2787,6 +2797,7 @@ impl JSONRPCRequestParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for JSONRPCRequestParams {
     fn default() -> Self {
         JSONRPCRequestParams {
@@ -3003,6 +3014,7 @@ impl ListPromptsRequestParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListPromptsRequestParams {
     fn default() -> Self {
         ListPromptsRequestParams {
@@ -3071,6 +3083,7 @@ impl ListPromptsRequestBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListPromptsRequest {
     fn default() -> Self {
         ListPromptsRequest {
@@ -3221,6 +3234,7 @@ impl ListResourceTemplatesRequestParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListResourceTemplatesRequestParams {
     fn default() -> Self {
         ListResourceTemplatesRequestParams {
@@ -3289,6 +3303,7 @@ impl ListResourceTemplatesRequestBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListResourceTemplatesRequest {
     fn default() -> Self {
         ListResourceTemplatesRequest {
@@ -3436,6 +3451,7 @@ impl ListResourcesRequestParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListResourcesRequestParams {
     fn default() -> Self {
         ListResourcesRequestParams {
@@ -3504,6 +3520,7 @@ impl ListResourcesRequestBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListResourcesRequest {
     fn default() -> Self {
         ListResourcesRequest {
@@ -3651,6 +3668,7 @@ impl ListRootsRequestParamsMetaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListRootsRequestParamsMeta {
     fn default() -> Self {
         ListRootsRequestParamsMeta {
@@ -3717,6 +3735,7 @@ impl ListRootsRequestParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListRootsRequestParams {
     fn default() -> Self {
         ListRootsRequestParams {
@@ -3785,6 +3804,7 @@ impl ListRootsRequestBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListRootsRequest {
     fn default() -> Self {
         ListRootsRequest {
@@ -3922,6 +3942,7 @@ impl ListToolsRequestParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListToolsRequestParams {
     fn default() -> Self {
         ListToolsRequestParams {
@@ -3990,6 +4011,7 @@ impl ListToolsRequestBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListToolsRequest {
     fn default() -> Self {
         ListToolsRequest {
@@ -4271,6 +4293,7 @@ impl ModelHintBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ModelHint {
     fn default() -> Self {
         ModelHint {
@@ -4368,6 +4391,7 @@ impl ModelPreferencesBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ModelPreferences {
     fn default() -> Self {
         ModelPreferences {
@@ -4437,6 +4461,7 @@ impl NotificationParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for NotificationParams {
     fn default() -> Self {
         NotificationParams {
@@ -4573,6 +4598,7 @@ impl PaginatedRequestParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for PaginatedRequestParams {
     fn default() -> Self {
         PaginatedRequestParams {
@@ -4719,6 +4745,7 @@ impl PaginatedResultBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for PaginatedResult {
     fn default() -> Self {
         PaginatedResult {
@@ -4787,6 +4814,7 @@ impl PingRequestParamsMetaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for PingRequestParamsMeta {
     fn default() -> Self {
         PingRequestParamsMeta {
@@ -4853,6 +4881,7 @@ impl PingRequestParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for PingRequestParams {
     fn default() -> Self {
         PingRequestParams {
@@ -4915,6 +4944,7 @@ impl PingRequestBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for PingRequest {
     fn default() -> Self {
         PingRequest {
@@ -5284,6 +5314,7 @@ impl PromptListChangedNotificationParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for PromptListChangedNotificationParams {
     fn default() -> Self {
         PromptListChangedNotificationParams {
@@ -5355,6 +5386,7 @@ impl PromptListChangedNotificationBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for PromptListChangedNotification {
     fn default() -> Self {
         PromptListChangedNotification {
@@ -5741,6 +5773,7 @@ impl RequestParamsMetaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for RequestParamsMeta {
     fn default() -> Self {
         RequestParamsMeta {
@@ -5800,6 +5833,7 @@ impl RequestParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for RequestParams {
     fn default() -> Self {
         RequestParams {
@@ -5941,6 +5975,7 @@ impl ResourceAnnotationsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ResourceAnnotations {
     fn default() -> Self {
         ResourceAnnotations {
@@ -6191,6 +6226,7 @@ impl ResourceListChangedNotificationParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ResourceListChangedNotificationParams {
     fn default() -> Self {
         ResourceListChangedNotificationParams {
@@ -6262,6 +6298,7 @@ impl ResourceListChangedNotificationBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ResourceListChangedNotification {
     fn default() -> Self {
         ResourceListChangedNotification {
@@ -6400,6 +6437,7 @@ impl ResourceTemplateAnnotationsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ResourceTemplateAnnotations {
     fn default() -> Self {
         ResourceTemplateAnnotations {
@@ -6689,6 +6727,7 @@ impl ResultBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for Result {
     fn default() -> Self {
         Result {
@@ -6825,6 +6864,7 @@ impl RootsListChangedNotificationParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for RootsListChangedNotificationParams {
     fn default() -> Self {
         RootsListChangedNotificationParams {
@@ -6893,6 +6933,7 @@ impl RootsListChangedNotificationBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for RootsListChangedNotification {
     fn default() -> Self {
         RootsListChangedNotification {
@@ -7028,6 +7069,7 @@ impl ServerCapabilitiesPromptsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ServerCapabilitiesPrompts {
     fn default() -> Self {
         ServerCapabilitiesPrompts {
@@ -7099,6 +7141,7 @@ impl ServerCapabilitiesResourcesBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ServerCapabilitiesResources {
     fn default() -> Self {
         ServerCapabilitiesResources {
@@ -7164,6 +7207,7 @@ impl ServerCapabilitiesToolsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ServerCapabilitiesTools {
     fn default() -> Self {
         ServerCapabilitiesTools {
@@ -7275,6 +7319,7 @@ impl ServerCapabilitiesBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ServerCapabilities {
     fn default() -> Self {
         ServerCapabilities {
@@ -7591,6 +7636,7 @@ impl TextContentAnnotationsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for TextContentAnnotations {
     fn default() -> Self {
         TextContentAnnotations {
@@ -7825,6 +7871,7 @@ impl ToolInputSchemaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ToolInputSchema {
     fn default() -> Self {
         ToolInputSchema {
@@ -7980,6 +8027,7 @@ impl ToolListChangedNotificationParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ToolListChangedNotificationParams {
     fn default() -> Self {
         ToolListChangedNotificationParams {
@@ -8048,6 +8096,7 @@ impl ToolListChangedNotificationBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ToolListChangedNotification {
     fn default() -> Self {
         ToolListChangedNotification {

@@ -69,6 +69,7 @@ impl AnnotationsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for Annotations {
     fn default() -> Self {
         Annotations {
@@ -632,6 +633,7 @@ impl ClientCapabilitiesRootsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ClientCapabilitiesRoots {
     fn default() -> Self {
         ClientCapabilitiesRoots {
@@ -723,6 +725,7 @@ impl ClientCapabilitiesBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ClientCapabilities {
     fn default() -> Self {
         ClientCapabilities {
@@ -2156,6 +2159,7 @@ impl InitializedNotificationParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for InitializedNotificationParams {
     fn default() -> Self {
         InitializedNotificationParams {
@@ -2224,6 +2228,7 @@ impl InitializedNotificationBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for InitializedNotification {
     fn default() -> Self {
         InitializedNotification {
@@ -2439,6 +2444,7 @@ impl JSONRPCNotificationParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for JSONRPCNotificationParams {
     fn default() -> Self {
         JSONRPCNotificationParams {
@@ -2576,6 +2582,7 @@ impl JSONRPCRequestParamsMetaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for JSONRPCRequestParamsMeta {
     fn default() -> Self {
         JSONRPCRequestParamsMeta {
@@ -2642,6 +2649,7 @@ impl JSONRPCRequestParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for JSONRPCRequestParams {
     fn default() -> Self {
         JSONRPCRequestParams {
@@ -2858,6 +2866,7 @@ impl ListPromptsRequestParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListPromptsRequestParams {
     fn default() -> Self {
         ListPromptsRequestParams {
@@ -2926,6 +2935,7 @@ impl ListPromptsRequestBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListPromptsRequest {
     fn default() -> Self {
         ListPromptsRequest {
@@ -3076,6 +3086,7 @@ impl ListResourceTemplatesRequestParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListResourceTemplatesRequestParams {
     fn default() -> Self {
         ListResourceTemplatesRequestParams {
@@ -3144,6 +3155,7 @@ impl ListResourceTemplatesRequestBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListResourceTemplatesRequest {
     fn default() -> Self {
         ListResourceTemplatesRequest {
@@ -3291,6 +3303,7 @@ impl ListResourcesRequestParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListResourcesRequestParams {
     fn default() -> Self {
         ListResourcesRequestParams {
@@ -3359,6 +3372,7 @@ impl ListResourcesRequestBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListResourcesRequest {
     fn default() -> Self {
         ListResourcesRequest {
@@ -3506,6 +3520,7 @@ impl ListRootsRequestParamsMetaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListRootsRequestParamsMeta {
     fn default() -> Self {
         ListRootsRequestParamsMeta {
@@ -3572,6 +3587,7 @@ impl ListRootsRequestParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListRootsRequestParams {
     fn default() -> Self {
         ListRootsRequestParams {
@@ -3640,6 +3656,7 @@ impl ListRootsRequestBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListRootsRequest {
     fn default() -> Self {
         ListRootsRequest {
@@ -3777,6 +3794,7 @@ impl ListToolsRequestParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListToolsRequestParams {
     fn default() -> Self {
         ListToolsRequestParams {
@@ -3845,6 +3863,7 @@ impl ListToolsRequestBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListToolsRequest {
     fn default() -> Self {
         ListToolsRequest {
@@ -4126,6 +4145,7 @@ impl ModelHintBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ModelHint {
     fn default() -> Self {
         ModelHint {
@@ -4223,6 +4243,7 @@ impl ModelPreferencesBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ModelPreferences {
     fn default() -> Self {
         ModelPreferences {
@@ -4292,6 +4313,7 @@ impl NotificationParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for NotificationParams {
     fn default() -> Self {
         NotificationParams {
@@ -4428,6 +4450,7 @@ impl PaginatedRequestParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for PaginatedRequestParams {
     fn default() -> Self {
         PaginatedRequestParams {
@@ -4574,6 +4597,7 @@ impl PaginatedResultBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for PaginatedResult {
     fn default() -> Self {
         PaginatedResult {
@@ -4642,6 +4666,7 @@ impl PingRequestParamsMetaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for PingRequestParamsMeta {
     fn default() -> Self {
         PingRequestParamsMeta {
@@ -4708,6 +4733,7 @@ impl PingRequestParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for PingRequestParams {
     fn default() -> Self {
         PingRequestParams {
@@ -4770,6 +4796,7 @@ impl PingRequestBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for PingRequest {
     fn default() -> Self {
         PingRequest {
@@ -5149,6 +5176,7 @@ impl PromptListChangedNotificationParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for PromptListChangedNotificationParams {
     fn default() -> Self {
         PromptListChangedNotificationParams {
@@ -5220,6 +5248,7 @@ impl PromptListChangedNotificationBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for PromptListChangedNotification {
     fn default() -> Self {
         PromptListChangedNotification {
@@ -5606,6 +5635,7 @@ impl RequestParamsMetaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for RequestParamsMeta {
     fn default() -> Self {
         RequestParamsMeta {
@@ -5665,6 +5695,7 @@ impl RequestParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for RequestParams {
     fn default() -> Self {
         RequestParams {
@@ -5975,6 +6006,7 @@ impl ResourceListChangedNotificationParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ResourceListChangedNotificationParams {
     fn default() -> Self {
         ResourceListChangedNotificationParams {
@@ -6046,6 +6078,7 @@ impl ResourceListChangedNotificationBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ResourceListChangedNotification {
     fn default() -> Self {
         ResourceListChangedNotification {
@@ -6392,6 +6425,7 @@ impl ResultBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for Result {
     fn default() -> Self {
         Result {
@@ -6528,6 +6562,7 @@ impl RootsListChangedNotificationParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for RootsListChangedNotificationParams {
     fn default() -> Self {
         RootsListChangedNotificationParams {
@@ -6596,6 +6631,7 @@ impl RootsListChangedNotificationBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for RootsListChangedNotification {
     fn default() -> Self {
         RootsListChangedNotification {
@@ -6731,6 +6767,7 @@ impl ServerCapabilitiesPromptsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ServerCapabilitiesPrompts {
     fn default() -> Self {
         ServerCapabilitiesPrompts {
@@ -6802,6 +6839,7 @@ impl ServerCapabilitiesResourcesBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ServerCapabilitiesResources {
     fn default() -> Self {
         ServerCapabilitiesResources {
@@ -6867,6 +6905,7 @@ impl ServerCapabilitiesToolsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ServerCapabilitiesTools {
     fn default() -> Self {
         ServerCapabilitiesTools {
@@ -6988,6 +7027,7 @@ impl ServerCapabilitiesBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ServerCapabilities {
     fn default() -> Self {
         ServerCapabilities {
@@ -7458,6 +7498,7 @@ impl ToolInputSchemaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ToolInputSchema {
     fn default() -> Self {
         ToolInputSchema {
@@ -7655,6 +7696,7 @@ impl ToolAnnotationsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ToolAnnotations {
     fn default() -> Self {
         ToolAnnotations {
@@ -7728,6 +7770,7 @@ impl ToolListChangedNotificationParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ToolListChangedNotificationParams {
     fn default() -> Self {
         ToolListChangedNotificationParams {
@@ -7796,6 +7839,7 @@ impl ToolListChangedNotificationBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ToolListChangedNotification {
     fn default() -> Self {
         ToolListChangedNotification {

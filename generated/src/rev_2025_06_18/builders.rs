@@ -79,6 +79,7 @@ impl AnnotationsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for Annotations {
     fn default() -> Self {
         Annotations {
@@ -418,6 +419,7 @@ impl BooleanSchemaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for BooleanSchema {
     fn default() -> Self {
         BooleanSchema {
@@ -828,6 +830,7 @@ impl ClientCapabilitiesRootsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ClientCapabilitiesRoots {
     fn default() -> Self {
         ClientCapabilitiesRoots {
@@ -929,6 +932,7 @@ impl ClientCapabilitiesBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ClientCapabilities {
     fn default() -> Self {
         ClientCapabilities {
@@ -1075,6 +1079,7 @@ impl CompleteRequestParamsContextBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for CompleteRequestParamsContext {
     fn default() -> Self {
         CompleteRequestParamsContext {
@@ -2850,6 +2855,7 @@ impl InitializedNotificationParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for InitializedNotificationParams {
     fn default() -> Self {
         InitializedNotificationParams {
@@ -2918,6 +2924,7 @@ impl InitializedNotificationBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for InitializedNotification {
     fn default() -> Self {
         InitializedNotification {
@@ -3133,6 +3140,7 @@ impl JSONRPCNotificationParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for JSONRPCNotificationParams {
     fn default() -> Self {
         JSONRPCNotificationParams {
@@ -3269,6 +3277,7 @@ impl JSONRPCRequestParamsMetaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for JSONRPCRequestParamsMeta {
     fn default() -> Self {
         JSONRPCRequestParamsMeta {
@@ -3335,6 +3344,7 @@ impl JSONRPCRequestParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for JSONRPCRequestParams {
     fn default() -> Self {
         JSONRPCRequestParams {
@@ -3551,6 +3561,7 @@ impl ListPromptsRequestParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListPromptsRequestParams {
     fn default() -> Self {
         ListPromptsRequestParams {
@@ -3619,6 +3630,7 @@ impl ListPromptsRequestBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListPromptsRequest {
     fn default() -> Self {
         ListPromptsRequest {
@@ -3769,6 +3781,7 @@ impl ListResourceTemplatesRequestParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListResourceTemplatesRequestParams {
     fn default() -> Self {
         ListResourceTemplatesRequestParams {
@@ -3837,6 +3850,7 @@ impl ListResourceTemplatesRequestBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListResourceTemplatesRequest {
     fn default() -> Self {
         ListResourceTemplatesRequest {
@@ -3984,6 +3998,7 @@ impl ListResourcesRequestParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListResourcesRequestParams {
     fn default() -> Self {
         ListResourcesRequestParams {
@@ -4052,6 +4067,7 @@ impl ListResourcesRequestBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListResourcesRequest {
     fn default() -> Self {
         ListResourcesRequest {
@@ -4198,6 +4214,7 @@ impl ListRootsRequestParamsMetaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListRootsRequestParamsMeta {
     fn default() -> Self {
         ListRootsRequestParamsMeta {
@@ -4264,6 +4281,7 @@ impl ListRootsRequestParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListRootsRequestParams {
     fn default() -> Self {
         ListRootsRequestParams {
@@ -4332,6 +4350,7 @@ impl ListRootsRequestBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListRootsRequest {
     fn default() -> Self {
         ListRootsRequest {
@@ -4469,6 +4488,7 @@ impl ListToolsRequestParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListToolsRequestParams {
     fn default() -> Self {
         ListToolsRequestParams {
@@ -4537,6 +4557,7 @@ impl ListToolsRequestBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListToolsRequest {
     fn default() -> Self {
         ListToolsRequest {
@@ -4818,6 +4839,7 @@ impl ModelHintBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ModelHint {
     fn default() -> Self {
         ModelHint {
@@ -4915,6 +4937,7 @@ impl ModelPreferencesBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ModelPreferences {
     fn default() -> Self {
         ModelPreferences {
@@ -4984,6 +5007,7 @@ impl NotificationParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for NotificationParams {
     fn default() -> Self {
         NotificationParams {
@@ -5216,6 +5240,7 @@ impl PaginatedRequestParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for PaginatedRequestParams {
     fn default() -> Self {
         PaginatedRequestParams {
@@ -5362,6 +5387,7 @@ impl PaginatedResultBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for PaginatedResult {
     fn default() -> Self {
         PaginatedResult {
@@ -5429,6 +5455,7 @@ impl PingRequestParamsMetaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for PingRequestParamsMeta {
     fn default() -> Self {
         PingRequestParamsMeta {
@@ -5495,6 +5522,7 @@ impl PingRequestParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for PingRequestParams {
     fn default() -> Self {
         PingRequestParams {
@@ -5557,6 +5585,7 @@ impl PingRequestBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for PingRequest {
     fn default() -> Self {
         PingRequest {
@@ -5966,6 +5995,7 @@ impl PromptListChangedNotificationParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for PromptListChangedNotificationParams {
     fn default() -> Self {
         PromptListChangedNotificationParams {
@@ -6037,6 +6067,7 @@ impl PromptListChangedNotificationBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for PromptListChangedNotification {
     fn default() -> Self {
         PromptListChangedNotification {
@@ -6429,6 +6460,7 @@ impl RequestParamsMetaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for RequestParamsMeta {
     fn default() -> Self {
         RequestParamsMeta {
@@ -6488,6 +6520,7 @@ impl RequestParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for RequestParams {
     fn default() -> Self {
         RequestParams {
@@ -6978,6 +7011,7 @@ impl ResourceListChangedNotificationParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ResourceListChangedNotificationParams {
     fn default() -> Self {
         ResourceListChangedNotificationParams {
@@ -7049,6 +7083,7 @@ impl ResourceListChangedNotificationBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ResourceListChangedNotification {
     fn default() -> Self {
         ResourceListChangedNotification {
@@ -7423,6 +7458,7 @@ impl ResultBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for Result {
     fn default() -> Self {
         Result {
@@ -7569,6 +7605,7 @@ impl RootsListChangedNotificationParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for RootsListChangedNotificationParams {
     fn default() -> Self {
         RootsListChangedNotificationParams {
@@ -7637,6 +7674,7 @@ impl RootsListChangedNotificationBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for RootsListChangedNotification {
     fn default() -> Self {
         RootsListChangedNotification {
@@ -7772,6 +7810,7 @@ impl ServerCapabilitiesPromptsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ServerCapabilitiesPrompts {
     fn default() -> Self {
         ServerCapabilitiesPrompts {
@@ -7843,6 +7882,7 @@ impl ServerCapabilitiesResourcesBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ServerCapabilitiesResources {
     fn default() -> Self {
         ServerCapabilitiesResources {
@@ -7908,6 +7948,7 @@ impl ServerCapabilitiesToolsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ServerCapabilitiesTools {
     fn default() -> Self {
         ServerCapabilitiesTools {
@@ -8029,6 +8070,7 @@ impl ServerCapabilitiesBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ServerCapabilities {
     fn default() -> Self {
         ServerCapabilities {
@@ -8254,6 +8296,7 @@ impl StringSchemaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for StringSchema {
     fn default() -> Self {
         StringSchema {
@@ -8628,6 +8671,7 @@ impl ToolInputSchemaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ToolInputSchema {
     fn default() -> Self {
         ToolInputSchema {
@@ -8712,6 +8756,7 @@ impl ToolOutputSchemaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ToolOutputSchema {
     fn default() -> Self {
         ToolOutputSchema {
@@ -8947,6 +8992,7 @@ impl ToolAnnotationsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ToolAnnotations {
     fn default() -> Self {
         ToolAnnotations {
@@ -9020,6 +9066,7 @@ impl ToolListChangedNotificationParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ToolListChangedNotificationParams {
     fn default() -> Self {
         ToolListChangedNotificationParams {
@@ -9088,6 +9135,7 @@ impl ToolListChangedNotificationBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ToolListChangedNotification {
     fn default() -> Self {
         ToolListChangedNotification {

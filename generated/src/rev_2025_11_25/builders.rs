@@ -79,6 +79,7 @@ impl AnnotationsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for Annotations {
     fn default() -> Self {
         Annotations {
@@ -418,6 +419,7 @@ impl BooleanSchemaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for BooleanSchema {
     fn default() -> Self {
         BooleanSchema {
@@ -559,6 +561,7 @@ impl CallToolRequestParamsMetaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for CallToolRequestParamsMeta {
     fn default() -> Self {
         CallToolRequestParamsMeta {
@@ -1160,6 +1163,7 @@ impl CancelledNotificationParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for CancelledNotificationParams {
     fn default() -> Self {
         CancelledNotificationParams {
@@ -1242,6 +1246,7 @@ impl ClientCapabilitiesElicitationBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ClientCapabilitiesElicitation {
     fn default() -> Self {
         ClientCapabilitiesElicitation {
@@ -1307,6 +1312,7 @@ impl ClientCapabilitiesRootsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ClientCapabilitiesRoots {
     fn default() -> Self {
         ClientCapabilitiesRoots {
@@ -1384,6 +1390,7 @@ impl ClientCapabilitiesSamplingBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ClientCapabilitiesSampling {
     fn default() -> Self {
         ClientCapabilitiesSampling {
@@ -1455,6 +1462,7 @@ impl ClientCapabilitiesTasksRequestsElicitationBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ClientCapabilitiesTasksRequestsElicitation {
     fn default() -> Self {
         ClientCapabilitiesTasksRequestsElicitation {
@@ -1525,6 +1533,7 @@ impl ClientCapabilitiesTasksRequestsSamplingBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ClientCapabilitiesTasksRequestsSampling {
     fn default() -> Self {
         ClientCapabilitiesTasksRequestsSampling {
@@ -1605,6 +1614,7 @@ impl ClientCapabilitiesTasksRequestsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ClientCapabilitiesTasksRequests {
     fn default() -> Self {
         ClientCapabilitiesTasksRequests {
@@ -1693,6 +1703,7 @@ impl ClientCapabilitiesTasksBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ClientCapabilitiesTasks {
     fn default() -> Self {
         ClientCapabilitiesTasks {
@@ -1806,6 +1817,7 @@ impl ClientCapabilitiesBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ClientCapabilities {
     fn default() -> Self {
         ClientCapabilities {
@@ -1948,6 +1960,7 @@ impl CompleteRequestParamsMetaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for CompleteRequestParamsMeta {
     fn default() -> Self {
         CompleteRequestParamsMeta {
@@ -2091,6 +2104,7 @@ impl CompleteRequestParamsContextBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for CompleteRequestParamsContext {
     fn default() -> Self {
         CompleteRequestParamsContext {
@@ -2470,6 +2484,7 @@ impl CreateMessageRequestParamsMetaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for CreateMessageRequestParamsMeta {
     fn default() -> Self {
         CreateMessageRequestParamsMeta {
@@ -2962,6 +2977,7 @@ impl ElicitRequestFormParamsMetaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ElicitRequestFormParamsMeta {
     fn default() -> Self {
         ElicitRequestFormParamsMeta {
@@ -3207,6 +3223,7 @@ impl ElicitRequestURLParamsMetaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ElicitRequestURLParamsMeta {
     fn default() -> Self {
         ElicitRequestURLParamsMeta {
@@ -3818,6 +3835,7 @@ impl GetPromptRequestParamsMetaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for GetPromptRequestParamsMeta {
     fn default() -> Self {
         GetPromptRequestParamsMeta {
@@ -4173,6 +4191,7 @@ impl GetTaskPayloadResultBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for GetTaskPayloadResult {
     fn default() -> Self {
         GetTaskPayloadResult {
@@ -4600,6 +4619,7 @@ impl IconsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for Icons {
     fn default() -> Self {
         Icons {
@@ -4945,6 +4965,7 @@ impl InitializeRequestParamsMetaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for InitializeRequestParamsMeta {
     fn default() -> Self {
         InitializeRequestParamsMeta {
@@ -5230,6 +5251,7 @@ impl InitializedNotificationBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for InitializedNotification {
     fn default() -> Self {
         InitializedNotification {
@@ -6696,6 +6718,7 @@ impl ModelHintBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ModelHint {
     fn default() -> Self {
         ModelHint {
@@ -6793,6 +6816,7 @@ impl ModelPreferencesBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ModelPreferences {
     fn default() -> Self {
         ModelPreferences {
@@ -6932,6 +6956,7 @@ impl NotificationParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for NotificationParams {
     fn default() -> Self {
         NotificationParams {
@@ -7185,6 +7210,7 @@ impl PaginatedRequestParamsMetaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for PaginatedRequestParamsMeta {
     fn default() -> Self {
         PaginatedRequestParamsMeta {
@@ -7262,6 +7288,7 @@ impl PaginatedRequestParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for PaginatedRequestParams {
     fn default() -> Self {
         PaginatedRequestParams {
@@ -7340,6 +7367,7 @@ impl PaginatedResultBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for PaginatedResult {
     fn default() -> Self {
         PaginatedResult {
@@ -7836,6 +7864,7 @@ impl PromptListChangedNotificationBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for PromptListChangedNotification {
     fn default() -> Self {
         PromptListChangedNotification {
@@ -8116,6 +8145,7 @@ impl ReadResourceRequestParamsMetaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ReadResourceRequestParamsMeta {
     fn default() -> Self {
         ReadResourceRequestParamsMeta {
@@ -8446,6 +8476,7 @@ impl RequestParamsMetaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for RequestParamsMeta {
     fn default() -> Self {
         RequestParamsMeta {
@@ -8506,6 +8537,7 @@ impl RequestParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for RequestParams {
     fn default() -> Self {
         RequestParams {
@@ -8957,6 +8989,7 @@ impl ResourceListChangedNotificationBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ResourceListChangedNotification {
     fn default() -> Self {
         ResourceListChangedNotification {
@@ -9025,6 +9058,7 @@ impl ResourceRequestParamsMetaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ResourceRequestParamsMeta {
     fn default() -> Self {
         ResourceRequestParamsMeta {
@@ -9489,6 +9523,7 @@ impl ResultBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for Result {
     fn default() -> Self {
         Result {
@@ -9635,6 +9670,7 @@ impl RootsListChangedNotificationBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for RootsListChangedNotification {
     fn default() -> Self {
         RootsListChangedNotification {
@@ -9781,6 +9817,7 @@ impl ServerCapabilitiesPromptsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ServerCapabilitiesPrompts {
     fn default() -> Self {
         ServerCapabilitiesPrompts {
@@ -9852,6 +9889,7 @@ impl ServerCapabilitiesResourcesBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ServerCapabilitiesResources {
     fn default() -> Self {
         ServerCapabilitiesResources {
@@ -9923,6 +9961,7 @@ impl ServerCapabilitiesTasksRequestsToolsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ServerCapabilitiesTasksRequestsTools {
     fn default() -> Self {
         ServerCapabilitiesTasksRequestsTools {
@@ -9993,6 +10032,7 @@ impl ServerCapabilitiesTasksRequestsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ServerCapabilitiesTasksRequests {
     fn default() -> Self {
         ServerCapabilitiesTasksRequests {
@@ -10080,6 +10120,7 @@ impl ServerCapabilitiesTasksBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ServerCapabilitiesTasks {
     fn default() -> Self {
         ServerCapabilitiesTasks {
@@ -10146,6 +10187,7 @@ impl ServerCapabilitiesToolsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ServerCapabilitiesTools {
     fn default() -> Self {
         ServerCapabilitiesTools {
@@ -10285,6 +10327,7 @@ impl ServerCapabilitiesBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ServerCapabilities {
     fn default() -> Self {
         ServerCapabilities {
@@ -10429,6 +10472,7 @@ impl SetLevelRequestParamsMetaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for SetLevelRequestParamsMeta {
     fn default() -> Self {
         SetLevelRequestParamsMeta {
@@ -10617,6 +10661,7 @@ impl StringSchemaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for StringSchema {
     fn default() -> Self {
         StringSchema {
@@ -10761,6 +10806,7 @@ impl SubscribeRequestParamsMetaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for SubscribeRequestParamsMeta {
     fn default() -> Self {
         SubscribeRequestParamsMeta {
@@ -11038,6 +11084,7 @@ impl TaskAugmentedRequestParamsMetaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for TaskAugmentedRequestParamsMeta {
     fn default() -> Self {
         TaskAugmentedRequestParamsMeta {
@@ -11112,6 +11159,7 @@ impl TaskAugmentedRequestParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for TaskAugmentedRequestParams {
     fn default() -> Self {
         TaskAugmentedRequestParams {
@@ -11173,6 +11221,7 @@ impl TaskMetadataBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for TaskMetadata {
     fn default() -> Self {
         TaskMetadata {
@@ -12071,6 +12120,7 @@ impl ToolInputSchemaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ToolInputSchema {
     fn default() -> Self {
         ToolInputSchema {
@@ -12166,6 +12216,7 @@ impl ToolOutputSchemaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ToolOutputSchema {
     fn default() -> Self {
         ToolOutputSchema {
@@ -12421,6 +12472,7 @@ impl ToolAnnotationsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ToolAnnotations {
     fn default() -> Self {
         ToolAnnotations {
@@ -12483,6 +12535,7 @@ impl ToolChoiceBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ToolChoice {
     fn default() -> Self {
         ToolChoice {
@@ -12546,6 +12599,7 @@ impl ToolExecutionBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ToolExecution {
     fn default() -> Self {
         ToolExecution {
@@ -12615,6 +12669,7 @@ impl ToolListChangedNotificationBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ToolListChangedNotification {
     fn default() -> Self {
         ToolListChangedNotification {
@@ -13165,6 +13220,7 @@ impl UnsubscribeRequestParamsMetaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for UnsubscribeRequestParamsMeta {
     fn default() -> Self {
         UnsubscribeRequestParamsMeta {

@@ -79,6 +79,7 @@ impl AnnotationsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for Annotations {
     fn default() -> Self {
         Annotations {
@@ -412,6 +413,7 @@ impl BooleanSchemaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for BooleanSchema {
     fn default() -> Self {
         BooleanSchema {
@@ -509,6 +511,7 @@ impl CacheableResultBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for CacheableResult {
     fn default() -> Self {
         CacheableResult {
@@ -1059,6 +1062,7 @@ impl ClientCapabilitiesElicitationBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ClientCapabilitiesElicitation {
     fn default() -> Self {
         ClientCapabilitiesElicitation {
@@ -1117,6 +1121,7 @@ impl ClientCapabilitiesRootsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ClientCapabilitiesRoots {
     fn default() -> Self {
         ClientCapabilitiesRoots {
@@ -1187,6 +1192,7 @@ impl ClientCapabilitiesSamplingBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ClientCapabilitiesSampling {
     fn default() -> Self {
         ClientCapabilitiesSampling {
@@ -1295,6 +1301,7 @@ impl ClientCapabilitiesBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ClientCapabilities {
     fn default() -> Self {
         ClientCapabilities {
@@ -1575,6 +1582,7 @@ impl CompleteRequestParamsContextBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for CompleteRequestParamsContext {
     fn default() -> Self {
         CompleteRequestParamsContext {
@@ -3612,6 +3620,7 @@ impl IconsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for Icons {
     fn default() -> Self {
         Icons {
@@ -3910,6 +3919,7 @@ impl InputRequiredResultBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for InputRequiredResult {
     fn default() -> Self {
         InputRequiredResult {
@@ -5394,6 +5404,7 @@ impl ListRootsRequestParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListRootsRequestParams {
     fn default() -> Self {
         ListRootsRequestParams {
@@ -5462,6 +5473,7 @@ impl ListRootsRequestBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ListRootsRequest {
     fn default() -> Self {
         ListRootsRequest {
@@ -5966,6 +5978,7 @@ impl MetaObjectBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for MetaObject {
     fn default() -> Self {
         MetaObject {
@@ -6302,6 +6315,7 @@ impl ModelHintBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ModelHint {
     fn default() -> Self {
         ModelHint {
@@ -6399,6 +6413,7 @@ impl ModelPreferencesBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ModelPreferences {
     fn default() -> Self {
         ModelPreferences {
@@ -6538,6 +6553,7 @@ impl NotificationMetaObjectBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for NotificationMetaObject {
     fn default() -> Self {
         NotificationMetaObject {
@@ -6605,6 +6621,7 @@ impl NotificationParamsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for NotificationParams {
     fn default() -> Self {
         NotificationParams {
@@ -6947,6 +6964,7 @@ impl PaginatedResultBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for PaginatedResult {
     fn default() -> Self {
         PaginatedResult {
@@ -7443,6 +7461,7 @@ impl PromptListChangedNotificationBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for PromptListChangedNotification {
     fn default() -> Self {
         PromptListChangedNotification {
@@ -8595,6 +8614,7 @@ impl ResourceListChangedNotificationBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ResourceListChangedNotification {
     fn default() -> Self {
         ResourceListChangedNotification {
@@ -9066,6 +9086,7 @@ impl ResultBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for Result {
     fn default() -> Self {
         Result {
@@ -9134,6 +9155,7 @@ impl ResultMetaObjectBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ResultMetaObject {
     fn default() -> Self {
         ResultMetaObject {
@@ -9349,6 +9371,7 @@ impl ServerCapabilitiesPromptsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ServerCapabilitiesPrompts {
     fn default() -> Self {
         ServerCapabilitiesPrompts {
@@ -9420,6 +9443,7 @@ impl ServerCapabilitiesResourcesBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ServerCapabilitiesResources {
     fn default() -> Self {
         ServerCapabilitiesResources {
@@ -9485,6 +9509,7 @@ impl ServerCapabilitiesToolsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ServerCapabilitiesTools {
     fn default() -> Self {
         ServerCapabilitiesTools {
@@ -9614,6 +9639,7 @@ impl ServerCapabilitiesBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ServerCapabilities {
     fn default() -> Self {
         ServerCapabilities {
@@ -9742,6 +9768,7 @@ impl StringSchemaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for StringSchema {
     fn default() -> Self {
         StringSchema {
@@ -9849,6 +9876,7 @@ impl SubscriptionFilterBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for SubscriptionFilter {
     fn default() -> Self {
         SubscriptionFilter {
@@ -11010,6 +11038,7 @@ impl ToolInputSchemaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ToolInputSchema {
     fn default() -> Self {
         ToolInputSchema {
@@ -11077,6 +11106,7 @@ impl ToolOutputSchemaBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ToolOutputSchema {
     fn default() -> Self {
         ToolOutputSchema {
@@ -11318,6 +11348,7 @@ impl ToolAnnotationsBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ToolAnnotations {
     fn default() -> Self {
         ToolAnnotations {
@@ -11380,6 +11411,7 @@ impl ToolChoiceBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ToolChoice {
     fn default() -> Self {
         ToolChoice {
@@ -11449,6 +11481,7 @@ impl ToolListChangedNotificationBuilder {
         }
     }
 }
+#[allow(clippy::derivable_impls)]
 impl ::std::default::Default for ToolListChangedNotification {
     fn default() -> Self {
         ToolListChangedNotification {
