@@ -149,7 +149,8 @@ pub fn run(root: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Pulls every pinned schema and official example into the cache (`schema/<rev>/`), from
+/// Pulls every pinned schema, official example and extension file into the cache (`schema/<rev>/`,
+/// `schema/ext-<name>/`), from
 /// `MCPGEN_SCHEMA_MIRROR` when it is set, else from the pinned upstream URLs. The tests read
 /// only the cache.
 pub(crate) fn pull_inputs(root: &Path) -> Result<()> {
@@ -160,5 +161,8 @@ pub(crate) fn pull_inputs(root: &Path) -> Result<()> {
     }
     let pins = pins::load_pins(root)?;
     let all: Vec<&pins::Pin> = pins.iter().collect();
-    schema::pull_inputs(root, &pins, &all, mirror.as_deref())
+    schema::pull_inputs(root, &pins, &all, mirror.as_deref())?;
+    let exts = pins::load_extensions(root)?;
+    let all_exts: Vec<&pins::ExtPin> = exts.iter().collect();
+    schema::pull_extensions(root, &all_exts, mirror.as_deref())
 }
