@@ -25,7 +25,12 @@ RUNNERS = {
 
 # Vector directories of features the Python package does not bind, with the reason. A new
 # directory in neither table fails the run: it needs a runner or a reason here.
-NOT_BOUND: Dict[str, str] = {}
+NOT_BOUND: Dict[str, str] = {
+    # The extension's validators exist in Rust only (mcpgen::ext); the native module's definition
+    # tables are per core revision, so Python cannot judge by extension definition yet.
+    # Run by mcpgen/tests/ext_tasks.rs.
+    "ext": "Python binding has no extension validation yet (mcpgen/tests/ext_tasks.rs runs these)",
+}
 
 
 def vector_files(sub: str) -> List[Path]:
