@@ -107,7 +107,7 @@ pub fn load_extensions(root: &Path) -> Result<Vec<ExtPin>> {
             if ext.file[..j].iter().any(|g| g.name == f.name) {
                 errors.push(format!("{at}: file {:?} pinned twice", f.name));
             }
-            if f.sha256.len() != 64 || !f.sha256.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+            if !is_sha256_hex(&f.sha256) {
                 errors.push(format!("{at}: file {:?}: sha256 must be 64 lowercase hex digits", f.name));
             }
         }
@@ -166,7 +166,7 @@ pub fn load_pins(root: &Path) -> Result<Vec<Pin>> {
         if sources.revision[..i].iter().any(|earlier| earlier.name == pin.name) {
             errors.push(format!("{at}: pinned twice"));
         }
-        if pin.sha256.len() != 64 || !pin.sha256.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+        if !is_sha256_hex(&pin.sha256) {
             errors.push(format!("{at}: sha256 must be 64 lowercase hex digits, got {:?}", pin.sha256));
         }
         if !DIALECTS.contains(&pin.dialect.as_str()) {
@@ -194,6 +194,11 @@ pub fn check_revision_name(name: &str) -> Result<()> {
             "revision name {name:?} must start with a letter or digit and contain only letters, digits, '-', '_' and '.'"
         ))
     }
+}
+
+/// Whether `s` is a sha256 as `sources.toml` writes it: 64 lowercase hex digits.
+fn is_sha256_hex(s: &str) -> bool {
+    s.len() == 64 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
 pub fn sha256_hex(bytes: &[u8]) -> String {

@@ -7,7 +7,7 @@
 
 use std::fs;
 use std::io::ErrorKind;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::examples::{self, Source, MANIFEST_REL};
 use crate::pins::{curl, load_extensions, load_pins, sha256_hex, write_atomically, ExtFile, ExtPin, Pin};
@@ -121,22 +121,35 @@ fn pull_ext_file(root: &Path, ext: &ExtPin, f: &ExtFile, mirror: Option<&Path>) 
     if !ext_file_missing(root, ext, f) {
         return Ok(format!("{dest_rel} already present with the pinned sha256, left alone"));
     }
-    let (bytes, source) = match mirror {
-        Some(dir) => {
-            let path = dir.join(&ext.mirror_dir).join(&f.name);
-            let bytes = read(&path).map_err(|e| format!("extension {}: {e}", ext.id))?;
+    let from_mirror = mirror.map(|dir| dir.join(&ext.mirror_dir).join(&f.name));
+    fetch_pinned(root, &format!("extension {} file {}", ext.id, f.name), &dest_rel, from_mirror, &f.url, &f.sha256)
+}
+
+/// Fetches the pinned bytes of one file — from `from_mirror` when given, else from `url` — and
+/// writes them to `dest_rel` only if their sha256 is `sha256`. `what` names the file in messages
+/// (`revision 2026-07-28`, `extension <id> file schema.json`).
+fn fetch_pinned(
+    root: &Path,
+    what: &str,
+    dest_rel: &str,
+    from_mirror: Option<PathBuf>,
+    url: &str,
+    sha256: &str,
+) -> Result<String> {
+    let (bytes, source) = match from_mirror {
+        Some(path) => {
+            let bytes = read(&path).map_err(|e| format!("{what}: {e}"))?;
             (bytes, path.display().to_string())
         }
-        None => (curl(&f.url)?, f.url.clone()),
+        None => (curl(url)?, url.to_owned()),
     };
     let actual = sha256_hex(&bytes);
-    if actual != f.sha256 {
+    if actual != sha256 {
         return Err(format!(
-            "sha256 mismatch for extension {} file {} from {source}\n  expected {}\n  actual   {actual}\n  {dest_rel} not written",
-            ext.id, f.name, f.sha256
+            "sha256 mismatch for {what} from {source}\n  expected {sha256}\n  actual   {actual}\n  {dest_rel} not written"
         ));
     }
-    write_atomically(&root.join(&dest_rel), &bytes)?;
+    write_atomically(&root.join(dest_rel), &bytes)?;
     Ok(format!("wrote {dest_rel} from {source} (sha256 ok)"))
 }
 
@@ -226,23 +239,8 @@ fn pull_one(root: &Path, pin: &Pin, mirror: Option<&Path>) -> Result<String> {
         println!("{}: {dest_rel} has sha256 {sha256}, not the pinned {}; fetching it again", pin.name, pin.sha256);
     }
 
-    let (bytes, source) = match mirror {
-        Some(dir) => {
-            let path = dir.join(&pin.name).join("schema.json");
-            let bytes = read(&path).map_err(|e| format!("revision {}: {e}", pin.name))?;
-            (bytes, path.display().to_string())
-        }
-        None => (curl(&pin.url)?, pin.url.clone()),
-    };
-    let actual = sha256_hex(&bytes);
-    if actual != pin.sha256 {
-        return Err(format!(
-            "sha256 mismatch for revision {} from {source}\n  expected {}\n  actual   {actual}\n  {dest_rel} not written",
-            pin.name, pin.sha256
-        ));
-    }
-    write_atomically(&root.join(&dest_rel), &bytes)?;
-    Ok(format!("wrote {dest_rel} from {source} (sha256 ok)"))
+    let from_mirror = mirror.map(|dir| dir.join(&pin.name).join("schema.json"));
+    fetch_pinned(root, &format!("revision {}", pin.name), &dest_rel, from_mirror, &pin.url, &pin.sha256)
 }
 
 /// `cargo xtask schema verify`: every present schema file must match its pin, every present
