@@ -25,8 +25,7 @@
 //! assert!(err.to_string().contains("/params"));
 //! ```
 
-use crate::json::Tape;
-use crate::validate::{Cx, Path};
+use crate::by_name;
 use crate::{AnyDecoded, DecodeError, DefEntry, JsonView, Options, Policy};
 
 pub use mcpgen_schema::Extension;
@@ -37,41 +36,29 @@ pub use mcpgen_schema::ext_tasks as tasks;
 
 /// Looks up a definition of the extension's schema, or says which extension lacks it.
 pub fn definition(ext: Extension, name: &str) -> Result<&'static DefEntry, DecodeError> {
-    ext.definition(name).ok_or_else(|| DecodeError::unknown_definition(ext.module_name(), name))
+    by_name::definition(ext, name)
 }
 
 /// Validates JSON bytes against definition `name` of the extension's schema.
 pub fn validate(ext: Extension, name: &str, bytes: &[u8], opts: Options) -> Result<(), DecodeError> {
-    definition(ext, name)?;
-    Tape::with_parsed(bytes, |tape| validate_view(ext, name, &tape.root(), opts))?
+    by_name::validate(ext, name, bytes, opts)
 }
 
 /// Whether any JSON view is valid against definition `name` (fail-fast, no error built);
 /// `None` when the extension has no such definition.
 pub fn is_valid_view<'v, V: JsonView<'v>>(ext: Extension, name: &str, v: &V, opts: Options) -> Option<bool> {
-    ext.validate_view(name, v, &Path::Root, &mut Cx::fail_fast(opts))
+    by_name::is_valid_view(ext, name, v, opts)
 }
 
 /// Validates any JSON view against definition `name`: a fail-fast pass, then, only when
 /// invalid, a pass that collects every error (each with its JSON pointer).
 pub fn validate_view<'v, V: JsonView<'v>>(ext: Extension, name: &str, v: &V, opts: Options) -> Result<(), DecodeError> {
-    let unknown = || DecodeError::unknown_definition(ext.module_name(), name);
-    if ext.validate_view(name, v, &Path::Root, &mut Cx::fail_fast(opts)).ok_or_else(unknown)? {
-        return Ok(());
-    }
-    let mut cx = Cx::collecting(opts);
-    ext.validate_view(name, v, &Path::Root, &mut cx);
-    let errors = cx.into_errors();
-    if errors.is_empty() {
-        return Err(DecodeError::Internal(format!("{name} rejected without an error message")));
-    }
-    Err(DecodeError::Invalid(errors))
+    by_name::validate_view(ext, name, v, opts)
 }
 
 /// Decodes JSON bytes as definition `name` of the extension into its generated type.
 pub fn decode(ext: Extension, name: &str, bytes: &[u8], policy: Policy) -> Result<Box<dyn AnyDecoded>, DecodeError> {
-    definition(ext, name)?;
-    Tape::with_parsed(bytes, |tape| decode_view(ext, name, &tape.root(), policy))?
+    by_name::decode(ext, name, bytes, policy)
 }
 
 /// Like [`decode()`], from any JSON view.
@@ -81,11 +68,5 @@ pub fn decode_view<'v, V: JsonView<'v>>(
     v: &V,
     policy: Policy,
 ) -> Result<Box<dyn AnyDecoded>, DecodeError> {
-    let opts = Options::decoding(policy);
-    validate_view(ext, name, v, opts)?;
-    match ext.build_view(name, v, &mcpgen_runtime::__rt::decode::Builder::new(opts)) {
-        Some(Some(x)) => Ok(x),
-        Some(None) => Err(DecodeError::Internal(format!("{name} accepted by the validator but not by the builder"))),
-        None => Err(DecodeError::unknown_definition(ext.module_name(), name)),
-    }
+    by_name::decode_view(ext, name, v, policy)
 }

@@ -74,6 +74,7 @@
 //! JSON, validation primitives, decode traits), `mcpgen-schema` (generated: the revision
 //! modules) and this one (the protocol rules and everything built on both).
 
+mod by_name;
 pub mod conversation;
 pub mod ext;
 pub mod http;
@@ -98,12 +99,9 @@ pub use results::{decode_result, ResultOptions};
 // Paths inside this crate (`crate::decode::…`) name the runtime's modules.
 use mcpgen_runtime::__rt::{decode, validate};
 
-use json::Tape;
-use validate::{Cx, Path};
-
 /// Looks up a definition, or says which revision lacks it.
 pub fn definition(revision: Revision, name: &str) -> Result<&'static DefEntry, DecodeError> {
-    revision.definition(name).ok_or_else(|| DecodeError::unknown_definition(revision.as_str(), name))
+    by_name::definition(revision, name)
 }
 
 /// Decodes JSON bytes as the definition `name` of `revision`, chosen at run time, and returns
@@ -121,8 +119,7 @@ pub fn decode(
     bytes: &[u8],
     policy: Policy,
 ) -> Result<Box<dyn AnyDecoded>, DecodeError> {
-    definition(revision, name)?;
-    Tape::with_parsed(bytes, |tape| decode_view(revision, name, &tape.root(), policy))?
+    by_name::decode(revision, name, bytes, policy)
 }
 
 /// Like [`decode()`], from any JSON view (`&serde_json::Value`, `&mcpgen::Value`, a tape…).
@@ -132,19 +129,12 @@ pub fn decode_view<'v, V: JsonView<'v>>(
     v: &V,
     policy: Policy,
 ) -> Result<Box<dyn AnyDecoded>, DecodeError> {
-    let opts = Options::decoding(policy);
-    validate_view(revision, name, v, opts)?;
-    match revision.build_view(name, v, &decode::Builder::new(opts)) {
-        Some(Some(x)) => Ok(x),
-        Some(None) => Err(DecodeError::Internal(format!("{name} accepted by the validator but not by the builder"))),
-        None => Err(DecodeError::unknown_definition(revision.as_str(), name)),
-    }
+    by_name::decode_view(revision, name, v, policy)
 }
 
 /// Validates JSON bytes against the definition `name` of `revision` with schema semantics.
 pub fn validate(revision: Revision, name: &str, bytes: &[u8], opts: Options) -> Result<(), DecodeError> {
-    definition(revision, name)?;
-    Tape::with_parsed(bytes, |tape| validate_view(revision, name, &tape.root(), opts))?
+    by_name::validate(revision, name, bytes, opts)
 }
 
 /// Whether any JSON view is valid against the definition `name` of `revision`: the fail-fast
@@ -152,7 +142,7 @@ pub fn validate(revision: Revision, name: &str, bytes: &[u8], opts: Options) -> 
 /// has no such definition.
 #[inline]
 pub fn is_valid_view<'v, V: JsonView<'v>>(revision: Revision, name: &str, v: &V, opts: Options) -> Option<bool> {
-    revision.validate_view(name, v, &Path::Root, &mut Cx::fail_fast(opts))
+    by_name::is_valid_view(revision, name, v, opts)
 }
 
 /// Validates any JSON view against the definition `name` of `revision`: first a fail-fast
@@ -163,17 +153,7 @@ pub fn validate_view<'v, V: JsonView<'v>>(
     v: &V,
     opts: Options,
 ) -> Result<(), DecodeError> {
-    let unknown = || DecodeError::unknown_definition(revision.as_str(), name);
-    if revision.validate_view(name, v, &Path::Root, &mut Cx::fail_fast(opts)).ok_or_else(unknown)? {
-        return Ok(());
-    }
-    let mut cx = Cx::collecting(opts);
-    revision.validate_view(name, v, &Path::Root, &mut cx);
-    let errors = cx.into_errors();
-    if errors.is_empty() {
-        return Err(DecodeError::Internal(format!("{name} rejected without an error message")));
-    }
-    Err(DecodeError::Invalid(errors))
+    by_name::validate_view(revision, name, v, opts)
 }
 
 /// The README's Rust snippets, compiled and run as doc tests.
