@@ -225,10 +225,17 @@ fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
-/// A `source` part: a specification page path, `schema.json[#/$defs/Name]`, JSON-RPC, mcpgen.
+/// A `source` part: a specification page path, `schema.json[#/$defs/Name]`, an extension's
+/// pinned text (`ext-tasks/tasks.md#anchor`), JSON-RPC, mcpgen.
 fn valid_source(part: &str) -> bool {
     if part == JSON_RPC || part == "mcpgen" || part == "schema.json" {
         return true;
+    }
+    if let Some((dir, rest)) = part.split_once('/').filter(|(d, _)| d.starts_with("ext-")) {
+        let (file, anchor) = rest.split_once('#').unwrap_or((rest, ""));
+        let word =
+            |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+        return word(dir) && file.strip_suffix(".md").is_some_and(word) && (anchor.is_empty() || word(anchor));
     }
     if let Some(name) = part.strip_prefix("schema.json#/$defs/") {
         return !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric());
@@ -498,7 +505,7 @@ fn sources_cell(source: &str) -> String {
         .map(|part| match part {
             JSON_RPC => format!("[{JSON_RPC}]({JSON_RPC_URL})"),
             "mcpgen" => "mcpgen".to_owned(),
-            p if p.starts_with("schema.json") => format!("`{p}`"),
+            p if p.starts_with("schema.json") || p.starts_with("ext-") => format!("`{p}`"),
             p => format!("[`{p}`]({SPEC_BASE}{p})"),
         })
         .collect();
@@ -528,7 +535,7 @@ pub fn markdown(c: &Catalogue) -> String {
     );
     let _ = writeln!(
         s,
-        "| source | a page of the [specification]({SPEC_BASE}) (its path below that address), a definition of the revision's `schema.json`, [{JSON_RPC}]({JSON_RPC_URL}), or `mcpgen` |"
+        "| source | a page of the [specification]({SPEC_BASE}) (its path below that address), a definition of the revision's `schema.json`, an extension's normative text as pinned in `schema/sources.toml` (`ext-tasks/tasks.md#section`), [{JSON_RPC}]({JSON_RPC_URL}), or `mcpgen` |"
     );
     s.push_str(
         "| mcpgen | the check that enforces it (Rust paths in crate `mcpgen`); `not enforced:` why mcpgen leaves it out; `not judgeable from one message:` the conversation state it needs |\n\n",
@@ -651,6 +658,12 @@ stateful = "x"
             ),
             ("stateful = \"x\"", "stateful = \"x\"\nenforced = \"y\"", "(found enforced, stateful)"),
             ("source = \"basic\"", "source = \"Basic Page\"", "source `Basic Page` is not a spec page path"),
+            ("source = \"basic\"", "source = \"ext-tasks/tasks.txt\"", "source `ext-tasks/tasks.txt` is not"),
+            (
+                "source = \"basic\"",
+                "source = \"ext-tasks/tasks.md#Bad Anchor\"",
+                "source `ext-tasks/tasks.md#Bad Anchor` is not",
+            ),
             ("unlike META-1's", "unlike META-9's", "mentions `META-9`, which the catalogue lacks"),
         ];
         for (from, to, expected) in cases {

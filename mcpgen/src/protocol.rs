@@ -30,6 +30,7 @@ mod meta;
 mod response;
 mod rules;
 mod server;
+pub mod tasks;
 
 pub(crate) use client::check_result_view;
 pub(crate) use message::{find_method, validate_classified, Envelope};
@@ -58,17 +59,57 @@ pub struct ServerConfig {
     /// this build. A legacy version (≤ 2025-11-25) here means the server is dual-era: a legacy
     /// `initialize` is accepted for routing instead of refused (ERA-1, ERA-8).
     pub supported_versions: Vec<String>,
+    /// Extensions the server serves (default: none). With the Tasks extension
+    /// ([`tasks::extension`]), `tasks/get`, `tasks/update` and `tasks/cancel` are accepted from
+    /// requests that declare it and refused with -32021 otherwise (TASK-24), as is a
+    /// `subscriptions/listen` asking for task notifications (TASK-23); without it they are
+    /// unknown methods (-32601).
+    pub extensions: Vec<crate::ext::Extension>,
 }
 
 impl Default for ServerConfig {
     fn default() -> Self {
-        ServerConfig { supported_versions: Revision::all().iter().map(|r| r.as_str().to_owned()).collect() }
+        ServerConfig {
+            supported_versions: Revision::all().iter().map(|r| r.as_str().to_owned()).collect(),
+            extensions: Vec::new(),
+        }
     }
 }
 
 impl ServerConfig {
     pub fn new<S: Into<String>>(versions: impl IntoIterator<Item = S>) -> Self {
-        ServerConfig { supported_versions: versions.into_iter().map(Into::into).collect() }
+        ServerConfig { supported_versions: versions.into_iter().map(Into::into).collect(), extensions: Vec::new() }
+    }
+
+    /// The same configuration, serving these extensions too.
+    ///
+    /// ```
+    /// use mcpgen::ext::Extension;
+    /// use mcpgen::protocol::{check_request, ServerConfig};
+    ///
+    /// let tasks = Extension::from_id("io.modelcontextprotocol/tasks").unwrap();
+    /// let config = ServerConfig::new(["2026-07-28"]).with_extensions([tasks]);
+    /// let declared = br#"{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"_meta":{
+    ///     "io.modelcontextprotocol/protocolVersion":"2026-07-28",
+    ///     "io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}},
+    ///     "taskId":"t1"}}"#;
+    /// assert_eq!(check_request(declared, &config).unwrap().extension, Some(tasks));
+    /// let undeclared = br#"{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{"_meta":{
+    ///     "io.modelcontextprotocol/protocolVersion":"2026-07-28",
+    ///     "io.modelcontextprotocol/clientCapabilities":{}},"taskId":"t1"}}"#;
+    /// let e = check_request(undeclared, &config).unwrap_err();
+    /// assert_eq!((e.code, e.http_status, e.rule), (-32021, 400, "TASK-24"));
+    /// // A server that does not serve the extension does not know the method.
+    /// let e = check_request(declared, &ServerConfig::new(["2026-07-28"])).unwrap_err();
+    /// assert_eq!(e.code, -32601);
+    /// ```
+    pub fn with_extensions(mut self, extensions: impl IntoIterator<Item = crate::ext::Extension>) -> Self {
+        for e in extensions {
+            if !self.extensions.contains(&e) {
+                self.extensions.push(e);
+            }
+        }
+        self
     }
 }
 
@@ -85,6 +126,10 @@ pub struct AcceptedRequest {
     pub legacy: bool,
     /// The decoded request (or notification), typed by its method.
     pub request: Box<dyn AnyDecoded>,
+    /// The extension whose method it is (`tasks/get`: the Tasks extension; its value is then
+    /// one of that extension's types, `mcpgen::ext::tasks::GetTaskRequest`), `None` for the
+    /// revision's own methods.
+    pub extension: Option<crate::ext::Extension>,
 }
 
 /// Why a server must refuse a request: everything needed for the reply.
@@ -424,6 +469,44 @@ pub fn check_response_for(
     client::check_response(bytes, req.method, req.task_augmented, revision, req.extension_result_types)
 }
 
+/// [`check_response`] for the request `options` describes ([`crate::ResultOptions`]): its
+/// method, task augmentation, negotiated extension `resultType`s, and the extensions the
+/// request declared ([`crate::ResultOptions::negotiated`]).
+///
+/// With the Tasks extension declared on the request, `resultType: "task"` answering a
+/// `tools/call` is its `CreateTaskResult` (any other method: TASK-3); not declared, a `task`
+/// result is invalid (TASK-1). The extension's own methods are judged where it was declared:
+/// a `tasks/get` result by its `status` (TASK-10/11/13/14), with `resultType: "complete"`
+/// (TASK-15), a completed task's `result` as the complete result of
+/// [`crate::ResultOptions::task_of`] when given (TASK-13); `tasks/update` and `tasks/cancel`
+/// by their empty acknowledgement (TASK-20/21).
+///
+/// ```
+/// use mcpgen::ext::Extension;
+/// use mcpgen::protocol::{check_response_with_options, CheckedResponse};
+/// use mcpgen::{ResultOptions, Revision};
+///
+/// let rev = Revision::parse("2026-07-28").unwrap();
+/// let tasks = [Extension::from_id("io.modelcontextprotocol/tasks").unwrap()];
+/// let handle = br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"task","taskId":"t1","status":"working",
+///     "createdAt":"2026-01-01T00:00:00Z","lastUpdatedAt":"2026-01-01T00:00:00Z","ttlMs":60000}}"#;
+/// let call = ResultOptions::method("tools/call").negotiated(&tasks);
+/// match check_response_with_options(handle, &call, rev).unwrap() {
+///     CheckedResponse::Result { result, .. } => assert_eq!(result.variant, "CreateTaskResult"),
+///     other => panic!("{other:?}"),
+/// }
+/// // The request did not declare the extension (TASK-1).
+/// let e = check_response_with_options(handle, &ResultOptions::method("tools/call"), rev).unwrap_err();
+/// assert_eq!(e.rule, Some("TASK-1"));
+/// ```
+pub fn check_response_with_options(
+    bytes: &[u8],
+    options: &crate::ResultOptions<'_>,
+    revision: Revision,
+) -> Result<CheckedResponse, ResponseError> {
+    client::check_response_opts(bytes, options, revision)
+}
+
 /// -32002, resource not found: what servers before 2026-07-28 send (ERR-5), retired since
 /// (ERR-4). No pinned schema defines it, so it is not in the generated `error_codes`.
 pub(crate) const RESOURCE_NOT_FOUND_LEGACY: i64 = -32002;
@@ -540,6 +623,50 @@ pub fn validate_message_view<'v, V: JsonView<'v>>(
     opts: Options,
 ) -> Result<MessageKind, DecodeError> {
     message::validate_message_view(revision, v, opts)
+}
+
+/// [`validate_message`] where `extensions` were negotiated on the session. With the Tasks
+/// extension, `notifications/tasks` is judged by its definition (and a status's members,
+/// TASK-11/13/14) and a `resultType: "task"` result as a `CreateTaskResult`; without it they
+/// are an unknown method and an unknown `resultType` (RESULT-3, strict mode), as in
+/// [`validate_message`]. The extension's requests (`tasks/get`, …) are judged by its
+/// definitions here, and in [`validate_message`] when they declare the extension in their own
+/// `_meta` client capabilities; otherwise they are unknown methods (MSG-9).
+///
+/// ```
+/// use mcpgen::ext::Extension;
+/// use mcpgen::protocol::{validate_message, validate_message_with};
+/// use mcpgen::{Options, Revision};
+///
+/// let rev = Revision::parse("2026-07-28").unwrap();
+/// let tasks = Extension::from_id("io.modelcontextprotocol/tasks").unwrap();
+/// let note = br#"{"jsonrpc":"2.0","method":"notifications/tasks","params":{"taskId":"t1",
+///     "status":"completed","createdAt":"2026-01-01T00:00:00Z","lastUpdatedAt":"2026-01-01T00:00:00Z","ttlMs":null}}"#;
+/// // Not negotiated: an unknown method.
+/// assert!(validate_message(rev, note, Options::default()).is_err());
+/// // Negotiated: a completed task carries its `result` (TASK-13).
+/// let e = validate_message_with(rev, note, Options::default(), &[tasks]).unwrap_err();
+/// assert!(e.errors().iter().any(|e| e.rule == Some("TASK-13")));
+/// ```
+pub fn validate_message_with(
+    revision: Revision,
+    bytes: &[u8],
+    opts: Options,
+    extensions: &[crate::ext::Extension],
+) -> Result<MessageKind, DecodeError> {
+    let tape = crate::json::Tape::parse_bytes(bytes)?;
+    validate_message_view_with(revision, &tape.root(), opts, extensions)
+}
+
+/// [`validate_message_with`] on any JSON view.
+pub fn validate_message_view_with<'v, V: JsonView<'v>>(
+    revision: Revision,
+    v: &V,
+    opts: Options,
+    extensions: &[crate::ext::Extension],
+) -> Result<MessageKind, DecodeError> {
+    let tasks = tasks::extension().is_some_and(|t| extensions.contains(&t));
+    message::validate_message_negotiated(revision, v, opts, tasks)
 }
 
 /// VER-1: `Ok(requested)` when the server supports it, else the -32022 error with

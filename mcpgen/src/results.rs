@@ -31,6 +31,14 @@ pub struct ResultOptions<'a> {
     pub policy: Policy,
     /// Leave out (and report in [`DecodedResult::skipped`]) the invalid items of a list result.
     pub skip_invalid_items: bool,
+    /// The extensions the request declared in its own `_meta` client capabilities (default
+    /// none): with the Tasks extension, a `resultType: "task"` result of a `tools/call` is its
+    /// `CreateTaskResult` and the results of `tasks/get`, `tasks/update` and `tasks/cancel` are
+    /// judged ([`crate::protocol::check_response_with_options`] says how).
+    pub negotiated: &'a [crate::ext::Extension],
+    /// For a `tasks/get` result: the method of the request the task answers (`tools/call`), so
+    /// a completed task's `result` is judged as that method's complete result (TASK-13).
+    pub task_of: Option<&'a str>,
 }
 
 impl<'a> ResultOptions<'a> {
@@ -40,7 +48,30 @@ impl<'a> ResultOptions<'a> {
     }
     /// A result answering the request `req` describes.
     pub const fn request(request: ResultFor<'a>) -> Self {
-        ResultOptions { request, policy: Policy::Lossless, skip_invalid_items: false }
+        ResultOptions { request, policy: Policy::Lossless, skip_invalid_items: false, negotiated: &[], task_of: None }
+    }
+    /// The same, for a request that declared these extensions (see [`ResultOptions::negotiated`]).
+    pub const fn negotiated(self, extensions: &'a [crate::ext::Extension]) -> Self {
+        ResultOptions { negotiated: extensions, ..self }
+    }
+    /// The same, for a `tasks/get` whose task answers a request of `method` (see
+    /// [`ResultOptions::task_of`]).
+    pub const fn task_of(self, method: &'a str) -> Self {
+        ResultOptions { task_of: Some(method), ..self }
+    }
+    /// Whether the Tasks extension was declared: named in [`ResultOptions::negotiated`], or
+    /// `task` among the request's extension `resultType`s.
+    pub(crate) fn tasks_negotiated(&self) -> bool {
+        crate::protocol::tasks::extension().is_some_and(|t| self.negotiated.contains(&t))
+            || self.request.extension_result_types.contains(&crate::protocol::tasks::TASK_RESULT_TYPE)
+    }
+    /// What the Tasks extension needs to know about the request.
+    pub(crate) fn answering(&self) -> crate::protocol::tasks::Answering<'a> {
+        crate::protocol::tasks::Answering {
+            method: self.request.method,
+            negotiated: self.tasks_negotiated(),
+            task_of: self.task_of,
+        }
     }
     /// The same, with this unknown-key policy.
     pub const fn policy(self, policy: Policy) -> Self {
@@ -117,6 +148,9 @@ pub fn decode_result<S: JsonSource + ?Sized>(
         type Output = Result<DecodedResult, DecodeError>;
         fn call<'v, V: JsonView<'v>>(self, v: &V) -> Self::Output {
             let (revision, o) = (self.revision, self.options);
+            if let Some(owned) = crate::protocol::tasks::decode_result_view(revision, &o.answering(), v, o.policy) {
+                return owned;
+            }
             if o.skip_invalid_items {
                 skipping_invalid_items(revision, &o.request, v, o.policy)
             } else {

@@ -31,7 +31,7 @@ impl Session {
         env.meta_complete = Some(f.meta_complete);
         // Per-message validation, with the classification and the method row the facts hold.
         let errors = match env.classify(v) {
-            Ok(class) => protocol::validate_classified(f.rev, v, &env, &class, f.info, opts.validation),
+            Ok(class) => protocol::validate_classified(f.rev, v, &env, &class, f.info, opts.validation, false),
             Err(e) => vec![e],
         };
         let structural = push_validation_errors(errors, &mut out);

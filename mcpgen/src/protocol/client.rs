@@ -23,6 +23,16 @@ pub(crate) fn check_response(
     revision: Revision,
     extension_result_types: &[&str],
 ) -> Result<CheckedResponse, ResponseError> {
+    let req = ResultFor { method: request_method, task_augmented, extension_result_types };
+    check_response_opts(bytes, &crate::ResultOptions::request(req), revision)
+}
+
+pub(crate) fn check_response_opts(
+    bytes: &[u8],
+    options: &crate::ResultOptions<'_>,
+    revision: Revision,
+) -> Result<CheckedResponse, ResponseError> {
+    let request_method = options.request.method;
     let tape = Tape::parse_bytes(bytes).map_err(|e| invalid(e.rule(), format!("not JSON: {e}")))?;
     let v = tape.root();
     match v.kind() {
@@ -84,7 +94,7 @@ pub(crate) fn check_response(
             if result.kind() != Kind::Object {
                 return Err(invalid(None, format!("`result` must be an object, found {}", result.describe())));
             }
-            let req = ResultFor { method: request_method, task_augmented, extension_result_types };
+            let req = options.request;
             // MRTR-4 (duplicate `inputRequests` keys) is read from the text, before decoding
             // keeps the last of each.
             if revision.results_have_result_type()
@@ -97,7 +107,12 @@ pub(crate) fn check_response(
                     return Err(ResponseError { rule: first.rule, message: first.message.clone(), errors });
                 }
             }
-            match revision.decode_result_view(&req, &result, Policy::Lossless) {
+            let decoded =
+                match super::tasks::decode_result_view(revision, &options.answering(), &result, options.policy) {
+                    Some(owned) => owned,
+                    None => revision.decode_result_view(&req, &result, options.policy),
+                };
+            match decoded {
                 Ok(result) => Ok(CheckedResponse::Result { id, result }),
                 Err(e) => {
                     let mut errors = result_errors(e, request_method);

@@ -355,10 +355,31 @@ pub(crate) fn validate_message_view<'v, V: JsonView<'v>>(
     v: &V,
     opts: Options,
 ) -> Result<MessageKind, DecodeError> {
+    validate_message_negotiated(rev, v, opts, false)
+}
+
+/// [`validate_message_view`] where the caller says whether the Tasks extension was negotiated
+/// (its notifications and `task` results exist only then; its requests also where they declare
+/// it themselves).
+pub(crate) fn validate_message_negotiated<'v, V: JsonView<'v>>(
+    rev: Revision,
+    v: &V,
+    opts: Options,
+    tasks: bool,
+) -> Result<MessageKind, DecodeError> {
     let env = Envelope::read(v);
     let class = env.classify(v).map_err(|e| DecodeError::Invalid(vec![e]))?;
-    let info = class.method().and_then(|m| find_method(rev, m));
-    let errors = validate_classified(rev, v, &env, &class, info, opts);
+    let info = class.method().and_then(|m| {
+        find_method(rev, m).or_else(|| {
+            let row = super::tasks::row(rev, m)?;
+            let declared = match class {
+                Class::Request(_) => tasks || super::tasks::params_declare(env.params.as_ref()),
+                _ => tasks,
+            };
+            declared.then_some(row)
+        })
+    });
+    let errors = validate_classified(rev, v, &env, &class, info, opts, tasks);
     if errors.is_empty() {
         Ok(class.to_kind())
     } else {
@@ -377,6 +398,7 @@ pub(crate) fn validate_classified<'v, V: JsonView<'v>>(
     class: &Class<'v>,
     info: Option<&'static MethodInfo>,
     opts: Options,
+    tasks: bool,
 ) -> Vec<ValidationError> {
     let mut errors: Vec<ValidationError> = Vec::new();
     let root = Path::Root;
@@ -404,6 +426,14 @@ pub(crate) fn validate_classified<'v, V: JsonView<'v>>(
                     id::MSG_5,
                     format!("`{method}` is an input request: it travels inside `InputRequiredResult.inputRequests`, never as a JSON-RPC request"),
                 )),
+                Some(info) if super::tasks::is_row(info) => {
+                    super::tasks::validate_message_of_row(info, v, env.params.as_ref(), opts, &mut errors);
+                    if env.meta_complete != Some(true) {
+                        if let Some((at, msg)) = missing_meta_in(env.params.as_ref()) {
+                            errors.push(rule_error(at, "required", id::META_6, msg));
+                        }
+                    }
+                }
                 Some(info) => {
                     let mark = errors.len();
                     validate_params(rev, info, v, env.params.as_ref(), opts, &mut errors);
@@ -423,6 +453,9 @@ pub(crate) fn validate_classified<'v, V: JsonView<'v>>(
                 id::ID_1,
                 format!("`{method}` is a request: it needs an `id` (a string or an integer)"),
             )),
+            Some(info) if super::tasks::is_row(info) => {
+                super::tasks::validate_message_of_row(info, v, env.params.as_ref(), opts, &mut errors);
+            }
             Some(info) => {
                 validate_params(rev, info, v, env.params.as_ref(), opts, &mut errors);
                 if modern && LISTEN_STREAM_NOTIFICATIONS.contains(&method.as_ref()) {
@@ -442,6 +475,18 @@ pub(crate) fn validate_classified<'v, V: JsonView<'v>>(
                     if rt.str_eq("input_required") && has_def(rev, "InputRequiredResult") {
                         validate_def_at(rev, "InputRequiredResult", result, &root.key("result"), opts, &mut errors);
                         rules::check_input_required(result, "/result", &mut errors);
+                    } else if let Some(ext) =
+                        super::tasks::extension().filter(|e| tasks && e.layers_on() == rev && rt.str_eq("task"))
+                    {
+                        // The method is unknown here: a task handle is judged by its own shape.
+                        super::tasks::validate_ext_at(
+                            ext,
+                            "CreateTaskResult",
+                            result,
+                            &root.key("result"),
+                            opts,
+                            &mut errors,
+                        );
                     } else if !rt.str_eq("complete") && rt.kind() == Kind::String && opts.policy == Policy::Strict {
                         errors.push(rule_error(
                             "/result/resultType".into(),

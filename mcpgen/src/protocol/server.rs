@@ -107,7 +107,7 @@ fn decode_request<'v, V: JsonView<'v>>(
     }
     match rev.build_view(info.request_def, v, &crate::decode::Builder::new(opts)) {
         Some(Some(request)) => {
-            Ok(AcceptedRequest { revision: rev, method: info.method.to_owned(), id, legacy, request })
+            Ok(AcceptedRequest { revision: rev, method: info.method.to_owned(), id, legacy, request, extension: None })
         }
         _ => Err(refuse(
             error_codes::INTERNAL_ERROR,
@@ -249,6 +249,35 @@ pub(crate) fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<Accep
         return Err(versions.unsupported(&requested, Some(id), id::VER_1));
     };
 
+    // The Tasks extension, where the server serves it: its requests need the request's own
+    // declaration (TASK-24), as do task notifications on a listen stream (TASK-23).
+    if tasks_configured(config) {
+        if let Some(info) = super::tasks::row(rev, &method).filter(|i| i.kind == MethodKind::Request) {
+            if !super::tasks::request_declares(&v) {
+                let mut e = super::tasks::missing_extension_error(Some(id));
+                e.rule = id::TASK_24;
+                e.message = format!(
+                    "Missing required client capability: `{method}` needs `{}` declared in this request's `_meta` client capabilities (`extensions`)",
+                    super::tasks::EXTENSION_ID
+                );
+                return Err(e);
+            }
+            return decode_ext_request(rev, info, &v, id);
+        }
+        if method == "subscriptions/listen" && !super::tasks::request_declares(&v) {
+            let task_ids = v.get("params").and_then(|p| p.get("notifications")).and_then(|n| n.get("taskIds"));
+            if task_ids.is_some() {
+                let mut e = super::tasks::missing_extension_error(Some(id));
+                e.rule = id::TASK_23;
+                e.message = format!(
+                    "Missing required client capability: task status notifications (`notifications.taskIds`) need `{}` declared in this request's `_meta` client capabilities",
+                    super::tasks::EXTENSION_ID
+                );
+                return Err(e);
+            }
+        }
+    }
+
     // Method (-32601, HTTP 404).
     let info = match find_method(rev, &method) {
         Some(info) if served(info, MethodKind::Request) => info,
@@ -269,6 +298,44 @@ pub(crate) fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<Accep
 
     // Params schema (-32602; HTTP 200 with the error body, AMB-10).
     decode_request(rev, info, &v, Some(id), false, 200)
+}
+
+/// Whether the configuration serves the Tasks extension.
+fn tasks_configured(config: &ServerConfig) -> bool {
+    super::tasks::extension().is_some_and(|t| config.extensions.contains(&t))
+}
+
+/// An extension request: validated and built from the extension's definitions.
+fn decode_ext_request<'v, V: JsonView<'v>>(
+    rev: Revision,
+    info: &MethodInfo,
+    v: &V,
+    id: Value,
+) -> Result<AcceptedRequest, ProtocolError> {
+    let opts = Options::decoding(Policy::Lossless);
+    let mut errors = Vec::new();
+    super::tasks::validate_message_of_row(info, v, v.get("params").as_ref(), opts, &mut errors);
+    if !errors.is_empty() {
+        return Err(invalid_params(info.method, errors, Some(id), 200));
+    }
+    let ext = super::tasks::extension();
+    match ext.map(|e| crate::ext::decode_view(e, info.request_def, v, Policy::Lossless)) {
+        Some(Ok(request)) => Ok(AcceptedRequest {
+            revision: rev,
+            method: info.method.to_owned(),
+            id: Some(id),
+            legacy: false,
+            request,
+            extension: ext,
+        }),
+        _ => Err(refuse(
+            error_codes::INTERNAL_ERROR,
+            format!("Internal error: `{}` validated but could not be built", info.request_def),
+            Some(id),
+            500,
+            id::ERR_1,
+        )),
+    }
 }
 
 /// Notifications are never answered (MSG-4); a refused one gets an id-less error and HTTP 400
@@ -308,9 +375,14 @@ fn check_notification<'v, V: JsonView<'v>>(
         return Err(e);
     }
     match rev.build_view(def, v, &crate::decode::Builder::new(opts)) {
-        Some(Some(request)) => {
-            Ok(AcceptedRequest { revision: rev, method: method.to_owned(), id: None, legacy: false, request })
-        }
+        Some(Some(request)) => Ok(AcceptedRequest {
+            revision: rev,
+            method: method.to_owned(),
+            id: None,
+            legacy: false,
+            request,
+            extension: None,
+        }),
         _ => Err(refuse(
             error_codes::INTERNAL_ERROR,
             format!("Internal error: `{def}` validated but could not be built"),

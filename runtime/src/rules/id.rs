@@ -455,6 +455,70 @@ pub const ICON_8: &str = "ICON-8";
 pub const ICON_9: &str = "ICON-9";
 /// ICON-10 (informal): An icon without `sizes` fits any size and one without `theme` any background.
 pub const ICON_10: &str = "ICON-10";
+/// TASK-1 (MUST NOT): A server answers with a `CreateTaskResult` only a request whose own `_meta` client capabilities declare the extension, whatever earlier requests declared.
+pub const TASK_1: &str = "TASK-1";
+/// TASK-2 (MUST): A client that declared the extension is prepared for either the standard result or a `CreateTaskResult` for every supported request.
+pub const TASK_2: &str = "TASK-2";
+/// TASK-3 (MUST): A `CreateTaskResult` answering a request type the extension does not support (only `tools/call` is) is an invalid response.
+pub const TASK_3: &str = "TASK-3";
+/// TASK-4 (MUST): A server that cannot serve a non-declaring client without a task answers -32021 naming `extensions.io.modelcontextprotocol/tasks` in `data.requiredCapabilities`.
+pub const TASK_4: &str = "TASK-4";
+/// TASK-5 (MUST): A `CreateTaskResult` carries `resultType: "task"`.
+pub const TASK_5: &str = "TASK-5";
+/// TASK-6 (MUST NOT): `resultType: "task"` appears on no result other than a `CreateTaskResult` (not on `tasks/get`, `tasks/update`, `tasks/cancel` results).
+pub const TASK_6: &str = "TASK-6";
+/// TASK-7 (MUST NOT): Status `failed` is only for JSON-RPC errors; a result that reports an error (a tool result with `isError: true`) is a `completed` task.
+pub const TASK_7: &str = "TASK-7";
+/// TASK-8 (MUST NOT): A server returns a `CreateTaskResult` only once the task is durably created, so that `tasks/get` for its id resolves.
+pub const TASK_8: &str = "TASK-8";
+/// TASK-9 (MUST): In eventually-consistent environments a server waits for consistency before returning a `CreateTaskResult`.
+pub const TASK_9: &str = "TASK-9";
+/// TASK-10 (MUST): A `tasks/get` result is the task in its current status (`working`, `input_required`, `completed`, `failed`, `cancelled`) with that status's members.
+pub const TASK_10: &str = "TASK-10";
+/// TASK-11 (MUST): An `input_required` task carries `inputRequests`.
+pub const TASK_11: &str = "TASK-11";
+/// TASK-12 (MUST): `inputRequests` holds every outstanding server-to-client request the task waits on.
+pub const TASK_12: &str = "TASK-12";
+/// TASK-13 (MUST): A `completed` task carries `result`, the final result of the original request: for a `tools/call` task a `CallToolResult`.
+pub const TASK_13: &str = "TASK-13";
+/// TASK-14 (MUST): A `failed` task carries `error`, the JSON-RPC error that ended it.
+pub const TASK_14: &str = "TASK-14";
+/// TASK-15 (MUST): A `tasks/get` result carries `resultType: "complete"` (it is the method's standard result).
+pub const TASK_15: &str = "TASK-15";
+/// TASK-16 (MUST): Clients treat each `inputRequests` entry as the equivalent standalone server-to-client request (same trust model, same user-facing behaviour).
+pub const TASK_16: &str = "TASK-16";
+/// TASK-17 (MUST): An `inputRequests` key is unique over the task's lifetime: one key never names two distinct requests.
+pub const TASK_17: &str = "TASK-17";
+/// TASK-18 (MUST NOT): A server never reuses an `inputRequests` key for a new request once a response for that key was delivered (`tasks/update` acknowledged).
+pub const TASK_18: &str = "TASK-18";
+/// TASK-19 (MUST): Each `inputResponses` key of a `tasks/update` names a currently outstanding `inputRequests` key of the task.
+pub const TASK_19: &str = "TASK-19";
+/// TASK-20 (MUST): A successful `tasks/update` is acknowledged with an empty result whose `resultType` is `complete`.
+pub const TASK_20: &str = "TASK-20";
+/// TASK-21 (MUST): A successful `tasks/cancel` is acknowledged with an empty result whose `resultType` is `complete`.
+pub const TASK_21: &str = "TASK-21";
+/// TASK-22 (MUST NOT): `notifications/cancelled` is not used to cancel a task: `tasks/cancel` is.
+pub const TASK_22: &str = "TASK-22";
+/// TASK-23 (MUST): A server answers -32021 to a `subscriptions/listen` asking for task notifications (`notifications.taskIds`) from a request that did not declare the extension.
+pub const TASK_23: &str = "TASK-23";
+/// TASK-24 (MUST): A server answers -32021 to `tasks/get`, `tasks/update` and `tasks/cancel` from a request that did not declare the extension.
+pub const TASK_24: &str = "TASK-24";
+/// TASK-25 (MUST): A `tasks/get` naming an unknown or invalid task is answered -32602; internal failures -32603.
+pub const TASK_25: &str = "TASK-25";
+/// TASK-26 (MUST): A failed task's `error` is the JSON-RPC error the underlying request produced, a completed task's `result` its result.
+pub const TASK_26: &str = "TASK-26";
+/// TASK-27 (MUST NOT): `notifications/progress` and `notifications/message` are not sent on the `subscriptions/listen` stream for a task.
+pub const TASK_27: &str = "TASK-27";
+/// TASK-28 (MUST): Over Streamable HTTP, `tasks/get`, `tasks/update` and `tasks/cancel` carry `Mcp-Name` equal to `params.taskId`.
+pub const TASK_28: &str = "TASK-28";
+/// TASK-29 (MUST): Servers generate task ids with enough entropy that a third party can neither enumerate nor guess them.
+pub const TASK_29: &str = "TASK-29";
+/// TASK-30 (MUST): Servers authenticate and authorize every task-related request against the task it names.
+pub const TASK_30: &str = "TASK-30";
+/// TASK-31 (MUST): Hosts apply to `inputRequests` payloads the trust model of the standalone elicitation and sampling requests: a task is not a higher-trust channel.
+pub const TASK_31: &str = "TASK-31";
+/// TASK-32 (informal): `completed`, `failed` and `cancelled` are terminal: a task that reached one never shows another status.
+pub const TASK_32: &str = "TASK-32";
 /// AMB-1 (choice): Ending a listen stream: one page says the server should send a closing result, another that it must send `notifications/cancelled`; clients accept either or both.
 pub const AMB_1: &str = "AMB-1";
 /// AMB-2 (choice): The list-changed examples have no `params`, hence no `subscriptionId`, against SUB-4; mcpgen follows SUB-4.

@@ -1,0 +1,417 @@
+//! The Tasks extension (`io.modelcontextprotocol/tasks`) wherever a message is judged: its
+//! methods exist only where it is negotiated, `resultType: "task"` selects the extension's
+//! `CreateTaskResult` only for a supported request that declared it, and the results of its
+//! methods are judged by the task's status (TASK-* in the rules catalogue).
+//!
+//! Negotiation is per request: a request declares the extension in its own
+//! `_meta["io.modelcontextprotocol/clientCapabilities"].extensions` (TASK-1: earlier
+//! declarations do not count). Where no request is at hand (a notification, a result judged
+//! alone) the caller says what was negotiated.
+
+use crate::decode::{DecodeError, DecodedResult};
+use crate::ext::Extension;
+use crate::json::{JsonView, Kind, Map, Value};
+use crate::meta_keys::CLIENT_CAPABILITIES;
+use crate::methods::{MethodInfo, MethodKind};
+use crate::rules::id;
+use crate::validate::{Cx, Options, Path, Policy, ValidationError};
+use crate::Revision;
+
+use super::rules::rule_error;
+use super::ProtocolError;
+
+/// The extension identifier, the key under `capabilities.extensions`.
+pub const EXTENSION_ID: &str = "io.modelcontextprotocol/tasks";
+
+/// The `resultType` of a `CreateTaskResult`.
+pub const TASK_RESULT_TYPE: &str = "task";
+
+/// The requests a server may answer with a `CreateTaskResult` (TASK-3).
+pub const SUPPORTED_REQUESTS: [&str; 1] = ["tools/call"];
+
+/// The extension's requests (client to server), each naming its task in `params.taskId`.
+pub const TASK_REQUESTS: [&str; 3] = ["tasks/get", "tasks/update", "tasks/cancel"];
+
+/// The extension's status notification (server to client).
+pub const STATUS_NOTIFICATION: &str = "notifications/tasks";
+
+/// The Tasks extension, when this build has it.
+pub fn extension() -> Option<Extension> {
+    Extension::from_id(EXTENSION_ID)
+}
+
+/// Whether a capabilities object (a request's `clientCapabilities`, a server's `capabilities`)
+/// declares the extension: `extensions["io.modelcontextprotocol/tasks"]` is an object.
+pub fn declares<'v, V: JsonView<'v>>(capabilities: &V) -> bool {
+    capabilities.get("extensions").and_then(|e| e.get(EXTENSION_ID)).is_some_and(|x| x.kind() == Kind::Object)
+}
+
+/// Whether a request declares the extension in its own `_meta` client capabilities.
+pub fn request_declares<'v, V: JsonView<'v>>(request: &V) -> bool {
+    params_declare(request.get("params").as_ref())
+}
+
+/// [`request_declares`] of the `params` member.
+pub(crate) fn params_declare<'v, V: JsonView<'v>>(params: Option<&V>) -> bool {
+    params.and_then(|p| p.get("_meta")).and_then(|m| m.get(CLIENT_CAPABILITIES)).is_some_and(|c| declares(&c))
+}
+
+/// Whether requests of `method` may be answered with a `CreateTaskResult` (TASK-3).
+pub fn supports_tasks(method: &str) -> bool {
+    SUPPORTED_REQUESTS.contains(&method)
+}
+
+/// The extension's row of `method` under `rev` (the revision it layers on), if it adds it.
+pub(crate) fn row(rev: Revision, method: &str) -> Option<&'static MethodInfo> {
+    let ext = extension()?;
+    (ext.layers_on() == rev).then(|| ext.method(method)).flatten()
+}
+
+/// Whether `info` is a row of the extension's method table (not of a revision's).
+pub(crate) fn is_row(info: &MethodInfo) -> bool {
+    extension().and_then(|e| e.method(info.method)).is_some_and(|r| std::ptr::eq(r, info))
+}
+
+/// -32021 (HTTP 400) naming the extension in `data.requiredCapabilities` (TASK-4, TASK-23,
+/// TASK-24): what a server answers a request that needs the extension but did not declare it.
+pub fn missing_extension_error(id: Option<Value>) -> ProtocolError {
+    let mut e = super::missing_capability_error(id, required_capabilities());
+    e.rule = id::TASK_4;
+    e
+}
+
+/// `{"extensions":{"io.modelcontextprotocol/tasks":{}}}`.
+pub fn required_capabilities() -> Value {
+    let mut ext = Map::new();
+    ext.push(EXTENSION_ID, Value::Object(Map::new()));
+    let mut caps = Map::new();
+    caps.push("extensions", Value::Object(ext));
+    Value::Object(caps)
+}
+
+/// Runs an extension validator in collecting mode (fail-fast first); errors go to `errors`.
+pub(crate) fn validate_ext_at<'v, V: JsonView<'v>>(
+    ext: Extension,
+    name: &str,
+    v: &V,
+    p: &Path<'_>,
+    opts: Options,
+    errors: &mut Vec<ValidationError>,
+) -> bool {
+    let mut fast = Cx::fail_fast(opts);
+    match ext.validate_view(name, v, p, &mut fast) {
+        Some(true) => return true,
+        Some(false) => {}
+        None => {
+            errors.push(ValidationError::new(
+                p.pointer(),
+                "$ref",
+                format!("extension {} has no definition `{name}` (mcpgen bug)", ext.id()),
+            ));
+            return false;
+        }
+    }
+    let mut cx = Cx::collecting(opts);
+    ext.validate_view(name, v, p, &mut cx);
+    let found = cx.into_errors();
+    if found.is_empty() {
+        errors.push(ValidationError::new(
+            p.pointer(),
+            "",
+            format!("{name} rejected without an error message (mcpgen bug)"),
+        ));
+    }
+    errors.extend(found);
+    false
+}
+
+/// Validates a request or notification of the extension: `params` against the row's params
+/// definition (errors inside `/params`), or the whole message.
+pub(crate) fn validate_message_of_row<'v, V: JsonView<'v>>(
+    info: &MethodInfo,
+    v: &V,
+    params: Option<&V>,
+    opts: Options,
+    errors: &mut Vec<ValidationError>,
+) {
+    let Some(ext) = extension() else { return };
+    let root = Path::Root;
+    match (info.params_type.filter(|pt| ext.definition(pt).is_some()), params) {
+        (Some(pt), Some(params)) => {
+            validate_ext_at(ext, pt, params, &root.key("params"), opts, errors);
+        }
+        _ => {
+            validate_ext_at(ext, info.request_def, v, &root, opts, errors);
+        }
+    }
+    if info.method == STATUS_NOTIFICATION {
+        if let Some(p) = params {
+            status_members(p, "/params", errors);
+        }
+    }
+}
+
+/// Who the result answers, for [`judge_result`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Answering<'a> {
+    /// The request's method.
+    pub method: &'a str,
+    /// The request declared the extension (or the caller says it was negotiated).
+    pub negotiated: bool,
+    /// For a `tasks/get` result: the method of the request the task answers, when known.
+    pub task_of: Option<&'a str>,
+}
+
+/// What the extension makes of a result: `None` when the core judges it (no `task` result, not
+/// one of the extension's methods, or the extension not negotiated for them); else the
+/// definition it was judged against, or the errors (pointers relative to the result).
+pub(crate) fn judge_result<'v, V: JsonView<'v>>(
+    rev: Revision,
+    req: &Answering<'_>,
+    result: &V,
+    opts: Options,
+) -> Option<Result<&'static str, Vec<ValidationError>>> {
+    let ext = extension()?;
+    if ext.layers_on() != rev || result.kind() != Kind::Object {
+        return None;
+    }
+    let mut opts = opts;
+    opts.client_leniency = true;
+    opts.discriminate_results = true;
+    let rt = result.get("resultType");
+    let is_task = rt.as_ref().is_some_and(|r| r.str_eq(TASK_RESULT_TYPE));
+    if let Some(info) = ext.method(req.method).filter(|i| i.kind == MethodKind::Request) {
+        if !req.negotiated {
+            return None;
+        }
+        let mut errors = Vec::new();
+        let def = info.result_defs.first().copied().unwrap_or("Result");
+        if let Some(rt) = rt.as_ref().filter(|r| !r.str_eq("complete")) {
+            let (rule, what) = if req.method == "tasks/get" {
+                (id::TASK_15, "a `tasks/get` result carries `resultType: \"complete\"`")
+            } else if req.method == "tasks/update" {
+                (id::TASK_20, "a `tasks/update` acknowledgement carries `resultType: \"complete\"`")
+            } else {
+                (id::TASK_21, "a `tasks/cancel` acknowledgement carries `resultType: \"complete\"`")
+            };
+            let rule = if is_task { id::TASK_6 } else { rule };
+            let extra = if is_task { " (`task` is only for a `CreateTaskResult`)" } else { "" };
+            errors.push(rule_error(
+                "/resultType".into(),
+                "const",
+                rule,
+                format!("{what}, not {}{extra}", rt.describe()),
+            ));
+        }
+        let root = Path::Root;
+        if req.method == "tasks/get" {
+            // By status: the result envelope, then the definition of that status.
+            validate_ext_at(ext, "Result", result, &root, opts, &mut errors);
+            match status_def(result) {
+                Some(arm) => {
+                    let mut found = Vec::new();
+                    if !validate_ext_at(ext, def, result, &root, opts, &mut found) {
+                        // The status's own definition says precisely what is wrong; it does not
+                        // declare the result's `resultType` and `_meta`.
+                        found.clear();
+                        validate_ext_at(ext, arm, result, &root, opts, &mut found);
+                        found.retain(|e| {
+                            !(e.rule == Some(id::POLICY_STRICT)
+                                && (e.pointer == "/resultType" || e.pointer == "/_meta"))
+                        });
+                        if found.is_empty() {
+                            validate_ext_at(ext, def, result, &root, opts, &mut found);
+                        }
+                    }
+                    status_members(result, "", &mut found);
+                    errors.extend(found);
+                }
+                None => {
+                    validate_ext_at(ext, def, result, &root, opts, &mut errors);
+                    tag_all(&mut errors, id::TASK_10);
+                }
+            }
+            if let (Some(method), Some(inner)) = (req.task_of, completed_result(result)) {
+                inner_result(rev, method, &inner, "/result", opts, &mut errors);
+            }
+        } else {
+            let before = errors.len();
+            validate_ext_at(ext, def, result, &root, opts, &mut errors);
+            let rule = if req.method == "tasks/update" { id::TASK_20 } else { id::TASK_21 };
+            for (k, _) in result.entries() {
+                if k != "resultType" && k != "_meta" {
+                    errors.push(rule_error(
+                        format!("/{k}"),
+                        "additionalProperties",
+                        rule,
+                        format!("`{}` is acknowledged with an empty result; `{k}` is not part of it", req.method),
+                    ));
+                }
+            }
+            for e in &mut errors[before..] {
+                e.rule.get_or_insert(rule);
+            }
+        }
+        dedup(&mut errors);
+        return Some(if errors.is_empty() { Ok(def) } else { Err(errors) });
+    }
+    if !is_task {
+        return None;
+    }
+    if !req.negotiated {
+        return Some(Err(vec![rule_error(
+            "/resultType".into(),
+            "enum",
+            id::TASK_1,
+            format!(
+                "a `CreateTaskResult` (`resultType: \"task\"`) answers only a request that declared `{EXTENSION_ID}` in its own `_meta` client capabilities; this `{}` did not",
+                req.method
+            ),
+        )]));
+    }
+    if !supports_tasks(req.method) {
+        return Some(Err(vec![rule_error(
+            "/resultType".into(),
+            "enum",
+            if ext.method(req.method).is_some() { id::TASK_6 } else { id::TASK_3 },
+            format!(
+                "`{}` may not be answered with a task: the extension supports tasks for {} only, so this `CreateTaskResult` is an invalid response",
+                req.method,
+                SUPPORTED_REQUESTS.join(", ")
+            ),
+        )]));
+    }
+    let mut errors = Vec::new();
+    if validate_ext_at(ext, "CreateTaskResult", result, &Path::Root, opts, &mut errors) {
+        Some(Ok("CreateTaskResult"))
+    } else {
+        Some(Err(errors))
+    }
+}
+
+/// The definition of a task's status (`WorkingTask`, …), `None` for a missing or unknown one.
+fn status_def<'v, V: JsonView<'v>>(task: &V) -> Option<&'static str> {
+    let status = task.get("status")?;
+    let s = status.as_str()?;
+    Some(match s.as_ref() {
+        "working" => "WorkingTask",
+        "input_required" => "InputRequiredTask",
+        "completed" => "CompletedTask",
+        "failed" => "FailedTask",
+        "cancelled" => "CancelledTask",
+        _ => return None,
+    })
+}
+
+/// A completed task's `result` member, when it is an object.
+pub(crate) fn completed_result<'v, V: JsonView<'v>>(task: &V) -> Option<V> {
+    if !task.get("status").is_some_and(|s| s.str_eq("completed")) {
+        return None;
+    }
+    task.get("result").filter(|r| r.kind() == Kind::Object)
+}
+
+/// TASK-13: a completed task's `result` judged as the complete result of `method` (errors
+/// point below `at`).
+pub(crate) fn inner_result<'v, V: JsonView<'v>>(
+    rev: Revision,
+    method: &str,
+    inner: &V,
+    at: &str,
+    opts: Options,
+    errors: &mut Vec<ValidationError>,
+) {
+    let Some(info) = super::find_method(rev, method) else { return };
+    if let Some(rt) = inner.get("resultType").filter(|r| !r.str_eq("complete")) {
+        errors.push(rule_error(
+            format!("{at}/resultType"),
+            "const",
+            id::TASK_13,
+            format!("a completed task's `result` is the final result of its `{method}`, so its `resultType` is `complete`, not {}", rt.describe()),
+        ));
+        return;
+    }
+    let req = crate::methods::ResultFor::method(method);
+    if let Err(found) = super::check_result_view(rev, info, &req, inner, opts) {
+        for mut e in found {
+            e.pointer.insert_str(0, at);
+            e.rule.get_or_insert(id::TASK_13);
+            errors.push(e);
+        }
+    }
+}
+
+/// TASK-11/13/14: the member a status requires, checked by rule (a notification's `params` or
+/// a result; `at` is its pointer).
+pub(crate) fn status_members<'v, V: JsonView<'v>>(task: &V, at: &str, errors: &mut Vec<ValidationError>) {
+    let Some(status) = task.get("status").and_then(|s| s.as_str()) else { return };
+    let (member, rule) = match status.as_ref() {
+        "input_required" => ("inputRequests", id::TASK_11),
+        "completed" => ("result", id::TASK_13),
+        "failed" => ("error", id::TASK_14),
+        _ => return,
+    };
+    if task.get(member).is_none() {
+        errors.push(rule_error(
+            at.to_owned(),
+            "required",
+            rule,
+            format!("a task with status `{status}` carries `{member}`"),
+        ));
+    }
+    tag_status_errors(errors, at);
+}
+
+/// Gives the schema's complaints about a status's member the rule that requires it.
+fn tag_status_errors(errors: &mut [ValidationError], at: &str) {
+    for e in errors.iter_mut().filter(|e| e.rule.is_none()) {
+        let rule = if e.pointer.starts_with(&format!("{at}/inputRequests")) || e.message.contains("`inputRequests`") {
+            id::TASK_11
+        } else if e.pointer.starts_with(&format!("{at}/error")) || e.message.contains("`error`") {
+            id::TASK_14
+        } else if e.pointer.starts_with(&format!("{at}/result")) || e.message.contains("`result`") {
+            id::TASK_13
+        } else {
+            id::TASK_10
+        };
+        e.rule = Some(rule);
+    }
+}
+
+fn tag_all(errors: &mut [ValidationError], rule: &'static str) {
+    for e in errors.iter_mut() {
+        e.rule.get_or_insert(rule);
+    }
+}
+
+fn dedup(errors: &mut Vec<ValidationError>) {
+    let mut seen = std::collections::HashSet::new();
+    errors.retain(|e| seen.insert((e.pointer.clone(), e.keyword, e.message.clone())));
+    // A rule error and the schema's `required` for the same member say one thing.
+    let rule_required: Vec<(String, &'static str)> = errors
+        .iter()
+        .filter(|e| e.keyword == "required" && e.schema_path.is_empty())
+        .filter_map(|e| e.rule.map(|r| (e.pointer.clone(), r)))
+        .collect();
+    errors.retain(|e| {
+        !(e.keyword == "required"
+            && !e.schema_path.is_empty()
+            && rule_required.iter().any(|(p, r)| *p == e.pointer && e.rule == Some(*r)))
+    });
+}
+
+/// Decodes a result the extension owns ([`judge_result`] said so): `None` when the core
+/// decodes it.
+pub(crate) fn decode_result_view<'v, V: JsonView<'v>>(
+    rev: Revision,
+    req: &Answering<'_>,
+    result: &V,
+    policy: Policy,
+) -> Option<Result<DecodedResult, DecodeError>> {
+    let verdict = judge_result(rev, req, result, Options::decoding(policy))?;
+    let ext = extension()?;
+    Some(match verdict {
+        Ok(def) => crate::ext::decode_view(ext, def, result, policy).map(|value| DecodedResult::new(def, value)),
+        Err(errors) => Err(DecodeError::Invalid(errors)),
+    })
+}
