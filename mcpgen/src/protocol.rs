@@ -33,7 +33,7 @@ mod server;
 pub mod tasks;
 
 pub(crate) use client::check_result_view;
-pub(crate) use message::{find_method, validate_classified, Envelope};
+pub(crate) use message::{find_method, validate_classified, Envelope, TasksCx};
 pub use message::{is_modern, LISTEN_STREAM_NOTIFICATIONS};
 pub use meta::{check_baggage, check_traceparent, check_tracestate, MetaKeyError, OtelError};
 pub use response::{

@@ -173,9 +173,10 @@ fn a_session_at_every_cap_stays_under_the_documented_bytes() {
         max_resource_subscriptions: 32,
         max_cursors: 32,
         max_awaiting: 32,
+        max_tasks: 32,
         ..ConversationOptions::default()
     };
-    let (p, l, r, cur, a) = (64, 32, 32, 32, 32);
+    let (p, l, r, cur, a, t) = (64, 32, 32, 32, 32, 32);
     let call = |id: &str, token: &str| {
         format!(
             r#"{{"jsonrpc":"2.0","id":"{id}","method":"tools/call","params":{{"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}},"progressToken":"{token}"}},"name":"a","arguments":{{}}}}}}"#
@@ -263,6 +264,47 @@ fn a_session_at_every_cap_stays_under_the_documented_bytes() {
         client(&mut c, call(&long("r", i), &long("u", i)));
         server(&mut c, input_required(&long("r", i), most_keys, &long("s", i)));
     }
+    // Tasks (the Tasks extension), each with as many `inputRequests` keys as it keeps.
+    let declaring = META.replace(
+        r#"clientCapabilities":{}"#,
+        r#"clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}"#,
+    );
+    let task = r#""createdAt":"2026-01-01T00:00:00Z","lastUpdatedAt":"2026-01-01T00:00:00Z","ttlMs":null"#;
+    let task_keys = (0..200)
+        .map(|k| format!(r#""{}":{{"method":"elicitation/create","params":{{"mode":"form","message":"{k}","requestedSchema":{{"type":"object","properties":{{}}}}}}}}"#, long("k", k)))
+        .collect::<Vec<_>>()
+        .join(",");
+    let mut task_findings = Vec::new();
+    for i in 0..t + 5 {
+        client(
+            &mut c,
+            format!(
+                r#"{{"jsonrpc":"2.0","id":"{}","method":"tools/call","params":{{{declaring},"name":"a","arguments":{{}}}}}}"#,
+                long("v", i)
+            ),
+        );
+        task_findings.extend(server(&mut c, format!(r#"{{"jsonrpc":"2.0","id":"{}","result":{{"resultType":"task","taskId":"{}","status":"working",{task}}}}}"#, long("v", i), long("j", i))));
+        client(
+            &mut c,
+            format!(
+                r#"{{"jsonrpc":"2.0","id":"{}","method":"tasks/get","params":{{{declaring},"taskId":"{}"}}}}"#,
+                long("w", i),
+                long("j", i)
+            ),
+        );
+        let f = server(
+            &mut c,
+            format!(
+                r#"{{"jsonrpc":"2.0","id":"{}","result":{{"resultType":"complete","taskId":"{}","status":"input_required","inputRequests":{{{task_keys}}},{task}}}}}"#,
+                long("w", i),
+                long("j", i)
+            ),
+        );
+        task_findings.extend(f);
+    }
+    let messages: Vec<&str> = task_findings.iter().map(|f| f.message.as_str()).collect();
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert!(messages[0].contains("`inputRequests` keys") && messages[1].contains("more than 32 tasks"), "{messages:?}");
     for i in 0..l + 5 {
         client(&mut c, listen(&long("s", i), uris));
     }
@@ -270,8 +312,8 @@ fn a_session_at_every_cap_stays_under_the_documented_bytes() {
         client(&mut c, call(&long("p", i), &long("q", i)));
     }
     let modern = live() - before;
-    let entries = p + (p + 1) + 3 * RECENT + l + cur + a;
-    let modern_bound = bound(entries, l + a, &options);
+    let entries = p + (p + 1) + 3 * RECENT + l + cur + a + t;
+    let modern_bound = bound(entries, l + a + t, &options);
     eprintln!(
         "modern session at every cap: {modern} bytes, {entries} entries, bound {modern_bound}, {} per entry",
         modern / entries as isize

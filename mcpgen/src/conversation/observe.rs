@@ -13,7 +13,7 @@ use super::keys::IdKey;
 use super::options::ConversationOptions;
 use super::results::Verdict;
 use super::state::{Pending, Session};
-use super::{cancellation, capabilities, ids, logging, mrtr, progress, results, subscriptions};
+use super::{cancellation, capabilities, ids, logging, mrtr, progress, results, subscriptions, tasks};
 
 impl Session {
     pub fn observe<'v, V: JsonView<'v>>(&mut self, opts: &ConversationOptions, from: Sender, v: &V) -> Vec<Finding> {
@@ -21,24 +21,35 @@ impl Session {
         // The top level is read once, for the facts and for per-message validation.
         let mut env = Envelope::read(v);
         let pending = &self.pending[from.peer().ix()];
-        let facts = Facts::gather(from, v, &env, &self.era, |id| pending.get(id).map(|p| p.rev));
-        let Some(f) = &facts else {
+        let mut facts = Facts::gather(from, v, &env, &self.era, |id| pending.get(id).map(|p| p.rev));
+        let Some(f) = &mut facts else {
             out.push(rule_finding(id::SCHEMA, "", "", "no revision is compiled into this build".into()));
             return out;
         };
+        // The Tasks extension's methods exist where it was declared.
+        tasks::note_declaration(f, self);
+        if f.info.is_none() {
+            f.info = tasks::row(f, self);
+            // `tasks/update`'s `inputResponses` answer a task, not an MRTR retry.
+            if f.info.is_some() {
+                f.retry = false;
+            }
+        }
+        let f = &*f;
         // What validation would read again: the id as a key, a complete `_meta`.
         env.id_valid = Some(f.id.is_some());
         env.meta_complete = Some(f.meta_complete);
+        let tasks_cx = if self.tasks.declared { protocol::TasksCx::Session } else { protocol::TasksCx::Off };
         // Per-message validation, with the classification and the method row the facts hold.
         let errors = match env.classify(v) {
-            Ok(class) => protocol::validate_classified(f.rev, v, &env, &class, f.info, opts.validation, false),
+            Ok(class) => protocol::validate_classified(f.rev, v, &env, &class, f.info, opts.validation, tasks_cx),
             Err(e) => vec![e],
         };
         let structural = push_validation_errors(errors, &mut out);
         if structural {
             match f.shape {
                 Shape::Request => self.request(f, &mut out),
-                Shape::Notification => self.notification(f, &mut out),
+                Shape::Notification => self.notification(opts, f, &mut out),
                 Shape::Response => self.response(opts, f, &mut out),
                 Shape::Other => {}
             }
@@ -71,6 +82,7 @@ impl Session {
         let caps = mrtr::caps_for(f);
         subscriptions::request(f, method, id, self, out);
         let page_scope = results::page_scope(self, f.info, f.cursor.as_ref().and_then(|c| c.as_str()));
+        let (tasks, task_req) = tasks::request(f, method, self, out);
         let entry = Pending {
             info: f.info,
             rev: f.rev,
@@ -81,18 +93,31 @@ impl Session {
             caps,
             cancelled: false,
             page_scope,
+            tasks,
+            task_req,
         };
         ids::track(f.from, id.clone(), entry, self, out);
     }
 
-    fn notification<'v, V: JsonView<'v>>(&mut self, f: &Facts<'v, V>, out: &mut Vec<Finding>) {
+    fn notification<'v, V: JsonView<'v>>(
+        &mut self,
+        opts: &ConversationOptions,
+        f: &Facts<'v, V>,
+        out: &mut Vec<Finding>,
+    ) {
         let Some(method) = f.method.as_deref() else { return };
         if let Some(info) = f.info {
             ids::direction(f.from, info, out);
         }
         subscriptions::off_stream(f, method, out);
         match method {
-            "notifications/cancelled" => cancellation::notification(f, self, out),
+            "notifications/cancelled" => {
+                cancellation::notification(f, self, out);
+                tasks::cancelled(f, self, out);
+            }
+            protocol::tasks::STATUS_NOTIFICATION if f.info.is_some_and(protocol::tasks::is_row) => {
+                tasks::notification(f, opts, self, out)
+            }
             "notifications/progress" => progress::notification(f, self, out),
             "notifications/message" if f.from == Sender::Server => logging::message(f, self, out),
             _ => {}
@@ -127,6 +152,12 @@ impl Session {
             }
             return;
         };
+        if let Some(valid) = tasks::check_result(self, opts, info, &p, result, out) {
+            if valid {
+                tasks::answered(info, &p, &id, result, self, out);
+            }
+            return;
+        }
         match results::check(opts, info, &p, result, out) {
             Verdict::Invalid => return,
             Verdict::InputRequired => {

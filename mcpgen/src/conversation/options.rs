@@ -28,8 +28,11 @@ pub struct ConversationOptions {
     /// Most bytes of a listen stream's filter, or of the `inputRequests` keys of one
     /// `input_required` result, kept for the checks that read them (SUB-1, SUB-3, MRTR-7,
     /// MRTR-8); a larger one is not kept, its checks are skipped and `POLICY-STATE` says so.
-    /// Default 4096.
+    /// Default 4096. It also caps the `inputRequests` keys kept per task (TASK-17..19).
     pub max_entry_bytes: usize,
+    /// Most tasks of the Tasks extension remembered (TASK-13, TASK-17..19, TASK-22, TASK-32).
+    /// Default 1024.
+    pub max_tasks: usize,
 }
 
 impl Default for ConversationOptions {
@@ -43,6 +46,7 @@ impl Default for ConversationOptions {
             max_cursors: 1024,
             max_awaiting: 256,
             max_entry_bytes: 4096,
+            max_tasks: 1024,
         }
     }
 }

@@ -37,6 +37,10 @@ pub(super) struct Pending {
     /// A later page of a list (`params.cursor`): the `cacheScope` of the page that gave the
     /// cursor (CACHE-6).
     pub page_scope: Option<Option<Text>>,
+    /// The request declared the Tasks extension in its own `_meta` (TASK-1, TASK-24).
+    pub tasks: bool,
+    /// A request of the Tasks extension: its task and `tasks/update` keys.
+    pub task_req: Option<Box<super::tasks::TaskRequest>>,
 }
 
 /// An open `subscriptions/listen` stream.
@@ -193,10 +197,12 @@ pub(super) enum Table {
     Awaiting,
     Filter,
     InputKeys,
+    Tasks,
+    TaskKeys,
 }
 
 impl Table {
-    fn bit(self) -> u8 {
+    fn bit(self) -> u16 {
         1 << self as u8
     }
 }
@@ -235,8 +241,10 @@ pub(crate) struct Session {
     pub(super) max_pending: usize,
     /// `max_entry_bytes` of the options.
     pub(super) max_entry_bytes: usize,
+    /// Tasks of the Tasks extension, by task id.
+    pub(super) tasks: super::tasks::Tasks,
     /// The [`Table`]s whose cap already forgot something (reported once each).
-    reported: u8,
+    reported: u16,
 }
 
 impl Session {
@@ -264,6 +272,7 @@ impl Session {
             cursors: Bounded::new(opts.max_cursors),
             max_pending,
             max_entry_bytes: opts.max_entry_bytes,
+            tasks: super::tasks::Tasks::new(opts.max_tasks, opts.max_entry_bytes),
             reported: 0,
         }
     }
@@ -314,5 +323,6 @@ impl Session {
             + self.awaiting.len()
             + self.resource_subs.len()
             + self.cursors.len()
+            + self.tasks.table.len()
     }
 }

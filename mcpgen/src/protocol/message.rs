@@ -379,12 +379,24 @@ pub(crate) fn validate_message_negotiated<'v, V: JsonView<'v>>(
             declared.then_some(row)
         })
     });
-    let errors = validate_classified(rev, v, &env, &class, info, opts, tasks);
+    let cx = if tasks { TasksCx::Message } else { TasksCx::Off };
+    let errors = validate_classified(rev, v, &env, &class, info, opts, cx);
     if errors.is_empty() {
         Ok(class.to_kind())
     } else {
         Err(DecodeError::Invalid(errors))
     }
+}
+
+/// What per-message validation knows of the Tasks extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TasksCx {
+    /// Not negotiated: `task` results are an unknown `resultType` (RESULT-3, strict).
+    Off,
+    /// Negotiated, and the caller judges `task` results by their request (the conversation).
+    Session,
+    /// Negotiated: a `task` result is judged by its own shape (`CreateTaskResult`).
+    Message,
 }
 
 /// [`validate_message_view`] of a message its caller already read ([`Envelope::read`]) and
@@ -398,7 +410,7 @@ pub(crate) fn validate_classified<'v, V: JsonView<'v>>(
     class: &Class<'v>,
     info: Option<&'static MethodInfo>,
     opts: Options,
-    tasks: bool,
+    tasks: TasksCx,
 ) -> Vec<ValidationError> {
     let mut errors: Vec<ValidationError> = Vec::new();
     let root = Path::Root;
@@ -475,18 +487,15 @@ pub(crate) fn validate_classified<'v, V: JsonView<'v>>(
                     if rt.str_eq("input_required") && has_def(rev, "InputRequiredResult") {
                         validate_def_at(rev, "InputRequiredResult", result, &root.key("result"), opts, &mut errors);
                         rules::check_input_required(result, "/result", &mut errors);
-                    } else if let Some(ext) =
-                        super::tasks::extension().filter(|e| tasks && e.layers_on() == rev && rt.str_eq("task"))
+                    } else if let Some(ext) = super::tasks::extension()
+                        .filter(|e| tasks != TasksCx::Off && e.layers_on() == rev && rt.str_eq("task"))
                     {
-                        // The method is unknown here: a task handle is judged by its own shape.
-                        super::tasks::validate_ext_at(
-                            ext,
-                            "CreateTaskResult",
-                            result,
-                            &root.key("result"),
-                            opts,
-                            &mut errors,
-                        );
+                        // The method is unknown here: a task handle is judged by its own shape,
+                        // unless the caller judges it by its request.
+                        if tasks == TasksCx::Message {
+                            let at = root.key("result");
+                            super::tasks::validate_ext_at(ext, "CreateTaskResult", result, &at, opts, &mut errors);
+                        }
                     } else if !rt.str_eq("complete") && rt.kind() == Kind::String && opts.policy == Policy::Strict {
                         errors.push(rule_error(
                             "/result/resultType".into(),

@@ -204,6 +204,7 @@ pub(crate) fn judge_result<'v, V: JsonView<'v>>(
             ));
         }
         let root = Path::Root;
+        let wrong_type = !errors.is_empty();
         if req.method == "tasks/get" {
             // By status: the result envelope, then the definition of that status.
             validate_ext_at(ext, "Result", result, &root, opts, &mut errors);
@@ -234,7 +235,7 @@ pub(crate) fn judge_result<'v, V: JsonView<'v>>(
             if let (Some(method), Some(inner)) = (req.task_of, completed_result(result)) {
                 inner_result(rev, method, &inner, "/result", opts, &mut errors);
             }
-        } else {
+        } else if !wrong_type {
             let before = errors.len();
             validate_ext_at(ext, def, result, &root, opts, &mut errors);
             let rule = if req.method == "tasks/update" { id::TASK_20 } else { id::TASK_21 };
@@ -252,10 +253,29 @@ pub(crate) fn judge_result<'v, V: JsonView<'v>>(
                 e.rule.get_or_insert(rule);
             }
         }
+        if wrong_type {
+            // The rule error at `/resultType` says what the schema's `const` would.
+            errors.retain(|e| e.pointer != "/resultType" || e.schema_path.is_empty());
+        }
         dedup(&mut errors);
         return Some(if errors.is_empty() { Ok(def) } else { Err(errors) });
     }
     if !is_task {
+        // TASK-5: a task handle (`taskId`, `status`, no `content`) sent as a complete result.
+        let handle =
+            result.get("taskId").is_some() && result.get("status").is_some() && result.get("content").is_none();
+        if req.negotiated && supports_tasks(req.method) && handle {
+            return Some(Err(vec![rule_error(
+                "/resultType".into(),
+                "const",
+                id::TASK_5,
+                format!(
+                    "this `{}` result is a task handle (`taskId`, `status`) but its `resultType` is {}: a `CreateTaskResult` carries `resultType: \"task\"`",
+                    req.method,
+                    rt.as_ref().map_or("absent".into(), |r| r.describe())
+                ),
+            )]));
+        }
         return None;
     }
     if !req.negotiated {
@@ -351,7 +371,9 @@ pub(crate) fn status_members<'v, V: JsonView<'v>>(task: &V, at: &str, errors: &m
         "failed" => ("error", id::TASK_14),
         _ => return,
     };
-    if task.get(member).is_none() {
+    let schema_said =
+        errors.iter().any(|e| e.pointer == at && e.keyword == "required" && e.message.contains(&format!("`{member}`")));
+    if task.get(member).is_none() && !schema_said {
         errors.push(rule_error(
             at.to_owned(),
             "required",

@@ -1,0 +1,356 @@
+//! The Tasks extension (`io.modelcontextprotocol/tasks`) over a session: tasks created by a
+//! `CreateTaskResult`, then polled (`tasks/get`), updated (`tasks/update`), cancelled
+//! (`tasks/cancel`) and reported (`notifications/tasks`). A task remembers the method of the
+//! request it answers (a completed task's `result` is judged as that method's result, TASK-13),
+//! its terminal status (TASK-32) and its `inputRequests` keys with a digest of each request
+//! (TASK-17, TASK-18, TASK-19). The table is capped by `ConversationOptions::max_tasks`, the
+//! keys of one task by `max_entry_bytes`.
+
+use std::hash::{BuildHasher, Hash, Hasher};
+
+use crate::json::{JsonView, Kind};
+use crate::methods::MethodInfo;
+use crate::protocol::tasks as ext;
+use crate::rules::id;
+use crate::validate::ValidationError;
+
+use super::facts::{Facts, Sender};
+use super::finding::{rule_finding, validation_finding, Finding};
+use super::keys::{Bounded, IdKey, Text, KEPT_TEXT};
+use super::state::{Pending, Session, Table, BLOCK};
+
+/// One task the session saw created.
+#[derive(Debug, Clone)]
+pub(super) struct Task {
+    /// The method of the request the task answers (`tools/call`).
+    pub method: &'static str,
+    /// That request's id.
+    pub request: IdKey,
+    /// The terminal status it reached (`completed`, `failed`, `cancelled`).
+    pub terminal: Option<&'static str>,
+    /// Its `inputRequests` keys: the key, a digest of its request, whether an acknowledged
+    /// `tasks/update` answered it, whether the last status seen lists it (outstanding).
+    pub keys: Vec<Key>,
+    /// An `input_required` status was seen (TASK-19 is judged only then).
+    pub seen_input: bool,
+}
+
+#[derive(Debug, Clone)]
+pub(super) struct Key {
+    pub key: Text,
+    pub digest: u64,
+    pub delivered: bool,
+    pub outstanding: bool,
+}
+
+/// The session's tasks.
+#[derive(Debug, Clone)]
+pub(super) struct Tasks {
+    /// Some client request declared the extension: its notifications exist in this session.
+    pub declared: bool,
+    pub table: Bounded<Text, Task>,
+    /// Most keys kept per task (from `max_entry_bytes`).
+    pub max_keys: usize,
+}
+
+impl Tasks {
+    pub fn new(max_tasks: usize, max_entry_bytes: usize) -> Tasks {
+        let per_key = std::mem::size_of::<Key>() + KEPT_TEXT + BLOCK;
+        Tasks { declared: false, table: Bounded::new(max_tasks), max_keys: (max_entry_bytes / per_key).max(1) }
+    }
+}
+
+/// What a request of the extension remembers until its answer.
+#[derive(Debug, Clone)]
+pub(super) struct TaskRequest {
+    pub task_id: Text,
+    /// `tasks/update`: its `inputResponses` keys, delivered once acknowledged.
+    pub keys: Vec<Text>,
+}
+
+/// The extension's row for a message the core does not know, where the extension exists: a
+/// client request that declares it (or from a client that declared it before: the server then
+/// owes -32021, TASK-24), a status notification once a client declared it.
+pub(super) fn row<'v, V: JsonView<'v>>(f: &Facts<'v, V>, s: &Session) -> Option<&'static MethodInfo> {
+    let method = f.method.as_deref()?;
+    let row = ext::row(f.rev, method)?;
+    let declared_here = f.client_caps.as_ref().is_some_and(|c| ext::declares(c));
+    let exists = match f.from {
+        Sender::Client => declared_here || s.tasks.declared,
+        Sender::Server => s.tasks.declared,
+    };
+    exists.then_some(row)
+}
+
+/// A client request declared the extension: remembered for the session's notifications.
+pub(super) fn note_declaration<'v, V: JsonView<'v>>(f: &Facts<'v, V>, s: &mut Session) {
+    if f.from == Sender::Client && f.client_caps.as_ref().is_some_and(|c| ext::declares(c)) {
+        s.tasks.declared = true;
+    }
+}
+
+/// A request: what its answer needs (declared, task id, update keys); TASK-19 for a
+/// `tasks/update` answering keys that are not outstanding.
+pub(super) fn request<'v, V: JsonView<'v>>(
+    f: &Facts<'v, V>,
+    method: &str,
+    s: &Session,
+    out: &mut Vec<Finding>,
+) -> (bool, Option<Box<TaskRequest>>) {
+    let declared = f.client_caps.as_ref().is_some_and(|c| ext::declares(c));
+    if f.from != Sender::Client || !ext::TASK_REQUESTS.contains(&method) || !f.info.is_some_and(ext::is_row) {
+        return (declared, None);
+    }
+    let Some(task_id) = f.param("taskId").and_then(|t| t.as_str()).map(|t| Text::new(&t)) else {
+        return (declared, None);
+    };
+    let mut keys = Vec::new();
+    if method == "tasks/update" {
+        // Judged only for a task whose `input_required` state was seen, with every key kept.
+        let task = s.tasks.table.get(&task_id).filter(|t| t.seen_input && t.keys.len() < s.tasks.max_keys);
+        if let Some(responses) = f.param("inputResponses").filter(|r| r.kind() == Kind::Object) {
+            for (k, _) in responses.entries() {
+                if let Some(task) = task {
+                    let found = task.keys.iter().find(|x| x.key.is(&k));
+                    if !found.is_some_and(|x| x.outstanding) {
+                        let why = match found {
+                            Some(x) if x.delivered => "already answered",
+                            Some(_) => "no longer outstanding",
+                            None => "never requested by the task",
+                        };
+                        out.push(rule_finding(
+                            id::TASK_19,
+                            &crate::json::pointer::from_tokens(["params", "inputResponses", &k]),
+                            "propertyNames",
+                            format!("`inputResponses` key `{k}` names no outstanding `inputRequests` key of task {} ({why})", task_id.shown()),
+                        ));
+                    }
+                }
+                if keys.len() < s.tasks.max_keys {
+                    keys.push(Text::new(&k));
+                }
+            }
+        }
+    }
+    (declared, Some(Box::new(TaskRequest { task_id, keys })))
+}
+
+/// The method of the request a task answers, for judging a `tasks/get` result (TASK-13).
+pub(super) fn task_of(s: &Session, p: &Pending) -> Option<&'static str> {
+    let t = p.task_req.as_ref()?;
+    s.tasks.table.get(&t.task_id).map(|t| t.method)
+}
+
+/// A result of the extension's methods, or a `task` result, judged by the extension; `None`
+/// when the core judges it. Errors point into `/result`.
+pub(super) fn check_result<'v, V: JsonView<'v>>(
+    s: &Session,
+    opts: &super::options::ConversationOptions,
+    info: &'static MethodInfo,
+    p: &Pending,
+    result: &V,
+    out: &mut Vec<Finding>,
+) -> Option<bool> {
+    if ext::is_row(info) && !p.tasks {
+        out.push(rule_finding(
+            id::TASK_24,
+            "/result",
+            "not",
+            format!(
+                "this `{}` did not declare `{}` in its own `_meta` client capabilities: the server answers -32021, not a result",
+                info.method,
+                ext::EXTENSION_ID
+            ),
+        ));
+        return Some(false);
+    }
+    let answering = ext::Answering { method: info.method, negotiated: p.tasks, task_of: task_of(s, p) };
+    let verdict = ext::judge_result(p.rev, &answering, result, opts.validation)?;
+    match verdict {
+        Ok(_) => Some(true),
+        Err(errors) => {
+            for mut e in errors {
+                e.pointer.insert_str(0, "/result");
+                if !out.iter().any(|f| f.rule == e.rule && f.pointer == e.pointer && f.message == e.message) {
+                    out.push(validation_finding(e));
+                }
+            }
+            Some(false)
+        }
+    }
+}
+
+/// A valid result: a `CreateTaskResult` creates its task, a `tasks/get` result moves it, an
+/// acknowledged `tasks/update` delivers its keys.
+pub(super) fn answered<'v, V: JsonView<'v>>(
+    info: &'static MethodInfo,
+    p: &Pending,
+    request: &IdKey,
+    result: &V,
+    s: &mut Session,
+    out: &mut Vec<Finding>,
+) {
+    if ext::supports_tasks(info.method) && result.get("resultType").is_some_and(|r| r.str_eq(ext::TASK_RESULT_TYPE)) {
+        let Some(task_id) = result.get("taskId").and_then(|t| t.as_str()) else { return };
+        let task =
+            Task { method: info.method, request: request.clone(), terminal: None, keys: Vec::new(), seen_input: false };
+        if let Some((old, _)) = s.tasks.table.insert(Text::new(&task_id), task) {
+            let cap = s.tasks.table.cap();
+            s.capped(
+                Table::Tasks,
+                format_args!("more than {cap} tasks are remembered; the oldest ({}) is forgotten, so its later states are not checked (TASK-13, TASK-17..19, TASK-32)", old.shown()),
+                out,
+            );
+        }
+        status(&task_id, result, "/result", None, s, out);
+        return;
+    }
+    let Some(t) = &p.task_req else { return };
+    match info.method {
+        "tasks/get" => {
+            // Only the task it asked about.
+            if let Some(x) = result.get("taskId").and_then(|x| x.as_str()).filter(|x| t.task_id.is(x)) {
+                status(&x, result, "/result", None, s, out);
+            }
+        }
+        "tasks/update" => {
+            if let Some(task) = s.tasks.table.get_mut(&t.task_id) {
+                for k in &t.keys {
+                    if let Some(x) = task.keys.iter_mut().find(|x| x.key == *k) {
+                        x.delivered = true;
+                        x.outstanding = false;
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `notifications/tasks`: the task's state, as a `tasks/get` result would give it, with a
+/// completed task's `result` judged as its request's result (TASK-13).
+pub(super) fn notification<'v, V: JsonView<'v>>(
+    f: &Facts<'v, V>,
+    opts: &super::options::ConversationOptions,
+    s: &mut Session,
+    out: &mut Vec<Finding>,
+) {
+    let Some(params) = f.params.as_ref() else { return };
+    let Some(task_id) = params.get("taskId").and_then(|t| t.as_str()) else { return };
+    let method = s.tasks.table.get(&Text::new(&task_id)).map(|t| t.method);
+    let judge = method.map(|m| (m, opts.validation, f.rev));
+    status(&task_id, params, "/params", judge, s, out);
+}
+
+/// The status a task shows (a `CreateTaskResult`, a `tasks/get` result, a notification's
+/// `params`; `at` its pointer): TASK-32, the keys of `inputRequests` (TASK-17, TASK-18), and
+/// for a notification the completed `result` (`judge`: the task's method).
+fn status<'v, V: JsonView<'v>>(
+    task_id: &str,
+    v: &V,
+    at: &str,
+    judge: Option<(&'static str, crate::Options, crate::Revision)>,
+    s: &mut Session,
+    out: &mut Vec<Finding>,
+) {
+    let max_keys = s.tasks.max_keys;
+    let Some(task) = s.tasks.table.get_mut(&Text::new(task_id)) else { return };
+    let Some(status) = v.get("status").and_then(|x| x.as_str()) else { return };
+    let terminal = match status.as_ref() {
+        "completed" => Some("completed"),
+        "failed" => Some("failed"),
+        "cancelled" => Some("cancelled"),
+        _ => None,
+    };
+    if let Some(was) = task.terminal {
+        if terminal != Some(was) {
+            out.push(rule_finding(
+                id::TASK_32,
+                &format!("{at}/status"),
+                "const",
+                format!("task {task_id} already reached the terminal status `{was}`; it cannot become `{status}`"),
+            ));
+        }
+        return;
+    }
+    task.terminal = terminal;
+    for k in &mut task.keys {
+        k.outstanding = false;
+    }
+    let mut capped = false;
+    if status == "input_required" {
+        task.seen_input = true;
+        if let Some(requests) = v.get("inputRequests").filter(|r| r.kind() == Kind::Object) {
+            for (key, request) in requests.entries() {
+                let digest = digest(&request);
+                let full = task.keys.len() >= max_keys;
+                match task.keys.iter_mut().find(|x| x.key.is(&key)) {
+                    Some(x) if x.digest != digest => {
+                        x.outstanding = true;
+                        let (rule, why) = if x.delivered {
+                            (id::TASK_18, "a response for it was already delivered; a new request needs a new key")
+                        } else {
+                            (id::TASK_17, "it named a different request earlier in the task's lifetime")
+                        };
+                        out.push(rule_finding(
+                            rule,
+                            &{
+                                let mut p = format!("{at}/inputRequests");
+                                crate::json::pointer::push(&mut p, &key);
+                                p
+                            },
+                            "uniqueKeys",
+                            format!("`inputRequests` key `{key}` of task {task_id} names a new request: {why}"),
+                        ));
+                    }
+                    Some(x) => x.outstanding = !x.delivered,
+                    None if !full => {
+                        task.keys.push(Key { key: Text::new(&key), digest, delivered: false, outstanding: true })
+                    }
+                    None => capped = true,
+                }
+            }
+        }
+    }
+    if capped {
+        s.capped(
+            Table::TaskKeys,
+            format_args!("task {task_id} has more than {max_keys} `inputRequests` keys (`max_entry_bytes`); the others are not checked (TASK-17..19)"),
+            out,
+        );
+    }
+    if let (Some((method, opts, rev)), Some(inner)) = (judge, ext::completed_result(v)) {
+        let mut errors: Vec<ValidationError> = Vec::new();
+        ext::inner_result(rev, method, &inner, &format!("{at}/result"), opts, &mut errors);
+        for e in errors {
+            out.push(validation_finding(e));
+        }
+    }
+}
+
+/// TASK-22: `notifications/cancelled` naming a request that became a task.
+pub(super) fn cancelled<'v, V: JsonView<'v>>(f: &Facts<'v, V>, s: &Session, out: &mut Vec<Finding>) {
+    let Some(rid) = &f.request_id else { return };
+    if f.from != Sender::Client || s.tasks.table.is_empty() {
+        return;
+    }
+    if let Some((task_id, _)) = s.tasks.table.iter_ordered().find(|(_, t)| t.request == *rid) {
+        out.push(rule_finding(
+            id::TASK_22,
+            "/params/requestId",
+            "not",
+            format!(
+                "request {rid} became task {}: cancel it with `tasks/cancel`, not `notifications/cancelled`",
+                task_id.shown()
+            ),
+        ));
+    }
+}
+
+/// A digest of an input request, to tell a repeated request from a new one under one key.
+fn digest<'v, V: JsonView<'v>>(v: &V) -> u64 {
+    static KEY: std::sync::OnceLock<foldhash::quality::RandomState> = std::sync::OnceLock::new();
+    let mut h = KEY.get_or_init(foldhash::quality::RandomState::default).build_hasher();
+    crate::json::to_json_string(&v.to_value()).hash(&mut h);
+    h.finish()
+}
