@@ -1601,7 +1601,7 @@ pub static RULES: [Rule; 302] = [
         level: Level::Must,
         summary: "A `CreateTaskResult` answering a request type the extension does not support (only `tools/call` is) is an invalid response.",
         source: "ext-tasks/tasks.md#capability-negotiation, ext-tasks/tasks.md#supported-methods",
-        enforcement: Enforcement::Enforced("protocol::check_response_with_options, decode_result, protocol::validate_message_with (no request to judge by: not checked), the conversation checker"),
+        enforcement: Enforcement::Enforced("protocol::check_response_with_options, decode_result, the conversation checker (validate_message_with has no request to judge by)"),
     },
     Rule {
         id: "TASK-4",
@@ -1615,7 +1615,7 @@ pub static RULES: [Rule; 302] = [
         level: Level::Must,
         summary: "A `CreateTaskResult` carries `resultType: \"task\"`.",
         source: "ext-tasks/tasks.md#polymorphic-results",
-        enforcement: Enforcement::Enforced("the extension schema (`resultType` const `task`): a task handle without it is judged, and refused, as the method's standard result"),
+        enforcement: Enforcement::Enforced("protocol::check_response_with_options, decode_result, the conversation checker: a task handle (`taskId`, `status`, no `content`) answering a declaring `tools/call` with another `resultType`; the extension schema's `CreateTaskResult` requires `task`"),
     },
     Rule {
         id: "TASK-6",
@@ -1741,7 +1741,7 @@ pub static RULES: [Rule; 302] = [
         level: Level::Must,
         summary: "A server answers -32021 to a `subscriptions/listen` asking for task notifications (`notifications.taskIds`) from a request that did not declare the extension.",
         source: "ext-tasks/tasks.md#task-status-notifications, ext-tasks/tasks.md#protocol-errors",
-        enforcement: Enforcement::Enforced("protocol::check_request when ServerConfig::extensions has the extension; the conversation checker (such a listen answered otherwise)"),
+        enforcement: Enforcement::Enforced("protocol::check_request when ServerConfig::extensions has the extension (-32021, HTTP 400)"),
     },
     Rule {
         id: "TASK-24",
@@ -2110,9 +2110,9 @@ pub static RULES: [Rule; 302] = [
     Rule {
         id: "POLICY-STATE",
         level: Level::Choice,
-        summary: "The conversation checker caps its other per-session tables (listen streams, subscriptions, cursors, awaited retries) and entry sizes; past a cap it forgets the oldest, warning once per table.",
+        summary: "The conversation checker caps its other per-session tables (listen streams, subscriptions, cursors, awaited retries, tasks) and entry sizes; past a cap it forgets the oldest, warning once per table.",
         source: "mcpgen",
-        enforcement: Enforcement::Enforced("conversation::ConversationOptions::max_listen_streams (default 256), max_resource_subscriptions (1024), max_cursors (1024), max_awaiting (256), max_entry_bytes (4096)"),
+        enforcement: Enforcement::Enforced("conversation::ConversationOptions::max_listen_streams (default 256), max_resource_subscriptions (1024), max_cursors (1024), max_awaiting (256), max_tasks (1024), max_entry_bytes (4096, also the `inputRequests` keys kept per task)"),
     },
     Rule {
         id: "POLICY-SIZE",

@@ -128,7 +128,8 @@ pub fn decode_header_value(value: &str) -> Result<Cow<'_, str>, HeaderValueError
 
 /// HTTP-10: the standard headers of a request POST — `Mcp-Method` (the body's `method`) and,
 /// for `tools/call` and `prompts/get`, `Mcp-Name` (`params.name`), for `resources/read`
-/// `Mcp-Name` (`params.uri`), encoded by [`encode_header_value`].
+/// `Mcp-Name` (`params.uri`), for `tasks/get`, `tasks/update` and `tasks/cancel` `Mcp-Name`
+/// (`params.taskId`, TASK-28), encoded by [`encode_header_value`].
 pub fn standard_headers<'v>(method: &str, params: Option<impl JsonView<'v>>) -> Vec<(String, String)> {
     let mut out = vec![("Mcp-Method".to_owned(), method.to_owned())];
     if let Some(name) = name_param(method).and_then(|k| params?.get(k)?.as_str()) {
@@ -138,12 +139,14 @@ pub fn standard_headers<'v>(method: &str, params: Option<impl JsonView<'v>>) -> 
 }
 
 /// HTTP-10: the member of `params` that `Mcp-Name` mirrors for `method` (`name` for
-/// `tools/call` and `prompts/get`, `uri` for `resources/read`), `None` when the method has no
+/// `tools/call` and `prompts/get`, `uri` for `resources/read`, `taskId` for the Tasks
+/// extension's `tasks/get`, `tasks/update` and `tasks/cancel`, TASK-28), `None` when the method has no
 /// `Mcp-Name`. What [`standard_headers`] writes and [`crate::protocol::check_http_headers`] checks.
 pub fn name_param(method: &str) -> Option<&'static str> {
     match method {
         "tools/call" | "prompts/get" => Some("name"),
         "resources/read" => Some("uri"),
+        "tasks/get" | "tasks/update" | "tasks/cancel" => Some("taskId"),
         _ => None,
     }
 }
@@ -469,6 +472,17 @@ mod tests {
         assert_eq!(decode_header_value("us-west1").unwrap(), "us-west1");
         assert!(matches!(decode_header_value("=?base64?***?="), Err(HeaderValueError::Base64 { .. })));
         assert!(matches!(decode_header_value("a\u{7f}"), Err(HeaderValueError::InvalidCharacter { byte: 0x7f, .. })));
+    }
+
+    #[test]
+    fn standard_headers_name_the_task() {
+        for method in ["tasks/get", "tasks/update", "tasks/cancel"] {
+            let h = standard_headers(method, Some(&json!({"taskId": "786512e2", "inputResponses": {}})));
+            assert_eq!(
+                h,
+                vec![("Mcp-Method".to_owned(), method.to_owned()), ("Mcp-Name".to_owned(), "786512e2".to_owned())]
+            );
+        }
     }
 
     #[test]

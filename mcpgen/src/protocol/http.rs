@@ -83,20 +83,22 @@ pub(crate) fn check<'h>(
         else {
             return Ok(());
         };
+        // The Tasks extension's routing header (TASK-28) is its rule.
+        let rule = if param == "taskId" { id::TASK_28 } else { id::HTTP_11 };
         // XHDR-8/9: a name that is not header-safe travels in the Base64 sentinel form; it is
         // compared after decoding, and a header that cannot be decoded is refused.
         let Some(h) = header(NAME) else {
             return Err(mismatch(
                 id,
-                id::HTTP_11,
+                rule,
                 format!("Header mismatch: the Mcp-Name header is missing (the body's params.{param} is `{name}`)"),
             ));
         };
         match decode_header_value(h) {
-            Err(e) => Err(mismatch(id, id::HTTP_11, format!("Header mismatch: Mcp-Name cannot be read: {e}"))),
+            Err(e) => Err(mismatch(id, rule, format!("Header mismatch: Mcp-Name cannot be read: {e}"))),
             Ok(decoded) if decoded != name => Err(mismatch(
                 id,
-                id::HTTP_11,
+                rule,
                 format!("Header mismatch: Mcp-Name `{h}` differs from the body's params.{param} `{name}`"),
             )),
             Ok(_) => Ok(()),

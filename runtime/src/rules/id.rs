@@ -605,7 +605,7 @@ pub const SCHEMA: &str = "SCHEMA";
 pub const POLICY_STRICT: &str = "POLICY-STRICT";
 /// POLICY-PENDING (choice): The conversation checker tracks at most `max_pending` requests (and progress tokens, subscriptions) per sender; past it the oldest is forgotten with a warning, so a late answer to it reads as unknown.
 pub const POLICY_PENDING: &str = "POLICY-PENDING";
-/// POLICY-STATE (choice): The conversation checker caps its other per-session tables (listen streams, subscriptions, cursors, awaited retries) and entry sizes; past a cap it forgets the oldest, warning once per table.
+/// POLICY-STATE (choice): The conversation checker caps its other per-session tables (listen streams, subscriptions, cursors, awaited retries, tasks) and entry sizes; past a cap it forgets the oldest, warning once per table.
 pub const POLICY_STATE: &str = "POLICY-STATE";
 /// POLICY-SIZE (choice): `mcpgen proxy` checks messages of at most `--max-message-bytes`; a longer line is relayed unchanged in chunks, neither checked nor recorded, and reported once with a warning.
 pub const POLICY_SIZE: &str = "POLICY-SIZE";
