@@ -640,7 +640,7 @@ stateful = "x"
 
     #[test]
     fn every_mistake_is_named() {
-        let cases: [(&str, &str, &str); 10] = [
+        let cases: [(&str, &str, &str); 12] = [
             (
                 "level = \"SHOULD\"\nsummary = \"Prefixes",
                 "level = \"should\"\nsummary = \"Prefixes",

@@ -6,7 +6,7 @@
 //! (TASK-17, TASK-18, TASK-19). The table is capped by `ConversationOptions::max_tasks`, the
 //! keys of one task by `max_entry_bytes`.
 
-use std::hash::{BuildHasher, Hash, Hasher};
+use std::hash::BuildHasher;
 
 use crate::json::{JsonView, Kind};
 use crate::methods::MethodInfo;
@@ -120,7 +120,7 @@ pub(super) fn request<'v, V: JsonView<'v>>(
                         };
                         out.push(rule_finding(
                             id::TASK_19,
-                            &crate::json::pointer::from_tokens(["params", "inputResponses", &k]),
+                            crate::json::pointer::from_tokens(["params", "inputResponses", &k]),
                             "propertyNames",
                             format!("`inputResponses` key `{k}` names no outstanding `inputRequests` key of task {} ({why})", task_id.shown()),
                         ));
@@ -266,7 +266,7 @@ fn status<'v, V: JsonView<'v>>(
         if terminal != Some(was) {
             out.push(rule_finding(
                 id::TASK_32,
-                &format!("{at}/status"),
+                format!("{at}/status"),
                 "const",
                 format!("task {task_id} already reached the terminal status `{was}`; it cannot become `{status}`"),
             ));
@@ -350,7 +350,5 @@ pub(super) fn cancelled<'v, V: JsonView<'v>>(f: &Facts<'v, V>, s: &Session, out:
 /// A digest of an input request, to tell a repeated request from a new one under one key.
 fn digest<'v, V: JsonView<'v>>(v: &V) -> u64 {
     static KEY: std::sync::OnceLock<foldhash::quality::RandomState> = std::sync::OnceLock::new();
-    let mut h = KEY.get_or_init(foldhash::quality::RandomState::default).build_hasher();
-    crate::json::to_json_string(&v.to_value()).hash(&mut h);
-    h.finish()
+    KEY.get_or_init(foldhash::quality::RandomState::default).hash_one(crate::json::to_json_string(&v.to_value()))
 }
