@@ -65,6 +65,7 @@ mod progress;
 mod results;
 mod state;
 mod subscriptions;
+mod task_table;
 mod tasks;
 
 pub use facts::{Sender, UnknownSender};

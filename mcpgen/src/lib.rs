@@ -80,6 +80,7 @@ pub mod ext;
 pub mod http;
 pub mod icons;
 pub mod protocol;
+mod result_options;
 mod results;
 pub mod rules;
 #[cfg(feature = "serde")]
@@ -94,7 +95,8 @@ pub use mcpgen_runtime::{
 };
 pub use mcpgen_schema::*;
 
-pub use results::{decode_result, ResultOptions};
+pub use result_options::ResultOptions;
+pub use results::decode_result;
 
 // Paths inside this crate (`crate::decode::…`) name the runtime's modules.
 use mcpgen_runtime::__rt::{decode, validate};

@@ -28,17 +28,18 @@ mod http;
 mod message;
 mod meta;
 mod response;
+mod result_check;
 mod rules;
 mod server;
 pub mod tasks;
 
-pub(crate) use client::check_result_view;
-pub(crate) use message::{find_method, validate_classified, Envelope, TasksCx};
 pub use message::{is_modern, LISTEN_STREAM_NOTIFICATIONS};
+pub(crate) use message::{validate_classified, Envelope, TasksCx};
 pub use meta::{check_baggage, check_traceparent, check_tracestate, MetaKeyError, OtelError};
 pub use response::{
     complete_response, complete_result, invalid_params_error, result_response, unsupported_version_error, ResultError,
 };
+pub(crate) use result_check::{check_result_view, find_method};
 
 use std::borrow::Cow;
 

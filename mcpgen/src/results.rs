@@ -1,95 +1,12 @@
 //! [`decode_result`]: the one way to decode a result, by the request it answers, with
-//! [`ResultOptions`] (policy, task augmentation, negotiated extension `resultType`s, and leaving
+//! [`ResultOptions`](crate::ResultOptions) (policy, task augmentation, negotiated extension `resultType`s, and leaving
 //! out the invalid items of a list result).
 
 use crate::decode::{DecodeError, DecodedResult, SkippedItem};
 use crate::json::{JsonSource, JsonView, Kind, Value, ViewFn};
 use crate::methods::ResultFor;
 use crate::validate::{Cx, Options, Path, Policy};
-use crate::Revision;
-
-/// How [`decode_result`] reads a result: the request it answers ([`ResultFor`]: method, task
-/// augmentation, negotiated extension `resultType`s), the unknown-key policy (default
-/// lossless), and whether the invalid items of a list result are left out instead of failing
-/// the whole result (default no).
-///
-/// ```
-/// use mcpgen::{Policy, ResultOptions};
-///
-/// let plain = ResultOptions::method("tools/call");
-/// let lists = ResultOptions::method("tools/list").policy(Policy::Strict).skip_invalid_items(true);
-/// let task = ResultOptions::method("tools/call").task_augmented(true);
-/// let ext = ResultOptions::method("tools/call").extensions(&["com.example/deferred"]);
-/// # let _ = (plain, lists, task, ext);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct ResultOptions<'a> {
-    /// The request the result answers.
-    pub request: ResultFor<'a>,
-    /// Unknown-key policy.
-    pub policy: Policy,
-    /// Leave out (and report in [`DecodedResult::skipped`]) the invalid items of a list result.
-    pub skip_invalid_items: bool,
-    /// The extensions the request declared in its own `_meta` client capabilities (default
-    /// none): with the Tasks extension, a `resultType: "task"` result of a `tools/call` is its
-    /// `CreateTaskResult` and the results of `tasks/get`, `tasks/update` and `tasks/cancel` are
-    /// judged ([`crate::protocol::check_response_with_options`] says how).
-    pub negotiated: &'a [crate::ext::Extension],
-    /// For a `tasks/get` result: the method of the request the task answers (`tools/call`), so
-    /// a completed task's `result` is judged as that method's complete result (TASK-13).
-    pub task_of: Option<&'a str>,
-}
-
-impl<'a> ResultOptions<'a> {
-    /// A result answering a plain request of `method`: lossless, nothing skipped.
-    pub const fn method(method: &'a str) -> Self {
-        ResultOptions::request(ResultFor::method(method))
-    }
-    /// A result answering the request `req` describes.
-    pub const fn request(request: ResultFor<'a>) -> Self {
-        ResultOptions { request, policy: Policy::Lossless, skip_invalid_items: false, negotiated: &[], task_of: None }
-    }
-    /// The same, for a request that declared these extensions (see [`ResultOptions::negotiated`]).
-    pub const fn negotiated(self, extensions: &'a [crate::ext::Extension]) -> Self {
-        ResultOptions { negotiated: extensions, ..self }
-    }
-    /// The same, for a `tasks/get` whose task answers a request of `method` (see
-    /// [`ResultOptions::task_of`]).
-    pub const fn task_of(self, method: &'a str) -> Self {
-        ResultOptions { task_of: Some(method), ..self }
-    }
-    /// Whether the Tasks extension was declared: named in [`ResultOptions::negotiated`], or
-    /// `task` among the request's extension `resultType`s.
-    pub(crate) fn tasks_negotiated(&self) -> bool {
-        crate::protocol::tasks::extension().is_some_and(|t| self.negotiated.contains(&t))
-            || self.request.extension_result_types.contains(&crate::protocol::tasks::TASK_RESULT_TYPE)
-    }
-    /// What the Tasks extension needs to know about the request.
-    pub(crate) fn answering(&self) -> crate::protocol::tasks::Answering<'a> {
-        crate::protocol::tasks::Answering {
-            method: self.request.method,
-            negotiated: self.tasks_negotiated(),
-            task_of: self.task_of,
-        }
-    }
-    /// The same, with this unknown-key policy.
-    pub const fn policy(self, policy: Policy) -> Self {
-        ResultOptions { policy, ..self }
-    }
-    /// The same, leaving out the invalid items of a list result or not.
-    pub const fn skip_invalid_items(self, yes: bool) -> Self {
-        ResultOptions { skip_invalid_items: yes, ..self }
-    }
-    /// The same, for a task-augmented request or not (`params.task`, 2025-11-25).
-    pub const fn task_augmented(self, yes: bool) -> Self {
-        ResultOptions { request: self.request.task_augmented(yes), ..self }
-    }
-    /// The same, accepting these negotiated extension `resultType` values (kept raw, RESULT-3).
-    pub const fn extensions(self, extension_result_types: &'a [&'a str]) -> Self {
-        ResultOptions { request: self.request.extensions(extension_result_types), ..self }
-    }
-}
+use crate::{ResultOptions, Revision};
 
 /// Decodes a result by the request it answers, from JSON text (`&[u8]`, `&str`, …) or any JSON
 /// view (a result inside a parsed response, a `&serde_json::Value`, Python objects).

@@ -146,7 +146,7 @@ pub(super) fn input_required<'v, V: JsonView<'v>>(
                     ),
                 ));
             }
-            let cost = Text::cost(k.len(), super::state::BLOCK);
+            let cost = Text::cost(k.len(), super::keys::BLOCK);
             kept = kept
                 && budget.checked_sub(cost).is_some_and(|left| {
                     budget = left;

@@ -11,7 +11,7 @@ use crate::Revision;
 use super::era::EraState;
 use super::facts::Sender;
 use super::finding::{rule_finding, Finding};
-use super::keys::{Bounded, IdKey, Recent, Text};
+use super::keys::{Bounded, IdKey, Recent, Text, BLOCK};
 use super::options::ConversationOptions;
 
 /// How many answered request ids (per sender) and closed subscriptions are remembered, to tell
@@ -40,7 +40,7 @@ pub(super) struct Pending {
     /// The request declared the Tasks extension in its own `_meta` (TASK-1, TASK-24).
     pub tasks: bool,
     /// A request of the Tasks extension: its task and `tasks/update` keys.
-    pub task_req: Option<Box<super::tasks::TaskRequest>>,
+    pub task_req: Option<Box<super::task_table::TaskRequest>>,
 }
 
 /// An open `subscriptions/listen` stream.
@@ -151,9 +151,6 @@ impl ClientCaps {
     }
 }
 
-/// What the allocator adds to each block, counted with the bytes of a kept copy.
-pub(super) const BLOCK: usize = 16;
-
 /// Whether a copy of `v` (a [`Value`]) takes at most `budget` bytes: each value and object
 /// entry its own size, each string, key and number its text and one [`BLOCK`] (its
 /// allocation), each array and object one [`BLOCK`]. Stops reading once past the budget.
@@ -242,7 +239,7 @@ pub(crate) struct Session {
     /// `max_entry_bytes` of the options.
     pub(super) max_entry_bytes: usize,
     /// Tasks of the Tasks extension, by task id.
-    pub(super) tasks: super::tasks::Tasks,
+    pub(super) tasks: super::task_table::Tasks,
     /// The [`Table`]s whose cap already forgot something (reported once each).
     reported: u16,
 }
@@ -272,7 +269,7 @@ impl Session {
             cursors: Bounded::new(opts.max_cursors),
             max_pending,
             max_entry_bytes: opts.max_entry_bytes,
-            tasks: super::tasks::Tasks::new(opts.max_tasks, opts.max_entry_bytes),
+            tasks: super::task_table::Tasks::new(opts.max_tasks, opts.max_entry_bytes),
             reported: 0,
         }
     }

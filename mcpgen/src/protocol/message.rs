@@ -13,6 +13,7 @@ use crate::rules::id;
 use crate::validate::{Cx, Options, Path, Policy, ValidationError};
 use crate::Revision;
 
+use super::result_check::find_method;
 use super::rules::{self, rule_error, RuleWalk};
 use super::MessageKind;
 
@@ -39,10 +40,6 @@ pub(crate) fn error_def(rev: Revision, code: i64) -> Option<ErrorDef> {
 /// Modern era (per-request `_meta`, 2026-07-28 and later): the revision has no `initialize`.
 pub fn is_modern(rev: Revision) -> bool {
     !rev.methods().iter().any(|m| m.method == "initialize")
-}
-
-pub(crate) fn find_method(rev: Revision, method: &str) -> Option<&'static MethodInfo> {
-    rev.methods().iter().find(|m| m.method == method)
 }
 
 /// The envelope definition of each message kind (names changed in 2025-11-25).

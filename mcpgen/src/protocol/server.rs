@@ -10,7 +10,8 @@ use crate::validate::{Options, Path, Policy, ValidationError};
 use crate::CoreError;
 use crate::Revision;
 
-use super::message::{self, find_method, is_modern, read_id, IdRead};
+use super::message::{self, is_modern, read_id, IdRead};
+use super::result_check::find_method;
 use super::{AcceptedRequest, ProtocolError, ServerConfig};
 
 pub(crate) fn string_array(items: &[String]) -> Value {

@@ -11,55 +11,22 @@
 use crate::decode::{DecodeError, DecodedResult};
 use crate::ext::Extension;
 use crate::json::{JsonView, Kind, Map, Value};
-use crate::meta_keys::CLIENT_CAPABILITIES;
 use crate::methods::{MethodInfo, MethodKind};
 use crate::rules::id;
 use crate::validate::{Cx, Options, Path, Policy, ValidationError};
 use crate::Revision;
 
+use super::result_check::{check_result_view, find_method};
 use super::rules::rule_error;
 use super::ProtocolError;
 
-/// The extension identifier, the key under `capabilities.extensions`.
-pub const EXTENSION_ID: &str = "io.modelcontextprotocol/tasks";
+mod negotiation;
 
-/// The `resultType` of a `CreateTaskResult`.
-pub const TASK_RESULT_TYPE: &str = "task";
-
-/// The requests a server may answer with a `CreateTaskResult` (TASK-3).
-pub const SUPPORTED_REQUESTS: [&str; 1] = ["tools/call"];
-
-/// The extension's requests (client to server), each naming its task in `params.taskId`.
-pub const TASK_REQUESTS: [&str; 3] = ["tasks/get", "tasks/update", "tasks/cancel"];
-
-/// The extension's status notification (server to client).
-pub const STATUS_NOTIFICATION: &str = "notifications/tasks";
-
-/// The Tasks extension, when this build has it.
-pub fn extension() -> Option<Extension> {
-    Extension::from_id(EXTENSION_ID)
-}
-
-/// Whether a capabilities object (a request's `clientCapabilities`, a server's `capabilities`)
-/// declares the extension: `extensions["io.modelcontextprotocol/tasks"]` is an object.
-pub fn declares<'v, V: JsonView<'v>>(capabilities: &V) -> bool {
-    capabilities.get("extensions").and_then(|e| e.get(EXTENSION_ID)).is_some_and(|x| x.kind() == Kind::Object)
-}
-
-/// Whether a request declares the extension in its own `_meta` client capabilities.
-pub fn request_declares<'v, V: JsonView<'v>>(request: &V) -> bool {
-    params_declare(request.get("params").as_ref())
-}
-
-/// [`request_declares`] of the `params` member.
-pub(crate) fn params_declare<'v, V: JsonView<'v>>(params: Option<&V>) -> bool {
-    params.and_then(|p| p.get("_meta")).and_then(|m| m.get(CLIENT_CAPABILITIES)).is_some_and(|c| declares(&c))
-}
-
-/// Whether requests of `method` may be answered with a `CreateTaskResult` (TASK-3).
-pub fn supports_tasks(method: &str) -> bool {
-    SUPPORTED_REQUESTS.contains(&method)
-}
+pub use negotiation::{
+    declares, extension, request_declares, supports_tasks, EXTENSION_ID, STATUS_NOTIFICATION, SUPPORTED_REQUESTS,
+    TASK_REQUESTS, TASK_RESULT_TYPE,
+};
+pub(crate) use negotiation::{params_declare, Answering};
 
 /// The extension's row of `method` under `rev` (the revision it layers on), if it adds it.
 pub(crate) fn row(rev: Revision, method: &str) -> Option<&'static MethodInfo> {
@@ -149,17 +116,6 @@ pub(crate) fn validate_message_of_row<'v, V: JsonView<'v>>(
             status_members(p, "/params", errors);
         }
     }
-}
-
-/// Who the result answers, for [`judge_result`].
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Answering<'a> {
-    /// The request's method.
-    pub method: &'a str,
-    /// The request declared the extension (or the caller says it was negotiated).
-    pub negotiated: bool,
-    /// For a `tasks/get` result: the method of the request the task answers, when known.
-    pub task_of: Option<&'a str>,
 }
 
 /// What the extension makes of a result: `None` when the core judges it (no `task` result, not
@@ -341,7 +297,7 @@ pub(crate) fn inner_result<'v, V: JsonView<'v>>(
     opts: Options,
     errors: &mut Vec<ValidationError>,
 ) {
-    let Some(info) = super::find_method(rev, method) else { return };
+    let Some(info) = find_method(rev, method) else { return };
     if let Some(rt) = inner.get("resultType").filter(|r| !r.str_eq("complete")) {
         errors.push(rule_error(
             format!("{at}/resultType"),
@@ -352,7 +308,7 @@ pub(crate) fn inner_result<'v, V: JsonView<'v>>(
         return;
     }
     let req = crate::methods::ResultFor::method(method);
-    if let Err(found) = super::check_result_view(rev, info, &req, inner, opts) {
+    if let Err(found) = check_result_view(rev, info, &req, inner, opts) {
         for mut e in found {
             e.pointer.insert_str(0, at);
             e.rule.get_or_insert(id::TASK_13);
