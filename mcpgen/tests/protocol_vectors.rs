@@ -80,6 +80,16 @@ fn str_field(v: &Value, k: &str) -> Result<Option<String>, String> {
     }
 }
 
+/// `extensions`: the extensions this side negotiates, by identifier (`check_request` serves
+/// them, `validate_message` judges their messages).
+fn extensions(v: &Value) -> Result<Vec<mcpgen::ext::Extension>, String> {
+    str_list(v, "extensions")?
+        .unwrap_or_default()
+        .iter()
+        .map(|id| mcpgen::ext::Extension::from_id(id).ok_or_else(|| format!("extension {id} is not in this build")))
+        .collect()
+}
+
 fn str_list(v: &Value, k: &str) -> Result<Option<Vec<String>>, String> {
     match v.get(k) {
         None => Ok(None),
@@ -124,7 +134,8 @@ fn run_operation(v: &Value) -> Result<Outcome, String> {
             let config = match str_list(v, "supported_versions")? {
                 Some(list) => ServerConfig::new(list),
                 None => ServerConfig::default(),
-            };
+            }
+            .with_extensions(extensions(v)?);
             match protocol::check_request(&need_input()?, &config) {
                 Ok(a) => {
                     o.accept = true;
@@ -164,7 +175,7 @@ fn run_operation(v: &Value) -> Result<Outcome, String> {
                 opts.policy = p.parse::<Policy>().map_err(|e| e.to_string())?;
             }
             opts.strict_formats = matches!(v.get("strict_formats"), Some(Value::Bool(true)));
-            match protocol::validate_message(rev, &need_input()?, opts) {
+            match protocol::validate_message_with(rev, &need_input()?, opts, &extensions(v)?) {
                 Ok(k) => {
                     o.accept = true;
                     o.kind = Some(kind_name(&k).to_owned());

@@ -108,6 +108,8 @@ typedef enum mcpgen_status {
     MCPGEN_INVALID_ARGUMENT = 204,
     /** An index is not below the count of the object it reads. */
     MCPGEN_INDEX_OUT_OF_RANGE = 205,
+    /** The extension is not one of `mcpgen_extension`, or not compiled into this library. */
+    MCPGEN_UNKNOWN_EXTENSION = 206,
     /** A Rust panic was caught at the boundary: a bug in mcpgen, never caused by input. */
     MCPGEN_PANIC = 300,
     /** The core reported an internal inconsistency: a bug in mcpgen, never caused by input. */
@@ -335,6 +337,17 @@ mcpgen_status mcpgen_revision_name(uint32_t revision, mcpgen_str *name_out);
  *  (required). `MCPGEN_UNKNOWN_REVISION` when this library does not have it. */
 mcpgen_status mcpgen_revision_parse(const char *name, size_t name_len, mcpgen_revision *revision_out);
 
+/** The identifier of `extension` (`"io.modelcontextprotocol/tasks"`, its key under
+ *  `capabilities.extensions`) into `*id_out` (required; static storage, never freed).
+ *  `MCPGEN_UNKNOWN_EXTENSION` when the value is not an extension of this header, or the library
+ *  was built without it. */
+mcpgen_status mcpgen_extension_id(uint32_t extension, mcpgen_str *id_out);
+
+/** Parses an extension's identifier (`"io.modelcontextprotocol/tasks"`) or short name
+ *  (`"tasks"`) into `*extension_out` (required). `MCPGEN_UNKNOWN_EXTENSION` when this library
+ *  does not have it. */
+mcpgen_status mcpgen_extension_parse(const char *name, size_t name_len, mcpgen_extension *extension_out);
+
 /** Finds the id of definition `name` (`"CallToolRequest"`) in `revision` into `*id_out`
  *  (required). The ids are the `MCPGEN_DEF_<REVISION>_<NAME>` constants of this header. */
 mcpgen_status mcpgen_def_lookup(uint32_t revision, const char *name, size_t name_len, mcpgen_def_id *id_out);
@@ -428,6 +441,15 @@ mcpgen_status mcpgen_context_set_supported_versions(mcpgen_context *ctx, const m
 mcpgen_status mcpgen_context_set_extension_result_types(mcpgen_context *ctx, const mcpgen_str *result_types,
                                                        size_t count);
 
+/** Sets the extensions this side negotiates (`count` `mcpgen_extension` codes at `extensions`,
+ *  replacing any set before; NULL only when `count` is 0). `mcpgen_check_request` serves their
+ *  methods to requests that declare them and refuses the others as the extension says (Tasks:
+ *  -32021 for an undeclared `tasks/get`, TASK-24, or a listen for task notifications, TASK-23);
+ *  `mcpgen_validate_message` judges their methods and notifications instead of reporting them
+ *  unknown. An unknown code fails with `MCPGEN_UNKNOWN_EXTENSION` and changes nothing.
+ *  Not synchronized (see above). */
+mcpgen_status mcpgen_context_set_extensions(mcpgen_context *ctx, const uint32_t *extensions, size_t count);
+
 /* ---- Validation and decoding -------------------------------------------------------------- */
 
 /** Validates `json` (`json_len` bytes) against definition `def` (`def_len` bytes, the spec name)
@@ -467,6 +489,20 @@ mcpgen_status mcpgen_decode(const mcpgen_context *ctx, uint32_t revision, const 
 /** Like `mcpgen_decode`, with the definition named by a generated id. */
 mcpgen_status mcpgen_decode_id(const mcpgen_context *ctx, mcpgen_def_id def, const uint8_t *json, size_t json_len,
                                char **json_out, size_t *json_len_out, mcpgen_error **error_out);
+
+/** Like `mcpgen_validate`, against definition `def` of an extension's own schema (`extension`
+ *  an `mcpgen_extension` code: `MCPGEN_EXTENSION_TASKS` and `"GetTaskRequest"`). The
+ *  extension's copies of core definitions are its own: judged as its schema states them.
+ *  `MCPGEN_UNKNOWN_EXTENSION` for a code this library lacks, `MCPGEN_UNKNOWN_DEFINITION` for a
+ *  name the extension does not define. */
+mcpgen_status mcpgen_validate_extension(const mcpgen_context *ctx, uint32_t extension, const char *def, size_t def_len,
+                                        const uint8_t *json, size_t json_len, mcpgen_error **error_out);
+
+/** Like `mcpgen_decode`, as definition `def` of an extension's schema (see
+ *  `mcpgen_validate_extension`). */
+mcpgen_status mcpgen_decode_extension(const mcpgen_context *ctx, uint32_t extension, const char *def, size_t def_len,
+                                      const uint8_t *json, size_t json_len, char **json_out, size_t *json_len_out,
+                                      mcpgen_error **error_out);
 
 /** Decodes a result (the `result` member of a response) given the method of the request it
  *  answers: `resultType` first, then the method; unknown ones are kept raw. Outputs as in

@@ -3,13 +3,15 @@
 use core_api::protocol::ServerConfig;
 use core_api::{Options, Policy};
 
-use crate::{boundary, clear_ptr, give, input_str, required, ErrorObject, McpgenStr, Status};
+use crate::{boundary, clear_ptr, extension, give, input_str, required, ErrorObject, McpgenStr, Status};
 
 /// `mcpgen_context`. Immutable while shared: the setters take `*mut`, every other call
 /// `*const`, so C's type system carries the "configure, then share" rule.
 #[derive(Debug, Clone, Default)]
 pub struct Context {
     pub opts: Options,
+    /// The server settings: supported versions, and the extensions this side negotiates
+    /// (`mcpgen_context_set_extensions`: served by `check_request`, judged by `validate_message`).
     pub server: ServerConfig,
     /// Extra `resultType` values the client negotiated through extensions (`check_response`).
     pub extension_result_types: Vec<String>,
@@ -111,7 +113,9 @@ pub unsafe extern "C" fn mcpgen_context_set_supported_versions(
 ) -> Status {
     boundary(std::ptr::null_mut(), || {
         let ctx = context_mut(ctx)?;
-        ctx.server = ServerConfig::new(string_list(versions, count, "versions")?);
+        let versions = string_list(versions, count, "versions")?;
+        let extensions = std::mem::take(&mut ctx.server.extensions);
+        ctx.server = ServerConfig::new(versions).with_extensions(extensions);
         Ok(Status::Ok)
     })
 }
@@ -125,6 +129,29 @@ pub unsafe extern "C" fn mcpgen_context_set_extension_result_types(
     boundary(std::ptr::null_mut(), || {
         let ctx = context_mut(ctx)?;
         ctx.extension_result_types = string_list(result_types, count, "result_types")?;
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_context_set_extensions(
+    ctx: *mut Context,
+    extensions: *const u32,
+    count: usize,
+) -> Status {
+    boundary(std::ptr::null_mut(), || {
+        let ctx = context_mut(ctx)?;
+        let codes: &[u32] = if count == 0 {
+            &[]
+        } else {
+            required(extensions, "extensions")?;
+            // SAFETY: `count` readable elements at a non-NULL pointer, per the contract.
+            unsafe { std::slice::from_raw_parts(extensions, count) }
+        };
+        // Every code is resolved before anything changes: a bad one leaves the context as it was.
+        let list = codes.iter().map(|&c| extension(c)).collect::<Result<Vec<_>, _>>()?;
+        ctx.server.extensions.clear();
+        ctx.server.extensions.extend(list);
         Ok(Status::Ok)
     })
 }

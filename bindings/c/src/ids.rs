@@ -733,3 +733,16 @@ pub const REVISIONS: &[RevisionIds] = &[
         ],
     },
 ];
+
+/// An extension as `mcpgen_schema.h` numbers it (`mcpgen_extension`). The id ends with a NUL.
+pub struct ExtensionIds {
+    /// `mcpgen_extension` value.
+    pub code: u32,
+    /// The identifier negotiated in `capabilities.extensions`.
+    pub id: &'static str,
+}
+
+/// Every extension of the header, by code (index `code - 1`).
+pub const EXTENSIONS: &[ExtensionIds] = &[
+    ExtensionIds { code: 1, id: "io.modelcontextprotocol/tasks\0" },
+];

@@ -1,4 +1,4 @@
-//! Library information: version, status names, revision and definition ids.
+//! Library information: version, status names, revision, extension and definition ids.
 
 use std::ffi::c_char;
 
@@ -6,8 +6,8 @@ use core_api::methods::{Direction, MethodKind};
 use core_api::Revision;
 
 use crate::{
-    boundary, clear, definition, ids, input_str, put, required, revision, revision_ids, unnul, ErrorObject, McpgenStr,
-    Status,
+    boundary, clear, definition, extension, ids, input_str, put, required, revision, revision_ids, unnul, ErrorObject,
+    McpgenStr, Status,
 };
 
 /// `"MAJOR.MINOR.PATCH\0"`.
@@ -64,6 +64,39 @@ pub unsafe extern "C" fn mcpgen_revision_parse(name: *const c_char, name_len: us
             code.ok_or_else(|| ErrorObject::call(Status::UnknownRevision, format!("unknown revision `{name}`")))?;
         revision(code)?;
         put(revision_out, code);
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_extension_id(extension_code: u32, id_out: *mut McpgenStr) -> Status {
+    clear(id_out, McpgenStr::NULL);
+    boundary(std::ptr::null_mut(), || {
+        required(id_out, "id_out")?;
+        extension(extension_code)?;
+        // `extension` found the code, so the table has it.
+        let entry = &ids::EXTENSIONS[extension_code as usize - 1];
+        put(id_out, McpgenStr::from_static_nul(entry.id));
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_extension_parse(
+    name: *const c_char,
+    name_len: usize,
+    extension_out: *mut u32,
+) -> Status {
+    clear(extension_out, 0);
+    boundary(std::ptr::null_mut(), || {
+        required(extension_out, "extension_out")?;
+        let name = input_str(name, name_len, "name")?;
+        let ext = core_api::ext::Extension::parse(name)
+            .ok_or_else(|| ErrorObject::call(Status::UnknownExtension, format!("unknown extension `{name}`")))?;
+        let code = ids::EXTENSIONS.iter().find(|e| unnul(e.id) == ext.id()).map(|e| e.code).ok_or_else(|| {
+            ErrorObject::call(Status::Internal, format!("extension {} has no mcpgen_extension code", ext.id()))
+        })?;
+        put(extension_out, code);
         Ok(Status::Ok)
     })
 }

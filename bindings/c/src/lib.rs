@@ -32,6 +32,7 @@ use std::alloc::{alloc, dealloc, handle_alloc_error, Layout};
 use std::ffi::c_char;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use core_api::ext::Extension;
 use core_api::Revision;
 
 pub use error::ErrorObject;
@@ -137,6 +138,19 @@ pub(crate) fn revision(code: u32) -> Result<Revision, ErrorObject> {
             format!("revision {} is not compiled into this library", unnul(ids::REVISIONS[code as usize - 1].name)),
         )),
         None => Err(ErrorObject::call(Status::UnknownRevision, format!("{code} is not an mcpgen_revision value"))),
+    }
+}
+
+/// The extension behind a `mcpgen_extension` code.
+pub(crate) fn extension(code: u32) -> Result<Extension, ErrorObject> {
+    match code.checked_sub(1).and_then(|i| ids::EXTENSIONS.get(i as usize)) {
+        Some(e) => Extension::from_id(unnul(e.id)).ok_or_else(|| {
+            ErrorObject::call(
+                Status::UnknownExtension,
+                format!("extension {} is not compiled into this library", unnul(e.id)),
+            )
+        }),
+        None => Err(ErrorObject::call(Status::UnknownExtension, format!("{code} is not an mcpgen_extension value"))),
     }
 }
 

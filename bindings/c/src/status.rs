@@ -79,6 +79,7 @@ statuses! {
     ArgumentNotUtf8 = 203 => MCPGEN_ARGUMENT_NOT_UTF8, "a name argument is not valid UTF-8";
     InvalidArgument = 204 => MCPGEN_INVALID_ARGUMENT, "an argument is out of range";
     IndexOutOfRange = 205 => MCPGEN_INDEX_OUT_OF_RANGE, "index out of range";
+    UnknownExtension = 206 => MCPGEN_UNKNOWN_EXTENSION, "unknown extension";
     Panic = 300 => MCPGEN_PANIC, "internal error: a panic was caught (please report)";
     Internal = 301 => MCPGEN_INTERNAL, "internal error (please report)";
 }

@@ -3,14 +3,15 @@
 
 use std::ffi::c_char;
 
+use core_api::ext::Extension;
 use core_api::json::Tape;
 use core_api::protocol::{self, MessageKind};
 use core_api::{Options, Revision};
 
 use crate::context::{context, Context};
 use crate::{
-    boundary, c_string, clear, clear_ptr, definition, input, input_str, put, required, revision, revision_ids, unnul,
-    ErrorObject, McpgenStr, Status,
+    boundary, c_string, clear, clear_ptr, definition, extension, input, input_str, put, required, revision,
+    revision_ids, unnul, ErrorObject, McpgenStr, Status,
 };
 
 /// Validation with the core. Without an error object to fill, only the core's fail-fast pass
@@ -70,6 +71,72 @@ pub unsafe extern "C" fn mcpgen_validate_id(
     })
 }
 
+/// Validation against a definition of an extension's schema: as [`validate_def`].
+fn validate_ext_def(
+    opts: Options,
+    ext: Extension,
+    name: &str,
+    json: &[u8],
+    want_details: bool,
+) -> Result<Status, ErrorObject> {
+    if want_details {
+        return core_api::ext::validate(ext, name, json, opts).map(|()| Status::Ok).map_err(ErrorObject::decode);
+    }
+    core_api::ext::definition(ext, name).map_err(ErrorObject::decode)?;
+    let verdict = Tape::with_parsed(json, |tape| core_api::ext::is_valid_view(ext, name, &tape.root(), opts));
+    match verdict.map_err(|e| ErrorObject::decode(e.into()))? {
+        Some(true) => Ok(Status::Ok),
+        Some(false) => Err(ErrorObject::verdict(Status::Invalid)),
+        None => Err(ErrorObject::call(
+            Status::UnknownDefinition,
+            format!("extension {} has no definition named `{name}`", ext.id()),
+        )),
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_validate_extension(
+    ctx: *const Context,
+    extension_code: u32,
+    def: *const c_char,
+    def_len: usize,
+    json: *const u8,
+    json_len: usize,
+    error_out: *mut *mut ErrorObject,
+) -> Status {
+    boundary(error_out, || {
+        let ext = extension(extension_code)?;
+        let name = input_str(def, def_len, "def")?;
+        let json = input(json, json_len, "json")?;
+        validate_ext_def(context(ctx).opts, ext, name, json, !error_out.is_null())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_decode_extension(
+    ctx: *const Context,
+    extension_code: u32,
+    def: *const c_char,
+    def_len: usize,
+    json: *const u8,
+    json_len: usize,
+    json_out: *mut *mut c_char,
+    json_len_out: *mut usize,
+    error_out: *mut *mut ErrorObject,
+) -> Status {
+    clear_ptr(json_out);
+    clear(json_len_out, 0);
+    boundary(error_out, || {
+        required(json_out, "json_out")?;
+        let ext = extension(extension_code)?;
+        let name = input_str(def, def_len, "def")?;
+        let json = input(json, json_len, "json")?;
+        let decoded = core_api::ext::decode(ext, name, json, context(ctx).opts.policy).map_err(ErrorObject::decode)?;
+        give_json(decoded.to_json_string(), json_out, json_len_out);
+        Ok(Status::Ok)
+    })
+}
+
 /// `mcpgen_message_kind` values.
 const KIND_REQUEST: u32 = 1;
 const KIND_NOTIFICATION: u32 = 2;
@@ -95,7 +162,9 @@ pub unsafe extern "C" fn mcpgen_validate_message(
     boundary(error_out, || {
         let rev = revision(revision_code)?;
         let json = input(json, json_len, "json")?;
-        let kind = protocol::validate_message(rev, json, context(ctx).opts).map_err(ErrorObject::decode)?;
+        let ctx = context(ctx);
+        let kind = protocol::validate_message_with(rev, json, ctx.opts, &ctx.server.extensions)
+            .map_err(ErrorObject::decode)?;
         let (k, method, code) = match &kind {
             MessageKind::Request { method } => (KIND_REQUEST, Some(method), 0),
             MessageKind::Notification { method } => (KIND_NOTIFICATION, Some(method), 0),

@@ -899,6 +899,158 @@ static void test_decode_vectors(const char *vectors) {
     printf("decode vectors: %zu run\n", n);
 }
 
+/* ---- extension vectors (vectors/ext/<name>), as mcpgen/tests/ext_tasks.rs ----------------- */
+
+/* One case: `extension` (identifier), `def`, `input`, `expect.ok`; a valid input decodes and
+ * re-encodes equal, an invalid one fails with an error at `expect.pointer` / `expect.keyword`. */
+static int run_ext_vector(void *user, js_span root, char *why, size_t why_len) {
+    js_span v, input, expect, want;
+    char *id = NULL, *def = NULL, *out = NULL, *s;
+    size_t id_len = 0, out_len = 0, slen;
+    mcpgen_extension ext = MCPGEN_EXTENSION_NONE;
+    mcpgen_error *err = NULL;
+    mcpgen_status st, dst;
+    int ok = 0, want_ok;
+    (void)user;
+
+#define FAIL(...)                                                                                                      \
+    do {                                                                                                               \
+        snprintf(why, why_len, __VA_ARGS__);                                                                           \
+        goto done;                                                                                                     \
+    } while (0)
+
+    if (!js_get(root, "extension", &v) || !(id = js_string(v, &id_len))) FAIL("vector lacks `extension`");
+    if (mcpgen_extension_parse(id, id_len, &ext) != MCPGEN_OK) FAIL("extension %s not in this build", id);
+    if (!js_get(root, "def", &v) || !(def = js_string(v, NULL))) FAIL("vector lacks `def`");
+    if (!js_get(root, "input", &input) || !js_get(root, "expect", &expect)) FAIL("vector needs `input` and `expect`");
+    if (!js_get(expect, "ok", &v) || (js_kind(v) != 't' && js_kind(v) != 'f')) FAIL("expect.ok must be a boolean");
+    want_ok = js_kind(v) == 't';
+    st = mcpgen_validate_extension(NULL, ext, def, strlen(def), (const uint8_t *)input.p, input.n, &err);
+    /* The verdict without an error object (the fail-fast pass) must be the same. */
+    if (mcpgen_validate_extension(NULL, ext, def, strlen(def), (const uint8_t *)input.p, input.n, NULL) != st)
+        FAIL("the verdict differs without an error object");
+    dst = mcpgen_decode_extension(NULL, ext, def, strlen(def), (const uint8_t *)input.p, input.n, &out, &out_len, NULL);
+    if (want_ok) {
+        if (st != MCPGEN_OK) {
+            mcpgen_str t = {"", 0};
+            mcpgen_error_text(err, &t);
+            FAIL("expected valid as %s, got %s:\n%s", def, mcpgen_status_name(st), t.ptr);
+        }
+        if (dst != MCPGEN_OK) FAIL("valid but does not decode: %s", mcpgen_status_name(dst));
+        if (!js_equal(js_value((js_span){out, out_len}), input)) FAIL("re-encodes as %s", out);
+    } else {
+        static const struct {
+            const char *field;
+            mcpgen_status (*get)(const mcpgen_error *, size_t, mcpgen_str *);
+        } fields[] = {{"pointer", mcpgen_error_pointer}, {"keyword", mcpgen_error_keyword}};
+        size_t f;
+        mcpgen_str t = {"", 0};
+        if (st == MCPGEN_OK) FAIL("expected invalid as %s, but it passed", def);
+        if (dst == MCPGEN_OK) FAIL("invalid, but it decodes: %s", out);
+        mcpgen_error_text(err, &t);
+        for (f = 0; f < sizeof fields / sizeof *fields; f++) {
+            if (!js_get(expect, fields[f].field, &want)) continue;
+            s = js_string(want, &slen);
+            if (!s || !any_entry(err, fields[f].get, s, slen)) {
+                free(s);
+                FAIL("expected %s %.*s, got %s:\n%s", fields[f].field, (int)want.n, want.p, mcpgen_status_name(st), t.ptr);
+            }
+            free(s);
+        }
+    }
+    ok = 1;
+done:
+#undef FAIL
+    mcpgen_error_free(err);
+    mcpgen_string_free(out);
+    free(id);
+    free(def);
+    return ok;
+}
+
+static void test_ext_vectors(const char *vectors) {
+    char dir[1024];
+    size_t n, i, total = 0;
+    char **names;
+    snprintf(dir, sizeof dir, "%s/ext", vectors);
+    names = list_dir(dir, NULL, &n);
+    CHECK(n > 0, "no extension vector directories in %s", dir);
+    for (i = 0; i < n; i++) {
+        char sub[512];
+        snprintf(sub, sizeof sub, "ext/%s", names[i]);
+        total += run_vector_dir(vectors, sub, run_ext_vector, NULL);
+    }
+    free_list(names, n);
+    printf("extension vectors: %zu run\n", total);
+}
+
+/* The extension calls' own contract: codes, names, unknown ones, NULL arguments. */
+static void test_extension_calls(void) {
+    mcpgen_str id = {"", 0};
+    mcpgen_extension ext = MCPGEN_EXTENSION_NONE;
+    mcpgen_context *ctx = NULL;
+    mcpgen_error *err = NULL;
+    uint32_t codes[2] = {MCPGEN_EXTENSION_TASKS, 99};
+    char *out = NULL;
+    static const char get[] = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tasks/get\",\"params\":{\"_meta\":{"
+                              "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+                              "\"io.modelcontextprotocol/clientCapabilities\":{}},\"taskId\":\"t\"}}";
+    CHECK(mcpgen_extension_id(MCPGEN_EXTENSION_TASKS, &id) == MCPGEN_OK && str_is(id, MCPGEN_EXTENSION_TASKS_ID),
+          "mcpgen_extension_id(TASKS)");
+    CHECK(mcpgen_extension_id(0, &id) == MCPGEN_UNKNOWN_EXTENSION && id.ptr == NULL, "code 0 is no extension");
+    CHECK(mcpgen_extension_id(MCPGEN_EXTENSION_COUNT + 1, &id) == MCPGEN_UNKNOWN_EXTENSION, "past the last code");
+    CHECK(mcpgen_extension_id(MCPGEN_EXTENSION_TASKS, NULL) == MCPGEN_NULL_ARGUMENT, "id_out NULL");
+    CHECK(mcpgen_extension_parse("tasks", 5, &ext) == MCPGEN_OK && ext == MCPGEN_EXTENSION_TASKS, "parse short name");
+    CHECK(mcpgen_extension_parse(MCPGEN_EXTENSION_TASKS_ID, strlen(MCPGEN_EXTENSION_TASKS_ID), &ext) == MCPGEN_OK &&
+              ext == MCPGEN_EXTENSION_TASKS,
+          "parse identifier");
+    CHECK(mcpgen_extension_parse("io.example/none", 15, &ext) == MCPGEN_UNKNOWN_EXTENSION && ext == 0, "unknown name");
+    CHECK(mcpgen_extension_parse(NULL, 0, &ext) == MCPGEN_NULL_ARGUMENT, "name NULL");
+    CHECK(mcpgen_validate_extension(NULL, MCPGEN_EXTENSION_TASKS, "GetTaskRequest", 14, (const uint8_t *)get,
+                                    strlen(get), NULL) == MCPGEN_OK,
+          "a tasks/get validates as the extension's GetTaskRequest");
+    CHECK(mcpgen_validate_extension(NULL, 99, "GetTaskRequest", 14, (const uint8_t *)get, strlen(get), &err) ==
+                  MCPGEN_UNKNOWN_EXTENSION &&
+              err != NULL,
+          "unknown extension code");
+    mcpgen_error_free(err);
+    err = NULL;
+    CHECK(mcpgen_validate_extension(NULL, MCPGEN_EXTENSION_TASKS, "NoSuchThing", 11, (const uint8_t *)get, strlen(get),
+                                    &err) == MCPGEN_UNKNOWN_DEFINITION,
+          "unknown definition of the extension");
+    mcpgen_error_free(err);
+    err = NULL;
+    CHECK(mcpgen_validate_extension(NULL, MCPGEN_EXTENSION_TASKS, "GetTaskRequest", 14, (const uint8_t *)"{", 1, NULL) ==
+              MCPGEN_PARSE_ERROR,
+          "not JSON");
+    CHECK(mcpgen_decode_extension(NULL, MCPGEN_EXTENSION_TASKS, "GetTaskRequest", 14, (const uint8_t *)get, strlen(get),
+                                  NULL, NULL, NULL) == MCPGEN_NULL_ARGUMENT,
+          "json_out NULL");
+    CHECK(mcpgen_decode_extension(NULL, MCPGEN_EXTENSION_TASKS, "GetTaskRequest", 14, (const uint8_t *)get, strlen(get),
+                                  &out, NULL, NULL) == MCPGEN_OK &&
+              out && js_equal(js_value((js_span){out, strlen(out)}), js_value((js_span){get, strlen(get)})),
+          "decode_extension re-encodes");
+    mcpgen_string_free(out);
+    /* A bad code in the list changes nothing; a good list makes tasks/get a message. */
+    mcpgen_context_new(&ctx);
+    CHECK(mcpgen_context_set_extensions(ctx, codes, 2) == MCPGEN_UNKNOWN_EXTENSION, "a bad code fails the call");
+    CHECK(mcpgen_validate_message(ctx, REV, (const uint8_t *)get, strlen(get), NULL, NULL, NULL, NULL, NULL) ==
+              MCPGEN_INVALID,
+          "tasks/get is unknown where nothing was negotiated");
+    CHECK(mcpgen_context_set_extensions(ctx, NULL, 1) == MCPGEN_NULL_ARGUMENT, "extensions NULL with a count");
+    CHECK(mcpgen_context_set_extensions(NULL, codes, 1) == MCPGEN_NULL_ARGUMENT, "ctx NULL");
+    CHECK(mcpgen_context_set_extensions(ctx, codes, 1) == MCPGEN_OK, "set the tasks extension");
+    CHECK(mcpgen_context_set_supported_versions(ctx, NULL, 0) == MCPGEN_OK, "versions after extensions");
+    CHECK(mcpgen_validate_message(ctx, REV, (const uint8_t *)get, strlen(get), NULL, NULL, NULL, NULL, NULL) ==
+              MCPGEN_OK,
+          "tasks/get is judged where the extension is negotiated (kept across set_supported_versions)");
+    CHECK(mcpgen_context_set_extensions(ctx, NULL, 0) == MCPGEN_OK, "clear the extensions");
+    CHECK(mcpgen_validate_message(ctx, REV, (const uint8_t *)get, strlen(get), NULL, NULL, NULL, NULL, NULL) ==
+              MCPGEN_INVALID,
+          "cleared again");
+    mcpgen_context_free(ctx);
+}
+
 /* ---- protocol vectors (vectors/protocol), as generated/tests/protocol_vectors.rs ---------- */
 
 /* What an operation produced, in the terms `expect` speaks (NULL/-1: not reported). */
@@ -1025,6 +1177,29 @@ static int pv_run(js_span root, pv_outcome *o, char *why, size_t why_len) {
         }
     }
     mcpgen_context_new(&ctx);
+    if (js_get(root, "extensions", &v)) {
+        /* The extensions this side negotiates, by identifier (vectors/README.md). */
+        uint32_t codes[8];
+        size_t ne = 0;
+        const char *cur = NULL;
+        js_span k, item;
+        while (js_next(v, &cur, &k, &item)) {
+            size_t len;
+            char *id = js_string(item, &len);
+            mcpgen_extension code = MCPGEN_EXTENSION_NONE;
+            if (ne == 8 || !id || mcpgen_extension_parse(id, len, &code) != MCPGEN_OK) {
+                snprintf(why, why_len, "extension %s not in this build", id ? id : "(not a string)");
+                free(id);
+                goto done;
+            }
+            free(id);
+            codes[ne++] = code;
+        }
+        if (mcpgen_context_set_extensions(ctx, codes, ne) != MCPGEN_OK) {
+            snprintf(why, why_len, "mcpgen_context_set_extensions refused the vector's extensions");
+            goto done;
+        }
+    }
 
     if (!strcmp(op, "check_request")) {
         mcpgen_request *req = NULL;
@@ -1790,6 +1965,8 @@ int main(int argc, char **argv) {
     test_skip_invalid_items();
     test_decode_vectors(argv[2]);
     test_protocol_vectors(argv[2]);
+    test_ext_vectors(argv[2]);
+    test_extension_calls();
     test_protocol_examples(argv[1], argv[2]);
     test_check_request();
     test_check_response();

@@ -73,7 +73,7 @@ pub fn emit(modules: &[Module], codes: &[(&str, Option<u32>)], exts: &[CExt]) ->
         }
     }
     let header = header(&revs, exts, &mut diags);
-    let ids = ids_rs(&revs);
+    let ids = ids_rs(&revs, exts);
     let mut files = FileMap::default();
     files.insert(HEADER_PATH, header);
     files.insert(IDS_PATH, ids);
@@ -356,7 +356,7 @@ fn error_codes(h: &mut String, revs: &[Rev], diags: &mut Diagnostics) {
     h.push('\n');
 }
 
-fn ids_rs(revs: &[Rev]) -> String {
+fn ids_rs(revs: &[Rev], exts: &[CExt]) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -383,6 +383,16 @@ fn ids_rs(revs: &[Rev]) -> String {
             let _ = writeln!(s, "            {:?},", format!("{}\0", x.method));
         }
         s.push_str("        ],\n    },\n");
+    }
+    s.push_str("];\n");
+    s.push_str("\n/// An extension as `mcpgen_schema.h` numbers it (`mcpgen_extension`). The id ends with a NUL.\npub struct ExtensionIds {\n    /// `mcpgen_extension` value.\n    pub code: u32,\n    /// The identifier negotiated in `capabilities.extensions`.\n    pub id: &'static str,\n}\n\n");
+    s.push_str(
+        "/// Every extension of the header, by code (index `code - 1`).\npub const EXTENSIONS: &[ExtensionIds] = &[\n",
+    );
+    let mut by_code: Vec<&CExt> = exts.iter().collect();
+    by_code.sort_by_key(|e| e.code);
+    for e in by_code {
+        let _ = writeln!(s, "    ExtensionIds {{ code: {}, id: {:?} }},", e.code.unwrap_or(0), format!("{}\0", e.id));
     }
     s.push_str("];\n");
     s
