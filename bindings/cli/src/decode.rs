@@ -12,6 +12,8 @@ use crate::{Input, UsageError};
 /// What to decode as.
 pub enum Target {
     Def(String),
+    /// A definition of an extension's own schema (`--extension NAME --def DEF`).
+    ExtensionDef(mcpgen::ext::Extension, String),
     ResultFor(String),
     /// A list result with its invalid items left out (`--skip-invalid-items`).
     ResultForSkipping(String),
@@ -32,6 +34,7 @@ pub fn run(
         let mut skipped = Vec::new();
         let decoded = match target {
             Target::Def(def) => mcpgen::decode(rev, def, bytes, policy).map(|d| d.to_json_string()),
+            Target::ExtensionDef(ext, def) => mcpgen::ext::decode(*ext, def, bytes, policy).map(|d| d.to_json_string()),
             Target::ResultFor(method) | Target::ResultForSkipping(method) => {
                 let skip = matches!(target, Target::ResultForSkipping(_));
                 let opts = ResultOptions::method(method).policy(policy).skip_invalid_items(skip);
@@ -43,7 +46,12 @@ pub fn run(
         };
         // Names given on the command line: a typo is a usage error (exit 2), with a suggestion.
         match &decoded {
-            Err(DecodeError::UnknownDefinition { name, .. }) => return Err(crate::unknown_definition(rev, name)),
+            Err(DecodeError::UnknownDefinition { name, .. }) => {
+                return Err(match target {
+                    Target::ExtensionDef(ext, _) => crate::unknown_extension_definition(*ext, name),
+                    _ => crate::unknown_definition(rev, name),
+                })
+            }
             Err(e @ DecodeError::UnknownMethod { method, .. }) => {
                 let hint = crate::suggest::did_you_mean(method, crate::suggest::methods(rev));
                 return Err(UsageError(format!("--result-for: {e}{hint}")));

@@ -43,6 +43,10 @@ enum Command {
         /// Definition to decode as (`CallToolRequest`, `JSONRPCMessage`, …).
         #[arg(long, conflicts_with = "result_for")]
         def: Option<String>,
+        /// An extension by identifier (`io.modelcontextprotocol/tasks`) or short name (`tasks`):
+        /// with --def, the definition is the extension's own (`GetTaskRequest`).
+        #[arg(long, value_name = "NAME", conflicts_with_all = ["revision", "result_for"])]
+        extension: Option<String>,
         /// Decode a result given the method of the request it answers (`tools/call`, …).
         #[arg(long, value_name = "METHOD")]
         result_for: Option<String>,
@@ -123,6 +127,11 @@ enum Command {
         /// Validate against this definition instead of by method.
         #[arg(long, conflicts_with = "conversation")]
         def: Option<String>,
+        /// Extensions negotiated (identifier or short name; repeatable): their methods and
+        /// notifications are judged instead of unknown. With --def, exactly one: the definition
+        /// is that extension's own (`--extension tasks --def GetTaskRequest`).
+        #[arg(long = "extension", value_name = "NAME", conflicts_with = "conversation")]
+        extensions: Vec<String>,
         /// Read every input as JSON Lines (one message per line).
         #[arg(long, conflicts_with = "conversation")]
         jsonl: bool,
@@ -169,6 +178,10 @@ enum Command {
         /// this build). A legacy version makes the server dual-era (legacy `initialize` accepted).
         #[arg(long, value_delimiter = ',', value_name = "V,V")]
         supported_versions: Option<Vec<String>>,
+        /// Extensions the server serves (identifier or short name; repeatable): with `tasks`,
+        /// `tasks/*` are served to requests that declare it and refused -32021 otherwise.
+        #[arg(long = "extension", value_name = "NAME")]
+        extensions: Vec<String>,
         /// Read the input as JSON Lines: check every non-blank line (refusals prefixed with
         /// FILE:LINE, a summary on stderr).
         #[arg(long)]
@@ -331,15 +344,45 @@ fn revision(name: &str) -> Result<Revision, UsageError> {
     })
 }
 
+/// An extension of this build by identifier or short name.
+fn extension(name: &str) -> Result<mcpgen::ext::Extension, UsageError> {
+    mcpgen::ext::Extension::parse(name).ok_or_else(|| {
+        let known: Vec<&str> = mcpgen::ext::Extension::ALL.iter().map(|e| e.id()).collect();
+        UsageError(format!("unknown extension `{name}` (this build has: {})", known.join(", ")))
+    })
+}
+
+/// The message for a definition name the extension's schema lacks.
+fn unknown_extension_definition(ext: mcpgen::ext::Extension, name: &str) -> UsageError {
+    let known: Vec<&str> = ext.definitions().iter().map(|d| d.name).collect();
+    let hint = suggest::did_you_mean(name, known.iter().copied());
+    UsageError(format!("extension {} has no definition named `{name}`{hint}", ext.id()))
+}
+
 fn run(cli: Cli) -> Result<ExitCode, UsageError> {
     match cli.command {
-        Command::Decode { revision: rev, def, result_for, skip_invalid_items, policy: p, jsonl, format, input } => {
+        Command::Decode {
+            revision: rev,
+            def,
+            extension: ext,
+            result_for,
+            skip_invalid_items,
+            policy: p,
+            jsonl,
+            format,
+            input,
+        } => {
             let rev = revision(&rev)?;
+            let ext = ext.as_deref().map(extension).transpose()?;
             let target = match (def, result_for) {
                 (Some(_), _) if skip_invalid_items => {
                     return Err(UsageError("--skip-invalid-items needs --result-for METHOD".into()))
                 }
-                (Some(def), _) => decode::Target::Def(def),
+                (Some(def), _) => match ext {
+                    Some(ext) => decode::Target::ExtensionDef(ext, def),
+                    None => decode::Target::Def(def),
+                },
+                (None, _) if ext.is_some() => return Err(UsageError("--extension needs --def NAME".into())),
                 (None, Some(method)) if skip_invalid_items => decode::Target::ResultForSkipping(method),
                 (None, Some(method)) => decode::Target::ResultFor(method),
                 (None, None) => return Err(UsageError("give --def NAME or --result-for METHOD".into())),
@@ -354,6 +397,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
         Command::Validate {
             revision: rev,
             def,
+            extensions,
             jsonl,
             conversation,
             fail_on,
@@ -393,15 +437,31 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
                     "--max-sessions, --max-pending and --max-line-bytes apply to --conversation".into(),
                 ));
             }
+            let extensions = extensions.iter().map(|e| extension(e)).collect::<Result<Vec<_>, _>>()?;
             let explicit = rev.is_some();
             let rev = revision(&rev.unwrap_or_else(latest_revision))?;
-            if let Some(d) = &def {
-                mcpgen::definition(rev, d).map_err(|_| unknown_definition(rev, d))?;
+            match (&def, extensions.as_slice()) {
+                (Some(d), []) => {
+                    mcpgen::definition(rev, d).map_err(|_| unknown_definition(rev, d))?;
+                }
+                (Some(_), [_]) if explicit => {
+                    return Err(UsageError(
+                        "--revision and --extension with --def: the extension's definitions are its own schema's"
+                            .into(),
+                    ))
+                }
+                (Some(d), [ext]) => {
+                    mcpgen::ext::definition(*ext, d).map_err(|_| unknown_extension_definition(*ext, d))?;
+                }
+                (Some(_), _) => {
+                    return Err(UsageError("with --def, give one --extension (the schema that defines it)".into()))
+                }
+                (None, _) => {}
             }
             let json = format == Format::Json;
-            validate::run(&validate::Settings { revision: rev, explicit, def, jsonl, opts, json }, &paths)
+            validate::run(&validate::Settings { revision: rev, explicit, def, extensions, jsonl, opts, json }, &paths)
         }
-        Command::CheckRequest { supported_versions, jsonl, format, input } => {
+        Command::CheckRequest { supported_versions, extensions, jsonl, format, input } => {
             let config = match supported_versions {
                 None => mcpgen::protocol::ServerConfig::default(),
                 Some(list) => {
@@ -410,7 +470,8 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
                     }
                     mcpgen::protocol::ServerConfig::new(list)
                 }
-            };
+            }
+            .with_extensions(extensions.iter().map(|e| extension(e)).collect::<Result<Vec<_>, _>>()?);
             let input = read_named(&input)?;
             check::run(&input, &config, jsonl, format == Format::Json)
         }

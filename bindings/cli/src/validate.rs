@@ -5,9 +5,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use mcpgen::ext::Extension;
 use mcpgen::json::{Map, Tape, Value};
-use mcpgen::protocol::{validate_message_view, MessageKind};
-use mcpgen::{CoreError, Options, Revision, ValidationError};
+use mcpgen::protocol::{validate_message_view, validate_message_view_with, MessageKind};
+use mcpgen::{CoreError, JsonView, Options, Revision, ValidationError};
 
 use crate::UsageError;
 
@@ -17,6 +18,9 @@ pub struct Settings {
     /// revision gets a hint).
     pub explicit: bool,
     pub def: Option<String>,
+    /// `--extension`: with `def`, the extension whose schema defines it (exactly one); without,
+    /// the extensions negotiated, whose messages are judged instead of unknown.
+    pub extensions: Vec<Extension>,
     pub jsonl: bool,
     pub opts: Options,
     pub json: bool,
@@ -105,14 +109,29 @@ fn check(settings: &Settings, bytes: &[u8]) -> Verdict {
         Ok(t) => t,
         Err(e) => return Verdict::Invalid(e.errors().into_owned()),
     };
-    let result = match &settings.def {
-        Some(def) => mcpgen::validate_view(settings.revision, def, &tape.root(), settings.opts).map(|()| None),
-        None => validate_message_view(settings.revision, &tape.root(), settings.opts).map(Some),
+    let result = match (&settings.def, settings.extensions.as_slice()) {
+        (Some(def), [ext]) => mcpgen::ext::validate_view(*ext, def, &tape.root(), settings.opts).map(|()| None),
+        (Some(def), _) => mcpgen::validate_view(settings.revision, def, &tape.root(), settings.opts).map(|()| None),
+        (None, exts) => validate_message_view_with(settings.revision, &tape.root(), settings.opts, exts).map(Some),
     };
     match result {
         Ok(kind) => Verdict::Valid(kind),
         Err(e) => Verdict::Invalid(e.errors().into_owned()),
     }
+}
+
+/// For a message refused as an unknown method (MSG-9) that is a method of an extension layering
+/// on the revision, and not negotiated with `--extension`: that extension.
+fn extension_of(settings: &Settings, bytes: &[u8], errors: &[ValidationError]) -> Option<Extension> {
+    if settings.def.is_some() || !errors.iter().any(|e| e.rule == Some(mcpgen::rules::id::MSG_9)) {
+        return None;
+    }
+    let tape = Tape::parse_bytes(bytes).ok()?;
+    let method = tape.root().get("method")?.as_str()?.into_owned();
+    Extension::ALL
+        .iter()
+        .copied()
+        .find(|e| e.layers_on() == settings.revision && e.method(&method).is_some() && !settings.extensions.contains(e))
 }
 
 /// For a message refused for a missing `_meta` (META-6) or an unknown method (MSG-9) under the
@@ -213,7 +232,15 @@ pub fn run(settings: &Settings, paths: &[PathBuf]) -> Result<ExitCode, UsageErro
                 for e in errors {
                     writeln!(stdout, "  {}", e.to_string().replace('\n', "\n  ")).map_err(io)?;
                 }
-                if let Some(older) = legacy_revision(settings, bytes, errors) {
+                if let Some(ext) = extension_of(settings, bytes, errors) {
+                    writeln!(
+                        stdout,
+                        "  hint: this is a message of the extension {}; pass `--extension {}` to check it where that extension is negotiated",
+                        ext.id(),
+                        ext.name()
+                    )
+                    .map_err(io)?;
+                } else if let Some(older) = legacy_revision(settings, bytes, errors) {
                     writeln!(
                         stdout,
                         "  hint: this looks like a {older} message (valid there); pass `--revision {older}` to check it as one"

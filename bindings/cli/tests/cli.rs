@@ -821,3 +821,110 @@ fn fail_on_chooses_the_level_that_fails_a_conversation() {
     assert_eq!(mcpgen(&["validate", "--fail-on", "error", "-"], b"{}").0, 2);
     assert_eq!(mcpgen(&["validate", "--conversation", &warnings, "--fail-on", "info"], b"").0, 2);
 }
+
+/// Every protocol vector that negotiates extensions (`extensions`) through `--extension`:
+/// `check-request` serves or refuses it with the vector's code and rule, `validate` accepts it
+/// or reports the rule; the same vectors with the flag left out are judged as without the
+/// extension (a check that the flag is what makes the difference).
+#[test]
+fn extension_protocol_vectors_through_the_flag() {
+    let mut run = 0;
+    for path in vectors("protocol") {
+        let case: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        let Some(exts) = case.get("extensions").and_then(|e| e.as_array()) else { continue };
+        run += 1;
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let expect = &case["expect"];
+        let accept = expect["accept"] == true;
+        let mut args: Vec<String> = match case["operation"].as_str().unwrap() {
+            "check_request" => vec!["check-request".into(), "--format".into(), "json".into()],
+            "validate_message" => {
+                vec![
+                    "validate".into(),
+                    "--format".into(),
+                    "json".into(),
+                    "--revision".into(),
+                    case["revision"].as_str().unwrap().into(),
+                ]
+            }
+            other => panic!("{name}: no CLI runner for `extensions` with {other}"),
+        };
+        let plain = args.clone();
+        for e in exts {
+            args.extend(["--extension".into(), e.as_str().unwrap().into()]);
+        }
+        args.push("-".into());
+        let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (code, out, err) = mcpgen(&argv, vector_input(&case).as_bytes());
+        assert_eq!(code, i32::from(!accept), "{name}: {out}{err}");
+        if !accept {
+            let line: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+            if let Some(rule) = expect.get("rule") {
+                let top = line.get("rule").filter(|r| !r.is_null());
+                let any = json_errors(&line).iter().any(|e| e.get("rule") == Some(rule));
+                assert!(top == Some(rule) || any, "{name}: no rule {rule} in {out}");
+            }
+            if let Some(c) = expect.get("code") {
+                assert_eq!(&line["response"]["error"]["code"], c, "{name}: {out}");
+                assert_eq!(&line["httpStatus"], &expect["http_status"], "{name}: {out}");
+            }
+        }
+        // Without the flag, a vector whose verdict the extension decides (one of its methods,
+        // or a refusal by one of its rules) comes out otherwise.
+        let method = case["input"]["method"].as_str().unwrap_or("");
+        let ext_rule = expect.get("rule").and_then(|r| r.as_str()).is_some_and(|r| r.starts_with("TASK-"));
+        if ext_rule || method.starts_with("tasks/") || method == "notifications/tasks" {
+            let mut argv: Vec<&str> = plain.iter().map(String::as_str).collect();
+            argv.push("-");
+            let (code_plain, out_plain, _) = mcpgen(&argv, vector_input(&case).as_bytes());
+            let same = code_plain == code && (accept || out_plain == out);
+            assert!(!same, "{name}: --extension made no difference: {out_plain}");
+        }
+    }
+    assert!(run >= 5, "{run} protocol vectors with `extensions`");
+}
+
+/// `vectors/ext/<name>/` through `mcpgen validate --extension NAME --def DEF` and `decode`:
+/// valid cases pass and decode back to their input, invalid ones fail at the vector's pointer.
+#[test]
+fn extension_vectors_through_validate_and_decode() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../vectors/ext");
+    let mut run = 0;
+    for dir in std::fs::read_dir(&root).unwrap() {
+        let dir = dir.unwrap().path();
+        for path in vectors(&format!("ext/{}", dir.file_name().unwrap().to_string_lossy())) {
+            run += 1;
+            let name = path.display().to_string();
+            let case: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+            let (ext, def) = (case["extension"].as_str().unwrap(), case["def"].as_str().unwrap());
+            let input = case["input"].to_string();
+            let ok = case["expect"]["ok"] == true;
+            let (code, out, err) =
+                mcpgen(&["validate", "--format", "json", "--extension", ext, "--def", def, "-"], input.as_bytes());
+            assert_eq!(code, i32::from(!ok), "{name}: {out}{err}");
+            let (dcode, dout, derr) = mcpgen(&["decode", "--extension", ext, "--def", def, "-"], input.as_bytes());
+            assert_eq!(dcode, i32::from(!ok), "{name}: {dout}{derr}");
+            if ok {
+                let back: serde_json::Value = serde_json::from_str(dout.trim()).unwrap();
+                assert_eq!(back, case["input"], "{name}");
+            } else if let Some(p) = case["expect"].get("pointer") {
+                let line: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+                assert!(json_errors(&line).iter().any(|e| &e["pointer"] == p), "{name}: no error at {p}: {out}");
+            }
+        }
+    }
+    assert!(run >= 10, "{run} extension vectors");
+    // Usage errors (exit 2): unknown extension, unknown definition, --revision with --def.
+    let get = br#"{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"taskId":"t"}}"#;
+    assert_eq!(mcpgen(&["validate", "--extension", "nope", "-"], get).0, 2);
+    let (code, _, err) = mcpgen(&["validate", "--extension", "tasks", "--def", "GetTaskReqest", "-"], get);
+    assert_eq!(code, 2);
+    assert!(err.contains("did you mean `GetTaskRequest`"), "{err}");
+    assert_eq!(
+        mcpgen(&["validate", "--extension", "tasks", "--revision", "2026-07-28", "--def", "GetTaskRequest", "-"], get)
+            .0,
+        2
+    );
+    assert_eq!(mcpgen(&["decode", "--extension", "tasks", "-"], get).0, 2);
+    assert_eq!(mcpgen(&["check-request", "--extension", "nope", "-"], get).0, 2);
+}

@@ -17,6 +17,7 @@ mod view;
 
 use std::sync::OnceLock;
 
+use mcpgen::ext::Extension;
 use mcpgen::json::{Tape, TapeView};
 use mcpgen::protocol::{self, CheckedResponse, Era, MessageKind, ServerConfig};
 use mcpgen::{DecodeError, Options, Policy, Revision};
@@ -59,18 +60,88 @@ pub(crate) fn policy_arg(policy: Option<&Bound<'_, PyString>>) -> Result<Policy,
     }
 }
 
-/// As the Rust API, an unknown definition name is reported even when the data is not JSON.
-/// The name is not looked up beforehand (that would cost a lookup on every call): the
-/// generated dispatch reports an unknown name, and only a parse error needs the check.
-fn unknown_name_first(rev: Revision, name: &str, e: DecodeError) -> DecodeError {
-    match e {
-        DecodeError::Parse(_) => mcpgen::definition(rev, name).err().unwrap_or(e),
-        e => e,
+/// Whose definitions a by-name call reads: a revision's, or an extension's own schema
+/// (`extension=`; the two are exclusive).
+#[derive(Clone, Copy)]
+enum Schema {
+    Revision(Revision),
+    Extension(Extension),
+}
+
+impl Schema {
+    fn definition(self, name: &str) -> Result<(), DecodeError> {
+        match self {
+            Schema::Revision(r) => mcpgen::definition(r, name).map(drop),
+            Schema::Extension(e) => mcpgen::ext::definition(e, name).map(drop),
+        }
+    }
+    fn validate_view<'v, V: mcpgen::JsonView<'v>>(self, name: &str, v: &V, opts: Options) -> Result<(), DecodeError> {
+        match self {
+            Schema::Revision(r) => mcpgen::validate_view(r, name, v, opts),
+            Schema::Extension(e) => mcpgen::ext::validate_view(e, name, v, opts),
+        }
+    }
+    fn is_valid_view<'v, V: mcpgen::JsonView<'v>>(self, name: &str, v: &V, opts: Options) -> Option<bool> {
+        match self {
+            Schema::Revision(r) => mcpgen::is_valid_view(r, name, v, opts),
+            Schema::Extension(e) => mcpgen::ext::is_valid_view(e, name, v, opts),
+        }
+    }
+    fn decode_view<'v, V: mcpgen::JsonView<'v>>(
+        self,
+        name: &str,
+        v: &V,
+        policy: Policy,
+    ) -> Result<String, DecodeError> {
+        match self {
+            Schema::Revision(r) => mcpgen::decode_view(r, name, v, policy).map(|d| d.to_json_string()),
+            Schema::Extension(e) => mcpgen::ext::decode_view(e, name, v, policy).map(|d| d.to_json_string()),
+        }
+    }
+    fn unknown_definition(self, name: &str) -> DecodeError {
+        match self {
+            Schema::Revision(r) => DecodeError::unknown_definition(r.as_str(), name),
+            Schema::Extension(e) => DecodeError::unknown_definition(e.module_name(), name),
+        }
     }
 }
 
-fn unknown_definition(rev: Revision, name: &str) -> DecodeError {
-    DecodeError::unknown_definition(rev.as_str(), name)
+/// An extension named by its identifier (`io.modelcontextprotocol/tasks`) or short name (`tasks`).
+fn extension_named(name: &str) -> Result<Extension, Failure> {
+    Extension::parse(name).ok_or_else(|| {
+        let names: Vec<&str> = Extension::ALL.iter().map(|e| e.id()).collect();
+        Failure::Usage(format!("unknown extension {name:?} (this build has {})", names.join(", ")))
+    })
+}
+
+/// The `revision=` / `extension=` pair of a by-name call.
+fn schema_arg(
+    revision: Option<&Bound<'_, PyString>>,
+    extension: Option<&Bound<'_, PyString>>,
+) -> Result<Schema, Failure> {
+    match (revision, extension) {
+        (Some(_), Some(_)) => Err(Failure::Usage(
+            "give revision= or extension=, not both: an extension's definitions are its own schema's".into(),
+        )),
+        (_, Some(e)) => Ok(Schema::Extension(extension_named(&str_text(e)?)?)),
+        (r, None) => Ok(Schema::Revision(revision_arg(r)?)),
+    }
+}
+
+/// The `extensions=` argument: the extensions negotiated (a server serves them, a message of
+/// theirs is judged instead of unknown).
+fn extensions_arg(extensions: Option<Vec<String>>) -> Result<Vec<Extension>, Failure> {
+    extensions.unwrap_or_default().iter().map(|e| extension_named(e)).collect()
+}
+
+/// As the Rust API, an unknown definition name is reported even when the data is not JSON.
+/// The name is not looked up beforehand (that would cost a lookup on every call): the
+/// generated dispatch reports an unknown name, and only a parse error needs the check.
+fn unknown_name_first(schema: Schema, name: &str, e: DecodeError) -> DecodeError {
+    match e {
+        DecodeError::Parse(_) => schema.definition(name).err().unwrap_or(e),
+        e => e,
+    }
 }
 
 fn check(
@@ -78,9 +149,10 @@ fn check(
     data: &Bound<'_, PyAny>,
     def_name: Option<&Bound<'_, PyString>>,
     revision: Option<&Bound<'_, PyString>>,
+    extension: Option<&Bound<'_, PyString>>,
     opts: Options,
 ) -> Result<(), Failure> {
-    let rev = revision_arg(revision)?;
+    let schema = schema_arg(revision, extension)?;
     let input = Input::from_data(data)?;
     let result = match def_name {
         Some(name) => {
@@ -90,55 +162,73 @@ fn check(
                 py,
                 &input,
                 |bytes| {
-                    with_tape(bytes, |root| mcpgen::validate_view(rev, name, root, opts))
-                        .map_err(|e| unknown_name_first(rev, name, e))
+                    with_tape(bytes, |root| schema.validate_view(name, root, opts))
+                        .map_err(|e| unknown_name_first(schema, name, e))
                 },
-                |v| mcpgen::validate_view(rev, name, v, opts),
+                |v| schema.validate_view(name, v, opts),
             )?
         }
-        None => with_input(
-            py,
-            &input,
-            |bytes| with_tape(bytes, |root| protocol::validate_message_view(rev, root, opts).map(drop)),
-            |v| protocol::validate_message_view(rev, v, opts).map(drop),
-        )?,
+        None => {
+            let rev = message_revision(schema)?;
+            with_input(
+                py,
+                &input,
+                |bytes| with_tape(bytes, |root| protocol::validate_message_view(rev, root, opts).map(drop)),
+                |v| protocol::validate_message_view(rev, v, opts).map(drop),
+            )?
+        }
     };
     Ok(result?)
+}
+
+/// Without `def_name` a call judges a whole message, which has a revision, not an extension.
+fn message_revision(schema: Schema) -> Result<Revision, Failure> {
+    match schema {
+        Schema::Revision(rev) => Ok(rev),
+        Schema::Extension(e) => Err(Failure::Usage(format!(
+            "extension= names a definition's schema, so it needs def_name; to judge a whole message where {} is \
+             negotiated, call validate_message(data, extensions=[{:?}])",
+            e.id(),
+            e.id()
+        ))),
+    }
 }
 
 /// Validates JSON text or Python data against a definition (or, without `def_name`, as an MCP
 /// message, checked against the definition its `method` selects plus the protocol rules).
 #[pyfunction]
-#[pyo3(signature = (data, def_name=None, *, revision=None, strict_formats=false, policy=None))]
+#[pyo3(signature = (data, def_name=None, *, revision=None, extension=None, strict_formats=false, policy=None))]
 fn validate(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
     def_name: Option<&Bound<'_, PyString>>,
     revision: Option<&Bound<'_, PyString>>,
+    extension: Option<&Bound<'_, PyString>>,
     strict_formats: bool,
     policy: Option<&Bound<'_, PyString>>,
 ) -> PyResult<()> {
     let run = || -> Result<(), Failure> {
         let opts = Options { policy: policy_arg(policy)?, strict_formats, ..Options::default() };
-        check(py, data, def_name, revision, opts)
+        check(py, data, def_name, revision, extension, opts)
     };
     run().map_err(|f| f.into_pyerr(py))
 }
 
 /// True when `validate` would return without raising a validation error.
 #[pyfunction]
-#[pyo3(signature = (data, def_name=None, *, revision=None, strict_formats=false, policy=None))]
+#[pyo3(signature = (data, def_name=None, *, revision=None, extension=None, strict_formats=false, policy=None))]
 fn is_valid(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
     def_name: Option<&Bound<'_, PyString>>,
     revision: Option<&Bound<'_, PyString>>,
+    extension: Option<&Bound<'_, PyString>>,
     strict_formats: bool,
     policy: Option<&Bound<'_, PyString>>,
 ) -> PyResult<bool> {
     let run = || -> Result<bool, Failure> {
         let opts = Options { policy: policy_arg(policy)?, strict_formats, ..Options::default() };
-        let rev = revision_arg(revision)?;
+        let schema = schema_arg(revision, extension)?;
         let input = Input::from_data(data)?;
         match def_name {
             Some(name) => {
@@ -149,23 +239,26 @@ fn is_valid(
                     py,
                     &input,
                     |bytes| {
-                        with_tape(bytes, |root| Ok(mcpgen::is_valid_view(rev, name, root, opts))).or_else(|e| {
-                            match unknown_name_first(rev, name, e) {
+                        with_tape(bytes, |root| Ok(schema.is_valid_view(name, root, opts))).or_else(|e| {
+                            match unknown_name_first(schema, name, e) {
                                 DecodeError::Parse(_) => Ok(Some(false)),
                                 e => Err(e),
                             }
                         })
                     },
-                    |v| Ok(mcpgen::is_valid_view(rev, name, v, opts)),
+                    |v| Ok(schema.is_valid_view(name, v, opts)),
                 )??;
-                verdict.ok_or_else(|| Failure::Decode(unknown_definition(rev, name)))
+                verdict.ok_or_else(|| Failure::Decode(schema.unknown_definition(name)))
             }
-            None => with_input(
-                py,
-                &input,
-                |bytes| with_tape(bytes, |root| protocol::validate_message_view(rev, root, opts).map(drop)).is_ok(),
-                |v| protocol::validate_message_view(rev, v, opts).is_ok(),
-            ),
+            None => {
+                let rev = message_revision(schema)?;
+                with_input(
+                    py,
+                    &input,
+                    |bytes| with_tape(bytes, |root| protocol::validate_message_view(rev, root, opts).map(drop)).is_ok(),
+                    |v| protocol::validate_message_view(rev, v, opts).is_ok(),
+                )
+            }
         }
     };
     run().map_err(|f| f.into_pyerr(py))
@@ -173,23 +266,25 @@ fn is_valid(
 
 /// Method-aware validation of a whole message; returns what the message is.
 #[pyfunction]
-#[pyo3(signature = (data, *, revision=None, strict_formats=false, policy=None))]
+#[pyo3(signature = (data, *, revision=None, strict_formats=false, policy=None, extensions=None))]
 fn validate_message<'py>(
     py: Python<'py>,
     data: &Bound<'py, PyAny>,
     revision: Option<&Bound<'py, PyString>>,
     strict_formats: bool,
     policy: Option<&Bound<'py, PyString>>,
+    extensions: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let run = || -> Result<MessageKind, Failure> {
         let opts = Options { policy: policy_arg(policy)?, strict_formats, ..Options::default() };
         let rev = revision_arg(revision)?;
+        let extensions = extensions_arg(extensions)?;
         let input = Input::from_data(data)?;
         let kind = with_input(
             py,
             &input,
-            |bytes| with_tape(bytes, |root| protocol::validate_message_view(rev, root, opts)),
-            |v| protocol::validate_message_view(rev, v, opts),
+            |bytes| with_tape(bytes, |root| protocol::validate_message_view_with(rev, root, opts, &extensions)),
+            |v| protocol::validate_message_view_with(rev, v, opts, &extensions),
         )?;
         Ok(kind?)
     };
@@ -208,9 +303,10 @@ fn decode_text(
     data: &Bound<'_, PyAny>,
     def_name: &Bound<'_, PyString>,
     revision: Option<&Bound<'_, PyString>>,
+    extension: Option<&Bound<'_, PyString>>,
     policy: Option<&Bound<'_, PyString>>,
 ) -> Result<String, Failure> {
-    let rev = revision_arg(revision)?;
+    let schema = schema_arg(revision, extension)?;
     let policy = policy_arg(policy)?;
     let name = str_text(def_name)?;
     let name = &*name;
@@ -219,39 +315,41 @@ fn decode_text(
         py,
         &input,
         |bytes| {
-            with_tape(bytes, |root| mcpgen::decode_view(rev, name, root, policy).map(|d| d.to_json_string()))
-                .map_err(|e| unknown_name_first(rev, name, e))
+            with_tape(bytes, |root| schema.decode_view(name, root, policy))
+                .map_err(|e| unknown_name_first(schema, name, e))
         },
-        |v| mcpgen::decode_view(rev, name, v, policy).map(|d| d.to_json_string()),
+        |v| schema.decode_view(name, v, policy),
     )?;
     Ok(out?)
 }
 
 /// Decodes as a definition under an unknown-key policy and returns plain Python data.
 #[pyfunction]
-#[pyo3(signature = (data, def_name, *, revision=None, policy=None))]
+#[pyo3(signature = (data, def_name, *, revision=None, extension=None, policy=None))]
 fn decode<'py>(
     py: Python<'py>,
     data: &Bound<'py, PyAny>,
     def_name: &Bound<'py, PyString>,
     revision: Option<&Bound<'py, PyString>>,
+    extension: Option<&Bound<'py, PyString>>,
     policy: Option<&Bound<'py, PyString>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let text = decode_text(py, data, def_name, revision, policy).map_err(|f| f.into_pyerr(py))?;
+    let text = decode_text(py, data, def_name, revision, extension, policy).map_err(|f| f.into_pyerr(py))?;
     json_to_py(py, &text)
 }
 
 /// Like `decode`, but returns the decoded value as compact JSON text (number text kept exactly).
 #[pyfunction]
-#[pyo3(signature = (data, def_name, *, revision=None, policy=None))]
+#[pyo3(signature = (data, def_name, *, revision=None, extension=None, policy=None))]
 fn decode_json(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
     def_name: &Bound<'_, PyString>,
     revision: Option<&Bound<'_, PyString>>,
+    extension: Option<&Bound<'_, PyString>>,
     policy: Option<&Bound<'_, PyString>>,
 ) -> PyResult<String> {
-    decode_text(py, data, def_name, revision, policy).map_err(|f| f.into_pyerr(py))
+    decode_text(py, data, def_name, revision, extension, policy).map_err(|f| f.into_pyerr(py))
 }
 
 /// Decodes a result by the method of the request it answers (`resultType` first). With
@@ -300,17 +398,19 @@ fn decode_result<'py>(
 
 /// Server side: decides whether a request (or notification) should be served.
 #[pyfunction]
-#[pyo3(signature = (data, *, supported_versions=None))]
+#[pyo3(signature = (data, *, supported_versions=None, extensions=None))]
 fn check_request<'py>(
     py: Python<'py>,
     data: &Bound<'py, PyAny>,
     supported_versions: Option<Vec<String>>,
+    extensions: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let run = || -> Result<_, Failure> {
         let config = match supported_versions {
             Some(v) => ServerConfig::new(v),
             None => ServerConfig::default(),
-        };
+        }
+        .with_extensions(extensions_arg(extensions)?);
         let bytes = input_bytes(py, &Input::from_data(data)?)?;
         let accepted = py.detach(|| {
             protocol::check_request(&bytes, &config)

@@ -21,20 +21,17 @@ RUNNERS = {
     "tools": "test_tools.py",
     "icons": "test_tools.py",
     "conversations": "test_conversations.py",
+    "ext": "test_vectors.py",
 }
 
 # Vector directories of features the Python package does not bind, with the reason. A new
 # directory in neither table fails the run: it needs a runner or a reason here.
-NOT_BOUND: Dict[str, str] = {
-    # The extension's validators exist in Rust only (mcpgen::ext); the native module's definition
-    # tables are per core revision, so Python cannot judge by extension definition yet.
-    # Run by mcpgen/tests/ext_tasks.rs.
-    "ext": "Python binding has no extension validation yet (mcpgen/tests/ext_tasks.rs runs these)",
-}
+NOT_BOUND: Dict[str, str] = {}
 
 
 def vector_files(sub: str) -> List[Path]:
-    return sorted((VECTORS / sub).glob("*.json"))
+    """The vectors of a directory (`ext/` holds one directory per extension)."""
+    return sorted((VECTORS / sub).rglob("*.json"))
 
 
 def test_every_vector_directory_has_a_runner() -> None:
@@ -205,7 +202,7 @@ def run_operation(v: Dict[str, Any], data: Any) -> Outcome:
     if op == "check_request":
         supported = v.get("supported_versions")
         try:
-            a = mcpgen.check_request(data, supported_versions=supported)
+            a = mcpgen.check_request(data, supported_versions=supported, extensions=v.get("extensions"))
         except mcpgen.ProtocolError as e:
             resp = e.to_response()
             # The rendered response must itself be a JSON-RPC error response.
@@ -224,6 +221,7 @@ def run_operation(v: Dict[str, Any], data: Any) -> Outcome:
                 revision=v["revision"],
                 policy=v.get("policy"),
                 strict_formats=v.get("strict_formats") is True,
+                extensions=v.get("extensions"),
             )
         except mcpgen.ValidationError as e:
             o.message = str(e)
@@ -362,3 +360,53 @@ DATA_OPERATIONS = {"check_request", "validate_message", "check_response", "check
 def test_protocol_vector_from_python_data(path: Path) -> None:
     v = load_vector(path)
     check_expect(run_operation(v, plain(v["input"])), v["expect"])
+
+
+# ---- ext/ -----------------------------------------------------------------------------------
+# As mcpgen/tests/ext_tasks.rs: a valid case validates and decodes back to its input, an invalid
+# one fails with an error at `expect.pointer` / `expect.keyword`; from JSON bytes and from the
+# parsed Python data alike.
+
+
+@pytest.mark.parametrize("path", vector_files("ext"), ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_extension_vector(path: Path) -> None:
+    v = json.loads(path.read_bytes())
+    ext, name, data, expect = v["extension"], v["def"], v["input"], v["expect"]
+    for source in (json.dumps(data).encode(), data):
+        if expect["ok"]:
+            mcpgen.validate(source, name, extension=ext)
+            assert mcpgen.is_valid(source, name, extension=ext)
+            assert json.loads(mcpgen.decode_json(source, name, extension=ext)) == data
+        else:
+            assert not mcpgen.is_valid(source, name, extension=ext)
+            with pytest.raises(mcpgen.ValidationError) as raised:
+                mcpgen.validate(source, name, extension=ext)
+            errors = list(flatten(raised.value.errors))
+            want = {k: expect[k] for k in ("pointer", "keyword") if k in expect}
+            assert any(error_matches(want, e) for e in errors), (want, errors)
+            with pytest.raises(mcpgen.ValidationError):
+                mcpgen.decode(source, name, extension=ext)
+
+
+def test_extension_arguments() -> None:
+    get = {"jsonrpc": "2.0", "id": 1, "method": "tasks/get", "params": {"taskId": "t"}}
+    # The identifier and the short name name the same extension.
+    mcpgen.validate(get, "GetTaskRequest", extension="tasks")
+    mcpgen.validate(get, "GetTaskRequest", extension="io.modelcontextprotocol/tasks")
+    with pytest.raises(mcpgen.UnknownDefinitionError):
+        mcpgen.validate(get, "NoSuchThing", extension="tasks")
+    with pytest.raises(mcpgen.UnknownDefinitionError):
+        mcpgen.is_valid(get, "NoSuchThing", extension="tasks")
+    # The extension's definitions are not the core's.
+    with pytest.raises(mcpgen.UnknownDefinitionError):
+        mcpgen.validate(get, "GetTaskRequest", revision="2026-07-28")
+    for bad in (
+        lambda: mcpgen.validate(get, "GetTaskRequest", extension="io.example/none"),
+        lambda: mcpgen.validate(get, "GetTaskRequest", extension="tasks", revision="2026-07-28"),
+        lambda: mcpgen.validate(get, extension="tasks"),
+        lambda: mcpgen.validate_message(get, extensions=["io.example/none"]),
+        lambda: mcpgen.check_request(get, extensions=["nope"]),
+    ):
+        with pytest.raises(ValueError) as raised:
+            bad()
+        assert not isinstance(raised.value, mcpgen.ValidationError), raised.value

@@ -550,10 +550,17 @@ fn dedup(errors: &mut Vec<ValidationError>) {
 
 /// MSG-9: an unknown method is reported as such.
 pub(crate) fn unknown_method(rev: Revision, method: &str) -> ValidationError {
-    let hint = if is_modern(rev) && LEGACY_ONLY_METHODS.iter().any(|m| method == *m || method.starts_with("tasks/")) {
-        " (it was removed in the per-request-metadata era; see the 2026-07-28 changelog)"
+    let hint = if super::tasks::row(rev, method).is_some() {
+        // A method of a pinned extension layering on this revision: it exists where negotiated.
+        format!(
+            " (a method of the extension `{}`: it exists where a request declares it in its `_meta` client \
+             capabilities, or where the extension is negotiated)",
+            super::tasks::EXTENSION_ID
+        )
+    } else if is_modern(rev) && LEGACY_ONLY_METHODS.iter().any(|m| method == *m || method.starts_with("tasks/")) {
+        " (it was removed in the per-request-metadata era; see the 2026-07-28 changelog)".to_owned()
     } else {
-        ""
+        String::new()
     };
     rule_error("/method".into(), "enum", id::MSG_9, format!("unknown method `{method}` in revision {rev}{hint}"))
 }

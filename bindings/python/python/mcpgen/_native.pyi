@@ -63,12 +63,16 @@ def validate(
     def_name: Optional[str] = None,
     *,
     revision: Optional[str] = None,
+    extension: Optional[str] = None,
     strict_formats: bool = False,
     policy: Optional[Policy] = None,
 ) -> None:
     """Validates JSON text or Python data against the definition ``def_name`` of ``revision``
     (default: the newest); without ``def_name``, as an MCP message checked against the
-    definition its ``method`` (or error) selects plus the protocol rules.
+    definition its ``method`` (or error) selects plus the protocol rules. With ``extension``
+    (an identifier such as ``"io.modelcontextprotocol/tasks"``, or its short name ``"tasks"``;
+    not with ``revision``), ``def_name`` is a definition of that extension's own schema
+    (``"GetTaskRequest"``).
 
     Raises ``ValidationError`` (``ParseError`` for text that is not JSON) listing every error
     with its JSON pointer, schema path, keyword, rule id and message;
@@ -80,6 +84,7 @@ def is_valid(
     def_name: Optional[str] = None,
     *,
     revision: Optional[str] = None,
+    extension: Optional[str] = None,
     strict_formats: bool = False,
     policy: Optional[Policy] = None,
 ) -> bool:
@@ -91,15 +96,20 @@ def validate_message(
     revision: Optional[str] = None,
     strict_formats: bool = False,
     policy: Optional[Policy] = None,
+    extensions: Optional[Sequence[str]] = None,
 ) -> Message:
     """Method-aware validation of a whole JSON-RPC message (what ``validate`` does without
-    ``def_name``); returns its kind, and its method or error code. Rule errors carry rule ids."""
+    ``def_name``); returns its kind, and its method or error code. Rule errors carry rule ids.
+    ``extensions`` names the extensions negotiated: their methods and notifications
+    (``notifications/tasks``) are judged by the extension instead of reported unknown (a
+    request that declares an extension in its own ``_meta`` needs no such argument)."""
 
 def decode(
     data: object,
     def_name: str,
     *,
     revision: Optional[str] = None,
+    extension: Optional[str] = None,
     policy: Optional[Policy] = None,
 ) -> Any:
     """Decodes as ``def_name`` and returns plain Python data (dict, list, str, int, float,
@@ -111,6 +121,7 @@ def decode_json(
     def_name: str,
     *,
     revision: Optional[str] = None,
+    extension: Optional[str] = None,
     policy: Optional[Policy] = None,
 ) -> str:
     """Like ``decode``, but returns compact JSON text with every number's text kept exactly."""
@@ -152,10 +163,17 @@ def decode_result(
     skip_invalid_items: bool,
 ) -> Union[DecodedResult, Tuple[DecodedResult, List[SkippedItem]]]: ...
 
-def check_request(data: object, *, supported_versions: Optional[Sequence[str]] = None) -> AcceptedRequest:
+def check_request(
+    data: object,
+    *,
+    supported_versions: Optional[Sequence[str]] = None,
+    extensions: Optional[Sequence[str]] = None,
+) -> AcceptedRequest:
     """Server side: returns the request to serve, or raises ``ProtocolError`` with the JSON-RPC
     error, HTTP status and rule id to answer with. ``supported_versions`` defaults to every
-    revision of this build. Python data is serialized to JSON first."""
+    revision of this build. ``extensions`` are the extensions the server serves: with
+    ``"io.modelcontextprotocol/tasks"``, ``tasks/*`` are served to requests that declare it and
+    refused -32021 otherwise (TASK-24, TASK-23). Python data is serialized to JSON first."""
 
 def check_response(
     data: object,
