@@ -95,6 +95,7 @@ pub use mcpgen_runtime::{
 };
 pub use mcpgen_schema::*;
 
+pub use by_name::Schema;
 pub use result_options::ResultOptions;
 pub use results::decode_result;
 

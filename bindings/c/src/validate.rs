@@ -3,10 +3,9 @@
 
 use std::ffi::c_char;
 
-use core_api::ext::Extension;
 use core_api::json::Tape;
 use core_api::protocol::{self, MessageKind};
-use core_api::{Options, Revision};
+use core_api::{Options, Revision, Schema};
 
 use crate::context::{context, Context};
 use crate::{
@@ -18,24 +17,35 @@ use crate::{
 /// runs (no error details are built); with one, the core collects every error.
 fn validate_def(
     opts: Options,
-    rev: Revision,
+    schema: Schema,
     name: &str,
     json: &[u8],
     want_details: bool,
 ) -> Result<Status, ErrorObject> {
     if want_details {
-        return core_api::validate(rev, name, json, opts).map(|()| Status::Ok).map_err(ErrorObject::decode);
+        return schema.validate(name, json, opts).map(|()| Status::Ok).map_err(ErrorObject::decode);
     }
-    core_api::definition(rev, name).map_err(ErrorObject::decode)?;
-    let verdict = Tape::with_parsed(json, |tape| core_api::is_valid_view(rev, name, &tape.root(), opts));
+    schema.definition(name).map_err(ErrorObject::decode)?;
+    let verdict = Tape::with_parsed(json, |tape| schema.is_valid_view(name, &tape.root(), opts));
     match verdict.map_err(|e| ErrorObject::decode(e.into()))? {
         Some(true) => Ok(Status::Ok),
         Some(false) => Err(ErrorObject::verdict(Status::Invalid)),
-        None => Err(ErrorObject::call(
-            Status::UnknownDefinition,
-            format!("revision {rev} has no definition named `{name}`"),
-        )),
+        None => Err(ErrorObject::decode(core_api::DecodeError::unknown_definition(schema.label(), name))),
     }
+}
+
+/// Decodes and re-encodes into the caller's out-parameters.
+fn decode_def(
+    ctx: *const Context,
+    schema: Schema,
+    name: &str,
+    json: &[u8],
+    json_out: *mut *mut c_char,
+    json_len_out: *mut usize,
+) -> Result<Status, ErrorObject> {
+    let decoded = schema.decode(name, json, context(ctx).opts.policy).map_err(ErrorObject::decode)?;
+    give_json(decoded.to_json_string(), json_out, json_len_out);
+    Ok(Status::Ok)
 }
 
 #[no_mangle]
@@ -52,7 +62,7 @@ pub unsafe extern "C" fn mcpgen_validate(
         let rev = revision(revision_code)?;
         let name = input_str(def, def_len, "def")?;
         let json = input(json, json_len, "json")?;
-        validate_def(context(ctx).opts, rev, name, json, !error_out.is_null())
+        validate_def(context(ctx).opts, rev.into(), name, json, !error_out.is_null())
     })
 }
 
@@ -67,31 +77,8 @@ pub unsafe extern "C" fn mcpgen_validate_id(
     boundary(error_out, || {
         let (rev, name) = definition(def)?;
         let json = input(json, json_len, "json")?;
-        validate_def(context(ctx).opts, rev, unnul(name), json, !error_out.is_null())
+        validate_def(context(ctx).opts, rev.into(), unnul(name), json, !error_out.is_null())
     })
-}
-
-/// Validation against a definition of an extension's schema: as [`validate_def`].
-fn validate_ext_def(
-    opts: Options,
-    ext: Extension,
-    name: &str,
-    json: &[u8],
-    want_details: bool,
-) -> Result<Status, ErrorObject> {
-    if want_details {
-        return core_api::ext::validate(ext, name, json, opts).map(|()| Status::Ok).map_err(ErrorObject::decode);
-    }
-    core_api::ext::definition(ext, name).map_err(ErrorObject::decode)?;
-    let verdict = Tape::with_parsed(json, |tape| core_api::ext::is_valid_view(ext, name, &tape.root(), opts));
-    match verdict.map_err(|e| ErrorObject::decode(e.into()))? {
-        Some(true) => Ok(Status::Ok),
-        Some(false) => Err(ErrorObject::verdict(Status::Invalid)),
-        None => Err(ErrorObject::call(
-            Status::UnknownDefinition,
-            format!("extension {} has no definition named `{name}`", ext.id()),
-        )),
-    }
 }
 
 #[no_mangle]
@@ -108,7 +95,7 @@ pub unsafe extern "C" fn mcpgen_validate_extension(
         let ext = extension(extension_code)?;
         let name = input_str(def, def_len, "def")?;
         let json = input(json, json_len, "json")?;
-        validate_ext_def(context(ctx).opts, ext, name, json, !error_out.is_null())
+        validate_def(context(ctx).opts, ext.into(), name, json, !error_out.is_null())
     })
 }
 
@@ -131,9 +118,7 @@ pub unsafe extern "C" fn mcpgen_decode_extension(
         let ext = extension(extension_code)?;
         let name = input_str(def, def_len, "def")?;
         let json = input(json, json_len, "json")?;
-        let decoded = core_api::ext::decode(ext, name, json, context(ctx).opts.policy).map_err(ErrorObject::decode)?;
-        give_json(decoded.to_json_string(), json_out, json_len_out);
-        Ok(Status::Ok)
+        decode_def(ctx, ext.into(), name, json, json_out, json_len_out)
     })
 }
 
@@ -208,9 +193,7 @@ pub unsafe extern "C" fn mcpgen_decode(
         let rev = revision(revision_code)?;
         let name = input_str(def, def_len, "def")?;
         let json = input(json, json_len, "json")?;
-        let decoded = core_api::decode(rev, name, json, context(ctx).opts.policy).map_err(ErrorObject::decode)?;
-        give_json(decoded.to_json_string(), json_out, json_len_out);
-        Ok(Status::Ok)
+        decode_def(ctx, rev.into(), name, json, json_out, json_len_out)
     })
 }
 
@@ -230,10 +213,7 @@ pub unsafe extern "C" fn mcpgen_decode_id(
         required(json_out, "json_out")?;
         let (rev, name) = definition(def)?;
         let json = input(json, json_len, "json")?;
-        let decoded =
-            core_api::decode(rev, unnul(name), json, context(ctx).opts.policy).map_err(ErrorObject::decode)?;
-        give_json(decoded.to_json_string(), json_out, json_len_out);
-        Ok(Status::Ok)
+        decode_def(ctx, rev.into(), unnul(name), json, json_out, json_len_out)
     })
 }
 

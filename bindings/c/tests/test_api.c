@@ -569,6 +569,32 @@ static int any_entry(const mcpgen_error *err, mcpgen_status (*get)(const mcpgen_
     return 0;
 }
 
+/* `expect.pointer` / `keyword` / `rule` (vectors/README.md): some entry of `err` carries each
+ * one given. Returns 0 with the reason in `why` when one does not. */
+static int expected_entries(const mcpgen_error *err, mcpgen_status st, js_span expect, char *why, size_t why_len) {
+    static const struct {
+        const char *field;
+        mcpgen_status (*get)(const mcpgen_error *, size_t, mcpgen_str *);
+    } fields[] = {{"pointer", mcpgen_error_pointer}, {"keyword", mcpgen_error_keyword}, {"rule", mcpgen_error_rule}};
+    size_t f, slen;
+    js_span want;
+    char *s;
+    mcpgen_str t = {"", 0};
+    mcpgen_error_text(err, &t);
+    for (f = 0; f < sizeof fields / sizeof *fields; f++) {
+        if (!js_get(expect, fields[f].field, &want)) continue;
+        s = js_string(want, &slen);
+        if (!s || !any_entry(err, fields[f].get, s, slen)) {
+            free(s);
+            snprintf(why, why_len, "expected %s %.*s, got %s:\n%s", fields[f].field, (int)want.n, want.p,
+                     mcpgen_status_name(st), t.ptr);
+            return 0;
+        }
+        free(s);
+    }
+    return 1;
+}
+
 /* Does entry `i`'s field equal the pattern's member `field` (absent: yes; null: empty)? */
 static int entry_field_is(const mcpgen_error *err, size_t i, mcpgen_status (*get)(const mcpgen_error *, size_t, mcpgen_str *),
                           js_span pattern, const char *field) {
@@ -763,22 +789,9 @@ static int run_vector(mcpgen_context *const *by_policy, const char *text, size_t
         mcpgen_error_text(err, &t);
         FAIL("expected success, got %s:\n%s", mcpgen_status_name(st), t.ptr);
     } else {
-        static const struct {
-            const char *field;
-            mcpgen_status (*get)(const mcpgen_error *, size_t, mcpgen_str *);
-        } fields[] = {{"pointer", mcpgen_error_pointer}, {"keyword", mcpgen_error_keyword}, {"rule", mcpgen_error_rule}};
-        size_t f;
         mcpgen_str t = {"", 0};
         mcpgen_error_text(err, &t);
-        for (f = 0; f < sizeof fields / sizeof *fields; f++) {
-            if (!js_get(expect, fields[f].field, &want)) continue;
-            s = js_string(want, &slen);
-            if (!s || !any_entry(err, fields[f].get, s, slen)) {
-                free(s);
-                FAIL("expected %s %.*s, got %s:\n%s", fields[f].field, (int)want.n, want.p, mcpgen_status_name(st), t.ptr);
-            }
-            free(s);
-        }
+        if (!expected_entries(err, st, expect, why, why_len)) goto done;
         if (js_get(expect, "errors", &want)) {
             const char *cur = NULL;
             js_span k, pattern;
@@ -904,9 +917,9 @@ static void test_decode_vectors(const char *vectors) {
 /* One case: `extension` (identifier), `def`, `input`, `expect.ok`; a valid input decodes and
  * re-encodes equal, an invalid one fails with an error at `expect.pointer` / `expect.keyword`. */
 static int run_ext_vector(void *user, js_span root, char *why, size_t why_len) {
-    js_span v, input, expect, want;
-    char *id = NULL, *def = NULL, *out = NULL, *s;
-    size_t id_len = 0, out_len = 0, slen;
+    js_span v, input, expect;
+    char *id = NULL, *def = NULL, *out = NULL;
+    size_t id_len = 0, out_len = 0;
     mcpgen_extension ext = MCPGEN_EXTENSION_NONE;
     mcpgen_error *err = NULL;
     mcpgen_status st, dst;
@@ -939,24 +952,9 @@ static int run_ext_vector(void *user, js_span root, char *why, size_t why_len) {
         if (dst != MCPGEN_OK) FAIL("valid but does not decode: %s", mcpgen_status_name(dst));
         if (!js_equal(js_value((js_span){out, out_len}), input)) FAIL("re-encodes as %s", out);
     } else {
-        static const struct {
-            const char *field;
-            mcpgen_status (*get)(const mcpgen_error *, size_t, mcpgen_str *);
-        } fields[] = {{"pointer", mcpgen_error_pointer}, {"keyword", mcpgen_error_keyword}};
-        size_t f;
-        mcpgen_str t = {"", 0};
         if (st == MCPGEN_OK) FAIL("expected invalid as %s, but it passed", def);
         if (dst == MCPGEN_OK) FAIL("invalid, but it decodes: %s", out);
-        mcpgen_error_text(err, &t);
-        for (f = 0; f < sizeof fields / sizeof *fields; f++) {
-            if (!js_get(expect, fields[f].field, &want)) continue;
-            s = js_string(want, &slen);
-            if (!s || !any_entry(err, fields[f].get, s, slen)) {
-                free(s);
-                FAIL("expected %s %.*s, got %s:\n%s", fields[f].field, (int)want.n, want.p, mcpgen_status_name(st), t.ptr);
-            }
-            free(s);
-        }
+        if (!expected_entries(err, st, expect, why, why_len)) goto done;
     }
     ok = 1;
 done:

@@ -20,7 +20,7 @@ use std::sync::OnceLock;
 use mcpgen::ext::Extension;
 use mcpgen::json::{Tape, TapeView};
 use mcpgen::protocol::{self, CheckedResponse, Era, MessageKind, ServerConfig};
-use mcpgen::{DecodeError, Options, Policy, Revision};
+use mcpgen::{DecodeError, Options, Policy, Revision, Schema};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
@@ -57,52 +57,6 @@ pub(crate) fn policy_arg(policy: Option<&Bound<'_, PyString>>) -> Result<Policy,
     match policy {
         None => Ok(Policy::Lossless),
         Some(p) => str_text(p)?.parse::<Policy>().map_err(|e| Failure::Usage(e.to_string())),
-    }
-}
-
-/// Whose definitions a by-name call reads: a revision's, or an extension's own schema
-/// (`extension=`; the two are exclusive).
-#[derive(Clone, Copy)]
-enum Schema {
-    Revision(Revision),
-    Extension(Extension),
-}
-
-impl Schema {
-    fn definition(self, name: &str) -> Result<(), DecodeError> {
-        match self {
-            Schema::Revision(r) => mcpgen::definition(r, name).map(drop),
-            Schema::Extension(e) => mcpgen::ext::definition(e, name).map(drop),
-        }
-    }
-    fn validate_view<'v, V: mcpgen::JsonView<'v>>(self, name: &str, v: &V, opts: Options) -> Result<(), DecodeError> {
-        match self {
-            Schema::Revision(r) => mcpgen::validate_view(r, name, v, opts),
-            Schema::Extension(e) => mcpgen::ext::validate_view(e, name, v, opts),
-        }
-    }
-    fn is_valid_view<'v, V: mcpgen::JsonView<'v>>(self, name: &str, v: &V, opts: Options) -> Option<bool> {
-        match self {
-            Schema::Revision(r) => mcpgen::is_valid_view(r, name, v, opts),
-            Schema::Extension(e) => mcpgen::ext::is_valid_view(e, name, v, opts),
-        }
-    }
-    fn decode_view<'v, V: mcpgen::JsonView<'v>>(
-        self,
-        name: &str,
-        v: &V,
-        policy: Policy,
-    ) -> Result<String, DecodeError> {
-        match self {
-            Schema::Revision(r) => mcpgen::decode_view(r, name, v, policy).map(|d| d.to_json_string()),
-            Schema::Extension(e) => mcpgen::ext::decode_view(e, name, v, policy).map(|d| d.to_json_string()),
-        }
-    }
-    fn unknown_definition(self, name: &str) -> DecodeError {
-        match self {
-            Schema::Revision(r) => DecodeError::unknown_definition(r.as_str(), name),
-            Schema::Extension(e) => DecodeError::unknown_definition(e.module_name(), name),
-        }
     }
 }
 
@@ -248,7 +202,7 @@ fn is_valid(
                     },
                     |v| Ok(schema.is_valid_view(name, v, opts)),
                 )??;
-                verdict.ok_or_else(|| Failure::Decode(schema.unknown_definition(name)))
+                verdict.ok_or_else(|| Failure::Decode(DecodeError::unknown_definition(schema.label(), name)))
             }
             None => {
                 let rev = message_revision(schema)?;
@@ -315,10 +269,10 @@ fn decode_text(
         py,
         &input,
         |bytes| {
-            with_tape(bytes, |root| schema.decode_view(name, root, policy))
+            with_tape(bytes, |root| schema.decode_view(name, root, policy).map(|d| d.to_json_string()))
                 .map_err(|e| unknown_name_first(schema, name, e))
         },
-        |v| schema.decode_view(name, v, policy),
+        |v| schema.decode_view(name, v, policy).map(|d| d.to_json_string()),
     )?;
     Ok(out?)
 }
