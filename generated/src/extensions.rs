@@ -103,8 +103,9 @@ impl Extension {
         }
     }
     #[doc(hidden)]
-    /// Validates any view against definition `name` of the extension; `None` for an
-    /// unknown name. Use `mcpgen::ext::validate` / `validate_view`.
+    /// Validates any [`JsonView`](crate::json::JsonView) against definition `name` of the extension's schema;
+    /// `None` for an unknown name. Generic over the view, for bindings that bring their own.
+    /// Use `mcpgen::ext::validate_view` / `mcpgen::ext::decode_view`.
     pub fn validate_view<'v, V: crate::json::JsonView<'v>>(
         self,
         name: &str,
@@ -118,7 +119,7 @@ impl Extension {
         }
     }
     #[doc(hidden)]
-    /// Builds definition `name` from a view its validator accepted.
+    /// Builds definition `name` of the extension's schema from a view its validator accepted.
     #[allow(clippy::type_complexity)]
     pub fn build_view<'v, V: crate::json::JsonView<'v>>(
         self,

@@ -127,8 +127,9 @@ impl Revision {
         }
     }
     #[doc(hidden)]
-    /// Validates any [`JsonView`](crate::json::JsonView) against definition `name`; `None` for an unknown
-    /// name. Generic over the view, for bindings that bring their own (Python objects).
+    /// Validates any [`JsonView`](crate::json::JsonView) against definition `name` of the revision;
+    /// `None` for an unknown name. Generic over the view, for bindings that bring their own.
+    /// Use `mcpgen::validate_view` / `mcpgen::decode_view`.
     pub fn validate_view<'v, V: crate::json::JsonView<'v>>(
         self,
         name: &str,
@@ -150,8 +151,7 @@ impl Revision {
         }
     }
     #[doc(hidden)]
-    /// Builds definition `name` from a view its validator accepted (see each revision's
-    /// `build_view`).
+    /// Builds definition `name` of the revision from a view its validator accepted.
     #[allow(clippy::type_complexity)]
     pub fn build_view<'v, V: crate::json::JsonView<'v>>(
         self,

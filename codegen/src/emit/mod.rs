@@ -491,6 +491,42 @@ fn schema_crate_manifest(revisions: &[ir::Module], exts: &[(&ExtensionInput, &Ex
     s
 }
 
+/// The `validate_view` / `build_view` dispatch methods of the `Revision` and `Extension` enums,
+/// one signature for both (`mcpgen`'s by-name code reads either through one trait). `owner`
+/// names what the definitions belong to in the docs; `api` is the public call to use instead.
+fn view_dispatch(owner: &str, api: &str, vview: &TokenStream, bview: &TokenStream) -> TokenStream {
+    let vdoc = [
+        format!(" Validates any [`JsonView`](crate::json::JsonView) against definition `name` of the {owner};"),
+        " `None` for an unknown name. Generic over the view, for bindings that bring their own.".to_owned(),
+        format!(" Use {api}."),
+    ];
+    let bdoc = format!(" Builds definition `name` of the {owner} from a view its validator accepted.");
+    quote! {
+        #[doc(hidden)]
+        #(#[doc = #vdoc])*
+        pub fn validate_view<'v, V: crate::json::JsonView<'v>>(
+            self,
+            name: &str,
+            v: &V,
+            p: &crate::validate::Path<'_>,
+            cx: &mut crate::validate::Cx,
+        ) -> ::std::option::Option<bool> {
+            match self { #vview }
+        }
+        #[doc(hidden)]
+        #[doc = #bdoc]
+        #[allow(clippy::type_complexity)]
+        pub fn build_view<'v, V: crate::json::JsonView<'v>>(
+            self,
+            name: &str,
+            v: &V,
+            b: &crate::decode::Builder,
+        ) -> ::std::option::Option<::std::option::Option<::std::boxed::Box<dyn crate::decode::AnyDecoded>>> {
+            match self { #bview }
+        }
+    }
+}
+
 fn revisions_index(revisions: &[ir::Module]) -> TokenStream {
     let mut variants = TokenStream::new();
     let mut pushes = TokenStream::new();
@@ -551,6 +587,7 @@ fn revisions_index(revisions: &[ir::Module]) -> TokenStream {
         generic_shape
             .extend(quote! { #[cfg(feature = #feature)] Revision::#variant => &crate::#module::GENERIC_RESULT_SHAPE, });
     }
+    let view_dispatch = view_dispatch("revision", "`mcpgen::validate_view` / `mcpgen::decode_view`", &vview, &bview);
     quote! {
         /// A schema revision compiled into this build (each behind its cargo feature).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -595,30 +632,7 @@ fn revisions_index(revisions: &[ir::Module]) -> TokenStream {
             pub fn schema_sha256(self) -> &'static str {
                 match self { #shas }
             }
-            #[doc(hidden)]
-            /// Validates any [`JsonView`](crate::json::JsonView) against definition `name`; `None` for an unknown
-            /// name. Generic over the view, for bindings that bring their own (Python objects).
-            pub fn validate_view<'v, V: crate::json::JsonView<'v>>(
-                self,
-                name: &str,
-                v: &V,
-                p: &crate::validate::Path<'_>,
-                cx: &mut crate::validate::Cx,
-            ) -> ::std::option::Option<bool> {
-                match self { #vview }
-            }
-            #[doc(hidden)]
-            /// Builds definition `name` from a view its validator accepted (see each revision's
-            /// `build_view`).
-            #[allow(clippy::type_complexity)]
-            pub fn build_view<'v, V: crate::json::JsonView<'v>>(
-                self,
-                name: &str,
-                v: &V,
-                b: &crate::decode::Builder,
-            ) -> ::std::option::Option<::std::option::Option<::std::boxed::Box<dyn crate::decode::AnyDecoded>>> {
-                match self { #bview }
-            }
+            #view_dispatch
             #[doc(hidden)]
             /// Decodes a result by the request it answers: `resultType` first, then the method
             /// and task augmentation ([`Revision::result_definition`]), on any JSON view. Use
@@ -749,6 +763,12 @@ fn extensions_index(exts: &[(&ExtensionInput, &ExtInfo)]) -> TokenStream {
         a("res_def"),
         a("shapes"),
     );
+    let view_dispatch = view_dispatch(
+        "extension's schema",
+        "`mcpgen::ext::validate_view` / `mcpgen::ext::decode_view`",
+        &vview,
+        &bview,
+    );
     quote! {
         /// A pinned MCP extension compiled into this build (each behind its cargo feature
         /// `ext-<name>` and the feature of the revision it layers on).
@@ -795,29 +815,7 @@ fn extensions_index(exts: &[(&ExtensionInput, &ExtInfo)]) -> TokenStream {
             pub fn method_names(self) -> &'static [&'static str] { match self { #ext_methods } }
             /// sha256 of the extension's `schema.json`.
             pub fn schema_sha256(self) -> &'static str { match self { #sha } }
-            #[doc(hidden)]
-            /// Validates any view against definition `name` of the extension; `None` for an
-            /// unknown name. Use `mcpgen::ext::validate` / `validate_view`.
-            pub fn validate_view<'v, V: crate::json::JsonView<'v>>(
-                self,
-                name: &str,
-                v: &V,
-                p: &crate::validate::Path<'_>,
-                cx: &mut crate::validate::Cx,
-            ) -> ::std::option::Option<bool> {
-                match self { #vview }
-            }
-            #[doc(hidden)]
-            /// Builds definition `name` from a view its validator accepted.
-            #[allow(clippy::type_complexity)]
-            pub fn build_view<'v, V: crate::json::JsonView<'v>>(
-                self,
-                name: &str,
-                v: &V,
-                b: &crate::decode::Builder,
-            ) -> ::std::option::Option<::std::option::Option<::std::boxed::Box<dyn crate::decode::AnyDecoded>>> {
-                match self { #bview }
-            }
+            #view_dispatch
             /// The definition a result answering `req` (a request of the extension's methods)
             /// is checked against, by the extension's method table.
             pub fn result_definition<'v, V: crate::json::JsonView<'v>>(
