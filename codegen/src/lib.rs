@@ -54,6 +54,11 @@ pub struct ExtensionInput {
     pub name: String,
     /// The core revision the extension layers on (`2026-07-28`); must be pinned.
     pub layers_on: String,
+    /// Who sends each of the extension's methods, from its normative text (`[extension.directions]`
+    /// in `schema/sources.toml`): an extension schema has no direction unions. Every method the
+    /// extension adds must be in one list (both: either side may send it).
+    pub client_to_server: Vec<String>,
+    pub server_to_client: Vec<String>,
     /// The schema and its errata ledger (`revision` is `ext-<name>`; `c_code` and
     /// `diff_report_from` are unused).
     pub input: RevisionInput,

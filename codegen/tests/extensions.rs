@@ -58,6 +58,8 @@ fn ext(schema: &Value, errata: &str) -> ExtensionInput {
         id: "example.org/things".into(),
         name: "things".into(),
         layers_on: "2099-01-01".into(),
+        client_to_server: vec!["things/get".into()],
+        server_to_client: Vec::new(),
         input: RevisionInput { c_code: Some(1), ..input("ext-things", schema, errata) },
     }
 }
@@ -170,4 +172,27 @@ fn an_extension_needs_its_c_code() {
     let py = files.get("bindings/python/python/mcpgen/ext_things/__init__.py").unwrap();
     assert!(py.contains("EXTENSION_ID = \"example.org/things\""), "{py}");
     assert!(py.contains("Status: _te.TypeAlias = _t.Literal[\"on\", \"off\"]"), "{py}");
+}
+
+/// `[extension.directions]`: the pinned senders land in the method rows; a method left without
+/// one, or a pinned name the extension does not add, is refused (an upstream rename is noticed).
+#[test]
+fn directions_come_from_the_pin_and_cover_every_method() {
+    let files = generate(&ext(&ext_schema(result_copy()), EMPTY)).unwrap();
+    let methods = files.get("generated/src/ext_things/methods.rs").unwrap();
+    assert!(methods.contains("Direction::ClientToServer"), "{methods}");
+    assert!(!methods.contains("Direction::Unspecified"), "{methods}");
+    let both = ExtensionInput { server_to_client: vec!["things/get".into()], ..ext(&ext_schema(result_copy()), EMPTY) };
+    let methods = generate(&both).unwrap().get("generated/src/ext_things/methods.rs").unwrap().to_owned();
+    assert!(methods.contains("Direction::Both"), "{methods}");
+
+    let none = ExtensionInput { client_to_server: Vec::new(), ..ext(&ext_schema(result_copy()), EMPTY) };
+    let err = generate(&none).unwrap_err();
+    assert!(err.contains("`things/get`") && err.contains("has no direction"), "{err}");
+    let stale = ExtensionInput {
+        client_to_server: vec!["things/get".into(), "things/gone".into()],
+        ..ext(&ext_schema(result_copy()), EMPTY)
+    };
+    let err = generate(&stale).unwrap_err();
+    assert!(err.contains("`things/gone`") && err.contains("not a method the extension"), "{err}");
 }

@@ -134,6 +134,8 @@ pub(crate) fn load_ext_inputs(root: &Path, exts: &[pins::ExtPin]) -> Result<Vec<
                 id: ext.id.clone(),
                 name: ext.name.clone(),
                 layers_on: ext.layers_on.clone(),
+                client_to_server: ext.directions.client_to_server.clone(),
+                server_to_client: ext.directions.server_to_client.clone(),
                 input: RevisionInput {
                     revision: ext.key(),
                     schema,

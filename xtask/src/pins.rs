@@ -41,6 +41,22 @@ pub struct ExtPin {
     pub c_code: Option<u32>,
     /// The pinned files; one must be `schema.json`.
     pub file: Vec<ExtFile>,
+    /// Who sends each method the extension adds (its schema has no direction unions).
+    #[serde(default)]
+    pub directions: ExtDirections,
+}
+
+/// `[extension.directions]`: the senders of the extension's methods, as its normative text says.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExtDirections {
+    /// Where the text says so (`tasks.md#…`).
+    #[serde(default)]
+    pub source: String,
+    #[serde(default)]
+    pub client_to_server: Vec<String>,
+    #[serde(default)]
+    pub server_to_client: Vec<String>,
 }
 
 /// One pinned file of an extension.
@@ -93,6 +109,12 @@ pub fn load_extensions(root: &Path) -> Result<Vec<ExtPin>> {
         }
         if !DIALECTS.contains(&ext.dialect.as_str()) {
             errors.push(format!("{at}: dialect must be one of {DIALECTS:?}, got {:?}", ext.dialect));
+        }
+        let d = &ext.directions;
+        if (!d.client_to_server.is_empty() || !d.server_to_client.is_empty()) && d.source.trim().is_empty() {
+            errors.push(format!(
+                "{at}: [extension.directions] needs `source`: where the extension's text says who sends each method"
+            ));
         }
         if ext.mirror_dir.split('/').any(|seg| seg.is_empty() || seg == "." || seg == "..") {
             errors.push(format!("{at}: mirror_dir {:?} must be a plain relative path", ext.mirror_dir));

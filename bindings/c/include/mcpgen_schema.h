@@ -1223,7 +1223,7 @@ enum mcpgen_defs_2026_07_28 {
 #define MCPGEN_METHOD_NOTIFICATIONS_ROOTS_LIST_CHANGED "notifications/roots/list_changed"
 /** Notification, server to client; revisions 2026-07-28. */
 #define MCPGEN_METHOD_NOTIFICATIONS_SUBSCRIPTIONS_ACKNOWLEDGED "notifications/subscriptions/acknowledged"
-/** Notification; revisions extension io.modelcontextprotocol/tasks. */
+/** Notification, server to client; revisions extension io.modelcontextprotocol/tasks. */
 #define MCPGEN_METHOD_NOTIFICATIONS_TASKS "notifications/tasks"
 /** Notification, either direction; revisions 2025-11-25. */
 #define MCPGEN_METHOD_NOTIFICATIONS_TASKS_STATUS "notifications/tasks/status"
@@ -1261,7 +1261,7 @@ enum mcpgen_defs_2026_07_28 {
 #define MCPGEN_METHOD_TASKS_LIST "tasks/list"
 /** Request, either direction; revisions 2025-11-25. */
 #define MCPGEN_METHOD_TASKS_RESULT "tasks/result"
-/** Request; revisions extension io.modelcontextprotocol/tasks. */
+/** Request, client to server; revisions extension io.modelcontextprotocol/tasks. */
 #define MCPGEN_METHOD_TASKS_UPDATE "tasks/update"
 /** Request, client to server; revisions 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28. */
 #define MCPGEN_METHOD_TOOLS_CALL "tools/call"

@@ -20,7 +20,7 @@ pub static METHODS: &[crate::methods::MethodInfo] = &[
     crate::methods::MethodInfo {
         method: "tasks/cancel",
         kind: crate::methods::MethodKind::Request,
-        direction: crate::methods::Direction::Unspecified,
+        direction: crate::methods::Direction::ClientToServer,
         request_def: "CancelTaskRequest",
         params_type: Some("CancelTaskRequestParams"),
         params_required: true,
@@ -31,7 +31,7 @@ pub static METHODS: &[crate::methods::MethodInfo] = &[
     crate::methods::MethodInfo {
         method: "tasks/get",
         kind: crate::methods::MethodKind::Request,
-        direction: crate::methods::Direction::Unspecified,
+        direction: crate::methods::Direction::ClientToServer,
         request_def: "GetTaskRequest",
         params_type: Some("GetTaskRequestParams"),
         params_required: true,
@@ -42,7 +42,7 @@ pub static METHODS: &[crate::methods::MethodInfo] = &[
     crate::methods::MethodInfo {
         method: "notifications/tasks",
         kind: crate::methods::MethodKind::Notification,
-        direction: crate::methods::Direction::Unspecified,
+        direction: crate::methods::Direction::ServerToClient,
         request_def: "TaskStatusNotification",
         params_type: Some("TaskStatusNotificationParams2"),
         params_required: true,
@@ -53,7 +53,7 @@ pub static METHODS: &[crate::methods::MethodInfo] = &[
     crate::methods::MethodInfo {
         method: "tasks/update",
         kind: crate::methods::MethodKind::Request,
-        direction: crate::methods::Direction::Unspecified,
+        direction: crate::methods::Direction::ClientToServer,
         request_def: "UpdateTaskRequest",
         params_type: Some("UpdateTaskRequestParams"),
         params_required: true,
