@@ -84,12 +84,14 @@ fn check_request_sets_aside_malformed_input_responses_of_tasks_update() {
     let config = ServerConfig::new(["2026-07-28"]).with_extensions([tasks()]);
     let update = |responses: &str| {
         let rest = format!(r#","taskId":"t1","inputResponses":{responses}"#);
-        check_request(request(8, "tasks/update", DECLARING, &rest).as_bytes(), &config)
+        request(8, "tasks/update", DECLARING, &rest)
     };
-    let ok = update(r#"{"unknown-key":{"ignored":true},"name":{"action":"accept","content":{"n":"x"}}}"#).unwrap();
+    let body = update(r#"{"unknown-key":{"ignored":true},"name":{"action":"accept","content":{"n":"x"}}}"#);
+    let ok = check_request(body.as_bytes(), &config).unwrap();
     assert_eq!(ok.set_aside_input_responses, ["unknown-key"]);
-    assert!(update(r#"{"name":{"action":"accept"}}"#).unwrap().set_aside_input_responses.is_empty());
-    let e = update(r#"[]"#).unwrap_err();
+    let body = update(r#"{"name":{"action":"accept"}}"#);
+    assert!(check_request(body.as_bytes(), &config).unwrap().set_aside_input_responses.is_empty());
+    let e = check_request(update("[]").as_bytes(), &config).unwrap_err();
     assert_eq!((e.code, e.http_status), (-32602, 200));
     let e = check_request(request(9, "tasks/update", DECLARING, r#","inputResponses":{"k":1}"#).as_bytes(), &config)
         .unwrap_err();

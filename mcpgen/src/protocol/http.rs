@@ -133,7 +133,7 @@ pub(crate) fn check_params<'h>(
         let arguments = v.get("params").and_then(|p| p.get("arguments"));
         for b in bindings {
             let name = b.header_name();
-            let expected = match arguments.clone().map(|a| param_value(b, a)).transpose() {
+            let expected = match arguments.map(|a| param_value(b, a)).transpose() {
                 Ok(e) => e.flatten(),
                 Err(e) => {
                     return Err(mismatch(

@@ -392,7 +392,7 @@ impl Server {
         v: &Value,
         headers: &[(String, String)],
         bytes: &[u8],
-    ) -> Result<(), mcpgen::protocol::ProtocolError> {
+    ) -> Result<(), Box<mcpgen::protocol::ProtocolError>> {
         if v["method"] != "tools/call" {
             return Ok(());
         }
@@ -401,7 +401,7 @@ impl Server {
         // A tool whose annotations are invalid has no usable bindings (XHDR-6: clients drop it).
         let Ok(bindings) = mcpgen::http::header_bindings(&entry.spec["tool"]["inputSchema"]) else { return Ok(()) };
         let pairs = headers.iter().map(|(k, v)| (k.as_str(), v.as_str()));
-        mcpgen::protocol::check_param_headers(pairs, &bindings, bytes)
+        mcpgen::protocol::check_param_headers(pairs, &bindings, bytes).map_err(Box::new)
     }
 
     fn forget(&self, key: &str) {
