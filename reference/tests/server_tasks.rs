@@ -351,3 +351,23 @@ async fn mrtr_rounds_resolve_before_the_task_is_created() {
     assert_eq!(done["result"]["content"][0]["text"], "Hello, Alice!");
     assert_eq!(p.findings(), Vec::<String>::new());
 }
+
+/// The self-check is live on task traffic: a fixture task whose input request is malformed
+/// (`message` must be a string) is reported when `tasks/get` shows it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_self_check_faults_a_malformed_task_state() {
+    use mcpgen_reference::server::fixtures::{Fixtures, FIXTURES_JSON};
+    use mcpgen_reference::server::state::StateSigner;
+    let mut spec: Value = serde_json::from_str(FIXTURES_JSON).unwrap();
+    spec["tools"].as_array_mut().unwrap().push(json!({
+        "tool": {"name": "bad_input_task", "inputSchema": {"type": "object"}},
+        "behavior": "task", "taskSupport": "required", "eras": ["modern"],
+        "job": {"kind": "input", "inputs": {"k": {"method": "elicitation/create", "params": {"message": 5, "requestedSchema": {"type": "object", "properties": {}}}}}},
+        "result": {"content": []}
+    }));
+    let fixtures = Fixtures::parse(&spec.to_string()).unwrap();
+    let p = start_with(Server::with_fixtures(fixtures, StateSigner::random(), true)).await;
+    let t = p.tool(1, "bad_input_task", json!({}), tasks_caps()).await.result()["taskId"].as_str().unwrap().to_owned();
+    p.poll_until(&t, |t| t["status"] == "input_required").await;
+    assert!(!p.findings().is_empty(), "the malformed inputRequests went unnoticed");
+}

@@ -10,7 +10,11 @@
 //!    `initialize` opens a session, a modern request (`_meta`) is served statelessly under its
 //!    `_meta` version, and every refusal comes back with the code, data and HTTP status the
 //!    spec requires.
-//! 3. [`Server::handle`](dispatch) serves the method from the fixture set; the messages it
+//!    On HTTP, a modern `tools/call` of a tool with `x-mcp-header` bindings then goes through
+//!    `mcpgen::protocol::check_param_headers` (its `Mcp-Param-*` headers against the
+//!    arguments, -32020 with HTTP 400).
+//! 3. [`Server::handle`](dispatch) serves the method from the fixture set (task tools and
+//!    `tasks/*` in [`task_jobs`], over the table in [`tasks`]); the messages it
 //!    sends on the way (progress, logs, legacy sampling/elicitation requests) and the final
 //!    response travel as [`Frame`]s; the transport writes them as JSON or as an SSE stream.
 //! 4. Modern results are stamped (`resultType`, `serverInfo` in `_meta`, caching hints).
