@@ -40,8 +40,7 @@ async fn a_tool_that_needs_a_task_is_called_as_one_and_its_input_requests_answer
     let result = result.unwrap();
     let text = result["content"][0]["text"].as_str().unwrap();
     assert!(text.starts_with("Deleted f.txt"), "{text}");
-    // An optional-task tool runs synchronously for a call that does not declare the extension:
-    // its JSON-RPC error is the call's.
+    // A task that fails ends the call with the task's JSON-RPC error.
     let failed = session.request("tools/call", json!({"name": "protocol_error_job", "arguments": {}})).await;
     assert!(matches!(failed, Err(ClientError::Remote { code: -32603, .. })), "{failed:?}");
     let check = session.close().await;
