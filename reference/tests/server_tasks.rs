@@ -371,3 +371,23 @@ async fn the_self_check_faults_a_malformed_task_state() {
     p.poll_until(&t, |t| t["status"] == "input_required").await;
     assert!(!p.findings().is_empty(), "the malformed inputRequests went unnoticed");
 }
+
+/// The HTTP transport's periodic sweep drops expired tasks (and stops their jobs) even when
+/// nobody asks for them again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn expired_tasks_are_swept_without_being_looked_up() {
+    use mcpgen_reference::server::session::TableLimits;
+    let tables = TableLimits { session_idle_timeout: Duration::from_millis(40), ..TableLimits::default() };
+    let limits = TaskLimits { ttl: Duration::from_millis(200), ..TaskLimits::default() };
+    let p = start_with(Server::new(true).with_limits(tables).with_task_limits(limits)).await;
+    for id in 1..=3 {
+        assert_eq!(
+            p.tool(id, "slow_compute", json!({"seconds": 60}), tasks_caps()).await.result()["resultType"],
+            "task"
+        );
+    }
+    assert_eq!(p.server.tasks().len(), 3);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(p.server.tasks().len(), 0, "the sweep dropped the expired tasks");
+    assert_eq!(p.findings(), Vec::<String>::new());
+}
