@@ -71,15 +71,19 @@ impl Server {
             "input" => {
                 let requests = render(&job["inputs"], &cx).as_object().cloned().unwrap_or_default();
                 let keys: Vec<String> = requests.keys().cloned().collect();
-                if task.ask(requests) {
+                if !task.ask(requests) {
+                    // Too many requests, or a key used before (TASK-17/18): the job cannot go
+                    // on (a task already terminal stays as it is, see `Task::finish`).
+                    Outcome::Failed(RpcError::new(-32603, "the task's input requests cannot be issued"))
+                } else {
                     self.notify_task(&task);
-                }
-                match task.answers(&keys).await {
-                    Some(answers) => {
-                        cx["answers"] = Value::Object(answers);
-                        Outcome::Completed(render(&entry.spec["result"], &cx))
+                    match task.answers(&keys).await {
+                        Some(answers) => {
+                            cx["answers"] = Value::Object(answers);
+                            Outcome::Completed(render(&entry.spec["result"], &cx))
+                        }
+                        None => Outcome::Cancelled,
                     }
-                    None => Outcome::Cancelled,
                 }
             }
             _ => {

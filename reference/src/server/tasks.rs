@@ -443,4 +443,15 @@ mod tests {
         assert_eq!(t.status(), Status::Working);
         assert!(!t.ask(ask("a")), "a key answered once is never issued again");
     }
+
+    #[test]
+    fn a_task_holds_at_most_max_input_requests() {
+        let tasks = Tasks::new(TaskLimits::default());
+        let t = tasks.create().unwrap();
+        let many: Map<String, Value> = (0..=MAX_INPUT_REQUESTS).map(|i| (format!("k{i}"), json!({}))).collect();
+        assert!(!t.ask(many));
+        assert_eq!(t.status(), Status::Working, "nothing was parked");
+        let enough: Map<String, Value> = (0..MAX_INPUT_REQUESTS).map(|i| (format!("k{i}"), json!({}))).collect();
+        assert!(t.ask(enough));
+    }
 }
