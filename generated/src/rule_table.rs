@@ -1167,7 +1167,7 @@ pub static RULES: [Rule; 302] = [
         level: Level::Must,
         summary: "A server refuses (400, -32020) a request whose needed standard headers are absent, contain invalid characters or differ from the body.",
         source: "basic/transports/streamable-http",
-        enforcement: Enforcement::Enforced("protocol::check_http_headers for MCP-Protocol-Version, Mcp-Method and Mcp-Name (-32020, HTTP 400); custom Mcp-Param-* headers are not checked"),
+        enforcement: Enforcement::Enforced("protocol::check_http_headers for MCP-Protocol-Version, Mcp-Method and Mcp-Name (-32020, HTTP 400); custom Mcp-Param-* headers are protocol::check_param_headers' (XHDR-9)"),
     },
     Rule {
         id: "HTTP-12",
@@ -1265,7 +1265,7 @@ pub static RULES: [Rule; 302] = [
         level: Level::Must,
         summary: "A server decodes sentinel values, then refuses (400, -32020) a mirrored header that is invalid, differs from the argument, or is missing for a non-null argument.",
         source: "basic/transports/streamable-http",
-        enforcement: Enforcement::NotEnforced("HTTP layer"),
+        enforcement: Enforcement::Enforced("`mcpgen::protocol::check_param_headers` (-32020, HTTP 400); the reference server runs it on every `tools/call`"),
     },
     Rule {
         id: "XHDR-10",

@@ -415,37 +415,45 @@ pub fn param_headers<'v>(
 ) -> Result<Vec<(String, String)>, ParamHeaderError> {
     let mut out = Vec::new();
     for b in bindings {
-        let mut at = Some(arguments.clone());
-        for key in &b.path {
-            at = at.and_then(|v| v.get(key));
+        if let Some(text) = param_value(b, arguments.clone())? {
+            out.push((b.header_name(), encode_header_value(&text).into_owned()));
         }
-        let Some(value) = at.filter(|v| v.kind() != Kind::Null) else { continue };
-        let wrong =
-            || ParamHeaderError::WrongType { header: b.header.clone(), expected: b.kind, found: json_text(&value) };
-        let text = match (b.kind, value.kind()) {
-            (HeaderValueKind::String, Kind::String) => value.as_str().unwrap_or_default().into_owned(),
-            (HeaderValueKind::Boolean, Kind::Bool) => value.as_bool().unwrap_or_default().to_string(),
-            (HeaderValueKind::Integer, Kind::Number) => {
-                let Some(n) = value.to_number() else { return Err(wrong()) };
-                let int = n
-                    .as_i64()
-                    .or_else(|| Some(n.as_f64()).filter(|f| f.fract() == 0.0 && f.abs() < 1e19).map(|f| f as i64));
-                match int {
-                    Some(i) if i.abs() <= MAX_HEADER_INTEGER => i.to_string(),
-                    Some(_) => {
-                        return Err(ParamHeaderError::OutOfRange { header: b.header.clone(), value: n.to_string() })
-                    }
-                    None if n.as_u64().is_some() => {
-                        return Err(ParamHeaderError::OutOfRange { header: b.header.clone(), value: n.to_string() })
-                    }
-                    None => return Err(wrong()),
-                }
-            }
-            _ => return Err(wrong()),
-        };
-        out.push((b.header_name(), encode_header_value(&text).into_owned()));
     }
     Ok(out)
+}
+
+/// XHDR-7: the text the argument bound by `b` mirrors, before encoding; `None` when the
+/// argument is absent or `null` (no header).
+pub(crate) fn param_value<'v>(
+    b: &HeaderBinding,
+    arguments: impl JsonView<'v>,
+) -> Result<Option<String>, ParamHeaderError> {
+    let mut at = Some(arguments);
+    for key in &b.path {
+        at = at.and_then(|v| v.get(key));
+    }
+    let Some(value) = at.filter(|v| v.kind() != Kind::Null) else { return Ok(None) };
+    let wrong = || ParamHeaderError::WrongType { header: b.header.clone(), expected: b.kind, found: json_text(&value) };
+    let text = match (b.kind, value.kind()) {
+        (HeaderValueKind::String, Kind::String) => value.as_str().unwrap_or_default().into_owned(),
+        (HeaderValueKind::Boolean, Kind::Bool) => value.as_bool().unwrap_or_default().to_string(),
+        (HeaderValueKind::Integer, Kind::Number) => {
+            let Some(n) = value.to_number() else { return Err(wrong()) };
+            let int = n
+                .as_i64()
+                .or_else(|| Some(n.as_f64()).filter(|f| f.fract() == 0.0 && f.abs() < 1e19).map(|f| f as i64));
+            match int {
+                Some(i) if i.abs() <= MAX_HEADER_INTEGER => i.to_string(),
+                Some(_) => return Err(ParamHeaderError::OutOfRange { header: b.header.clone(), value: n.to_string() }),
+                None if n.as_u64().is_some() => {
+                    return Err(ParamHeaderError::OutOfRange { header: b.header.clone(), value: n.to_string() })
+                }
+                None => return Err(wrong()),
+            }
+        }
+        _ => return Err(wrong()),
+    };
+    Ok(Some(text))
 }
 
 #[cfg(test)]

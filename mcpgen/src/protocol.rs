@@ -131,6 +131,11 @@ pub struct AcceptedRequest {
     /// one of that extension's types, `mcpgen::ext::tasks::GetTaskRequest`), `None` for the
     /// revision's own methods.
     pub extension: Option<crate::ext::Extension>,
+    /// `tasks/update` only: the `inputResponses` keys whose value fails the schema, set aside
+    /// (left out of `request`) rather than refused. Each names the request it answers, which
+    /// only the server holding the task knows: the handler refuses one for an outstanding key
+    /// (-32602) and ignores the others, as the extension says for keys not outstanding (TASK-19).
+    pub set_aside_input_responses: Vec<String>,
 }
 
 /// Why a server must refuse a request: everything needed for the reply.
@@ -252,7 +257,7 @@ pub fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<AcceptedRequ
 /// [`crate::http::standard_headers`] writes for a name that is not header-safe (XHDR-8/9); a
 /// sentinel that does not hold Base64 of UTF-8, or a plain value with a byte that is not
 /// visible ASCII, is refused. A body that is not JSON or not a modern request passes: it is
-/// [`check_request`]'s to judge. Custom `Mcp-Param-*` headers are not checked.
+/// [`check_request`]'s to judge. Custom `Mcp-Param-*` headers are [`check_param_headers`]'s.
 ///
 /// ```
 /// let body = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{
@@ -267,6 +272,31 @@ pub fn check_http_headers<'h>(
     body: &[u8],
 ) -> Result<(), ProtocolError> {
     http::check(headers, body)
+}
+
+/// Streamable HTTP, server side (XHDR-9): the `Mcp-Param-*` headers of a modern `tools/call`
+/// against its arguments, for the called tool's `bindings` ([`crate::http::header_bindings`]
+/// of its `inputSchema`). Each header's value is decoded (the Base64 sentinel, XHDR-8) and
+/// must equal the argument as [`crate::http::param_headers`] writes it; a header that cannot
+/// be decoded, differs, is missing for a present non-null argument, or is sent for an absent
+/// one is -32020 HeaderMismatch with HTTP 400 and rule XHDR-9. A body that is not a
+/// `tools/call` passes. Run it after [`check_http_headers`] and [`check_request`].
+///
+/// ```
+/// use serde_json::json;
+/// let schema = json!({"type": "object", "properties": {"region": {"type": "string", "x-mcp-header": "Region"}}});
+/// let bindings = mcpgen::http::header_bindings(&schema).unwrap();
+/// let body = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"region":"eu"}}}"#;
+/// assert!(mcpgen::protocol::check_param_headers([("Mcp-Param-Region", "eu")], &bindings, body).is_ok());
+/// let e = mcpgen::protocol::check_param_headers([], &bindings, body).unwrap_err();
+/// assert_eq!((e.code, e.http_status, e.rule), (-32020, 400, "XHDR-9"));
+/// ```
+pub fn check_param_headers<'h>(
+    headers: impl IntoIterator<Item = (&'h str, &'h str)>,
+    bindings: &[crate::http::HeaderBinding],
+    body: &[u8],
+) -> Result<(), ProtocolError> {
+    http::check_params(headers, bindings, body)
 }
 
 /// -32021 (ERR-9, META-9, HTTP 400): the handler needs a client capability that this request's

@@ -76,6 +76,28 @@ fn check_request_serves_tasks_only_where_configured_and_declared() {
     assert!(check_request(listen(PLAIN).as_bytes(), &ServerConfig::new(["2026-07-28"])).is_ok());
 }
 
+/// TASK-19: an `inputResponses` entry is judged against the request its key names, which only
+/// the server holding the task knows: entries that fail the schema are set aside, not refused;
+/// anything else wrong with the params still is.
+#[test]
+fn check_request_sets_aside_malformed_input_responses_of_tasks_update() {
+    let config = ServerConfig::new(["2026-07-28"]).with_extensions([tasks()]);
+    let update = |responses: &str| {
+        let rest = format!(r#","taskId":"t1","inputResponses":{responses}"#);
+        request(8, "tasks/update", DECLARING, &rest)
+    };
+    let body = update(r#"{"unknown-key":{"ignored":true},"name":{"action":"accept","content":{"n":"x"}}}"#);
+    let ok = check_request(body.as_bytes(), &config).unwrap();
+    assert_eq!(ok.set_aside_input_responses, ["unknown-key"]);
+    let body = update(r#"{"name":{"action":"accept"}}"#);
+    assert!(check_request(body.as_bytes(), &config).unwrap().set_aside_input_responses.is_empty());
+    let e = check_request(update("[]").as_bytes(), &config).unwrap_err();
+    assert_eq!((e.code, e.http_status), (-32602, 200));
+    let e = check_request(request(9, "tasks/update", DECLARING, r#","inputResponses":{"k":1}"#).as_bytes(), &config)
+        .unwrap_err();
+    assert_eq!(e.code, -32602, "a missing taskId is still refused");
+}
+
 #[test]
 fn validate_message_knows_tasks_only_where_negotiated() {
     let opts = Options::default();

@@ -35,6 +35,21 @@ class Skip(Exception):
     """An operation not attempted, with the reason."""
 
 
+def needs_tasks(e: BaseException) -> bool:
+    """A -32021 naming the Tasks extension (TASK-4): the extension has no per-tool declaration,
+    so a tool that needs a task says so when called."""
+    err = getattr(e, "error", None)
+    code = getattr(e, "code", None)
+    if code is None:
+        code = getattr(err, "code", None)
+    data = getattr(e, "data", None)
+    if data is None:
+        data = getattr(err, "data", None)
+    if code != -32021 or not isinstance(data, dict):
+        return False
+    return "io.modelcontextprotocol/tasks" in (data.get("requiredCapabilities") or {}).get("extensions", {})
+
+
 async def op(name: str, target: Optional[str], fn: Callable[[], Awaitable[Any]]) -> Any:
     """Runs one operation and reports it (a tool result with isError is `tool_error`, never ok)."""
     try:
@@ -199,7 +214,12 @@ async def main() -> None:
             async def call(tool: types.Tool = tool) -> Any:
                 if tool.execution is not None and tool.execution.task_support == "required":
                     raise Skip("the tool requires task-augmented execution; this driver does not run tasks")
-                return await client.call_tool(tool.name, sample_arguments(tool.input_schema))
+                try:
+                    return await client.call_tool(tool.name, sample_arguments(tool.input_schema))
+                except Exception as e:  # noqa: BLE001 - re-raised unless it is the Tasks refusal
+                    if needs_tasks(e):
+                        raise Skip("the tool needs the Tasks extension (-32021); this driver does not run tasks")
+                    raise
 
             await op("tools/call", tool.name, call)
 

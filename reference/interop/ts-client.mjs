@@ -140,7 +140,16 @@ async function main() {
       if (tool.execution?.taskSupport === 'required') {
         return { skipped: 'the tool requires task-augmented execution; this driver does not run tasks' };
       }
-      return client.callTool({ name: tool.name, arguments: sampleArguments(tool.inputSchema) });
+      try {
+        return await client.callTool({ name: tool.name, arguments: sampleArguments(tool.inputSchema) });
+      } catch (e) {
+        // The Tasks extension has no per-tool declaration: a tool that needs a task says so with
+        // -32021 naming the extension (TASK-4), which this driver does not declare.
+        if (e?.code === -32021 && e?.data?.requiredCapabilities?.extensions?.['io.modelcontextprotocol/tasks']) {
+          return { skipped: 'the tool needs the Tasks extension (-32021); this driver does not run tasks' };
+        }
+        throw e;
+      }
     });
   }
 

@@ -7,8 +7,10 @@
 //! 3. Runs `conformance server --requirements R` for each revision and the client leg (every
 //!    scored non-`auth/*` client scenario of R, `conformance client --command <client>`).
 //!    Node runs with `--import loopback.mjs`, so the suite's mock servers bind 127.0.0.1.
-//! 4. Prints the scored pass counts per set and fails below 100 %, or when the server's
-//!    self-check (mcpgen's conversation checker on every message it sent) found anything.
+//! 4. Prints the pass counts per set, scored and unscored (the scenarios the suite runs beyond
+//!    the requirement set: extensions such as Tasks, pending ones), and fails on any failure of
+//!    either, or when the server's self-check (mcpgen's conversation checker on every message it
+//!    sent) found anything.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -138,9 +140,8 @@ pub fn run(root: &Path) -> Result<()> {
             println!("    not run: {m}");
         }
     }
-    // Scenarios the suite ran beyond the requirement set: reported, not yet failing the run
-    // (the reference server does not implement the Tasks extension or the `Mcp-Param-*`
-    // checks yet, issue 22 item 4).
+    // Scenarios the suite ran beyond the requirement set (extensions, pending ones): they fail
+    // the run too (a skipped scenario counts as passed by the suite's own summary).
     for s in &unscored_scores {
         println!("{}: {}/{} unscored scenarios pass", s.set, s.passed.len(), s.total());
         for f in &s.failed {
@@ -152,10 +153,26 @@ pub fn run(root: &Path) -> Result<()> {
         stderr_path.display()
     );
     println!("conformance took {:.1?}", start.elapsed());
+    let problems = verdict(&scores, &unscored_scores, findings, &stderr_path);
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("; "))
+    }
+}
+
+/// Why the run fails: a scored set below 100 %, any unscored scenario that failed, or
+/// self-check findings. Empty when the run passes.
+fn verdict(scores: &[Score], unscored: &[Score], findings: usize, stderr_path: &Path) -> Vec<String> {
     let short: Vec<&str> = scores.iter().filter(|s| !s.complete()).map(|s| s.set.as_str()).collect();
     let mut problems = Vec::new();
     if !short.is_empty() {
         problems.push(format!("below 100 % of scored scenarios: {}", short.join(", ")));
+    }
+    let unscored_failed: Vec<String> =
+        unscored.iter().flat_map(|s| s.failed.iter().map(move |f| format!("{} {f}", s.set))).collect();
+    if !unscored_failed.is_empty() {
+        problems.push(format!("unscored scenarios failed: {}", unscored_failed.join(", ")));
     }
     if findings > 0 {
         problems.push(format!(
@@ -163,11 +180,7 @@ pub fn run(root: &Path) -> Result<()> {
             stderr_path.display()
         ));
     }
-    if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(problems.join("; "))
-    }
+    problems
 }
 
 /// Stops the server however the run ends.
@@ -378,5 +391,18 @@ mod tests {
         assert_eq!(summary(failed), [("initialize".to_owned(), false)]);
         // No verdict line (the client crashed the suite): no result, so the scenario is missing.
         assert!(summary("Starting scenario: initialize\n").is_empty());
+    }
+
+    #[test]
+    fn an_unscored_failure_fails_the_run() {
+        let out = "=== SUMMARY ===\n✓ ping: 1 passed\n✗ tasks-get: 0 passed, 1 failed\n";
+        let scored = ["ping".to_owned()];
+        let s = score("server x", &scored, &summary(out));
+        let u = unscored("server x", &scored, &summary(out));
+        let problems = verdict(&[s], &[u], 0, Path::new("x"));
+        assert_eq!(problems, ["unscored scenarios failed: server x tasks-get"]);
+        let clean = "=== SUMMARY ===\n✓ ping: 1 passed\n✓ tasks-get: 1 passed\n";
+        let (s, u) = (score("server x", &scored, &summary(clean)), unscored("server x", &scored, &summary(clean)));
+        assert!(verdict(&[s], &[u], 0, Path::new("x")).is_empty());
     }
 }

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 use crate::error_codes;
-use crate::http::{decode_header_value, name_param};
+use crate::http::{decode_header_value, name_param, param_value, HeaderBinding};
 use crate::json::{JsonView, Tape, Value};
 use crate::rules::id;
 
@@ -109,9 +109,82 @@ pub(crate) fn check<'h>(
     outcome
 }
 
+/// XHDR-9, server side: the `Mcp-Param-*` headers of a `tools/call` against the arguments of
+/// its body, for the tool's `bindings` ([`crate::http::header_bindings`] of its
+/// `inputSchema`). A body that is not a `tools/call` passes.
+pub(crate) fn check_params<'h>(
+    headers: impl IntoIterator<Item = (&'h str, &'h str)>,
+    bindings: &[HeaderBinding],
+    body: &[u8],
+) -> Result<(), ProtocolError> {
+    let headers: Vec<(&str, &str)> = headers.into_iter().collect();
+    let header = |name: &str| {
+        headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.trim_matches([' ', '\t']))
+    };
+    let Ok(outcome) = Tape::with_parsed(body, |tape| {
+        let v = tape.root();
+        if !v.get("method").is_some_and(|m| m.str_eq("tools/call")) {
+            return Ok(());
+        }
+        let id = match read_id(&v) {
+            IdRead::Valid(id) => Some(id),
+            _ => None,
+        };
+        let arguments = v.get("params").and_then(|p| p.get("arguments"));
+        for b in bindings {
+            let name = b.header_name();
+            let expected = match arguments.map(|a| param_value(b, a)).transpose() {
+                Ok(e) => e.flatten(),
+                Err(e) => {
+                    return Err(mismatch(
+                        id,
+                        id::XHDR_9,
+                        format!("Header mismatch: {name} cannot mirror the argument: {e}"),
+                    ))
+                }
+            };
+            let path = b.path.join(".");
+            match (expected, header(&name)) {
+                (None, None) => {}
+                (None, Some(h)) => {
+                    return Err(mismatch(
+                        id,
+                        id::XHDR_9,
+                        format!("Header mismatch: {name} `{h}` is sent but the argument `{path}` is absent or null"),
+                    ))
+                }
+                (Some(want), None) => {
+                    return Err(mismatch(
+                        id,
+                        id::XHDR_9,
+                        format!("Header mismatch: the {name} header is missing (the argument `{path}` is `{want}`)"),
+                    ))
+                }
+                (Some(want), Some(h)) => match decode_header_value(h) {
+                    Err(e) => {
+                        return Err(mismatch(id, id::XHDR_9, format!("Header mismatch: {name} cannot be read: {e}")))
+                    }
+                    Ok(got) if got != want => {
+                        return Err(mismatch(
+                            id,
+                            id::XHDR_9,
+                            format!("Header mismatch: {name} `{h}` differs from the argument `{path}` `{want}`"),
+                        ))
+                    }
+                    Ok(_) => {}
+                },
+            }
+        }
+        Ok(())
+    }) else {
+        return Ok(());
+    };
+    outcome
+}
+
 #[cfg(test)]
 mod tests {
-    use super::check;
+    use super::{check, check_params};
 
     const BODY: &[u8] = br#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo",
         "_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
@@ -172,5 +245,41 @@ mod tests {
     fn legacy_and_unparseable_bodies_are_left_to_check_request() {
         assert_eq!(rule(&[], br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#), None);
         assert_eq!(rule(&[], b"{not json"), None);
+    }
+
+    const CALL: &[u8] = br#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"lookup",
+        "arguments":{"region":"Hello","count":3},
+        "_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+
+    fn param_rule(headers: &[(&str, &str)]) -> Option<&'static str> {
+        let schema = serde_json::json!({"type": "object", "properties": {
+            "region": {"type": "string", "x-mcp-header": "Region"},
+            "count": {"type": "integer", "x-mcp-header": "Count"},
+            "note": {"type": "string", "x-mcp-header": "Note"}}});
+        let bindings = crate::http::header_bindings(&schema).unwrap();
+        check_params(headers.iter().copied(), &bindings, CALL).err().map(|e| {
+            assert_eq!((e.code, e.http_status, e.id.is_some()), (-32020, 400, true));
+            e.rule
+        })
+    }
+
+    /// XHDR-9: decoded sentinel values compare with the argument; invalid Base64, a differing
+    /// value, a missing header for a present argument, or a header for an absent one: -32020.
+    #[test]
+    fn param_headers_must_mirror_the_arguments() {
+        assert_eq!(param_rule(&[("mcp-param-region", "Hello"), ("Mcp-Param-Count", " 3 ")]), None);
+        assert_eq!(param_rule(&[("Mcp-Param-Region", "=?base64?SGVsbG8=?="), ("Mcp-Param-Count", "3")]), None);
+        for bad in [
+            vec![("Mcp-Param-Count", "3")],
+            vec![("Mcp-Param-Region", "=?base64?SGVsbG8?="), ("Mcp-Param-Count", "3")],
+            vec![("Mcp-Param-Region", "=?base64?SGVs!!!bG8=?="), ("Mcp-Param-Count", "3")],
+            vec![("Mcp-Param-Region", "hello"), ("Mcp-Param-Count", "3")],
+            vec![("Mcp-Param-Region", "Hello"), ("Mcp-Param-Count", "4")],
+            vec![("Mcp-Param-Region", "Hello"), ("Mcp-Param-Count", "3"), ("Mcp-Param-Note", "x")],
+        ] {
+            assert_eq!(param_rule(&bad), Some("XHDR-9"), "{bad:?}");
+        }
+        // Not a tools/call: nothing to mirror.
+        assert!(check_params([].into_iter(), &[], br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#).is_ok());
     }
 }

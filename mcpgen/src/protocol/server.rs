@@ -107,9 +107,15 @@ fn decode_request<'v, V: JsonView<'v>>(
         return Err(invalid_params(info.method, errors, id, refused_status));
     }
     match rev.build_view(info.request_def, v, &crate::decode::Builder::new(opts)) {
-        Some(Some(request)) => {
-            Ok(AcceptedRequest { revision: rev, method: info.method.to_owned(), id, legacy, request, extension: None })
-        }
+        Some(Some(request)) => Ok(AcceptedRequest {
+            revision: rev,
+            method: info.method.to_owned(),
+            id,
+            legacy,
+            request,
+            extension: None,
+            set_aside_input_responses: Vec::new(),
+        }),
         _ => Err(refuse(
             error_codes::INTERNAL_ERROR,
             format!("Internal error: `{}` validated but could not be built", info.request_def),
@@ -301,6 +307,21 @@ pub(crate) fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<Accep
     decode_request(rev, info, &v, Some(id), false, 200)
 }
 
+/// The `inputResponses` keys every error is inside (`/params/inputResponses/<key>/…`), or
+/// `None` when an error is elsewhere.
+fn input_response_keys(errors: &[ValidationError]) -> Option<Vec<String>> {
+    let mut keys: Vec<String> = Vec::new();
+    for e in errors {
+        let rest = e.pointer.strip_prefix("/params/inputResponses/")?;
+        let token = rest.split('/').next().unwrap_or(rest);
+        let key = crate::json::pointer::unescape(token).into_owned();
+        if !keys.contains(&key) {
+            keys.push(key);
+        }
+    }
+    Some(keys)
+}
+
 /// Whether the configuration serves the Tasks extension.
 fn tasks_configured(config: &ServerConfig) -> bool {
     super::tasks::extension().is_some_and(|t| config.extensions.contains(&t))
@@ -316,11 +337,42 @@ fn decode_ext_request<'v, V: JsonView<'v>>(
     let opts = Options::decoding(Policy::Lossless);
     let mut errors = Vec::new();
     super::tasks::validate_message_of_row(info, v, v.get("params").as_ref(), opts, &mut errors);
+    // `tasks/update`: an `inputResponses` entry is judged against the request its key names,
+    // which only the server holding the task knows; one for a key that is not outstanding is
+    // ignored (TASK-19). Entries that fail the schema are set aside, not refused here.
+    let mut set_aside = Vec::new();
+    let mut without = None;
+    if !errors.is_empty() && info.method == "tasks/update" {
+        if let Some(keys) = input_response_keys(&errors) {
+            let mut m = v.to_value();
+            if let Value::Object(msg) = &mut m {
+                if let Some(Value::Object(params)) = msg.get_mut("params") {
+                    if let Some(Value::Object(responses)) = params.get_mut("inputResponses") {
+                        for k in &keys {
+                            while responses.remove(k).is_some() {}
+                        }
+                    }
+                }
+            }
+            let mut again = Vec::new();
+            let stripped = &m;
+            super::tasks::validate_message_of_row(info, &stripped, stripped.get("params").as_ref(), opts, &mut again);
+            if again.is_empty() {
+                errors.clear();
+                set_aside = keys;
+                without = Some(m);
+            }
+        }
+    }
     if !errors.is_empty() {
         return Err(invalid_params(info.method, errors, Some(id), 200));
     }
     let ext = super::tasks::extension();
-    match ext.map(|e| crate::ext::decode_view(e, info.request_def, v, Policy::Lossless)) {
+    let built = match &without {
+        Some(m) => ext.map(|e| crate::ext::decode_view(e, info.request_def, &m, Policy::Lossless)),
+        None => ext.map(|e| crate::ext::decode_view(e, info.request_def, v, Policy::Lossless)),
+    };
+    match built {
         Some(Ok(request)) => Ok(AcceptedRequest {
             revision: rev,
             method: info.method.to_owned(),
@@ -328,6 +380,7 @@ fn decode_ext_request<'v, V: JsonView<'v>>(
             legacy: false,
             request,
             extension: ext,
+            set_aside_input_responses: set_aside,
         }),
         _ => Err(refuse(
             error_codes::INTERNAL_ERROR,
@@ -383,6 +436,7 @@ fn check_notification<'v, V: JsonView<'v>>(
             legacy: false,
             request,
             extension: None,
+            set_aside_input_responses: Vec::new(),
         }),
         _ => Err(refuse(
             error_codes::INTERNAL_ERROR,

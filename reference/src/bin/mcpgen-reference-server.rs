@@ -8,6 +8,7 @@ use std::time::Duration;
 use clap::Parser;
 use mcpgen_reference::server::http::{self, HttpLimits};
 use mcpgen_reference::server::session::{self, TableLimits};
+use mcpgen_reference::server::tasks::{self, TaskLimits};
 use mcpgen_reference::server::{stdio, Server};
 
 /// A dual-era MCP server (2025-11-25 sessions and 2026-07-28 stateless requests on one
@@ -41,6 +42,14 @@ struct Args {
     /// Open `subscriptions/listen` streams at once; one more gets HTTP 503 (-32603 on stdio).
     #[arg(long, value_name = "N", default_value_t = session::DEFAULT_MAX_LISTENERS, value_parser = positive)]
     max_listeners: usize,
+    /// Tasks (Tasks extension) kept at once. At the cap expired tasks are dropped first; when
+    /// none is expired a `tools/call` that would create a task gets -32603 (HTTP 503).
+    #[arg(long, value_name = "N", default_value_t = tasks::DEFAULT_MAX_TASKS, value_parser = positive)]
+    max_tasks: usize,
+    /// A task is kept this long after its creation (its `ttlMs`); then it is dropped, its job
+    /// stopped, and its id gets -32602.
+    #[arg(long, value_name = "SECONDS", default_value_t = Seconds(tasks::DEFAULT_TASK_TTL))]
+    task_ttl: Seconds,
     /// HTTP connections served at once; at the cap new connections wait (in the listen
     /// backlog) until one closes.
     #[arg(long, value_name = "N", default_value_t = http::DEFAULT_MAX_CONNECTIONS,
@@ -98,7 +107,8 @@ async fn main() -> ExitCode {
         body_timeout: args.body_timeout.0,
         max_connections: args.max_connections,
     };
-    let server = Arc::new(Server::new(args.self_check).with_limits(tables));
+    let task_limits = TaskLimits { max_tasks: args.max_tasks, ttl: args.task_ttl.0 };
+    let server = Arc::new(Server::new(args.self_check).with_limits(tables).with_task_limits(task_limits));
     let outcome = if args.stdio {
         stdio::serve(server).await.map_err(|e| e.to_string())
     } else {

@@ -3,7 +3,7 @@
 
 use mcpgen::conversation::{Conversation, Sender};
 use mcpgen::methods::ResultFor;
-use mcpgen::protocol::{check_response_for, CheckedResponse, ResponseError};
+use mcpgen::protocol::{check_response_for, check_response_with_options, CheckedResponse, ResponseError};
 use mcpgen::Revision;
 
 /// The findings of one connection, printed on stderr as they come.
@@ -73,6 +73,27 @@ impl SelfCheck {
             for detail in e.errors.iter().skip(1) {
                 self.record(format!("  also: {detail}"));
             }
+        }
+        checked
+    }
+
+    /// A response to a modern request that declared the Tasks extension: judged with the
+    /// extension negotiated (a `CreateTaskResult` for `tools/call`, `tasks/*` results by status,
+    /// a `tasks/get` task's `result` as a `tools/call` result).
+    pub fn response_with_tasks(
+        &mut self,
+        bytes: &[u8],
+        method: &str,
+        revision: Revision,
+    ) -> Result<CheckedResponse, ResponseError> {
+        let tasks: Vec<mcpgen::ext::Extension> = mcpgen::protocol::tasks::extension().into_iter().collect();
+        let mut options = mcpgen::ResultOptions::method(method).negotiated(&tasks);
+        if method == "tasks/get" {
+            options = options.task_of("tools/call");
+        }
+        let checked = check_response_with_options(bytes, &options, revision);
+        if let Err(e) = &checked {
+            self.record(format!("response to {method} under {revision} (Tasks extension declared): {e}"));
         }
         checked
     }

@@ -38,6 +38,8 @@ pub enum ClientError {
     Remote {
         code: i64,
         message: String,
+        /// The error's `data` (a -32021's `requiredCapabilities`, …).
+        data: Option<Value>,
     },
     /// A response stream ended without the response, after this many reconnections.
     StreamEnded {
@@ -82,7 +84,7 @@ impl std::fmt::Display for ClientError {
             ClientError::Http(e) => write!(f, "HTTP: {e}"),
             ClientError::Status { status, body } => write!(f, "HTTP {status}: {body}"),
             ClientError::Sse(e) => write!(f, "SSE: {e}"),
-            ClientError::Remote { code, message } => write!(f, "the server answered error {code}: {message}"),
+            ClientError::Remote { code, message, .. } => write!(f, "the server answered error {code}: {message}"),
             ClientError::StreamEnded { id, reconnects } => {
                 write!(f, "the stream of request {id} ended without its response ({reconnects} reconnections)")
             }

@@ -198,6 +198,9 @@ pub struct Session {
     bindings: HashMap<String, Vec<HeaderBinding>>,
     /// The server's capabilities (`initialize` or `server/discover`).
     pub server_capabilities: Value,
+    /// Declare the Tasks extension in the next modern requests' `_meta` (a tool that needs a
+    /// task, and the `tasks/*` requests that follow it).
+    declaring_tasks: bool,
 }
 
 fn client_info() -> Value {
@@ -253,6 +256,7 @@ impl Session {
             next_id: 1,
             bindings: HashMap::new(),
             server_capabilities: json!({}),
+            declaring_tasks: false,
         };
         match start {
             Start::Legacy(v) => s.initialize(&v).await?,
@@ -457,8 +461,91 @@ impl Session {
     pub async fn request(&mut self, method: &str, params: Value) -> Result<Value, ClientError> {
         match self.era {
             SessionEra::Legacy(_) => self.request_legacy(method, params).await,
+            SessionEra::Modern(_) if method == "tools/call" => self.call_tool_modern(params).await,
             SessionEra::Modern(_) => self.request_modern(method, params).await,
         }
+    }
+
+    /// Whether the server declared the Tasks extension in `server/discover`.
+    pub fn server_offers_tasks(&self) -> bool {
+        matches!(self.era, SessionEra::Modern(_)) && mcpgen::protocol::tasks::declares(&&self.server_capabilities)
+    }
+
+    /// A modern `tools/call`. The extension has no per-tool declaration (the server decides per
+    /// request), so a tool that needs a task is learnt from its -32021 naming the extension
+    /// (TASK-4): where the server offers tasks, the call is repeated declaring the extension in
+    /// its own `_meta` (TASK-1), and the task it creates is followed to its end.
+    async fn call_tool_modern(&mut self, params: Value) -> Result<Value, ClientError> {
+        match self.request_modern("tools/call", params.clone()).await {
+            Err(ClientError::Remote { code: -32021, data: Some(data), .. })
+                if self.server_offers_tasks() && names_tasks(&data) =>
+            {
+                let name = params.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
+                self.shared.note(format!("tool {name:?} needs the Tasks extension (-32021): calling it as a task"));
+                let created = self.request_declaring_tasks("tools/call", params).await?;
+                if created.get("resultType").and_then(Value::as_str) == Some(mcpgen::protocol::tasks::TASK_RESULT_TYPE)
+                {
+                    self.follow_task(created).await
+                } else {
+                    Ok(created)
+                }
+            }
+            other => other,
+        }
+    }
+
+    /// A modern request with the Tasks extension declared in its `_meta` client capabilities.
+    async fn request_declaring_tasks(&mut self, method: &str, params: Value) -> Result<Value, ClientError> {
+        self.declaring_tasks = true;
+        let out = self.request_modern(method, params).await;
+        self.declaring_tasks = false;
+        out
+    }
+
+    /// Polls a task (`tasks/get` at its `pollIntervalMs`, clamped, at most [`MAX_TASK_POLLS`]
+    /// times) to a terminal status, answering each new `inputRequests` key once with
+    /// `tasks/update` (keys already answered are not answered again). `completed` gives the
+    /// task's `result`; `failed` its JSON-RPC error; `cancelled` a protocol error.
+    async fn follow_task(&mut self, created: Value) -> Result<Value, ClientError> {
+        let id = created.get("taskId").and_then(Value::as_str).unwrap_or_default().to_owned();
+        let mut answered = std::collections::HashSet::new();
+        let mut task = created;
+        for _ in 0..MAX_TASK_POLLS {
+            match task.get("status").and_then(Value::as_str).unwrap_or("working") {
+                "completed" => return Ok(task.get("result").cloned().unwrap_or_else(|| json!({}))),
+                "failed" => {
+                    let e = task.get("error").cloned().unwrap_or_else(|| json!({}));
+                    return Err(ClientError::Remote {
+                        code: e.get("code").and_then(Value::as_i64).unwrap_or(0),
+                        message: e.get("message").and_then(Value::as_str).unwrap_or_default().to_owned(),
+                        data: e.get("data").cloned(),
+                    });
+                }
+                "cancelled" => return Err(ClientError::Protocol(format!("task {id} was cancelled"))),
+                "input_required" => {
+                    let fresh: Map<String, Value> = task
+                        .get("inputRequests")
+                        .and_then(Value::as_object)
+                        .into_iter()
+                        .flatten()
+                        .filter(|(k, _)| !answered.contains(k.as_str()))
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                        .collect();
+                    answered.extend(fresh.keys().cloned());
+                    let answers = self.fulfil(Some(&Value::Object(fresh)));
+                    if !answers.is_empty() {
+                        let params = json!({ "taskId": id, "inputResponses": answers });
+                        self.request_declaring_tasks("tasks/update", params).await?;
+                    }
+                }
+                _ => {}
+            }
+            let ms = task.get("pollIntervalMs").and_then(Value::as_u64).unwrap_or(TASK_POLL_MS.0);
+            tokio::time::sleep(std::time::Duration::from_millis(ms.clamp(TASK_POLL_MS.0, TASK_POLL_MS.1))).await;
+            let params = json!({ "taskId": id });
+            task = self.request_declaring_tasks("tasks/get", params).await?;
+        }
+        Err(ClientError::Protocol(format!("task {id} not finished after {MAX_TASK_POLLS} polls")))
     }
 
     async fn request_legacy(&mut self, method: &str, params: Value) -> Result<Value, ClientError> {
@@ -534,7 +621,11 @@ impl Session {
         let mut p = params.as_object().cloned().unwrap_or_default();
         let mut meta = p.remove("_meta").and_then(|m| m.as_object().cloned()).unwrap_or_default();
         meta.insert("io.modelcontextprotocol/protocolVersion".into(), json!(self.revision().as_str()));
-        meta.insert("io.modelcontextprotocol/clientCapabilities".into(), capabilities_for(self.revision()));
+        let mut caps = capabilities_for(self.revision());
+        if self.declaring_tasks {
+            caps["extensions"] = json!({ mcpgen::protocol::tasks::EXTENSION_ID: {} });
+        }
+        meta.insert("io.modelcontextprotocol/clientCapabilities".into(), caps);
         meta.insert("io.modelcontextprotocol/clientInfo".into(), client_info());
         p.insert("_meta".into(), Value::Object(meta));
         json!({"jsonrpc": "2.0", "id": id, "method": method, "params": Value::Object(p)})
@@ -641,10 +732,18 @@ impl Session {
     /// Checks a response with mcpgen and returns its result as JSON, or the peer's error.
     fn result_of(&mut self, response: &[u8], method: &str, task_augmented: bool) -> Result<Value, ClientError> {
         let revision = self.revision();
-        let checked =
-            self.shared.check.lock().expect("not poisoned").response(response, method, task_augmented, revision);
+        let checked = {
+            let mut check = self.shared.check.lock().expect("not poisoned");
+            if self.declaring_tasks {
+                check.response_with_tasks(response, method, revision)
+            } else {
+                check.response(response, method, task_augmented, revision)
+            }
+        };
         match checked {
-            Ok(CheckedResponse::Error { code, message, .. }) => Err(ClientError::Remote { code, message }),
+            Ok(CheckedResponse::Error { code, message, data, .. }) => {
+                Err(ClientError::Remote { code, message, data: data.as_ref().map(Value::from) })
+            }
             Ok(CheckedResponse::Result { .. }) | Err(_) => {
                 // An invalid result is reported above and still used: the scenario decides.
                 let v: Value = serde_json::from_slice(response)
@@ -655,6 +754,7 @@ impl Session {
                         Some(e) => Err(ClientError::Remote {
                             code: e.get("code").and_then(Value::as_i64).unwrap_or(0),
                             message: e.get("message").and_then(Value::as_str).unwrap_or_default().to_owned(),
+                            data: e.get("data").cloned(),
                         }),
                         None => {
                             Err(ClientError::Protocol(format!("response to {method} has neither result nor error")))
@@ -664,6 +764,11 @@ impl Session {
             }
         }
     }
+}
+
+/// Whether a -32021's `data` names the Tasks extension in `requiredCapabilities`.
+fn names_tasks(data: &Value) -> bool {
+    data.get("requiredCapabilities").is_some_and(|c| mcpgen::protocol::tasks::declares(&c))
 }
 
 fn body_text(body: Body) -> String {

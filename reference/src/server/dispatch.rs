@@ -49,7 +49,13 @@ fn severity(level: &str) -> Option<usize> {
 impl Server {
     /// Serves one request; returns its result object (without the modern stamps, which the
     /// transport adds: see [`Server::finish_modern_result`]).
-    pub async fn handle(&self, era: &Era, method: &str, params: &Value, out: &Outbound) -> Result<Value, RpcError> {
+    pub async fn handle(
+        self: &Arc<Self>,
+        era: &Era,
+        method: &str,
+        params: &Value,
+        out: &Outbound,
+    ) -> Result<Value, RpcError> {
         let modern = era.is_modern();
         let f = &self.fixtures;
         match method {
@@ -107,17 +113,22 @@ impl Server {
                         }
                     }
                 }
+                let cx = json!({ "args": args });
                 if entry.spec.get("rounds").is_some() {
-                    return self.input_required(entry, era, params, &json!({ "args": args }));
+                    return match self.input_required(entry, era, params, &cx)? {
+                        Rounds::Asking(result) => Ok(result),
+                        Rounds::Done(cx) => Ok(render(&entry.spec["result"], &cx)),
+                    };
                 }
-                Ok(render(&entry.spec["result"], &json!({ "args": args })))
+                Ok(render(&entry.spec["result"], &cx))
             }
             "tools/call" => self.call_tool(era, params, out).await,
+            "tasks/get" | "tasks/update" | "tasks/cancel" => self.task_request(method, params),
             other => Err(RpcError::new(-32601, format!("Method not found: {other}")).with_http_status(404)),
         }
     }
 
-    async fn call_tool(&self, era: &Era, params: &Value, out: &Outbound) -> Result<Value, RpcError> {
+    async fn call_tool(self: &Arc<Self>, era: &Era, params: &Value, out: &Outbound) -> Result<Value, RpcError> {
         let modern = era.is_modern();
         let name = params.get("name").and_then(Value::as_str).unwrap_or_default();
         let Some(entry) = self.fixtures.tool(name, modern) else {
@@ -175,7 +186,23 @@ impl Server {
                 }
                 Ok(render(&entry.spec["result"], &cx))
             }
-            "input_required" => self.input_required(entry, era, params, &cx),
+            "input_required" => match self.input_required(entry, era, params, &cx)? {
+                Rounds::Asking(result) => Ok(result),
+                Rounds::Done(cx) => Ok(render(&entry.spec["result"], &cx)),
+            },
+            // The Tasks extension (task_jobs.rs); MRTR rounds first, if the tool has any (the
+            // extension: resolved synchronously before the task is created).
+            "task" => {
+                let cx = if entry.spec.get("rounds").is_some() {
+                    match self.input_required(entry, era, params, &cx)? {
+                        Rounds::Asking(result) => return Ok(result),
+                        Rounds::Done(cx) => cx,
+                    }
+                } else {
+                    cx
+                };
+                self.call_task_tool(entry, era, cx).await
+            }
             "notify_listeners" => {
                 self.listeners.notify(entry.str("notification").unwrap_or_default());
                 Ok(render(&entry.spec["result"], &cx))
@@ -206,9 +233,9 @@ impl Server {
     }
 
     /// MRTR (modern era): the entry's `rounds` of input requests, answered one round per retry.
-    /// The answers collected so far travel in the signed `requestState`; the final result is
-    /// rendered with them under `/answers`.
-    fn input_required(&self, entry: &Entry, era: &Era, params: &Value, cx: &Value) -> Result<Value, RpcError> {
+    /// The answers collected so far travel in the signed `requestState`; once every round is
+    /// answered, the context has them under `/answers` (the caller renders the result).
+    fn input_required(&self, entry: &Entry, era: &Era, params: &Value, cx: &Value) -> Result<Rounds, RpcError> {
         let rounds = entry.spec["rounds"].as_array().cloned().unwrap_or_default();
         let (mut round, mut answers) = (0usize, Map::new());
         if let Some(token) = params.get("requestState").and_then(Value::as_str) {
@@ -241,7 +268,9 @@ impl Server {
                 asked.insert(key.clone(), request.clone());
             }
             if asked.is_empty() {
-                return Ok(json!({ "content": [{ "type": "text", "text": "No supported capabilities declared" }] }));
+                return Ok(Rounds::Asking(
+                    json!({ "content": [{ "type": "text", "text": "No supported capabilities declared" }] }),
+                ));
             }
             let mut all = true;
             for (key, request) in &asked {
@@ -257,23 +286,32 @@ impl Server {
                 let name =
                     entry.spec.get("tool").or(entry.spec.get("prompt")).map_or(Value::Null, |x| x["name"].clone());
                 let state = json!({ "for": name, "round": round, "answers": answers });
-                return Ok(json!({
+                return Ok(Rounds::Asking(json!({
                     "resultType": "input_required",
                     "inputRequests": asked,
                     "requestState": self.signer.sign(&state),
-                }));
+                })));
             }
             round += 1;
         }
         let mut cx = cx.clone();
         cx["answers"] = Value::Object(answers);
-        Ok(render(&entry.spec["result"], &cx))
+        Ok(Rounds::Done(cx))
     }
+}
+
+/// Where a tool's MRTR rounds stand.
+enum Rounds {
+    /// The answer for this request: the next `InputRequiredResult` (or a final result when no
+    /// round can be asked).
+    Asking(Value),
+    /// Every round answered: the rendering context, answers under `/answers`.
+    Done(Value),
 }
 
 /// MRTR: an input response must be the result its input request asks for; checked by the
 /// generated validator of that result definition.
-fn check_input_response(request: &Value, key: &str, answer: &Value) -> Result<(), RpcError> {
+pub(super) fn check_input_response(request: &Value, key: &str, answer: &Value) -> Result<(), RpcError> {
     let def = match request["method"].as_str() {
         Some("elicitation/create") => "ElicitResult",
         Some("sampling/createMessage") => "CreateMessageResult",

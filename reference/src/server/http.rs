@@ -148,8 +148,8 @@ pub async fn serve_with(
     }
 }
 
-/// Ends idle legacy sessions every quarter of the idle timeout (between 10 ms and 30 s),
-/// until the server is gone.
+/// Ends idle legacy sessions, and drops expired tasks (stopping their jobs), every quarter of
+/// the idle timeout (between 10 ms and 30 s), until the server is gone.
 fn spawn_session_sweeper(server: Weak<Server>, idle: Duration) {
     let period = (idle / 4).clamp(Duration::from_millis(10), Duration::from_secs(30));
     tokio::spawn(async move {
@@ -159,6 +159,7 @@ fn spawn_session_sweeper(server: Weak<Server>, idle: Duration) {
             tick.tick().await;
             let Some(server) = server.upgrade() else { return };
             server.expire_idle_sessions();
+            server.tasks().expire();
         }
     });
 }

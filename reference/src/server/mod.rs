@@ -10,7 +10,11 @@
 //!    `initialize` opens a session, a modern request (`_meta`) is served statelessly under its
 //!    `_meta` version, and every refusal comes back with the code, data and HTTP status the
 //!    spec requires.
-//! 3. [`Server::handle`](dispatch) serves the method from the fixture set; the messages it
+//!    On HTTP, a modern `tools/call` of a tool with `x-mcp-header` bindings then goes through
+//!    `mcpgen::protocol::check_param_headers` (its `Mcp-Param-*` headers against the
+//!    arguments, -32020 with HTTP 400).
+//! 3. [`Server::handle`](dispatch) serves the method from the fixture set (task tools and
+//!    `tasks/*` in [`task_jobs`], over the table in [`tasks`]); the messages it
 //!    sends on the way (progress, logs, legacy sampling/elicitation requests) and the final
 //!    response travel as [`Frame`]s; the transport writes them as JSON or as an SSE stream.
 //! 4. Modern results are stamped (`resultType`, `serverInfo` in `_meta`, caching hints).
@@ -27,6 +31,8 @@ pub mod http;
 pub mod session;
 pub mod state;
 pub mod stdio;
+pub mod task_jobs;
+pub mod tasks;
 pub mod wire;
 
 use std::collections::{HashMap, HashSet};
@@ -43,6 +49,7 @@ use dispatch::Era;
 use fixtures::Fixtures;
 use session::{Listeners, Session, Sessions, TableLimits};
 use state::StateSigner;
+use tasks::{TaskLimits, Tasks};
 use wire::{Outbound, RpcError};
 
 /// The stateless revision this server serves per request.
@@ -176,6 +183,7 @@ pub struct Server {
     limits: TableLimits,
     sessions: Sessions,
     listeners: Listeners,
+    tasks: Tasks,
     check: Option<SelfCheck>,
     requests: AtomicU64,
 }
@@ -192,11 +200,12 @@ impl Server {
         let limits = TableLimits::default();
         let server = Server {
             fixtures,
-            config: ServerConfig::new(versions),
+            config: ServerConfig::new(versions).with_extensions(mcpgen::protocol::tasks::extension()),
             signer,
             limits,
             sessions: Sessions::new(limits.max_sessions),
             listeners: Listeners::new(limits.max_listeners),
+            tasks: Tasks::new(TaskLimits::default()),
             check: self_check.then(SelfCheck::default),
             requests: AtomicU64::new(0),
         };
@@ -219,6 +228,17 @@ impl Server {
         self.sessions = Sessions::new(limits.max_sessions);
         self.listeners = Listeners::new(limits.max_listeners);
         self
+    }
+
+    /// The same server with other task-table limits (cap, TTL).
+    pub fn with_task_limits(mut self, limits: TaskLimits) -> Server {
+        self.tasks = Tasks::new(limits);
+        self
+    }
+
+    /// The Tasks extension's table.
+    pub fn tasks(&self) -> &Tasks {
+        &self.tasks
     }
 
     /// The limits of the session and listener tables.
@@ -348,6 +368,16 @@ impl Server {
             }
         };
         let v = parsed.expect("check_request accepted it, so it is JSON");
+        // XHDR-9: a `tools/call` of a tool with `x-mcp-header` bindings carries matching
+        // `Mcp-Param-*` headers (-32020, HTTP 400).
+        if let (Some(headers), false) = (&incoming.http_headers, accepted.legacy) {
+            if let Err(e) = self.check_param_headers(&v, headers, bytes) {
+                let body = wire::to_serde(&e.to_response());
+                self.observe(&key, Sender::Server, &body);
+                self.forget(&key);
+                return Reply::Immediate(body, e.http_status);
+            }
+        }
         let Some(id) = v.get("id").cloned() else {
             self.forget(&key);
             return Reply::Accepted; // a notification: nothing to answer (MSG-4)
@@ -357,6 +387,25 @@ impl Server {
         }
         let meta = v.pointer("/params/_meta").cloned().unwrap_or_else(|| json!({}));
         self.serve(Era::Modern { meta }, id, v, key)
+    }
+
+    /// XHDR-9 for a modern `tools/call`: the called tool's bindings (none for an unknown tool,
+    /// which the handler refuses) against the request's `Mcp-Param-*` headers.
+    fn check_param_headers(
+        &self,
+        v: &Value,
+        headers: &[(String, String)],
+        bytes: &[u8],
+    ) -> Result<(), Box<mcpgen::protocol::ProtocolError>> {
+        if v["method"] != "tools/call" {
+            return Ok(());
+        }
+        let name = v.pointer("/params/name").and_then(Value::as_str).unwrap_or_default();
+        let Some(entry) = self.fixtures.tool(name, true) else { return Ok(()) };
+        // A tool whose annotations are invalid has no usable bindings (XHDR-6: clients drop it).
+        let Ok(bindings) = mcpgen::http::header_bindings(&entry.spec["tool"]["inputSchema"]) else { return Ok(()) };
+        let pairs = headers.iter().map(|(k, v)| (k.as_str(), v.as_str()));
+        mcpgen::protocol::check_param_headers(pairs, &bindings, bytes).map_err(Box::new)
     }
 
     fn forget(&self, key: &str) {
@@ -514,8 +563,30 @@ impl Server {
                 wants.insert(k.clone());
             }
         }
+        // The Tasks extension: status notifications for the tasks named in `taskIds` that the
+        // server keeps (TASK-23: only for a request that declared the extension).
+        let mut task_ids = Vec::new();
+        if let Some(asked) = params.pointer("/notifications/taskIds").and_then(Value::as_array) {
+            let caps =
+                params.pointer("/_meta/io.modelcontextprotocol~1clientCapabilities").cloned().unwrap_or_default();
+            if !mcpgen::protocol::tasks::declares(&&caps) {
+                let err = wire::RpcError::from(mcpgen::protocol::tasks::missing_extension_error(Some(
+                    dispatch::from_serde(&id),
+                )));
+                let body = error_response(Some(&id), &err);
+                self.observe(&key, Sender::Server, &body);
+                self.forget(&key);
+                return Reply::Immediate(body, err.http_status());
+            }
+            for t in asked.iter().filter_map(Value::as_str) {
+                if !task_ids.iter().any(|x| x == t) && self.tasks.get(t).is_some() {
+                    task_ids.push(t.to_owned());
+                }
+            }
+            honored.insert("taskIds".into(), json!(task_ids));
+        }
         let (stream_tx, mut stream_rx) = mpsc::channel::<Frame>(session::LISTENER_QUEUE);
-        let n = match self.listeners.open(id.clone(), wants, stream_tx) {
+        let n = match self.listeners.open(id.clone(), wants, task_ids.iter().cloned().collect(), stream_tx) {
             Ok(n) => n,
             Err(full) => {
                 let body = error_response(Some(&id), &RpcError::new(-32603, full.to_string()));
@@ -532,6 +603,10 @@ impl Server {
         self.observe(&key, Sender::Server, &ack);
         // The queue is new and empty: the acknowledgement is its first frame.
         let _ = tx.try_send(Frame::Message(ack));
+        // Each task's current state first, so a task that is already terminal is reported too.
+        for t in task_ids.iter().filter_map(|t| self.tasks.get(t)) {
+            self.listeners.notify_task(&t.id, &t.detailed());
+        }
         let open = OpenListener { server: Arc::clone(self), n, key };
         tokio::spawn(async move {
             loop {

@@ -260,6 +260,8 @@ struct Listener {
     subscription_id: Value,
     /// The filter keys the client opted in to (`toolsListChanged`, …).
     wants: HashSet<String>,
+    /// The tasks whose status notifications the client asked for (Tasks extension).
+    task_ids: HashSet<String>,
     /// The stream's queue ([`LISTENER_QUEUE`] notifications).
     tx: mpsc::Sender<super::Frame>,
 }
@@ -297,6 +299,7 @@ impl Listeners {
         &self,
         subscription_id: Value,
         wants: HashSet<String>,
+        task_ids: HashSet<String>,
         tx: mpsc::Sender<super::Frame>,
     ) -> Result<u64, ListenersFull> {
         let mut streams = self.streams.lock().unwrap();
@@ -304,7 +307,7 @@ impl Listeners {
             return Err(ListenersFull { max: self.max });
         }
         let n = self.next.fetch_add(1, Ordering::Relaxed);
-        streams.insert(n, Listener { subscription_id, wants, tx });
+        streams.insert(n, Listener { subscription_id, wants, task_ids, tx });
         Ok(n)
     }
 
@@ -340,6 +343,22 @@ impl Listeners {
                 "method": notification,
                 "params": { "_meta": { "io.modelcontextprotocol/subscriptionId": l.subscription_id } }
             });
+            l.tx.try_send(super::Frame::Message(message)).is_ok()
+        });
+    }
+
+    /// Queues `notifications/tasks` (the task's `DetailedTask`, tagged with the stream's
+    /// subscription id) on every open stream that asked for `task_id`; a full queue ends the
+    /// subscription as in [`Listeners::notify`].
+    pub fn notify_task(&self, task_id: &str, detailed: &Value) {
+        let mut streams = self.streams.lock().unwrap();
+        streams.retain(|_, l| {
+            if !l.task_ids.contains(task_id) {
+                return true;
+            }
+            let mut params = detailed.clone();
+            params["_meta"] = json!({ "io.modelcontextprotocol/subscriptionId": l.subscription_id });
+            let message = json!({ "jsonrpc": "2.0", "method": "notifications/tasks", "params": params });
             l.tx.try_send(super::Frame::Message(message)).is_ok()
         });
     }
