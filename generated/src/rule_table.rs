@@ -6,7 +6,7 @@
 use mcpgen_runtime::rules::{Enforcement, Level, Rule};
 
 /// Every rule, in catalogue order: families as listed, numbers ascending within one.
-pub static RULES: [Rule; 302] = [
+pub static RULES: [Rule; 304] = [
     Rule {
         id: "CORE-1",
         level: Level::Must,
@@ -2120,5 +2120,19 @@ pub static RULES: [Rule; 302] = [
         summary: "`mcpgen proxy` checks messages of at most `--max-message-bytes`; a longer line is relayed unchanged in chunks, neither checked nor recorded, and reported once with a warning.",
         source: "mcpgen",
         enforcement: Enforcement::Enforced("`mcpgen proxy --max-message-bytes` (default 16 MiB)"),
+    },
+    Rule {
+        id: "PROBE-1",
+        level: Level::Choice,
+        summary: "`mcpgen probe` reads at most `max_pages` pages of a list; a cursor that still goes on after them is reported with a warning and not followed.",
+        source: "mcpgen",
+        enforcement: Enforcement::Enforced("probe::ProbeOptions::max_pages (default 32)"),
+    },
+    Rule {
+        id: "PROBE-2",
+        level: Level::Choice,
+        summary: "`mcpgen probe` calls a tool only with arguments that satisfy its `inputSchema`; when none can be built the tool is not called, with a warning naming why.",
+        source: "mcpgen",
+        enforcement: Enforcement::Enforced("probe::args::valid_arguments, checked by tools::validate_tool_arguments"),
     },
 ];

@@ -15,6 +15,7 @@ mod check;
 mod conversation;
 mod decode;
 mod explain;
+mod probe;
 mod proxy;
 mod suggest;
 mod validate;
@@ -193,6 +194,34 @@ enum Command {
         format: Format,
         /// Input file, or `-` for standard input.
         input: PathBuf,
+    },
+    /// Probe a stdio MCP server (docs/probe.md): discover and each era it offers, every list,
+    /// the requests whose right answer the spec fixes, and the tools `--call-tools` allows,
+    /// every answer judged by mcpgen's checker.
+    ///
+    /// Findings go to stdout (text, or JSON Lines with --format json); exit 1 on any
+    /// error-level finding, 2 when COMMAND cannot be started. Never calls a tool that is not
+    /// annotated `readOnlyHint: true` unless named (or --call-tools all).
+    Probe {
+        /// Which tools to call: `none`, `read-only` (tools annotated `readOnlyHint: true`),
+        /// `all`, or a comma-separated list of tool names.
+        #[arg(long, value_name = "POLICY", default_value = "read-only")]
+        call_tools: String,
+        /// Longest wait for one answer, in milliseconds.
+        #[arg(long, value_name = "MS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+        timeout_ms: u64,
+        /// Probe the modern era only (no `initialize`).
+        #[arg(long)]
+        modern_only: bool,
+        /// Also write a JUnit XML report (one test case per check) to FILE.
+        #[arg(long, value_name = "FILE")]
+        junit: Option<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// The server command and its arguments.
+        #[arg(last = true, required = true, value_name = "COMMAND")]
+        command: Vec<OsString>,
     },
     /// Run a stdio MCP server behind a checking relay: every message between the client (this
     /// process's stdin/stdout) and COMMAND is relayed unchanged, byte for byte and in order, and
@@ -474,6 +503,9 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             .with_extensions(extensions.iter().map(|e| extension(e)).collect::<Result<Vec<_>, _>>()?);
             let input = read_named(&input)?;
             check::run(&input, &config, jsonl, format == Format::Json)
+        }
+        Command::Probe { call_tools, timeout_ms, modern_only, junit, format, command } => {
+            probe::run(&call_tools, timeout_ms, !modern_only, junit.as_deref(), format == Format::Json, &command)
         }
         Command::Proxy {
             report,

@@ -1,0 +1,446 @@
+//! `mcpgen::probe`: drives any MCP server through a [`Peer`] and judges every answer with the
+//! same checker as everything else in mcpgen (the conversation checker, `check_request`'s
+//! verdict for the requests whose right answer the spec fixes).
+//!
+//! One run ([`run`]):
+//! 1. **Modern era**: `server/discover` (2026-07-28, per-request `_meta`); what it declares
+//!    (supported versions, capabilities) decides the rest.
+//! 2. **Inventory**: every list the capabilities declare (`tools/list`, `prompts/list`,
+//!    `resources/list`, `resources/templates/list`), every page (at most
+//!    [`ProbeOptions::max_pages`]).
+//! 3. **Protocol negatives** ([`negatives`]): requests whose right answer `check_request`
+//!    knows — missing `_meta`, an unsupported version, an unknown method, a bad envelope; the
+//!    server's error code must be the one `check_request` gives, else a finding with its rule.
+//! 4. **Tool calls**, only as [`ToolPolicy`] allows (default: tools annotated
+//!    `readOnlyHint: true`): one call with arguments built from the input schema
+//!    ([`args::valid_arguments`]), judged by the conversation checker (the result against the
+//!    `tools/call` it answers, `structuredContent` against `outputSchema` where declared).
+//! 5. **Legacy era**: `initialize` at the preferred legacy revision the server names (one stdio
+//!    connection holds one session; without `server/discover`, 2025-11-25), then
+//!    `tools/list`, in a session of its own.
+//!
+//! Findings on the server's messages only count: the probe's own negatives are meant to be
+//! wrong. Every exchange is kept ([`Report::exchanges`]) so a finding can be shown and replayed.
+//! Bounded: pages, tools called and exchanges kept each have a limit in [`ProbeOptions`]; the
+//! peer owns the waits (its timeouts) and the size of a message.
+
+pub mod args;
+pub mod negatives;
+pub mod stdio;
+
+use std::fmt;
+
+use serde_json::{json, Value};
+
+use crate::conversation::{Conversation, Level, Sender};
+
+/// What the probe talks to: one MCP connection (stdio, or an HTTP client).
+pub trait Peer {
+    /// Sends one message (one line of JSON text). For a request (`id` is `Some`), returns what
+    /// the server sent until the response with that id, that response last; for a
+    /// notification, what the server sent meanwhile (possibly nothing).
+    fn send(&mut self, message: &[u8], id: Option<&Value>) -> Result<Vec<Vec<u8>>, PeerError>;
+}
+
+/// Why a [`Peer`] could not deliver an answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PeerError {
+    /// No answer within the peer's time limit.
+    Timeout { after_ms: u64 },
+    /// The server closed the connection (exited, or closed its output).
+    Closed,
+    /// A message above the peer's size limit.
+    TooLarge { limit: usize },
+    /// Anything else the transport reports.
+    Io(String),
+}
+
+impl fmt::Display for PeerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PeerError::Timeout { after_ms } => write!(f, "no answer within {after_ms} ms"),
+            PeerError::Closed => f.write_str("the server closed the connection"),
+            PeerError::TooLarge { limit } => write!(f, "a message above the {limit}-byte limit"),
+            PeerError::Io(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for PeerError {}
+
+/// Which tools the probe may call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ToolPolicy {
+    /// None.
+    None,
+    /// Tools annotated `readOnlyHint: true` (the default): never a tool that may change
+    /// anything unless named.
+    ReadOnly,
+    /// Every tool the server lists.
+    All,
+    /// Exactly these tools (by name), whatever their annotations.
+    Named(Vec<String>),
+}
+
+impl ToolPolicy {
+    /// Whether `tool` (a `Tool` of a `tools/list` result) may be called.
+    pub fn allows(&self, tool: &Value) -> bool {
+        let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
+        match self {
+            ToolPolicy::None => false,
+            ToolPolicy::All => true,
+            ToolPolicy::Named(names) => names.iter().any(|n| n == name),
+            ToolPolicy::ReadOnly => tool.pointer("/annotations/readOnlyHint") == Some(&Value::Bool(true)),
+        }
+    }
+}
+
+/// How a run goes; [`ProbeOptions::default`] is what `mcpgen probe` does without flags.
+#[derive(Debug, Clone)]
+pub struct ProbeOptions {
+    pub call_tools: ToolPolicy,
+    /// Pages read of each list (a server whose cursor never ends is reported, not followed).
+    pub max_pages: usize,
+    /// Tools called at most.
+    pub max_tool_calls: usize,
+    /// Exchanges kept in the report; later ones still count, their messages are not kept.
+    pub max_exchanges: usize,
+    /// Probe the legacy (`initialize`) era too, at the legacy revisions the server accepts.
+    pub legacy: bool,
+}
+
+impl Default for ProbeOptions {
+    fn default() -> Self {
+        ProbeOptions {
+            call_tools: ToolPolicy::ReadOnly,
+            max_pages: 32,
+            max_tool_calls: 64,
+            max_exchanges: 4096,
+            legacy: true,
+        }
+    }
+}
+
+/// One finding: a check that failed, with the rule it breaks and the exchange that shows it.
+#[derive(Debug, Clone)]
+pub struct ProbeFinding {
+    /// The step that found it (`discover`, `inventory`, `negative/missing-meta`, `tool/NAME`,
+    /// `legacy/2025-11-25`, …).
+    pub check: String,
+    pub rule: Option<&'static str>,
+    pub level: Level,
+    /// JSON pointer into the server's message (`""` the root).
+    pub pointer: String,
+    pub message: String,
+    /// Index into [`Report::exchanges`] (`None` when that exchange was not kept).
+    pub exchange: Option<usize>,
+}
+
+/// One request or notification the probe sent, and what came back.
+#[derive(Debug, Clone)]
+pub struct Exchange {
+    pub check: String,
+    pub sent: Value,
+    /// The server's messages, as received (text; the response last).
+    pub received: Vec<String>,
+    /// Set when the peer failed ([`PeerError`]).
+    pub peer_error: Option<String>,
+}
+
+/// What a run found.
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    pub findings: Vec<ProbeFinding>,
+    pub exchanges: Vec<Exchange>,
+    /// Exchanges beyond [`ProbeOptions::max_exchanges`], not kept.
+    pub dropped_exchanges: usize,
+    /// The checks run, in order (one per exchange), for a summary table or JUnit cases.
+    pub checks: Vec<String>,
+    /// The eras the server served: `modern`, `legacy 2025-11-25`, …
+    pub eras: Vec<String>,
+}
+
+impl Report {
+    /// Whether any finding is an error (exit status 1 of `mcpgen probe`).
+    pub fn has_errors(&self) -> bool {
+        self.findings.iter().any(|f| f.level == Level::Error)
+    }
+}
+
+/// The modern revision probed, and the `_meta` every modern request carries.
+pub const MODERN: &str = "2026-07-28";
+
+fn modern_meta() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": MODERN,
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "mcpgen-probe", "version": env!("CARGO_PKG_VERSION")}
+    })
+}
+
+/// A modern request with the probe's `_meta` merged into `params`.
+pub(crate) fn modern_request(id: u64, method: &str, params: Value) -> Value {
+    let mut params = if params.is_object() { params } else { json!({}) };
+    params["_meta"] = modern_meta();
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+}
+
+/// The state of one run: the peer, the conversations, the report.
+struct Run<'p> {
+    peer: &'p mut dyn Peer,
+    opts: ProbeOptions,
+    report: Report,
+    next_id: u64,
+}
+
+impl Run<'_> {
+    fn id(&mut self) -> u64 {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    /// Sends `message`, feeds both sides to `conv`, keeps the exchange and turns the server's
+    /// findings into the report's. Returns the response (the last message with the request's
+    /// id), if one came.
+    fn exchange(&mut self, check: &str, conv: &mut Conversation, message: Value) -> Option<Value> {
+        let text = message.to_string();
+        let id = message.get("id").cloned();
+        conv.observe(Sender::Client, text.as_bytes());
+        let got = self.peer.send(text.as_bytes(), id.as_ref());
+        let index = if self.report.exchanges.len() < self.opts.max_exchanges {
+            self.report.exchanges.push(Exchange {
+                check: check.to_owned(),
+                sent: message,
+                received: Vec::new(),
+                peer_error: None,
+            });
+            Some(self.report.exchanges.len() - 1)
+        } else {
+            self.report.dropped_exchanges += 1;
+            None
+        };
+        self.report.checks.push(check.to_owned());
+        let received = match got {
+            Ok(r) => r,
+            Err(e) => {
+                if let Some(i) = index {
+                    self.report.exchanges[i].peer_error = Some(e.to_string());
+                }
+                if id.is_some() {
+                    self.finding(
+                        check,
+                        Some(crate::rules::id::MSG_11),
+                        Level::Error,
+                        "",
+                        format!("no answer: {e}"),
+                        index,
+                    );
+                }
+                return None;
+            }
+        };
+        let mut response = None;
+        for bytes in &received {
+            for f in conv.observe(Sender::Server, bytes) {
+                self.report.findings.push(ProbeFinding {
+                    check: check.to_owned(),
+                    rule: f.rule,
+                    level: f.level,
+                    pointer: f.pointer,
+                    message: f.message,
+                    exchange: index,
+                });
+            }
+            if let Ok(v) = serde_json::from_slice::<Value>(bytes) {
+                if id.is_some() && v.get("id") == id.as_ref() && v.get("method").is_none() {
+                    response = Some(v);
+                }
+            }
+        }
+        if let Some(i) = index {
+            self.report.exchanges[i].received =
+                received.iter().map(|b| String::from_utf8_lossy(b).into_owned()).collect();
+        }
+        response
+    }
+
+    fn finding(
+        &mut self,
+        check: &str,
+        rule: Option<&'static str>,
+        level: Level,
+        pointer: &str,
+        message: String,
+        exchange: Option<usize>,
+    ) {
+        self.report.findings.push(ProbeFinding {
+            check: check.to_owned(),
+            rule,
+            level,
+            pointer: pointer.to_owned(),
+            message,
+            exchange,
+        });
+    }
+
+    fn last_exchange(&self) -> Option<usize> {
+        (self.report.dropped_exchanges == 0 && !self.report.exchanges.is_empty())
+            .then(|| self.report.exchanges.len() - 1)
+    }
+
+    /// Every page of a list; the items under `key`.
+    fn list_all(&mut self, conv: &mut Conversation, method: &str, key: &str, modern: bool) -> Vec<Value> {
+        let mut items = Vec::new();
+        let mut cursor: Option<Value> = None;
+        for page in 0..self.opts.max_pages {
+            let id = self.id();
+            let params = match &cursor {
+                Some(c) => json!({ "cursor": c }),
+                None => json!({}),
+            };
+            let request = if modern {
+                modern_request(id, method, params)
+            } else {
+                json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+            };
+            let check = format!("inventory/{method}");
+            let Some(response) = self.exchange(&check, conv, request) else { return items };
+            let Some(result) = response.get("result") else { return items };
+            if let Some(list) = result.get(key).and_then(Value::as_array) {
+                items.extend(list.iter().cloned());
+            }
+            match result.get("nextCursor") {
+                Some(c) if !c.is_null() => cursor = Some(c.clone()),
+                _ => return items,
+            }
+            if page + 1 == self.opts.max_pages {
+                let at = self.last_exchange();
+                self.finding(
+                    &check,
+                    Some(crate::rules::id::PROBE_1),
+                    Level::Warning,
+                    "/result/nextCursor",
+                    format!(
+                        "`{method}` still has a next page after {} pages; the probe stops there",
+                        self.opts.max_pages
+                    ),
+                    at,
+                );
+            }
+        }
+        items
+    }
+
+    fn call_tools(&mut self, conv: &mut Conversation, tools: &[Value], modern: bool) {
+        let mut called = 0;
+        for tool in tools {
+            if !self.opts.call_tools.allows(tool) {
+                continue;
+            }
+            if called == self.opts.max_tool_calls {
+                break;
+            }
+            called += 1;
+            let name = tool.get("name").and_then(Value::as_str).unwrap_or("").to_owned();
+            let arguments = args::valid_arguments(tool.get("inputSchema").unwrap_or(&Value::Null));
+            let check = format!("tool/{name}");
+            if let Err(e) = crate::tools::validate_tool_arguments(tool, &arguments) {
+                // The builder could not satisfy the schema: say so rather than send a call
+                // whose failure would be the probe's fault.
+                self.report.checks.push(check.clone());
+                self.finding(
+                    &check,
+                    Some(crate::rules::id::PROBE_2),
+                    Level::Warning,
+                    "",
+                    format!("not called: no valid arguments could be built from its inputSchema ({e})"),
+                    None,
+                );
+                continue;
+            }
+            let id = self.id();
+            let params = json!({"name": name, "arguments": arguments});
+            let request = if modern {
+                modern_request(id, "tools/call", params)
+            } else {
+                json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params})
+            };
+            self.exchange(&check, conv, request);
+        }
+    }
+}
+
+/// Probes the server behind `peer`; see the module documentation for the steps.
+pub fn run(peer: &mut dyn Peer, options: &ProbeOptions) -> Report {
+    let mut r = Run { peer, opts: options.clone(), report: Report::default(), next_id: 0 };
+    let mut modern = Conversation::new();
+    let id = r.id();
+    let discover = r.exchange("discover", &mut modern, modern_request(id, "server/discover", json!({})));
+    let legacy_versions: Vec<String> = match discover.as_ref().and_then(|d| d.get("result")) {
+        Some(result) => {
+            r.report.eras.push("modern".into());
+            let supported: Vec<String> = result
+                .get("supportedVersions")
+                .and_then(Value::as_array)
+                .map(|v| v.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+                .unwrap_or_default();
+            let caps = result.get("capabilities").cloned().unwrap_or(Value::Null);
+            let lists: [(&str, &str, &str); 4] = [
+                ("tools", "tools/list", "tools"),
+                ("prompts", "prompts/list", "prompts"),
+                ("resources", "resources/list", "resources"),
+                ("resources", "resources/templates/list", "resourceTemplates"),
+            ];
+            let mut tools = Vec::new();
+            for (cap, method, key) in lists {
+                if caps.get(cap).is_some_and(Value::is_object) {
+                    let items = r.list_all(&mut modern, method, key, true);
+                    if method == "tools/list" {
+                        tools = items;
+                    }
+                }
+            }
+            negatives::run(&mut r, &mut modern, &supported);
+            r.call_tools(&mut modern, &tools, true);
+            // The legacy revisions it names, preferred first.
+            supported.into_iter().filter(|v| v != MODERN).collect()
+        }
+        // No discover: a modern-only client stops here, a dual-era one falls back to
+        // `initialize` at the newest legacy revision.
+        None => {
+            crate::Revision::all().iter().map(|rev| rev.as_str().to_owned()).filter(|v| v != MODERN).take(1).collect()
+        }
+    };
+    // One stdio connection holds one session: the preferred legacy revision only.
+    if r.opts.legacy {
+        if let Some(version) = legacy_versions.first() {
+            legacy_session(&mut r, version);
+        }
+    }
+    r.report
+}
+
+/// One legacy session at `version`: `initialize`, `notifications/initialized`, the tools list,
+/// the allowed tool calls.
+fn legacy_session(r: &mut Run<'_>, version: &str) {
+    let mut conv = Conversation::new();
+    let check = format!("legacy/{version}");
+    let id = r.id();
+    let init = json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {
+        "protocolVersion": version,
+        "capabilities": {},
+        "clientInfo": {"name": "mcpgen-probe", "version": env!("CARGO_PKG_VERSION")}
+    }});
+    let Some(answer) = r.exchange(&check, &mut conv, init) else { return };
+    let Some(result) = answer.get("result") else { return };
+    let agreed = result.get("protocolVersion").and_then(Value::as_str).unwrap_or(version).to_owned();
+    r.report.eras.push(format!("legacy {agreed}"));
+    r.exchange(&check, &mut conv, json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    if result.pointer("/capabilities/tools").is_some_and(Value::is_object) {
+        let tools = r.list_all(&mut conv, "tools/list", "tools", false);
+        r.call_tools(&mut conv, &tools, false);
+    }
+}
+
+#[cfg(test)]
+mod tests;

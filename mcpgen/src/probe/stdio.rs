@@ -1,0 +1,150 @@
+//! [`StdioPeer`]: a server run as a child process, one JSON-RPC message per line on its stdin
+//! and stdout (the stdio transport). Bounded: a line above `max_line_bytes` is an error, every
+//! wait ends after `timeout`, the messages kept while waiting for one answer are capped, and the
+//! child is killed when the peer is dropped.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use super::{Peer, PeerError};
+
+/// Limits of a [`StdioPeer`].
+#[derive(Debug, Clone, Copy)]
+pub struct StdioLimits {
+    /// Longest line read from the server.
+    pub max_line_bytes: usize,
+    /// Longest wait for an answer.
+    pub timeout: Duration,
+    /// Most messages kept while waiting for one answer (a server that floods notifications
+    /// fails the request with [`PeerError::TooLarge`] instead of growing the buffer).
+    pub max_messages_per_answer: usize,
+}
+
+impl Default for StdioLimits {
+    fn default() -> Self {
+        StdioLimits { max_line_bytes: 16 << 20, timeout: Duration::from_secs(10), max_messages_per_answer: 1024 }
+    }
+}
+
+/// What the reader thread hands over: a line, or why it stopped.
+enum Line {
+    Text(Vec<u8>),
+    TooLong,
+    Eof,
+    Failed(String),
+}
+
+/// A stdio MCP server under the probe.
+pub struct StdioPeer {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<Line>,
+    limits: StdioLimits,
+    /// The reader stopped (end of output, or a fault): every later call fails with this.
+    done: Option<PeerError>,
+}
+
+impl StdioPeer {
+    /// Starts `command` (its stderr passes through to this process's stderr).
+    pub fn spawn(mut command: Command, limits: StdioLimits) -> std::io::Result<StdioPeer> {
+        let mut child = command.stdin(Stdio::piped()).stdout(Stdio::piped()).spawn()?;
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().ok_or_else(|| std::io::Error::other("the child has no stdout"))?;
+        // A bounded channel: the reader waits while the probe is slow, it never buffers a flood.
+        let (tx, rx) = mpsc::sync_channel(limits.max_messages_per_answer.max(1));
+        let max = limits.max_line_bytes;
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let mut line = Vec::new();
+                // Read at most one byte past the limit, so an endless line costs `max` bytes.
+                let read = (&mut reader).take(max as u64 + 1).read_until(b'\n', &mut line);
+                let msg = match read {
+                    Ok(0) => Line::Eof,
+                    Ok(_) if line.len() > max && !line.ends_with(b"\n") => Line::TooLong,
+                    Ok(_) => {
+                        while matches!(line.last(), Some(b'\n' | b'\r')) {
+                            line.pop();
+                        }
+                        if line.iter().all(u8::is_ascii_whitespace) {
+                            continue;
+                        }
+                        Line::Text(line)
+                    }
+                    Err(e) => Line::Failed(e.to_string()),
+                };
+                let last = !matches!(msg, Line::Text(_));
+                if tx.send(msg).is_err() || last {
+                    return;
+                }
+            }
+        });
+        Ok(StdioPeer { child, stdin, lines: rx, limits, done: None })
+    }
+}
+
+impl Peer for StdioPeer {
+    fn send(&mut self, message: &[u8], id: Option<&Value>) -> Result<Vec<Vec<u8>>, PeerError> {
+        if let Some(e) = &self.done {
+            return Err(e.clone());
+        }
+        let stdin = self.stdin.as_mut().ok_or(PeerError::Closed)?;
+        let mut line = message.to_vec();
+        line.push(b'\n');
+        if stdin.write_all(&line).and_then(|()| stdin.flush()).is_err() {
+            self.done = Some(PeerError::Closed);
+            return Err(PeerError::Closed);
+        }
+        let mut got = Vec::new();
+        let start = Instant::now();
+        // A notification's answer is what arrives shortly after it (nothing, usually).
+        let budget = if id.is_some() { self.limits.timeout } else { Duration::from_millis(50) };
+        loop {
+            let left = budget.saturating_sub(start.elapsed());
+            match self.lines.recv_timeout(left) {
+                Ok(Line::Text(bytes)) => {
+                    let answers = id.is_some_and(|id| {
+                        serde_json::from_slice::<Value>(&bytes)
+                            .is_ok_and(|v| v.get("id") == Some(id) && v.get("method").is_none())
+                    });
+                    got.push(bytes);
+                    if answers {
+                        return Ok(got);
+                    }
+                    if got.len() >= self.limits.max_messages_per_answer {
+                        return Err(PeerError::TooLarge { limit: self.limits.max_messages_per_answer });
+                    }
+                }
+                Ok(Line::TooLong) => {
+                    self.done = Some(PeerError::TooLarge { limit: self.limits.max_line_bytes });
+                    return Err(PeerError::TooLarge { limit: self.limits.max_line_bytes });
+                }
+                Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => {
+                    self.done = Some(PeerError::Closed);
+                    return if id.is_none() { Ok(got) } else { Err(PeerError::Closed) };
+                }
+                Ok(Line::Failed(m)) => {
+                    self.done = Some(PeerError::Io(m.clone()));
+                    return Err(PeerError::Io(m));
+                }
+                Err(RecvTimeoutError::Timeout) if id.is_none() => return Ok(got),
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(PeerError::Timeout { after_ms: budget.as_millis() as u64 });
+                }
+            }
+        }
+    }
+}
+
+impl Drop for StdioPeer {
+    fn drop(&mut self) {
+        // Closing stdin asks the server to stop; killing makes sure it does.
+        self.stdin.take();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

@@ -1,0 +1,41 @@
+//! `mcpgen::probe` against the reference server over stdio: it probes clean in both eras (the
+//! modern era through `server/discover`, the legacy one through `initialize` at the revision it
+//! prefers), with its read-only tools called.
+
+use std::process::Command;
+use std::time::Duration;
+
+use mcpgen::probe::stdio::{StdioLimits, StdioPeer};
+use mcpgen::probe::{run, ProbeOptions, ToolPolicy};
+
+fn server() -> StdioPeer {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_mcpgen-reference-server"));
+    cmd.arg("--stdio");
+    let limits = StdioLimits { timeout: Duration::from_secs(20), ..StdioLimits::default() };
+    StdioPeer::spawn(cmd, limits).expect("start mcpgen-reference-server --stdio")
+}
+
+#[test]
+fn the_reference_server_probes_clean_in_both_eras() {
+    let report = run(&mut server(), &ProbeOptions::default());
+    let errors: Vec<_> =
+        report.findings.iter().map(|f| format!("{}: {:?} {} at {}", f.check, f.rule, f.message, f.pointer)).collect();
+    assert!(errors.is_empty(), "findings on the reference server:\n{}", errors.join("\n"));
+    assert_eq!(report.eras.first().map(String::as_str), Some("modern"), "{:?}", report.eras);
+    assert!(report.eras.iter().any(|e| e.starts_with("legacy ")), "{:?}", report.eras);
+    for check in ["discover", "inventory/tools/list", "negative/missing-meta", "negative/unknown-method"] {
+        assert!(report.checks.iter().any(|c| c == check), "{check} not run: {:?}", report.checks);
+    }
+}
+
+#[test]
+fn every_tool_call_of_the_reference_server_is_judged() {
+    // Every tool (the reference server's fixtures change nothing outside the process).
+    let report =
+        run(&mut server(), &ProbeOptions { call_tools: ToolPolicy::All, legacy: false, ..ProbeOptions::default() });
+    let called = report.checks.iter().filter(|c| c.starts_with("tool/")).count();
+    assert!(called >= 3, "{called} tools called: {:?}", report.checks);
+    let errors: Vec<_> =
+        report.findings.iter().map(|f| format!("{}: {:?} {} at {}", f.check, f.rule, f.message, f.pointer)).collect();
+    assert!(errors.is_empty(), "findings:\n{}", errors.join("\n"));
+}
