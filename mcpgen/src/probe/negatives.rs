@@ -1,5 +1,5 @@
 //! Requests whose right answer the spec fixes, judged against what
-//! [`check_request`](crate::protocol::check_request) gives for the same bytes under the
+//! [`check_request`] gives for the same bytes under the
 //! versions the server declared: the server's error code must be that one. The request is the
 //! probe's own mistake; only the answer is judged.
 
