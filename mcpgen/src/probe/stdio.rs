@@ -148,3 +148,57 @@ impl Drop for StdioPeer {
         let _ = self.child.wait();
     }
 }
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str, limits: StdioLimits) -> StdioPeer {
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", script]);
+        StdioPeer::spawn(cmd, limits).expect("sh")
+    }
+
+    const REQUEST: &[u8] = br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+
+    #[test]
+    fn an_answer_ends_the_wait_and_what_came_before_is_kept() {
+        let script = r#"read line; echo '{"jsonrpc":"2.0","method":"notifications/message","params":{}}'; echo '{"jsonrpc":"2.0","id":1,"result":{}}'; sleep 5"#;
+        let mut peer = sh(script, StdioLimits::default());
+        let got = peer.send(REQUEST, Some(&serde_json::json!(1))).unwrap();
+        assert_eq!(got.len(), 2);
+        assert!(got[1].starts_with(br#"{"jsonrpc":"2.0","id":1"#));
+    }
+
+    #[test]
+    fn a_server_that_does_not_answer_times_out() {
+        let limits = StdioLimits { timeout: Duration::from_millis(100), ..StdioLimits::default() };
+        let mut peer = sh("sleep 5", limits);
+        assert_eq!(peer.send(REQUEST, Some(&serde_json::json!(1))), Err(PeerError::Timeout { after_ms: 100 }));
+    }
+
+    #[test]
+    fn a_line_above_the_limit_fails_without_being_kept() {
+        let limits = StdioLimits { max_line_bytes: 1000, ..StdioLimits::default() };
+        let mut peer = sh("read line; head -c 100000 /dev/zero | tr '\\0' a; echo; sleep 5", limits);
+        assert_eq!(peer.send(REQUEST, Some(&serde_json::json!(1))), Err(PeerError::TooLarge { limit: 1000 }));
+        // The reader stopped: later calls fail at once.
+        assert_eq!(peer.send(REQUEST, Some(&serde_json::json!(2))), Err(PeerError::TooLarge { limit: 1000 }));
+    }
+
+    #[test]
+    fn a_flood_of_notifications_is_cut_at_the_cap() {
+        let limits = StdioLimits { max_messages_per_answer: 10, ..StdioLimits::default() };
+        let script =
+            r#"read line; while :; do echo '{"jsonrpc":"2.0","method":"notifications/message","params":{}}'; done"#;
+        let mut peer = sh(script, limits);
+        assert_eq!(peer.send(REQUEST, Some(&serde_json::json!(1))), Err(PeerError::TooLarge { limit: 10 }));
+    }
+
+    #[test]
+    fn a_server_that_exits_is_closed() {
+        let mut peer = sh("exit 0", StdioLimits::default());
+        std::thread::sleep(Duration::from_millis(100));
+        assert_eq!(peer.send(REQUEST, Some(&serde_json::json!(1))), Err(PeerError::Closed));
+    }
+}

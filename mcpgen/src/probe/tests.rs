@@ -129,6 +129,10 @@ fn tool_policies() {
         run(&mut peer, &ProbeOptions { call_tools: policy.clone(), ..modern_only() });
         assert_eq!(peer.calls.len(), want, "{policy:?}");
     }
+    // At most `max_tool_calls`, whatever the policy allows.
+    let mut peer = Scripted { fault: None, calls: Vec::new() };
+    run(&mut peer, &ProbeOptions { call_tools: ToolPolicy::All, max_tool_calls: 1, ..modern_only() });
+    assert_eq!(peer.calls.len(), 1);
 }
 
 /// A peer that never answers: every request is a finding (MSG-11), nothing hangs.
@@ -151,4 +155,49 @@ fn a_server_that_never_answers_is_reported_not_waited_for() {
     // discover, then the legacy fallback's initialize.
     assert_eq!(rules(&report), [("discover".into(), Some(id::MSG_11)), ("legacy/2025-11-25".into(), Some(id::MSG_11))]);
     assert_eq!(report.exchanges[0].peer_error.as_deref(), Some("no answer within 5 ms"));
+}
+
+/// A server whose cursor never ends: read `max_pages` pages, then a PROBE-1 warning.
+struct EndlessPages;
+
+impl Peer for EndlessPages {
+    fn send(&mut self, message: &[u8], id: Option<&Value>) -> Result<Vec<Vec<u8>>, PeerError> {
+        let request: Value = serde_json::from_slice(message).unwrap();
+        let Some(id) = id else { return Ok(Vec::new()) };
+        let result = match request["method"].as_str() {
+            Some("server/discover") => json!({"resultType": "complete", "supportedVersions": ["2026-07-28"],
+                "capabilities": {"prompts": {}}, "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "s", "version": "1"}},
+                "ttlMs": 0, "cacheScope": "public"}),
+            Some("prompts/list") => {
+                json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "public", "prompts": [], "nextCursor": "again"})
+            }
+            _ => {
+                return Ok(vec![json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": "no"}})
+                    .to_string()
+                    .into_bytes()])
+            }
+        };
+        Ok(vec![json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string().into_bytes()])
+    }
+}
+
+#[test]
+fn an_endless_cursor_is_read_up_to_the_page_limit() {
+    let options = ProbeOptions { max_pages: 3, ..modern_only() };
+    let report = run(&mut EndlessPages, &options);
+    let pages = report.checks.iter().filter(|c| *c == "inventory/prompts/list").count();
+    assert_eq!(pages, 3);
+    let probe_1: Vec<_> = report.findings.iter().filter(|f| f.rule == Some(id::PROBE_1)).collect();
+    assert_eq!(probe_1.len(), 1, "{:#?}", report.findings);
+    assert_eq!(probe_1[0].level, Level::Warning);
+}
+
+#[test]
+fn exchanges_past_the_cap_are_counted_not_kept() {
+    let options = ProbeOptions { max_exchanges: 2, ..modern_only() };
+    let mut peer = Scripted { fault: None, calls: Vec::new() };
+    let report = run(&mut peer, &options);
+    assert_eq!(report.exchanges.len(), 2);
+    assert!(report.dropped_exchanges > 0);
+    assert_eq!(report.exchanges.len() + report.dropped_exchanges, report.checks.len());
 }
