@@ -615,29 +615,24 @@ async fn relay_whole(
 ) -> ProxyBody {
     let max = proxy.limits.max_message_bytes;
     let mut held = Vec::new();
-    loop {
-        match body.frame().await {
-            Some(Ok(frame)) => {
-                let Ok(data) = frame.into_data() else { continue };
-                if held.len() + data.len() > max {
-                    proxy.too_large(Sender::Server);
-                    let (tx, rx) = mpsc::channel(STREAM_QUEUE);
-                    let first = [Bytes::from(held), data];
-                    tokio::spawn(async move {
-                        for b in first {
-                            if tx.send(b).await.is_err() {
-                                return;
-                            }
-                        }
-                        pass_on(body, tx).await;
-                    });
-                    return ProxyBody::Chunks(rx);
+    // A broken upstream body ends the loop too: what arrived is passed on (the client sees it cut).
+    while let Some(Ok(frame)) = body.frame().await {
+        let Ok(data) = frame.into_data() else { continue };
+        if held.len() + data.len() > max {
+            proxy.too_large(Sender::Server);
+            let (tx, rx) = mpsc::channel(STREAM_QUEUE);
+            let first = [Bytes::from(held), data];
+            tokio::spawn(async move {
+                for b in first {
+                    if tx.send(b).await.is_err() {
+                        return;
+                    }
                 }
-                held.extend_from_slice(&data);
-            }
-            // A broken upstream body: what arrived is passed on (the client sees it cut).
-            Some(Err(_)) | None => break,
+                pass_on(body, tx).await;
+            });
+            return ProxyBody::Chunks(rx);
         }
+        held.extend_from_slice(&data);
     }
     let bytes = Bytes::from(held);
     let json = is_media(ct, "application/json");
