@@ -67,10 +67,12 @@ mod state;
 mod subscriptions;
 mod task_table;
 mod tasks;
+mod transport;
 
 pub use facts::{Sender, UnknownSender};
 pub use finding::{Era, Finding, Level};
 pub use options::ConversationOptions;
+pub use transport::HttpFacts;
 
 use crate::json::{JsonView, Tape};
 use crate::Revision;
@@ -123,6 +125,28 @@ impl Conversation {
                 vec![f]
             }
         }
+    }
+
+    /// The Streamable HTTP transport's rules on what carried `message` (the text as sent) from
+    /// `from`: a client POST's headers against its body (ERA-10, HTTP-8, HTTP-11, TASK-28), and
+    /// for a server message that opens a response its `Content-Type` (HTTP-6) and the status of
+    /// a -32020 (ERR-8) or -32022 (HTTP-9) error. Findings only; the session's state does not
+    /// change (the message itself goes to [`Conversation::observe`]).
+    ///
+    /// ```
+    /// use mcpgen::conversation::{Conversation, HttpFacts, Sender};
+    ///
+    /// let c = Conversation::new();
+    /// let error = br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version"}}"#;
+    /// let facts = HttpFacts { status: Some(200), content_type: Some("application/json".into()), ..HttpFacts::default() };
+    /// assert_eq!(c.check_http(Sender::Server, error, &facts)[0].rule, Some("HTTP-9"));
+    /// ```
+    pub fn check_http(&self, from: Sender, message: &[u8], facts: &HttpFacts) -> Vec<Finding> {
+        let mut out = transport::findings(from, message, facts);
+        for f in &mut out {
+            (f.era, f.revision) = self.session.era.current();
+        }
+        out
     }
 
     /// [`Conversation::observe`] on any JSON view (Python objects, `serde_json::Value`, …).

@@ -10,7 +10,9 @@
 //! criterion (a filter such as `'mix/(a|c)$'`, `--quick`, `--profile-time 10`).
 //!
 //! Then the proxy benchmark ([`proxy`]): ping round trips through `mcpgen proxy` against the
-//! same round trips straight to the server.
+//! same round trips straight to the server; and the HTTP proxy benchmark
+//! ([`crate::bench_http`]): modern `tools/list` round trips through `mcpgen proxy --listen`
+//! against the same straight to the server, at 1 and 16 clients.
 
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Write};
@@ -165,6 +167,8 @@ fn proxy(root: &Path, round_trips: usize) -> Result<()> {
             "mcpgen-bench",
             "--bin",
             "ping-server",
+            "--bin",
+            "http-tools-server",
         ])
         .current_dir(root)
         .status()
@@ -225,7 +229,7 @@ fn proxy(root: &Path, round_trips: usize) -> Result<()> {
         );
     }
     println!("(goal: under 20 µs added per message; findings reported in the last run: {findings})");
-    Ok(())
+    crate::bench_http::run(&bin, &scratch, round_trips)
 }
 
 /// One run: start `program args`, shake hands, then time `n` ping round trips one at a time.

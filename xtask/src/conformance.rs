@@ -7,10 +7,13 @@
 //! 3. Runs `conformance server --requirements R` for each revision and the client leg (every
 //!    scored non-`auth/*` client scenario of R, `conformance client --command <client>`).
 //!    Node runs with `--import loopback.mjs`, so the suite's mock servers bind 127.0.0.1.
-//! 4. Prints the pass counts per set, scored and unscored (the scenarios the suite runs beyond
+//! 4. Runs the server leg again THROUGH `mcpgen proxy --listen 127.0.0.1:0 --upstream <server>
+//!    --report … --record …` (the Streamable HTTP checking proxy): every scenario must get the
+//!    verdict it got directly, and the proxy must report no finding on the server's messages.
+//! 5. Prints the pass counts per set, scored and unscored (the scenarios the suite runs beyond
 //!    the requirement set: extensions such as Tasks, pending ones), and fails on any failure of
-//!    either, or when the server's self-check (mcpgen's conversation checker on every message it
-//!    sent) found anything.
+//!    either, when the server's self-check (mcpgen's conversation checker on every message it
+//!    sent) found anything, or when the run through the proxy differs from the direct one.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -28,6 +31,7 @@ const NODE_VERSION: &str = "22.23.5";
 const REVISIONS: [&str; 2] = ["2025-11-25", "2026-07-28"];
 const SERVER_BIN: &str = "mcpgen-reference-server";
 const CLIENT_BIN: &str = "mcpgen-reference-client";
+const CLI_BIN: &str = "mcpgen";
 
 /// The scored scenarios of one set and how many passed.
 struct Score {
@@ -57,10 +61,10 @@ pub fn run(root: &Path) -> Result<()> {
     let work = dir.join("runs");
     std::fs::create_dir_all(&work).map_err(|e| format!("cannot create {}: {e}", work.display()))?;
 
-    println!("building the reference peer (cargo build -p mcpgen-reference)");
+    println!("building the reference peer and the proxy (cargo build -p mcpgen-reference -p mcpgen-cli)");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let status = Command::new(cargo)
-        .args(["build", "-p", "mcpgen-reference", "--bins"])
+        .args(["build", "-p", "mcpgen-reference", "-p", "mcpgen-cli", "--bins"])
         .current_dir(root)
         .status()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
@@ -77,6 +81,7 @@ pub fn run(root: &Path) -> Result<()> {
 
     let mut scores = Vec::new();
     let mut unscored_scores = Vec::new();
+    let mut direct = Vec::new();
     let stderr_path = dir.join("server.stderr");
     let (server, url) = start_server(&bin_dir.join(SERVER_BIN), &stderr_path)?;
     let server = KillOnDrop(server);
@@ -93,7 +98,30 @@ pub fn run(root: &Path) -> Result<()> {
         let results = summary(&out);
         scores.push(score(&format!("server {rev}"), &scored, &results));
         unscored_scores.push(unscored(&format!("server {rev}"), &scored, &results));
+        direct.push((rev, results));
     }
+    // The same leg through the checking proxy: the same verdicts, no finding on the server.
+    let report = dir.join("proxy.findings.jsonl");
+    let record = dir.join("proxy.record.jsonl");
+    let proxy_stderr = dir.join("proxy.stderr");
+    let (proxy, proxy_url) = start_proxy(&bin_dir.join(CLI_BIN), &url, &report, &record, &proxy_stderr)?;
+    let proxy = KillOnDrop(proxy);
+    println!("proxy: {proxy_url} → {url} (report {}, record {})", report.display(), record.display());
+    let mut differences = Vec::new();
+    for (rev, results) in &direct {
+        let scored = requirements(&dir, rev, "server")?;
+        println!("==> server leg through the proxy, requirements {rev}");
+        let out = run_suite(
+            suite_cmd(&["server", "--url", &proxy_url, "--requirements", rev]),
+            &work,
+            &format!("server-{rev}-proxy"),
+            &scored,
+        )?;
+        let through = summary(&out);
+        println!("    direct vs through the proxy: {}", compare_runs(results, &through, &mut differences, rev));
+    }
+    stop(proxy);
+    let proxy_findings = server_findings(&report)?;
     drop(server);
     let findings = std::fs::read_to_string(&stderr_path)
         .unwrap_or_default()
@@ -152,8 +180,30 @@ pub fn run(root: &Path) -> Result<()> {
         "server self-check: {findings} conversation-checker finding(s) on messages the server sent (details in {})",
         stderr_path.display()
     );
+    println!(
+        "through the proxy: {} scenario verdict(s) differ from the direct run; the proxy reported {} finding(s) on messages the server sent ({})",
+        differences.len(),
+        proxy_findings.len(),
+        report.display()
+    );
+    for d in &differences {
+        println!("    differs: {d}");
+    }
+    for f in proxy_findings.iter().take(20) {
+        println!("    proxy finding on a server message: {f}");
+    }
     println!("conformance took {:.1?}", start.elapsed());
-    let problems = verdict(&scores, &unscored_scores, findings, &stderr_path);
+    let mut problems = verdict(&scores, &unscored_scores, findings, &stderr_path);
+    if !differences.is_empty() {
+        problems.push(format!("{} scenario(s) score differently through the proxy", differences.len()));
+    }
+    if !proxy_findings.is_empty() {
+        problems.push(format!(
+            "the proxy reported {} finding(s) on the server's messages (see {})",
+            proxy_findings.len(),
+            report.display()
+        ));
+    }
     if problems.is_empty() {
         Ok(())
     } else {
@@ -181,6 +231,84 @@ fn verdict(scores: &[Score], unscored: &[Score], findings: usize, stderr_path: &
         ));
     }
     problems
+}
+
+/// Starts `mcpgen proxy --listen 127.0.0.1:0 --upstream URL --report R --record C`; returns it
+/// and its URL (its first stdout line).
+fn start_proxy(
+    bin: &Path,
+    upstream: &str,
+    report: &Path,
+    record: &Path,
+    stderr_path: &Path,
+) -> Result<(Child, String)> {
+    let stderr =
+        std::fs::File::create(stderr_path).map_err(|e| format!("cannot create {}: {e}", stderr_path.display()))?;
+    let mut child = Command::new(bin)
+        .args(["proxy", "--listen", "127.0.0.1:0", "--upstream", upstream, "--report"])
+        .arg(report)
+        .arg("--record")
+        .arg(record)
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", bin.display()))?;
+    let mut line = String::new();
+    let stdout = child.stdout.take().expect("stdout is piped");
+    BufReader::new(stdout).read_line(&mut line).map_err(|e| format!("reading the proxy's address: {e}"))?;
+    match line.trim().strip_prefix("listening on ") {
+        Some(url) => Ok((child, url.to_owned())),
+        None => {
+            let _ = child.kill();
+            Err(format!("the proxy did not print its address (got {line:?}); see {}", stderr_path.display()))
+        }
+    }
+}
+
+/// Ends the proxy with SIGTERM (it then writes out its report), waiting for it.
+fn stop(mut proxy: KillOnDrop) {
+    let pid = proxy.0.id().to_string();
+    let _ = Command::new("kill").args(["-TERM", &pid]).status();
+    let _ = proxy.0.wait();
+}
+
+/// Per scenario, the verdict of the direct run against the one through the proxy: a summary
+/// line, and every difference (a scenario missing on one side is one) pushed to `out`.
+fn compare_runs(direct: &[(String, bool)], through: &[(String, bool)], out: &mut Vec<String>, rev: &str) -> String {
+    let mut same = 0;
+    let verdict = |ok: Option<bool>| match ok {
+        Some(true) => "pass",
+        Some(false) => "fail",
+        None => "not run",
+    };
+    let mut names: Vec<&String> = direct.iter().chain(through).map(|(n, _)| n).collect();
+    names.sort();
+    names.dedup();
+    for name in &names {
+        let d = direct.iter().find(|(n, _)| n == *name).map(|(_, ok)| *ok);
+        let t = through.iter().find(|(n, _)| n == *name).map(|(_, ok)| *ok);
+        if d == t {
+            same += 1;
+        } else {
+            out.push(format!("{rev} {name}: {} directly, {} through the proxy", verdict(d), verdict(t)));
+        }
+    }
+    format!("{same}/{} scenarios alike", names.len())
+}
+
+/// The report's findings on messages the server sent, one line each.
+fn server_findings(report: &Path) -> Result<Vec<String>> {
+    let text = std::fs::read_to_string(report).map_err(|e| format!("cannot read {}: {e}", report.display()))?;
+    let mut out = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let v: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| format!("{}: not JSON: {e}", report.display()))?;
+        let from = v.get("from").or_else(|| v.get("repeated").and_then(|r| r.get("from")));
+        if from.and_then(|f| f.as_str()) == Some("server") {
+            out.push(line.chars().take(400).collect());
+        }
+    }
+    Ok(out)
 }
 
 /// Stops the server however the run ends.
@@ -381,6 +509,25 @@ mod tests {
         assert_eq!(s.failed, ["tasks-get"]);
         assert_eq!(s.total(), 2);
         assert!(!s.complete());
+    }
+
+    #[test]
+    fn through_the_proxy_every_verdict_is_compared_with_the_direct_one() {
+        let direct = [("ping".to_owned(), true), ("tools-list".to_owned(), false), ("gone".to_owned(), true)];
+        let through = [("ping".to_owned(), true), ("tools-list".to_owned(), true), ("new".to_owned(), false)];
+        let mut out = Vec::new();
+        assert_eq!(compare_runs(&direct, &through, &mut out, "r"), "1/4 scenarios alike");
+        assert_eq!(
+            out,
+            [
+                "r gone: pass directly, not run through the proxy",
+                "r new: not run directly, fail through the proxy",
+                "r tools-list: fail directly, pass through the proxy"
+            ]
+        );
+        out.clear();
+        assert_eq!(compare_runs(&direct, &direct, &mut out, "r"), "3/3 scenarios alike");
+        assert!(out.is_empty());
     }
 
     #[test]

@@ -9,6 +9,9 @@
 //! 3. Runs `mcpgen-interop run`: the matrix, the table, `target/interop/results.json`; it
 //!    fails on a finding or failed operation the baseline (`reference/interop/baseline.toml`)
 //!    does not list, on a reference server self-check finding, and on a stale baseline entry.
+//! 4. Runs `mcpgen-interop run --via-proxy`: the HTTP pairings again with `mcpgen proxy
+//!    --listen` between the tap and the server (`target/interop/results-via-proxy.json`): the
+//!    same operations must work, and the proxy's report must hold the tap's findings.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -48,28 +51,40 @@ pub fn run(root: &Path) -> Result<()> {
     }
     let bin = target_dir(root).join("debug");
     let node = dir.join("node_modules").join(conformance::NODE.0).join("bin/node");
+    let only = std::env::var("MCPGEN_INTEROP_ONLY").ok();
+    let run = |via_proxy: bool| {
+        let mut c = Command::new(bin.join("mcpgen-interop"));
+        c.arg("run").arg("--node").arg(&node).arg("--root").arg(root).arg("--dir").arg(&dir).arg("--bin-dir").arg(&bin);
+        if let Some(o) = &only {
+            c.arg("--only").arg(o);
+        }
+        if via_proxy {
+            c.arg("--via-proxy");
+        }
+        c.current_dir(root).status().map_err(|e| format!("cannot run mcpgen-interop: {e}"))
+    };
     let ran = Instant::now();
-    let status = Command::new(bin.join("mcpgen-interop"))
-        .arg("run")
-        .arg("--node")
-        .arg(&node)
-        .arg("--root")
-        .arg(root)
-        .arg("--dir")
-        .arg(&dir)
-        .arg("--bin-dir")
-        .arg(&bin)
-        .current_dir(root)
-        .status()
-        .map_err(|e| format!("cannot run mcpgen-interop: {e}"))?;
-    println!("interop: the matrix took {:.1?}, the step {:.1?}", ran.elapsed(), start.elapsed());
-    if status.success() {
+    let direct = run(false)?;
+    println!("interop: the matrix took {:.1?}", ran.elapsed());
+    println!("==> the HTTP pairings through `mcpgen proxy --listen` (tap → proxy → server)");
+    let ran = Instant::now();
+    let proxied = run(true)?;
+    println!("interop: through the proxy took {:.1?}, the step {:.1?}", ran.elapsed(), start.elapsed());
+    let mut problems = Vec::new();
+    if !direct.success() {
+        problems
+            .push(format!("mcpgen-interop run failed ({direct}); details in {}", dir.join("results.json").display()));
+    }
+    if !proxied.success() {
+        problems.push(format!(
+            "mcpgen-interop run --via-proxy failed ({proxied}); details in {}",
+            dir.join("results-via-proxy.json").display()
+        ));
+    }
+    if problems.is_empty() {
         Ok(())
     } else {
-        Err(format!(
-            "mcpgen-interop run failed ({status}); the table and findings are above, details in {}",
-            dir.join("results.json").display()
-        ))
+        Err(problems.join("; "))
     }
 }
 

@@ -15,6 +15,7 @@
 //!   tests ([`dist`]).
 
 mod bench;
+mod bench_http;
 mod circles;
 mod codegen;
 mod conformance;

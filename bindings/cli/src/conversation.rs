@@ -5,7 +5,11 @@
 //! {"from": "client"|"server", "message": <JSON-RPC message>}
 //! {"from": "client"|"server", "raw": "<the exact text sent>"}
 //! ```
-//! plus an optional `"session": "<id>"` on any line (independent conversations in one file).
+//! plus an optional `"session": "<id>"` on any line (independent conversations in one file),
+//! and an optional `"http"` member with what Streamable HTTP carried with the message
+//! (`mcpgen proxy --listen` records it): `{"headers": [[name, value], …]}` on a client POST,
+//! `{"status": N, "contentType": "…"}` on a server message that opens a response; the
+//! replay judges those with the transport's rules ([`Conversation::check_http`]).
 //! `mcpgen proxy --record` writes this format ([`record_line`]); a `message` is the sent text
 //! embedded verbatim, so replaying it checks exactly what was sent.
 
@@ -15,7 +19,7 @@ use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use mcpgen::conversation::{Conversation, ConversationOptions, Finding, Sender};
+use mcpgen::conversation::{Conversation, ConversationOptions, Finding, HttpFacts, Sender};
 use mcpgen::json::{Kind, Map, ParseOptions, Tape, TapeBuffer, Value};
 use mcpgen::JsonView;
 
@@ -34,7 +38,10 @@ enum Payload<'t, 'a> {
 pub struct LineError(pub String);
 
 /// Reads one conversation line (already parsed) into its sender, session and payload.
-fn read_line<'t, 'a>(tape: &'t Tape<'a>) -> Result<(Sender, Option<String>, Payload<'t, 'a>), LineError> {
+/// One line's parts: sender, session, the HTTP facts (when the line has `http`), payload.
+type LineParts<'t, 'a> = (Sender, Option<String>, Option<HttpFacts>, Payload<'t, 'a>);
+
+fn read_line<'t, 'a>(tape: &'t Tape<'a>) -> Result<LineParts<'t, 'a>, LineError> {
     let root = tape.root();
     if root.kind() != Kind::Object {
         return Err(LineError(format!("a conversation line is a JSON object, found {}", root.describe())));
@@ -55,6 +62,7 @@ fn read_line<'t, 'a>(tape: &'t Tape<'a>) -> Result<(Sender, Option<String>, Payl
             None => return Err(LineError(format!("\"session\" must be a string, found {}", v.describe()))),
         },
     };
+    let http = root.get("http").map(|h| read_http(&h)).transpose()?;
     let payload = match (root.get("message"), root.get("raw")) {
         (Some(m), None) => Payload::Message(m),
         (None, Some(r)) => match r.as_str() {
@@ -64,7 +72,39 @@ fn read_line<'t, 'a>(tape: &'t Tape<'a>) -> Result<(Sender, Option<String>, Payl
         (Some(_), Some(_)) => return Err(LineError("give either \"message\" or \"raw\", not both".into())),
         (None, None) => return Err(LineError("missing \"message\" (a JSON-RPC message) or \"raw\" (text)".into())),
     };
-    Ok((from, session, payload))
+    Ok((from, session, http, payload))
+}
+
+/// The `http` member: `{"headers": [[name, value], …], "status": N, "contentType": "…"}`, every
+/// member optional.
+fn read_http<'v>(h: &impl JsonView<'v>) -> Result<HttpFacts, LineError> {
+    let bad = |what: &str| LineError(format!("\"http\": {what}"));
+    if h.kind() != Kind::Object {
+        return Err(bad("must be an object"));
+    }
+    let mut facts = HttpFacts::default();
+    if let Some(headers) = h.get("headers") {
+        if headers.kind() != Kind::Array {
+            return Err(bad("\"headers\" must be an array of [name, value] pairs"));
+        }
+        let mut pairs = Vec::new();
+        for pair in headers.items() {
+            let mut it = pair.items();
+            match (it.next().and_then(|n| n.as_str()), it.next().and_then(|v| v.as_str()), it.next()) {
+                (Some(n), Some(v), None) if pair.kind() == Kind::Array => pairs.push((n.into_owned(), v.into_owned())),
+                _ => return Err(bad("\"headers\" must be an array of [name, value] pairs")),
+            }
+        }
+        facts.request_headers = Some(pairs);
+    }
+    if let Some(status) = h.get("status") {
+        let n = status.to_number().and_then(|n| n.as_u64()).and_then(|n| u16::try_from(n).ok());
+        facts.status = Some(n.ok_or_else(|| bad("\"status\" must be an HTTP status code"))?);
+    }
+    if let Some(t) = h.get("contentType") {
+        facts.content_type = Some(t.as_str().ok_or_else(|| bad("\"contentType\" must be a string"))?.into_owned());
+    }
+    Ok(facts)
 }
 
 /// The conversation-file line recording `text` (one message as sent, without its `\n`) from
@@ -72,6 +112,11 @@ fn read_line<'t, 'a>(tape: &'t Tape<'a>) -> Result<(Sender, Option<String>, Payl
 /// unchanged, else `"raw"` (not JSON, surrounding whitespace, nesting at the parser's limit).
 /// Bytes that are not UTF-8 cannot be carried by either form: they become U+FFFD in `raw`.
 pub fn record_line(from: Sender, session: Option<&str>, text: &[u8]) -> String {
+    record_line_with(from, session, None, text)
+}
+
+/// [`record_line`] with the message's HTTP facts (the `http` member), when it has any.
+pub fn record_line_with(from: Sender, session: Option<&str>, http: Option<&HttpFacts>, text: &[u8]) -> String {
     let mut line = String::with_capacity(text.len() + 48);
     line.push_str("{\"from\":\"");
     line.push_str(from.as_str());
@@ -79,6 +124,10 @@ pub fn record_line(from: Sender, session: Option<&str>, text: &[u8]) -> String {
     if let Some(s) = session {
         line.push_str(",\"session\":");
         line.push_str(&Value::String(s.to_owned()).to_json_string());
+    }
+    if let Some(h) = http.filter(|h| !h.is_empty()) {
+        line.push_str(",\"http\":");
+        line.push_str(&http_json(h).to_json_string());
     }
     let head = line.len();
     if let Ok(s) = std::str::from_utf8(text) {
@@ -98,6 +147,23 @@ pub fn record_line(from: Sender, session: Option<&str>, text: &[u8]) -> String {
     line.push_str(&Value::String(String::from_utf8_lossy(text).into_owned()).to_json_string());
     line.push('}');
     line
+}
+
+/// The `http` member of a line.
+fn http_json(h: &HttpFacts) -> Value {
+    let text = |s: &str| Value::String(s.to_owned());
+    let mut m = Map::new();
+    if let Some(headers) = &h.request_headers {
+        let pairs = headers.iter().map(|(k, v)| Value::Array(vec![text(k), text(v)])).collect();
+        m.push("headers", Value::Array(pairs));
+    }
+    if let Some(status) = h.status {
+        m.push("status", Value::Number(i64::from(status).into()));
+    }
+    if let Some(t) = &h.content_type {
+        m.push("contentType", text(t));
+    }
+    Value::Object(m)
 }
 
 /// A finding as `validate --format json` prints it.
@@ -217,7 +283,7 @@ impl Sessions {
 
     /// The checker of `session`, now the most recently used; opening it may evict the least
     /// recently used session.
-    fn get(&mut self, session: Option<&str>, line: usize) -> (&mut Conversation, Option<Evicted>) {
+    pub(crate) fn get(&mut self, session: Option<&str>, line: usize) -> (&mut Conversation, Option<Evicted>) {
         let key = SessionKey::new(session);
         self.tick += 1;
         let mut evicted = None;
@@ -245,6 +311,11 @@ impl Sessions {
         (&mut open.conversation, evicted)
     }
 
+    /// The revision `session` negotiated or last used, when it is open and knows one.
+    pub fn revision(&self, session: Option<&str>) -> Option<mcpgen::Revision> {
+        self.open.get(&SessionKey::new(session)).and_then(|o| o.conversation.revision())
+    }
+
     /// Sessions started so far (an evicted session that comes back counts again).
     pub fn started(&self) -> usize {
         self.started
@@ -263,12 +334,20 @@ pub struct Checked {
 /// the line's shape error.
 pub fn check_line(sessions: &mut Sessions, line: &[u8], number: usize) -> Result<Checked, LineError> {
     let tape = Tape::parse_bytes(line).map_err(|e| LineError(format!("not a JSON object: {e}")))?;
-    let (from, session, payload) = read_line(&tape)?;
+    let (from, session, http, payload) = read_line(&tape)?;
     let (conversation, evicted) = sessions.get(session.as_deref(), number);
-    let findings = match payload {
-        Payload::Message(view) => conversation.observe_view(from, &view),
+    let mut findings = match &payload {
+        Payload::Message(view) => conversation.observe_view(from, view),
         Payload::Raw(text) => conversation.observe(from, text.as_bytes()),
     };
+    if let Some(http) = http {
+        // The transport's rules read the message's text: the embedded message as JSON text.
+        let text = match &payload {
+            Payload::Message(view) => std::borrow::Cow::Owned(view.to_value().to_json_string().into_bytes()),
+            Payload::Raw(text) => std::borrow::Cow::Borrowed(text.as_bytes()),
+        };
+        findings.extend(conversation.check_http(from, &text, &http));
+    }
     Ok(Checked { from, findings, evicted })
 }
 

@@ -225,7 +225,8 @@ enum Command {
     },
     /// Run a stdio MCP server behind a checking relay: every message between the client (this
     /// process's stdin/stdout) and COMMAND is relayed unchanged, byte for byte and in order, and
-    /// checked as one conversation (docs/proxy.md).
+    /// checked as one conversation (docs/proxy.md). With --listen and --upstream instead of
+    /// COMMAND: a checking reverse proxy for a Streamable HTTP server.
     ///
     /// Findings go to --report (JSON Lines: the objects of `validate --format json` plus
     /// "from") or to stderr; the server's stderr passes through. Exits with the server's
@@ -267,8 +268,43 @@ enum Command {
         /// at the end.
         #[arg(long, value_name = "N", default_value_t = proxy::DEFAULT_MAX_REPEATS)]
         max_repeats: usize,
+        /// Conversations checked at once (HTTP: one per legacy session, plus the requests
+        /// outside a session); past it the least recently used is forgotten, as on the replay
+        /// by `validate --conversation --max-sessions`.
+        #[arg(long, value_name = "N", default_value_t = proxy::DEFAULT_MAX_SESSIONS)]
+        max_sessions: usize,
+        /// Streamable HTTP: listen here (`127.0.0.1:0` picks a free port; the URL is printed
+        /// on stdout as `listening on http://…`) and relay to --upstream.
+        #[arg(long, value_name = "ADDR", requires = "upstream", conflicts_with = "command")]
+        listen: Option<std::net::SocketAddr>,
+        /// Streamable HTTP: the server's endpoint URL (`http://127.0.0.1:3000/mcp`).
+        #[arg(long, value_name = "URL", requires = "listen")]
+        upstream: Option<String>,
+        /// Streamable HTTP: allow a --listen address that is not loopback.
+        #[arg(long, requires = "listen")]
+        allow_non_loopback: bool,
+        /// Streamable HTTP: a host name clients may use in `Host` and `Origin` besides the
+        /// loopback names (repeatable).
+        #[arg(long, value_name = "HOST", requires = "listen")]
+        allow_host: Vec<String>,
+        /// Streamable HTTP: connections served at once (more wait in the listen backlog).
+        #[arg(long, value_name = "N", default_value_t = proxy::http::DEFAULT_MAX_CONNECTIONS)]
+        max_connections: usize,
+        /// Streamable HTTP: the largest request or response header section (431 / 502 past it).
+        #[arg(long, value_name = "BYTES", default_value_t = proxy::http::DEFAULT_MAX_HEADER_BYTES)]
+        max_header_bytes: usize,
+        /// Streamable HTTP: seconds a connection may take to send a request's headers (and
+        /// stay idle between requests).
+        #[arg(long, value_name = "SECONDS", default_value_t = proxy::http::DEFAULT_HEADER_READ_TIMEOUT.as_secs_f64())]
+        header_timeout: f64,
+        /// Streamable HTTP: seconds a request's body may take to arrive (408 past it).
+        #[arg(long, value_name = "SECONDS", default_value_t = proxy::http::DEFAULT_BODY_TIMEOUT.as_secs_f64())]
+        body_timeout: f64,
+        /// Streamable HTTP: seconds the upstream may take to answer with its headers (504).
+        #[arg(long, value_name = "SECONDS", default_value_t = proxy::http::DEFAULT_UPSTREAM_TIMEOUT.as_secs_f64())]
+        upstream_timeout: f64,
         /// The server command and its arguments (after `--`).
-        #[arg(last = true, required = true, value_name = "COMMAND")]
+        #[arg(last = true, required_unless_present = "listen", value_name = "COMMAND")]
         command: Vec<OsString>,
     },
     /// Show a definition: summary, schema path, fields (name, type, required) and, for
@@ -517,11 +553,49 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             max_message_bytes,
             max_queued_bytes,
             max_repeats,
+            max_sessions,
+            listen,
+            upstream,
+            allow_non_loopback,
+            allow_host,
+            max_connections,
+            max_header_bytes,
+            header_timeout,
+            body_timeout,
+            upstream_timeout,
             command,
         } => {
             let validation = mcpgen::Options { policy: policy(&p)?, strict_formats, ..mcpgen::Options::default() };
             let options = ConversationOptions { validation, ..ConversationOptions::default() };
-            let limits = proxy::Limits { max_message_bytes, max_queued_bytes, max_repeats };
+            let limits = proxy::Limits { max_message_bytes, max_queued_bytes, max_repeats, max_sessions };
+            if let (Some(listen), Some(upstream)) = (listen, upstream) {
+                let seconds = |s: f64, flag: &str| {
+                    std::time::Duration::try_from_secs_f64(s)
+                        .ok()
+                        .filter(|d| !d.is_zero())
+                        .ok_or_else(|| UsageError(format!("--{flag}: give a positive number of seconds, not {s}")))
+                };
+                let http = proxy::http::HttpLimits {
+                    header_read_timeout: seconds(header_timeout, "header-timeout")?,
+                    body_timeout: seconds(body_timeout, "body-timeout")?,
+                    upstream_timeout: seconds(upstream_timeout, "upstream-timeout")?,
+                    max_connections,
+                    max_header_bytes,
+                };
+                return proxy::http::run(proxy::http::HttpSettings {
+                    listen,
+                    upstream,
+                    allow_non_loopback,
+                    allowed_hosts: allow_host,
+                    report,
+                    record,
+                    enforce,
+                    options,
+                    fail_on,
+                    limits,
+                    http,
+                });
+            }
             proxy::run(proxy::Settings { report, record, enforce, command, options, fail_on, limits })
         }
         Command::Explain { revision: rev, def } => {

@@ -15,54 +15,32 @@
 //! unchecked. Findings, the record and the report are written by the checker, the first
 //! `--max-repeats` of each kind only ([`repeats`]).
 
+mod checker;
 mod frames;
+pub mod http;
 mod repeats;
 #[cfg(unix)]
 mod signals;
+mod sse;
 
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitCode, Stdio};
-use std::sync::mpsc::{self, Receiver, SyncSender, TryRecvError};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex, MutexGuard};
 
-use mcpgen::conversation::{Conversation, ConversationOptions, Era, Finding, Level, Sender};
-use mcpgen::json::{Kind, Map, Number, Tape, Value};
+use mcpgen::conversation::{ConversationOptions, Sender};
 use mcpgen::protocol::{check_request, ServerConfig};
-use mcpgen::rules::id;
-use mcpgen::JsonView;
 
-use crate::conversation::{finding_json, record_line};
 use crate::UsageError;
+use checker::{body, check_all, is_blank, is_request, Budget, Event, Output, ToChecker, CHANNEL_CAPACITY};
 use frames::{frames, Frame, READ_BUFFER};
-use repeats::{Repeats, Summary, Verdict};
 
-/// `--max-message-bytes`: longer messages are relayed unchecked.
-pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
-/// `--max-queued-bytes`: what the messages waiting for the checker may hold.
-pub const DEFAULT_MAX_QUEUED_BYTES: usize = 64 * 1024 * 1024;
-/// `--max-repeats`: findings of one kind shown before they are only counted.
-pub const DEFAULT_MAX_REPEATS: usize = 20;
-
-/// The proxy's bounds on what a peer can make it hold or print.
-#[derive(Debug, Clone, Copy)]
-pub struct Limits {
-    pub max_message_bytes: usize,
-    pub max_queued_bytes: usize,
-    pub max_repeats: usize,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
-            max_queued_bytes: DEFAULT_MAX_QUEUED_BYTES,
-            max_repeats: DEFAULT_MAX_REPEATS,
-        }
-    }
-}
+pub use checker::{
+    Limits, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_QUEUED_BYTES, DEFAULT_MAX_REPEATS, DEFAULT_MAX_SESSIONS,
+};
 
 pub struct Settings {
     pub report: Option<PathBuf>,
@@ -73,112 +51,6 @@ pub struct Settings {
     /// Exit 1 (when the server itself exits 0) once a finding at this level or above was made.
     pub fail_on: Option<crate::FailOn>,
     pub limits: Limits,
-}
-
-/// What the checker saw: messages with an error-level finding, and with warnings only.
-#[derive(Default)]
-struct Tally {
-    errors: usize,
-    warnings: usize,
-}
-
-/// Messages waiting for the checker at most (besides their bytes, [`Budget`]).
-const CHANNEL_CAPACITY: usize = 4096;
-/// What one message costs in the [`Budget`] besides its bytes (its event and bookkeeping).
-const EVENT_COST: usize = 64;
-
-enum Event {
-    /// One message as relayed: its line (`\n` included, when it had one); `refused` when
-    /// `--enforce` answered it instead of forwarding (rule, message). `cost`: its share of the
-    /// budget, given back once checked.
-    Message { from: Sender, line: Arc<Vec<u8>>, refused: Option<(&'static str, String)>, cost: usize },
-    /// A line longer than `--max-message-bytes` is being relayed unchecked.
-    TooLarge { from: Sender, cost: usize },
-    /// Every relayed message has been sent: finish.
-    Stop,
-}
-
-/// The bytes of the messages handed to the checker and not yet checked, with a cap: a relay
-/// waits for room before it hands over (and so before it reads further).
-struct Budget {
-    state: Mutex<Room>,
-    freed: Condvar,
-    cap: usize,
-}
-
-#[derive(Default)]
-struct Room {
-    used: usize,
-    /// The checker is gone: nothing waits any more.
-    closed: bool,
-}
-
-impl Budget {
-    fn new(limits: &Limits) -> Budget {
-        // At least one message of the largest checked size always fits.
-        let cap = limits.max_queued_bytes.max(limits.max_message_bytes.saturating_add(2 + EVENT_COST));
-        Budget { state: Mutex::default(), freed: Condvar::new(), cap }
-    }
-
-    fn lock(&self) -> MutexGuard<'_, Room> {
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// Waits until `bytes` fit, takes them, and returns what was taken.
-    fn take(&self, bytes: usize) -> usize {
-        let n = bytes.saturating_add(EVENT_COST).min(self.cap);
-        let mut room = self.lock();
-        while room.used + n > self.cap && !room.closed {
-            room = self.freed.wait(room).unwrap_or_else(PoisonError::into_inner);
-        }
-        room.used += n;
-        n
-    }
-
-    fn give_back(&self, n: usize) {
-        let mut room = self.lock();
-        room.used = room.used.saturating_sub(n);
-        drop(room);
-        self.freed.notify_all();
-    }
-
-    /// No checker any more (it finished, or panicked): the relays stop waiting for room.
-    fn close(&self) {
-        self.lock().closed = true;
-        self.freed.notify_all();
-    }
-}
-
-/// Closes the budget when the checker ends, however it ends.
-struct CloseOnDrop(Arc<Budget>);
-
-impl Drop for CloseOnDrop {
-    fn drop(&mut self) {
-        self.0.close();
-    }
-}
-
-/// A relay's way to the checker.
-#[derive(Clone)]
-struct ToChecker {
-    tx: SyncSender<Event>,
-    budget: Arc<Budget>,
-}
-
-impl ToChecker {
-    fn message(&self, from: Sender, line: Arc<Vec<u8>>, refused: Option<(&'static str, String)>) {
-        let cost = self.budget.take(line.len());
-        if self.tx.send(Event::Message { from, line, refused, cost }).is_err() {
-            self.budget.give_back(cost);
-        }
-    }
-
-    fn too_large(&self, from: Sender) {
-        let cost = self.budget.take(0);
-        if self.tx.send(Event::TooLarge { from, cost }).is_err() {
-            self.budget.give_back(cost);
-        }
-    }
 }
 
 /// The client's side of the proxy: our stdout, shared by the server relay and `--enforce`.
@@ -221,7 +93,7 @@ pub fn run(settings: Settings) -> Result<ExitCode, UsageError> {
         let out = Output { source_name, report, record, limits, budget };
         std::thread::Builder::new()
             .name("mcpgen-proxy-checker".into())
-            .spawn(move || check_all(rx, Conversation::with_options(options), out))
+            .spawn(move || check_all(rx, options, out))
             .map_err(|e| UsageError(format!("cannot start a thread: {e}")))?
     };
     let client_out: ClientOut = Arc::new(Mutex::new(BufWriter::with_capacity(READ_BUFFER, std::io::stdout())));
@@ -287,26 +159,6 @@ fn exit_like(status: std::process::ExitStatus) -> ExitCode {
         }
     }
     ExitCode::from(1)
-}
-
-/// The line without its `\n` (and a `\r` before it).
-fn body(line: &[u8]) -> &[u8] {
-    let line = line.strip_suffix(b"\n").unwrap_or(line);
-    line.strip_suffix(b"\r").unwrap_or(line)
-}
-
-fn is_blank(line: &[u8]) -> bool {
-    line.iter().all(u8::is_ascii_whitespace)
-}
-
-/// A JSON-RPC request (an object with `method` and `id`): what `--enforce` may answer.
-fn is_request(body: &[u8]) -> bool {
-    Tape::parse_bytes(body)
-        .map(|t| {
-            let root = t.root();
-            root.kind() == Kind::Object && root.get("method").is_some() && root.get("id").is_some()
-        })
-        .unwrap_or(false)
 }
 
 /// Client (our stdin) → server.
@@ -394,224 +246,4 @@ fn relay_server(server_out: ChildStdout, checker: ToChecker, client_out: ClientO
         }
         true
     });
-}
-
-/// Where the checker writes, and what bounds it.
-struct Output {
-    source_name: String,
-    report: Option<BufWriter<File>>,
-    record: Option<BufWriter<File>>,
-    limits: Limits,
-    budget: Arc<Budget>,
-}
-
-/// What makes two findings "the same" for `--max-repeats`: who sent it, and what it is
-/// (rule, keyword, schema location, level) — not where in the message nor its wording.
-#[derive(Clone, PartialEq, Eq, Hash)]
-enum FindingKind {
-    Finding {
-        from: Sender,
-        rule: Option<&'static str>,
-        keyword: &'static str,
-        schema_path: String,
-        level: Level,
-    },
-    /// A request `--enforce` refused, by rule.
-    Refused {
-        rule: &'static str,
-    },
-    /// Findings of kinds beyond the table's size.
-    Other {
-        from: Sender,
-        level: Level,
-    },
-}
-
-/// The checker thread: every message in order through one conversation; record and report.
-fn check_all(rx: Receiver<Event>, mut conversation: Conversation, mut out: Output) -> Tally {
-    let _close = CloseOnDrop(Arc::clone(&out.budget));
-    let mut tally = Tally::default();
-    let mut repeats: Repeats<FindingKind> = Repeats::new(out.limits.max_repeats);
-    let mut n = 0usize;
-    loop {
-        let event = match rx.try_recv() {
-            Ok(e) => e,
-            Err(TryRecvError::Empty) => {
-                // Idle: put what was written so far on disk before waiting.
-                for w in [&mut out.report, &mut out.record].into_iter().flatten() {
-                    let _ = w.flush();
-                }
-                match rx.recv() {
-                    Ok(e) => e,
-                    Err(_) => break,
-                }
-            }
-            Err(TryRecvError::Disconnected) => break,
-        };
-        let (from, findings, cost) = match event {
-            Event::Stop => break,
-            Event::Message { from, line, refused, cost } => {
-                let text = body(&line);
-                n += 1;
-                let findings = conversation.observe(from, text);
-                if let Some(w) = out.record.as_mut() {
-                    let _ = writeln!(w, "{}", record_line(from, None, text));
-                }
-                drop(line);
-                if let Some((rule, message)) = refused {
-                    let source = format!("{}:{n}", out.source_name);
-                    // (Refusals come in one kind per rule: the overflow kind is never needed.)
-                    let overflow = || FindingKind::Other { from, level: Level::Error };
-                    match repeats.see(FindingKind::Refused { rule }, overflow, &source) {
-                        Verdict::Show => eprintln!(
-                            "mcpgen proxy: {source}: refused the client's request (--enforce, {rule}): {message}"
-                        ),
-                        Verdict::Hide(Some(summary)) => summarise(&mut out, &summary),
-                        Verdict::Hide(None) => {}
-                    }
-                }
-                (from, findings, cost)
-            }
-            // Not checked, not recorded: its place is after message `n`.
-            Event::TooLarge { from, cost } => (from, vec![too_large(from, n, &out.limits, &conversation)], cost),
-        };
-        out.budget.give_back(cost);
-        if findings.is_empty() {
-            continue;
-        }
-        if findings.iter().any(Finding::is_error) {
-            tally.errors += 1;
-        } else {
-            tally.warnings += 1;
-        }
-        let source = format!("{}:{n}", out.source_name);
-        let mut shown = Vec::with_capacity(findings.len());
-        for f in &findings {
-            let kind = FindingKind::Finding {
-                from,
-                rule: f.rule,
-                keyword: f.keyword,
-                schema_path: f.schema_path.clone(),
-                level: f.level,
-            };
-            match repeats.see(kind, || FindingKind::Other { from, level: f.level }, &source) {
-                Verdict::Show => shown.push(f),
-                Verdict::Hide(Some(summary)) => summarise(&mut out, &summary),
-                Verdict::Hide(None) => {}
-            }
-        }
-        if !shown.is_empty() {
-            report(&mut out, source, from, &findings, &shown);
-        }
-    }
-    for summary in repeats.finish() {
-        summarise(&mut out, &summary);
-    }
-    for w in [&mut out.report, &mut out.record].into_iter().flatten() {
-        let _ = w.flush();
-    }
-    tally
-}
-
-/// The finding for a line longer than `--max-message-bytes` (POLICY-SIZE).
-fn too_large(from: Sender, after: usize, limits: &Limits, conversation: &Conversation) -> Finding {
-    // Judged, like the checker's own findings, under the newest revision until one is known.
-    let revision = conversation.revision().or_else(mcpgen::Revision::latest);
-    let era = revision.map(|r| if mcpgen::protocol::is_modern(r) { Era::Modern } else { Era::Legacy });
-    Finding {
-        level: Level::Warning,
-        rule: Some(id::POLICY_SIZE),
-        pointer: String::new(),
-        schema_path: String::new(),
-        keyword: "",
-        message: format!(
-            "a {} message of more than {} bytes (--max-message-bytes), after message {after}: relayed unchanged, not checked and not recorded",
-            from.as_str(),
-            limits.max_message_bytes
-        ),
-        era,
-        revision,
-    }
-}
-
-/// One message's findings: a JSON Lines object in the report, else lines on stderr. `valid`
-/// speaks for every finding; `shown` are those `--max-repeats` lets through.
-fn report(out: &mut Output, source: String, from: Sender, findings: &[Finding], shown: &[&Finding]) {
-    match out.report.as_mut() {
-        Some(w) => {
-            let mut m = Map::new();
-            m.push("source", Value::String(source));
-            m.push("from", Value::String(from.as_str().to_owned()));
-            m.push("valid", Value::Bool(!findings.iter().any(Finding::is_error)));
-            m.push("errors", Value::Array(shown.iter().map(|f| finding_json(f)).collect()));
-            let _ = writeln!(w, "{}", Value::Object(m).to_json_string());
-        }
-        None => {
-            let mut err = std::io::stderr().lock();
-            for f in shown {
-                let _ = writeln!(err, "mcpgen proxy: {source} ({} message): {}", from.as_str(), one_line(f));
-            }
-        }
-    }
-}
-
-/// A count of findings of one kind beyond `--max-repeats`: a `{"repeated": …}` object in the
-/// report, else a line on stderr (refusals, which are never in the report: always stderr).
-fn summarise(out: &mut Output, s: &Summary<FindingKind>) {
-    let hidden = s.count - s.shown;
-    let limit = out.limits.max_repeats;
-    let (from, rule, keyword, schema_path, level) = match &s.kind {
-        FindingKind::Finding { from, rule, keyword, schema_path, level } => {
-            (Some(*from), *rule, *keyword, schema_path.as_str(), Some(*level))
-        }
-        FindingKind::Refused { rule } => (Some(Sender::Client), Some(*rule), "--enforce", "", Some(Level::Error)),
-        FindingKind::Other { from, level } => (Some(*from), None, "", "", Some(*level)),
-    };
-    let report = match s.kind {
-        FindingKind::Refused { .. } => None,
-        _ => out.report.as_mut(),
-    };
-    match report {
-        Some(w) => {
-            let name = |s: &str| Value::String(s.to_owned());
-            let mut kind = Map::new();
-            kind.push("from", from.map_or(Value::Null, |f| name(f.as_str())));
-            kind.push("rule", rule.map_or(Value::Null, name));
-            kind.push("keyword", name(keyword));
-            kind.push("schemaPath", name(schema_path));
-            kind.push("level", level.map_or(Value::Null, |l| name(l.as_str())));
-            let mut m = Map::new();
-            m.push("repeated", Value::Object(kind));
-            m.push("count", int(s.count));
-            m.push("shown", int(s.shown));
-            m.push("last", name(&s.last));
-            let _ = writeln!(w, "{}", Value::Object(m).to_json_string());
-        }
-        None => {
-            let what = match &s.kind {
-                FindingKind::Refused { rule } => format!("--enforce refusals ({rule})"),
-                FindingKind::Other { .. } => "findings of other kinds".to_owned(),
-                FindingKind::Finding { .. } => format!(
-                    "{} findings{}{}",
-                    level.map_or("", Level::as_str),
-                    rule.map_or(String::new(), |r| format!(" ({r})")),
-                    if rule.is_some() || keyword.is_empty() { String::new() } else { format!(" [{keyword}]") }
-                ),
-            };
-            let who = from.map_or("", Sender::as_str);
-            eprintln!(
-                "mcpgen proxy: {hidden} more {what} in {who} messages not shown ({} in all, the last at {}; --max-repeats {limit})",
-                s.count, s.last
-            );
-        }
-    }
-}
-
-/// A count as a JSON number.
-fn int(n: u64) -> Value {
-    Number::from_lexeme(&n.to_string()).map_or(Value::Null, Value::Number)
-}
-
-fn one_line(f: &Finding) -> String {
-    f.to_string().replace('\n', " ")
 }

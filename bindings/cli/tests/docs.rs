@@ -112,7 +112,8 @@ fn json_blocks(page: &str) -> Vec<(String, serde_json::Value)> {
 
 /// The client configurations of docs/proxy.md: VS Code's `servers` form with `"type": "stdio"`,
 /// the others' `mcpServers`, and absolute paths for the command (a GUI client's PATH and
-/// working directory are its own).
+/// working directory are its own); the HTTP form's entries (`"type": "http"`) name the proxy's
+/// loopback URL instead.
 #[test]
 fn client_configurations_have_each_clients_form_and_absolute_paths() {
     let configs: Vec<_> = json_blocks("docs/proxy.md")
@@ -127,6 +128,13 @@ fn client_configurations_have_each_clients_form_and_absolute_paths() {
         let key = if is_vscode { "servers" } else { "mcpServers" };
         let servers = config[key].as_object().unwrap_or_else(|| panic!("`{key}` expected after: {intro}"));
         for (name, server) in servers {
+            // The HTTP form: the proxy's loopback URL, no command.
+            if let Some(url) = server.get("url") {
+                assert_eq!(server["type"], "http", "{name}");
+                assert!(url.as_str().unwrap().starts_with("http://127.0.0.1:"), "{name}: {url}");
+                assert!(server.get("command").is_none(), "{name}");
+                continue;
+            }
             if is_vscode {
                 assert_eq!(server["type"], "stdio", "{name}");
             }
@@ -135,7 +143,7 @@ fn client_configurations_have_each_clients_form_and_absolute_paths() {
         }
         vscode += usize::from(is_vscode);
     }
-    assert_eq!(vscode, 1, "one VS Code configuration");
+    assert_eq!(vscode, 2, "the VS Code configurations of both forms");
 }
 
 /// docs/maintaining.md names every fuzz target, by count and by name.

@@ -37,6 +37,11 @@ enum Cmd {
         /// Only the pairings whose id contains this text.
         #[arg(long)]
         only: Option<String>,
+        /// The HTTP pairings only, with `mcpgen proxy --listen` between the tap and the server:
+        /// every operation must work as directly, and the proxy's report must hold the tap's
+        /// findings (DIR/results-via-proxy.json).
+        #[arg(long)]
+        via_proxy: bool,
     },
     /// Stand in for a stdio server: start it, pass every line through, record each line in
     /// DIR/stdio-<pid>.jsonl first.
@@ -62,9 +67,9 @@ fn main() -> ExitCode {
         }
     };
     match args.command {
-        Cmd::Run { root, dir, bin_dir, node, baseline, only } => {
+        Cmd::Run { root, dir, bin_dir, node, baseline, only, via_proxy } => {
             let baseline = baseline.unwrap_or_else(|| root.join("reference/interop/baseline.toml"));
-            let places = Places { root, dir, bin: bin_dir, node };
+            let places = Places { root, dir, bin: bin_dir, node, via_proxy };
             match runtime.block_on(interop::run_all(&places, &baseline, only.as_deref())) {
                 Ok(true) => ExitCode::SUCCESS,
                 Ok(false) => ExitCode::FAILURE,

@@ -39,29 +39,15 @@ impl std::fmt::Display for CheckError {
 impl std::error::Error for CheckError {}
 
 /// Every finding of the trace files in `dir` (`http.jsonl`, `stdio-<pid>.jsonl`), checked
-/// with the `mcpgen` command at `cli`; `headers.jsonl` adds the header mismatches.
+/// with the `mcpgen` command at `cli` (header mismatches included: the lines carry the headers).
 pub fn check_dir(cli: &Path, dir: &Path) -> Result<Vec<TraceFinding>, CheckError> {
     let mut out = Vec::new();
     for trace in trace_files(dir)? {
         out.extend(check_trace(cli, &trace)?);
     }
-    let sidecar = dir.join("headers.jsonl");
-    if let Ok(text) = std::fs::read_to_string(&sidecar) {
-        for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            let v: Value =
-                serde_json::from_str(line).map_err(|e| CheckError(format!("{}: not JSON: {e}", sidecar.display())))?;
-            let s = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or_default().to_owned();
-            out.push(TraceFinding {
-                source: format!("{}:{}", dir.join("http.jsonl").display(), v["line"]),
-                from: "client".into(),
-                method: s("method"),
-                rule: s("rule"),
-                level: "error".into(),
-                pointer: String::new(),
-                message: format!("headers: {}", s("message")),
-            });
-        }
-    }
+    // The header mismatches are the replay's own findings: each client POST's line carries its
+    // headers (`http`), which `validate --conversation` judges (`headers.jsonl`, the tap's
+    // own list of them, is kept for reading only; counting it too would count each twice).
     Ok(out)
 }
 

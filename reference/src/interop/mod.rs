@@ -14,6 +14,7 @@
 pub mod baseline;
 pub mod check;
 pub mod plan;
+pub mod proxied;
 pub mod run;
 pub mod tap;
 pub mod trace;
@@ -31,7 +32,11 @@ pub async fn run_all(places: &Places, baseline_path: &Path, only: Option<&str>) 
         std::fs::read_to_string(baseline_path).map_err(|e| format!("cannot read {}: {e}", baseline_path.display()))?;
     let baseline = Baseline::parse(&text).map_err(|e| format!("{}: {e}", baseline_path.display()))?;
     let start = Instant::now();
-    let pairings: Vec<_> = matrix().into_iter().filter(|p| only.is_none_or(|o| p.id().contains(o))).collect();
+    let pairings: Vec<_> = matrix()
+        .into_iter()
+        .filter(|p| only.is_none_or(|o| p.id().contains(o)))
+        .filter(|p| !places.via_proxy || p.transport == plan::Transport::Http)
+        .collect();
     if pairings.is_empty() {
         return Err(format!("no pairing matches {:?}", only.unwrap_or_default()));
     }
@@ -43,11 +48,11 @@ pub async fn run_all(places: &Places, baseline_path: &Path, only: Option<&str>) 
         outcomes.push(o);
     }
     // An entry is stale only if the pairings it could match all ran.
-    let stale = if only.is_none() { run::stale_entries(&outcomes, &baseline) } else { Vec::new() };
+    let stale = if only.is_none() && !places.via_proxy { run::stale_entries(&outcomes, &baseline) } else { Vec::new() };
     let seconds = start.elapsed().as_secs_f64();
     println!("\n{}", run::table(&outcomes));
     let results = run::results_json(&outcomes, &baseline, &stale, seconds);
-    let path = places.dir.join("results.json");
+    let path = places.dir.join(if places.via_proxy { "results-via-proxy.json" } else { "results.json" });
     let pretty = serde_json::to_string_pretty(&results).map_err(|e| e.to_string())?;
     std::fs::write(&path, pretty + "\n").map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     println!("baseline ({}): findings excused per entry", baseline_path.display());

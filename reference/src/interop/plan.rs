@@ -168,6 +168,9 @@ pub struct Places {
     pub bin: PathBuf,
     /// The `node` to run the Node drivers with.
     pub node: PathBuf,
+    /// The HTTP pairings with `mcpgen proxy --listen` between the tap and the server
+    /// ([`super::proxied`]); runs in `runs-via-proxy/`.
+    pub via_proxy: bool,
 }
 
 /// A program to start, its arguments and extra environment.

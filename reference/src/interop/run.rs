@@ -13,6 +13,7 @@ use tokio::process::{Child, Command};
 use super::baseline::Baseline;
 use super::check::{check_dir, TraceFinding};
 use super::plan::{Client, Launch, Pairing, Places, Server, Transport};
+use super::proxied;
 use super::tap::HttpTap;
 use super::trace::TraceWriter;
 
@@ -53,6 +54,8 @@ pub struct Outcome {
     pub client_self_check: Option<usize>,
     /// The run could not be completed (a side did not start, a trace could not be checked).
     pub error: Option<String>,
+    /// `--via-proxy`: how the proxy's findings differ from the tap's (empty: the same).
+    pub proxy_differences: Vec<String>,
 }
 
 impl Outcome {
@@ -69,6 +72,7 @@ impl Outcome {
             && self.failed_ops().next().is_none()
             && self.new_findings().next().is_none()
             && self.server_self_check.is_empty()
+            && self.proxy_differences.is_empty()
     }
 }
 
@@ -180,6 +184,7 @@ pub async fn run_pairing(p: &Pairing, places: &Places, run_dir: &Path, baseline:
         server_self_check: Vec::new(),
         client_self_check: None,
         error: None,
+        proxy_differences: Vec::new(),
     };
     let _ = std::fs::remove_dir_all(run_dir);
     if let Err(e) = std::fs::create_dir_all(run_dir) {
@@ -217,7 +222,19 @@ pub async fn run_pairing(p: &Pairing, places: &Places, run_dir: &Path, baseline:
         }
     }
     match check_dir(&places.bin.join("mcpgen"), run_dir) {
-        Ok(found) => {
+        Ok(mut found) => {
+            if places.via_proxy && p.transport == Transport::Http {
+                match proxied::report_findings(&run_dir.join("proxy-report.jsonl")) {
+                    Ok(by_proxy) => {
+                        outcome.proxy_differences = proxied::differences(&found, &by_proxy);
+                        // What only the proxy can see is judged like the rest.
+                        found.extend(
+                            by_proxy.into_iter().filter(|f| proxied::TRANSPORT_ONLY.contains(&f.rule.as_str())),
+                        );
+                    }
+                    Err(e) => outcome.error = Some(e),
+                }
+            }
             outcome.findings =
                 found.into_iter().map(|f| Judged { excused_by: baseline.excuse(p, &f), finding: f }).collect();
         }
@@ -241,12 +258,20 @@ async fn run_http(p: &Pairing, places: &Places, dir: &Path, report: &Path) -> Re
     let mut server = start_server(&places.server(p.server, Transport::Http), dir).await?;
     let trace = TraceWriter::create(&dir.join("http.jsonl"), Some(&dir.join("headers.jsonl")))
         .map_err(|e| format!("cannot create the trace: {e}"))?;
-    let tap = HttpTap::start(&server.url, trace).await.map_err(|e| format!("cannot start the HTTP tap: {e}"))?;
+    let proxy = match places.via_proxy {
+        true => Some(proxied::start(&places.bin.join("mcpgen"), &server.url, dir).await?),
+        false => None,
+    };
+    let upstream = proxy.as_ref().map_or(server.url.as_str(), |p| p.url.as_str());
+    let tap = HttpTap::start(upstream, trace).await.map_err(|e| format!("cannot start the HTTP tap: {e}"))?;
     let ran = run_client(&places.client(p, Some(&tap.url), dir, report), dir).await;
     // Let a last stream event reach the trace before the server goes.
     tokio::time::sleep(Duration::from_millis(100)).await;
-    let _ = server.child.kill().await;
     drop(tap);
+    if let Some(proxy) = proxy {
+        proxy.stop().await;
+    }
+    let _ = server.child.kill().await;
     ran
 }
 
@@ -360,6 +385,7 @@ pub fn results_json(outcomes: &[Outcome], baseline: &Baseline, stale: &[String],
                 })).collect::<Vec<_>>(),
                 "server_self_check": o.server_self_check,
                 "client_self_check": o.client_self_check,
+                "proxy_differences": o.proxy_differences,
             })
         })
         .collect();
@@ -409,6 +435,9 @@ pub fn problems(outcomes: &[Outcome], stale: &[String]) -> Vec<String> {
         for l in &o.server_self_check {
             out.push(format!("{id}: reference server {l}"));
         }
+        for d in &o.proxy_differences {
+            out.push(format!("{id}: through the proxy: {d}"));
+        }
     }
     out.extend(stale.iter().map(|s| format!("stale baseline entry: {s}")));
     out
@@ -416,7 +445,7 @@ pub fn problems(outcomes: &[Outcome], stale: &[String]) -> Vec<String> {
 
 /// The run's directory for one pairing.
 pub fn run_dir(places: &Places, p: &Pairing) -> PathBuf {
-    places.dir.join("runs").join(p.slug())
+    places.dir.join(if places.via_proxy { "runs-via-proxy" } else { "runs" }).join(p.slug())
 }
 
 #[cfg(test)]

@@ -1,0 +1,756 @@
+//! `mcpgen proxy --listen ADDR --upstream URL`: a checking reverse proxy for the Streamable
+//! HTTP transport.
+//!
+//! Every request is relayed to the upstream unchanged — method, path, query, body byte for
+//! byte, headers except the hop-by-hop ones (RFC 9110 §7.6.1: `Connection` and those it names,
+//! `Keep-Alive`, `Transfer-Encoding`, `TE`, `Trailer`, `Upgrade`, `Proxy-*`), `Host` rewritten to
+//! the upstream and `Accept-Encoding` dropped (so that bodies arrive readable) — and so is the
+//! answer: status, headers, and the body, a JSON body whole, an SSE stream chunk by chunk as it
+//! arrives (each event's bytes unchanged, `id`/`retry` and a client's `Last-Event-ID` intact).
+//!
+//! Each message is handed to the shared checker ([`super::checker`]) before it is passed on:
+//! a POST body (with its headers) as a client message, a JSON body or each SSE event's data as
+//! a server message (the first with the response's status and `Content-Type`). Messages of a
+//! legacy session (`Mcp-Session-Id`) form that session's conversation; a legacy `initialize`
+//! joins the session its response opens; everything else is the conversation of the requests
+//! outside a session.
+//!
+//! `--enforce`: a POST outside a session that [`check_http_headers`] or [`check_request`]
+//! refuses is answered with the refusal's JSON-RPC error and HTTP status, and the upstream never
+//! sees it.
+//!
+//! Bounds ([`HttpLimits`], and the checker's [`Limits`]): connections served at once (at the
+//! cap new ones wait in the listen backlog), the size of a request's header section (hyper
+//! answers 431) and of an upstream answer's, the time to deliver a request's headers (and the
+//! keep-alive idle time) and body (408), the time the upstream may take to answer (504), the
+//! size of a request body (413); a response body or an SSE event longer than
+//! `--max-message-bytes` is relayed unchecked and reported once (POLICY-SIZE).
+
+use std::convert::Infallible;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::pin::Pin;
+use std::process::ExitCode;
+use std::sync::mpsc as std_mpsc;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper::body::{Body, Frame, Incoming, SizeHint};
+use hyper::header::{self, HeaderMap, HeaderName, HeaderValue};
+use hyper::{Method, Request, Response, StatusCode, Uri};
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use mcpgen::conversation::{ConversationOptions, HttpFacts, Sender};
+use mcpgen::ext::Extension;
+use mcpgen::json::{Kind, Tape};
+use mcpgen::protocol::{check_http_headers, check_request, ServerConfig};
+use mcpgen::JsonView;
+use tokio::sync::{mpsc, Semaphore};
+
+use super::checker::{check_all, Budget, Event, Limits, Output, Tally, ToChecker, CHANNEL_CAPACITY};
+use super::sse::{SseEvent, SseSplitter};
+use crate::UsageError;
+
+/// The default of [`HttpLimits::header_read_timeout`] (`--header-timeout`).
+pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
+/// The default of [`HttpLimits::body_timeout`] (`--body-timeout`).
+pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
+/// The default of [`HttpLimits::upstream_timeout`] (`--upstream-timeout`).
+pub const DEFAULT_UPSTREAM_TIMEOUT: Duration = Duration::from_secs(60);
+/// The default of [`HttpLimits::max_connections`] (`--max-connections`).
+pub const DEFAULT_MAX_CONNECTIONS: usize = 512;
+/// The default of [`HttpLimits::max_header_bytes`] (`--max-header-bytes`).
+pub const DEFAULT_MAX_HEADER_BYTES: usize = 64 * 1024;
+/// SSE chunks waiting for a slow client, per stream (then the upstream is read no further).
+const STREAM_QUEUE: usize = 16;
+
+/// What one HTTP peer can make the proxy hold, and for how long.
+#[derive(Debug, Clone, Copy)]
+pub struct HttpLimits {
+    /// A connection must deliver a request's whole header section within this time of
+    /// opening, and of its previous response ending (so it is the keep-alive idle timeout too);
+    /// else it is closed.
+    pub header_read_timeout: Duration,
+    /// A request's whole body must arrive within this time of its headers; else 408 and the
+    /// connection is closed.
+    pub body_timeout: Duration,
+    /// The upstream must answer (its status and headers) within this time; else 504. A body,
+    /// an SSE stream in particular, may take as long as it takes.
+    pub upstream_timeout: Duration,
+    /// Client connections served at once; at the cap no more are accepted until one closes.
+    pub max_connections: usize,
+    /// The largest header section read, from a client (else 431) or from the upstream
+    /// (else 502). At least 8 KiB.
+    pub max_header_bytes: usize,
+}
+
+impl Default for HttpLimits {
+    fn default() -> Self {
+        HttpLimits {
+            header_read_timeout: DEFAULT_HEADER_READ_TIMEOUT,
+            body_timeout: DEFAULT_BODY_TIMEOUT,
+            upstream_timeout: DEFAULT_UPSTREAM_TIMEOUT,
+            max_connections: DEFAULT_MAX_CONNECTIONS,
+            max_header_bytes: DEFAULT_MAX_HEADER_BYTES,
+        }
+    }
+}
+
+pub struct HttpSettings {
+    pub listen: SocketAddr,
+    pub upstream: String,
+    /// Listening on an address that is not loopback was asked for explicitly.
+    pub allow_non_loopback: bool,
+    /// Host names (with or without `:port`) admitted in `Host` and `Origin` besides the
+    /// loopback names.
+    pub allowed_hosts: Vec<String>,
+    pub report: Option<PathBuf>,
+    pub record: Option<PathBuf>,
+    pub enforce: bool,
+    pub options: ConversationOptions,
+    pub fail_on: Option<crate::FailOn>,
+    pub limits: Limits,
+    pub http: HttpLimits,
+}
+
+type Upstream = Client<HttpConnector, Full<Bytes>>;
+
+/// The proxy's shared state.
+struct Proxy {
+    /// `http://host:port` of the upstream.
+    origin: String,
+    /// The `Host` the upstream is sent.
+    authority: HeaderValue,
+    client: Upstream,
+    checker: ToChecker,
+    enforce: bool,
+    config: ServerConfig,
+    limits: Limits,
+    http: HttpLimits,
+    hosts: AllowedHosts,
+}
+
+/// The bound address and the path of the upstream URL: where clients go.
+fn listen_url(local: SocketAddr, path: &str) -> String {
+    format!("http://{local}{path}")
+}
+
+pub fn run(settings: HttpSettings) -> Result<ExitCode, UsageError> {
+    let uri: Uri = settings
+        .upstream
+        .parse()
+        .map_err(|e| UsageError(format!("--upstream {}: not a URL: {e}", settings.upstream)))?;
+    if uri.scheme_str() != Some("http") {
+        return Err(UsageError(format!("--upstream {}: give an http:// URL", settings.upstream)));
+    }
+    let Some(authority) = uri.authority().cloned() else {
+        return Err(UsageError(format!("--upstream {}: the URL names no host", settings.upstream)));
+    };
+    if !settings.listen.ip().is_loopback() && !settings.allow_non_loopback {
+        return Err(UsageError(format!(
+            "--listen {}: not a loopback address; add --allow-non-loopback to listen there (and --allow-host for the names clients use)",
+            settings.listen
+        )));
+    }
+    let create = |p: &PathBuf, what: &str| {
+        File::create(p)
+            .map(BufWriter::new)
+            .map_err(|e| UsageError(format!("cannot create {what} file {}: {e}", p.display())))
+    };
+    let report = settings.report.as_ref().map(|p| create(p, "report")).transpose()?;
+    let record = settings.record.as_ref().map(|p| create(p, "record")).transpose()?;
+    let source_name = settings.record.as_ref().map_or_else(|| "proxy".to_owned(), |p| p.display().to_string());
+    let limits = settings.limits;
+
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("mcpgen-proxy-http")
+        .enable_all()
+        .build()
+        .map_err(|e| UsageError(format!("cannot start the runtime: {e}")))?;
+    let listener = runtime
+        .block_on(tokio::net::TcpListener::bind(settings.listen))
+        .map_err(|e| UsageError(format!("cannot listen on {}: {e}", settings.listen)))?;
+    let local = listener.local_addr().map_err(|e| UsageError(format!("cannot listen: {e}")))?;
+
+    let (tx, rx) = std_mpsc::sync_channel::<Event>(CHANNEL_CAPACITY);
+    let budget = Arc::new(Budget::new(&limits));
+    let checker = {
+        let options = settings.options.clone();
+        let out = Output { source_name, report, record, limits, budget: Arc::clone(&budget) };
+        std::thread::Builder::new()
+            .name("mcpgen-proxy-checker".into())
+            .spawn(move || check_all(rx, options, out))
+            .map_err(|e| UsageError(format!("cannot start a thread: {e}")))?
+    };
+    let mut connector = HttpConnector::new();
+    connector.set_nodelay(true);
+    connector.set_connect_timeout(Some(settings.http.upstream_timeout));
+    let client = {
+        let _guard = runtime.enter();
+        Client::builder(TokioExecutor::new())
+            .http1_max_buf_size(settings.http.max_header_bytes.max(8192))
+            .pool_timer(TokioTimer::new())
+            .timer(TokioTimer::new())
+            .build(connector)
+    };
+    let proxy = Arc::new(Proxy {
+        origin: format!("http://{authority}"),
+        authority: HeaderValue::from_str(authority.as_str())
+            .map_err(|e| UsageError(format!("--upstream {}: {e}", settings.upstream)))?,
+        client,
+        checker: ToChecker { tx: tx.clone(), budget },
+        enforce: settings.enforce,
+        config: ServerConfig::default().with_extensions(Extension::ALL.iter().copied()),
+        limits,
+        http: settings.http,
+        hosts: AllowedHosts { port: local.port(), names: settings.allowed_hosts.clone() },
+    });
+
+    println!("listening on {}", listen_url(local, uri.path()));
+    let _ = std::io::stdout().flush();
+    runtime.block_on(async {
+        tokio::select! {
+            () = serve(Arc::clone(&proxy), listener) => {}
+            () = stop_signal() => {}
+        }
+    });
+    // Connections still open are dropped with the runtime; what they handed over is checked.
+    drop(proxy);
+    runtime.shutdown_timeout(Duration::from_millis(100));
+    let _ = tx.send(Event::Stop);
+    let tally: Tally = checker.join().unwrap_or_default();
+    let failed = settings.fail_on.is_some_and(|level| level.fails(tally.errors, tally.warnings));
+    if failed {
+        eprintln!(
+            "mcpgen proxy: {} message(s) with errors, {} with warnings only (--fail-on): exit 1",
+            tally.errors, tally.warnings
+        );
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// SIGINT, or (Unix) SIGTERM: the proxy stops.
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        if let (Ok(mut term), Ok(mut int)) = (signal(SignalKind::terminate()), signal(SignalKind::interrupt())) {
+            tokio::select! {
+                _ = term.recv() => {}
+                _ = int.recv() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+}
+
+/// Accepts connections, at most [`HttpLimits::max_connections`] at once.
+async fn serve(proxy: Arc<Proxy>, listener: tokio::net::TcpListener) {
+    let slots = Arc::new(Semaphore::new(proxy.http.max_connections.max(1)));
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(proxy.http.header_read_timeout)
+        .max_buf_size(proxy.http.max_header_bytes.max(8192));
+    loop {
+        // Taken before accepting: at the cap, new connections wait in the listen backlog.
+        let Ok(slot) = Arc::clone(&slots).acquire_owned().await else { return };
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(_) => {
+                // EMFILE and friends: wait a little rather than spin.
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let proxy = Arc::clone(&proxy);
+        let service = hyper::service::service_fn(move |request| {
+            let proxy = Arc::clone(&proxy);
+            async move { Ok::<_, Infallible>(handle(proxy, request).await) }
+        });
+        let connection = http.serve_connection(TokioIo::new(stream), service);
+        tokio::spawn(async move {
+            // An error here is the peer's (gone, too slow, malformed): the connection is over.
+            let _ = connection.await;
+            drop(slot);
+        });
+    }
+}
+
+/// A body the proxy sends: whole, or chunks as a relay task passes them on.
+pub enum ProxyBody {
+    Whole(Option<Bytes>),
+    Chunks(mpsc::Receiver<Bytes>),
+}
+
+impl Body for ProxyBody {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        match self.get_mut() {
+            ProxyBody::Whole(bytes) => Poll::Ready(bytes.take().map(|b| Ok(Frame::data(b)))),
+            ProxyBody::Chunks(rx) => rx.poll_recv(cx).map(|chunk| chunk.map(|b| Ok(Frame::data(b)))),
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        matches!(self, ProxyBody::Whole(None))
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        match self {
+            ProxyBody::Whole(Some(b)) => SizeHint::with_exact(b.len() as u64),
+            ProxyBody::Whole(None) => SizeHint::with_exact(0),
+            ProxyBody::Chunks(_) => SizeHint::default(),
+        }
+    }
+}
+
+fn text_response(status: StatusCode, text: String, close: bool) -> Response<ProxyBody> {
+    let mut r = Response::new(ProxyBody::Whole(Some(Bytes::from(text))));
+    *r.status_mut() = status;
+    r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"));
+    if close {
+        r.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+    }
+    r
+}
+
+/// The names `Host` and `Origin` may carry: loopback names (with the proxy's port, for
+/// `Host`), and `--allow-host` names.
+struct AllowedHosts {
+    port: u16,
+    names: Vec<String>,
+}
+
+impl AllowedHosts {
+    fn listed(&self, host: &str) -> bool {
+        self.names.iter().any(|n| {
+            n.eq_ignore_ascii_case(host)
+                || host.rsplit_once(':').is_some_and(|(name, _)| !host.ends_with(']') && n.eq_ignore_ascii_case(name))
+        })
+    }
+
+    /// DNS-rebinding protection, as the reference server's: `Host` names a loopback host on
+    /// our port (or an allowed name), and `Origin`, when sent (once), a loopback origin (or an
+    /// allowed name).
+    fn allowed(&self, headers: &HeaderMap) -> bool {
+        let loopback = |host: &str| matches!(host, "localhost" | "127.0.0.1" | "[::1]");
+        let host_ok = headers.get(header::HOST).and_then(|h| h.to_str().ok()).is_some_and(|h| {
+            self.listed(h)
+                || match h.rsplit_once(':') {
+                    Some((name, p)) if !name.is_empty() && !h.ends_with(']') => {
+                        loopback(name) && p.parse() == Ok(self.port)
+                    }
+                    _ => loopback(h),
+                }
+        });
+        let mut origins = headers.get_all(header::ORIGIN).iter();
+        let origin_ok = match (origins.next().map(|o| o.to_str()), origins.next()) {
+            (None, _) => true,
+            (Some(_), Some(_)) | (Some(Err(_)), None) => false,
+            (Some(Ok(o)), None) => {
+                let rest = o.strip_prefix("http://").or_else(|| o.strip_prefix("https://")).unwrap_or("");
+                let host = match rest.rsplit_once(':') {
+                    Some((name, p)) if !rest.ends_with(']') && p.chars().all(|c| c.is_ascii_digit()) => name,
+                    _ => rest,
+                };
+                loopback(host) || self.listed(rest)
+            }
+        };
+        host_ok && origin_ok
+    }
+
+    /// A repeated `Host` (400), then the allow-list (403).
+    fn refuse(&self, headers: &HeaderMap) -> Option<Response<ProxyBody>> {
+        if headers.get_all(header::HOST).iter().nth(1).is_some() {
+            return Some(text_response(
+                StatusCode::BAD_REQUEST,
+                "Bad Request: more than one Host header".into(),
+                false,
+            ));
+        }
+        if !self.allowed(headers) {
+            let text = "Forbidden: Host or Origin is not an allowed name (DNS-rebinding protection; see --allow-host)";
+            return Some(text_response(StatusCode::FORBIDDEN, text.into(), false));
+        }
+        None
+    }
+}
+
+/// Hop-by-hop headers (RFC 9110 §7.6.1) and those the proxy sets itself.
+fn is_hop_by_hop(name: &HeaderName, connection: &[String]) -> bool {
+    matches!(
+        name.as_str(),
+        "connection"
+            | "keep-alive"
+            | "proxy-connection"
+            | "proxy-authenticate"
+            | "proxy-authorization"
+            | "te"
+            | "trailer"
+            | "transfer-encoding"
+            | "upgrade"
+            | "content-length"
+            | "host"
+    ) || connection.iter().any(|c| c.eq_ignore_ascii_case(name.as_str()))
+}
+
+/// The header names a `Connection` header lists (hop-by-hop too).
+fn connection_tokens(headers: &HeaderMap) -> Vec<String> {
+    headers
+        .get_all(header::CONNECTION)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(|t| t.trim().to_ascii_lowercase())
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
+/// The end-to-end headers of `from`.
+fn end_to_end(from: &HeaderMap, also_drop: &[HeaderName]) -> HeaderMap {
+    let connection = connection_tokens(from);
+    let mut out = HeaderMap::with_capacity(from.len());
+    for (k, v) in from {
+        if !is_hop_by_hop(k, &connection) && !also_drop.contains(k) {
+            out.append(k.clone(), v.clone());
+        }
+    }
+    out
+}
+
+fn header_pairs(headers: &HeaderMap) -> Vec<(String, String)> {
+    headers.iter().map(|(k, v)| (k.as_str().to_owned(), String::from_utf8_lossy(v.as_bytes()).into_owned())).collect()
+}
+
+const SESSION: &str = "mcp-session-id";
+
+fn session_of(headers: &HeaderMap) -> Option<Arc<str>> {
+    headers.get(SESSION).map(|v| Arc::from(String::from_utf8_lossy(v.as_bytes()).as_ref()))
+}
+
+fn content_type(headers: &HeaderMap) -> Option<String> {
+    headers.get(header::CONTENT_TYPE).map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+}
+
+fn is_media(content_type: Option<&str>, media: &str) -> bool {
+    content_type.and_then(|t| t.split(';').next()).is_some_and(|t| t.trim().eq_ignore_ascii_case(media))
+}
+
+/// A legacy `initialize` (a request without the modern `_meta`): it joins the session its
+/// response opens.
+fn is_legacy_initialize(body: &[u8]) -> bool {
+    Tape::parse_bytes(body).is_ok_and(|t| {
+        let root = t.root();
+        root.kind() == Kind::Object
+            && root.get("method").is_some_and(|m| m.str_eq("initialize"))
+            && root.get("id").is_some()
+    })
+}
+
+impl Proxy {
+    /// Hands a message to the checker; waits for room off the runtime's worker when there is
+    /// none (backpressure: this request, and so its peer, waits).
+    fn check(&self, from: Sender, text: Bytes, session: Option<Arc<str>>, http: Option<HttpFacts>, refused: Refusal) {
+        let line = Arc::new(text.to_vec());
+        let hand = || self.checker.message_in(from, line, refused, session, http.map(Box::new));
+        if self.checker.budget.has_room(text.len()) {
+            hand();
+        } else {
+            tokio::task::block_in_place(hand);
+        }
+    }
+
+    fn too_large(&self, from: Sender) {
+        if self.checker.budget.has_room(0) {
+            self.checker.too_large(from);
+        } else {
+            tokio::task::block_in_place(|| self.checker.too_large(from));
+        }
+    }
+}
+
+type Refusal = Option<(&'static str, String)>;
+
+/// Reads a body whole, at most `max` bytes.
+async fn read_capped(mut body: Incoming, max: usize) -> Result<Bytes, ReadError> {
+    let mut out = Vec::new();
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|_| ReadError::Broken)?;
+        if let Ok(data) = frame.into_data() {
+            if out.len() + data.len() > max {
+                return Err(ReadError::TooLarge);
+            }
+            out.extend_from_slice(&data);
+        }
+    }
+    Ok(Bytes::from(out))
+}
+
+enum ReadError {
+    TooLarge,
+    Broken,
+}
+
+async fn handle(proxy: Arc<Proxy>, request: Request<Incoming>) -> Response<ProxyBody> {
+    if let Some(refusal) = proxy.hosts.refuse(request.headers()) {
+        return refusal;
+    }
+    let (parts, body) = request.into_parts();
+    let max = proxy.limits.max_message_bytes;
+    let body = match tokio::time::timeout(proxy.http.body_timeout, read_capped(body, max)).await {
+        Ok(Ok(body)) => body,
+        Ok(Err(ReadError::TooLarge)) => {
+            let text =
+                format!("Payload Too Large: the body is longer than {max} bytes (mcpgen proxy --max-message-bytes)");
+            return text_response(StatusCode::PAYLOAD_TOO_LARGE, text, true);
+        }
+        Ok(Err(ReadError::Broken)) => {
+            return text_response(StatusCode::BAD_REQUEST, "Bad Request: the body could not be read".into(), true)
+        }
+        Err(_) => {
+            let text = format!("Request Timeout: the body did not arrive within {:?}", proxy.http.body_timeout);
+            return text_response(StatusCode::REQUEST_TIMEOUT, text, true);
+        }
+    };
+    let session = session_of(&parts.headers);
+    let post = parts.method == Method::POST && !body.is_empty();
+    let headers = post.then(|| header_pairs(&parts.headers));
+    let client_facts = || HttpFacts { request_headers: headers.clone(), ..HttpFacts::default() };
+
+    if proxy.enforce && post && session.is_none() {
+        let pairs = headers.iter().flatten().map(|(k, v)| (k.as_str(), v.as_str()));
+        let refusal = check_http_headers(pairs, &body).err().or_else(|| check_request(&body, &proxy.config).err());
+        if let Some(e) = refusal {
+            let answer = Bytes::from(e.to_response_json());
+            let status = StatusCode::from_u16(e.http_status).unwrap_or(StatusCode::BAD_REQUEST);
+            proxy.check(Sender::Client, body, None, Some(client_facts()), Some((e.rule, e.message.clone())));
+            let facts = HttpFacts {
+                status: Some(status.as_u16()),
+                content_type: Some("application/json".into()),
+                ..HttpFacts::default()
+            };
+            proxy.check(Sender::Server, answer.clone(), None, Some(facts), None);
+            let mut r = Response::new(ProxyBody::Whole(Some(answer)));
+            *r.status_mut() = status;
+            r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+            return r;
+        }
+    }
+    // A legacy `initialize` outside a session is checked once its response names the session.
+    let deferred = post && session.is_none() && is_legacy_initialize(&body);
+    if post && !deferred {
+        proxy.check(Sender::Client, body.clone(), session.clone(), Some(client_facts()), None);
+    }
+
+    let path = parts.uri.path_and_query().map_or("/", |p| p.as_str());
+    let mut upstream = Request::new(Full::new(body.clone()));
+    *upstream.method_mut() = parts.method.clone();
+    *upstream.uri_mut() = match format!("{}{path}", proxy.origin).parse() {
+        Ok(u) => u,
+        Err(_) => return text_response(StatusCode::BAD_REQUEST, "Bad Request: unusable request target".into(), false),
+    };
+    *upstream.headers_mut() = end_to_end(&parts.headers, &[header::ACCEPT_ENCODING]);
+    upstream.headers_mut().insert(header::HOST, proxy.authority.clone());
+    let answer = match tokio::time::timeout(proxy.http.upstream_timeout, proxy.client.request(upstream)).await {
+        Ok(Ok(answer)) => answer,
+        Ok(Err(e)) => {
+            if deferred {
+                proxy.check(Sender::Client, body, None, Some(client_facts()), None);
+            }
+            return text_response(StatusCode::BAD_GATEWAY, format!("Bad Gateway: mcpgen proxy: upstream: {e}"), false);
+        }
+        Err(_) => {
+            if deferred {
+                proxy.check(Sender::Client, body, None, Some(client_facts()), None);
+            }
+            let text = format!(
+                "Gateway Timeout: mcpgen proxy: the upstream did not answer within {:?}",
+                proxy.http.upstream_timeout
+            );
+            return text_response(StatusCode::GATEWAY_TIMEOUT, text, false);
+        }
+    };
+    let (mut answer_parts, answer_body) = answer.into_parts();
+    let key = session.clone().or_else(|| session_of(&answer_parts.headers));
+    if deferred {
+        proxy.check(Sender::Client, body, key.clone(), Some(client_facts()), None);
+    }
+    let ct = content_type(&answer_parts.headers);
+    // The status and Content-Type go with the first message of a POST's answer.
+    let facts = post.then(|| HttpFacts {
+        status: Some(answer_parts.status.as_u16()),
+        content_type: ct.clone(),
+        ..HttpFacts::default()
+    });
+    answer_parts.headers = end_to_end(&answer_parts.headers, &[]);
+    let body = if is_media(ct.as_deref(), "text/event-stream") {
+        relay_events(Arc::clone(&proxy), answer_body, key, facts)
+    } else {
+        relay_whole(&proxy, answer_body, key, facts, ct.as_deref()).await
+    };
+    Response::from_parts(answer_parts, body)
+}
+
+/// A body that is not an event stream: read whole (up to `--max-message-bytes`), checked when
+/// it is a message (JSON, or declared JSON), passed on. A longer one is passed on as it comes,
+/// unchecked (POLICY-SIZE).
+async fn relay_whole(
+    proxy: &Arc<Proxy>,
+    mut body: Incoming,
+    session: Option<Arc<str>>,
+    facts: Option<HttpFacts>,
+    ct: Option<&str>,
+) -> ProxyBody {
+    let max = proxy.limits.max_message_bytes;
+    let mut held = Vec::new();
+    // A broken upstream body ends the loop too: what arrived is passed on (the client sees it cut).
+    while let Some(Ok(frame)) = body.frame().await {
+        let Ok(data) = frame.into_data() else { continue };
+        if held.len() + data.len() > max {
+            proxy.too_large(Sender::Server);
+            let (tx, rx) = mpsc::channel(STREAM_QUEUE);
+            let first = [Bytes::from(held), data];
+            tokio::spawn(async move {
+                for b in first {
+                    if tx.send(b).await.is_err() {
+                        return;
+                    }
+                }
+                pass_on(body, tx).await;
+            });
+            return ProxyBody::Chunks(rx);
+        }
+        held.extend_from_slice(&data);
+    }
+    let bytes = Bytes::from(held);
+    let json = is_media(ct, "application/json");
+    if !bytes.is_empty() && (json || Tape::parse_bytes(&bytes).is_ok()) {
+        proxy.check(Sender::Server, bytes.clone(), session, facts, None);
+    }
+    ProxyBody::Whole(Some(bytes))
+}
+
+/// The rest of `body` to `tx` as it comes, until either side ends.
+async fn pass_on(mut body: Incoming, tx: mpsc::Sender<Bytes>) {
+    loop {
+        let frame = tokio::select! {
+            f = body.frame() => f,
+            () = tx.closed() => return,
+        };
+        match frame {
+            Some(Ok(frame)) => {
+                if let Ok(data) = frame.into_data() {
+                    if tx.send(data).await.is_err() {
+                        return;
+                    }
+                }
+            }
+            Some(Err(_)) | None => return,
+        }
+    }
+}
+
+/// An SSE stream passed on chunk by chunk; each event is checked before the chunk that
+/// completes it goes to the client (so a client's answer can never precede what it answers).
+/// Ends when either side does: a client that goes away closes the upstream stream at once.
+fn relay_events(
+    proxy: Arc<Proxy>,
+    mut body: Incoming,
+    session: Option<Arc<str>>,
+    facts: Option<HttpFacts>,
+) -> ProxyBody {
+    let (tx, rx) = mpsc::channel::<Bytes>(STREAM_QUEUE);
+    tokio::spawn(async move {
+        let mut events = SseSplitter::new(proxy.limits.max_message_bytes);
+        let mut facts = facts;
+        loop {
+            let frame = tokio::select! {
+                f = body.frame() => f,
+                () = tx.closed() => break,
+            };
+            let chunk = match frame {
+                Some(Ok(frame)) => match frame.into_data() {
+                    Ok(data) => data,
+                    Err(_) => continue,
+                },
+                Some(Err(_)) | None => break,
+            };
+            for event in events.push(&chunk) {
+                match event {
+                    // An event without data (a priming event: id and retry only) is no message.
+                    SseEvent::Data(data) if data.trim().is_empty() => {}
+                    SseEvent::Data(data) => {
+                        proxy.check(Sender::Server, Bytes::from(data), session.clone(), facts.take(), None);
+                    }
+                    SseEvent::TooLarge => proxy.too_large(Sender::Server),
+                }
+            }
+            if tx.send(chunk).await.is_err() {
+                break;
+            }
+        }
+    });
+    ProxyBody::Chunks(rx)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn h(host: &str, origin: Option<&str>) -> HeaderMap {
+        let mut m = HeaderMap::new();
+        m.insert(header::HOST, HeaderValue::from_str(host).unwrap());
+        if let Some(o) = origin {
+            m.insert(header::ORIGIN, HeaderValue::from_str(o).unwrap());
+        }
+        m
+    }
+
+    #[test]
+    fn host_and_origin_admit_loopback_names_and_allowed_hosts_only() {
+        let hosts = AllowedHosts { port: 8080, names: vec!["mcp.example.com".into()] };
+        assert!(hosts.allowed(&h("127.0.0.1:8080", None)));
+        assert!(hosts.allowed(&h("localhost:8080", Some("http://localhost:3000"))));
+        assert!(hosts.allowed(&h("[::1]:8080", Some("http://[::1]"))));
+        assert!(hosts.allowed(&h("mcp.example.com:8080", Some("https://mcp.example.com"))));
+        assert!(!hosts.allowed(&h("evil.example.com", Some("http://evil.example.com"))));
+        assert!(!hosts.allowed(&h("127.0.0.1:8080", Some("http://evil.example.com"))));
+        assert!(!hosts.allowed(&h("localhost:9999", None)));
+        assert!(!hosts.allowed(&HeaderMap::new()));
+    }
+
+    #[test]
+    fn hop_by_hop_headers_and_those_connection_names_are_dropped() {
+        let mut m = HeaderMap::new();
+        m.insert(header::CONNECTION, HeaderValue::from_static("keep-alive, X-Trace"));
+        m.insert("x-trace", HeaderValue::from_static("1"));
+        m.insert("keep-alive", HeaderValue::from_static("timeout=5"));
+        m.insert(header::TRANSFER_ENCODING, HeaderValue::from_static("chunked"));
+        m.insert("mcp-session-id", HeaderValue::from_static("abc"));
+        m.insert("last-event-id", HeaderValue::from_static("7"));
+        m.insert(header::ACCEPT_ENCODING, HeaderValue::from_static("gzip"));
+        let out = end_to_end(&m, &[header::ACCEPT_ENCODING]);
+        let names: Vec<&str> = out.keys().map(HeaderName::as_str).collect();
+        assert_eq!(names, ["mcp-session-id", "last-event-id"]);
+    }
+
+    #[test]
+    fn only_a_legacy_initialize_request_waits_for_its_session() {
+        assert!(is_legacy_initialize(br#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}"#));
+        assert!(!is_legacy_initialize(br#"{"jsonrpc":"2.0","method":"initialize"}"#));
+        assert!(!is_legacy_initialize(br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#));
+        assert!(!is_legacy_initialize(b"{broken"));
+    }
+}

@@ -1,0 +1,148 @@
+//! What the Streamable HTTP transport carried with a message, judged by the transport's own
+//! rules ([`super::Conversation::check_http`]): an intermediary (`mcpgen proxy --listen`) or a
+//! recording of one hands the facts in, the rules are decided here.
+//!
+//! - A client POST's standard headers against its body: [`crate::protocol::check_http_headers`]
+//!   (ERA-10, HTTP-8, HTTP-11, TASK-28), an error each.
+//! - A server message that opens a response (its JSON body, or the first event of its SSE
+//!   stream): the response's `Content-Type` is `application/json` or `text/event-stream`
+//!   (HTTP-6); a -32020 HeaderMismatch error comes with HTTP 400 (ERR-8), a -32022
+//!   UnsupportedProtocolVersion error with HTTP 400 (HTTP-9).
+
+use crate::error_codes;
+use crate::json::{JsonView, Tape};
+use crate::rules::id;
+
+use super::facts::Sender;
+use super::finding::{rule_finding, Finding};
+
+/// The HTTP facts of one message, as an intermediary saw them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HttpFacts {
+    /// A client POST: its request headers (name, value), in the order sent.
+    pub request_headers: Option<Vec<(String, String)>>,
+    /// A server message that opens a response: that response's HTTP status.
+    pub status: Option<u16>,
+    /// … and its `Content-Type` (`None`: the response had none).
+    pub content_type: Option<String>,
+}
+
+impl HttpFacts {
+    /// No facts at all: nothing to judge.
+    pub fn is_empty(&self) -> bool {
+        self.request_headers.is_none() && self.status.is_none() && self.content_type.is_none()
+    }
+}
+
+const JSON: &str = "application/json";
+const EVENT_STREAM: &str = "text/event-stream";
+
+/// The media type of a `Content-Type` value, without parameters, lowercased.
+fn media_type(content_type: &str) -> String {
+    content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase()
+}
+
+/// The transport findings of `message` (the text as sent) from `from` with `facts`, era and
+/// revision not yet set.
+pub(super) fn findings(from: Sender, message: &[u8], facts: &HttpFacts) -> Vec<Finding> {
+    let mut out = Vec::new();
+    if let (Sender::Client, Some(headers)) = (from, &facts.request_headers) {
+        let pairs = headers.iter().map(|(k, v)| (k.as_str(), v.as_str()));
+        if let Err(e) = crate::protocol::check_http_headers(pairs, message) {
+            out.push(rule_finding(e.rule, "", "", format!("HTTP headers: {}", e.message)));
+        }
+    }
+    if from != Sender::Server || facts.status.is_none() {
+        return out;
+    }
+    let status = facts.status.unwrap_or_default();
+    match facts.content_type.as_deref().map(media_type) {
+        Some(t) if t == JSON || t == EVENT_STREAM => {}
+        found => out.push(rule_finding(
+            id::HTTP_6,
+            "",
+            "",
+            format!(
+                "the response carrying this message has Content-Type {}: a response to a POST is {JSON} or {EVENT_STREAM}",
+                found.map_or_else(|| "(none)".to_owned(), |t| format!("`{t}`"))
+            ),
+        )),
+    }
+    let code = Tape::parse_bytes(message)
+        .ok()
+        .and_then(|t| t.root().get("error").and_then(|e| e.get("code")).and_then(|c| c.to_number()))
+        .and_then(|n| n.as_i64());
+    let rule = match code {
+        Some(error_codes::HEADER_MISMATCH_ERROR) => Some((id::ERR_8, "HeaderMismatch")),
+        Some(error_codes::UNSUPPORTED_PROTOCOL_VERSION_ERROR) => Some((id::HTTP_9, "UnsupportedProtocolVersion")),
+        _ => None,
+    };
+    if let Some((rule, name)) = rule.filter(|_| status != 400) {
+        let code = code.unwrap_or_default();
+        out.push(rule_finding(
+            rule,
+            "/error/code",
+            "",
+            format!("{code} {name} must be answered with HTTP 400, the response has HTTP {status}"),
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MODERN: &[u8] = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{
+        "io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+
+    fn rules(from: Sender, message: &[u8], facts: &HttpFacts) -> Vec<&'static str> {
+        findings(from, message, facts).iter().filter_map(|f| f.rule).collect()
+    }
+
+    fn headers(pairs: &[(&str, &str)]) -> HttpFacts {
+        let h = pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
+        HttpFacts { request_headers: Some(h), ..HttpFacts::default() }
+    }
+
+    fn response(status: u16, content_type: Option<&str>) -> HttpFacts {
+        HttpFacts { status: Some(status), content_type: content_type.map(str::to_owned), ..HttpFacts::default() }
+    }
+
+    #[test]
+    fn a_post_whose_headers_disagree_with_its_body_is_a_finding() {
+        let good = headers(&[("mcp-protocol-version", "2026-07-28"), ("Mcp-Method", "tools/list")]);
+        assert!(rules(Sender::Client, MODERN, &good).is_empty());
+        let wrong = headers(&[("MCP-Protocol-Version", "2025-11-25"), ("Mcp-Method", "tools/list")]);
+        assert_eq!(rules(Sender::Client, MODERN, &wrong), ["HTTP-8"]);
+        assert_eq!(rules(Sender::Client, MODERN, &headers(&[("MCP-Protocol-Version", "2026-07-28")])), ["HTTP-11"]);
+        assert_eq!(rules(Sender::Client, MODERN, &headers(&[])), ["ERA-10"]);
+        // Headers on a server message are not a POST's: nothing to compare.
+        assert!(rules(Sender::Server, MODERN, &headers(&[])).is_empty());
+    }
+
+    #[test]
+    fn a_response_is_json_or_an_event_stream() {
+        let result = br#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#;
+        assert!(rules(Sender::Server, result, &response(200, Some("application/json; charset=utf-8"))).is_empty());
+        assert!(rules(Sender::Server, result, &response(200, Some("Text/Event-Stream"))).is_empty());
+        assert_eq!(rules(Sender::Server, result, &response(200, Some("text/plain"))), ["HTTP-6"]);
+        assert_eq!(rules(Sender::Server, result, &response(200, None)), ["HTTP-6"]);
+        // Without a status the message does not open a response (a later SSE event).
+        assert!(rules(Sender::Server, result, &HttpFacts::default()).is_empty());
+    }
+
+    #[test]
+    fn header_mismatch_and_unsupported_version_errors_come_with_400() {
+        let mismatch = br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"Header mismatch"}}"#;
+        let version = br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported"}}"#;
+        let other = br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid params"}}"#;
+        assert!(rules(Sender::Server, mismatch, &response(400, Some(JSON))).is_empty());
+        assert_eq!(rules(Sender::Server, mismatch, &response(200, Some(JSON))), ["ERR-8"]);
+        assert_eq!(rules(Sender::Server, version, &response(500, Some(JSON))), ["HTTP-9"]);
+        assert!(rules(Sender::Server, version, &response(400, Some(JSON))).is_empty());
+        assert!(rules(Sender::Server, other, &response(200, Some(JSON))).is_empty());
+        // Not JSON: nothing to read the code from (MSG-8 is the conversation's finding).
+        assert!(rules(Sender::Server, b"{oops", &response(400, Some(JSON))).is_empty());
+    }
+}

@@ -1,0 +1,195 @@
+//! The HTTP proxy benchmark of `cargo xtask bench`: modern `tools/list` round trips (a POST with
+//! the standard headers, a JSON answer) to `http-tools-server` (`bench/src/bin`: a fixed answer,
+//! so the proxy is what is measured), straight and through `mcpgen proxy --listen 127.0.0.1:0
+//! --upstream … --report …`, by 1 and by 16 concurrent clients (one keep-alive connection
+//! each, one request at a time). Direct and proxied runs alternate, three of each; the
+//! medians, p99s and throughputs are reported side by side with their ratios. Goals: at most
+//! 100 µs added to the median round trip at 1 client, and at 16 clients a throughput through
+//! the proxy of at least 70 % of the direct one. Wall clock, plain std HTTP/1.1 client.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::Result;
+
+/// Kills a child however the benchmark ends.
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts `program args` and reads `listening on http://ADDR/mcp` from its stdout.
+fn start(program: &Path, args: &[&str]) -> Result<(Running, SocketAddr)> {
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", program.display()))?;
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("piped")).read_line(&mut line).map_err(|e| e.to_string())?;
+    let addr = line
+        .trim()
+        .strip_prefix("listening on http://")
+        .and_then(|u| u.strip_suffix("/mcp"))
+        .and_then(|a| a.parse().ok())
+        .ok_or_else(|| format!("{} printed {line:?}, not its URL", program.display()))?;
+    Ok((Running(child), addr))
+}
+
+const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+
+/// One client: `n` round trips (after `warmup`) on one keep-alive connection; the times.
+fn client(addr: SocketAddr, first_id: u64, warmup: usize, n: usize) -> std::result::Result<Vec<Duration>, String> {
+    let stream = TcpStream::connect(addr).map_err(|e| e.to_string())?;
+    stream.set_nodelay(true).map_err(|e| e.to_string())?;
+    stream.set_read_timeout(Some(Duration::from_secs(30))).map_err(|e| e.to_string())?;
+    let mut reader = BufReader::new(stream.try_clone().map_err(|e| e.to_string())?);
+    let mut writer = stream;
+    let mut times = Vec::with_capacity(n);
+    let mut line = String::new();
+    for i in 0..(warmup + n) {
+        let id = first_id + i as u64;
+        let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/list","params":{{{META}}}}}"#);
+        let request = format!(
+            "POST /mcp HTTP/1.1\r\nhost: {addr}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\nmcp-protocol-version: 2026-07-28\r\nmcp-method: tools/list\r\ncontent-length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        let t = Instant::now();
+        writer.write_all(request.as_bytes()).map_err(|e| e.to_string())?;
+        let mut length = None;
+        let mut status = String::new();
+        reader.read_line(&mut status).map_err(|e| e.to_string())?;
+        loop {
+            line.clear();
+            reader.read_line(&mut line).map_err(|e| e.to_string())?;
+            let h = line.trim_end();
+            if h.is_empty() {
+                break;
+            }
+            if let Some((k, v)) = h.split_once(':') {
+                if k.trim().eq_ignore_ascii_case("content-length") {
+                    length = v.trim().parse::<usize>().ok();
+                }
+            }
+        }
+        let mut answer = vec![0; length.ok_or("an answer without Content-Length")?];
+        reader.read_exact(&mut answer).map_err(|e| e.to_string())?;
+        let took = t.elapsed();
+        if !status.starts_with("HTTP/1.1 200")
+            || !answer.starts_with(format!(r#"{{"jsonrpc":"2.0","id":{id},"#).as_bytes())
+        {
+            return Err(format!("round trip {id}: {status:?} {:?}", String::from_utf8_lossy(&answer)));
+        }
+        if i >= warmup {
+            times.push(took);
+        }
+    }
+    Ok(times)
+}
+
+/// One run of `clients` clients of `per_client` round trips each: every round trip's time
+/// and the run's wall time.
+fn run_clients(addr: SocketAddr, clients: usize, per_client: usize) -> Result<(Vec<Duration>, Duration)> {
+    let warmup = 100;
+    let barrier = std::sync::Arc::new(std::sync::Barrier::new(clients + 1));
+    let handles: Vec<_> = (0..clients)
+        .map(|c| {
+            let barrier = std::sync::Arc::clone(&barrier);
+            std::thread::spawn(move || {
+                barrier.wait();
+                client(addr, (c as u64 + 1) * 10_000_000, warmup, per_client)
+            })
+        })
+        .collect();
+    barrier.wait();
+    let t = Instant::now();
+    let mut all = Vec::new();
+    for h in handles {
+        all.extend(h.join().map_err(|_| "a client thread panicked".to_owned())??);
+    }
+    Ok((all, t.elapsed()))
+}
+
+fn percentile(samples: &mut [Duration], p: usize) -> Duration {
+    samples.sort_unstable();
+    samples.get(samples.len().saturating_sub(1) * p / 100).copied().unwrap_or_default()
+}
+
+fn micros(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e6
+}
+
+/// `cargo xtask bench`'s HTTP proxy benchmark (release binaries in `bin`).
+pub fn run(bin: &Path, scratch: &Path, round_trips: usize) -> Result<()> {
+    let report = scratch.join("http-report.jsonl");
+    let (_server, upstream) = start(&bin.join("http-tools-server"), &[])?;
+    let upstream_url = format!("http://{upstream}/mcp");
+    let report_arg = report.display().to_string();
+    let (_proxy, proxied) = start(
+        &bin.join("mcpgen"),
+        &["proxy", "--listen", "127.0.0.1:0", "--upstream", &upstream_url, "--report", &report_arg],
+    )?;
+    println!(
+        "\nHTTP proxy: modern tools/list round trips, {round_trips} per configuration and run (split over the clients), 3 runs, wall clock"
+    );
+    println!("$ mcpgen proxy --listen 127.0.0.1:0 --upstream {upstream_url} --report {report_arg}");
+    println!("| clients | direct median | proxy median | added median | direct p99 | proxy p99 | p99 ratio | direct req/s | proxy req/s | throughput ratio |");
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let mut verdicts = Vec::new();
+    for clients in [1usize, 16] {
+        let per_client = (round_trips / clients).max(1);
+        let (mut direct, mut through) = (Vec::new(), Vec::new());
+        let (mut direct_wall, mut through_wall) = (Duration::ZERO, Duration::ZERO);
+        for _ in 0..3 {
+            let (t, w) = run_clients(upstream, clients, per_client)?;
+            direct.extend(t);
+            direct_wall += w;
+            let (t, w) = run_clients(proxied, clients, per_client)?;
+            through.extend(t);
+            through_wall += w;
+        }
+        let n = (3 * clients * per_client) as f64;
+        let (direct_rps, through_rps) = (n / direct_wall.as_secs_f64(), n / through_wall.as_secs_f64());
+        let (dm, tm) = (percentile(&mut direct, 50), percentile(&mut through, 50));
+        let (d99, t99) = (percentile(&mut direct, 99), percentile(&mut through, 99));
+        let added = micros(tm) - micros(dm);
+        println!(
+            "| {clients} | {:.1} µs | {:.1} µs | {added:.1} µs | {:.1} µs | {:.1} µs | {:.2}× | {direct_rps:.0} | {through_rps:.0} | {:.0} % |",
+            micros(dm),
+            micros(tm),
+            micros(d99),
+            micros(t99),
+            micros(t99) / micros(d99).max(f64::MIN_POSITIVE),
+            100.0 * through_rps / direct_rps
+        );
+        if clients == 1 {
+            verdicts.push(format!("added median at 1 client {added:.1} µs (goal ≤ 100 µs: {})", met(added <= 100.0)));
+        } else {
+            let ratio = 100.0 * through_rps / direct_rps;
+            verdicts.push(format!(
+                "throughput through the proxy at 16 clients {ratio:.0} % of direct (goal ≥ 70 %: {})",
+                met(ratio >= 70.0)
+            ));
+        }
+    }
+    let findings = std::fs::read_to_string(&report).map(|t| t.lines().count()).unwrap_or(0);
+    println!("{}; findings reported: {findings}", verdicts.join("; "));
+    Ok(())
+}
+
+fn met(ok: bool) -> &'static str {
+    if ok {
+        "met"
+    } else {
+        "NOT met"
+    }
+}
