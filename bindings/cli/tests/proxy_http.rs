@@ -29,7 +29,7 @@ fn json_answers_and_requests_are_relayed_byte_for_byte_with_host_rewritten() {
             200,
             vec![
                 ("content-type".into(), "application/json".into()),
-                ("mcp-session-id".into(), "S-1".into()),
+                ("mcp-session-id".into(), "sess-1".into()),
                 ("x-custom".into(), "kept".into()),
                 ("connection".into(), "keep-alive, x-hop".into()),
                 ("x-hop".into(), "dropped".into()),
@@ -47,7 +47,7 @@ fn json_answers_and_requests_are_relayed_byte_for_byte_with_host_rewritten() {
     let answer = post(proxy.addr, &headers, &body);
     assert_eq!(answer.status, 200);
     assert_eq!(answer.body, LIST, "the answer's body, byte for byte");
-    assert_eq!(answer.header("mcp-session-id"), Some("S-1"));
+    assert_eq!(answer.header("mcp-session-id"), Some("sess-1"));
     assert_eq!(answer.header("x-custom"), Some("kept"));
     assert_eq!(answer.header("x-hop"), None, "named by Connection: hop-by-hop");
     let seen = upstream.requests();
@@ -134,7 +134,7 @@ fn a_cut_sse_stream_resumes_with_last_event_id_through_the_proxy() {
     let headers = [
         ("content-type", "application/json"),
         ("accept", "application/json, text/event-stream"),
-        ("mcp-session-id", "S-9"),
+        ("mcp-session-id", "sess-9"),
         ("mcp-protocol-version", "2025-11-25"),
     ];
     let mut first = send_request(proxy.addr, "POST", &headers, legacy.as_bytes());
@@ -142,13 +142,13 @@ fn a_cut_sse_stream_resumes_with_last_event_id_through_the_proxy() {
     assert_eq!(read_chunk(&mut first).expect("event 1"), e1);
     // Cut mid-way: the connection is closed.
     drop(first);
-    let resume = [("accept", "text/event-stream"), ("mcp-session-id", "S-9"), ("last-event-id", "1")];
+    let resume = [("accept", "text/event-stream"), ("mcp-session-id", "sess-9"), ("last-event-id", "1")];
     let answer = request(proxy.addr, "GET", &resume, b"");
     assert_eq!(answer.status, 200);
     assert_eq!(answer.body, [e2, e3].concat(), "the events after 1, unchanged");
     let get = upstream.requests().into_iter().find(|s| s.method == "GET").expect("the GET reached the upstream");
     assert_eq!(get.header("last-event-id"), Some("1"));
-    assert_eq!(get.header("mcp-session-id"), Some("S-9"));
+    assert_eq!(get.header("mcp-session-id"), Some("sess-9"));
 }
 
 /// `(source, errors)` of each report object, for comparing the live report and the replay.
@@ -179,7 +179,7 @@ fn the_record_replays_with_the_findings_of_the_live_report() {
         } else if body.contains("initialize") {
             Reply::Whole(
                 200,
-                vec![("content-type".into(), "application/json".into()), ("mcp-session-id".into(), "L-1".into())],
+                vec![("content-type".into(), "application/json".into()), ("mcp-session-id".into(), "legacy-1".into())],
                 br#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}"#.to_vec(),
             )
         } else if seen.header("mcp-session-id").is_some() {
@@ -204,9 +204,9 @@ fn the_record_replays_with_the_findings_of_the_live_report() {
     let legacy =
         [("content-type", "application/json".to_owned()), ("accept", "application/json, text/event-stream".to_owned())];
     let answer = post(proxy.addr, &legacy, init);
-    assert_eq!(answer.header("mcp-session-id"), Some("L-1"));
+    assert_eq!(answer.header("mcp-session-id"), Some("legacy-1"));
     let mut in_session = legacy.to_vec();
-    in_session.push(("mcp-session-id", "L-1".into()));
+    in_session.push(("mcp-session-id", "legacy-1".into()));
     post(proxy.addr, &in_session, r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
     post(proxy.addr, &in_session, r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#);
     let (code, stderr) = proxy.stop();
@@ -220,7 +220,7 @@ fn the_record_replays_with_the_findings_of_the_live_report() {
     }
     let lines = json_lines(&record);
     let sessions: Vec<Option<&str>> = lines.iter().map(|l| l["session"].as_str()).collect();
-    assert_eq!(&sessions[6..], [Some("L-1"); 5], "the initialize and its answer belong to the session: {lines:?}");
+    assert_eq!(&sessions[6..], [Some("legacy-1"); 5], "the initialize and its answer belong to the session: {lines:?}");
     let replay = Command::new(env!("CARGO_BIN_EXE_mcpgen"))
         .args(["validate", "--conversation", record.to_str().unwrap(), "--format", "json"])
         .output()
