@@ -1132,7 +1132,7 @@ pub static RULES: [Rule; 304] = [
         level: Level::Must,
         summary: "A request POST is answered with `application/json` (one object) or `text/event-stream`; clients handle both.",
         source: "basic/transports/streamable-http",
-        enforcement: Enforcement::NotEnforced("HTTP layer"),
+        enforcement: Enforcement::Enforced("Conversation::check_http (the Content-Type of the response carrying a server message), so mcpgen proxy --listen and validate --conversation on its record"),
     },
     Rule {
         id: "HTTP-7",
@@ -1153,7 +1153,7 @@ pub static RULES: [Rule; 304] = [
         level: Level::Must,
         summary: "An unsupported version gets HTTP 400 with -32022; an unknown method HTTP 404 with a -32601 body.",
         source: "basic/transports/streamable-http",
-        enforcement: Enforcement::Enforced("ProtocolError::http_status from protocol::check_request"),
+        enforcement: Enforcement::Enforced("ProtocolError::http_status from protocol::check_request (the status to answer); Conversation::check_http judges a -32022 answered with another status than 400"),
     },
     Rule {
         id: "HTTP-10",

@@ -161,9 +161,16 @@ fn exit_like(status: std::process::ExitStatus) -> ExitCode {
     ExitCode::from(1)
 }
 
+/// What `--enforce` judges a request against, on stdio and on HTTP alike: every pinned revision
+/// and every pinned extension (the proxy cannot know which extensions its upstream serves, so it
+/// refuses only what no server could accept).
+pub(crate) fn enforce_config() -> ServerConfig {
+    ServerConfig::default().with_extensions(mcpgen::ext::Extension::ALL.iter().copied())
+}
+
 /// Client (our stdin) → server.
 fn relay_client(server_in: ChildStdin, checker: ToChecker, client_out: ClientOut, enforce: bool, max: usize) {
-    let config = ServerConfig::default();
+    let config = enforce_config();
     let mut to_server = BufWriter::with_capacity(READ_BUFFER, server_in);
     // `check_request` judges modern requests (and a legacy `initialize`) on their own; once a
     // legacy `initialize` is accepted, the session's requests belong to the legacy handshake's

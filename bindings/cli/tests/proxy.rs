@@ -244,6 +244,29 @@ fn enforce_answers_refused_requests_instead_of_forwarding() {
 }
 
 #[test]
+fn enforce_forwards_the_requests_of_a_pinned_extension() {
+    // `tasks/get` is a method of the Tasks extension: a server serving it accepts the request, so
+    // --enforce (on stdio as on HTTP) forwards it instead of answering -32601 itself.
+    let dir = scratch("enforce-extension");
+    let request = concat!(
+        r#"{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"_meta":{"#,
+        r#""io.modelcontextprotocol/protocolVersion":"2026-07-28","#,
+        r#""io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}},"#,
+        r#""taskId":"786512e2-9e0d-44bd-8f29-789f320fe840"}}"#,
+        "\n"
+    );
+    assert!(
+        mcpgen::protocol::check_request(request.trim_end().as_bytes(), &mcpgen::protocol::ServerConfig::default())
+            .is_err(),
+        "without the extension the request is refused: the test would show nothing"
+    );
+    let out = run(&dir, &["--enforce"], request.as_bytes());
+    assert!(out.status.success());
+    assert_eq!(server_log(&dir), request.as_bytes(), "forwarded to the server");
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n");
+}
+
+#[test]
 fn enforce_forwards_the_requests_of_a_legacy_session() {
     let dir = scratch("enforce-legacy");
     let input = concat!(

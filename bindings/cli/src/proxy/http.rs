@@ -47,7 +47,6 @@ use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use mcpgen::conversation::{ConversationOptions, HttpFacts, Sender};
-use mcpgen::ext::Extension;
 use mcpgen::json::{Kind, Tape};
 use mcpgen::protocol::{check_http_headers, check_request, ServerConfig};
 use mcpgen::JsonView;
@@ -207,7 +206,7 @@ pub fn run(settings: HttpSettings) -> Result<ExitCode, UsageError> {
         client,
         checker: ToChecker { tx: tx.clone(), budget },
         enforce: settings.enforce,
-        config: ServerConfig::default().with_extensions(Extension::ALL.iter().copied()),
+        config: super::enforce_config(),
         limits,
         http: settings.http,
         hosts: AllowedHosts { port: local.port(), names: settings.allowed_hosts.clone() },
