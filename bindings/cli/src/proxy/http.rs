@@ -31,16 +31,14 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::pin::Pin;
 use std::process::ExitCode;
 use std::sync::mpsc as std_mpsc;
 use std::sync::Arc;
-use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
-use hyper::body::{Body, Frame, Incoming, SizeHint};
+use hyper::body::Incoming;
 use hyper::header::{self, HeaderMap, HeaderName, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode, Uri};
 use hyper_util::client::legacy::connect::HttpConnector;
@@ -50,10 +48,12 @@ use mcpgen::conversation::{ConversationOptions, HttpFacts, Sender};
 use mcpgen::json::{Kind, Tape};
 use mcpgen::protocol::{check_http_headers, check_request, ServerConfig};
 use mcpgen::JsonView;
-use tokio::sync::{mpsc, Semaphore};
+use tokio::sync::Semaphore;
 
 use super::checker::{check_all, Budget, Event, Limits, Output, Tally, ToChecker, CHANNEL_CAPACITY};
-use super::sse::{SseEvent, SseSplitter};
+mod body;
+
+use self::body::{relay_events, relay_whole, ProxyBody};
 use crate::UsageError;
 
 /// The default of [`HttpLimits::header_read_timeout`] (`--header-timeout`).
@@ -66,8 +66,6 @@ pub const DEFAULT_UPSTREAM_TIMEOUT: Duration = Duration::from_secs(60);
 pub const DEFAULT_MAX_CONNECTIONS: usize = 512;
 /// The default of [`HttpLimits::max_header_bytes`] (`--max-header-bytes`).
 pub const DEFAULT_MAX_HEADER_BYTES: usize = 64 * 1024;
-/// SSE chunks waiting for a slow client, per stream (then the upstream is read no further).
-const STREAM_QUEUE: usize = 16;
 
 /// What one HTTP peer can make the proxy hold, and for how long.
 #[derive(Debug, Clone, Copy)]
@@ -282,36 +280,6 @@ async fn serve(proxy: Arc<Proxy>, listener: tokio::net::TcpListener) {
             let _ = connection.await;
             drop(slot);
         });
-    }
-}
-
-/// A body the proxy sends: whole, or chunks as a relay task passes them on.
-pub enum ProxyBody {
-    Whole(Option<Bytes>),
-    Chunks(mpsc::Receiver<Bytes>),
-}
-
-impl Body for ProxyBody {
-    type Data = Bytes;
-    type Error = Infallible;
-
-    fn poll_frame(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
-        match self.get_mut() {
-            ProxyBody::Whole(bytes) => Poll::Ready(bytes.take().map(|b| Ok(Frame::data(b)))),
-            ProxyBody::Chunks(rx) => rx.poll_recv(cx).map(|chunk| chunk.map(|b| Ok(Frame::data(b)))),
-        }
-    }
-
-    fn is_end_stream(&self) -> bool {
-        matches!(self, ProxyBody::Whole(None))
-    }
-
-    fn size_hint(&self) -> SizeHint {
-        match self {
-            ProxyBody::Whole(Some(b)) => SizeHint::with_exact(b.len() as u64),
-            ProxyBody::Whole(None) => SizeHint::with_exact(0),
-            ProxyBody::Chunks(_) => SizeHint::default(),
-        }
     }
 }
 
@@ -600,108 +568,6 @@ async fn handle(proxy: Arc<Proxy>, request: Request<Incoming>) -> Response<Proxy
         relay_whole(&proxy, answer_body, key, facts, ct.as_deref()).await
     };
     Response::from_parts(answer_parts, body)
-}
-
-/// A body that is not an event stream: read whole (up to `--max-message-bytes`), checked when
-/// it is a message (JSON, or declared JSON), passed on. A longer one is passed on as it comes,
-/// unchecked (POLICY-SIZE).
-async fn relay_whole(
-    proxy: &Arc<Proxy>,
-    mut body: Incoming,
-    session: Option<Arc<str>>,
-    facts: Option<HttpFacts>,
-    ct: Option<&str>,
-) -> ProxyBody {
-    let max = proxy.limits.max_message_bytes;
-    let mut held = Vec::new();
-    // A broken upstream body ends the loop too: what arrived is passed on (the client sees it cut).
-    while let Some(Ok(frame)) = body.frame().await {
-        let Ok(data) = frame.into_data() else { continue };
-        if held.len() + data.len() > max {
-            proxy.too_large(Sender::Server);
-            let (tx, rx) = mpsc::channel(STREAM_QUEUE);
-            let first = [Bytes::from(held), data];
-            tokio::spawn(async move {
-                for b in first {
-                    if tx.send(b).await.is_err() {
-                        return;
-                    }
-                }
-                pass_on(body, tx).await;
-            });
-            return ProxyBody::Chunks(rx);
-        }
-        held.extend_from_slice(&data);
-    }
-    let bytes = Bytes::from(held);
-    let json = is_media(ct, "application/json");
-    if !bytes.is_empty() && (json || Tape::parse_bytes(&bytes).is_ok()) {
-        proxy.check(Sender::Server, bytes.clone(), session, facts, None);
-    }
-    ProxyBody::Whole(Some(bytes))
-}
-
-/// The rest of `body` to `tx` as it comes, until either side ends.
-async fn pass_on(mut body: Incoming, tx: mpsc::Sender<Bytes>) {
-    loop {
-        let frame = tokio::select! {
-            f = body.frame() => f,
-            () = tx.closed() => return,
-        };
-        match frame {
-            Some(Ok(frame)) => {
-                if let Ok(data) = frame.into_data() {
-                    if tx.send(data).await.is_err() {
-                        return;
-                    }
-                }
-            }
-            Some(Err(_)) | None => return,
-        }
-    }
-}
-
-/// An SSE stream passed on chunk by chunk; each event is checked before the chunk that
-/// completes it goes to the client (so a client's answer can never precede what it answers).
-/// Ends when either side does: a client that goes away closes the upstream stream at once.
-fn relay_events(
-    proxy: Arc<Proxy>,
-    mut body: Incoming,
-    session: Option<Arc<str>>,
-    facts: Option<HttpFacts>,
-) -> ProxyBody {
-    let (tx, rx) = mpsc::channel::<Bytes>(STREAM_QUEUE);
-    tokio::spawn(async move {
-        let mut events = SseSplitter::new(proxy.limits.max_message_bytes);
-        let mut facts = facts;
-        loop {
-            let frame = tokio::select! {
-                f = body.frame() => f,
-                () = tx.closed() => break,
-            };
-            let chunk = match frame {
-                Some(Ok(frame)) => match frame.into_data() {
-                    Ok(data) => data,
-                    Err(_) => continue,
-                },
-                Some(Err(_)) | None => break,
-            };
-            for event in events.push(&chunk) {
-                match event {
-                    // An event without data (a priming event: id and retry only) is no message.
-                    SseEvent::Data(data) if data.trim().is_empty() => {}
-                    SseEvent::Data(data) => {
-                        proxy.check(Sender::Server, Bytes::from(data), session.clone(), facts.take(), None);
-                    }
-                    SseEvent::TooLarge => proxy.too_large(Sender::Server),
-                }
-            }
-            if tx.send(chunk).await.is_err() {
-                break;
-            }
-        }
-    });
-    ProxyBody::Chunks(rx)
 }
 
 #[cfg(test)]
