@@ -1,9 +1,11 @@
 """An MCP server on the official Python SDK (PyPI `mcp`, `MCPServer`), for `cargo xtask interop`
-(docs/reference.md): mcpgen-reference-client is run against it over Streamable HTTP.
+(docs/reference.md): mcpgen-reference-client is run against it over Streamable HTTP, and
+`mcpgen probe` over both transports.
 
-    python py-server.py --mode sessionful|stateless
+    python py-server.py --mode sessionful|stateless|stdio
 
-It listens on 127.0.0.1 on a free port and prints `listening on http://127.0.0.1:PORT/mcp`.
+Over HTTP it listens on 127.0.0.1 on a free port and prints
+`listening on http://127.0.0.1:PORT/mcp`; `--mode stdio` serves stdin/stdout.
 """
 
 from __future__ import annotations
@@ -82,8 +84,11 @@ async def complete(
 
 async def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--mode", choices=["sessionful", "stateless"], required=True)
+    parser.add_argument("--mode", choices=["sessionful", "stateless", "stdio"], required=True)
     args = parser.parse_args()
+    if args.mode == "stdio":
+        await mcp.run_stdio_async()
+        return
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))

@@ -12,6 +12,9 @@
 //! 4. Runs `mcpgen-interop run --via-proxy`: the HTTP pairings again with `mcpgen proxy
 //!    --listen` between the tap and the server (`target/interop/results-via-proxy.json`): the
 //!    same operations must work, and the proxy's report must hold the tap's findings.
+//! 5. Runs `mcpgen-interop probe`: `mcpgen probe` against each SDK server and the reference
+//!    server (`target/interop/probe-results.json`); a finding the baseline's `[[probe]]`
+//!    entries do not list fails it, as does a stale entry.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -52,9 +55,9 @@ pub fn run(root: &Path) -> Result<()> {
     let bin = target_dir(root).join("debug");
     let node = dir.join("node_modules").join(conformance::NODE.0).join("bin/node");
     let only = std::env::var("MCPGEN_INTEROP_ONLY").ok();
-    let run = |via_proxy: bool| {
+    let run = |sub: &str, via_proxy: bool| {
         let mut c = Command::new(bin.join("mcpgen-interop"));
-        c.arg("run").arg("--node").arg(&node).arg("--root").arg(root).arg("--dir").arg(&dir).arg("--bin-dir").arg(&bin);
+        c.arg(sub).arg("--node").arg(&node).arg("--root").arg(root).arg("--dir").arg(&dir).arg("--bin-dir").arg(&bin);
         if let Some(o) = &only {
             c.arg("--only").arg(o);
         }
@@ -64,12 +67,16 @@ pub fn run(root: &Path) -> Result<()> {
         c.current_dir(root).status().map_err(|e| format!("cannot run mcpgen-interop: {e}"))
     };
     let ran = Instant::now();
-    let direct = run(false)?;
+    let direct = run("run", false)?;
     println!("interop: the matrix took {:.1?}", ran.elapsed());
     println!("==> the HTTP pairings through `mcpgen proxy --listen` (tap → proxy → server)");
     let ran = Instant::now();
-    let proxied = run(true)?;
-    println!("interop: through the proxy took {:.1?}, the step {:.1?}", ran.elapsed(), start.elapsed());
+    let proxied = run("run", true)?;
+    println!("interop: through the proxy took {:.1?}", ran.elapsed());
+    println!("==> mcpgen probe against the SDK servers and the reference server");
+    let ran = Instant::now();
+    let probed = run("probe", false)?;
+    println!("interop: the probes took {:.1?}, the step {:.1?}", ran.elapsed(), start.elapsed());
     let mut problems = Vec::new();
     if !direct.success() {
         problems
@@ -79,6 +86,12 @@ pub fn run(root: &Path) -> Result<()> {
         problems.push(format!(
             "mcpgen-interop run --via-proxy failed ({proxied}); details in {}",
             dir.join("results-via-proxy.json").display()
+        ));
+    }
+    if !probed.success() {
+        problems.push(format!(
+            "mcpgen-interop probe failed ({probed}); details in {}",
+            dir.join("probe-results.json").display()
         ));
     }
     if problems.is_empty() {

@@ -43,6 +43,29 @@ enum Cmd {
         #[arg(long)]
         via_proxy: bool,
     },
+    /// Run `mcpgen probe` against every SDK server and the reference server, print the table,
+    /// write DIR/probe-results.json; exit 1 on a finding the baseline's `[[probe]]` entries do
+    /// not list, or on a stale entry.
+    Probe {
+        /// The repository root (the drivers are in reference/interop/).
+        #[arg(long)]
+        root: PathBuf,
+        /// The install and output directory (node_modules/, venv/, probes/).
+        #[arg(long)]
+        dir: PathBuf,
+        /// Where the built binaries are (mcpgen-reference-server, mcpgen).
+        #[arg(long)]
+        bin_dir: PathBuf,
+        /// The Node.js to run the Node servers with.
+        #[arg(long, default_value = "node")]
+        node: PathBuf,
+        /// The baseline [default: ROOT/reference/interop/baseline.toml].
+        #[arg(long)]
+        baseline: Option<PathBuf>,
+        /// Only the targets whose id contains this text.
+        #[arg(long)]
+        only: Option<String>,
+    },
     /// Stand in for a stdio server: start it, pass every line through, record each line in
     /// DIR/stdio-<pid>.jsonl first.
     TapStdio {
@@ -75,6 +98,18 @@ fn main() -> ExitCode {
                 Ok(false) => ExitCode::FAILURE,
                 Err(e) => {
                     eprintln!("mcpgen-interop: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Cmd::Probe { root, dir, bin_dir, node, baseline, only } => {
+            let baseline = baseline.unwrap_or_else(|| root.join("reference/interop/baseline.toml"));
+            let places = Places { root, dir, bin: bin_dir, node, via_proxy: false };
+            match runtime.block_on(interop::probed::probe_all(&places, &baseline, only.as_deref())) {
+                Ok(true) => ExitCode::SUCCESS,
+                Ok(false) => ExitCode::FAILURE,
+                Err(e) => {
+                    eprintln!("mcpgen-interop probe: {e}");
                     ExitCode::from(2)
                 }
             }

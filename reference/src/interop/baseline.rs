@@ -39,6 +39,20 @@ pub struct OperationEntry {
     pub reason: String,
 }
 
+/// A finding `mcpgen-interop probe` expects from `mcpgen probe` on one target.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ProbeEntry {
+    /// The target as the probe table prints it (`server-everything over stdio`).
+    pub target: String,
+    /// The rule id (`schema` for a plain schema violation).
+    pub rule: String,
+    /// Only findings of this probe check (`negative/unknown-method`, `tools/call echo`, …).
+    #[serde(default)]
+    pub check: Option<String>,
+    pub reason: String,
+}
+
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Baseline {
@@ -46,6 +60,8 @@ pub struct Baseline {
     pub finding: Vec<FindingEntry>,
     #[serde(default)]
     pub operation: Vec<OperationEntry>,
+    #[serde(default)]
+    pub probe: Vec<ProbeEntry>,
 }
 
 /// Why a baseline file cannot be used.
@@ -81,7 +97,23 @@ impl Baseline {
                 return Err(BaselineError(format!("operation {} ({} {}): no reason", i + 1, e.pairing, e.op)));
             }
         }
+        for (i, e) in b.probe.iter().enumerate() {
+            let at = format!("probe {} ({} {})", i + 1, e.target, e.rule);
+            if e.reason.trim().is_empty() {
+                return Err(BaselineError(format!("{at}: no reason")));
+            }
+            if REFERENCE_PEERS.iter().any(|p| e.target.starts_with(p)) {
+                return Err(BaselineError(format!("{at}: a reference peer's finding is never excused")));
+            }
+        }
         Ok(b)
+    }
+
+    /// The `[[probe]]` entry that lists a finding of `rule` from `check` on `target`, if any.
+    pub fn listed_probe_finding(&self, target: &str, rule: &str, check: &str) -> Option<usize> {
+        self.probe
+            .iter()
+            .position(|e| e.target == target && e.rule == rule && e.check.as_deref().is_none_or(|c| c == check))
     }
 
     /// The entry that excuses `f` in `pairing`, if any.
@@ -119,5 +151,19 @@ mod tests {
         assert!(Baseline::parse("[[finding]]\nsdk = \"nobody\"\nrule = \"X\"\nreason = \"r\"\n").is_err());
         assert!(Baseline::parse("[[finding]]\nsdk = \"py-server\"\nrule = \"X\"\nreason = \" \"\n").is_err());
         assert!(Baseline::parse("[[finding]]\nsdk = \"py-server\"\nrule = \"X\"\nwhy = \"r\"\n").is_err());
+    }
+
+    #[test]
+    fn probe_entries_need_a_reason_and_never_list_a_reference_server() {
+        let entry = |target: &str, reason: &str| {
+            format!("[[probe]]\ntarget = \"{target}\"\nrule = \"MSG-11\"\ncheck = \"c\"\nreason = \"{reason}\"\n")
+        };
+        let b = Baseline::parse(&entry("py-server:stdio over stdio", "drops bad envelopes")).unwrap();
+        assert_eq!(b.listed_probe_finding("py-server:stdio over stdio", "MSG-11", "c"), Some(0));
+        assert_eq!(b.listed_probe_finding("py-server:stdio over stdio", "MSG-11", "other check"), None);
+        assert_eq!(b.listed_probe_finding("py-server:stateless over http", "MSG-11", "c"), None);
+        let refused = Baseline::parse(&entry("reference-server over http", "r")).unwrap_err();
+        assert!(refused.0.contains("never excused"), "{refused}");
+        assert!(Baseline::parse(&entry("py-server:stdio over stdio", " ")).unwrap_err().0.contains("no reason"));
     }
 }

@@ -10,10 +10,13 @@
 //! 3. [`check`]: each trace is checked by `mcpgen validate --conversation`; [`baseline`]
 //!    excuses the SDKs' known deviations (never the reference peers').
 //! 4. [`run`]: per pairing, per operation, the table and `results.json`.
+//! 5. [`probed`]: `mcpgen probe` against the SDK servers and the reference server, its
+//!    findings judged against the baseline's `[[probe]]` entries (`probe-results.json`).
 
 pub mod baseline;
 pub mod check;
 pub mod plan;
+pub mod probed;
 pub mod proxied;
 pub mod run;
 pub mod tap;

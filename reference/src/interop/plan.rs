@@ -195,7 +195,8 @@ impl Places {
         vec![("MCPGEN_INTEROP_NODE_MODULES".into(), self.node_modules().display().to_string())]
     }
 
-    /// The server of a pairing (`stdio`: the reference server only).
+    /// The server of a pairing or probe target (`stdio`: the reference server, `server-everything`
+    /// and the Python server in its `stdio` mode).
     pub fn server(&self, server: Server, transport: Transport) -> Launch {
         match server {
             Server::Reference => {
@@ -216,6 +217,14 @@ impl Places {
                 args: vec![self.driver("py-server.py"), "--mode".into(), mode.into()],
                 env: Vec::new(),
             },
+            Server::Everything if transport == Transport::Stdio => {
+                let entry = self.node_modules().join("@modelcontextprotocol/server-everything/dist/index.js");
+                Launch {
+                    program: self.node.clone(),
+                    args: vec![entry.display().to_string(), "stdio".into()],
+                    env: Vec::new(),
+                }
+            }
             Server::Everything => {
                 let entry = self.node_modules().join("@modelcontextprotocol/server-everything/dist/index.js");
                 Launch {

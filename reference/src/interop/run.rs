@@ -77,9 +77,9 @@ impl Outcome {
 }
 
 /// A started child whose stdout is drained into a file after its URL line.
-struct Started {
+pub(crate) struct Started {
     child: Child,
-    url: String,
+    pub(crate) url: String,
 }
 
 fn command(l: &Launch) -> Command {
@@ -89,7 +89,7 @@ fn command(l: &Launch) -> Command {
 }
 
 /// Starts an HTTP server and reads its stdout until `listening on URL`.
-async fn start_server(l: &Launch, dir: &Path) -> Result<Started, String> {
+pub(crate) async fn start_server(l: &Launch, dir: &Path) -> Result<Started, String> {
     let stderr = std::fs::File::create(dir.join("server.stderr")).map_err(|e| e.to_string())?;
     let mut child = command(l)
         .stdin(Stdio::null())
