@@ -21,16 +21,34 @@ fn mismatch(id: Option<Value>, rule: &'static str, message: String) -> ProtocolE
     ProtocolError::new(error_codes::HEADER_MISMATCH_ERROR, message, id, 400, rule)
 }
 
+/// A request's header pairs, read as HTTP-12 says: names case-insensitive; values compared
+/// after removing optional whitespace (RFC 9110 §5.5), case-sensitively.
+struct Headers<'h>(Vec<(&'h str, &'h str)>);
+
+impl<'h> Headers<'h> {
+    fn new(pairs: impl IntoIterator<Item = (&'h str, &'h str)>) -> Self {
+        Headers(pairs.into_iter().collect())
+    }
+
+    fn get(&self, name: &str) -> Option<&'h str> {
+        self.0.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.trim_matches([' ', '\t']))
+    }
+}
+
+/// The request's id for the error response, when it can be read.
+fn request_id<'v, V: JsonView<'v>>(v: &V) -> Option<Value> {
+    match read_id(v) {
+        IdRead::Valid(id) => Some(id),
+        _ => None,
+    }
+}
+
 pub(crate) fn check<'h>(
     headers: impl IntoIterator<Item = (&'h str, &'h str)>,
     body: &[u8],
 ) -> Result<(), ProtocolError> {
-    let headers: Vec<(&str, &str)> = headers.into_iter().collect();
-    // HTTP-12: names case-insensitive; values compared after removing optional whitespace
-    // (RFC 9110 §5.5), case-sensitively.
-    let header = |name: &str| {
-        headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.trim_matches([' ', '\t']))
-    };
+    let headers = Headers::new(headers);
+    let header = |name: &str| headers.get(name);
     // A body that is not JSON, or not a modern request, is check_request's to judge.
     let Ok(outcome) = Tape::with_parsed(body, |tape| {
         let v = tape.root();
@@ -38,10 +56,7 @@ pub(crate) fn check<'h>(
             v.get("params").and_then(|p| p.get("_meta")).and_then(|m| m.get(crate::meta_keys::PROTOCOL_VERSION));
         let Some(version) = version.and_then(|x| x.as_str().map(Cow::into_owned)) else { return Ok(()) };
         let Some(method) = v.get("method").and_then(|m| m.as_str().map(Cow::into_owned)) else { return Ok(()) };
-        let id = match read_id(&v) {
-            IdRead::Valid(id) => Some(id),
-            _ => None,
-        };
+        let id = request_id(&v);
         match header(VERSION) {
             None => {
                 return Err(mismatch(
@@ -117,19 +132,14 @@ pub(crate) fn check_params<'h>(
     bindings: &[HeaderBinding],
     body: &[u8],
 ) -> Result<(), ProtocolError> {
-    let headers: Vec<(&str, &str)> = headers.into_iter().collect();
-    let header = |name: &str| {
-        headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.trim_matches([' ', '\t']))
-    };
+    let headers = Headers::new(headers);
+    let header = |name: &str| headers.get(name);
     let Ok(outcome) = Tape::with_parsed(body, |tape| {
         let v = tape.root();
         if !v.get("method").is_some_and(|m| m.str_eq("tools/call")) {
             return Ok(());
         }
-        let id = match read_id(&v) {
-            IdRead::Valid(id) => Some(id),
-            _ => None,
-        };
+        let id = request_id(&v);
         let arguments = v.get("params").and_then(|p| p.get("arguments"));
         for b in bindings {
             let name = b.header_name();
