@@ -4,7 +4,8 @@
 //! carries values which are not header-safe.
 //!
 //! A client computes the headers from the body it is about to send; a server decodes them with
-//! [`decode_header_value`] and compares them with the body.
+//! [`decode_header_value`] and compares them with the body. [`sse`] reads the events of a
+//! response stream as they arrive.
 //!
 //! ```
 //! use serde_json::json;
@@ -23,6 +24,8 @@
 //!     ("Mcp-Param-Region".to_owned(), "=?base64?SGVsbG8sIOS4lueVjA==?=".to_owned()),
 //! ]);
 //! ```
+
+pub mod sse;
 
 use std::borrow::Cow;
 use std::fmt;

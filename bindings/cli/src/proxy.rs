@@ -21,7 +21,6 @@ pub mod http;
 mod repeats;
 #[cfg(unix)]
 mod signals;
-mod sse;
 
 use std::ffi::OsString;
 use std::fs::File;

@@ -21,6 +21,7 @@ use axum::response::Response;
 use axum::Router;
 use futures_util::StreamExt;
 use mcpgen::conversation::Sender;
+use mcpgen::http::sse::{SseEvent, SseSplitter};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
@@ -29,8 +30,11 @@ use super::trace::TraceWriter;
 /// The largest request body the HTTP tap passes on; larger ones get 413 (a peer cannot make
 /// the tap hold more).
 pub const MAX_BODY: usize = 16 << 20;
-/// The longest SSE event the tap assembles; a longer one is recorded as it stands, cut.
+/// The longest SSE event (or stdio line) the tap keeps for the trace; a longer event is passed
+/// on whole and recorded as [`TOO_LARGE_EVENT`], a longer line recorded cut.
 pub const MAX_EVENT: usize = 16 << 20;
+/// What the trace holds for an SSE event above [`MAX_EVENT`] (not JSON: the check reports it).
+const TOO_LARGE_EVENT: &str = "(an SSE event above the tap's 16 MiB limit, passed on but not kept)";
 
 /// Headers that belong to one hop, not to the message (RFC 9110 §7.6.1), plus those the tap
 /// sets itself (`host` names the upstream; `accept-encoding` is dropped so bodies arrive
@@ -168,7 +172,7 @@ fn relay_events(
 ) -> impl futures_util::Stream<Item = Result<Bytes, Infallible>> + Send {
     let (tx, rx) = mpsc::channel::<Bytes>(16);
     tokio::spawn(async move {
-        let mut events = EventSplitter::default();
+        let mut events = SseSplitter::new(MAX_EVENT);
         let mut chunks = upstream.bytes_stream();
         loop {
             let chunk = tokio::select! {
@@ -180,10 +184,17 @@ fn relay_events(
                 // (not at the server's next keep-alive).
                 () = tx.closed() => break,
             };
-            for data in events.push(&chunk) {
-                // An event without data (a priming event: id and retry only) is no message.
-                if !data.trim().is_empty() {
-                    trace.message(Sender::Server, data.as_bytes(), None);
+            for event in events.push(&chunk) {
+                match event {
+                    // An event without data (a priming event: id and retry only) is no message.
+                    SseEvent::Data(data) if data.trim().is_empty() => {}
+                    SseEvent::Data(data) => {
+                        trace.message(Sender::Server, data.as_bytes(), None);
+                    }
+                    // Passed on whole, recorded as what it is (and so reported as not JSON).
+                    SseEvent::TooLarge => {
+                        trace.message(Sender::Server, TOO_LARGE_EVENT.as_bytes(), None);
+                    }
                 }
             }
             if tx.send(chunk).await.is_err() {
@@ -192,62 +203,6 @@ fn relay_events(
         }
     });
     futures_util::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|b| (Ok(b), rx)) })
-}
-
-/// The `data` of SSE events (the event-stream format of the HTML standard: lines end in CR,
-/// LF or CRLF; a blank line ends an event; `data:` lines are joined with LF; events without
-/// data carry no message). Written here because the tap must see each event before passing
-/// its bytes on, while the `sse-stream` crate reads from a stream it owns.
-#[derive(Default)]
-pub struct EventSplitter {
-    line: Vec<u8>,
-    data: Option<String>,
-    /// The previous chunk ended in CR: a leading LF completes that line ending.
-    after_cr: bool,
-}
-
-impl EventSplitter {
-    /// Feeds bytes; returns the data of every event they complete.
-    pub fn push(&mut self, bytes: &[u8]) -> Vec<String> {
-        let mut done = Vec::new();
-        for &b in bytes {
-            if std::mem::take(&mut self.after_cr) && b == b'\n' {
-                continue;
-            }
-            match b {
-                b'\r' | b'\n' => {
-                    self.after_cr = b == b'\r';
-                    let line = std::mem::take(&mut self.line);
-                    if line.is_empty() {
-                        done.extend(self.data.take());
-                    } else {
-                        self.field(&line);
-                    }
-                }
-                _ if self.line.len() < MAX_EVENT => self.line.push(b),
-                _ => {}
-            }
-        }
-        done
-    }
-
-    fn field(&mut self, line: &[u8]) {
-        let text = String::from_utf8_lossy(line);
-        let (name, value) = match text.split_once(':') {
-            Some((n, v)) => (n, v.strip_prefix(' ').unwrap_or(v)),
-            None => (text.as_ref(), ""),
-        };
-        if name == "data" {
-            match &mut self.data {
-                Some(d) if d.len() < MAX_EVENT => {
-                    d.push('\n');
-                    d.push_str(value);
-                }
-                Some(_) => {}
-                None => self.data = Some(value.to_owned()),
-            }
-        }
-    }
 }
 
 /// `mcpgen-interop tap-stdio --trace-dir DIR --stderr FILE -- PROGRAM ARG…`: starts the
@@ -346,15 +301,5 @@ mod tests {
         assert!(lines[0].ends_with(",\"message\":{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}}"), "{}", lines[0]);
         assert_eq!(lines[1], "{\"from\":\"client\",\"raw\":\"not json\"}");
         std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn events_are_split_at_blank_lines_whatever_the_chunks_and_line_ends() {
-        let stream = b": keep-alive\n\nid: 1\ndata: {\"a\":1}\n\nevent: message\r\ndata: x\r\ndata: y\r\n\r\nretry: 5\n\ndata:z\r\r";
-        for size in [1, 2, 3, 7, stream.len()] {
-            let mut s = EventSplitter::default();
-            let got: Vec<String> = stream.chunks(size).flat_map(|c| s.push(c)).collect();
-            assert_eq!(got, ["{\"a\":1}", "x\ny", "z"], "chunks of {size}");
-        }
     }
 }

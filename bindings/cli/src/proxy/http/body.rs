@@ -15,7 +15,7 @@ use mcpgen::json::Tape;
 use tokio::sync::mpsc;
 
 use super::{is_media, Proxy};
-use crate::proxy::sse::{SseEvent, SseSplitter};
+use mcpgen::http::sse::{SseEvent, SseSplitter};
 
 /// SSE chunks waiting for a slow client, per stream (then the upstream is read no further).
 const STREAM_QUEUE: usize = 16;

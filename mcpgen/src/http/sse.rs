@@ -1,8 +1,17 @@
 //! The `data` of Server-Sent Events as they arrive (the event-stream format of the HTML
 //! standard: lines end in CR, LF or CRLF; a blank line ends an event; `data:` lines are joined
 //! with LF; an event without data — a priming event with only `id` and `retry` — carries no
-//! message). The HTTP proxy passes the stream's bytes on unchanged; this only reads them, so
-//! that each event is checked before the chunk that completes it goes to the client.
+//! message). It only reads the bytes it is fed, chunk by chunk as they arrive, so a proxy or a
+//! tap can pass the stream on unchanged and still see each event before the chunk that
+//! completes it goes on (`mcpgen proxy --listen` and the interop tap do).
+//!
+//! ```
+//! use mcpgen::http::sse::{SseEvent, SseSplitter};
+//!
+//! let mut events = SseSplitter::new(1 << 20);
+//! assert!(events.push(b"id: 1\ndata: {\"jsonrpc\":").is_empty());
+//! assert_eq!(events.push(b"\"2.0\"}\n\n"), [SseEvent::Data("{\"jsonrpc\":\"2.0\"}".into())]);
+//! ```
 
 /// What one completed event carried.
 #[derive(Debug, PartialEq, Eq)]
@@ -26,6 +35,7 @@ pub struct SseSplitter {
 }
 
 impl SseSplitter {
+    /// A splitter keeping at most `max` bytes of one event's data.
     pub fn new(max: usize) -> SseSplitter {
         SseSplitter { max, line: Vec::new(), line_overflow: false, data: None, overflow: false, after_cr: false }
     }
