@@ -1,19 +1,26 @@
-//! `mcpgen probe -- CMD`: runs [`mcpgen::probe`] on a stdio server and prints what it found
-//! (text or JSON Lines), optionally as JUnit XML for CI dashboards. The engine decides; this
-//! only starts the process and renders the report.
+//! `mcpgen probe (URL | -- CMD)`: runs [`mcpgen::probe`] on a Streamable HTTP server
+//! ([`http::HttpPeer`]) or a stdio one, and prints what it found (text or JSON Lines),
+//! optionally as JUnit XML for CI dashboards and a record of the traffic that
+//! `validate --conversation` replays. The engine decides; this only opens the connections,
+//! watches the run (progress on stderr, the record) and renders the report.
+
+mod http;
+mod watch;
 
 use std::ffi::OsString;
 use std::io::Write;
-use std::path::Path;
+use std::path::PathBuf;
 use std::process::{Command, ExitCode};
 use std::time::Duration;
 
 use mcpgen::conversation::Level;
 use mcpgen::probe::stdio::{StdioLimits, StdioPeer};
-use mcpgen::probe::{ProbeOptions, Report, ToolPolicy};
+use mcpgen::probe::{Connect, Peer, PeerError, ProbeOptions, Report, ToolPolicy};
 use serde_json::json;
 
 use crate::UsageError;
+
+pub use http::{DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_EVENTS, DEFAULT_MAX_MESSAGES};
 
 fn policy(text: &str) -> Result<ToolPolicy, UsageError> {
     Ok(match text {
@@ -31,26 +38,83 @@ fn policy(text: &str) -> Result<ToolPolicy, UsageError> {
     })
 }
 
-pub fn run(
-    call_tools: &str,
-    timeout_ms: u64,
-    legacy: bool,
-    junit: Option<&Path>,
-    json_out: bool,
-    command: &[OsString],
-) -> Result<ExitCode, UsageError> {
-    let options = ProbeOptions { call_tools: policy(call_tools)?, legacy, ..ProbeOptions::default() };
-    let (program, args) = command.split_first().ok_or_else(|| UsageError("give the server command after --".into()))?;
-    let mut cmd = Command::new(program);
-    cmd.args(args);
-    let limits = StdioLimits { timeout: Duration::from_millis(timeout_ms), ..StdioLimits::default() };
-    let mut peer = StdioPeer::spawn(cmd, limits)
-        .map_err(|e| UsageError(format!("cannot start {}: {e}", program.to_string_lossy())))?;
-    eprintln!("mcpgen probe: probing {} …", program.to_string_lossy());
-    let report = mcpgen::probe::run(&mut peer, &options);
-    drop(peer);
-    print(&report, json_out)?;
-    if let Some(path) = junit {
+/// What `mcpgen probe` was asked.
+pub struct Settings {
+    pub call_tools: String,
+    pub timeout_ms: u64,
+    pub legacy: bool,
+    pub junit: Option<PathBuf>,
+    pub json_out: bool,
+    pub record: Option<PathBuf>,
+    pub budget_ms: Option<u64>,
+    pub quiet: bool,
+    pub max_body_bytes: usize,
+    pub max_events: usize,
+    pub max_messages: usize,
+    pub url: Option<String>,
+    pub command: Vec<OsString>,
+}
+
+/// A stdio server: each connection a new process.
+struct StdioServer {
+    command: Vec<OsString>,
+    limits: StdioLimits,
+}
+
+impl StdioServer {
+    fn spawn(&self) -> std::io::Result<StdioPeer> {
+        let (program, args) = self.command.split_first().ok_or_else(|| std::io::Error::other("no command"))?;
+        let mut cmd = Command::new(program);
+        cmd.args(args);
+        StdioPeer::spawn(cmd, self.limits)
+    }
+}
+
+impl Connect for StdioServer {
+    fn connect(&mut self) -> Result<Box<dyn Peer>, PeerError> {
+        self.spawn().map(|p| Box::new(p) as Box<dyn Peer>).map_err(|e| PeerError::Io(format!("cannot start: {e}")))
+    }
+}
+
+pub fn run(s: Settings) -> Result<ExitCode, UsageError> {
+    let options = ProbeOptions {
+        call_tools: policy(&s.call_tools)?,
+        legacy: s.legacy,
+        budget: s.budget_ms.map(Duration::from_millis),
+        ..ProbeOptions::default()
+    };
+    let timeout = Duration::from_millis(s.timeout_ms);
+    let mut watch = watch::Watch::new(!s.quiet, s.record.as_deref())?;
+    let report = match (&s.url, s.command.is_empty()) {
+        (Some(url), true) => {
+            let limits = http::HttpLimits {
+                timeout,
+                max_body_bytes: s.max_body_bytes,
+                max_events: s.max_events,
+                max_messages: s.max_messages,
+            };
+            let mut target = http::HttpTarget::new(url, limits)?;
+            watch.say(&format!("probing {url}"));
+            let mut peer = target.peer();
+            let report = mcpgen::probe::run_with(&mut peer, Some(&mut target), &options, &mut watch);
+            drop(peer);
+            report
+        }
+        (None, false) => {
+            let limits = StdioLimits { timeout, max_messages_per_answer: s.max_messages, ..StdioLimits::default() };
+            let mut server = StdioServer { command: s.command.clone(), limits };
+            let program = s.command[0].to_string_lossy().into_owned();
+            let mut peer = server.spawn().map_err(|e| UsageError(format!("cannot start {program}: {e}")))?;
+            watch.say(&format!("probing {program}"));
+            let report = mcpgen::probe::run_with(&mut peer, Some(&mut server), &options, &mut watch);
+            drop(peer);
+            report
+        }
+        _ => return Err(UsageError("give either the server's URL or its command after --".into())),
+    };
+    watch.finish()?;
+    print(&report, s.json_out)?;
+    if let Some(path) = &s.junit {
         std::fs::write(path, junit_xml(&report))
             .map_err(|e| UsageError(format!("cannot write {}: {e}", path.display())))?;
     }
@@ -75,9 +139,32 @@ fn print(report: &Report, json_out: bool) -> Result<(), UsageError> {
             writeln!(out, "{}: {}{rule}{at}: {}", f.check, f.level.as_str(), f.message).map_err(io)?;
         }
     }
+    for k in &report.skipped {
+        if json_out {
+            writeln!(out, "{}", json!({"skipped": k.check, "reason": k.reason})).map_err(io)?;
+        } else {
+            writeln!(out, "{}: skipped: {}", k.check, k.reason).map_err(io)?;
+        }
+    }
+    // What a client of each era saw.
+    for e in &report.era_summaries {
+        if json_out {
+            let line = json!({"era": e.era, "revision": e.revision, "outcome": e.outcome,
+                "checks": e.checks, "errors": e.errors, "warnings": e.warnings});
+            writeln!(out, "{line}").map_err(io)?;
+        } else {
+            writeln!(
+                out,
+                "{} client at {}: {}; {} checks, {} errors, {} warnings",
+                e.era, e.revision, e.outcome, e.checks, e.errors, e.warnings
+            )
+            .map_err(io)?;
+        }
+    }
     let errors = report.findings.iter().filter(|f| f.level == Level::Error).count();
+    let skipped = if report.skipped.is_empty() { String::new() } else { format!(", {} skipped", report.skipped.len()) };
     let summary = format!(
-        "{} checks, {} exchanges, eras: {}; {} errors, {} warnings",
+        "{} checks{skipped}, {} exchanges, eras: {}; {} errors, {} warnings",
         report.checks.len(),
         report.exchanges.len() + report.dropped_exchanges,
         if report.eras.is_empty() { "none".to_owned() } else { report.eras.join(", ") },
@@ -85,7 +172,9 @@ fn print(report: &Report, json_out: bool) -> Result<(), UsageError> {
         report.findings.len() - errors
     );
     if json_out {
-        writeln!(out, "{}", json!({"summary": summary, "errors": errors, "eras": report.eras})).map_err(io)?;
+        let line = json!({"summary": summary, "errors": errors, "eras": report.eras,
+            "skipped": report.skipped.len(), "out_of_time": report.out_of_time});
+        writeln!(out, "{line}").map_err(io)?;
     } else {
         writeln!(out, "{summary}").map_err(io)?;
     }
@@ -119,8 +208,9 @@ pub(crate) fn junit_xml(report: &Report) -> String {
     let failed =
         checks.iter().filter(|c| report.findings.iter().any(|f| f.check == **c && f.level == Level::Error)).count();
     let mut xml = format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"mcpgen probe\" tests=\"{}\" failures=\"{failed}\">\n",
-        checks.len()
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"mcpgen probe\" tests=\"{}\" failures=\"{failed}\" skipped=\"{}\">\n",
+        checks.len() + report.skipped.len(),
+        report.skipped.len()
     );
     for c in checks {
         xml.push_str(&format!("  <testcase classname=\"mcpgen.probe\" name=\"{}\">", xml_escape(c)));
@@ -135,6 +225,13 @@ pub(crate) fn junit_xml(report: &Report) -> String {
             ));
         }
         xml.push_str("</testcase>\n");
+    }
+    for k in &report.skipped {
+        xml.push_str(&format!(
+            "  <testcase classname=\"mcpgen.probe\" name=\"{}\"><skipped message=\"{}\"/></testcase>\n",
+            xml_escape(&k.check),
+            xml_escape(&k.reason)
+        ));
     }
     xml.push_str("</testsuite>\n");
     xml

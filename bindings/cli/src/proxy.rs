@@ -21,7 +21,7 @@ pub mod http;
 mod repeats;
 #[cfg(unix)]
 mod signals;
-mod sse;
+pub(crate) mod sse;
 
 use std::ffi::OsString;
 use std::fs::File;
