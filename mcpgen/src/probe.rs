@@ -536,3 +536,5 @@ pub fn run_with(
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_eras;
