@@ -205,49 +205,7 @@ enum Command {
     /// exit 1 on any error-level finding, 2 when COMMAND cannot be started or a flag is wrong.
     /// Never calls a tool that is not annotated `readOnlyHint: true` unless named (or
     /// --call-tools all).
-    Probe {
-        /// Which tools to call: `none`, `read-only` (tools annotated `readOnlyHint: true`),
-        /// `all`, or a comma-separated list of tool names.
-        #[arg(long, value_name = "POLICY", default_value = "read-only")]
-        call_tools: String,
-        /// Longest wait for one answer, in milliseconds.
-        #[arg(long, value_name = "MS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
-        timeout_ms: u64,
-        /// The whole run's time, in milliseconds: once spent, no further message is sent and
-        /// the report says where it stopped (PROBE-3). Default: no limit.
-        #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
-        budget_ms: Option<u64>,
-        /// Probe the modern era only (no `initialize`).
-        #[arg(long)]
-        modern_only: bool,
-        /// Also write a JUnit XML report (one test case per check) to FILE.
-        #[arg(long, value_name = "FILE")]
-        junit: Option<PathBuf>,
-        /// Record every message here, in the format `validate --conversation` replays.
-        #[arg(long, value_name = "FILE")]
-        record: Option<PathBuf>,
-        /// No progress on stderr.
-        #[arg(long, short)]
-        quiet: bool,
-        /// HTTP: the longest response body (or event stream) read, in bytes.
-        #[arg(long, value_name = "BYTES", default_value_t = probe::DEFAULT_MAX_BODY_BYTES, value_parser = at_least_one)]
-        max_body_bytes: usize,
-        /// HTTP: the most events read from one response's stream.
-        #[arg(long, value_name = "N", default_value_t = probe::DEFAULT_MAX_EVENTS, value_parser = at_least_one)]
-        max_events: usize,
-        /// The most messages kept while waiting for one answer.
-        #[arg(long, value_name = "N", default_value_t = probe::DEFAULT_MAX_MESSAGES, value_parser = at_least_one)]
-        max_messages: usize,
-        /// Output format.
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
-        /// The server's Streamable HTTP endpoint (`http://HOST:PORT/PATH`).
-        #[arg(value_name = "URL", required_unless_present = "command", conflicts_with = "command")]
-        url: Option<String>,
-        /// The stdio server's command and its arguments.
-        #[arg(last = true, value_name = "COMMAND")]
-        command: Vec<OsString>,
-    },
+    Probe(probe::Settings),
     /// Run a stdio MCP server behind a checking relay: every message between the client (this
     /// process's stdin/stdout) and COMMAND is relayed unchanged, byte for byte and in order, and
     /// checked as one conversation (docs/proxy.md). With --listen and --upstream instead of
@@ -565,35 +523,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             let input = read_named(&input)?;
             check::run(&input, &config, jsonl, format == Format::Json)
         }
-        Command::Probe {
-            call_tools,
-            timeout_ms,
-            budget_ms,
-            modern_only,
-            junit,
-            record,
-            quiet,
-            max_body_bytes,
-            max_events,
-            max_messages,
-            format,
-            url,
-            command,
-        } => probe::run(probe::Settings {
-            call_tools,
-            timeout_ms,
-            legacy: !modern_only,
-            junit,
-            json_out: format == Format::Json,
-            record,
-            budget_ms,
-            quiet,
-            max_body_bytes,
-            max_events,
-            max_messages,
-            url,
-            command,
-        }),
+        Command::Probe(settings) => probe::run(settings),
         Command::Proxy {
             report,
             record,
@@ -740,15 +670,6 @@ fn check_icon(
             println!("refused: {e}");
             Ok(ExitCode::from(1))
         }
-    }
-}
-
-/// A count or size of at least 1 (a limit of 0 would refuse everything).
-fn at_least_one(text: &str) -> Result<usize, String> {
-    match text.parse::<usize>() {
-        Ok(0) => Err("give at least 1".into()),
-        Ok(n) => Ok(n),
-        Err(e) => Err(e.to_string()),
     }
 }
 

@@ -38,21 +38,59 @@ fn policy(text: &str) -> Result<ToolPolicy, UsageError> {
     })
 }
 
-/// What `mcpgen probe` was asked.
+/// What `mcpgen probe` was asked (its flags).
+#[derive(clap::Args)]
 pub struct Settings {
+    /// Which tools to call: `none`, `read-only` (tools annotated `readOnlyHint: true`),
+    /// `all`, or a comma-separated list of tool names.
+    #[arg(long, value_name = "POLICY", default_value = "read-only")]
     pub call_tools: String,
+    /// Longest wait for one answer, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout_ms: u64,
-    pub legacy: bool,
-    pub junit: Option<PathBuf>,
-    pub json_out: bool,
-    pub record: Option<PathBuf>,
+    /// The whole run's time, in milliseconds: once spent, no further message is sent and
+    /// the report says where it stopped (PROBE-3). Default: no limit.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
     pub budget_ms: Option<u64>,
+    /// Probe the modern era only (no `initialize`).
+    #[arg(long)]
+    pub modern_only: bool,
+    /// Also write a JUnit XML report (one test case per check) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Record every message here, in the format `validate --conversation` replays.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    /// No progress on stderr.
+    #[arg(long, short)]
     pub quiet: bool,
+    /// HTTP: the longest response body (or event stream) read, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_BODY_BYTES, value_parser = at_least_one)]
     pub max_body_bytes: usize,
+    /// HTTP: the most events read from one response's stream.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_EVENTS, value_parser = at_least_one)]
     pub max_events: usize,
+    /// The most messages kept while waiting for one answer.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_MESSAGES, value_parser = at_least_one)]
     pub max_messages: usize,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = crate::Format::Text)]
+    pub format: crate::Format,
+    /// The server's Streamable HTTP endpoint (`http://HOST:PORT/PATH`).
+    #[arg(value_name = "URL", required_unless_present = "command", conflicts_with = "command")]
     pub url: Option<String>,
+    /// The stdio server's command and its arguments.
+    #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<OsString>,
+}
+
+/// A count or size of at least 1 (a limit of 0 would refuse everything).
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("give at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// A stdio server: each connection a new process.
@@ -79,7 +117,7 @@ impl Connect for StdioServer {
 pub fn run(s: Settings) -> Result<ExitCode, UsageError> {
     let options = ProbeOptions {
         call_tools: policy(&s.call_tools)?,
-        legacy: s.legacy,
+        legacy: !s.modern_only,
         budget: s.budget_ms.map(Duration::from_millis),
         ..ProbeOptions::default()
     };
@@ -113,7 +151,7 @@ pub fn run(s: Settings) -> Result<ExitCode, UsageError> {
         _ => return Err(UsageError("give either the server's URL or its command after --".into())),
     };
     watch.finish()?;
-    print(&report, s.json_out)?;
+    print(&report, s.format == crate::Format::Json)?;
     if let Some(path) = &s.junit {
         std::fs::write(path, junit_xml(&report))
             .map_err(|e| UsageError(format!("cannot write {}: {e}", path.display())))?;
