@@ -11,18 +11,35 @@
 //! 3. **Protocol negatives** ([`negatives`]): requests whose right answer `check_request`
 //!    knows — missing `_meta`, an unsupported version, an unknown method, a bad envelope; the
 //!    server's error code must be the one `check_request` gives, else a finding with its rule.
-//! 4. **Tool calls**, only as [`ToolPolicy`] allows (default: tools annotated
+//! 4. **Header negatives**, on a transport with headers ([`Peer::has_headers`], Streamable
+//!    HTTP): a request sent with its headers changed ([`Peer::send_edited`], [`HeaderEdit`]) so
+//!    that they disagree with the body — `Mcp-Method`, `MCP-Protocol-Version`, `Mcp-Name`, an
+//!    allowed tool's `Mcp-Param-*` — judged against what
+//!    [`check_http_headers`](crate::protocol::check_http_headers) /
+//!    [`check_param_headers`](crate::protocol::check_param_headers) answer for the headers
+//!    actually sent ([`Peer::carried`]). Without headers (stdio) they are listed in
+//!    [`Report::skipped`], not run.
+//! 5. **Tool calls**, only as [`ToolPolicy`] allows (default: tools annotated
 //!    `readOnlyHint: true`): one call with arguments built from the input schema
 //!    ([`args::valid_arguments`]), judged by the conversation checker (the result against the
 //!    `tools/call` it answers, `structuredContent` against `outputSchema` where declared).
-//! 5. **Legacy era**: `initialize` at the preferred legacy revision the server names (one stdio
-//!    connection holds one session; without `server/discover`, 2025-11-25), then
-//!    `tools/list`, in a session of its own.
+//! 6. **Legacy era**: an `initialize` session at each legacy revision the server names, each on
+//!    a fresh connection from a [`Connect`] ([`run_with`]; stdio: a new process, HTTP: a new
+//!    session); over one connection ([`run`]) the preferred revision only, the rest reported
+//!    skipped. Without `server/discover`, 2025-11-25 on the same connection. What a client of
+//!    each era saw is one [`EraSeen`] each.
 //!
-//! Findings on the server's messages only count: the probe's own negatives are meant to be
-//! wrong. Every exchange is kept ([`Report::exchanges`]) so a finding can be shown and replayed.
-//! Bounded: pages, tools called and exchanges kept each have a limit in [`ProbeOptions`]; the
-//! peer owns the waits (its timeouts) and the size of a message.
+//! Every answer goes through the conversation checker, and where the transport carried HTTP
+//! facts ([`Carried`]) through [`Conversation::check_http`] too (the status and `Content-Type`
+//! with the message that opens a response: HTTP-6, ERR-8, HTTP-9). Findings on the server's
+//! messages only count: the probe's own negatives are meant to be wrong. Every exchange is kept
+//! ([`Report::exchanges`]) so a finding can be shown and replayed; an [`Observer`] sees each
+//! step (progress) and each message with its conversation and HTTP facts (a record that
+//! `validate --conversation` replays to the same findings).
+//!
+//! Bounded: pages, tools called, exchanges kept and legacy sessions each have a limit in
+//! [`ProbeOptions`], and the whole run a time budget ([`ProbeOptions::budget`], PROBE-3 when it
+//! runs out); the peer owns the waits (its timeouts) and the size of a message.
 
 pub mod args;
 mod eras;
