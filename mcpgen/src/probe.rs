@@ -224,7 +224,7 @@ impl Run<'_> {
         if self.report.out_of_time {
             return true;
         }
-        if !self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.deadline.is_none_or(|d| Instant::now() < d) {
             return false;
         }
         self.report.out_of_time = true;
