@@ -325,10 +325,20 @@ fn usage_errors_of_the_url_form() {
 #[test]
 fn over_stdio_the_header_negatives_are_reported_skipped() {
     let server = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/probe/faulty_server.py");
-    let out =
-        Command::new(env!("CARGO_BIN_EXE_mcpgen")).args(["probe", "-q", "--", "python3", server]).output().unwrap();
+    let junit = scratch("stdio-skipped").join("probe.xml");
+    let out = Command::new(env!("CARGO_BIN_EXE_mcpgen"))
+        .args(["probe", "-q", "--junit", junit.to_str().unwrap(), "--", "python3", server])
+        .output()
+        .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(text.contains("header/method-mismatch: skipped: the transport has no headers (stdio)\n"), "{text}");
     assert!(text.lines().last().unwrap().contains(" checks, 5 skipped, "), "{text}");
+    // JUnit shows them as skipped cases.
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.contains(" skipped=\"5\">"), "{xml}");
+    assert!(
+        xml.contains("name=\"header/name-mismatch\"><skipped message=\"the transport has no headers (stdio)\"/>"),
+        "{xml}"
+    );
 }
