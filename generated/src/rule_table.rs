@@ -6,7 +6,7 @@
 use mcpgen_runtime::rules::{Enforcement, Level, Rule};
 
 /// Every rule, in catalogue order: families as listed, numbers ascending within one.
-pub static RULES: [Rule; 304] = [
+pub static RULES: [Rule; 305] = [
     Rule {
         id: "CORE-1",
         level: Level::Must,
@@ -2134,5 +2134,12 @@ pub static RULES: [Rule; 304] = [
         summary: "`mcpgen probe` calls a tool only with arguments that satisfy its `inputSchema`; when none can be built the tool is not called, with a warning naming why.",
         source: "mcpgen",
         enforcement: Enforcement::Enforced("probe::args::valid_arguments, checked by tools::validate_tool_arguments"),
+    },
+    Rule {
+        id: "PROBE-3",
+        level: Level::Choice,
+        summary: "`mcpgen probe --budget-ms` bounds the whole run: once the budget is spent no further message is sent, and the report says where the probe stopped with a warning.",
+        source: "mcpgen",
+        enforcement: Enforcement::Enforced("probe::ProbeOptions::budget (default: none), checked before each message"),
     },
 ];

@@ -11,62 +11,51 @@
 //! 3. **Protocol negatives** ([`negatives`]): requests whose right answer `check_request`
 //!    knows — missing `_meta`, an unsupported version, an unknown method, a bad envelope; the
 //!    server's error code must be the one `check_request` gives, else a finding with its rule.
-//! 4. **Tool calls**, only as [`ToolPolicy`] allows (default: tools annotated
+//! 4. **Header negatives**, on a transport with headers ([`Peer::has_headers`], Streamable
+//!    HTTP): a request sent with its headers changed ([`Peer::send_edited`], [`HeaderEdit`]) so
+//!    that they disagree with the body — `Mcp-Method`, `MCP-Protocol-Version`, `Mcp-Name`, an
+//!    allowed tool's `Mcp-Param-*` — judged against what
+//!    [`check_http_headers`](crate::protocol::check_http_headers) /
+//!    [`check_param_headers`](crate::protocol::check_param_headers) answer for the headers
+//!    actually sent ([`Peer::carried`]). Without headers (stdio) they are listed in
+//!    [`Report::skipped`], not run.
+//! 5. **Tool calls**, only as [`ToolPolicy`] allows (default: tools annotated
 //!    `readOnlyHint: true`): one call with arguments built from the input schema
 //!    ([`args::valid_arguments`]), judged by the conversation checker (the result against the
 //!    `tools/call` it answers, `structuredContent` against `outputSchema` where declared).
-//! 5. **Legacy era**: `initialize` at the preferred legacy revision the server names (one stdio
-//!    connection holds one session; without `server/discover`, 2025-11-25), then
-//!    `tools/list`, in a session of its own.
+//! 6. **Legacy era**: an `initialize` session at each legacy revision the server names, each on
+//!    a fresh connection from a [`Connect`] ([`run_with`]; stdio: a new process, HTTP: a new
+//!    session); over one connection ([`run`]) the preferred revision only, the rest reported
+//!    skipped. Without `server/discover`, 2025-11-25 on the same connection. What a client of
+//!    each era saw is one [`EraSeen`] each.
 //!
-//! Findings on the server's messages only count: the probe's own negatives are meant to be
-//! wrong. Every exchange is kept ([`Report::exchanges`]) so a finding can be shown and replayed.
-//! Bounded: pages, tools called and exchanges kept each have a limit in [`ProbeOptions`]; the
-//! peer owns the waits (its timeouts) and the size of a message.
+//! Every answer goes through the conversation checker, and where the transport carried HTTP
+//! facts ([`Carried`]) through [`Conversation::check_http`] too (the status and `Content-Type`
+//! with the message that opens a response: HTTP-6, ERR-8, HTTP-9). Findings on the server's
+//! messages only count: the probe's own negatives are meant to be wrong. Every exchange is kept
+//! ([`Report::exchanges`]) so a finding can be shown and replayed; an [`Observer`] sees each
+//! step (progress) and each message with its conversation and HTTP facts (a record that
+//! `validate --conversation` replays to the same findings).
+//!
+//! Bounded: pages, tools called, exchanges kept and legacy sessions each have a limit in
+//! [`ProbeOptions`], and the whole run a time budget ([`ProbeOptions::budget`], PROBE-3 when it
+//! runs out); the peer owns the waits (its timeouts) and the size of a message.
 
 pub mod args;
+mod eras;
+mod http_negatives;
 pub mod negatives;
+mod peer;
 pub mod stdio;
 
-use std::fmt;
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
 use crate::conversation::{Conversation, Level, Sender};
 
-/// What the probe talks to: one MCP connection (stdio, or an HTTP client).
-pub trait Peer {
-    /// Sends one message (one line of JSON text). For a request (`id` is `Some`), returns what
-    /// the server sent until the response with that id, that response last; for a
-    /// notification, what the server sent meanwhile (possibly nothing).
-    fn send(&mut self, message: &[u8], id: Option<&Value>) -> Result<Vec<Vec<u8>>, PeerError>;
-}
-
-/// Why a [`Peer`] could not deliver an answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PeerError {
-    /// No answer within the peer's time limit.
-    Timeout { after_ms: u64 },
-    /// The server closed the connection (exited, or closed its output).
-    Closed,
-    /// A message above the peer's size limit.
-    TooLarge { limit: usize },
-    /// Anything else the transport reports.
-    Io(String),
-}
-
-impl fmt::Display for PeerError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PeerError::Timeout { after_ms } => write!(f, "no answer within {after_ms} ms"),
-            PeerError::Closed => f.write_str("the server closed the connection"),
-            PeerError::TooLarge { limit } => write!(f, "a message above the {limit}-byte limit"),
-            PeerError::Io(m) => f.write_str(m),
-        }
-    }
-}
-
-impl std::error::Error for PeerError {}
+pub use eras::EraSeen;
+pub use peer::{Carried, Connect, HeaderEdit, Observer, Peer, PeerError, Unobserved};
 
 /// Which tools the probe may call.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -107,6 +96,13 @@ pub struct ProbeOptions {
     pub max_exchanges: usize,
     /// Probe the legacy (`initialize`) era too, at the legacy revisions the server accepts.
     pub legacy: bool,
+    /// Legacy sessions opened at most (one per revision the server names; the rest are
+    /// reported as skipped).
+    pub max_legacy_sessions: usize,
+    /// The whole run's time: once it is spent no further message is sent, the run ends with
+    /// what it did and a PROBE-3 warning. Checked before each message, so a message already
+    /// sent may take its peer's own timeout beyond it. `None`: no limit.
+    pub budget: Option<Duration>,
 }
 
 impl Default for ProbeOptions {
@@ -117,6 +113,8 @@ impl Default for ProbeOptions {
             max_tool_calls: 64,
             max_exchanges: 4096,
             legacy: true,
+            max_legacy_sessions: 8,
+            budget: None,
         }
     }
 }
@@ -158,6 +156,19 @@ pub struct Report {
     pub checks: Vec<String>,
     /// The eras the server served: `modern`, `legacy 2025-11-25`, …
     pub eras: Vec<String>,
+    /// What a client of each era saw: one entry per era or revision tried, in order.
+    pub era_summaries: Vec<EraSeen>,
+    /// Checks not run, with why (a transport without headers has no header negatives, …).
+    pub skipped: Vec<Skipped>,
+    /// The budget ran out ([`ProbeOptions::budget`]): the steps after it were not run.
+    pub out_of_time: bool,
+}
+
+/// A check the run did not do, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    pub check: String,
+    pub reason: String,
 }
 
 impl Report {
@@ -188,12 +199,47 @@ pub(crate) fn modern_request(id: u64, method: &str, params: Value) -> Value {
 /// The state of one run: the peer, the conversations, the report.
 struct Run<'p> {
     peer: &'p mut dyn Peer,
+    /// The connection of the legacy session under way, when it has one of its own.
+    own: Option<Box<dyn Peer>>,
+    observer: &'p mut dyn Observer,
+    /// The conversation under way, as the record names it (`None`: the modern one).
+    label: Option<String>,
     opts: ProbeOptions,
     report: Report,
     next_id: u64,
+    deadline: Option<Instant>,
+    last_step: String,
 }
 
 impl Run<'_> {
+    fn peer(&mut self) -> &mut dyn Peer {
+        match &mut self.own {
+            Some(p) => p.as_mut(),
+            None => &mut *self.peer,
+        }
+    }
+
+    /// Whether the budget is spent; the first time it is, a PROBE-3 warning says so.
+    fn out_of_time(&mut self, check: &str) -> bool {
+        if self.report.out_of_time {
+            return true;
+        }
+        if self.deadline.is_none_or(|d| Instant::now() < d) {
+            return false;
+        }
+        self.report.out_of_time = true;
+        let ms = self.opts.budget.map_or(0, |b| b.as_millis());
+        self.finding(
+            check,
+            Some(crate::rules::id::PROBE_3),
+            Level::Warning,
+            "",
+            format!("the probe's time budget ({ms} ms) ran out here: this step and the ones after it were not run"),
+            None,
+        );
+        true
+    }
+
     fn id(&mut self) -> u64 {
         self.next_id += 1;
         self.next_id
@@ -203,10 +249,38 @@ impl Run<'_> {
     /// findings into the report's. Returns the response (the last message with the request's
     /// id), if one came.
     fn exchange(&mut self, check: &str, conv: &mut Conversation, message: Value) -> Option<Value> {
+        self.exchange_edited(check, conv, message, &[])
+    }
+
+    /// [`Run::exchange`] with the transport's headers changed by `edits` (none: as the
+    /// transport sends them). The HTTP facts go through [`Conversation::check_http`]: the
+    /// response's status and `Content-Type` with the first server message.
+    fn exchange_edited(
+        &mut self,
+        check: &str,
+        conv: &mut Conversation,
+        message: Value,
+        edits: &[HeaderEdit],
+    ) -> Option<Value> {
+        if self.out_of_time(check) {
+            return None;
+        }
+        if self.last_step != check {
+            check.clone_into(&mut self.last_step);
+            self.observer.step(check);
+        }
         let text = message.to_string();
         let id = message.get("id").cloned();
         conv.observe(Sender::Client, text.as_bytes());
-        let got = self.peer.send(text.as_bytes(), id.as_ref());
+        let got = if edits.is_empty() {
+            self.peer().send(text.as_bytes(), id.as_ref())
+        } else {
+            self.peer().send_edited(text.as_bytes(), id.as_ref(), edits)
+        };
+        let carried = self.peer().carried().cloned();
+        let label = self.label.clone();
+        let client_facts = carried.as_ref().map(Carried::client_facts);
+        self.observer.message(Sender::Client, label.as_deref(), client_facts.as_ref(), text.as_bytes());
         let index = if self.report.exchanges.len() < self.opts.max_exchanges {
             self.report.exchanges.push(Exchange {
                 check: check.to_owned(),
@@ -240,8 +314,15 @@ impl Run<'_> {
             }
         };
         let mut response = None;
+        let mut opening = carried.as_ref().and_then(Carried::response_facts);
         for bytes in &received {
-            for f in conv.observe(Sender::Server, bytes) {
+            let mut found = conv.observe(Sender::Server, bytes);
+            let facts = opening.take();
+            if let Some(facts) = &facts {
+                found.extend(conv.check_http(Sender::Server, bytes, facts));
+            }
+            self.observer.message(Sender::Server, label.as_deref(), facts.as_ref(), bytes);
+            for f in found {
                 self.report.findings.push(ProbeFinding {
                     check: check.to_owned(),
                     rule: f.rule,
@@ -262,6 +343,10 @@ impl Run<'_> {
                 received.iter().map(|b| String::from_utf8_lossy(b).into_owned()).collect();
         }
         response
+    }
+
+    fn skip(&mut self, check: &str, reason: String) {
+        self.report.skipped.push(Skipped { check: check.to_owned(), reason });
     }
 
     fn finding(
@@ -358,6 +443,18 @@ impl Run<'_> {
                 );
                 continue;
             }
+            // On HTTP a modern call mirrors its `x-mcp-header` arguments in `Mcp-Param-*` headers.
+            let edits = if modern && self.peer().has_headers() {
+                match http_negatives::param_edits(tool, &arguments) {
+                    Ok(edits) => edits,
+                    Err(reason) => {
+                        self.skip(&check, format!("not called: {reason}"));
+                        continue;
+                    }
+                }
+            } else {
+                Vec::new()
+            };
             let id = self.id();
             let params = json!({"name": name, "arguments": arguments});
             let request = if modern {
@@ -365,16 +462,44 @@ impl Run<'_> {
             } else {
                 json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params})
             };
-            self.exchange(&check, conv, request);
+            self.exchange_edited(&check, conv, request.clone(), &edits);
+            if !edits.is_empty() {
+                http_negatives::param_mismatch(self, conv, tool, request, &edits);
+            }
         }
     }
 }
 
-/// Probes the server behind `peer`; see the module documentation for the steps.
+/// Probes the server behind `peer`; see the module documentation for the steps. One
+/// connection: one legacy session, on `peer` after the modern steps.
 pub fn run(peer: &mut dyn Peer, options: &ProbeOptions) -> Report {
-    let mut r = Run { peer, opts: options.clone(), report: Report::default(), next_id: 0 };
+    run_with(peer, None, options, &mut Unobserved)
+}
+
+/// [`run`], with `more` to open a fresh connection for each legacy session (every legacy
+/// revision the server names is then probed, each in a session of its own), and `observer`
+/// told of each step and message as it goes.
+pub fn run_with(
+    peer: &mut dyn Peer,
+    more: Option<&mut dyn Connect>,
+    options: &ProbeOptions,
+    observer: &mut dyn Observer,
+) -> Report {
+    let deadline = options.budget.map(|b| Instant::now() + b);
+    let mut r = Run {
+        peer,
+        own: None,
+        observer,
+        label: None,
+        opts: options.clone(),
+        report: Report::default(),
+        next_id: 0,
+        deadline,
+        last_step: String::new(),
+    };
     let mut modern = Conversation::new();
     let id = r.id();
+    let start = eras::Mark::of(&r);
     let discover = r.exchange("discover", &mut modern, modern_request(id, "server/discover", json!({})));
     let legacy_versions: Vec<String> = match discover.as_ref().and_then(|d| d.get("result")) {
         Some(result) => {
@@ -401,46 +526,32 @@ pub fn run(peer: &mut dyn Peer, options: &ProbeOptions) -> Report {
                 }
             }
             negatives::run(&mut r, &mut modern, &supported);
+            http_negatives::run(&mut r, &mut modern, caps.get("tools").is_some_and(Value::is_object));
             r.call_tools(&mut modern, &tools, true);
+            eras::seen(&mut r, start, "modern", MODERN, format!("served; offers {}", eras::offered(&caps)));
             // The legacy revisions it names, preferred first.
             supported.into_iter().filter(|v| v != MODERN).collect()
         }
         // No discover: a modern-only client stops here, a dual-era one falls back to
-        // `initialize` at the newest legacy revision.
+        // `initialize` at the newest legacy revision, on the same connection.
         None => {
-            crate::Revision::all().iter().map(|rev| rev.as_str().to_owned()).filter(|v| v != MODERN).take(1).collect()
+            eras::seen(&mut r, start, "modern", MODERN, "not served (no `server/discover` result)".into());
+            if r.opts.legacy {
+                let fallback = crate::Revision::all().iter().map(|rev| rev.as_str()).find(|v| *v != MODERN);
+                if let Some(version) = fallback {
+                    eras::legacy_session(&mut r, version);
+                }
+            }
+            return r.report;
         }
     };
-    // One stdio connection holds one session: the preferred legacy revision only.
     if r.opts.legacy {
-        if let Some(version) = legacy_versions.first() {
-            legacy_session(&mut r, version);
-        }
+        eras::legacy_sessions(&mut r, more, &legacy_versions);
     }
     r.report
 }
 
-/// One legacy session at `version`: `initialize`, `notifications/initialized`, the tools list,
-/// the allowed tool calls.
-fn legacy_session(r: &mut Run<'_>, version: &str) {
-    let mut conv = Conversation::new();
-    let check = format!("legacy/{version}");
-    let id = r.id();
-    let init = json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {
-        "protocolVersion": version,
-        "capabilities": {},
-        "clientInfo": {"name": "mcpgen-probe", "version": env!("CARGO_PKG_VERSION")}
-    }});
-    let Some(answer) = r.exchange(&check, &mut conv, init) else { return };
-    let Some(result) = answer.get("result") else { return };
-    let agreed = result.get("protocolVersion").and_then(Value::as_str).unwrap_or(version).to_owned();
-    r.report.eras.push(format!("legacy {agreed}"));
-    r.exchange(&check, &mut conv, json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-    if result.pointer("/capabilities/tools").is_some_and(Value::is_object) {
-        let tools = r.list_all(&mut conv, "tools/list", "tools", false);
-        r.call_tools(&mut conv, &tools, false);
-    }
-}
-
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_eras;

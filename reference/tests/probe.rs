@@ -39,3 +39,27 @@ fn every_tool_call_of_the_reference_server_is_judged() {
         report.findings.iter().map(|f| format!("{}: {:?} {} at {}", f.check, f.rule, f.message, f.pointer)).collect();
     assert!(errors.is_empty(), "findings:\n{}", errors.join("\n"));
 }
+
+/// A fresh reference server process per legacy session.
+struct Fresh;
+
+impl mcpgen::probe::Connect for Fresh {
+    fn connect(&mut self) -> Result<Box<dyn mcpgen::probe::Peer>, mcpgen::probe::PeerError> {
+        Ok(Box::new(server()))
+    }
+}
+
+#[test]
+fn with_a_process_per_session_every_legacy_revision_it_names_probes_clean() {
+    let mut first = server();
+    let report =
+        mcpgen::probe::run_with(&mut first, Some(&mut Fresh), &ProbeOptions::default(), &mut mcpgen::probe::Unobserved);
+    let errors: Vec<_> =
+        report.findings.iter().map(|f| format!("{}: {:?} {} at {}", f.check, f.rule, f.message, f.pointer)).collect();
+    assert!(errors.is_empty(), "findings on the reference server:\n{}", errors.join("\n"));
+    let legacy = report.era_summaries.iter().filter(|e| e.era == "legacy").count();
+    assert!(legacy >= 2, "{:?}", report.era_summaries);
+    assert!(report.era_summaries.iter().all(|e| e.errors == 0), "{:?}", report.era_summaries);
+    // Stdio has no headers: the header negatives are listed, not run.
+    assert!(report.skipped.iter().any(|s| s.check == "header/method-mismatch"), "{:?}", report.skipped);
+}

@@ -195,34 +195,17 @@ enum Command {
         /// Input file, or `-` for standard input.
         input: PathBuf,
     },
-    /// Probe a stdio MCP server (docs/probe.md): discover and each era it offers, every list,
-    /// the requests whose right answer the spec fixes, and the tools `--call-tools` allows,
-    /// every answer judged by mcpgen's checker.
+    /// Probe an MCP server (docs/probe.md): a Streamable HTTP one at URL, or a stdio one
+    /// started from COMMAND. Discover and each era it offers (a session per legacy revision),
+    /// every list, the requests whose right answer the spec fixes (on HTTP the header
+    /// mismatches too), and the tools `--call-tools` allows, every answer judged by mcpgen's
+    /// checker.
     ///
-    /// Findings go to stdout (text, or JSON Lines with --format json); exit 1 on any
-    /// error-level finding, 2 when COMMAND cannot be started. Never calls a tool that is not
-    /// annotated `readOnlyHint: true` unless named (or --call-tools all).
-    Probe {
-        /// Which tools to call: `none`, `read-only` (tools annotated `readOnlyHint: true`),
-        /// `all`, or a comma-separated list of tool names.
-        #[arg(long, value_name = "POLICY", default_value = "read-only")]
-        call_tools: String,
-        /// Longest wait for one answer, in milliseconds.
-        #[arg(long, value_name = "MS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
-        timeout_ms: u64,
-        /// Probe the modern era only (no `initialize`).
-        #[arg(long)]
-        modern_only: bool,
-        /// Also write a JUnit XML report (one test case per check) to FILE.
-        #[arg(long, value_name = "FILE")]
-        junit: Option<PathBuf>,
-        /// Output format.
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
-        /// The server command and its arguments.
-        #[arg(last = true, required = true, value_name = "COMMAND")]
-        command: Vec<OsString>,
-    },
+    /// Findings go to stdout (text, or JSON Lines with --format json), progress to stderr;
+    /// exit 1 on any error-level finding, 2 when COMMAND cannot be started or a flag is wrong.
+    /// Never calls a tool that is not annotated `readOnlyHint: true` unless named (or
+    /// --call-tools all).
+    Probe(probe::Settings),
     /// Run a stdio MCP server behind a checking relay: every message between the client (this
     /// process's stdin/stdout) and COMMAND is relayed unchanged, byte for byte and in order, and
     /// checked as one conversation (docs/proxy.md). With --listen and --upstream instead of
@@ -540,9 +523,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             let input = read_named(&input)?;
             check::run(&input, &config, jsonl, format == Format::Json)
         }
-        Command::Probe { call_tools, timeout_ms, modern_only, junit, format, command } => {
-            probe::run(&call_tools, timeout_ms, !modern_only, junit.as_deref(), format == Format::Json, &command)
-        }
+        Command::Probe(settings) => probe::run(settings),
         Command::Proxy {
             report,
             record,

@@ -1,19 +1,26 @@
-//! `mcpgen probe -- CMD`: runs [`mcpgen::probe`] on a stdio server and prints what it found
-//! (text or JSON Lines), optionally as JUnit XML for CI dashboards. The engine decides; this
-//! only starts the process and renders the report.
+//! `mcpgen probe (URL | -- CMD)`: runs [`mcpgen::probe`] on a Streamable HTTP server
+//! ([`http::HttpPeer`]) or a stdio one, and prints what it found (text or JSON Lines),
+//! optionally as JUnit XML for CI dashboards and a record of the traffic that
+//! `validate --conversation` replays. The engine decides; this only opens the connections,
+//! watches the run (progress on stderr, the record) and renders the report.
+
+mod http;
+mod watch;
 
 use std::ffi::OsString;
 use std::io::Write;
-use std::path::Path;
+use std::path::PathBuf;
 use std::process::{Command, ExitCode};
 use std::time::Duration;
 
 use mcpgen::conversation::Level;
 use mcpgen::probe::stdio::{StdioLimits, StdioPeer};
-use mcpgen::probe::{ProbeOptions, Report, ToolPolicy};
+use mcpgen::probe::{Connect, Peer, PeerError, ProbeOptions, Report, ToolPolicy};
 use serde_json::json;
 
 use crate::UsageError;
+
+pub use http::{DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_EVENTS, DEFAULT_MAX_MESSAGES};
 
 fn policy(text: &str) -> Result<ToolPolicy, UsageError> {
     Ok(match text {
@@ -31,26 +38,121 @@ fn policy(text: &str) -> Result<ToolPolicy, UsageError> {
     })
 }
 
-pub fn run(
-    call_tools: &str,
-    timeout_ms: u64,
-    legacy: bool,
-    junit: Option<&Path>,
-    json_out: bool,
-    command: &[OsString],
-) -> Result<ExitCode, UsageError> {
-    let options = ProbeOptions { call_tools: policy(call_tools)?, legacy, ..ProbeOptions::default() };
-    let (program, args) = command.split_first().ok_or_else(|| UsageError("give the server command after --".into()))?;
-    let mut cmd = Command::new(program);
-    cmd.args(args);
-    let limits = StdioLimits { timeout: Duration::from_millis(timeout_ms), ..StdioLimits::default() };
-    let mut peer = StdioPeer::spawn(cmd, limits)
-        .map_err(|e| UsageError(format!("cannot start {}: {e}", program.to_string_lossy())))?;
-    eprintln!("mcpgen probe: probing {} …", program.to_string_lossy());
-    let report = mcpgen::probe::run(&mut peer, &options);
-    drop(peer);
-    print(&report, json_out)?;
-    if let Some(path) = junit {
+/// What `mcpgen probe` was asked (its flags).
+#[derive(clap::Args)]
+pub struct Settings {
+    /// Which tools to call: `none`, `read-only` (tools annotated `readOnlyHint: true`),
+    /// `all`, or a comma-separated list of tool names.
+    #[arg(long, value_name = "POLICY", default_value = "read-only")]
+    pub call_tools: String,
+    /// Longest wait for one answer, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub timeout_ms: u64,
+    /// The whole run's time, in milliseconds: once spent, no further message is sent and
+    /// the report says where it stopped (PROBE-3). Default: no limit.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub budget_ms: Option<u64>,
+    /// Probe the modern era only (no `initialize`).
+    #[arg(long)]
+    pub modern_only: bool,
+    /// Also write a JUnit XML report (one test case per check) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Record every message here, in the format `validate --conversation` replays.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    /// No progress on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// HTTP: the longest response body (or event stream) read, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_BODY_BYTES, value_parser = at_least_one)]
+    pub max_body_bytes: usize,
+    /// HTTP: the most events read from one response's stream.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_EVENTS, value_parser = at_least_one)]
+    pub max_events: usize,
+    /// The most messages kept while waiting for one answer.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_MESSAGES, value_parser = at_least_one)]
+    pub max_messages: usize,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = crate::Format::Text)]
+    pub format: crate::Format,
+    /// The server's Streamable HTTP endpoint (`http://HOST:PORT/PATH`).
+    #[arg(value_name = "URL", required_unless_present = "command", conflicts_with = "command")]
+    pub url: Option<String>,
+    /// The stdio server's command and its arguments.
+    #[arg(last = true, value_name = "COMMAND")]
+    pub command: Vec<OsString>,
+}
+
+/// A count or size of at least 1 (a limit of 0 would refuse everything).
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("give at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// A stdio server: each connection a new process.
+struct StdioServer {
+    command: Vec<OsString>,
+    limits: StdioLimits,
+}
+
+impl StdioServer {
+    fn spawn(&self) -> std::io::Result<StdioPeer> {
+        let (program, args) = self.command.split_first().ok_or_else(|| std::io::Error::other("no command"))?;
+        let mut cmd = Command::new(program);
+        cmd.args(args);
+        StdioPeer::spawn(cmd, self.limits)
+    }
+}
+
+impl Connect for StdioServer {
+    fn connect(&mut self) -> Result<Box<dyn Peer>, PeerError> {
+        self.spawn().map(|p| Box::new(p) as Box<dyn Peer>).map_err(|e| PeerError::Io(format!("cannot start: {e}")))
+    }
+}
+
+pub fn run(s: Settings) -> Result<ExitCode, UsageError> {
+    let options = ProbeOptions {
+        call_tools: policy(&s.call_tools)?,
+        legacy: !s.modern_only,
+        budget: s.budget_ms.map(Duration::from_millis),
+        ..ProbeOptions::default()
+    };
+    let timeout = Duration::from_millis(s.timeout_ms);
+    let mut watch = watch::Watch::new(!s.quiet, s.record.as_deref())?;
+    let report = match (&s.url, s.command.is_empty()) {
+        (Some(url), true) => {
+            let limits = http::HttpLimits {
+                timeout,
+                max_body_bytes: s.max_body_bytes,
+                max_events: s.max_events,
+                max_messages: s.max_messages,
+            };
+            let mut target = http::HttpTarget::new(url, limits)?;
+            watch.say(&format!("probing {url}"));
+            let mut peer = target.peer();
+            let report = mcpgen::probe::run_with(&mut peer, Some(&mut target), &options, &mut watch);
+            drop(peer);
+            report
+        }
+        (None, false) => {
+            let limits = StdioLimits { timeout, max_messages_per_answer: s.max_messages, ..StdioLimits::default() };
+            let mut server = StdioServer { command: s.command.clone(), limits };
+            let program = s.command[0].to_string_lossy().into_owned();
+            let mut peer = server.spawn().map_err(|e| UsageError(format!("cannot start {program}: {e}")))?;
+            watch.say(&format!("probing {program}"));
+            let report = mcpgen::probe::run_with(&mut peer, Some(&mut server), &options, &mut watch);
+            drop(peer);
+            report
+        }
+        _ => return Err(UsageError("give either the server's URL or its command after --".into())),
+    };
+    watch.finish()?;
+    print(&report, s.format == crate::Format::Json)?;
+    if let Some(path) = &s.junit {
         std::fs::write(path, junit_xml(&report))
             .map_err(|e| UsageError(format!("cannot write {}: {e}", path.display())))?;
     }
@@ -75,9 +177,32 @@ fn print(report: &Report, json_out: bool) -> Result<(), UsageError> {
             writeln!(out, "{}: {}{rule}{at}: {}", f.check, f.level.as_str(), f.message).map_err(io)?;
         }
     }
+    for k in &report.skipped {
+        if json_out {
+            writeln!(out, "{}", json!({"skipped": k.check, "reason": k.reason})).map_err(io)?;
+        } else {
+            writeln!(out, "{}: skipped: {}", k.check, k.reason).map_err(io)?;
+        }
+    }
+    // What a client of each era saw.
+    for e in &report.era_summaries {
+        if json_out {
+            let line = json!({"era": e.era, "revision": e.revision, "outcome": e.outcome,
+                "checks": e.checks, "errors": e.errors, "warnings": e.warnings});
+            writeln!(out, "{line}").map_err(io)?;
+        } else {
+            writeln!(
+                out,
+                "{} client at {}: {}; {} checks, {} errors, {} warnings",
+                e.era, e.revision, e.outcome, e.checks, e.errors, e.warnings
+            )
+            .map_err(io)?;
+        }
+    }
     let errors = report.findings.iter().filter(|f| f.level == Level::Error).count();
+    let skipped = if report.skipped.is_empty() { String::new() } else { format!(", {} skipped", report.skipped.len()) };
     let summary = format!(
-        "{} checks, {} exchanges, eras: {}; {} errors, {} warnings",
+        "{} checks{skipped}, {} exchanges, eras: {}; {} errors, {} warnings",
         report.checks.len(),
         report.exchanges.len() + report.dropped_exchanges,
         if report.eras.is_empty() { "none".to_owned() } else { report.eras.join(", ") },
@@ -85,7 +210,9 @@ fn print(report: &Report, json_out: bool) -> Result<(), UsageError> {
         report.findings.len() - errors
     );
     if json_out {
-        writeln!(out, "{}", json!({"summary": summary, "errors": errors, "eras": report.eras})).map_err(io)?;
+        let line = json!({"summary": summary, "errors": errors, "eras": report.eras,
+            "skipped": report.skipped.len(), "out_of_time": report.out_of_time});
+        writeln!(out, "{line}").map_err(io)?;
     } else {
         writeln!(out, "{summary}").map_err(io)?;
     }
@@ -119,8 +246,9 @@ pub(crate) fn junit_xml(report: &Report) -> String {
     let failed =
         checks.iter().filter(|c| report.findings.iter().any(|f| f.check == **c && f.level == Level::Error)).count();
     let mut xml = format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"mcpgen probe\" tests=\"{}\" failures=\"{failed}\">\n",
-        checks.len()
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"mcpgen probe\" tests=\"{}\" failures=\"{failed}\" skipped=\"{}\">\n",
+        checks.len() + report.skipped.len(),
+        report.skipped.len()
     );
     for c in checks {
         xml.push_str(&format!("  <testcase classname=\"mcpgen.probe\" name=\"{}\">", xml_escape(c)));
@@ -135,6 +263,13 @@ pub(crate) fn junit_xml(report: &Report) -> String {
             ));
         }
         xml.push_str("</testcase>\n");
+    }
+    for k in &report.skipped {
+        xml.push_str(&format!(
+            "  <testcase classname=\"mcpgen.probe\" name=\"{}\"><skipped message=\"{}\"/></testcase>\n",
+            xml_escape(&k.check),
+            xml_escape(&k.reason)
+        ));
     }
     xml.push_str("</testsuite>\n");
     xml

@@ -6,7 +6,7 @@
 use serde_json::{json, Value};
 
 use crate::conversation::{Conversation, Level};
-use crate::protocol::{check_request, ServerConfig};
+use crate::protocol::{check_request, ProtocolError, ServerConfig};
 
 use super::{modern_request, Run, MODERN};
 
@@ -53,36 +53,43 @@ pub(super) fn run(r: &mut Run<'_>, conv: &mut Conversation, supported: &[String]
             continue;
         };
         let Some(answer) = r.exchange(&check, conv, case.request) else { continue };
-        let at = r.last_exchange();
-        match answer.pointer("/error/code").and_then(Value::as_i64) {
-            Some(code) if code == expected.code => {}
-            Some(code) => r.finding(
-                &check,
-                Some(expected.rule),
-                Level::Error,
-                "/error/code",
-                format!("answered {code}; the spec's answer is {} ({})", expected.code, expected.message),
-                at,
-            ),
-            None => r.finding(
-                &check,
-                Some(expected.rule),
-                Level::Error,
-                "",
-                format!("served a request the spec refuses with {} ({})", expected.code, expected.message),
-                at,
-            ),
-        }
-        // -32022 names what the server supports (VER-1).
-        if expected.code == -32022 && answer.pointer("/error/data/supported").is_none_or(|s| !s.is_array()) {
-            r.finding(
-                &check,
-                Some(crate::rules::id::VER_1),
-                Level::Error,
-                "/error/data",
-                "-32022 without `data.supported` (the versions the server supports)".into(),
-                at,
-            );
-        }
+        judge(r, &check, &expected, &answer);
+    }
+}
+
+/// The server's `answer` against `expected`, the refusal the spec fixes: its error code must be
+/// that one (else an error with the refusal's rule), and a -32022 names what the server
+/// supports (VER-1).
+pub(super) fn judge(r: &mut Run<'_>, check: &str, expected: &ProtocolError, answer: &Value) {
+    let at = r.last_exchange();
+    match answer.pointer("/error/code").and_then(Value::as_i64) {
+        Some(code) if code == expected.code => {}
+        Some(code) => r.finding(
+            check,
+            Some(expected.rule),
+            Level::Error,
+            "/error/code",
+            format!("answered {code}; the spec's answer is {} ({})", expected.code, expected.message),
+            at,
+        ),
+        None => r.finding(
+            check,
+            Some(expected.rule),
+            Level::Error,
+            "",
+            format!("served a request the spec refuses with {} ({})", expected.code, expected.message),
+            at,
+        ),
+    }
+    // -32022 names what the server supports (VER-1).
+    if expected.code == -32022 && answer.pointer("/error/data/supported").is_none_or(|s| !s.is_array()) {
+        r.finding(
+            check,
+            Some(crate::rules::id::VER_1),
+            Level::Error,
+            "/error/data",
+            "-32022 without `data.supported` (the versions the server supports)".into(),
+            at,
+        );
     }
 }

@@ -20,7 +20,7 @@ pub struct StdioLimits {
     /// Longest wait for an answer.
     pub timeout: Duration,
     /// Most messages kept while waiting for one answer (a server that floods notifications
-    /// fails the request with [`PeerError::TooLarge`] instead of growing the buffer).
+    /// fails the request with [`PeerError::TooMany`] instead of growing the buffer).
     pub max_messages_per_answer: usize,
 }
 
@@ -116,7 +116,10 @@ impl Peer for StdioPeer {
                         return Ok(got);
                     }
                     if got.len() >= self.limits.max_messages_per_answer {
-                        return Err(PeerError::TooLarge { limit: self.limits.max_messages_per_answer });
+                        return Err(PeerError::TooMany {
+                            limit: self.limits.max_messages_per_answer,
+                            what: "messages",
+                        });
                     }
                 }
                 Ok(Line::TooLong) => {
@@ -192,7 +195,10 @@ mod tests {
         let script =
             r#"read line; while :; do echo '{"jsonrpc":"2.0","method":"notifications/message","params":{}}'; done"#;
         let mut peer = sh(script, limits);
-        assert_eq!(peer.send(REQUEST, Some(&serde_json::json!(1))), Err(PeerError::TooLarge { limit: 10 }));
+        assert_eq!(
+            peer.send(REQUEST, Some(&serde_json::json!(1))),
+            Err(PeerError::TooMany { limit: 10, what: "messages" })
+        );
     }
 
     #[test]

@@ -407,11 +407,11 @@ fn session_of(headers: &HeaderMap) -> Option<Arc<str>> {
     headers.get(SESSION).map(|v| Arc::from(String::from_utf8_lossy(v.as_bytes()).as_ref()))
 }
 
-fn content_type(headers: &HeaderMap) -> Option<String> {
+pub(crate) fn content_type(headers: &HeaderMap) -> Option<String> {
     headers.get(header::CONTENT_TYPE).map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
 }
 
-fn is_media(content_type: Option<&str>, media: &str) -> bool {
+pub(crate) fn is_media(content_type: Option<&str>, media: &str) -> bool {
     content_type.and_then(|t| t.split(';').next()).is_some_and(|t| t.trim().eq_ignore_ascii_case(media))
 }
 

@@ -1,0 +1,143 @@
+//! The legacy era: an `initialize` session at each legacy revision the server names, each on a
+//! connection of its own when the run can open one ([`super::Connect`]), else the preferred
+//! revision only, on the one connection there is; and what a client of each era saw
+//! ([`EraSeen`]).
+
+use serde_json::{json, Value};
+
+use crate::conversation::{Conversation, Level};
+
+use super::{Run, MODERN};
+
+/// What a client of one era (or one legacy revision) saw: one line of the summary.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EraSeen {
+    /// `modern`, or `legacy`.
+    pub era: String,
+    /// The revision the probe asked for.
+    pub revision: String,
+    /// What the server did with it: `served; offers tools, prompts`, `answered 2025-11-25`, …
+    pub outcome: String,
+    /// The checks run, and the findings, in that era's steps.
+    pub checks: usize,
+    pub errors: usize,
+    pub warnings: usize,
+}
+
+/// Where the report stood when an era began.
+#[derive(Clone, Copy)]
+pub(super) struct Mark {
+    checks: usize,
+    findings: usize,
+}
+
+impl Mark {
+    pub(super) fn of(r: &Run<'_>) -> Mark {
+        Mark { checks: r.report.checks.len(), findings: r.report.findings.len() }
+    }
+}
+
+/// Records what the era begun at `start` saw.
+pub(super) fn seen(r: &mut Run<'_>, start: Mark, era: &str, revision: &str, outcome: String) {
+    let found = &r.report.findings[start.findings..];
+    let errors = found.iter().filter(|f| f.level == Level::Error).count();
+    r.report.era_summaries.push(EraSeen {
+        era: era.to_owned(),
+        revision: revision.to_owned(),
+        outcome,
+        checks: r.report.checks.len() - start.checks,
+        errors,
+        warnings: found.len() - errors,
+    });
+}
+
+/// The capabilities a server declared, named (`tools, prompts`; `nothing`).
+pub(super) fn offered(caps: &Value) -> String {
+    let names: Vec<&str> = caps.as_object().map(|m| m.keys().map(String::as_str).collect()).unwrap_or_default();
+    if names.is_empty() {
+        "nothing".to_owned()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// A session at each of `versions` (legacy revisions the server named, preferred first), at
+/// most [`super::ProbeOptions::max_legacy_sessions`]: each on a fresh connection from `more`;
+/// without it, the first on the run's connection and the rest skipped.
+pub(super) fn legacy_sessions(r: &mut Run<'_>, mut more: Option<&mut dyn super::Connect>, versions: &[String]) {
+    for (n, version) in versions.iter().enumerate() {
+        let check = format!("legacy/{version}");
+        if crate::Revision::parse(version).is_none() {
+            r.skip(&check, format!("`{version}` is not a revision mcpgen knows: no session opened"));
+            continue;
+        }
+        if n >= r.opts.max_legacy_sessions {
+            r.skip(&check, format!("past the limit of {} legacy sessions", r.opts.max_legacy_sessions));
+            continue;
+        }
+        if r.report.out_of_time {
+            r.skip(&check, "the time budget ran out".into());
+            continue;
+        }
+        match more.as_deref_mut() {
+            Some(connect) => match connect.connect() {
+                Ok(peer) => {
+                    r.own = Some(peer);
+                    legacy_session(r, version);
+                    // Dropping the connection ends the session (stdio: the process; HTTP: DELETE).
+                    r.own = None;
+                }
+                Err(e) => {
+                    r.report.checks.push(check.clone());
+                    r.finding(&check, None, Level::Error, "", format!("cannot open a connection: {e}"), None);
+                }
+            },
+            None if n == 0 => legacy_session(r, version),
+            None => {
+                r.skip(&check, "one connection holds one legacy session: only the preferred revision is probed".into())
+            }
+        }
+    }
+}
+
+/// One legacy session at `version`: `initialize`, `notifications/initialized`, the tools list,
+/// the allowed tool calls; its messages are the conversation `legacy/VERSION`.
+pub(super) fn legacy_session(r: &mut Run<'_>, version: &str) {
+    debug_assert_ne!(version, MODERN);
+    let start = Mark::of(r);
+    let mut conv = Conversation::new();
+    let check = format!("legacy/{version}");
+    r.label = Some(check.clone());
+    let id = r.id();
+    let init = json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {
+        "protocolVersion": version,
+        "capabilities": {},
+        "clientInfo": {"name": "mcpgen-probe", "version": env!("CARGO_PKG_VERSION")}
+    }});
+    let outcome = match r.exchange(&check, &mut conv, init) {
+        None => "no answer to `initialize`".to_owned(),
+        Some(answer) => match answer.get("result") {
+            None => {
+                let code = answer.pointer("/error/code").map_or_else(|| "?".to_owned(), Value::to_string);
+                format!("`initialize` refused ({code})")
+            }
+            Some(result) => {
+                let agreed = result.get("protocolVersion").and_then(Value::as_str).unwrap_or(version).to_owned();
+                r.report.eras.push(format!("legacy {agreed}"));
+                r.exchange(&check, &mut conv, json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+                if result.pointer("/capabilities/tools").is_some_and(Value::is_object) {
+                    let tools = r.list_all(&mut conv, "tools/list", "tools", false);
+                    r.call_tools(&mut conv, &tools, false);
+                }
+                let caps = result.get("capabilities").cloned().unwrap_or(Value::Null);
+                if agreed == version {
+                    format!("accepted; offers {}", offered(&caps))
+                } else {
+                    format!("answered with {agreed} instead; offers {}", offered(&caps))
+                }
+            }
+        },
+    };
+    r.label = None;
+    seen(r, start, "legacy", version, outcome);
+}

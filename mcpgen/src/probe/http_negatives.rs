@@ -1,0 +1,106 @@
+//! Header negatives, for a transport with headers (Streamable HTTP): a modern request whose
+//! standard headers disagree with its body, and a `tools/call` whose `Mcp-Param-*` headers
+//! disagree with its arguments. Each is judged against what
+//! [`check_http_headers`] / [`check_param_headers`] answer for the headers actually sent and
+//! the body: the server's error code must be theirs (-32020); the HTTP status that goes with it
+//! (400) is the conversation checker's rule (ERR-8, [`Conversation::check_http`]). On a
+//! transport without headers (stdio) they are not run, and the report says so.
+
+use serde_json::{json, Value};
+
+use crate::conversation::Conversation;
+use crate::protocol::{check_http_headers, check_param_headers, ProtocolError};
+
+use super::{modern_request, HeaderEdit, Run};
+
+/// The standard-header negatives: (name, request, edits). `tools`: the server declared the
+/// tools capability (the `Mcp-Name` case is a `tools/call` of a tool that does not exist, so a
+/// server that ignores the header still calls nothing).
+fn cases(r: &mut Run<'_>, tools: bool) -> Vec<(&'static str, Value, Vec<HeaderEdit>)> {
+    let set = |k: &str, v: &str| HeaderEdit::Set(k.to_owned(), v.to_owned());
+    let remove = |k: &str| HeaderEdit::Remove(k.to_owned());
+    let mut out = vec![
+        ("method-mismatch", modern_request(r.id(), "tools/list", json!({})), vec![set("Mcp-Method", "ping")]),
+        ("method-missing", modern_request(r.id(), "tools/list", json!({})), vec![remove("Mcp-Method")]),
+        ("version-missing", modern_request(r.id(), "tools/list", json!({})), vec![remove("MCP-Protocol-Version")]),
+        (
+            "version-mismatch",
+            modern_request(r.id(), "tools/list", json!({})),
+            vec![set("MCP-Protocol-Version", "2025-11-25")],
+        ),
+    ];
+    if tools {
+        let call = modern_request(r.id(), "tools/call", json!({"name": "mcpgen-probe-no-such-tool", "arguments": {}}));
+        out.push(("name-mismatch", call, vec![set("Mcp-Name", "mcpgen-probe-other-tool")]));
+    }
+    out
+}
+
+/// The names of the standard-header checks, for the report of a transport without headers.
+const CHECKS: [&str; 5] = ["method-mismatch", "method-missing", "version-missing", "version-mismatch", "name-mismatch"];
+
+/// Sends each standard-header negative (or, on a transport without headers, reports them
+/// skipped).
+pub(super) fn run(r: &mut Run<'_>, conv: &mut Conversation, tools: bool) {
+    if !r.peer().has_headers() {
+        for name in CHECKS.iter().take(if tools { 5 } else { 4 }) {
+            r.skip(&format!("header/{name}"), "the transport has no headers (stdio)".into());
+        }
+        return;
+    }
+    for (name, request, edits) in cases(r, tools) {
+        let check = format!("header/{name}");
+        let body = request.to_string();
+        let Some(answer) = r.exchange_edited(&check, conv, request, &edits) else { continue };
+        let sent = r.peer().carried().map(|c| c.request_headers.clone()).unwrap_or_default();
+        let verdict = check_http_headers(sent.iter().map(|(k, v)| (k.as_str(), v.as_str())), body.as_bytes());
+        judge(r, &check, verdict, &answer);
+    }
+}
+
+/// The `Mcp-Param-*` headers of a modern `tools/call` of `tool` with `arguments` (XHDR-7), as
+/// edits; `Err` with why when the tool's `x-mcp-header` bindings are unusable.
+pub(super) fn param_edits(tool: &Value, arguments: &Value) -> Result<Vec<HeaderEdit>, String> {
+    let schema = tool.get("inputSchema").cloned().unwrap_or_else(|| json!({}));
+    let bindings = crate::http::header_bindings(&schema).map_err(|e| e.to_string())?;
+    let headers = crate::http::param_headers(&bindings, arguments).map_err(|e| e.to_string())?;
+    Ok(headers.into_iter().map(|(k, v)| HeaderEdit::Set(k, v)).collect())
+}
+
+/// XHDR-9: `request` (an allowed `tools/call` of `name` with `Mcp-Param-*` headers, `edits`)
+/// once more, without its first parameter header. Only for a tool the policy lets the probe
+/// call: a server that ignores the mismatch runs it.
+pub(super) fn param_mismatch(
+    r: &mut Run<'_>,
+    conv: &mut Conversation,
+    tool: &Value,
+    request: Value,
+    edits: &[HeaderEdit],
+) {
+    let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
+    let check = format!("header/param-missing/{name}");
+    let mut request = request;
+    request["id"] = json!(r.id());
+    let body = request.to_string();
+    let (removed, rest) = match edits.split_first() {
+        Some((HeaderEdit::Set(k, _), rest)) => (k.clone(), rest),
+        _ => return,
+    };
+    let mut changed: Vec<HeaderEdit> = rest.to_vec();
+    changed.push(HeaderEdit::Remove(removed));
+    let Some(answer) = r.exchange_edited(&check, conv, request, &changed) else { return };
+    let sent = r.peer().carried().map(|c| c.request_headers.clone()).unwrap_or_default();
+    let schema = tool.get("inputSchema").cloned().unwrap_or_else(|| json!({}));
+    let Ok(bindings) = crate::http::header_bindings(&schema) else { return };
+    let verdict = check_param_headers(sent.iter().map(|(k, v)| (k.as_str(), v.as_str())), &bindings, body.as_bytes());
+    judge(r, &check, verdict, &answer);
+}
+
+/// The server's answer against the check's verdict on what was sent.
+fn judge(r: &mut Run<'_>, check: &str, verdict: Result<(), ProtocolError>, answer: &Value) {
+    match verdict {
+        Err(expected) => super::negatives::judge(r, check, &expected, answer),
+        // The transport did not send the mistake asked for: nothing to judge, and said so.
+        Ok(()) => r.skip(check, "the headers sent agree with the body: no mismatch to judge".into()),
+    }
+}

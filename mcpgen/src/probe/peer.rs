@@ -1,0 +1,137 @@
+//! What the probe talks to ([`Peer`]: one connection), how it opens more ([`Connect`]: a fresh
+//! connection per legacy session), what a transport with headers carried ([`Carried`]), and who
+//! watches the run go by ([`Observer`]: progress, a record of the traffic).
+
+use std::fmt;
+
+use serde_json::Value;
+
+use crate::conversation::{HttpFacts, Sender};
+
+/// What the probe talks to: one MCP connection (stdio, or an HTTP client).
+pub trait Peer {
+    /// Sends one message (one line of JSON text). For a request (`id` is `Some`), returns what
+    /// the server sent until the response with that id, that response last; for a
+    /// notification, what the server sent meanwhile (possibly nothing).
+    fn send(&mut self, message: &[u8], id: Option<&Value>) -> Result<Vec<Vec<u8>>, PeerError>;
+
+    /// [`Peer::send`] with the transport's headers changed by `edits` (the probe's header
+    /// negatives). A transport without headers (stdio) cannot: [`PeerError::NoHeaders`], the
+    /// default.
+    fn send_edited(
+        &mut self,
+        message: &[u8],
+        id: Option<&Value>,
+        edits: &[HeaderEdit],
+    ) -> Result<Vec<Vec<u8>>, PeerError> {
+        let _ = (message, id, edits);
+        Err(PeerError::NoHeaders)
+    }
+
+    /// Whether the transport has headers ([`Peer::send_edited`] works, [`Peer::carried`]
+    /// answers). `false` by default.
+    fn has_headers(&self) -> bool {
+        false
+    }
+
+    /// What the transport carried with the last message sent: its request headers and the
+    /// response's status and `Content-Type`. `None` for a transport without headers.
+    fn carried(&self) -> Option<&Carried> {
+        None
+    }
+}
+
+/// Opens a fresh connection to the same server: a new process for stdio, a new client (so a
+/// new session) for HTTP. With one, the probe gives each legacy revision a session of its own.
+pub trait Connect {
+    fn connect(&mut self) -> Result<Box<dyn Peer>, PeerError>;
+}
+
+/// One change to the headers a transport would send.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HeaderEdit {
+    /// Send this value instead (or besides, when the transport would not send the header).
+    Set(String, String),
+    /// Do not send this header.
+    Remove(String),
+}
+
+/// The HTTP facts of one exchange, as the transport saw them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Carried {
+    /// The POST's headers (name, value), in the order sent.
+    pub request_headers: Vec<(String, String)>,
+    /// The response's status (`None`: no response came).
+    pub status: Option<u16>,
+    /// … and its `Content-Type` (`None`: it had none).
+    pub content_type: Option<String>,
+}
+
+impl Carried {
+    /// The facts of the client's message (its headers), as the conversation checker takes them.
+    pub fn client_facts(&self) -> HttpFacts {
+        HttpFacts { request_headers: Some(self.request_headers.clone()), ..HttpFacts::default() }
+    }
+
+    /// The facts of the server message that opens the response (status, `Content-Type`).
+    pub fn response_facts(&self) -> Option<HttpFacts> {
+        self.status.map(|status| HttpFacts {
+            status: Some(status),
+            content_type: self.content_type.clone(),
+            ..HttpFacts::default()
+        })
+    }
+}
+
+/// Why a [`Peer`] could not deliver an answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PeerError {
+    /// No answer within the peer's time limit.
+    Timeout { after_ms: u64 },
+    /// The server closed the connection (exited, or closed its output).
+    Closed,
+    /// A message above the peer's size limit.
+    TooLarge { limit: usize },
+    /// More than `limit` of `what` (events, messages) in one answer.
+    TooMany { limit: usize, what: &'static str },
+    /// The transport has no headers to change ([`Peer::send_edited`] on stdio).
+    NoHeaders,
+    /// Anything else the transport reports.
+    Io(String),
+}
+
+impl fmt::Display for PeerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PeerError::Timeout { after_ms } => write!(f, "no answer within {after_ms} ms"),
+            PeerError::Closed => f.write_str("the server closed the connection"),
+            PeerError::TooLarge { limit } => write!(f, "a message above the {limit}-byte limit"),
+            PeerError::TooMany { limit, what } => write!(f, "more than {limit} {what} in one answer"),
+            PeerError::NoHeaders => f.write_str("the transport has no headers"),
+            PeerError::Io(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for PeerError {}
+
+/// Watches a run: each step as it begins (progress), each message as it went (a record).
+/// Both do nothing by default.
+pub trait Observer {
+    /// A step (`discover`, `inventory/tools/list`, `legacy/2025-11-25`, …) begins.
+    fn step(&mut self, check: &str) {
+        let _ = check;
+    }
+
+    /// A message went by, as sent: `conversation` names the conversation it belongs to (`None`
+    /// the modern one, else the legacy session's `legacy/REVISION`), `http` what the transport
+    /// carried with it.
+    fn message(&mut self, from: Sender, conversation: Option<&str>, http: Option<&HttpFacts>, text: &[u8]) {
+        let _ = (from, conversation, http, text);
+    }
+}
+
+/// An [`Observer`] that watches nothing.
+pub struct Unobserved;
+
+impl Observer for Unobserved {}

@@ -1,0 +1,197 @@
+//! The engine's transport and era parts against scripted peers: a session per legacy revision
+//! when connections can be opened (one otherwise), the header negatives skipped where there are
+//! no headers, the HTTP facts judged, the budget, and what an observer sees.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use super::*;
+use crate::conversation::HttpFacts;
+use crate::rules::id;
+
+const LEGACY: [&str; 2] = ["2025-11-25", "2025-06-18"];
+
+/// A dual-era server: discover names both legacy revisions; `initialize` agrees to the one
+/// asked; every legacy session starts on `initialize` (a second one on one connection is
+/// refused). With `http`, it reports HTTP facts: `status` for every answer.
+struct DualEra {
+    initialized: bool,
+    http: Option<u16>,
+    carried: Option<Carried>,
+    sent: Rc<RefCell<Vec<String>>>,
+}
+
+impl DualEra {
+    fn new(sent: &Rc<RefCell<Vec<String>>>) -> DualEra {
+        DualEra { initialized: false, http: None, carried: None, sent: Rc::clone(sent) }
+    }
+
+    fn answer(&mut self, request: &Value) -> Value {
+        let id = request["id"].clone();
+        let method = request["method"].as_str().unwrap_or("");
+        self.sent.borrow_mut().push(method.to_owned());
+        let meta = json!({"io.modelcontextprotocol/serverInfo": {"name": "dual", "version": "1"}});
+        let result = match method {
+            "server/discover" => {
+                json!({"resultType": "complete", "supportedVersions": ["2026-07-28", LEGACY[0], LEGACY[1], "1999-01-01"],
+                "capabilities": {}, "_meta": meta, "ttlMs": 0, "cacheScope": "public"})
+            }
+            "initialize" if !self.initialized => {
+                self.initialized = true;
+                json!({"protocolVersion": request["params"]["protocolVersion"], "capabilities": {},
+                    "serverInfo": {"name": "dual", "version": "1"}})
+            }
+            _ => return json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": "no"}}),
+        };
+        json!({"jsonrpc": "2.0", "id": id, "result": result})
+    }
+}
+
+impl Peer for DualEra {
+    fn send(&mut self, message: &[u8], id: Option<&Value>) -> Result<Vec<Vec<u8>>, PeerError> {
+        let request: Value = serde_json::from_slice(message).unwrap();
+        self.carried = self.http.map(|status| Carried {
+            request_headers: vec![],
+            status: Some(status),
+            content_type: Some("application/json".into()),
+        });
+        if id.is_none() {
+            return Ok(Vec::new());
+        }
+        Ok(vec![self.answer(&request).to_string().into_bytes()])
+    }
+
+    fn carried(&self) -> Option<&Carried> {
+        self.carried.as_ref()
+    }
+}
+
+struct Factory {
+    sent: Rc<RefCell<Vec<String>>>,
+    opened: usize,
+}
+
+impl Connect for Factory {
+    fn connect(&mut self) -> Result<Box<dyn Peer>, PeerError> {
+        self.opened += 1;
+        Ok(Box::new(DualEra::new(&self.sent)))
+    }
+}
+
+#[test]
+fn with_a_connection_per_session_every_legacy_revision_is_probed() {
+    let sent = Rc::new(RefCell::new(Vec::new()));
+    let mut first = DualEra::new(&sent);
+    let mut more = Factory { sent: Rc::clone(&sent), opened: 0 };
+    let report = run_with(&mut first, Some(&mut more), &ProbeOptions::default(), &mut Unobserved);
+    assert_eq!(more.opened, 2);
+    assert_eq!(report.eras, ["modern", "legacy 2025-11-25", "legacy 2025-06-18"]);
+    let seen: Vec<(&str, &str)> = report.era_summaries.iter().map(|e| (e.era.as_str(), e.revision.as_str())).collect();
+    assert_eq!(seen, [("modern", "2026-07-28"), ("legacy", LEGACY[0]), ("legacy", LEGACY[1])]);
+    assert!(report.era_summaries[1].outcome.starts_with("accepted"), "{:?}", report.era_summaries);
+    // A revision mcpgen does not know is not tried, and that is said.
+    assert!(report.skipped.iter().any(|s| s.check == "legacy/1999-01-01"), "{:?}", report.skipped);
+}
+
+#[test]
+fn with_one_connection_only_the_preferred_revision_is_probed_and_the_rest_reported() {
+    let sent = Rc::new(RefCell::new(Vec::new()));
+    let report = run(&mut DualEra::new(&sent), &ProbeOptions::default());
+    assert_eq!(report.eras, ["modern", "legacy 2025-11-25"]);
+    let skipped: Vec<&str> = report.skipped.iter().map(|s| s.check.as_str()).collect();
+    assert!(skipped.contains(&"legacy/2025-06-18"), "{skipped:?}");
+    // And at most `max_legacy_sessions`, whatever the connections.
+    let mut more = Factory { sent: Rc::clone(&sent), opened: 0 };
+    let options = ProbeOptions { max_legacy_sessions: 1, ..ProbeOptions::default() };
+    let report = run_with(&mut DualEra::new(&sent), Some(&mut more), &options, &mut Unobserved);
+    assert_eq!(more.opened, 1);
+    let past = report.skipped.iter().find(|s| s.check == "legacy/2025-06-18").expect("skipped");
+    assert!(past.reason.contains("limit of 1"), "{past:?}");
+}
+
+#[test]
+fn without_headers_the_header_negatives_are_skipped_not_silently() {
+    let sent = Rc::new(RefCell::new(Vec::new()));
+    let report = run(&mut DualEra::new(&sent), &ProbeOptions { legacy: false, ..ProbeOptions::default() });
+    let skipped: Vec<&str> =
+        report.skipped.iter().filter(|s| s.check.starts_with("header/")).map(|s| s.check.as_str()).collect();
+    assert_eq!(
+        skipped,
+        ["header/method-mismatch", "header/method-missing", "header/version-missing", "header/version-mismatch"]
+    );
+    assert!(!report.checks.iter().any(|c| c.starts_with("header/")));
+}
+
+#[test]
+fn the_http_facts_of_an_answer_are_judged() {
+    // A response declared `text/html`: HTTP-6 on the message that opens each response.
+    let sent = Rc::new(RefCell::new(Vec::new()));
+    let peer = DualEra { http: Some(200), ..DualEra::new(&sent) };
+    struct Typed(DualEra);
+    impl Peer for Typed {
+        fn send(&mut self, m: &[u8], id: Option<&Value>) -> Result<Vec<Vec<u8>>, PeerError> {
+            let got = self.0.send(m, id);
+            if let Some(c) = &mut self.0.carried {
+                c.content_type = Some("text/html".into());
+            }
+            got
+        }
+        fn carried(&self) -> Option<&Carried> {
+            self.0.carried()
+        }
+    }
+    let report = run(&mut Typed(peer), &ProbeOptions { legacy: false, ..ProbeOptions::default() });
+    let http_6 = report.findings.iter().filter(|f| f.rule == Some(id::HTTP_6)).count();
+    // One per response.
+    assert_eq!(http_6, report.exchanges.len(), "{:#?}", report.findings);
+}
+
+#[test]
+fn a_spent_budget_sends_nothing_more_and_says_so() {
+    let sent = Rc::new(RefCell::new(Vec::new()));
+    let options = ProbeOptions { budget: Some(Duration::ZERO), ..ProbeOptions::default() };
+    let report = run(&mut DualEra::new(&sent), &options);
+    assert!(sent.borrow().is_empty(), "{:?}", sent.borrow());
+    assert!(report.out_of_time);
+    let rules: Vec<_> = report.findings.iter().map(|f| (f.check.as_str(), f.rule, f.level)).collect();
+    assert_eq!(rules, [("discover", Some(id::PROBE_3), Level::Warning)]);
+    // A budget that is not spent changes nothing.
+    let options = ProbeOptions { budget: Some(Duration::from_secs(60)), ..ProbeOptions::default() };
+    let report = run(&mut DualEra::new(&sent), &options);
+    assert!(!report.out_of_time && report.findings.iter().all(|f| f.rule != Some(id::PROBE_3)));
+}
+
+#[derive(Default)]
+struct Seen {
+    steps: Vec<String>,
+    messages: Vec<(Sender, Option<String>, bool)>,
+}
+
+impl Observer for Seen {
+    fn step(&mut self, check: &str) {
+        self.steps.push(check.to_owned());
+    }
+    fn message(&mut self, from: Sender, conversation: Option<&str>, http: Option<&HttpFacts>, _: &[u8]) {
+        self.messages.push((from, conversation.map(str::to_owned), http.is_some()));
+    }
+}
+
+#[test]
+fn an_observer_sees_each_step_once_and_each_message_with_its_conversation() {
+    let sent = Rc::new(RefCell::new(Vec::new()));
+    let mut seen = Seen::default();
+    let report = run_with(&mut DualEra::new(&sent), None, &ProbeOptions::default(), &mut seen);
+    let mut unique = seen.steps.clone();
+    unique.dedup();
+    assert_eq!(unique, seen.steps);
+    assert_eq!(seen.steps[0], "discover");
+    let exchanges = report.exchanges.len();
+    // Every request and its answer; the notification has none.
+    assert_eq!(seen.messages.len(), 2 * exchanges - 1);
+    let legacy = seen.messages.iter().filter(|m| m.1.as_deref() == Some("legacy/2025-11-25")).count();
+    assert_eq!(legacy, 3, "initialize, its answer, notifications/initialized");
+    assert!(seen.messages.iter().all(|m| !m.2), "no HTTP facts on a transport without them");
+}
