@@ -93,7 +93,8 @@ impl ProbeOutcome {
     }
 }
 
-/// Reads `mcpgen probe --format json` output: its findings, then its summary line.
+/// Reads `mcpgen probe --format json` output: its findings (the lines with a `level`), then
+/// its summary line.
 pub fn parse_output(stdout: &str) -> Result<(Vec<ProbeFinding>, String), String> {
     let mut findings = Vec::new();
     for line in stdout.lines().filter(|l| !l.trim().is_empty()) {
@@ -101,6 +102,10 @@ pub fn parse_output(stdout: &str) -> Result<(Vec<ProbeFinding>, String), String>
             serde_json::from_str(line).map_err(|e| format!("probe printed a line that is not JSON ({e}): {line}"))?;
         if let Some(summary) = v.get("summary").and_then(Value::as_str) {
             return Ok((findings, summary.to_owned()));
+        }
+        // The other lines: a check skipped (`skipped`), one era's or revision's summary (`era`).
+        if v.get("level").is_none() {
+            continue;
         }
         let text = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or_default().to_owned();
         findings.push(ProbeFinding {
@@ -119,6 +124,11 @@ fn probe_launch(places: &Places, target: &Target, url: Option<&str>, dir: &Path)
     let mut args: Vec<String> =
         ["probe", "--format", "json", "--timeout-ms", ANSWER_TIMEOUT_MS, "--junit"].map(String::from).to_vec();
     args.push(dir.join("probe.junit.xml").display().to_string());
+    args.push("--record".into());
+    args.push(dir.join("probe.record.jsonl").display().to_string());
+    // The probe stops itself (PROBE-3) well before it would be killed.
+    args.push("--budget-ms".into());
+    args.push((PROBE_RUN.as_millis() * 3 / 4).to_string());
     match url {
         Some(u) => args.push(u.to_owned()),
         None => {
@@ -312,6 +322,10 @@ mod tests {
             r#"{"check":"negative/unknown-method","rule":"MSG-9","level":"error","pointer":"/error/code","message":"m"}"#,
             "\n",
             r#"{"check":"list/tools","rule":null,"level":"error","pointer":"","message":"s"}"#,
+            "\n",
+            r#"{"reason":"the transport has no headers (stdio)","skipped":"header/method-mismatch"}"#,
+            "\n",
+            r#"{"checks":9,"era":"modern","errors":0,"outcome":"served","revision":"2026-07-28","warnings":0}"#,
             "\n",
             r#"{"summary":"7 checks","errors":2,"eras":["modern"]}"#,
             "\n"

@@ -29,8 +29,8 @@ use mcpgen::probe::{Carried, Connect, HeaderEdit, Peer, PeerError, MODERN};
 use serde_json::Value;
 
 use crate::proxy::http::{content_type, is_media};
-use mcpgen::http::sse::{SseEvent, SseSplitter};
 use crate::UsageError;
+use mcpgen::http::sse::{SseEvent, SseSplitter};
 
 /// `--max-body-bytes`: a response body, or one event stream, at most this long.
 pub const DEFAULT_MAX_BODY_BYTES: usize = 16 << 20;
