@@ -6,7 +6,7 @@
 use mcpgen_runtime::rules::{Enforcement, Level, Rule};
 
 /// Every rule, in catalogue order: families as listed, numbers ascending within one.
-pub static RULES: [Rule; 304] = [
+pub static RULES: [Rule; 305] = [
     Rule {
         id: "CORE-1",
         level: Level::Must,
@@ -2134,5 +2134,12 @@ pub static RULES: [Rule; 304] = [
         summary: "`mcpgen probe` calls a tool only with arguments that satisfy its `inputSchema`; when none can be built the tool is not called, with a warning naming why.",
         source: "mcpgen",
         enforcement: Enforcement::Enforced("probe::args::valid_arguments, checked by tools::validate_tool_arguments"),
+    },
+    Rule {
+        id: "PROBE-3",
+        level: Level::Choice,
+        summary: "A `tools/call` whose arguments satisfy the `inputSchema` gets a `CallToolResult` (`isError: true` allowed, ERR-12); a JSON-RPC error to it is an error finding.",
+        source: "mcpgen, server/tools",
+        enforcement: Enforcement::Enforced("probe::tools, for every valid argument case (checked with tools::validate_tool_arguments before it is sent)"),
     },
 ];
