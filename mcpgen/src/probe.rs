@@ -25,8 +25,12 @@
 //! peer owns the waits (its timeouts) and the size of a message.
 
 pub mod args;
+pub mod cases;
 pub mod negatives;
+pub mod prompts;
+pub mod resources;
 pub mod stdio;
+pub mod tools;
 
 use std::fmt;
 
@@ -95,14 +99,27 @@ impl ToolPolicy {
     }
 }
 
+/// The seed a run uses unless told otherwise.
+pub const DEFAULT_SEED: u64 = 23;
+
 /// How a run goes; [`ProbeOptions::default`] is what `mcpgen probe` does without flags.
 #[derive(Debug, Clone)]
 pub struct ProbeOptions {
     pub call_tools: ToolPolicy,
     /// Pages read of each list (a server whose cursor never ends is reported, not followed).
     pub max_pages: usize,
-    /// Tools called at most.
+    /// `tools/call` requests sent at most per session (cases, shrink steps and the progress
+    /// call together).
     pub max_tool_calls: usize,
+    /// Argument cases per tool at most ([`cases::cases`]).
+    pub max_cases_per_tool: usize,
+    /// Calls spent shrinking one failing case at most.
+    pub max_shrink_steps: usize,
+    /// Prompts got and resources read at most per session, each.
+    pub max_items: usize,
+    /// The seed of the argument cases: the same seed, the same cases (printed in the
+    /// summary, so a run can be repeated).
+    pub seed: u64,
     /// Exchanges kept in the report; later ones still count, their messages are not kept.
     pub max_exchanges: usize,
     /// Probe the legacy (`initialize`) era too, at the legacy revisions the server accepts.
@@ -115,6 +132,10 @@ impl Default for ProbeOptions {
             call_tools: ToolPolicy::ReadOnly,
             max_pages: 32,
             max_tool_calls: 64,
+            max_cases_per_tool: 16,
+            max_shrink_steps: 32,
+            max_items: 16,
+            seed: DEFAULT_SEED,
             max_exchanges: 4096,
             legacy: true,
         }
@@ -158,6 +179,8 @@ pub struct Report {
     pub checks: Vec<String>,
     /// The eras the server served: `modern`, `legacy 2025-11-25`, …
     pub eras: Vec<String>,
+    /// The seed the argument cases were drawn with ([`ProbeOptions::seed`]).
+    pub seed: u64,
 }
 
 impl Report {
@@ -298,11 +321,7 @@ impl Run<'_> {
                 Some(c) => json!({ "cursor": c }),
                 None => json!({}),
             };
-            let request = if modern {
-                modern_request(id, method, params)
-            } else {
-                json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
-            };
+            let request = self.request(id, method, params, modern);
             let check = format!("inventory/{method}");
             let Some(response) = self.exchange(&check, conv, request) else { return items };
             let Some(result) = response.get("result") else { return items };
@@ -331,48 +350,20 @@ impl Run<'_> {
         items
     }
 
-    fn call_tools(&mut self, conv: &mut Conversation, tools: &[Value], modern: bool) {
-        let mut called = 0;
-        for tool in tools {
-            if !self.opts.call_tools.allows(tool) {
-                continue;
-            }
-            if called == self.opts.max_tool_calls {
-                break;
-            }
-            called += 1;
-            let name = tool.get("name").and_then(Value::as_str).unwrap_or("").to_owned();
-            let arguments = args::valid_arguments(tool.get("inputSchema").unwrap_or(&Value::Null));
-            let check = format!("tool/{name}");
-            if let Err(e) = crate::tools::validate_tool_arguments(tool, &arguments) {
-                // The builder could not satisfy the schema: say so rather than send a call
-                // whose failure would be the probe's fault.
-                self.report.checks.push(check.clone());
-                self.finding(
-                    &check,
-                    Some(crate::rules::id::PROBE_2),
-                    Level::Warning,
-                    "",
-                    format!("not called: no valid arguments could be built from its inputSchema ({e})"),
-                    None,
-                );
-                continue;
-            }
-            let id = self.id();
-            let params = json!({"name": name, "arguments": arguments});
-            let request = if modern {
-                modern_request(id, "tools/call", params)
-            } else {
-                json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params})
-            };
-            self.exchange(&check, conv, request);
+    /// A request of either era: modern ones carry the probe's `_meta`.
+    fn request(&self, id: u64, method: &str, params: Value, modern: bool) -> Value {
+        if modern {
+            modern_request(id, method, params)
+        } else {
+            json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
         }
     }
 }
 
 /// Probes the server behind `peer`; see the module documentation for the steps.
 pub fn run(peer: &mut dyn Peer, options: &ProbeOptions) -> Report {
-    let mut r = Run { peer, opts: options.clone(), report: Report::default(), next_id: 0 };
+    let mut r =
+        Run { peer, opts: options.clone(), report: Report { seed: options.seed, ..Report::default() }, next_id: 0 };
     let mut modern = Conversation::new();
     let id = r.id();
     let discover = r.exchange("discover", &mut modern, modern_request(id, "server/discover", json!({})));
@@ -385,23 +376,7 @@ pub fn run(peer: &mut dyn Peer, options: &ProbeOptions) -> Report {
                 .map(|v| v.iter().filter_map(Value::as_str).map(str::to_owned).collect())
                 .unwrap_or_default();
             let caps = result.get("capabilities").cloned().unwrap_or(Value::Null);
-            let lists: [(&str, &str, &str); 4] = [
-                ("tools", "tools/list", "tools"),
-                ("prompts", "prompts/list", "prompts"),
-                ("resources", "resources/list", "resources"),
-                ("resources", "resources/templates/list", "resourceTemplates"),
-            ];
-            let mut tools = Vec::new();
-            for (cap, method, key) in lists {
-                if caps.get(cap).is_some_and(Value::is_object) {
-                    let items = r.list_all(&mut modern, method, key, true);
-                    if method == "tools/list" {
-                        tools = items;
-                    }
-                }
-            }
-            negatives::run(&mut r, &mut modern, &supported);
-            r.call_tools(&mut modern, &tools, true);
+            session(&mut r, &mut modern, &caps, Some(&supported));
             // The legacy revisions it names, preferred first.
             supported.into_iter().filter(|v| v != MODERN).collect()
         }
@@ -420,8 +395,8 @@ pub fn run(peer: &mut dyn Peer, options: &ProbeOptions) -> Report {
     r.report
 }
 
-/// One legacy session at `version`: `initialize`, `notifications/initialized`, the tools list,
-/// the allowed tool calls.
+/// One legacy session at `version`: `initialize`, `notifications/initialized`, then
+/// [`session`].
 fn legacy_session(r: &mut Run<'_>, version: &str) {
     let mut conv = Conversation::new();
     let check = format!("legacy/{version}");
@@ -436,10 +411,39 @@ fn legacy_session(r: &mut Run<'_>, version: &str) {
     let agreed = result.get("protocolVersion").and_then(Value::as_str).unwrap_or(version).to_owned();
     r.report.eras.push(format!("legacy {agreed}"));
     r.exchange(&check, &mut conv, json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-    if result.pointer("/capabilities/tools").is_some_and(Value::is_object) {
-        let tools = r.list_all(&mut conv, "tools/list", "tools", false);
-        r.call_tools(&mut conv, &tools, false);
+    let caps = result.get("capabilities").cloned().unwrap_or(Value::Null);
+    session(r, &mut conv, &caps, None);
+}
+
+/// One session's inventory and exercises: every list the capabilities `caps` declare, the
+/// protocol negatives (modern only: `supported` is the versions `server/discover` named), the
+/// tool calls, the prompts and the resources.
+fn session(r: &mut Run<'_>, conv: &mut Conversation, caps: &Value, supported: Option<&[String]>) {
+    let modern = supported.is_some();
+    let lists: [(&str, &str, &str); 4] = [
+        ("tools", "tools/list", "tools"),
+        ("prompts", "prompts/list", "prompts"),
+        ("resources", "resources/list", "resources"),
+        ("resources", "resources/templates/list", "resourceTemplates"),
+    ];
+    let (mut tools, mut prompts, mut resources) = (Vec::new(), Vec::new(), Vec::new());
+    for (cap, method, key) in lists {
+        if caps.get(cap).is_some_and(Value::is_object) {
+            let items = r.list_all(conv, method, key, modern);
+            match method {
+                "tools/list" => tools = items,
+                "prompts/list" => prompts = items,
+                "resources/list" => resources = items,
+                _ => {}
+            }
+        }
     }
+    if let Some(supported) = supported {
+        negatives::run(r, conv, supported, caps);
+    }
+    tools::call_tools(r, conv, &tools, modern);
+    prompts::run(r, conv, &prompts, caps, modern);
+    resources::run(r, conv, &resources, caps, modern);
 }
 
 #[cfg(test)]
