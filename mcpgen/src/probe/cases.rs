@@ -6,7 +6,8 @@
 //! - meant valid: every optional member on (all at once, and each alone), each `enum` member,
 //!   each of `examples`, the `default`, the bounds (`minimum`, `maximum`, the integers next to
 //!   `exclusiveMinimum` / `exclusiveMaximum`, `minLength`, `maxLength`, `minItems`,
-//!   `maxItems`), `true` for a boolean, and one value drawn by the seed within the bounds;
+//!   `maxItems`), `true` for a boolean, and one value drawn by the seed within the bounds
+//!   (at most [`RANDOM_SPAN`] from the bound where the other side is open);
 //! - meant invalid: each required member missing, a value of the wrong type, each bound
 //!   overstepped by one, a value outside the `enum`, and an extra member where
 //!   `additionalProperties` is `false`.
@@ -30,6 +31,8 @@ use super::args;
 pub const MAX_STRING: u64 = 256;
 /// Most items of an array a case holds.
 pub const MAX_ITEMS: u64 = 16;
+/// How far from its bound a number open on one side (or both: from 0) is drawn.
+pub const RANDOM_SPAN: f64 = 3.0;
 /// The member added where `additionalProperties` is `false`.
 pub const EXTRA_MEMBER: &str = "mcpgenProbeExtra";
 
@@ -231,7 +234,13 @@ fn member_variants(name: &str, schema: &Value, base: &Value, rng: &mut Rng, out:
                 push("maximum".into(), number(hi, integer));
                 push("above maximum".into(), number(hi + step, integer));
             }
-            let (a, b) = (lo.unwrap_or(-1000.0), hi.unwrap_or(1000.0));
+            // Near a bound when the other side is open: a number is often a size or a wait.
+            let (a, b) = match (lo, hi) {
+                (Some(lo), Some(hi)) => (lo, hi),
+                (Some(lo), None) => (lo, lo + RANDOM_SPAN),
+                (None, Some(hi)) => (hi - RANDOM_SPAN, hi),
+                (None, None) => (0.0, RANDOM_SPAN),
+            };
             if a <= b {
                 let span = (b - a).min(1.0e9).floor() as u64;
                 push("random".into(), number(a + rng.below(span + 1) as f64, integer));

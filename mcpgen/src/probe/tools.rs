@@ -3,7 +3,9 @@
 //!
 //! The verdict on one `tools/call` ([`judge`]):
 //! - a **valid** case (its arguments satisfy the `inputSchema`) gets a `CallToolResult`;
-//!   `isError: true` is allowed (a failure inside the tool), a JSON-RPC error is PROBE-3;
+//!   `isError: true` is allowed (a failure inside the tool), and so is -32021 (the tool needs
+//!   a client capability the probe does not declare, META-9); another JSON-RPC error is
+//!   PROBE-3;
 //! - an **invalid** case gets a tool error (`isError: true`) or -32602: the revisions since
 //!   2025-11-25 make input validation a tool-execution error, the earlier ones a protocol error
 //!   (AMB-15); a result that is not an error means the server accepted what the schema refuses
@@ -31,6 +33,9 @@ use crate::rules::id;
 use super::cases::{self, Case};
 use super::Run;
 
+/// -32021 MissingRequiredClientCapability.
+const MISSING_CAPABILITY: i64 = -32021;
+
 /// Why one answer fails its case.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Failure {
@@ -52,7 +57,11 @@ pub(super) fn judge(tool: &Value, valid: bool, response: Option<&Value>) -> Opti
     let response = response?;
     if let Some(error) = response.get("error") {
         let code = error.get("code").and_then(Value::as_i64).unwrap_or(0);
-        return if valid {
+        // -32021: the tool needs a client capability the probe did not declare (META-9); the
+        // right answer to a valid call then (the checker judges its `data`).
+        return if valid && code == MISSING_CAPABILITY {
+            None
+        } else if valid {
             Some(failure(
                 id::PROBE_3,
                 "/error",
