@@ -213,6 +213,10 @@ enum Command {
         /// Probe the modern era only (no `initialize`).
         #[arg(long)]
         modern_only: bool,
+        /// The seed of the tool-argument cases: the same seed, the same cases (the summary
+        /// prints the one used).
+        #[arg(long, value_name = "N", default_value_t = mcpgen::probe::DEFAULT_SEED)]
+        seed: u64,
         /// Also write a JUnit XML report (one test case per check) to FILE.
         #[arg(long, value_name = "FILE")]
         junit: Option<PathBuf>,
@@ -540,8 +544,9 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             let input = read_named(&input)?;
             check::run(&input, &config, jsonl, format == Format::Json)
         }
-        Command::Probe { call_tools, timeout_ms, modern_only, junit, format, command } => {
-            probe::run(&call_tools, timeout_ms, !modern_only, junit.as_deref(), format == Format::Json, &command)
+        Command::Probe { call_tools, timeout_ms, modern_only, seed, junit, format, command } => {
+            let run = probe::Run { call_tools: &call_tools, timeout_ms, legacy: !modern_only, seed };
+            probe::run(&run, junit.as_deref(), format == Format::Json, &command)
         }
         Command::Proxy {
             report,

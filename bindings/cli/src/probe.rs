@@ -31,15 +31,22 @@ fn policy(text: &str) -> Result<ToolPolicy, UsageError> {
     })
 }
 
+/// The flags that shape a run.
+pub struct Run<'a> {
+    pub call_tools: &'a str,
+    pub timeout_ms: u64,
+    pub legacy: bool,
+    pub seed: u64,
+}
+
 pub fn run(
-    call_tools: &str,
-    timeout_ms: u64,
-    legacy: bool,
+    flags: &Run<'_>,
     junit: Option<&Path>,
     json_out: bool,
     command: &[OsString],
 ) -> Result<ExitCode, UsageError> {
-    let options = ProbeOptions { call_tools: policy(call_tools)?, legacy, ..ProbeOptions::default() };
+    let Run { call_tools, timeout_ms, legacy, seed } = *flags;
+    let options = ProbeOptions { call_tools: policy(call_tools)?, legacy, seed, ..ProbeOptions::default() };
     let (program, args) = command.split_first().ok_or_else(|| UsageError("give the server command after --".into()))?;
     let mut cmd = Command::new(program);
     cmd.args(args);
@@ -77,15 +84,17 @@ fn print(report: &Report, json_out: bool) -> Result<(), UsageError> {
     }
     let errors = report.findings.iter().filter(|f| f.level == Level::Error).count();
     let summary = format!(
-        "{} checks, {} exchanges, eras: {}; {} errors, {} warnings",
+        "{} checks, {} exchanges, eras: {}; {} errors, {} warnings (seed {})",
         report.checks.len(),
         report.exchanges.len() + report.dropped_exchanges,
         if report.eras.is_empty() { "none".to_owned() } else { report.eras.join(", ") },
         errors,
-        report.findings.len() - errors
+        report.findings.len() - errors,
+        report.seed
     );
     if json_out {
-        writeln!(out, "{}", json!({"summary": summary, "errors": errors, "eras": report.eras})).map_err(io)?;
+        writeln!(out, "{}", json!({"summary": summary, "errors": errors, "eras": report.eras, "seed": report.seed}))
+            .map_err(io)?;
     } else {
         writeln!(out, "{summary}").map_err(io)?;
     }
