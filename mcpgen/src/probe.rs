@@ -9,19 +9,23 @@
 //!    `resources/list`, `resources/templates/list`), every page (at most
 //!    [`ProbeOptions::max_pages`]).
 //! 3. **Protocol negatives** ([`negatives`]): requests whose right answer `check_request`
-//!    knows — missing `_meta`, an unsupported version, an unknown method, a bad envelope; the
-//!    server's error code must be the one `check_request` gives, else a finding with its rule.
-//! 4. **Tool calls**, only as [`ToolPolicy`] allows (default: tools annotated
-//!    `readOnlyHint: true`): one call with arguments built from the input schema
-//!    ([`args::valid_arguments`]), judged by the conversation checker (the result against the
-//!    `tools/call` it answers, `structuredContent` against `outputSchema` where declared).
-//! 5. **Legacy era**: `initialize` at the preferred legacy revision the server names (one stdio
-//!    connection holds one session; without `server/discover`, 2025-11-25), then
-//!    `tools/list`, in a session of its own.
+//!    knows — missing `_meta`, an unsupported version, unknown and removed methods, malformed
+//!    envelopes; the server's error code must be the one `check_request` gives, else a finding
+//!    with its rule. Then requests for undeclared capabilities and a cancellation of a request
+//!    never sent.
+//! 4. **Tool calls** ([`tools`]), only as [`ToolPolicy`] allows (default: tools annotated
+//!    `readOnlyHint: true`): the argument cases of [`cases`] (valid and invalid, deterministic
+//!    under [`ProbeOptions::seed`]), each answer judged exactly, a failing case shrunk before it
+//!    is reported; the first valid call carries a progress token.
+//! 5. **Prompts** ([`prompts`]) and **resources** ([`resources`]): each got or read, with the
+//!    negatives whose answer is -32602 (a missing required argument, an unknown URI).
+//! 6. **Legacy era**: `initialize` at the preferred legacy revision the server names (one stdio
+//!    connection holds one session; without `server/discover`, 2025-11-25), then steps 2, 4
+//!    and 5 in a session of its own.
 //!
 //! Findings on the server's messages only count: the probe's own negatives are meant to be
 //! wrong. Every exchange is kept ([`Report::exchanges`]) so a finding can be shown and replayed.
-//! Bounded: pages, tools called and exchanges kept each have a limit in [`ProbeOptions`]; the
+//! Bounded: pages, cases, tool calls, shrink steps, prompts, resources and exchanges kept each have a limit in [`ProbeOptions`]; the
 //! peer owns the waits (its timeouts) and the size of a message.
 
 pub mod args;

@@ -3,10 +3,10 @@
 //! versions the server declared: the server's error code must be that one. The request is the
 //! probe's own mistake; only the answer is judged.
 //!
-//! The list ([`cases`]): a request without `_meta` (META-6), an unsupported version (VER-1),
+//! The list (`cases`): a request without `_meta` (META-6), an unsupported version (VER-1),
 //! an unknown method and methods 2026-07-28 removed (`ping`, `logging/setLevel`,
 //! `resources/subscribe`: MSG-9), and malformed envelopes (`jsonrpc` not `"2.0"`, `params`
-//! not an object, no `method`, a `method` that is no string: CORE-2). Then ([`run`]):
+//! not an object, no `method`, a `method` that is no string: CORE-2). Then (`run`):
 //! - requests for capabilities the server did not declare: the list method of each undeclared
 //!   feature (`check_request` accepts them; a result is the conversation checker's TOOL-1,
 //!   PROMPT-1 or CAP-2), and `completion/complete` without `completions`, which gets -32601

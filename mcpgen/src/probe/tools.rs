@@ -1,7 +1,7 @@
 //! Tool calls: the cases of [`super::cases`] for every tool [`super::ToolPolicy`] allows,
 //! each judged exactly, and a failing case shrunk before it is reported.
 //!
-//! The verdict on one `tools/call` ([`judge`]):
+//! The verdict on one `tools/call` (`judge`):
 //! - a **valid** case (its arguments satisfy the `inputSchema`) gets a `CallToolResult`;
 //!   `isError: true` is allowed (a failure inside the tool), and so is -32021 (the tool needs
 //!   a client capability the probe does not declare, META-9); another JSON-RPC error is
