@@ -134,7 +134,7 @@ pub fn cases(tool: &Value, seed: u64, max: usize) -> Vec<Case> {
 }
 
 /// The top-level members the argument object may have, each with its (resolved) schema.
-fn members<'a>(root: &'a Value) -> Vec<(&'a str, &'a Value)> {
+fn members(root: &Value) -> Vec<(&str, &Value)> {
     let schema = args::resolve(root, root);
     let Some(props) = schema.get("properties").and_then(Value::as_object) else { return Vec::new() };
     props.iter().map(|(k, v)| (k.as_str(), args::resolve(root, v))).collect()
