@@ -2136,7 +2136,7 @@ pub static RULES: [Rule; 305] = [
         enforcement: Enforcement::Enforced("probe::args::valid_arguments, checked by tools::validate_tool_arguments"),
     },
     Rule {
-        id: "PROBE-3",
+        id: "PROBE-4",
         level: Level::Choice,
         summary: "A `tools/call` whose arguments satisfy the `inputSchema` gets a `CallToolResult` (`isError: true` allowed, ERR-12); a JSON-RPC error to it is an error finding.",
         source: "mcpgen, server/tools",

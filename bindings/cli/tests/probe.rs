@@ -60,7 +60,7 @@ const FAULTS: &[(&str, &[&str], i32)] = &[
     ("resources-undeclared", &["CAP-2"], 1),
     ("accepts-invalid-arguments", &["TOOL-5"], 1),
     ("bad-structured-content", &["TOOL-4"], 1),
-    ("refuses-valid-arguments", &["PROBE-3"], 1),
+    ("refuses-valid-arguments", &["PROBE-4"], 1),
     ("prompt-missing-argument-internal", &["PROMPT-1"], 0),
     ("resource-not-found-empty", &["RES-1"], 1),
     ("completion-wrong-code", &["COMP-1"], 1),

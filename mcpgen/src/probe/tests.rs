@@ -229,7 +229,7 @@ fn each_seeded_fault_is_found_with_its_rule() {
             ],
         ),
         ("accepts-invalid", vec![("tool/echo", id::TOOL_5)]),
-        ("refuses-times-3", vec![("tool/echo", id::PROBE_3)]),
+        ("refuses-times-3", vec![("tool/echo", id::PROBE_4)]),
         ("bad-structured", vec![("tool/stats", id::TOOL_4)]),
         ("progress-backwards", vec![("tool/echo", id::PROG_3)]),
         ("prompt-internal", vec![("prompt/greet/missing-argument", id::PROMPT_1)]),
@@ -270,7 +270,7 @@ fn a_failing_case_is_shrunk_to_a_minimal_one() {
 fn a_valid_case_that_fails_keeps_what_makes_it_fail() {
     let mut peer = scripted(Some("refuses-times-3"));
     let report = run(&mut peer, &modern_only());
-    let f = report.findings.iter().find(|f| f.rule == Some(id::PROBE_3)).expect("a finding with id::PROBE_3");
+    let f = report.findings.iter().find(|f| f.rule == Some(id::PROBE_4)).expect("a finding with id::PROBE_4");
     let arguments = &report.exchanges[f.exchange.unwrap()].sent["params"]["arguments"];
     assert_eq!(arguments["times"], 3, "{}", f.message);
 }

@@ -5,7 +5,7 @@
 //! - a **valid** case (its arguments satisfy the `inputSchema`) gets a `CallToolResult`;
 //!   `isError: true` is allowed (a failure inside the tool), and so is -32021 (the tool needs
 //!   a client capability the probe does not declare, META-9); another JSON-RPC error is
-//!   PROBE-3;
+//!   PROBE-4;
 //! - an **invalid** case gets a tool error (`isError: true`) or -32602: the revisions since
 //!   2025-11-25 make input validation a tool-execution error, the earlier ones a protocol error
 //!   (AMB-15); a result that is not an error means the server accepted what the schema refuses
@@ -63,7 +63,7 @@ pub(super) fn judge(tool: &Value, valid: bool, response: Option<&Value>) -> Opti
             None
         } else if valid {
             Some(failure(
-                id::PROBE_3,
+                id::PROBE_4,
                 "/error",
                 &format!("code {code}"),
                 format!("answered arguments that satisfy the inputSchema with the JSON-RPC error {code}; a CallToolResult is due (a tool error `isError: true` at most)"),

@@ -613,5 +613,5 @@ pub const POLICY_SIZE: &str = "POLICY-SIZE";
 pub const PROBE_1: &str = "PROBE-1";
 /// PROBE-2 (choice): `mcpgen probe` calls a tool only with arguments that satisfy its `inputSchema`; when none can be built the tool is not called, with a warning naming why.
 pub const PROBE_2: &str = "PROBE-2";
-/// PROBE-3 (choice): A `tools/call` whose arguments satisfy the `inputSchema` gets a `CallToolResult` (`isError: true` allowed, ERR-12); a JSON-RPC error to it is an error finding.
-pub const PROBE_3: &str = "PROBE-3";
+/// PROBE-4 (choice): A `tools/call` whose arguments satisfy the `inputSchema` gets a `CallToolResult` (`isError: true` allowed, ERR-12); a JSON-RPC error to it is an error finding.
+pub const PROBE_4: &str = "PROBE-4";

@@ -20,7 +20,7 @@ FAULTS = {
     "resources-undeclared": "CAP-2: `resources` undeclared, yet resources/list is served",
     "accepts-invalid-arguments": "TOOL-5: echo does not validate its arguments",
     "bad-structured-content": "TOOL-4: stats' structuredContent does not match its outputSchema",
-    "refuses-valid-arguments": "PROBE-3: -32603 for echo with `times: 3`, which the schema allows",
+    "refuses-valid-arguments": "PROBE-4: -32603 for echo with `times: 3`, which the schema allows",
     "prompt-missing-argument-internal": "PROMPT-1: -32603 for prompts/get without a required argument",
     "resource-not-found-empty": "RES-1: an empty `contents` for a resource that does not exist",
     "completion-wrong-code": "COMP-1: `completions` undeclared, and completion/complete answered -32603",
