@@ -6,7 +6,7 @@
 use mcpgen_runtime::rules::{Enforcement, Level, Rule};
 
 /// Every rule, in catalogue order: families as listed, numbers ascending within one.
-pub static RULES: [Rule; 305] = [
+pub static RULES: [Rule; 306] = [
     Rule {
         id: "CORE-1",
         level: Level::Must,
@@ -1384,7 +1384,7 @@ pub static RULES: [Rule; 305] = [
         level: Level::Must,
         summary: "Servers validate every tool input against its `inputSchema`.",
         source: "server/tools",
-        enforcement: Enforcement::Enforced("tools::validate_tool_arguments, ToolChecker::validate_arguments (errors for an `isError` result, AMB-15)"),
+        enforcement: Enforcement::Enforced("tools::validate_tool_arguments, ToolChecker::validate_arguments (errors for an `isError` result, AMB-15); probe::tools sends invalid cases and reports a server that accepts them"),
     },
     Rule {
         id: "TOOL-6",
@@ -1433,7 +1433,7 @@ pub static RULES: [Rule; 305] = [
         level: Level::Must,
         summary: "A nonexistent resource gets -32602, never an empty `contents` array; internal failures get -32603.",
         source: "server/resources",
-        enforcement: Enforcement::NotEnforced("handler behaviour; clients can recognize it with CheckedResponse::may_be_resource_not_found (ERR-5)"),
+        enforcement: Enforcement::Enforced("handler behaviour, judged by probe::resources (a read of a URI no server serves: -32602, not an empty `contents`); clients can recognize it with CheckedResponse::may_be_resource_not_found (ERR-5)"),
     },
     Rule {
         id: "RES-2",
@@ -1454,14 +1454,14 @@ pub static RULES: [Rule; 305] = [
         level: Level::Must,
         summary: "Servers with prompts declare the `prompts` capability and should refuse a missing required argument with -32602.",
         source: "server/prompts",
-        enforcement: Enforcement::Enforced("conversation::Conversation: a server that answers prompts/* without declaring `prompts`; refusing a missing argument needs the prompt's declared arguments and is not judged"),
+        enforcement: Enforcement::Enforced("conversation::Conversation: a server that answers prompts/* without declaring `prompts`; refusing a missing argument needs the prompt's declared arguments: probe::prompts sends one `prompts/get` without a required argument (a warning unless -32602)"),
     },
     Rule {
         id: "COMP-1",
         level: Level::Must,
         summary: "Servers with completion declare `completions`, return at most 100 values, and answer -32601 when completion is unsupported.",
         source: "server/utilities/completion",
-        enforcement: Enforcement::Enforced("schema: at most 100 values (CompleteResult); the capability declaration is not judged"),
+        enforcement: Enforcement::Enforced("schema: at most 100 values (CompleteResult); probe::negatives sends `completion/complete` to a server without `completions` (-32601 is due)"),
     },
     Rule {
         id: "ELIC-1",
@@ -2141,5 +2141,12 @@ pub static RULES: [Rule; 305] = [
         summary: "`mcpgen probe --budget-ms` bounds the whole run: once the budget is spent no further message is sent, and the report says where the probe stopped with a warning.",
         source: "mcpgen",
         enforcement: Enforcement::Enforced("probe::ProbeOptions::budget (default: none), checked before each message"),
+    },
+    Rule {
+        id: "PROBE-4",
+        level: Level::Choice,
+        summary: "A `tools/call` whose arguments satisfy the `inputSchema` gets a `CallToolResult` (`isError: true` allowed, ERR-12); a JSON-RPC error to it is an error finding.",
+        source: "mcpgen, server/tools",
+        enforcement: Enforcement::Enforced("probe::tools, for every valid argument case (checked with tools::validate_tool_arguments before it is sent)"),
     },
 ];

@@ -9,8 +9,10 @@
 //!    `resources/list`, `resources/templates/list`), every page (at most
 //!    [`ProbeOptions::max_pages`]).
 //! 3. **Protocol negatives** ([`negatives`]): requests whose right answer `check_request`
-//!    knows — missing `_meta`, an unsupported version, an unknown method, a bad envelope; the
-//!    server's error code must be the one `check_request` gives, else a finding with its rule.
+//!    knows — missing `_meta`, an unsupported version, unknown and removed methods, malformed
+//!    envelopes; the server's error code must be the one `check_request` gives, else a finding
+//!    with its rule. Then requests for undeclared capabilities and a cancellation of a request
+//!    never sent.
 //! 4. **Header negatives**, on a transport with headers ([`Peer::has_headers`], Streamable
 //!    HTTP): a request sent with its headers changed ([`Peer::send_edited`], [`HeaderEdit`]) so
 //!    that they disagree with the body — `Mcp-Method`, `MCP-Protocol-Version`, `Mcp-Name`, an
@@ -19,15 +21,18 @@
 //!    [`check_param_headers`](crate::protocol::check_param_headers) answer for the headers
 //!    actually sent ([`Peer::carried`]). Without headers (stdio) they are listed in
 //!    [`Report::skipped`], not run.
-//! 5. **Tool calls**, only as [`ToolPolicy`] allows (default: tools annotated
-//!    `readOnlyHint: true`): one call with arguments built from the input schema
-//!    ([`args::valid_arguments`]), judged by the conversation checker (the result against the
-//!    `tools/call` it answers, `structuredContent` against `outputSchema` where declared).
-//! 6. **Legacy era**: an `initialize` session at each legacy revision the server names, each on
+//! 5. **Tool calls** ([`tools`]), only as [`ToolPolicy`] allows (default: tools annotated
+//!    `readOnlyHint: true`): the argument cases of [`cases`] (valid and invalid, deterministic
+//!    under [`ProbeOptions::seed`]), each answer judged exactly, a failing case shrunk before it
+//!    is reported; the first valid call carries a progress token. On HTTP a modern call carries
+//!    its `Mcp-Param-*` headers, and one more call leaves the first out (XHDR-9).
+//! 6. **Prompts** ([`prompts`]) and **resources** ([`resources`]): each got or read, with the
+//!    negatives whose answer is -32602 (a missing required argument, an unknown URI).
+//! 7. **Legacy era**: an `initialize` session at each legacy revision the server names, each on
 //!    a fresh connection from a [`Connect`] ([`run_with`]; stdio: a new process, HTTP: a new
 //!    session); over one connection ([`run`]) the preferred revision only, the rest reported
 //!    skipped. Without `server/discover`, 2025-11-25 on the same connection. What a client of
-//!    each era saw is one [`EraSeen`] each.
+//!    each era saw is one [`EraSeen`] each. A legacy session runs steps 2, 5 and 6.
 //!
 //! Every answer goes through the conversation checker, and where the transport carried HTTP
 //! facts ([`Carried`]) through [`Conversation::check_http`] too (the status and `Content-Type`
@@ -37,16 +42,20 @@
 //! step (progress) and each message with its conversation and HTTP facts (a record that
 //! `validate --conversation` replays to the same findings).
 //!
-//! Bounded: pages, tools called, exchanges kept and legacy sessions each have a limit in
-//! [`ProbeOptions`], and the whole run a time budget ([`ProbeOptions::budget`], PROBE-3 when it
+//! Bounded: pages, cases, tool calls, shrink steps, prompts, resources, exchanges kept and
+//! legacy sessions each have a limit in [`ProbeOptions`], and the whole run a time budget ([`ProbeOptions::budget`], PROBE-3 when it
 //! runs out); the peer owns the waits (its timeouts) and the size of a message.
 
 pub mod args;
+pub mod cases;
 mod eras;
 mod http_negatives;
 pub mod negatives;
 mod peer;
+pub mod prompts;
+pub mod resources;
 pub mod stdio;
+pub mod tools;
 
 use std::time::{Duration, Instant};
 
@@ -84,14 +93,27 @@ impl ToolPolicy {
     }
 }
 
+/// The seed a run uses unless told otherwise.
+pub const DEFAULT_SEED: u64 = 23;
+
 /// How a run goes; [`ProbeOptions::default`] is what `mcpgen probe` does without flags.
 #[derive(Debug, Clone)]
 pub struct ProbeOptions {
     pub call_tools: ToolPolicy,
     /// Pages read of each list (a server whose cursor never ends is reported, not followed).
     pub max_pages: usize,
-    /// Tools called at most.
+    /// `tools/call` requests sent at most per session (cases, shrink steps and the progress
+    /// call together).
     pub max_tool_calls: usize,
+    /// Argument cases per tool at most ([`cases::cases`]).
+    pub max_cases_per_tool: usize,
+    /// Calls spent shrinking one failing case at most.
+    pub max_shrink_steps: usize,
+    /// Prompts got and resources read at most per session, each.
+    pub max_items: usize,
+    /// The seed of the argument cases: the same seed, the same cases (printed in the
+    /// summary, so a run can be repeated).
+    pub seed: u64,
     /// Exchanges kept in the report; later ones still count, their messages are not kept.
     pub max_exchanges: usize,
     /// Probe the legacy (`initialize`) era too, at the legacy revisions the server accepts.
@@ -111,6 +133,10 @@ impl Default for ProbeOptions {
             call_tools: ToolPolicy::ReadOnly,
             max_pages: 32,
             max_tool_calls: 64,
+            max_cases_per_tool: 16,
+            max_shrink_steps: 32,
+            max_items: 16,
+            seed: DEFAULT_SEED,
             max_exchanges: 4096,
             legacy: true,
             max_legacy_sessions: 8,
@@ -162,6 +188,8 @@ pub struct Report {
     pub skipped: Vec<Skipped>,
     /// The budget ran out ([`ProbeOptions::budget`]): the steps after it were not run.
     pub out_of_time: bool,
+    /// The seed the argument cases were drawn with ([`ProbeOptions::seed`]).
+    pub seed: u64,
 }
 
 /// A check the run did not do, and why.
@@ -383,11 +411,7 @@ impl Run<'_> {
                 Some(c) => json!({ "cursor": c }),
                 None => json!({}),
             };
-            let request = if modern {
-                modern_request(id, method, params)
-            } else {
-                json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
-            };
+            let request = self.request(id, method, params, modern);
             let check = format!("inventory/{method}");
             let Some(response) = self.exchange(&check, conv, request) else { return items };
             let Some(result) = response.get("result") else { return items };
@@ -416,56 +440,12 @@ impl Run<'_> {
         items
     }
 
-    fn call_tools(&mut self, conv: &mut Conversation, tools: &[Value], modern: bool) {
-        let mut called = 0;
-        for tool in tools {
-            if !self.opts.call_tools.allows(tool) {
-                continue;
-            }
-            if called == self.opts.max_tool_calls {
-                break;
-            }
-            called += 1;
-            let name = tool.get("name").and_then(Value::as_str).unwrap_or("").to_owned();
-            let arguments = args::valid_arguments(tool.get("inputSchema").unwrap_or(&Value::Null));
-            let check = format!("tool/{name}");
-            if let Err(e) = crate::tools::validate_tool_arguments(tool, &arguments) {
-                // The builder could not satisfy the schema: say so rather than send a call
-                // whose failure would be the probe's fault.
-                self.report.checks.push(check.clone());
-                self.finding(
-                    &check,
-                    Some(crate::rules::id::PROBE_2),
-                    Level::Warning,
-                    "",
-                    format!("not called: no valid arguments could be built from its inputSchema ({e})"),
-                    None,
-                );
-                continue;
-            }
-            // On HTTP a modern call mirrors its `x-mcp-header` arguments in `Mcp-Param-*` headers.
-            let edits = if modern && self.peer().has_headers() {
-                match http_negatives::param_edits(tool, &arguments) {
-                    Ok(edits) => edits,
-                    Err(reason) => {
-                        self.skip(&check, format!("not called: {reason}"));
-                        continue;
-                    }
-                }
-            } else {
-                Vec::new()
-            };
-            let id = self.id();
-            let params = json!({"name": name, "arguments": arguments});
-            let request = if modern {
-                modern_request(id, "tools/call", params)
-            } else {
-                json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params})
-            };
-            self.exchange_edited(&check, conv, request.clone(), &edits);
-            if !edits.is_empty() {
-                http_negatives::param_mismatch(self, conv, tool, request, &edits);
-            }
+    /// A request of either era: modern ones carry the probe's `_meta`.
+    fn request(&self, id: u64, method: &str, params: Value, modern: bool) -> Value {
+        if modern {
+            modern_request(id, method, params)
+        } else {
+            json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
         }
     }
 }
@@ -492,7 +472,7 @@ pub fn run_with(
         observer,
         label: None,
         opts: options.clone(),
-        report: Report::default(),
+        report: Report { seed: options.seed, ..Report::default() },
         next_id: 0,
         deadline,
         last_step: String::new(),
@@ -510,24 +490,7 @@ pub fn run_with(
                 .map(|v| v.iter().filter_map(Value::as_str).map(str::to_owned).collect())
                 .unwrap_or_default();
             let caps = result.get("capabilities").cloned().unwrap_or(Value::Null);
-            let lists: [(&str, &str, &str); 4] = [
-                ("tools", "tools/list", "tools"),
-                ("prompts", "prompts/list", "prompts"),
-                ("resources", "resources/list", "resources"),
-                ("resources", "resources/templates/list", "resourceTemplates"),
-            ];
-            let mut tools = Vec::new();
-            for (cap, method, key) in lists {
-                if caps.get(cap).is_some_and(Value::is_object) {
-                    let items = r.list_all(&mut modern, method, key, true);
-                    if method == "tools/list" {
-                        tools = items;
-                    }
-                }
-            }
-            negatives::run(&mut r, &mut modern, &supported);
-            http_negatives::run(&mut r, &mut modern, caps.get("tools").is_some_and(Value::is_object));
-            r.call_tools(&mut modern, &tools, true);
+            session(&mut r, &mut modern, &caps, Some(&supported));
             eras::seen(&mut r, start, "modern", MODERN, format!("served; offers {}", eras::offered(&caps)));
             // The legacy revisions it names, preferred first.
             supported.into_iter().filter(|v| v != MODERN).collect()
@@ -549,6 +512,38 @@ pub fn run_with(
         eras::legacy_sessions(&mut r, more, &legacy_versions);
     }
     r.report
+}
+
+/// One session's inventory and exercises: every list the capabilities `caps` declare, the
+/// protocol and header negatives (modern only: `supported` is the versions `server/discover`
+/// named), the tool calls, the prompts and the resources.
+fn session(r: &mut Run<'_>, conv: &mut Conversation, caps: &Value, supported: Option<&[String]>) {
+    let modern = supported.is_some();
+    let lists: [(&str, &str, &str); 4] = [
+        ("tools", "tools/list", "tools"),
+        ("prompts", "prompts/list", "prompts"),
+        ("resources", "resources/list", "resources"),
+        ("resources", "resources/templates/list", "resourceTemplates"),
+    ];
+    let (mut tools, mut prompts, mut resources) = (Vec::new(), Vec::new(), Vec::new());
+    for (cap, method, key) in lists {
+        if caps.get(cap).is_some_and(Value::is_object) {
+            let items = r.list_all(conv, method, key, modern);
+            match method {
+                "tools/list" => tools = items,
+                "prompts/list" => prompts = items,
+                "resources/list" => resources = items,
+                _ => {}
+            }
+        }
+    }
+    if let Some(supported) = supported {
+        negatives::run(r, conv, supported, caps);
+        http_negatives::run(r, conv, caps.get("tools").is_some_and(Value::is_object));
+    }
+    tools::call_tools(r, conv, &tools, modern);
+    prompts::run(r, conv, &prompts, caps, modern);
+    resources::run(r, conv, &resources, caps, modern);
 }
 
 #[cfg(test)]

@@ -55,6 +55,10 @@ pub struct Settings {
     /// Probe the modern era only (no `initialize`).
     #[arg(long)]
     pub modern_only: bool,
+    /// The seed of the tool-argument cases: the same seed gives the same cases (the summary
+    /// names the seed a run used).
+    #[arg(long, value_name = "N", default_value_t = mcpgen::probe::DEFAULT_SEED)]
+    pub seed: u64,
     /// Also write a JUnit XML report (one test case per check) to FILE.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
@@ -119,6 +123,7 @@ pub fn run(s: Settings) -> Result<ExitCode, UsageError> {
         call_tools: policy(&s.call_tools)?,
         legacy: !s.modern_only,
         budget: s.budget_ms.map(Duration::from_millis),
+        seed: s.seed,
         ..ProbeOptions::default()
     };
     let timeout = Duration::from_millis(s.timeout_ms);
@@ -202,16 +207,17 @@ fn print(report: &Report, json_out: bool) -> Result<(), UsageError> {
     let errors = report.findings.iter().filter(|f| f.level == Level::Error).count();
     let skipped = if report.skipped.is_empty() { String::new() } else { format!(", {} skipped", report.skipped.len()) };
     let summary = format!(
-        "{} checks{skipped}, {} exchanges, eras: {}; {} errors, {} warnings",
+        "{} checks{skipped}, {} exchanges, eras: {}; {} errors, {} warnings (seed {})",
         report.checks.len(),
         report.exchanges.len() + report.dropped_exchanges,
         if report.eras.is_empty() { "none".to_owned() } else { report.eras.join(", ") },
         errors,
-        report.findings.len() - errors
+        report.findings.len() - errors,
+        report.seed
     );
     if json_out {
         let line = json!({"summary": summary, "errors": errors, "eras": report.eras,
-            "skipped": report.skipped.len(), "out_of_time": report.out_of_time});
+            "skipped": report.skipped.len(), "out_of_time": report.out_of_time, "seed": report.seed});
         writeln!(out, "{line}").map_err(io)?;
     } else {
         writeln!(out, "{summary}").map_err(io)?;

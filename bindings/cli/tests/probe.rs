@@ -35,7 +35,7 @@ fn findings(stdout: &str) -> Vec<(String, String, String)> {
 fn the_right_server_probes_clean_and_its_destructive_tool_is_not_called() {
     let (code, out, err) = probe(&[], None);
     assert_eq!(code, 0, "{out}{err}");
-    assert!(out.ends_with("eras: modern; 0 errors, 0 warnings\n"), "{out}");
+    assert!(out.ends_with("eras: modern; 0 errors, 0 warnings (seed 23)\n"), "{out}");
     assert!(!err.contains("wipe was called"), "{err}");
     // Named, it is called.
     let (code, _, err) = probe(&["--call-tools", "wipe"], None);
@@ -43,22 +43,80 @@ fn the_right_server_probes_clean_and_its_destructive_tool_is_not_called() {
     assert!(err.contains("wipe was called"), "{err}");
 }
 
+/// Every fault of faulty_server.py, the rules it must be found with (a rule-less schema
+/// finding is `""`), and the exit status (1 when one of them is an error).
+const FAULTS: &[(&str, &[&str], i32)] = &[
+    // Both broken at once: `logging` undeclared (LOG-5), and no request asked for logs (LOG-1).
+    ("log-without-capability", &["LOG-5", "LOG-1"], 1),
+    ("unknown-method-internal", &["MSG-9"], 1),
+    ("answers-notifications", &["MSG-4"], 1),
+    // The schema requires `data` on -32022 (no rule id), VER-1 names `data.supported`.
+    ("version-without-data", &["", "VER-1"], 1),
+    // RESULT-1 is the schema's `required`: a plain schema finding carries no rule id.
+    ("missing-result-type", &[""], 1),
+    ("error-id-null", &["ID-4"], 1),
+    ("retired-not-found-code", &["ERR-4"], 1),
+    ("bad-meta-key", &["META-1"], 1),
+    ("resources-undeclared", &["CAP-2"], 1),
+    ("accepts-invalid-arguments", &["TOOL-5"], 1),
+    ("bad-structured-content", &["TOOL-4"], 1),
+    ("refuses-valid-arguments", &["PROBE-4"], 1),
+    ("prompt-missing-argument-internal", &["PROMPT-1"], 0),
+    ("resource-not-found-empty", &["RES-1"], 1),
+    ("completion-wrong-code", &["COMP-1"], 1),
+    ("progress-backwards", &["PROG-3"], 1),
+    ("server-cancels", &["CANCEL-7"], 1),
+    // Off any listen stream a list-changed notification has no subscriptionId (SUB-4), and
+    // `tools.listChanged` is undeclared (SUB-12, a warning).
+    ("list-changed-undeclared", &["SUB-4", "SUB-12"], 1),
+    ("endless-cursor", &["PROBE-1"], 0),
+];
+
 #[test]
 fn each_seeded_fault_is_found_with_its_rule_and_nothing_else() {
-    for (fault, check, rule) in [
-        ("log-without-capability", "tool/echo", "LOG-5"),
-        ("unknown-method-internal", "negative/unknown-method", "MSG-9"),
-        ("version-without-data", "negative/unsupported-version", "VER-1"),
-        // A plain schema violation carries no rule id.
-        ("missing-result-type", "inventory/tools/list", ""),
-    ] {
+    // Every fault the server knows is in the table (and no other).
+    let source = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/probe/faulty_server.py")).unwrap();
+    let block = &source[source.find("FAULTS = {").unwrap()..];
+    let block = &block[..block.find("\n}").unwrap()];
+    let known: Vec<&str> =
+        block.lines().skip(1).filter_map(|l| l.trim().strip_prefix('"')?.split('"').next()).collect();
+    let tested: Vec<&str> = FAULTS.iter().map(|f| f.0).collect();
+    assert_eq!(known, tested);
+    for (fault, rules, exit) in FAULTS {
         let (code, out, err) = probe(&["--format", "json"], Some(fault));
-        assert_eq!(code, 1, "{fault}: {out}{err}");
-        let got = findings(&out);
-        assert!(got.iter().any(|(c, r, l)| c == check && r == rule && l == "error"), "{fault}: {got:?}");
-        // Nothing outside the faulted check, and only rules the fault explains.
-        assert!(got.iter().all(|(c, _, _)| c == check), "{fault}: {got:?}");
+        assert_eq!(code, *exit, "{fault}: {out}{err}");
+        let mut got: Vec<String> = Vec::new();
+        for (_, rule, _) in findings(&out) {
+            if !got.contains(&rule) {
+                got.push(rule);
+            }
+        }
+        let mut want: Vec<String> = rules.iter().map(|r| r.to_string()).collect();
+        got.sort();
+        want.sort();
+        assert_eq!(got, want, "{fault}: {out}");
     }
+}
+
+#[test]
+fn a_failing_tool_case_is_reported_shrunk_and_the_seed_repeats_a_run() {
+    let (_, out, _) = probe(&["--format", "json"], Some("accepts-invalid-arguments"));
+    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let shrunk: Vec<_> =
+        lines.iter().filter(|v| v["message"].as_str().is_some_and(|m| m.contains("shrunk in"))).collect();
+    assert!(!shrunk.is_empty(), "{out}");
+    for v in shrunk {
+        // The smallest arguments echo's schema refuses: none (`text` is required).
+        assert_eq!(v["sent"]["params"]["arguments"], serde_json::json!({}), "{v}");
+    }
+    assert_eq!(lines.last().unwrap()["seed"], 23);
+    let sent = |seed: &str| {
+        let (_, out, _) = probe(&["--format", "json", "--seed", seed], Some("accepts-invalid-arguments"));
+        out.lines().map(str::to_owned).collect::<Vec<_>>()
+    };
+    let (a, b) = (sent("7"), sent("7"));
+    assert_eq!(a, b);
+    assert!(a.last().unwrap().contains("\"seed\":7"), "{}", a.last().unwrap());
 }
 
 #[test]
@@ -66,15 +124,14 @@ fn junit_has_a_case_per_check_and_a_failure_per_error() {
     let dir = std::env::temp_dir().join(format!("mcpgen-probe-junit-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("probe.xml");
-    let (code, _, _) = probe(&["--junit", file.to_str().unwrap()], Some("unknown-method-internal"));
+    // One failing check: the unknown resource answered with the retired -32002.
+    let (code, _, _) = probe(&["--junit", file.to_str().unwrap()], Some("retired-not-found-code"));
     assert_eq!(code, 1);
     let xml = std::fs::read_to_string(&file).unwrap();
     assert!(xml.starts_with("<?xml"), "{xml}");
     assert!(xml.contains("failures=\"1\""), "{xml}");
     assert!(
-        xml.contains(
-            "<testcase classname=\"mcpgen.probe\" name=\"negative/unknown-method\">\n    <failure type=\"MSG-9\""
-        ),
+        xml.contains("<testcase classname=\"mcpgen.probe\" name=\"resource/unknown\">\n    <failure type=\"ERR-4\""),
         "{xml}"
     );
     assert!(xml.contains("name=\"discover\"></testcase>"), "{xml}");

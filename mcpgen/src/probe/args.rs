@@ -20,14 +20,14 @@ pub fn valid_arguments(schema: &Value) -> Value {
     }
 }
 
-fn resolve<'a>(root: &'a Value, schema: &'a Value) -> &'a Value {
+pub(super) fn resolve<'a>(root: &'a Value, schema: &'a Value) -> &'a Value {
     match schema.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix('#')) {
         Some(pointer) => root.pointer(pointer).unwrap_or(schema),
         None => schema,
     }
 }
 
-fn instance(root: &Value, schema: &Value, depth: usize) -> Value {
+pub(super) fn instance(root: &Value, schema: &Value, depth: usize) -> Value {
     let schema = resolve(root, schema);
     if depth > MAX_DEPTH {
         return Value::Null;
@@ -93,7 +93,7 @@ fn instance(root: &Value, schema: &Value, depth: usize) -> Value {
 /// those of `allOf` members, of the first arm of `anyOf` / `oneOf`, and of both `then` and
 /// `else` (an instance with more members than needed still satisfies `required`; one that
 /// still fails is caught by the check after).
-fn collect_required(root: &Value, schema: &Value, depth: usize, out: &mut Vec<String>) {
+pub(super) fn collect_required(root: &Value, schema: &Value, depth: usize, out: &mut Vec<String>) {
     let schema = resolve(root, schema);
     if depth > MAX_DEPTH {
         return;

@@ -100,8 +100,9 @@ pub(super) fn legacy_sessions(r: &mut Run<'_>, mut more: Option<&mut dyn super::
     }
 }
 
-/// One legacy session at `version`: `initialize`, `notifications/initialized`, the tools list,
-/// the allowed tool calls; its messages are the conversation `legacy/VERSION`.
+/// One legacy session at `version`: `initialize`, `notifications/initialized`, then the
+/// session's steps (lists, tool calls, prompts, resources); its messages are the conversation
+/// `legacy/VERSION`.
 pub(super) fn legacy_session(r: &mut Run<'_>, version: &str) {
     debug_assert_ne!(version, MODERN);
     let start = Mark::of(r);
@@ -125,11 +126,8 @@ pub(super) fn legacy_session(r: &mut Run<'_>, version: &str) {
                 let agreed = result.get("protocolVersion").and_then(Value::as_str).unwrap_or(version).to_owned();
                 r.report.eras.push(format!("legacy {agreed}"));
                 r.exchange(&check, &mut conv, json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-                if result.pointer("/capabilities/tools").is_some_and(Value::is_object) {
-                    let tools = r.list_all(&mut conv, "tools/list", "tools", false);
-                    r.call_tools(&mut conv, &tools, false);
-                }
                 let caps = result.get("capabilities").cloned().unwrap_or(Value::Null);
+                super::session(r, &mut conv, &caps, None);
                 if agreed == version {
                     format!("accepted; offers {}", offered(&caps))
                 } else {

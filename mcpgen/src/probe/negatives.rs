@@ -2,6 +2,20 @@
 //! [`check_request`] gives for the same bytes under the
 //! versions the server declared: the server's error code must be that one. The request is the
 //! probe's own mistake; only the answer is judged.
+//!
+//! The list (`cases`): a request without `_meta` (META-6), an unsupported version (VER-1),
+//! an unknown method and methods 2026-07-28 removed (`ping`, `logging/setLevel`,
+//! `resources/subscribe`: MSG-9), and malformed envelopes (`jsonrpc` not `"2.0"`, `params`
+//! not an object, no `method`, a `method` that is no string: CORE-2). Then (`run`):
+//! - requests for capabilities the server did not declare: the list method of each undeclared
+//!   feature (`check_request` accepts them; a result is the conversation checker's TOOL-1,
+//!   PROMPT-1 or CAP-2), and `completion/complete` without `completions`, which gets -32601
+//!   (COMP-1);
+//! - `notifications/cancelled` for a request id never sent: ignored, never answered (a
+//!   response to it breaks MSG-4; CANCEL-5).
+//!
+//! Not sent: two requests with the same id in flight. A [`super::Peer`] carries one request
+//! at a time, and the spec fixes no answer to the second (ID-2 is the sender's duty).
 
 use serde_json::{json, Value};
 
@@ -16,6 +30,11 @@ pub(super) struct Negative {
     pub request: Value,
 }
 
+/// Negatives without a readable `method`: the conversation checker cannot pair the answer
+/// with them, so its "response to an id never sent" (ID-3) on that answer is the probe's own
+/// doing, not the server's, and is not reported.
+const UNPAIRED: [&str; 2] = ["missing-method", "method-not-string"];
+
 /// The negatives, with ids from `first_id` on.
 pub(super) fn cases(first_id: u64) -> Vec<Negative> {
     let mut id = first_id;
@@ -27,6 +46,12 @@ pub(super) fn cases(first_id: u64) -> Vec<Negative> {
     unsupported["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] = json!("1999-01-01");
     let mut bad_envelope = modern_request(next(), "tools/list", json!({}));
     bad_envelope["jsonrpc"] = json!("1.0");
+    let mut params_array = modern_request(next(), "tools/list", json!({}));
+    params_array["params"] = json!([]);
+    let mut no_method = modern_request(next(), "tools/list", json!({}));
+    no_method.as_object_mut().map(|o| o.remove("method"));
+    let mut method_number = modern_request(next(), "tools/list", json!({}));
+    method_number["method"] = json!(42);
     vec![
         Negative {
             name: "missing-meta",
@@ -34,12 +59,24 @@ pub(super) fn cases(first_id: u64) -> Vec<Negative> {
         },
         Negative { name: "unsupported-version", request: unsupported },
         Negative { name: "unknown-method", request: modern_request(next(), "mcpgen/probe-unknown-method", json!({})) },
+        Negative { name: "removed-ping", request: modern_request(next(), "ping", json!({})) },
+        Negative {
+            name: "removed-logging-set-level",
+            request: modern_request(next(), "logging/setLevel", json!({"level": "info"})),
+        },
+        Negative {
+            name: "removed-resources-subscribe",
+            request: modern_request(next(), "resources/subscribe", json!({"uri": super::resources::UNKNOWN_URI})),
+        },
         Negative { name: "bad-envelope", request: bad_envelope },
+        Negative { name: "params-not-object", request: params_array },
+        Negative { name: "missing-method", request: no_method },
+        Negative { name: "method-not-string", request: method_number },
     ]
 }
 
 /// Sends each negative and compares the server's error code with `check_request`'s.
-pub(super) fn run(r: &mut Run<'_>, conv: &mut Conversation, supported: &[String]) {
+pub(super) fn run(r: &mut Run<'_>, conv: &mut Conversation, supported: &[String], caps: &Value) {
     let versions: Vec<String> = if supported.is_empty() { vec![MODERN.to_owned()] } else { supported.to_vec() };
     let config = ServerConfig::new(versions);
     let first = r.next_id;
@@ -52,9 +89,23 @@ pub(super) fn run(r: &mut Run<'_>, conv: &mut Conversation, supported: &[String]
             // Served as it is: nothing to judge (a bug of this list, caught by its unit test).
             continue;
         };
-        let Some(answer) = r.exchange(&check, conv, case.request) else { continue };
+        let kept = r.report.findings.len();
+        let answer = r.exchange(&check, conv, case.request);
+        if UNPAIRED.contains(&case.name) {
+            let mut i = kept;
+            while i < r.report.findings.len() {
+                if r.report.findings[i].rule == Some(crate::rules::id::ID_3) {
+                    r.report.findings.remove(i);
+                } else {
+                    i += 1;
+                }
+            }
+        }
+        let Some(answer) = answer else { continue };
         judge(r, &check, &expected, &answer);
     }
+    undeclared(r, conv, caps);
+    cancel_unknown(r, conv);
 }
 
 /// The server's `answer` against `expected`, the refusal the spec fixes: its error code must be
@@ -90,6 +141,65 @@ pub(super) fn judge(r: &mut Run<'_>, check: &str, expected: &ProtocolError, answ
             "/error/data",
             "-32022 without `data.supported` (the versions the server supports)".into(),
             at,
+        );
+    }
+}
+
+/// The list method of each feature the server did not declare, and `completion/complete`
+/// without `completions` (-32601, COMP-1).
+fn undeclared(r: &mut Run<'_>, conv: &mut Conversation, caps: &Value) {
+    for (feature, method) in [("tools", "tools/list"), ("prompts", "prompts/list"), ("resources", "resources/list")] {
+        if caps.get(feature).is_none() {
+            let id = r.id();
+            // The checker judges a result (TOOL-1, PROMPT-1, CAP-2); any error is right.
+            r.exchange(&format!("undeclared/{feature}"), conv, modern_request(id, method, json!({})));
+        }
+    }
+    if caps.get("completions").is_some() {
+        return;
+    }
+    let check = "undeclared/completions";
+    let id = r.id();
+    let params = json!({"ref": {"type": "ref/prompt", "name": "mcpgen-probe"}, "argument": {"name": "a", "value": ""}});
+    let Some(answer) = r.exchange(check, conv, modern_request(id, "completion/complete", params)) else { return };
+    let at = r.last_exchange();
+    match answer.pointer("/error/code").and_then(Value::as_i64) {
+        Some(code) if code != crate::error_codes::METHOD_NOT_FOUND_ERROR => r.finding(
+            check,
+            Some(crate::rules::id::COMP_1),
+            Level::Error,
+            "/error/code",
+            format!("answered {code} to `completion/complete` without declaring `completions`; -32601 is due"),
+            at,
+        ),
+        // -32601 is right; a result is the checker's CAP-2.
+        _ => {}
+    }
+}
+
+/// The id the cancellation names: never sent by the probe.
+pub const NEVER_SENT: &str = "mcpgen-probe-never-sent";
+
+/// `notifications/cancelled` for [`NEVER_SENT`]: whatever response comes back breaks MSG-4.
+fn cancel_unknown(r: &mut Run<'_>, conv: &mut Conversation) {
+    let check = "negative/cancel-unknown";
+    let mut note = modern_request(0, "notifications/cancelled", json!({"requestId": NEVER_SENT, "reason": "probe"}));
+    note.as_object_mut().map(|o| o.remove("id"));
+    let kept = r.report.exchanges.len();
+    r.exchange(check, conv, note);
+    let Some(exchange) = r.report.exchanges.get(kept) else { return };
+    let answered = exchange.received.iter().any(|m| {
+        serde_json::from_str::<Value>(m)
+            .is_ok_and(|v| v.get("method").is_none() && (v.get("result").is_some() || v.get("error").is_some()))
+    });
+    if answered {
+        r.finding(
+            check,
+            Some(crate::rules::id::MSG_4),
+            Level::Error,
+            "",
+            format!("answered `notifications/cancelled` for `{NEVER_SENT}`, a request never sent; a notification is never answered (CANCEL-5: ignore it)"),
+            Some(kept),
         );
     }
 }

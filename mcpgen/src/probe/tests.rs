@@ -8,10 +8,28 @@ use crate::protocol::{check_request, ServerConfig};
 use crate::rules::id;
 
 /// A small modern server: refuses what `check_request` refuses, serves discover, one page of
-/// tools and `tools/call`; `fault` changes one answer.
+/// tools, `tools/call` (validating the arguments: an `isError` result for invalid ones), one
+/// prompt, one resource and completions; `fault` changes one answer.
 struct Scripted {
     fault: Option<&'static str>,
     calls: Vec<Value>,
+}
+
+fn scripted(fault: Option<&'static str>) -> Scripted {
+    Scripted { fault, calls: Vec::new() }
+}
+
+fn tools() -> Value {
+    json!([
+        {"name": "echo", "inputSchema": {"type": "object",
+            "properties": {"text": {"type": "string", "maxLength": 32}, "times": {"type": "integer", "minimum": 1, "maximum": 3}},
+            "required": ["text"], "additionalProperties": false},
+         "annotations": {"readOnlyHint": true}},
+        {"name": "stats", "inputSchema": {"type": "object"},
+         "outputSchema": {"type": "object", "properties": {"count": {"type": "integer"}}, "required": ["count"]},
+         "annotations": {"readOnlyHint": true}},
+        {"name": "delete_everything", "inputSchema": {"type": "object"}}
+    ])
 }
 
 impl Scripted {
@@ -27,27 +45,76 @@ impl Scripted {
             return vec![serde_json::from_str(&response).unwrap()];
         }
         let method = request["method"].as_str().unwrap_or("");
+        let params = &request["params"];
         let meta = json!({"io.modelcontextprotocol/serverInfo": {"name": "scripted", "version": "1"}});
-        let result = match method {
-            "server/discover" => json!({"resultType": "complete", "supportedVersions": ["2026-07-28"],
-                "capabilities": {"tools": {}}, "_meta": meta, "ttlMs": 0, "cacheScope": "public"}),
-            "tools/list" => json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "public", "tools": [
-                {"name": "echo", "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]},
-                 "annotations": {"readOnlyHint": true}},
-                {"name": "delete_everything", "inputSchema": {"type": "object"}}
-            ]}),
-            "tools/call" => {
-                self.calls.push(request["params"].clone());
-                json!({"resultType": "complete", "content": [{"type": "text", "text": "ok"}]})
-            }
-            _ => return vec![json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": "no"}})],
-        };
+        let error = |code: i64| vec![json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": "no"}})];
         let mut out = Vec::new();
-        if self.fault == Some("log-without-capability") && method == "tools/call" {
-            out.push(
-                json!({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "hi"}}),
-            );
-        }
+        let result = match method {
+            "server/discover" => {
+                let mut caps = json!({"tools": {}, "prompts": {}, "resources": {}, "completions": {}});
+                if self.fault == Some("completion-wrong-code") {
+                    caps.as_object_mut().unwrap().remove("completions");
+                }
+                json!({"resultType": "complete", "supportedVersions": ["2026-07-28"],
+                "capabilities": caps, "_meta": meta, "ttlMs": 0, "cacheScope": "public"})
+            }
+            "tools/list" => json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "public", "tools": tools()}),
+            "tools/call" => {
+                self.calls.push(params.clone());
+                let tool = tools().as_array().unwrap().iter().find(|t| t["name"] == params["name"]).cloned().unwrap();
+                let valid = crate::tools::validate_tool_arguments(&tool, &params["arguments"]).is_ok();
+                if let Some(token) = params.pointer("/_meta/progressToken") {
+                    for p in if self.fault == Some("progress-backwards") { [2, 1] } else { [1, 2] } {
+                        out.push(json!({"jsonrpc": "2.0", "method": "notifications/progress",
+                            "params": {"progressToken": token, "progress": p}}));
+                    }
+                }
+                if self.fault == Some("log-without-capability") {
+                    out.push(json!({"jsonrpc": "2.0", "method": "notifications/message",
+                        "params": {"level": "info", "data": "hi"}}));
+                }
+                if self.fault == Some("refuses-times-3") && params["arguments"]["times"] == 3 {
+                    return error(-32603);
+                }
+                if !valid && self.fault != Some("accepts-invalid") {
+                    json!({"resultType": "complete", "isError": true, "content": [{"type": "text", "text": "bad arguments"}]})
+                } else if params["name"] == "stats" {
+                    let count = if self.fault == Some("bad-structured") { json!("many") } else { json!(1) };
+                    json!({"resultType": "complete", "content": [], "structuredContent": {"count": count}})
+                } else {
+                    json!({"resultType": "complete", "content": [{"type": "text", "text": "ok"}]})
+                }
+            }
+            "prompts/list" => json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "public", "prompts": [
+                {"name": "greet", "arguments": [{"name": "who", "required": true}, {"name": "tone"}]}]}),
+            "prompts/get" => {
+                if params.pointer("/arguments/who").is_none() {
+                    return error(if self.fault == Some("prompt-internal") { -32603 } else { -32602 });
+                }
+                json!({"resultType": "complete", "messages": [{"role": "user",
+                    "content": {"type": "text", "text": format!("hello {}", params["arguments"]["who"])}}]})
+            }
+            "completion/complete" => {
+                if self.fault == Some("completion-wrong-code") {
+                    return error(-32603);
+                }
+                json!({"resultType": "complete", "completion": {"values": ["ada", "bob"]}})
+            }
+            "resources/list" => json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "public",
+                "resources": [{"uri": "file:///a.txt", "name": "a"}]}),
+            "resources/read" => {
+                if params["uri"] != "file:///a.txt" {
+                    if self.fault == Some("resource-empty") {
+                        json!({"resultType": "complete", "contents": []})
+                    } else {
+                        return error(-32602);
+                    }
+                } else {
+                    json!({"resultType": "complete", "contents": [{"uri": "file:///a.txt", "text": "a"}]})
+                }
+            }
+            _ => return error(-32601),
+        };
         out.push(json!({"jsonrpc": "2.0", "id": id, "result": result}));
         out
     }
@@ -57,6 +124,9 @@ impl Peer for Scripted {
     fn send(&mut self, message: &[u8], id: Option<&Value>) -> Result<Vec<Vec<u8>>, PeerError> {
         let request: Value = serde_json::from_slice(message).unwrap();
         if id.is_none() {
+            if self.fault == Some("answers-notifications") {
+                return Ok(vec![br#"{"jsonrpc":"2.0","error":{"code":-32602,"message":"unknown request"}}"#.to_vec()]);
+            }
             return Ok(Vec::new());
         }
         Ok(self.answer(&request).iter().map(|v| v.to_string().into_bytes()).collect())
@@ -71,35 +141,73 @@ fn rules(report: &Report) -> Vec<(String, Option<&'static str>)> {
     report.findings.iter().map(|f| (f.check.clone(), f.rule)).collect()
 }
 
+/// The distinct (check, rule) pairs found, in order.
+fn distinct(report: &Report) -> Vec<(String, Option<&'static str>)> {
+    let mut out = Vec::new();
+    for f in rules(report) {
+        if !out.contains(&f) {
+            out.push(f);
+        }
+    }
+    out
+}
+
+fn called(peer: &Scripted, name: &str) -> Vec<Value> {
+    peer.calls.iter().filter(|c| c["name"] == name).map(|c| c["arguments"].clone()).collect()
+}
+
 #[test]
 fn a_right_server_probes_clean_and_only_read_only_tools_are_called() {
-    let mut peer = Scripted { fault: None, calls: Vec::new() };
+    let mut peer = scripted(None);
     let report = run(&mut peer, &modern_only());
     assert!(report.findings.is_empty(), "{:#?}", report.findings);
     assert_eq!(report.eras, ["modern"]);
+    assert_eq!(report.seed, DEFAULT_SEED);
     for check in [
         "discover",
         "inventory/tools/list",
         "negative/missing-meta",
         "negative/unsupported-version",
         "negative/unknown-method",
+        "negative/removed-ping",
         "negative/bad-envelope",
+        "negative/missing-method",
+        "negative/cancel-unknown",
         "tool/echo",
+        "tool/stats",
+        "prompt/greet/complete",
+        "prompt/greet",
+        "prompt/greet/missing-argument",
+        "resource/read",
+        "resource/unknown",
     ] {
         assert!(report.checks.iter().any(|c| c == check), "{check} not run: {:?}", report.checks);
     }
-    // The destructive tool was never called; the read-only one with schema-valid arguments.
-    assert_eq!(
-        peer.calls,
-        [json!({"name": "echo", "arguments": {"text": "p"}, "_meta": peer.calls[0]["_meta"].clone()})]
-    );
+    // The destructive tool was never called; the read-only ones with their cases.
+    assert!(called(&peer, "delete_everything").is_empty());
+    let echo = called(&peer, "echo");
+    assert_eq!(echo[0], json!({"text": "p"}));
+    assert!(echo.len() > 4 && echo.len() <= 16, "{echo:?}");
+    let echo_tool = &tools()[0];
+    let valid = echo.iter().filter(|a| crate::tools::validate_tool_arguments(echo_tool, a).is_ok()).count();
+    assert!(valid > 1 && valid < echo.len(), "both kinds: {echo:?}");
+    // The first call carried a progress token (progress was sent and judged).
+    assert!(peer.calls[0].pointer("/_meta/progressToken").is_some(), "{:?}", peer.calls[0]);
+    // The prompt got its argument from completion/complete.
+    let got = report.exchanges.iter().find(|e| e.check == "prompt/greet").unwrap();
+    assert_eq!(got.sent["params"]["arguments"]["who"], "ada");
 }
 
 #[test]
 fn a_wrong_error_code_is_reported_with_the_rule_check_request_gives() {
-    let mut peer = Scripted { fault: Some("unknown-method-internal"), calls: Vec::new() };
+    let mut peer = scripted(Some("unknown-method-internal"));
     let report = run(&mut peer, &modern_only());
-    assert_eq!(rules(&report), [("negative/unknown-method".to_owned(), Some(id::MSG_9))], "{:#?}", report.findings);
+    // The unknown method and the three removed ones.
+    let want: Vec<_> = ["unknown-method", "removed-ping", "removed-logging-set-level", "removed-resources-subscribe"]
+        .iter()
+        .map(|n| (format!("negative/{n}"), Some(id::MSG_9)))
+        .collect();
+    assert_eq!(rules(&report), want, "{:#?}", report.findings);
     let f = &report.findings[0];
     assert_eq!(f.pointer, "/error/code");
     assert!(f.message.contains("-32603") && f.message.contains("-32601"), "{}", f.message);
@@ -108,31 +216,102 @@ fn a_wrong_error_code_is_reported_with_the_rule_check_request_gives() {
 }
 
 #[test]
-fn the_conversation_checker_judges_what_the_server_sends() {
-    let mut peer = Scripted { fault: Some("log-without-capability"), calls: Vec::new() };
+fn each_seeded_fault_is_found_with_its_rule() {
+    for (fault, want) in [
+        // Undeclared `logging` (LOG-5), and sent to a request that did not ask for logs (LOG-1).
+        (
+            "log-without-capability",
+            vec![
+                ("tool/echo", id::LOG_5),
+                ("tool/echo", id::LOG_1),
+                ("tool/stats", id::LOG_5),
+                ("tool/stats", id::LOG_1),
+            ],
+        ),
+        ("accepts-invalid", vec![("tool/echo", id::TOOL_5)]),
+        ("refuses-times-3", vec![("tool/echo", id::PROBE_4)]),
+        ("bad-structured", vec![("tool/stats", id::TOOL_4)]),
+        ("progress-backwards", vec![("tool/echo", id::PROG_3)]),
+        ("prompt-internal", vec![("prompt/greet/missing-argument", id::PROMPT_1)]),
+        ("completion-wrong-code", vec![("undeclared/completions", id::COMP_1)]),
+        ("resource-empty", vec![("resource/unknown", id::RES_1)]),
+        ("answers-notifications", vec![("negative/cancel-unknown", id::MSG_4)]),
+    ] {
+        let mut peer = scripted(Some(fault));
+        let report = run(&mut peer, &modern_only());
+        let want: Vec<_> = want.into_iter().map(|(c, r)| (c.to_owned(), Some(r))).collect();
+        assert_eq!(distinct(&report), want, "{fault}: {:#?}", report.findings);
+    }
+}
+
+#[test]
+fn a_failing_case_is_shrunk_to_a_minimal_one() {
+    let mut peer = scripted(Some("accepts-invalid"));
     let report = run(&mut peer, &modern_only());
-    // Undeclared `logging` (LOG-5), and sent to a request that did not ask for logs (LOG-1).
-    let want = [("tool/echo".to_owned(), Some(id::LOG_5)), ("tool/echo".to_owned(), Some(id::LOG_1))];
-    assert_eq!(rules(&report), want, "{:#?}", report.findings);
-    assert!(report.has_errors());
+    let found: Vec<_> = report.findings.iter().filter(|f| f.rule == Some(id::TOOL_5)).collect();
+    assert!(!found.is_empty());
+    // Every invalid case the server accepts shrinks to `{}` (the required `text` missing: the
+    // smallest instance the schema refuses), and the finding shows that exchange.
+    for f in &found {
+        let sent = &report.exchanges[f.exchange.unwrap()].sent;
+        assert_eq!(sent["params"]["arguments"], json!({}), "{}", f.message);
+        assert!(f.message.contains("minimal arguments: {}"), "{}", f.message);
+    }
+    assert!(found.iter().any(|f| f.message.contains("shrunk in")), "{found:#?}");
+    // Bounded: one step per case at most.
+    let mut peer = scripted(Some("accepts-invalid"));
+    let once = run(&mut peer, &ProbeOptions { max_shrink_steps: 1, ..modern_only() });
+    let f = once.findings.iter().find(|f| f.message.contains("wrong type /times")).expect("the wrong-type case");
+    assert!(f.message.contains("shrunk in 1 steps"), "{}", f.message);
+    assert_ne!(once.exchanges[f.exchange.unwrap()].sent["params"]["arguments"], json!({}));
+}
+
+#[test]
+fn a_valid_case_that_fails_keeps_what_makes_it_fail() {
+    let mut peer = scripted(Some("refuses-times-3"));
+    let report = run(&mut peer, &modern_only());
+    let f = report.findings.iter().find(|f| f.rule == Some(id::PROBE_4)).expect("a finding with id::PROBE_4");
+    let arguments = &report.exchanges[f.exchange.unwrap()].sent["params"]["arguments"];
+    assert_eq!(arguments["times"], 3, "{}", f.message);
+}
+
+#[test]
+fn cases_are_capped_per_tool_and_in_total_and_repeat_under_a_seed() {
+    let mut peer = scripted(None);
+    run(&mut peer, &ProbeOptions { max_cases_per_tool: 3, ..modern_only() });
+    assert_eq!(called(&peer, "echo").len(), 3);
+    let mut peer = scripted(None);
+    run(&mut peer, &ProbeOptions { max_tool_calls: 5, ..modern_only() });
+    assert_eq!(peer.calls.len(), 5);
+    let calls = |seed| {
+        let mut peer = scripted(None);
+        let report = run(&mut peer, &ProbeOptions { seed, ..modern_only() });
+        assert_eq!(report.seed, seed);
+        called(&peer, "echo")
+    };
+    assert_eq!(calls(5), calls(5));
+    assert_ne!(calls(5), calls(6));
 }
 
 #[test]
 fn tool_policies() {
     for (policy, want) in [
-        (ToolPolicy::None, 0),
-        (ToolPolicy::ReadOnly, 1),
-        (ToolPolicy::All, 2),
-        (ToolPolicy::Named(vec!["delete_everything".into()]), 1),
+        (ToolPolicy::None, vec![]),
+        (ToolPolicy::ReadOnly, vec!["echo", "stats"]),
+        (ToolPolicy::All, vec!["echo", "stats", "delete_everything"]),
+        (ToolPolicy::Named(vec!["delete_everything".into()]), vec!["delete_everything"]),
     ] {
-        let mut peer = Scripted { fault: None, calls: Vec::new() };
+        let mut peer = scripted(None);
         run(&mut peer, &ProbeOptions { call_tools: policy.clone(), ..modern_only() });
-        assert_eq!(peer.calls.len(), want, "{policy:?}");
+        let mut names: Vec<&str> = Vec::new();
+        for c in &peer.calls {
+            let n = c["name"].as_str().unwrap();
+            if !names.contains(&n) {
+                names.push(n);
+            }
+        }
+        assert_eq!(names, want, "{policy:?}");
     }
-    // At most `max_tool_calls`, whatever the policy allows.
-    let mut peer = Scripted { fault: None, calls: Vec::new() };
-    run(&mut peer, &ProbeOptions { call_tools: ToolPolicy::All, max_tool_calls: 1, ..modern_only() });
-    assert_eq!(peer.calls.len(), 1);
 }
 
 /// A peer that never answers: every request is a finding (MSG-11), nothing hangs.
@@ -195,7 +374,7 @@ fn an_endless_cursor_is_read_up_to_the_page_limit() {
 #[test]
 fn exchanges_past_the_cap_are_counted_not_kept() {
     let options = ProbeOptions { max_exchanges: 2, ..modern_only() };
-    let mut peer = Scripted { fault: None, calls: Vec::new() };
+    let mut peer = scripted(None);
     let report = run(&mut peer, &options);
     assert_eq!(report.exchanges.len(), 2);
     assert!(report.dropped_exchanges > 0);

@@ -135,6 +135,15 @@ impl Server {
             return Err(RpcError::invalid_params(format!("Unknown tool: {name}")));
         };
         let args = params.get("arguments").cloned().unwrap_or_else(|| json!({}));
+        // TOOL-5: every input is validated against the tool's inputSchema; a failure is a
+        // tool-execution error (AMB-15), with the validator's first errors.
+        if let Err(mcpgen::tools::ToolCallError::Invalid(errors)) =
+            mcpgen::tools::validate_tool_arguments(&entry.spec["tool"], &args)
+        {
+            let text = errors.iter().take(4).map(|e| format!("{}: {}", e.pointer, e.message)).collect::<Vec<_>>();
+            let text = format!("Invalid arguments for `{name}`: {}", text.join("; "));
+            return Ok(json!({ "isError": true, "content": [{ "type": "text", "text": text }] }));
+        }
         let progress_token = params.pointer("/_meta/progressToken").cloned();
         let cx = json!({ "args": args, "progressToken": progress_token.clone().unwrap_or(Value::Null) });
         match entry.str("behavior").unwrap_or("static") {

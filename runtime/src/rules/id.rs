@@ -615,3 +615,5 @@ pub const PROBE_1: &str = "PROBE-1";
 pub const PROBE_2: &str = "PROBE-2";
 /// PROBE-3 (choice): `mcpgen probe --budget-ms` bounds the whole run: once the budget is spent no further message is sent, and the report says where the probe stopped with a warning.
 pub const PROBE_3: &str = "PROBE-3";
+/// PROBE-4 (choice): A `tools/call` whose arguments satisfy the `inputSchema` gets a `CallToolResult` (`isError: true` allowed, ERR-12); a JSON-RPC error to it is an error finding.
+pub const PROBE_4: &str = "PROBE-4";

@@ -49,6 +49,32 @@ def result(id_, body):
     return {"jsonrpc": "2.0", "id": id_, "result": body}
 
 
+def bad_arguments(tool, arguments):
+    """Why `arguments` fail the tool's inputSchema (every tool here: required string members), or None."""
+    if not isinstance(arguments, dict):
+        return "arguments must be an object"
+    schema = tool["inputSchema"]
+    for name in schema.get("required", []):
+        if name not in arguments:
+            return "missing " + name
+    for name, member in schema.get("properties", {}).items():
+        if name in arguments and member.get("type") == "string" and not isinstance(arguments[name], str):
+            return name + " must be a string"
+    return None
+
+
+def call_result(tool, arguments, modern):
+    """A tools/call result: a tool error for arguments the schema refuses (input validation is a
+    tool-execution error in these revisions)."""
+    why = bad_arguments(tool, arguments if arguments is not None else {})
+    body = {"content": [{"type": "text", "text": why or ("called " + tool["name"])}]}
+    if why:
+        body["isError"] = True
+    if modern:
+        body["resultType"] = "complete"
+    return body
+
+
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
@@ -114,7 +140,11 @@ class Handler(BaseHTTPRequestHandler):
     def modern(self, msg, id_, method):
         if id_ is None:
             return self.answer(202, None)
-        params = msg.get("params") or {}
+        params = msg.get("params", {})
+        # A bad envelope is check_request's -32600, whatever the headers (they mirror a body that
+        # is no request).
+        if not isinstance(method, str) or not isinstance(params, dict):
+            return self.answer(400, error(id_, -32600, "Invalid Request: a string method and object params"))
         meta = params.get("_meta")
         requested = meta.get("io.modelcontextprotocol/protocolVersion") if isinstance(meta, dict) else None
         header_version = self.headers.get("MCP-Protocol-Version")
@@ -159,8 +189,7 @@ class Handler(BaseHTTPRequestHandler):
                     return self.mismatch(id_, "Mcp-Param-Region differs from the argument region")
             if name == "wipe":
                 sys.stderr.write("faulty_http_server: wipe was called\n")
-            return self.answer(200, result(id_, {"resultType": "complete",
-                                                  "content": [{"type": "text", "text": "called " + name}]}), sse=True)
+            return self.answer(200, result(id_, call_result(tool, params.get("arguments"), True)), sse=True)
         return self.answer(200, error(id_, -32601, "Method not found: " + str(method)))
 
     def legacy(self, msg, id_, method, version):
@@ -171,9 +200,11 @@ class Handler(BaseHTTPRequestHandler):
         if method == "tools/list":
             return self.answer(200, result(id_, {"tools": LEGACY_TOOLS}))
         if method == "tools/call":
-            name = (msg.get("params") or {}).get("name")
-            return self.answer(200, result(id_, {"content": [{"type": "text", "text": "called " + str(name)}]}),
-                               sse=True)
+            params = msg.get("params") or {}
+            tool = next((t for t in LEGACY_TOOLS if t["name"] == params.get("name")), None)
+            if tool is None:
+                return self.answer(200, error(id_, -32602, "Unknown tool: " + str(params.get("name"))))
+            return self.answer(200, result(id_, call_result(tool, params.get("arguments"), False)), sse=True)
         if method == "ping":
             return self.answer(200, result(id_, {}))
         return self.answer(200, error(id_, -32601, "Method not found: " + str(method)))

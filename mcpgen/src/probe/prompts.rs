@@ -1,0 +1,99 @@
+//! Prompts: `prompts/get` for each listed prompt (at most [`super::ProbeOptions::max_items`]),
+//! with every declared argument filled — from `completion/complete` where the server declares
+//! `completions` (its first value), else the placeholder [`PLACEHOLDER`] — and, for a prompt
+//! with a required argument, one `prompts/get` without it, whose right answer is -32602
+//! (PROMPT-1, a SHOULD: a warning). The results themselves, and the completions, are the
+//! conversation checker's to judge; an error to the filled `prompts/get` is not a finding
+//! (placeholders may be values the prompt refuses).
+
+use serde_json::{json, Map, Value};
+
+use crate::conversation::{Conversation, Level};
+use crate::rules::id;
+
+use super::Run;
+
+/// The value of an argument no completion filled.
+pub const PLACEHOLDER: &str = "mcpgen-probe";
+
+/// Arguments of one prompt taken at most.
+const MAX_ARGUMENTS: usize = 16;
+
+/// Every prompt of `prompts` (a `prompts/list`'s items), as the module says.
+pub(super) fn run(r: &mut Run<'_>, conv: &mut Conversation, prompts: &[Value], caps: &Value, modern: bool) {
+    let completions = caps.get("completions").is_some_and(Value::is_object);
+    for prompt in prompts.iter().take(r.opts.max_items) {
+        let Some(name) = prompt.get("name").and_then(Value::as_str) else { continue };
+        let check = format!("prompt/{name}");
+        let declared: Vec<(String, bool)> = prompt
+            .get("arguments")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|a| {
+                let n = a.get("name")?.as_str()?.to_owned();
+                Some((n, a.get("required") == Some(&Value::Bool(true))))
+            })
+            .take(MAX_ARGUMENTS)
+            .collect();
+        let mut arguments = Map::new();
+        for (arg, _) in &declared {
+            let value = if completions { complete(r, conv, &check, name, arg, &arguments, modern) } else { None };
+            arguments.insert(arg.clone(), Value::String(value.unwrap_or_else(|| PLACEHOLDER.to_owned())));
+        }
+        get(r, conv, &check, name, &arguments, modern);
+        let Some((missing, _)) = declared.iter().find(|(_, required)| *required) else { continue };
+        let mut without = arguments.clone();
+        without.remove(missing);
+        let check = format!("prompt/{name}/missing-argument");
+        let Some(answer) = get(r, conv, &check, name, &without, modern) else { continue };
+        let at = r.last_exchange();
+        let problem = match answer.pointer("/error/code").and_then(Value::as_i64) {
+            Some(crate::error_codes::INVALID_PARAMS_ERROR) => None,
+            Some(code) => Some((
+                "/error/code",
+                format!("answered {code} to `prompts/get` without the required argument `{missing}`; -32602 is due"),
+            )),
+            None => Some((
+                "/result",
+                format!("served `prompts/get` without the required argument `{missing}`; -32602 is due"),
+            )),
+        };
+        if let Some((pointer, message)) = problem {
+            r.finding(&check, Some(id::PROMPT_1), Level::Warning, pointer, message, at);
+        }
+    }
+}
+
+fn get(
+    r: &mut Run<'_>,
+    conv: &mut Conversation,
+    check: &str,
+    name: &str,
+    arguments: &Map<String, Value>,
+    modern: bool,
+) -> Option<Value> {
+    let id = r.id();
+    let request = r.request(id, "prompts/get", json!({"name": name, "arguments": arguments}), modern);
+    r.exchange(check, conv, request)
+}
+
+/// The first value `completion/complete` offers for argument `arg` of prompt `name`.
+fn complete(
+    r: &mut Run<'_>,
+    conv: &mut Conversation,
+    check: &str,
+    name: &str,
+    arg: &str,
+    so_far: &Map<String, Value>,
+    modern: bool,
+) -> Option<String> {
+    let id = r.id();
+    let mut params = json!({"ref": {"type": "ref/prompt", "name": name}, "argument": {"name": arg, "value": ""}});
+    if !so_far.is_empty() {
+        params["context"] = json!({ "arguments": so_far });
+    }
+    let request = r.request(id, "completion/complete", params, modern);
+    let answer = r.exchange(&format!("{check}/complete"), conv, request)?;
+    answer.pointer("/result/completion/values/0").and_then(Value::as_str).map(str::to_owned)
+}

@@ -1,0 +1,281 @@
+//! Tool calls: the cases of [`super::cases`] for every tool [`super::ToolPolicy`] allows,
+//! each judged exactly, and a failing case shrunk before it is reported.
+//!
+//! The verdict on one `tools/call` (`judge`):
+//! - a **valid** case (its arguments satisfy the `inputSchema`) gets a `CallToolResult`;
+//!   `isError: true` is allowed (a failure inside the tool), and so is -32021 (the tool needs
+//!   a client capability the probe does not declare, META-9); another JSON-RPC error is
+//!   PROBE-4;
+//! - an **invalid** case gets a tool error (`isError: true`) or -32602: the revisions since
+//!   2025-11-25 make input validation a tool-execution error, the earlier ones a protocol error
+//!   (AMB-15); a result that is not an error means the server accepted what the schema refuses
+//!   (TOOL-5), another error code is TOOL-5 too;
+//! - a result of a tool with an `outputSchema` that is not a tool error has `structuredContent`
+//!   conforming to it (TOOL-4), for every case.
+//!
+//! Everything else in the answer (the result's shape against `tools/call`, progress, logs)
+//! is the conversation checker's. The first valid call of a session carries a
+//! `progressToken`, so the progress a server sends is judged too.
+//!
+//! **Shrinking**: a case that fails is made smaller ([`super::cases::smaller`]: members
+//! dropped, strings and arrays halved, numbers moved toward their bound) as long as the
+//! validator's verdict stays the same and the server fails the same way (same rule, same
+//! kind of answer), at most [`super::ProbeOptions::max_shrink_steps`] calls per case; the
+//! finding shows the smallest failing arguments and points at their exchange. Shrink calls
+//! count toward [`super::ProbeOptions::max_tool_calls`]; what the conversation checker says
+//! about them is not reported again (it was said about the case itself).
+
+use serde_json::{json, Value};
+
+use crate::conversation::{Conversation, Level};
+use crate::rules::id;
+
+use super::cases::{self, Case};
+use super::http_negatives;
+use super::Run;
+
+/// -32021 MissingRequiredClientCapability.
+const MISSING_CAPABILITY: i64 = -32021;
+
+/// Why one answer fails its case.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Failure {
+    pub rule: &'static str,
+    pub pointer: &'static str,
+    pub message: String,
+    /// What must stay the same while shrinking: the rule and the kind of answer.
+    pub signature: String,
+}
+
+fn failure(rule: &'static str, pointer: &'static str, kind: &str, message: String) -> Failure {
+    Failure { rule, pointer, message, signature: format!("{rule} {kind}") }
+}
+
+/// The verdict on `response` (the answer to a `tools/call` of `tool` with a case that is
+/// `valid` or not); `None` when the answer is right, or when there is none (the missing answer
+/// is reported where it is noticed).
+pub(super) fn judge(tool: &Value, valid: bool, response: Option<&Value>) -> Option<Failure> {
+    let response = response?;
+    if let Some(error) = response.get("error") {
+        let code = error.get("code").and_then(Value::as_i64).unwrap_or(0);
+        // -32021: the tool needs a client capability the probe did not declare (META-9); the
+        // right answer to a valid call then (the checker judges its `data`).
+        return if valid && code == MISSING_CAPABILITY {
+            None
+        } else if valid {
+            Some(failure(
+                id::PROBE_4,
+                "/error",
+                &format!("code {code}"),
+                format!("answered arguments that satisfy the inputSchema with the JSON-RPC error {code}; a CallToolResult is due (a tool error `isError: true` at most)"),
+            ))
+        } else if code == crate::error_codes::INVALID_PARAMS_ERROR {
+            None
+        } else {
+            Some(failure(
+                id::TOOL_5,
+                "/error/code",
+                &format!("code {code}"),
+                format!("answered arguments that fail the inputSchema with {code}; a tool error (`isError: true`) or -32602 is due (AMB-15)"),
+            ))
+        };
+    }
+    let result = response.get("result")?;
+    if result.get("resultType").and_then(Value::as_str).is_some_and(|t| t != "complete") {
+        // An input-required round trip: the probe does not answer those; nothing to judge.
+        return None;
+    }
+    let is_error = result.get("isError") == Some(&Value::Bool(true));
+    if !valid && !is_error {
+        return Some(failure(
+            id::TOOL_5,
+            "/result",
+            "accepted",
+            "accepted arguments that fail the inputSchema (a tool error `isError: true` or -32602 is due)".into(),
+        ));
+    }
+    if is_error || tool.get("outputSchema").is_none() {
+        return None;
+    }
+    match result.get("structuredContent") {
+        None => Some(failure(
+            id::TOOL_4,
+            "/result",
+            "missing",
+            "no `structuredContent`, though the tool declares an outputSchema".into(),
+        )),
+        Some(content) => match crate::tools::validate_structured_content(tool, content) {
+            Ok(()) => None,
+            Err(e) => {
+                let first = e.errors().first().map(|v| format!("{}: {}", v.pointer, v.message)).unwrap_or_default();
+                Some(failure(
+                    id::TOOL_4,
+                    "/result/structuredContent",
+                    "invalid",
+                    format!("`structuredContent` does not conform to the outputSchema ({first})"),
+                ))
+            }
+        },
+    }
+}
+
+/// The tool calls of one session (`modern` or legacy): every allowed tool's cases.
+pub(super) fn call_tools(r: &mut Run<'_>, conv: &mut Conversation, tools: &[Value], modern: bool) {
+    let mut calls = 0;
+    let mut progress_sent = false;
+    for tool in tools {
+        if !r.opts.call_tools.allows(tool) {
+            continue;
+        }
+        if calls >= r.opts.max_tool_calls {
+            break;
+        }
+        let name = tool.get("name").and_then(Value::as_str).unwrap_or("").to_owned();
+        let check = format!("tool/{name}");
+        let cases = cases::cases(tool, r.opts.seed ^ fnv(&name), r.opts.max_cases_per_tool);
+        if cases.is_empty() {
+            // The builder could not satisfy the schema: say so rather than send a call
+            // whose failure would be the probe's fault.
+            let why = match crate::tools::validate_tool_arguments(
+                tool,
+                &super::args::valid_arguments(tool.get("inputSchema").unwrap_or(&Value::Null)),
+            ) {
+                Err(e) => e.to_string(),
+                Ok(()) => "no case".into(),
+            };
+            r.report.checks.push(check.clone());
+            r.finding(
+                &check,
+                Some(id::PROBE_2),
+                Level::Warning,
+                "",
+                format!("not called: no valid arguments could be built from its inputSchema ({why})"),
+                None,
+            );
+            continue;
+        }
+        let first_valid = cases.iter().find(|c| c.valid).map(|c| c.arguments.clone());
+        for case in cases {
+            if calls >= r.opts.max_tool_calls {
+                break;
+            }
+            calls += 1;
+            let progress = case.valid && !progress_sent;
+            progress_sent |= progress;
+            let (response, at) = call(r, conv, &check, tool, &case.arguments, modern, progress);
+            let Some(fail) = judge(tool, case.valid, response.as_ref()) else { continue };
+            let (minimal, at, steps) =
+                shrink(r, conv, tool, &case, &fail, modern, &mut calls).unwrap_or((case.arguments.clone(), at, 0));
+            let kind = if case.valid { "valid" } else { "invalid" };
+            let shrunk = if steps > 0 { format!(", shrunk in {steps} steps") } else { String::new() };
+            r.finding(
+                &check,
+                Some(fail.rule),
+                Level::Error,
+                fail.pointer,
+                format!("{} (case `{}`, {kind}{shrunk}; minimal arguments: {minimal})", fail.message, case.name),
+                at,
+            );
+        }
+        if let Some(arguments) = first_valid.filter(|_| modern && r.peer().has_headers()) {
+            if calls < r.opts.max_tool_calls {
+                calls += 1;
+                param_mismatch(r, conv, tool, &arguments);
+            }
+        }
+    }
+}
+
+/// One `tools/call` of `tool`; the response and the index of its exchange. On HTTP a modern
+/// call mirrors its `x-mcp-header` arguments in `Mcp-Param-*` headers (XHDR-9); a case whose
+/// arguments have no header form is not sent, and said so.
+fn call(
+    r: &mut Run<'_>,
+    conv: &mut Conversation,
+    check: &str,
+    tool: &Value,
+    arguments: &Value,
+    modern: bool,
+    progress: bool,
+) -> (Option<Value>, Option<usize>) {
+    let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
+    let edits = if modern && r.peer().has_headers() {
+        match http_negatives::param_edits(tool, arguments) {
+            Ok(edits) => edits,
+            Err(reason) => {
+                r.skip(check, format!("a case not sent: its arguments have no Mcp-Param-* form ({reason})"));
+                return (None, None);
+            }
+        }
+    } else {
+        Vec::new()
+    };
+    let id = r.id();
+    let mut request = r.request(id, "tools/call", json!({"name": name, "arguments": arguments}), modern);
+    if progress {
+        request["params"]["_meta"]["progressToken"] = json!(format!("mcpgen-probe-progress-{id}"));
+    }
+    let response = r.exchange_edited(check, conv, request, &edits);
+    (response, r.last_exchange())
+}
+
+/// On HTTP, the first valid case of `tool` once more without its first `Mcp-Param-*` header
+/// (XHDR-9: the server must refuse it), when the tool binds any argument to a header.
+fn param_mismatch(r: &mut Run<'_>, conv: &mut Conversation, tool: &Value, arguments: &Value) {
+    let Ok(edits) = http_negatives::param_edits(tool, arguments) else { return };
+    if edits.is_empty() {
+        return;
+    }
+    let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
+    let id = r.id();
+    let request = r.request(id, "tools/call", json!({"name": name, "arguments": arguments}), true);
+    http_negatives::param_mismatch(r, conv, tool, request, &edits);
+}
+
+/// Shrinks a failing case: returns the smallest arguments that still fail as `fail` does,
+/// their exchange and the steps taken; `None` when no smaller one fails the same way.
+#[allow(clippy::too_many_arguments)]
+fn shrink(
+    r: &mut Run<'_>,
+    conv: &mut Conversation,
+    tool: &Value,
+    case: &Case,
+    fail: &Failure,
+    modern: bool,
+    calls: &mut usize,
+) -> Option<(Value, Option<usize>, usize)> {
+    let schema = tool.get("inputSchema").unwrap_or(&Value::Null);
+    let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
+    let check = format!("tool/{name}");
+    let mut best: Option<(Value, Option<usize>)> = None;
+    let mut current = case.arguments.clone();
+    let mut steps = 0;
+    'outer: loop {
+        for candidate in cases::smaller(schema, &current) {
+            if cases::classify(tool, &candidate) != Some(case.valid) {
+                continue;
+            }
+            if steps >= r.opts.max_shrink_steps || *calls >= r.opts.max_tool_calls {
+                break 'outer;
+            }
+            steps += 1;
+            *calls += 1;
+            // The checker's findings on a shrink call repeat the case's own: not kept.
+            let kept = r.report.findings.len();
+            let (response, at) = call(r, conv, &check, tool, &candidate, modern, false);
+            r.report.findings.truncate(kept);
+            if judge(tool, case.valid, response.as_ref()).is_some_and(|f| f.signature == fail.signature) {
+                current = candidate.clone();
+                best = Some((candidate, at));
+                continue 'outer;
+            }
+        }
+        break;
+    }
+    best.map(|(v, at)| (v, at, steps))
+}
+
+/// FNV-1a of a tool's name: each tool's cases get their own stream of the seed.
+fn fnv(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
+}
