@@ -541,6 +541,7 @@ fn session(r: &mut Run<'_>, conv: &mut Conversation, caps: &Value, supported: Op
         negatives::run(r, conv, supported, caps);
         http_negatives::run(r, conv, caps.get("tools").is_some_and(Value::is_object));
     }
+    tools::schema_checks(r, &tools);
     tools::call_tools(r, conv, &tools, modern);
     prompts::run(r, conv, &prompts, caps, modern);
     resources::run(r, conv, &resources, caps, modern);

@@ -58,7 +58,15 @@ impl Scripted {
                 json!({"resultType": "complete", "supportedVersions": ["2026-07-28"],
                 "capabilities": caps, "_meta": meta, "ttlMs": 0, "cacheScope": "public"})
             }
-            "tools/list" => json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "public", "tools": tools()}),
+            "tools/list" => {
+                let mut tools = tools();
+                if self.fault == Some("network-ref") {
+                    // Not read-only, so never called: only the schema checks see it.
+                    tools.as_array_mut().unwrap().push(json!({"name": "remote",
+                        "inputSchema": {"type": "object", "properties": {"q": {"$ref": "https://schemas.example/q.json"}}}}));
+                }
+                json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "public", "tools": tools})
+            }
             "tools/call" => {
                 self.calls.push(params.clone());
                 let tool = tools().as_array().unwrap().iter().find(|t| t["name"] == params["name"]).cloned().unwrap();
@@ -378,5 +386,23 @@ fn exchanges_past_the_cap_are_counted_not_kept() {
     let report = run(&mut peer, &options);
     assert_eq!(report.exchanges.len(), 2);
     assert!(report.dropped_exchanges > 0);
-    assert_eq!(report.exchanges.len() + report.dropped_exchanges, report.checks.len());
+    // Each exchange is a check; the tool-schema checks are checks without one.
+    let schema_checks = report.checks.iter().filter(|c| c.starts_with("inventory/tool-schema/")).count();
+    assert_eq!(schema_checks, 3, "one per listed tool");
+    assert_eq!(report.exchanges.len() + report.dropped_exchanges + schema_checks, report.checks.len());
+}
+
+#[test]
+fn every_listed_tool_schema_goes_through_the_tool_schema_checks() {
+    let clean = run(&mut scripted(None), &modern_only());
+    assert!(clean.checks.iter().any(|c| c == "inventory/tool-schema/echo"), "{:?}", clean.checks);
+    assert!(clean.findings.iter().all(|f| !f.check.starts_with("inventory/tool-schema/")), "{:?}", clean.findings);
+    let report = run(&mut scripted(Some("network-ref")), &modern_only());
+    let found: Vec<_> = report
+        .findings
+        .iter()
+        .filter(|f| f.check.starts_with("inventory/tool-schema/"))
+        .map(|f| (f.check.as_str(), f.rule))
+        .collect();
+    assert_eq!(found, [("inventory/tool-schema/remote", Some(id::JSCHEMA_5))], "{:?}", report.findings);
 }

@@ -119,6 +119,22 @@ pub(super) fn judge(tool: &Value, valid: bool, response: Option<&Value>) -> Opti
     }
 }
 
+/// Every listed tool through the tool-schema checks ([`crate::tools::check_tool`]: dialect,
+/// `$ref`s — a network reference is refused, never fetched —, the compile limits), each error a
+/// finding with its JSCHEMA rule, whether the tool may be called or not.
+pub(super) fn schema_checks(r: &mut Run<'_>, tools: &[Value]) {
+    for tool in tools {
+        let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
+        let check = format!("inventory/tool-schema/{name}");
+        r.report.checks.push(check.clone());
+        if let Err(errors) = crate::tools::check_tool(tool) {
+            for e in &errors.errors {
+                r.finding(&check, Some(e.rule()), Level::Error, &e.pointer, e.message.clone(), None);
+            }
+        }
+    }
+}
+
 /// The tool calls of one session (`modern` or legacy): every allowed tool's cases.
 pub(super) fn call_tools(r: &mut Run<'_>, conv: &mut Conversation, tools: &[Value], modern: bool) {
     let mut calls = 0;
