@@ -242,27 +242,10 @@ fn start_proxy(
     record: &Path,
     stderr_path: &Path,
 ) -> Result<(Child, String)> {
-    let stderr =
-        std::fs::File::create(stderr_path).map_err(|e| format!("cannot create {}: {e}", stderr_path.display()))?;
-    let mut child = Command::new(bin)
-        .args(["proxy", "--listen", "127.0.0.1:0", "--upstream", upstream, "--report"])
-        .arg(report)
-        .arg("--record")
-        .arg(record)
-        .stdout(Stdio::piped())
-        .stderr(stderr)
-        .spawn()
-        .map_err(|e| format!("cannot start {}: {e}", bin.display()))?;
-    let mut line = String::new();
-    let stdout = child.stdout.take().expect("stdout is piped");
-    BufReader::new(stdout).read_line(&mut line).map_err(|e| format!("reading the proxy's address: {e}"))?;
-    match line.trim().strip_prefix("listening on ") {
-        Some(url) => Ok((child, url.to_owned())),
-        None => {
-            let _ = child.kill();
-            Err(format!("the proxy did not print its address (got {line:?}); see {}", stderr_path.display()))
-        }
-    }
+    let mut args: Vec<std::ffi::OsString> =
+        ["proxy", "--listen", "127.0.0.1:0", "--upstream", upstream, "--report"].map(Into::into).to_vec();
+    args.extend([report.as_os_str().to_owned(), "--record".into(), record.as_os_str().to_owned()]);
+    start_listening(bin, &args, "proxy", stderr_path)
 }
 
 /// Ends the proxy with SIGTERM (it then writes out its report), waiting for it.
@@ -376,22 +359,28 @@ pub(crate) fn npm_install(dir: &Path, packages: &[(&str, &str)]) -> Result<()> {
 
 /// Starts the server on a free loopback port; returns it and its URL (its first stdout line).
 fn start_server(bin: &Path, stderr_path: &Path) -> Result<(Child, String)> {
+    start_listening(bin, &["--listen", "127.0.0.1:0", "--self-check"].map(Into::into), "server", stderr_path)
+}
+
+/// Starts `bin args` (its stderr into `stderr_path`) and reads its first stdout line,
+/// `listening on URL`; returns the child and the URL. `what` names it in errors.
+fn start_listening(bin: &Path, args: &[std::ffi::OsString], what: &str, stderr_path: &Path) -> Result<(Child, String)> {
     let stderr =
         std::fs::File::create(stderr_path).map_err(|e| format!("cannot create {}: {e}", stderr_path.display()))?;
     let mut child = Command::new(bin)
-        .args(["--listen", "127.0.0.1:0", "--self-check"])
+        .args(args)
         .stdout(Stdio::piped())
         .stderr(stderr)
         .spawn()
         .map_err(|e| format!("cannot start {}: {e}", bin.display()))?;
     let mut line = String::new();
     let stdout = child.stdout.take().expect("stdout is piped");
-    BufReader::new(stdout).read_line(&mut line).map_err(|e| format!("reading the server's address: {e}"))?;
+    BufReader::new(stdout).read_line(&mut line).map_err(|e| format!("reading the {what}'s address: {e}"))?;
     match line.trim().strip_prefix("listening on ") {
         Some(url) => Ok((child, url.to_owned())),
         None => {
             let _ = child.kill();
-            Err(format!("the server did not print its address (got {line:?}); see {}", stderr_path.display()))
+            Err(format!("the {what} did not print its address (got {line:?}); see {}", stderr_path.display()))
         }
     }
 }
