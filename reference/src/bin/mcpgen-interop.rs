@@ -15,28 +15,43 @@ struct Args {
     command: Cmd,
 }
 
+/// Where the run finds its inputs and writes its results (both `run` and `probe`).
+#[derive(clap::Args)]
+struct Where {
+    /// The repository root (the drivers are in reference/interop/).
+    #[arg(long)]
+    root: PathBuf,
+    /// The install and output directory (node_modules/, venv/, runs/, probes/).
+    #[arg(long)]
+    dir: PathBuf,
+    /// Where the built binaries are (mcpgen-reference-*, mcpgen-interop, mcpgen).
+    #[arg(long)]
+    bin_dir: PathBuf,
+    /// The Node.js to run the Node drivers with.
+    #[arg(long, default_value = "node")]
+    node: PathBuf,
+    /// The baseline [default: ROOT/reference/interop/baseline.toml].
+    #[arg(long)]
+    baseline: Option<PathBuf>,
+    /// Only the pairings (or probe targets) whose id contains this text.
+    #[arg(long)]
+    only: Option<String>,
+}
+
+impl Where {
+    /// The places, and the baseline's path.
+    fn places(self, via_proxy: bool) -> (Places, PathBuf, Option<String>) {
+        let baseline = self.baseline.unwrap_or_else(|| self.root.join("reference/interop/baseline.toml"));
+        (Places { root: self.root, dir: self.dir, bin: self.bin_dir, node: self.node, via_proxy }, baseline, self.only)
+    }
+}
+
 #[derive(Subcommand)]
 enum Cmd {
     /// Run the matrix, print the table, write DIR/results.json; exit 1 on any failure.
     Run {
-        /// The repository root (the drivers are in reference/interop/).
-        #[arg(long)]
-        root: PathBuf,
-        /// The install and output directory (node_modules/, venv/, runs/).
-        #[arg(long)]
-        dir: PathBuf,
-        /// Where the built binaries are (mcpgen-reference-*, mcpgen-interop, mcpgen).
-        #[arg(long)]
-        bin_dir: PathBuf,
-        /// The Node.js to run the Node drivers with.
-        #[arg(long, default_value = "node")]
-        node: PathBuf,
-        /// The baseline [default: ROOT/reference/interop/baseline.toml].
-        #[arg(long)]
-        baseline: Option<PathBuf>,
-        /// Only the pairings whose id contains this text.
-        #[arg(long)]
-        only: Option<String>,
+        #[command(flatten)]
+        at: Where,
         /// The HTTP pairings only, with `mcpgen proxy --listen` between the tap and the server:
         /// every operation must work as directly, and the proxy's report must hold the tap's
         /// findings (DIR/results-via-proxy.json).
@@ -47,24 +62,8 @@ enum Cmd {
     /// write DIR/probe-results.json; exit 1 on a finding the baseline's `[[probe]]` entries do
     /// not list, or on a stale entry.
     Probe {
-        /// The repository root (the drivers are in reference/interop/).
-        #[arg(long)]
-        root: PathBuf,
-        /// The install and output directory (node_modules/, venv/, probes/).
-        #[arg(long)]
-        dir: PathBuf,
-        /// Where the built binaries are (mcpgen-reference-server, mcpgen).
-        #[arg(long)]
-        bin_dir: PathBuf,
-        /// The Node.js to run the Node servers with.
-        #[arg(long, default_value = "node")]
-        node: PathBuf,
-        /// The baseline [default: ROOT/reference/interop/baseline.toml].
-        #[arg(long)]
-        baseline: Option<PathBuf>,
-        /// Only the targets whose id contains this text.
-        #[arg(long)]
-        only: Option<String>,
+        #[command(flatten)]
+        at: Where,
     },
     /// Stand in for a stdio server: start it, pass every line through, record each line in
     /// DIR/stdio-<pid>.jsonl first.
@@ -90,29 +89,16 @@ fn main() -> ExitCode {
         }
     };
     match args.command {
-        Cmd::Run { root, dir, bin_dir, node, baseline, only, via_proxy } => {
-            let baseline = baseline.unwrap_or_else(|| root.join("reference/interop/baseline.toml"));
-            let places = Places { root, dir, bin: bin_dir, node, via_proxy };
-            match runtime.block_on(interop::run_all(&places, &baseline, only.as_deref())) {
-                Ok(true) => ExitCode::SUCCESS,
-                Ok(false) => ExitCode::FAILURE,
-                Err(e) => {
-                    eprintln!("mcpgen-interop: {e}");
-                    ExitCode::from(2)
-                }
-            }
+        Cmd::Run { at, via_proxy } => {
+            let (places, baseline, only) = at.places(via_proxy);
+            exit(runtime.block_on(interop::run_all(&places, &baseline, only.as_deref())), "mcpgen-interop")
         }
-        Cmd::Probe { root, dir, bin_dir, node, baseline, only } => {
-            let baseline = baseline.unwrap_or_else(|| root.join("reference/interop/baseline.toml"));
-            let places = Places { root, dir, bin: bin_dir, node, via_proxy: false };
-            match runtime.block_on(interop::probed::probe_all(&places, &baseline, only.as_deref())) {
-                Ok(true) => ExitCode::SUCCESS,
-                Ok(false) => ExitCode::FAILURE,
-                Err(e) => {
-                    eprintln!("mcpgen-interop probe: {e}");
-                    ExitCode::from(2)
-                }
-            }
+        Cmd::Probe { at } => {
+            let (places, baseline, only) = at.places(false);
+            exit(
+                runtime.block_on(interop::probed::probe_all(&places, &baseline, only.as_deref())),
+                "mcpgen-interop probe",
+            )
         }
         Cmd::TapStdio { trace_dir, stderr, server } => {
             let (program, rest) = server.split_first().expect("clap requires the server");
@@ -123,6 +109,18 @@ fn main() -> ExitCode {
                     ExitCode::from(2)
                 }
             }
+        }
+    }
+}
+
+/// The exit status of a run: 0 passed, 1 failed, 2 could not be run (said on stderr).
+fn exit(outcome: Result<bool, String>, name: &str) -> ExitCode {
+    match outcome {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("{name}: {e}");
+            ExitCode::from(2)
         }
     }
 }
