@@ -283,6 +283,11 @@ fn sdist(d: &Dist) -> Result<PathBuf> {
 /// before any of them exists on crates.io; it needs no network when the dependencies are in
 /// cargo's cache (`CARGO_NET_OFFLINE=true` makes sure).
 fn crates(d: &Dist) -> Result<Vec<PathBuf>> {
+    let home = cargo_home()?;
+    for stale in stale_unpacked(&home, &d.version)? {
+        fs::remove_dir_all(&stale)
+            .map_err(|e| format!("removing the stale unpacked crate {}: {e}", stale.display()))?;
+    }
     let mut cmd = cargo();
     cmd.args(["package", "--locked", "--allow-dirty"]);
     // The verification builds prove the packed sources compile; debug info would only slow
@@ -352,6 +357,46 @@ fn maturin(d: &Dist) -> Result<Command> {
     let mut cmd = Command::new(bin.join(if cfg!(windows) { "maturin.exe" } else { "maturin" }));
     cmd.current_dir(&d.root);
     Ok(cmd)
+}
+
+/// Cargo's home: `$CARGO_HOME`, else `$HOME/.cargo`.
+fn cargo_home() -> Result<PathBuf> {
+    if let Some(home) = std::env::var_os("CARGO_HOME") {
+        return Ok(PathBuf::from(home));
+    }
+    std::env::var_os("HOME")
+        .map(|h| PathBuf::from(h).join(".cargo"))
+        .ok_or_else(|| "neither CARGO_HOME nor HOME is set: cannot find cargo's home".to_string())
+}
+
+/// The unpacked copies of this version of our crates under `<cargo home>/registry/src/*/`.
+///
+/// Cargo unpacks every registry crate it builds into `registry/src/<source>/<name>-<version>/`
+/// and reuses that directory whenever it is there (it never compares it with the `.crate`).
+/// The temporary registry `cargo package` verifies through gets the same source directory as
+/// long as the workspace path is the same, so a second packing of the same version — the
+/// sources changed, the version did not — would verify against the first one's sources: a
+/// change to `mcpgen-runtime` then breaks the verification build of `mcpgen`, which compiles
+/// against the old runtime. Removing these copies first makes cargo unpack the new `.crate`s.
+fn stale_unpacked(cargo_home: &Path, version: &str) -> Result<Vec<PathBuf>> {
+    let src = cargo_home.join("registry").join("src");
+    let sources = match fs::read_dir(&src) {
+        Ok(sources) => sources,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("reading {}: {e}", src.display())),
+    };
+    let mut stale = Vec::new();
+    for source in sources {
+        let source = source.map_err(|e| format!("reading {}: {e}", src.display()))?.path();
+        for name in CRATES {
+            let unpacked = source.join(format!("{name}-{version}"));
+            if unpacked.is_dir() {
+                stale.push(unpacked);
+            }
+        }
+    }
+    stale.sort();
+    Ok(stale)
 }
 
 /// The cargo that runs xtask.
@@ -460,6 +505,37 @@ mod tests {
         assert_eq!(over_crate_limit("a.crate", CRATE_SIZE_LIMIT), None);
         let refused = over_crate_limit("mcpgen-schema-0.1.0.crate", CRATE_SIZE_LIMIT + 1).unwrap();
         assert!(refused.starts_with("mcpgen-schema-0.1.0.crate is 10.0 MiB"), "{refused}");
+    }
+
+    #[test]
+    fn stale_unpacked_copies_of_our_crates_are_found_in_every_source() {
+        let home = std::env::temp_dir().join(format!("mcpgen-xtask-cargo-home-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&home);
+        let src = home.join("registry/src");
+        for dir in [
+            "-22c3805da5a543b4/mcpgen-runtime-0.1.0",
+            "-22c3805da5a543b4/mcpgen-0.1.0",
+            "-778034e970cdb2d0/mcpgen-schema-0.1.0",
+            // Another version of ours, and crates of others: left alone.
+            "-778034e970cdb2d0/mcpgen-runtime-0.0.9",
+            "index.crates.io-1949cf8c6b5b557f/serde-1.0.229",
+            "index.crates.io-1949cf8c6b5b557f/mcpgen-runtime-extra-0.1.0",
+        ] {
+            fs::create_dir_all(src.join(dir)).unwrap();
+        }
+        let found = stale_unpacked(&home, "0.1.0").unwrap();
+        let _ = fs::remove_dir_all(&home);
+        let found: Vec<String> =
+            found.iter().map(|p| p.strip_prefix(&src).unwrap().to_string_lossy().into_owned()).collect();
+        assert_eq!(
+            found,
+            [
+                "-22c3805da5a543b4/mcpgen-0.1.0",
+                "-22c3805da5a543b4/mcpgen-runtime-0.1.0",
+                "-778034e970cdb2d0/mcpgen-schema-0.1.0"
+            ]
+        );
+        assert!(stale_unpacked(&home, "0.1.0").unwrap().is_empty(), "no registry/src at all is no error");
     }
 
     #[test]
