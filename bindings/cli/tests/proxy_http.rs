@@ -448,3 +448,50 @@ fn past_max_sessions_the_least_recently_used_session_is_forgotten() {
     let (_, stderr) = proxy.stop();
     assert!(stderr.contains("more than 2 sessions are open: session \"a\""), "{stderr}");
 }
+
+#[test]
+fn a_checker_that_cannot_keep_up_holds_the_requests_back_until_it_does() {
+    let dir = scratch("backpressure");
+    // The record is a FIFO nobody reads yet: once its pipe buffer is full the checker blocks,
+    // the messages handed to it fill --max-queued-bytes, and the relay waits for room.
+    let fifo = dir.join("record.fifo");
+    let mut record = fifo_reader(&fifo);
+    let upstream = Upstream::start(|_| json_reply(LIST));
+    let flags = ["--max-message-bytes", "65536", "--max-queued-bytes", "131072", "--record", fifo.to_str().unwrap()];
+    let proxy = Proxy::start(&upstream.url, &flags);
+    let (requests, answered) = (12usize, std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0)));
+    let client = {
+        let (addr, answered) = (proxy.addr, std::sync::Arc::clone(&answered));
+        std::thread::spawn(move || {
+            let pad = "a".repeat(60_000);
+            for id in 0..requests {
+                let answer = post(
+                    addr,
+                    &modern_headers("tools/list"),
+                    &modern(id as u64, "tools/list", &format!(r#""pad":"{pad}""#)),
+                );
+                assert_eq!(answer.status, 200);
+                answered.fetch_add(1, Ordering::SeqCst);
+            }
+        })
+    };
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let (held_answered, held_seen) = (answered.load(Ordering::SeqCst), upstream.requests().len());
+    // Now the record is read: everything goes through.
+    let reader = std::thread::spawn(move || {
+        let mut all = Vec::new();
+        record.read_to_end(&mut all).unwrap();
+        all
+    });
+    client.join().unwrap();
+    assert!(
+        held_answered < requests,
+        "the proxy must hold requests back while the checker is stuck ({held_answered} answered)"
+    );
+    assert!(held_seen < requests, "and not forward them ({held_seen} forwarded)");
+    assert_eq!(upstream.requests().len(), requests, "every request forwarded once the checker caught up");
+    let (code, err) = proxy.stop();
+    assert_eq!(code, Some(0), "{err}");
+    let record = reader.join().unwrap();
+    assert_eq!(record.iter().filter(|&&b| b == b'\n').count(), 2 * requests, "every message recorded");
+}

@@ -90,6 +90,9 @@ pub struct Budget {
 #[derive(Default)]
 struct Room {
     used: usize,
+    /// Relays waiting in [`Budget::take`]: only then does freeing room wake anyone (a condvar
+    /// notify is a system call even when nobody waits, and room is freed after every message).
+    waiting: usize,
     /// The checker is gone: nothing waits any more.
     closed: bool,
 }
@@ -110,24 +113,22 @@ impl Budget {
         let n = bytes.saturating_add(EVENT_COST).min(self.cap);
         let mut room = self.lock();
         while room.used + n > self.cap && !room.closed {
+            room.waiting += 1;
             room = self.freed.wait(room).unwrap_or_else(PoisonError::into_inner);
+            room.waiting -= 1;
         }
         room.used += n;
         n
     }
 
-    /// Whether `bytes` fit now, without waiting (another relay may take the room first).
-    pub fn has_room(&self, bytes: usize) -> bool {
-        let n = bytes.saturating_add(EVENT_COST).min(self.cap);
-        let room = self.lock();
-        room.used + n <= self.cap || room.closed
-    }
-
     fn give_back(&self, n: usize) {
         let mut room = self.lock();
         room.used = room.used.saturating_sub(n);
+        let waiting = room.waiting > 0;
         drop(room);
-        self.freed.notify_all();
+        if waiting {
+            self.freed.notify_all();
+        }
     }
 
     /// No checker any more (it finished, or panicked): the relays stop waiting for room.

@@ -319,3 +319,19 @@ pub fn json_lines(path: &Path) -> Vec<serde_json::Value> {
     let text = std::fs::read_to_string(path).unwrap_or_default();
     text.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}"))).collect()
 }
+
+/// Makes a FIFO at `path` and opens it for reading without waiting for a writer (so the
+/// proxy's open for writing succeeds at once); nothing is read from it until the test does.
+pub fn fifo_reader(path: &Path) -> std::fs::File {
+    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo with a NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0, "{}", std::io::Error::last_os_error());
+    // SAFETY: open with a NUL-terminated path and fcntl on the descriptor it returns (made
+    // blocking again for the reads), which the File then owns.
+    unsafe {
+        let fd = libc::open(c.as_ptr(), libc::O_RDONLY | libc::O_NONBLOCK);
+        assert!(fd >= 0, "{}", std::io::Error::last_os_error());
+        assert_eq!(libc::fcntl(fd, libc::F_SETFL, 0), 0);
+        <std::fs::File as std::os::fd::FromRawFd>::from_raw_fd(fd)
+    }
+}
