@@ -169,6 +169,8 @@ fn proxy(root: &Path, round_trips: usize) -> Result<()> {
             "ping-server",
             "--bin",
             "http-tools-server",
+            "--bin",
+            "http-relay",
         ])
         .current_dir(root)
         .status()

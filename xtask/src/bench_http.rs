@@ -1,11 +1,13 @@
 //! The HTTP proxy benchmark of `cargo xtask bench`: modern `tools/list` round trips (a POST with
 //! the standard headers, a JSON answer) to `http-tools-server` (`bench/src/bin`: a fixed answer,
 //! so the proxy is what is measured), straight and through `mcpgen proxy --listen 127.0.0.1:0
-//! --upstream … --report …`, by 1 and by 16 concurrent clients (one keep-alive connection
-//! each, one request at a time). Direct and proxied runs alternate, three of each; the
-//! medians, p99s and throughputs are reported side by side with their ratios. Goals: at most
-//! 100 µs added to the median round trip at 1 client, and at 16 clients a throughput through
-//! the proxy of at least 70 % of the direct one. Wall clock, plain std HTTP/1.1 client.
+//! --upstream … --report …`, and through `http-relay` (`bench/src/bin`: a bare hyper reverse
+//! proxy, the proxy's HTTP stack without checking — the floor of any proxy on that stack), by 1
+//! and by 16 concurrent clients (one keep-alive connection each, one request at a time).
+//! Direct, relayed and proxied runs alternate, three of each; the medians, p99s and
+//! throughputs are reported side by side with their ratios to direct. Goals: at most 100 µs
+//! added to the median round trip at 1 client, and at 16 clients a throughput through the
+//! proxy of at least 70 % of the direct one. Wall clock, plain std HTTP/1.1 client.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -129,6 +131,20 @@ fn micros(d: Duration) -> f64 {
 }
 
 /// `cargo xtask bench`'s HTTP proxy benchmark (release binaries in `bin`).
+/// One way to the upstream, measured: its round-trip times and its wall time.
+#[derive(Default)]
+struct Way {
+    times: Vec<Duration>,
+    wall: Duration,
+}
+
+impl Way {
+    fn add(&mut self, (times, wall): (Vec<Duration>, Duration)) {
+        self.times.extend(times);
+        self.wall += wall;
+    }
+}
+
 pub fn run(bin: &Path, scratch: &Path, round_trips: usize) -> Result<()> {
     let report = scratch.join("http-report.jsonl");
     let (_server, upstream) = start(&bin.join("http-tools-server"), &[])?;
@@ -138,45 +154,45 @@ pub fn run(bin: &Path, scratch: &Path, round_trips: usize) -> Result<()> {
         &bin.join("mcpgen"),
         &["proxy", "--listen", "127.0.0.1:0", "--upstream", &upstream_url, "--report", &report_arg],
     )?;
+    let (_relay, relayed) = start(&bin.join("http-relay"), &[&format!("http://{upstream}")])?;
     println!(
         "\nHTTP proxy: modern tools/list round trips, {round_trips} per configuration and run (split over the clients), 3 runs, wall clock"
     );
     println!("$ mcpgen proxy --listen 127.0.0.1:0 --upstream {upstream_url} --report {report_arg}");
-    println!("| clients | direct median | proxy median | added median | direct p99 | proxy p99 | p99 ratio | direct req/s | proxy req/s | throughput ratio |");
-    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("(bare hyper relay: bench/src/bin/http-relay.rs, the proxy's HTTP stack without any checking)");
+    println!("| clients | way | median | added median | p99 | req/s | throughput vs direct |");
+    println!("|---:|---|---:|---:|---:|---:|---:|");
     let mut verdicts = Vec::new();
     for clients in [1usize, 16] {
         let per_client = (round_trips / clients).max(1);
-        let (mut direct, mut through) = (Vec::new(), Vec::new());
-        let (mut direct_wall, mut through_wall) = (Duration::ZERO, Duration::ZERO);
+        let (mut direct, mut relay, mut proxy) = (Way::default(), Way::default(), Way::default());
         for _ in 0..3 {
-            let (t, w) = run_clients(upstream, clients, per_client)?;
-            direct.extend(t);
-            direct_wall += w;
-            let (t, w) = run_clients(proxied, clients, per_client)?;
-            through.extend(t);
-            through_wall += w;
+            direct.add(run_clients(upstream, clients, per_client)?);
+            relay.add(run_clients(relayed, clients, per_client)?);
+            proxy.add(run_clients(proxied, clients, per_client)?);
         }
         let n = (3 * clients * per_client) as f64;
-        let (direct_rps, through_rps) = (n / direct_wall.as_secs_f64(), n / through_wall.as_secs_f64());
-        let (dm, tm) = (percentile(&mut direct, 50), percentile(&mut through, 50));
-        let (d99, t99) = (percentile(&mut direct, 99), percentile(&mut through, 99));
-        let added = micros(tm) - micros(dm);
-        println!(
-            "| {clients} | {:.1} µs | {:.1} µs | {added:.1} µs | {:.1} µs | {:.1} µs | {:.2}× | {direct_rps:.0} | {through_rps:.0} | {:.0} % |",
-            micros(dm),
-            micros(tm),
-            micros(d99),
-            micros(t99),
-            micros(t99) / micros(d99).max(f64::MIN_POSITIVE),
-            100.0 * through_rps / direct_rps
-        );
+        let direct_rps = n / direct.wall.as_secs_f64();
+        let direct_median = micros(percentile(&mut direct.times, 50));
+        let row = |way: &str, p: &mut Way| {
+            let rps = n / p.wall.as_secs_f64();
+            let median = micros(percentile(&mut p.times, 50));
+            let added = if way == "direct" { "—".to_owned() } else { format!("{:.1} µs", median - direct_median) };
+            println!(
+                "| {clients} | {way} | {median:.1} µs | {added} | {:.1} µs | {rps:.0} | {:.0} % |",
+                micros(percentile(&mut p.times, 99)),
+                100.0 * rps / direct_rps
+            );
+            (median - direct_median, 100.0 * rps / direct_rps)
+        };
+        row("direct", &mut direct);
+        let (_, relay_ratio) = row("bare hyper relay", &mut relay);
+        let (added, ratio) = row("mcpgen proxy", &mut proxy);
         if clients == 1 {
             verdicts.push(format!("added median at 1 client {added:.1} µs (goal ≤ 100 µs: {})", met(added <= 100.0)));
         } else {
-            let ratio = 100.0 * through_rps / direct_rps;
             verdicts.push(format!(
-                "throughput through the proxy at 16 clients {ratio:.0} % of direct (goal ≥ 70 %: {})",
+                "throughput through the proxy at 16 clients {ratio:.0} % of direct (goal ≥ 70 %: {}; the bare relay: {relay_ratio:.0} %)",
                 met(ratio >= 70.0)
             ));
         }
