@@ -6,6 +6,8 @@
 //! (signals forwarded, PR_SET_PDEATHSIG). Memory is the peak RSS of the proxy's process.
 #![cfg(target_os = "linux")]
 
+mod http_support;
+
 use std::io::{Read, Write};
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
@@ -210,19 +212,7 @@ fn a_checker_that_cannot_keep_up_stops_the_reading_instead_of_queueing() {
     // The record is a FIFO nobody reads yet: the checker blocks on its first write, so every
     // message from then on waits in the queue.
     let fifo = dir.join("record.fifo");
-    let path = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-    // SAFETY: mkfifo with a NUL-terminated path.
-    assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o600) }, 0);
-    // Opened for reading first (non-blocking, or the open would wait for a writer), so the
-    // proxy's open for writing succeeds at once; then made blocking again for the reads.
-    // SAFETY: open with a NUL-terminated path and fcntl on the descriptor it returns, which the
-    // File then owns.
-    let record = unsafe {
-        let fd = libc::open(path.as_ptr(), libc::O_RDONLY | libc::O_NONBLOCK);
-        assert!(fd >= 0, "{}", std::io::Error::last_os_error());
-        assert_eq!(libc::fcntl(fd, libc::F_SETFL, 0), 0);
-        <std::fs::File as std::os::fd::FromRawFd>::from_raw_fd(fd)
-    };
+    let record = http_support::fifo_reader(&fifo);
     let flags = ["--max-message-bytes", "1048576", "--max-queued-bytes", "2097152", "--record", fifo.to_str().unwrap()];
     let mut child = start(&flags, &["cat"]);
     let (messages, size) = (100usize, MIB - 100);

@@ -320,7 +320,7 @@ pub fn json_lines(path: &Path) -> Vec<serde_json::Value> {
     text.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}"))).collect()
 }
 
-/// Makes a FIFO at `path` and opens it for reading without waiting for a writer (so the
+/// Makes a FIFO at `path` (for a `--record` nobody reads yet) and opens it for reading without waiting for a writer (so the
 /// proxy's open for writing succeeds at once); nothing is read from it until the test does.
 pub fn fifo_reader(path: &Path) -> std::fs::File {
     let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
