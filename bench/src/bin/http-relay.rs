@@ -1,10 +1,10 @@
 //! The floor of the HTTP proxy benchmark (`cargo xtask bench`): a bare reverse proxy on the
 //! stack `mcpgen proxy --listen` is built on (hyper's HTTP/1.1 server and pooled client, one
 //! tokio thread, `TCP_NODELAY` both ways), relaying every request to `UPSTREAM` and every
-//! answer back as they stream (an upstream failure closes the connection), with no reading, checking or header handling of its own. What
-//! it costs is what any hyper-based proxy costs; the rest of `mcpgen proxy`'s cost is its
-//! checking. Usage: `http-relay http://HOST:PORT`; prints `listening on
-//! http://127.0.0.1:PORT/mcp` and serves until killed.
+//! answer back as they stream (an upstream failure closes the connection), with no reading,
+//! checking or header handling of its own. What it costs is what any hyper-based proxy costs;
+//! the rest of `mcpgen proxy`'s cost is its checking. Usage: `http-relay http://HOST:PORT`;
+//! prints `listening on http://127.0.0.1:PORT/mcp` and serves until killed.
 
 use std::io::Write;
 use std::sync::Arc;
