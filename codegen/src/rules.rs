@@ -5,11 +5,16 @@
 //! duplicate id, an unknown level, a rule outside its family, a multi-line summary, a text
 //! naming an id the catalogue lacks…) is a diagnostic naming the rule.
 
-use std::collections::{BTreeMap, HashSet};
-use std::fmt::Write as _;
+use std::collections::HashSet;
 
-use crate::workspace::{header, SCHEMA_CRATE_DIR};
+use crate::workspace::SCHEMA_CRATE_DIR;
 use crate::{Diagnostics, FileMap};
+
+mod clauses;
+mod render;
+
+pub use clauses::{AtRevisions, Clause};
+pub use render::{id_const, markdown, rust_ids, rust_table};
 
 /// The data file, relative to the workspace root.
 pub const RULES_FILE: &str = "schema/rules.toml";
@@ -37,6 +42,10 @@ pub const LEVELS: [(&str, &str); 7] = [
     ("informal", "Informal"),
     ("choice", "Choice"),
 ];
+
+/// The keys of a `[[rule]]`.
+const RULE_KEYS: [&str; 10] =
+    ["id", "level", "summary", "source", "clause", "code", "revision", "enforced", "not_enforced", "stateful"];
 
 /// A summary longer than this is not one line any more.
 const MAX_SUMMARY: usize = 200;
@@ -90,6 +99,11 @@ pub struct Rule {
     pub level: String,
     pub summary: String,
     pub source: String,
+    /// The quoted sentence, on the first page of `source`; `None` where not recorded yet.
+    pub clause: Option<String>,
+    pub code: Option<i64>,
+    /// Where a revision differs, or lacks the rule.
+    pub revisions: Vec<AtRevisions>,
     pub enforcement: Enforcement,
 }
 
@@ -97,18 +111,26 @@ impl Rule {
     pub fn family(&self) -> &str {
         self.id.split('-').next().unwrap_or(&self.id)
     }
+
+    /// The page of the rule's own clause: the first part of `source`.
+    pub fn page(&self) -> &str {
+        self.source.split(", ").next().unwrap_or(&self.source)
+    }
 }
 
 /// The checked catalogue: families in file order, rules grouped by family in that order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Catalogue {
+    /// The pinned revisions, newest first.
+    pub revisions: Vec<String>,
     pub families: Vec<Family>,
     pub rules: Vec<Rule>,
 }
 
-/// Reads and checks the data file, then renders the table and the document.
-pub fn generate(text: &str) -> Result<FileMap, Diagnostics> {
-    let catalogue = parse(text)?;
+/// Reads and checks the data file, then renders the table and the document. `revisions` are
+/// the pinned revision names, newest first (what `[[rule.revision]]` may name).
+pub fn generate(text: &str, revisions: &[&str]) -> Result<FileMap, Diagnostics> {
+    let catalogue = parse(text, revisions)?;
     let mut files = FileMap::default();
     files.insert(format!("{SCHEMA_CRATE_DIR}/src/{TABLE_MODULE}.rs"), rust_table(&catalogue));
     files.insert(ID_MODULE_PATH, rust_ids(&catalogue));
@@ -246,8 +268,8 @@ fn valid_source(part: &str) -> bool {
         })
 }
 
-/// Parses and checks the data file.
-pub fn parse(text: &str) -> Result<Catalogue, Diagnostics> {
+/// Parses and checks the data file; `revisions` are the pinned revision names.
+pub fn parse(text: &str, revisions: &[&str]) -> Result<Catalogue, Diagnostics> {
     let mut diags = Diagnostics::default();
     let doc: toml::Table = match text.parse() {
         Ok(doc) => doc,
@@ -291,8 +313,7 @@ pub fn parse(text: &str) -> Result<Catalogue, Diagnostics> {
         let Some(id) = string_field(t, "id", &at, None, &mut diags) else { continue };
         let who = Some(id.as_str());
         for key in t.keys() {
-            if !matches!(key.as_str(), "id" | "level" | "summary" | "source" | "enforced" | "not_enforced" | "stateful")
-            {
+            if !RULE_KEYS.contains(&key.as_str()) {
                 diags.push(RULES_FILE, who, &at, format!("unknown rule key `{key}`"));
             }
         }
@@ -409,8 +430,11 @@ pub fn parse(text: &str) -> Result<Catalogue, Diagnostics> {
                 diags.push(RULES_FILE, who, &at, format!("`{}` is one line", e.names().0));
             }
         }
+        let (clause, code) = clauses::own(t, &at, who, &mut diags);
+        let page = source.as_deref().map_or("", |s| s.split(", ").next().unwrap_or(s));
+        let at_revisions = clauses::revisions(t, &at, who, revisions, page, &mut diags);
         if let (Some(level), Some(summary), Some(source), Some(enforcement)) = (level, summary, source, enforcement) {
-            rules.push(Rule { id, level, summary, source, enforcement });
+            rules.push(Rule { id, level, summary, source, clause, code, revisions: at_revisions, enforcement });
         }
     }
 
@@ -433,152 +457,8 @@ pub fn parse(text: &str) -> Result<Catalogue, Diagnostics> {
             diags.push(RULES_FILE, None, "/family", format!("family `{}` has no rules", f.prefix));
         }
     }
-    diags.into_result(Catalogue { families, rules })
-}
-
-/// `generated/src/rule_table.rs`: the table, already in a fixed layout (the module is
-/// `#[rustfmt::skip]`).
-pub fn rust_table(c: &Catalogue) -> String {
-    let mut s = header("//", "", Some(RULES_FILE), "the rules catalogue as a table.");
-    s.push_str(
-        "\n//! The rules catalogue, generated from `schema/rules.toml`. Read it through `mcpgen::rules`.\n\n\
-         use mcpgen_runtime::rules::{Enforcement, Level, Rule};\n\n\
-         /// Every rule, in catalogue order: families as listed, numbers ascending within one.\n",
-    );
-    let _ = writeln!(s, "pub static RULES: [Rule; {}] = [", c.rules.len());
-    for r in &c.rules {
-        let level = LEVELS.iter().find(|(name, _)| *name == r.level).map_or("Choice", |(_, v)| v);
-        let _ = writeln!(
-            s,
-            "    Rule {{\n        id: {:?},\n        level: Level::{level},\n        summary: {:?},\n        source: {:?},\n        enforcement: Enforcement::{}({:?}),\n    }},",
-            r.id,
-            r.summary,
-            r.source,
-            r.enforcement.names().1,
-            r.enforcement.text()
-        );
-    }
-    s.push_str("];\n");
-    s
-}
-
-/// The Rust constant of a rule id: `MSG-9` → `MSG_9`, `POLICY-STRICT` → `POLICY_STRICT`.
-pub fn id_const(id: &str) -> String {
-    id.replace('-', "_")
-}
-
-/// `runtime/src/rules/id.rs`: one `&str` constant per rule, so a mistyped id is a compile error.
-pub fn rust_ids(c: &Catalogue) -> String {
-    let mut s = header("//", "", Some("schema/rules.toml"), "one constant per rule id.");
-    s.push_str(
-        "\n//! Every rule id of the catalogue as a constant (`id::MSG_9 == \"MSG-9\"`): code that names a\n\
-         //! rule names it through these, so a mistyped id does not compile. What each rule says:\n\
-         //! `mcpgen::rules::lookup(id)`, `docs/rules.md`.\n\n",
-    );
-    for r in &c.rules {
-        let _ = writeln!(s, "/// {} ({}): {}", r.id, r.level, r.summary.replace('\n', " "));
-        let _ = writeln!(s, "pub const {}: &str = {:?};", id_const(&r.id), r.id);
-    }
-    s
-}
-
-/// GitHub's heading anchor: lower case, punctuation other than `-` and `_` dropped, spaces as `-`.
-fn slug(heading: &str) -> String {
-    heading
-        .chars()
-        .filter_map(|ch| match ch {
-            ' ' => Some('-'),
-            '-' | '_' => Some(ch),
-            c if c.is_alphanumeric() => Some(c.to_ascii_lowercase()),
-            _ => None,
-        })
-        .collect()
-}
-
-fn cell(text: &str) -> String {
-    text.replace('|', "\\|")
-}
-
-fn sources_cell(source: &str) -> String {
-    let parts: Vec<String> = source
-        .split(", ")
-        .map(|part| match part {
-            JSON_RPC => format!("[{JSON_RPC}]({JSON_RPC_URL})"),
-            "mcpgen" => "mcpgen".to_owned(),
-            p if p.starts_with("schema.json") || p.starts_with("ext-") => format!("`{p}`"),
-            p => format!("[`{p}`]({SPEC_BASE}{p})"),
-        })
-        .collect();
-    cell(&parts.join(", "))
-}
-
-fn count_list<'a>(counts: impl Iterator<Item = (&'a str, usize)>) -> String {
-    counts.filter(|(_, n)| *n > 0).map(|(name, n)| format!("{n} {name}")).collect::<Vec<_>>().join(", ")
-}
-
-/// `docs/rules.md`.
-pub fn markdown(c: &Catalogue) -> String {
-    let mut s = header("<!--", " -->", Some(RULES_FILE), "the rules catalogue.");
-    s.push_str(
-        "\n# Rules catalogue\n\n\
-         Every rule id mcpgen emits (the `rule` of a validation error, `ProtocolError::rule`, the\n\
-         `rule()` of a tool-schema or icon error) or names in its documentation and test vectors. The\n\
-         same catalogue is `mcpgen::rules` in Rust, `mcpgen rules [--format json]` and\n\
-         `mcpgen explain RULE-ID` on the command line.\n\n\
-         The rules restate, in mcpgen's words, what MCP revision 2026-07-28 requires that a protocol\n\
-         core can check or support; `AMB-*` are mcpgen's readings where the spec is ambiguous or\n\
-         silent, `Q-*` the defects and limits of its JSON Schema and how mcpgen works around them,\n\
-         and `SCHEMA` and `POLICY-STRICT` mcpgen's own ids.\n\n\
-         | column | meaning |\n\
-         |---|---|\n\
-         | level | `MUST`, `MUST NOT`, `SHOULD`, `SHOULD NOT`, `MAY`: the strongest BCP 14 keyword of the rule; `informal`: the spec states it without such a keyword; `choice`: mcpgen's decision |\n",
-    );
-    let _ = writeln!(
-        s,
-        "| source | a page of the [specification]({SPEC_BASE}) (its path below that address), a definition of the revision's `schema.json`, an extension's normative text as pinned in `schema/sources.toml` (`ext-tasks/tasks.md#section`), [{JSON_RPC}]({JSON_RPC_URL}), or `mcpgen` |"
-    );
-    s.push_str(
-        "| mcpgen | the check that enforces it (Rust paths in crate `mcpgen`); `not enforced:` why mcpgen leaves it out; `not judgeable from one message:` the conversation state it needs |\n\n",
-    );
-
-    let mut by_level: BTreeMap<usize, usize> = BTreeMap::new();
-    let mut by_kind = [0usize; 3];
-    for r in &c.rules {
-        *by_level.entry(LEVELS.iter().position(|(name, _)| *name == r.level).unwrap_or(0)).or_default() += 1;
-        by_kind[match r.enforcement {
-            Enforcement::Enforced(_) => 0,
-            Enforcement::NotEnforced(_) => 1,
-            Enforcement::Stateful(_) => 2,
-        }] += 1;
-    }
-    let levels = count_list(by_level.iter().map(|(&i, &n)| (LEVELS[i].0, n)));
-    let kinds = count_list(
-        ["enforced", "not enforced", "not judgeable from one message"].into_iter().zip(by_kind.iter().copied()),
-    );
-    let _ = writeln!(s, "{} rules. By level: {levels}. By what mcpgen does: {kinds}.\n", c.rules.len());
-
-    for f in &c.families {
-        let heading = format!("{}: {}", f.prefix, f.title);
-        let n = c.rules.iter().filter(|r| r.family() == f.prefix).count();
-        let _ = writeln!(s, "- [{heading}](#{}) ({n})", slug(&heading));
-    }
-    for f in &c.families {
-        let _ = writeln!(s, "\n## {}: {}\n", f.prefix, f.title);
-        s.push_str("| id | level | rule | source | mcpgen |\n|---|---|---|---|---|\n");
-        for r in c.rules.iter().filter(|r| r.family() == f.prefix) {
-            let _ = writeln!(
-                s,
-                "| <a id=\"{}\"></a>{} | {} | {} | {} | {} |",
-                r.id.to_ascii_lowercase(),
-                r.id,
-                r.level,
-                cell(&r.summary),
-                sources_cell(&r.source),
-                cell(&r.enforcement.rendered())
-            );
-        }
-    }
-    s
+    let revisions = revisions.iter().map(|r| (*r).to_owned()).collect();
+    diags.into_result(Catalogue { revisions, families, rules })
 }
 
 #[cfg(test)]
@@ -595,7 +475,20 @@ id = "META-1"
 level = "MUST"
 summary = "Keys follow the grammar."
 source = "basic, schema.json#/$defs/MetaObject"
+clause = "Keys MUST follow the grammar."
+code = -32602
 enforced = "protocol::check_meta_key"
+
+[[rule.revision]]
+revisions = ["2025-11-25", "2025-06-18"]
+level = "SHOULD"
+clause = "Keys SHOULD follow the grammar."
+source = "basic/lifecycle"
+code = -32002
+
+[[rule.revision]]
+revisions = ["2024-11-05"]
+absent = "no `_meta` keys then"
 
 [[rule]]
 id = "META-2"
@@ -616,8 +509,10 @@ source = "schema.json"
 stateful = "x"
 "#;
 
+    const REVISIONS: [&str; 4] = ["2026-07-28", "2025-11-25", "2025-06-18", "2024-11-05"];
+
     fn problems(text: &str) -> Vec<String> {
-        match parse(text) {
+        match parse(text, &REVISIONS) {
             Ok(_) => Vec::new(),
             Err(d) => d.0.into_iter().map(|d| d.message).collect(),
         }
@@ -625,17 +520,26 @@ stateful = "x"
 
     #[test]
     fn a_well_formed_catalogue_renders_both_files() {
-        let files = generate(OK).unwrap();
+        let files = generate(OK, &REVISIONS).unwrap();
         let table = files.get("generated/src/rule_table.rs").unwrap();
         assert!(table.contains("pub static RULES: [Rule; 3] = ["));
         assert!(table.contains("enforcement: Enforcement::NotEnforced(\"cannot be told\"),"));
         let doc = files.get(RULES_DOC).unwrap();
         assert!(doc.contains("3 rules. By level: 2 MUST, 1 SHOULD. By what mcpgen does: 1 enforced, 1 not enforced, 1 not judgeable from one message."));
         assert!(doc.contains("- [META: `_meta`](#meta-_meta) (2)"));
-        assert!(doc.contains("| <a id=\"meta-2\"></a>META-2 | SHOULD | Prefixes are reverse-DNS, unlike META-1's grammar. | [`basic`](https://modelcontextprotocol.io/specification/2026-07-28/basic) | not enforced: cannot be told |"));
+        assert!(doc.contains("| <a id=\"meta-2\"></a>META-2 | SHOULD | Prefixes are reverse-DNS, unlike META-1's grammar. | [`basic`](https://modelcontextprotocol.io/specification/2026-07-28/basic) | — | not enforced: cannot be told |"));
         assert!(doc.contains("| not judgeable from one message: x |"));
         let ids = files.get(ID_MODULE_PATH).unwrap();
         assert!(ids.contains("pub const META_2: &str = \"META-2\";"), "{ids}");
+    }
+
+    /// Each (from, to, expected): `OK` with `from` replaced by `to` gives a problem naming `expected`.
+    fn each_named(cases: &[(&str, &str, &str)]) {
+        for (from, to, expected) in cases {
+            assert!(OK.contains(from), "{from}");
+            let found = problems(&OK.replacen(from, to, 1));
+            assert!(found.iter().any(|m| m.contains(expected)), "{expected:?} not among {found:?}");
+        }
     }
 
     #[test]
@@ -666,15 +570,47 @@ stateful = "x"
             ),
             ("unlike META-1's", "unlike META-9's", "mentions `META-9`, which the catalogue lacks"),
         ];
-        for (from, to, expected) in cases {
-            assert!(OK.contains(from), "{from}");
-            let found = problems(&OK.replacen(from, to, 1));
-            assert!(found.iter().any(|m| m.contains(expected)), "{expected:?} not among {found:?}");
-        }
+        each_named(&cases);
         let reordered = OK.replacen("id = \"META-1\"", "id = \"META-3\"", 1);
         assert!(problems(&reordered).iter().any(|m| m.contains("numbers ascend")));
         let interleaved = format!("{OK}\n[[rule]]\nid = \"META-4\"\nlevel = \"MAY\"\nsummary = \"Late.\"\nsource = \"basic\"\nstateful = \"x\"\n");
         assert!(problems(&interleaved).iter().any(|m| m.contains("separated from the other META rules")));
+    }
+
+    #[test]
+    fn clauses_render_per_revision() {
+        let files = generate(OK, &REVISIONS).unwrap();
+        let table = files.get("generated/src/rule_table.rs").unwrap();
+        assert!(
+            table.contains("clause: Some(\"Keys MUST follow the grammar.\"),\n        code: Some(-32602),"),
+            "{table}"
+        );
+        assert!(table.contains("AtRevisions { revisions: &[\"2025-11-25\", \"2025-06-18\"], clause: Some(Clause { level: Level::Should, quote: Some(\"Keys SHOULD follow the grammar.\"), source: \"basic/lifecycle\", code: Some(-32002) }) },"), "{table}");
+        assert!(table.contains("AtRevisions { revisions: &[\"2024-11-05\"], clause: None },"));
+        assert!(table.contains("clause: None,\n        code: None,\n        revisions: &[],"));
+        let doc = files.get(RULES_DOC).unwrap();
+        assert!(doc.contains("| MUST “Keys MUST follow the grammar.” ([`basic`](https://modelcontextprotocol.io/specification/2026-07-28/basic), code -32602)<br>2025-11-25, 2025-06-18: SHOULD “Keys SHOULD follow the grammar.” ([`basic/lifecycle`](https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle), code -32002)<br>2024-11-05: absent (no `_meta` keys then) |"), "{doc}");
+        assert!(doc.contains("1 rules quote their clause; 2 do not yet."));
+    }
+
+    #[test]
+    fn every_clause_mistake_is_named() {
+        let cases: [(&str, &str, &str); 9] = [
+            (
+                "revisions = [\"2024-11-05\"]",
+                "revisions = [\"2024-11-06\"]",
+                "unknown revision `2024-11-06` (pinned in",
+            ),
+            ("revisions = [\"2024-11-05\"]", "revisions = [\"2025-06-18\"]", "revision `2025-06-18` is in two"),
+            ("revisions = [\"2024-11-05\"]", "revisions = []", "`revisions` is empty"),
+            ("clause = \"Keys MUST follow the grammar.\"", "clause = \"\"", "`clause` is empty"),
+            ("clause = \"Keys SHOULD follow the grammar.\"\n", "", "missing `clause`"),
+            ("level = \"SHOULD\"\nclause = \"Keys", "level = \"may\"\nclause = \"Keys", "unknown level `may`"),
+            ("absent = \"no `_meta` keys then\"", "absent = \"x\"\ncode = 1", "an `absent` entry has no `code`"),
+            ("source = \"basic/lifecycle\"", "source = \"basic, basic/lifecycle\"", "the one page its clause is on"),
+            ("code = -32602", "code = \"-32602\"", "`code` must be an integer"),
+        ];
+        each_named(&cases);
     }
 
     #[test]

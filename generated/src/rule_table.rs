@@ -3,15 +3,21 @@
 
 //! The rules catalogue, generated from `schema/rules.toml`. Read it through `mcpgen::rules`.
 
-use mcpgen_runtime::rules::{Enforcement, Level, Rule};
+use mcpgen_runtime::rules::{AtRevisions, Clause, Enforcement, Level, Rule};
 
 /// Every rule, in catalogue order: families as listed, numbers ascending within one.
+/// The revision of each rule's own entry (`level`, `clause`, `source`, `code`): the newest pinned.
+pub const REVISION: &str = "2026-07-28";
+
 pub static RULES: [Rule; 306] = [
     Rule {
         id: "CORE-1",
         level: Level::Must,
         summary: "Every implementation supports the base protocol, versioning and the message patterns; every feature beyond them is optional.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("a statement about what an implementation supports, not about a message; mcpgen's generated types cover every message of every pinned revision"),
     },
     Rule {
@@ -19,6 +25,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Every message is a JSON-RPC 2.0 message: a JSON object with `jsonrpc: \"2.0\"` and the members of a request, notification or response.",
         source: "basic, JSON-RPC 2.0",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_request (-32700 for text that is not JSON, -32600 for a bad envelope), protocol::validate_message, protocol::check_response"),
     },
     Rule {
@@ -26,6 +35,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A server takes version, capabilities and client identity from each request's own `_meta`, never from earlier requests on the connection.",
         source: "basic, schema.json#/$defs/RequestMetaObject",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("server behaviour; protocol::check_request is stateless and reads version and capabilities from the request alone"),
     },
     Rule {
@@ -33,6 +45,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "Servers serve requests of many conversations on one connection and never require a client to reuse a connection or process.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("server behaviour; nothing in mcpgen keeps per-connection state"),
     },
     Rule {
@@ -40,6 +55,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::ShouldNot,
         summary: "Clients do not tie the lifetime of a stdio server process to one task or conversation.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("client process management; mcpgen starts no processes"),
     },
     Rule {
@@ -47,6 +65,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "State spanning requests travels in an explicit identifier the client sends each time (a tool-argument handle, `requestState`), never in connection identity.",
         source: "basic, server/tools",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("application design; mcpgen has no session object"),
     },
     Rule {
@@ -54,6 +75,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "What `tools/list`, `prompts/list` and `resources/list` return does not depend on the connection or on other requests; it may depend on authorization.",
         source: "server/tools, server/prompts, server/resources",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Stateful("nor from the message stream alone: one stream is one connection, and the rule compares lists across connections and authorizations"),
     },
     Rule {
@@ -61,6 +85,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "HTTP implementations follow the MCP authorization specification; stdio ones take credentials from the environment instead.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("authorization is out of the core's scope"),
     },
     Rule {
@@ -68,6 +95,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "One JSON-RPC object per message: batches (top-level arrays) are not allowed.",
         source: "basic/transports/stdio, basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_request (-32600 without `id`, HTTP 400), protocol::validate_message, protocol::check_response"),
     },
     Rule {
@@ -75,6 +105,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A response carries exactly one of `result` and `error` (the schema alone lets both through, Q-6).",
         source: "basic, JSON-RPC 2.0",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::validate_message and protocol::check_response classify the envelope before any schema check"),
     },
     Rule {
@@ -82,6 +115,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A result response has `result`; an error response has `error` with an integer `code`, a string `message` and optional `data` of any type.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_response; protocol::validate_message through the error definitions"),
     },
     Rule {
@@ -89,6 +125,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Notifications have no `id` member and are never answered with a JSON-RPC response; an `id` member, even `null`, makes a request.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::validate_message (a notification method sent with an `id`); protocol::check_request treats an id-less message as a notification"),
     },
     Rule {
@@ -96,6 +135,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Servers never send JSON-RPC requests (they use input-required results instead) and clients never send responses.",
         source: "basic/patterns, basic/patterns/mrtr, basic/transports, basic/transports/stdio",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_request refuses response bodies, protocol::check_response refuses request-shaped messages, protocol::validate_message refuses input requests sent as JSON-RPC requests"),
     },
     Rule {
@@ -103,6 +145,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Method names starting with `rpc.` are reserved by JSON-RPC.",
         source: "JSON-RPC 2.0",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("mcpgen has no handler registry; an `rpc.` method is simply unknown (MSG-9)"),
     },
     Rule {
@@ -110,6 +155,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "`error.message` is one short sentence.",
         source: "schema.json#/$defs/Error",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("style: received messages are not judged; mcpgen's own refusals keep to one sentence and put details in `data.errors`"),
     },
     Rule {
@@ -117,13 +165,21 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Messages are UTF-8 text.",
         source: "basic/transports",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("the JSON parser rejects invalid UTF-8; protocol::check_request answers -32700 without `id`, protocol::check_response reports it"),
     },
     Rule {
         id: "MSG-9",
-        level: Level::Informal,
+        level: Level::Must,
         summary: "A request for an unknown method (including the methods removed in 2026-07-28) gets -32601, HTTP 404; an unknown notification is ignored, never answered.",
         source: "basic/transports/streamable-http, basic/versioning",
+        clause: Some("If the server does not implement the requested RPC method, it MUST respond with `404 Not Found` and a JSON-RPC error with code `-32601` (`Method not found`)."),
+        code: Some(-32601),
+        revisions: &[
+            AtRevisions { revisions: &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"], clause: Some(Clause { level: Level::Choice, quote: Some("This specification defines the authoritative protocol requirements, based on the TypeScript schema in [schema.ts]"), source: "index", code: Some(-32601) }) },
+        ],
         enforcement: Enforcement::Enforced("protocol::check_request (-32601 and HTTP 404; unknown notifications accepted as generic ones), protocol::validate_message; results for an unknown or removed method are refused (DecodeError::UnknownMethod, protocol::check_response)"),
     },
     Rule {
@@ -131,6 +187,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A method is sent only by the side the schema's direction unions give it to (a client never sends `sampling/createMessage`, a server never sends `tools/call`).",
         source: "schema.json#/$defs/ClientRequest, schema.json#/$defs/ServerNotification",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("conversation::Conversation, from the method table's direction"),
     },
     Rule {
@@ -138,6 +197,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Each request gets exactly one response; a second response to an answered request is invalid.",
         source: "JSON-RPC 2.0",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("conversation::Conversation (a response whose id was answered lately); a response to an id never sent is ID-3"),
     },
     Rule {
@@ -145,6 +207,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A request's `id` is a string or an integer; it is never absent and never `null`.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_request (-32600 without `id`, HTTP 400), protocol::validate_message; `1.0` is refused too (AMB-12)"),
     },
     Rule {
@@ -152,6 +217,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::MustNot,
         summary: "A sender never reuses an `id` that is still pending among its own requests.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("conversation::Conversation: a request whose id is still pending among the same sender's requests"),
     },
     Rule {
@@ -159,6 +227,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A response echoes the request's `id` exactly, same JSON type and value (`\"1\"` is not `1`).",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_response and protocol::validate_message require a string or integer-literal `id` on results; matching it to its request is the caller's, who holds the pending ids"),
     },
     Rule {
@@ -166,6 +237,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "An error response carries the request's `id`, or no `id` member at all when the id could not be read; never `id: null`.",
         source: "basic, schema.json#/$defs/JSONRPCErrorResponse",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::validate_message reports `id: null`; ProtocolError::to_response omits an unknown id; protocol::check_response accepts `null` on receipt (Q-17)"),
     },
     Rule {
@@ -173,6 +247,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "After an HTTP response stream breaks, the client sends the request again as a new request with a new `id`; there is no resumption.",
         source: "changelog",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("HTTP client behaviour; mcpgen has no transport"),
     },
     Rule {
@@ -180,6 +257,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Every result object has a string `resultType`.",
         source: "basic, schema.json#/$defs/Result",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::validate_message (schema: required), protocol::check_response and Revision::decode_result (a `resultType` that is not a string); protocol::complete_result stamps it on the results a server sends"),
     },
     Rule {
@@ -187,6 +267,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A client reads a result without `resultType` (from an earlier-revision server) as `complete`.",
         source: "basic, schema.json#/$defs/Result",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("Revision::decode_result and protocol::check_response (client leniency; the absence is kept, never invented on re-encode)"),
     },
     Rule {
@@ -194,6 +277,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Valid `resultType` values are `complete`, `input_required` and those of extensions the client negotiated; any other value makes the response invalid.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_response (invalid response), protocol::check_response_with (the negotiated extensions' values), protocol::validate_message with Policy::Strict"),
     },
     Rule {
@@ -201,6 +287,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::May,
         summary: "Extensions may define new `resultType` values.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_response_with accepts the values the caller lists and keeps such results raw for the extension"),
     },
     Rule {
@@ -208,6 +297,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::MustNot,
         summary: "`input_required` answers only `tools/call`, `prompts/get` and `resources/read`.",
         source: "basic/patterns/mrtr",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_response and Revision::decode_result; the method tables' `input_required` flag"),
     },
     Rule {
@@ -215,6 +307,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Informal,
         summary: "`resultType` tells the result types apart: `complete` is the method's result, `input_required` an InputRequiredResult.",
         source: "schema.json#/$defs/ResultType",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("decoders discriminate results by method and `resultType` (Options::discriminate_results), not by the schema's `anyOf` (Q-5)"),
     },
     Rule {
@@ -222,6 +317,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "A server puts `io.modelcontextprotocol/serverInfo` in every result's `_meta` unless configured not to (META-11).",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::complete_result / complete_response stamp it where the revision's result definition declares it (`None` = configured off); its absence on receipt is not flagged"),
     },
     Rule {
@@ -229,6 +327,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Informal,
         summary: "Generic failures use the JSON-RPC codes -32700, -32600, -32601, -32602 and -32603.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_request refuses with these codes (-32603 only for mcpgen's own internal failures); protocol::validate_message checks each against its error definition"),
     },
     Rule {
@@ -236,6 +337,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::MustNot,
         summary: "-32000 to -32019 is a legacy, implementation-defined range: new implementations should not send its codes and receivers give them no meaning (except -32002).",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::ErrorCategory::of classifies them as LegacyImplementationDefined; sending one is not flagged"),
     },
     Rule {
@@ -243,6 +347,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "-32020 to -32099 belongs to the MCP spec: send only the codes it defines (here -32020, -32021, -32022), with their defined meaning.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::validate_message reports any other code of the range (modern revisions); protocol::ErrorCategory::ReservedUndefined"),
     },
     Rule {
@@ -250,6 +357,11 @@ pub static RULES: [Rule; 306] = [
         level: Level::MustNot,
         summary: "Nobody sends the retired codes -32002 (resource not found, now -32602) and -32042 (URL elicitation required).",
         source: "basic",
+        clause: Some("Implementations of this protocol version MUST NOT emit these codes: - `-32002` — resource not found (2025-11-25 and earlier; replaced by `-32602`)."),
+        code: None,
+        revisions: &[
+            AtRevisions { revisions: &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"], clause: None },
+        ],
         enforcement: Enforcement::Enforced("protocol::validate_message (modern revisions)"),
     },
     Rule {
@@ -257,6 +369,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "Clients still read -32002 from older servers as \"resource not found\".",
         source: "basic, server/resources",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::ErrorCategory::ResourceNotFound and CheckedResponse::may_be_resource_not_found (-32602 on `resources/read` only as a hint)"),
     },
     Rule {
@@ -264,6 +379,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "Application-defined error codes lie outside -32768 to -32000.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("not flagged: protocol::validate_message judges only the MCP range (ERR-3) and the retired codes (ERR-4)"),
     },
     Rule {
@@ -271,6 +389,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Informal,
         summary: "Errors produced locally (timeouts, invalid responses) must not look like errors the peer sent.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("by the API: protocol::ResponseError (local) vs CheckedResponse::Error (remote); in C, statuses 100..199 (remote) vs 200..299 (local); in Python, ResponseError raised vs ErrorResponse returned"),
     },
     Rule {
@@ -278,6 +399,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "-32020 HeaderMismatch is answered with HTTP 400; its message says which header failed.",
         source: "schema.json#/$defs/HeaderMismatchError, basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_http_headers answers header failures with -32020, HTTP 400 and a message naming the header; a received -32020 is checked against HeaderMismatchError by protocol::validate_message"),
     },
     Rule {
@@ -285,6 +409,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "-32021 carries `data.requiredCapabilities`, a ClientCapabilities-shaped object of what was missing; HTTP 400.",
         source: "schema.json#/$defs/MissingRequiredClientCapabilityError, basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::missing_capability_error builds it; protocol::validate_message checks received ones"),
     },
     Rule {
@@ -292,6 +419,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "-32022 carries `data.supported` (the server's versions) and `data.requested` (the version asked for); HTTP 400.",
         source: "schema.json#/$defs/UnsupportedProtocolVersionError, basic/versioning",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::unsupported_version_error builds it (for check_request and negotiate_version too); protocol::validate_message checks received ones"),
     },
     Rule {
@@ -299,6 +429,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Method failures map to codes: missing resource, unknown tool or prompt, bad cursor or bad `logLevel` is -32602; no completion support is -32601; an internal failure is -32603.",
         source: "server/resources, server/tools, server/prompts, server/utilities/pagination, server/utilities/logging, server/utilities/completion",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("handler behaviour: mcpgen does not know which resources, tools or prompts exist (a bad `logLevel` is caught by the params schema, LOG-4)"),
     },
     Rule {
@@ -306,6 +439,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "Failures inside a tool come back as a CallToolResult with `isError: true`; unknown tools, malformed requests and server faults are JSON-RPC errors.",
         source: "server/tools, schema.json#/$defs/CallToolResult",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("handler behaviour"),
     },
     Rule {
@@ -313,6 +449,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "`_meta` keys are an optional prefix (dot-separated labels, then `/`) and a name, in the grammar the spec gives; the schema does not check them (Q-7).",
         source: "basic, schema.json#/$defs/MetaObject",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_meta_key; protocol::validate_message reports every invalid key (keyword `propertyNames`); protocol::check_request still serves the request (mcpgen's lenient receipt)"),
     },
     Rule {
@@ -320,6 +459,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "`_meta` prefixes are written in reverse-DNS order (`com.example/`, not `example.com/`).",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("cannot be told from the key: `example.com/` is grammatical"),
     },
     Rule {
@@ -327,6 +469,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A prefix whose second label is `modelcontextprotocol` or `mcp` (`io.modelcontextprotocol/`, `dev.mcp/`) is reserved for MCP.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_meta_key sets `reserved` (case-insensitively, AMB-5); protocol::validate_message with Policy::Strict reports reserved keys the spec does not define"),
     },
     Rule {
@@ -334,6 +479,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::MustNot,
         summary: "Implementations make no assumptions about the values at reserved keys (read as: give them no meaning the spec does not define, AMB-6).",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("decoders keep every `_meta` key and value through a round trip under every policy; protocol::check_request decodes losslessly"),
     },
     Rule {
@@ -341,6 +489,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Informal,
         summary: "The reserved keys are `progressToken`, `io.modelcontextprotocol/` protocolVersion, clientInfo, clientCapabilities, logLevel, subscriptionId and serverInfo, and `traceparent`, `tracestate`, `baggage`.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::validate_message knows the defined keys and never reports them under META-3"),
     },
     Rule {
@@ -348,6 +499,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Every request has `params._meta` with `io.modelcontextprotocol/protocolVersion` (a string) and `io.modelcontextprotocol/clientCapabilities` (an object); without them it gets -32602, HTTP 400.",
         source: "basic, schema.json#/$defs/RequestParams",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_request (before the method check, so unknown methods too, AMB-9), protocol::validate_message"),
     },
     Rule {
@@ -355,6 +509,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "Clients send `io.modelcontextprotocol/clientInfo` on every request unless configured not to.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("its absence is allowed and not flagged"),
     },
     Rule {
@@ -362,6 +519,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::ShouldNot,
         summary: "`clientInfo` and `serverInfo` are unverified claims: behaviour and security decisions do not depend on them.",
         source: "basic, server/discover",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("application behaviour; mcpgen never reads them"),
     },
     Rule {
@@ -369,6 +529,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::MustNot,
         summary: "A server never relies on a client capability the request did not declare; when it needs one it answers -32021 naming what is missing (HTTP 400).",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("helpers for the handler: protocol::required_capability, protocol::missing_capabilities, protocol::missing_capability_error"),
     },
     Rule {
@@ -376,6 +539,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::May,
         summary: "A client opts a request into log notifications with `io.modelcontextprotocol/logLevel`.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("the params schema checks the value is a LoggingLevel (LOG-4)"),
     },
     Rule {
@@ -383,6 +549,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "Servers put `io.modelcontextprotocol/serverInfo` in every result's `_meta` unless configured not to.",
         source: "basic, schema.json#/$defs/ResultMetaObject",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::complete_result / complete_response stamp it where the revision's result definition declares it (`None` = configured off); its absence on receipt is not flagged"),
     },
     Rule {
@@ -390,6 +559,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Notifications on a `subscriptions/listen` stream carry `io.modelcontextprotocol/subscriptionId` in `params._meta` (SUB-4).",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::validate_message (the listen-stream notification methods, SUB-4)"),
     },
     Rule {
@@ -397,6 +569,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "`traceparent` follows W3C Trace Context: lowercase hex version, non-zero trace-id and parent-id, flags; version `00` is exactly 55 characters.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_traceparent; protocol::validate_message reports an invalid value (keyword `format`); protocol::check_request still serves the request (the receiver drops the value)"),
     },
     Rule {
@@ -404,6 +579,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "`tracestate` follows W3C Trace Context: at most 32 comma-separated `key=value` members with the W3C key and value grammar.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_tracestate; protocol::validate_message reports an invalid value; protocol::check_request still serves the request"),
     },
     Rule {
@@ -411,6 +589,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "`baggage` follows W3C Baggage: comma-separated `key=value` members with properties, token keys, percent-encoded values, within the size limits.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_baggage; protocol::validate_message reports an invalid value; protocol::check_request still serves the request"),
     },
     Rule {
@@ -418,6 +599,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Each request's version is checked on its own; one the server does not implement gets -32022 with `supported` and `requested`, HTTP 400.",
         source: "basic/versioning, schema.json#/$defs/UnsupportedProtocolVersionError",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_request (against ServerConfig::supported_versions), protocol::negotiate_version"),
     },
     Rule {
@@ -425,6 +609,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "On -32022 a client retries with a version both sides support, and reports the error when there is none.",
         source: "basic/versioning",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("client behaviour; CheckedResponse::Error exposes `data.supported` for the retry"),
     },
     Rule {
@@ -432,6 +619,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Servers implement `server/discover`, answering with supportedVersions, capabilities, ttlMs and cacheScope (and serverInfo in `_meta`).",
         source: "basic/versioning, server/discover",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("server behaviour; DiscoverResult is schema-checked like every result"),
     },
     Rule {
@@ -439,6 +629,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::May,
         summary: "Calling `server/discover` first is optional: any request may come first.",
         source: "basic/versioning",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("honoured: protocol::check_request serves any request without a prior `server/discover`"),
     },
     Rule {
@@ -446,6 +639,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Informal,
         summary: "`server/discover` itself is subject to the version and `_meta` checks (VER-1, META-6).",
         source: "basic/transports/stdio",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_request runs the same steps for `server/discover`"),
     },
     Rule {
@@ -453,6 +649,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Informal,
         summary: "Version strings are opaque: no grammar, no ordering; they are compared for equality.",
         source: "basic/versioning",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_request and protocol::negotiate_version compare exact strings and never parse them"),
     },
     Rule {
@@ -460,6 +659,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Over HTTP the version is repeated in the `MCP-Protocol-Version` header (HTTP-8).",
         source: "basic/versioning",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("HTTP layer; mcpgen does not see headers"),
     },
     Rule {
@@ -467,6 +669,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Keys of `capabilities.extensions` follow the `_meta` key grammar and have a prefix (`io.modelcontextprotocol/tasks`).",
         source: "basic/versioning, schema.json#/$defs/ClientCapabilities, schema.json#/$defs/ServerCapabilities",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::validate_message reports invalid or unprefixed keys; protocol::check_request still serves the request (lenient receipt)"),
     },
     Rule {
@@ -474,6 +679,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Informal,
         summary: "Each extension's value is its settings object; `{}` means supported with no settings.",
         source: "basic/versioning",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("schema validation of capabilities, with fractional numbers and `null` accepted after the Q-1 erratum"),
     },
     Rule {
@@ -481,6 +689,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "When only one side supports an extension, the side that does falls back to core behaviour or rejects the request with a suitable error.",
         source: "basic/versioning",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Stateful("nor from the message stream alone: what falling back to core behaviour means, and which error suits, is defined by each extension"),
     },
     Rule {
@@ -488,6 +699,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "Extension authors document their fallback behaviour.",
         source: "basic/versioning",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("documentation duty of extension authors"),
     },
     Rule {
@@ -495,6 +709,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Clients declare on each request the optional features they support (elicitation, sampling, roots, extensions, experimental).",
         source: "client/elicitation, client/sampling, client/roots",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_request requires the capabilities object (META-6); whether it is truthful cannot be judged"),
     },
     Rule {
@@ -502,6 +719,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Servers declare their features (tools, prompts, resources, completions, logging, extensions) in DiscoverResult.capabilities.",
         source: "server/tools, server/prompts, server/resources, server/utilities/completion, server/utilities/logging",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("conversation::Conversation: a server that answers resources/* or completion/complete but did not declare `resources` / `completions` (InitializeResult or DiscoverResult capabilities; tools are TOOL-1, prompts PROMPT-1, logging LOG-5)"),
     },
     Rule {
@@ -509,6 +729,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Informal,
         summary: "`elicitation: {}` means `{form: {}}`; a client declaring elicitation supports at least one mode.",
         source: "client/elicitation",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::missing_capabilities reads `elicitation: {}` as declaring form mode"),
     },
     Rule {
@@ -516,6 +739,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Each input request needs a client capability: form or URL elicitation, sampling (with tools or context), roots.",
         source: "basic/patterns/mrtr, client/elicitation, client/sampling, client/roots",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::required_capability"),
     },
     Rule {
@@ -523,6 +749,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "In a legacy session a server sends `sampling/createMessage`, `elicitation/create` and `roots/list` only to a client that declared `sampling`, `elicitation` or `roots` at `initialize`.",
         source: "schema.json#/$defs/ClientCapabilities, client/sampling, client/elicitation, client/roots",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("conversation::Conversation, against the capabilities of the client's `initialize` (sub-capabilities: SAMP-1, ELIC-1)"),
     },
     Rule {
@@ -530,6 +759,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::May,
         summary: "A server may serve both eras: modern `_meta` requests statelessly, and `initialize` with legacy behaviour for that process or session.",
         source: "basic/versioning",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_request accepts a legacy `initialize` with `legacy: true` when ServerConfig lists a legacy version"),
     },
     Rule {
@@ -537,6 +769,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "A dual-era stdio client first probes with `server/discover`: a DiscoverResult or a recognized modern error means modern, anything else (or silence) legacy.",
         source: "basic/transports/stdio, basic/versioning",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::detect_era_from_probe classifies the answer; sending the probe is the client's"),
     },
     Rule {
@@ -544,6 +779,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::MustNot,
         summary: "The fallback to legacy does not hinge on one particular error code; legacy servers answer unknown requests in many ways.",
         source: "basic/transports/stdio",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::detect_era_from_probe: only a recognized modern error (AMB-7) means modern, every other answer legacy"),
     },
     Rule {
@@ -551,6 +789,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "Modern-only stdio clients probe too, so that a legacy server fails clearly instead of running an era-ambiguous call.",
         source: "basic/transports/stdio, basic/versioning",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("client behaviour; protocol::detect_era_from_probe classifies the answer"),
     },
     Rule {
@@ -558,6 +799,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "An HTTP client sends a modern request; on 400 a recognized modern error body means modern, an empty or other body means legacy.",
         source: "basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::detect_era_from_http_400"),
     },
     Rule {
@@ -565,6 +809,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Informal,
         summary: "Failing that, an HTTP client may try the deprecated HTTP+SSE transport; new implementations should not adopt it.",
         source: "basic/transports/streamable-http, deprecated",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("deprecated transport; mcpgen has no HTTP client"),
     },
     Rule {
@@ -572,6 +819,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "Clients remember the detected era per server process or origin, and probe again when it proves wrong.",
         source: "basic/versioning",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("client state"),
     },
     Rule {
@@ -579,6 +829,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "A modern-only server's error to `initialize` names the protocol versions it supports.",
         source: "basic/versioning",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_request: -32022 (or -32600 without a `protocolVersion`) whose message and `data.supported` list the versions"),
     },
     Rule {
@@ -586,6 +839,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "A modern-only HTTP server answers GET and DELETE on the endpoint with 405 and ignores `Mcp-Session-Id` and `Last-Event-ID`.",
         source: "basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("HTTP layer"),
     },
     Rule {
@@ -593,6 +849,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "An HTTP request without `MCP-Protocol-Version` is rejected (400, -32020) unless the server deliberately serves it as 2025-03-26.",
         source: "basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_http_headers (-32020, HTTP 400) for a modern request without the header; the transport passes the headers"),
     },
     Rule {
@@ -600,6 +859,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::ShouldNot,
         summary: "A client whose modern request was answered (a result, or a recognized modern error: -32020, -32021, or -32022 naming a modern version) does not fall back to `initialize`: the server is modern.",
         source: "basic/transports/stdio, basic/transports/streamable-http, basic/versioning",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("conversation::Conversation: a client `initialize` after the connection became modern, or after a -32022 that named a modern version of this build"),
     },
     Rule {
@@ -607,6 +869,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "After -32022, a client retries at a version listed in `data.supported` (VER-2), not at one the server said it lacks.",
         source: "basic/versioning",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("conversation::Conversation: the client's next versioned request after a -32022 names a version its `data.supported` did not list"),
     },
     Rule {
@@ -614,6 +879,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A server that needs sampling, elicitation or roots answers with an InputRequiredResult; it never sends a request of its own.",
         source: "basic/patterns/mrtr",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("through MSG-5: protocol::validate_message refuses input requests sent as JSON-RPC requests, protocol::check_response refuses request-shaped messages"),
     },
     Rule {
@@ -621,6 +889,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::MustNot,
         summary: "Only `tools/call`, `prompts/get` and `resources/read` may answer `input_required` (RESULT-5).",
         source: "basic/patterns/mrtr",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_response and Revision::decode_result (RESULT-5)"),
     },
     Rule {
@@ -628,6 +899,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "An InputRequiredResult has `inputRequests`, `requestState` or both (the schema does not say so, Q-9).",
         source: "basic/patterns/mrtr, schema.json#/$defs/InputRequiredResult",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_response, protocol::validate_message"),
     },
     Rule {
@@ -635,6 +909,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "`inputRequests` keys are unique and each value is an elicitation, sampling or roots request (`method` and `params`, no `jsonrpc` or `id`).",
         source: "basic/patterns/mrtr",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_response and protocol::validate_message report duplicate keys in the raw text (keyword `uniqueKeys`); the values are schema-checked"),
     },
     Rule {
@@ -642,6 +919,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::MustNot,
         summary: "`requestState` is opaque to the client: never inspected, parsed or changed.",
         source: "basic/patterns/mrtr",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("client behaviour; mcpgen keeps it as an uninterpreted string"),
     },
     Rule {
@@ -649,6 +929,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::MustNot,
         summary: "A server never includes an input request for a capability the client did not declare on that request (CAP-4).",
         source: "basic/patterns/mrtr",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("conversation::Conversation: every input request of an `input_required` result against that request's clientCapabilities (protocol::required_capability, protocol::missing_capabilities, which a server can also call before answering)"),
     },
     Rule {
@@ -656,6 +939,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "When `inputRequests` is present the client fulfils them before retrying; without it the client may retry at once.",
         source: "basic/patterns/mrtr",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("conversation::Conversation: a retry without `inputResponses` after a result that had `inputRequests`"),
     },
     Rule {
@@ -663,6 +949,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "The retry repeats the original params plus `inputResponses` keyed like `inputRequests`, and echoes `requestState` exactly (or omits it when none was given).",
         source: "basic/patterns/mrtr",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("conversation::Conversation: the retry's `inputResponses` keys against the `inputRequests` keys, and `requestState` echoed exactly or omitted; whether the other params repeat the original is not compared"),
     },
     Rule {
@@ -670,6 +959,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "The retry uses a new JSON-RPC `id`.",
         source: "basic/patterns/mrtr, server/tools",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("conversation::Conversation: a retry that reuses the id of the request it retries"),
     },
     Rule {
@@ -677,6 +969,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::MustNot,
         summary: "`inputRequests` and `requestState` apply only to the retry of their own request, never to other requests.",
         source: "basic/patterns/mrtr",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("conversation::Conversation: a `requestState` that an `input_required` result gave for a request of another method"),
     },
     Rule {
@@ -684,6 +979,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Servers treat incoming `requestState` as attacker-controlled and protect its integrity when it affects authorization, access or business logic.",
         source: "basic/patterns/mrtr",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("server security practice"),
     },
     Rule {
@@ -691,6 +989,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "Protected request state binds the principal, a short expiry and the originating request; single use is enforced on the server.",
         source: "basic/patterns/mrtr",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("server security practice"),
     },
     Rule {
@@ -698,6 +999,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::MustNot,
         summary: "A server never assumes the client will answer or retry; it may ask again later.",
         source: "basic/patterns/mrtr",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("server behaviour"),
     },
     Rule {
@@ -705,6 +1009,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "Servers validate `inputResponses`, ignore unexpected extra entries and ask again (a new InputRequiredResult) when answers are missing.",
         source: "basic/patterns/mrtr",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_request schema-checks `inputResponses`; ignoring extras and asking again are the handler's"),
     },
     Rule {
@@ -712,6 +1019,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::MustNot,
         summary: "Results of retries (requests with `inputResponses` or `requestState`) are never cached; `input_required` results carry no caching hints.",
         source: "server/utilities/caching",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("client cache behaviour; mcpgen has no cache"),
     },
     Rule {
@@ -719,6 +1029,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::MustNot,
         summary: "A server sends only the notification types the client asked for in the listen request's filter.",
         source: "basic/patterns/subscriptions, schema.json#/$defs/SubscriptionFilter",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("conversation::Conversation: a listen-stream notification whose type (or resource URI) the listen request's filter did not ask for"),
     },
     Rule {
@@ -726,6 +1039,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "The acknowledgment is the first message of a subscription; nothing is sent on it before.",
         source: "basic/patterns/subscriptions",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("conversation::Conversation: a stream notification or the closing result before the acknowledgment, and a second acknowledgment"),
     },
     Rule {
@@ -733,6 +1049,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Informal,
         summary: "The acknowledgment's filter is the subset of the requested types the server will honour.",
         source: "basic/patterns/subscriptions",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("conversation::Conversation: an acknowledgment granting a type or URI the listen request did not ask for (a warning: the rule is informal)"),
     },
     Rule {
@@ -740,6 +1059,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Every message of a listen stream (acknowledgment, notifications, closing result) carries `io.modelcontextprotocol/subscriptionId` equal to the listen request's `id`.",
         source: "basic, basic/patterns/subscriptions, schema.json#/$defs/NotificationMetaObject",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::validate_message requires it on listen-stream notifications and refuses a non-literal integer; equality with the listen id needs the conversation"),
     },
     Rule {
@@ -747,6 +1069,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A stdio client tells concurrent subscriptions apart by `subscriptionId`.",
         source: "basic/patterns/subscriptions, basic/transports/stdio",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("client behaviour"),
     },
     Rule {
@@ -754,6 +1079,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Informal,
         summary: "A client ends a subscription by closing the SSE stream (HTTP) or sending `notifications/cancelled` for the listen request (stdio).",
         source: "basic/patterns/subscriptions",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("transport behaviour"),
     },
     Rule {
@@ -761,6 +1089,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "When a server ends a subscription itself it answers the listen request with a SubscriptionsListenResult, then closes the stream (see AMB-1).",
         source: "basic/patterns/subscriptions, schema.json#/$defs/SubscriptionsListenResult",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Stateful("nor from the message stream alone: a stream that stops without a result looks the same whether the server ended it or the connection broke"),
     },
     Rule {
@@ -768,6 +1099,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "On stdio, a server tearing down a subscription sends `notifications/cancelled` for the listen request (see AMB-1).",
         source: "basic/patterns/cancellation, schema.json#/$defs/CancelledNotification",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Stateful("nor from the message stream alone: the server's teardown is not a message, so a missing `notifications/cancelled` cannot be told from a subscription still open"),
     },
     Rule {
@@ -775,6 +1109,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::May,
         summary: "A stream that ends without the closing result is a disconnect; the client may subscribe again with a new request.",
         source: "basic/patterns/subscriptions",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("client behaviour"),
     },
     Rule {
@@ -782,6 +1119,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "After a stdio reconnect the client sends its `subscriptions/listen` requests again; servers keep no subscriptions across connections.",
         source: "basic/patterns/subscriptions, basic/transports/stdio",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("client behaviour across connections"),
     },
     Rule {
@@ -789,6 +1129,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::MustNot,
         summary: "`notifications/progress` and `notifications/message` never travel on a listen stream.",
         source: "basic/transports/streamable-http, server/utilities/logging",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("conversation::Conversation: `notifications/progress` and `notifications/message` tagged with a subscription id; an untagged one's stream is not in the message"),
     },
     Rule {
@@ -796,6 +1139,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "List-changed notifications come only from servers that declared `listChanged`, and resource updates only for subscribed URIs.",
         source: "server/tools, server/prompts, server/resources",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("conversation::Conversation (warnings): list-changed notifications from a server that did not declare `listChanged`, and legacy `notifications/resources/updated` for a URI not subscribed with resources/subscribe"),
     },
     Rule {
@@ -803,6 +1149,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "Clients cancel requests they no longer need: on stdio with `notifications/cancelled`, over HTTP by closing the request's stream.",
         source: "basic/patterns/cancellation",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("client behaviour"),
     },
     Rule {
@@ -810,6 +1159,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A cancellation names only a request its sender issued and believes still in progress.",
         source: "basic/patterns/cancellation, schema.json#/$defs/CancelledNotificationParams",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("conversation::Conversation: a cancellation naming a request its sender never issued or that is no longer pending (one that was answered lately is accepted: the two may cross)"),
     },
     Rule {
@@ -817,6 +1169,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Over HTTP, a client disconnecting from a request's stream cancels that request.",
         source: "basic/patterns/cancellation, basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("HTTP layer"),
     },
     Rule {
@@ -824,6 +1179,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::MustNot,
         summary: "After a cancellation the server stops work soon and sends nothing more for that request, no response and no progress.",
         source: "basic/patterns/cancellation, basic/transports/stdio, basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Stateful("nor from the message stream alone: a response or progress after a cancellation may have crossed it on the wire (CANCEL-6); the stream has no timing to tell them apart"),
     },
     Rule {
@@ -831,6 +1189,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "Cancellations of unknown, finished or uncancellable requests, and malformed ones, are ignored and never answered.",
         source: "basic/patterns/cancellation",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Stateful("nor from the message stream alone: ignoring a cancellation is server behaviour, and an answer to it (a response to a notification) carries no id to recognize (answers to unknown ids are ID-3)"),
     },
     Rule {
@@ -838,6 +1199,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A client copes with a response that crosses its cancellation, and should ignore responses that arrive after it cancelled.",
         source: "basic/patterns/cancellation",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Stateful("nor from the message stream alone: it is client behaviour; the conversation checker itself accepts a response that crosses a cancellation"),
     },
     Rule {
@@ -845,6 +1209,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::MustNot,
         summary: "Servers send `notifications/cancelled` only to end a `subscriptions/listen` stream, referencing that listen request.",
         source: "basic/patterns/cancellation, schema.json#/$defs/CancelledNotification",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("conversation::Conversation: a modern server's `notifications/cancelled` that names no open subscriptions/listen request"),
     },
     Rule {
@@ -852,6 +1219,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "Every sent request has a configurable timeout, after which it is cancelled; progress may extend it up to a maximum.",
         source: "basic/patterns/cancellation",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("client behaviour"),
     },
     Rule {
@@ -859,6 +1229,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "Cancellation reasons are logged, and interfaces show that cancellation was requested.",
         source: "basic/patterns/cancellation",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("application behaviour"),
     },
     Rule {
@@ -866,6 +1239,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "`progressToken` is a string or an integer, unique among the client's active requests.",
         source: "basic/patterns/progress",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("conversation::Conversation: a progress token already carried by another active request of the same sender (the type is schema-checked)"),
     },
     Rule {
@@ -873,6 +1249,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Progress notifications name only tokens of requests still in progress, and stop when the request completes.",
         source: "basic/patterns/progress",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("conversation::Conversation: a progress notification whose token belongs to no request of the peer still in progress"),
     },
     Rule {
@@ -880,6 +1259,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "`progress` grows with every notification for a token.",
         source: "basic/patterns/progress",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("conversation::Conversation: a progress value that does not grow past the previous one for its token"),
     },
     Rule {
@@ -887,6 +1269,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::May,
         summary: "`progress` and `total` may be fractional, `total` may be omitted and progress need not be sent at all; `message` should be readable.",
         source: "basic/patterns/progress",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("schema: `progress` and `total` are numbers, `total` and `message` optional"),
     },
     Rule {
@@ -894,6 +1279,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "Both sides track active tokens and rate-limit progress traffic.",
         source: "basic/patterns/progress",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("implementation behaviour"),
     },
     Rule {
@@ -901,6 +1289,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Over HTTP, progress for a request travels only on that request's own stream, never on a listen stream, and has no `subscriptionId`.",
         source: "basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Stateful("nor from the message stream alone: which HTTP stream carries a message is not in it; a progress notification tagged with a subscription id is SUB-11"),
     },
     Rule {
@@ -908,6 +1299,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::MustNot,
         summary: "No `notifications/message` for a request whose `_meta` has no `io.modelcontextprotocol/logLevel`.",
         source: "server/utilities/logging, schema.json#/$defs/RequestMetaObject",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("conversation::Conversation: a modern `notifications/message` while no request in progress opted in with `logLevel` (a log notification names no request, so one that opted in suffices)"),
     },
     Rule {
@@ -915,6 +1309,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::May,
         summary: "With a level set, the server sends messages at or above it, in RFC 5424 order from `debug` up to `emergency` (the schema lists them alphabetically, Q-14).",
         source: "server/utilities/logging",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Stateful("nor from the message stream alone: a log notification names no request, and sending below the level breaks no requirement (MAY)"),
     },
     Rule {
@@ -922,6 +1319,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::MustNot,
         summary: "Log notifications travel only on the stream of the request's response, never on a listen stream.",
         source: "server/utilities/logging",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Stateful("nor from the message stream alone: which stream carries a message is not in it; one tagged with a subscription id is SUB-11"),
     },
     Rule {
@@ -929,6 +1329,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "An unrecognized `logLevel` gets -32602.",
         source: "server/utilities/logging",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_request (params schema, rule SCHEMA), protocol::validate_message"),
     },
     Rule {
@@ -936,6 +1339,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A server that sends log notifications declares the `logging` capability.",
         source: "server/utilities/logging",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("conversation::Conversation: `notifications/message` (and an answered logging/setLevel) from a server whose InitializeResult or DiscoverResult capabilities lack `logging`"),
     },
     Rule {
@@ -943,6 +1349,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::MustNot,
         summary: "Log payloads contain no credentials, secrets, personal data or internals that help attackers.",
         source: "server/utilities/logging",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("content judgement"),
     },
     Rule {
@@ -950,6 +1359,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::MustNot,
         summary: "Clients assume no fixed page size.",
         source: "server/utilities/pagination",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("client behaviour"),
     },
     Rule {
@@ -957,6 +1369,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Cursors are opaque to clients; the empty string is a valid cursor and does not mean the end.",
         source: "server/utilities/pagination",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("client behaviour; mcpgen keeps cursors as given, an empty string included"),
     },
     Rule {
@@ -964,6 +1379,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "A missing `nextCursor` ends the list; servers keep cursors stable and answer invalid ones with -32602.",
         source: "server/utilities/pagination",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("server behaviour (cursor validity is the server's knowledge)"),
     },
     Rule {
@@ -971,6 +1389,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "`complete` results of the six cacheable methods carry `ttlMs` (an integer of 0 or more) and `cacheScope`; `input_required` results carry neither.",
         source: "server/utilities/caching",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("schema: the result definitions require them (mcpgen::validate, `mcpgen validate --def`); client-side decoding tolerates their absence (CACHE-3)"),
     },
     Rule {
@@ -978,6 +1399,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::MustNot,
         summary: "A cached response is never served to a request with a different method or different result-affecting params.",
         source: "server/utilities/caching",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("client cache behaviour; mcpgen has no cache"),
     },
     Rule {
@@ -985,6 +1409,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "Clients read `ttlMs` 0, absent or negative as stale at once, and a positive one as fresh until it elapses.",
         source: "server/utilities/caching",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("Revision::decode_result and protocol::check_response tolerate absent `ttlMs`/`cacheScope` and a negative `ttlMs` (client leniency, AMB-16); the absence is kept"),
     },
     Rule {
@@ -992,6 +1419,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::ShouldNot,
         summary: "A TTL is not a polling interval; a client that polls anyway adds jitter and backoff.",
         source: "server/utilities/caching",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("client behaviour"),
     },
     Rule {
@@ -999,6 +1429,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "`private` cache entries are never shared across authorization contexts; `public` ones may be.",
         source: "server/utilities/caching",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("cache behaviour; mcpgen has no cache"),
     },
     Rule {
@@ -1006,6 +1439,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "All pages of one list use the same `cacheScope`.",
         source: "server/utilities/caching",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("conversation::Conversation: a page (a list request with `cursor`) whose result's `cacheScope` differs from the page that gave the cursor"),
     },
     Rule {
@@ -1013,6 +1449,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "A relevant change notification invalidates cached entries; an error for a formerly valid cursor drops all cached pages of that list.",
         source: "server/utilities/caching",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("client cache behaviour"),
     },
     Rule {
@@ -1020,6 +1459,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Access control never relies on `cacheScope`.",
         source: "server/utilities/caching",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("server security practice"),
     },
     Rule {
@@ -1027,6 +1469,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A transport carries client requests and notifications to the server and server responses and notifications to the client, nothing else.",
         source: "basic/transports",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("transport layer; mcpgen has none"),
     },
     Rule {
@@ -1034,6 +1479,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Custom transports keep the JSON-RPC format, the message patterns and per-request metadata; byte streams reuse the stdio framing.",
         source: "basic/transports",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("transport layer; mcpgen has none"),
     },
     Rule {
@@ -1041,6 +1489,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Informal,
         summary: "The message body is the source of truth; a binding that mirrors metadata into headers defines how mismatches are refused (HTTP: -32020).",
         source: "basic/transports",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("header mirroring belongs to the HTTP layer"),
     },
     Rule {
@@ -1048,6 +1499,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "stdio carries one JSON-RPC message per `\\n`-terminated line, with no raw newline inside a message.",
         source: "basic/transports/stdio",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("`mcpgen validate --jsonl` checks captured traffic line by line (a trailing `\\r` stripped, AMB-22); the core has no stdio framer"),
     },
     Rule {
@@ -1055,6 +1509,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::MustNot,
         summary: "The server writes nothing but MCP messages to stdout, and the client nothing but MCP messages to the server's stdin.",
         source: "basic/transports/stdio",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("`mcpgen validate --jsonl` on captured traffic reports every line that is not a valid message"),
     },
     Rule {
@@ -1062,6 +1519,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::May,
         summary: "Servers may log UTF-8 text to stderr; clients may capture or ignore it and do not treat it as an error signal.",
         source: "basic/transports/stdio",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("process management"),
     },
     Rule {
@@ -1069,6 +1529,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::MustNot,
         summary: "On stdio the client writes no responses and the server writes no requests (MSG-5).",
         source: "basic/transports/stdio",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("the MSG-5 checks"),
     },
     Rule {
@@ -1076,6 +1539,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Informal,
         summary: "stdio has no header layer: all metadata is in the message body.",
         source: "basic/transports/stdio",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("nothing to check"),
     },
     Rule {
@@ -1083,6 +1549,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "To shut down, the client closes the server's stdin, waits, then escalates to signals; the server exits promptly on end of input.",
         source: "basic/transports/stdio",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("process management"),
     },
     Rule {
@@ -1090,6 +1559,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "A client restarts a server that died; in-flight requests are lost and may be re-sent as new ones, subscriptions re-established (SUB-10).",
         source: "basic/transports/stdio",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("process management"),
     },
     Rule {
@@ -1097,6 +1569,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A server exposes one MCP endpoint path that accepts POST; every client message is its own POST.",
         source: "basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("HTTP layer; mcpgen has none"),
     },
     Rule {
@@ -1104,6 +1579,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Servers validate `Origin` on every connection and answer a disallowed one with 403; local servers should bind to 127.0.0.1.",
         source: "basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("HTTP layer"),
     },
     Rule {
@@ -1111,6 +1589,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "The client's `Accept` lists both `application/json` and `text/event-stream`.",
         source: "basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("HTTP layer"),
     },
     Rule {
@@ -1118,6 +1599,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A POST body is a single request or notification, never a response.",
         source: "basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_request refuses responses (MSG-5) and batches (MSG-1) with HTTP 400"),
     },
     Rule {
@@ -1125,6 +1609,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A notification POST is answered 202 with an empty body when accepted, or with an HTTP error (optionally an id-less JSON-RPC error) when refused.",
         source: "basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_request: a refused notification gets an id-less error with HTTP 400; an accepted one is the caller's 202"),
     },
     Rule {
@@ -1132,6 +1619,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A request POST is answered with `application/json` (one object) or `text/event-stream`; clients handle both.",
         source: "basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("Conversation::check_http (the Content-Type of the response carrying a server message), so mcpgen proxy --listen and validate --conversation on its record"),
     },
     Rule {
@@ -1139,6 +1629,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "On a request's SSE stream, notifications relate to that request, no requests are sent, and the final response ends the stream.",
         source: "basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("HTTP layer"),
     },
     Rule {
@@ -1146,6 +1639,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Every POST has `MCP-Protocol-Version` equal to the body's `io.modelcontextprotocol/protocolVersion`; a mismatch gets 400 and -32020.",
         source: "basic/transports/streamable-http, schema.json#/$defs/RequestMetaObject",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_http_headers (-32020, HTTP 400)"),
     },
     Rule {
@@ -1153,6 +1649,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "An unsupported version gets HTTP 400 with -32022; an unknown method HTTP 404 with a -32601 body.",
         source: "basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("ProtocolError::http_status from protocol::check_request (the status to answer); Conversation::check_http judges a -32022 answered with another status than 400"),
     },
     Rule {
@@ -1160,6 +1659,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Clients send `Mcp-Method` on every request, and `Mcp-Name` (the tool or prompt name, or resource URI) where it applies.",
         source: "basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("HTTP layer"),
     },
     Rule {
@@ -1167,6 +1669,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A server refuses (400, -32020) a request whose needed standard headers are absent, contain invalid characters or differ from the body.",
         source: "basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_http_headers for MCP-Protocol-Version, Mcp-Method and Mcp-Name (-32020, HTTP 400); custom Mcp-Param-* headers are protocol::check_param_headers' (XHDR-9)"),
     },
     Rule {
@@ -1174,6 +1679,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Header names compare case-insensitively, header values case-sensitively.",
         source: "basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_http_headers: names case-insensitive, values case-sensitive after trimming optional whitespace"),
     },
     Rule {
@@ -1181,6 +1689,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Intermediaries answer validation failures with an HTTP error, and those enforcing policy on mirrored headers refuse requests whose version predates them.",
         source: "basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("intermediaries"),
     },
     Rule {
@@ -1188,6 +1699,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A closed SSE stream cancels its request; nothing more is sent for it.",
         source: "basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("HTTP layer"),
     },
     Rule {
@@ -1195,6 +1709,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Informal,
         summary: "`subscriptions/listen` is answered with an SSE stream that stays open.",
         source: "basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("HTTP layer"),
     },
     Rule {
@@ -1202,6 +1719,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Informal,
         summary: "Header requirements for notification POSTs are left undefined by this revision (see AMB-11).",
         source: "basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("HTTP layer"),
     },
     Rule {
@@ -1209,6 +1729,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::May,
         summary: "A property schema in `inputSchema` may carry `x-mcp-header: <Name>` to mirror that argument as header `Mcp-Param-<Name>`; not for secrets.",
         source: "server/tools",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("`mcpgen::http::header_bindings` reads the annotations; `param_headers` mirrors the arguments"),
     },
     Rule {
@@ -1216,6 +1739,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "The header name is a non-empty RFC 9110 token with no control characters.",
         source: "server/tools, basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("`mcpgen::http::header_bindings` refuses the tool"),
     },
     Rule {
@@ -1223,6 +1749,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Header names are unique, compared case-insensitively, across one `inputSchema`.",
         source: "server/tools, basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("`mcpgen::http::header_bindings` refuses the tool"),
     },
     Rule {
@@ -1230,6 +1759,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Only `integer`, `string` or `boolean` properties carry the annotation; integer values stay within plus or minus 2^53 - 1.",
         source: "server/tools, basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("`mcpgen::http::header_bindings` refuses the tool"),
     },
     Rule {
@@ -1237,6 +1769,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "An annotated property is reached from the root through `properties` steps only; an annotation anywhere else invalidates the tool.",
         source: "server/tools, basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("`mcpgen::http::header_bindings` refuses the tool"),
     },
     Rule {
@@ -1244,6 +1779,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "An HTTP client drops a tool that breaks XHDR-2 to XHDR-5 from the list it hands to the application, with a warning; the other tools stay.",
         source: "server/tools, basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("not checked yet"),
     },
     Rule {
@@ -1251,6 +1789,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "For `tools/call` the client sends each annotated argument present and not null as a header: strings as is, integers in decimal, booleans as `true`/`false`.",
         source: "basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("`mcpgen::http::param_headers` (absent or null: no header; integers beyond ±(2^53 − 1) fail locally)"),
     },
     Rule {
@@ -1258,6 +1799,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Header values that are not plain visible ASCII, or look like the sentinel, are sent as `=?base64?<Base64 of UTF-8>?=`.",
         source: "basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("`mcpgen::http::encode_header_value`"),
     },
     Rule {
@@ -1265,6 +1809,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A server decodes sentinel values, then refuses (400, -32020) a mirrored header that is invalid, differs from the argument, or is missing for a non-null argument.",
         source: "basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("`mcpgen::protocol::check_param_headers` (-32020, HTTP 400); the reference server runs it on every `tools/call`"),
     },
     Rule {
@@ -1272,6 +1819,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Intermediaries forward unrecognized `Mcp-Param-*` headers untouched.",
         source: "basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("intermediaries"),
     },
     Rule {
@@ -1279,6 +1829,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "After a -32020 about `Mcp-Param-*` headers, a client refreshes `tools/list` and retries with corrected headers.",
         source: "basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("client behaviour"),
     },
     Rule {
@@ -1286,6 +1839,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A schema without `$schema` is JSON Schema 2020-12, which every implementation supports.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("tools::Dialect::of"),
     },
     Rule {
@@ -1293,6 +1849,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "`$schema` may select another dialect; implementations document which dialects they support.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("tools::Dialect: draft-07, 2019-09 and 2020-12, listed in docs/rust.md"),
     },
     Rule {
@@ -1300,6 +1859,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Schemas are validated in their declared (or default) dialect; an unsupported dialect is an error that says so, not a crash.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("tools::SchemaErrorKind::UnsupportedDialect; tools::check_tools_json reports the tool and keeps checking the others"),
     },
     Rule {
@@ -1307,6 +1869,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A schema is itself valid under its dialect's meta-schema.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("tools::compile_schema against the bundled meta-schemas (SchemaErrorKind::InvalidSchema)"),
     },
     Rule {
@@ -1314,6 +1879,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::MustNot,
         summary: "A `$ref` to a network URI is never dereferenced automatically.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("tools: non-local references are refused without any I/O (SchemaErrorKind::NetworkRef)"),
     },
     Rule {
@@ -1321,6 +1889,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Fetching non-local `$ref`s is an opt-in mode, off by default, that should use a host allowlist, refuse private addresses, bound time and size, and log what it fetched.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("tools::FetchPolicy (SchemaErrorKind::RefRefused)"),
     },
     Rule {
@@ -1328,6 +1899,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "A schema whose reference cannot be resolved is rejected, never treated as permissive.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("tools::SchemaErrorKind::UnresolvedRef"),
     },
     Rule {
@@ -1335,6 +1909,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "Validation cost is bounded: depth, number of subschemas, time or steps per validation.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("tools::Limits, checked when compiling and when validating"),
     },
     Rule {
@@ -1342,6 +1919,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A tool's `inputSchema` is a schema object with root `type: \"object\"`; `outputSchema` is any valid schema.",
         source: "server/tools, schema.json#/$defs/Tool",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("tools::SchemaErrorKind::RootNotObject and InvalidTool"),
     },
     Rule {
@@ -1349,6 +1929,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "Clients apply JSCHEMA-5 to JSCHEMA-7 when validating tool arguments and results.",
         source: "server/tools",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("tools::ToolChecker compiles both schemas with the same offline resolver"),
     },
     Rule {
@@ -1356,6 +1939,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Servers with tools declare the `tools` capability, and should list them in a stable order.",
         source: "server/tools",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("conversation::Conversation: a server that answers tools/* without declaring `tools`; the stable order of lists is not judged"),
     },
     Rule {
@@ -1363,6 +1949,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "Tool names are 1 to 128 characters of `A-Z a-z 0-9 _ - .`, case-sensitive and unique within a server.",
         source: "server/tools",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("not checked yet (judgeable from a `tools/list` result)"),
     },
     Rule {
@@ -1370,6 +1959,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "A client aggregating several servers resolves tool-name collisions itself, not by `serverInfo.name`.",
         source: "server/tools",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("client behaviour"),
     },
     Rule {
@@ -1377,6 +1969,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "With an `outputSchema`, `structuredContent` conforms to it, and clients validate it.",
         source: "server/tools",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("tools::validate_structured_content, ToolChecker::validate_structured_content"),
     },
     Rule {
@@ -1384,6 +1979,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Servers validate every tool input against its `inputSchema`.",
         source: "server/tools",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("tools::validate_tool_arguments, ToolChecker::validate_arguments (errors for an `isError` result, AMB-15); probe::tools sends invalid cases and reports a server that accepts them"),
     },
     Rule {
@@ -1391,6 +1989,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Tool annotations are untrusted hints unless the server is trusted.",
         source: "server/tools, schema.json#/$defs/Tool",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("application behaviour"),
     },
     Rule {
@@ -1398,6 +1999,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "URIs (resource, root, icon, website and URL-elicitation URIs) are RFC 3986 URIs; the schema's `format` is only an annotation (Q-10).",
         source: "server/resources, schema.json",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("Options::strict_formats (`mcpgen validate --strict-formats`) asserts `format: uri`; off by default"),
     },
     Rule {
@@ -1405,6 +2009,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Informal,
         summary: "`uriTemplate` values are RFC 6570 URI templates.",
         source: "server/resources, server/utilities/completion",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("Options::strict_formats asserts `format: uri-template`"),
     },
     Rule {
@@ -1412,6 +2019,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Image, audio and blob data are Base64 with a valid MIME type; embedded resources carry a URI, a MIME type and text or blob.",
         source: "server/prompts, server/resources",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("Options::strict_formats asserts `format: byte` (Base64); MIME syntax is not checked"),
     },
     Rule {
@@ -1419,6 +2029,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Informal,
         summary: "`lastModified` is an ISO 8601 timestamp; icon `sizes` entries are `WxH` or `any`.",
         source: "schema.json#/$defs/Annotations, schema.json#/$defs/Icon",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("not checked"),
     },
     Rule {
@@ -1426,6 +2039,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "`Root.uri` starts with `file://`.",
         source: "client/roots, schema.json#/$defs/Root",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("not checked (the schema states it only in prose)"),
     },
     Rule {
@@ -1433,6 +2049,11 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A nonexistent resource gets -32602, never an empty `contents` array; internal failures get -32603.",
         source: "server/resources",
+        clause: Some("If the requested resource does not exist, servers MUST return a JSON-RPC error with code `-32602` (Invalid Params)."),
+        code: Some(-32602),
+        revisions: &[
+            AtRevisions { revisions: &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"], clause: Some(Clause { level: Level::Should, quote: Some("Servers SHOULD return standard JSON-RPC errors for common failure cases: - Resource not found: `-32002`"), source: "server/resources", code: Some(-32002) }) },
+        ],
         enforcement: Enforcement::Enforced("handler behaviour, judged by probe::resources (a read of a URI no server serves: -32602, not an empty `contents`); clients can recognize it with CheckedResponse::may_be_resource_not_found (ERR-5)"),
     },
     Rule {
@@ -1440,6 +2061,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Servers validate resource URIs, guard `file://` paths against traversal and encode binary data properly.",
         source: "server/resources",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("server behaviour"),
     },
     Rule {
@@ -1447,6 +2071,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "`https://` resource URIs are used only when the client can fetch the resource itself.",
         source: "server/resources",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("server behaviour"),
     },
     Rule {
@@ -1454,6 +2081,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Servers with prompts declare the `prompts` capability and should refuse a missing required argument with -32602.",
         source: "server/prompts",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("conversation::Conversation: a server that answers prompts/* without declaring `prompts`; refusing a missing argument needs the prompt's declared arguments: probe::prompts sends one `prompts/get` without a required argument (a warning unless -32602)"),
     },
     Rule {
@@ -1461,6 +2091,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Servers with completion declare `completions`, return at most 100 values, and answer -32601 when completion is unsupported.",
         source: "server/utilities/completion",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("schema: at most 100 values (CompleteResult); probe::negatives sends `completion/complete` to a server without `completions` (-32601 is due)"),
     },
     Rule {
@@ -1468,6 +2101,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::MustNot,
         summary: "A server never elicits in a mode the client did not declare; an elicitation without `mode` is form mode.",
         source: "client/elicitation",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::required_capability maps the mode to its capability; decoding reads a missing `mode` as form without inventing it"),
     },
     Rule {
@@ -1475,6 +2111,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "URL-mode elicitation has `mode: \"url\"`, a `message` and a valid `url` (HTTPS outside development, no secrets).",
         source: "client/elicitation",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("schema: the URL-mode definition requires them; HTTPS and secrets are not judged"),
     },
     Rule {
@@ -1482,6 +2121,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Informal,
         summary: "A form's `requestedSchema` is a flat object of primitive properties; the result's `content` appears only when a form is accepted.",
         source: "client/elicitation",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("schema: `requestedSchema` admits primitive properties only; checking `content` against it needs the request"),
     },
     Rule {
@@ -1489,6 +2131,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "For URL mode the client never pre-fetches or opens the URL without consent, and shows it in full.",
         source: "client/elicitation",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("user-interface behaviour"),
     },
     Rule {
@@ -1496,6 +2141,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::MustNot,
         summary: "`tools`/`toolChoice` only when the client declared `sampling.tools`, and `includeContext` other than `none` only with `sampling.context`.",
         source: "client/sampling, schema.json#/$defs/CreateMessageRequestParams",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::required_capability (`sampling.tools`, `sampling.context`) with protocol::missing_capabilities"),
     },
     Rule {
@@ -1503,6 +2151,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A user message with `tool_result` blocks holds nothing else, and every assistant `tool_use` is answered by the next user message's `tool_result`s.",
         source: "client/sampling, schema.json#/$defs/ToolResultContent",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("not checked yet (judgeable from the `messages` array)"),
     },
     Rule {
@@ -1510,6 +2161,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Clients respect `maxTokens` and weigh model hints in order; sampling and roots are deprecated features.",
         source: "client/sampling, schema.json#/$defs/ModelPreferences, deprecated",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("client behaviour"),
     },
     Rule {
@@ -1517,6 +2171,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Clients that render icons support PNG and JPEG (`image/jpg` as an alias), and should support SVG and WebP.",
         source: "basic, schema.json#/$defs/Icons",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("icons::IconPolicy::check_mime: PNG, JPEG and WebP by default, GIF and SVG opt-in (ICON-9)"),
     },
     Rule {
@@ -1524,6 +2181,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Icon metadata and bytes are untrusted input.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("icons::IconPolicy applies ICON-3 to ICON-9 to every icon"),
     },
     Rule {
@@ -1531,6 +2191,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Icons come only from `https:` and `data:` sources; `javascript:`, `file:`, `ftp:`, `ws:` and app-local schemes are refused.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("icons::IconPolicy::check_src (plain `http:` refused by default, AMB-3)"),
     },
     Rule {
@@ -1538,6 +2201,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Redirects that change scheme or origin are refused when fetching icons.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("mcpgen does not fetch icons: IconSource::Remote leaves the fetch to the caller"),
     },
     Rule {
@@ -1545,6 +2211,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Informal,
         summary: "Icons are fetched without credentials: no cookies, no `Authorization`, no client certificates.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("mcpgen does not fetch icons"),
     },
     Rule {
@@ -1552,6 +2221,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "Icon URLs come from the server's own origin (or, per the schema, a trusted one, AMB-4).",
         source: "basic, schema.json#/$defs/Icon",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("icons::IconPolicy::check_origin with `trusted_origins`"),
     },
     Rule {
@@ -1559,6 +2231,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::May,
         summary: "Consumers resist oversized files, huge dimensions and many frames, and may set size limits.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("icons::IconPolicy `max_bytes` (1 MiB, checked on the Base64 length of `data:` URIs before decoding); dimensions and frames are not checked"),
     },
     Rule {
@@ -1566,6 +2241,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Informal,
         summary: "MIME types are hints: the bytes are sniffed and a mismatch or unknown type is refused.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("icons::sniff, icons::IconPolicy::check_bytes"),
     },
     Rule {
@@ -1573,6 +2251,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Should,
         summary: "SVG can carry script: consumers sanitize it or refuse it.",
         source: "basic, schema.json#/$defs/Icon",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("icons::IconPolicy refuses SVG unless `allow_svg` is set"),
     },
     Rule {
@@ -1580,6 +2261,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Informal,
         summary: "An icon without `sizes` fits any size and one without `theme` any background.",
         source: "schema.json#/$defs/Icon",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("icon selection is the application's"),
     },
     Rule {
@@ -1587,6 +2271,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::MustNot,
         summary: "A server answers with a `CreateTaskResult` only a request whose own `_meta` client capabilities declare the extension, whatever earlier requests declared.",
         source: "ext-tasks/tasks.md#capability-negotiation",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_response_with_options and decode_result (a `task` result is invalid unless ResultOptions::negotiated names the extension, or `task` is among the request's extension `resultType`s); the conversation checker (the request's own declaration)"),
     },
     Rule {
@@ -1594,6 +2281,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A client that declared the extension is prepared for either the standard result or a `CreateTaskResult` for every supported request.",
         source: "ext-tasks/tasks.md#capability-negotiation",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("client behaviour; mcpgen accepts both answers where the request declared the extension"),
     },
     Rule {
@@ -1601,6 +2291,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A `CreateTaskResult` answering a request type the extension does not support (only `tools/call` is) is an invalid response.",
         source: "ext-tasks/tasks.md#capability-negotiation, ext-tasks/tasks.md#supported-methods",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_response_with_options, decode_result, the conversation checker (validate_message_with has no request to judge by)"),
     },
     Rule {
@@ -1608,6 +2301,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A server that cannot serve a non-declaring client without a task answers -32021 naming `extensions.io.modelcontextprotocol/tasks` in `data.requiredCapabilities`.",
         source: "ext-tasks/tasks.md#capability-negotiation",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("the decision is the handler's; protocol::tasks::missing_extension_error builds the exact error"),
     },
     Rule {
@@ -1615,6 +2311,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A `CreateTaskResult` carries `resultType: \"task\"`.",
         source: "ext-tasks/tasks.md#polymorphic-results",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_response_with_options, decode_result, the conversation checker: a task handle (`taskId`, `status`, no `content`) answering a declaring `tools/call` with another `resultType`; the extension schema's `CreateTaskResult` requires `task`"),
     },
     Rule {
@@ -1622,6 +2321,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::MustNot,
         summary: "`resultType: \"task\"` appears on no result other than a `CreateTaskResult` (not on `tasks/get`, `tasks/update`, `tasks/cancel` results).",
         source: "ext-tasks/tasks.md#polymorphic-results",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_response_with_options, decode_result and the conversation checker (results of the extension's methods); TASK-3 for other methods"),
     },
     Rule {
@@ -1629,6 +2331,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::MustNot,
         summary: "Status `failed` is only for JSON-RPC errors; a result that reports an error (a tool result with `isError: true`) is a `completed` task.",
         source: "ext-tasks/tasks.md#task-status, ext-tasks/tasks.md#task-execution-errors",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("what the underlying request ended with is not on the wire; TASK-14 checks that a failed task's `error` is a JSON-RPC error"),
     },
     Rule {
@@ -1636,6 +2341,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::MustNot,
         summary: "A server returns a `CreateTaskResult` only once the task is durably created, so that `tasks/get` for its id resolves.",
         source: "ext-tasks/tasks.md#task-creation",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("server storage; a -32602 to a later `tasks/get` cannot be told apart from a task purged after its TTL, which the extension allows"),
     },
     Rule {
@@ -1643,6 +2351,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "In eventually-consistent environments a server waits for consistency before returning a `CreateTaskResult`.",
         source: "ext-tasks/tasks.md#task-creation",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("server storage, as TASK-8"),
     },
     Rule {
@@ -1650,6 +2361,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A `tasks/get` result is the task in its current status (`working`, `input_required`, `completed`, `failed`, `cancelled`) with that status's members.",
         source: "ext-tasks/tasks.md#response",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_response_with_options, decode_result and the conversation checker judge a `tasks/get` result by its `status` (the definition of that status: WorkingTask, InputRequiredTask, …)"),
     },
     Rule {
@@ -1657,6 +2371,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "An `input_required` task carries `inputRequests`.",
         source: "ext-tasks/tasks.md#response, ext-tasks/tasks.md#task-status",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_response_with_options, decode_result, the conversation checker (results and `notifications/tasks`)"),
     },
     Rule {
@@ -1664,6 +2381,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "`inputRequests` holds every outstanding server-to-client request the task waits on.",
         source: "ext-tasks/tasks.md#response",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("the server's outstanding requests are not on the wire"),
     },
     Rule {
@@ -1671,6 +2391,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A `completed` task carries `result`, the final result of the original request: for a `tools/call` task a `CallToolResult`.",
         source: "ext-tasks/tasks.md#response, ext-tasks/tasks.md#task-status",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("`result` required; judged as the original request's complete result by protocol::check_response_with_options and decode_result with ResultOptions::task_of, and by the conversation checker (which remembers each task's request)"),
     },
     Rule {
@@ -1678,6 +2401,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A `failed` task carries `error`, the JSON-RPC error that ended it.",
         source: "ext-tasks/tasks.md#response, ext-tasks/tasks.md#task-execution-errors",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("`error` required and judged as a JSON-RPC `Error` (results and `notifications/tasks`)"),
     },
     Rule {
@@ -1685,6 +2411,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A `tasks/get` result carries `resultType: \"complete\"` (it is the method's standard result).",
         source: "ext-tasks/tasks.md#response",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_response_with_options, decode_result, the conversation checker"),
     },
     Rule {
@@ -1692,6 +2421,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Clients treat each `inputRequests` entry as the equivalent standalone server-to-client request (same trust model, same user-facing behaviour).",
         source: "ext-tasks/tasks.md#task-update-requests",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("client behaviour"),
     },
     Rule {
@@ -1699,6 +2431,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "An `inputRequests` key is unique over the task's lifetime: one key never names two distinct requests.",
         source: "ext-tasks/tasks.md#task-update-requests",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Stateful("the conversation checker remembers each task's keys with a digest of their request"),
     },
     Rule {
@@ -1706,6 +2441,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::MustNot,
         summary: "A server never reuses an `inputRequests` key for a new request once a response for that key was delivered (`tasks/update` acknowledged).",
         source: "ext-tasks/tasks.md#task-update-requests",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Stateful("the conversation checker remembers the keys answered by acknowledged `tasks/update` requests"),
     },
     Rule {
@@ -1713,6 +2451,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Each `inputResponses` key of a `tasks/update` names a currently outstanding `inputRequests` key of the task.",
         source: "ext-tasks/tasks.md#task-update-requests",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Stateful("the conversation checker compares the keys with the task's last `input_required` state it saw (tasks it never saw are not judged)"),
     },
     Rule {
@@ -1720,6 +2461,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A successful `tasks/update` is acknowledged with an empty result whose `resultType` is `complete`.",
         source: "ext-tasks/tasks.md#task-update-requests",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_response_with_options, decode_result, the conversation checker (members other than `resultType` and `_meta`)"),
     },
     Rule {
@@ -1727,6 +2471,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A successful `tasks/cancel` is acknowledged with an empty result whose `resultType` is `complete`.",
         source: "ext-tasks/tasks.md#task-cancellation",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_response_with_options, decode_result, the conversation checker (members other than `resultType` and `_meta`)"),
     },
     Rule {
@@ -1734,6 +2481,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::MustNot,
         summary: "`notifications/cancelled` is not used to cancel a task: `tasks/cancel` is.",
         source: "ext-tasks/tasks.md#task-cancellation",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Stateful("the conversation checker flags a `notifications/cancelled` naming a request answered with a `CreateTaskResult`"),
     },
     Rule {
@@ -1741,6 +2491,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A server answers -32021 to a `subscriptions/listen` asking for task notifications (`notifications.taskIds`) from a request that did not declare the extension.",
         source: "ext-tasks/tasks.md#task-status-notifications, ext-tasks/tasks.md#protocol-errors",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_request when ServerConfig::extensions has the extension (-32021, HTTP 400)"),
     },
     Rule {
@@ -1748,6 +2501,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A server answers -32021 to `tasks/get`, `tasks/update` and `tasks/cancel` from a request that did not declare the extension.",
         source: "ext-tasks/tasks.md#protocol-errors",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_request when ServerConfig::extensions has the extension (-32021, HTTP 400); the conversation checker (such a request answered with a result)"),
     },
     Rule {
@@ -1755,6 +2511,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A `tasks/get` naming an unknown or invalid task is answered -32602; internal failures -32603.",
         source: "ext-tasks/tasks.md#protocol-errors",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("tasks outlive sessions (clients persist ids and resume polling), so a conversation cannot tell an unknown id; the codes are the handler's"),
     },
     Rule {
@@ -1762,6 +2521,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A failed task's `error` is the JSON-RPC error the underlying request produced, a completed task's `result` its result.",
         source: "ext-tasks/tasks.md#task-execution-errors",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("the underlying request's own answer is never on the wire; TASK-13 and TASK-14 check the shapes"),
     },
     Rule {
@@ -1769,6 +2531,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::MustNot,
         summary: "`notifications/progress` and `notifications/message` are not sent on the `subscriptions/listen` stream for a task.",
         source: "ext-tasks/tasks.md#task-status-notifications",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("progress and log notifications carry no subscription id, so a recording does not say which stream carried them"),
     },
     Rule {
@@ -1776,6 +2541,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Over Streamable HTTP, `tasks/get`, `tasks/update` and `tasks/cancel` carry `Mcp-Name` equal to `params.taskId`.",
         source: "ext-tasks/tasks.md#streamable-http-routing-headers",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("http::standard_headers writes it; protocol::check_http_headers refuses a missing or different one (-32020, HTTP 400)"),
     },
     Rule {
@@ -1783,6 +2551,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Servers generate task ids with enough entropy that a third party can neither enumerate nor guess them.",
         source: "ext-tasks/tasks.md#security-considerations",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("randomness is not visible in one id"),
     },
     Rule {
@@ -1790,6 +2561,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Servers authenticate and authorize every task-related request against the task it names.",
         source: "ext-tasks/tasks.md#security-considerations",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("authorization is the server's"),
     },
     Rule {
@@ -1797,6 +2571,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "Hosts apply to `inputRequests` payloads the trust model of the standalone elicitation and sampling requests: a task is not a higher-trust channel.",
         source: "ext-tasks/tasks.md#security-considerations",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("host behaviour"),
     },
     Rule {
@@ -1804,6 +2581,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Informal,
         summary: "`completed`, `failed` and `cancelled` are terminal: a task that reached one never shows another status.",
         source: "ext-tasks/tasks.md#task-status",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Stateful("the conversation checker remembers each task's terminal status and flags a later different one"),
     },
     Rule {
@@ -1811,6 +2591,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "Ending a listen stream: one page says the server should send a closing result, another that it must send `notifications/cancelled`; clients accept either or both.",
         source: "basic/patterns/subscriptions, basic/patterns/cancellation",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("streams are not checked (SUB-7, SUB-8)"),
     },
     Rule {
@@ -1818,6 +2601,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "The list-changed examples have no `params`, hence no `subscriptionId`, against SUB-4; mcpgen follows SUB-4.",
         source: "server/tools, server/prompts, server/resources",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::validate_message (SUB-4)"),
     },
     Rule {
@@ -1825,6 +2611,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "`Icon.src` lists HTTP but the security rules require HTTPS or `data:`: plain `http:` is refused unless explicitly allowed.",
         source: "basic, schema.json#/$defs/Icon",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("icons::IconPolicy `allow_http` (off by default; `mcpgen check-icon --allow-http`)"),
     },
     Rule {
@@ -1832,6 +2621,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "Icon origin: the page says same origin as the server, the schema same domain or a trusted one; mcpgen checks the server's origin plus a trusted list.",
         source: "basic, schema.json#/$defs/Icon",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("icons::IconPolicy::check_origin with `trusted_origins`"),
     },
     Rule {
@@ -1839,6 +2631,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "`_meta` key edge cases: the empty key is refused, reserved labels compare case-insensitively, a one-label prefix (`mcp/`) is not reserved, OTel values must be strings.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_meta_key, protocol::validate_message"),
     },
     Rule {
@@ -1846,6 +2641,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "\"No assumptions about values at reserved keys\" is read as: give reserved keys no meaning the spec does not define, and pass them through.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("decoders keep every `_meta` entry (META-4)"),
     },
     Rule {
@@ -1853,6 +2651,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "A \"recognized modern error\" is -32020, -32021 or -32022 with a schema-valid response under a modern revision.",
         source: "basic/transports/stdio, basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::detect_era_from_probe, protocol::detect_era_from_http_400"),
     },
     Rule {
@@ -1860,6 +2661,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "A legacy version in `supported` is usable only through `initialize`, never in per-request `_meta`.",
         source: "basic/versioning",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_request answers a legacy version in `_meta` with -32022 (VER-1)"),
     },
     Rule {
@@ -1867,6 +2671,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "The spec sets no precedence among errors; mcpgen checks parse, envelope, `_meta` fields, version, method, params, in that order (capabilities are the handler's).",
         source: "basic, basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_request"),
     },
     Rule {
@@ -1874,6 +2681,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "HTTP statuses the spec leaves open: 400 for -32700, -32600 and refused notifications, 200 with the error body for a params-schema -32602, 500 for mcpgen's own -32603.",
         source: "basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("ProtocolError::http_status from protocol::check_request"),
     },
     Rule {
@@ -1881,6 +2691,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "\"Every POST has `MCP-Protocol-Version`\" conflicts with notification header requirements being undefined.",
         source: "basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("HTTP layer"),
     },
     Rule {
@@ -1888,6 +2701,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "An `id` of `1.0` satisfies the schema's `integer` but is not an integer literal: only integer literals (and strings) are ids, and the raw text is kept.",
         source: "basic, schema.json#/$defs/RequestId",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_request (-32600), protocol::validate_message, protocol::check_response"),
     },
     Rule {
@@ -1895,6 +2711,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "Open `x-mcp-header` questions: tabs, union or missing types, when the integer range is checked, unknown headers, the Base64 alphabet, empty values.",
         source: "server/tools, basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("`x-mcp-header` is not checked yet (XHDR-1)"),
     },
     Rule {
@@ -1902,6 +2721,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "Undeclared sampling `tools` require the client to \"return an error\", but input responses have no error slot.",
         source: "client/sampling, basic/patterns/mrtr",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("client behaviour"),
     },
     Rule {
@@ -1909,6 +2731,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "Tool arguments failing `inputSchema` are a tool-execution error (`isError` result); malformed envelopes or params are -32602.",
         source: "server/tools",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("tools::validate_tool_arguments returns the errors for the `isError` result (TOOL-5); protocol::check_request answers params errors with -32602"),
     },
     Rule {
@@ -1916,6 +2741,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "`ttlMs` and `cacheScope` are required by the schema yet clients must tolerate their absence; absent values are kept absent, to be read as 0 and private.",
         source: "server/utilities/caching",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("Revision::decode_result (client leniency, CACHE-3)"),
     },
     Rule {
@@ -1923,6 +2751,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "The overview's \"extensions negotiated during initialization\" is stale: there is no initialization; extensions are declared per request and in DiscoverResult.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("wording only"),
     },
     Rule {
@@ -1930,6 +2761,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "An extension's `resultType` is valid when the client declared that extension on that request.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_response_with takes the client's own list"),
     },
     Rule {
@@ -1937,6 +2771,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "When a server supports none of the requested subscription types, whether the stream stays open after an empty acknowledgment is unstated.",
         source: "basic/patterns/subscriptions",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("streams are not checked"),
     },
     Rule {
@@ -1944,6 +2781,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "Whether `notifications/resources/updated` needs `resources.subscribe: true` is unstated.",
         source: "server/resources",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("capability use is not checked (SUB-12)"),
     },
     Rule {
@@ -1951,6 +2791,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "`$schema` spellings: `http` and `https`, with or without a trailing empty fragment `#`, name the same dialect.",
         source: "basic",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("tools::Dialect::from_uri"),
     },
     Rule {
@@ -1958,6 +2801,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "stdio lines ending in `\\r\\n`: the trailing `\\r` is stripped.",
         source: "basic/transports/stdio",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("`mcpgen validate --jsonl`"),
     },
     Rule {
@@ -1965,6 +2811,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "What an HTTP server does when `Accept` lacks a required type is unstated.",
         source: "basic/transports/streamable-http",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("HTTP layer"),
     },
     Rule {
@@ -1972,6 +2821,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "`JSONValue` admits no fractional numbers and no `null`, unlike `schema.ts`; patched so that capabilities, metadata and settings accept them.",
         source: "schema.json#/$defs/JSONValue",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("erratum Q-1 in schema/errata/2026-07-28.json, applied by the generator"),
     },
     Rule {
@@ -1979,6 +2831,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "`ElicitResult.content` values admit integers where `schema.ts` says number; patched so fractional answers pass.",
         source: "schema.json#/$defs/ElicitResult",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("erratum Q-2 in schema/errata/ (2025-06-18, 2025-11-25, 2026-07-28)"),
     },
     Rule {
@@ -1986,6 +2841,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "`RequestId` and `ProgressToken` allow integers (as the prose does; `schema.ts` says number): kept, with AMB-12 for `1.0`.",
         source: "schema.json#/$defs/RequestId, schema.json#/$defs/ProgressToken",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("generated validators (integer), AMB-12 checks"),
     },
     Rule {
@@ -1993,6 +2851,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "`Result` requires `resultType`, so client decoders apply RESULT-2 before validating.",
         source: "schema.json#/$defs/Result",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("Options::client_leniency in Revision::decode_result"),
     },
     Rule {
@@ -2000,6 +2861,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "Every `resultType` is a plain string and ServerResult includes bare Result, so union validation accepts anything; results are told apart by method and `resultType`.",
         source: "schema.json#/$defs/ResultType, schema.json#/$defs/ServerResult",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("Options::discriminate_results (RESULT-6)"),
     },
     Rule {
@@ -2007,6 +2871,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "Envelopes lack `additionalProperties: false`, so JSON-RPC message kinds overlap; messages are classified structurally first.",
         source: "schema.json#/$defs/JSONRPCMessage",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::validate_message, protocol::check_response (MSG-2, MSG-4)"),
     },
     Rule {
@@ -2014,6 +2881,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "MetaObject and the extensions maps have no `propertyNames`: META-1 and EXT-1 are hand-written checks.",
         source: "schema.json#/$defs/MetaObject",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::validate_message"),
     },
     Rule {
@@ -2021,6 +2891,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "The acknowledgment's `_meta` and list-changed `params` are optional in the schema: SUB-4 is a hand-written check.",
         source: "schema.json#/$defs/SubscriptionsAcknowledgedNotificationParams",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::validate_message"),
     },
     Rule {
@@ -2028,6 +2901,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "InputRequiredResult does not encode \"at least one of `inputRequests` and `requestState`\": MRTR-3 is a hand-written check.",
         source: "schema.json#/$defs/InputRequiredResult",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::validate_message, protocol::check_response"),
     },
     Rule {
@@ -2035,6 +2911,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "`format` (`uri`, `uri-template`, `byte`) is only an annotation in 2020-12: asserted only on request.",
         source: "schema.json",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("Options::strict_formats (`mcpgen validate --strict-formats`)"),
     },
     Rule {
@@ -2042,6 +2921,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "The JSON-RPC error definitions are bare Error objects while the MCP ones are whole responses; each is validated at its own level.",
         source: "schema.json#/$defs/ParseError, schema.json#/$defs/HeaderMismatchError",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::validate_message"),
     },
     Rule {
@@ -2049,6 +2931,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "Capability objects are open: unknown capability keys pass.",
         source: "schema.json#/$defs/ClientCapabilities",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("kept open, as the schema says"),
     },
     Rule {
@@ -2056,6 +2941,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "`Tool.inputSchema` checks only the root `type`; the rest needs a meta-schema check (JSCHEMA-4).",
         source: "schema.json#/$defs/Tool",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("tools::compile_schema"),
     },
     Rule {
@@ -2063,6 +2951,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "The LoggingLevel enum is alphabetical; severity order is LOG-2's.",
         source: "schema.json#/$defs/LoggingLevel",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::NotEnforced("mcpgen does not order levels (LOG-2 is not checked)"),
     },
     Rule {
@@ -2070,6 +2961,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "`ttlMs` `minimum: 0` is right for senders but too strict for receivers (CACHE-3).",
         source: "schema.json#/$defs/CacheableResult",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("client leniency in Revision::decode_result; plain validation keeps the minimum"),
     },
     Rule {
@@ -2077,6 +2971,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "Input requests have no `jsonrpc` or `id` and never go through the envelope validator.",
         source: "schema.json#/$defs/ElicitRequest",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::validate_message refuses them as JSON-RPC requests (MSG-5); inside InputRequiredResult they are validated as themselves"),
     },
     Rule {
@@ -2084,6 +2981,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "JSONRPCErrorResponse's `id` may be absent but not `null`, while plain JSON-RPC peers send `null` for parse errors: accepted on receipt.",
         source: "schema.json#/$defs/JSONRPCErrorResponse",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_response accepts `null`; protocol::validate_message reports it (ID-4)"),
     },
     Rule {
@@ -2091,6 +2991,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Must,
         summary: "A message satisfies the schema definition its method (or error code) selects; refusals that come from that schema carry this id.",
         source: "schema.json",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("protocol::check_request (-32602 with `data.errors`, HTTP 200, AMB-10); schema errors from protocol::validate_message carry no rule id"),
     },
     Rule {
@@ -2098,6 +3001,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "Under Policy::Strict, keys a definition does not declare are errors (keyword `additionalProperties`); `_meta` objects and extension points stay open.",
         source: "mcpgen",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("the generated validators with Policy::Strict (decode, validate, `--policy strict`)"),
     },
     Rule {
@@ -2105,6 +3011,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "The conversation checker tracks at most `max_pending` requests (and progress tokens, subscriptions) per sender; past it the oldest is forgotten with a warning, so a late answer to it reads as unknown.",
         source: "mcpgen",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("conversation::ConversationOptions::max_pending (default 4096)"),
     },
     Rule {
@@ -2112,6 +3021,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "The conversation checker caps its other per-session tables (listen streams, subscriptions, cursors, awaited retries, tasks) and entry sizes; past a cap it forgets the oldest, warning once per table.",
         source: "mcpgen",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("conversation::ConversationOptions::max_listen_streams (default 256), max_resource_subscriptions (1024), max_cursors (1024), max_awaiting (256), max_tasks (1024), max_entry_bytes (4096, also the `inputRequests` keys kept per task)"),
     },
     Rule {
@@ -2119,6 +3031,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "`mcpgen proxy` checks messages of at most `--max-message-bytes`; a longer line is relayed unchanged in chunks, neither checked nor recorded, and reported once with a warning.",
         source: "mcpgen",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("`mcpgen proxy --max-message-bytes` (default 16 MiB)"),
     },
     Rule {
@@ -2126,6 +3041,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "`mcpgen probe` reads at most `max_pages` pages of a list; a cursor that still goes on after them is reported with a warning and not followed.",
         source: "mcpgen",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("probe::ProbeOptions::max_pages (default 32)"),
     },
     Rule {
@@ -2133,6 +3051,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "`mcpgen probe` calls a tool only with arguments that satisfy its `inputSchema`; when none can be built the tool is not called, with a warning naming why.",
         source: "mcpgen",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("probe::args::valid_arguments, checked by tools::validate_tool_arguments"),
     },
     Rule {
@@ -2140,6 +3061,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "`mcpgen probe --budget-ms` bounds the whole run: once the budget is spent no further message is sent, and the report says where the probe stopped with a warning.",
         source: "mcpgen",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("probe::ProbeOptions::budget (default: none), checked before each message"),
     },
     Rule {
@@ -2147,6 +3071,9 @@ pub static RULES: [Rule; 306] = [
         level: Level::Choice,
         summary: "A `tools/call` whose arguments satisfy the `inputSchema` gets a `CallToolResult` (`isError: true` allowed, ERR-12); a JSON-RPC error to it is an error finding.",
         source: "mcpgen, server/tools",
+        clause: None,
+        code: None,
+        revisions: &[],
         enforcement: Enforcement::Enforced("probe::tools, for every valid argument case (checked with tools::validate_tool_arguments before it is sent)"),
     },
 ];

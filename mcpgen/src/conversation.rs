@@ -120,9 +120,10 @@ impl Conversation {
         match Tape::parse_bytes(bytes) {
             Ok(tape) => self.observe_view(from, &tape.root()),
             Err(e) => {
-                let mut f = finding::not_json(e);
-                (f.era, f.revision) = self.session.era.current();
-                vec![f]
+                let mut out = vec![finding::not_json(e)];
+                let (era, rev) = self.session.era.current();
+                finding::judged_under(&mut out, era, rev);
+                out
             }
         }
     }
@@ -143,9 +144,8 @@ impl Conversation {
     /// ```
     pub fn check_http(&self, from: Sender, message: &[u8], facts: &HttpFacts) -> Vec<Finding> {
         let mut out = transport::findings(from, message, facts);
-        for f in &mut out {
-            (f.era, f.revision) = self.session.era.current();
-        }
+        let (era, rev) = self.session.era.current();
+        finding::judged_under(&mut out, era, rev);
         out
     }
 
@@ -520,9 +520,35 @@ mod tests {
 
     #[test]
     fn levels_follow_the_catalogue() {
-        assert_eq!(finding::level_of(Some("SUB-12")), Level::Warning);
-        assert_eq!(finding::level_of(Some("LOG-5")), Level::Error);
-        assert_eq!(finding::level_of(Some("MSG-9")), Level::Error);
-        assert_eq!(finding::level_of(None), Level::Error);
+        assert_eq!(finding::level_at(Some("SUB-12"), None), Some(Level::Warning));
+        assert_eq!(finding::level_at(Some("LOG-5"), None), Some(Level::Error));
+        assert_eq!(finding::level_at(Some("SUB-3"), None), Some(Level::Warning), "informal: never an error");
+        assert_eq!(finding::level_at(None, None), Some(Level::Error));
+    }
+
+    /// A finding's level is its rule's clause at the revision in play: RES-1 is a SHOULD in
+    /// 2025-11-25 and a MUST in 2026-07-28; ERR-4 does not exist before 2026-07-28.
+    #[test]
+    fn levels_follow_the_revision_in_play() {
+        let (Some(legacy), Some(modern)) = (Revision::parse("2025-11-25"), Revision::parse("2026-07-28")) else {
+            return;
+        };
+        assert_eq!(finding::level_at(Some("RES-1"), Some(legacy)), Some(Level::Warning));
+        assert_eq!(finding::level_at(Some("RES-1"), Some(modern)), Some(Level::Error));
+        assert_eq!(finding::level_at(Some("ERR-4"), Some(legacy)), None);
+        assert_eq!(finding::level_at(Some("ERR-4"), Some(modern)), Some(Level::Error));
+        let mut out = vec![finding::rule_finding("ERR-4", "/error/code", "not", "x".into())];
+        finding::judged_under(&mut out, Some(Era::Legacy), Some(legacy));
+        assert!(out.is_empty(), "a rule the revision lacks finds nothing: {out:?}");
+        let mut out = vec![finding::rule_finding("RES-1", "/error/code", "const", "x".into())];
+        finding::judged_under(&mut out, Some(Era::Legacy), Some(legacy));
+        assert_eq!((out[0].level, out[0].revision), (Level::Warning, Some(legacy)));
+        let clause = out[0].clause().unwrap();
+        assert_eq!((clause.code, clause.source), (Some(-32002), "server/resources"));
+        assert!(clause.quote.is_some_and(|q| q.contains("SHOULD")), "{clause:?}");
+        assert_eq!(
+            out[0].clause_url().as_deref(),
+            Some("https://modelcontextprotocol.io/specification/2025-11-25/server/resources")
+        );
     }
 }

@@ -18,7 +18,13 @@
 //! [`id`] has every id as a constant (`id::META_6 == "META-6"`): code names rules through it,
 //! so a mistyped id does not compile.
 
-pub use mcpgen_runtime::rules::{id, Enforcement, Level, Rule};
+pub use mcpgen_runtime::rules::{id, AtRevisions, Clause, Enforcement, Level, Rule};
+
+use crate::Revision;
+
+/// The revision each rule's own entry (`Rule::level`, `Rule::clause`, `Rule::code`) is written
+/// for: the newest pinned one; [`Rule::revisions`] names the others where they differ.
+pub const CATALOGUE_REVISION: &str = mcpgen_schema::rule_table::REVISION;
 
 /// Every rule, in catalogue order (families as in `docs/rules.md`, numbers ascending).
 pub fn catalogue() -> &'static [Rule] {
@@ -28,6 +34,24 @@ pub fn catalogue() -> &'static [Rule] {
 /// The rule with this id, compared ASCII-case-insensitively.
 pub fn lookup(id: &str) -> Option<&'static Rule> {
     catalogue().iter().find(|r| r.id.eq_ignore_ascii_case(id))
+}
+
+/// The clause rule `id` rests on at `revision`: its level there, the quoted sentence, the page
+/// ([`Clause::url`]) and the error code it demands. `None` for an id the catalogue lacks and
+/// where the rule does not exist at that revision.
+///
+/// ```
+/// use mcpgen::rules::{at, Level};
+/// use mcpgen::Revision;
+/// # let (Some(modern), Some(legacy)) = (Revision::parse("2026-07-28"), Revision::parse("2025-11-25")) else { return };
+/// let now = at("RES-1", modern).unwrap();
+/// assert_eq!((now.level, now.code), (Level::Must, Some(-32602)));
+/// let then = at("RES-1", legacy).unwrap();
+/// assert_eq!((then.level, then.code), (Level::Should, Some(-32002)));
+/// assert_eq!(then.url("2025-11-25").as_deref(), Some("https://modelcontextprotocol.io/specification/2025-11-25/server/resources"));
+/// ```
+pub fn at(id: &str, revision: Revision) -> Option<Clause> {
+    lookup(id)?.at(revision.as_str())
 }
 
 #[cfg(test)]

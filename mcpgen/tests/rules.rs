@@ -255,10 +255,14 @@ fn schema_sources_name_real_definitions() {
 }
 
 #[test]
-fn json_form_has_the_five_members() {
+fn json_form_has_the_eight_members() {
     let v = lookup("META-6").unwrap().to_value();
     let keys: Vec<&str> = v.as_object().unwrap().iter().map(|(k, _)| k).collect();
-    assert_eq!(keys, ["id", "level", "summary", "source", "enforced"]);
+    assert_eq!(keys, ["id", "level", "summary", "source", "clause", "code", "revisions", "enforced"]);
+    let res = lookup("RES-1").unwrap().to_value();
+    let legacy = &res.get("revisions").unwrap().as_array().unwrap()[0];
+    assert_eq!(legacy.get("level").and_then(|l| l.as_str()), Some("SHOULD"));
+    assert_eq!(legacy.get("code"), Some(&mcpgen::Value::Number((-32002i64).into())));
     let stateful = lookup("CANCEL-4").unwrap().to_value();
     assert!(stateful.get("enforced").unwrap().as_str().unwrap().starts_with("not judgeable from one message: "));
 }

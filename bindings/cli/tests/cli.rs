@@ -324,7 +324,22 @@ fn explain_prints_a_rule() {
     assert_eq!(lines[0], "META-6 (MUST)");
     assert!(lines[1].contains("io.modelcontextprotocol/protocolVersion"), "{out}");
     assert!(lines[2].starts_with("source: basic"), "{out}");
-    assert!(lines[3].starts_with("mcpgen: protocol::check_request"), "{out}");
+    assert!(lines[3].starts_with("clause: MUST"), "{out}");
+    assert!(lines[4].starts_with("mcpgen: protocol::check_request"), "{out}");
+    // The clause at each revision: RES-1 is a MUST (-32602) at 2026-07-28, a SHOULD (-32002) before.
+    let (_, out, _) = mcpgen(&["explain", "RES-1"], b"");
+    assert!(
+        out.contains("clause (other revisions): MUST \"If the requested resource does not exist, servers MUST return")
+            && out.contains("(server/resources, code -32602)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("clause at 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05: SHOULD \"Servers SHOULD return")
+            && out.contains("(server/resources, code -32002)"),
+        "{out}"
+    );
+    let (_, out, _) = mcpgen(&["explain", "ERR-4"], b"");
+    assert!(out.contains("the rule does not exist at these revisions"), "{out}");
     // Ids compare case-insensitively; the bare-word ids are rules too.
     assert_eq!(mcpgen(&["explain", "amb-10"], b"").1.lines().next(), Some("AMB-10 (choice)"));
     let (_, out, _) = mcpgen(&["explain", "CANCEL-4"], b"");
@@ -360,8 +375,11 @@ fn rules_lists_the_catalogue() {
         let keys: Vec<&str> = r.as_object().unwrap().keys().map(String::as_str).collect();
         let mut sorted = keys.clone();
         sorted.sort();
-        assert_eq!(sorted, ["enforced", "id", "level", "source", "summary"], "{r}");
-        assert!(r.as_object().unwrap().values().all(|v| v.as_str().is_some_and(|s| !s.is_empty())), "{r}");
+        assert_eq!(sorted, ["clause", "code", "enforced", "id", "level", "revisions", "source", "summary"], "{r}");
+        let texts = ["enforced", "id", "level", "source", "summary"];
+        assert!(texts.iter().all(|k| r[k].as_str().is_some_and(|s| !s.is_empty())), "{r}");
+        assert!(r["clause"].is_null() || r["clause"].as_str().is_some_and(|s| !s.is_empty()), "{r}");
+        assert!(r["revisions"].is_array(), "{r}");
     }
     let meta6 = list.iter().find(|r| r["id"] == "META-6").expect("META-6 listed");
     assert_eq!(meta6["level"], "MUST");

@@ -294,11 +294,12 @@ pub fn workspace(
         }
     }
     let mut files = FileMap::default();
-    match crate::rules::generate(rules) {
+    let names: Vec<&str> = revisions.iter().map(|r| r.revision.as_str()).collect();
+    match crate::rules::generate(rules, &names) {
         Ok(f) => files.extend(f),
         Err(d) => diags.extend(d),
     }
-    if let Ok(catalogue) = crate::rules::parse(rules) {
+    if let Ok(catalogue) = crate::rules::parse(rules, &names) {
         // An erratum's id is a rule of the catalogue: its entry says what the defect is.
         for m in modules.iter().chain(ext_modules.iter().map(|(_, m, _)| m)) {
             for e in m.errata.iter().filter(|e| !catalogue.rules.iter().any(|r| r.id == e.id)) {

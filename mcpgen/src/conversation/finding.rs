@@ -1,10 +1,13 @@
 //! What the checker reports ([`Finding`], at a [`Level`]), and how a rule id or a per-message
 //! validation error becomes one.
 
-use crate::rules::id;
+use crate::rules::{id, Clause};
 use crate::validate::ValidationError;
+use crate::Revision;
 
-/// How bad a finding is: `Error` for MUST / MUST NOT and schema violations, `Warning` for SHOULD.
+/// How bad a finding is: `Error` for MUST / MUST NOT and schema violations, `Warning` for
+/// SHOULD, SHOULD NOT, MAY and informal wording: at the level of the rule's clause in the
+/// revision the message was judged under ([`Finding::clause`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Level {
     Error,
@@ -64,6 +67,24 @@ impl Finding {
     pub fn is_error(&self) -> bool {
         self.level == Level::Error
     }
+
+    /// The clause the finding rests on, at the revision it was judged under (the rule's own
+    /// clause when no revision is known): level, quoted sentence, page and error code. `None`
+    /// for a plain schema violation.
+    pub fn clause(&self) -> Option<Clause> {
+        let rule = crate::rules::lookup(self.rule?)?;
+        match self.revision {
+            Some(rev) => rule.at(rev.as_str()),
+            None => Some(rule.clause()),
+        }
+    }
+
+    /// Where to read [`Finding::clause`]: its page at the finding's revision
+    /// (`https://modelcontextprotocol.io/specification/<rev>/<page>`).
+    pub fn clause_url(&self) -> Option<String> {
+        let rev = self.revision.map_or(crate::rules::CATALOGUE_REVISION, |r| r.as_str());
+        self.clause()?.url(rev)
+    }
 }
 
 impl std::fmt::Display for Finding {
@@ -76,14 +97,39 @@ impl std::fmt::Display for Finding {
     }
 }
 
-/// The level a rule's findings have: warnings for SHOULD / SHOULD NOT / MAY rules, errors for
-/// MUST / MUST NOT, informal statements, mcpgen's choices and schema violations.
-pub(super) fn level_of(rule: Option<&str>) -> Level {
+/// The level of a finding on `rule` judged under `rev`, from the rule's clause there: errors for
+/// MUST / MUST NOT, mcpgen's choices and schema violations (no rule); warnings for SHOULD /
+/// SHOULD NOT / MAY and informal wording (no BCP 14 keyword), and for mcpgen's own limits
+/// (forgetting a request or other state is not the peer's fault). `None`: the rule does not
+/// exist at `rev`, so there is nothing to find.
+pub(super) fn level_at(rule: Option<&str>, rev: Option<Revision>) -> Option<Level> {
     use crate::rules::Level as L;
-    match rule.and_then(crate::rules::lookup).map(|r| r.level) {
-        Some(L::Should | L::ShouldNot | L::May) => Level::Warning,
-        _ => Level::Error,
+    let Some(rule) = rule else { return Some(Level::Error) };
+    if matches!(rule, id::POLICY_PENDING | id::POLICY_STATE) {
+        return Some(Level::Warning);
     }
+    let Some(entry) = crate::rules::lookup(rule) else { return Some(Level::Error) };
+    let clause = match rev {
+        Some(rev) => entry.at(rev.as_str())?,
+        None => entry.clause(),
+    };
+    Some(match clause.level {
+        L::Should | L::ShouldNot | L::May | L::Informal => Level::Warning,
+        L::Must | L::MustNot | L::Choice => Level::Error,
+    })
+}
+
+/// Stamps `out` with the era and revision its message was judged under and the level of each
+/// finding's clause there; drops the findings on a rule that revision does not have.
+pub(super) fn judged_under(out: &mut Vec<Finding>, era: Option<Era>, rev: Option<Revision>) {
+    out.retain_mut(|f| {
+        (f.era, f.revision) = (era, rev);
+        match level_at(f.rule, rev) {
+            Some(level) => f.level = level,
+            None => return false,
+        }
+        true
+    });
 }
 
 // Findings are the rare path of a valid conversation: kept out of line, so the code that judges a
@@ -96,15 +142,9 @@ pub(super) fn rule_finding(
     keyword: &'static str,
     message: String,
 ) -> Finding {
-    // Forgetting a request or other state is mcpgen's limit, not the peer's fault; SUB-3 is informal wording
-    // whose client side the spec gives as SHOULD.
-    let level = if matches!(rule, id::POLICY_PENDING | id::POLICY_STATE | id::SUB_3) {
-        Level::Warning
-    } else {
-        level_of(Some(rule))
-    };
+    // The level until the finding is judged under its revision (`judged_under`).
     Finding {
-        level,
+        level: level_at(Some(rule), None).unwrap_or(Level::Error),
         rule: Some(rule),
         pointer: pointer.into(),
         schema_path: String::new(),
@@ -118,7 +158,7 @@ pub(super) fn rule_finding(
 #[cold]
 pub(super) fn validation_finding(e: ValidationError) -> Finding {
     Finding {
-        level: level_of(e.rule),
+        level: level_at(e.rule, None).unwrap_or(Level::Error),
         rule: e.rule,
         pointer: e.pointer,
         schema_path: e.schema_path,

@@ -8,7 +8,7 @@ use crate::rules::id;
 
 use super::era::{self, Answered};
 use super::facts::{Facts, Sender, Shape};
-use super::finding::{push_validation_errors, rule_finding, Finding};
+use super::finding::{judged_under, push_validation_errors, rule_finding, Finding};
 use super::keys::IdKey;
 use super::options::ConversationOptions;
 use super::results::Verdict;
@@ -54,9 +54,7 @@ impl Session {
                 Shape::Other => {}
             }
         }
-        for x in &mut out {
-            (x.era, x.revision) = (Some(era::era_of(f.rev)), Some(f.rev));
-        }
+        judged_under(&mut out, Some(era::era_of(f.rev)), Some(f.rev));
         out
     }
 

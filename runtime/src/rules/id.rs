@@ -37,7 +37,7 @@ pub const MSG_6: &str = "MSG-6";
 pub const MSG_7: &str = "MSG-7";
 /// MSG-8 (MUST): Messages are UTF-8 text.
 pub const MSG_8: &str = "MSG-8";
-/// MSG-9 (informal): A request for an unknown method (including the methods removed in 2026-07-28) gets -32601, HTTP 404; an unknown notification is ignored, never answered.
+/// MSG-9 (MUST): A request for an unknown method (including the methods removed in 2026-07-28) gets -32601, HTTP 404; an unknown notification is ignored, never answered.
 pub const MSG_9: &str = "MSG-9";
 /// MSG-10 (MUST): A method is sent only by the side the schema's direction unions give it to (a client never sends `sampling/createMessage`, a server never sends `tools/call`).
 pub const MSG_10: &str = "MSG-10";
