@@ -7,4 +7,5 @@
 
 pub mod client;
 pub mod interop;
+pub mod log;
 pub mod server;

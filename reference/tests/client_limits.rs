@@ -183,6 +183,25 @@ fn a_stream_kept_alive_forever_ends_at_the_overall_timeout() {
     assert!(took >= Duration::from_secs(1), "not before the timeout: {took:?}");
 }
 
+/// Issue 38, cause 10: a flood of small, faulty SSE notifications (each one a finding) used to
+/// grow the client by ~36 MB/s in memory and ~34 MB/s on stderr. Findings are now kept up to
+/// a cap and printed at most `--max-log-lines-per-second`, with the count of the others.
+#[test]
+fn a_flood_of_faulty_notifications_is_logged_at_the_rate_in_bounded_memory() {
+    const EVENT: &[u8] = b"data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{}}\n\n";
+    let chunk: &'static [u8] = EVENT.repeat(256).leak();
+    let app = Router::new().route("/mcp", post(move || async move { endless("text/event-stream", b"", chunk) }));
+    let url = serve(app);
+    let flags = ["--max-log-lines-per-second", "5", "--read-timeout", "10", "--timeout", "3"];
+    let (status, stderr, peak, _) = client(&flags, &url, Duration::from_secs(20));
+    assert_eq!(status.code(), Some(2), "{}", &stderr[..stderr.len().min(2000)]);
+    let lines = stderr.lines().count();
+    // 3 s at 5 lines a second, each possibly preceded by a count line, plus the final lines.
+    assert!(lines <= 40, "{lines} lines on stderr: {}", &stderr[..stderr.len().min(2000)]);
+    assert!(stderr.contains("line(s) dropped (more than 5 a second)"), "{stderr}");
+    assert!(peak < 64 * MIB, "peak RSS {} MiB", peak / MIB);
+}
+
 #[test]
 fn limits_and_their_defaults_are_in_the_help() {
     let out = Command::new(env!("CARGO_BIN_EXE_mcpgen-reference-client")).arg("--help").output().unwrap();
@@ -193,6 +212,7 @@ fn limits_and_their_defaults_are_in_the_help() {
         ("--read-timeout", "[default: 60]"),
         ("--timeout", "[default: 300]"),
         ("--max-message-bytes", "[default: 16777216]"),
+        ("--max-log-lines-per-second", "[default: 20]"),
     ] {
         let at = help.find(flag).unwrap_or_else(|| panic!("{flag} missing: {help}"));
         let section = &help[at..];

@@ -50,6 +50,16 @@ fn meta(caps: Value) -> Value {
 }
 
 impl Peer {
+    /// A POST of a modern `method` request, with the transport's headers (body to add).
+    fn modern_post(&self, method: &str) -> reqwest::RequestBuilder {
+        self.http
+            .post(&self.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-protocol-version", MODERN)
+            .header("mcp-method", method)
+    }
+
     async fn post(&self, body: &Value, headers: &[(&str, &str)]) -> Answer {
         let mut r = self
             .http
@@ -195,6 +205,12 @@ async fn mrtr_rounds_carry_signed_state_and_tampering_is_refused() {
     let t = call(4, json!({"requestState": format!("{state2}-TAMPERED"), "inputResponses": {"step2": answer(json!({"color": "x"}))}})).await;
     assert_eq!(t.last()["error"]["code"], -32602);
 
+    // Issue 38, cause 15: a state is good for one retry (a replay used to be accepted again).
+    let replay =
+        call(7, json!({"requestState": state2, "inputResponses": {"step2": answer(json!({"color": "red"}))}})).await;
+    assert_eq!(replay.last()["error"]["code"], -32602, "{:?}", replay.messages);
+    assert!(replay.last()["error"]["message"].as_str().unwrap().contains("already used"));
+
     // Input requests only for declared capabilities: undeclared elicitation is -32021.
     let a = p.modern(5, "tools/call", json!({"name": "test_input_required_result_elicitation"}), json!({})).await;
     assert_eq!((a.status, a.last()["error"]["code"].as_i64()), (400, Some(-32021)));
@@ -213,17 +229,7 @@ async fn listen_streams_acknowledge_first_then_deliver_what_was_asked() {
     let mut params = json!({"notifications": {"toolsListChanged": true}, "_meta": meta(json!({}))});
     params["_meta"]["io.modelcontextprotocol/clientCapabilities"] = json!({});
     let req = json!({"jsonrpc": "2.0", "id": "listen-1", "method": "subscriptions/listen", "params": params});
-    let resp = p
-        .http
-        .post(&p.url)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", MODERN)
-        .header("mcp-method", "subscriptions/listen")
-        .body(req.to_string())
-        .send()
-        .await
-        .unwrap();
+    let resp = p.modern_post("subscriptions/listen").body(req.to_string()).send().await.unwrap();
     assert_eq!(resp.status().as_u16(), 200);
     let mut body = resp.bytes_stream();
     use futures_util::StreamExt;
@@ -397,4 +403,36 @@ async fn foreign_host_or_origin_is_refused() {
         .await
         .unwrap();
     assert_eq!(r.status().as_u16(), 403);
+}
+
+/// The raw text of a POST's answer (JSON), for what a parsed value cannot show.
+async fn post_raw(p: &Peer, body: String) -> (u16, String) {
+    let resp = p.modern_post("server/discover").body(body).send().await.unwrap();
+    (resp.status().as_u16(), resp.text().await.unwrap())
+}
+
+/// Issue 38, causes 5 and 16 over HTTP: a message at the nesting limit is served (it used to
+/// panic the handler), and a numeric id comes back as its exact text (it came back a float).
+#[tokio::test]
+async fn a_message_at_the_nesting_limit_is_served_and_big_ids_are_echoed_exactly() {
+    let p = start().await;
+    let ping = |id: &str, extra: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"server/discover","params":{{"_meta":{}{extra}}}}}"#,
+            meta(json!({}))
+        )
+    };
+    let deep = |levels: usize| format!(r#","deep":{}{}"#, "[".repeat(levels), "]".repeat(levels));
+    let (status, text) = post_raw(&p, ping("1", &deep(126))).await;
+    assert_eq!(status, 200, "{text}");
+    assert!(serde_json::from_str::<Value>(&text).unwrap()["result"].is_object(), "{text}");
+    let (status, text) = post_raw(&p, ping("2", &deep(127))).await;
+    assert_eq!(status, 400, "{text}");
+    assert_eq!(serde_json::from_str::<Value>(&text).unwrap()["error"]["code"], -32700, "{text}");
+    for id in ["1000000000000000000000000000000", "18446744073709551616", "-0", "-9223372036854775809"] {
+        let (status, text) = post_raw(&p, ping(id, "")).await;
+        assert_eq!(status, 200, "{text}");
+        assert!(text.starts_with(&format!(r#"{{"id":{id},"#)), "{id}: {text}");
+    }
+    assert_eq!(p.server.self_check().unwrap().findings(), Vec::new());
 }

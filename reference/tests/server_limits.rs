@@ -54,7 +54,7 @@ async fn start(tables: TableLimits, limits: HttpLimits) -> Peer {
 }
 
 fn tables(max_sessions: usize, idle: Duration, max_listeners: usize) -> TableLimits {
-    TableLimits { max_sessions, session_idle_timeout: idle, max_listeners }
+    TableLimits { max_sessions, session_idle_timeout: idle, max_listeners, ..TableLimits::default() }
 }
 
 /// Polls `done` every 20 ms until it holds; panics with `what` after [`STEP`].
@@ -152,6 +152,16 @@ async fn read_to_close(stream: &mut TcpStream) -> String {
     });
     read.await.unwrap_or_else(|_| panic!("the server kept the connection open: {}", String::from_utf8_lossy(&got)));
     String::from_utf8_lossy(&got).into_owned()
+}
+
+/// A whole HTTP/1.1 `subscriptions/listen` request with id `id`, for a raw connection.
+fn raw_listen(p: &Peer, id: &str) -> String {
+    let body = listen_body(id).to_string();
+    format!(
+        "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: {MODERN}\r\nMcp-Method: subscriptions/listen\r\nContent-Length: {}\r\n\r\n{body}",
+        p.addr,
+        body.len()
+    )
 }
 
 /// Sends `request` (a whole HTTP/1.1 request) on a new connection; the status line's code.
@@ -285,20 +295,63 @@ async fn a_listen_stream_beyond_the_cap_gets_503() {
     assert_eq!(p.findings(), Vec::<String>::new());
 }
 
+/// Issue 38, cause 6: streams that are never read used to hold every connection slot. Listen
+/// streams now need a stream slot (`max_streams`, below the connection cap): one more gets
+/// 503, and other requests are still served.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn listen_streams_beyond_the_stream_cap_get_503_and_other_requests_get_through() {
+    let limits = HttpLimits { max_connections: 3, max_streams: 2, ..HttpLimits::default() };
+    let p = start(default_tables(), limits).await;
+    let (a, b) = (p.listen("a").await, p.listen("b").await);
+    assert_eq!((a.status().as_u16(), b.status().as_u16()), (200, 200));
+    // The third, on a connection of its own: refused, and the connection closed (a refused
+    // client that keeps its connection would hold the last slot instead).
+    let mut c = p.raw().await;
+    c.write_all(raw_listen(&p, "c").as_bytes()).await.unwrap();
+    let answer = read_to_close(&mut c).await;
+    assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+    let refused: Value = serde_json::from_str(answer.split("\r\n\r\n").nth(1).unwrap()).unwrap();
+    assert_eq!((refused["id"].as_str(), refused["error"]["code"].as_i64()), (Some("c"), Some(-32603)));
+    assert_eq!(p.server.listeners().len(), 2, "the refused stream was never opened");
+    let sid = tokio::time::timeout(STEP, p.initialize()).await.expect("a plain request gets a connection");
+    assert_eq!(p.ping(&sid).await, 200);
+    drop(a);
+    eventually("a's entry goes", || p.server.listeners().len() == 1).await;
+    assert_eq!(p.listen("d").await.status().as_u16(), 200);
+    drop(b);
+}
+
+/// Issue 38, cause 3: a legacy session's subscriptions were kept without a bound (1.9 GB in
+/// 12.6 s). At the cap a new URI gets -32603; one already held and unsubscribing still work.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_subscribes_up_to_the_cap_and_one_more_gets_an_internal_error() {
+    let p = start(TableLimits { max_subscriptions: 3, ..default_tables() }, HttpLimits::default()).await;
+    let sid = p.initialize().await;
+    let call = |id: u64, method: &str, uri: &str| {
+        let body = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": {"uri": uri}});
+        let request = p.post(&body).header("mcp-session-id", sid.as_str()).header("mcp-protocol-version", LEGACY);
+        async move { serde_json::from_str::<Value>(&request.send().await.unwrap().text().await.unwrap()).unwrap() }
+    };
+    for i in 0..3 {
+        assert!(call(i, "resources/subscribe", &format!("test://r{i}")).await["result"].is_object());
+    }
+    let refused = call(10, "resources/subscribe", "test://r3").await;
+    assert_eq!(refused["error"]["code"], -32603, "{refused}");
+    assert!(call(11, "resources/subscribe", "test://r0").await["result"].is_object(), "one already held");
+    assert_eq!(p.server.session(&sid).unwrap().subscription_count(), 3);
+    assert!(call(12, "resources/unsubscribe", "test://r1").await["result"].is_object());
+    assert!(call(13, "resources/subscribe", "test://r3").await["result"].is_object());
+    assert_eq!(p.server.session(&sid).unwrap().subscription_count(), 3);
+}
+
 /// A listener whose client never reads: its queue fills, the server ends the subscription
 /// (the entry leaves the table, nothing more is queued for it), and when the client finally
 /// reads, the stream ends with the closing result (SUB-7), tagged with the subscription id.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_listener_that_never_reads_is_ended_not_grown() {
     let p = start(default_tables(), HttpLimits::default()).await;
-    let body = listen_body("slow").to_string();
     let mut s = p.raw().await;
-    let head = format!(
-        "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: {MODERN}\r\nMcp-Method: subscriptions/listen\r\nContent-Length: {}\r\n\r\n",
-        p.addr,
-        body.len()
-    );
-    s.write_all(format!("{head}{body}").as_bytes()).await.unwrap();
+    s.write_all(raw_listen(&p, "slow").as_bytes()).await.unwrap();
     eventually("the listener is open", || p.server.listeners().len() == 1).await;
     let mut queued = 0;
     loop {
@@ -349,7 +402,7 @@ async fn read_until(stream: &mut TcpStream, needle: &str) -> String {
 }
 
 fn short(header_read: Duration, body: Duration, max_connections: usize) -> HttpLimits {
-    HttpLimits { header_read_timeout: header_read, body_timeout: body, max_connections }
+    HttpLimits { header_read_timeout: header_read, body_timeout: body, max_connections, ..HttpLimits::default() }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

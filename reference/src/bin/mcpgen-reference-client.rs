@@ -33,6 +33,11 @@ struct Args {
     /// Refuse a response body or SSE event larger than this (16 MiB by default).
     #[arg(long, value_name = "BYTES", default_value_t = client::DEFAULT_MAX_MESSAGE_BYTES)]
     max_message_bytes: usize,
+    /// Print at most this many finding lines a second on stderr; the others are counted, and
+    /// the count is printed with the next line.
+    #[arg(long, value_name = "N", default_value_t = mcpgen_reference::log::DEFAULT_LINES_PER_SECOND,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    max_log_lines_per_second: u32,
     /// The server's MCP endpoint (`http://127.0.0.1:3000/mcp`).
     url: String,
 }
@@ -65,6 +70,7 @@ fn main() -> ExitCode {
         read_timeout: Duration::from_secs_f64(args.read_timeout),
         timeout: Duration::from_secs_f64(args.timeout),
         max_message_bytes: args.max_message_bytes,
+        max_log_lines_per_second: args.max_log_lines_per_second,
     };
     let config = Config {
         url: args.url,
@@ -95,7 +101,7 @@ fn main() -> ExitCode {
             eprintln!(
                 "mcpgen-reference-client: done: {} failed call(s), {} self-check finding(s)",
                 outcome.errors.len(),
-                outcome.findings.len()
+                outcome.finding_count
             );
             if outcome.errors.is_empty() {
                 ExitCode::SUCCESS

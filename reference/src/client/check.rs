@@ -6,11 +6,17 @@ use mcpgen::methods::ResultFor;
 use mcpgen::protocol::{check_response_for, check_response_with_options, CheckedResponse, ResponseError};
 use mcpgen::Revision;
 
-/// The findings of one connection, printed on stderr as they come.
-#[derive(Debug, Default)]
+use crate::log::LineLimiter;
+
+/// The findings of one connection, printed on stderr as they come (at most
+/// [`crate::log::DEFAULT_LINES_PER_SECOND`] lines a second; the rest counted) and kept up to
+/// [`MAX_FINDINGS`] (the rest counted: [`SelfCheck::finding_count`]).
+#[derive(Debug)]
 pub struct SelfCheck {
     conversation: Conversation,
     findings: Vec<String>,
+    finding_count: u64,
+    log: LineLimiter,
     quiet: bool,
     /// Print every message (`MCPGEN_CLIENT_TRACE=1`).
     trace: bool,
@@ -20,11 +26,33 @@ pub struct SelfCheck {
 
 /// The most messages a recording self-check keeps; later ones are not kept.
 pub const MAX_RECORDED: usize = 10_000;
+/// The most findings a self-check keeps; later ones are counted, not kept.
+pub const MAX_FINDINGS: usize = 1_000;
+
+impl Default for SelfCheck {
+    fn default() -> SelfCheck {
+        SelfCheck {
+            conversation: Conversation::default(),
+            findings: Vec::new(),
+            finding_count: 0,
+            log: LineLimiter::new("mcpgen-reference-client: ", crate::log::DEFAULT_LINES_PER_SECOND),
+            quiet: false,
+            trace: false,
+            recorded: None,
+        }
+    }
+}
 
 impl SelfCheck {
     pub fn new() -> SelfCheck {
         let trace = std::env::var_os("MCPGEN_CLIENT_TRACE").is_some_and(|v| v != "0" && !v.is_empty());
         SelfCheck { trace, ..SelfCheck::default() }
+    }
+
+    /// The same checker printing at most `n` lines a second.
+    pub fn with_lines_per_second(mut self, n: u32) -> SelfCheck {
+        self.log = LineLimiter::new("mcpgen-reference-client: ", n);
+        self
     }
 
     /// A checker that collects findings without printing them (tests).
@@ -48,7 +76,7 @@ impl SelfCheck {
     /// them in `_meta`; a result is checked against its request.
     pub fn observe(&mut self, from: Sender, bytes: &[u8]) {
         if self.trace {
-            eprintln!("mcpgen-reference-client: [{}] {}", from.as_str(), String::from_utf8_lossy(bytes));
+            self.log.line(&format!("[{}] {}", from.as_str(), String::from_utf8_lossy(bytes)));
         }
         if let Some(r) = self.recorded.as_mut().filter(|r| r.len() < MAX_RECORDED) {
             r.push((from, String::from_utf8_lossy(bytes).into_owned()));
@@ -103,14 +131,28 @@ impl SelfCheck {
         self.record(text.into());
     }
 
+    /// The findings kept (the first [`MAX_FINDINGS`]).
     pub fn findings(&self) -> &[String] {
         &self.findings
     }
 
+    /// Every finding so far, kept or not.
+    pub fn finding_count(&self) -> u64 {
+        self.finding_count
+    }
+
+    /// Prints how many lines the rate limit held back since the last one printed.
+    pub fn finish(&self) {
+        self.log.finish();
+    }
+
     fn record(&mut self, text: String) {
         if !self.quiet {
-            eprintln!("mcpgen-reference-client: {text}");
+            self.log.line(&text);
         }
-        self.findings.push(text);
+        self.finding_count += 1;
+        if self.findings.len() < MAX_FINDINGS {
+            self.findings.push(text);
+        }
     }
 }

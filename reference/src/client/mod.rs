@@ -126,6 +126,9 @@ pub struct Limits {
     pub timeout: Duration,
     /// The largest JSON (or other) response body and SSE event, in bytes.
     pub max_message_bytes: usize,
+    /// Finding lines printed on stderr per second at most; the others are counted and the
+    /// count printed with the next line.
+    pub max_log_lines_per_second: u32,
 }
 
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -140,6 +143,7 @@ impl Default for Limits {
             read_timeout: DEFAULT_READ_TIMEOUT,
             timeout: DEFAULT_TIMEOUT,
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
+            max_log_lines_per_second: crate::log::DEFAULT_LINES_PER_SECOND,
         }
     }
 }
@@ -202,8 +206,11 @@ impl Operation {
 pub struct Outcome {
     /// Calls that failed, in order.
     pub errors: Vec<ClientError>,
-    /// Self-check findings on what was sent and received.
+    /// Self-check findings on what was sent and received (the first
+    /// [`check::MAX_FINDINGS`]).
     pub findings: Vec<String>,
+    /// Every self-check finding, kept or not.
+    pub finding_count: u64,
     /// Every operation, in order, with how it went.
     pub operations: Vec<Operation>,
 }
@@ -224,8 +231,8 @@ async fn run_unbounded(config: &Config) -> Result<Outcome, ClientError> {
         )));
     }
     let start = era::start_for(config.protocol_version.as_deref()).map_err(ClientError::Version)?;
-    let mut session =
-        session::Session::connect_with(&config.url, start, check::SelfCheck::new(), config.limits).await?;
+    let check = check::SelfCheck::new().with_lines_per_second(config.limits.max_log_lines_per_second);
+    let mut session = session::Session::connect_with(&config.url, start, check, config.limits).await?;
     let connected = match session.era() {
         session::SessionEra::Legacy(r) => format!("legacy session, {r}"),
         session::SessionEra::Modern(r) => format!("modern, {r}"),
@@ -234,6 +241,12 @@ async fn run_unbounded(config: &Config) -> Result<Outcome, ClientError> {
     report.push("connect", None, OpStatus::Ok, connected);
     scenarios::run(&mut session, config.scenario.as_deref(), config.context.as_ref(), &mut report).await;
     let check = session.close().await;
+    check.finish();
     report.push("close", None, OpStatus::Ok, String::new());
-    Ok(Outcome { errors: report.errors, findings: check.findings().to_vec(), operations: report.operations })
+    Ok(Outcome {
+        errors: report.errors,
+        findings: check.findings().to_vec(),
+        finding_count: check.finding_count(),
+        operations: report.operations,
+    })
 }

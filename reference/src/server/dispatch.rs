@@ -11,6 +11,7 @@ use serde_json::{json, Map, Value};
 
 use super::fixtures::{render, Entry, Fixtures};
 use super::session::Session;
+use super::state::StateError;
 use super::wire::{to_serde, Outbound, RpcError};
 use super::Server;
 
@@ -81,7 +82,9 @@ impl Server {
             "resources/subscribe" | "resources/unsubscribe" => {
                 let Era::Legacy(session) = era else { unreachable!("removed in the modern era (check_request)") };
                 let uri = params.get("uri").and_then(Value::as_str).unwrap_or_default().to_owned();
-                session.set_subscribed(&uri, method == "resources/subscribe");
+                session
+                    .set_subscribed(&uri, method == "resources/subscribe")
+                    .map_err(|full| RpcError::new(-32603, full.to_string()))?;
                 Ok(json!({}))
             }
             "logging/setLevel" => {
@@ -247,13 +250,12 @@ impl Server {
     fn input_required(&self, entry: &Entry, era: &Era, params: &Value, cx: &Value) -> Result<Rounds, RpcError> {
         let rounds = entry.spec["rounds"].as_array().cloned().unwrap_or_default();
         let (mut round, mut answers) = (0usize, Map::new());
+        let (method, name) = match (entry.spec.get("tool"), entry.spec.get("prompt")) {
+            (Some(t), _) => ("tools/call", t["name"].as_str().unwrap_or_default()),
+            (None, p) => ("prompts/get", p.and_then(|p| p["name"].as_str()).unwrap_or_default()),
+        };
         if let Some(token) = params.get("requestState").and_then(Value::as_str) {
-            let state = self.signer.verify(token).map_err(|e| RpcError::invalid_params(e.to_string()))?;
-            if state["for"]
-                != entry.spec.get("tool").or(entry.spec.get("prompt")).map_or(Value::Null, |x| x["name"].clone())
-            {
-                return Err(RpcError::invalid_params("requestState belongs to another request"));
-            }
+            let state = self.signer.redeem(token, method, name).map_err(state_error)?;
             round = state["round"].as_u64().unwrap_or(0) as usize;
             answers = state["answers"].as_object().cloned().unwrap_or_default();
         }
@@ -292,13 +294,11 @@ impl Server {
                 }
             }
             if !all {
-                let name =
-                    entry.spec.get("tool").or(entry.spec.get("prompt")).map_or(Value::Null, |x| x["name"].clone());
-                let state = json!({ "for": name, "round": round, "answers": answers });
+                let state = json!({ "round": round, "answers": answers });
                 return Ok(Rounds::Asking(json!({
                     "resultType": "input_required",
                     "inputRequests": asked,
-                    "requestState": self.signer.sign(&state),
+                    "requestState": self.signer.issue(method, name, state),
                 })));
             }
             round += 1;
@@ -306,6 +306,19 @@ impl Server {
         let mut cx = cx.clone();
         cx["answers"] = Value::Object(answers);
         Ok(Rounds::Done(cx))
+    }
+}
+
+/// A refused `requestState`, by kind: the client's mistake is -32602; a full table of
+/// redeemed states is the server's (-32603, HTTP 503: try again).
+fn state_error(e: StateError) -> RpcError {
+    match e {
+        StateError::Busy => RpcError::new(-32603, e.to_string()).with_http_status(503),
+        StateError::Malformed
+        | StateError::BadSignature
+        | StateError::OtherRequest
+        | StateError::Expired
+        | StateError::Replayed => RpcError::invalid_params(e.to_string()),
     }
 }
 

@@ -26,8 +26,10 @@ use axum::Router;
 use futures_util::stream::{self, Stream, StreamExt};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
-use tokio::sync::{mpsc, Semaphore};
+use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
 
+use super::wire::{self, EchoId, RpcError};
+use super::write_timeout::WriteTimeout;
 use super::{Frame, Incoming, Reply, Server};
 
 const SESSION_HEADER: &str = "mcp-session-id";
@@ -40,6 +42,11 @@ pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
 pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 /// The default of [`HttpLimits::max_connections`].
 pub const DEFAULT_MAX_CONNECTIONS: usize = 512;
+/// The default of [`HttpLimits::max_streams`]: half the connections, so that streams alone
+/// never take every connection.
+pub const DEFAULT_MAX_STREAMS: usize = DEFAULT_MAX_CONNECTIONS / 2;
+/// The default of [`HttpLimits::write_timeout`].
+pub const DEFAULT_WRITE_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// What one HTTP peer can hold of the server: connections and the time they take.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,6 +61,13 @@ pub struct HttpLimits {
     /// Connections served at once; at the cap the server accepts no more until one closes
     /// (they wait in the kernel's listen backlog).
     pub max_connections: usize,
+    /// Streams that last as long as the client wants (`subscriptions/listen`, a legacy
+    /// session's GET stream) open at once; one more gets 503. Kept below
+    /// [`HttpLimits::max_connections`] so that other clients still get a connection.
+    pub max_streams: usize,
+    /// A write to a connection that makes no progress for this long (the client stopped
+    /// reading) fails, and the connection is closed, freeing its slot.
+    pub write_timeout: Duration,
 }
 
 impl Default for HttpLimits {
@@ -62,6 +76,8 @@ impl Default for HttpLimits {
             header_read_timeout: DEFAULT_HEADER_READ_TIMEOUT,
             body_timeout: DEFAULT_BODY_TIMEOUT,
             max_connections: DEFAULT_MAX_CONNECTIONS,
+            max_streams: DEFAULT_MAX_STREAMS,
+            write_timeout: DEFAULT_WRITE_TIMEOUT,
         }
     }
 }
@@ -71,16 +87,19 @@ struct App {
     server: Arc<Server>,
     port: u16,
     body_timeout: Duration,
+    /// [`HttpLimits::max_streams`]: a lasting stream holds one permit while it is open.
+    streams: Arc<Semaphore>,
 }
 
 /// The axum router for `server`, answering for loopback names on `port` (with the default
-/// body timeout).
+/// limits).
 pub fn router(server: Arc<Server>, port: u16) -> Router {
-    router_with(server, port, DEFAULT_BODY_TIMEOUT)
+    router_with(server, port, &HttpLimits::default())
 }
 
-fn router_with(server: Arc<Server>, port: u16, body_timeout: Duration) -> Router {
-    let app = App { server, port, body_timeout };
+fn router_with(server: Arc<Server>, port: u16, limits: &HttpLimits) -> Router {
+    let streams = Arc::new(Semaphore::new(limits.max_streams.max(1)));
+    let app = App { server, port, body_timeout: limits.body_timeout, streams };
     Router::new().route("/mcp", post(post_mcp).get(get_mcp).delete(delete_mcp)).with_state(app)
 }
 
@@ -130,7 +149,7 @@ pub async fn serve_with(
 ) -> std::io::Result<()> {
     let port = listener.local_addr()?.port();
     spawn_session_sweeper(Arc::downgrade(&server), server.limits().session_idle_timeout);
-    let app = router_with(server, port, limits.body_timeout);
+    let app = router_with(server, port, &limits);
     let slots = Arc::new(Semaphore::new(limits.max_connections.max(1)));
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new()).header_read_timeout(limits.header_read_timeout);
@@ -139,6 +158,7 @@ pub async fn serve_with(
         let Ok(slot) = Arc::clone(&slots).acquire_owned().await else { return Ok(()) };
         // axum's accept: retries after transient errors (and waits a little after EMFILE).
         let (stream, _) = axum::serve::Listener::accept(&mut listener).await;
+        let stream = WriteTimeout::new(stream, limits.write_timeout);
         let connection = http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
         tokio::spawn(async move {
             // An error here is the peer's (gone, too slow, malformed): the connection is over.
@@ -234,9 +254,9 @@ fn header_str(headers: &HeaderMap, name: &str) -> Option<String> {
     headers.get(name).and_then(|v| v.to_str().ok()).map(str::to_owned)
 }
 
-fn json_response(body: &serde_json::Value, status: u16, session: Option<&str>) -> Response {
+fn json_response(body: String, status: u16, session: Option<&str>) -> Response {
     let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    let mut r = (status, [(header::CONTENT_TYPE, JSON)], body.to_string()).into_response();
+    let mut r = (status, [(header::CONTENT_TYPE, JSON)], body).into_response();
     if let Some(sid) = session.and_then(|s| HeaderValue::from_str(s).ok()) {
         r.headers_mut().insert(SESSION_HEADER, sid);
     }
@@ -267,19 +287,41 @@ async fn post_mcp(State(app): State<App>, request: Request) -> Response {
     let pairs =
         headers.iter().filter_map(|(k, v)| Some((k.as_str().to_owned(), v.to_str().ok()?.to_owned()))).collect();
     let incoming = Incoming { session: header_str(&headers, SESSION_HEADER), http_headers: Some(pairs) };
-    match app.server.process(&body, &incoming) {
+    let parsed = wire::parse(&body);
+    // A listen stream needs a stream slot, taken before the listener is opened; it is held
+    // for as long as the stream is.
+    let mut slot = None;
+    if let Some(inbound) = parsed.as_ref().ok().filter(|p| p.method() == Some("subscriptions/listen")) {
+        match Arc::clone(&app.streams).try_acquire_owned() {
+            Ok(s) => slot = Some(s),
+            Err(_) => return streams_full(inbound),
+        }
+    }
+    let (reply, echo) = app.server.process_parsed(&body, parsed, &incoming);
+    match reply {
         Reply::Accepted => StatusCode::ACCEPTED.into_response(),
-        Reply::Immediate(v, status) => json_response(&v, status, None),
-        Reply::Stream { mut frames, session } => match frames.recv().await {
-            Some(Frame::Final(v, status)) => json_response(&v, status, session.as_deref()),
-            Some(Frame::Message(first)) => sse_response(first, frames),
+        Reply::Immediate(v, status) => json_response(echo.render(&v), status, None),
+        Reply::Stream { mut frames, session, lasting } => match frames.recv().await {
+            Some(Frame::Final(v, status)) => json_response(echo.render(&v), status, session.as_deref()),
+            Some(Frame::Message(first)) => sse_response(first, frames, echo, slot.filter(|_| lasting)),
             None => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
         },
     }
 }
 
-fn event(message: &serde_json::Value) -> Result<Event, Infallible> {
-    Ok(Event::default().event("message").data(message.to_string()))
+/// A listen stream refused at [`HttpLimits::max_streams`]: -32603 with HTTP 503, and the
+/// connection closed.
+fn streams_full(request: &wire::Inbound) -> Response {
+    let err = RpcError::new(-32603, "the server has as many open streams as it allows; try again later");
+    let id = request.value.get("id").cloned().unwrap_or(serde_json::Value::Null);
+    let mut r = json_response(request.echo.render(&super::error_response(Some(&id), &err)), 503, None);
+    // Closed after the answer: a refused client must not keep the connection slot instead.
+    r.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+    r
+}
+
+fn event(text: String) -> Result<Event, Infallible> {
+    Ok(Event::default().event("message").data(text))
 }
 
 /// The frames as SSE events, ending after the final response. Read only as fast as hyper
@@ -288,21 +330,30 @@ fn event(message: &serde_json::Value) -> Result<Event, Infallible> {
 fn frames_stream(
     first: serde_json::Value,
     frames: mpsc::Receiver<Frame>,
+    echo: EchoId,
 ) -> impl Stream<Item = Result<Event, Infallible>> {
-    let rest = stream::unfold(Some(frames), |state| async move {
-        let mut rx = state?;
+    let rest = stream::unfold(Some((frames, echo)), |state| async move {
+        let (mut rx, echo) = state?;
         match rx.recv().await? {
-            Frame::Message(m) => Some((event(&m), Some(rx))),
-            Frame::Final(v, _) => Some((event(&v), None)),
+            Frame::Message(m) => Some((event(m.to_string()), Some((rx, echo)))),
+            Frame::Final(v, _) => Some((event(echo.render(&v)), None)),
         }
     });
-    stream::once(async move { event(&first) }).chain(rest)
+    stream::once(async move { event(first.to_string()) }).chain(rest)
 }
 
-fn sse_response(first: serde_json::Value, frames: mpsc::Receiver<Frame>) -> Response {
-    Sse::new(frames_stream(first, frames))
-        .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
-        .into_response()
+/// `slot`: the stream slot a listen stream holds until it ends.
+fn sse_response(
+    first: serde_json::Value,
+    frames: mpsc::Receiver<Frame>,
+    echo: EchoId,
+    slot: Option<OwnedSemaphorePermit>,
+) -> Response {
+    let stream = frames_stream(first, frames, echo).map(move |event| {
+        let _held = &slot;
+        event
+    });
+    Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))).into_response()
 }
 
 async fn get_mcp(State(app): State<App>, headers: HeaderMap) -> Response {
@@ -322,8 +373,15 @@ async fn get_mcp(State(app): State<App>, headers: HeaderMap) -> Response {
     // The session's standalone stream: this server sends nothing unprompted, so it only keeps
     // the connection alive. It holds the session (in use: not evicted, not expired) until the
     // client closes it or the session ends (DELETE), which ends the stream.
-    let until_ended = stream::once(async move { session.closed().await })
-        .filter_map(|()| async { None::<Result<Event, Infallible>> });
+    let Ok(slot) = Arc::clone(&app.streams).try_acquire_owned() else {
+        let text = "Service Unavailable: the server has as many open streams as it allows";
+        return (StatusCode::SERVICE_UNAVAILABLE, [(header::CONNECTION, "close")], text).into_response();
+    };
+    let until_ended = stream::once(async move {
+        session.closed().await;
+        drop(slot);
+    })
+    .filter_map(|()| async { None::<Result<Event, Infallible>> });
     Sse::new(until_ended).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))).into_response()
 }
 

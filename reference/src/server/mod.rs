@@ -28,29 +28,34 @@
 pub mod dispatch;
 pub mod fixtures;
 pub mod http;
+pub mod self_check;
 pub mod session;
 pub mod state;
 pub mod stdio;
 pub mod task_jobs;
 pub mod tasks;
 pub mod wire;
+pub mod write_timeout;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Instant;
 
-use mcpgen::conversation::{Conversation, Finding, Sender};
+use mcpgen::conversation::Sender;
 use mcpgen::protocol::{check_request, ServerConfig};
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
 use dispatch::Era;
 use fixtures::Fixtures;
+use mcpgen::json::ParseError;
+use self_check::REQUEST_KEY_PREFIX;
+pub use self_check::{SelfCheck, MAX_KEPT_FINDINGS};
 use session::{Listeners, Session, Sessions, TableLimits};
 use state::StateSigner;
 use tasks::{TaskLimits, Tasks};
-use wire::{Outbound, RpcError};
+use wire::{EchoId, Inbound, Outbound, RpcError};
 
 /// The stateless revision this server serves per request.
 pub const MODERN_VERSION: &str = "2026-07-28";
@@ -77,8 +82,9 @@ pub enum Reply {
     /// Refused before any handler ran: one message with its HTTP status.
     Immediate(Value, u16),
     /// A served request: its frames, ending with [`Frame::Final`] (a listen stream never
-    /// ends). `session` is set when this request opened a legacy session.
-    Stream { frames: mpsc::Receiver<Frame>, session: Option<String> },
+    /// ends). `session` is set when this request opened a legacy session; `lasting` when the
+    /// stream lasts as long as the client wants (`subscriptions/listen`).
+    Stream { frames: mpsc::Receiver<Frame>, session: Option<String>, lasting: bool },
 }
 
 /// Transport facts the core needs (HTTP headers; stdio has none).
@@ -90,74 +96,8 @@ pub struct Incoming {
     pub http_headers: Option<Vec<(String, String)>>,
 }
 
-/// The self-check key of a message outside any legacy session (one conversation each).
-const REQUEST_KEY_PREFIX: &str = "request-";
 /// The id of the `server/discover` request a modern request's conversation starts from.
 const DISCOVER_ID: &str = "mcpgen-self-check-discover";
-
-/// Findings of the conversation checker on messages this server sent.
-#[derive(Debug, Default)]
-pub struct SelfCheck {
-    conversations: Mutex<HashMap<String, Conversation>>,
-    /// A conversation that has seen this server's `server/discover` exchange; each modern
-    /// request's conversation is a copy of it, so the request is judged against the
-    /// capabilities the server declares in the modern era.
-    modern_start: Mutex<Conversation>,
-    findings: Mutex<Vec<(String, Finding)>>,
-}
-
-impl SelfCheck {
-    fn observe(&self, key: &str, from: Sender, message: &Value) {
-        let text = message.to_string();
-        let found = {
-            let mut all = self.conversations.lock().unwrap();
-            let conversation = all.entry(key.to_owned()).or_insert_with(|| {
-                if key.starts_with(REQUEST_KEY_PREFIX) {
-                    self.modern_start.lock().unwrap().clone()
-                } else {
-                    Conversation::new()
-                }
-            });
-            conversation.observe(from, text.as_bytes())
-        };
-        if from == Sender::Server {
-            self.keep(key, &text, found);
-        }
-    }
-
-    fn keep(&self, key: &str, text: &str, found: Vec<Finding>) {
-        let mut kept = self.findings.lock().unwrap();
-        for f in found {
-            eprintln!("self-check: {key}: {f} in {text}");
-            kept.push((key.to_owned(), f));
-        }
-    }
-
-    /// Checks the server's own discover exchange (its result is what every modern client
-    /// learns the capabilities from) and makes it the start of every modern conversation.
-    fn start_modern(&self, request: &Value, response: &Value) {
-        let mut c = Conversation::new();
-        for f in c.observe(Sender::Client, request.to_string().as_bytes()) {
-            eprintln!("self-check: the server's own discover request is faulted: {f}");
-        }
-        let text = response.to_string();
-        let found = c.observe(Sender::Server, text.as_bytes());
-        self.keep("server/discover", &text, found);
-        *self.modern_start.lock().unwrap() = c;
-    }
-    fn forget(&self, key: &str) {
-        self.conversations.lock().unwrap().remove(key);
-    }
-    /// How many conversations are being followed (one per legacy session and per modern
-    /// request in flight, listen streams included).
-    pub fn conversation_count(&self) -> usize {
-        self.conversations.lock().unwrap().len()
-    }
-    /// Every finding so far: (conversation, finding).
-    pub fn findings(&self) -> Vec<(String, Finding)> {
-        self.findings.lock().unwrap().clone()
-    }
-}
 
 /// A listen stream in [`Listeners`]: dropped when the stream's task ends, however it ends
 /// (client gone, subscription ended, runtime shut down), it takes the entry and the stream's
@@ -227,6 +167,20 @@ impl Server {
         self.limits = limits;
         self.sessions = Sessions::new(limits.max_sessions);
         self.listeners = Listeners::new(limits.max_listeners);
+        self
+    }
+
+    /// The same server printing at most `n` self-check lines a second.
+    pub fn with_log_lines_per_second(mut self, n: u32) -> Server {
+        if let Some(c) = &mut self.check {
+            c.set_lines_per_second(n);
+        }
+        self
+    }
+
+    /// The same server with other `requestState` limits (expiry, redeemed states kept).
+    pub fn with_state_limits(mut self, limits: state::StateLimits) -> Server {
+        self.signer = self.signer.with_limits(limits);
         self
     }
 
@@ -309,48 +263,54 @@ impl Server {
         expired.len()
     }
 
-    fn observe(&self, key: &str, from: Sender, message: &Value) {
+    /// Feeds `message` to the self-check as it goes over the wire (its id as received).
+    fn observe(&self, key: &str, from: Sender, message: &Value, echo: &EchoId) {
         if let Some(c) = &self.check {
-            c.observe(key, from, message);
+            c.observe(key, from, &echo.render(message));
         }
     }
 
-    /// Handles one incoming message (the request path in the module docs).
-    pub fn process(self: &Arc<Self>, bytes: &[u8], incoming: &Incoming) -> Reply {
-        let parsed: Result<Value, _> = serde_json::from_slice(bytes);
-        // A legacy session: validate under its revision.
+    /// Handles one incoming message (the request path in the module docs). The answer's text
+    /// is the [`EchoId`]'s to write ([`EchoId::render`]), so the id goes back as received.
+    pub fn process(self: &Arc<Self>, bytes: &[u8], incoming: &Incoming) -> (Reply, EchoId) {
+        self.process_parsed(bytes, wire::parse(bytes), incoming)
+    }
+
+    /// [`Server::process`] for a message the transport has parsed already ([`wire::parse`]:
+    /// stdio looks at it first), so that each message is parsed once.
+    pub fn process_parsed(
+        self: &Arc<Self>,
+        bytes: &[u8],
+        parsed: Result<Inbound, ParseError>,
+        incoming: &Incoming,
+    ) -> (Reply, EchoId) {
+        let echo = parsed.as_ref().map(|p| p.echo.clone()).unwrap_or_default();
+        let reply = self.route(bytes, parsed.map(|p| p.value), incoming, &echo);
+        (reply, echo)
+    }
+
+    fn route(
+        self: &Arc<Self>,
+        bytes: &[u8],
+        parsed: Result<Value, ParseError>,
+        incoming: &Incoming,
+        echo: &EchoId,
+    ) -> Reply {
         if let Some(sid) = &incoming.session {
-            let Some(session) = self.session(sid) else {
-                let err = RpcError::new(-32600, format!("Unknown or ended session `{sid}`"));
-                let id = parsed.as_ref().ok().and_then(|v| v.get("id")).cloned().unwrap_or(Value::Null);
-                let body = error_response(Some(&id), &err);
-                if let Ok(v) = &parsed {
-                    let key = self.request_key();
-                    self.observe(&key, Sender::Client, v);
-                    self.observe(&key, Sender::Server, &body);
-                    self.forget(&key);
-                }
-                return Reply::Immediate(body, 404);
-            };
-            return match parsed {
-                Ok(v) => self.process_legacy(session, v),
-                Err(e) => {
-                    Reply::Immediate(error_response(None, &RpcError::new(-32700, format!("Parse error: {e}"))), 400)
-                }
-            };
+            return self.route_to_session(sid, parsed, echo);
         }
         // A client's answer to a server request carries no method (stdio sessions route here
         // only before `initialize`, where there are no server requests).
         let key = self.request_key();
         if let Ok(v) = &parsed {
-            self.observe(&key, Sender::Client, v);
+            self.observe(&key, Sender::Client, v, echo);
             // The standard headers must match the body (-32020, HTTP 400): checked before the
             // body itself, so a mismatch is reported as such.
             if let Some(headers) = &incoming.http_headers {
                 let pairs = headers.iter().map(|(k, v)| (k.as_str(), v.as_str()));
                 if let Err(e) = mcpgen::protocol::check_http_headers(pairs, bytes) {
                     let body = wire::to_serde(&e.to_response());
-                    self.observe(&key, Sender::Server, &body);
+                    self.observe(&key, Sender::Server, &body, echo);
                     self.forget(&key);
                     return Reply::Immediate(body, e.http_status);
                 }
@@ -361,19 +321,23 @@ impl Server {
             Err(e) => {
                 let body: Value = wire::to_serde(&e.to_response());
                 if e.id.is_some() || parsed.as_ref().is_ok_and(|v| v.get("id").is_some()) {
-                    self.observe(&key, Sender::Server, &body);
+                    self.observe(&key, Sender::Server, &body, echo);
                 }
                 self.forget(&key);
                 return Reply::Immediate(body, e.http_status);
             }
         };
-        let v = parsed.expect("check_request accepted it, so it is JSON");
+        // `check_request` parses with the same parser, so it accepts nothing that failed here.
+        let Ok(v) = parsed else {
+            let err = RpcError::new(-32700, "Parse error");
+            return Reply::Immediate(error_response(Some(&Value::Null), &err), 400);
+        };
         // XHDR-9: a `tools/call` of a tool with `x-mcp-header` bindings carries matching
         // `Mcp-Param-*` headers (-32020, HTTP 400).
         if let (Some(headers), false) = (&incoming.http_headers, accepted.legacy) {
             if let Err(e) = self.check_param_headers(&v, headers, bytes) {
                 let body = wire::to_serde(&e.to_response());
-                self.observe(&key, Sender::Server, &body);
+                self.observe(&key, Sender::Server, &body, echo);
                 self.forget(&key);
                 return Reply::Immediate(body, e.http_status);
             }
@@ -383,10 +347,31 @@ impl Server {
             return Reply::Accepted; // a notification: nothing to answer (MSG-4)
         };
         if accepted.legacy {
-            return self.initialize(accepted.revision, id, &v, key);
+            return self.initialize(accepted.revision, id, &v, key, echo);
         }
         let meta = v.pointer("/params/_meta").cloned().unwrap_or_else(|| json!({}));
-        self.serve(Era::Modern { meta }, id, v, key)
+        self.serve(Era::Modern { meta }, id, v, key, echo)
+    }
+
+    /// A message on a legacy session: validated under the session's revision; an unknown
+    /// session is 404.
+    fn route_to_session(self: &Arc<Self>, sid: &str, parsed: Result<Value, ParseError>, echo: &EchoId) -> Reply {
+        let Some(session) = self.session(sid) else {
+            let err = RpcError::new(-32600, format!("Unknown or ended session `{sid}`"));
+            let id = parsed.as_ref().ok().and_then(|v| v.get("id")).cloned().unwrap_or(Value::Null);
+            let body = error_response(Some(&id), &err);
+            if let Ok(v) = &parsed {
+                let key = self.request_key();
+                self.observe(&key, Sender::Client, v, echo);
+                self.observe(&key, Sender::Server, &body, echo);
+                self.forget(&key);
+            }
+            return Reply::Immediate(body, 404);
+        };
+        match parsed {
+            Ok(v) => self.process_legacy(session, v, echo),
+            Err(e) => Reply::Immediate(error_response(None, &RpcError::new(-32700, format!("Parse error: {e}"))), 400),
+        }
     }
 
     /// XHDR-9 for a modern `tools/call`: the called tool's bindings (none for an unknown tool,
@@ -420,15 +405,22 @@ impl Server {
     }
 
     /// A legacy `initialize` accepted by `check_request`: open a session.
-    fn initialize(self: &Arc<Self>, revision: mcpgen::Revision, id: Value, v: &Value, key: String) -> Reply {
+    fn initialize(
+        self: &Arc<Self>,
+        revision: mcpgen::Revision,
+        id: Value,
+        v: &Value,
+        key: String,
+        echo: &EchoId,
+    ) -> Reply {
         let sid = new_session_id();
         let caps = v.pointer("/params/capabilities").cloned().unwrap_or_else(|| json!({}));
-        match self.sessions.open(Arc::new(Session::new(sid.clone(), revision, caps))) {
+        match self.sessions.open(Arc::new(Session::new(sid.clone(), revision, caps, self.limits.max_subscriptions))) {
             Ok(Some(evicted)) => self.forget(&evicted.id),
             Ok(None) => {}
             Err(full) => {
                 let body = error_response(Some(&id), &RpcError::new(-32603, full.to_string()));
-                self.observe(&key, Sender::Server, &body);
+                self.observe(&key, Sender::Server, &body, echo);
                 self.forget(&key);
                 return Reply::Immediate(body, 503);
             }
@@ -441,16 +433,16 @@ impl Server {
         });
         let body = json!({"jsonrpc": "2.0", "id": id, "result": result});
         // The session's conversation starts with its handshake.
-        self.observe(&sid, Sender::Client, v);
-        self.observe(&sid, Sender::Server, &body);
+        self.observe(&sid, Sender::Client, v, echo);
+        self.observe(&sid, Sender::Server, &body, echo);
         self.forget(&key);
         let (tx, frames) = mpsc::channel(1);
         let _ = tx.try_send(Frame::Final(body, 200));
-        Reply::Stream { frames, session: Some(sid) }
+        Reply::Stream { frames, session: Some(sid), lasting: false }
     }
 
-    fn process_legacy(self: &Arc<Self>, session: Arc<Session>, v: Value) -> Reply {
-        self.observe(&session.id, Sender::Client, &v);
+    fn process_legacy(self: &Arc<Self>, session: Arc<Session>, v: Value, echo: &EchoId) -> Reply {
+        self.observe(&session.id, Sender::Client, &v, echo);
         let is_response = v.get("method").is_none() && (v.get("result").is_some() || v.get("error").is_some());
         if is_response {
             session.deliver(v);
@@ -468,29 +460,30 @@ impl Server {
                 RpcError::invalid_params(format!("Invalid request: {e}"))
             };
             let body = error_response(Some(&id), &err);
-            self.observe(&session.id, Sender::Server, &body);
+            self.observe(&session.id, Sender::Server, &body, echo);
             return Reply::Immediate(body, 200);
         }
         let Some(id) = v.get("id").cloned() else { return Reply::Accepted };
         if v["method"] == "initialize" {
             let err = RpcError::new(-32600, "The session is already initialized");
             let body = error_response(Some(&id), &err);
-            self.observe(&session.id, Sender::Server, &body);
+            self.observe(&session.id, Sender::Server, &body, echo);
             return Reply::Immediate(body, 400);
         }
         let key = session.id.clone();
-        self.serve(Era::Legacy(session), id, v, key)
+        self.serve(Era::Legacy(session), id, v, key, echo)
     }
 
     /// Runs the handler on its own task; its frames end with the final response.
-    fn serve(self: &Arc<Self>, era: Era, id: Value, v: Value, key: String) -> Reply {
+    fn serve(self: &Arc<Self>, era: Era, id: Value, v: Value, key: String, echo: &EchoId) -> Reply {
         let (tx, frames) = mpsc::channel(FRAME_QUEUE);
         let method = v["method"].as_str().unwrap_or_default().to_owned();
         let params = v.get("params").cloned().unwrap_or_else(|| json!({}));
         if method == "subscriptions/listen" {
-            return self.listen(id, &params, tx, frames, key);
+            return self.listen(id, &params, tx, frames, key, echo);
         }
         let server = Arc::clone(self);
+        let echo = echo.clone();
         tokio::spawn(async move {
             let (check_tx, mut check_rx) = mpsc::unbounded_channel::<Frame>();
             let out = Outbound::new(check_tx);
@@ -508,7 +501,7 @@ impl Server {
                 tokio::select! {
                     Some(frame) = check_rx.recv() => {
                         if let Frame::Message(m) = &frame {
-                            server.observe(&key, Sender::Server, m);
+                            server.observe(&key, Sender::Server, m, &echo);
                         }
                         let _ = tx.send(frame).await;
                     }
@@ -517,7 +510,7 @@ impl Server {
             };
             while let Ok(frame) = check_rx.try_recv() {
                 if let Frame::Message(m) = &frame {
-                    server.observe(&key, Sender::Server, m);
+                    server.observe(&key, Sender::Server, m, &echo);
                 }
                 let _ = tx.send(frame).await;
             }
@@ -532,13 +525,13 @@ impl Server {
                 }
                 Err(e) => (error_response(Some(&id), &e), e.http_status()),
             };
-            server.observe(&key, Sender::Server, &body);
+            server.observe(&key, Sender::Server, &body, &echo);
             if modern {
                 server.forget(&key);
             }
             let _ = tx.send(Frame::Final(body, status)).await;
         });
-        Reply::Stream { frames, session: None }
+        Reply::Stream { frames, session: None, lasting: false }
     }
 
     /// `subscriptions/listen`: the acknowledgement first (SUB-2), then every list-changed
@@ -553,16 +546,9 @@ impl Server {
         tx: mpsc::Sender<Frame>,
         frames: mpsc::Receiver<Frame>,
         key: String,
+        echo: &EchoId,
     ) -> Reply {
-        let supported = ["toolsListChanged", "promptsListChanged"];
-        let mut honored = serde_json::Map::new();
-        let mut wants = HashSet::new();
-        for (k, on) in params.get("notifications").and_then(Value::as_object).into_iter().flatten() {
-            if on == &Value::Bool(true) && supported.contains(&k.as_str()) {
-                honored.insert(k.clone(), Value::Bool(true));
-                wants.insert(k.clone());
-            }
-        }
+        let (mut honored, wants) = listen_filter(params);
         // The Tasks extension: status notifications for the tasks named in `taskIds` that the
         // server keeps (TASK-23: only for a request that declared the extension).
         let mut task_ids = Vec::new();
@@ -573,10 +559,7 @@ impl Server {
                 let err = wire::RpcError::from(mcpgen::protocol::tasks::missing_extension_error(Some(
                     dispatch::from_serde(&id),
                 )));
-                let body = error_response(Some(&id), &err);
-                self.observe(&key, Sender::Server, &body);
-                self.forget(&key);
-                return Reply::Immediate(body, err.http_status());
+                return self.refuse(&key, &id, &err, err.http_status(), echo);
             }
             for t in asked.iter().filter_map(Value::as_str) {
                 if !task_ids.iter().any(|x| x == t) && self.tasks.get(t).is_some() {
@@ -588,19 +571,14 @@ impl Server {
         let (stream_tx, mut stream_rx) = mpsc::channel::<Frame>(session::LISTENER_QUEUE);
         let n = match self.listeners.open(id.clone(), wants, task_ids.iter().cloned().collect(), stream_tx) {
             Ok(n) => n,
-            Err(full) => {
-                let body = error_response(Some(&id), &RpcError::new(-32603, full.to_string()));
-                self.observe(&key, Sender::Server, &body);
-                self.forget(&key);
-                return Reply::Immediate(body, 503);
-            }
+            Err(full) => return self.refuse(&key, &id, &RpcError::new(-32603, full.to_string()), 503, echo),
         };
         let ack = json!({
             "jsonrpc": "2.0",
             "method": "notifications/subscriptions/acknowledged",
             "params": { "_meta": { "io.modelcontextprotocol/subscriptionId": id }, "notifications": honored }
         });
-        self.observe(&key, Sender::Server, &ack);
+        self.observe(&key, Sender::Server, &ack, echo);
         // The queue is new and empty: the acknowledgement is its first frame.
         let _ = tx.try_send(Frame::Message(ack));
         // Each task's current state first, so a task that is already terminal is reported too.
@@ -608,13 +586,14 @@ impl Server {
             self.listeners.notify_task(&t.id, &t.detailed());
         }
         let open = OpenListener { server: Arc::clone(self), n, key };
+        let echo = echo.clone();
         tokio::spawn(async move {
             loop {
                 tokio::select! {
                     frame = stream_rx.recv() => {
                         let Some(frame) = frame else { break };
                         if let Frame::Message(m) = &frame {
-                            open.server.observe(&open.key, Sender::Server, m);
+                            open.server.observe(&open.key, Sender::Server, m, &echo);
                         }
                         if tx.send(frame).await.is_err() {
                             return;
@@ -628,10 +607,19 @@ impl Server {
             let meta = json!({ "io.modelcontextprotocol/subscriptionId": id });
             let result = open.server.finish_modern_result("subscriptions/listen", json!({ "_meta": meta }));
             let body = json!({"jsonrpc": "2.0", "id": id, "result": result});
-            open.server.observe(&open.key, Sender::Server, &body);
+            open.server.observe(&open.key, Sender::Server, &body, &echo);
             let _ = tx.send(Frame::Final(body, 200)).await;
         });
-        Reply::Stream { frames, session: None }
+        Reply::Stream { frames, session: None, lasting: true }
+    }
+
+    /// Answers request `id` of conversation `key` with `err` (and HTTP `status`) before any
+    /// handler ran; the conversation ends.
+    fn refuse(&self, key: &str, id: &Value, err: &RpcError, status: u16, echo: &EchoId) -> Reply {
+        let body = error_response(Some(id), err);
+        self.observe(key, Sender::Server, &body, echo);
+        self.forget(key);
+        Reply::Immediate(body, status)
     }
 
     /// Modern results: `resultType` (RESULT-1), the server's identity in `_meta`, and the
@@ -653,6 +641,21 @@ impl Server {
         }
         result
     }
+}
+
+/// The list-changed notifications a listen request opts in to that this server sends: the
+/// acknowledgement's `notifications` and the filter keys.
+fn listen_filter(params: &Value) -> (serde_json::Map<String, Value>, HashSet<String>) {
+    let supported = ["toolsListChanged", "promptsListChanged"];
+    let mut honored = serde_json::Map::new();
+    let mut wants = HashSet::new();
+    for (k, on) in params.get("notifications").and_then(Value::as_object).into_iter().flatten() {
+        if on == &Value::Bool(true) && supported.contains(&k.as_str()) {
+            honored.insert(k.clone(), Value::Bool(true));
+            wants.insert(k.clone());
+        }
+    }
+    (honored, wants)
 }
 
 fn rules_of(e: &mcpgen::DecodeError) -> Vec<&'static str> {

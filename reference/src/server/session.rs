@@ -25,13 +25,21 @@ pub struct Session {
     pending: Mutex<HashMap<i64, oneshot::Sender<Value>>>,
     log_level: Mutex<Option<String>>,
     subscriptions: Mutex<HashSet<String>>,
+    /// [`TableLimits::max_subscriptions`].
+    max_subscriptions: usize,
     /// Set when the session ends (DELETE, eviction, expiry): its GET stream closes.
     ended: watch::Sender<bool>,
 }
 
 impl Session {
-    pub fn new(id: String, revision: mcpgen::Revision, client_capabilities: Value) -> Session {
+    pub fn new(
+        id: String,
+        revision: mcpgen::Revision,
+        client_capabilities: Value,
+        max_subscriptions: usize,
+    ) -> Session {
         Session {
+            max_subscriptions,
             id,
             revision,
             client_capabilities,
@@ -65,13 +73,25 @@ impl Session {
         *self.log_level.lock().unwrap() = Some(level.to_owned());
     }
 
-    pub fn set_subscribed(&self, uri: &str, on: bool) {
+    /// Subscribes to `uri` (`on`) or unsubscribes. A new URI beyond
+    /// [`TableLimits::max_subscriptions`] is refused; subscribing again to one already held,
+    /// and unsubscribing, always succeed.
+    pub fn set_subscribed(&self, uri: &str, on: bool) -> Result<(), SubscriptionsFull> {
         let mut s = self.subscriptions.lock().unwrap();
-        if on {
-            s.insert(uri.to_owned());
-        } else {
+        if !on {
             s.remove(uri);
+        } else if !s.contains(uri) {
+            if s.len() >= self.max_subscriptions {
+                return Err(SubscriptionsFull { max: self.max_subscriptions });
+            }
+            s.insert(uri.to_owned());
         }
+        Ok(())
+    }
+
+    /// How many resources the session is subscribed to.
+    pub fn subscription_count(&self) -> usize {
+        self.subscriptions.lock().unwrap().len()
     }
 
     /// Sends a request to the client on `out` (the stream of the request being served) and
@@ -112,6 +132,8 @@ impl Session {
 pub const DEFAULT_MAX_SESSIONS: usize = 1024;
 /// The default of [`TableLimits::session_idle_timeout`].
 pub const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(600);
+/// The default of [`TableLimits::max_subscriptions`].
+pub const DEFAULT_MAX_SUBSCRIPTIONS: usize = 1024;
 /// The default of [`TableLimits::max_listeners`].
 pub const DEFAULT_MAX_LISTENERS: usize = 1024;
 /// The notifications a listen stream holds for a client that does not read them; when one
@@ -129,6 +151,9 @@ pub struct TableLimits {
     pub session_idle_timeout: Duration,
     /// Open `subscriptions/listen` streams at once; one more is refused (HTTP 503).
     pub max_listeners: usize,
+    /// Resources one legacy session may be subscribed to (`resources/subscribe`); one more
+    /// gets -32603 (the resources page's error for an internal failure).
+    pub max_subscriptions: usize,
 }
 
 impl Default for TableLimits {
@@ -137,6 +162,7 @@ impl Default for TableLimits {
             max_sessions: DEFAULT_MAX_SESSIONS,
             session_idle_timeout: DEFAULT_SESSION_IDLE_TIMEOUT,
             max_listeners: DEFAULT_MAX_LISTENERS,
+            max_subscriptions: DEFAULT_MAX_SUBSCRIPTIONS,
         }
     }
 }
@@ -264,6 +290,18 @@ struct Listener {
     task_ids: HashSet<String>,
     /// The stream's queue ([`LISTENER_QUEUE`] notifications).
     tx: mpsc::Sender<super::Frame>,
+}
+
+/// A `resources/subscribe` was refused: the session holds [`TableLimits::max_subscriptions`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SubscriptionsFull {
+    pub max: usize,
+}
+
+impl std::fmt::Display for SubscriptionsFull {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the session is already subscribed to {} resources; unsubscribe from one first", self.max)
+    }
 }
 
 /// A new listen stream was refused: [`TableLimits::max_listeners`] streams are open.

@@ -90,3 +90,62 @@ impl Outbound {
         self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
     }
 }
+
+/// A message as read from a peer: parsed once, by mcpgen's own parser (its UTF-8 check, its
+/// nesting limit of [`mcpgen::json::tape::DEFAULT_MAX_DEPTH`] levels, the one `check_request`
+/// applies, so no later step can disagree about what is JSON), then kept as serde_json for
+/// the handlers, with the request id's text for echoing it exactly.
+#[derive(Debug, Clone)]
+pub struct Inbound {
+    pub value: Value,
+    pub echo: EchoId,
+}
+
+impl Inbound {
+    /// Whether the message names a modern revision in `_meta` (served statelessly).
+    pub fn is_modern(&self) -> bool {
+        self.value.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion").is_some()
+    }
+    pub fn method(&self) -> Option<&str> {
+        self.value.get("method").and_then(Value::as_str)
+    }
+}
+
+/// Parses a peer's bytes (see [`Inbound`]).
+pub fn parse(bytes: &[u8]) -> Result<Inbound, mcpgen::json::ParseError> {
+    let tape = mcpgen::json::Tape::parse_bytes(bytes)?;
+    let lossless = mcpgen::json::JsonView::to_value(&tape.root());
+    Ok(Inbound { value: to_serde(&lossless), echo: EchoId::of(&lossless) })
+}
+
+/// A request id's exact text, when serde_json cannot write it back as received: a number
+/// beyond 64 bits, with a fraction or an exponent, or `-0` (serde_json holds those as `f64`
+/// and would answer `1e+30` to `1000000000000000000000000000000`). Ids serde_json keeps
+/// exactly (strings, 64-bit integers) need nothing.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct EchoId(Option<(String, Value)>);
+
+impl EchoId {
+    fn of(message: &mcpgen::Value) -> EchoId {
+        let Some(mcpgen::Value::Number(n)) = message.get("id") else { return EchoId(None) };
+        let text = n.to_string();
+        let lossy = Value::Number(n.into());
+        let written = serde_json::to_string(&lossy).unwrap_or_default();
+        EchoId((text != written).then_some((text, lossy)))
+    }
+
+    /// `message` as JSON text; when its `id` is the request's (as serde_json holds it: the
+    /// request itself, its response), the id is written as received.
+    pub fn render(&self, message: &Value) -> String {
+        let (Some((text, lossy)), Value::Object(m)) = (&self.0, message) else { return message.to_string() };
+        if m.get("id") != Some(lossy) {
+            return message.to_string();
+        }
+        let mut rest = m.clone();
+        rest.remove("id");
+        let rest = Value::Object(rest).to_string();
+        let members = &rest[1..rest.len() - 1];
+        let comma = if members.is_empty() { "" } else { "," };
+        format!("{{\"id\":{text}{comma}{members}}}")
+    }
+}
