@@ -16,7 +16,7 @@
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 use std::io::{BufRead, Write};
-use std::path::PathBuf;
+use std::path::Path;
 use std::process::ExitCode;
 
 use mcpgen::conversation::{Conversation, ConversationOptions, Finding, HttpFacts, Sender};
@@ -414,28 +414,40 @@ fn next_line(r: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> std::io::Re
     })
 }
 
+/// The conversation file (or standard input, `-`): its name in messages, and a reader.
+fn open(path: &Path) -> Result<(String, Box<dyn BufRead>), UsageError> {
+    if path.as_os_str() == "-" {
+        return Ok(("<stdin>".to_owned(), Box::new(std::io::stdin().lock())));
+    }
+    let file = std::fs::File::open(path).map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
+    Ok((path.display().to_string(), Box::new(std::io::BufReader::with_capacity(64 << 10, file))))
+}
+
+/// What a replay counted: messages, those with errors, with warnings only, and lines that
+/// could not be checked.
+#[derive(Default)]
+struct Counts {
+    total: usize,
+    invalid: usize,
+    warned: usize,
+    bad_lines: usize,
+}
+
 /// `mcpgen validate --conversation FILE|-`: the file is read line by line, so memory is bounded
 /// by the longest line and the open sessions, whatever the file's size.
 pub fn run(
-    path: &PathBuf,
+    path: &Path,
     options: ConversationOptions,
     limits: Limits,
     fail_on: crate::FailOn,
     json: bool,
 ) -> Result<ExitCode, UsageError> {
-    let name = if path.as_os_str() == "-" { "<stdin>".to_owned() } else { path.display().to_string() };
-    let stdin = std::io::stdin();
-    let mut input: Box<dyn BufRead> = if path.as_os_str() == "-" {
-        Box::new(stdin.lock())
-    } else {
-        let file = std::fs::File::open(path).map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
-        Box::new(std::io::BufReader::with_capacity(64 << 10, file))
-    };
+    let (name, mut input) = open(path)?;
     let read_error = |e: std::io::Error| UsageError(format!("cannot read {name}: {e}"));
     let mut sessions = Sessions::with_max(options, limits.max_sessions);
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
     let io = crate::output_error;
-    let (mut total, mut invalid, mut warned, mut bad_lines) = (0usize, 0usize, 0usize, 0usize);
+    let mut n = Counts::default();
     let mut buf = Vec::new();
     let mut number = 0usize;
     loop {
@@ -449,7 +461,7 @@ pub fn run(
                     "mcpgen: {name}:{number}: not checked: the line has {len} bytes, more than --max-line-bytes ({})",
                     limits.max_line_bytes
                 );
-                bad_lines += 1;
+                n.bad_lines += 1;
                 continue;
             }
         };
@@ -463,26 +475,18 @@ pub fn run(
                 // The shape of the file is the caller's fault: say where, keep going, exit 2.
                 stdout.flush().map_err(io)?;
                 eprintln!("mcpgen: {source}: not a conversation line: {why}");
-                bad_lines += 1;
+                n.bad_lines += 1;
                 continue;
             }
         };
-        if let Some(gone) = evicted {
-            if sessions.evicted <= EVICTION_NOTES {
-                stdout.flush().map_err(io)?;
-                eprintln!(
-                    "note: {source}: more than {} sessions are open: {} (last line {}) is evicted, the least recently used; its findings are reported above and a later line of it starts it anew{}",
-                    limits.max_sessions,
-                    gone.session,
-                    gone.last_line,
-                    if sessions.evicted == EVICTION_NOTES { " (further evictions are only counted)" } else { "" }
-                );
-            }
+        if let Some(gone) = evicted.filter(|_| sessions.evicted <= EVICTION_NOTES) {
+            stdout.flush().map_err(io)?;
+            note_eviction(&source, &gone, sessions.evicted, limits.max_sessions);
         }
-        total += 1;
+        n.total += 1;
         let is_invalid = findings.iter().any(Finding::is_error);
-        invalid += usize::from(is_invalid);
-        warned += usize::from(!is_invalid && !findings.is_empty());
+        n.invalid += usize::from(is_invalid);
+        n.warned += usize::from(!is_invalid && !findings.is_empty());
         if json {
             writeln!(stdout, "{}", Value::Object(report_object(source, None, &findings)).to_json_string())
                 .map_err(io)?;
@@ -499,26 +503,44 @@ pub fn run(
         }
     }
     stdout.flush().map_err(io)?;
+    summarise(&n, &sessions, limits.max_sessions, json);
+    if n.bad_lines > 0 {
+        let bad = n.bad_lines;
+        return Err(UsageError(format!("{name}: {bad} line(s) that are not conversation lines (see above)")));
+    }
+    Ok(if fail_on.fails(n.invalid, n.warned) { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// The note for the `evictions`th session evicted (the last one printed says so).
+fn note_eviction(source: &str, gone: &Evicted, evictions: usize, max_sessions: usize) {
+    eprintln!(
+        "note: {source}: more than {max_sessions} sessions are open: {} (last line {}) is evicted, the least recently used; its findings are reported above and a later line of it starts it anew{}",
+        gone.session,
+        gone.last_line,
+        if evictions == EVICTION_NOTES { " (further evictions are only counted)" } else { "" }
+    );
+}
+
+/// The replay's summary on stderr: the counts (text output), and the evictions.
+fn summarise(n: &Counts, sessions: &Sessions, max_sessions: usize, json: bool) {
     let started = sessions.started();
     if !json {
+        let warned = n.warned;
         let warnings = if warned == 0 { String::new() } else { format!(", {warned} with warnings only") };
         eprintln!(
-            "{total} message{} checked in {started} session{}: {} valid, {invalid} invalid{warnings}",
-            if total == 1 { "" } else { "s" },
+            "{} message{} checked in {started} session{}: {} valid, {} invalid{warnings}",
+            n.total,
+            if n.total == 1 { "" } else { "s" },
             if started == 1 { "" } else { "s" },
-            total - invalid
+            n.total - n.invalid,
+            n.invalid
         );
     }
     if sessions.evicted > 0 {
         eprintln!(
-            "note: {} idle session{} evicted at --max-sessions {}",
+            "note: {} idle session{} evicted at --max-sessions {max_sessions}",
             sessions.evicted,
             if sessions.evicted == 1 { " was" } else { "s were" },
-            limits.max_sessions
         );
     }
-    if bad_lines > 0 {
-        return Err(UsageError(format!("{name}: {bad_lines} line(s) that are not conversation lines (see above)")));
-    }
-    Ok(if fail_on.fails(invalid, warned) { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

@@ -12,34 +12,29 @@
 //! `--max-queued-bytes`, and a relay that finds no room waits before it reads on
 //! (backpressure: the peer's writes block, nothing piles up). A line longer than
 //! `--max-message-bytes` is relayed in chunks as it arrives ([`frames`]) and reported once,
-//! unchecked. Findings, the record and the report are written by the checker, the first
-//! `--max-repeats` of each kind only ([`repeats`]).
+//! unchecked. Findings, the record and the report are written by the checker
+//! ([`crate::checker`]), the first `--max-repeats` of each kind only.
+//!
+//! The command's flags are in [`crate::cmd::proxy`]; this module and its children are the
+//! relays.
 
-mod checker;
 mod frames;
 pub mod http;
-mod repeats;
 #[cfg(unix)]
 mod signals;
 
 use std::ffi::OsString;
-use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitCode, Stdio};
-use std::sync::mpsc;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use mcpgen::conversation::{ConversationOptions, Sender};
 use mcpgen::protocol::{check_request, ServerConfig};
 
+use crate::checker::{body, is_blank, is_request, CheckerSettings, CheckerThread, Limits, ToChecker};
 use crate::UsageError;
-use checker::{body, check_all, is_blank, is_request, Budget, Event, Output, ToChecker, CHANNEL_CAPACITY};
 use frames::{frames, Frame, READ_BUFFER};
-
-pub use checker::{
-    Limits, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_QUEUED_BYTES, DEFAULT_MAX_REPEATS, DEFAULT_MAX_SESSIONS,
-};
 
 pub struct Settings {
     pub report: Option<PathBuf>,
@@ -58,16 +53,9 @@ type ClientOut = Arc<Mutex<BufWriter<std::io::Stdout>>>;
 pub fn run(settings: Settings) -> Result<ExitCode, UsageError> {
     let (program, args) =
         settings.command.split_first().ok_or_else(|| UsageError("give the server command after `--`".into()))?;
-    let create = |p: &PathBuf, what: &str| {
-        File::create(p)
-            .map(BufWriter::new)
-            .map_err(|e| UsageError(format!("cannot create {what} file {}: {e}", p.display())))
-    };
-    let report = settings.report.as_ref().map(|p| create(p, "report")).transpose()?;
-    let record = settings.record.as_ref().map(|p| create(p, "record")).transpose()?;
-    let source_name = settings.record.as_ref().map_or_else(|| "proxy".to_owned(), |p| p.display().to_string());
     let limits = settings.limits;
-
+    let (report, record) = (settings.report.as_deref(), settings.record.as_deref());
+    let checker = CheckerThread::start(CheckerSettings { report, record, options: settings.options.clone(), limits })?;
     // Caught from before the server exists: a signal in between waits to be forwarded.
     #[cfg(unix)]
     let caught = signals::catch().map_err(|e| UsageError(format!("cannot install signal handlers: {e}")))?;
@@ -84,17 +72,7 @@ pub fn run(settings: Settings) -> Result<ExitCode, UsageError> {
     let server_in = child.stdin.take().ok_or_else(|| UsageError("the server's stdin is not piped".into()))?;
     let server_out = child.stdout.take().ok_or_else(|| UsageError("the server's stdout is not piped".into()))?;
 
-    let (tx, rx) = mpsc::sync_channel::<Event>(CHANNEL_CAPACITY);
-    let budget = Arc::new(Budget::new(&limits));
-    let to_checker = ToChecker { tx: tx.clone(), budget: Arc::clone(&budget) };
-    let checker = {
-        let options = settings.options.clone();
-        let out = Output { source_name, report, record, limits, budget };
-        std::thread::Builder::new()
-            .name("mcpgen-proxy-checker".into())
-            .spawn(move || check_all(rx, options, out))
-            .map_err(|e| UsageError(format!("cannot start a thread: {e}")))?
-    };
+    let to_checker = checker.sender();
     let client_out: ClientOut = Arc::new(Mutex::new(BufWriter::with_capacity(READ_BUFFER, std::io::stdout())));
     {
         let (to_checker, client_out, enforce) = (to_checker.clone(), client_out.clone(), settings.enforce);
@@ -120,19 +98,15 @@ pub fn run(settings: Settings) -> Result<ExitCode, UsageError> {
     // when the server handed it to a child of its own).
     let _ = server_relay.join();
     // The client relay may still be blocked reading our stdin: it is not joined. Messages it
-    // handed over are in the channel before `Stop`.
-    let _ = tx.send(Event::Stop);
-    let tally = checker.join().unwrap_or_default();
+    // handed over are checked before the checker finishes.
+    let tally = checker.finish();
     if let Ok(mut out) = client_out.lock() {
         let _ = out.flush();
     }
-    let failed = settings.fail_on.is_some_and(|level| level.fails(tally.errors, tally.warnings));
-    if failed && status.success() {
-        eprintln!(
-            "mcpgen proxy: {} message(s) with errors, {} with warnings only (--fail-on): exit 1",
-            tally.errors, tally.warnings
-        );
-        return Ok(ExitCode::from(1));
+    if status.success() {
+        if let Some(code) = tally.fail_exit(settings.fail_on) {
+            return Ok(code);
+        }
     }
     Ok(exit_like(status))
 }

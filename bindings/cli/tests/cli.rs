@@ -1,27 +1,10 @@
 //! The `mcpgen` binary's contract: output and exit codes.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod support;
 
-fn mcpgen(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mcpgen"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn mcpgen");
-    // The child may exit (usage error) before reading its input: a broken pipe is fine.
-    if let Err(e) = child.stdin.take().unwrap().write_all(stdin) {
-        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "writing to mcpgen: {e}");
-    }
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use std::process::Stdio;
+
+use support::{mcpgen, mcpgen_command, vectors};
 
 #[test]
 fn decode_prints_reencoded_json() {
@@ -403,18 +386,6 @@ fn rules_lists_the_catalogue() {
 
 // ---- the shared vectors through the binary ------------------------------------------------
 
-fn vectors(dir: &str) -> Vec<std::path::PathBuf> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../vectors").join(dir);
-    let mut files: Vec<_> = std::fs::read_dir(&root)
-        .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "no vectors in {}", root.display());
-    files
-}
-
 /// The JSON text a tools vector checks (`document`, `document_text`, `document_nest`, `tool`).
 fn tools_vector_text(case: &serde_json::Value) -> String {
     if let Some(d) = case.get("document").or_else(|| case.get("tool")) {
@@ -795,12 +766,8 @@ fn decode_without_a_target_names_both_flags() {
 #[test]
 fn a_closed_stdout_ends_quietly() {
     for args in [&["rules"][..], &["defs"], &["explain", "tools/call"]] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mcpgen"))
-            .args(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn mcpgen");
+        let mut child =
+            mcpgen_command().args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn mcpgen");
         drop(child.stdout.take()); // the reader goes away before mcpgen writes (`mcpgen rules | head -0`)
         let out = child.wait_with_output().unwrap();
         assert_eq!(out.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));

@@ -1,11 +1,16 @@
 //! `mcpgen validate --conversation` in bounded memory: the file is streamed line by line, at
 //! most `--max-sessions` sessions are open (the least recently used evicted, with a note), and a
 //! line longer than `--max-line-bytes` is skipped. Memory is the child's peak RSS, from
-//! `wait4`'s resource usage of exactly that process.
+//! `wait4`'s resource usage of exactly that process (`support::wait_with_peak`).
 
-use std::io::{BufWriter, Read, Write};
+mod support;
+
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
+use std::time::Duration;
+
+use support::{drain, mcpgen_command, wait_with_peak};
 
 /// What one run of `mcpgen` did: exit status, stdout, stderr, and its peak RSS in KiB.
 struct Run {
@@ -16,38 +21,24 @@ struct Run {
 }
 
 /// Runs `mcpgen ARGS` to its end, reading its output, and returns its peak resident set.
-// The child is reaped by `wait4` (for its resource usage), not by `Child::wait`.
-#[allow(clippy::zombie_processes)]
 fn mcpgen(args: &[&str]) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mcpgen"))
+    let mut child = mcpgen_command()
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn mcpgen");
-    let mut out = child.stdout.take().expect("stdout");
-    let mut err = child.stderr.take().expect("stderr");
-    let reader = std::thread::spawn(move || {
-        let mut s = Vec::new();
-        out.read_to_end(&mut s).map(|_| s)
-    });
-    let mut stderr = Vec::new();
-    err.read_to_end(&mut stderr).expect("read stderr");
-    let stdout = reader.join().expect("stdout reader").expect("read stdout");
-    let pid = child.id() as libc::pid_t;
-    let mut status = 0;
-    // SAFETY: an all-zero `rusage` is a valid value, and `wait4` is given valid pointers to
-    // locals; the child is reaped here (and `child` is not waited for again).
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(reaped, pid, "wait4: {}", std::io::Error::last_os_error());
-    assert!(libc::WIFEXITED(status), "mcpgen did not exit normally: status {status}");
+    let stdout = drain(child.stdout.take().expect("stdout"));
+    let stderr = drain(child.stderr.take().expect("stderr"));
+    let (status, peak) = wait_with_peak(&mut child, Duration::from_secs(600));
+    let stdout = stdout.join().expect("stdout reader");
+    let stderr = stderr.join().expect("stderr reader");
     Run {
-        code: libc::WEXITSTATUS(status),
+        code: status.code().unwrap_or_else(|| panic!("mcpgen did not exit normally: {status}")),
         stdout: String::from_utf8_lossy(&stdout).into_owned(),
         stderr: String::from_utf8_lossy(&stderr).into_owned(),
-        peak_kib: usage.ru_maxrss,
+        peak_kib: (peak / 1024) as i64,
     }
 }
 

@@ -1,29 +1,10 @@
 //! `mcpgen validate --conversation`, and `--jsonl` / `--format json` of `check-request` and
 //! `decode`: output shapes and exit codes.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod support;
 
 use serde_json::Value;
-
-fn mcpgen(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mcpgen"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn mcpgen");
-    if let Err(e) = child.stdin.take().unwrap().write_all(stdin) {
-        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "writing to mcpgen: {e}");
-    }
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use support::mcpgen;
 
 fn objects(out: &str) -> Vec<Value> {
     out.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}"))).collect()

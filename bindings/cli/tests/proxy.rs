@@ -2,37 +2,22 @@
 //! `python3`): relay exactness both ways, order, the report, record → replay, `--enforce`, exit
 //! status and signals, and the server's stderr passing through.
 
+mod support;
+
+use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Output, Stdio};
+use std::path::Path;
+use std::process::{Child, ChildStdin, ChildStdout, Output, Stdio};
 
 use serde_json::Value;
+use support::{json_lines, mcpgen_command, scratch, spawn_proxy};
 
 const SERVER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/stdio_server.py");
-
-/// A scratch directory for one test.
-fn scratch(test: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("proxy").join(test);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// `mcpgen proxy FLAGS -- python3 stdio_server.py LOG`, with piped stdio.
 fn start(dir: &Path, flags: &[&str]) -> Child {
     let log = dir.join("server.log");
-    Command::new(env!("CARGO_BIN_EXE_mcpgen"))
-        .arg("proxy")
-        .args(flags)
-        .arg("--")
-        .arg("python3")
-        .arg(SERVER)
-        .arg(&log)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn mcpgen proxy")
+    spawn_proxy(flags, &[OsStr::new("python3"), OsStr::new(SERVER), log.as_os_str()])
 }
 
 /// Sends everything, closes stdin, and collects the proxy's output.
@@ -46,11 +31,6 @@ fn server_log(dir: &Path) -> Vec<u8> {
     std::fs::read(dir.join("server.log")).unwrap_or_default()
 }
 
-fn json_lines(path: &Path) -> Vec<Value> {
-    let text = std::fs::read_to_string(path).unwrap();
-    text.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}"))).collect()
-}
-
 /// A `test/say` request making the server write `lines` verbatim.
 fn say(id: u32, lines: &[&str]) -> String {
     serde_json::json!({"jsonrpc": "2.0", "id": id, "method": "test/say", "params": {"lines": lines}}).to_string()
@@ -58,7 +38,7 @@ fn say(id: u32, lines: &[&str]) -> String {
 
 #[test]
 fn relays_both_directions_byte_for_byte_and_in_order() {
-    let dir = scratch("exact");
+    let dir = scratch("proxy", "exact");
     let server_lines = [
         r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"é \u00e9 1.50"}}"#,
         "  {\"jsonrpc\" : \"2.0\", \"id\" : 1, \"result\" : {}}  ",
@@ -102,7 +82,7 @@ fn round_trip(stdin: &mut ChildStdin, stdout: &mut BufReader<ChildStdout>, reque
 
 #[test]
 fn interactive_round_trips_are_not_held_in_buffers() {
-    let dir = scratch("interactive");
+    let dir = scratch("proxy", "interactive");
     let mut child = start(&dir, &[]);
     let mut stdin = child.stdin.take().unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
@@ -116,7 +96,7 @@ fn interactive_round_trips_are_not_held_in_buffers() {
 
 #[test]
 fn many_messages_are_neither_lost_nor_reordered() {
-    let dir = scratch("many");
+    let dir = scratch("proxy", "many");
     let n = 5000;
     let input: String = (0..n).map(|i| format!("{{\"jsonrpc\":\"2.0\",\"id\":{i},\"method\":\"ping\"}}\n")).collect();
     let out = run(&dir, &["--report", dir.join("report.jsonl").to_str().unwrap()], input.as_bytes());
@@ -128,7 +108,7 @@ fn many_messages_are_neither_lost_nor_reordered() {
 
 #[test]
 fn report_holds_the_validate_objects_plus_from() {
-    let dir = scratch("report");
+    let dir = scratch("proxy", "report");
     let report = dir.join("report.jsonl");
     let input = format!("{}\n{{broken\n", say(1, &["also {broken"]));
     let out = run(&dir, &["--report", report.to_str().unwrap()], input.as_bytes());
@@ -157,7 +137,7 @@ fn report_holds_the_validate_objects_plus_from() {
 
 #[test]
 fn record_replays_with_the_same_findings() {
-    let dir = scratch("record");
+    let dir = scratch("proxy", "record");
     let (report, record) = (dir.join("report.jsonl"), dir.join("record.jsonl"));
     let server_says = [
         "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":1}}",
@@ -186,11 +166,8 @@ fn record_replays_with_the_same_findings() {
     // (A `\r` before the `\n` belongs to the line end: the ping with id 3 is a `message`.)
     assert_eq!(recorded.len(), 5 + 3 + server_says.len(), "{text}");
     // Replay: the same findings on the same lines as the live report.
-    let replay = Command::new(env!("CARGO_BIN_EXE_mcpgen"))
-        .args(["validate", "--format", "json", "--conversation"])
-        .arg(&record)
-        .output()
-        .unwrap();
+    let replay =
+        mcpgen_command().args(["validate", "--format", "json", "--conversation"]).arg(&record).output().unwrap();
     assert_eq!(replay.status.code(), Some(1), "{}", String::from_utf8_lossy(&replay.stderr));
     let replayed: Vec<Value> = String::from_utf8(replay.stdout)
         .unwrap()
@@ -211,7 +188,7 @@ fn record_replays_with_the_same_findings() {
 
 #[test]
 fn enforce_answers_refused_requests_instead_of_forwarding() {
-    let dir = scratch("enforce");
+    let dir = scratch("proxy", "enforce");
     let refused = r#"{"jsonrpc":"2.0","id":7,"method":"tools/calll","params":{}}"#;
     let served = r#"{"jsonrpc":"2.0","id":8,"method":"ping"}"#;
     let notification = r#"{"jsonrpc":"2.0","method":"notifications/bogus"}"#;
@@ -247,7 +224,7 @@ fn enforce_answers_refused_requests_instead_of_forwarding() {
 fn enforce_forwards_the_requests_of_a_pinned_extension() {
     // `tasks/get` is a method of the Tasks extension: a server serving it accepts the request, so
     // --enforce (on stdio as on HTTP) forwards it instead of answering -32601 itself.
-    let dir = scratch("enforce-extension");
+    let dir = scratch("proxy", "enforce-extension");
     let request = concat!(
         r#"{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"_meta":{"#,
         r#""io.modelcontextprotocol/protocolVersion":"2026-07-28","#,
@@ -268,7 +245,7 @@ fn enforce_forwards_the_requests_of_a_pinned_extension() {
 
 #[test]
 fn enforce_forwards_the_requests_of_a_legacy_session() {
-    let dir = scratch("enforce-legacy");
+    let dir = scratch("proxy", "enforce-legacy");
     let input = concat!(
         r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#,
         "\n",
@@ -286,7 +263,7 @@ fn enforce_forwards_the_requests_of_a_legacy_session() {
 
 #[test]
 fn exits_with_the_servers_status_and_passes_its_stderr() {
-    let dir = scratch("exit");
+    let dir = scratch("proxy", "exit");
     let input = r#"{"jsonrpc":"2.0","id":1,"method":"test/stderr","params":{"text":"hello from the server\n"}}
 {"jsonrpc":"2.0","id":2,"method":"test/exit","params":{"code":3}}
 "#;
@@ -300,7 +277,7 @@ fn exits_with_the_servers_status_and_passes_its_stderr() {
 #[test]
 fn dies_of_the_servers_signal() {
     use std::os::unix::process::ExitStatusExt;
-    let dir = scratch("signal");
+    let dir = scratch("proxy", "signal");
     let mut child = start(&dir, &[]);
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"test/kill\"}\n").unwrap();
@@ -311,18 +288,14 @@ fn dies_of_the_servers_signal() {
 
 #[test]
 fn a_command_that_cannot_start_is_a_usage_error() {
-    let out = Command::new(env!("CARGO_BIN_EXE_mcpgen"))
-        .args(["proxy", "--", "/nonexistent/mcp-server"])
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+    let out = mcpgen_command().args(["proxy", "--", "/nonexistent/mcp-server"]).stdin(Stdio::null()).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot start /nonexistent/mcp-server"));
 }
 
 #[test]
 fn fail_on_turns_findings_into_exit_1_when_the_server_succeeds() {
-    let dir = scratch("fail-on");
+    let dir = scratch("proxy", "fail-on");
     let not_json = b"{broken\n"; // MSG-8: an error-level finding
     let out = run(&dir, &[], not_json);
     assert_eq!(out.status.code(), Some(0), "without --fail-on, the server's status");

@@ -7,76 +7,17 @@
 #![cfg(target_os = "linux")]
 
 mod http_support;
+mod support;
 
 use std::io::{Read, Write};
 use std::os::unix::process::ExitStatusExt;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+use support::{drain, json_lines, scratch, spawn_proxy, vm_hwm, wait_with_peak};
 
 const MIB: usize = 1024 * 1024;
-
-fn scratch(test: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("proxy-limits").join(test);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// `mcpgen proxy FLAGS -- SERVER…` with piped stdio.
-fn start(flags: &[&str], server: &[&str]) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_mcpgen"))
-        .arg("proxy")
-        .args(flags)
-        .arg("--")
-        .args(server)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn mcpgen proxy")
-}
-
-/// Reads a child's pipe to its end on a thread of its own.
-fn drain(mut r: impl Read + Send + 'static) -> std::thread::JoinHandle<Vec<u8>> {
-    std::thread::spawn(move || {
-        let mut v = Vec::new();
-        let _ = r.read_to_end(&mut v);
-        v
-    })
-}
-
-/// Waits (at most `limit`) for the child and returns its status and peak RSS in bytes
-/// (`wait4`'s `ru_maxrss`); kills it past the limit and fails.
-fn wait_with_peak(child: &mut Child, limit: Duration) -> (ExitStatus, usize) {
-    let pid = child.id() as libc::pid_t;
-    let deadline = Instant::now() + limit;
-    loop {
-        let mut status = 0;
-        // SAFETY: wait4 on our own child into locals.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
-        assert!(r >= 0, "wait4: {}", std::io::Error::last_os_error());
-        if r == pid {
-            return (ExitStatus::from_raw(status), usage.ru_maxrss as usize * 1024);
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("the proxy did not exit within {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-/// The peak RSS of a running process (`VmHWM`), in bytes.
-fn vm_hwm(pid: u32) -> usize {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
-    let line = status.lines().find(|l| l.starts_with("VmHWM:")).expect("VmHWM");
-    let kb: usize = line.split_whitespace().nth(1).unwrap().parse().unwrap();
-    kb * 1024
-}
 
 /// Whether a process is gone (no longer exists, or only as a zombie nobody reaped).
 fn gone(pid: i32) -> bool {
@@ -87,11 +28,6 @@ fn gone(pid: i32) -> bool {
             stat.rsplit_once(')').is_some_and(|(_, rest)| matches!(rest.trim_start().chars().next(), Some('Z' | 'X')))
         }
     }
-}
-
-fn json_lines(path: &Path) -> Vec<Value> {
-    let text = std::fs::read_to_string(path).unwrap();
-    text.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}"))).collect()
 }
 
 /// The POLICY-SIZE findings of a report, by sender.
@@ -105,12 +41,12 @@ fn too_large(report: &[Value]) -> Vec<String> {
 
 #[test]
 fn a_line_above_the_limit_passes_unchanged_in_bounded_memory_and_is_reported_once() {
-    let dir = scratch("long-line");
+    let dir = scratch("proxy-limits", "long-line");
     let (report, record) = (dir.join("report.jsonl"), dir.join("record.jsonl"));
     let flags =
         ["--max-message-bytes", "1048576", "--report", report.to_str().unwrap(), "--record", record.to_str().unwrap()];
     // `cat` echoes: the long line crosses both relays.
-    let mut child = start(&flags, &["cat"]);
+    let mut child = spawn_proxy(&flags, &["cat"]);
     let head = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n".to_vec();
     let long_len = 64 * MIB;
     let tail = b"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n".to_vec();
@@ -185,11 +121,11 @@ fn a_line_above_the_limit_passes_unchanged_in_bounded_memory_and_is_reported_onc
 
 #[test]
 fn a_message_of_exactly_the_limit_is_checked_and_one_byte_more_is_not() {
-    let dir = scratch("at-limit");
+    let dir = scratch("proxy-limits", "at-limit");
     let report = dir.join("report.jsonl");
     let limit = 100;
     let input = format!("{}\n{}\n", "x".repeat(limit), "y".repeat(limit + 1));
-    let mut child = start(&["--max-message-bytes", "100", "--report", report.to_str().unwrap()], &["cat"]);
+    let mut child = spawn_proxy(&["--max-message-bytes", "100", "--report", report.to_str().unwrap()], &["cat"]);
     child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success());
@@ -208,13 +144,13 @@ fn a_message_of_exactly_the_limit_is_checked_and_one_byte_more_is_not() {
 
 #[test]
 fn a_checker_that_cannot_keep_up_stops_the_reading_instead_of_queueing() {
-    let dir = scratch("backpressure");
+    let dir = scratch("proxy-limits", "backpressure");
     // The record is a FIFO nobody reads yet: the checker blocks on its first write, so every
     // message from then on waits in the queue.
     let fifo = dir.join("record.fifo");
     let record = http_support::fifo_reader(&fifo);
     let flags = ["--max-message-bytes", "1048576", "--max-queued-bytes", "2097152", "--record", fifo.to_str().unwrap()];
-    let mut child = start(&flags, &["cat"]);
+    let mut child = spawn_proxy(&flags, &["cat"]);
     let (messages, size) = (100usize, MIB - 100);
     let line = {
         let mut l =
@@ -253,7 +189,7 @@ fn a_checker_that_cannot_keep_up_stops_the_reading_instead_of_queueing() {
 
 #[test]
 fn repeated_findings_are_counted_not_printed() {
-    let dir = scratch("repeats");
+    let dir = scratch("proxy-limits", "repeats");
     let report = dir.join("report.jsonl");
     let n = 100_000;
     let input: String = (0..n).map(|i| format!("not json {i}\n")).collect();
@@ -262,7 +198,7 @@ fn repeated_findings_are_counted_not_printed() {
         if with_report {
             flags.extend(["--report", report.to_str().unwrap()]);
         }
-        let mut child = start(&flags, &["cat"]);
+        let mut child = spawn_proxy(&flags, &["cat"]);
         let mut stdin = child.stdin.take().unwrap();
         let bytes = input.clone();
         let writer = std::thread::spawn(move || stdin.write_all(bytes.as_bytes()).unwrap());
@@ -327,10 +263,10 @@ fn wait_gone(pid: i32) -> bool {
 #[test]
 fn sigterm_sigint_and_sighup_reach_a_server_that_does_not_read_stdin() {
     for signal in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP] {
-        let dir = scratch(&format!("signal-{signal}"));
+        let dir = scratch("proxy-limits", &format!("signal-{signal}"));
         let pidfile = dir.join("server.pid");
         let server = sleeper(&pidfile, false);
-        let mut child = start(&[], &server.iter().map(String::as_str).collect::<Vec<_>>());
+        let mut child = spawn_proxy(&[], &server.iter().map(String::as_str).collect::<Vec<_>>());
         let server_pid = read_pid(&pidfile);
         // SAFETY: kill(2) on our own child.
         assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
@@ -347,11 +283,11 @@ fn sigterm_sigint_and_sighup_reach_a_server_that_does_not_read_stdin() {
 
 #[test]
 fn a_killed_proxy_takes_its_server_along() {
-    let dir = scratch("sigkill");
+    let dir = scratch("proxy-limits", "sigkill");
     let pidfile = dir.join("server.pid");
     // Deaf to stdin and to the polite signals: only the parent-death SIGKILL ends it.
     let server = sleeper(&pidfile, true);
-    let mut child = start(&[], &server.iter().map(String::as_str).collect::<Vec<_>>());
+    let mut child = spawn_proxy(&[], &server.iter().map(String::as_str).collect::<Vec<_>>());
     let server_pid = read_pid(&pidfile);
     child.kill().unwrap();
     let _ = child.wait();
@@ -369,7 +305,7 @@ fn enforce_refusals_are_counted_past_max_repeats_too() {
     let input: String = (0..n)
         .map(|i| format!("{{\"jsonrpc\":\"2.0\",\"id\":{i},\"method\":\"tools/calll\",\"params\":{{}}}}\n"))
         .collect();
-    let mut child = start(&["--enforce", "--max-repeats", "5"], &["cat"]);
+    let mut child = spawn_proxy(&["--enforce", "--max-repeats", "5"], &["cat"]);
     child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success());

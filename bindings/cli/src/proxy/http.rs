@@ -8,7 +8,7 @@
 //! answer: status, headers, and the body, a JSON body whole, an SSE stream chunk by chunk as it
 //! arrives (each event's bytes unchanged, `id`/`retry` and a client's `Last-Event-ID` intact).
 //!
-//! Each message is handed to the shared checker ([`super::checker`]) before it is passed on:
+//! Each message is handed to the shared checker ([`crate::checker`]) before it is passed on:
 //! a POST body (with its headers) as a client message, a JSON body or each SSE event's data as
 //! a server message (the first with the response's status and `Content-Type`). Messages of a
 //! legacy session (`Mcp-Session-Id`) form that session's conversation; a legacy `initialize`
@@ -27,12 +27,10 @@
 //! `--max-message-bytes` is relayed unchecked and reported once (POLICY-SIZE).
 
 use std::convert::Infallible;
-use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::mpsc as std_mpsc;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -50,10 +48,10 @@ use mcpgen::protocol::{check_http_headers, check_request, ServerConfig};
 use mcpgen::JsonView;
 use tokio::sync::Semaphore;
 
-use super::checker::{check_all, Budget, Event, Limits, Output, Tally, ToChecker, CHANNEL_CAPACITY};
 mod body;
 
 use self::body::{relay_events, relay_whole, ProxyBody};
+use crate::checker::{CheckerSettings, CheckerThread, Limits, ToChecker};
 use crate::UsageError;
 
 /// The default of [`HttpLimits::header_read_timeout`] (`--header-timeout`).
@@ -155,15 +153,9 @@ pub fn run(settings: HttpSettings) -> Result<ExitCode, UsageError> {
             settings.listen
         )));
     }
-    let create = |p: &PathBuf, what: &str| {
-        File::create(p)
-            .map(BufWriter::new)
-            .map_err(|e| UsageError(format!("cannot create {what} file {}: {e}", p.display())))
-    };
-    let report = settings.report.as_ref().map(|p| create(p, "report")).transpose()?;
-    let record = settings.record.as_ref().map(|p| create(p, "record")).transpose()?;
-    let source_name = settings.record.as_ref().map_or_else(|| "proxy".to_owned(), |p| p.display().to_string());
     let limits = settings.limits;
+    let (report, record) = (settings.report.as_deref(), settings.record.as_deref());
+    let checker = CheckerThread::start(CheckerSettings { report, record, options: settings.options.clone(), limits })?;
 
     // One thread relays, one checks. A second relaying thread made the proxy slower, not
     // faster: the wake-ups between two workers cost more than the relaying they share (`cargo
@@ -178,16 +170,6 @@ pub fn run(settings: HttpSettings) -> Result<ExitCode, UsageError> {
         .map_err(|e| UsageError(format!("cannot listen on {}: {e}", settings.listen)))?;
     let local = listener.local_addr().map_err(|e| UsageError(format!("cannot listen: {e}")))?;
 
-    let (tx, rx) = std_mpsc::sync_channel::<Event>(CHANNEL_CAPACITY);
-    let budget = Arc::new(Budget::new(&limits));
-    let checker = {
-        let options = settings.options.clone();
-        let out = Output { source_name, report, record, limits, budget: Arc::clone(&budget) };
-        std::thread::Builder::new()
-            .name("mcpgen-proxy-checker".into())
-            .spawn(move || check_all(rx, options, out))
-            .map_err(|e| UsageError(format!("cannot start a thread: {e}")))?
-    };
     let mut connector = HttpConnector::new();
     connector.set_nodelay(true);
     connector.set_connect_timeout(Some(settings.http.upstream_timeout));
@@ -204,7 +186,7 @@ pub fn run(settings: HttpSettings) -> Result<ExitCode, UsageError> {
         authority: HeaderValue::from_str(authority.as_str())
             .map_err(|e| UsageError(format!("--upstream {}: {e}", settings.upstream)))?,
         client,
-        checker: ToChecker { tx: tx.clone(), budget },
+        checker: checker.sender(),
         enforce: settings.enforce,
         config: super::enforce_config(),
         limits,
@@ -223,17 +205,8 @@ pub fn run(settings: HttpSettings) -> Result<ExitCode, UsageError> {
     // Connections still open are dropped with the runtime; what they handed over is checked.
     drop(proxy);
     runtime.shutdown_timeout(Duration::from_millis(100));
-    let _ = tx.send(Event::Stop);
-    let tally: Tally = checker.join().unwrap_or_default();
-    let failed = settings.fail_on.is_some_and(|level| level.fails(tally.errors, tally.warnings));
-    if failed {
-        eprintln!(
-            "mcpgen proxy: {} message(s) with errors, {} with warnings only (--fail-on): exit 1",
-            tally.errors, tally.warnings
-        );
-        return Ok(ExitCode::from(1));
-    }
-    Ok(ExitCode::SUCCESS)
+    let tally = checker.finish();
+    Ok(tally.fail_exit(settings.fail_on).unwrap_or(ExitCode::SUCCESS))
 }
 
 /// SIGINT, or (Unix) SIGTERM: the proxy stops.
@@ -465,26 +438,60 @@ enum ReadError {
     Broken,
 }
 
+/// A request's body, read whole within `--body-timeout` and `--max-message-bytes`; else the
+/// refusal to answer with (the connection is closed).
+async fn read_body(proxy: &Proxy, body: Incoming) -> Result<Bytes, Response<ProxyBody>> {
+    let max = proxy.limits.max_message_bytes;
+    match tokio::time::timeout(proxy.http.body_timeout, read_capped(body, max)).await {
+        Ok(Ok(body)) => Ok(body),
+        Ok(Err(ReadError::TooLarge)) => {
+            let text =
+                format!("Payload Too Large: the body is longer than {max} bytes (mcpgen proxy --max-message-bytes)");
+            Err(text_response(StatusCode::PAYLOAD_TOO_LARGE, text, true))
+        }
+        Ok(Err(ReadError::Broken)) => {
+            Err(text_response(StatusCode::BAD_REQUEST, "Bad Request: the body could not be read".into(), true))
+        }
+        Err(_) => {
+            let text = format!("Request Timeout: the body did not arrive within {:?}", proxy.http.body_timeout);
+            Err(text_response(StatusCode::REQUEST_TIMEOUT, text, true))
+        }
+    }
+}
+
+/// `--enforce`: the answer to a POST outside a session that the header or request checks
+/// refuse (both messages handed to the checker), or `None` to forward it.
+fn enforce(
+    proxy: &Proxy,
+    body: &Bytes,
+    headers: &[(String, String)],
+    client_facts: HttpFacts,
+) -> Option<Response<ProxyBody>> {
+    let pairs = headers.iter().map(|(k, v)| (k.as_str(), v.as_str()));
+    let e = check_http_headers(pairs, body).err().or_else(|| check_request(body, &proxy.config).err())?;
+    let answer = Bytes::from(e.to_response_json());
+    let status = StatusCode::from_u16(e.http_status).unwrap_or(StatusCode::BAD_REQUEST);
+    proxy.check(Sender::Client, body.clone(), None, Some(client_facts), Some((e.rule, e.message.clone())));
+    let facts = HttpFacts {
+        status: Some(status.as_u16()),
+        content_type: Some("application/json".into()),
+        ..HttpFacts::default()
+    };
+    proxy.check(Sender::Server, answer.clone(), None, Some(facts), None);
+    let mut r = Response::new(ProxyBody::Whole(Some(answer)));
+    *r.status_mut() = status;
+    r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    Some(r)
+}
+
 async fn handle(proxy: Arc<Proxy>, request: Request<Incoming>) -> Response<ProxyBody> {
     if let Some(refusal) = proxy.hosts.refuse(request.headers()) {
         return refusal;
     }
     let (parts, body) = request.into_parts();
-    let max = proxy.limits.max_message_bytes;
-    let body = match tokio::time::timeout(proxy.http.body_timeout, read_capped(body, max)).await {
-        Ok(Ok(body)) => body,
-        Ok(Err(ReadError::TooLarge)) => {
-            let text =
-                format!("Payload Too Large: the body is longer than {max} bytes (mcpgen proxy --max-message-bytes)");
-            return text_response(StatusCode::PAYLOAD_TOO_LARGE, text, true);
-        }
-        Ok(Err(ReadError::Broken)) => {
-            return text_response(StatusCode::BAD_REQUEST, "Bad Request: the body could not be read".into(), true)
-        }
-        Err(_) => {
-            let text = format!("Request Timeout: the body did not arrive within {:?}", proxy.http.body_timeout);
-            return text_response(StatusCode::REQUEST_TIMEOUT, text, true);
-        }
+    let body = match read_body(&proxy, body).await {
+        Ok(body) => body,
+        Err(refusal) => return refusal,
     };
     let session = session_of(&parts.headers);
     let post = parts.method == Method::POST && !body.is_empty();
@@ -492,22 +499,8 @@ async fn handle(proxy: Arc<Proxy>, request: Request<Incoming>) -> Response<Proxy
     let client_facts = || HttpFacts { request_headers: headers.clone(), ..HttpFacts::default() };
 
     if proxy.enforce && post && session.is_none() {
-        let pairs = headers.iter().flatten().map(|(k, v)| (k.as_str(), v.as_str()));
-        let refusal = check_http_headers(pairs, &body).err().or_else(|| check_request(&body, &proxy.config).err());
-        if let Some(e) = refusal {
-            let answer = Bytes::from(e.to_response_json());
-            let status = StatusCode::from_u16(e.http_status).unwrap_or(StatusCode::BAD_REQUEST);
-            proxy.check(Sender::Client, body, None, Some(client_facts()), Some((e.rule, e.message.clone())));
-            let facts = HttpFacts {
-                status: Some(status.as_u16()),
-                content_type: Some("application/json".into()),
-                ..HttpFacts::default()
-            };
-            proxy.check(Sender::Server, answer.clone(), None, Some(facts), None);
-            let mut r = Response::new(ProxyBody::Whole(Some(answer)));
-            *r.status_mut() = status;
-            r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
-            return r;
+        if let Some(refusal) = enforce(&proxy, &body, headers.as_deref().unwrap_or_default(), client_facts()) {
+            return refusal;
         }
     }
     // A legacy `initialize` outside a session is checked once its response names the session.

@@ -1,17 +1,33 @@
-//! `mcpgen explain` and `mcpgen rules`.
+//! `mcpgen explain`: a definition, a method or a rule id.
 
 use std::fmt::Write as _;
-use std::io::Write;
 use std::process::ExitCode;
 
 use mcpgen::methods::{Direction, MethodInfo, MethodKind};
-use mcpgen::rules::{Enforcement, Rule};
 use mcpgen::Revision;
 
-use crate::UsageError;
+use crate::flags::RevisionFlag;
+use crate::suggest::{definitions, did_you_mean, methods};
+use crate::{write_out, UsageError};
 
-fn write_out(s: &str) -> Result<(), UsageError> {
-    std::io::stdout().lock().write_all(s.as_bytes()).map_err(crate::output_error)
+/// Show a definition: summary, schema path, fields (name, type, required) and, for
+/// methods, the method-table row. DEF may also be a method name (`tools/call`), or a rule
+/// id (`META-6`): then the rule's level, summary, source and what mcpgen does about it.
+///
+/// Exit 2 for an unknown definition, method or rule id.
+#[derive(clap::Args)]
+pub(crate) struct Args {
+    #[command(flatten)]
+    revision: RevisionFlag,
+    /// Definition name (`CallToolRequest`), method (`tools/call`) or rule id (`META-6`).
+    def: String,
+}
+
+pub(crate) fn run(args: Args) -> Result<ExitCode, UsageError> {
+    if let Some(code) = rule(&args.def)? {
+        return Ok(code);
+    }
+    explain_definition(args.revision.get()?, &args.def)
 }
 
 /// Shaped like a rule id: `FAMILY-N` (`META-6`, `meta-6`) or an upper-case word, possibly
@@ -34,10 +50,10 @@ fn rule_shaped(s: &str) -> bool {
 
 /// `mcpgen explain RULE-ID`: `Some(exit code)` when `name` is a rule id, `None` when it is not
 /// shaped like one (a definition or method then); an unknown rule-shaped id is a usage error.
-pub fn rule(name: &str) -> Result<Option<ExitCode>, UsageError> {
+fn rule(name: &str) -> Result<Option<ExitCode>, UsageError> {
     let Some(rule) = mcpgen::rules::lookup(name) else {
         if rule_shaped(name) {
-            let hint = crate::suggest::did_you_mean(name, mcpgen::rules::catalogue().iter().map(|r| r.id));
+            let hint = did_you_mean(name, mcpgen::rules::catalogue().iter().map(|r| r.id));
             return Err(UsageError(format!(
                 "`{name}` is not a rule id of the catalogue{hint} (see `mcpgen rules`, or docs/rules.md)"
             )));
@@ -46,33 +62,6 @@ pub fn rule(name: &str) -> Result<Option<ExitCode>, UsageError> {
     };
     write_out(&format!("{rule}\n"))?;
     Ok(Some(ExitCode::SUCCESS))
-}
-
-fn status(r: &Rule) -> &'static str {
-    match r.enforcement {
-        Enforcement::Enforced(_) => "enforced",
-        Enforcement::NotEnforced(_) => "not enforced",
-        Enforcement::Stateful(_) => "needs state",
-    }
-}
-
-/// `mcpgen rules [--format json]`.
-pub fn rules(json: bool) -> Result<ExitCode, UsageError> {
-    let all = mcpgen::rules::catalogue();
-    let s = if json {
-        let list = mcpgen::Value::Array(all.iter().map(Rule::to_value).collect());
-        format!("{}\n", mcpgen::json::to_json_string(&list))
-    } else {
-        let w_id = all.iter().map(|r| r.id.len()).max().unwrap_or(0);
-        let w_level = all.iter().map(|r| r.level.as_str().len()).max().unwrap_or(0);
-        let mut s = String::new();
-        for r in all {
-            let _ = writeln!(s, "{:<w_id$}  {:<w_level$}  {:<12}  {}", r.id, r.level.as_str(), status(r), r.summary);
-        }
-        s
-    };
-    write_out(&s)?;
-    Ok(ExitCode::SUCCESS)
 }
 
 fn direction(d: Direction) -> &'static str {
@@ -101,12 +90,12 @@ fn method_row(m: &MethodInfo) -> String {
     s
 }
 
-pub fn run(rev: Revision, name: &str) -> Result<ExitCode, UsageError> {
+/// `mcpgen explain DEF` for a definition or method name.
+fn explain_definition(rev: Revision, name: &str) -> Result<ExitCode, UsageError> {
     let by_method = rev.methods().iter().find(|m| m.method == name);
     let def_name = by_method.map(|m| m.request_def).unwrap_or(name);
     let def = mcpgen::definition(rev, def_name).map_err(|_| {
-        let hint =
-            crate::suggest::did_you_mean(name, crate::suggest::definitions(rev).chain(crate::suggest::methods(rev)));
+        let hint = did_you_mean(name, definitions(rev).chain(methods(rev)));
         UsageError(format!(
             "revision {rev} has no definition or method named `{name}`{hint} (see `mcpgen defs --revision {rev}`)"
         ))

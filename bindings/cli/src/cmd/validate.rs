@@ -10,20 +10,126 @@ use mcpgen::json::{Map, Tape, Value};
 use mcpgen::protocol::{validate_message_view, validate_message_view_with, MessageKind};
 use mcpgen::{CoreError, JsonView, Options, Revision, ValidationError};
 
+use crate::conversation::Limits;
+use crate::flags::{size_or, CheckFlags, FailOn, FailOnFlag, FormatFlag, MaxSessionsFlag, RevisionFlag};
+use crate::input::split_lines;
+use crate::suggest::{unknown_definition, unknown_extension_definition};
 use crate::UsageError;
 
-pub struct Settings {
-    pub revision: Revision,
+/// Validate messages: without --def, each message is checked against the definition its
+/// method or error code selects, plus the protocol rules (META, ID, ERR, EXT, MRTR, SUB,
+/// OTEL…); with --def, against that definition only (schema semantics).
+///
+/// PATHs are files, directories (walked in sorted order for *.json and *.jsonl) or `-` for
+/// standard input. A .jsonl file (or every input, with --jsonl) holds one message per line.
+/// Text output lists invalid messages and a summary; --format json prints one object per
+/// message. Exit 0 when all are valid, 1 when any is invalid, 2 on usage or I/O errors.
+///
+/// With --conversation FILE, the file is one or more whole sessions (docs/cli.md): every
+/// line `{"from": "client"|"server", "message": …}` (or `"raw": "text"`, optional
+/// `"session"`) is checked in order, results against their requests and rules across
+/// messages included; the revision comes from the session itself.
+#[derive(clap::Args)]
+pub(crate) struct Args {
+    #[command(flatten)]
+    revision: RevisionFlag,
+    /// Validate against this definition instead of by method.
+    #[arg(long, conflicts_with = "conversation")]
+    def: Option<String>,
+    /// Extensions negotiated (identifier or short name; repeatable): their methods and
+    /// notifications are judged instead of unknown. With --def, exactly one: the definition
+    /// is that extension's own (`--extension tasks --def GetTaskRequest`).
+    #[arg(long = "extension", value_name = "NAME", conflicts_with = "conversation")]
+    extensions: Vec<String>,
+    /// Read every input as JSON Lines (one message per line).
+    #[arg(long, conflicts_with = "conversation")]
+    jsonl: bool,
+    /// Check a conversation file (JSON Lines, `-` for standard input) as whole sessions.
+    #[arg(long, value_name = "FILE", conflicts_with = "revision")]
+    conversation: Option<PathBuf>,
+    #[command(flatten)]
+    fail_on: FailOnFlag,
+    #[command(flatten)]
+    max_sessions: MaxSessionsFlag,
+    /// With --conversation: most requests of each side tracked as pending in one session
+    /// [default: 4096]; past it the oldest is forgotten with a POLICY-PENDING warning.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_pending: Option<u64>,
+    /// With --conversation: longest line checked, in bytes [default: 67108864, 64 MiB]; a
+    /// longer line is skipped and reported (exit 2), the other lines still checked.
+    #[arg(long, value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
+    max_line_bytes: Option<u64>,
+    #[command(flatten)]
+    check: CheckFlags,
+    #[command(flatten)]
+    format: FormatFlag,
+    /// Files, directories, or `-` for standard input.
+    #[arg(required_unless_present = "conversation", conflicts_with = "conversation")]
+    paths: Vec<PathBuf>,
+}
+
+pub(crate) fn run(args: Args) -> Result<ExitCode, UsageError> {
+    let opts = args.check.options()?;
+    if let Some(file) = &args.conversation {
+        return conversation(&args, file, opts);
+    }
+    if args.fail_on.fail_on.is_some() {
+        return Err(UsageError("--fail-on applies to --conversation (messages alone fail on any error)".into()));
+    }
+    if args.max_sessions.given() || args.max_pending.is_some() || args.max_line_bytes.is_some() {
+        return Err(UsageError("--max-sessions, --max-pending and --max-line-bytes apply to --conversation".into()));
+    }
+    let extensions = crate::flags::extensions(&args.extensions)?;
+    let explicit = args.revision.explicit();
+    let rev = args.revision.get()?;
+    match (&args.def, extensions.as_slice()) {
+        (Some(d), []) => {
+            mcpgen::definition(rev, d).map_err(|_| unknown_definition(rev, d))?;
+        }
+        (Some(_), [_]) if explicit => {
+            return Err(UsageError(
+                "--revision and --extension with --def: the extension's definitions are its own schema's".into(),
+            ))
+        }
+        (Some(d), [ext]) => {
+            mcpgen::ext::definition(*ext, d).map_err(|_| unknown_extension_definition(*ext, d))?;
+        }
+        (Some(_), _) => return Err(UsageError("with --def, give one --extension (the schema that defines it)".into())),
+        (None, _) => {}
+    }
+    let json = args.format.json();
+    let settings = Settings { revision: rev, explicit, def: args.def, extensions, jsonl: args.jsonl, opts, json };
+    check_paths(&settings, &args.paths)
+}
+
+/// `validate --conversation FILE`: the file's sessions through the conversation checker.
+fn conversation(args: &Args, file: &Path, validation: Options) -> Result<ExitCode, UsageError> {
+    let defaults = mcpgen::conversation::ConversationOptions::default();
+    let options = mcpgen::conversation::ConversationOptions {
+        validation,
+        max_pending: size_or(args.max_pending, defaults.max_pending),
+        ..defaults
+    };
+    let limits = Limits {
+        max_sessions: args.max_sessions.get_or(crate::conversation::MAX_SESSIONS),
+        max_line_bytes: size_or(args.max_line_bytes, crate::conversation::MAX_LINE_BYTES),
+    };
+    let fail_on = args.fail_on.fail_on.unwrap_or(FailOn::Error);
+    crate::conversation::run(file, options, limits, fail_on, args.format.json())
+}
+
+struct Settings {
+    revision: Revision,
     /// Whether `--revision` was given (else `revision` is the newest, and a message of an older
     /// revision gets a hint).
-    pub explicit: bool,
-    pub def: Option<String>,
+    explicit: bool,
+    def: Option<String>,
     /// `--extension`: with `def`, the extension whose schema defines it (exactly one); without,
     /// the extensions negotiated, whose messages are judged instead of unknown.
-    pub extensions: Vec<Extension>,
-    pub jsonl: bool,
-    pub opts: Options,
-    pub json: bool,
+    extensions: Vec<Extension>,
+    jsonl: bool,
+    opts: Options,
+    json: bool,
 }
 
 /// One input: its display name, bytes, and whether it holds one message per line.
@@ -83,20 +189,6 @@ fn collect_inputs(paths: &[PathBuf], jsonl: bool) -> Result<Vec<Input>, UsageErr
 /// The messages of an input: (1-based line, bytes).
 fn messages(input: &Input) -> Vec<(usize, &[u8])> {
     split_lines(&input.bytes, input.lines)
-}
-
-/// The messages of a text: the whole text as line 1, or (JSON Lines) every non-blank line with
-/// its 1-based number, a trailing `\r` stripped (AMB-22).
-pub(crate) fn split_lines(bytes: &[u8], lines: bool) -> Vec<(usize, &[u8])> {
-    if !lines {
-        return vec![(1, bytes)];
-    }
-    bytes
-        .split(|&b| b == b'\n')
-        .enumerate()
-        .map(|(i, line)| (i + 1, line.strip_suffix(b"\r").unwrap_or(line)))
-        .filter(|(_, line)| !line.iter().all(u8::is_ascii_whitespace))
-        .collect()
 }
 
 enum Verdict {
@@ -199,7 +291,8 @@ impl Progress {
     }
 }
 
-pub fn run(settings: &Settings, paths: &[PathBuf]) -> Result<ExitCode, UsageError> {
+/// Every message of the paths, checked.
+fn check_paths(settings: &Settings, paths: &[PathBuf]) -> Result<ExitCode, UsageError> {
     let inputs = collect_inputs(paths, settings.jsonl)?;
     if inputs.is_empty() {
         return Err(UsageError("no *.json or *.jsonl files found in the given paths".into()));

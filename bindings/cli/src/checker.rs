@@ -1,20 +1,47 @@
-//! The proxies' checker, shared by the stdio form and the Streamable HTTP form: the relays hand
-//! every message over a bounded channel ([`ToChecker`], its bytes capped by [`Budget`]) to one
-//! thread that checks them in order — one conversation per session ([`Sessions`], capped at
-//! `--max-sessions`) — and writes the record and the report ([`check_all`]).
+//! The checker thread, shared by both proxies (stdio and `--listen`) and by any command that
+//! checks live traffic: relays hand every message over a bounded channel ([`ToChecker`], its
+//! bytes capped by [`Budget`]) to one thread that checks them in order — one conversation per
+//! session ([`Sessions`], capped at `--max-sessions`) — and writes the record and the report
+//! ([`check_all`]). [`CheckerThread`] starts and ends it.
+//!
+//! A new command reuses it in four steps (the stdio proxy, `crate::proxy::run`, is the full
+//! example):
+//!
+//! ```ignore
+//! let checker = CheckerThread::start(CheckerSettings {
+//!     report: args.report.as_deref(),           // JSON Lines findings, else stderr
+//!     record: args.record.as_deref(),           // what `validate --conversation` replays
+//!     options: ConversationOptions { validation: args.check.options()?, ..Default::default() },
+//!     limits: Limits { max_sessions: args.max_sessions.get_or(DEFAULT_MAX_SESSIONS), ..Limits::default() },
+//! })?;
+//! let to_checker = checker.sender();            // one clone per relaying thread
+//! // … for each message, before passing it on (waits while the checker is behind):
+//! to_checker.message(Sender::Client, Arc::new(line), None);
+//! // … once every message is handed over:
+//! let tally = checker.finish();
+//! if let Some(code) = tally.fail_exit(args.fail_on.fail_on) {
+//!     return Ok(code);
+//! }
+//! ```
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
+use std::path::Path;
+use std::process::ExitCode;
 use std::sync::mpsc::{Receiver, SyncSender, TryRecvError};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::thread::JoinHandle;
 
 use mcpgen::conversation::{ConversationOptions, Era, Finding, HttpFacts, Level, Sender};
 use mcpgen::json::{Kind, Map, Number, Tape, Value};
 use mcpgen::rules::id;
 use mcpgen::JsonView;
 
-use super::repeats::{Repeats, Summary, Verdict};
-use crate::conversation::{check_line, finding_json, record_line, record_line_with, Checked, Sessions};
+mod repeats;
+
+use crate::conversation::{check_line, finding_json, record_line, record_line_with, Checked, Evicted, Sessions};
+use crate::UsageError;
+use repeats::{Repeats, Summary, Verdict};
 
 /// `--max-message-bytes`: longer messages are relayed unchecked.
 pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
@@ -55,12 +82,80 @@ pub struct Tally {
     pub warnings: usize,
 }
 
+impl Tally {
+    /// `Some(exit 1)`, said on stderr, when a message had a finding at the `--fail-on` level.
+    pub fn fail_exit(&self, fail_on: Option<crate::FailOn>) -> Option<ExitCode> {
+        if !fail_on.is_some_and(|level| level.fails(self.errors, self.warnings)) {
+            return None;
+        }
+        eprintln!(
+            "mcpgen proxy: {} message(s) with errors, {} with warnings only (--fail-on): exit 1",
+            self.errors, self.warnings
+        );
+        Some(ExitCode::from(1))
+    }
+}
+
+/// What [`CheckerThread::start`] needs: where to write, what to check with, the bounds.
+pub struct CheckerSettings<'a> {
+    /// Findings as JSON Lines here (created, or truncated), else on stderr.
+    pub report: Option<&'a Path>,
+    /// The conversation here (created, or truncated), as `validate --conversation` replays it;
+    /// its name is the source of the findings (`FILE:N`, else `proxy:N`).
+    pub record: Option<&'a Path>,
+    pub options: ConversationOptions,
+    pub limits: Limits,
+}
+
+/// The running checker: [`CheckerThread::sender`] for the relays, [`CheckerThread::finish`]
+/// once they handed everything over.
+pub struct CheckerThread {
+    to: ToChecker,
+    thread: JoinHandle<Tally>,
+}
+
+impl CheckerThread {
+    /// Creates the report and record files, then starts the thread.
+    pub fn start(settings: CheckerSettings<'_>) -> Result<CheckerThread, UsageError> {
+        let create = |p: &Path, what: &str| {
+            File::create(p)
+                .map(BufWriter::new)
+                .map_err(|e| UsageError(format!("cannot create {what} file {}: {e}", p.display())))
+        };
+        let report = settings.report.map(|p| create(p, "report")).transpose()?;
+        let record = settings.record.map(|p| create(p, "record")).transpose()?;
+        let source_name = settings.record.map_or_else(|| "proxy".to_owned(), |p| p.display().to_string());
+        let limits = settings.limits;
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Event>(CHANNEL_CAPACITY);
+        let budget = Arc::new(Budget::new(&limits));
+        let out = Output { source_name, report, record, limits, budget: Arc::clone(&budget) };
+        let options = settings.options;
+        let thread = std::thread::Builder::new()
+            .name("mcpgen-proxy-checker".into())
+            .spawn(move || check_all(rx, options, out))
+            .map_err(|e| UsageError(format!("cannot start a thread: {e}")))?;
+        Ok(CheckerThread { to: ToChecker { tx, budget }, thread })
+    }
+
+    /// A way to the checker for one relay (clone it for more).
+    pub fn sender(&self) -> ToChecker {
+        self.to.clone()
+    }
+
+    /// Tells the checker every message was handed over, waits until it checked them all, and
+    /// returns what it saw. Messages senders still hand over after this are not checked.
+    pub fn finish(self) -> Tally {
+        let _ = self.to.tx.send(Event::Stop);
+        self.thread.join().unwrap_or_default()
+    }
+}
+
 /// Messages waiting for the checker at most (besides their bytes, [`Budget`]).
-pub const CHANNEL_CAPACITY: usize = 4096;
+const CHANNEL_CAPACITY: usize = 4096;
 /// What one message costs in the [`Budget`] besides its bytes (its event and bookkeeping).
 const EVENT_COST: usize = 64;
 
-pub enum Event {
+enum Event {
     /// One message as relayed: its line (`\n` included, when it had one); `refused` when
     /// `--enforce` answered it instead of forwarding (rule, message). `cost`: its share of the
     /// budget, given back once checked. The HTTP form names its `session` (`None`: outside a
@@ -81,7 +176,7 @@ pub enum Event {
 
 /// The bytes of the messages handed to the checker and not yet checked, with a cap: a relay
 /// waits for room before it hands over (and so before it reads further).
-pub struct Budget {
+struct Budget {
     state: Mutex<Room>,
     freed: Condvar,
     cap: usize,
@@ -98,7 +193,7 @@ struct Room {
 }
 
 impl Budget {
-    pub fn new(limits: &Limits) -> Budget {
+    fn new(limits: &Limits) -> Budget {
         // At least one message of the largest checked size always fits.
         let cap = limits.max_queued_bytes.max(limits.max_message_bytes.saturating_add(2 + EVENT_COST));
         Budget { state: Mutex::default(), freed: Condvar::new(), cap }
@@ -139,7 +234,7 @@ impl Budget {
 }
 
 /// Closes the budget when the checker ends, however it ends.
-pub struct CloseOnDrop(Arc<Budget>);
+struct CloseOnDrop(Arc<Budget>);
 
 impl Drop for CloseOnDrop {
     fn drop(&mut self) {
@@ -150,8 +245,8 @@ impl Drop for CloseOnDrop {
 /// A relay's way to the checker.
 #[derive(Clone)]
 pub struct ToChecker {
-    pub tx: SyncSender<Event>,
-    pub budget: Arc<Budget>,
+    tx: SyncSender<Event>,
+    budget: Arc<Budget>,
 }
 
 impl ToChecker {
@@ -204,12 +299,12 @@ pub fn is_request(body: &[u8]) -> bool {
 }
 
 /// Where the checker writes, and what bounds it.
-pub struct Output {
-    pub source_name: String,
-    pub report: Option<BufWriter<File>>,
-    pub record: Option<BufWriter<File>>,
-    pub limits: Limits,
-    pub budget: Arc<Budget>,
+struct Output {
+    source_name: String,
+    report: Option<BufWriter<File>>,
+    record: Option<BufWriter<File>>,
+    limits: Limits,
+    budget: Arc<Budget>,
 }
 
 /// What makes two findings "the same" for `--max-repeats`: who sent it, and what it is
@@ -234,102 +329,142 @@ enum FindingKind {
     },
 }
 
-/// The checker thread: every message in order through one conversation; record and report.
 /// Eviction notes printed on stderr; later evictions are only counted.
 const EVICTION_NOTES: usize = 10;
 
-pub fn check_all(rx: Receiver<Event>, options: ConversationOptions, mut out: Output) -> Tally {
+/// The checker thread's state: the conversations, what it counted, where it writes.
+struct Checker {
+    out: Output,
+    sessions: Sessions,
+    evictions: usize,
+    tally: Tally,
+    repeats: Repeats<FindingKind>,
+    /// Messages seen so far (the `:N` of a finding's source).
+    n: usize,
+}
+
+/// The checker thread: every message in order through one conversation; record and report.
+fn check_all(rx: Receiver<Event>, options: ConversationOptions, out: Output) -> Tally {
     let _close = CloseOnDrop(Arc::clone(&out.budget));
-    let mut sessions = Sessions::with_max(options, out.limits.max_sessions);
-    let mut evictions = 0usize;
-    let mut tally = Tally::default();
-    let mut repeats: Repeats<FindingKind> = Repeats::new(out.limits.max_repeats);
-    let mut n = 0usize;
-    loop {
-        let event = match rx.try_recv() {
-            Ok(e) => e,
-            Err(TryRecvError::Empty) => {
-                // Idle: put what was written so far on disk before waiting.
-                for w in [&mut out.report, &mut out.record].into_iter().flatten() {
-                    let _ = w.flush();
-                }
-                match rx.recv() {
-                    Ok(e) => e,
-                    Err(_) => break,
-                }
-            }
-            Err(TryRecvError::Disconnected) => break,
-        };
+    let mut checker = Checker {
+        sessions: Sessions::with_max(options, out.limits.max_sessions),
+        evictions: 0,
+        tally: Tally::default(),
+        repeats: Repeats::new(out.limits.max_repeats),
+        n: 0,
+        out,
+    };
+    while let Some(event) = checker.next(&rx) {
         let (from, findings, cost) = match event {
             Event::Stop => break,
             Event::Message { from, line, refused, cost, session, http } => {
-                let text = body(&line);
-                n += 1;
-                let findings = if session.is_none() && http.is_none() {
-                    let findings = sessions.get(None, n).0.observe(from, text);
-                    if let Some(w) = out.record.as_mut() {
-                        let _ = writeln!(w, "{}", record_line(from, None, text));
-                    }
-                    findings
-                } else {
-                    // Checked as the replay checks it: the record line itself.
-                    let recorded = record_line_with(from, session.as_deref(), http.as_deref(), text);
-                    let findings = match check_line(&mut sessions, recorded.as_bytes(), n) {
-                        Ok(Checked { findings, evicted, .. }) => {
-                            if let Some(gone) = evicted {
-                                evictions += 1;
-                                if evictions <= EVICTION_NOTES {
-                                    eprintln!(
-                                        "mcpgen proxy: note: more than {} sessions are open: {} (last message {}) is forgotten, the least recently used{}",
-                                        out.limits.max_sessions,
-                                        gone.session,
-                                        gone.last_line,
-                                        if evictions == EVICTION_NOTES { " (further ones are only counted)" } else { "" }
-                                    );
-                                }
-                            }
-                            findings
-                        }
-                        // The line is ours and well formed: not reached.
-                        Err(_) => Vec::new(),
-                    };
-                    if let Some(w) = out.record.as_mut() {
-                        let _ = writeln!(w, "{recorded}");
-                    }
-                    findings
-                };
+                let findings = checker.check(from, &line, session.as_deref(), http.as_deref());
                 drop(line);
                 if let Some((rule, message)) = refused {
-                    let source = format!("{}:{n}", out.source_name);
-                    // (Refusals come in one kind per rule: the overflow kind is never needed.)
-                    let overflow = || FindingKind::Other { from, level: Level::Error };
-                    match repeats.see(FindingKind::Refused { rule }, overflow, &source) {
-                        Verdict::Show => eprintln!(
-                            "mcpgen proxy: {source}: refused the client's request (--enforce, {rule}): {message}"
-                        ),
-                        Verdict::Hide(Some(summary)) => summarise(&mut out, &summary),
-                        Verdict::Hide(None) => {}
-                    }
+                    checker.refused(from, rule, &message);
                 }
                 (from, findings, cost)
             }
             // Not checked, not recorded: its place is after message `n`.
             Event::TooLarge { from, cost } => {
-                (from, vec![too_large(from, n, &out.limits, sessions.revision(None))], cost)
+                let revision = checker.sessions.revision(None);
+                (from, vec![too_large(from, checker.n, &checker.out.limits, revision)], cost)
             }
         };
-        out.budget.give_back(cost);
+        checker.out.budget.give_back(cost);
+        checker.report_findings(from, &findings);
+    }
+    checker.finish()
+}
+
+impl Checker {
+    /// The next event; before waiting for one, what was written so far goes to disk.
+    fn next(&mut self, rx: &Receiver<Event>) -> Option<Event> {
+        match rx.try_recv() {
+            Ok(e) => Some(e),
+            Err(TryRecvError::Empty) => {
+                self.flush();
+                rx.recv().ok()
+            }
+            Err(TryRecvError::Disconnected) => None,
+        }
+    }
+
+    fn flush(&mut self) {
+        for w in [&mut self.out.report, &mut self.out.record].into_iter().flatten() {
+            let _ = w.flush();
+        }
+    }
+
+    /// One message through its conversation, and into the record.
+    fn check(&mut self, from: Sender, line: &[u8], session: Option<&str>, http: Option<&HttpFacts>) -> Vec<Finding> {
+        let text = body(line);
+        self.n += 1;
+        if session.is_none() && http.is_none() {
+            let findings = self.sessions.get(None, self.n).0.observe(from, text);
+            if let Some(w) = self.out.record.as_mut() {
+                let _ = writeln!(w, "{}", record_line(from, None, text));
+            }
+            return findings;
+        }
+        // Checked as the replay checks it: the record line itself.
+        let recorded = record_line_with(from, session, http, text);
+        let findings = match check_line(&mut self.sessions, recorded.as_bytes(), self.n) {
+            Ok(Checked { findings, evicted, .. }) => {
+                if let Some(gone) = evicted {
+                    self.note_eviction(&gone);
+                }
+                findings
+            }
+            // The line is ours and well formed: not reached.
+            Err(_) => Vec::new(),
+        };
+        if let Some(w) = self.out.record.as_mut() {
+            let _ = writeln!(w, "{recorded}");
+        }
+        findings
+    }
+
+    fn note_eviction(&mut self, gone: &Evicted) {
+        self.evictions += 1;
+        if self.evictions <= EVICTION_NOTES {
+            eprintln!(
+                "mcpgen proxy: note: more than {} sessions are open: {} (last message {}) is forgotten, the least recently used{}",
+                self.out.limits.max_sessions,
+                gone.session,
+                gone.last_line,
+                if self.evictions == EVICTION_NOTES { " (further ones are only counted)" } else { "" }
+            );
+        }
+    }
+
+    /// A request `--enforce` answered instead of forwarding: a line on stderr.
+    fn refused(&mut self, from: Sender, rule: &'static str, message: &str) {
+        let source = format!("{}:{}", self.out.source_name, self.n);
+        // (Refusals come in one kind per rule: the overflow kind is never needed.)
+        let overflow = || FindingKind::Other { from, level: Level::Error };
+        match self.repeats.see(FindingKind::Refused { rule }, overflow, &source) {
+            Verdict::Show => {
+                eprintln!("mcpgen proxy: {source}: refused the client's request (--enforce, {rule}): {message}")
+            }
+            Verdict::Hide(Some(summary)) => summarise(&mut self.out, &summary),
+            Verdict::Hide(None) => {}
+        }
+    }
+
+    /// One message's findings: counted, and shown unless `--max-repeats` hides them.
+    fn report_findings(&mut self, from: Sender, findings: &[Finding]) {
         if findings.is_empty() {
-            continue;
+            return;
         }
         if findings.iter().any(Finding::is_error) {
-            tally.errors += 1;
+            self.tally.errors += 1;
         } else {
-            tally.warnings += 1;
+            self.tally.warnings += 1;
         }
-        let source = format!("{}:{n}", out.source_name);
+        let source = format!("{}:{}", self.out.source_name, self.n);
         let mut shown = Vec::with_capacity(findings.len());
-        for f in &findings {
+        for f in findings {
             let kind = FindingKind::Finding {
                 from,
                 rule: f.rule,
@@ -337,23 +472,25 @@ pub fn check_all(rx: Receiver<Event>, options: ConversationOptions, mut out: Out
                 schema_path: f.schema_path.clone(),
                 level: f.level,
             };
-            match repeats.see(kind, || FindingKind::Other { from, level: f.level }, &source) {
+            match self.repeats.see(kind, || FindingKind::Other { from, level: f.level }, &source) {
                 Verdict::Show => shown.push(f),
-                Verdict::Hide(Some(summary)) => summarise(&mut out, &summary),
+                Verdict::Hide(Some(summary)) => summarise(&mut self.out, &summary),
                 Verdict::Hide(None) => {}
             }
         }
         if !shown.is_empty() {
-            report(&mut out, source, from, &findings, &shown);
+            report(&mut self.out, source, from, findings, &shown);
         }
     }
-    for summary in repeats.finish() {
-        summarise(&mut out, &summary);
+
+    /// The counts of hidden repeats, the files on disk, and the tally.
+    fn finish(mut self) -> Tally {
+        for summary in self.repeats.finish() {
+            summarise(&mut self.out, &summary);
+        }
+        self.flush();
+        self.tally
     }
-    for w in [&mut out.report, &mut out.record].into_iter().flatten() {
-        let _ = w.flush();
-    }
-    tally
 }
 
 /// The finding for a line longer than `--max-message-bytes` (POLICY-SIZE).

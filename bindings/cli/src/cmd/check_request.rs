@@ -1,14 +1,59 @@
 //! `mcpgen check-request`: one request, or one per line (`--jsonl`), as text or JSON objects.
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use mcpgen::json::{Map, Value};
 use mcpgen::protocol::{check_request, ProtocolError, ServerConfig};
 use mcpgen::{CoreError, ValidationError};
 
-use crate::validate::split_lines;
-use crate::{Input, UsageError};
+use crate::flags::FormatFlag;
+use crate::input::{read_named, split_lines, Input};
+use crate::UsageError;
+
+/// Decide, as a server would, whether a request should be served, in mcpgen's check order
+/// (parse, envelope, `_meta`, version, method, params: `mcpgen explain AMB-9`).
+///
+/// Exit 0 and print nothing when it should; otherwise exit 1 and print
+/// `{"response": <JSON-RPC error response>, "httpStatus": N, "rule": "ID"}` (`mcpgen explain ID`
+/// says what the rule is). --format json prints one object per request: `{"source", "valid",
+/// "errors"}` plus `method` and `revision` when served, `response`, `httpStatus` and `rule` when
+/// refused.
+#[derive(clap::Args)]
+pub(crate) struct Args {
+    /// Protocol versions the server supports, preferred first (default: every revision of
+    /// this build). A legacy version makes the server dual-era (legacy `initialize` accepted).
+    #[arg(long, value_delimiter = ',', value_name = "V,V")]
+    supported_versions: Option<Vec<String>>,
+    /// Extensions the server serves (identifier or short name; repeatable): with `tasks`,
+    /// `tasks/*` are served to requests that declare it and refused -32021 otherwise.
+    #[arg(long = "extension", value_name = "NAME")]
+    extensions: Vec<String>,
+    /// Read the input as JSON Lines: check every non-blank line (refusals prefixed with
+    /// FILE:LINE, a summary on stderr).
+    #[arg(long)]
+    jsonl: bool,
+    #[command(flatten)]
+    format: FormatFlag,
+    /// Input file, or `-` for standard input.
+    input: PathBuf,
+}
+
+pub(crate) fn run(args: Args) -> Result<ExitCode, UsageError> {
+    let config = match args.supported_versions {
+        None => ServerConfig::default(),
+        Some(list) => {
+            for v in &list {
+                crate::flags::revision(v)?;
+            }
+            ServerConfig::new(list)
+        }
+    }
+    .with_extensions(crate::flags::extensions(&args.extensions)?);
+    let input = read_named(&args.input)?;
+    check_all(&input, &config, args.jsonl, args.format.json())
+}
 
 /// The refusal object of the text output (unchanged for a single request).
 fn refusal(e: &ProtocolError) -> Map {
@@ -19,7 +64,8 @@ fn refusal(e: &ProtocolError) -> Map {
     out
 }
 
-pub fn run(input: &Input, config: &ServerConfig, jsonl: bool, json: bool) -> Result<ExitCode, UsageError> {
+/// Every request of the input, judged.
+fn check_all(input: &Input, config: &ServerConfig, jsonl: bool, json: bool) -> Result<ExitCode, UsageError> {
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
     let io = crate::output_error;
     let (mut total, mut refused) = (0usize, 0usize);

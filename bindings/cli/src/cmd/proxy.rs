@@ -1,0 +1,157 @@
+//! `mcpgen proxy`: the command's flags, and which relay runs ([`crate::proxy`] for stdio,
+//! [`crate::proxy::http`] for `--listen`).
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use mcpgen::conversation::ConversationOptions;
+
+use crate::checker::{
+    Limits, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_QUEUED_BYTES, DEFAULT_MAX_REPEATS, DEFAULT_MAX_SESSIONS,
+};
+use crate::flags::{seconds_or_duration, CheckFlags, FailOnFlag, MaxSessionsFlag};
+use crate::proxy::http::{HttpLimits, HttpSettings, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_HEADER_BYTES};
+use crate::UsageError;
+
+/// Run a stdio MCP server behind a checking relay: every message between the client (this
+/// process's stdin/stdout) and COMMAND is relayed unchanged, byte for byte and in order, and
+/// checked as one conversation (docs/proxy.md). With --listen and --upstream instead of
+/// COMMAND: a checking reverse proxy for a Streamable HTTP server.
+///
+/// Findings go to --report (JSON Lines: the objects of `validate --format json` plus
+/// "from") or to stderr; the server's stderr passes through. Exits with the server's
+/// status (or its signal); 2 when COMMAND cannot be started. SIGTERM, SIGINT and SIGHUP
+/// are forwarded to the server; on Linux the server is killed if the proxy dies.
+#[derive(clap::Args)]
+pub(crate) struct Args {
+    /// Write findings here (JSON Lines) instead of stderr.
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
+    /// Record the conversation here, in the format `validate --conversation` replays.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+    /// Answer a client request that `check-request` refuses with its error response instead
+    /// of forwarding it.
+    #[arg(long)]
+    enforce: bool,
+    #[command(flatten)]
+    check: CheckFlags,
+    #[command(flatten)]
+    fail_on: FailOnFlag,
+    /// Check messages (lines without their line end) up to this size; a longer line is
+    /// relayed unchanged in chunks, neither checked nor recorded, and reported once
+    /// (POLICY-SIZE, a warning). Default 16 MiB.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_MESSAGE_BYTES)]
+    max_message_bytes: usize,
+    /// What the messages waiting for the checker may hold in all (at least one message of
+    /// --max-message-bytes); past it the proxy reads no further until the checker catches
+    /// up. Default 64 MiB.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_QUEUED_BYTES)]
+    max_queued_bytes: usize,
+    /// Show at most N findings of one kind (sender, rule, keyword, schema path, level);
+    /// later ones are counted, with a summary when the count reaches N×10, N×100, … and
+    /// at the end.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_REPEATS)]
+    max_repeats: usize,
+    #[command(flatten)]
+    max_sessions: MaxSessionsFlag,
+    #[command(flatten)]
+    http: HttpArgs,
+    /// The server command and its arguments (after `--`).
+    #[arg(last = true, required_unless_present = "listen", value_name = "COMMAND")]
+    command: Vec<OsString>,
+}
+
+/// The flags of the Streamable HTTP form.
+#[derive(clap::Args)]
+struct HttpArgs {
+    /// Streamable HTTP: listen here (`127.0.0.1:0` picks a free port; the URL is printed
+    /// on stdout as `listening on http://…`) and relay to --upstream.
+    #[arg(long, value_name = "ADDR", requires = "upstream", conflicts_with = "command")]
+    listen: Option<std::net::SocketAddr>,
+    /// Streamable HTTP: the server's endpoint URL (`http://127.0.0.1:3000/mcp`).
+    #[arg(long, value_name = "URL", requires = "listen")]
+    upstream: Option<String>,
+    /// Streamable HTTP: allow a --listen address that is not loopback.
+    #[arg(long, requires = "listen")]
+    allow_non_loopback: bool,
+    /// Streamable HTTP: a host name clients may use in `Host` and `Origin` besides the
+    /// loopback names (repeatable).
+    #[arg(long, value_name = "HOST", requires = "listen")]
+    allow_host: Vec<String>,
+    /// Streamable HTTP: connections served at once (more wait in the listen backlog).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_CONNECTIONS)]
+    max_connections: usize,
+    /// Streamable HTTP: the largest request or response header section (431 / 502 past it).
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_HEADER_BYTES)]
+    max_header_bytes: usize,
+    /// Streamable HTTP: how long a connection may take to send a request's headers (and stay
+    /// idle between requests): `30s`, `500ms`, `2m`; a bare number is seconds.
+    #[arg(long, value_name = "DURATION", default_value = HEADER_TIMEOUT, value_parser = seconds_or_duration)]
+    header_timeout: Duration,
+    /// Streamable HTTP: how long a request's body may take to arrive (408 past it): `30s`,
+    /// `500ms`, `2m`; a bare number is seconds.
+    #[arg(long, value_name = "DURATION", default_value = BODY_TIMEOUT, value_parser = seconds_or_duration)]
+    body_timeout: Duration,
+    /// Streamable HTTP: how long the upstream may take to answer with its headers (504):
+    /// `60s`, `500ms`, `2m`; a bare number is seconds.
+    #[arg(long, value_name = "DURATION", default_value = UPSTREAM_TIMEOUT, value_parser = seconds_or_duration)]
+    upstream_timeout: Duration,
+}
+
+/// The timeouts' defaults as `--help` shows them: [`HttpLimits::default`]'s (a test keeps them
+/// equal).
+const HEADER_TIMEOUT: &str = "30s";
+const BODY_TIMEOUT: &str = "30s";
+const UPSTREAM_TIMEOUT: &str = "60s";
+
+pub(crate) fn run(args: Args) -> Result<ExitCode, UsageError> {
+    let options = ConversationOptions { validation: args.check.options()?, ..ConversationOptions::default() };
+    let limits = Limits {
+        max_message_bytes: args.max_message_bytes,
+        max_queued_bytes: args.max_queued_bytes,
+        max_repeats: args.max_repeats,
+        max_sessions: args.max_sessions.get_or(DEFAULT_MAX_SESSIONS),
+    };
+    let (fail_on, report, record, enforce) = (args.fail_on.fail_on, args.report, args.record, args.enforce);
+    let HttpArgs { listen, upstream, .. } = &args.http;
+    if let (Some(listen), Some(upstream)) = (*listen, upstream.clone()) {
+        let http = HttpLimits {
+            header_read_timeout: args.http.header_timeout,
+            body_timeout: args.http.body_timeout,
+            upstream_timeout: args.http.upstream_timeout,
+            max_connections: args.http.max_connections,
+            max_header_bytes: args.http.max_header_bytes,
+        };
+        return crate::proxy::http::run(HttpSettings {
+            listen,
+            upstream,
+            allow_non_loopback: args.http.allow_non_loopback,
+            allowed_hosts: args.http.allow_host,
+            report,
+            record,
+            enforce,
+            options,
+            fail_on,
+            limits,
+            http,
+        });
+    }
+    let command = args.command;
+    crate::proxy::run(crate::proxy::Settings { report, record, enforce, command, options, fail_on, limits })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_timeout_defaults_in_help_are_the_relays_defaults() {
+        let defaults = HttpLimits::default();
+        assert_eq!(seconds_or_duration(HEADER_TIMEOUT), Ok(defaults.header_read_timeout));
+        assert_eq!(seconds_or_duration(BODY_TIMEOUT), Ok(defaults.body_timeout));
+        assert_eq!(seconds_or_duration(UPSTREAM_TIMEOUT), Ok(defaults.upstream_timeout));
+    }
+}
