@@ -61,17 +61,8 @@ pub fn run(root: &Path) -> Result<()> {
     let work = dir.join("runs");
     std::fs::create_dir_all(&work).map_err(|e| format!("cannot create {}: {e}", work.display()))?;
 
-    println!("building the reference peer and the proxy (cargo build -p mcpgen-reference -p mcpgen-cli)");
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let status = Command::new(cargo)
-        .args(["build", "-p", "mcpgen-reference", "-p", "mcpgen-cli", "--bins"])
-        .current_dir(root)
-        .status()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
-    if !status.success() {
-        return Err("building mcpgen-reference failed".into());
-    }
-    let bin_dir = target_dir(root).join("debug");
+    println!("building the reference peer and the proxy");
+    let bin_dir = build_bins(root, &["mcpgen-reference", "mcpgen-cli"])?;
 
     let suite_cmd = |args: &[&str]| {
         let mut c = Command::new(&node);
@@ -307,6 +298,24 @@ impl Drop for KillOnDrop {
 /// The workspace's target directory (`CARGO_TARGET_DIR` or `target/`).
 pub(crate) fn target_dir(root: &Path) -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"))
+}
+
+/// `cargo build -p PACKAGE… --bins` in the workspace (the conformance and interop steps);
+/// the directory the debug binaries are in.
+pub(crate) fn build_bins(root: &Path, packages: &[&str]) -> Result<PathBuf> {
+    let mut args = vec!["build"];
+    for p in packages {
+        args.extend(["-p", p]);
+    }
+    args.push("--bins");
+    println!("$ cargo {}", args.join(" "));
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let status =
+        Command::new(cargo).args(&args).current_dir(root).status().map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !status.success() {
+        return Err(format!("building {} failed ({status})", packages.join(", ")));
+    }
+    Ok(target_dir(root).join("debug"))
 }
 
 /// Installs the pinned suite and Node into `dir` unless present; returns the node binary.

@@ -5,7 +5,8 @@
 // can read.
 import net from 'node:net';
 
-import '../conformance/loopback.mjs';
+// The conformance step's preload, one copy for both harnesses.
+import '../../reference/conformance/loopback.mjs';
 
 const listen = net.Server.prototype.listen;
 let announced = false;

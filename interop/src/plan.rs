@@ -157,12 +157,21 @@ pub fn matrix() -> Vec<Pairing> {
     out
 }
 
+/// This crate's folder in the repository: `drivers/` (the SDK driver scripts) and
+/// `baseline.toml`.
+const CRATE_DIR: &str = "interop";
+
+/// The baseline a run reads unless told another: `ROOT/interop/baseline.toml`.
+pub fn default_baseline(root: &Path) -> PathBuf {
+    root.join(CRATE_DIR).join("baseline.toml")
+}
+
 /// Where everything is: the repository (driver scripts), the installs, the built binaries.
 #[derive(Debug, Clone)]
 pub struct Places {
-    /// The repository root (`reference/interop/` holds the drivers).
+    /// The repository root (`interop/drivers/` holds the drivers).
     pub root: PathBuf,
-    /// `target/interop/`: `node_modules/`, `venv/`, `runs/`, `results.json`.
+    /// `target/interop/`: `node_modules/`, `venv/`, `runs/`, `probes/` and the results files.
     pub dir: PathBuf,
     /// The built `mcpgen-reference-*`, `mcpgen-interop` and `mcpgen` binaries.
     pub bin: PathBuf,
@@ -189,7 +198,16 @@ impl Places {
         self.dir.join("venv/bin/python")
     }
     fn driver(&self, name: &str) -> String {
-        self.root.join("reference/interop").join(name).display().to_string()
+        self.root.join(CRATE_DIR).join("drivers").join(name).display().to_string()
+    }
+    /// The matrix's results: `results.json`, or `results-via-proxy.json` for the HTTP pairings
+    /// through the proxy.
+    pub fn results_file(&self) -> PathBuf {
+        self.dir.join(if self.via_proxy { "results-via-proxy.json" } else { "results.json" })
+    }
+    /// The probes' results: `probe-results.json`.
+    pub fn probe_results_file(&self) -> PathBuf {
+        self.dir.join("probe-results.json")
     }
     fn node_env(&self) -> Vec<(String, String)> {
         vec![("MCPGEN_INTEROP_NODE_MODULES".into(), self.node_modules().display().to_string())]
@@ -307,5 +325,34 @@ mod tests {
         for p in &m {
             assert!(PEERS.contains(&p.client.peer()) && PEERS.contains(&p.server.peer()));
         }
+    }
+
+    #[test]
+    fn every_driver_and_the_baseline_are_where_the_plan_looks() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf();
+        let places = Places {
+            root: root.clone(),
+            dir: root.join("x"),
+            bin: root.join("x"),
+            node: "node".into(),
+            via_proxy: false,
+        };
+        let report = Path::new("report.jsonl");
+        let mut scripts = std::collections::BTreeSet::new();
+        for p in matrix() {
+            let url = (p.transport == Transport::Http).then_some("http://127.0.0.1:1/mcp");
+            let launches = [places.server(p.server, p.transport), places.client(&p, url, report, report)];
+            for arg in launches.iter().flat_map(|l| &l.args) {
+                if arg.starts_with(root.to_str().unwrap()) && !arg.contains("/x/") {
+                    scripts.insert(arg.clone());
+                }
+            }
+        }
+        // The four drivers and the loopback preload; common.mjs is imported by the Node ones.
+        assert_eq!(scripts.len(), 5, "{scripts:?}");
+        for s in &scripts {
+            assert!(Path::new(s).is_file(), "{s} is missing");
+        }
+        assert!(default_baseline(&root).is_file(), "{}", default_baseline(&root).display());
     }
 }

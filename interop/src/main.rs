@@ -1,12 +1,13 @@
-//! `mcpgen-interop`: the official SDKs against the reference peers (see
-//! `mcpgen_reference::interop` and docs/reference.md). `cargo xtask interop` installs the SDKs,
-//! builds the binaries and runs `mcpgen-interop run`.
+//! `mcpgen-interop`: the official SDKs against the reference peers (see the library's docs
+//! and docs/reference.md). `cargo xtask interop` installs the SDKs, builds the binaries and
+//! runs `mcpgen-interop all`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use mcpgen_reference::interop::{self, plan::Places};
+use mcpgen_interop::plan::{default_baseline, Places};
+use mcpgen_interop::{probed, run_all, step, tap};
 
 #[derive(Parser)]
 #[command(name = "mcpgen-interop", version)]
@@ -15,10 +16,10 @@ struct Args {
     command: Cmd,
 }
 
-/// Where the run finds its inputs and writes its results (both `run` and `probe`).
+/// Where the run finds its inputs and writes its results (`run`, `probe` and `all`).
 #[derive(clap::Args)]
 struct Where {
-    /// The repository root (the drivers are in reference/interop/).
+    /// The repository root (the drivers are in interop/drivers/).
     #[arg(long)]
     root: PathBuf,
     /// The install and output directory (node_modules/, venv/, runs/, probes/).
@@ -30,7 +31,7 @@ struct Where {
     /// The Node.js to run the Node drivers with.
     #[arg(long, default_value = "node")]
     node: PathBuf,
-    /// The baseline [default: ROOT/reference/interop/baseline.toml].
+    /// The baseline [default: ROOT/interop/baseline.toml].
     #[arg(long)]
     baseline: Option<PathBuf>,
     /// Only the pairings (or probe targets) whose id contains this text.
@@ -41,7 +42,7 @@ struct Where {
 impl Where {
     /// The places, and the baseline's path.
     fn places(self, via_proxy: bool) -> (Places, PathBuf, Option<String>) {
-        let baseline = self.baseline.unwrap_or_else(|| self.root.join("reference/interop/baseline.toml"));
+        let baseline = self.baseline.unwrap_or_else(|| default_baseline(&self.root));
         (Places { root: self.root, dir: self.dir, bin: self.bin_dir, node: self.node, via_proxy }, baseline, self.only)
     }
 }
@@ -62,6 +63,13 @@ enum Cmd {
     /// write DIR/probe-results.json; exit 1 on a finding the baseline's `[[probe]]` entries do
     /// not list, or on a stale entry.
     Probe {
+        #[command(flatten)]
+        at: Where,
+    },
+    /// Everything `cargo xtask interop` runs once the SDKs are installed: `run`, `run
+    /// --via-proxy` and `probe`, each to its end; exit 1 when any of them failed or could not
+    /// run (each named on stderr with its results file).
+    All {
         #[command(flatten)]
         at: Where,
     },
@@ -91,18 +99,27 @@ fn main() -> ExitCode {
     match args.command {
         Cmd::Run { at, via_proxy } => {
             let (places, baseline, only) = at.places(via_proxy);
-            exit(runtime.block_on(interop::run_all(&places, &baseline, only.as_deref())), "mcpgen-interop")
+            exit(runtime.block_on(run_all(&places, &baseline, only.as_deref())), "mcpgen-interop")
         }
         Cmd::Probe { at } => {
             let (places, baseline, only) = at.places(false);
-            exit(
-                runtime.block_on(interop::probed::probe_all(&places, &baseline, only.as_deref())),
-                "mcpgen-interop probe",
-            )
+            exit(runtime.block_on(probed::probe_all(&places, &baseline, only.as_deref())), "mcpgen-interop probe")
+        }
+        Cmd::All { at } => {
+            let (places, baseline, only) = at.places(false);
+            let problems = runtime.block_on(step::run_step(&places, &baseline, only.as_deref()));
+            for p in &problems {
+                eprintln!("mcpgen-interop all: {p}");
+            }
+            if problems.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
         }
         Cmd::TapStdio { trace_dir, stderr, server } => {
             let (program, rest) = server.split_first().expect("clap requires the server");
-            match runtime.block_on(interop::tap::stdio(&trace_dir, &stderr, program, rest)) {
+            match runtime.block_on(tap::stdio(&trace_dir, &stderr, program, rest)) {
                 Ok(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
                 Err(e) => {
                     eprintln!("mcpgen-interop tap-stdio: {e}");

@@ -25,7 +25,7 @@ use mcpgen::http::sse::{SseEvent, SseSplitter};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
-use super::trace::TraceWriter;
+use crate::trace::TraceWriter;
 
 /// The largest request body the HTTP tap passes on; larger ones get 413 (a peer cannot make
 /// the tap hold more).

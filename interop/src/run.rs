@@ -10,12 +10,12 @@ use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 
-use super::baseline::Baseline;
-use super::check::{check_dir, TraceFinding};
-use super::plan::{Client, Launch, Pairing, Places, Server, Transport};
-use super::proxied;
-use super::tap::HttpTap;
-use super::trace::TraceWriter;
+use crate::baseline::Baseline;
+use crate::check::{check_dir, TraceFinding};
+use crate::plan::{Client, Launch, Pairing, Places, Server, Transport};
+use crate::proxied;
+use crate::tap::HttpTap;
+use crate::trace::TraceWriter;
 
 /// How long a server may take to print its URL, and a client to finish.
 const SERVER_START: Duration = Duration::from_secs(30);

@@ -1,5 +1,8 @@
 //! `mcpgen-interop`: the official MCP SDKs against the reference peers, every message tapped
-//! and checked by mcpgen (`cargo xtask interop`, docs/reference.md).
+//! and checked by mcpgen (`cargo xtask interop`, docs/reference.md). The SDK sides are driver
+//! scripts in `interop/drivers/`; what the SDKs are allowed to get wrong is in
+//! `interop/baseline.toml`. `cargo xtask interop` installs the pinned SDKs and runs the
+//! binary's `all` ([`step`]).
 //!
 //! 1. [`plan`]: the matrix — each SDK client in each version mode against
 //!    `mcpgen-reference-server` over Streamable HTTP and stdio, and `mcpgen-reference-client`
@@ -12,6 +15,7 @@
 //! 4. [`run`]: per pairing, per operation, the table and `results.json`.
 //! 5. [`probed`]: `mcpgen probe` against the SDK servers and the reference server, its
 //!    findings judged against the baseline's `[[probe]]` entries (`probe-results.json`).
+//! 6. [`step`]: the three runs of `cargo xtask interop` in one command.
 
 pub mod baseline;
 pub mod check;
@@ -19,6 +23,7 @@ pub mod plan;
 pub mod probed;
 pub mod proxied;
 pub mod run;
+pub mod step;
 pub mod tap;
 pub mod trace;
 
@@ -55,7 +60,7 @@ pub async fn run_all(places: &Places, baseline_path: &Path, only: Option<&str>) 
     let seconds = start.elapsed().as_secs_f64();
     println!("\n{}", run::table(&outcomes));
     let results = run::results_json(&outcomes, &baseline, &stale, seconds);
-    let path = places.dir.join(if places.via_proxy { "results-via-proxy.json" } else { "results.json" });
+    let path = places.results_file();
     let pretty = serde_json::to_string_pretty(&results).map_err(|e| e.to_string())?;
     std::fs::write(&path, pretty + "\n").map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     println!("baseline ({}): findings excused per entry", baseline_path.display());

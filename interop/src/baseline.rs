@@ -1,4 +1,4 @@
-//! The baseline (`reference/interop/baseline.toml`): the findings and failed operations the
+//! The baseline (`interop/baseline.toml`): the findings and failed operations the
 //! interop run expects, each with the SDK it belongs to and the reason. A finding or failure
 //! not listed fails the run; so does an entry that nothing matched (a stale entry hides
 //! nothing and must go).
@@ -8,8 +8,8 @@
 
 use serde::Deserialize;
 
-use super::check::TraceFinding;
-use super::plan::{Pairing, PEERS, REFERENCE_PEERS};
+use crate::check::TraceFinding;
+use crate::plan::{Pairing, PEERS, REFERENCE_PEERS};
 
 /// A finding the run expects.
 #[derive(Debug, Clone, Deserialize, PartialEq)]
@@ -165,5 +165,13 @@ mod tests {
         let refused = Baseline::parse(&entry("reference-server over http", "r")).unwrap_err();
         assert!(refused.0.contains("never excused"), "{refused}");
         assert!(Baseline::parse(&entry("py-server:stdio over stdio", " ")).unwrap_err().0.contains("no reason"));
+    }
+
+    #[test]
+    fn the_repository_baseline_parses() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        let text = std::fs::read_to_string(crate::plan::default_baseline(root)).unwrap();
+        let b = Baseline::parse(&text).unwrap();
+        assert!(!b.finding.is_empty() && !b.probe.is_empty(), "{b:?}");
     }
 }

@@ -11,9 +11,9 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 use tokio::process::Command;
 
-use super::baseline::Baseline;
-use super::plan::{Launch, Places, Server, Transport};
-use super::run::start_server;
+use crate::baseline::Baseline;
+use crate::plan::{Launch, Places, Server, Transport};
+use crate::run::start_server;
 
 /// How long one probe may run (its own waits are `--timeout-ms` each).
 const PROBE_RUN: Duration = Duration::from_secs(180);
@@ -295,7 +295,7 @@ pub async fn probe_all(places: &Places, baseline_path: &Path, only: Option<&str>
     let stale = if only.is_none() { stale_probe_entries(&outcomes, &baseline) } else { Vec::new() };
     let seconds = start.elapsed().as_secs_f64();
     println!("\n{}", table(&outcomes));
-    let path = places.dir.join("probe-results.json");
+    let path = places.probe_results_file();
     let pretty = serde_json::to_string_pretty(&results_json(&outcomes, &stale, seconds)).map_err(|e| e.to_string())?;
     std::fs::write(&path, pretty + "\n").map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     let listed: usize = outcomes.iter().map(|o| o.findings.iter().filter(|f| f.listed_by.is_some()).count()).sum();

@@ -14,7 +14,7 @@ use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 
-use super::check::TraceFinding;
+use crate::check::TraceFinding;
 
 /// Rules the proxy judges on what the HTTP layer carried and a tap's trace cannot show.
 pub const TRANSPORT_ONLY: [&str; 3] = ["HTTP-6", "HTTP-9", "ERR-8"];
