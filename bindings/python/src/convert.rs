@@ -10,12 +10,12 @@ use mcpgen::protocol::{MetaKeyError, ProtocolError, ResponseError};
 use mcpgen::tools::{LimitError, SchemaError, ToolCallError, ToolSchemaErrors, ToolsJsonError};
 use mcpgen::ArmFailure;
 use mcpgen::{CoreError, DecodeError, JsonView, ToJson, ValidationError, Value};
-use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyMemoryView, PyString, PyTuple};
 
-use crate::view::{Problem, PyView, ViewCx, MAX_DEPTH};
+use crate::view::{NotJsonData, Problem, PyView, ViewCx, MAX_DEPTH};
 
 /// What a caller passed as `data`.
 pub enum Input<'py> {
@@ -54,10 +54,22 @@ pub fn str_text<'a>(s: &'a Bound<'_, PyString>) -> PyResult<Cow<'a, str>> {
 }
 
 /// Runs `f` on a JSON text input with the GIL released, or on a [`PyView`] of Python data with
-/// it held; then reports any non-JSON value the view met (it wins over the verdict).
+/// it held. Python data is walked whole first, as the parser reads the whole text, and to the
+/// parser's depth: a value with no JSON form anywhere in it is a [`Failure::NotJson`].
 pub fn with_input<'py, T: Send>(
     py: Python<'py>,
     input: &Input<'py>,
+    on_text: impl FnOnce(&[u8]) -> T + Send,
+    on_view: impl FnOnce(&PyView<'_>) -> T,
+) -> Result<T, Failure> {
+    with_input_to(py, input, MAX_DEPTH, on_text, on_view)
+}
+
+/// [`with_input`] reading Python data to `max_depth` levels.
+pub fn with_input_to<'py, T: Send>(
+    py: Python<'py>,
+    input: &Input<'py>,
+    max_depth: usize,
     on_text: impl FnOnce(&[u8]) -> T + Send,
     on_view: impl FnOnce(&PyView<'_>) -> T,
 ) -> Result<T, Failure> {
@@ -73,43 +85,44 @@ pub fn with_input<'py, T: Send>(
             Ok(py.detach(|| on_text(bytes)))
         }
         Input::Object(o) => {
-            let cx = ViewCx::default();
-            // SAFETY: `o` is alive for the whole call and the GIL is held; the view runs no
-            // Python code, so the data cannot change meanwhile.
-            let view = unsafe { PyView::new(o.as_ptr(), &cx) };
-            let out = on_view(&view);
-            match cx.take_problem() {
-                Some(p) => Err(Failure::NotJson(describe_problem(py, p))),
-                None => Ok(out),
-            }
+            // SAFETY: `o` is alive for the whole call and the GIL is held; neither the walk nor
+            // the view runs Python code, so the data cannot change meanwhile.
+            let cx = unsafe { ViewCx::read(o.as_ptr(), max_depth) }.map_err(|e| not_json(py, e))?;
+            Ok(on_view(&cx.root()))
         }
     }
 }
 
 /// Serializes any input to JSON bytes (for the protocol checks, which read messages as bytes).
 pub fn input_bytes<'py>(py: Python<'py>, input: &Input<'py>) -> Result<Vec<u8>, Failure> {
-    with_input(py, input, |b| b.to_vec(), |v| v.to_value().to_json_vec())
+    input_bytes_to(py, input, MAX_DEPTH)
 }
 
-fn describe_problem(py: Python<'_>, p: Problem) -> (bool, String) {
+/// [`input_bytes`] reading Python data to `max_depth` levels.
+pub fn input_bytes_to<'py>(py: Python<'py>, input: &Input<'py>, max_depth: usize) -> Result<Vec<u8>, Failure> {
+    with_input_to(py, input, max_depth, |b| b.to_vec(), |v| v.to_value().to_json_vec())
+}
+
+/// The message of data with no JSON form: where, and what.
+fn not_json(py: Python<'_>, e: NotJsonData) -> Failure {
     let type_name = |obj: *mut pyo3::ffi::PyObject| -> String {
         // SAFETY: the object is part of the caller's data, alive for the call.
         let any = unsafe { Bound::from_borrowed_ptr(py, obj) };
         any.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
     };
-    match p {
-        Problem::Unsupported(obj) => (
-            true,
-            format!(
-                "`{}` is not JSON data (expected dict, list, tuple, str, int, float, bool or None)",
-                type_name(obj)
-            ),
-        ),
-        Problem::NonStrKey(obj) => (true, format!("dict keys must be str, found `{}`", type_name(obj))),
-        Problem::NonFinite(f) => (false, format!("{f} is not a JSON number")),
-        Problem::BadString => (false, "a str is not valid Unicode (lone surrogate): it has no UTF-8 form".into()),
-        Problem::TooDeep => (false, format!("data nested deeper than {MAX_DEPTH} levels (or containing itself)")),
-    }
+    let what = match e.problem {
+        Problem::Unsupported(obj) => {
+            format!("`{}` is not JSON data (expected dict, list, tuple, str, int, float, bool or None)", type_name(obj))
+        }
+        Problem::NonStrKey(obj) => format!("dict keys must be str, found `{}`", type_name(obj)),
+        Problem::NonFinite(f) => format!("{f} is not a JSON number"),
+        Problem::BadString => "a str is not valid Unicode (lone surrogate): it has no UTF-8 form".into(),
+        Problem::TooDeep(max) => format!("data nested deeper than {max} levels (or containing itself)"),
+        Problem::TooLarge => "data with more than 2**32 - 2 values (counting shared ones each time)".into(),
+    };
+    let pointer = e.pointer();
+    let at = if pointer.is_empty() { "the root".to_owned() } else { format!("`{pointer}`") };
+    Failure::NotJson(format!("not JSON data at {at}: {what}"))
 }
 
 // ---- JSON → Python ------------------------------------------------------------------------------
@@ -185,8 +198,9 @@ pub enum Failure {
     Limit(LimitError),
     /// A `check_tools` document that cannot be checked.
     ToolsJson(ToolsJsonError),
-    /// The data has a value with no JSON form: (is it a type error?, message).
-    NotJson((bool, String)),
+    /// Python data with a value that has no JSON form (its message): a `ParseError`, as the
+    /// text form of such data is not JSON either.
+    NotJson(String),
     /// A bad argument (unknown revision or policy…).
     Usage(String),
     /// A Python error raised while reading the arguments.
@@ -469,8 +483,16 @@ impl Failure {
                 )?;
                 raise("ToolDocumentError", PyTuple::new(py, [e.to_string()])?, kw)
             }
-            Failure::NotJson((true, m)) => Ok(PyTypeError::new_err(m)),
-            Failure::NotJson((false, m)) => Ok(PyValueError::new_err(m)),
+            // As the parser's error: one entry at `""` with keyword `parse`, no rule, and no
+            // text position (offset, line and column 0).
+            Failure::NotJson(m) => {
+                let errors = error_details(py, &[ValidationError::new("", "parse", m.as_str())])?;
+                raise(
+                    "ParseError",
+                    PyTuple::new(py, [m.into_pyobject(py)?.into_any(), errors.into_any()])?,
+                    PyDict::new(py),
+                )
+            }
             Failure::Usage(m) => Ok(PyValueError::new_err(m)),
             Failure::Python(e) => Ok(e),
         }

@@ -98,6 +98,23 @@ fn unknown_name_first(schema: Schema, name: &str, e: DecodeError) -> DecodeError
     }
 }
 
+/// [`unknown_name_first`] for Python data with no JSON form (refused before any validator,
+/// which would have reported the name, runs).
+fn unknown_name_over_data<T>(schema: Schema, name: &str, r: Result<T, Failure>) -> Result<T, Failure> {
+    match r {
+        Err(Failure::NotJson(m)) => Err(schema.definition(name).err().map_or(Failure::NotJson(m), Failure::Decode)),
+        r => r,
+    }
+}
+
+/// `is_valid`'s verdict on Python data with no JSON form: false, as on text that is not JSON.
+fn false_when_not_json<T>(r: Result<T, Failure>, not_json: T) -> Result<T, Failure> {
+    match r {
+        Err(Failure::NotJson(_)) => Ok(not_json),
+        r => r,
+    }
+}
+
 fn check(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
@@ -112,7 +129,7 @@ fn check(
         Some(name) => {
             let name = str_text(name)?;
             let name = &*name;
-            with_input(
+            let run = with_input(
                 py,
                 &input,
                 |bytes| {
@@ -120,7 +137,8 @@ fn check(
                         .map_err(|e| unknown_name_first(schema, name, e))
                 },
                 |v| schema.validate_view(name, v, opts),
-            )?
+            );
+            unknown_name_over_data(schema, name, run)?
         }
         None => {
             let rev = message_revision(schema)?;
@@ -189,7 +207,7 @@ fn is_valid(
                 let name = str_text(name)?;
                 let name = &*name;
                 // Fail-fast only: no error is built. `None`: no such definition.
-                let verdict = with_input(
+                let run = with_input(
                     py,
                     &input,
                     |bytes| {
@@ -201,17 +219,19 @@ fn is_valid(
                         })
                     },
                     |v| Ok(schema.is_valid_view(name, v, opts)),
-                )??;
+                );
+                let verdict = false_when_not_json(unknown_name_over_data(schema, name, run), Ok(Some(false)))??;
                 verdict.ok_or_else(|| Failure::Decode(DecodeError::unknown_definition(schema.label(), name)))
             }
             None => {
                 let rev = message_revision(schema)?;
-                with_input(
+                let run = with_input(
                     py,
                     &input,
                     |bytes| with_tape(bytes, |root| protocol::validate_message_view(rev, root, opts).map(drop)).is_ok(),
                     |v| protocol::validate_message_view(rev, v, opts).is_ok(),
-                )
+                );
+                false_when_not_json(run, false)
             }
         }
     };
@@ -265,7 +285,7 @@ fn decode_text(
     let name = str_text(def_name)?;
     let name = &*name;
     let input = Input::from_data(data)?;
-    let out = with_input(
+    let run = with_input(
         py,
         &input,
         |bytes| {
@@ -273,7 +293,8 @@ fn decode_text(
                 .map_err(|e| unknown_name_first(schema, name, e))
         },
         |v| schema.decode_view(name, v, policy).map(|d| d.to_json_string()),
-    )?;
+    );
+    let out = unknown_name_over_data(schema, name, run)?;
     Ok(out?)
 }
 

@@ -27,14 +27,16 @@ use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyInt, PyString, PyTuple
 use pyo3::PyTraverseError;
 use serde_json::Value as Json;
 
-use crate::convert::{input_bytes, py_type, schema_problems, with_input, Failure, Input};
+use crate::convert::{input_bytes_to, py_type, schema_problems, with_input, with_input_to, Failure, Input};
+use crate::view::TOOL_MAX_DEPTH;
 use crate::with_tape;
 
 /// A tool as JSON text (read as the core reads tool text: only text that is not JSON is a
-/// `ParseError`, a tool nested past the parser's limit is then `too_deep`) or Python data.
+/// `ParseError`, a tool nested past the parser's limit is then `too_deep`) or Python data (read
+/// to [`TOOL_MAX_DEPTH`] levels, so that a tool past the parser's limit is `too_deep` too).
 fn tool_arg(py: Python<'_>, data: &Bound<'_, PyAny>) -> Result<Json, Failure> {
     let input = Input::from_data(data)?;
-    let value = with_input(py, &input, tools::tool_from_json, |v| Ok(Json::from(&v.to_value())))?;
+    let value = with_input_to(py, &input, TOOL_MAX_DEPTH, tools::tool_from_json, |v| Ok(Json::from(&v.to_value())))?;
     Ok(value?)
 }
 
@@ -151,7 +153,7 @@ pub fn check_tools<'py>(
 ) -> PyResult<Vec<Bound<'py, PyAny>>> {
     let run = || -> Result<Vec<tools::ToolReport>, Failure> {
         let options = options_arg(limits, validate_formats)?.unwrap_or_default();
-        let bytes = input_bytes(py, &Input::from_data(data)?)?;
+        let bytes = input_bytes_to(py, &Input::from_data(data)?, TOOL_MAX_DEPTH)?;
         Ok(py.detach(|| tools::check_tools_json(&bytes, &options))?)
     };
     let reports = run().map_err(|f| f.into_pyerr(py))?;

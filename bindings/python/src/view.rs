@@ -6,210 +6,327 @@
 //! `int` → number (an integer); `float` → number (`1.0` counts as an integer, as in JSON
 //! Schema); `None` → null. Subclasses count as their base (`IntEnum`, `OrderedDict`, …).
 //!
-//! Reading never runs Python code, so the data cannot change under the validator. Each dict is
-//! walked once, with `PyDict_Next`, when its view is made: its members (UTF-8 key, value) go
-//! into the call's member table ([`ViewCx`]), and `get`/`entries` then read that table, so the
-//! validator's repeated lookups (`required`, union arm scoring) cost no further C-API calls.
+//! [`ViewCx::read`] walks the whole data once, before any validator runs, as the parser reads
+//! the whole text: every value, including those in parts the schema leaves open (tool
+//! `arguments`, `_meta`), must have a JSON form, or the read fails with a [`NotJsonData`] (a
+//! `set`, a `bytes`, a non-`str` key, `nan`/`inf`, a lone surrogate, nesting deeper than the
+//! parser's limit, a container that contains itself). The walk leaves a table of every node
+//! (kind, and for containers the range of their members or elements), so the validators'
+//! reads, repeated ones included (`required`, union arm scoring), cost no C-API call but the
+//! scalar reads.
 //!
-//! A value that is not JSON data (a `set`, a `bytes`, a non-`str` key, `nan`, a lone
-//! surrogate, nesting deeper than [`MAX_DEPTH`], a cycle) is recorded in the [`ViewCx`] when a
-//! view of it (or of its container) is made, and turns into a `TypeError` / `ValueError` once
-//! validation returns; it reads as `null` meanwhile.
+//! Reading never runs Python code, so the data cannot change under the validator.
 
 use std::borrow::Cow;
-use std::cell::{Cell, RefCell};
-use std::marker::PhantomData;
+use std::cell::Cell;
 use std::ptr::addr_of_mut;
 
 use mcpgen::json::{Kind, Number};
 use mcpgen::JsonView;
 use pyo3::ffi;
 
-/// Deepest nesting read (as deep as the JSON parser accepts); deeper data, including a
-/// container that contains itself, is an error instead of a stack overflow.
-pub const MAX_DEPTH: u32 = 512;
+/// Deepest nesting read from Python data by default: the JSON parser's own limit, so data and
+/// its text have one verdict (a container inside this many others is too deep).
+pub const MAX_DEPTH: usize = mcpgen::json::tape::DEFAULT_MAX_DEPTH;
+
+/// Deepest nesting read from a tool given as Python data: deeper than the parser's limit, so
+/// that the tool checks report a `too_deep` tool (JSCHEMA-8) as they do for the text form.
+pub const TOOL_MAX_DEPTH: usize = 512;
+
+/// Table capacity (in entries) kept for the next call on this thread (larger tables are freed).
+const KEEP_ENTRIES: usize = 1 << 16;
 
 thread_local! {
-    /// The member table's storage, reused from call to call on this thread.
-    static MEMBER_BUF: Cell<Vec<Member>> = const { Cell::new(Vec::new()) };
+    /// The tables' storage, reused from call to call on this thread.
+    static SPARE: Cell<Tables> = Cell::new(Tables::default());
 }
 
-/// Member-table capacity kept for the next call (larger tables are freed).
-const KEEP_MEMBERS: usize = 1 << 16;
-
-/// Per-call state shared by every view of one validation: the member table of the dicts read
-/// so far, and the first non-JSON value met (reported after the validator returns).
-pub struct ViewCx {
-    members: RefCell<Vec<Member>>,
-    /// UTF-8 copies of keys where the ABI cannot lend the str's own (Windows, Python 3.9).
-    #[allow(dead_code)]
-    owned_keys: RefCell<Vec<Box<str>>>,
-    first: Cell<Option<Problem>>,
-}
-
-/// One dict member: its key's UTF-8 (borrowed from the key object, or from `owned_keys`) and
-/// its value (borrowed from the dict).
-#[derive(Clone, Copy)]
-struct Member {
-    key: *const u8,
-    key_len: usize,
-    value: *mut ffi::PyObject,
+/// A value of the data that has no JSON form, and where it is.
+#[derive(Debug)]
+pub struct NotJsonData {
+    pub problem: Problem,
+    /// Path from the root to the value (its container for a key problem), innermost last once
+    /// [`NotJsonData::pointer`] has read it.
+    path: Vec<Step>,
 }
 
 #[derive(Clone, Copy, Debug)]
 pub enum Problem {
     /// A value of a type that has no JSON form (the object, alive as long as the data).
     Unsupported(*mut ffi::PyObject),
-    /// A dictionary key that is not a `str`.
+    /// A dictionary key that is not a `str` (the key object).
     NonStrKey(*mut ffi::PyObject),
     /// `nan`, `inf` or `-inf`.
     NonFinite(f64),
-    /// A string that cannot be UTF-8 (lone surrogates).
+    /// A string (or key) that cannot be UTF-8 (lone surrogates).
     BadString,
-    TooDeep,
+    /// A container nested deeper than the limit (the limit), or containing itself.
+    TooDeep(usize),
+    /// More values than the tables can index (2³² − 1), which only shared sub-objects reach.
+    TooLarge,
 }
 
-impl Default for ViewCx {
-    fn default() -> Self {
-        ViewCx { members: RefCell::new(MEMBER_BUF.take()), owned_keys: RefCell::default(), first: Cell::new(None) }
+#[derive(Debug)]
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+impl From<Problem> for NotJsonData {
+    fn from(problem: Problem) -> Self {
+        NotJsonData { problem, path: Vec::new() }
+    }
+}
+
+impl NotJsonData {
+    /// Adds the step from a container to the child where the problem is (while unwinding).
+    fn inside(mut self, step: Step) -> Self {
+        self.path.push(step);
+        self
+    }
+
+    /// JSON pointer (RFC 6901) of the value with no JSON form (of its dict for a key).
+    pub fn pointer(&self) -> String {
+        let mut out = String::new();
+        for step in self.path.iter().rev() {
+            out.push('/');
+            match step {
+                Step::Key(k) => out.push_str(&k.replace('~', "~0").replace('/', "~1")),
+                Step::Index(i) => out.push_str(&i.to_string()),
+            }
+        }
+        out
+    }
+}
+
+/// One value of the data: its object and kind; containers: the range of their members
+/// (objects) or elements (arrays) in the tables.
+#[derive(Clone, Copy)]
+struct Node {
+    obj: *mut ffi::PyObject,
+    kind: Kind,
+    /// A `float` (not an `int`): read with `PyFloat_AsDouble`.
+    float: bool,
+    start: u32,
+    len: u32,
+}
+
+/// One dict member: its key's UTF-8 (borrowed from the key object, or from `owned_keys`), its
+/// value object and the value's node.
+#[derive(Clone, Copy)]
+struct Member {
+    key: *const u8,
+    key_len: usize,
+    value: *mut ffi::PyObject,
+    node: u32,
+}
+
+#[derive(Default)]
+struct Tables {
+    /// Deepest nesting read (set by [`ViewCx::read`]).
+    max_depth: usize,
+    nodes: Vec<Node>,
+    members: Vec<Member>,
+    /// Array elements: node indices.
+    items: Vec<u32>,
+    /// UTF-8 copies of keys where the ABI cannot lend the str's own (Windows, Python 3.9).
+    owned_keys: Vec<Box<str>>,
+}
+
+/// A table position as the tables store it, or [`Problem::TooLarge`].
+fn index(n: usize) -> Result<u32, Problem> {
+    u32::try_from(n).ok().filter(|&i| i < u32::MAX).ok_or(Problem::TooLarge)
+}
+
+impl Tables {
+    /// Records `obj` and everything in it; returns its node.
+    ///
+    /// # Safety
+    /// `obj` is a live object, the GIL is held, and no Python code runs meanwhile.
+    unsafe fn walk(&mut self, obj: *mut ffi::PyObject, depth: usize) -> Result<u32, NotJsonData> {
+        let kind = unsafe { classify(obj) }.ok_or(Problem::Unsupported(obj))?;
+        let mut node = Node { obj, kind, float: false, start: 0, len: 0 };
+        match kind {
+            Kind::Object | Kind::Array if depth >= self.max_depth => {
+                return Err(Problem::TooDeep(self.max_depth).into())
+            }
+            Kind::Number if unsafe { is_float(obj) } => {
+                node.float = true;
+                let f = unsafe { ffi::PyFloat_AsDouble(obj) };
+                if !f.is_finite() {
+                    return Err(Problem::NonFinite(f).into());
+                }
+            }
+            // Also caches the UTF-8 form the validator reads later (free for ASCII strings).
+            Kind::String if unsafe { str_of(obj) }.is_none() => return Err(Problem::BadString.into()),
+            _ => {}
+        }
+        let id = index(self.nodes.len())?;
+        self.nodes.push(node);
+        let (start, len) = match kind {
+            Kind::Object => unsafe { self.walk_dict(obj, depth)? },
+            Kind::Array => unsafe { self.walk_array(obj, depth)? },
+            _ => return Ok(id),
+        };
+        let node = &mut self.nodes[id as usize];
+        (node.start, node.len) = (start, len);
+        Ok(id)
+    }
+
+    /// Records a dict's members (contiguous in the table), then walks their values.
+    unsafe fn walk_dict(&mut self, dict: *mut ffi::PyObject, depth: usize) -> Result<(u32, u32), NotJsonData> {
+        let start = self.members.len();
+        let (mut pos, mut k, mut v) = (0, std::ptr::null_mut(), std::ptr::null_mut());
+        while unsafe { ffi::PyDict_Next(dict, &mut pos, &mut k, &mut v) } != 0 {
+            if !unsafe { is_str(k) } {
+                return Err(Problem::NonStrKey(k).into());
+            }
+            let (key, key_len) = match unsafe { str_of(k) } {
+                Some(Cow::Borrowed(text)) => (text.as_ptr(), text.len()),
+                Some(Cow::Owned(text)) => {
+                    let text: Box<str> = text.into();
+                    let borrowed = (text.as_ptr(), text.len());
+                    // A Box's heap data does not move when the Vec holding it grows.
+                    self.owned_keys.push(text);
+                    borrowed
+                }
+                None => return Err(Problem::BadString.into()),
+            };
+            self.members.push(Member { key, key_len, value: v, node: 0 });
+        }
+        let end = self.members.len();
+        for i in start..end {
+            let m = self.members[i];
+            let node =
+                unsafe { self.walk(m.value, depth + 1) }.map_err(|e| e.inside(Step::Key(member_key(&m).to_owned())))?;
+            self.members[i].node = node;
+        }
+        Ok((index(start)?, index(end - start)?))
+    }
+
+    /// Reserves a list's or tuple's element slots (contiguous), then walks the elements.
+    unsafe fn walk_array(&mut self, obj: *mut ffi::PyObject, depth: usize) -> Result<(u32, u32), NotJsonData> {
+        let list = unsafe { is_list(obj) };
+        let n = unsafe {
+            if list {
+                ffi::PyList_Size(obj)
+            } else {
+                ffi::PyTuple_Size(obj)
+            }
+        }
+        .max(0) as usize;
+        let start = self.items.len();
+        index(start + n)?;
+        self.items.resize(start + n, 0);
+        for i in 0..n {
+            // SAFETY: i < len of a live list/tuple; a borrowed reference. A list cannot shrink
+            // meanwhile: no Python code runs during the walk.
+            let item = unsafe {
+                if list {
+                    ffi::PyList_GetItem(obj, i as ffi::Py_ssize_t)
+                } else {
+                    ffi::PyTuple_GetItem(obj, i as ffi::Py_ssize_t)
+                }
+            };
+            if item.is_null() {
+                unsafe { ffi::PyErr_Clear() };
+                return Err(Problem::Unsupported(obj).into());
+            }
+            self.items[start + i] = unsafe { self.walk(item, depth + 1) }.map_err(|e| e.inside(Step::Index(i)))?;
+        }
+        Ok((index(start)?, index(n)?))
+    }
+
+    fn clear(&mut self) {
+        self.nodes.clear();
+        self.members.clear();
+        self.items.clear();
+        self.owned_keys.clear();
+    }
+}
+
+/// A member's key text.
+fn member_key(m: &Member) -> &str {
+    // SAFETY: the key's UTF-8 lives as long as its str object (or `owned_keys`), both alive
+    // while the tables are, and is valid UTF-8.
+    unsafe { std::str::from_utf8_unchecked(std::slice::from_raw_parts(m.key, m.key_len)) }
+}
+
+/// The walked data of one call: every view of it reads these tables.
+pub struct ViewCx {
+    t: Tables,
+}
+
+impl ViewCx {
+    /// Walks all of `root` (to `max_depth` levels); fails on the first value without a JSON
+    /// form.
+    ///
+    /// # Safety
+    /// `root` must be a live object that outlives the `ViewCx`, the GIL must be held for its
+    /// whole life, and no Python code may run meanwhile (the data must not change).
+    pub unsafe fn read(root: *mut ffi::PyObject, max_depth: usize) -> Result<ViewCx, NotJsonData> {
+        // Dropping the `ViewCx` gives the tables back, failure or not.
+        let mut cx = ViewCx { t: SPARE.take() };
+        cx.t.max_depth = max_depth;
+        unsafe { cx.t.walk(root, 0) }?;
+        Ok(cx)
+    }
+
+    /// The view of the root value.
+    pub fn root(&self) -> PyView<'_> {
+        self.view(0)
+    }
+
+    fn view(&self, node: u32) -> PyView<'_> {
+        PyView { node: self.t.nodes[node as usize], cx: self }
     }
 }
 
 impl Drop for ViewCx {
     fn drop(&mut self) {
-        let mut buf = std::mem::take(self.members.get_mut());
-        if buf.capacity() <= KEEP_MEMBERS {
-            buf.clear();
-            MEMBER_BUF.set(buf);
+        let mut t = std::mem::take(&mut self.t);
+        let kept = [t.nodes.capacity(), t.members.capacity(), t.items.capacity()];
+        if kept.iter().all(|&c| c <= KEEP_ENTRIES) {
+            t.clear();
+            SPARE.set(t);
         }
     }
 }
 
-impl ViewCx {
-    fn note(&self, p: Problem) {
-        if self.first.get().is_none() {
-            self.first.set(Some(p));
-        }
-    }
-    pub fn take_problem(&self) -> Option<Problem> {
-        self.first.take()
-    }
-
-    /// Reads a dict's members into the table; returns their range.
-    unsafe fn read_dict(&self, dict: *mut ffi::PyObject) -> (u32, u32) {
-        let mut members = self.members.borrow_mut();
-        let start = members.len();
-        let mut pos = 0;
-        let mut k = std::ptr::null_mut();
-        let mut v = std::ptr::null_mut();
-        unsafe {
-            while ffi::PyDict_Next(dict, &mut pos, &mut k, &mut v) != 0 {
-                if !is_str(k) {
-                    self.note(Problem::NonStrKey(k));
-                    continue;
-                }
-                match str_of(k) {
-                    Some(Cow::Borrowed(text)) => {
-                        members.push(Member { key: text.as_ptr(), key_len: text.len(), value: v })
-                    }
-                    Some(Cow::Owned(text)) => {
-                        let text: Box<str> = text.into();
-                        members.push(Member { key: text.as_ptr(), key_len: text.len(), value: v });
-                        // A Box's heap data does not move when the Vec holding it grows.
-                        self.owned_keys.borrow_mut().push(text);
-                    }
-                    None => self.note(Problem::BadString),
-                }
-            }
-        }
-        (start as u32, (members.len() - start) as u32)
-    }
-
-    fn member(&self, i: u32) -> Option<Member> {
-        self.members.borrow().get(i as usize).copied()
-    }
-}
-
-/// A borrowed Python object read as JSON. `'v` is the lifetime of the data (the caller holds a
-/// reference to the root and the GIL for the whole call; nothing runs Python code meanwhile).
+/// A Python value read as JSON, borrowed from a [`ViewCx`] (which the caller keeps, with the
+/// data and the GIL, for the whole call).
 #[derive(Clone, Copy)]
 pub struct PyView<'v> {
-    obj: *mut ffi::PyObject,
-    kind: Kind,
-    /// A `float` (not an `int`): read with `PyFloat_AsDouble`.
-    float: bool,
-    depth: u32,
-    /// Objects: the range of their members in the table. Arrays: (0, length).
-    start: u32,
-    len: u32,
+    node: Node,
     cx: &'v ViewCx,
-    _data: PhantomData<&'v ffi::PyObject>,
 }
 
 impl<'v> PyView<'v> {
-    /// # Safety
-    /// `obj` must be a live object that outlives `'v`, and the GIL must be held for `'v`.
-    pub unsafe fn new(obj: *mut ffi::PyObject, cx: &'v ViewCx) -> PyView<'v> {
-        unsafe { PyView::at(obj, 0, cx) }
-    }
-
-    unsafe fn at(obj: *mut ffi::PyObject, depth: u32, cx: &'v ViewCx) -> PyView<'v> {
-        let mut kind = unsafe { classify(obj) };
-        let (mut float, mut start, mut len) = (false, 0, 0);
-        // Every value met is checked for a JSON form, whether or not its schema reads it.
-        match kind {
-            None => {
-                cx.note(Problem::Unsupported(obj));
-            }
-            Some(Kind::Array | Kind::Object) if depth >= MAX_DEPTH => {
-                cx.note(Problem::TooDeep);
-                kind = None;
-            }
-            Some(Kind::Object) => (start, len) = unsafe { cx.read_dict(obj) },
-            Some(Kind::Array) => {
-                let n = unsafe {
-                    if is_list(obj) {
-                        ffi::PyList_Size(obj)
-                    } else {
-                        ffi::PyTuple_Size(obj)
-                    }
-                };
-                len = n.max(0) as u32;
-            }
-            Some(Kind::Number) if unsafe { is_float(obj) } => {
-                float = true;
-                let f = unsafe { ffi::PyFloat_AsDouble(obj) };
-                if !f.is_finite() {
-                    cx.note(Problem::NonFinite(f));
-                }
-            }
-            // Also caches the UTF-8 form the validator reads later (free for ASCII strings).
-            Some(Kind::String) if unsafe { str_of(obj) }.is_none() => cx.note(Problem::BadString),
-            _ => {}
-        }
-        PyView { obj, kind: kind.unwrap_or(Kind::Null), float, depth, start, len, cx, _data: PhantomData }
-    }
-
-    fn child(&self, obj: *mut ffi::PyObject) -> PyView<'v> {
-        // SAFETY: children are borrowed from a container that lives as long as the root.
-        unsafe { PyView::at(obj, self.depth + 1, self.cx) }
-    }
-
-    fn is_float(&self) -> bool {
-        self.float
-    }
-
     fn float(&self) -> f64 {
-        unsafe { ffi::PyFloat_AsDouble(self.obj) }
+        unsafe { ffi::PyFloat_AsDouble(self.node.obj) }
     }
 
-    /// Member `i` of this object: (key, value object).
-    fn member(&self, i: u32) -> Option<(&'v str, *mut ffi::PyObject)> {
-        let m = self.cx.member(self.start + i)?;
-        // SAFETY: the key's UTF-8 lives as long as its str object (or `owned_keys`), both
-        // alive for 'v, and is valid UTF-8.
-        let key = unsafe { std::str::from_utf8_unchecked(std::slice::from_raw_parts(m.key, m.key_len)) };
-        Some((key, m.value))
+    /// This object's members in the table.
+    fn members(&self) -> &'v [Member] {
+        if self.node.kind != Kind::Object {
+            return &[];
+        }
+        let start = self.node.start as usize;
+        &self.cx.t.members[start..start + self.node.len as usize]
+    }
+
+    /// This array's element nodes in the table.
+    fn elements(&self) -> &'v [u32] {
+        if self.node.kind != Kind::Array {
+            return &[];
+        }
+        let start = self.node.start as usize;
+        &self.cx.t.items[start..start + self.node.len as usize]
+    }
+
+    fn text(&self) -> Option<Cow<'v, str>> {
+        // SAFETY: a live str of the data; the walk checked it has a UTF-8 form.
+        unsafe { str_of(self.node.obj) }
     }
 }
 
@@ -334,78 +451,40 @@ unsafe fn str_of<'v>(obj: *mut ffi::PyObject) -> Option<Cow<'v, str>> {
     }
 }
 
-impl<'v> PyView<'v> {
-    fn text(&self, obj: *mut ffi::PyObject) -> Option<Cow<'v, str>> {
-        let s = unsafe { str_of(obj) };
-        if s.is_none() {
-            self.cx.note(Problem::BadString);
-        }
-        s
-    }
-}
-
 /// Entries of a dict, in insertion order (from the member table).
 pub struct PyEntries<'v> {
-    parent: Option<PyView<'v>>,
-    index: u32,
+    members: std::slice::Iter<'v, Member>,
+    cx: &'v ViewCx,
 }
 
 impl<'v> Iterator for PyEntries<'v> {
     type Item = (Cow<'v, str>, PyView<'v>);
 
     fn next(&mut self) -> Option<Self::Item> {
-        let parent = self.parent?;
-        if self.index >= parent.len {
-            return None;
-        }
-        let (key, value) = parent.member(self.index)?;
-        self.index += 1;
-        Some((Cow::Borrowed(key), parent.child(value)))
+        let m = self.members.next()?;
+        Some((Cow::Borrowed(member_key(m)), self.cx.view(m.node)))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.parent.map_or(0, |p| p.len.saturating_sub(self.index)) as usize;
-        (n, Some(n))
+        self.members.size_hint()
     }
 }
 
-/// Elements of a list or tuple.
+/// Elements of a list or tuple (from the element table).
 pub struct PyItems<'v> {
-    parent: Option<PyView<'v>>,
-    list: bool,
-    index: ffi::Py_ssize_t,
-    len: ffi::Py_ssize_t,
+    nodes: std::slice::Iter<'v, u32>,
+    cx: &'v ViewCx,
 }
 
 impl<'v> Iterator for PyItems<'v> {
     type Item = PyView<'v>;
 
     fn next(&mut self) -> Option<PyView<'v>> {
-        let parent = self.parent?;
-        if self.index >= self.len {
-            return None;
-        }
-        // SAFETY: index < len of a live list/tuple; the item is a borrowed reference. A list
-        // cannot shrink meanwhile: no Python code runs during the call.
-        let item = unsafe {
-            if self.list {
-                ffi::PyList_GetItem(parent.obj, self.index)
-            } else {
-                ffi::PyTuple_GetItem(parent.obj, self.index)
-            }
-        };
-        self.index += 1;
-        if item.is_null() {
-            unsafe { ffi::PyErr_Clear() };
-            self.parent = None;
-            return None;
-        }
-        Some(parent.child(item))
+        self.nodes.next().map(|&n| self.cx.view(n))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = (self.len - self.index).max(0) as usize;
-        (n, Some(n))
+        self.nodes.size_hint()
     }
 }
 
@@ -415,49 +494,46 @@ impl<'v> JsonView<'v> for PyView<'v> {
 
     #[inline]
     fn kind(&self) -> Kind {
-        self.kind
+        self.node.kind
     }
 
     fn as_bool(&self) -> Option<bool> {
-        (self.kind == Kind::Bool).then(|| self.obj == unsafe { ffi::Py_True() })
+        (self.node.kind == Kind::Bool).then(|| self.node.obj == unsafe { ffi::Py_True() })
     }
 
     fn as_str(&self) -> Option<Cow<'v, str>> {
-        if self.kind != Kind::String {
+        if self.node.kind != Kind::String {
             return None;
         }
-        self.text(self.obj)
+        self.text()
     }
 
     fn str_eq(&self, s: &str) -> bool {
-        self.kind == Kind::String && matches!(self.text(self.obj), Some(x) if x == s)
+        self.node.kind == Kind::String && matches!(self.text(), Some(x) if x == s)
     }
 
     fn is_integer(&self) -> bool {
-        match self.kind {
-            Kind::Number if self.is_float() => {
-                let f = self.float();
-                f.is_finite() && f.fract() == 0.0
-            }
+        match self.node.kind {
+            Kind::Number if self.node.float => self.float().fract() == 0.0,
             Kind::Number => true,
             _ => false,
         }
     }
 
     fn as_f64(&self) -> Option<f64> {
-        if self.kind != Kind::Number {
+        if self.node.kind != Kind::Number {
             return None;
         }
-        if self.is_float() {
+        if self.node.float {
             return Some(self.float());
         }
         unsafe {
-            let (v, overflow) = long_value(self.obj);
+            let (v, overflow) = long_value(self.node.obj);
             if let Some(v) = v {
                 return Some(v as f64);
             }
             // Beyond i64: as a double, ±inf beyond f64 (the comparisons stay right).
-            let f = ffi::PyLong_AsDouble(self.obj);
+            let f = ffi::PyLong_AsDouble(self.node.obj);
             if f == -1.0 && !ffi::PyErr_Occurred().is_null() {
                 ffi::PyErr_Clear();
                 return Some(if overflow < 0 { f64::NEG_INFINITY } else { f64::INFINITY });
@@ -467,24 +543,21 @@ impl<'v> JsonView<'v> for PyView<'v> {
     }
 
     fn to_number(&self) -> Option<Number> {
-        if self.kind != Kind::Number {
+        if self.node.kind != Kind::Number {
             return None;
         }
-        if self.is_float() {
-            return match Number::from_f64(self.float()) {
-                Some(n) => Some(n),
-                None => Some(Number::from(0i64)),
-            };
+        if self.node.float {
+            // Finite: the walk refused the others.
+            return Number::from_f64(self.float());
         }
         unsafe {
-            if let (Some(v), _) = long_value(self.obj) {
+            if let (Some(v), _) = long_value(self.node.obj) {
                 return Some(Number::from(v));
             }
             // A big integer: its decimal text.
-            let s = ffi::PyObject_Str(self.obj);
+            let s = ffi::PyObject_Str(self.node.obj);
             if s.is_null() {
                 ffi::PyErr_Clear();
-                self.cx.note(Problem::Unsupported(self.obj));
                 return None;
             }
             let n = str_of(s).and_then(|t| Number::from_lexeme(&t));
@@ -494,39 +567,23 @@ impl<'v> JsonView<'v> for PyView<'v> {
     }
 
     fn get(&self, key: &str) -> Option<PyView<'v>> {
-        if self.kind != Kind::Object {
-            return None;
-        }
-        let members = self.cx.members.borrow();
-        let range = self.start as usize..(self.start + self.len) as usize;
-        let found = members.get(range)?.iter().find(|m| {
-            // SAFETY: see `PyView::member`.
-            m.key_len == key.len() && unsafe { std::slice::from_raw_parts(m.key, m.key_len) } == key.as_bytes()
-        });
-        let value = found?.value;
-        drop(members);
-        Some(self.child(value))
+        let m = self.members().iter().find(|m| m.key_len == key.len() && member_key(m) == key)?;
+        Some(self.cx.view(m.node))
     }
 
     fn len(&self) -> usize {
-        match self.kind {
-            Kind::Object | Kind::Array => self.len as usize,
+        match self.node.kind {
+            Kind::Object | Kind::Array => self.node.len as usize,
             _ => 0,
         }
     }
 
     fn entries(&self) -> PyEntries<'v> {
-        PyEntries { parent: (self.kind == Kind::Object).then_some(*self), index: 0 }
+        PyEntries { members: self.members().iter(), cx: self.cx }
     }
 
     fn items(&self) -> PyItems<'v> {
-        let list = self.kind == Kind::Array && unsafe { is_list(self.obj) };
-        PyItems {
-            parent: (self.kind == Kind::Array).then_some(*self),
-            list,
-            index: 0,
-            len: self.len() as ffi::Py_ssize_t,
-        }
+        PyItems { nodes: self.elements().iter(), cx: self.cx }
     }
 }
 

@@ -386,7 +386,7 @@ def test_validation_errors() -> None:
     with pytest.raises(mcpgen.ValidationError):
         mcpgen.validate_tool_arguments(tool("t"), None)
     # Instance data that is not JSON data is refused as everywhere in the package.
-    with pytest.raises(TypeError, match="`set` is not JSON data"):
+    with pytest.raises(mcpgen.ParseError, match="`set` is not JSON data"):
         mcpgen.validate_tool_arguments(WEATHER, {"city": {1}})
     with pytest.raises(mcpgen.ParseError):
         mcpgen.validate_tool_arguments(WEATHER, b'{"city":')

@@ -76,8 +76,9 @@ def validate(
 
     Raises ``ValidationError`` (``ParseError`` for text that is not JSON) listing every error
     with its JSON pointer, schema path, keyword, rule id and message;
-    ``UnknownDefinitionError`` for a name the revision lacks; ``TypeError``/``ValueError`` for
-    Python data that is not JSON data (a ``set``, a non-``str`` key, ``nan``…)."""
+    ``UnknownDefinitionError`` for a name the revision lacks; ``ParseError`` too for Python data
+    that is not JSON data anywhere in it (a ``set``, a non-``str`` key, ``nan``, nesting deeper
+    than 128 levels…), as for its text."""
 
 def is_valid(
     data: object,
@@ -348,8 +349,8 @@ class Conversation:
         """Checks the next message, sent by ``sender`` (``"client"`` or ``"server"``); returns
         its findings, empty when it has none. ``data`` is the exact text sent (``bytes``,
         ``str``, ``bytearray``, ``memoryview``: text that is not JSON is a finding, MSG-8) or
-        parsed data (``dict``, …). Raises ``ValueError`` for another sender and ``TypeError`` /
-        ``ValueError`` for Python data that is not JSON data; the session is then unchanged."""
+        parsed data (``dict``, …). Raises ``ValueError`` for another sender and ``ParseError``
+        for Python data that is not JSON data; the session is then unchanged."""
     @property
     def revision(self) -> Optional[str]:
         """The revision the session negotiated (legacy ``initialize``) or last used (modern

@@ -73,7 +73,9 @@ class ValidationError(McpgenError, ValueError):
 
 
 class ParseError(ValidationError):
-    """The bytes or text are not JSON (or not UTF-8). Positions are 1-based; ``offset`` in bytes."""
+    """The bytes or text are not JSON (or not UTF-8), or Python data has a value with no JSON form.
+
+    Positions are 1-based, ``offset`` in bytes; all three are 0 for Python data (no text)."""
 
     offset: int
     line: int
