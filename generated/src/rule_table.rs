@@ -1982,7 +1982,7 @@ pub static RULES: [Rule; 306] = [
         clause: None,
         code: None,
         revisions: &[],
-        enforcement: Enforcement::Enforced("tools::validate_tool_arguments, ToolChecker::validate_arguments (errors for an `isError` result, AMB-15); probe::tools sends invalid cases and reports a server that accepts them"),
+        enforcement: Enforcement::Enforced("tools::validate_tool_arguments, ToolChecker::validate_arguments (errors for an `isError` result, AMB-15); mcpgen_probe::tools sends invalid cases and reports a server that accepts them"),
     },
     Rule {
         id: "TOOL-6",
@@ -2054,7 +2054,7 @@ pub static RULES: [Rule; 306] = [
         revisions: &[
             AtRevisions { revisions: &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"], clause: Some(Clause { level: Level::Should, quote: Some("Servers SHOULD return standard JSON-RPC errors for common failure cases: - Resource not found: `-32002`"), source: "server/resources", code: Some(-32002) }) },
         ],
-        enforcement: Enforcement::Enforced("handler behaviour, judged by probe::resources (a read of a URI no server serves: -32602, not an empty `contents`); clients can recognize it with CheckedResponse::may_be_resource_not_found (ERR-5)"),
+        enforcement: Enforcement::Enforced("handler behaviour, judged by mcpgen_probe::resources (a read of a URI no server serves: -32602, not an empty `contents`); clients can recognize it with CheckedResponse::may_be_resource_not_found (ERR-5)"),
     },
     Rule {
         id: "RES-2",
@@ -2084,7 +2084,7 @@ pub static RULES: [Rule; 306] = [
         clause: None,
         code: None,
         revisions: &[],
-        enforcement: Enforcement::Enforced("conversation::Conversation: a server that answers prompts/* without declaring `prompts`; refusing a missing argument needs the prompt's declared arguments: probe::prompts sends one `prompts/get` without a required argument (a warning unless -32602)"),
+        enforcement: Enforcement::Enforced("conversation::Conversation: a server that answers prompts/* without declaring `prompts`; refusing a missing argument needs the prompt's declared arguments: mcpgen_probe::prompts sends one `prompts/get` without a required argument (a warning unless -32602)"),
     },
     Rule {
         id: "COMP-1",
@@ -2094,7 +2094,7 @@ pub static RULES: [Rule; 306] = [
         clause: None,
         code: None,
         revisions: &[],
-        enforcement: Enforcement::Enforced("schema: at most 100 values (CompleteResult); probe::negatives sends `completion/complete` to a server without `completions` (-32601 is due)"),
+        enforcement: Enforcement::Enforced("schema: at most 100 values (CompleteResult); mcpgen_probe::negatives sends `completion/complete` to a server without `completions` (-32601 is due)"),
     },
     Rule {
         id: "ELIC-1",
@@ -3044,7 +3044,7 @@ pub static RULES: [Rule; 306] = [
         clause: None,
         code: None,
         revisions: &[],
-        enforcement: Enforcement::Enforced("probe::ProbeOptions::max_pages (default 32)"),
+        enforcement: Enforcement::Enforced("mcpgen_probe::ProbeOptions::max_pages (default 32)"),
     },
     Rule {
         id: "PROBE-2",
@@ -3054,7 +3054,7 @@ pub static RULES: [Rule; 306] = [
         clause: None,
         code: None,
         revisions: &[],
-        enforcement: Enforcement::Enforced("probe::args::valid_arguments, checked by tools::validate_tool_arguments"),
+        enforcement: Enforcement::Enforced("mcpgen_probe::args::valid_arguments, checked by tools::validate_tool_arguments"),
     },
     Rule {
         id: "PROBE-3",
@@ -3064,7 +3064,7 @@ pub static RULES: [Rule; 306] = [
         clause: None,
         code: None,
         revisions: &[],
-        enforcement: Enforcement::Enforced("probe::ProbeOptions::budget (default: none), checked before each message"),
+        enforcement: Enforcement::Enforced("mcpgen_probe::ProbeOptions::budget (default: none), checked before each message"),
     },
     Rule {
         id: "PROBE-4",
@@ -3074,6 +3074,6 @@ pub static RULES: [Rule; 306] = [
         clause: None,
         code: None,
         revisions: &[],
-        enforcement: Enforcement::Enforced("probe::tools, for every valid argument case (checked with tools::validate_tool_arguments before it is sent)"),
+        enforcement: Enforcement::Enforced("mcpgen_probe::tools, for every valid argument case (checked with tools::validate_tool_arguments before it is sent)"),
     },
 ];

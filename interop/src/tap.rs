@@ -128,8 +128,8 @@ async fn forward(State(tap): State<Arc<Tap>>, request: Request) -> Response {
             headers.append(HeaderName::from(k), HeaderValue::from(v));
         }
     }
-    let sse =
-        headers.get("content-type").and_then(|v| v.to_str().ok()).is_some_and(|v| v.starts_with("text/event-stream"));
+    let content_type = headers.get("content-type").and_then(|v| v.to_str().ok());
+    let sse = mcpgen::http::is_media(content_type, "text/event-stream");
     let body = if sse {
         Body::from_stream(relay_events(upstream, tap.trace.clone()))
     } else {

@@ -129,6 +129,22 @@ pub fn decode_header_value(value: &str) -> Result<Cow<'_, str>, HeaderValueError
     }
 }
 
+/// Whether a `Content-Type` value (`None`: the header was absent) names the media type `media`
+/// (`application/json`, `text/event-stream`): the type before any `;` parameters, trimmed,
+/// compared without regard to case. The one `Content-Type` reading of mcpgen: the conversation
+/// checker (HTTP-6), `mcpgen proxy --listen`, the probe's HTTP peer and the reference peers all
+/// decide by it. `text/event-streamx` is not `text/event-stream`.
+///
+/// ```
+/// use mcpgen::http::is_media;
+/// assert!(is_media(Some("Text/Event-Stream; charset=utf-8"), "text/event-stream"));
+/// assert!(!is_media(Some("text/event-streamx"), "text/event-stream"));
+/// assert!(!is_media(None, "application/json"));
+/// ```
+pub fn is_media(content_type: Option<&str>, media: &str) -> bool {
+    content_type.and_then(|t| t.split(';').next()).is_some_and(|t| t.trim().eq_ignore_ascii_case(media))
+}
+
 /// HTTP-10: the standard headers of a request POST — `Mcp-Method` (the body's `method`) and,
 /// for `tools/call` and `prompts/get`, `Mcp-Name` (`params.name`), for `resources/read`
 /// `Mcp-Name` (`params.uri`), for `tasks/get`, `tasks/update` and `tasks/cancel` `Mcp-Name`
@@ -463,6 +479,24 @@ pub(crate) fn param_value<'v>(
 mod tests {
     use super::*;
     use serde_json::{json, Value};
+
+    #[test]
+    fn a_media_type_matches_whole_without_parameters_or_case() {
+        for (value, media, want) in [
+            (Some("text/event-stream"), "text/event-stream", true),
+            (Some(" TEXT/Event-Stream ;charset=utf-8"), "text/event-stream", true),
+            (Some("application/json;charset=UTF-8"), "application/json", true),
+            (Some("text/event-streamx"), "text/event-stream", false),
+            (Some("text/event-stream-x; a=b"), "text/event-stream", false),
+            (Some("xtext/event-stream"), "text/event-stream", false),
+            (Some("application/json-seq"), "application/json", false),
+            (Some("text/event"), "text/event-stream", false),
+            (Some(""), "application/json", false),
+            (None, "application/json", false),
+        ] {
+            assert_eq!(is_media(value, media), want, "{value:?} as {media}");
+        }
+    }
 
     #[test]
     fn plain_values_stay_plain_and_unsafe_ones_use_the_sentinel() {

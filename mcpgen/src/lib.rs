@@ -79,7 +79,6 @@ pub mod conversation;
 pub mod ext;
 pub mod http;
 pub mod icons;
-pub mod probe;
 pub mod protocol;
 mod result_options;
 mod results;

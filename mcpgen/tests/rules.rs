@@ -22,6 +22,7 @@ const ROOTS: &[&str] = &[
     "mcpgen/src",
     "mcpgen/tests",
     "runtime/src",
+    "probe/src",
     "codegen/src",
     "codegen/tests",
     "bindings",

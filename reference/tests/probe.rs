@@ -1,12 +1,12 @@
-//! `mcpgen::probe` against the reference server over stdio: it probes clean in both eras (the
+//! `mcpgen_probe` against the reference server over stdio: it probes clean in both eras (the
 //! modern era through `server/discover`, the legacy one through `initialize` at the revision it
 //! prefers), with its read-only tools called.
 
 use std::process::Command;
 use std::time::Duration;
 
-use mcpgen::probe::stdio::{StdioLimits, StdioPeer};
-use mcpgen::probe::{run, ProbeOptions, ToolPolicy};
+use mcpgen_probe::stdio::{StdioLimits, StdioPeer};
+use mcpgen_probe::{run, ProbeOptions, ToolPolicy};
 
 fn server() -> StdioPeer {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_mcpgen-reference-server"));
@@ -43,8 +43,8 @@ fn every_tool_call_of_the_reference_server_is_judged() {
 /// A fresh reference server process per legacy session.
 struct Fresh;
 
-impl mcpgen::probe::Connect for Fresh {
-    fn connect(&mut self) -> Result<Box<dyn mcpgen::probe::Peer>, mcpgen::probe::PeerError> {
+impl mcpgen_probe::Connect for Fresh {
+    fn connect(&mut self) -> Result<Box<dyn mcpgen_probe::Peer>, mcpgen_probe::PeerError> {
         Ok(Box::new(server()))
     }
 }
@@ -53,7 +53,7 @@ impl mcpgen::probe::Connect for Fresh {
 fn with_a_process_per_session_every_legacy_revision_it_names_probes_clean() {
     let mut first = server();
     let report =
-        mcpgen::probe::run_with(&mut first, Some(&mut Fresh), &ProbeOptions::default(), &mut mcpgen::probe::Unobserved);
+        mcpgen_probe::run_with(&mut first, Some(&mut Fresh), &ProbeOptions::default(), &mut mcpgen_probe::Unobserved);
     let errors: Vec<_> =
         report.findings.iter().map(|f| format!("{}: {:?} {} at {}", f.check, f.rule, f.message, f.pointer)).collect();
     assert!(errors.is_empty(), "findings on the reference server:\n{}", errors.join("\n"));

@@ -11,6 +11,7 @@
 //! - `interop`: the official MCP SDKs against the reference peers, every exchange checked ([`interop`]).
 //! - `bench`: every validation path on one message mix, side by side ([`bench`]).
 //! - `circles`: fails on an import circle between the files of one crate ([`circles`]).
+//! - `core-io`: fails when the core (`mcpgen`, `mcpgen-runtime`) does I/O ([`core_io`]).
 //! - `dist [check]`: the release artifacts in `target/dist/`, and their installed-artifact
 //!   tests ([`dist`]).
 
@@ -19,6 +20,7 @@ mod bench_http;
 mod circles;
 mod codegen;
 mod conformance;
+mod core_io;
 mod diff;
 mod dist;
 mod examples;
@@ -59,7 +61,7 @@ enum Command {
     ///
     /// FROM and TO are pinned revision names (with their errata) or schema files.
     Diff(diff::DiffArgs),
-    /// Run every test: schema pull, codegen --check, fmt, import circles, cargo test, C library
+    /// Run every test: schema pull, codegen --check, fmt, import circles, core I/O, cargo test, C library
     /// (with C++ and Go), fuzz targets compile, clippy, rustdoc, Python, the release artifacts
     /// (dist, dist check), the conformance suite, the SDK interop matrix.
     Test,
@@ -74,6 +76,9 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Fail on any import circle between the files of one crate (what counts: xtask/src/circles.rs).
     Circles,
+    /// Fail when mcpgen or mcpgen-runtime spawns, threads, opens files or sockets, or depends on
+    /// an I/O crate (what counts: xtask/src/core_io.rs).
+    CoreIo,
     /// Build the release artifacts into target/dist/: the abi3 wheel and the sdist, the C
     /// archive, the CLI archive, the packaged crates, SHA256SUMS.
     ///
@@ -148,6 +153,7 @@ fn main() -> ExitCode {
         Command::Fuzz(args) => return fuzz::main(&root, args),
         Command::Bench(args) => bench::run(&root, &args),
         Command::Circles => circles::check(&root),
+        Command::CoreIo => core_io::check(&root),
         Command::Dist(args) => dist::run(&root, &args),
     };
     match result {

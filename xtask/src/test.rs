@@ -16,6 +16,9 @@ const STEPS: &[Step] = &[
     Step::command("cargo fmt --check", "cargo", &["fmt", "--all", "--check"], &[]),
     // No import circle between the files of one crate (what counts: xtask/src/circles.rs).
     Step::in_process("import circles", crate::circles::check),
+    // The core (mcpgen, mcpgen-runtime) spawns nothing and opens no file or socket (what
+    // counts: xtask/src/core_io.rs).
+    Step::in_process("core does no I/O", crate::core_io::check),
     Step::command("cargo test", "cargo", &["test", "--workspace"], &[]),
     Step::command("cargo test schemars", "cargo", &["test", "-p", "mcpgen", "--features", "schemars"], &[]),
     // Everything else builds with the default `serde` feature: the generated crate and mcpgen

@@ -1,10 +1,9 @@
-//! `mcpgen probe (URL | -- CMD)`: runs [`mcpgen::probe`] on a Streamable HTTP server
-//! ([`http::HttpPeer`]) or a stdio one, and prints what it found (text or JSON Lines),
+//! `mcpgen probe (URL | -- CMD)`: runs [`mcpgen_probe`] on a Streamable HTTP server
+//! ([`mcpgen_probe::http::HttpPeer`]) or a stdio one, and prints what it found (text or JSON Lines),
 //! optionally as JUnit XML for CI dashboards and a record of the traffic that
 //! `validate --conversation` replays. The engine decides; this only opens the connections,
 //! watches the run (progress on stderr, the record) and renders the report.
 
-mod http;
 mod watch;
 
 use std::ffi::OsString;
@@ -14,8 +13,9 @@ use std::process::{Command, ExitCode};
 use std::time::Duration;
 
 use mcpgen::conversation::Level;
-use mcpgen::probe::stdio::{StdioLimits, StdioPeer};
-use mcpgen::probe::{Connect, Peer, PeerError, ProbeOptions, Report, ToolPolicy};
+use mcpgen_probe::http;
+use mcpgen_probe::stdio::{StdioLimits, StdioPeer};
+use mcpgen_probe::{Connect, Peer, PeerError, ProbeOptions, Report, ToolPolicy};
 use serde_json::json;
 
 use crate::UsageError;
@@ -57,7 +57,7 @@ pub struct Settings {
     pub modern_only: bool,
     /// The seed of the tool-argument cases: the same seed gives the same cases (the summary
     /// names the seed a run used).
-    #[arg(long, value_name = "N", default_value_t = mcpgen::probe::DEFAULT_SEED)]
+    #[arg(long, value_name = "N", default_value_t = mcpgen_probe::DEFAULT_SEED)]
     pub seed: u64,
     /// Also write a JUnit XML report (one test case per check) to FILE.
     #[arg(long, value_name = "FILE")]
@@ -136,10 +136,10 @@ pub fn run(s: Settings) -> Result<ExitCode, UsageError> {
                 max_events: s.max_events,
                 max_messages: s.max_messages,
             };
-            let mut target = http::HttpTarget::new(url, limits)?;
+            let mut target = http::HttpTarget::new(url, limits).map_err(|e| UsageError(e.to_string()))?;
             watch.say(&format!("probing {url}"));
             let mut peer = target.peer();
-            let report = mcpgen::probe::run_with(&mut peer, Some(&mut target), &options, &mut watch);
+            let report = mcpgen_probe::run_with(&mut peer, Some(&mut target), &options, &mut watch);
             drop(peer);
             report
         }
@@ -149,7 +149,7 @@ pub fn run(s: Settings) -> Result<ExitCode, UsageError> {
             let program = s.command[0].to_string_lossy().into_owned();
             let mut peer = server.spawn().map_err(|e| UsageError(format!("cannot start {program}: {e}")))?;
             watch.say(&format!("probing {program}"));
-            let report = mcpgen::probe::run_with(&mut peer, Some(&mut server), &options, &mut watch);
+            let report = mcpgen_probe::run_with(&mut peer, Some(&mut server), &options, &mut watch);
             drop(peer);
             report
         }

@@ -10,6 +10,7 @@
 //!   UnsupportedProtocolVersion error with HTTP 400 (HTTP-9).
 
 use crate::error_codes;
+use crate::http::is_media;
 use crate::json::{JsonView, Tape};
 use crate::rules::id;
 
@@ -37,11 +38,6 @@ impl HttpFacts {
 const JSON: &str = "application/json";
 const EVENT_STREAM: &str = "text/event-stream";
 
-/// The media type of a `Content-Type` value, without parameters, lowercased.
-fn media_type(content_type: &str) -> String {
-    content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase()
-}
-
 /// The transport findings of `message` (the text as sent) from `from` with `facts`, era and
 /// revision not yet set.
 pub(super) fn findings(from: Sender, message: &[u8], facts: &HttpFacts) -> Vec<Finding> {
@@ -56,9 +52,11 @@ pub(super) fn findings(from: Sender, message: &[u8], facts: &HttpFacts) -> Vec<F
         return out;
     }
     let status = facts.status.unwrap_or_default();
-    match facts.content_type.as_deref().map(media_type) {
-        Some(t) if t == JSON || t == EVENT_STREAM => {}
-        found => out.push(rule_finding(
+    let content_type = facts.content_type.as_deref();
+    if !is_media(content_type, JSON) && !is_media(content_type, EVENT_STREAM) {
+        // Shown as the media type alone (its parameters are not what is wrong).
+        let found = content_type.map(|t| t.split(';').next().unwrap_or_default().trim().to_ascii_lowercase());
+        out.push(rule_finding(
             id::HTTP_6,
             "",
             "",
@@ -66,7 +64,7 @@ pub(super) fn findings(from: Sender, message: &[u8], facts: &HttpFacts) -> Vec<F
                 "the response carrying this message has Content-Type {}: a response to a POST is {JSON} or {EVENT_STREAM}",
                 found.map_or_else(|| "(none)".to_owned(), |t| format!("`{t}`"))
             ),
-        )),
+        ));
     }
     let code = Tape::parse_bytes(message)
         .ok()

@@ -187,13 +187,9 @@ impl Transport {
         if let Some(id) = resp.headers().get(SESSION_ID).and_then(|v| v.to_str().ok()) {
             *self.session_id.lock().expect("not poisoned") = Some(id.to_owned());
         }
-        let content_type = resp
-            .headers()
-            .get(CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .map(|v| v.split(';').next().unwrap_or("").trim().to_ascii_lowercase())
-            .unwrap_or_default();
-        if content_type == "text/event-stream" && resp.status().is_success() {
+        let content_type = resp.headers().get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).map(str::to_owned);
+        let is = |media: &str| mcpgen::http::is_media(content_type.as_deref(), media);
+        if is("text/event-stream") && resp.status().is_success() {
             let mut guard = EventGuard::new(self.limits.max_message_bytes);
             let read_timeout = self.limits.read_timeout;
             let bytes = resp.bytes_stream().map(move |chunk| match chunk {
@@ -207,7 +203,7 @@ impl Transport {
         let bytes = self.body(resp).await?;
         let body = if bytes.is_empty() {
             Body::Empty
-        } else if content_type == "application/json" && (200..300).contains(&status) {
+        } else if is("application/json") && (200..300).contains(&status) {
             Body::Json(bytes)
         } else {
             Body::Other(bytes)

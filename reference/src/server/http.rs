@@ -243,7 +243,7 @@ fn accepts(headers: &HeaderMap, media: &str) -> bool {
 fn sends_json(headers: &HeaderMap) -> bool {
     let mut types = headers.get_all(header::CONTENT_TYPE).iter();
     let (Some(t), None) = (types.next(), types.next()) else { return false };
-    t.to_str().ok().and_then(|t| t.split(';').next()).is_some_and(|t| t.trim().eq_ignore_ascii_case(JSON))
+    mcpgen::http::is_media(t.to_str().ok(), JSON)
 }
 
 fn not_acceptable(what: &'static str) -> Response {

@@ -31,7 +31,7 @@ use crate::Result;
 use layout::{CArchive, Platform};
 
 /// The crates `cargo package` packs, in dependency order (each depends only on earlier ones).
-const CRATES: [&str; 4] = ["mcpgen-runtime", "mcpgen-schema", "mcpgen", "mcpgen-cli"];
+const CRATES: [&str; 5] = ["mcpgen-runtime", "mcpgen-schema", "mcpgen", "mcpgen-probe", "mcpgen-cli"];
 /// crates.io refuses a `.crate` above this size (its default `max_upload_size`).
 const CRATE_SIZE_LIMIT: u64 = 10 * 1024 * 1024;
 /// The manylinux policy of the wheel, checked by maturin's auditwheel (`--auditwheel check`):

@@ -8,7 +8,7 @@ use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use mcpgen::conversation::{HttpFacts, Sender};
-use mcpgen::probe::Observer;
+use mcpgen_probe::Observer;
 
 use crate::conversation::record_line_with;
 use crate::UsageError;

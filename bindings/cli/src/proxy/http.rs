@@ -43,6 +43,7 @@ use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use mcpgen::conversation::{ConversationOptions, HttpFacts, Sender};
+use mcpgen::http::is_media;
 use mcpgen::json::{Kind, Tape};
 use mcpgen::protocol::{check_http_headers, check_request, ServerConfig};
 use mcpgen::JsonView;
@@ -382,12 +383,8 @@ fn session_of(headers: &HeaderMap) -> Option<Arc<str>> {
     headers.get(SESSION).map(|v| Arc::from(String::from_utf8_lossy(v.as_bytes()).as_ref()))
 }
 
-pub(crate) fn content_type(headers: &HeaderMap) -> Option<String> {
+fn content_type(headers: &HeaderMap) -> Option<String> {
     headers.get(header::CONTENT_TYPE).map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
-}
-
-pub(crate) fn is_media(content_type: Option<&str>, media: &str) -> bool {
-    content_type.and_then(|t| t.split(';').next()).is_some_and(|t| t.trim().eq_ignore_ascii_case(media))
 }
 
 /// A legacy `initialize` (a request without the modern `_meta`): it joins the session its

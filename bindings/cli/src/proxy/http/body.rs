@@ -14,7 +14,8 @@ use mcpgen::conversation::{HttpFacts, Sender};
 use mcpgen::json::Tape;
 use tokio::sync::mpsc;
 
-use super::{is_media, Proxy};
+use super::Proxy;
+use mcpgen::http::is_media;
 use mcpgen::http::sse::{SseEvent, SseSplitter};
 
 /// SSE chunks waiting for a slow client, per stream (then the upstream is read no further).

@@ -6,7 +6,7 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::conversation::{HttpFacts, Sender};
+use mcpgen::conversation::{HttpFacts, Sender};
 
 /// What the probe talks to: one MCP connection (stdio, or an HTTP client).
 pub trait Peer {

@@ -9,8 +9,8 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use super::*;
-use crate::conversation::HttpFacts;
-use crate::rules::id;
+use mcpgen::conversation::HttpFacts;
+use mcpgen::rules::id;
 
 const LEGACY: [&str; 2] = ["2025-11-25", "2025-06-18"];
 

@@ -8,8 +8,8 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::conversation::{Conversation, Level};
-use crate::rules::id;
+use mcpgen::conversation::{Conversation, Level};
+use mcpgen::rules::id;
 
 use super::Run;
 
@@ -49,7 +49,7 @@ pub(super) fn run(r: &mut Run<'_>, conv: &mut Conversation, prompts: &[Value], c
         let Some(answer) = get(r, conv, &check, name, &without, modern) else { continue };
         let at = r.last_exchange();
         let problem = match answer.pointer("/error/code").and_then(Value::as_i64) {
-            Some(crate::error_codes::INVALID_PARAMS_ERROR) => None,
+            Some(mcpgen::error_codes::INVALID_PARAMS_ERROR) => None,
             Some(code) => Some((
                 "/error/code",
                 format!("answered {code} to `prompts/get` without the required argument `{missing}`; -32602 is due"),

@@ -1,15 +1,20 @@
 //! The engine against a scripted server: a right one probes clean, each seeded fault is found
 //! with its rule.
+//!
+//! The scripted server answers literally: its refusals and its verdict on tool arguments are
+//! written out here, never computed with mcpgen's own checks (`check_request`,
+//! `validate_tool_arguments`), so a bug in those shows up as a finding on the right server
+//! instead of agreeing with itself.
 
 use serde_json::{json, Value};
 
 use super::*;
-use crate::protocol::{check_request, ServerConfig};
-use crate::rules::id;
+use mcpgen::rules::id;
 
-/// A small modern server: refuses what `check_request` refuses, serves discover, one page of
-/// tools, `tools/call` (validating the arguments: an `isError` result for invalid ones), one
-/// prompt, one resource and completions; `fault` changes one answer.
+/// A small modern server: refuses the probe's protocol negatives (by rules written out in
+/// [`refusal`]), serves discover, one page of tools, `tools/call` (an `isError` result for
+/// arguments [`echo_accepts`] refuses), one prompt, one resource and completions; `fault`
+/// changes one answer.
 struct Scripted {
     fault: Option<&'static str>,
     calls: Vec<Value>,
@@ -32,17 +37,51 @@ fn tools() -> Value {
     ])
 }
 
+/// Whether `arguments` meet the `inputSchema` of `tool` (of [`tools`]), by hand: echo wants a
+/// `text` string of at most 32 characters, an optional `times` integer in 1..=3 and nothing
+/// else; the other tools take any object.
+fn echo_accepts(tool: &str, arguments: &Value) -> bool {
+    let Some(args) = arguments.as_object() else { return false };
+    if tool != "echo" {
+        return true;
+    }
+    let text_ok = args.get("text").and_then(Value::as_str).is_some_and(|t| t.chars().count() <= 32);
+    let times_ok = match args.get("times") {
+        None => true,
+        Some(t) => {
+            t.as_i64().is_some_and(|n| (1..=3).contains(&n))
+                || t.as_f64().is_some_and(|f| f.fract() == 0.0 && (1.0..=3.0).contains(&f))
+        }
+    };
+    text_ok && times_ok && args.keys().all(|k| k == "text" || k == "times")
+}
+
+/// The refusal a 2026-07-28-only server owes `request`, written out: a broken envelope is
+/// -32600, a request without the protocol version in `_meta` -32602, another version -32022
+/// naming the supported ones. Unknown methods are the dispatcher's (-32601).
+fn refusal(request: &Value) -> Option<(i64, Value)> {
+    let envelope_ok = request["jsonrpc"] == "2.0"
+        && request["method"].is_string()
+        && request.get("params").is_none_or(Value::is_object);
+    if !envelope_ok {
+        return Some((-32600, Value::Null));
+    }
+    match request.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion").and_then(Value::as_str) {
+        None => Some((-32602, Value::Null)),
+        Some("2026-07-28") => None,
+        Some(other) => Some((-32022, json!({"supported": ["2026-07-28"], "requested": other}))),
+    }
+}
+
 impl Scripted {
     fn answer(&mut self, request: &Value) -> Vec<Value> {
         let id = request.get("id").cloned().unwrap_or(Value::Null);
-        let bytes = request.to_string();
-        if let Err(e) = check_request(bytes.as_bytes(), &ServerConfig::new(["2026-07-28"])) {
-            let mut response = e.to_response_json();
-            if self.fault == Some("unknown-method-internal") && e.code == -32601 {
-                response =
-                    json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32603, "message": "oops"}}).to_string();
+        if let Some((code, data)) = refusal(request) {
+            let mut error = json!({"code": code, "message": "refused"});
+            if !data.is_null() {
+                error["data"] = data;
             }
-            return vec![serde_json::from_str(&response).unwrap()];
+            return vec![json!({"jsonrpc": "2.0", "id": id, "error": error})];
         }
         let method = request["method"].as_str().unwrap_or("");
         let params = &request["params"];
@@ -69,8 +108,7 @@ impl Scripted {
             }
             "tools/call" => {
                 self.calls.push(params.clone());
-                let tool = tools().as_array().unwrap().iter().find(|t| t["name"] == params["name"]).cloned().unwrap();
-                let valid = crate::tools::validate_tool_arguments(&tool, &params["arguments"]).is_ok();
+                let valid = echo_accepts(params["name"].as_str().unwrap_or(""), &params["arguments"]);
                 if let Some(token) = params.pointer("/_meta/progressToken") {
                     for p in if self.fault == Some("progress-backwards") { [2, 1] } else { [1, 2] } {
                         out.push(json!({"jsonrpc": "2.0", "method": "notifications/progress",
@@ -121,7 +159,8 @@ impl Scripted {
                     json!({"resultType": "complete", "contents": [{"uri": "file:///a.txt", "text": "a"}]})
                 }
             }
-            _ => return error(-32601),
+            // Unknown, and the methods 2026-07-28 removed.
+            _ => return error(if self.fault == Some("unknown-method-internal") { -32603 } else { -32601 }),
         };
         out.push(json!({"jsonrpc": "2.0", "id": id, "result": result}));
         out
@@ -196,8 +235,7 @@ fn a_right_server_probes_clean_and_only_read_only_tools_are_called() {
     let echo = called(&peer, "echo");
     assert_eq!(echo[0], json!({"text": "p"}));
     assert!(echo.len() > 4 && echo.len() <= 16, "{echo:?}");
-    let echo_tool = &tools()[0];
-    let valid = echo.iter().filter(|a| crate::tools::validate_tool_arguments(echo_tool, a).is_ok()).count();
+    let valid = echo.iter().filter(|a| echo_accepts("echo", a)).count();
     assert!(valid > 1 && valid < echo.len(), "both kinds: {echo:?}");
     // The first call carried a progress token (progress was sent and judged).
     assert!(peer.calls[0].pointer("/_meta/progressToken").is_some(), "{:?}", peer.calls[0]);

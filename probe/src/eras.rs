@@ -5,7 +5,7 @@
 
 use serde_json::{json, Value};
 
-use crate::conversation::{Conversation, Level};
+use mcpgen::conversation::{Conversation, Level};
 
 use super::{Run, MODERN};
 
@@ -67,7 +67,7 @@ pub(super) fn offered(caps: &Value) -> String {
 pub(super) fn legacy_sessions(r: &mut Run<'_>, mut more: Option<&mut dyn super::Connect>, versions: &[String]) {
     for (n, version) in versions.iter().enumerate() {
         let check = format!("legacy/{version}");
-        if crate::Revision::parse(version).is_none() {
+        if mcpgen::Revision::parse(version).is_none() {
             r.skip(&check, format!("`{version}` is not a revision mcpgen knows: no session opened"));
             continue;
         }

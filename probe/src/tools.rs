@@ -27,8 +27,8 @@
 
 use serde_json::{json, Value};
 
-use crate::conversation::{Conversation, Level};
-use crate::rules::id;
+use mcpgen::conversation::{Conversation, Level};
+use mcpgen::rules::id;
 
 use super::cases::{self, Case};
 use super::http_negatives;
@@ -69,7 +69,7 @@ pub(super) fn judge(tool: &Value, valid: bool, response: Option<&Value>) -> Opti
                 &format!("code {code}"),
                 format!("answered arguments that satisfy the inputSchema with the JSON-RPC error {code}; a CallToolResult is due (a tool error `isError: true` at most)"),
             ))
-        } else if code == crate::error_codes::INVALID_PARAMS_ERROR {
+        } else if code == mcpgen::error_codes::INVALID_PARAMS_ERROR {
             None
         } else {
             Some(failure(
@@ -104,7 +104,7 @@ pub(super) fn judge(tool: &Value, valid: bool, response: Option<&Value>) -> Opti
             "missing",
             "no `structuredContent`, though the tool declares an outputSchema".into(),
         )),
-        Some(content) => match crate::tools::validate_structured_content(tool, content) {
+        Some(content) => match mcpgen::tools::validate_structured_content(tool, content) {
             Ok(()) => None,
             Err(e) => {
                 let first = e.errors().first().map(|v| format!("{}: {}", v.pointer, v.message)).unwrap_or_default();
@@ -119,7 +119,7 @@ pub(super) fn judge(tool: &Value, valid: bool, response: Option<&Value>) -> Opti
     }
 }
 
-/// Every listed tool through the tool-schema checks ([`crate::tools::check_tool`]: dialect,
+/// Every listed tool through the tool-schema checks ([`mcpgen::tools::check_tool`]: dialect,
 /// `$ref`s — a network reference is refused, never fetched —, the compile limits), each error a
 /// finding with its JSCHEMA rule, whether the tool may be called or not.
 pub(super) fn schema_checks(r: &mut Run<'_>, tools: &[Value]) {
@@ -127,7 +127,7 @@ pub(super) fn schema_checks(r: &mut Run<'_>, tools: &[Value]) {
         let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
         let check = format!("inventory/tool-schema/{name}");
         r.report.checks.push(check.clone());
-        if let Err(errors) = crate::tools::check_tool(tool) {
+        if let Err(errors) = mcpgen::tools::check_tool(tool) {
             for e in &errors.errors {
                 r.finding(&check, Some(e.rule()), Level::Error, &e.pointer, e.message.clone(), None);
             }
@@ -152,7 +152,7 @@ pub(super) fn call_tools(r: &mut Run<'_>, conv: &mut Conversation, tools: &[Valu
         if cases.is_empty() {
             // The builder could not satisfy the schema: say so rather than send a call
             // whose failure would be the probe's fault.
-            let why = match crate::tools::validate_tool_arguments(
+            let why = match mcpgen::tools::validate_tool_arguments(
                 tool,
                 &super::args::valid_arguments(tool.get("inputSchema").unwrap_or(&Value::Null)),
             ) {

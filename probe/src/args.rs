@@ -3,7 +3,7 @@
 //! value of the type within its bounds), required members only (over `allOf`, the first arm of
 //! `anyOf` / `oneOf`, `then` and `else`). Deterministic: the same schema gives the same
 //! arguments. The probe checks the result against the schema before it sends it
-//! ([`crate::tools::validate_tool_arguments`]), so an instance this builder gets wrong is never
+//! ([`mcpgen::tools::validate_tool_arguments`]), so an instance this builder gets wrong is never
 //! sent as a valid call.
 
 use serde_json::{json, Map, Value};

@@ -19,8 +19,8 @@
 
 use serde_json::{json, Value};
 
-use crate::conversation::{Conversation, Level};
-use crate::protocol::{check_request, ProtocolError, ServerConfig};
+use mcpgen::conversation::{Conversation, Level};
+use mcpgen::protocol::{check_request, ProtocolError, ServerConfig};
 
 use super::{modern_request, Run, MODERN};
 
@@ -94,7 +94,7 @@ pub(super) fn run(r: &mut Run<'_>, conv: &mut Conversation, supported: &[String]
         if UNPAIRED.contains(&case.name) {
             let mut i = kept;
             while i < r.report.findings.len() {
-                if r.report.findings[i].rule == Some(crate::rules::id::ID_3) {
+                if r.report.findings[i].rule == Some(mcpgen::rules::id::ID_3) {
                     r.report.findings.remove(i);
                 } else {
                     i += 1;
@@ -136,7 +136,7 @@ pub(super) fn judge(r: &mut Run<'_>, check: &str, expected: &ProtocolError, answ
     if expected.code == -32022 && answer.pointer("/error/data/supported").is_none_or(|s| !s.is_array()) {
         r.finding(
             check,
-            Some(crate::rules::id::VER_1),
+            Some(mcpgen::rules::id::VER_1),
             Level::Error,
             "/error/data",
             "-32022 without `data.supported` (the versions the server supports)".into(),
@@ -164,9 +164,9 @@ fn undeclared(r: &mut Run<'_>, conv: &mut Conversation, caps: &Value) {
     let Some(answer) = r.exchange(check, conv, modern_request(id, "completion/complete", params)) else { return };
     let at = r.last_exchange();
     match answer.pointer("/error/code").and_then(Value::as_i64) {
-        Some(code) if code != crate::error_codes::METHOD_NOT_FOUND_ERROR => r.finding(
+        Some(code) if code != mcpgen::error_codes::METHOD_NOT_FOUND_ERROR => r.finding(
             check,
-            Some(crate::rules::id::COMP_1),
+            Some(mcpgen::rules::id::COMP_1),
             Level::Error,
             "/error/code",
             format!("answered {code} to `completion/complete` without declaring `completions`; -32601 is due"),
@@ -195,7 +195,7 @@ fn cancel_unknown(r: &mut Run<'_>, conv: &mut Conversation) {
     if answered {
         r.finding(
             check,
-            Some(crate::rules::id::MSG_4),
+            Some(mcpgen::rules::id::MSG_4),
             Level::Error,
             "",
             format!("answered `notifications/cancelled` for `{NEVER_SENT}`, a request never sent; a notification is never answered (CANCEL-5: ignore it)"),

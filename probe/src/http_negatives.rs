@@ -8,8 +8,8 @@
 
 use serde_json::{json, Value};
 
-use crate::conversation::Conversation;
-use crate::protocol::{check_http_headers, check_param_headers, ProtocolError};
+use mcpgen::conversation::Conversation;
+use mcpgen::protocol::{check_http_headers, check_param_headers, ProtocolError};
 
 use super::{modern_request, HeaderEdit, Run};
 
@@ -62,8 +62,8 @@ pub(super) fn run(r: &mut Run<'_>, conv: &mut Conversation, tools: bool) {
 /// edits; `Err` with why when the tool's `x-mcp-header` bindings are unusable.
 pub(super) fn param_edits(tool: &Value, arguments: &Value) -> Result<Vec<HeaderEdit>, String> {
     let schema = tool.get("inputSchema").cloned().unwrap_or_else(|| json!({}));
-    let bindings = crate::http::header_bindings(&schema).map_err(|e| e.to_string())?;
-    let headers = crate::http::param_headers(&bindings, arguments).map_err(|e| e.to_string())?;
+    let bindings = mcpgen::http::header_bindings(&schema).map_err(|e| e.to_string())?;
+    let headers = mcpgen::http::param_headers(&bindings, arguments).map_err(|e| e.to_string())?;
     Ok(headers.into_iter().map(|(k, v)| HeaderEdit::Set(k, v)).collect())
 }
 
@@ -91,7 +91,7 @@ pub(super) fn param_mismatch(
     let Some(answer) = r.exchange_edited(&check, conv, request, &changed) else { return };
     let sent = r.peer().carried().map(|c| c.request_headers.clone()).unwrap_or_default();
     let schema = tool.get("inputSchema").cloned().unwrap_or_else(|| json!({}));
-    let Ok(bindings) = crate::http::header_bindings(&schema) else { return };
+    let Ok(bindings) = mcpgen::http::header_bindings(&schema) else { return };
     let verdict = check_param_headers(sent.iter().map(|(k, v)| (k.as_str(), v.as_str())), &bindings, body.as_bytes());
     judge(r, &check, verdict, &answer);
 }

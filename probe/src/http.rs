@@ -1,4 +1,4 @@
-//! `mcpgen probe URL`: [`HttpPeer`], the probe's Streamable HTTP client. Each message is a POST
+//! [`HttpPeer`], the probe's Streamable HTTP client (cargo feature `http`; `mcpgen probe URL`). Each message is a POST
 //! with the headers the transport prescribes — `Content-Type: application/json`,
 //! `Accept: application/json, text/event-stream`, `MCP-Protocol-Version` (a modern request's
 //! `_meta` revision, or the revision a legacy session agreed on; none on `initialize`), for a
@@ -20,17 +20,17 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
+use hyper::header::CONTENT_TYPE;
 use hyper::header::{HeaderName, HeaderValue};
 use hyper::{Method, Request, Uri};
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::{TokioExecutor, TokioTimer};
-use mcpgen::probe::{Carried, Connect, HeaderEdit, Peer, PeerError, MODERN};
+use mcpgen::http::is_media;
+use mcpgen::http::sse::{SseEvent, SseSplitter};
 use serde_json::Value;
 
-use crate::proxy::http::{content_type, is_media};
-use crate::UsageError;
-use mcpgen::http::sse::{SseEvent, SseSplitter};
+use crate::{Carried, Connect, HeaderEdit, Peer, PeerError, MODERN};
 
 /// `--max-body-bytes`: a response body, or one event stream, at most this long.
 pub const DEFAULT_MAX_BODY_BYTES: usize = 16 << 20;
@@ -50,6 +50,32 @@ pub struct HttpLimits {
     pub max_messages: usize,
 }
 
+/// Why [`HttpTarget::new`] refused a URL or could not start.
+#[derive(Debug)]
+pub enum TargetError {
+    /// The text is not a URL.
+    NotUrl { url: String, why: String },
+    /// A scheme other than `http` (https is not supported yet).
+    NotHttp { url: String },
+    /// The URL names no host.
+    NoHost { url: String },
+    /// The tokio runtime the client runs on could not start.
+    Runtime(std::io::Error),
+}
+
+impl std::fmt::Display for TargetError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TargetError::NotUrl { url, why } => write!(f, "{url}: not a URL: {why}"),
+            TargetError::NotHttp { url } => write!(f, "{url}: give an http:// URL (https is not supported yet)"),
+            TargetError::NoHost { url } => write!(f, "{url}: the URL names no host"),
+            TargetError::Runtime(e) => write!(f, "cannot start the runtime: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for TargetError {}
+
 /// The server at one URL: opens [`HttpPeer`]s (each a client without a session).
 pub struct HttpTarget {
     shared: Arc<Shared>,
@@ -64,18 +90,16 @@ struct Shared {
 
 impl HttpTarget {
     /// `url` must be an `http://` URL naming a host.
-    pub fn new(url: &str, limits: HttpLimits) -> Result<HttpTarget, UsageError> {
-        let uri: Uri = url.parse().map_err(|e| UsageError(format!("{url}: not a URL: {e}")))?;
+    pub fn new(url: &str, limits: HttpLimits) -> Result<HttpTarget, TargetError> {
+        let uri: Uri = url.parse().map_err(|e| TargetError::NotUrl { url: url.to_owned(), why: format!("{e}") })?;
         if uri.scheme_str() != Some("http") {
-            return Err(UsageError(format!("{url}: give an http:// URL (https is not supported yet)")));
+            return Err(TargetError::NotHttp { url: url.to_owned() });
         }
         if uri.authority().is_none() {
-            return Err(UsageError(format!("{url}: the URL names no host")));
+            return Err(TargetError::NoHost { url: url.to_owned() });
         }
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| UsageError(format!("cannot start the runtime: {e}")))?;
+        let runtime =
+            tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(TargetError::Runtime)?;
         let mut connector = HttpConnector::new();
         connector.set_nodelay(true);
         connector.set_connect_timeout(Some(limits.timeout));
@@ -177,7 +201,7 @@ impl HttpPeer {
             .map_err(|_| timeout.clone())?
             .map_err(|e| PeerError::Io(format!("POST {}: {e}", shared.url)))?;
         let status = response.status().as_u16();
-        let ct = content_type(response.headers());
+        let ct = response.headers().get(CONTENT_TYPE).map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
         let session = response.headers().get(SESSION).and_then(|v| v.to_str().ok()).map(str::to_owned);
         self.last = Some(Carried { request_headers: headers, status: Some(status), content_type: ct.clone() });
         let body_stream = response.into_body();

@@ -1,6 +1,14 @@
-//! `mcpgen::probe`: drives any MCP server through a [`Peer`] and judges every answer with the
+//! `mcpgen-probe`: drives any MCP server through a [`Peer`] and judges every answer with the
 //! same checker as everything else in mcpgen (the conversation checker, `check_request`'s
-//! verdict for the requests whose right answer the spec fixes).
+//! verdict for the requests whose right answer the spec fixes). It is built on `mcpgen`'s
+//! public API only, and is the one crate of the family that spawns processes, threads and
+//! sockets: `mcpgen` itself does no I/O (`cargo xtask core-io` holds it to that), so the C
+//! library and the Python package, which depend on `mcpgen` alone, carry no probe.
+//!
+//! Peers: [`stdio::StdioPeer`] (a child process, one message per line) and, with the cargo
+//! feature `http` (on by default), [`http::HttpPeer`] (a Streamable HTTP client on a one-thread
+//! tokio runtime). Without `http` the crate has no async stack. `mcpgen probe` (crate
+//! `mcpgen-cli`) parses flags, opens one of these and renders the [`Report`].
 //!
 //! One run ([`run`]):
 //! 1. **Modern era**: `server/discover` (2026-07-28, per-request `_meta`); what it declares
@@ -17,8 +25,8 @@
 //!    HTTP): a request sent with its headers changed ([`Peer::send_edited`], [`HeaderEdit`]) so
 //!    that they disagree with the body — `Mcp-Method`, `MCP-Protocol-Version`, `Mcp-Name`, an
 //!    allowed tool's `Mcp-Param-*` — judged against what
-//!    [`check_http_headers`](crate::protocol::check_http_headers) /
-//!    [`check_param_headers`](crate::protocol::check_param_headers) answer for the headers
+//!    [`check_http_headers`](mcpgen::protocol::check_http_headers) /
+//!    [`check_param_headers`](mcpgen::protocol::check_param_headers) answer for the headers
 //!    actually sent ([`Peer::carried`]). Without headers (stdio) they are listed in
 //!    [`Report::skipped`], not run.
 //! 5. **Tool calls** ([`tools`]), only as [`ToolPolicy`] allows (default: tools annotated
@@ -49,6 +57,8 @@
 pub mod args;
 pub mod cases;
 mod eras;
+#[cfg(feature = "http")]
+pub mod http;
 mod http_negatives;
 pub mod negatives;
 mod peer;
@@ -61,7 +71,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::conversation::{Conversation, Level, Sender};
+use mcpgen::conversation::{Conversation, Level, Sender};
 
 pub use eras::EraSeen;
 pub use peer::{Carried, Connect, HeaderEdit, Observer, Peer, PeerError, Unobserved};
@@ -259,7 +269,7 @@ impl Run<'_> {
         let ms = self.opts.budget.map_or(0, |b| b.as_millis());
         self.finding(
             check,
-            Some(crate::rules::id::PROBE_3),
+            Some(mcpgen::rules::id::PROBE_3),
             Level::Warning,
             "",
             format!("the probe's time budget ({ms} ms) ran out here: this step and the ones after it were not run"),
@@ -331,7 +341,7 @@ impl Run<'_> {
                 if id.is_some() {
                     self.finding(
                         check,
-                        Some(crate::rules::id::MSG_11),
+                        Some(mcpgen::rules::id::MSG_11),
                         Level::Error,
                         "",
                         format!("no answer: {e}"),
@@ -426,7 +436,7 @@ impl Run<'_> {
                 let at = self.last_exchange();
                 self.finding(
                     &check,
-                    Some(crate::rules::id::PROBE_1),
+                    Some(mcpgen::rules::id::PROBE_1),
                     Level::Warning,
                     "/result/nextCursor",
                     format!(
@@ -500,7 +510,7 @@ pub fn run_with(
         None => {
             eras::seen(&mut r, start, "modern", MODERN, "not served (no `server/discover` result)".into());
             if r.opts.legacy {
-                let fallback = crate::Revision::all().iter().map(|rev| rev.as_str()).find(|v| *v != MODERN);
+                let fallback = mcpgen::Revision::all().iter().map(|rev| rev.as_str()).find(|v| *v != MODERN);
                 if let Some(version) = fallback {
                     eras::legacy_session(&mut r, version);
                 }

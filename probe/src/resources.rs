@@ -8,9 +8,9 @@
 
 use serde_json::{json, Value};
 
-use crate::conversation::{Conversation, Level};
-use crate::error_codes::INVALID_PARAMS_ERROR;
-use crate::rules::id;
+use mcpgen::conversation::{Conversation, Level};
+use mcpgen::error_codes::INVALID_PARAMS_ERROR;
+use mcpgen::rules::id;
 
 use super::Run;
 
