@@ -146,9 +146,13 @@ fn clause_text(level: &str, quote: &str, page: &str, code: Option<i64>, revision
 }
 
 /// The rule's own clause (at `newest` and every revision not listed), then each revision entry.
-fn clause_cell(r: &Rule, newest: &str) -> String {
+/// A rule absent at `newest` (one of the legacy revisions only) links its own clause at the
+/// newest revision it holds at.
+fn clause_cell(r: &Rule, newest: &str, revisions: &[String]) -> String {
+    let named = |rev: &str| r.revisions.iter().any(|e| e.revisions.iter().any(|n| n == rev));
+    let own_at = revisions.iter().map(String::as_str).find(|rev| !named(rev)).unwrap_or(newest);
     let own = match &r.clause {
-        Some(q) => clause_text(&r.level, q, r.page(), r.code, newest),
+        Some(q) => clause_text(&r.level, q, r.page(), r.code, own_at),
         None => "—".to_owned(),
     };
     let mut parts = vec![own];
@@ -235,7 +239,7 @@ pub fn markdown(c: &Catalogue) -> String {
                 r.level,
                 cell(&r.summary),
                 sources_cell(&r.source),
-                clause_cell(r, newest),
+                clause_cell(r, newest, &c.revisions),
                 cell(&r.enforcement.rendered())
             );
         }

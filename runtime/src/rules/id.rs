@@ -39,7 +39,7 @@ pub const MSG_7: &str = "MSG-7";
 pub const MSG_8: &str = "MSG-8";
 /// MSG-9 (MUST): A request for an unknown method (including the methods removed in 2026-07-28) gets -32601, HTTP 404; an unknown notification is ignored, never answered.
 pub const MSG_9: &str = "MSG-9";
-/// MSG-10 (MUST): A method is sent only by the side the schema's direction unions give it to (a client never sends `sampling/createMessage`, a server never sends `tools/call`).
+/// MSG-10 (choice): A method is sent only by the side the schema's direction unions give it to (a client never sends `sampling/createMessage`, a server never sends `tools/call`).
 pub const MSG_10: &str = "MSG-10";
 /// MSG-11 (MUST): Each request gets exactly one response; a second response to an answered request is invalid.
 pub const MSG_11: &str = "MSG-11";
@@ -95,7 +95,7 @@ pub const ERR_12: &str = "ERR-12";
 pub const META_1: &str = "META-1";
 /// META-2 (SHOULD): `_meta` prefixes are written in reverse-DNS order (`com.example/`, not `example.com/`).
 pub const META_2: &str = "META-2";
-/// META-3 (MUST): A prefix whose second label is `modelcontextprotocol` or `mcp` (`io.modelcontextprotocol/`, `dev.mcp/`) is reserved for MCP.
+/// META-3 (informal): A prefix whose second label is `modelcontextprotocol` or `mcp` (`io.modelcontextprotocol/`, `dev.mcp/`) is reserved for MCP.
 pub const META_3: &str = "META-3";
 /// META-4 (MUST NOT): Implementations make no assumptions about the values at reserved keys (read as: give them no meaning the spec does not define, AMB-6).
 pub const META_4: &str = "META-4";
@@ -173,7 +173,7 @@ pub const ERA_8: &str = "ERA-8";
 pub const ERA_9: &str = "ERA-9";
 /// ERA-10 (MUST): An HTTP request without `MCP-Protocol-Version` is rejected (400, -32020) unless the server deliberately serves it as 2025-03-26.
 pub const ERA_10: &str = "ERA-10";
-/// ERA-11 (SHOULD NOT): A client whose modern request was answered (a result, or a recognized modern error: -32020, -32021, or -32022 naming a modern version) does not fall back to `initialize`: the server is modern.
+/// ERA-11 (informal): A client whose modern request was answered (a result, or a recognized modern error: -32020, -32021, or -32022 naming a modern version) does not fall back to `initialize`: the server is modern.
 pub const ERA_11: &str = "ERA-11";
 /// ERA-12 (SHOULD): After -32022, a client retries at a version listed in `data.supported` (VER-2), not at one the server said it lacks.
 pub const ERA_12: &str = "ERA-12";
@@ -229,7 +229,7 @@ pub const SUB_9: &str = "SUB-9";
 pub const SUB_10: &str = "SUB-10";
 /// SUB-11 (MUST NOT): `notifications/progress` and `notifications/message` never travel on a listen stream.
 pub const SUB_11: &str = "SUB-11";
-/// SUB-12 (SHOULD): List-changed notifications come only from servers that declared `listChanged`, and resource updates only for subscribed URIs.
+/// SUB-12 (informal): List-changed notifications come only from servers that declared `listChanged`, and resource updates only for subscribed URIs.
 pub const SUB_12: &str = "SUB-12";
 /// CANCEL-1 (SHOULD): Clients cancel requests they no longer need: on stdio with `notifications/cancelled`, over HTTP by closing the request's stream.
 pub const CANCEL_1: &str = "CANCEL-1";
@@ -599,7 +599,7 @@ pub const Q_15: &str = "Q-15";
 pub const Q_16: &str = "Q-16";
 /// Q-17 (choice): JSONRPCErrorResponse's `id` may be absent but not `null`, while plain JSON-RPC peers send `null` for parse errors: accepted on receipt.
 pub const Q_17: &str = "Q-17";
-/// SCHEMA (MUST): A message satisfies the schema definition its method (or error code) selects; refusals that come from that schema carry this id.
+/// SCHEMA (choice): A message satisfies the schema definition its method (or error code) selects; refusals that come from that schema carry this id.
 pub const SCHEMA: &str = "SCHEMA";
 /// POLICY-STRICT (choice): Under Policy::Strict, keys a definition does not declare are errors (keyword `additionalProperties`); `_meta` objects and extension points stay open.
 pub const POLICY_STRICT: &str = "POLICY-STRICT";
