@@ -130,6 +130,8 @@ struct Proxy {
     limits: Limits,
     http: HttpLimits,
     hosts: AllowedHosts,
+    /// The number of the next exchange outside a session ([`HttpFacts::exchange`]).
+    exchanges: std::sync::atomic::AtomicU64,
 }
 
 /// The bound address and the path of the upstream URL: where clients go.
@@ -193,6 +195,7 @@ pub fn run(settings: HttpSettings) -> Result<ExitCode, UsageError> {
         limits,
         http: settings.http,
         hosts: AllowedHosts { port: local.port(), names: settings.allowed_hosts.clone() },
+        exchanges: std::sync::atomic::AtomicU64::new(1),
     });
 
     println!("listening on {}", listen_url(local, uri.path()));
@@ -415,6 +418,21 @@ impl Proxy {
 
 type Refusal = Option<(&'static str, String)>;
 
+/// The HTTP facts of an answer's messages: `first` goes with the first (a POST's status and
+/// `Content-Type`), and every message carries its `exchange`.
+struct Facts {
+    first: Option<HttpFacts>,
+    exchange: Option<u64>,
+}
+
+impl Facts {
+    /// The facts of the next message.
+    fn next(&mut self) -> Option<HttpFacts> {
+        let exchange = self.exchange;
+        self.first.take().or_else(|| exchange.map(|e| HttpFacts { exchange: Some(e), ..HttpFacts::default() }))
+    }
+}
+
 /// Reads a body whole, at most `max` bytes.
 async fn read_capped(mut body: Incoming, max: usize) -> Result<Bytes, ReadError> {
     let mut out = Vec::new();
@@ -468,10 +486,12 @@ fn enforce(
     let e = check_http_headers(pairs, body).err().or_else(|| check_request(body, &proxy.config).err())?;
     let answer = Bytes::from(e.to_response_json());
     let status = StatusCode::from_u16(e.http_status).unwrap_or(StatusCode::BAD_REQUEST);
+    let exchange = client_facts.exchange;
     proxy.check(Sender::Client, body.clone(), None, Some(client_facts), Some((e.rule, e.message.clone())));
     let facts = HttpFacts {
         status: Some(status.as_u16()),
         content_type: Some("application/json".into()),
+        exchange,
         ..HttpFacts::default()
     };
     proxy.check(Sender::Server, answer.clone(), None, Some(facts), None);
@@ -492,16 +512,20 @@ async fn handle(proxy: Arc<Proxy>, request: Request<Incoming>) -> Response<Proxy
     };
     let session = session_of(&parts.headers);
     let post = parts.method == Method::POST && !body.is_empty();
+    // A legacy `initialize` outside a session is checked once its response names the session.
+    let deferred = post && session.is_none() && is_legacy_initialize(&body);
+    // Outside a session, each request and its answer are an exchange of their own: another
+    // POST may come from another client, with ids of its own.
+    let exchange =
+        (session.is_none() && !deferred).then(|| proxy.exchanges.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
     let headers = post.then(|| header_pairs(&parts.headers));
-    let client_facts = || HttpFacts { request_headers: headers.clone(), ..HttpFacts::default() };
+    let client_facts = || HttpFacts { request_headers: headers.clone(), exchange, ..HttpFacts::default() };
 
     if proxy.enforce && post && session.is_none() {
         if let Some(refusal) = enforce(&proxy, &body, headers.as_deref().unwrap_or_default(), client_facts()) {
             return refusal;
         }
     }
-    // A legacy `initialize` outside a session is checked once its response names the session.
-    let deferred = post && session.is_none() && is_legacy_initialize(&body);
     if post && !deferred {
         proxy.check(Sender::Client, body.clone(), session.clone(), Some(client_facts()), None);
     }
@@ -541,11 +565,15 @@ async fn handle(proxy: Arc<Proxy>, request: Request<Incoming>) -> Response<Proxy
     }
     let ct = content_type(&answer_parts.headers);
     // The status and Content-Type go with the first message of a POST's answer.
-    let facts = post.then(|| HttpFacts {
-        status: Some(answer_parts.status.as_u16()),
-        content_type: ct.clone(),
-        ..HttpFacts::default()
-    });
+    let facts = Facts {
+        first: post.then(|| HttpFacts {
+            status: Some(answer_parts.status.as_u16()),
+            content_type: ct.clone(),
+            exchange,
+            ..HttpFacts::default()
+        }),
+        exchange,
+    };
     answer_parts.headers = end_to_end(&answer_parts.headers, &[]);
     let body = if is_media(ct.as_deref(), "text/event-stream") {
         relay_events(Arc::clone(&proxy), answer_body, key, facts)

@@ -10,11 +10,11 @@ use std::task::{Context, Poll};
 use bytes::Bytes;
 use http_body_util::BodyExt;
 use hyper::body::{Body, Frame, Incoming, SizeHint};
-use mcpgen::conversation::{HttpFacts, Sender};
+use mcpgen::conversation::Sender;
 use mcpgen::json::Tape;
 use tokio::sync::mpsc;
 
-use super::Proxy;
+use super::{Facts, Proxy};
 use mcpgen::http::is_media;
 use mcpgen::http::sse::{SseEvent, SseSplitter};
 
@@ -58,7 +58,7 @@ pub(super) async fn relay_whole(
     proxy: &Arc<Proxy>,
     mut body: Incoming,
     session: Option<Arc<str>>,
-    facts: Option<HttpFacts>,
+    mut facts: Facts,
     ct: Option<&str>,
 ) -> ProxyBody {
     let max = proxy.limits.max_message_bytes;
@@ -85,7 +85,7 @@ pub(super) async fn relay_whole(
     let bytes = Bytes::from(held);
     let json = is_media(ct, "application/json");
     if !bytes.is_empty() && (json || Tape::parse_bytes(&bytes).is_ok()) {
-        proxy.check(Sender::Server, bytes.clone(), session, facts, None);
+        proxy.check(Sender::Server, bytes.clone(), session, facts.next(), None);
     }
     ProxyBody::Whole(Some(bytes))
 }
@@ -128,19 +128,18 @@ pub(super) fn relay_events(
     proxy: Arc<Proxy>,
     body: Incoming,
     session: Option<Arc<str>>,
-    facts: Option<HttpFacts>,
+    mut facts: Facts,
 ) -> ProxyBody {
     let (tx, rx) = mpsc::channel::<Bytes>(STREAM_QUEUE);
     tokio::spawn(async move {
         let mut events = SseSplitter::new(proxy.limits.max_message_bytes);
-        let mut facts = facts;
         forward(body, tx, |chunk| {
             for event in events.push(chunk) {
                 match event {
                     // An event without data (a priming event: id and retry only) is no message.
                     SseEvent::Data(data) if data.trim().is_empty() => {}
                     SseEvent::Data(data) => {
-                        proxy.check(Sender::Server, Bytes::from(data), session.clone(), facts.take(), None);
+                        proxy.check(Sender::Server, Bytes::from(data), session.clone(), facts.next(), None);
                     }
                     SseEvent::TooLarge => proxy.too_large(Sender::Server),
                 }
