@@ -117,8 +117,35 @@ impl Conversation {
     /// Checks the next message, given as the exact text that was sent. Text that is not JSON is
     /// a finding (MSG-8), not an error of the call.
     pub fn observe(&mut self, from: Sender, bytes: &[u8]) -> Vec<Finding> {
+        self.observe_in(from, None, bytes)
+    }
+
+    /// [`Conversation::observe`] for a message of one Streamable HTTP exchange (a POST and its
+    /// answer, or a GET and its stream) where requests are judged per exchange: outside a
+    /// session, each POST may come from a different client, and each client numbers its own
+    /// requests, so a request's id is paired only with the answer on its own exchange and may
+    /// repeat in another (no ID-2, no MSG-11 across exchanges). What the session declared
+    /// (capabilities, revision, tasks, cursors) is still one state. `None` is
+    /// [`Conversation::observe`].
+    ///
+    /// ```
+    /// use mcpgen::conversation::{Conversation, Sender};
+    ///
+    /// let mut c = Conversation::new();
+    /// let call = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{
+    ///     "io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    /// let done = br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","tools":[]}}"#;
+    /// // Two clients, each on its own POST, both use id 1: two requests, two answers.
+    /// assert!(c.observe_in(Sender::Client, Some(1), call).is_empty());
+    /// assert!(c.observe_in(Sender::Client, Some(2), call).is_empty());
+    /// assert!(c.observe_in(Sender::Server, Some(2), done).is_empty());
+    /// assert!(c.observe_in(Sender::Server, Some(1), done).is_empty());
+    /// // A second answer on the same exchange is still one too many.
+    /// assert_eq!(c.observe_in(Sender::Server, Some(1), done)[0].rule, Some("MSG-11"));
+    /// ```
+    pub fn observe_in(&mut self, from: Sender, exchange: Option<u64>, bytes: &[u8]) -> Vec<Finding> {
         match Tape::parse_bytes(bytes) {
-            Ok(tape) => self.observe_view(from, &tape.root()),
+            Ok(tape) => self.observe_view_in(from, exchange, &tape.root()),
             Err(e) => {
                 let mut out = vec![finding::not_json(e)];
                 let (era, rev) = self.session.era.current();
@@ -151,7 +178,12 @@ impl Conversation {
 
     /// [`Conversation::observe`] on any JSON view (Python objects, `serde_json::Value`, …).
     pub fn observe_view<'v, V: JsonView<'v>>(&mut self, from: Sender, v: &V) -> Vec<Finding> {
-        self.session.observe(&self.options, from, v)
+        self.session.observe(&self.options, (from, None), v)
+    }
+
+    /// [`Conversation::observe_in`] on any JSON view.
+    pub fn observe_view_in<'v, V: JsonView<'v>>(&mut self, from: Sender, exchange: Option<u64>, v: &V) -> Vec<Finding> {
+        self.session.observe(&self.options, (from, exchange), v)
     }
 }
 

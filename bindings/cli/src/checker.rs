@@ -170,6 +170,9 @@ enum Event {
     },
     /// A line longer than `--max-message-bytes` is being relayed unchecked.
     TooLarge { from: Sender, cost: usize },
+    /// Transport trouble (a stalled upstream, a client that reads nothing): a report line of
+    /// its own, never a finding — it says nothing about the protocol.
+    Note { what: &'static str, text: String },
     /// Every relayed message has been sent: finish.
     Stop,
 }
@@ -270,6 +273,12 @@ impl ToChecker {
         }
     }
 
+    /// Transport trouble, `what` by kind (`upstream-stalled`, …): reported after the messages
+    /// handed over before it, counted as nothing (`--fail-on` ignores it).
+    pub fn note(&self, what: &'static str, text: String) {
+        let _ = self.tx.send(Event::Note { what, text });
+    }
+
     pub fn too_large(&self, from: Sender) {
         let cost = self.budget.take(0);
         if self.tx.send(Event::TooLarge { from, cost }).is_err() {
@@ -366,6 +375,10 @@ fn check_all(rx: Receiver<Event>, options: ConversationOptions, out: Output) -> 
                 (from, findings, cost)
             }
             // Not checked, not recorded: its place is after message `n`.
+            Event::Note { what, text } => {
+                checker.note(what, &text);
+                continue;
+            }
             Event::TooLarge { from, cost } => {
                 let revision = checker.sessions.revision(None);
                 (from, vec![too_large(from, checker.n, &checker.out.limits, revision)], cost)
@@ -435,6 +448,22 @@ impl Checker {
                 gone.last_line,
                 if self.evictions == EVICTION_NOTES { " (further ones are only counted)" } else { "" }
             );
+        }
+    }
+
+    /// Transport trouble: `{"source", "transport", "message"}` in the report, else a line on
+    /// stderr.
+    fn note(&mut self, what: &'static str, text: &str) {
+        let source = format!("{}:{}", self.out.source_name, self.n);
+        match self.out.report.as_mut() {
+            Some(w) => {
+                let mut m = Map::new();
+                m.push("source", Value::String(source));
+                m.push("transport", Value::String(what.to_owned()));
+                m.push("message", Value::String(text.to_owned()));
+                let _ = writeln!(w, "{}", Value::Object(m).to_json_string());
+            }
+            None => eprintln!("mcpgen proxy: {source}: note ({what}): {text}"),
         }
     }
 

@@ -8,7 +8,9 @@
 //! plus an optional `"session": "<id>"` on any line (independent conversations in one file),
 //! and an optional `"http"` member with what Streamable HTTP carried with the message
 //! (`mcpgen proxy --listen` records it): `{"headers": [[name, value], …]}` on a client POST,
-//! `{"status": N, "contentType": "…"}` on a server message that opens a response; the
+//! `{"status": N, "contentType": "…"}` on a server message that opens a response, and
+//! `{"exchange": N}` on every message of one exchange outside a session (its requests are
+//! paired with the answers of the same exchange only, [`Conversation::observe_in`]); the
 //! replay judges those with the transport's rules ([`Conversation::check_http`]).
 //! `mcpgen proxy --record` writes this format ([`record_line`]); a `message` is the sent text
 //! embedded verbatim, so replaying it checks exactly what was sent.
@@ -104,6 +106,10 @@ fn read_http<'v>(h: &impl JsonView<'v>) -> Result<HttpFacts, LineError> {
     if let Some(t) = h.get("contentType") {
         facts.content_type = Some(t.as_str().ok_or_else(|| bad("\"contentType\" must be a string"))?.into_owned());
     }
+    if let Some(e) = h.get("exchange") {
+        let n = e.to_number().and_then(|n| n.as_u64());
+        facts.exchange = Some(n.ok_or_else(|| bad("\"exchange\" must be a non-negative integer"))?);
+    }
     Ok(facts)
 }
 
@@ -162,6 +168,9 @@ fn http_json(h: &HttpFacts) -> Value {
     }
     if let Some(t) = &h.content_type {
         m.push("contentType", text(t));
+    }
+    if let Some(e) = h.exchange {
+        m.push("exchange", Value::Number(e.into()));
     }
     Value::Object(m)
 }
@@ -336,9 +345,10 @@ pub fn check_line(sessions: &mut Sessions, line: &[u8], number: usize) -> Result
     let tape = Tape::parse_bytes(line).map_err(|e| LineError(format!("not a JSON object: {e}")))?;
     let (from, session, http, payload) = read_line(&tape)?;
     let (conversation, evicted) = sessions.get(session.as_deref(), number);
+    let exchange = http.as_ref().and_then(|h| h.exchange);
     let mut findings = match &payload {
-        Payload::Message(view) => conversation.observe_view(from, view),
-        Payload::Raw(text) => conversation.observe(from, text.as_bytes()),
+        Payload::Message(view) => conversation.observe_view_in(from, exchange, view),
+        Payload::Raw(text) => conversation.observe_in(from, exchange, text.as_bytes()),
     };
     if let Some(http) = http {
         // The transport's rules read the message's text: the embedded message as JSON text.

@@ -312,3 +312,34 @@ fn fail_on_turns_findings_into_exit_1_when_the_server_succeeds() {
     let out = run(&dir, &["--fail-on", "error"], format!("{{broken\n{exit}\n").as_bytes());
     assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// One client on stdio may use an id again once its request is answered (ids are unique among
+/// the requests in flight): no finding. Reusing it while the request is pending is ID-2.
+#[test]
+fn an_id_reused_after_its_answer_is_no_finding_one_reused_while_pending_is_id_2() {
+    let dir = scratch("proxy", "id-reuse");
+    let report = dir.join("report.jsonl");
+    let mut child = start(&dir, &["--report", report.to_str().unwrap()]);
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let ping = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    for _ in 0..3 {
+        assert_eq!(round_trip(&mut stdin, &mut stdout, ping), "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n");
+    }
+    // Two at once: the second reuses a pending id.
+    stdin.write_all(format!("{ping}\n{ping}\n").as_bytes()).unwrap();
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    let lines = json_lines(&report);
+    // (`ping` is not a method of the newest revision: MSG-9 and a missing `resultType` are
+    // beside the point here.) Only the pairing's rules.
+    let pairing: Vec<(&str, &str)> = lines
+        .iter()
+        .flat_map(|o| o["errors"].as_array().unwrap().iter().map(move |e| (o, e)))
+        .filter_map(|(o, e)| {
+            let rule = e["rule"].as_str()?;
+            (rule.starts_with("ID-") || rule == "MSG-11").then(|| (o["source"].as_str().unwrap(), rule))
+        })
+        .collect();
+    assert_eq!(pairing, [("proxy:8", "ID-2"), ("proxy:10", "MSG-11")], "{lines:?}");
+}

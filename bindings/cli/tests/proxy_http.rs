@@ -110,7 +110,8 @@ fn sse_events_are_passed_on_as_they_arrive_unchanged() {
     assert_eq!(from, ["client", "server", "server"], "{lines:?}\n{stderr}");
     assert_eq!(lines[1]["http"]["status"], 200, "the first event carries the answer's status");
     assert_eq!(lines[1]["http"]["contentType"], "text/event-stream");
-    assert!(lines[2].get("http").is_none());
+    assert_eq!(lines[2]["http"], serde_json::json!({"exchange": lines[1]["http"]["exchange"]}), "the POST's exchange");
+    assert_eq!(lines[0]["http"]["exchange"], lines[1]["http"]["exchange"]);
     assert_eq!(lines[2]["message"]["result"]["tools"], Value::Array(vec![]));
 }
 
@@ -494,4 +495,68 @@ fn a_checker_that_cannot_keep_up_holds_the_requests_back_until_it_does() {
     assert_eq!(code, Some(0), "{err}");
     let record = reader.join().unwrap();
     assert_eq!(record.iter().filter(|&&b| b == b'\n').count(), 2 * requests, "every message recorded");
+}
+
+/// Clients outside a session each number their own requests (the spec's ids are unique per
+/// sender), so three clients may all have request 1 in flight at once. The upstream here holds
+/// every request until all three clients' requests of a round have arrived, so the rounds
+/// overlap every time. Each request pairs with the answer on its own POST: no finding. The
+/// record replays clean too; without its exchange numbers (every POST in one id space, as the
+/// proxy paired them before) the same traffic reads as ID-2 and MSG-11, 12 wrong errors.
+#[test]
+fn concurrent_clients_reusing_ids_1_2_3_pair_per_post_and_have_no_findings() {
+    const CLIENTS: usize = 3;
+    let round = std::sync::Arc::new(std::sync::Barrier::new(CLIENTS));
+    let upstream = Upstream::start(move |seen| {
+        round.wait();
+        let request: Value = serde_json::from_slice(&seen.body).unwrap();
+        json_reply(
+            format!(r#"{{"jsonrpc":"2.0","id":{},"result":{{"resultType":"complete","tools":[]}}}}"#, request["id"])
+                .as_bytes(),
+        )
+    });
+    let dir = scratch("exchanges");
+    let (record, report) = (dir.join("record.jsonl"), dir.join("report.jsonl"));
+    let proxy =
+        Proxy::start(&upstream.url, &["--record", record.to_str().unwrap(), "--report", report.to_str().unwrap()]);
+    let clients: Vec<_> = (0..CLIENTS)
+        .map(|_| {
+            let addr = proxy.addr;
+            std::thread::spawn(move || {
+                for id in 1..=3 {
+                    let answer = post(addr, &modern_headers("tools/list"), &modern(id, "tools/list", ""));
+                    assert_eq!((answer.status, answer.json()["id"].as_u64()), (200, Some(id)));
+                }
+            })
+        })
+        .collect();
+    clients.into_iter().for_each(|c| c.join().unwrap());
+    let (code, stderr) = proxy.stop();
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(json_lines(&report), Vec::<Value>::new(), "no finding on correct traffic\n{stderr}");
+    let lines = json_lines(&record);
+    assert_eq!(lines.len(), 2 * 3 * CLIENTS);
+    let exchanges: std::collections::BTreeSet<u64> =
+        lines.iter().map(|l| l["http"]["exchange"].as_u64().expect("every line has its exchange")).collect();
+    assert_eq!(exchanges.len(), 3 * CLIENTS, "one exchange per POST");
+
+    let replay = |path: &std::path::Path| {
+        let out =
+            Command::new(env!("CARGO_BIN_EXE_mcpgen")).args(["validate", "--conversation"]).arg(path).output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    assert_eq!(replay(&record), (Some(0), String::new()));
+    let one_space = dir.join("one-id-space.jsonl");
+    let stripped: String = lines
+        .into_iter()
+        .map(|mut l| {
+            l["http"].as_object_mut().unwrap().remove("exchange");
+            format!("{l}\n")
+        })
+        .collect();
+    std::fs::write(&one_space, stripped).unwrap();
+    let (code, out) = replay(&one_space);
+    assert_eq!(code, Some(1), "{out}");
+    let (reused, answered_twice) = (out.matches("(ID-2)").count(), out.matches("(MSG-11)").count());
+    assert_eq!((reused, answered_twice), (6, 6), "{out}");
 }

@@ -34,7 +34,9 @@ pub(super) fn notification<'v, V: JsonView<'v>>(f: &Facts<'v, V>, s: &mut Sessio
         if f.from == Sender::Client && s.subs.remove(&target).is_some() {
             s.cancelled_subs.insert(target);
         }
-    } else if !s.answered[ix].contains(&target) {
+    } else if !s.answered[ix].contains(&target) && f.exchange.is_none() {
+        // (Per exchange, a cancellation on a POST of its own may come from any client: which
+        // request it names is not known, so it is not judged.)
         out.push(rule_finding(
             id::CANCEL_2,
             "/params/requestId",

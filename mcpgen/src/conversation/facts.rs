@@ -135,17 +135,20 @@ pub(super) struct Facts<'v, V> {
     pub request_id: Option<IdKey>,
     /// `params.uri`.
     pub uri: Option<V>,
+    /// The Streamable HTTP exchange the message belongs to, when ids are told apart per
+    /// exchange (every id-like key above is already [`IdKey::in_exchange`]).
+    pub exchange: Option<u64>,
 }
 
 impl<'v, V: JsonView<'v>> Facts<'v, V> {
     /// Reads the message once and judges its revision under `era` (`answering` gives the
-    /// revision of the pending request a response's id names). `None` when no revision is
-    /// compiled into this build.
+    /// revision of the pending request a response's id names; `exchange` scopes the ids). `None`
+    /// when no revision is compiled into this build.
     pub fn gather(
         from: Sender,
         v: &V,
         env: &Envelope<V>,
-        era: &EraState,
+        (era, exchange): (&EraState, Option<u64>),
         answering: impl FnOnce(&IdKey) -> Option<Revision>,
     ) -> Option<Facts<'v, V>> {
         let object = env.kind == Kind::Object;
@@ -159,7 +162,8 @@ impl<'v, V: JsonView<'v>> Facts<'v, V> {
             (None, Some(_), _) => Shape::Other,
             (None, None, _) => Shape::Response,
         };
-        let id = id_v.and_then(IdKey::of);
+        let key = |x: &V| IdKey::of(x).map(|k| k.in_exchange(exchange));
+        let id = id_v.and_then(key);
         if method.is_none() {
             params = None;
         } else {
@@ -180,9 +184,9 @@ impl<'v, V: JsonView<'v>> Facts<'v, V> {
                     "task" => task = true,
                     "cursor" => cursor = Some(x),
                     "protocolVersion" => asked.initialize_version = x.as_str().and_then(|s| Revision::parse(&s)),
-                    "progressToken" => token_param = IdKey::of(&x),
+                    "progressToken" => token_param = key(&x),
                     "progress" => progress = x.as_f64(),
-                    "requestId" => request_id = IdKey::of(&x),
+                    "requestId" => request_id = key(&x),
                     "uri" => uri = Some(x),
                     _ => {}
                 }
@@ -200,7 +204,7 @@ impl<'v, V: JsonView<'v>> Facts<'v, V> {
                         version_string = version.is_some();
                         asked.meta_version = Some(version.and_then(|s| Revision::parse(&s)));
                     }
-                    "progressToken" => progress_token = IdKey::of(&x),
+                    "progressToken" => progress_token = key(&x),
                     LOG_LEVEL => log_level = true,
                     CLIENT_CAPABILITIES => {
                         caps_object = x.kind() == Kind::Object;
@@ -240,6 +244,7 @@ impl<'v, V: JsonView<'v>> Facts<'v, V> {
             progress,
             request_id,
             uri,
+            exchange,
         })
     }
 

@@ -112,9 +112,30 @@ pub(crate) enum IdKey {
     /// An integer literal outside `i64`, by its text.
     BigInt(Text),
     Str(Text),
+    /// An id of one Streamable HTTP exchange (a POST and its answer, [`IdKey::in_exchange`]):
+    /// the same id in another exchange is another key.
+    InExchange(Box<(u64, IdKey)>),
 }
 
 impl IdKey {
+    /// The key of this id within exchange `exchange` (`None`: the session's one id space).
+    /// Requests outside a session that arrive on different POSTs may come from different
+    /// clients, and each client numbers its own requests: ids are told apart per exchange.
+    pub fn in_exchange(self, exchange: Option<u64>) -> IdKey {
+        match exchange {
+            Some(e) => IdKey::InExchange(Box::new((e, self))),
+            None => self,
+        }
+    }
+
+    /// The id as sent, without its exchange.
+    pub fn as_sent(&self) -> &IdKey {
+        match self {
+            IdKey::InExchange(scoped) => scoped.1.as_sent(),
+            key => key,
+        }
+    }
+
     /// The key of a string or integer-literal value; `None` for anything else (the schema and
     /// ID-1 report those).
     pub fn of<'v, V: JsonView<'v>>(v: &V) -> Option<IdKey> {
@@ -143,6 +164,7 @@ impl std::fmt::Display for IdKey {
             IdKey::Str(t @ Text::Kept(_)) => write!(f, "{:?}", t.shown().as_ref()),
             IdKey::BigInt(t) => write!(f, "{} ({} digits)", t.shown(), t.len()),
             IdKey::Str(t) => write!(f, "{:?} ({} bytes)", t.shown().as_ref(), t.len()),
+            IdKey::InExchange(scoped) => scoped.1.fmt(f),
         }
     }
 }

@@ -64,7 +64,8 @@ fn retried<'v, V: JsonView<'v>>(params: &V, method: &str, id: &IdKey, s: &mut Se
         return;
     };
     let Some(a) = s.awaiting.remove(&key) else { return };
-    if &a.id == id {
+    // By the id as sent: the retry comes on a POST of its own.
+    if a.id.as_sent() == id.as_sent() {
         out.push(rule_finding(
             id::MRTR_9,
             "/id",

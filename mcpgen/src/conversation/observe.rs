@@ -16,12 +16,19 @@ use super::state::{Pending, Session};
 use super::{cancellation, capabilities, ids, logging, mrtr, progress, results, subscriptions, tasks};
 
 impl Session {
-    pub fn observe<'v, V: JsonView<'v>>(&mut self, opts: &ConversationOptions, from: Sender, v: &V) -> Vec<Finding> {
+    /// `exchange`: the Streamable HTTP exchange whose ids the message's ids are (`None`: the
+    /// session's).
+    pub fn observe<'v, V: JsonView<'v>>(
+        &mut self,
+        opts: &ConversationOptions,
+        (from, exchange): (Sender, Option<u64>),
+        v: &V,
+    ) -> Vec<Finding> {
         let mut out = Vec::new();
         // The top level is read once, for the facts and for per-message validation.
         let mut env = Envelope::read(v);
         let pending = &self.pending[from.peer().ix()];
-        let mut facts = Facts::gather(from, v, &env, &self.era, |id| pending.get(id).map(|p| p.rev));
+        let mut facts = Facts::gather(from, v, &env, (&self.era, exchange), |id| pending.get(id).map(|p| p.rev));
         let Some(f) = &mut facts else {
             out.push(rule_finding(id::SCHEMA, "", "", "no revision is compiled into this build".into()));
             return out;
@@ -128,7 +135,9 @@ impl Session {
             m => capabilities::list_changed(m, self, out),
         }
         if f.modern && protocol::LISTEN_STREAM_NOTIFICATIONS.contains(&method) {
-            let Some(sid) = f.subscription_id.as_ref().and_then(IdKey::of) else { return };
+            let Some(sid) = f.subscription_id.as_ref().and_then(IdKey::of).map(|k| k.in_exchange(f.exchange)) else {
+                return;
+            };
             subscriptions::stream_message(f, method, &sid, self, out);
         }
     }

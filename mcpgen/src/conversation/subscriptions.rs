@@ -234,7 +234,7 @@ pub(super) fn ended_by_error(id: IdKey, s: &mut Session) {
 #[inline(never)]
 pub(super) fn closing_result<'v, V: JsonView<'v>>(id: IdKey, result: &V, s: &mut Session, out: &mut Vec<Finding>) {
     let echoed = result.get("_meta").and_then(|m| m.get(super::facts::SUBSCRIPTION_ID)).and_then(|x| IdKey::of(&x));
-    if echoed.as_ref().is_some_and(|e| *e != id) {
+    if echoed.as_ref().is_some_and(|e| e != id.as_sent()) {
         out.push(rule_finding(
             id::SUB_4,
             "/result/_meta/io.modelcontextprotocol~1subscriptionId",

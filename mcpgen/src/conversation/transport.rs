@@ -26,12 +26,20 @@ pub struct HttpFacts {
     pub status: Option<u16>,
     /// … and its `Content-Type` (`None`: the response had none).
     pub content_type: Option<String>,
+    /// The exchange (one POST and its answer, one GET and its stream) that carried the
+    /// message, numbered by the intermediary, when requests are paired per exchange
+    /// ([`super::Conversation::observe_in`]): traffic outside a session. `None`: the
+    /// session's requests are one id space.
+    pub exchange: Option<u64>,
 }
 
 impl HttpFacts {
     /// No facts at all: nothing to judge.
     pub fn is_empty(&self) -> bool {
-        self.request_headers.is_none() && self.status.is_none() && self.content_type.is_none()
+        self.request_headers.is_none()
+            && self.status.is_none()
+            && self.content_type.is_none()
+            && self.exchange.is_none()
     }
 }
 

@@ -12,7 +12,9 @@ use crate::checker::{
     Limits, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_QUEUED_BYTES, DEFAULT_MAX_REPEATS, DEFAULT_MAX_SESSIONS,
 };
 use crate::flags::{seconds_or_duration, CheckFlags, FailOnFlag, MaxSessionsFlag};
-use crate::proxy::http::{HttpLimits, HttpSettings, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_HEADER_BYTES};
+use crate::proxy::http::{
+    HttpLimits, HttpSettings, DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_HEADER_BYTES,
+};
 use crate::UsageError;
 
 /// Run a stdio MCP server behind a checking relay: every message between the client (this
@@ -84,7 +86,8 @@ struct HttpArgs {
     /// Streamable HTTP: connections served at once (more wait in the listen backlog).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_CONNECTIONS)]
     max_connections: usize,
-    /// Streamable HTTP: the largest request or response header section (431 / 502 past it).
+    /// Streamable HTTP: the largest request or response header section (431 / 502 past it),
+    /// counted as sent (the request or status line, each header line with its CRLF).
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_HEADER_BYTES)]
     max_header_bytes: usize,
     /// Streamable HTTP: how long a connection may take to send a request's headers (and stay
@@ -99,6 +102,19 @@ struct HttpArgs {
     /// `60s`, `500ms`, `2m`; a bare number is seconds.
     #[arg(long, value_name = "DURATION", default_value = UPSTREAM_TIMEOUT, value_parser = seconds_or_duration)]
     upstream_timeout: Duration,
+    /// Streamable HTTP: how long an upstream answer's body may send nothing (a JSON body then
+    /// gets 504, a stream is ended and its connection closed): `300s`, `2m`; a bare number is
+    /// seconds.
+    #[arg(long, value_name = "DURATION", default_value = UPSTREAM_IDLE_TIMEOUT, value_parser = seconds_or_duration)]
+    upstream_idle_timeout: Duration,
+    /// Streamable HTTP: how long a client may take none of an answer's data (it reads
+    /// nothing); then its connection is closed and its slot freed: `30s`, `500ms`.
+    #[arg(long, value_name = "DURATION", default_value = WRITE_TIMEOUT, value_parser = seconds_or_duration)]
+    write_timeout: Duration,
+    /// Streamable HTTP: the largest upstream answer body (a larger Content-Length is 502, a
+    /// stream past it is ended). Default 1 GiB.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_ANSWER_BYTES)]
+    max_answer_bytes: u64,
 }
 
 /// The timeouts' defaults as `--help` shows them: [`HttpLimits::default`]'s (a test keeps them
@@ -106,6 +122,8 @@ struct HttpArgs {
 const HEADER_TIMEOUT: &str = "30s";
 const BODY_TIMEOUT: &str = "30s";
 const UPSTREAM_TIMEOUT: &str = "60s";
+const UPSTREAM_IDLE_TIMEOUT: &str = "300s";
+const WRITE_TIMEOUT: &str = "30s";
 
 pub(crate) fn run(args: Args) -> Result<ExitCode, UsageError> {
     let options = ConversationOptions { validation: args.check.options()?, ..ConversationOptions::default() };
@@ -124,6 +142,9 @@ pub(crate) fn run(args: Args) -> Result<ExitCode, UsageError> {
             upstream_timeout: args.http.upstream_timeout,
             max_connections: args.http.max_connections,
             max_header_bytes: args.http.max_header_bytes,
+            write_timeout: args.http.write_timeout,
+            upstream_idle_timeout: args.http.upstream_idle_timeout,
+            max_answer_bytes: args.http.max_answer_bytes,
         };
         return crate::proxy::http::run(HttpSettings {
             listen,
@@ -153,5 +174,7 @@ mod tests {
         assert_eq!(seconds_or_duration(HEADER_TIMEOUT), Ok(defaults.header_read_timeout));
         assert_eq!(seconds_or_duration(BODY_TIMEOUT), Ok(defaults.body_timeout));
         assert_eq!(seconds_or_duration(UPSTREAM_TIMEOUT), Ok(defaults.upstream_timeout));
+        assert_eq!(seconds_or_duration(UPSTREAM_IDLE_TIMEOUT), Ok(defaults.upstream_idle_timeout));
+        assert_eq!(seconds_or_duration(WRITE_TIMEOUT), Ok(defaults.write_timeout));
     }
 }

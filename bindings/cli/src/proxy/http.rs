@@ -50,8 +50,11 @@ use mcpgen::JsonView;
 use tokio::sync::Semaphore;
 
 mod body;
+mod head;
+mod hosts;
 
 use self::body::{relay_events, relay_whole, ProxyBody};
+use self::hosts::AllowedHosts;
 use crate::checker::{CheckerSettings, CheckerThread, Limits, ToChecker};
 use crate::UsageError;
 
@@ -65,6 +68,12 @@ pub const DEFAULT_UPSTREAM_TIMEOUT: Duration = Duration::from_secs(60);
 pub const DEFAULT_MAX_CONNECTIONS: usize = 512;
 /// The default of [`HttpLimits::max_header_bytes`] (`--max-header-bytes`).
 pub const DEFAULT_MAX_HEADER_BYTES: usize = 64 * 1024;
+/// The default of [`HttpLimits::write_timeout`] (`--write-timeout`).
+pub const DEFAULT_WRITE_TIMEOUT: Duration = Duration::from_secs(30);
+/// The default of [`HttpLimits::upstream_idle_timeout`] (`--upstream-idle-timeout`).
+pub const DEFAULT_UPSTREAM_IDLE_TIMEOUT: Duration = Duration::from_secs(300);
+/// The default of [`HttpLimits::max_answer_bytes`] (`--max-answer-bytes`): 1 GiB.
+pub const DEFAULT_MAX_ANSWER_BYTES: u64 = 1 << 30;
 
 /// What one HTTP peer can make the proxy hold, and for how long.
 #[derive(Debug, Clone, Copy)]
@@ -82,8 +91,18 @@ pub struct HttpLimits {
     /// Client connections served at once; at the cap no more are accepted until one closes.
     pub max_connections: usize,
     /// The largest header section read, from a client (else 431) or from the upstream
-    /// (else 502). At least 8 KiB.
+    /// (else 502), counted as sent: the request (status) line and each `name: value` line
+    /// with its CRLF, and the blank line. At least 8 KiB.
     pub max_header_bytes: usize,
+    /// A client that takes none of an answer's queued chunks for this long is not reading:
+    /// its connection is closed and its slot freed.
+    pub write_timeout: Duration,
+    /// An upstream answer's body that sends nothing for this long is given up: a JSON body
+    /// not yet passed on gets 504, a stream is ended and its connection closed.
+    pub upstream_idle_timeout: Duration,
+    /// The largest upstream answer body: a larger `Content-Length` is 502, a stream that
+    /// passes it is ended and its connection closed.
+    pub max_answer_bytes: u64,
 }
 
 impl Default for HttpLimits {
@@ -94,6 +113,9 @@ impl Default for HttpLimits {
             upstream_timeout: DEFAULT_UPSTREAM_TIMEOUT,
             max_connections: DEFAULT_MAX_CONNECTIONS,
             max_header_bytes: DEFAULT_MAX_HEADER_BYTES,
+            write_timeout: DEFAULT_WRITE_TIMEOUT,
+            upstream_idle_timeout: DEFAULT_UPSTREAM_IDLE_TIMEOUT,
+            max_answer_bytes: DEFAULT_MAX_ANSWER_BYTES,
         }
     }
 }
@@ -130,6 +152,8 @@ struct Proxy {
     limits: Limits,
     http: HttpLimits,
     hosts: AllowedHosts,
+    /// The number of the next exchange outside a session ([`HttpFacts::exchange`]).
+    exchanges: std::sync::atomic::AtomicU64,
 }
 
 /// The bound address and the path of the upstream URL: where clients go.
@@ -177,7 +201,7 @@ pub fn run(settings: HttpSettings) -> Result<ExitCode, UsageError> {
     let client = {
         let _guard = runtime.enter();
         Client::builder(TokioExecutor::new())
-            .http1_max_buf_size(settings.http.max_header_bytes.max(8192))
+            .http1_max_buf_size(head::buffer_for(settings.http.max_header_bytes))
             .pool_timer(TokioTimer::new())
             .timer(TokioTimer::new())
             .build(connector)
@@ -193,6 +217,7 @@ pub fn run(settings: HttpSettings) -> Result<ExitCode, UsageError> {
         limits,
         http: settings.http,
         hosts: AllowedHosts { port: local.port(), names: settings.allowed_hosts.clone() },
+        exchanges: std::sync::atomic::AtomicU64::new(1),
     });
 
     println!("listening on {}", listen_url(local, uri.path()));
@@ -232,7 +257,7 @@ async fn serve(proxy: Arc<Proxy>, listener: tokio::net::TcpListener) {
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(proxy.http.header_read_timeout)
-        .max_buf_size(proxy.http.max_header_bytes.max(8192));
+        .max_buf_size(head::buffer_for(proxy.http.max_header_bytes));
     loop {
         // Taken before accepting: at the cap, new connections wait in the listen backlog.
         let Ok(slot) = Arc::clone(&slots).acquire_owned().await else { return };
@@ -246,14 +271,20 @@ async fn serve(proxy: Arc<Proxy>, listener: tokio::net::TcpListener) {
         };
         let _ = stream.set_nodelay(true);
         let proxy = Arc::clone(&proxy);
+        // A relay that gives up on its client or upstream closes the whole connection.
+        let close = Arc::new(tokio::sync::Notify::new());
+        let closer = Arc::clone(&close);
         let service = hyper::service::service_fn(move |request| {
-            let proxy = Arc::clone(&proxy);
-            async move { Ok::<_, Infallible>(handle(proxy, request).await) }
+            let (proxy, close) = (Arc::clone(&proxy), Arc::clone(&closer));
+            async move { Ok::<_, Infallible>(handle(proxy, close, request).await) }
         });
         let connection = http.serve_connection(TokioIo::new(stream), service);
         tokio::spawn(async move {
             // An error here is the peer's (gone, too slow, malformed): the connection is over.
-            let _ = connection.await;
+            tokio::select! {
+                _ = connection => {}
+                () = close.notified() => {}
+            }
             drop(slot);
         });
     }
@@ -267,68 +298,6 @@ fn text_response(status: StatusCode, text: String, close: bool) -> Response<Prox
         r.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
     }
     r
-}
-
-/// The names `Host` and `Origin` may carry: loopback names (with the proxy's port, for
-/// `Host`), and `--allow-host` names.
-struct AllowedHosts {
-    port: u16,
-    names: Vec<String>,
-}
-
-impl AllowedHosts {
-    fn listed(&self, host: &str) -> bool {
-        self.names.iter().any(|n| {
-            n.eq_ignore_ascii_case(host)
-                || host.rsplit_once(':').is_some_and(|(name, _)| !host.ends_with(']') && n.eq_ignore_ascii_case(name))
-        })
-    }
-
-    /// DNS-rebinding protection, as the reference server's: `Host` names a loopback host on
-    /// our port (or an allowed name), and `Origin`, when sent (once), a loopback origin (or an
-    /// allowed name).
-    fn allowed(&self, headers: &HeaderMap) -> bool {
-        let loopback = |host: &str| matches!(host, "localhost" | "127.0.0.1" | "[::1]");
-        let host_ok = headers.get(header::HOST).and_then(|h| h.to_str().ok()).is_some_and(|h| {
-            self.listed(h)
-                || match h.rsplit_once(':') {
-                    Some((name, p)) if !name.is_empty() && !h.ends_with(']') => {
-                        loopback(name) && p.parse() == Ok(self.port)
-                    }
-                    _ => loopback(h),
-                }
-        });
-        let mut origins = headers.get_all(header::ORIGIN).iter();
-        let origin_ok = match (origins.next().map(|o| o.to_str()), origins.next()) {
-            (None, _) => true,
-            (Some(_), Some(_)) | (Some(Err(_)), None) => false,
-            (Some(Ok(o)), None) => {
-                let rest = o.strip_prefix("http://").or_else(|| o.strip_prefix("https://")).unwrap_or("");
-                let host = match rest.rsplit_once(':') {
-                    Some((name, p)) if !rest.ends_with(']') && p.chars().all(|c| c.is_ascii_digit()) => name,
-                    _ => rest,
-                };
-                loopback(host) || self.listed(rest)
-            }
-        };
-        host_ok && origin_ok
-    }
-
-    /// A repeated `Host` (400), then the allow-list (403).
-    fn refuse(&self, headers: &HeaderMap) -> Option<Response<ProxyBody>> {
-        if headers.get_all(header::HOST).iter().nth(1).is_some() {
-            return Some(text_response(
-                StatusCode::BAD_REQUEST,
-                "Bad Request: more than one Host header".into(),
-                false,
-            ));
-        }
-        if !self.allowed(headers) {
-            let text = "Forbidden: Host or Origin is not an allowed name (DNS-rebinding protection; see --allow-host)";
-            return Some(text_response(StatusCode::FORBIDDEN, text.into(), false));
-        }
-        None
-    }
 }
 
 /// Hop-by-hop headers (RFC 9110 §7.6.1) and those the proxy sets itself.
@@ -415,6 +384,21 @@ impl Proxy {
 
 type Refusal = Option<(&'static str, String)>;
 
+/// The HTTP facts of an answer's messages: `first` goes with the first (a POST's status and
+/// `Content-Type`), and every message carries its `exchange`.
+struct Facts {
+    first: Option<HttpFacts>,
+    exchange: Option<u64>,
+}
+
+impl Facts {
+    /// The facts of the next message.
+    fn next(&mut self) -> Option<HttpFacts> {
+        let exchange = self.exchange;
+        self.first.take().or_else(|| exchange.map(|e| HttpFacts { exchange: Some(e), ..HttpFacts::default() }))
+    }
+}
+
 /// Reads a body whole, at most `max` bytes.
 async fn read_capped(mut body: Incoming, max: usize) -> Result<Bytes, ReadError> {
     let mut out = Vec::new();
@@ -468,10 +452,12 @@ fn enforce(
     let e = check_http_headers(pairs, body).err().or_else(|| check_request(body, &proxy.config).err())?;
     let answer = Bytes::from(e.to_response_json());
     let status = StatusCode::from_u16(e.http_status).unwrap_or(StatusCode::BAD_REQUEST);
+    let exchange = client_facts.exchange;
     proxy.check(Sender::Client, body.clone(), None, Some(client_facts), Some((e.rule, e.message.clone())));
     let facts = HttpFacts {
         status: Some(status.as_u16()),
         content_type: Some("application/json".into()),
+        exchange,
         ..HttpFacts::default()
     };
     proxy.check(Sender::Server, answer.clone(), None, Some(facts), None);
@@ -481,7 +467,10 @@ fn enforce(
     Some(r)
 }
 
-async fn handle(proxy: Arc<Proxy>, request: Request<Incoming>) -> Response<ProxyBody> {
+async fn handle(proxy: Arc<Proxy>, close: Arc<tokio::sync::Notify>, request: Request<Incoming>) -> Response<ProxyBody> {
+    if let Some(refusal) = head::refuse_request(&request, proxy.http.max_header_bytes) {
+        return refusal;
+    }
     if let Some(refusal) = proxy.hosts.refuse(request.headers()) {
         return refusal;
     }
@@ -492,16 +481,20 @@ async fn handle(proxy: Arc<Proxy>, request: Request<Incoming>) -> Response<Proxy
     };
     let session = session_of(&parts.headers);
     let post = parts.method == Method::POST && !body.is_empty();
+    // A legacy `initialize` outside a session is checked once its response names the session.
+    let deferred = post && session.is_none() && is_legacy_initialize(&body);
+    // Outside a session, each request and its answer are an exchange of their own: another
+    // POST may come from another client, with ids of its own.
+    let exchange =
+        (session.is_none() && !deferred).then(|| proxy.exchanges.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
     let headers = post.then(|| header_pairs(&parts.headers));
-    let client_facts = || HttpFacts { request_headers: headers.clone(), ..HttpFacts::default() };
+    let client_facts = || HttpFacts { request_headers: headers.clone(), exchange, ..HttpFacts::default() };
 
     if proxy.enforce && post && session.is_none() {
         if let Some(refusal) = enforce(&proxy, &body, headers.as_deref().unwrap_or_default(), client_facts()) {
             return refusal;
         }
     }
-    // A legacy `initialize` outside a session is checked once its response names the session.
-    let deferred = post && session.is_none() && is_legacy_initialize(&body);
     if post && !deferred {
         proxy.check(Sender::Client, body.clone(), session.clone(), Some(client_facts()), None);
     }
@@ -539,18 +532,28 @@ async fn handle(proxy: Arc<Proxy>, request: Request<Incoming>) -> Response<Proxy
     if deferred {
         proxy.check(Sender::Client, body, key.clone(), Some(client_facts()), None);
     }
+    if let Some(refusal) = head::refuse_answer(&proxy, &answer_parts) {
+        return refusal;
+    }
     let ct = content_type(&answer_parts.headers);
     // The status and Content-Type go with the first message of a POST's answer.
-    let facts = post.then(|| HttpFacts {
-        status: Some(answer_parts.status.as_u16()),
-        content_type: ct.clone(),
-        ..HttpFacts::default()
-    });
+    let facts = Facts {
+        first: post.then(|| HttpFacts {
+            status: Some(answer_parts.status.as_u16()),
+            content_type: ct.clone(),
+            exchange,
+            ..HttpFacts::default()
+        }),
+        exchange,
+    };
     answer_parts.headers = end_to_end(&answer_parts.headers, &[]);
     let body = if is_media(ct.as_deref(), "text/event-stream") {
-        relay_events(Arc::clone(&proxy), answer_body, key, facts)
+        relay_events(Arc::clone(&proxy), close, answer_body, key, facts)
     } else {
-        relay_whole(&proxy, answer_body, key, facts, ct.as_deref()).await
+        match relay_whole(&proxy, close, answer_body, key, facts, ct.as_deref()).await {
+            Ok(body) => body,
+            Err(refusal) => return refusal,
+        }
     };
     Response::from_parts(answer_parts, body)
 }
@@ -558,28 +561,6 @@ async fn handle(proxy: Arc<Proxy>, request: Request<Incoming>) -> Response<Proxy
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn h(host: &str, origin: Option<&str>) -> HeaderMap {
-        let mut m = HeaderMap::new();
-        m.insert(header::HOST, HeaderValue::from_str(host).unwrap());
-        if let Some(o) = origin {
-            m.insert(header::ORIGIN, HeaderValue::from_str(o).unwrap());
-        }
-        m
-    }
-
-    #[test]
-    fn host_and_origin_admit_loopback_names_and_allowed_hosts_only() {
-        let hosts = AllowedHosts { port: 8080, names: vec!["mcp.example.com".into()] };
-        assert!(hosts.allowed(&h("127.0.0.1:8080", None)));
-        assert!(hosts.allowed(&h("localhost:8080", Some("http://localhost:3000"))));
-        assert!(hosts.allowed(&h("[::1]:8080", Some("http://[::1]"))));
-        assert!(hosts.allowed(&h("mcp.example.com:8080", Some("https://mcp.example.com"))));
-        assert!(!hosts.allowed(&h("evil.example.com", Some("http://evil.example.com"))));
-        assert!(!hosts.allowed(&h("127.0.0.1:8080", Some("http://evil.example.com"))));
-        assert!(!hosts.allowed(&h("localhost:9999", None)));
-        assert!(!hosts.allowed(&HeaderMap::new()));
-    }
 
     #[test]
     fn hop_by_hop_headers_and_those_connection_names_are_dropped() {
