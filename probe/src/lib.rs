@@ -30,7 +30,7 @@
 //!    actually sent ([`Peer::carried`]). Without headers (stdio) they are listed in
 //!    [`Report::skipped`], not run.
 //! 5. **Tool calls** ([`tools`]), only as [`ToolPolicy`] allows (default: tools annotated
-//!    `readOnlyHint: true`): the argument cases of [`cases`] (valid and invalid, deterministic
+//!    `readOnlyHint: true` and `openWorldHint: false`): the argument cases of [`cases`] (valid and invalid, deterministic
 //!    under [`ProbeOptions::seed`]), each answer judged exactly, a failing case shrunk before it
 //!    is reported; the first valid call carries a progress token. On HTTP a modern call carries
 //!    its `Mcp-Param-*` headers, and one more call leaves the first out (XHDR-9).
@@ -60,6 +60,7 @@ mod eras;
 #[cfg(feature = "http")]
 pub mod http;
 mod http_negatives;
+pub mod late;
 pub mod negatives;
 mod peer;
 pub mod prompts;
@@ -81,8 +82,11 @@ pub use peer::{Carried, Connect, HeaderEdit, Observer, Peer, PeerError, Unobserv
 pub enum ToolPolicy {
     /// None.
     None,
-    /// Tools annotated `readOnlyHint: true` (the default): never a tool that may change
-    /// anything unless named.
+    /// Tools annotated `readOnlyHint: true` **and** `openWorldHint: false` (the default):
+    /// never a tool that may change anything or reach outside the server (fetch a URL, run a
+    /// search) unless named. Each hint is read with the default the spec documents for it
+    /// (`ToolAnnotations`: `readOnlyHint` absent is `false`, `openWorldHint` absent is `true`),
+    /// so a tool must say both explicitly to be called.
     ReadOnly,
     /// Every tool the server lists.
     All,
@@ -98,9 +102,24 @@ impl ToolPolicy {
             ToolPolicy::None => false,
             ToolPolicy::All => true,
             ToolPolicy::Named(names) => names.iter().any(|n| n == name),
-            ToolPolicy::ReadOnly => tool.pointer("/annotations/readOnlyHint") == Some(&Value::Bool(true)),
+            ToolPolicy::ReadOnly => {
+                let hint = |name: &str, default: bool| {
+                    tool.get("annotations").and_then(|a| a.get(name)).and_then(Value::as_bool).unwrap_or(default)
+                };
+                hint("readOnlyHint", false) && !hint("openWorldHint", true)
+            }
         }
     }
+}
+
+/// Which prompts the probe gets ([`prompts`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PromptPolicy {
+    /// Those without an argument a server may act on outside itself (a URL, a path, a
+    /// command, a query: [`prompts::acting_argument`]); the rest are skipped (the default).
+    Safe,
+    /// Every prompt listed.
+    All,
 }
 
 /// The seed a run uses unless told otherwise.
@@ -110,6 +129,7 @@ pub const DEFAULT_SEED: u64 = 23;
 #[derive(Debug, Clone)]
 pub struct ProbeOptions {
     pub call_tools: ToolPolicy,
+    pub get_prompts: PromptPolicy,
     /// Pages read of each list (a server whose cursor never ends is reported, not followed).
     pub max_pages: usize,
     /// `tools/call` requests sent at most per session (cases, shrink steps and the progress
@@ -135,12 +155,19 @@ pub struct ProbeOptions {
     /// what it did and a PROBE-3 warning. Checked before each message, so a message already
     /// sent may take its peer's own timeout beyond it. `None`: no limit.
     pub budget: Option<Duration>,
+    /// The wait for an answer that is immediate or never (the malformed-envelope negatives),
+    /// instead of the peer's own timeout: a server that drops them costs this, not the timeout.
+    pub short_wait: Duration,
+    /// How long the end of the run waits for late answers to requests still pending
+    /// ([`late`]), within the budget.
+    pub drain: Duration,
 }
 
 impl Default for ProbeOptions {
     fn default() -> Self {
         ProbeOptions {
             call_tools: ToolPolicy::ReadOnly,
+            get_prompts: PromptPolicy::Safe,
             max_pages: 32,
             max_tool_calls: 64,
             max_cases_per_tool: 16,
@@ -151,6 +178,8 @@ impl Default for ProbeOptions {
             legacy: true,
             max_legacy_sessions: 8,
             budget: None,
+            short_wait: Duration::from_secs(2),
+            drain: Duration::from_secs(2),
         }
     }
 }
@@ -247,6 +276,10 @@ struct Run<'p> {
     next_id: u64,
     deadline: Option<Instant>,
     last_step: String,
+    /// Requests whose answer did not come in time ([`late`]).
+    pending: Vec<late::Pending>,
+    /// The next exchange waits [`ProbeOptions::short_wait`], not the peer's timeout.
+    short: bool,
 }
 
 impl Run<'_> {
@@ -310,11 +343,19 @@ impl Run<'_> {
         let text = message.to_string();
         let id = message.get("id").cloned();
         conv.observe(Sender::Client, text.as_bytes());
+        let short = std::mem::take(&mut self.short).then_some(self.opts.short_wait);
+        if short.is_some() {
+            self.peer().set_wait(short);
+        }
+        let sent_at = Instant::now();
         let got = if edits.is_empty() {
             self.peer().send(text.as_bytes(), id.as_ref())
         } else {
             self.peer().send_edited(text.as_bytes(), id.as_ref(), edits)
         };
+        if short.is_some() {
+            self.peer().set_wait(None);
+        }
         let carried = self.peer().carried().cloned();
         let label = self.label.clone();
         let client_facts = carried.as_ref().map(Carried::client_facts);
@@ -338,21 +379,25 @@ impl Run<'_> {
                 if let Some(i) = index {
                     self.report.exchanges[i].peer_error = Some(e.to_string());
                 }
-                if id.is_some() {
-                    self.finding(
-                        check,
-                        Some(mcpgen::rules::id::MSG_11),
-                        Level::Error,
-                        "",
-                        format!("no answer: {e}"),
-                        index,
-                    );
-                }
+                let id = id?;
+                let message = match e {
+                    PeerError::Timeout { after_ms } if self.peer().reads_late() => {
+                        self.pend(check, id, index, sent_at, after_ms);
+                        return None;
+                    }
+                    PeerError::Timeout { after_ms } => {
+                        format!("no answer within {after_ms} ms (this transport stops reading an answer at its wait)")
+                    }
+                    e => format!("no answer: {e}"),
+                };
+                self.finding(check, Some(mcpgen::rules::id::MSG_11), Level::Error, "", message, index);
                 return None;
             }
         };
         let mut response = None;
         let mut opening = carried.as_ref().and_then(Carried::response_facts);
+        let mut received = received;
+        received.retain(|bytes| !self.late(conv, bytes));
         for bytes in &received {
             let mut found = conv.observe(Sender::Server, bytes);
             let facts = opening.take();
@@ -486,6 +531,8 @@ pub fn run_with(
         next_id: 0,
         deadline,
         last_step: String::new(),
+        pending: Vec::new(),
+        short: false,
     };
     let mut modern = Conversation::new();
     let id = r.id();
@@ -515,12 +562,14 @@ pub fn run_with(
                     eras::legacy_session(&mut r, version);
                 }
             }
+            late::finish(&mut r, &mut modern);
             return r.report;
         }
     };
     if r.opts.legacy {
         eras::legacy_sessions(&mut r, more, &legacy_versions);
     }
+    late::finish(&mut r, &mut modern);
     r.report
 }
 
@@ -561,3 +610,7 @@ fn session(r: &mut Run<'_>, conv: &mut Conversation, caps: &Value, supported: Op
 mod tests;
 #[cfg(test)]
 mod tests_eras;
+#[cfg(test)]
+mod tests_late;
+#[cfg(test)]
+mod tests_safety;

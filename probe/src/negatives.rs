@@ -35,6 +35,9 @@ pub(super) struct Negative {
 /// doing, not the server's, and is not reported.
 const UNPAIRED: [&str; 2] = ["missing-method", "method-not-string"];
 
+/// Negatives whose envelope is malformed: a server answers them at once or drops them.
+const MALFORMED: [&str; 4] = ["bad-envelope", "params-not-object", "missing-method", "method-not-string"];
+
 /// The negatives, with ids from `first_id` on.
 pub(super) fn cases(first_id: u64) -> Vec<Negative> {
     let mut id = first_id;
@@ -90,6 +93,8 @@ pub(super) fn run(r: &mut Run<'_>, conv: &mut Conversation, supported: &[String]
             continue;
         };
         let kept = r.report.findings.len();
+        // A malformed envelope is answered at once or never: a short wait (ProbeOptions::short_wait).
+        r.short = MALFORMED.contains(&case.name);
         let answer = r.exchange(&check, conv, case.request);
         if UNPAIRED.contains(&case.name) {
             let mut i = kept;

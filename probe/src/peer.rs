@@ -39,6 +39,27 @@ pub trait Peer {
     fn carried(&self) -> Option<&Carried> {
         None
     }
+
+    /// The wait of the following sends: `Some` a shorter one (a check whose answer is
+    /// immediate or never), `None` the peer's own timeout again. Ignored by default.
+    fn set_wait(&mut self, wait: Option<std::time::Duration>) {
+        let _ = wait;
+    }
+
+    /// Whether the server's messages are still read after a [`PeerError::Timeout`]: an answer
+    /// that comes late then arrives with a later exchange (or from [`Peer::drain`]), and the
+    /// engine attaches it to its request. `false` by default (HTTP: the POST's response is
+    /// abandoned at the timeout).
+    fn reads_late(&self) -> bool {
+        false
+    }
+
+    /// What the server sends within `grace` (at the end of a run: late answers). Nothing by
+    /// default.
+    fn drain(&mut self, grace: std::time::Duration) -> Vec<Vec<u8>> {
+        let _ = grace;
+        Vec::new()
+    }
 }
 
 /// Opens a fresh connection to the same server: a new process for stdio, a new client (so a

@@ -19,12 +19,82 @@ pub const PLACEHOLDER: &str = "mcpgen-probe";
 /// Arguments of one prompt taken at most.
 const MAX_ARGUMENTS: usize = 16;
 
+/// Words that, in an argument's name or description, mark it as one a server may act on
+/// outside itself (a URL fetched, a path opened, a command run, a query sent on).
+pub const ACTING_WORDS: &[&str] = &[
+    "url",
+    "urls",
+    "uri",
+    "uris",
+    "link",
+    "href",
+    "endpoint",
+    "host",
+    "domain",
+    "path",
+    "paths",
+    "file",
+    "files",
+    "filename",
+    "dir",
+    "directory",
+    "folder",
+    "command",
+    "cmd",
+    "exec",
+    "shell",
+    "script",
+    "fetch",
+    "query",
+];
+
+/// The words of `text`: split at anything not alphanumeric and at lower-to-upper case changes
+/// (`sourceUrl` → `source`, `url`), lower-cased.
+fn words(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut prev_lower = false;
+    for c in text.chars() {
+        if (!c.is_alphanumeric() || (c.is_uppercase() && prev_lower)) && !word.is_empty() {
+            out.push(std::mem::take(&mut word));
+        }
+        prev_lower = c.is_lowercase();
+        if c.is_alphanumeric() {
+            word.extend(c.to_lowercase());
+        }
+    }
+    if !word.is_empty() {
+        out.push(word);
+    }
+    out
+}
+
+/// Why the default policy does not get `prompt`: the first argument whose name or description
+/// has a word of [`ACTING_WORDS`]; `None` when it may be got.
+pub fn acting_argument(prompt: &Value) -> Option<String> {
+    let arguments = prompt.get("arguments").and_then(Value::as_array)?;
+    arguments.iter().take(MAX_ARGUMENTS).find_map(|a| {
+        let name = a.get("name").and_then(Value::as_str).unwrap_or("");
+        let description = a.get("description").and_then(Value::as_str).unwrap_or("");
+        let word = words(name).into_iter().chain(words(description)).find(|w| ACTING_WORDS.contains(&w.as_str()))?;
+        Some(format!(
+            "its argument `{name}` may be acted on outside the server (`{word}`): a placeholder could be fetched, opened or run; `--get-prompts all` gets it"
+        ))
+    })
+}
+
 /// Every prompt of `prompts` (a `prompts/list`'s items), as the module says.
 pub(super) fn run(r: &mut Run<'_>, conv: &mut Conversation, prompts: &[Value], caps: &Value, modern: bool) {
     let completions = caps.get("completions").is_some_and(Value::is_object);
     for prompt in prompts.iter().take(r.opts.max_items) {
         let Some(name) = prompt.get("name").and_then(Value::as_str) else { continue };
         let check = format!("prompt/{name}");
+        if r.opts.get_prompts == super::PromptPolicy::Safe {
+            if let Some(why) = acting_argument(prompt) {
+                r.skip(&check, why);
+                continue;
+            }
+        }
         let declared: Vec<(String, bool)> = prompt
             .get("arguments")
             .and_then(Value::as_array)
@@ -52,7 +122,7 @@ pub(super) fn run(r: &mut Run<'_>, conv: &mut Conversation, prompts: &[Value], c
             Some(mcpgen::error_codes::INVALID_PARAMS_ERROR) => None,
             Some(code) => Some((
                 "/error/code",
-                format!("answered {code} to `prompts/get` without the required argument `{missing}`; -32602 is due"),
+                format!("answered `prompts/get` without the required argument `{missing}` with error code {code}; -32602 is due"),
             )),
             None => Some((
                 "/result",

@@ -46,6 +46,8 @@ pub struct StdioPeer {
     limits: StdioLimits,
     /// The reader stopped (end of output, or a fault): every later call fails with this.
     done: Option<PeerError>,
+    /// A shorter wait for the following requests ([`Peer::set_wait`]).
+    wait: Option<Duration>,
 }
 
 impl StdioPeer {
@@ -83,7 +85,7 @@ impl StdioPeer {
                 }
             }
         });
-        Ok(StdioPeer { child, stdin, lines: rx, limits, done: None })
+        Ok(StdioPeer { child, stdin, lines: rx, limits, done: None, wait: None })
     }
 }
 
@@ -102,7 +104,7 @@ impl Peer for StdioPeer {
         let mut got = Vec::new();
         let start = Instant::now();
         // A notification's answer is what arrives shortly after it (nothing, usually).
-        let budget = if id.is_some() { self.limits.timeout } else { Duration::from_millis(50) };
+        let budget = if id.is_some() { self.wait.unwrap_or(self.limits.timeout) } else { Duration::from_millis(50) };
         loop {
             let left = budget.saturating_sub(start.elapsed());
             match self.lines.recv_timeout(left) {
@@ -140,6 +142,36 @@ impl Peer for StdioPeer {
                 }
             }
         }
+    }
+
+    fn set_wait(&mut self, wait: Option<Duration>) {
+        self.wait = wait;
+    }
+
+    fn reads_late(&self) -> bool {
+        true
+    }
+
+    fn drain(&mut self, grace: Duration) -> Vec<Vec<u8>> {
+        self.lines_within(grace)
+    }
+}
+
+impl StdioPeer {
+    /// The lines that arrive within `grace` (ends early at the end of the output or the cap).
+    fn lines_within(&mut self, grace: Duration) -> Vec<Vec<u8>> {
+        let mut got = Vec::new();
+        if self.done.is_some() {
+            return got;
+        }
+        let start = Instant::now();
+        while got.len() < self.limits.max_messages_per_answer {
+            match self.lines.recv_timeout(grace.saturating_sub(start.elapsed())) {
+                Ok(Line::Text(bytes)) => got.push(bytes),
+                _ => break,
+            }
+        }
+        got
     }
 }
 
@@ -199,6 +231,24 @@ mod tests {
             peer.send(REQUEST, Some(&serde_json::json!(1))),
             Err(PeerError::TooMany { limit: 10, what: "messages" })
         );
+    }
+
+    #[test]
+    fn a_late_answer_comes_with_the_next_exchange_or_the_drain() {
+        let limits = StdioLimits { timeout: Duration::from_millis(200), ..StdioLimits::default() };
+        let script = r#"read a; read b; sleep 0.5; echo '{"jsonrpc":"2.0","id":1,"result":{}}'; echo '{"jsonrpc":"2.0","id":2,"result":{}}'; read c; sleep 0.3; echo '{"jsonrpc":"2.0","id":3,"result":{}}'; sleep 5"#;
+        let mut peer = sh(script, limits);
+        assert_eq!(peer.send(REQUEST, Some(&serde_json::json!(1))), Err(PeerError::Timeout { after_ms: 200 }));
+        peer.set_wait(Some(Duration::from_secs(2)));
+        let got = peer.send(br#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#, Some(&serde_json::json!(2))).unwrap();
+        assert_eq!(got.len(), 2, "the late answer to 1, then the answer to 2");
+        assert!(got[0].starts_with(br#"{"jsonrpc":"2.0","id":1"#));
+        peer.set_wait(None);
+        let third = br#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#;
+        assert_eq!(peer.send(third, Some(&serde_json::json!(3))), Err(PeerError::Timeout { after_ms: 200 }));
+        let drained = peer.drain(Duration::from_secs(2));
+        assert_eq!(drained.len(), 1);
+        assert!(drained[0].starts_with(br#"{"jsonrpc":"2.0","id":3"#));
     }
 
     #[test]

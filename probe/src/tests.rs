@@ -29,10 +29,10 @@ fn tools() -> Value {
         {"name": "echo", "inputSchema": {"type": "object",
             "properties": {"text": {"type": "string", "maxLength": 32}, "times": {"type": "integer", "minimum": 1, "maximum": 3}},
             "required": ["text"], "additionalProperties": false},
-         "annotations": {"readOnlyHint": true}},
+         "annotations": {"readOnlyHint": true, "openWorldHint": false}},
         {"name": "stats", "inputSchema": {"type": "object"},
          "outputSchema": {"type": "object", "properties": {"count": {"type": "integer"}}, "required": ["count"]},
-         "annotations": {"readOnlyHint": true}},
+         "annotations": {"readOnlyHint": true, "openWorldHint": false}},
         {"name": "delete_everything", "inputSchema": {"type": "object"}}
     ])
 }

@@ -15,7 +15,7 @@ use std::time::Duration;
 use mcpgen::conversation::Level;
 use mcpgen_probe::http;
 use mcpgen_probe::stdio::{StdioLimits, StdioPeer};
-use mcpgen_probe::{Connect, Peer, PeerError, ProbeOptions, Report, ToolPolicy};
+use mcpgen_probe::{Connect, Peer, PeerError, ProbeOptions, PromptPolicy, Report, ToolPolicy};
 use serde_json::json;
 
 use crate::UsageError;
@@ -38,13 +38,27 @@ fn policy(text: &str) -> Result<ToolPolicy, UsageError> {
     })
 }
 
+/// `--get-prompts`.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum GetPrompts {
+    Safe,
+    All,
+}
+
 /// What `mcpgen probe` was asked (its flags).
 #[derive(clap::Args)]
 pub struct Settings {
-    /// Which tools to call: `none`, `read-only` (tools annotated `readOnlyHint: true`),
-    /// `all`, or a comma-separated list of tool names.
+    /// Which tools to call: `none`, `read-only` (the default: only tools annotated both
+    /// `readOnlyHint: true` and `openWorldHint: false`; an absent hint counts as the spec's
+    /// default, `readOnlyHint` false and `openWorldHint` true, so a tool must say both), `all`,
+    /// or a comma-separated list of tool names.
     #[arg(long, value_name = "POLICY", default_value = "read-only")]
     pub call_tools: String,
+    /// Which prompts to get: `safe` (the default: not a prompt with an argument whose name or
+    /// description names a URL, path, file, command or query, which a placeholder value could
+    /// make the server fetch, open or run; those are reported skipped) or `all`.
+    #[arg(long, value_name = "POLICY", value_enum, default_value_t = GetPrompts::Safe)]
+    pub get_prompts: GetPrompts,
     /// Longest wait for one answer, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout_ms: u64,
@@ -121,6 +135,10 @@ impl Connect for StdioServer {
 pub fn run(s: Settings) -> Result<ExitCode, UsageError> {
     let options = ProbeOptions {
         call_tools: policy(&s.call_tools)?,
+        get_prompts: match s.get_prompts {
+            GetPrompts::Safe => PromptPolicy::Safe,
+            GetPrompts::All => PromptPolicy::All,
+        },
         legacy: !s.modern_only,
         budget: s.budget_ms.map(Duration::from_millis),
         seed: s.seed,

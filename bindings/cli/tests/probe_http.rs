@@ -196,7 +196,8 @@ fn reference_server() -> (tokio::runtime::Runtime, String) {
 #[test]
 fn the_reference_server_probes_clean_in_both_eras_over_http() {
     let (_runtime, url) = reference_server();
-    let (code, out, err) = probe(&url, &["--format", "json", "--quiet"]);
+    // `--get-prompts all`: its embedded-resource prompt takes a `resourceUri`, which the default skips.
+    let (code, out, err) = probe(&url, &["--format", "json", "--quiet", "--get-prompts", "all"]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(findings(&out).is_empty(), "{out}");
     let s = summary(&out);
@@ -233,7 +234,10 @@ fn a_server_that_does_not_answer_is_given_up_on_after_the_timeout() {
         .unwrap();
     assert!(start.elapsed() < Duration::from_secs(10), "{:?}", start.elapsed());
     assert_eq!(out.status.code(), Some(1));
-    assert_eq!(discover_failure(&String::from_utf8_lossy(&out.stdout)), "no answer: no answer within 300 ms");
+    assert_eq!(
+        discover_failure(&String::from_utf8_lossy(&out.stdout)),
+        "no answer within 300 ms (this transport stops reading an answer at its wait)"
+    );
 }
 
 fn limited(server: &Upstream, flag: &str, value: &str) -> String {

@@ -27,10 +27,10 @@ LEGACY = ["2025-11-25", "2025-06-18"]
 META = {"io.modelcontextprotocol/serverInfo": {"name": "faulty-http", "version": "1"}}
 TOOLS = [
     {"name": "echo", "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]},
-     "annotations": {"readOnlyHint": True}},
+     "annotations": {"readOnlyHint": True, "openWorldHint": False}},
     {"name": "lookup", "inputSchema": {"type": "object", "properties": {
         "region": {"type": "string", "x-mcp-header": "Region"}}, "required": ["region"]},
-     "annotations": {"readOnlyHint": True}},
+     "annotations": {"readOnlyHint": True, "openWorldHint": False}},
     {"name": "wipe", "inputSchema": {"type": "object"}, "annotations": {"destructiveHint": True}},
 ]
 LEGACY_TOOLS = [t for t in TOOLS if t["name"] != "lookup"]

@@ -42,10 +42,10 @@ TOOLS = [
                        "times": {"type": "integer", "minimum": 1, "maximum": 3},
                        "mode": {"enum": ["plain", "loud"]}},
         "required": ["text"], "additionalProperties": False},
-     "annotations": {"readOnlyHint": True}},
+     "annotations": {"readOnlyHint": True, "openWorldHint": False}},
     {"name": "stats", "inputSchema": {"type": "object", "additionalProperties": False},
      "outputSchema": {"type": "object", "properties": {"count": {"type": "integer"}}, "required": ["count"]},
-     "annotations": {"readOnlyHint": True}},
+     "annotations": {"readOnlyHint": True, "openWorldHint": False}},
     {"name": "wipe", "inputSchema": {"type": "object"}, "annotations": {"destructiveHint": True}},
 ]
 PROMPTS = [{"name": "greet", "arguments": [{"name": "who", "required": True}, {"name": "tone"}]}]
