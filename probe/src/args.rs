@@ -77,19 +77,20 @@ impl Budget {
         n <= self.left
     }
 
-    /// Spends `n` nodes; the deadline is read every 64 nodes or so.
+    /// Spends `n` nodes; the deadline is read before the first node, before each spend of more
+    /// than one, and every 64 nodes (a spent deadline spends nothing).
     pub fn spend(&mut self, n: usize) -> Result<(), GenLimit> {
         if n > self.left {
             self.left = 0;
             return Err(GenLimit::Nodes { limit: self.limit });
         }
-        let before = self.spent;
-        self.left -= n;
-        self.spent += n;
-        if (before >> 6 != self.spent >> 6 || n > 1) && self.deadline.is_some_and(|d| Instant::now() >= d) {
+        let due = self.spent == 0 || n > 1 || (self.spent + n) >> 6 != self.spent >> 6;
+        if due && self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.left = 0;
             return Err(GenLimit::Time);
         }
+        self.left -= n;
+        self.spent += n;
         Ok(())
     }
 }
