@@ -19,13 +19,17 @@
 //! valid and invalid ones in turn, each list in an order the seed shuffles.
 //!
 //! Limits: strings are built at most [`MAX_STRING`] characters long (a longer `maxLength` is
-//! not reached, and not overstepped), arrays at most [`MAX_ITEMS`] items.
+//! not reached, and not overstepped), arrays at most [`MAX_ITEMS`] items. Against a hostile
+//! schema (issue 38): at most [`MAX_VARIANTS`] variants, and each spends the size of the
+//! argument object from the tool's [`Budget`] (so a tool with thousands of members gets fewer
+//! variants, not thousands of copies of thousands of members); the base must be built within
+//! the budget, else the tool has no cases ([`NoCases::Limit`]).
 
 use serde_json::{json, Map, Value};
 
 use mcpgen::tools::{validate_tool_arguments, ToolCallError};
 
-use super::args;
+use super::args::{self, Budget, GenLimit};
 
 /// Longest string a case holds.
 pub const MAX_STRING: u64 = 256;
@@ -33,6 +37,9 @@ pub const MAX_STRING: u64 = 256;
 pub const MAX_ITEMS: u64 = 16;
 /// How far from its bound a number open on one side (or both: from 0) is drawn.
 pub const RANDOM_SPAN: f64 = 3.0;
+/// Most variants built for one tool (before duplicates and those the validator cannot judge
+/// are dropped).
+pub const MAX_VARIANTS: usize = 256;
 /// The member added where `additionalProperties` is `false`.
 pub const EXTRA_MEMBER: &str = "mcpgenProbeExtra";
 
@@ -93,19 +100,46 @@ pub fn classify(tool: &Value, arguments: &Value) -> Option<bool> {
     }
 }
 
+/// Why a tool has no cases.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NoCases {
+    /// Building the base instance hit a limit of the [`Budget`].
+    Limit(GenLimit),
+    /// The base instance does not satisfy the schema (or the validator cannot judge it): why.
+    Invalid(String),
+}
+
+impl std::fmt::Display for NoCases {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NoCases::Limit(l) => l.fmt(f),
+            NoCases::Invalid(why) => f.write_str(why),
+        }
+    }
+}
+
 /// The cases for `tool` (a `Tool` of a `tools/list` result), at most `max`; see the module
-/// documentation. Empty when the base instance is not valid (the probe then says why).
+/// documentation. Empty when the base instance cannot be built or is not valid.
 pub fn cases(tool: &Value, seed: u64, max: usize) -> Vec<Case> {
+    cases_within(tool, seed, max, &mut Budget::for_tool(None)).unwrap_or_default()
+}
+
+/// [`cases`] within `budget`: the base instance must be built within it (else
+/// [`NoCases::Limit`]); the variants stop where it (or [`MAX_VARIANTS`]) runs out.
+pub fn cases_within(tool: &Value, seed: u64, max: usize, budget: &mut Budget) -> Result<Vec<Case>, NoCases> {
     let schema = tool.get("inputSchema").unwrap_or(&Value::Null);
-    let base = args::valid_arguments(schema);
-    if max == 0 || classify(tool, &base) != Some(true) {
-        return Vec::new();
+    let base = args::valid_arguments_within(schema, budget).map_err(NoCases::Limit)?;
+    if let Err(e) = validate_tool_arguments(tool, &base) {
+        return Err(NoCases::Invalid(e.to_string()));
+    }
+    if max == 0 {
+        return Ok(Vec::new());
     }
     let mut rng = Rng::new(seed);
     let mut seen = vec![base.clone()];
     let mut valid = Vec::new();
     let mut invalid = Vec::new();
-    for (name, arguments) in variants(schema, &base, &mut rng) {
+    for (name, arguments) in variants(schema, &base, &mut rng, budget) {
         if seen.contains(&arguments) {
             continue;
         }
@@ -130,7 +164,40 @@ pub fn cases(tool: &Value, seed: u64, max: usize) -> Vec<Case> {
             out.extend(b);
         }
     }
-    out
+    Ok(out)
+}
+
+/// The variants being built: each costs the base's [`args::weight`] plus its new value's, from
+/// the budget; once that or [`MAX_VARIANTS`] runs out, no more are taken.
+struct Variants<'b> {
+    list: Vec<(String, Value)>,
+    base_cost: usize,
+    budget: &'b mut Budget,
+    full: bool,
+}
+
+impl Variants<'_> {
+    fn push(&mut self, name: String, base: &Value, member: &str, value: Value) {
+        if self.full {
+            return;
+        }
+        if self.list.len() >= MAX_VARIANTS || self.budget.spend(self.base_cost + args::weight(&value)).is_err() {
+            self.full = true;
+            return;
+        }
+        self.list.push((name, with(base, member, value)));
+    }
+
+    fn push_whole(&mut self, name: String, arguments: impl FnOnce() -> Value) {
+        if self.full {
+            return;
+        }
+        if self.list.len() >= MAX_VARIANTS || self.budget.spend(self.base_cost).is_err() {
+            self.full = true;
+            return;
+        }
+        self.list.push((name, arguments()));
+    }
 }
 
 /// The top-level members the argument object may have, each with its (resolved) schema.
@@ -176,37 +243,52 @@ fn string_of(len: u64) -> Value {
     Value::String("p".repeat(len.min(MAX_STRING) as usize))
 }
 
-/// Every variant of `base`, named, before the validator sorts them.
-fn variants(root: &Value, base: &Value, rng: &mut Rng) -> Vec<(String, Value)> {
-    let mut required = Vec::new();
-    args::collect_required(root, root, 0, &mut required);
+/// Every variant of `base`, named, before the validator sorts them (as many as the budget
+/// and [`MAX_VARIANTS`] allow).
+fn variants(root: &Value, base: &Value, rng: &mut Rng, budget: &mut Budget) -> Vec<(String, Value)> {
+    let required = args::required_within(root, budget).unwrap_or_default();
     let members = members(root);
-    let mut out = Vec::new();
-    // Optional members on: all at once, then each alone.
+    let mut out = Variants { list: Vec::new(), base_cost: args::weight(base), budget, full: false };
+    // Optional members on: all at once (first), then each alone.
     let mut all = base.clone();
+    let mut alone = Vec::new();
     for (name, schema) in &members {
-        if !required.iter().any(|r| r == name) {
-            let value = args::instance(root, schema, 1);
-            all = with(&all, name, value.clone());
-            out.push((format!("optional /{name}"), with(base, name, value)));
+        if out.full || required.iter().any(|r| r == name) {
+            continue;
         }
+        let Ok(value) = args::instance_within(root, schema, out.budget) else { break };
+        if let Some(o) = all.as_object_mut() {
+            o.insert((*name).to_owned(), value.clone());
+        }
+        alone.push((*name, value));
     }
-    out.insert(0, ("all members".into(), all));
+    out.push_whole("all members".into(), || all);
+    for (name, value) in alone {
+        out.push(format!("optional /{name}"), base, name, value);
+    }
     for (name, schema) in &members {
         member_variants(name, schema, base, rng, &mut out);
         if required.iter().any(|r| r == name) {
-            out.push((format!("missing /{name}"), without(base, name)));
+            out.push_whole(format!("missing /{name}"), || without(base, name));
+        }
+        if out.full {
+            break;
         }
     }
     if args::resolve(root, root).get("additionalProperties") == Some(&Value::Bool(false)) {
-        out.push(("extra member".into(), with(base, EXTRA_MEMBER, json!(true))));
+        out.push("extra member".into(), base, EXTRA_MEMBER, json!(true));
     }
-    out
+    out.list
 }
 
 /// The variants one member gives (valid and invalid alike).
-fn member_variants(name: &str, schema: &Value, base: &Value, rng: &mut Rng, out: &mut Vec<(String, Value)>) {
-    let mut push = |what: String, value: Value| out.push((format!("{what} /{name}"), with(base, name, value)));
+fn member_variants(name: &str, schema: &Value, base: &Value, rng: &mut Rng, out: &mut Variants<'_>) {
+    let items = schema.get("items").unwrap_or(&Value::Null);
+    let item = match type_of(schema) {
+        Some("array") => args::instance_within(schema, items, out.budget).ok(),
+        _ => None,
+    };
+    let mut push = |what: String, value: Value| out.push(format!("{what} /{name}"), base, name, value);
     for key in ["enum", "examples"] {
         for (i, v) in schema.get(key).and_then(Value::as_array).into_iter().flatten().enumerate().take(16) {
             push(format!("{key} #{i}"), v.clone());
@@ -268,8 +350,7 @@ fn member_variants(name: &str, schema: &Value, base: &Value, rng: &mut Rng, out:
             push("wrong type".into(), json!(12345));
         }
         Some("array") => {
-            let items = schema.get("items").unwrap_or(&Value::Null);
-            let item = args::instance(schema, items, 1);
+            let Some(item) = item else { return };
             let of = |n: u64| Value::Array(vec![item.clone(); n.min(MAX_ITEMS) as usize]);
             let min = u("minItems").unwrap_or(0);
             if min > 0 {

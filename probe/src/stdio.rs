@@ -2,10 +2,18 @@
 //! and stdout (the stdio transport). Bounded: a line above `max_line_bytes` is an error, every
 //! wait ends after `timeout`, the messages kept while waiting for one answer are capped, and the
 //! child is killed when the peer is dropped.
+//!
+//! Against a hostile server (issue 38): writes go through a writer thread and a wait for them
+//! ends after `timeout` too (a server that stops reading fails the exchange with
+//! [`PeerError::Timeout`] instead of blocking the probe), and on Unix the server runs in a
+//! process group of its own, killed as a whole ([`StdioPeer::kill_all`], also on drop), so a
+//! child the server started (`sh -c 'x & exec server'`) does not outlive the probe.
 
 use std::io::{BufRead, BufReader, Read, Write};
+#[cfg(unix)]
+use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -41,7 +49,9 @@ enum Line {
 /// A stdio MCP server under the probe.
 pub struct StdioPeer {
     child: Child,
-    stdin: Option<ChildStdin>,
+    /// To the writer thread: one line at a time; it answers on `written`.
+    stdin: Option<SyncSender<Vec<u8>>>,
+    written: Receiver<std::io::Result<()>>,
     lines: Receiver<Line>,
     limits: StdioLimits,
     /// The reader stopped (end of output, or a fault): every later call fails with this.
@@ -53,8 +63,17 @@ pub struct StdioPeer {
 impl StdioPeer {
     /// Starts `command` (its stderr passes through to this process's stderr).
     pub fn spawn(mut command: Command, limits: StdioLimits) -> std::io::Result<StdioPeer> {
+        // A process group of its own, so the server and what it starts are ended together.
+        #[cfg(unix)]
+        command.process_group(0);
         let mut child = command.stdin(Stdio::piped()).stdout(Stdio::piped()).spawn()?;
-        let stdin = child.stdin.take();
+        let (stdin, written) = match child.stdin.take() {
+            Some(pipe) => {
+                let (tx, rx) = writer(pipe);
+                (Some(tx), rx)
+            }
+            None => (None, mpsc::sync_channel(1).1),
+        };
         let stdout = child.stdout.take().ok_or_else(|| std::io::Error::other("the child has no stdout"))?;
         // A bounded channel: the reader waits while the probe is slow, it never buffers a flood.
         let (tx, rx) = mpsc::sync_channel(limits.max_messages_per_answer.max(1));
@@ -85,7 +104,67 @@ impl StdioPeer {
                 }
             }
         });
-        Ok(StdioPeer { child, stdin, lines: rx, limits, done: None, wait: None })
+        Ok(StdioPeer { child, stdin, written, lines: rx, limits, done: None, wait: None })
+    }
+}
+
+/// The writer thread: writes each line it is given to `pipe`, and says how that went.
+fn writer(mut pipe: ChildStdin) -> (SyncSender<Vec<u8>>, Receiver<std::io::Result<()>>) {
+    let (tx, lines) = mpsc::sync_channel::<Vec<u8>>(0);
+    let (done, rx) = mpsc::sync_channel(1);
+    std::thread::spawn(move || {
+        for line in lines {
+            let result = pipe.write_all(&line).and_then(|()| pipe.flush());
+            let failed = result.is_err();
+            if done.send(result).is_err() || failed {
+                return;
+            }
+        }
+    });
+    (tx, rx)
+}
+
+impl StdioPeer {
+    /// Writes one line, waiting at most `timeout` for the server to take it. A write that does
+    /// not end in time fails this and every later call ([`PeerError::Timeout`]).
+    fn write(&mut self, message: &[u8]) -> Result<(), PeerError> {
+        let stdin = self.stdin.as_ref().ok_or(PeerError::Closed)?;
+        let mut line = Vec::with_capacity(message.len() + 1);
+        line.extend_from_slice(message);
+        line.push(b'\n');
+        let fail = |peer: &mut StdioPeer, e: PeerError| {
+            peer.done = Some(e.clone());
+            Err(e)
+        };
+        if stdin.send(line).is_err() {
+            return fail(self, PeerError::Closed);
+        }
+        match self.written.recv_timeout(self.limits.timeout) {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(_)) | Err(RecvTimeoutError::Disconnected) => fail(self, PeerError::Closed),
+            Err(RecvTimeoutError::Timeout) => {
+                let after_ms = self.limits.timeout.as_millis() as u64;
+                fail(self, PeerError::Timeout { after_ms })
+            }
+        }
+    }
+
+    /// Ends the server and everything in its process group (on Unix), and reaps it. Safe to
+    /// call more than once; dropping the peer calls it.
+    pub fn kill_all(&mut self) {
+        // Closing stdin asks the server to stop; killing makes sure it does.
+        self.stdin.take();
+        // The group may outlive its leader (a child left running), so it is signalled always.
+        #[cfg(unix)]
+        if let Ok(pid) = libc::pid_t::try_from(self.child.id()) {
+            // SAFETY: kill(2) with a negative pid signals the group the child leads (made its
+            // leader at spawn); no memory is involved.
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+            }
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
@@ -94,15 +173,9 @@ impl Peer for StdioPeer {
         if let Some(e) = &self.done {
             return Err(e.clone());
         }
-        let stdin = self.stdin.as_mut().ok_or(PeerError::Closed)?;
-        let mut line = message.to_vec();
-        line.push(b'\n');
-        if stdin.write_all(&line).and_then(|()| stdin.flush()).is_err() {
-            self.done = Some(PeerError::Closed);
-            return Err(PeerError::Closed);
-        }
-        let mut got = Vec::new();
         let start = Instant::now();
+        self.write(message)?;
+        let mut got = Vec::new();
         // A notification's answer is what arrives shortly after it (nothing, usually).
         let budget = if id.is_some() { self.wait.unwrap_or(self.limits.timeout) } else { Duration::from_millis(50) };
         loop {
@@ -177,10 +250,7 @@ impl StdioPeer {
 
 impl Drop for StdioPeer {
     fn drop(&mut self) {
-        // Closing stdin asks the server to stop; killing makes sure it does.
-        self.stdin.take();
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.kill_all();
     }
 }
 
@@ -256,5 +326,50 @@ mod tests {
         let mut peer = sh("exit 0", StdioLimits::default());
         std::thread::sleep(Duration::from_millis(100));
         assert_eq!(peer.send(REQUEST, Some(&serde_json::json!(1))), Err(PeerError::Closed));
+    }
+
+    #[test]
+    fn a_server_that_stops_reading_fails_the_write_after_the_timeout() {
+        // Issue 38 cause 7: the write used to block forever on a full pipe.
+        let limits = StdioLimits { timeout: Duration::from_millis(300), ..StdioLimits::default() };
+        let mut peer = sh("sleep 30", limits);
+        let big = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{"d":"{}"}}}}"#, "x".repeat(8 << 20));
+        let start = Instant::now();
+        assert_eq!(peer.send(big.as_bytes(), Some(&serde_json::json!(1))), Err(PeerError::Timeout { after_ms: 300 }));
+        assert!(start.elapsed() < Duration::from_secs(3), "{:?}", start.elapsed());
+        // Later calls fail at once.
+        assert_eq!(peer.send(REQUEST, Some(&serde_json::json!(2))), Err(PeerError::Timeout { after_ms: 300 }));
+    }
+
+    fn alive(pid: i32) -> bool {
+        // A zombie (not yet reaped by its new parent) is no longer running.
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .is_ok_and(|s| s.rsplit(')').next().is_some_and(|rest| !rest.trim_start().starts_with('Z')))
+    }
+
+    #[test]
+    fn a_child_the_server_started_is_ended_with_it() {
+        // Issue 38 cause 13: `sh -c 'x & exec server'` left `x` running after the probe.
+        let dir = std::env::temp_dir().join(format!("mcpgen-probe-group-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        let file = dir.join("pid");
+        let script = format!("sleep 60 & echo $! > {}; exec sleep 60", file.display());
+        let peer = sh(&script, StdioLimits::default());
+        let start = Instant::now();
+        let pid = loop {
+            if let Some(pid) = std::fs::read_to_string(&file).ok().and_then(|s| s.trim().parse::<i32>().ok()) {
+                break pid;
+            }
+            assert!(start.elapsed() < Duration::from_secs(5), "the server never started its child");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert!(alive(pid));
+        drop(peer);
+        let start = Instant::now();
+        while alive(pid) && start.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(!alive(pid), "the server's child {pid} outlived the peer");
     }
 }

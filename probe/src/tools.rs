@@ -30,6 +30,7 @@ use serde_json::{json, Value};
 use mcpgen::conversation::{Conversation, Level};
 use mcpgen::rules::id;
 
+use super::args::Budget;
 use super::cases::{self, Case};
 use super::http_negatives;
 use super::Run;
@@ -148,28 +149,27 @@ pub(super) fn call_tools(r: &mut Run<'_>, conv: &mut Conversation, tools: &[Valu
         }
         let name = tool.get("name").and_then(Value::as_str).unwrap_or("").to_owned();
         let check = format!("tool/{name}");
-        let cases = cases::cases(tool, r.opts.seed ^ fnv(&name), r.opts.max_cases_per_tool);
-        if cases.is_empty() {
-            // The builder could not satisfy the schema: say so rather than send a call
-            // whose failure would be the probe's fault.
-            let why = match mcpgen::tools::validate_tool_arguments(
-                tool,
-                &super::args::valid_arguments(tool.get("inputSchema").unwrap_or(&Value::Null)),
-            ) {
-                Err(e) => e.to_string(),
-                Ok(()) => "no case".into(),
-            };
-            r.report.checks.push(check.clone());
-            r.finding(
-                &check,
-                Some(id::PROBE_2),
-                Level::Warning,
-                "",
-                format!("not called: no valid arguments could be built from its inputSchema ({why})"),
-                None,
-            );
-            continue;
-        }
+        // The run's deadline bounds building too (`--budget-ms`), besides the node budget.
+        let mut budget = Budget::for_tool(r.deadline);
+        let cases = cases::cases_within(tool, r.opts.seed ^ fnv(&name), r.opts.max_cases_per_tool, &mut budget);
+        let cases = match cases {
+            Ok(cases) if !cases.is_empty() => cases,
+            // The builder could not satisfy the schema (or hit a limit): say so rather than
+            // send a call whose failure would be the probe's fault.
+            other => {
+                let why = other.err().map_or_else(|| "no case".into(), |e| e.to_string());
+                r.report.checks.push(check.clone());
+                r.finding(
+                    &check,
+                    Some(id::PROBE_2),
+                    Level::Warning,
+                    "",
+                    format!("not called: no valid arguments could be built from its inputSchema ({why})"),
+                    None,
+                );
+                continue;
+            }
+        };
         let first_valid = cases.iter().find(|c| c.valid).map(|c| c.arguments.clone());
         for case in cases {
             if calls >= r.opts.max_tool_calls {

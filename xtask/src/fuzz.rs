@@ -6,7 +6,7 @@
 //! Installs nothing: without `cargo-fuzz` or the nightly toolchain it says what to install and
 //! exits 2. Seed corpora are written at run time into `fuzz/corpus/<target>/` (git-ignored),
 //! from the example cache `schema/2026-07-28/examples` and `vectors/{decode,protocol}` (and
-//! `vectors/{tools,icons}` for the `tools` and `c_abi` targets, `vectors/conversations` for
+//! `vectors/{tools,icons}` for the `tools`, `probe_args` and `c_abi` targets, `vectors/conversations` for
 //! `conversation`, in their input formats);
 //! libFuzzer adds what it finds there, and crashes, timeouts (over [`TIMEOUT_SECS`] for one
 //! input) and out-of-memory inputs land in `fuzz/artifacts/<target>/`.
@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 
 /// The targets in `fuzz/fuzz_targets/`.
-pub const TARGETS: &[&str] = &["decode", "validate", "check_request", "tools", "c_abi", "conversation"];
+pub const TARGETS: &[&str] = &["decode", "validate", "check_request", "tools", "c_abi", "conversation", "probe_args"];
 
 /// One input running longer than this is a finding (libFuzzer `-timeout`).
 pub const TIMEOUT_SECS: u64 = 1;
@@ -35,7 +35,7 @@ fn c_revisions(root: &Path) -> Result<Vec<String>, String> {
 
 #[derive(clap::Args)]
 pub struct FuzzArgs {
-    /// Run only this target (decode, validate, check_request, tools, c_abi, conversation) [default: all]
+    /// Run only this target (decode, validate, check_request, tools, c_abi, conversation, probe_args) [default: all]
     #[arg(long, value_name = "NAME")]
     target: Option<String>,
     /// Seconds per target.
@@ -150,7 +150,7 @@ fn write_seeds(root: &Path, examples: &Path, target: &str, corpus: &Path) -> Res
     std::fs::create_dir_all(corpus).map_err(|e| format!("cannot create {}: {e}", corpus.display()))?;
     let mut seeds = Seeds { corpus, n: 0, max_len: max_len(target) };
     match target {
-        "tools" => tool_seeds(root, examples, &mut seeds)?,
+        "tools" | "probe_args" => tool_seeds(root, examples, &mut seeds)?,
         "c_abi" => c_abi_seeds(root, examples, &mut seeds)?,
         "conversation" => conversation_seeds(root, &mut seeds)?,
         _ => message_seeds(root, examples, target, &mut seeds)?,
@@ -160,7 +160,7 @@ fn write_seeds(root: &Path, examples: &Path, target: &str, corpus: &Path) -> Res
 
 /// `-max_len` for a target, when it sets one.
 fn max_len(target: &str) -> Option<usize> {
-    matches!(target, "tools" | "c_abi").then_some(MAX_LEN)
+    matches!(target, "tools" | "c_abi" | "probe_args").then_some(MAX_LEN)
 }
 
 /// A seed corpus being written; seeds over `max_len` are skipped.
