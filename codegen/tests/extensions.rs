@@ -2,25 +2,16 @@
 //! workspace generation of an extension module (method rows, core copies, errata, refusals),
 //! on small hand-written schemas in the ext-tasks style.
 
+mod support;
+
 use mcpgen_codegen::ir::{self, DeclKind};
 use mcpgen_codegen::{generate_workspace_with_extensions, load, ExtensionInput, RevisionInput};
 use serde_json::{json, Value};
 
 const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 
-/// The project's catalogue without its `[[rule.revision]]` entries: those name the pinned
-/// revisions, and these workspaces pin only `2099-01-01` (the codegen refuses an entry naming
-/// a revision it does not know).
 fn rules() -> String {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../schema/rules.toml");
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let mut catalogue: toml::Table = text.parse().unwrap_or_else(|e| panic!("{path}: {e}"));
-    if let Some(toml::Value::Array(rules)) = catalogue.get_mut("rule") {
-        for rule in rules.iter_mut().filter_map(toml::Value::as_table_mut) {
-            rule.remove("revision");
-        }
-    }
-    toml::to_string(&catalogue).expect("a TOML table serialises")
+    support::rules_without_revisions()
 }
 
 fn input(name: &str, schema: &Value, errata: &str) -> RevisionInput {

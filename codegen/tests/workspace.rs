@@ -2,14 +2,15 @@
 //! diff report) and its cross-checks (erratum ids against the rules catalogue), on two small
 //! hand-written revisions and the project's real catalogue.
 
+mod support;
+
 use mcpgen_codegen::{generate_workspace, FileMap, RevisionInput};
 use serde_json::json;
 
 const HEADER: &str = "bindings/c/include/mcpgen_schema.h";
 
 fn rules() -> String {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../schema/rules.toml");
-    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    support::rules_without_revisions()
 }
 
 fn revision(name: &str, c_code: Option<u32>) -> RevisionInput {
