@@ -9,7 +9,7 @@ use mcpgen_runtime::rules::{AtRevisions, Clause, Enforcement, Level, Rule};
 /// The revision of each rule's own entry (`level`, `clause`, `source`, `code`): the newest pinned.
 pub const REVISION: &str = "2026-07-28";
 
-pub static RULES: [Rule; 306] = [
+pub static RULES: [Rule; 309] = [
     Rule {
         id: "CORE-1",
         level: Level::Must,
@@ -2105,6 +2105,18 @@ pub static RULES: [Rule; 306] = [
         enforcement: Enforcement::NotEnforced("application behaviour"),
     },
     Rule {
+        id: "TOOL-7",
+        level: Level::Informal,
+        summary: "A `tools/call` of an unknown tool is a protocol error (a JSON-RPC error; the page's example gives -32602), not a tool result.",
+        source: "server/tools",
+        clause: Some("Protocol Errors indicate issues with the request structure itself that models are less likely to be able to fix: - Unknown tool"),
+        code: None,
+        revisions: &[
+            AtRevisions { revisions: &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"], clause: Some(Clause { level: Level::Informal, quote: Some("Protocol Errors: Standard JSON-RPC errors for issues like: - Unknown tools"), source: "server/tools", code: None }) },
+        ],
+        enforcement: Enforcement::Enforced("mcpgen_probe::tools calls a tool no server has (`tool/unknown`): -32602 as in the example, another error code or a result is a warning"),
+    },
+    Rule {
         id: "FMT-1",
         level: Level::Must,
         summary: "URIs (resource, root, icon, website and URL-elicitation URIs) are RFC 3986 URIs; the schema's `format` is only an annotation (Q-10).",
@@ -2189,26 +2201,48 @@ pub static RULES: [Rule; 306] = [
     Rule {
         id: "PROMPT-1",
         level: Level::Must,
-        summary: "Servers with prompts declare the `prompts` capability and should refuse a missing required argument with -32602.",
+        summary: "Servers with prompts declare the `prompts` capability.",
         source: "server/prompts",
         clause: Some("Servers that support prompts MUST declare the `prompts` capability in their DiscoverResult"),
         code: None,
         revisions: &[
             AtRevisions { revisions: &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"], clause: Some(Clause { level: Level::Must, quote: Some("Servers that support prompts MUST declare the `prompts` capability during initialization"), source: "server/prompts", code: None }) },
         ],
-        enforcement: Enforcement::Enforced("conversation::Conversation: a server that answers prompts/* without declaring `prompts`; refusing a missing argument needs the prompt's declared arguments: mcpgen_probe::prompts sends one `prompts/get` without a required argument (a warning unless -32602)"),
+        enforcement: Enforcement::Enforced("conversation::Conversation: a server that answers prompts/* without declaring `prompts`; refusing a missing argument is PROMPT-2"),
+    },
+    Rule {
+        id: "PROMPT-2",
+        level: Level::Should,
+        summary: "A `prompts/get` without a required argument gets -32602.",
+        source: "server/prompts",
+        clause: Some("Servers SHOULD return standard JSON-RPC errors for common failure cases: - Invalid prompt name: `-32602` (Invalid params) - Missing required arguments: `-32602` (Invalid params)"),
+        code: Some(-32602),
+        revisions: &[],
+        enforcement: Enforcement::Enforced("mcpgen_probe::prompts sends one `prompts/get` without a required argument: another answer is a warning"),
     },
     Rule {
         id: "COMP-1",
         level: Level::Must,
-        summary: "Servers with completion declare `completions`, return at most 100 values, and answer -32601 when completion is unsupported.",
+        summary: "Servers with completion declare `completions` and return at most 100 values.",
         source: "server/utilities/completion",
         clause: Some("Servers that support completions MUST declare the `completions` capability"),
         code: None,
         revisions: &[
             AtRevisions { revisions: &["2024-11-05"], clause: Some(Clause { level: Level::Informal, quote: Some("Maximum 100 items per response"), source: "server/utilities/completion", code: None }) },
         ],
-        enforcement: Enforcement::Enforced("schema: at most 100 values (CompleteResult); mcpgen_probe::negatives sends `completion/complete` to a server without `completions` (-32601 is due)"),
+        enforcement: Enforcement::Enforced("schema: at most 100 values (CompleteResult); a server answering `completion/complete` without `completions` is CAP-2, its error code COMP-2"),
+    },
+    Rule {
+        id: "COMP-2",
+        level: Level::Should,
+        summary: "A server without completion answers `completion/complete` with -32601.",
+        source: "server/utilities/completion",
+        clause: Some("Servers SHOULD return standard JSON-RPC errors for common failure cases: - Method not found: `-32601` (Capability not supported)"),
+        code: Some(-32601),
+        revisions: &[
+            AtRevisions { revisions: &["2024-11-05"], clause: None },
+        ],
+        enforcement: Enforcement::Enforced("mcpgen_probe::negatives sends `completion/complete` to a server without `completions`: another error code is a warning (a result is CAP-2)"),
     },
     Rule {
         id: "ELIC-1",
@@ -3227,12 +3261,15 @@ pub static RULES: [Rule; 306] = [
     },
     Rule {
         id: "PROBE-4",
-        level: Level::Choice,
-        summary: "A `tools/call` whose arguments satisfy the `inputSchema` gets a `CallToolResult` (`isError: true` allowed, ERR-12); a JSON-RPC error to it is an error finding.",
-        source: "mcpgen, server/tools",
-        clause: None,
+        level: Level::Informal,
+        summary: "A `tools/call` whose arguments satisfy the `inputSchema` gets a `CallToolResult` (`isError: true` allowed) or a server error (-32603); another protocol error is a warning.",
+        source: "server/tools, mcpgen",
+        clause: Some("Protocol Errors indicate issues with the request structure itself that models are less likely to be able to fix:"),
         code: None,
-        revisions: &[],
+        revisions: &[
+            AtRevisions { revisions: &["2025-11-25"], clause: Some(Clause { level: Level::Informal, quote: Some("Protocol Errors indicate issues with the request structure itself that models are less likely to be able to fix."), source: "server/tools", code: None }) },
+            AtRevisions { revisions: &["2025-06-18", "2025-03-26", "2024-11-05"], clause: Some(Clause { level: Level::Informal, quote: Some("Protocol Errors: Standard JSON-RPC errors for issues like: - Unknown tools - Invalid arguments - Server errors"), source: "server/tools", code: None }) },
+        ],
         enforcement: Enforcement::Enforced("mcpgen_probe::tools, for every valid argument case (checked with tools::validate_tool_arguments before it is sent)"),
     },
 ];

@@ -18,7 +18,8 @@ pub struct EraSeen {
     pub revision: String,
     /// What the server did with it: `served; offers tools, prompts`, `answered 2025-11-25`, …
     pub outcome: String,
-    /// The checks run, and the findings, in that era's steps.
+    /// The checks run (each once, as [`crate::Report::outcomes`] counts them), and the
+    /// findings, in that era's steps.
     pub checks: usize,
     pub errors: usize,
     pub warnings: usize,
@@ -41,11 +42,18 @@ impl Mark {
 pub(super) fn seen(r: &mut Run<'_>, start: Mark, era: &str, revision: &str, outcome: String) {
     let found = &r.report.findings[start.findings..];
     let errors = found.iter().filter(|f| f.level == Level::Error).count();
+    let mut distinct: Vec<(&str, &str)> = Vec::new();
+    for c in &r.report.checks[start.checks..] {
+        if !distinct.contains(&(c.name.as_str(), c.revision.as_str())) {
+            distinct.push((&c.name, &c.revision));
+        }
+    }
+    let checks = distinct.len();
     r.report.era_summaries.push(EraSeen {
         era: era.to_owned(),
         revision: revision.to_owned(),
         outcome,
-        checks: r.report.checks.len() - start.checks,
+        checks,
         errors,
         warnings: found.len() - errors,
     });
@@ -87,10 +95,8 @@ pub(super) fn legacy_sessions(r: &mut Run<'_>, mut more: Option<&mut dyn super::
                     // Dropping the connection ends the session (stdio: the process; HTTP: DELETE).
                     r.own = None;
                 }
-                Err(e) => {
-                    r.report.checks.push(check.clone());
-                    r.finding(&check, None, Level::Error, "", format!("cannot open a connection: {e}"), None);
-                }
+                // Transport trouble, not the server's protocol: the session is not run.
+                Err(e) => r.skip(&check, format!("cannot open a connection: {e}")),
             },
             None if n == 0 => legacy_session(r, version),
             None => {
@@ -106,6 +112,8 @@ pub(super) fn legacy_sessions(r: &mut Run<'_>, mut more: Option<&mut dyn super::
 pub(super) fn legacy_session(r: &mut Run<'_>, version: &str) {
     debug_assert_ne!(version, MODERN);
     let start = Mark::of(r);
+    let before = r.rev;
+    r.rev = mcpgen::Revision::parse(version);
     let mut conv = Conversation::new();
     let check = format!("legacy/{version}");
     r.label = Some(check.clone());
@@ -125,9 +133,13 @@ pub(super) fn legacy_session(r: &mut Run<'_>, version: &str) {
             Some(result) => {
                 let agreed = result.get("protocolVersion").and_then(Value::as_str).unwrap_or(version).to_owned();
                 r.report.eras.push(format!("legacy {agreed}"));
+                // The revision in play is the one the server answered with, where mcpgen knows it.
+                if let Some(rev) = mcpgen::Revision::parse(&agreed) {
+                    r.rev = Some(rev);
+                }
                 r.exchange(&check, &mut conv, json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
                 let caps = result.get("capabilities").cloned().unwrap_or(Value::Null);
-                super::session(r, &mut conv, &caps, None);
+                super::session(r, &mut conv, &caps, false);
                 if agreed == version {
                     format!("accepted; offers {}", offered(&caps))
                 } else {
@@ -138,4 +150,5 @@ pub(super) fn legacy_session(r: &mut Run<'_>, version: &str) {
     };
     r.label = None;
     seen(r, start, "legacy", version, outcome);
+    r.rev = before;
 }

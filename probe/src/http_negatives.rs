@@ -96,11 +96,23 @@ pub(super) fn param_mismatch(
     judge(r, &check, verdict, &answer);
 }
 
-/// The server's answer against the check's verdict on what was sent.
+/// The server's answer against the check's verdict on what was sent: the code of the refusal
+/// the headers sent call for, else a finding on its rule at its clause's level.
 fn judge(r: &mut Run<'_>, check: &str, verdict: Result<(), ProtocolError>, answer: &Value) {
-    match verdict {
-        Err(expected) => super::negatives::judge(r, check, &expected, answer),
+    let expected = match verdict {
+        Err(expected) => expected,
         // The transport did not send the mistake asked for: nothing to judge, and said so.
-        Ok(()) => r.skip(check, "the headers sent agree with the body: no mismatch to judge".into()),
+        Ok(()) => return r.skip(check, "the headers sent agree with the body: no mismatch to judge".into()),
+    };
+    if answer.pointer("/error/code").and_then(Value::as_i64) != Some(expected.code) {
+        let refused = super::oracle::Refused::of(answer);
+        let at = r.last_exchange();
+        let message = format!(
+            "answered headers that disagree with the body with {}; the spec's answer is {} ({})",
+            refused.got, expected.code, expected.message
+        );
+        let accepts = format!("error code {}", expected.code);
+        r.violation(check, expected.rule, refused.pointer, message, Some(accepts), at);
     }
+    super::negatives::version_data(r, check, answer);
 }

@@ -15,9 +15,8 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use mcpgen::conversation::{Conversation, Level, Sender};
-use mcpgen::rules::id;
 
-use super::{ProbeFinding, Run};
+use super::Run;
 
 /// Requests waiting for a late answer at most.
 pub const MAX_PENDING: usize = 256;
@@ -31,17 +30,29 @@ pub(crate) struct Pending {
     label: Option<String>,
     sent: Instant,
     waited_ms: u64,
+    /// The request was no valid request: unanswered is a warning ([`super::no_answer`]).
+    invalid: bool,
+    /// The revision in play when it was sent.
+    rev: Option<mcpgen::Revision>,
 }
 
 impl Run<'_> {
     /// `id` (sent at `sent` for `check`) had no answer within `waited_ms`: pending.
-    pub(crate) fn pend(&mut self, check: &str, id: Value, exchange: Option<usize>, sent: Instant, waited_ms: u64) {
+    pub(crate) fn pend(
+        &mut self,
+        check: &str,
+        id: Value,
+        exchange: Option<usize>,
+        sent: Instant,
+        waited_ms: u64,
+        invalid: bool,
+    ) {
         if self.pending.len() >= MAX_PENDING {
             let oldest = self.pending.remove(0);
             self.unanswered(oldest, &format!("; given up: more than {MAX_PENDING} requests were waiting"));
         }
-        let label = self.label.clone();
-        self.pending.push(Pending { id, check: check.to_owned(), exchange, label, sent, waited_ms });
+        let (label, rev) = (self.label.clone(), self.rev);
+        self.pending.push(Pending { id, check: check.to_owned(), exchange, label, sent, waited_ms, invalid, rev });
     }
 
     /// Whether `bytes` answers a pending request; if so it is attached to that request's
@@ -57,16 +68,10 @@ impl Run<'_> {
         };
         let p = self.pending.remove(at);
         let delay = p.sent.elapsed().as_millis();
+        let now = std::mem::replace(&mut self.rev, p.rev);
         if p.label == self.label {
             for f in conv.observe(Sender::Server, bytes) {
-                self.report.findings.push(ProbeFinding {
-                    check: p.check.clone(),
-                    rule: f.rule,
-                    level: f.level,
-                    pointer: f.pointer,
-                    message: f.message,
-                    exchange: p.exchange,
-                });
+                self.checker_finding(&p.check, f, p.exchange);
             }
         }
         self.observer.message(Sender::Server, p.label.as_deref(), None, bytes);
@@ -82,18 +87,15 @@ impl Run<'_> {
             format!("answered after {delay} ms, later than the probe's wait of {} ms (the answer is judged and recorded; the check's own verdict on it is not run)", p.waited_ms),
             p.exchange,
         );
+        self.rev = now;
         true
     }
 
     fn unanswered(&mut self, p: Pending, why: &str) {
-        self.finding(
-            &p.check,
-            Some(id::MSG_11),
-            Level::Error,
-            "",
-            format!("no answer within {} ms, nor before the end of the run{why}", p.waited_ms),
-            p.exchange,
-        );
+        let message = format!("no answer within {} ms, nor before the end of the run{why}", p.waited_ms);
+        let now = std::mem::replace(&mut self.rev, p.rev);
+        super::no_answer(self, &p.check, message, p.exchange, p.invalid);
+        self.rev = now;
     }
 }
 

@@ -62,6 +62,7 @@ pub mod http;
 mod http_negatives;
 pub mod late;
 pub mod negatives;
+pub mod oracle;
 mod peer;
 pub mod prompts;
 pub mod resources;
@@ -72,7 +73,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use mcpgen::conversation::{Conversation, Level, Sender};
+use mcpgen::conversation::{Conversation, Finding, Level, Sender};
+use mcpgen::rules::Clause;
+use mcpgen::Revision;
 
 pub use eras::EraSeen;
 pub use peer::{Carried, Connect, HeaderEdit, Observer, Peer, PeerError, Unobserved};
@@ -122,6 +125,28 @@ pub enum PromptPolicy {
     All,
 }
 
+/// Which eras the probe drives ([`ProbeOptions::era`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EraChoice {
+    /// `server/discover` and per-request `_meta` only.
+    Modern,
+    /// `initialize` sessions only.
+    Legacy,
+    /// Both, where both are served (the default): a server that answers `initialize` is probed
+    /// in the legacy era even when its `server/discover` lists modern versions only.
+    Both,
+}
+
+impl EraChoice {
+    pub fn modern(self) -> bool {
+        self != EraChoice::Legacy
+    }
+
+    pub fn legacy(self) -> bool {
+        self != EraChoice::Modern
+    }
+}
+
 /// The seed a run uses unless told otherwise.
 pub const DEFAULT_SEED: u64 = 23;
 
@@ -146,8 +171,9 @@ pub struct ProbeOptions {
     pub seed: u64,
     /// Exchanges kept in the report; later ones still count, their messages are not kept.
     pub max_exchanges: usize,
-    /// Probe the legacy (`initialize`) era too, at the legacy revisions the server accepts.
-    pub legacy: bool,
+    /// The eras probed: the legacy one at the legacy revisions `server/discover` names (else
+    /// the newest legacy revision mcpgen knows).
+    pub era: EraChoice,
     /// Legacy sessions opened at most (one per revision the server names; the rest are
     /// reported as skipped).
     pub max_legacy_sessions: usize,
@@ -175,7 +201,7 @@ impl Default for ProbeOptions {
             max_items: 16,
             seed: DEFAULT_SEED,
             max_exchanges: 4096,
-            legacy: true,
+            era: EraChoice::Both,
             max_legacy_sessions: 8,
             budget: None,
             short_wait: Duration::from_secs(2),
@@ -184,19 +210,93 @@ impl Default for ProbeOptions {
     }
 }
 
-/// One finding: a check that failed, with the rule it breaks and the exchange that shows it.
+/// One finding: a check that failed, with the rule it breaks, the clause that rule rests on at
+/// the revision in play, and the exchange that shows it.
 #[derive(Debug, Clone)]
 pub struct ProbeFinding {
     /// The step that found it (`discover`, `inventory`, `negative/missing-meta`, `tool/NAME`,
     /// `legacy/2025-11-25`, …).
     pub check: String,
     pub rule: Option<&'static str>,
+    /// The level of [`ProbeFinding::clause`] (an error for MUST / MUST NOT, else a warning);
+    /// the probe's own limits (PROBE-1 to PROBE-3) and late answers are warnings.
     pub level: Level,
     /// JSON pointer into the server's message (`""` the root).
     pub pointer: String,
     pub message: String,
     /// Index into [`Report::exchanges`] (`None` when that exchange was not kept).
     pub exchange: Option<usize>,
+    /// The revision in play: 2026-07-28 in the modern era, the session's in a legacy one.
+    pub revision: Option<Revision>,
+    /// The clause of `rule` at `revision`: keyword, quoted sentence, page. `None` for a plain
+    /// schema violation and a finding without a rule.
+    pub clause: Option<Clause>,
+    /// The answers the check's clause accepts, in words ([`oracle::Accepts::describe`]), where
+    /// the probe judged the answer itself.
+    pub accepts: Option<String>,
+}
+
+impl ProbeFinding {
+    /// Where to read the clause: its page at the finding's revision.
+    pub fn clause_url(&self) -> Option<String> {
+        let rev = self.revision.map_or(mcpgen::rules::CATALOGUE_REVISION, |r| r.as_str());
+        self.clause?.url(rev)
+    }
+
+    /// A conversation checker's finding on the answer to `check`.
+    fn of_checker(check: &str, f: Finding, exchange: Option<usize>) -> ProbeFinding {
+        ProbeFinding {
+            check: check.to_owned(),
+            rule: f.rule,
+            level: f.level,
+            clause: f.clause(),
+            revision: f.revision,
+            pointer: f.pointer,
+            message: f.message,
+            exchange,
+            accepts: None,
+        }
+    }
+}
+
+/// One check run: its name and the revision of the session it ran in (the same name runs in
+/// each era).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckRun {
+    pub name: String,
+    pub revision: String,
+}
+
+impl PartialEq<str> for CheckRun {
+    fn eq(&self, other: &str) -> bool {
+        self.name == other
+    }
+}
+
+impl PartialEq<&str> for CheckRun {
+    fn eq(&self, other: &&str) -> bool {
+        self.name == *other
+    }
+}
+
+/// How one check ended ([`Report::outcomes`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Status {
+    Passed,
+    /// Only warnings.
+    Warned,
+    /// At least one error.
+    Failed,
+    /// Not run, with why.
+    Skipped(String),
+}
+
+/// One check of [`Report::outcomes`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    pub name: String,
+    pub revision: String,
+    pub status: Status,
 }
 
 /// One request or notification the probe sent, and what came back.
@@ -217,8 +317,9 @@ pub struct Report {
     pub exchanges: Vec<Exchange>,
     /// Exchanges beyond [`ProbeOptions::max_exchanges`], not kept.
     pub dropped_exchanges: usize,
-    /// The checks run, in order (one per exchange), for a summary table or JUnit cases.
-    pub checks: Vec<String>,
+    /// The checks run, in order (one per exchange: a check that sends several messages is
+    /// there several times); [`Report::outcomes`] has each once.
+    pub checks: Vec<CheckRun>,
     /// The eras the server served: `modern`, `legacy 2025-11-25`, …
     pub eras: Vec<String>,
     /// What a client of each era saw: one entry per era or revision tried, in order.
@@ -236,6 +337,8 @@ pub struct Report {
 pub struct Skipped {
     pub check: String,
     pub reason: String,
+    /// The revision of the session it was skipped in.
+    pub revision: String,
 }
 
 impl Report {
@@ -243,6 +346,78 @@ impl Report {
     pub fn has_errors(&self) -> bool {
         self.findings.iter().any(|f| f.level == Level::Error)
     }
+
+    /// Every check once per session (by name and revision), in the order first run, then those
+    /// only skipped: what the summary counts and the JUnit report lists, one test case each.
+    pub fn outcomes(&self) -> Vec<Outcome> {
+        let rev_of = |f: &ProbeFinding| f.revision.map_or(MODERN, |r| r.as_str());
+        let mut out: Vec<Outcome> = Vec::new();
+        let known =
+            |out: &[Outcome], name: &str, revision: &str| out.iter().any(|o| o.name == name && o.revision == revision);
+        for c in &self.checks {
+            if known(&out, &c.name, &c.revision) {
+                continue;
+            }
+            let found = self.findings.iter().filter(|f| f.check == c.name && rev_of(f) == c.revision);
+            let (mut errors, mut any) = (false, false);
+            for f in found {
+                any = true;
+                errors |= f.level == Level::Error;
+            }
+            let status = match (errors, any) {
+                (true, _) => Status::Failed,
+                (false, true) => Status::Warned,
+                _ => Status::Passed,
+            };
+            out.push(Outcome { name: c.name.clone(), revision: c.revision.clone(), status });
+        }
+        // Findings of a step that sent nothing of its own (the drain at the end, a connection
+        // that could not be opened) count as checks too.
+        for f in &self.findings {
+            if !known(&out, &f.check, rev_of(f)) {
+                let status = if self
+                    .findings
+                    .iter()
+                    .any(|g| g.check == f.check && rev_of(g) == rev_of(f) && g.level == Level::Error)
+                {
+                    Status::Failed
+                } else {
+                    Status::Warned
+                };
+                out.push(Outcome { name: f.check.clone(), revision: rev_of(f).to_owned(), status });
+            }
+        }
+        for k in &self.skipped {
+            if !known(&out, &k.check, &k.revision) {
+                out.push(Outcome {
+                    name: k.check.clone(),
+                    revision: k.revision.clone(),
+                    status: Status::Skipped(k.reason.clone()),
+                });
+            }
+        }
+        out
+    }
+}
+
+/// A request never answered: MSG-11 (JSON-RPC 2.0: a call MUST get a response); for a message
+/// that is no valid request (`invalid`) a warning on ERR-1 instead, since whether such a
+/// message is a "call" JSON-RPC must answer is arguable.
+fn no_answer(r: &mut Run<'_>, check: &str, message: String, exchange: Option<usize>, invalid: bool) {
+    if invalid {
+        let message = format!(
+            "{message} to a message that is not a valid request (JSON-RPC 2.0 answers it with -32600 or -32700)"
+        );
+        r.violation(check, mcpgen::rules::id::ERR_1, "", message, Some("error code -32600 or -32700".into()), exchange);
+    } else {
+        r.violation(check, mcpgen::rules::id::MSG_11, "", message, None, exchange);
+    }
+}
+
+/// An error response with `id: null` or none (the id could not be read: JSON-RPC 2.0 says
+/// `null`, 2026-07-28's schema leaves it out).
+fn is_null_id_error(v: &Value) -> bool {
+    v.get("id").is_none_or(Value::is_null) && v.get("error").is_some() && v.get("method").is_none()
 }
 
 /// The modern revision probed, and the `_meta` every modern request carries.
@@ -280,6 +455,11 @@ struct Run<'p> {
     pending: Vec<late::Pending>,
     /// The next exchange waits [`ProbeOptions::short_wait`], not the peer's timeout.
     short: bool,
+    /// The revision in play: [`MODERN`], or the legacy session's.
+    rev: Option<Revision>,
+    /// The next message is no valid request (a malformed envelope): no answer to it is a
+    /// warning ([`no_answer`]), not MSG-11.
+    invalid: bool,
 }
 
 impl Run<'_> {
@@ -309,6 +489,66 @@ impl Run<'_> {
             None,
         );
         true
+    }
+
+    /// The name of the revision in play.
+    fn rev_name(&self) -> String {
+        self.rev.map_or(MODERN, |r| r.as_str()).to_owned()
+    }
+
+    /// A check run (once per exchange).
+    fn ran(&mut self, check: &str) {
+        let revision = self.rev_name();
+        self.report.checks.push(CheckRun { name: check.to_owned(), revision });
+    }
+
+    /// A checker's finding on the answer to `check`, at the revision in play.
+    fn checker_finding(&mut self, check: &str, f: Finding, exchange: Option<usize>) {
+        let mut found = ProbeFinding::of_checker(check, f, exchange);
+        if found.clause.is_none() && found.revision.is_none() {
+            found.clause = found.rule.and_then(|rule| oracle::clause_at(rule, self.rev));
+        }
+        found.revision = self.rev;
+        self.report.findings.push(found);
+    }
+
+    /// The verdict of the oracle on `answer` to `check`: when the clause of the check's rule
+    /// at the revision in play does not accept it, a finding at that clause's level (none
+    /// where the revision lacks the rule). `what` says what was asked, for the message.
+    fn judge(&mut self, check: &str, answer: &Value, what: &str) {
+        let Some(entry) = oracle::entry(check) else { return };
+        let Some(rule) = entry.rule else { return };
+        let modern = self.rev.is_none_or(|r| r.as_str() == MODERN);
+        let Some(accepts) = (if modern { entry.modern } else { entry.legacy }) else { return };
+        let Some(refused) = accepts.judge(answer) else { return };
+        let at = self.last_exchange();
+        let message = format!("{what} got {}; the spec accepts {}", refused.got, accepts.describe());
+        self.violation(check, rule, refused.pointer, message, Some(accepts.describe()), at);
+    }
+
+    /// A finding on `rule` at the level of its clause at the revision in play; nothing where
+    /// the revision does not have the rule.
+    fn violation(
+        &mut self,
+        check: &str,
+        rule: &'static str,
+        pointer: &str,
+        message: String,
+        accepts: Option<String>,
+        exchange: Option<usize>,
+    ) {
+        let Some(clause) = oracle::clause_at(rule, self.rev) else { return };
+        self.report.findings.push(ProbeFinding {
+            check: check.to_owned(),
+            rule: Some(rule),
+            level: oracle::level_of(clause.level),
+            pointer: pointer.to_owned(),
+            message,
+            exchange,
+            revision: self.rev,
+            clause: Some(clause),
+            accepts,
+        });
     }
 
     fn id(&mut self) -> u64 {
@@ -344,6 +584,7 @@ impl Run<'_> {
         let id = message.get("id").cloned();
         conv.observe(Sender::Client, text.as_bytes());
         let short = std::mem::take(&mut self.short).then_some(self.opts.short_wait);
+        let invalid = std::mem::take(&mut self.invalid);
         if short.is_some() {
             self.peer().set_wait(short);
         }
@@ -372,7 +613,7 @@ impl Run<'_> {
             self.report.dropped_exchanges += 1;
             None
         };
-        self.report.checks.push(check.to_owned());
+        self.ran(check);
         let received = match got {
             Ok(r) => r,
             Err(e) => {
@@ -382,7 +623,7 @@ impl Run<'_> {
                 let id = id?;
                 let message = match e {
                     PeerError::Timeout { after_ms } if self.peer().reads_late() => {
-                        self.pend(check, id, index, sent_at, after_ms);
+                        self.pend(check, id, index, sent_at, after_ms, invalid);
                         return None;
                     }
                     PeerError::Timeout { after_ms } => {
@@ -390,7 +631,7 @@ impl Run<'_> {
                     }
                     e => format!("no answer: {e}"),
                 };
-                self.finding(check, Some(mcpgen::rules::id::MSG_11), Level::Error, "", message, index);
+                no_answer(self, check, message, index, invalid);
                 return None;
             }
         };
@@ -406,17 +647,14 @@ impl Run<'_> {
             }
             self.observer.message(Sender::Server, label.as_deref(), facts.as_ref(), bytes);
             for f in found {
-                self.report.findings.push(ProbeFinding {
-                    check: check.to_owned(),
-                    rule: f.rule,
-                    level: f.level,
-                    pointer: f.pointer,
-                    message: f.message,
-                    exchange: index,
-                });
+                self.checker_finding(check, f, index);
             }
             if let Ok(v) = serde_json::from_slice::<Value>(bytes) {
                 if id.is_some() && v.get("id") == id.as_ref() && v.get("method").is_none() {
+                    response = Some(v);
+                } else if response.is_none() && is_null_id_error(&v) {
+                    // An error whose id the server could not read: still this request's answer,
+                    // and its code is judged (the checker judges the `null`).
                     response = Some(v);
                 }
             }
@@ -429,9 +667,12 @@ impl Run<'_> {
     }
 
     fn skip(&mut self, check: &str, reason: String) {
-        self.report.skipped.push(Skipped { check: check.to_owned(), reason });
+        let revision = self.rev_name();
+        self.report.skipped.push(Skipped { check: check.to_owned(), reason, revision });
     }
 
+    /// A finding at a level the probe sets (its own limits, a late answer); the clause of
+    /// `rule` at the revision in play is attached.
     fn finding(
         &mut self,
         check: &str,
@@ -441,6 +682,7 @@ impl Run<'_> {
         message: String,
         exchange: Option<usize>,
     ) {
+        let clause = rule.and_then(|r| oracle::clause_at(r, self.rev));
         self.report.findings.push(ProbeFinding {
             check: check.to_owned(),
             rule,
@@ -448,6 +690,9 @@ impl Run<'_> {
             pointer: pointer.to_owned(),
             message,
             exchange,
+            revision: self.rev,
+            clause,
+            accepts: None,
         });
     }
 
@@ -533,8 +778,19 @@ pub fn run_with(
         last_step: String::new(),
         pending: Vec::new(),
         short: false,
+        rev: Revision::parse(MODERN),
+        invalid: false,
     };
     let mut modern = Conversation::new();
+    // The newest legacy revision: where a server names none, the one `initialize` asks for.
+    let newest_legacy = Revision::all().iter().map(|rev| rev.as_str()).find(|v| *v != MODERN);
+    if !r.opts.era.modern() {
+        if let Some(version) = newest_legacy {
+            eras::legacy_session(&mut r, version);
+        }
+        late::finish(&mut r, &mut modern);
+        return r.report;
+    }
     let id = r.id();
     let start = eras::Mark::of(&r);
     let discover = r.exchange("discover", &mut modern, modern_request(id, "server/discover", json!({})));
@@ -547,18 +803,23 @@ pub fn run_with(
                 .map(|v| v.iter().filter_map(Value::as_str).map(str::to_owned).collect())
                 .unwrap_or_default();
             let caps = result.get("capabilities").cloned().unwrap_or(Value::Null);
-            session(&mut r, &mut modern, &caps, Some(&supported));
+            session(&mut r, &mut modern, &caps, true);
             eras::seen(&mut r, start, "modern", MODERN, format!("served; offers {}", eras::offered(&caps)));
-            // The legacy revisions it names, preferred first.
-            supported.into_iter().filter(|v| v != MODERN).collect()
+            // The legacy revisions it names, preferred first; naming none does not mean it
+            // serves no `initialize` (a dual-era server may list its modern versions only).
+            let named: Vec<String> = supported.into_iter().filter(|v| v != MODERN).collect();
+            if named.is_empty() {
+                newest_legacy.into_iter().map(str::to_owned).collect()
+            } else {
+                named
+            }
         }
         // No discover: a modern-only client stops here, a dual-era one falls back to
         // `initialize` at the newest legacy revision, on the same connection.
         None => {
             eras::seen(&mut r, start, "modern", MODERN, "not served (no `server/discover` result)".into());
-            if r.opts.legacy {
-                let fallback = mcpgen::Revision::all().iter().map(|rev| rev.as_str()).find(|v| *v != MODERN);
-                if let Some(version) = fallback {
+            if r.opts.era.legacy() {
+                if let Some(version) = newest_legacy {
                     eras::legacy_session(&mut r, version);
                 }
             }
@@ -566,7 +827,7 @@ pub fn run_with(
             return r.report;
         }
     };
-    if r.opts.legacy {
+    if r.opts.era.legacy() {
         eras::legacy_sessions(&mut r, more, &legacy_versions);
     }
     late::finish(&mut r, &mut modern);
@@ -574,10 +835,9 @@ pub fn run_with(
 }
 
 /// One session's inventory and exercises: every list the capabilities `caps` declare, the
-/// protocol and header negatives (modern only: `supported` is the versions `server/discover`
-/// named), the tool calls, the prompts and the resources.
-fn session(r: &mut Run<'_>, conv: &mut Conversation, caps: &Value, supported: Option<&[String]>) {
-    let modern = supported.is_some();
+/// protocol and header negatives (`modern` only), the tool calls (and one of a tool that does
+/// not exist), the prompts and the resources.
+fn session(r: &mut Run<'_>, conv: &mut Conversation, caps: &Value, modern: bool) {
     let lists: [(&str, &str, &str); 4] = [
         ("tools", "tools/list", "tools"),
         ("prompts", "prompts/list", "prompts"),
@@ -596,12 +856,15 @@ fn session(r: &mut Run<'_>, conv: &mut Conversation, caps: &Value, supported: Op
             }
         }
     }
-    if let Some(supported) = supported {
-        negatives::run(r, conv, supported, caps);
+    if modern {
+        negatives::run(r, conv, caps);
         http_negatives::run(r, conv, caps.get("tools").is_some_and(Value::is_object));
     }
     tools::schema_checks(r, &tools);
     tools::call_tools(r, conv, &tools, modern);
+    if caps.get("tools").is_some_and(Value::is_object) {
+        tools::unknown_tool(r, conv, &tools, modern);
+    }
     prompts::run(r, conv, &prompts, caps, modern);
     resources::run(r, conv, &resources, caps, modern);
 }
@@ -612,5 +875,7 @@ mod tests;
 mod tests_eras;
 #[cfg(test)]
 mod tests_late;
+#[cfg(test)]
+mod tests_oracle;
 #[cfg(test)]
 mod tests_safety;

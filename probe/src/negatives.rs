@@ -1,16 +1,16 @@
-//! Requests whose right answer the spec fixes, judged against what
-//! [`check_request`] gives for the same bytes under the
-//! versions the server declared: the server's error code must be that one. The request is the
-//! probe's own mistake; only the answer is judged.
+//! Requests the probe gets wrong on purpose, each answer judged by the oracle
+//! ([`super::oracle`]): the answers the clause of the revision in play accepts, decided from the
+//! spec text (never from what mcpgen's own `check_request` would answer), at that clause's
+//! level. The request is the probe's own mistake; only the answer is judged.
 //!
 //! The list (`cases`): a request without `_meta` (META-6), an unsupported version (VER-1),
 //! an unknown method and methods 2026-07-28 removed (`ping`, `logging/setLevel`,
-//! `resources/subscribe`: MSG-9), and malformed envelopes (`jsonrpc` not `"2.0"`, `params`
-//! not an object, no `method`, a `method` that is no string: CORE-2). Then (`run`):
+//! `resources/subscribe`: MSG-9, a dual-era server may still serve them), and malformed
+//! envelopes (`jsonrpc` not `"2.0"`, `params` not an object, no `method`, a `method` that is no
+//! string: ERR-1, each with every standard code JSON-RPC 2.0 allows). Then (`run`):
 //! - requests for capabilities the server did not declare: the list method of each undeclared
-//!   feature (`check_request` accepts them; a result is the conversation checker's TOOL-1,
-//!   PROMPT-1 or CAP-2), and `completion/complete` without `completions`, which gets -32601
-//!   (COMP-1);
+//!   feature (a result is the conversation checker's TOOL-1, PROMPT-1 or CAP-2), and
+//!   `completion/complete` without `completions`, which should get -32601 (COMP-2);
 //! - `notifications/cancelled` for a request id never sent: ignored, never answered (a
 //!   response to it breaks MSG-4; CANCEL-5).
 //!
@@ -19,10 +19,9 @@
 
 use serde_json::{json, Value};
 
-use mcpgen::conversation::{Conversation, Level};
-use mcpgen::protocol::{check_request, ProtocolError, ServerConfig};
+use mcpgen::conversation::Conversation;
 
-use super::{modern_request, Run, MODERN};
+use super::{modern_request, Run};
 
 /// One negative: its name (the check is `negative/<name>`) and the request.
 pub(super) struct Negative {
@@ -78,23 +77,21 @@ pub(super) fn cases(first_id: u64) -> Vec<Negative> {
     ]
 }
 
-/// Sends each negative and compares the server's error code with `check_request`'s.
-pub(super) fn run(r: &mut Run<'_>, conv: &mut Conversation, supported: &[String], caps: &Value) {
-    let versions: Vec<String> = if supported.is_empty() { vec![MODERN.to_owned()] } else { supported.to_vec() };
-    let config = ServerConfig::new(versions);
+/// Sends each negative and judges the answer by the oracle ([`super::oracle`]): the answers
+/// the clause of the revision in play accepts, at that clause's level.
+pub(super) fn run(r: &mut Run<'_>, conv: &mut Conversation, caps: &Value) {
     let first = r.next_id;
     let cases = cases(first);
     r.next_id += cases.len() as u64;
     for case in cases {
         let check = format!("negative/{}", case.name);
-        let bytes = case.request.to_string();
-        let Err(expected) = check_request(bytes.as_bytes(), &config) else {
-            // Served as it is: nothing to judge (a bug of this list, caught by its unit test).
-            continue;
-        };
         let kept = r.report.findings.len();
-        // A malformed envelope is answered at once or never: a short wait (ProbeOptions::short_wait).
-        r.short = MALFORMED.contains(&case.name);
+        // A malformed envelope is answered at once or never: a short wait (ProbeOptions::short_wait),
+        // and no answer is not MSG-11.
+        let malformed = MALFORMED.contains(&case.name);
+        r.short = malformed;
+        r.invalid = malformed;
+        let what = what(&case.request);
         let answer = r.exchange(&check, conv, case.request);
         if UNPAIRED.contains(&case.name) {
             let mut i = kept;
@@ -107,56 +104,46 @@ pub(super) fn run(r: &mut Run<'_>, conv: &mut Conversation, supported: &[String]
             }
         }
         let Some(answer) = answer else { continue };
-        judge(r, &check, &expected, &answer);
+        r.judge(&check, &answer, &what);
+        version_data(r, &check, &answer);
     }
     undeclared(r, conv, caps);
     cancel_unknown(r, conv);
 }
 
-/// The server's `answer` against `expected`, the refusal the spec fixes: its error code must be
-/// that one (else an error with the refusal's rule), and a -32022 names what the server
-/// supports (VER-1).
-pub(super) fn judge(r: &mut Run<'_>, check: &str, expected: &ProtocolError, answer: &Value) {
-    let at = r.last_exchange();
-    match answer.pointer("/error/code").and_then(Value::as_i64) {
-        Some(code) if code == expected.code => {}
-        Some(code) => r.finding(
-            check,
-            Some(expected.rule),
-            Level::Error,
-            "/error/code",
-            format!("answered {code}; the spec's answer is {} ({})", expected.code, expected.message),
-            at,
-        ),
-        None => r.finding(
-            check,
-            Some(expected.rule),
-            Level::Error,
-            "",
-            format!("served a request the spec refuses with {} ({})", expected.code, expected.message),
-            at,
-        ),
+/// The request, in words, for a finding's message.
+fn what(request: &Value) -> String {
+    match request.get("method").and_then(Value::as_str) {
+        Some(m) => format!("`{m}`"),
+        None => "a request without a string `method`".into(),
     }
-    // -32022 names what the server supports (VER-1).
-    if expected.code == -32022 && answer.pointer("/error/data/supported").is_none_or(|s| !s.is_array()) {
-        r.finding(
+}
+
+/// -32022 names what the server supports (VER-1).
+pub(super) fn version_data(r: &mut Run<'_>, check: &str, answer: &Value) {
+    if answer.pointer("/error/code").and_then(Value::as_i64) != Some(-32022) {
+        return;
+    }
+    if answer.pointer("/error/data/supported").is_none_or(|s| !s.is_array()) {
+        let at = r.last_exchange();
+        r.violation(
             check,
-            Some(mcpgen::rules::id::VER_1),
-            Level::Error,
+            mcpgen::rules::id::VER_1,
             "/error/data",
             "-32022 without `data.supported` (the versions the server supports)".into(),
+            None,
             at,
         );
     }
 }
 
-/// The list method of each feature the server did not declare, and `completion/complete`
-/// without `completions` (-32601, COMP-1).
+/// The list method of each feature the server did not declare (any error is right; a result
+/// is the checker's TOOL-1, PROMPT-1 or CAP-2), and `completion/complete` without
+/// `completions` (COMP-2).
 fn undeclared(r: &mut Run<'_>, conv: &mut Conversation, caps: &Value) {
     for (feature, method) in [("tools", "tools/list"), ("prompts", "prompts/list"), ("resources", "resources/list")] {
         if caps.get(feature).is_none() {
             let id = r.id();
-            // The checker judges a result (TOOL-1, PROMPT-1, CAP-2); any error is right.
             r.exchange(&format!("undeclared/{feature}"), conv, modern_request(id, method, json!({})));
         }
     }
@@ -167,18 +154,9 @@ fn undeclared(r: &mut Run<'_>, conv: &mut Conversation, caps: &Value) {
     let id = r.id();
     let params = json!({"ref": {"type": "ref/prompt", "name": "mcpgen-probe"}, "argument": {"name": "a", "value": ""}});
     let Some(answer) = r.exchange(check, conv, modern_request(id, "completion/complete", params)) else { return };
-    let at = r.last_exchange();
-    match answer.pointer("/error/code").and_then(Value::as_i64) {
-        Some(code) if code != mcpgen::error_codes::METHOD_NOT_FOUND_ERROR => r.finding(
-            check,
-            Some(mcpgen::rules::id::COMP_1),
-            Level::Error,
-            "/error/code",
-            format!("answered {code} to `completion/complete` without declaring `completions`; -32601 is due"),
-            at,
-        ),
-        // -32601 is right; a result is the checker's CAP-2.
-        _ => {}
+    // A result is the checker's CAP-2: only an error's code is the oracle's.
+    if answer.get("error").is_some() {
+        r.judge(check, &answer, "`completion/complete` to a server without `completions`");
     }
 }
 
@@ -198,12 +176,12 @@ fn cancel_unknown(r: &mut Run<'_>, conv: &mut Conversation) {
             .is_ok_and(|v| v.get("method").is_none() && (v.get("result").is_some() || v.get("error").is_some()))
     });
     if answered {
-        r.finding(
+        r.violation(
             check,
-            Some(mcpgen::rules::id::MSG_4),
-            Level::Error,
+            mcpgen::rules::id::MSG_4,
             "",
             format!("answered `notifications/cancelled` for `{NEVER_SENT}`, a request never sent; a notification is never answered (CANCEL-5: ignore it)"),
+            Some(super::oracle::Accepts::Nothing.describe()),
             Some(kept),
         );
     }

@@ -2,14 +2,13 @@
 //! with every declared argument filled — from `completion/complete` where the server declares
 //! `completions` (its first value), else the placeholder [`PLACEHOLDER`] — and, for a prompt
 //! with a required argument, one `prompts/get` without it, whose right answer is -32602
-//! (PROMPT-1, a SHOULD: a warning). The results themselves, and the completions, are the
+//! (PROMPT-2, a SHOULD: a warning). The results themselves, and the completions, are the
 //! conversation checker's to judge; an error to the filled `prompts/get` is not a finding
 //! (placeholders may be values the prompt refuses).
 
 use serde_json::{json, Map, Value};
 
-use mcpgen::conversation::{Conversation, Level};
-use mcpgen::rules::id;
+use mcpgen::conversation::Conversation;
 
 use super::Run;
 
@@ -117,21 +116,7 @@ pub(super) fn run(r: &mut Run<'_>, conv: &mut Conversation, prompts: &[Value], c
         without.remove(missing);
         let check = format!("prompt/{name}/missing-argument");
         let Some(answer) = get(r, conv, &check, name, &without, modern) else { continue };
-        let at = r.last_exchange();
-        let problem = match answer.pointer("/error/code").and_then(Value::as_i64) {
-            Some(mcpgen::error_codes::INVALID_PARAMS_ERROR) => None,
-            Some(code) => Some((
-                "/error/code",
-                format!("answered `prompts/get` without the required argument `{missing}` with error code {code}; -32602 is due"),
-            )),
-            None => Some((
-                "/result",
-                format!("served `prompts/get` without the required argument `{missing}`; -32602 is due"),
-            )),
-        };
-        if let Some((pointer, message)) = problem {
-            r.finding(&check, Some(id::PROMPT_1), Level::Warning, pointer, message, at);
-        }
+        r.judge(&check, &answer, &format!("`prompts/get` without the required argument `{missing}`"));
     }
 }
 

@@ -107,9 +107,17 @@ impl Scripted {
                 json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "public", "tools": tools})
             }
             "tools/call" => {
+                if params["name"] == "mcpgen-probe-no-such-tool" {
+                    return error(match self.fault {
+                        Some("unknown-tool-internal") => -32603,
+                        _ => -32602,
+                    });
+                }
                 self.calls.push(params.clone());
                 let valid = echo_accepts(params["name"].as_str().unwrap_or(""), &params["arguments"]);
                 if let Some(token) = params.pointer("/_meta/progressToken") {
+                    let token =
+                        if self.fault == Some("progress-unknown-token") { &json!("not-the-token") } else { token };
                     for p in if self.fault == Some("progress-backwards") { [2, 1] } else { [1, 2] } {
                         out.push(json!({"jsonrpc": "2.0", "method": "notifications/progress",
                             "params": {"progressToken": token, "progress": p}}));
@@ -120,6 +128,10 @@ impl Scripted {
                         "params": {"level": "info", "data": "hi"}}));
                 }
                 if self.fault == Some("refuses-times-3") && params["arguments"]["times"] == 3 {
+                    return error(-32602);
+                }
+                // A server error is a protocol error the tools page allows.
+                if self.fault == Some("server-error-times-3") && params["arguments"]["times"] == 3 {
                     return error(-32603);
                 }
                 if !valid && self.fault != Some("accepts-invalid") {
@@ -181,7 +193,7 @@ impl Peer for Scripted {
 }
 
 fn modern_only() -> ProbeOptions {
-    ProbeOptions { legacy: false, ..ProbeOptions::default() }
+    ProbeOptions { era: EraChoice::Modern, ..ProbeOptions::default() }
 }
 
 fn rules(report: &Report) -> Vec<(String, Option<&'static str>)> {
@@ -245,7 +257,7 @@ fn a_right_server_probes_clean_and_only_read_only_tools_are_called() {
 }
 
 #[test]
-fn a_wrong_error_code_is_reported_with_the_rule_check_request_gives() {
+fn a_wrong_error_code_is_reported_with_the_clause_it_breaks() {
     let mut peer = scripted(Some("unknown-method-internal"));
     let report = run(&mut peer, &modern_only());
     // The unknown method and the three removed ones.
@@ -256,7 +268,12 @@ fn a_wrong_error_code_is_reported_with_the_rule_check_request_gives() {
     assert_eq!(rules(&report), want, "{:#?}", report.findings);
     let f = &report.findings[0];
     assert_eq!(f.pointer, "/error/code");
-    assert!(f.message.contains("-32603") && f.message.contains("-32601"), "{}", f.message);
+    assert!(f.message.contains("error code -32603") && f.message.contains("-32601"), "{}", f.message);
+    assert_eq!((f.level, f.revision.map(|r| r.as_str())), (Level::Error, Some("2026-07-28")));
+    assert_eq!(f.accepts.as_deref(), Some("error code -32601"));
+    let clause = f.clause.expect("the clause");
+    assert_eq!(clause.level, mcpgen::rules::Level::Must);
+    assert!(clause.quote.is_some_and(|q| q.contains("-32601")), "{clause:?}");
     let shown = &report.exchanges[f.exchange.unwrap()];
     assert_eq!(shown.sent["method"], "mcpgen/probe-unknown-method");
 }
@@ -276,10 +293,14 @@ fn each_seeded_fault_is_found_with_its_rule() {
         ),
         ("accepts-invalid", vec![("tool/echo", id::TOOL_5)]),
         ("refuses-times-3", vec![("tool/echo", id::PROBE_4)]),
+        // A server error to a valid call is a protocol error the tools page allows.
+        ("server-error-times-3", vec![]),
+        ("progress-unknown-token", vec![("tool/echo", id::PROG_2)]),
+        ("unknown-tool-internal", vec![("negative/unknown-tool", id::TOOL_7)]),
         ("bad-structured", vec![("tool/stats", id::TOOL_4)]),
         ("progress-backwards", vec![("tool/echo", id::PROG_3)]),
-        ("prompt-internal", vec![("prompt/greet/missing-argument", id::PROMPT_1)]),
-        ("completion-wrong-code", vec![("undeclared/completions", id::COMP_1)]),
+        ("prompt-internal", vec![("prompt/greet/missing-argument", id::PROMPT_2)]),
+        ("completion-wrong-code", vec![("undeclared/completions", id::COMP_2)]),
         ("resource-empty", vec![("resource/unknown", id::RES_1)]),
         ("answers-notifications", vec![("negative/cancel-unknown", id::MSG_4)]),
     ] {
@@ -425,7 +446,7 @@ fn exchanges_past_the_cap_are_counted_not_kept() {
     assert_eq!(report.exchanges.len(), 2);
     assert!(report.dropped_exchanges > 0);
     // Each exchange is a check; the tool-schema checks are checks without one.
-    let schema_checks = report.checks.iter().filter(|c| c.starts_with("inventory/tool-schema/")).count();
+    let schema_checks = report.checks.iter().filter(|c| c.name.starts_with("inventory/tool-schema/")).count();
     assert_eq!(schema_checks, 3, "one per listed tool");
     assert_eq!(report.exchanges.len() + report.dropped_exchanges + schema_checks, report.checks.len());
 }

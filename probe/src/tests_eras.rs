@@ -115,14 +115,14 @@ fn with_one_connection_only_the_preferred_revision_is_probed_and_the_rest_report
 #[test]
 fn without_headers_the_header_negatives_are_skipped_not_silently() {
     let sent = Rc::new(RefCell::new(Vec::new()));
-    let report = run(&mut DualEra::new(&sent), &ProbeOptions { legacy: false, ..ProbeOptions::default() });
+    let report = run(&mut DualEra::new(&sent), &ProbeOptions { era: EraChoice::Modern, ..ProbeOptions::default() });
     let skipped: Vec<&str> =
         report.skipped.iter().filter(|s| s.check.starts_with("header/")).map(|s| s.check.as_str()).collect();
     assert_eq!(
         skipped,
         ["header/method-mismatch", "header/method-missing", "header/version-missing", "header/version-mismatch"]
     );
-    assert!(!report.checks.iter().any(|c| c.starts_with("header/")));
+    assert!(!report.checks.iter().any(|c| c.name.starts_with("header/")));
 }
 
 #[test]
@@ -143,7 +143,7 @@ fn the_http_facts_of_an_answer_are_judged() {
             self.0.carried()
         }
     }
-    let report = run(&mut Typed(peer), &ProbeOptions { legacy: false, ..ProbeOptions::default() });
+    let report = run(&mut Typed(peer), &ProbeOptions { era: EraChoice::Modern, ..ProbeOptions::default() });
     let http_6 = report.findings.iter().filter(|f| f.rule == Some(id::HTTP_6)).count();
     // One per response (a notification, `notifications/cancelled` among the negatives, has none).
     let answered = report.exchanges.iter().filter(|e| !e.received.is_empty()).count();

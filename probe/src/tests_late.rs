@@ -86,7 +86,7 @@ impl Observer for Seen {
 
 fn probe(peer: &mut Slow) -> (Report, Seen) {
     let mut seen = Seen::default();
-    let options = ProbeOptions { legacy: false, ..ProbeOptions::default() };
+    let options = ProbeOptions { era: EraChoice::Modern, ..ProbeOptions::default() };
     let report = run_with(peer, None, &options, &mut seen);
     (report, seen)
 }
@@ -165,9 +165,11 @@ fn pending_requests_are_capped() {
         last_step: String::new(),
         pending: Vec::new(),
         short: false,
+        rev: mcpgen::Revision::parse(MODERN),
+        invalid: false,
     };
     for i in 0..late::MAX_PENDING + 3 {
-        r.pend("c", json!(i), None, std::time::Instant::now(), 10);
+        r.pend("c", json!(i), None, std::time::Instant::now(), 10, false);
     }
     assert_eq!(r.pending.len(), late::MAX_PENDING);
     assert_eq!(r.report.findings.len(), 3);

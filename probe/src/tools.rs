@@ -1,21 +1,24 @@
 //! Tool calls: the cases of [`super::cases`] for every tool [`super::ToolPolicy`] allows,
 //! each judged exactly, and a failing case shrunk before it is reported.
 //!
-//! The verdict on one `tools/call` (`judge`):
+//! The verdict on one `tools/call` (`judge`, by the oracle's entries, [`super::oracle`]):
 //! - a **valid** case (its arguments satisfy the `inputSchema`) gets a `CallToolResult`;
-//!   `isError: true` is allowed (a failure inside the tool), and so is -32021 (the tool needs
-//!   a client capability the probe does not declare, META-9); another JSON-RPC error is
-//!   PROBE-4;
-//! - an **invalid** case gets a tool error (`isError: true`) or -32602: the revisions since
-//!   2025-11-25 make input validation a tool-execution error, the earlier ones a protocol error
-//!   (AMB-15); a result that is not an error means the server accepted what the schema refuses
-//!   (TOOL-5), another error code is TOOL-5 too;
+//!   `isError: true` is allowed (a failure inside the tool), and so are -32603 (a server error,
+//!   which the tools page lists among the protocol errors) and, modern, -32021 (the tool needs
+//!   a client capability the probe does not declare, META-9); another JSON-RPC error says the
+//!   request itself was wrong: PROBE-4, a warning (the page says so without a BCP 14 keyword);
+//! - an **invalid** case gets a tool error (`isError: true`) or a protocol error, whichever
+//!   code: the revisions since 2025-11-25 make input validation a tool-execution error, the
+//!   earlier ones list invalid arguments among protocol errors (AMB-15); a result that is not an
+//!   error means the server accepted what the schema refuses (TOOL-5);
 //! - a result of a tool with an `outputSchema` that is not a tool error has `structuredContent`
 //!   conforming to it (TOOL-4), for every case.
 //!
 //! Everything else in the answer (the result's shape against `tools/call`, progress, logs)
 //! is the conversation checker's. The first valid call of a session carries a
-//! `progressToken`, so the progress a server sends is judged too.
+//! `progressToken`, so the progress a server sends is judged too (PROG-2, PROG-3).
+//!
+//! Each session also calls a tool the server does not list ([`unknown_tool`], TOOL-7).
 //!
 //! **Shrinking**: a case that fails is made smaller ([`super::cases::smaller`]: members
 //! dropped, strings and arrays halved, numbers moved toward their bound) as long as the
@@ -33,10 +36,7 @@ use mcpgen::rules::id;
 use super::args::Budget;
 use super::cases::{self, Case};
 use super::http_negatives;
-use super::Run;
-
-/// -32021 MissingRequiredClientCapability.
-const MISSING_CAPABILITY: i64 = -32021;
+use super::{oracle, Run};
 
 /// Why one answer fails its case.
 #[derive(Debug, Clone, PartialEq)]
@@ -53,33 +53,25 @@ fn failure(rule: &'static str, pointer: &'static str, kind: &str, message: Strin
 }
 
 /// The verdict on `response` (the answer to a `tools/call` of `tool` with a case that is
-/// `valid` or not); `None` when the answer is right, or when there is none (the missing answer
-/// is reported where it is noticed).
-pub(super) fn judge(tool: &Value, valid: bool, response: Option<&Value>) -> Option<Failure> {
+/// `valid` or not, in a `modern` session or a legacy one), by the oracle's entries `tool/NAME`
+/// and `tool/NAME (invalid arguments)`; `None` when the answer is one the spec accepts, or when
+/// there is none (the missing answer is reported where it is noticed).
+pub(super) fn judge(tool: &Value, valid: bool, modern: bool, response: Option<&Value>) -> Option<Failure> {
     let response = response?;
-    if let Some(error) = response.get("error") {
-        let code = error.get("code").and_then(Value::as_i64).unwrap_or(0);
-        // -32021: the tool needs a client capability the probe did not declare (META-9); the
-        // right answer to a valid call then (the checker judges its `data`).
-        return if valid && code == MISSING_CAPABILITY {
-            None
-        } else if valid {
-            Some(failure(
-                id::PROBE_4,
-                "/error",
-                &format!("code {code}"),
-                format!("answered arguments that satisfy the inputSchema with the JSON-RPC error {code}; a CallToolResult is due (a tool error `isError: true` at most)"),
-            ))
-        } else if code == mcpgen::error_codes::INVALID_PARAMS_ERROR {
-            None
-        } else {
-            Some(failure(
-                id::TOOL_5,
-                "/error/code",
-                &format!("code {code}"),
-                format!("answered arguments that fail the inputSchema with {code}; a tool error (`isError: true`) or -32602 is due (AMB-15)"),
-            ))
-        };
+    if response.get("error").is_some() {
+        let pattern = if valid { "tool/NAME" } else { "tool/NAME (invalid arguments)" };
+        let accepts = oracle::accepts(pattern, modern)?;
+        let refused = accepts.judge(response)?;
+        return Some(failure(
+            id::PROBE_4,
+            refused.pointer,
+            &refused.got,
+            format!(
+                "answered arguments that satisfy the inputSchema with {}; the spec accepts {} (a protocol error says the request itself was wrong)",
+                refused.got,
+                accepts.describe()
+            ),
+        ));
     }
     let result = response.get("result")?;
     if result.get("resultType").and_then(Value::as_str).is_some_and(|t| t != "complete") {
@@ -92,7 +84,8 @@ pub(super) fn judge(tool: &Value, valid: bool, response: Option<&Value>) -> Opti
             id::TOOL_5,
             "/result",
             "accepted",
-            "accepted arguments that fail the inputSchema (a tool error `isError: true` or -32602 is due)".into(),
+            "accepted arguments that fail the inputSchema (a tool error `isError: true` or a protocol error is due)"
+                .into(),
         ));
     }
     if is_error || tool.get("outputSchema").is_none() {
@@ -127,10 +120,10 @@ pub(super) fn schema_checks(r: &mut Run<'_>, tools: &[Value]) {
     for tool in tools {
         let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
         let check = format!("inventory/tool-schema/{name}");
-        r.report.checks.push(check.clone());
+        r.ran(&check);
         if let Err(errors) = mcpgen::tools::check_tool(tool) {
             for e in &errors.errors {
-                r.finding(&check, Some(e.rule()), Level::Error, &e.pointer, e.message.clone(), None);
+                r.violation(&check, e.rule(), &e.pointer, e.message.clone(), None, None);
             }
         }
     }
@@ -158,7 +151,7 @@ pub(super) fn call_tools(r: &mut Run<'_>, conv: &mut Conversation, tools: &[Valu
             // send a call whose failure would be the probe's fault.
             other => {
                 let why = other.err().map_or_else(|| "no case".into(), |e| e.to_string());
-                r.report.checks.push(check.clone());
+                r.ran(&check);
                 r.finding(
                     &check,
                     Some(id::PROBE_2),
@@ -179,17 +172,19 @@ pub(super) fn call_tools(r: &mut Run<'_>, conv: &mut Conversation, tools: &[Valu
             let progress = case.valid && !progress_sent;
             progress_sent |= progress;
             let (response, at) = call(r, conv, &check, tool, &case.arguments, modern, progress);
-            let Some(fail) = judge(tool, case.valid, response.as_ref()) else { continue };
+            let Some(fail) = judge(tool, case.valid, modern, response.as_ref()) else { continue };
             let (minimal, at, steps) =
                 shrink(r, conv, tool, &case, &fail, modern, &mut calls).unwrap_or((case.arguments.clone(), at, 0));
             let kind = if case.valid { "valid" } else { "invalid" };
             let shrunk = if steps > 0 { format!(", shrunk in {steps} steps") } else { String::new() };
-            r.finding(
+            let pattern = if case.valid { "tool/NAME" } else { "tool/NAME (invalid arguments)" };
+            let accepts = oracle::accepts(pattern, modern).map(oracle::Accepts::describe);
+            r.violation(
                 &check,
-                Some(fail.rule),
-                Level::Error,
+                fail.rule,
                 fail.pointer,
                 format!("{} (case `{}`, {kind}{shrunk}; minimal arguments: {minimal})", fail.message, case.name),
+                if fail.rule == id::TOOL_4 { None } else { accepts },
                 at,
             );
         }
@@ -280,7 +275,7 @@ fn shrink(
             let kept = r.report.findings.len();
             let (response, at) = call(r, conv, &check, tool, &candidate, modern, false);
             r.report.findings.truncate(kept);
-            if judge(tool, case.valid, response.as_ref()).is_some_and(|f| f.signature == fail.signature) {
+            if judge(tool, case.valid, modern, response.as_ref()).is_some_and(|f| f.signature == fail.signature) {
                 current = candidate.clone();
                 best = Some((candidate, at));
                 continue 'outer;
@@ -294,4 +289,24 @@ fn shrink(
 /// FNV-1a of a tool's name: each tool's cases get their own stream of the seed.
 fn fnv(s: &str) -> u64 {
     s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
+}
+
+/// The name of the tool [`unknown_tool`] calls: no server has it (and if one lists it, the
+/// check is not run).
+pub const UNKNOWN_TOOL: &str = "mcpgen-probe-no-such-tool";
+
+/// A `tools/call` of a tool the server did not list (`negative/unknown-tool`, TOOL-7): a
+/// protocol error is due, -32602 in the page's example; nothing is called.
+pub(super) fn unknown_tool(r: &mut Run<'_>, conv: &mut Conversation, tools: &[Value], modern: bool) {
+    let check = "negative/unknown-tool";
+    if r.opts.call_tools == super::ToolPolicy::None {
+        return r.skip(check, "`--call-tools none`: no `tools/call` is sent".into());
+    }
+    if tools.iter().any(|t| t.get("name").and_then(Value::as_str) == Some(UNKNOWN_TOOL)) {
+        return r.skip(check, format!("the server lists a tool named `{UNKNOWN_TOOL}`"));
+    }
+    let id = r.id();
+    let request = r.request(id, "tools/call", json!({"name": UNKNOWN_TOOL, "arguments": {}}), modern);
+    let Some(answer) = r.exchange(check, conv, request) else { return };
+    r.judge(check, &answer, &format!("A `tools/call` of `{UNKNOWN_TOOL}`, a tool the server does not list,"));
 }

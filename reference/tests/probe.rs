@@ -26,14 +26,20 @@ fn the_reference_server_probes_clean_in_both_eras() {
     for check in ["discover", "inventory/tools/list", "negative/missing-meta", "negative/unknown-method"] {
         assert!(report.checks.iter().any(|c| c == check), "{check} not run: {:?}", report.checks);
     }
+    // The unknown resource in both eras: -32602 in 2026-07-28, -32002 in a legacy session
+    // (each revision's resources page), so no RES-1 finding above.
+    let eras = report.checks.iter().filter(|c| c.name == "resource/unknown").count();
+    assert_eq!(eras, 2, "{:?}", report.checks);
 }
 
 #[test]
 fn every_tool_call_of_the_reference_server_is_judged() {
     // Every tool (the reference server's fixtures change nothing outside the process).
-    let report =
-        run(&mut server(), &ProbeOptions { call_tools: ToolPolicy::All, legacy: false, ..ProbeOptions::default() });
-    let called = report.checks.iter().filter(|c| c.starts_with("tool/")).count();
+    let report = run(
+        &mut server(),
+        &ProbeOptions { call_tools: ToolPolicy::All, era: mcpgen_probe::EraChoice::Modern, ..ProbeOptions::default() },
+    );
+    let called = report.checks.iter().filter(|c| c.name.starts_with("tool/")).count();
     assert!(called >= 3, "{called} tools called: {:?}", report.checks);
     let errors: Vec<_> =
         report.findings.iter().map(|f| format!("{}: {:?} {} at {}", f.check, f.rule, f.message, f.pointer)).collect();

@@ -220,8 +220,7 @@ pub(crate) fn seconds_or_duration(text: &str) -> Result<Duration, DurationError>
 }
 
 /// The value parser of a duration flag whose bare numbers are milliseconds (`probe
-/// --timeout-ms`, `--budget-ms`, once they take units).
-#[allow(dead_code)]
+/// --timeout`, `--budget`, once `--timeout-ms` and `--budget-ms`).
 pub(crate) fn millis_or_duration(text: &str) -> Result<Duration, DurationError> {
     parse_duration(text, BareUnit::Milliseconds)
 }

@@ -62,8 +62,10 @@ enum Command {
     ///
     /// Findings go to stdout (text, or JSON Lines with --format json), progress to stderr;
     /// exit 1 on any error-level finding, 2 when COMMAND cannot be started or a flag is wrong.
-    /// Never calls a tool that is not annotated `readOnlyHint: true` unless named (or
-    /// --call-tools all).
+    /// Never calls a tool that is not annotated `readOnlyHint: true` and `openWorldHint:
+    /// false` unless named (or --call-tools all). Each finding quotes the spec clause it rests
+    /// on, at the revision in play.
+    #[command(override_usage = "mcpgen probe [OPTIONS] (URL | -- COMMAND…)")]
     Probe(probe::Settings),
     Proxy(cmd::proxy::Args),
     Explain(cmd::explain::Args),

@@ -15,9 +15,12 @@ use std::time::Duration;
 use mcpgen::conversation::Level;
 use mcpgen_probe::http;
 use mcpgen_probe::stdio::{StdioLimits, StdioPeer};
-use mcpgen_probe::{Connect, Peer, PeerError, ProbeOptions, PromptPolicy, Report, ToolPolicy};
+use mcpgen_probe::{
+    Connect, EraChoice, Peer, PeerError, ProbeFinding, ProbeOptions, PromptPolicy, Report, Status, ToolPolicy,
+};
 use serde_json::json;
 
+use crate::flags::millis_or_duration;
 use crate::UsageError;
 
 pub use http::{DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_EVENTS, DEFAULT_MAX_MESSAGES};
@@ -36,6 +39,14 @@ fn policy(text: &str) -> Result<ToolPolicy, UsageError> {
             ToolPolicy::Named(list)
         }
     })
+}
+
+/// `--era`.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Era {
+    Modern,
+    Legacy,
+    Both,
 }
 
 /// `--get-prompts`.
@@ -59,15 +70,22 @@ pub struct Settings {
     /// make the server fetch, open or run; those are reported skipped) or `all`.
     #[arg(long, value_name = "POLICY", value_enum, default_value_t = GetPrompts::Safe)]
     pub get_prompts: GetPrompts,
-    /// Longest wait for one answer, in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
-    pub timeout_ms: u64,
-    /// The whole run's time, in milliseconds: once spent, no further message is sent and
-    /// the report says where it stopped (PROBE-3). Default: no limit.
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
-    pub budget_ms: Option<u64>,
-    /// Probe the modern era only (no `initialize`).
-    #[arg(long)]
+    /// Longest wait for one answer: `10s`, `500ms`, `2m`; a bare number is milliseconds
+    /// (`--timeout-ms` is the same flag).
+    #[arg(long = "timeout", alias = "timeout-ms", value_name = "DURATION", default_value = "10s", value_parser = millis_or_duration)]
+    pub timeout: Duration,
+    /// The whole run's time (`2m`, `90s`; a bare number is milliseconds; `--budget-ms` is the
+    /// same flag): once spent, no further message is sent and the report says where it
+    /// stopped (PROBE-3). Default: no limit.
+    #[arg(long = "budget", alias = "budget-ms", value_name = "DURATION", value_parser = millis_or_duration)]
+    pub budget: Option<Duration>,
+    /// The eras to probe: `modern` (`server/discover`, per-request `_meta`), `legacy`
+    /// (`initialize` sessions) or `both` (the default: a server that answers `initialize` is
+    /// probed in the legacy era even if `server/discover` names modern versions only).
+    #[arg(long, value_name = "ERA", value_enum, default_value_t = Era::Both)]
+    pub era: Era,
+    /// Same as `--era modern` (kept for older scripts).
+    #[arg(long, hide = true, conflicts_with = "era")]
     pub modern_only: bool,
     /// The seed of the tool-argument cases: the same seed gives the same cases (the summary
     /// names the seed a run used).
@@ -139,12 +157,16 @@ pub fn run(s: Settings) -> Result<ExitCode, UsageError> {
             GetPrompts::Safe => PromptPolicy::Safe,
             GetPrompts::All => PromptPolicy::All,
         },
-        legacy: !s.modern_only,
-        budget: s.budget_ms.map(Duration::from_millis),
+        era: match (s.modern_only, s.era) {
+            (true, _) | (_, Era::Modern) => EraChoice::Modern,
+            (_, Era::Legacy) => EraChoice::Legacy,
+            (_, Era::Both) => EraChoice::Both,
+        },
+        budget: s.budget,
         seed: s.seed,
         ..ProbeOptions::default()
     };
-    let timeout = Duration::from_millis(s.timeout_ms);
+    let timeout = s.timeout;
     let mut watch = watch::Watch::new(!s.quiet, s.record.as_deref())?;
     let report = match (&s.url, s.command.is_empty()) {
         (Some(url), true) => {
@@ -166,7 +188,7 @@ pub fn run(s: Settings) -> Result<ExitCode, UsageError> {
             let mut server = StdioServer { command: s.command.clone(), limits };
             let program = s.command[0].to_string_lossy().into_owned();
             let mut peer = server.spawn().map_err(|e| UsageError(format!("cannot start {program}: {e}")))?;
-            watch.say(&format!("probing {program}"));
+            watch.say(&format!("probing {}", server_name(&s.command)));
             let report = mcpgen_probe::run_with(&mut peer, Some(&mut server), &options, &mut watch);
             drop(peer);
             report
@@ -182,6 +204,87 @@ pub fn run(s: Settings) -> Result<ExitCode, UsageError> {
     Ok(if report.has_errors() { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
+/// The server a command starts, as the progress line names it: the script or package an
+/// interpreter or launcher runs (`node build/index.js` is `build/index.js`, `npx -y
+/// @scope/server` is `@scope/server`, `python3 -m pkg` is `pkg`), else the program.
+fn server_name(command: &[OsString]) -> String {
+    const LAUNCHERS: &[&str] = &[
+        "node", "nodejs", "deno", "bun", "python", "python3", "pypy3", "uv", "uvx", "npx", "pnpm", "pnpx", "yarn",
+        "bunx", "sh", "bash", "ruby", "java", "dotnet", "docker", "run", "exec", "dlx", "tool",
+    ];
+    let words: Vec<String> = command.iter().map(|w| w.to_string_lossy().into_owned()).collect();
+    let base = |w: &str| std::path::Path::new(w).file_name().map_or(w.to_owned(), |n| n.to_string_lossy().into_owned());
+    let Some(program) = words.first() else { return String::new() };
+    if !LAUNCHERS.contains(&base(program).trim_end_matches(".exe")) {
+        return program.clone();
+    }
+    let mut rest = words[1..].iter();
+    while let Some(w) = rest.next() {
+        if w == "-m" || w == "--from" || w == "--package" || w == "-p" {
+            if let Some(next) = rest.next() {
+                return next.clone();
+            }
+        } else if !w.starts_with('-') && !LAUNCHERS.contains(&w.as_str()) {
+            return w.clone();
+        }
+    }
+    program.clone()
+}
+
+/// A message on one line: a server's text may hold line breaks, which would run a finding
+/// into the next line (or the summary).
+fn one_line(text: &str) -> String {
+    text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect()
+}
+
+/// The clause of a finding, as JSON (`null` without one).
+fn clause_json(f: &ProbeFinding) -> serde_json::Value {
+    match f.clause {
+        None => serde_json::Value::Null,
+        Some(c) => json!({
+            "revision": f.revision.map(|r| r.as_str()), "keyword": c.level.as_str(), "quote": c.quote,
+            "url": f.clause_url(), "code": c.code,
+        }),
+    }
+}
+
+/// The clause line under a finding: `  clause (2026-07-28, MUST): "…" <URL>`, and what the
+/// check accepts.
+fn clause_text(f: &ProbeFinding) -> String {
+    let mut out = String::new();
+    if let Some(c) = f.clause {
+        let rev = f.revision.map_or(mcpgen::rules::CATALOGUE_REVISION, |r| r.as_str());
+        out.push_str(&format!("\n  clause ({rev}, {})", c.level.as_str()));
+        if let Some(q) = c.quote {
+            out.push_str(&format!(": \"{}\"", one_line(q)));
+        }
+        if let Some(url) = f.clause_url() {
+            out.push_str(&format!(" <{url}>"));
+        }
+    }
+    if let Some(a) = &f.accepts {
+        out.push_str(&format!("\n  accepted: {a}"));
+    }
+    out
+}
+
+/// The counts the summary and the JUnit report share: checks (each once per era, the skipped
+/// ones among them), failed, skipped.
+struct Counts {
+    checks: usize,
+    failed: usize,
+    skipped: usize,
+}
+
+fn counts(report: &Report) -> Counts {
+    let outcomes = report.outcomes();
+    Counts {
+        checks: outcomes.len(),
+        failed: outcomes.iter().filter(|o| o.status == Status::Failed).count(),
+        skipped: outcomes.iter().filter(|o| matches!(o.status, Status::Skipped(_))).count(),
+    }
+}
+
 fn print(report: &Report, json_out: bool) -> Result<(), UsageError> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let io = crate::output_error;
@@ -190,21 +293,23 @@ fn print(report: &Report, json_out: bool) -> Result<(), UsageError> {
             let exchange = f.exchange.and_then(|i| report.exchanges.get(i));
             let line = json!({
                 "check": f.check, "rule": f.rule, "level": f.level.as_str(), "pointer": f.pointer,
-                "message": f.message,
+                "message": f.message, "revision": f.revision.map(|r| r.as_str()), "clause": clause_json(f),
+                "accepts": f.accepts,
                 "sent": exchange.map(|e| &e.sent), "received": exchange.map(|e| &e.received),
             });
             writeln!(out, "{line}").map_err(io)?;
         } else {
             let rule = f.rule.map(|r| format!(" ({r})")).unwrap_or_default();
             let at = if f.pointer.is_empty() { String::new() } else { format!(" at {}", f.pointer) };
-            writeln!(out, "{}: {}{rule}{at}: {}", f.check, f.level.as_str(), f.message).map_err(io)?;
+            writeln!(out, "{}: {}{rule}{at}: {}{}", f.check, f.level.as_str(), one_line(&f.message), clause_text(f))
+                .map_err(io)?;
         }
     }
     for k in &report.skipped {
         if json_out {
-            writeln!(out, "{}", json!({"skipped": k.check, "reason": k.reason})).map_err(io)?;
+            writeln!(out, "{}", json!({"skipped": k.check, "reason": k.reason, "revision": k.revision})).map_err(io)?;
         } else {
-            writeln!(out, "{}: skipped: {}", k.check, k.reason).map_err(io)?;
+            writeln!(out, "{}: skipped: {}", k.check, one_line(&k.reason)).map_err(io)?;
         }
     }
     // What a client of each era saw.
@@ -217,16 +322,23 @@ fn print(report: &Report, json_out: bool) -> Result<(), UsageError> {
             writeln!(
                 out,
                 "{} client at {}: {}; {} checks, {} errors, {} warnings",
-                e.era, e.revision, e.outcome, e.checks, e.errors, e.warnings
+                e.era,
+                e.revision,
+                one_line(&e.outcome),
+                e.checks,
+                e.errors,
+                e.warnings
             )
             .map_err(io)?;
         }
     }
     let errors = report.findings.iter().filter(|f| f.level == Level::Error).count();
-    let skipped = if report.skipped.is_empty() { String::new() } else { format!(", {} skipped", report.skipped.len()) };
+    let n = counts(report);
     let summary = format!(
-        "{} checks{skipped}, {} exchanges, eras: {}; {} errors, {} warnings (seed {})",
-        report.checks.len(),
+        "{} checks ({} failed, {} skipped), {} exchanges, eras: {}; {} errors, {} warnings (seed {})",
+        n.checks,
+        n.failed,
+        n.skipped,
         report.exchanges.len() + report.dropped_exchanges,
         if report.eras.is_empty() { "none".to_owned() } else { report.eras.join(", ") },
         errors,
@@ -234,11 +346,12 @@ fn print(report: &Report, json_out: bool) -> Result<(), UsageError> {
         report.seed
     );
     if json_out {
-        let line = json!({"summary": summary, "errors": errors, "eras": report.eras,
-            "skipped": report.skipped.len(), "out_of_time": report.out_of_time, "seed": report.seed});
+        let line = json!({"summary": summary, "checks": n.checks, "failed": n.failed, "errors": errors,
+            "eras": report.eras, "skipped": n.skipped, "out_of_time": report.out_of_time, "seed": report.seed});
         writeln!(out, "{line}").map_err(io)?;
     } else {
-        writeln!(out, "{summary}").map_err(io)?;
+        // A blank line: the last finding never runs into the summary.
+        writeln!(out, "\n{summary}").map_err(io)?;
     }
     out.flush().map_err(io)
 }
@@ -259,41 +372,50 @@ fn xml_escape(s: &str) -> String {
     out
 }
 
-/// One `<testcase>` per distinct check (in the order run), a `<failure>` per error-level finding.
+/// One `<testcase>` per check of [`Report::outcomes`] (each check once per era: the checks the
+/// text summary counts), a `<failure>` per error-level finding with its clause, the warnings
+/// in `<system-out>`, a `<skipped>` for a check not run.
 pub(crate) fn junit_xml(report: &Report) -> String {
-    let mut checks: Vec<&str> = Vec::new();
-    for c in &report.checks {
-        if !checks.contains(&c.as_str()) {
-            checks.push(c);
-        }
-    }
-    let failed =
-        checks.iter().filter(|c| report.findings.iter().any(|f| f.check == **c && f.level == Level::Error)).count();
+    let n = counts(report);
     let mut xml = format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"mcpgen probe\" tests=\"{}\" failures=\"{failed}\" skipped=\"{}\">\n",
-        checks.len() + report.skipped.len(),
-        report.skipped.len()
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"mcpgen probe\" tests=\"{}\" failures=\"{}\" skipped=\"{}\">\n",
+        n.checks, n.failed, n.skipped
     );
-    for c in checks {
-        xml.push_str(&format!("  <testcase classname=\"mcpgen.probe\" name=\"{}\">", xml_escape(c)));
-        for f in report.findings.iter().filter(|f| f.check == c && f.level == Level::Error) {
+    for o in report.outcomes() {
+        let class = if o.revision == mcpgen_probe::MODERN {
+            "mcpgen.probe.modern".to_owned()
+        } else {
+            format!("mcpgen.probe.legacy-{}", o.revision)
+        };
+        xml.push_str(&format!("  <testcase classname=\"{}\" name=\"{}\">", xml_escape(&class), xml_escape(&o.name)));
+        if let Status::Skipped(reason) = &o.status {
+            xml.push_str(&format!("<skipped message=\"{}\"/></testcase>\n", xml_escape(reason)));
+            continue;
+        }
+        let mine = report
+            .findings
+            .iter()
+            .filter(|f| f.check == o.name && f.revision.map_or(mcpgen_probe::MODERN, |r| r.as_str()) == o.revision);
+        let mut warnings = String::new();
+        for f in mine {
             let rule = f.rule.unwrap_or("SCHEMA");
-            xml.push_str(&format!(
-                "\n    <failure type=\"{}\" message=\"{}\">{} at {}</failure>",
-                xml_escape(rule),
-                xml_escape(&f.message),
-                xml_escape(rule),
-                xml_escape(if f.pointer.is_empty() { "/" } else { &f.pointer })
-            ));
+            let at = if f.pointer.is_empty() { "/" } else { &f.pointer };
+            let body = format!("{rule} at {at}: {}{}", f.message, clause_text(f));
+            if f.level == Level::Error {
+                xml.push_str(&format!(
+                    "\n    <failure type=\"{}\" message=\"{}\">{}</failure>",
+                    xml_escape(rule),
+                    xml_escape(&f.message),
+                    xml_escape(&body)
+                ));
+            } else {
+                warnings.push_str(&format!("warning: {body}\n"));
+            }
+        }
+        if !warnings.is_empty() {
+            xml.push_str(&format!("\n    <system-out>{}</system-out>", xml_escape(&warnings)));
         }
         xml.push_str("</testcase>\n");
-    }
-    for k in &report.skipped {
-        xml.push_str(&format!(
-            "  <testcase classname=\"mcpgen.probe\" name=\"{}\"><skipped message=\"{}\"/></testcase>\n",
-            xml_escape(&k.check),
-            xml_escape(&k.reason)
-        ));
     }
     xml.push_str("</testsuite>\n");
     xml

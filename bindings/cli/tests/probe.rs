@@ -7,7 +7,11 @@ use std::process::Command;
 fn probe(args: &[&str], fault: Option<&str>) -> (i32, String, String) {
     let server = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/probe/faulty_server.py");
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_mcpgen"));
-    cmd.arg("probe").args(args).args(["--timeout-ms", "5000", "--", "python3", server]);
+    cmd.arg("probe").args(args);
+    if !args.iter().any(|a| a.starts_with("--timeout")) {
+        cmd.args(["--timeout-ms", "5000"]);
+    }
+    cmd.args(["--", "python3", server]);
     if let Some(f) = fault {
         cmd.args(["--fault", f]);
     }
@@ -55,16 +59,21 @@ const FAULTS: &[(&str, &[&str], i32)] = &[
     // RESULT-1 is the schema's `required`: a plain schema finding carries no rule id.
     ("missing-result-type", &[""], 1),
     ("error-id-null", &["ID-4"], 1),
-    ("retired-not-found-code", &["ERR-4"], 1),
+    // Modern: the retired code (ERR-4) is not the -32602 the clause asks for (RES-1).
+    ("retired-not-found-code", &["ERR-4", "RES-1"], 1),
     ("bad-meta-key", &["META-1"], 1),
     ("resources-undeclared", &["CAP-2"], 1),
     ("accepts-invalid-arguments", &["TOOL-5"], 1),
     ("bad-structured-content", &["TOOL-4"], 1),
-    ("refuses-valid-arguments", &["PROBE-4"], 1),
-    ("prompt-missing-argument-internal", &["PROMPT-1"], 0),
+    // Informal wording on the tools page: a warning.
+    ("refuses-valid-arguments", &["PROBE-4"], 0),
+    ("prompt-missing-argument-internal", &["PROMPT-2"], 0),
     ("resource-not-found-empty", &["RES-1"], 1),
-    ("completion-wrong-code", &["COMP-1"], 1),
+    // A SHOULD: a warning.
+    ("completion-wrong-code", &["COMP-2"], 0),
     ("progress-backwards", &["PROG-3"], 1),
+    ("progress-unknown-token", &["PROG-2"], 1),
+    ("unknown-tool-internal", &["TOOL-7"], 0),
     ("server-cancels", &["CANCEL-7"], 1),
     // Off any listen stream a list-changed notification has no subscriptionId (SUB-4), and
     // `tools.listChanged` is undeclared (SUB-12, a warning).
@@ -119,23 +128,84 @@ fn a_failing_tool_case_is_reported_shrunk_and_the_seed_repeats_a_run() {
     assert!(a.last().unwrap().contains("\"seed\":7"), "{}", a.last().unwrap());
 }
 
+/// The numbers of the text summary: checks, failed, skipped.
+fn summary_counts(text: &str) -> (usize, usize, usize) {
+    let last = text.lines().last().unwrap();
+    let nums: Vec<usize> = last
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|w| !w.is_empty())
+        .take(3)
+        .map(|w| w.parse().unwrap())
+        .collect();
+    assert!(last.contains(" checks (") && last.contains(" failed, "), "{last}");
+    (nums[0], nums[1], nums[2])
+}
+
 #[test]
-fn junit_has_a_case_per_check_and_a_failure_per_error() {
+fn junit_has_the_checks_the_text_counts_and_each_failure_its_clause() {
     let dir = std::env::temp_dir().join(format!("mcpgen-probe-junit-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("probe.xml");
     // One failing check: the unknown resource answered with the retired -32002.
-    let (code, _, _) = probe(&["--junit", file.to_str().unwrap()], Some("retired-not-found-code"));
+    let (code, text, _) = probe(&["--junit", file.to_str().unwrap()], Some("retired-not-found-code"));
     assert_eq!(code, 1);
     let xml = std::fs::read_to_string(&file).unwrap();
     assert!(xml.starts_with("<?xml"), "{xml}");
-    assert!(xml.contains("failures=\"1\""), "{xml}");
-    assert!(
-        xml.contains("<testcase classname=\"mcpgen.probe\" name=\"resource/unknown\">\n    <failure type=\"ERR-4\""),
-        "{xml}"
-    );
-    assert!(xml.contains("name=\"discover\"></testcase>"), "{xml}");
+    let (checks, failed, skipped) = summary_counts(&text);
+    assert_eq!(failed, 1, "{text}");
+    assert!(xml.contains(&format!("tests=\"{checks}\" failures=\"{failed}\" skipped=\"{skipped}\"")), "{text}\n{xml}");
+    assert_eq!(xml.matches("<testcase ").count(), checks, "{xml}");
+    assert_eq!(xml.matches("<skipped ").count(), skipped, "{xml}");
+    let case = &xml[xml.find("name=\"resource/unknown\">").expect("the case")..];
+    let case = &case[..case.find("</testcase>").unwrap()];
+    assert!(case.contains("<failure type=\"ERR-4\""), "{case}");
+    assert!(case.contains("<failure type=\"RES-1\""), "{case}");
+    assert!(case.contains("clause (2026-07-28, MUST)"), "{case}");
+    assert!(case.contains("https://modelcontextprotocol.io/specification/2026-07-28/server/resources"), "{case}");
+    assert!(xml.contains("<testcase classname=\"mcpgen.probe.modern\" name=\"discover\"></testcase>"), "{xml}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_text_shows_each_findings_clause_and_ends_it_before_the_summary() {
+    let (code, text, err) = probe(&[], Some("prompt-missing-argument-internal"));
+    assert_eq!(code, 0, "{text}{err}");
+    let lines: Vec<&str> = text.lines().collect();
+    let at =
+        lines.iter().position(|l| l.starts_with("prompt/greet/missing-argument: warning (PROMPT-2)")).expect(&text);
+    assert!(lines[at].contains("got error code -32603; the spec accepts error code -32602"), "{}", lines[at]);
+    assert!(lines[at + 1].starts_with("  clause (2026-07-28, SHOULD): \"Servers SHOULD return"), "{}", lines[at + 1]);
+    assert!(lines[at + 1].ends_with("<https://modelcontextprotocol.io/specification/2026-07-28/server/prompts>"));
+    assert_eq!(lines[at + 2], "  accepted: error code -32602");
+    // A blank line, then the summary alone.
+    assert_eq!(lines[lines.len() - 2], "", "{text}");
+    assert!(lines[lines.len() - 1].contains("1 warnings (seed 23)"), "{text}");
+    // The progress line names the script, not its interpreter.
+    assert!(err.contains("mcpgen probe: probing ") && err.contains("faulty_server.py"), "{err}");
+    assert!(!err.contains("probing python3"), "{err}");
+}
+
+#[test]
+fn durations_take_units_and_the_old_millisecond_flags_still_work() {
+    for args in [&["--timeout", "5s", "--budget", "2m"][..], &["--timeout-ms", "5000", "--budget-ms", "120000"]] {
+        let (code, text, err) = probe(args, None);
+        assert_eq!(code, 0, "{args:?}: {text}{err}");
+    }
+    let (code, _, err) = probe(&["--timeout", "5 parsecs"], None);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("unknown unit"), "{err}");
+}
+
+#[test]
+fn era_chooses_the_eras_probed() {
+    let (_, text, _) = probe(&["--era", "modern"], None);
+    assert!(!text.contains("legacy client at"), "{text}");
+    // The faulty server is modern only: its `initialize` is refused, and that is no finding.
+    let (code, text, _) = probe(&["--era", "both"], None);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("legacy client at 2025-11-25: `initialize` refused (-32602)"), "{text}");
+    let (_, text, _) = probe(&["--era", "legacy"], None);
+    assert!(!text.contains("modern client at"), "{text}");
 }
 
 #[test]

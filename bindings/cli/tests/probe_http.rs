@@ -102,7 +102,9 @@ fn the_right_http_server_probes_clean_in_both_eras_and_each_session_is_deleted()
     // The header negatives ran: the only check skipped is the argument case of `lookup` whose
     // header-bound `region` has the wrong type (no Mcp-Param-* form, so it is not sent).
     let skipped: Vec<Value> = lines(&out).into_iter().filter(|v| v.get("reason").is_some()).collect();
-    assert_eq!(summary(&out)["skipped"], skipped.len(), "{out}");
+    // `tool/lookup` ran its other cases: the summary counts no check as skipped.
+    assert!(!skipped.is_empty(), "{out}");
+    assert_eq!(summary(&out)["skipped"], 0, "{out}");
     for k in &skipped {
         assert_eq!(k["skipped"], "tool/lookup", "{out}");
         assert!(k["reason"].as_str().unwrap().starts_with("a case not sent: "), "{out}");
@@ -347,7 +349,7 @@ fn over_stdio_the_header_negatives_are_reported_skipped() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(text.contains("header/method-mismatch: skipped: the transport has no headers (stdio)\n"), "{text}");
-    assert!(text.lines().last().unwrap().contains(" checks, 5 skipped, "), "{text}");
+    assert!(text.lines().last().unwrap().contains(" checks (0 failed, 5 skipped), "), "{text}");
     // JUnit shows them as skipped cases.
     let xml = std::fs::read_to_string(&junit).unwrap();
     assert!(xml.contains(" skipped=\"5\">"), "{xml}");

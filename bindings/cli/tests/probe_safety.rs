@@ -42,7 +42,9 @@ fn named(received: &[Value], method: &str) -> Vec<String> {
 fn the_default_calls_only_closed_world_read_only_tools_and_safe_prompts() {
     let (received, stdout) = probe(&[]);
     assert!(received.iter().any(|m| m["method"] == "tools/list"), "the server was probed: {received:?}");
-    assert_eq!(named(&received, "tools/call"), ["reader"]);
+    // Besides `reader`, only the call of a tool no server lists (`negative/unknown-tool`,
+    // which runs nothing).
+    assert_eq!(named(&received, "tools/call"), ["reader", "mcpgen-probe-no-such-tool"]);
     assert_eq!(named(&received, "prompts/get"), ["greet"]);
     let skipped: Vec<String> = stdout
         .lines()
@@ -57,6 +59,11 @@ fn the_default_calls_only_closed_world_read_only_tools_and_safe_prompts() {
 #[test]
 fn the_flags_widen_what_is_touched() {
     let (received, _) = probe(&["--call-tools", "all", "--get-prompts", "all"]);
-    assert_eq!(named(&received, "tools/call"), ["reader", "open_reader", "unsaid_world", "writer", "bare"]);
+    assert_eq!(
+        named(&received, "tools/call"),
+        ["reader", "open_reader", "unsaid_world", "writer", "bare", "mcpgen-probe-no-such-tool"]
+    );
     assert_eq!(named(&received, "prompts/get"), ["greet", "summarize_page", "explain", "run"]);
+    let (received, _) = probe(&["--call-tools", "none"]);
+    assert!(named(&received, "tools/call").is_empty());
 }

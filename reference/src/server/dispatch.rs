@@ -72,10 +72,14 @@ impl Server {
                 let uri = params.get("uri").and_then(Value::as_str).unwrap_or_default();
                 match f.read_resource(uri, modern) {
                     Some(contents) => Ok(json!({ "contents": contents })),
-                    // SEP-2164: an unknown resource is -32602 with the uri in `data`.
-                    None => {
+                    // SEP-2164: an unknown resource is -32602 with the uri in `data` (2026-07-28);
+                    // the legacy revisions' resources page asks -32002 (SHOULD).
+                    None if modern => {
                         Err(RpcError::invalid_params(format!("Resource not found: {uri}"))
                             .with_data(json!({"uri": uri})))
+                    }
+                    None => {
+                        Err(RpcError::new(-32002, format!("Resource not found: {uri}")).with_data(json!({"uri": uri})))
                     }
                 }
             }

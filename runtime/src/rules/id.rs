@@ -401,6 +401,8 @@ pub const TOOL_4: &str = "TOOL-4";
 pub const TOOL_5: &str = "TOOL-5";
 /// TOOL-6 (MUST): Tool annotations are untrusted hints unless the server is trusted.
 pub const TOOL_6: &str = "TOOL-6";
+/// TOOL-7 (informal): A `tools/call` of an unknown tool is a protocol error (a JSON-RPC error; the page's example gives -32602), not a tool result.
+pub const TOOL_7: &str = "TOOL-7";
 /// FMT-1 (MUST): URIs (resource, root, icon, website and URL-elicitation URIs) are RFC 3986 URIs; the schema's `format` is only an annotation.
 pub const FMT_1: &str = "FMT-1";
 /// FMT-2 (informal): `uriTemplate` values are RFC 6570 URI templates.
@@ -417,10 +419,14 @@ pub const RES_1: &str = "RES-1";
 pub const RES_2: &str = "RES-2";
 /// RES-3 (SHOULD): `https://` resource URIs are used only when the client can fetch the resource itself.
 pub const RES_3: &str = "RES-3";
-/// PROMPT-1 (MUST): Servers with prompts declare the `prompts` capability and should refuse a missing required argument with -32602.
+/// PROMPT-1 (MUST): Servers with prompts declare the `prompts` capability.
 pub const PROMPT_1: &str = "PROMPT-1";
-/// COMP-1 (MUST): Servers with completion declare `completions`, return at most 100 values, and answer -32601 when completion is unsupported.
+/// PROMPT-2 (SHOULD): A `prompts/get` without a required argument gets -32602.
+pub const PROMPT_2: &str = "PROMPT-2";
+/// COMP-1 (MUST): Servers with completion declare `completions` and return at most 100 values.
 pub const COMP_1: &str = "COMP-1";
+/// COMP-2 (SHOULD): A server without completion answers `completion/complete` with -32601.
+pub const COMP_2: &str = "COMP-2";
 /// ELIC-1 (MUST NOT): A server never elicits in a mode the client did not declare; an elicitation without `mode` is form mode.
 pub const ELIC_1: &str = "ELIC-1";
 /// ELIC-2 (MUST): URL-mode elicitation has `mode: "url"`, a `message` and a valid `url` (HTTPS outside development, no secrets).
@@ -615,5 +621,5 @@ pub const PROBE_1: &str = "PROBE-1";
 pub const PROBE_2: &str = "PROBE-2";
 /// PROBE-3 (choice): `mcpgen probe --budget-ms` bounds the whole run: once the budget is spent no further message is sent, and the report says where the probe stopped with a warning.
 pub const PROBE_3: &str = "PROBE-3";
-/// PROBE-4 (choice): A `tools/call` whose arguments satisfy the `inputSchema` gets a `CallToolResult` (`isError: true` allowed, ERR-12); a JSON-RPC error to it is an error finding.
+/// PROBE-4 (informal): A `tools/call` whose arguments satisfy the `inputSchema` gets a `CallToolResult` (`isError: true` allowed) or a server error (-32603); another protocol error is a warning.
 pub const PROBE_4: &str = "PROBE-4";

@@ -20,11 +20,13 @@ FAULTS = {
     "resources-undeclared": "CAP-2: `resources` undeclared, yet resources/list is served",
     "accepts-invalid-arguments": "TOOL-5: echo does not validate its arguments",
     "bad-structured-content": "TOOL-4: stats' structuredContent does not match its outputSchema",
-    "refuses-valid-arguments": "PROBE-4: -32603 for echo with `times: 3`, which the schema allows",
-    "prompt-missing-argument-internal": "PROMPT-1: -32603 for prompts/get without a required argument",
+    "refuses-valid-arguments": "PROBE-4: -32602 for echo with `times: 3`, which the schema allows",
+    "prompt-missing-argument-internal": "PROMPT-2: -32603 for prompts/get without a required argument",
     "resource-not-found-empty": "RES-1: an empty `contents` for a resource that does not exist",
-    "completion-wrong-code": "COMP-1: `completions` undeclared, and completion/complete answered -32603",
+    "completion-wrong-code": "COMP-2: `completions` undeclared, and completion/complete answered -32603",
     "progress-backwards": "PROG-3: progress that goes down",
+    "progress-unknown-token": "PROG-2: progress naming a token no request carries",
+    "unknown-tool-internal": "TOOL-7: -32603 for a tools/call of a tool not listed",
     "server-cancels": "CANCEL-7: a notifications/cancelled from the server naming a tools/call",
     "list-changed-undeclared": "SUB-12: notifications/tools/list_changed without `tools.listChanged`",
     "endless-cursor": "PROBE-1: prompts/list always has a next page",
@@ -102,6 +104,8 @@ def call_tool(id_, params):
         sys.stderr.write("faulty_server: wipe was called\n")
     token = (params.get("_meta") or {}).get("progressToken")
     if token is not None:
+        if FAULT == "progress-unknown-token":
+            token = "not-the-token"
         for p in ([2, 1] if FAULT == "progress-backwards" else [1, 2]):
             send({"jsonrpc": "2.0", "method": "notifications/progress",
                   "params": {"progressToken": token, "progress": p, "total": 2}})
@@ -116,7 +120,7 @@ def call_tool(id_, params):
         if problem:
             return result(id_, {"content": [{"type": "text", "text": problem}], "isError": True})
         if FAULT == "refuses-valid-arguments" and args.get("times") == 3:
-            return error(id_, -32603, "Internal error")
+            return error(id_, -32602, "Invalid params")
         return result(id_, {"content": [{"type": "text", "text": str(args.get("text"))}]})
     if name == "stats":
         if args:
@@ -125,7 +129,7 @@ def call_tool(id_, params):
         return result(id_, {"content": [{"type": "text", "text": str(count)}], "structuredContent": {"count": count}})
     if name == "wipe":
         return result(id_, {"content": [{"type": "text", "text": "wiped"}]})
-    return error(id_, -32602, "Unknown tool: " + str(name))
+    return error(id_, -32603 if FAULT == "unknown-tool-internal" else -32602, "Unknown tool: " + str(name))
 
 
 def serve(msg):
