@@ -9,7 +9,7 @@ use mcpgen_runtime::rules::{AtRevisions, Clause, Enforcement, Level, Rule};
 /// The revision of each rule's own entry (`level`, `clause`, `source`, `code`): the newest pinned.
 pub const REVISION: &str = "2026-07-28";
 
-pub static RULES: [Rule; 309] = [
+pub static RULES: [Rule; 314] = [
     Rule {
         id: "CORE-1",
         level: Level::Must,
@@ -2082,7 +2082,7 @@ pub static RULES: [Rule; 309] = [
         revisions: &[
             AtRevisions { revisions: &["2025-03-26", "2024-11-05"], clause: None },
         ],
-        enforcement: Enforcement::Enforced("tools::validate_structured_content, ToolChecker::validate_structured_content"),
+        enforcement: Enforcement::Enforced("tools::validate_structured_content, ToolChecker::validate_structured_content; conversation::Conversation: a `tools/call` result (not `isError`) whose `structuredContent` breaks, or lacks, the `outputSchema` the session listed for the tool"),
     },
     Rule {
         id: "TOOL-5",
@@ -2092,7 +2092,7 @@ pub static RULES: [Rule; 309] = [
         clause: Some("Servers MUST: - Validate all tool inputs"),
         code: None,
         revisions: &[],
-        enforcement: Enforcement::Enforced("tools::validate_tool_arguments, ToolChecker::validate_arguments (errors for an `isError` result, AMB-15); mcpgen_probe::tools sends invalid cases and reports a server that accepts them"),
+        enforcement: Enforcement::Enforced("tools::validate_tool_arguments, ToolChecker::validate_arguments (errors for an `isError` result, AMB-15); conversation::Conversation: a result without `isError: true` answering a `tools/call` whose arguments break the listed `inputSchema`; mcpgen_probe::tools sends invalid cases and reports a server that accepts them"),
     },
     Rule {
         id: "TOOL-6",
@@ -2106,6 +2106,51 @@ pub static RULES: [Rule; 309] = [
     },
     Rule {
         id: "TOOL-7",
+        level: Level::Informal,
+        summary: "A `tools/call`'s arguments are what the tool's listed `inputSchema` defines.",
+        source: "server/tools",
+        clause: Some("`inputSchema`: JSON Schema defining expected parameters"),
+        code: None,
+        revisions: &[],
+        enforcement: Enforcement::Enforced("conversation::Conversation: a client `tools/call` whose arguments break the `inputSchema` of the tool as the session last listed it, one finding per schema error pointing into `params.arguments`"),
+    },
+    Rule {
+        id: "TOOL-8",
+        level: Level::Informal,
+        summary: "Input validation errors are tool execution errors: a result with `isError: true`, not a JSON-RPC error.",
+        source: "server/tools",
+        clause: Some("They are reported in tool results with `isError: true`: … Input validation errors (e.g., date in wrong format, value out of range)"),
+        code: None,
+        revisions: &[
+            AtRevisions { revisions: &["2025-11-25"], clause: Some(Clause { level: Level::Informal, quote: Some("Tool Execution Errors: Reported in tool results with `isError: true`: … Input validation errors (e.g., date in wrong format, value out of range)"), source: "server/tools", code: None }) },
+            AtRevisions { revisions: &["2025-06-18", "2025-03-26", "2024-11-05"], clause: None },
+        ],
+        enforcement: Enforcement::Enforced("conversation::Conversation: a JSON-RPC error answering a `tools/call` whose arguments break the listed `inputSchema` (a result with `isError: true` is what the page shows)"),
+    },
+    Rule {
+        id: "TOOL-9",
+        level: Level::Informal,
+        summary: "Clients learn the tools they call from `tools/list`; a call of a tool the session never listed is suspect (clients may cache lists across sessions).",
+        source: "server/tools",
+        clause: Some("To discover available tools, clients send a `tools/list` request."),
+        code: None,
+        revisions: &[],
+        enforcement: Enforcement::Enforced("conversation::Conversation: a client `tools/call` naming a tool no `tools/list` result of the session listed, once the session saw a complete list (a page without `nextCursor`) and kept every tool of it"),
+    },
+    Rule {
+        id: "TOOL-10",
+        level: Level::Should,
+        summary: "When its tools change, a server that declared `tools.listChanged` notifies; a definition that changes between two lists with no `notifications/tools/list_changed` between them is drift.",
+        source: "server/tools",
+        clause: Some("When the list of available tools changes, servers that declared the `listChanged` capability SHOULD send a notification to clients that have opened a `subscriptions/listen` stream with `toolsListChanged: true`"),
+        code: None,
+        revisions: &[
+            AtRevisions { revisions: &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"], clause: Some(Clause { level: Level::Should, quote: Some("When the list of available tools changes, servers that declared the `listChanged` capability SHOULD send a notification"), source: "server/tools", code: None }) },
+        ],
+        enforcement: Enforcement::Enforced("conversation::Conversation: a `tools/list` result whose definition of a tool (anything but `_meta`) differs from the one the session last listed, with no `notifications/tools/list_changed` since, from a server that declared `tools.listChanged` (modern: while a listen stream asked for `toolsListChanged`)"),
+    },
+    Rule {
+        id: "TOOL-11",
         level: Level::Informal,
         summary: "A `tools/call` of an unknown tool is a protocol error (a JSON-RPC error; the page's example gives -32602), not a tool result.",
         source: "server/tools",
@@ -3212,12 +3257,22 @@ pub static RULES: [Rule; 309] = [
     Rule {
         id: "POLICY-STATE",
         level: Level::Choice,
-        summary: "The conversation checker caps its other per-session tables (listen streams, subscriptions, cursors, awaited retries, tasks) and entry sizes; past a cap it forgets the oldest, warning once per table.",
+        summary: "The conversation checker caps its other per-session tables (streams, subscriptions, cursors, retries, tasks, tools) and entry sizes; past a cap it forgets the oldest, warning once per table.",
         source: "mcpgen",
         clause: None,
         code: None,
         revisions: &[],
-        enforcement: Enforcement::Enforced("conversation::ConversationOptions::max_listen_streams (default 256), max_resource_subscriptions (1024), max_cursors (1024), max_awaiting (256), max_tasks (1024), max_entry_bytes (4096, also the `inputRequests` keys kept per task)"),
+        enforcement: Enforcement::Enforced("conversation::ConversationOptions::max_listen_streams (default 256), max_resource_subscriptions (1024), max_cursors (1024), max_awaiting (256), max_tasks (1024), max_entry_bytes (4096, also the `inputRequests` keys kept per task), max_tools (1024 listed tools) and max_tool_schema_bytes (4 MiB of their schemas; past either, further tools are not kept and calls of unlisted tools are no longer judged)"),
+    },
+    Rule {
+        id: "POLICY-TOOLS",
+        level: Level::Choice,
+        summary: "The conversation checker judges calls of tools whose schemas it compiles; a listed schema the tool-schema checks refuse is reported once with a warning and its calls are not judged.",
+        source: "mcpgen",
+        clause: None,
+        code: None,
+        revisions: &[],
+        enforcement: Enforcement::Enforced("conversation::Conversation with tools::compile_schema's checks (JSCHEMA-3..9) and tools::Limits"),
     },
     Rule {
         id: "POLICY-SIZE",

@@ -67,6 +67,7 @@ mod state;
 mod subscriptions;
 mod task_table;
 mod tasks;
+mod tools;
 mod transport;
 
 pub use facts::{Sender, UnknownSender};
@@ -548,6 +549,63 @@ mod tests {
         assert_eq!(rules(&f), vec![Some(id::POLICY_STATE)]);
         assert!(f[0].message.contains(&format!("more than {max} `inputRequests` keys")), "{f:?}");
         assert_eq!(c.session.tasks.table.get(&keys::Text::new("t1")).map(|t| t.keys.len()), Some(max));
+    }
+
+    /// A session listing 10,000 tools, each with a schema nested 40 levels deep: at most
+    /// `max_tools` definitions and `max_tool_schema_bytes` of schemas are kept, the cap is
+    /// reported once (POLICY-STATE), kept tools are judged (TOOL-7) and calls of tools past the
+    /// cap are not (neither judged nor TOOL-9).
+    #[test]
+    fn listed_tools_are_bounded() {
+        use crate::rules::id;
+        let deep = |n: usize| {
+            let mut schema = r#"{"type":"string"}"#.to_owned();
+            for _ in 0..40 {
+                schema = format!(r#"{{"type":"object","properties":{{"x":{schema}}},"required":["x"]}}"#);
+            }
+            format!(
+                r#"{{"name":"t{n}","inputSchema":{{"type":"object","properties":{{"a":{schema}}},"required":["a"]}}}}"#
+            )
+        };
+        let tools: Vec<String> = (0..10_000).map(deep).collect();
+        let list = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{{META}}}}}"#);
+        let page =
+            format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"resultType":"complete","tools":[{}]}}}}"#, tools.join(","));
+        let call = |id: usize, name: &str| {
+            format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{{META},"name":"{name}","arguments":{{}}}}}}"#
+            )
+        };
+        let options = ConversationOptions { max_tools: 300, ..Default::default() };
+        let mut c = Conversation::with_options(options);
+        assert!(c.observe(Sender::Client, list.as_bytes()).is_empty());
+        let f = c.observe(Sender::Server, page.as_bytes());
+        assert_eq!(rules(&f), vec![Some(id::POLICY_STATE)], "{f:?}");
+        assert!(f[0].message.contains("more than 300 tools") && f[0].message.contains("`t300`"), "{}", f[0].message);
+        assert_eq!(c.session.tools.len(), 300);
+        let per_tool = c.session.tools.schema_bytes() / 300;
+        assert!(per_tool > 40 * 40, "each kept schema is deep: {per_tool} bytes");
+        assert_eq!(rules(&c.observe(Sender::Client, call(2, "t299").as_bytes())), vec![Some(id::TOOL_7)]);
+        assert!(c.observe(Sender::Client, call(3, "t300").as_bytes()).is_empty(), "past the cap: not judged");
+        assert!(c.observe(Sender::Client, call(4, "t9999").as_bytes()).is_empty());
+        assert!(c.observe(Sender::Client, call(5, "never").as_bytes()).is_empty(), "no TOOL-9 once tools were dropped");
+
+        // The byte cap: room for 10 of these schemas.
+        let options = ConversationOptions { max_tool_schema_bytes: per_tool * 10 + per_tool / 2, ..Default::default() };
+        let mut c = Conversation::with_options(options);
+        c.observe(Sender::Client, list.as_bytes());
+        let f = c.observe(Sender::Server, page.as_bytes());
+        assert_eq!(rules(&f), vec![Some(id::POLICY_STATE)], "{f:?}");
+        assert!(f[0].message.contains("schemas pass"), "{}", f[0].message);
+        assert_eq!(c.session.tools.len(), 10);
+        assert!(c.session.tools.schema_bytes() <= per_tool * 10 + per_tool / 2);
+
+        // The defaults keep 1024 of them.
+        let mut c = Conversation::new();
+        c.observe(Sender::Client, list.as_bytes());
+        assert_eq!(rules(&c.observe(Sender::Server, page.as_bytes())), vec![Some(id::POLICY_STATE)]);
+        assert_eq!(c.session.tools.len(), 1024);
+        assert!(c.session.tools.schema_bytes() <= 4 << 20);
     }
 
     #[test]

@@ -254,7 +254,7 @@ pub const CHECKS: &[Check] = &[
     },
     Check {
         name: "negative/unknown-tool",
-        rule: Some(id::TOOL_7),
+        rule: Some(id::TOOL_11),
         modern: Some(Accepts::Codes(&[-32602])),
         legacy: Some(Accepts::Codes(&[-32602])),
         note: "a tool no server has: a protocol error, -32602 as in the page's example",

@@ -296,7 +296,7 @@ fn each_seeded_fault_is_found_with_its_rule() {
         // A server error to a valid call is a protocol error the tools page allows.
         ("server-error-times-3", vec![]),
         ("progress-unknown-token", vec![("tool/echo", id::PROG_2)]),
-        ("unknown-tool-internal", vec![("negative/unknown-tool", id::TOOL_7)]),
+        ("unknown-tool-internal", vec![("negative/unknown-tool", id::TOOL_11)]),
         ("bad-structured", vec![("tool/stats", id::TOOL_4)]),
         ("progress-backwards", vec![("tool/echo", id::PROG_3)]),
         ("prompt-internal", vec![("prompt/greet/missing-argument", id::PROMPT_2)]),

@@ -298,12 +298,12 @@ fn an_answer_a_clause_refuses_is_a_finding_at_the_clauses_level_in_its_era() {
         ("unknown-method", A::Error(-32603), "negative/unknown-method", id::MSG_9, vec![(MODERN_REV, E)]),
         ("ping", A::Error(-32603), "negative/removed-ping", id::MSG_9, vec![(MODERN_REV, E)]),
         ("completion/complete", A::Error(-32603), "undeclared/completions", id::COMP_2, vec![(MODERN_REV, W)]),
-        ("unknown-tool", A::Error(-32603), "negative/unknown-tool", id::TOOL_7, vec![(MODERN_REV, W), (LEGACY_REV, W)]),
+        ("unknown-tool", A::Error(-32603), "negative/unknown-tool", id::TOOL_11, vec![(MODERN_REV, W), (LEGACY_REV, W)]),
         (
             "unknown-tool",
             A::Result(json!({"isError": true, "content": []})),
             "negative/unknown-tool",
-            id::TOOL_7,
+            id::TOOL_11,
             vec![(MODERN_REV, W), (LEGACY_REV, W)],
         ),
         // The unknown resource: 2026-07-28 MUST -32602, 2025-11-25 SHOULD -32002.

@@ -18,7 +18,7 @@
 //! is the conversation checker's. The first valid call of a session carries a
 //! `progressToken`, so the progress a server sends is judged too (PROG-2, PROG-3).
 //!
-//! Each session also calls a tool the server does not list ([`unknown_tool`], TOOL-7).
+//! Each session also calls a tool the server does not list ([`unknown_tool`], TOOL-11).
 //!
 //! **Shrinking**: a case that fails is made smaller ([`super::cases::smaller`]: members
 //! dropped, strings and arrays halved, numbers moved toward their bound) as long as the
@@ -295,7 +295,7 @@ fn fnv(s: &str) -> u64 {
 /// check is not run).
 pub const UNKNOWN_TOOL: &str = "mcpgen-probe-no-such-tool";
 
-/// A `tools/call` of a tool the server did not list (`negative/unknown-tool`, TOOL-7): a
+/// A `tools/call` of a tool the server did not list (`negative/unknown-tool`, TOOL-11): a
 /// protocol error is due, -32602 in the page's example; nothing is called.
 pub(super) fn unknown_tool(r: &mut Run<'_>, conv: &mut Conversation, tools: &[Value], modern: bool) {
     let check = "negative/unknown-tool";

@@ -73,7 +73,7 @@ const FAULTS: &[(&str, &[&str], i32)] = &[
     ("completion-wrong-code", &["COMP-2"], 0),
     ("progress-backwards", &["PROG-3"], 1),
     ("progress-unknown-token", &["PROG-2"], 1),
-    ("unknown-tool-internal", &["TOOL-7"], 0),
+    ("unknown-tool-internal", &["TOOL-11"], 0),
     ("server-cancels", &["CANCEL-7"], 1),
     // Off any listen stream a list-changed notification has no subscriptionId (SUB-4), and
     // `tools.listChanged` is undeclared (SUB-12, a warning).

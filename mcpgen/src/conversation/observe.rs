@@ -13,7 +13,7 @@ use super::keys::IdKey;
 use super::options::ConversationOptions;
 use super::results::Verdict;
 use super::state::{Pending, Session};
-use super::{cancellation, capabilities, ids, logging, mrtr, progress, results, subscriptions, tasks};
+use super::{cancellation, capabilities, ids, logging, mrtr, progress, results, subscriptions, tasks, tools};
 
 impl Session {
     /// `exchange`: the Streamable HTTP exchange whose ids the message's ids are (`None`: the
@@ -88,6 +88,7 @@ impl Session {
         subscriptions::request(f, method, id, self, out);
         let page_scope = results::page_scope(self, f.info, f.cursor.as_ref().and_then(|c| c.as_str()));
         let (tasks, task_req) = tasks::request(f, method, self, out);
+        let tool = if method == "tools/call" { tools::call(f, self, out) } else { None };
         let entry = Pending {
             info: f.info,
             rev: f.rev,
@@ -100,6 +101,7 @@ impl Session {
             page_scope,
             tasks,
             task_req,
+            tool,
         };
         ids::track(f.from, id.clone(), entry, self, out);
     }
@@ -130,6 +132,9 @@ impl Session {
         if f.from != Sender::Server {
             return;
         }
+        if method == "notifications/tools/list_changed" {
+            self.tools.list_changed();
+        }
         match method {
             "notifications/resources/updated" if !f.modern => subscriptions::legacy_resource_updated(f, self, out),
             m => capabilities::list_changed(m, self, out),
@@ -157,6 +162,9 @@ impl Session {
             if is_listen {
                 subscriptions::ended_by_error(id, self);
             }
+            if f.msg.get("error").is_some() {
+                tools::error_answer(&p, out);
+            }
             return;
         };
         if let Some(valid) = tasks::check_result(self, opts, info, &p, result, out) {
@@ -166,7 +174,12 @@ impl Session {
             return;
         }
         match results::check(opts, info, &p, result, out) {
-            Verdict::Invalid => return,
+            Verdict::Invalid => {
+                if info.method == "tools/list" {
+                    self.tools.invalid_list();
+                }
+                return;
+            }
             Verdict::InputRequired => {
                 mrtr::input_required(info, &p, id, result, self, out);
                 return;
@@ -174,6 +187,11 @@ impl Session {
             Verdict::Complete => {}
         }
         results::pages(self, info, &p, result, out);
+        match info.method {
+            "tools/list" if f.from == Sender::Server => tools::listed(f, result, self, out),
+            "tools/call" => tools::answered(&p, result, out),
+            _ => {}
+        }
         match info.method {
             "initialize" | "server/discover" => capabilities::server_declared(result, self),
             "subscriptions/listen" if is_listen => subscriptions::closing_result(id, result, self, out),

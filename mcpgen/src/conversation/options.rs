@@ -33,6 +33,18 @@ pub struct ConversationOptions {
     /// Most tasks of the Tasks extension remembered (TASK-13, TASK-17..19, TASK-22, TASK-32).
     /// Default 1024.
     pub max_tasks: usize,
+    /// Most tool definitions remembered from `tools/list` results (TOOL-4, TOOL-5, TOOL-7..10);
+    /// past it further tools are not kept (their calls are not judged, calls of unlisted tools
+    /// no longer reported) and `POLICY-STATE` says so. Default 1024.
+    pub max_tools: usize,
+    /// Most bytes of the remembered tools' `inputSchema` and `outputSchema` together (as
+    /// canonical JSON); a tool that does not fit is not kept, as past `max_tools`. Default
+    /// 4 MiB.
+    pub max_tool_schema_bytes: usize,
+    /// The cost limits each listed tool's schemas are compiled and applied with (JSCHEMA-8);
+    /// a schema past one is reported once (`POLICY-TOOLS`) and its calls are not judged.
+    /// Non-local `$ref`s are never fetched. Default [`crate::tools::Limits::default`].
+    pub tool_limits: crate::tools::Limits,
 }
 
 impl Default for ConversationOptions {
@@ -47,6 +59,9 @@ impl Default for ConversationOptions {
             max_awaiting: 256,
             max_entry_bytes: 4096,
             max_tasks: 1024,
+            max_tools: 1024,
+            max_tool_schema_bytes: 4 << 20,
+            tool_limits: crate::tools::Limits::default(),
         }
     }
 }

@@ -41,6 +41,8 @@ pub(super) struct Pending {
     pub tasks: bool,
     /// A request of the Tasks extension: its task and `tasks/update` keys.
     pub task_req: Option<Box<super::task_table::TaskRequest>>,
+    /// A client `tools/call` of a listed, compiled tool: what its answer is judged by.
+    pub tool: Option<Box<super::tools::ToolCall>>,
 }
 
 /// An open `subscriptions/listen` stream.
@@ -196,6 +198,7 @@ pub(super) enum Table {
     InputKeys,
     Tasks,
     TaskKeys,
+    Tools,
 }
 
 impl Table {
@@ -240,6 +243,8 @@ pub(crate) struct Session {
     pub(super) max_entry_bytes: usize,
     /// Tasks of the Tasks extension, by task id.
     pub(super) tasks: super::task_table::Tasks,
+    /// The tools the server listed, compiled.
+    pub(super) tools: super::tools::ToolTable,
     /// The [`Table`]s whose cap already forgot something (reported once each).
     reported: u16,
 }
@@ -270,6 +275,7 @@ impl Session {
             max_pending,
             max_entry_bytes: opts.max_entry_bytes,
             tasks: super::task_table::Tasks::new(opts.max_tasks, opts.max_entry_bytes),
+            tools: super::tools::ToolTable::new(opts),
             reported: 0,
         }
     }
@@ -321,5 +327,6 @@ impl Session {
             + self.resource_subs.len()
             + self.cursors.len()
             + self.tasks.table.len()
+            + self.tools.len()
     }
 }

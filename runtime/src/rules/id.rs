@@ -401,8 +401,16 @@ pub const TOOL_4: &str = "TOOL-4";
 pub const TOOL_5: &str = "TOOL-5";
 /// TOOL-6 (MUST): Tool annotations are untrusted hints unless the server is trusted.
 pub const TOOL_6: &str = "TOOL-6";
-/// TOOL-7 (informal): A `tools/call` of an unknown tool is a protocol error (a JSON-RPC error; the page's example gives -32602), not a tool result.
+/// TOOL-7 (informal): A `tools/call`'s arguments are what the tool's listed `inputSchema` defines.
 pub const TOOL_7: &str = "TOOL-7";
+/// TOOL-8 (informal): Input validation errors are tool execution errors: a result with `isError: true`, not a JSON-RPC error.
+pub const TOOL_8: &str = "TOOL-8";
+/// TOOL-9 (informal): Clients learn the tools they call from `tools/list`; a call of a tool the session never listed is suspect (clients may cache lists across sessions).
+pub const TOOL_9: &str = "TOOL-9";
+/// TOOL-10 (SHOULD): When its tools change, a server that declared `tools.listChanged` notifies; a definition that changes between two lists with no `notifications/tools/list_changed` between them is drift.
+pub const TOOL_10: &str = "TOOL-10";
+/// TOOL-11 (informal): A `tools/call` of an unknown tool is a protocol error (a JSON-RPC error; the page's example gives -32602), not a tool result.
+pub const TOOL_11: &str = "TOOL-11";
 /// FMT-1 (MUST): URIs (resource, root, icon, website and URL-elicitation URIs) are RFC 3986 URIs; the schema's `format` is only an annotation.
 pub const FMT_1: &str = "FMT-1";
 /// FMT-2 (informal): `uriTemplate` values are RFC 6570 URI templates.
@@ -611,8 +619,10 @@ pub const SCHEMA: &str = "SCHEMA";
 pub const POLICY_STRICT: &str = "POLICY-STRICT";
 /// POLICY-PENDING (choice): The conversation checker tracks at most `max_pending` requests (and progress tokens, subscriptions) per sender; past it the oldest is forgotten with a warning, so a late answer to it reads as unknown.
 pub const POLICY_PENDING: &str = "POLICY-PENDING";
-/// POLICY-STATE (choice): The conversation checker caps its other per-session tables (listen streams, subscriptions, cursors, awaited retries, tasks) and entry sizes; past a cap it forgets the oldest, warning once per table.
+/// POLICY-STATE (choice): The conversation checker caps its other per-session tables (streams, subscriptions, cursors, retries, tasks, tools) and entry sizes; past a cap it forgets the oldest, warning once per table.
 pub const POLICY_STATE: &str = "POLICY-STATE";
+/// POLICY-TOOLS (choice): The conversation checker judges calls of tools whose schemas it compiles; a listed schema the tool-schema checks refuse is reported once with a warning and its calls are not judged.
+pub const POLICY_TOOLS: &str = "POLICY-TOOLS";
 /// POLICY-SIZE (choice): `mcpgen proxy` checks messages of at most `--max-message-bytes`; a longer line is relayed unchanged in chunks, neither checked nor recorded, and reported once with a warning.
 pub const POLICY_SIZE: &str = "POLICY-SIZE";
 /// PROBE-1 (choice): `mcpgen probe` reads at most `max_pages` pages of a list; a cursor that still goes on after them is reported with a warning and not followed.

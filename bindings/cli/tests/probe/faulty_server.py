@@ -26,7 +26,7 @@ FAULTS = {
     "completion-wrong-code": "COMP-2: `completions` undeclared, and completion/complete answered -32603",
     "progress-backwards": "PROG-3: progress that goes down",
     "progress-unknown-token": "PROG-2: progress naming a token no request carries",
-    "unknown-tool-internal": "TOOL-7: -32603 for a tools/call of a tool not listed",
+    "unknown-tool-internal": "TOOL-11: -32603 for a tools/call of a tool not listed",
     "server-cancels": "CANCEL-7: a notifications/cancelled from the server naming a tools/call",
     "list-changed-undeclared": "SUB-12: notifications/tools/list_changed without `tools.listChanged`",
     "endless-cursor": "PROBE-1: prompts/list always has a next page",

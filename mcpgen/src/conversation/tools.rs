@@ -1,0 +1,411 @@
+//! Tools: the session's tool definitions as its `tools/list` results gave them (every page),
+//! each compiled once with the tool-schema checks of [`crate::tools`] (dialects, `$ref` policy,
+//! cost limits), and the calls and answers judged against them:
+//!
+//! - a client `tools/call` whose arguments break the listed `inputSchema` (TOOL-7, pointing
+//!   into `params.arguments`), and the server's answer to it: a success is TOOL-5 (servers
+//!   validate all tool inputs), a JSON-RPC error is TOOL-8 where the revision makes input
+//!   validation errors tool execution errors (2025-11-25 on), a result with `isError: true` is
+//!   what every revision allows;
+//! - a result's `structuredContent` against the listed `outputSchema`, and a result without it
+//!   where the tool has one (TOOL-4);
+//! - a call of a tool the session never listed (TOOL-9), once a complete list was seen;
+//! - a definition that changes between two lists with no `notifications/tools/list_changed`
+//!   between them, where the server owed one (TOOL-10).
+//!
+//! Bounded: at most `max_tools` definitions and `max_tool_schema_bytes` of their schemas are
+//! kept (past either, further tools are not kept, calls of unlisted tools are no longer judged:
+//! `POLICY-STATE`, once). A schema the checks refuse (unsupported dialect, a refused or
+//! unresolvable `$ref`, past a cost limit, invalid) is reported once (`POLICY-TOOLS`) and its
+//! calls are not judged. The checker never fetches a `$ref`.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use crate::json::{JsonView, Kind};
+use crate::rules::id;
+use crate::tools::{CompiledTool, Limits, SchemaOptions, ToolCallError};
+
+use super::facts::{Facts, Sender};
+use super::finding::{rule_finding, Finding};
+use super::keys::Text;
+use super::options::ConversationOptions;
+use super::state::{Pending, Session, Table};
+
+/// The definitions of the tools the session listed, by name.
+#[derive(Debug, Clone)]
+pub(super) struct ToolTable {
+    defs: HashMap<Text, ToolDef, foldhash::quality::RandomState>,
+    max_tools: usize,
+    max_schema_bytes: usize,
+    /// Bytes of the kept definitions' schemas (canonical JSON of `inputSchema` and
+    /// `outputSchema`).
+    schema_bytes: usize,
+    limits: Limits,
+    /// A complete list (a page without `nextCursor`) was seen.
+    listed: bool,
+    /// A listed tool was not kept (a cap, an invalid `tools/list` result): calls of unlisted
+    /// tools are no longer judged.
+    partial: bool,
+    /// Counts the server's `notifications/tools/list_changed`.
+    epoch: u64,
+}
+
+/// One listed tool.
+#[derive(Debug, Clone)]
+struct ToolDef {
+    /// The canonical JSON of the definition without `_meta` (long ones as a digest).
+    digest: Text,
+    /// The [`ToolTable::epoch`] of the list that last gave it.
+    epoch: u64,
+    schema_bytes: usize,
+    /// `None`: the checks refused a schema (reported once): its calls are not judged.
+    compiled: Option<Arc<CompiledTool>>,
+}
+
+/// A pending `tools/call` of a compiled tool: what its answer is judged by.
+#[derive(Debug, Clone)]
+pub(super) struct ToolCall {
+    compiled: Arc<CompiledTool>,
+    /// The arguments broke the `inputSchema` (TOOL-7): the answer must not be a success.
+    invalid: bool,
+}
+
+impl ToolTable {
+    pub fn new(opts: &ConversationOptions) -> ToolTable {
+        ToolTable {
+            defs: HashMap::default(),
+            max_tools: opts.max_tools,
+            max_schema_bytes: opts.max_tool_schema_bytes,
+            schema_bytes: 0,
+            limits: opts.tool_limits,
+            listed: false,
+            partial: false,
+            epoch: 0,
+        }
+    }
+
+    /// How many definitions are kept.
+    #[cfg(test)]
+    pub fn len(&self) -> usize {
+        self.defs.len()
+    }
+
+    /// Bytes of the kept definitions' schemas.
+    #[cfg(test)]
+    pub fn schema_bytes(&self) -> usize {
+        self.schema_bytes
+    }
+
+    /// A `notifications/tools/list_changed` from the server: the next list may differ.
+    pub fn list_changed(&mut self) {
+        self.epoch += 1;
+    }
+
+    /// A `tools/list` result that is not valid: its tools are not known.
+    pub fn invalid_list(&mut self) {
+        self.partial = true;
+    }
+}
+
+/// The JSON text of `v` with every object's keys sorted (the same definition gives the same
+/// text whatever order its peer wrote the keys in); `skip` members of the top object are left
+/// out.
+fn canonical(v: &serde_json::Value, skip: &[&str], out: &mut String) {
+    use serde_json::Value as J;
+    match v {
+        J::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().filter(|k| !skip.contains(&k.as_str())).collect();
+            keys.sort();
+            out.push('{');
+            for (i, k) in keys.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                let _ = write!(out, "{}:", J::String(k.clone()));
+                canonical(&map[k], &[], out);
+            }
+            out.push('}');
+        }
+        J::Array(items) => {
+            out.push('[');
+            for (i, x) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                canonical(x, &[], out);
+            }
+            out.push(']');
+        }
+        other => {
+            let _ = write!(out, "{other}");
+        }
+    }
+}
+
+fn canonical_len(v: Option<&serde_json::Value>) -> usize {
+    v.map_or(0, |v| {
+        let mut s = String::new();
+        canonical(v, &[], &mut s);
+        s.len()
+    })
+}
+
+/// Whether the server owed a `notifications/tools/list_changed` for a change: it declared
+/// `tools.listChanged`, and (modern) a listen stream asked for `toolsListChanged`.
+fn notification_owed(modern: bool, s: &Session) -> bool {
+    let declared = s
+        .server_caps
+        .as_ref()
+        .and_then(|c| c.get("tools"))
+        .and_then(|t| t.get("listChanged"))
+        .and_then(|x| x.as_bool())
+        == Some(true);
+    if !declared {
+        return false;
+    }
+    !modern
+        || s.subs.iter_ordered().any(|(_, sub)| {
+            sub.unchecked
+                || sub.filter.as_ref().and_then(|f| f.get("toolsListChanged")).and_then(|x| x.as_bool()) == Some(true)
+        })
+}
+
+/// A `tools/list` result (any page): each tool's definition kept and compiled (once per
+/// definition), a definition that changed without notification reported (TOOL-10).
+pub(super) fn listed<'v, V: JsonView<'v>>(f: &Facts<'v, V>, result: &V, s: &mut Session, out: &mut Vec<Finding>) {
+    let owed = notification_owed(f.modern, s) && f.exchange.is_none();
+    let Some(tools) = result.get("tools").filter(|t| t.kind() == Kind::Array) else { return };
+    let mut seen: HashSet<Text, foldhash::quality::RandomState> = HashSet::default();
+    for (i, tool) in tools.items().enumerate() {
+        let Some(name) = tool.get("name").and_then(|n| n.as_str()) else { continue };
+        let key = Text::new(&name);
+        // A name listed twice in one list (TOOL-2) is not a change of definition.
+        if !seen.insert(key.clone()) {
+            continue;
+        }
+        let json = serde_json::Value::from(&tool.to_value());
+        let mut text = String::new();
+        canonical(&json, &["_meta"], &mut text);
+        let digest = Text::new(&text);
+        let epoch = s.tools.epoch;
+        let at = format!("/result/tools/{i}");
+        if let Some(def) = s.tools.defs.get_mut(&key) {
+            if def.digest == digest {
+                def.epoch = epoch;
+                continue;
+            }
+            if owed && def.epoch == epoch {
+                out.push(rule_finding(
+                    id::TOOL_10,
+                    at.clone(),
+                    "",
+                    format!(
+                        "the definition of tool `{}` differs from the one this session listed before, with no `notifications/tools/list_changed` between the two lists",
+                        key.shown()
+                    ),
+                ));
+            }
+        }
+        let bytes = canonical_len(json.get("inputSchema")) + canonical_len(json.get("outputSchema"));
+        let (known, freed) = s.tools.defs.get(&key).map_or((false, 0), |d| (true, d.schema_bytes));
+        let total = s.tools.schema_bytes - freed + bytes;
+        let refused = if !known && s.tools.defs.len() >= s.tools.max_tools {
+            Some(format!("more than {} tools are listed", s.tools.max_tools))
+        } else if total > s.tools.max_schema_bytes {
+            Some(format!("the listed tools' schemas pass {} bytes", s.tools.max_schema_bytes))
+        } else {
+            None
+        };
+        if let Some(why) = refused {
+            // A changed definition that does not fit is forgotten, not judged by its old schemas.
+            if s.tools.defs.remove(&key).is_some() {
+                s.tools.schema_bytes -= freed;
+            }
+            s.tools.partial = true;
+            s.capped(
+                Table::Tools,
+                format_args!(
+                    "{why}; tool `{}` and any further tool that does not fit are not kept, so their calls are not judged and calls of unlisted tools are no longer reported (TOOL-9)",
+                    key.shown()
+                ),
+                out,
+            );
+            continue;
+        }
+        let table = &mut s.tools;
+        let options = SchemaOptions { limits: table.limits, ..SchemaOptions::default() };
+        let compiled = match CompiledTool::compile(&json, &options) {
+            Ok(c) => Some(Arc::new(c)),
+            Err(errors) => {
+                let (pointer, what) = match errors.errors().first() {
+                    Some(e) => {
+                        (format!("{at}{}", e.pointer()), format!("{} ({}): {}", e.kind(), e.rule(), e.message()))
+                    }
+                    None => (at.clone(), "refused".to_owned()),
+                };
+                out.push(rule_finding(
+                    id::POLICY_TOOLS,
+                    pointer,
+                    "",
+                    format!("tool `{}` is not judged: its schema is refused, {what}", key.shown()),
+                ));
+                None
+            }
+        };
+        table.schema_bytes = total;
+        table.defs.insert(key, ToolDef { digest, epoch, schema_bytes: bytes, compiled });
+    }
+    if result.get("nextCursor").is_none() {
+        s.tools.listed = true;
+    }
+}
+
+/// A client's `tools/call`: its arguments against the listed `inputSchema` (TOOL-7), or a call
+/// of a tool never listed (TOOL-9). Returns what the answer is judged by.
+pub(super) fn call<'v, V: JsonView<'v>>(
+    f: &Facts<'v, V>,
+    s: &Session,
+    out: &mut Vec<Finding>,
+) -> Option<Box<ToolCall>> {
+    if f.from != Sender::Client {
+        return None;
+    }
+    // A name that is not a string is per-message validation's to report.
+    let name = f.param("name")?.as_str()?;
+    let key = Text::new(&name);
+    let table = &s.tools;
+    let Some(def) = table.defs.get(&key) else {
+        if table.listed && !table.partial && f.exchange.is_none() {
+            out.push(rule_finding(
+                id::TOOL_9,
+                "/params/name",
+                "",
+                format!("tool `{}` was not in any `tools/list` result of this session", key.shown()),
+            ));
+        }
+        return None;
+    };
+    let compiled = def.compiled.clone()?;
+    let arguments = match f.param("arguments") {
+        Some(a) => serde_json::Value::from(&a.to_value()),
+        None => serde_json::Value::Object(serde_json::Map::new()),
+    };
+    let invalid = match compiled.validate_arguments(&arguments) {
+        Ok(()) => false,
+        Err(ToolCallError::Invalid(errors)) => {
+            for e in errors {
+                let mut finding = rule_finding(
+                    id::TOOL_7,
+                    format!("/params/arguments{}", e.pointer),
+                    e.keyword,
+                    format!(
+                        "the arguments break the `inputSchema` tool `{}` was listed with: {}",
+                        key.shown(),
+                        e.message
+                    ),
+                );
+                finding.schema_path = e.schema_path;
+                out.push(finding);
+            }
+            true
+        }
+        Err(e) => {
+            let pointer = e.errors().first().map_or(String::new(), |x| x.pointer.clone());
+            out.push(rule_finding(
+                id::POLICY_TOOLS,
+                format!("/params/arguments{pointer}"),
+                "",
+                format!(
+                    "the arguments of tool `{}` are not judged: validation stopped at a cost limit: {e}",
+                    key.shown()
+                ),
+            ));
+            return None;
+        }
+    };
+    Some(Box::new(ToolCall { compiled, invalid }))
+}
+
+/// A JSON-RPC error answering a call whose arguments broke the `inputSchema`: where the revision
+/// makes input validation errors tool execution errors, TOOL-8 (the catalogue drops it before).
+pub(super) fn error_answer(p: &Pending, out: &mut Vec<Finding>) {
+    let Some(call) = &p.tool else { return };
+    if call.invalid {
+        out.push(rule_finding(
+            id::TOOL_8,
+            "/error",
+            "",
+            format!(
+                "the arguments broke the `inputSchema` of tool `{}`: an input validation error is a tool execution error, a result with `isError: true`",
+                call.compiled.name
+            ),
+        ));
+    }
+}
+
+/// A complete `tools/call` result: not a success when the arguments broke the schema (TOOL-5);
+/// `structuredContent` present and valid where the tool has an `outputSchema` (TOOL-4). An
+/// `isError: true` result is a tool execution error: neither applies.
+pub(super) fn answered<'v, V: JsonView<'v>>(p: &Pending, result: &V, out: &mut Vec<Finding>) {
+    let Some(call) = &p.tool else { return };
+    let is_error = result.get("isError").and_then(|x| x.as_bool()) == Some(true);
+    if is_error {
+        return;
+    }
+    let name = &call.compiled.name;
+    if call.invalid {
+        let pointer = if result.get("isError").is_some() { "/result/isError" } else { "/result" };
+        out.push(rule_finding(
+            id::TOOL_5,
+            pointer,
+            "",
+            format!(
+                "the server answers with a success a call of tool `{name}` whose arguments break its `inputSchema`; it validates all tool inputs and reports a failure"
+            ),
+        ));
+    }
+    if call.compiled.output.is_none() {
+        return;
+    }
+    let Some(structured) = result.get("structuredContent") else {
+        out.push(rule_finding(
+            id::TOOL_4,
+            "/result",
+            "required",
+            format!("tool `{name}` was listed with an `outputSchema`, but its result has no `structuredContent`"),
+        ));
+        return;
+    };
+    let value = serde_json::Value::from(&structured.to_value());
+    match call.compiled.validate_structured_content(&value) {
+        Ok(()) => {}
+        Err(ToolCallError::Invalid(errors)) => {
+            for e in errors {
+                let mut finding = rule_finding(
+                    id::TOOL_4,
+                    format!("/result/structuredContent{}", e.pointer),
+                    e.keyword,
+                    format!(
+                        "`structuredContent` breaks the `outputSchema` tool `{name}` was listed with: {}",
+                        e.message
+                    ),
+                );
+                finding.schema_path = e.schema_path;
+                out.push(finding);
+            }
+        }
+        Err(e) => {
+            let pointer = e.errors().first().map_or(String::new(), |x| x.pointer.clone());
+            out.push(rule_finding(
+                id::POLICY_TOOLS,
+                format!("/result/structuredContent{pointer}"),
+                "",
+                format!(
+                    "the `structuredContent` of tool `{name}` is not judged: validation stopped at a cost limit: {e}"
+                ),
+            ));
+        }
+    }
+}
