@@ -266,9 +266,8 @@ fn every_answer_a_clause_allows_gives_no_finding() {
         ("params-not-object", A::Error(-32602)),
         // A dual-era server may still serve the methods 2026-07-28 removed.
         ("ping", A::Result(json!({}))),
-        // Invalid tool input: a protocol error instead of a tool error, whichever code.
-        ("invalid-call", A::Error(-32602)),
-        ("invalid-call", A::Error(-32603)),
+        // Invalid tool input: a tool error, as the page shows.
+        ("invalid-call", A::Result(json!({"isError": true, "content": [{"type": "text", "text": "no"}]}))),
         // A valid call that fails on the server's side: a server error is a protocol error.
         ("valid-call", A::Error(-32603)),
         ("valid-call", A::Result(json!({"isError": true, "content": [{"type": "text", "text": "down"}]}))),
@@ -298,7 +297,13 @@ fn an_answer_a_clause_refuses_is_a_finding_at_the_clauses_level_in_its_era() {
         ("unknown-method", A::Error(-32603), "negative/unknown-method", id::MSG_9, vec![(MODERN_REV, E)]),
         ("ping", A::Error(-32603), "negative/removed-ping", id::MSG_9, vec![(MODERN_REV, E)]),
         ("completion/complete", A::Error(-32603), "undeclared/completions", id::COMP_2, vec![(MODERN_REV, W)]),
-        ("unknown-tool", A::Error(-32603), "negative/unknown-tool", id::TOOL_11, vec![(MODERN_REV, W), (LEGACY_REV, W)]),
+        (
+            "unknown-tool",
+            A::Error(-32603),
+            "negative/unknown-tool",
+            id::TOOL_11,
+            vec![(MODERN_REV, W), (LEGACY_REV, W)],
+        ),
         (
             "unknown-tool",
             A::Result(json!({"isError": true, "content": []})),
@@ -331,6 +336,10 @@ fn an_answer_a_clause_refuses_is_a_finding_at_the_clauses_level_in_its_era() {
             id::TOOL_5,
             vec![(MODERN_REV, E), (LEGACY_REV, E)],
         ),
+        // Invalid tool input answered with a protocol error, whichever code: from 2025-11-25 on
+        // input validation errors are tool execution errors (informal: a warning).
+        ("invalid-call", A::Error(-32602), "tool/echo", id::TOOL_8, vec![(MODERN_REV, W), (LEGACY_REV, W)]),
+        ("invalid-call", A::Error(-32603), "tool/echo", id::TOOL_8, vec![(MODERN_REV, W), (LEGACY_REV, W)]),
         ("cancel", A::Error(-32600), "negative/cancel-unknown", id::MSG_4, vec![(MODERN_REV, E)]),
     ] {
         let report = probe(Literal::right().with(key, answer.clone()));

@@ -226,7 +226,19 @@ fn call(
     if progress {
         request["params"]["_meta"]["progressToken"] = json!(format!("mcpgen-probe-progress-{id}"));
     }
+    let kept = r.report.findings.len();
     let response = r.exchange_edited(check, conv, request, &edits);
+    // The checker judges the answer by the listed tool too; TOOL-4 and TOOL-5 are the probe's
+    // own verdicts here ([`judge`], with the case and its shrunk form), so the checker's copies
+    // go. Its TOOL-8 (a protocol error for arguments the schema refuses) stays: only it says so.
+    let mut i = kept;
+    while i < r.report.findings.len() {
+        if matches!(r.report.findings[i].rule, Some(id::TOOL_4 | id::TOOL_5)) {
+            r.report.findings.remove(i);
+        } else {
+            i += 1;
+        }
+    }
     (response, r.last_exchange())
 }
 
