@@ -165,6 +165,7 @@ fn pending_requests_are_capped() {
         last_step: String::new(),
         pending: Vec::new(),
         short: false,
+        heard: false,
     };
     for i in 0..late::MAX_PENDING + 3 {
         r.pend("c", json!(i), None, std::time::Instant::now(), 10);
