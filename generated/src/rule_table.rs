@@ -9,7 +9,7 @@ use mcpgen_runtime::rules::{AtRevisions, Clause, Enforcement, Level, Rule};
 /// The revision of each rule's own entry (`level`, `clause`, `source`, `code`): the newest pinned.
 pub const REVISION: &str = "2026-07-28";
 
-pub static RULES: [Rule; 314] = [
+pub static RULES: [Rule; 315] = [
     Rule {
         id: "CORE-1",
         level: Level::Must,
@@ -3326,5 +3326,15 @@ pub static RULES: [Rule; 314] = [
             AtRevisions { revisions: &["2025-06-18", "2025-03-26", "2024-11-05"], clause: Some(Clause { level: Level::Informal, quote: Some("Protocol Errors: Standard JSON-RPC errors for issues like: - Unknown tools - Invalid arguments - Server errors"), source: "server/tools", code: None }) },
         ],
         enforcement: Enforcement::Enforced("mcpgen_probe::tools, for every valid argument case (checked with tools::validate_tool_arguments before it is sent)"),
+    },
+    Rule {
+        id: "PROBE-5",
+        level: Level::Choice,
+        summary: "A transport refusal is no protocol verdict: the first exchange unreachable or refused (401, 403, 407) ends `mcpgen probe` with exit 2; a later refusal is a warning.",
+        source: "mcpgen, basic/transports",
+        clause: None,
+        code: None,
+        revisions: &[],
+        enforcement: Enforcement::Enforced("mcpgen_probe::Run::exchange_edited (PeerError::Unreachable, PeerError::Refused; Report::refused)"),
     },
 ];

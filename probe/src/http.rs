@@ -61,6 +61,10 @@ pub enum TargetError {
     NoHost { url: String },
     /// The tokio runtime the client runs on could not start.
     Runtime(std::io::Error),
+    /// A header given to [`HttpTarget::with_headers`] is not a valid HTTP header.
+    BadHeader { header: String, why: String },
+    /// [`HttpTarget::with_headers`] after a peer was opened.
+    InUse,
 }
 
 impl std::fmt::Display for TargetError {
@@ -70,6 +74,8 @@ impl std::fmt::Display for TargetError {
             TargetError::NotHttp { url } => write!(f, "{url}: give an http:// URL (https is not supported yet)"),
             TargetError::NoHost { url } => write!(f, "{url}: the URL names no host"),
             TargetError::Runtime(e) => write!(f, "cannot start the runtime: {e}"),
+            TargetError::BadHeader { header, why } => write!(f, "header {header}: {why}"),
+            TargetError::InUse => f.write_str("headers are set before the first peer is opened"),
         }
     }
 }
@@ -86,6 +92,8 @@ struct Shared {
     client: Client<HttpConnector, Full<Bytes>>,
     url: Uri,
     limits: HttpLimits,
+    /// Sent with every request ([`HttpTarget::with_headers`]), never recorded.
+    extra: Vec<(HeaderName, HeaderValue)>,
 }
 
 impl HttpTarget {
@@ -110,7 +118,25 @@ impl HttpTarget {
                 .timer(TokioTimer::new())
                 .build(connector)
         };
-        Ok(HttpTarget { shared: Arc::new(Shared { runtime, client, url: uri, limits }) })
+        Ok(HttpTarget { shared: Arc::new(Shared { runtime, client, url: uri, limits, extra: Vec::new() }) })
+    }
+
+    /// Sends `headers` (name, value) with every request besides the transport's own — an
+    /// `Authorization` for a server that requires one. They are not part of [`Carried`], so
+    /// neither the conversation checker nor a record sees them (a token stays out of files).
+    /// Call before the first [`HttpTarget::peer`].
+    pub fn with_headers(mut self, headers: &[(String, String)]) -> Result<HttpTarget, TargetError> {
+        let mut extra = Vec::with_capacity(headers.len());
+        for (k, v) in headers {
+            let name = HeaderName::from_bytes(k.as_bytes())
+                .map_err(|e| TargetError::BadHeader { header: k.clone(), why: e.to_string() })?;
+            let value = HeaderValue::from_str(v)
+                .map_err(|e| TargetError::BadHeader { header: k.clone(), why: e.to_string() })?;
+            extra.push((name, value));
+        }
+        let shared = Arc::get_mut(&mut self.shared).ok_or(TargetError::InUse)?;
+        shared.extra = extra;
+        Ok(self)
     }
 
     pub fn peer(&self) -> HttpPeer {
@@ -191,6 +217,9 @@ impl HttpPeer {
             let value = HeaderValue::from_str(v).map_err(|e| PeerError::Io(format!("header {k}: {e}")))?;
             request.headers_mut().append(name, value);
         }
+        for (name, value) in &self.shared.extra {
+            request.headers_mut().insert(name.clone(), value.clone());
+        }
         let limits = self.shared.limits;
         let deadline = Instant::now() + limits.timeout;
         let timeout = PeerError::Timeout { after_ms: limits.timeout.as_millis() as u64 };
@@ -199,11 +228,23 @@ impl HttpPeer {
             .runtime
             .block_on(async { tokio::time::timeout_at(deadline.into(), shared.client.request(request)).await })
             .map_err(|_| timeout.clone())?
-            .map_err(|e| PeerError::Io(format!("POST {}: {e}", shared.url)))?;
+            .map_err(|e| request_error(&shared.url, &e))?;
         let status = response.status().as_u16();
         let ct = response.headers().get(CONTENT_TYPE).map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
         let session = response.headers().get(SESSION).and_then(|v| v.to_str().ok()).map(str::to_owned);
         self.last = Some(Carried { request_headers: headers, status: Some(status), content_type: ct.clone() });
+        if matches!(status, 401 | 403 | 407) {
+            let challenge =
+                [hyper::header::WWW_AUTHENTICATE, hyper::header::PROXY_AUTHENTICATE].into_iter().find_map(|name| {
+                    let value = response.headers().get(&name)?;
+                    Some(format!("{name}: {}", String::from_utf8_lossy(value.as_bytes())))
+                });
+            let body = shared
+                .runtime
+                .block_on(async { tokio::time::timeout_at(deadline.into(), body_start(response.into_body())).await })
+                .unwrap_or_default();
+            return Err(PeerError::Refused { status, detail: refusal_detail(challenge, &body) });
+        }
         let body_stream = response.into_body();
         let read = async {
             if is_media(ct.as_deref(), "text/event-stream") {
@@ -227,6 +268,69 @@ impl HttpPeer {
         }
         Ok(got)
     }
+}
+
+/// The transport's error for a request that got no response: [`PeerError::Unreachable`] when
+/// no connection could be made (nothing listens, the name does not resolve, the connect
+/// timed out), else [`PeerError::Io`]. The message names the deepest cause ("Connection
+/// refused (os error 111)"), which hyper's own text leaves out.
+fn request_error(url: &Uri, e: &hyper_util::client::legacy::Error) -> PeerError {
+    let mut cause = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        cause = s.to_string();
+        source = s.source();
+    }
+    let authority = url.authority().map_or("", |a| a.as_str());
+    if e.is_connect() {
+        PeerError::Unreachable(format!("{authority}: {cause}"))
+    } else {
+        PeerError::Io(format!("POST {url}: {cause}"))
+    }
+}
+
+/// The first [`REFUSAL_DETAIL_BYTES`](crate::peer::REFUSAL_DETAIL_BYTES) of a refusal's body.
+async fn body_start(mut body: Incoming) -> Vec<u8> {
+    let limit = crate::peer::REFUSAL_DETAIL_BYTES;
+    let mut held = Vec::new();
+    while let Some(Ok(frame)) = body.frame().await {
+        if let Ok(data) = frame.into_data() {
+            held.extend_from_slice(&data[..data.len().min(limit - held.len())]);
+            if held.len() >= limit {
+                break;
+            }
+        }
+    }
+    held
+}
+
+/// What a refusal said, on one line: the authentication challenge, then the body's start (a
+/// JSON-RPC error's message when the body is one).
+fn refusal_detail(challenge: Option<String>, body: &[u8]) -> String {
+    let body_text = match serde_json::from_slice::<Value>(body) {
+        Ok(v) => v.pointer("/error/message").and_then(Value::as_str).map(str::to_owned),
+        Err(_) => None,
+    }
+    .unwrap_or_else(|| String::from_utf8_lossy(body).into_owned());
+    let one_line = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut parts = Vec::new();
+    if let Some(c) = challenge {
+        parts.push(one_line(&c));
+    }
+    let body_text = one_line(&body_text);
+    if !body_text.is_empty() {
+        parts.push(body_text);
+    }
+    let mut out = parts.join("; ");
+    if out.len() > crate::peer::REFUSAL_DETAIL_BYTES {
+        let mut cut = crate::peer::REFUSAL_DETAIL_BYTES;
+        while !out.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        out.truncate(cut);
+        out.push('…');
+    }
+    out
 }
 
 /// A body that is not an event stream: one message (or, for a notification, possibly none).

@@ -330,6 +330,18 @@ pub struct Report {
     pub out_of_time: bool,
     /// The seed the argument cases were drawn with ([`ProbeOptions::seed`]).
     pub seed: u64,
+    /// The transport refused or could not carry the run's first exchange (PROBE-5): nothing
+    /// was judged, and `mcpgen probe` ends with exit status 2.
+    pub refused: Option<Refusal>,
+}
+
+/// Why a run could not talk to the server at all: its first exchange failed in the transport
+/// ([`PeerError::is_refusal`]) before the server answered anything.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// The check whose exchange was refused (`discover`, or `legacy/…/initialize`).
+    pub check: String,
+    pub error: PeerError,
 }
 
 /// A check the run did not do, and why.
@@ -460,6 +472,8 @@ struct Run<'p> {
     /// The next message is no valid request (a malformed envelope): no answer to it is a
     /// warning ([`no_answer`]), not MSG-11.
     invalid: bool,
+    /// Some exchange got through to the server (a refusal after it is mid-run, PROBE-5).
+    heard: bool,
 }
 
 impl Run<'_> {
@@ -573,7 +587,7 @@ impl Run<'_> {
         message: Value,
         edits: &[HeaderEdit],
     ) -> Option<Value> {
-        if self.out_of_time(check) {
+        if self.report.refused.is_some() || self.out_of_time(check) {
             return None;
         }
         if self.last_step != check {
@@ -620,6 +634,10 @@ impl Run<'_> {
                 if let Some(i) = index {
                     self.report.exchanges[i].peer_error = Some(e.to_string());
                 }
+                if e.is_refusal() {
+                    self.refused(check, e, index);
+                    return None;
+                }
                 let id = id?;
                 let message = match e {
                     PeerError::Timeout { after_ms } if self.peer().reads_late() => {
@@ -635,6 +653,7 @@ impl Run<'_> {
                 return None;
             }
         };
+        self.heard = true;
         let mut response = None;
         let mut opening = carried.as_ref().and_then(Carried::response_facts);
         let mut received = received;
@@ -694,6 +713,24 @@ impl Run<'_> {
             clause,
             accepts: None,
         });
+    }
+
+    /// The transport refused `check`'s exchange or could not carry it (PROBE-5). Before the
+    /// server was heard at all, the run cannot probe anything: it stops ([`Report::refused`]).
+    /// Later, a warning: a refusal is no JSON-RPC answer, so the check is not judged, and the
+    /// statuses a server may refuse with are the transport's to allow (403 for an `Origin` it
+    /// refuses, 401/403 for authorization) — never MSG-11.
+    fn refused(&mut self, check: &str, error: PeerError, exchange: Option<usize>) {
+        if !self.heard {
+            self.report.refused = Some(Refusal { check: check.to_owned(), error });
+            return;
+        }
+        let message = format!(
+            "{error}; a transport refusal is no JSON-RPC answer, so this check is not judged (Streamable HTTP \
+             lets a server refuse with 403 a request whose Origin it does not accept, and with 401 or 403 one \
+             it does not authorize)"
+        );
+        self.finding(check, Some(mcpgen::rules::id::PROBE_5), Level::Warning, "", message, exchange);
     }
 
     fn last_exchange(&self) -> Option<usize> {
@@ -780,6 +817,7 @@ pub fn run_with(
         short: false,
         rev: Revision::parse(MODERN),
         invalid: false,
+        heard: false,
     };
     let mut modern = Conversation::new();
     // The newest legacy revision: where a server names none, the one `initialize` asks for.
@@ -794,6 +832,9 @@ pub fn run_with(
     let id = r.id();
     let start = eras::Mark::of(&r);
     let discover = r.exchange("discover", &mut modern, modern_request(id, "server/discover", json!({})));
+    if r.report.refused.is_some() {
+        return r.report;
+    }
     let legacy_versions: Vec<String> = match discover.as_ref().and_then(|d| d.get("result")) {
         Some(result) => {
             r.report.eras.push("modern".into());
@@ -877,5 +918,7 @@ mod tests_eras;
 mod tests_late;
 #[cfg(test)]
 mod tests_oracle;
+#[cfg(test)]
+mod tests_refused;
 #[cfg(test)]
 mod tests_safety;

@@ -117,8 +117,29 @@ pub enum PeerError {
     TooMany { limit: usize, what: &'static str },
     /// The transport has no headers to change ([`Peer::send_edited`] on stdio).
     NoHeaders,
+    /// The server could not be reached (nothing listens at the address, the name does not
+    /// resolve, the connection could not be made in time): no message was delivered, so this
+    /// is no verdict on the server's protocol.
+    Unreachable(String),
+    /// The transport refused the request before the protocol saw it: HTTP 401 (authorization
+    /// required), 403 (forbidden: a server's DNS-rebinding protection refusing the `Host` or
+    /// `Origin`, or an authorization refusal) or 407. `detail` is what the refusal said (a
+    /// `WWW-Authenticate` challenge, the start of the body), at most [`REFUSAL_DETAIL_BYTES`].
+    Refused { status: u16, detail: String },
     /// Anything else the transport reports.
     Io(String),
+}
+
+/// The most bytes of a refusal's body kept in [`PeerError::Refused`].
+pub const REFUSAL_DETAIL_BYTES: usize = 512;
+
+impl PeerError {
+    /// Whether this is the transport refusing or failing to carry a message
+    /// ([`PeerError::Unreachable`], [`PeerError::Refused`]) rather than the server not
+    /// answering one it got: the probe then cannot judge the server's protocol.
+    pub fn is_refusal(&self) -> bool {
+        matches!(self, PeerError::Unreachable(_) | PeerError::Refused { .. })
+    }
 }
 
 impl fmt::Display for PeerError {
@@ -129,6 +150,21 @@ impl fmt::Display for PeerError {
             PeerError::TooLarge { limit } => write!(f, "a message above the {limit}-byte limit"),
             PeerError::TooMany { limit, what } => write!(f, "more than {limit} {what} in one answer"),
             PeerError::NoHeaders => f.write_str("the transport has no headers"),
+            PeerError::Unreachable(m) => write!(f, "cannot reach the server: {m}"),
+            PeerError::Refused { status, detail } => {
+                let reason = match status {
+                    401 => " Unauthorized",
+                    403 => " Forbidden",
+                    407 => " Proxy Authentication Required",
+                    _ => "",
+                };
+                write!(f, "the server refused the request: HTTP {status}{reason}")?;
+                if detail.is_empty() {
+                    Ok(())
+                } else {
+                    write!(f, " ({detail})")
+                }
+            }
             PeerError::Io(m) => f.write_str(m),
         }
     }

@@ -167,6 +167,7 @@ fn pending_requests_are_capped() {
         short: false,
         rev: mcpgen::Revision::parse(MODERN),
         invalid: false,
+        heard: false,
     };
     for i in 0..late::MAX_PENDING + 3 {
         r.pend("c", json!(i), None, std::time::Instant::now(), 10, false);

@@ -61,10 +61,11 @@ enum Command {
     /// checker.
     ///
     /// Findings go to stdout (text, or JSON Lines with --format json), progress to stderr;
-    /// exit 1 on any error-level finding, 2 when COMMAND cannot be started or a flag is wrong.
-    /// Never calls a tool that is not annotated `readOnlyHint: true` and `openWorldHint:
-    /// false` unless named (or --call-tools all). Each finding quotes the spec clause it rests
-    /// on, at the revision in play.
+    /// exit 1 on any error-level finding; 2 when nothing could be judged — the server cannot be
+    /// reached, refuses the probe (HTTP 401, 403, 407), COMMAND cannot be started — or a flag
+    /// is wrong. Never calls a tool that is not annotated `readOnlyHint: true` and
+    /// `openWorldHint: false` unless named (or --call-tools all). Each finding quotes the spec
+    /// clause it rests on, at the revision in play.
     #[command(override_usage = "mcpgen probe [OPTIONS] (URL | -- COMMAND…)")]
     Probe(probe::Settings),
     Proxy(cmd::proxy::Args),

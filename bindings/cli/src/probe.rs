@@ -16,7 +16,7 @@ use mcpgen::conversation::Level;
 use mcpgen_probe::http;
 use mcpgen_probe::stdio::{StdioLimits, StdioPeer};
 use mcpgen_probe::{
-    Connect, EraChoice, Peer, PeerError, ProbeFinding, ProbeOptions, PromptPolicy, Report, Status, ToolPolicy,
+    Connect, EraChoice, Peer, PeerError, ProbeFinding, ProbeOptions, PromptPolicy, Refusal, Report, Status, ToolPolicy,
 };
 use serde_json::json;
 
@@ -112,12 +112,27 @@ pub struct Settings {
     /// Output format.
     #[arg(long, value_enum, default_value_t = crate::Format::Text)]
     pub format: crate::Format,
+    /// HTTP: a header sent with every request besides the transport's own, `NAME: VALUE`
+    /// (repeatable) — `--header 'Authorization: Bearer TOKEN'` for a server that requires
+    /// authorization. Never written to the record or the report.
+    #[arg(long = "header", short = 'H', value_name = "NAME: VALUE", value_parser = header)]
+    pub headers: Vec<(String, String)>,
     /// The server's Streamable HTTP endpoint (`http://HOST:PORT/PATH`).
     #[arg(value_name = "URL", required_unless_present = "command", conflicts_with = "command")]
     pub url: Option<String>,
     /// The stdio server's command and its arguments.
     #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<OsString>,
+}
+
+/// `--header NAME: VALUE`.
+fn header(text: &str) -> Result<(String, String), String> {
+    let (name, value) = text.split_once(':').ok_or("give NAME: VALUE")?;
+    let name = name.trim();
+    if name.is_empty() {
+        return Err("the header has no name (give NAME: VALUE)".into());
+    }
+    Ok((name.to_owned(), value.trim().to_owned()))
 }
 
 /// A count or size of at least 1 (a limit of 0 would refuse everything).
@@ -176,12 +191,17 @@ pub fn run(s: Settings) -> Result<ExitCode, UsageError> {
                 max_events: s.max_events,
                 max_messages: s.max_messages,
             };
-            let mut target = http::HttpTarget::new(url, limits).map_err(|e| UsageError(e.to_string()))?;
+            let mut target = http::HttpTarget::new(url, limits)
+                .and_then(|t| t.with_headers(&s.headers))
+                .map_err(|e| UsageError(e.to_string()))?;
             watch.say(&format!("probing {url}"));
             let mut peer = target.peer();
             let report = mcpgen_probe::run_with(&mut peer, Some(&mut target), &options, &mut watch);
             drop(peer);
             report
+        }
+        (None, false) if !s.headers.is_empty() => {
+            return Err(UsageError("--header is for an HTTP server (a URL); a stdio server has no headers".into()))
         }
         (None, false) => {
             let limits = StdioLimits { timeout, max_messages_per_answer: s.max_messages, ..StdioLimits::default() };
@@ -196,6 +216,9 @@ pub fn run(s: Settings) -> Result<ExitCode, UsageError> {
         _ => return Err(UsageError("give either the server's URL or its command after --".into())),
     };
     watch.finish()?;
+    if let Some(refusal) = &report.refused {
+        return cannot_probe(refusal, &s);
+    }
     print(&report, s.format == crate::Format::Json)?;
     if let Some(path) = &s.junit {
         std::fs::write(path, junit_xml(&report))
@@ -282,6 +305,62 @@ fn counts(report: &Report) -> Counts {
         checks: outcomes.len(),
         failed: outcomes.iter().filter(|o| o.status == Status::Failed).count(),
         skipped: outcomes.iter().filter(|o| matches!(o.status, Status::Skipped(_))).count(),
+    }
+}
+
+/// The first exchange was refused or could not reach the server (PROBE-5): nothing was
+/// judged. Says so on stderr with what to try (and on stdout as JSON, in the JUnit file as an
+/// `<error>`); exit status 2.
+fn cannot_probe(refusal: &Refusal, s: &Settings) -> Result<ExitCode, UsageError> {
+    let target = s.url.clone().unwrap_or_else(|| s.command[0].to_string_lossy().into_owned());
+    let advice = advice(&refusal.error, s.url.as_deref());
+    if s.format == crate::Format::Json {
+        let status = match refusal.error {
+            PeerError::Refused { status, .. } => Some(status),
+            _ => None,
+        };
+        let line = json!({"cannot_probe": target, "check": refusal.check, "error": refusal.error.to_string(),
+            "status": status, "advice": advice});
+        crate::write_out(&format!("{line}\n"))?;
+    }
+    if let Some(path) = &s.junit {
+        let xml = format!(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"mcpgen probe\" tests=\"1\" failures=\"0\" errors=\"1\">\n  <testcase classname=\"mcpgen.probe\" name=\"{}\"><error type=\"PROBE-5\" message=\"{}\">{}</error></testcase>\n</testsuite>\n",
+            xml_escape(&refusal.check),
+            xml_escape(&refusal.error.to_string()),
+            xml_escape(&advice)
+        );
+        std::fs::write(path, xml).map_err(|e| UsageError(format!("cannot write {}: {e}", path.display())))?;
+    }
+    eprintln!("mcpgen probe: cannot probe {target}: {} (at `{}`; nothing was judged)", refusal.error, refusal.check);
+    eprintln!("  {advice}");
+    Ok(ExitCode::from(2))
+}
+
+/// What to try after a refusal.
+fn advice(error: &PeerError, url: Option<&str>) -> String {
+    let authority = url
+        .and_then(|u| u.parse::<hyper::Uri>().ok())
+        .and_then(|u| u.authority().map(|a| a.as_str().to_owned()))
+        .unwrap_or_default();
+    match error {
+        PeerError::Unreachable(_) => format!(
+            "Is the server running, and listening at {authority}? A server started on `localhost` may listen \
+             on one of 127.0.0.1 and [::1] only: try the other."
+        ),
+        PeerError::Refused { status: 401, .. } => "The server requires authorization: give it with \
+             --header 'Authorization: Bearer TOKEN' (sent with every request, never recorded)."
+            .to_owned(),
+        PeerError::Refused { status: 407, .. } => "Authentication is required on the way to the server: give it \
+             with --header 'Proxy-Authorization: …'."
+            .to_owned(),
+        PeerError::Refused { .. } => format!(
+            "A server refuses with 403 a request whose Host or Origin it does not accept (protection against \
+             DNS rebinding) or that it does not authorize. The probe sent `Host: {authority}` and no Origin: if \
+             the server accepts only `localhost` (or only `127.0.0.1`), give the URL with that host, or allow this \
+             one in the server's settings; for authorization use --header 'Authorization: …'."
+        ),
+        _ => "Check that the server starts and answers.".to_owned(),
     }
 }
 

@@ -358,3 +358,104 @@ fn over_stdio_the_header_negatives_are_reported_skipped() {
         "{xml}"
     );
 }
+
+/// A refusal of the first exchange (PROBE-5): exit 2, what to try, nothing judged.
+fn refused_probe(url: &str, extra: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_mcpgen"))
+        .args(["probe", "-q", "--timeout-ms", "5000"])
+        .args(extra)
+        .arg(url)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_403_at_the_first_exchange_is_exit_2_with_the_host_to_try() {
+    let server = Upstream::start(|_| {
+        Reply::Whole(403, vec![("content-type".into(), "text/plain".into())], b"Invalid Host header".to_vec())
+    });
+    let authority = server.url.trim_start_matches("http://").trim_end_matches("/mcp").to_owned();
+    let junit = scratch("refused-403").join("probe.xml");
+    let (code, out, err) = refused_probe(&server.url, &["--junit", junit.to_str().unwrap()]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(out.is_empty(), "no findings, no summary: {out}");
+    assert!(
+        err.contains(&format!(
+            "cannot probe {}: the server refused the request: HTTP 403 Forbidden (Invalid Host header)",
+            server.url
+        )),
+        "{err}"
+    );
+    assert!(err.contains(&format!("The probe sent `Host: {authority}` and no Origin")), "{err}");
+    // Nothing after the refused discover: no fallback to `initialize`.
+    assert_eq!(server.requests().len(), 1);
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.contains(r#"errors="1""#) && xml.contains(r#"<error type="PROBE-5""#), "{xml}");
+    // The same as JSON on stdout.
+    let (code, out, _) = refused_probe(&server.url, &["--format", "json"]);
+    assert_eq!(code, 2);
+    let line: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!((line["status"].as_u64(), line["check"].as_str()), (Some(403), Some("discover")), "{line}");
+}
+
+#[test]
+fn a_401_says_to_give_a_header_and_the_header_is_sent() {
+    let server = Upstream::start(|seen| {
+        let body: Value = serde_json::from_slice(&seen.body).unwrap_or(Value::Null);
+        if seen.header("authorization") != Some("Bearer t0ken") {
+            return Reply::Whole(401, vec![("www-authenticate".into(), "Bearer".into())], Vec::new());
+        }
+        let error = json!({"jsonrpc": "2.0", "id": body["id"], "error": {"code": -32601, "message": "no"}});
+        Reply::Whole(200, vec![(JSON.0.into(), JSON.1.into())], error.to_string().into_bytes())
+    });
+    let (code, _, err) = refused_probe(&server.url, &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("HTTP 401 Unauthorized (www-authenticate: Bearer)"), "{err}");
+    assert!(err.contains("--header 'Authorization: Bearer TOKEN'"), "{err}");
+    let record = scratch("refused-401").join("record.jsonl");
+    let (code, out, err) = refused_probe(
+        &server.url,
+        &["--modern-only", "--header", "Authorization: Bearer t0ken", "--record", record.to_str().unwrap()],
+    );
+    assert_ne!(code, 2, "with the header the server is probed: {out}{err}");
+    assert!(server.requests().iter().skip(1).all(|r| r.header("authorization") == Some("Bearer t0ken")));
+    // The token is never written down.
+    assert!(!std::fs::read_to_string(&record).unwrap().contains("t0ken"));
+    assert!(!out.contains("t0ken"));
+}
+
+#[test]
+fn nothing_listening_is_exit_2() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let (code, out, err) = refused_probe(&url, &[]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains(&format!("cannot probe {url}: cannot reach the server: 127.0.0.1:{port}: ")), "{err}");
+    assert!(err.contains("Is the server running"), "{err}");
+}
+
+#[test]
+fn a_refusal_later_in_the_run_is_a_warning_not_msg_11() {
+    let server = Upstream::start(|seen| {
+        let body: Value = serde_json::from_slice(&seen.body).unwrap_or(Value::Null);
+        let answer = match body["method"].as_str() {
+            Some("server/discover") => json!({"jsonrpc": "2.0", "id": body["id"], "result": {"resultType": "complete",
+                "supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}},
+                "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "s", "version": "1"}},
+                "ttlMs": 0, "cacheScope": "public"}}),
+            Some("tools/list") => return Reply::Whole(403, vec![], b"forbidden".to_vec()),
+            _ => json!({"jsonrpc": "2.0", "id": body["id"], "error": {"code": -32601, "message": "no"}}),
+        };
+        Reply::Whole(200, vec![(JSON.0.into(), JSON.1.into())], answer.to_string().into_bytes())
+    });
+    let (code, out, err) = refused_probe(&server.url, &["--format", "json", "--modern-only"]);
+    assert_ne!(code, 2, "{out}{err}");
+    let got = findings(&out);
+    assert!(got.contains(&("inventory/tools/list".into(), "PROBE-5".into(), "warning".into())), "{got:?}");
+    assert!(!got.iter().any(|(c, r, _)| c == "inventory/tools/list" && r == "MSG-11"), "{got:?}");
+}

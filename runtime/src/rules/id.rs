@@ -633,3 +633,5 @@ pub const PROBE_2: &str = "PROBE-2";
 pub const PROBE_3: &str = "PROBE-3";
 /// PROBE-4 (informal): A `tools/call` whose arguments satisfy the `inputSchema` gets a `CallToolResult` (`isError: true` allowed) or a server error (-32603); another protocol error is a warning.
 pub const PROBE_4: &str = "PROBE-4";
+/// PROBE-5 (choice): A transport refusal is no protocol verdict: the first exchange unreachable or refused (401, 403, 407) ends `mcpgen probe` with exit 2; a later refusal is a warning.
+pub const PROBE_5: &str = "PROBE-5";
