@@ -13,12 +13,16 @@
 //! 3. [`check`]: each trace is checked by `mcpgen validate --conversation`; [`baseline`]
 //!    excuses the SDKs' known deviations (never the reference peers').
 //! 4. [`run`]: per pairing, per operation, the table and `results.json`.
-//! 5. [`probed`]: `mcpgen probe` against the SDK servers and the reference server, its
-//!    findings judged against the baseline's `[[probe]]` entries (`probe-results.json`).
-//! 6. [`step`]: the three runs of `cargo xtask interop` in one command.
+//! 5. [`probed`]: `mcpgen probe` against the SDK servers, the real-server panel and the
+//!    reference server, its findings judged against the baseline's `[[probe]]` entries, each
+//!    with its clause (`probe-results.json`, the table `panel.md`).
+//! 6. [`concurrent`]: several SDK clients at once through one `proxy --listen` and through
+//!    stdio proxies: no finding, every operation working.
+//! 7. [`step`]: the four runs of `cargo xtask interop` in one command.
 
 pub mod baseline;
 pub mod check;
+pub mod concurrent;
 pub mod plan;
 pub mod probed;
 pub mod proxied;

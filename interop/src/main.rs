@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use mcpgen_interop::plan::{default_baseline, Places};
-use mcpgen_interop::{probed, run_all, step, tap};
+use mcpgen_interop::{concurrent, probed, run_all, step, tap};
 
 #[derive(Parser)]
 #[command(name = "mcpgen-interop", version)]
@@ -59,15 +59,23 @@ enum Cmd {
         #[arg(long)]
         via_proxy: bool,
     },
-    /// Run `mcpgen probe` against every SDK server and the reference server, print the table,
-    /// write DIR/probe-results.json; exit 1 on a finding the baseline's `[[probe]]` entries do
-    /// not list, or on a stale entry.
+    /// Run `mcpgen probe` against every SDK server, the real-server panel and the reference
+    /// server, print the table, write DIR/probe-results.json and DIR/panel.md; exit 1 on a
+    /// finding the baseline's `[[probe]]` entries do not list, one at another level than its
+    /// clause, or a stale entry.
     Probe {
         #[command(flatten)]
         at: Where,
     },
+    /// SDK clients in both languages at once, each numbering ids from 1, through one `mcpgen
+    /// proxy --listen` and through stdio proxies; write DIR/concurrent-results.json; exit 1 on
+    /// any proxy finding or failed operation.
+    Concurrent {
+        #[command(flatten)]
+        at: Where,
+    },
     /// Everything `cargo xtask interop` runs once the SDKs are installed: `run`, `run
-    /// --via-proxy` and `probe`, each to its end; exit 1 when any of them failed or could not
+    /// --via-proxy`, `concurrent` and `probe`, each to its end; exit 1 when any of them failed or could not
     /// run (each named on stderr with its results file).
     All {
         #[command(flatten)]
@@ -104,6 +112,13 @@ fn main() -> ExitCode {
         Cmd::Probe { at } => {
             let (places, baseline, only) = at.places(false);
             exit(runtime.block_on(probed::probe_all(&places, &baseline, only.as_deref())), "mcpgen-interop probe")
+        }
+        Cmd::Concurrent { at } => {
+            let (places, baseline, only) = at.places(false);
+            exit(
+                runtime.block_on(concurrent::run_concurrent(&places, &baseline, only.as_deref())),
+                "mcpgen-interop concurrent",
+            )
         }
         Cmd::All { at } => {
             let (places, baseline, only) = at.places(false);

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 /// Every peer name a baseline entry may use.
-pub const PEERS: [&str; 8] = [
+pub const PEERS: [&str; 11] = [
     "reference-server",
     "reference-client",
     "ts-v1-client",
@@ -14,6 +14,9 @@ pub const PEERS: [&str; 8] = [
     "ts-v2-server",
     "py-server",
     "server-everything",
+    "mcp-server-time",
+    "fastmcp-server",
+    "ts-fastmcp-server",
 ];
 /// The peers this project writes: their findings are never excused.
 pub const REFERENCE_PEERS: [&str; 2] = ["reference-server", "reference-client"];
@@ -78,6 +81,12 @@ pub enum Server {
     Python(&'static str),
     /// `@modelcontextprotocol/server-everything` (on SDK 1.x, 2025-era).
     Everything,
+    /// PyPI `mcp-server-time` (on the Python SDK 2.x), run as installed (panel only, stdio).
+    Time,
+    /// A FastMCP server on PyPI `fastmcp` (`drivers/fastmcp-server.py`; panel only).
+    FastMcp,
+    /// A FastMCP server on npm `fastmcp` (`drivers/ts-fastmcp-server.mjs`; panel only).
+    TsFastMcp,
 }
 
 impl Server {
@@ -87,12 +96,15 @@ impl Server {
             Server::TsV2(_) => "ts-v2-server",
             Server::Python(_) => "py-server",
             Server::Everything => "server-everything",
+            Server::Time => "mcp-server-time",
+            Server::FastMcp => "fastmcp-server",
+            Server::TsFastMcp => "ts-fastmcp-server",
         }
     }
     pub fn variant(self) -> Option<&'static str> {
         match self {
             Server::TsV2(v) | Server::Python(v) => Some(v),
-            Server::Reference | Server::Everything => None,
+            Server::Reference | Server::Everything | Server::Time | Server::FastMcp | Server::TsFastMcp => None,
         }
     }
 }
@@ -171,7 +183,8 @@ pub fn default_baseline(root: &Path) -> PathBuf {
 pub struct Places {
     /// The repository root (`interop/drivers/` holds the drivers).
     pub root: PathBuf,
-    /// `target/interop/`: `node_modules/`, `venv/`, `runs/`, `probes/` and the results files.
+    /// `target/interop/`: `node_modules/`, `venv/`, the panel's `panel/node_modules/` and
+    /// `panel-venv/`, `runs/`, `probes/` and the results files.
     pub dir: PathBuf,
     /// The built `mcpgen-reference-*`, `mcpgen-interop` and `mcpgen` binaries.
     pub bin: PathBuf,
@@ -197,6 +210,14 @@ impl Places {
     pub fn python(&self) -> PathBuf {
         self.dir.join("venv/bin/python")
     }
+    /// The panel's npm packages, apart from the SDKs' so they cannot change the SDKs' tree.
+    pub fn panel_node_modules(&self) -> PathBuf {
+        self.dir.join("panel/node_modules")
+    }
+    /// The panel's PyPI packages, apart from the SDK venv for the same reason.
+    pub fn panel_venv(&self) -> PathBuf {
+        self.dir.join("panel-venv")
+    }
     fn driver(&self, name: &str) -> String {
         self.root.join(CRATE_DIR).join("drivers").join(name).display().to_string()
     }
@@ -204,6 +225,14 @@ impl Places {
     /// through the proxy.
     pub fn results_file(&self) -> PathBuf {
         self.dir.join(if self.via_proxy { "results-via-proxy.json" } else { "results.json" })
+    }
+    /// The panel's table, every probe finding with its clause: `panel.md`.
+    pub fn panel_file(&self) -> PathBuf {
+        self.dir.join("panel.md")
+    }
+    /// The concurrent clients' results: `concurrent-results.json`.
+    pub fn concurrent_results_file(&self) -> PathBuf {
+        self.dir.join("concurrent-results.json")
     }
     /// The probes' results: `probe-results.json`.
     pub fn probe_results_file(&self) -> PathBuf {
@@ -234,6 +263,22 @@ impl Places {
                 program: self.python(),
                 args: vec![self.driver("py-server.py"), "--mode".into(), mode.into()],
                 env: Vec::new(),
+            },
+            Server::Time => Launch {
+                program: self.panel_venv().join("bin/mcp-server-time"),
+                // A fixed zone: the answers do not depend on the machine's.
+                args: vec!["--local-timezone".into(), "UTC".into()],
+                env: Vec::new(),
+            },
+            Server::FastMcp => Launch {
+                program: self.panel_venv().join("bin/python"),
+                args: vec![self.driver("fastmcp-server.py"), "--mode".into(), transport.as_str().into()],
+                env: vec![("PYTHONWARNINGS".into(), "ignore".into())],
+            },
+            Server::TsFastMcp => Launch {
+                program: self.node.clone(),
+                args: vec![self.driver("ts-fastmcp-server.mjs"), "--mode".into(), transport.as_str().into()],
+                env: vec![("MCPGEN_INTEROP_NODE_MODULES".into(), self.panel_node_modules().display().to_string())],
             },
             Server::Everything if transport == Transport::Stdio => {
                 let entry = self.node_modules().join("@modelcontextprotocol/server-everything/dist/index.js");

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 use tokio::process::Command;
 
-use crate::baseline::Baseline;
+use crate::baseline::{level_agrees, Baseline};
 use crate::plan::{Launch, Places, Server, Transport};
 use crate::run::start_server;
 
@@ -40,10 +40,19 @@ impl Target {
     }
 }
 
-/// Every target, in run order: the servers that speak stdio over stdio too.
+/// Every target, in run order: the servers that speak stdio over stdio too. The real-server
+/// panel is every target but the reference server: the SDK servers the drivers write,
+/// `server-everything`, `mcp-server-time` and a FastMCP server in each language.
 pub fn targets() -> Vec<Target> {
     let mut out = Vec::new();
-    for server in [Server::Reference, Server::Everything, Server::Python("stdio")] {
+    for server in [
+        Server::Reference,
+        Server::Everything,
+        Server::Python("stdio"),
+        Server::Time,
+        Server::FastMcp,
+        Server::TsFastMcp,
+    ] {
         out.push(Target { server, transport: Transport::Stdio });
     }
     for server in [
@@ -54,10 +63,65 @@ pub fn targets() -> Vec<Target> {
         Server::TsV2("sessionful"),
         Server::Python("sessionful"),
         Server::Python("stateless"),
+        Server::FastMcp,
+        Server::TsFastMcp,
     ] {
         out.push(Target { server, transport: Transport::Http });
     }
     out
+}
+
+/// What a target's server is, as installed: `npm package@version`, `PyPI package==version` (with the SDK it runs on where
+/// that is what the driver pins), read from the installed package's own metadata so the table
+/// cannot disagree with what ran. `?` where the package is not installed.
+pub fn installed_version(places: &Places, server: Server) -> String {
+    let npm = |modules: &Path, package: &str| {
+        let manifest = modules.join(package).join("package.json");
+        let version = std::fs::read_to_string(manifest)
+            .ok()
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+            .and_then(|v| v["version"].as_str().map(str::to_owned))
+            .unwrap_or_else(|| "?".into());
+        format!("npm {package}@{version}")
+    };
+    let pypi = |venv: &Path, package: &str| format!("PyPI {package}=={}", pypi_version(venv, package));
+    match server {
+        Server::Reference => format!("mcpgen-reference {}", env!("CARGO_PKG_VERSION")),
+        Server::Everything => npm(&places.node_modules(), "@modelcontextprotocol/server-everything"),
+        Server::TsV2(_) => npm(&places.node_modules(), "@modelcontextprotocol/server"),
+        Server::Python(_) => pypi(&places.dir.join("venv"), "mcp"),
+        Server::Time => {
+            format!("{} (on {})", pypi(&places.panel_venv(), "mcp-server-time"), pypi(&places.panel_venv(), "mcp"))
+        }
+        Server::FastMcp => {
+            format!("{} (on {})", pypi(&places.panel_venv(), "fastmcp"), pypi(&places.panel_venv(), "mcp"))
+        }
+        Server::TsFastMcp => format!(
+            "{} (on {})",
+            npm(&places.panel_node_modules(), "fastmcp"),
+            npm(&places.panel_node_modules(), "@modelcontextprotocol/sdk")
+        ),
+    }
+}
+
+/// The version of a PyPI distribution in a venv, from its `NAME-VERSION.dist-info` directory
+/// (names compared as PyPI normalizes them: case and `-`/`_`/`.` alike); `?` if absent.
+fn pypi_version(venv: &Path, package: &str) -> String {
+    let norm = |n: &str| n.to_ascii_lowercase().replace(['-', '.'], "_");
+    let want = norm(package);
+    let Ok(lib) = std::fs::read_dir(venv.join("lib")) else { return "?".into() };
+    for python in lib.flatten() {
+        let Ok(entries) = std::fs::read_dir(python.path().join("site-packages")) else { continue };
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if let Some((dist, version)) = name.strip_suffix(".dist-info").and_then(|d| d.split_once('-')) {
+                if norm(dist) == want {
+                    return version.to_owned();
+                }
+            }
+        }
+    }
+    "?".into()
 }
 
 /// One finding of a probe, as `mcpgen probe --format json` prints it, with the baseline entry
@@ -70,6 +134,9 @@ pub struct ProbeFinding {
     pub level: String,
     pub message: String,
     pub listed_by: Option<usize>,
+    /// The keyword of the listing entry's clause when the finding's level does not agree with
+    /// it (an error on a SHOULD, a warning on a MUST): the run fails.
+    pub misgraded: Option<String>,
 }
 
 /// What probing one target gave.
@@ -88,8 +155,11 @@ impl ProbeOutcome {
     fn unlisted(&self) -> impl Iterator<Item = &ProbeFinding> {
         self.findings.iter().filter(|f| f.listed_by.is_none())
     }
+    fn misgraded(&self) -> impl Iterator<Item = &ProbeFinding> {
+        self.findings.iter().filter(|f| f.misgraded.is_some())
+    }
     pub fn passed(&self) -> bool {
-        self.error.is_none() && self.unlisted().next().is_none()
+        self.error.is_none() && self.unlisted().next().is_none() && self.misgraded().next().is_none()
     }
 }
 
@@ -114,6 +184,7 @@ pub fn parse_output(stdout: &str) -> Result<(Vec<ProbeFinding>, String), String>
             level: text("level"),
             message: text("message"),
             listed_by: None,
+            misgraded: None,
         });
     }
     Err("probe ended without its summary line".into())
@@ -176,10 +247,21 @@ pub async fn probe_target(places: &Places, target: &Target, dir: &Path, baseline
     }
     drop(server);
     for f in &mut outcome.findings {
-        f.listed_by = baseline.listed_probe_finding(&target.id(), &f.rule, &f.check);
+        judge(f, &target.id(), baseline);
     }
     outcome.seconds = start.elapsed().as_secs_f64();
     outcome
+}
+
+/// Finds the entry that lists `f` on `target`, and whether `f`'s level agrees with that
+/// entry's clause (an entry with `allowed_by` lists a false positive at whatever level).
+pub fn judge(f: &mut ProbeFinding, target: &str, baseline: &Baseline) {
+    f.listed_by = baseline.listed_probe_finding(target, &f.rule, &f.check);
+    f.misgraded = f
+        .listed_by
+        .and_then(|i| baseline.probe[i].clause.as_ref())
+        .filter(|c| !level_agrees(&f.level, &c.keyword))
+        .map(|c| c.keyword.clone());
 }
 
 /// Runs the probe to its end (exit 0 or 1: findings are judged here), keeping its stdout.
@@ -230,6 +312,16 @@ pub fn problems(outcomes: &[ProbeOutcome], stale: &[String]) -> Vec<String> {
         for f in o.unlisted() {
             out.push(format!("{id}: {} {} ({}) not in the baseline: {}", f.check, f.level, f.rule, f.message));
         }
+        for f in o.misgraded() {
+            out.push(format!(
+                "{id}: {} {} ({}) is listed with a {} clause: the probe grades it at another level than \
+                 the clause states (list it with `allowed_by` as a probe false positive, or quote the right clause)",
+                f.check,
+                f.level,
+                f.rule,
+                f.misgraded.as_deref().unwrap_or_default()
+            ));
+        }
     }
     out.extend(stale.iter().cloned());
     out
@@ -251,6 +343,45 @@ pub fn table(outcomes: &[ProbeOutcome]) -> String {
     out
 }
 
+/// The panel's table (`panel.md`): per target its server as installed, the transport, and
+/// each finding with its rule, level, the probe check and the clause it rests on (revision
+/// and keyword, from the baseline entry that lists it; `false positive` for an entry with
+/// `allowed_by`, `not listed` for a finding the baseline lacks). A target without findings
+/// gets one row with `none`.
+pub fn panel_table(outcomes: &[ProbeOutcome], baseline: &Baseline, places: &Places) -> String {
+    let mut out = String::from(
+        "| server | version | transport | rule | level | check | clause |\n|---|---|---|---|---|---|---|\n",
+    );
+    for o in outcomes {
+        let server = match o.target.server.variant() {
+            Some(v) => format!("{}:{v}", o.target.server.peer()),
+            None => o.target.server.peer().to_owned(),
+        };
+        let head =
+            format!("| {server} | {} | {} |", installed_version(places, o.target.server), o.target.transport.as_str());
+        if let Some(e) = &o.error {
+            out.push_str(&format!("{head} — | — | did not run to its end: {} | — |\n", e.replace('|', "\\|")));
+            continue;
+        }
+        if o.findings.is_empty() {
+            out.push_str(&format!("{head} none | — | — | — |\n"));
+        }
+        for f in &o.findings {
+            let entry = f.listed_by.map(|i| &baseline.probe[i]);
+            let clause = match entry {
+                None => "not listed".to_owned(),
+                Some(e) => match (&e.clause, &e.allowed_by) {
+                    (Some(c), _) => format!("{} {} ({})", c.revision, c.keyword, c.page),
+                    (None, Some(a)) => format!("false positive: {} {} allows it", a.revision, a.page),
+                    (None, None) => "—".to_owned(),
+                },
+            };
+            out.push_str(&format!("{head} {} | {} | `{}` | {clause} |\n", f.rule, f.level, f.check));
+        }
+    }
+    out
+}
+
 fn results_json(outcomes: &[ProbeOutcome], stale: &[String], seconds: f64) -> Value {
     json!({
         "seconds": seconds,
@@ -263,7 +394,7 @@ fn results_json(outcomes: &[ProbeOutcome], stale: &[String], seconds: f64) -> Va
             "error": o.error,
             "findings": o.findings.iter().map(|f| json!({
                 "check": f.check, "rule": f.rule, "level": f.level, "message": f.message,
-                "listed_by": f.listed_by.map(|i| i + 1),
+                "listed_by": f.listed_by.map(|i| i + 1), "misgraded": f.misgraded,
             })).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
     })
@@ -295,6 +426,10 @@ pub async fn probe_all(places: &Places, baseline_path: &Path, only: Option<&str>
     let stale = if only.is_none() { stale_probe_entries(&outcomes, &baseline) } else { Vec::new() };
     let seconds = start.elapsed().as_secs_f64();
     println!("\n{}", table(&outcomes));
+    let panel = panel_table(&outcomes, &baseline, places);
+    let panel_path = places.panel_file();
+    std::fs::write(&panel_path, &panel).map_err(|e| format!("cannot write {}: {e}", panel_path.display()))?;
+    println!("The panel: every finding with its clause ({})\n\n{panel}", panel_path.display());
     let path = places.probe_results_file();
     let pretty = serde_json::to_string_pretty(&results_json(&outcomes, &stale, seconds)).map_err(|e| e.to_string())?;
     std::fs::write(&path, pretty + "\n").map_err(|e| format!("cannot write {}: {e}", path.display()))?;
@@ -350,33 +485,169 @@ mod tests {
         assert!(ids.contains(&"ts-v2-server:sessionful over http".to_owned()));
     }
 
-    #[test]
-    fn unlisted_findings_and_stale_entries_fail_the_run() {
-        let baseline = Baseline::parse(
-            "[[probe]]\ntarget = \"server-everything over stdio\"\nrule = \"LOG-5\"\nreason = \"r\"\n\
-             [[probe]]\ntarget = \"server-everything over stdio\"\nrule = \"MSG-9\"\nreason = \"r\"\n",
-        )
-        .unwrap();
-        let target = Target { server: Server::Everything, transport: Transport::Stdio };
-        let finding = |rule: &str| ProbeFinding {
+    /// Two entries for server-everything over stdio: LOG-5 with its MUST clause, PROMPT-1 as a
+    /// false positive (`allowed_by`).
+    const BASELINE: &str = "[[probe]]\ntarget = \"server-everything over stdio\"\nrule = \"LOG-5\"\n\
+        clause = { revision = \"2025-11-25\", page = \"server/utilities/logging\", keyword = \"MUST\", text = \"MUST declare the `logging` capability\" }\n\
+        reason = \"r\"\n\
+        [[probe]]\ntarget = \"server-everything over stdio\"\nrule = \"PROMPT-1\"\n\
+        allowed_by = { revision = \"2026-07-28\", page = \"server/prompts\", text = \"Servers **SHOULD** return\" }\n\
+        reason = \"r\"\n";
+
+    fn finding(baseline: &Baseline, target: &Target, rule: &str, level: &str) -> ProbeFinding {
+        let mut f = ProbeFinding {
             check: "c".into(),
             rule: rule.into(),
-            level: "error".into(),
+            level: level.into(),
             message: String::new(),
-            listed_by: baseline.listed_probe_finding(&target.id(), rule, "c"),
+            listed_by: None,
+            misgraded: None,
         };
+        judge(&mut f, &target.id(), baseline);
+        f
+    }
+
+    #[test]
+    fn unlisted_findings_and_stale_entries_fail_the_run() {
+        let baseline = Baseline::parse(BASELINE).unwrap();
+        let target = Target { server: Server::Everything, transport: Transport::Stdio };
         let o = ProbeOutcome {
             target,
             seconds: 0.0,
             summary: String::new(),
-            findings: vec![finding("LOG-5"), finding("VER-1")],
+            findings: vec![
+                finding(&baseline, &target, "LOG-5", "error"),
+                finding(&baseline, &target, "VER-1", "error"),
+            ],
             error: None,
         };
         assert!(!o.passed());
         let stale = stale_probe_entries(std::slice::from_ref(&o), &baseline);
-        assert_eq!(stale.len(), 1, "MSG-9 matched nothing: {stale:?}");
+        assert_eq!(stale.len(), 1, "PROMPT-1 matched nothing: {stale:?}");
         let problems = problems(&[o], &stale);
         assert_eq!(problems.len(), 2, "{problems:?}");
         assert!(problems[0].contains("VER-1"));
+    }
+
+    #[test]
+    fn a_finding_at_another_level_than_its_clause_fails_the_run() {
+        let baseline = Baseline::parse(BASELINE).unwrap();
+        let target = Target { server: Server::Everything, transport: Transport::Stdio };
+        let right = finding(&baseline, &target, "LOG-5", "error");
+        assert_eq!((right.listed_by, right.misgraded.as_deref()), (Some(0), None));
+        // Seeded fault: the probe grades a MUST as a warning.
+        let wrong = finding(&baseline, &target, "LOG-5", "warning");
+        assert_eq!((wrong.listed_by, wrong.misgraded.as_deref()), (Some(0), Some("MUST")));
+        // A false-positive entry lists the finding at whatever level the probe gives it.
+        let false_positive = finding(&baseline, &target, "PROMPT-1", "warning");
+        assert_eq!((false_positive.listed_by, false_positive.misgraded.as_deref()), (Some(1), None));
+        let o = ProbeOutcome { target, seconds: 0.0, summary: String::new(), findings: vec![wrong], error: None };
+        assert!(!o.passed());
+        let problems = problems(&[o], &[]);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].contains("c warning (LOG-5) is listed with a MUST clause"), "{}", problems[0]);
+    }
+
+    #[test]
+    fn the_panel_table_gives_each_finding_its_clause() {
+        let baseline = Baseline::parse(BASELINE).unwrap();
+        let dir = std::env::temp_dir().join(format!("mcpgen-interop-panel-{}", std::process::id()));
+        let modules = dir.join("node_modules/@modelcontextprotocol/server-everything");
+        std::fs::create_dir_all(&modules).unwrap();
+        std::fs::write(
+            modules.join("package.json"),
+            r#"{"name":"@modelcontextprotocol/server-everything","version":"9.9.9"}"#,
+        )
+        .unwrap();
+        let places =
+            Places { root: dir.clone(), dir: dir.clone(), bin: dir.clone(), node: "node".into(), via_proxy: false };
+        let everything = Target { server: Server::Everything, transport: Transport::Stdio };
+        let time = Target { server: Server::Time, transport: Transport::Stdio };
+        let outcome = |target: Target, findings| ProbeOutcome {
+            target,
+            seconds: 0.0,
+            summary: String::new(),
+            findings,
+            error: None,
+        };
+        let outcomes = [
+            outcome(
+                everything,
+                vec![
+                    finding(&baseline, &everything, "LOG-5", "error"),
+                    finding(&baseline, &everything, "PROMPT-1", "warning"),
+                    finding(&baseline, &everything, "VER-1", "error"),
+                ],
+            ),
+            outcome(time, Vec::new()),
+        ];
+        let table = panel_table(&outcomes, &baseline, &places);
+        let rows: Vec<&str> = table.lines().collect();
+        assert_eq!(rows[0], "| server | version | transport | rule | level | check | clause |");
+        assert_eq!(
+            rows[2],
+            "| server-everything | npm @modelcontextprotocol/server-everything@9.9.9 | stdio | LOG-5 | error | `c` | 2025-11-25 MUST (server/utilities/logging) |"
+        );
+        assert_eq!(
+            rows[3],
+            "| server-everything | npm @modelcontextprotocol/server-everything@9.9.9 | stdio | PROMPT-1 | warning | `c` | false positive: 2026-07-28 server/prompts allows it |"
+        );
+        assert!(rows[4].ends_with("| VER-1 | error | `c` | not listed |"), "{}", rows[4]);
+        assert_eq!(
+            rows[5],
+            "| mcp-server-time | PyPI mcp-server-time==? (on PyPI mcp==?) | stdio | none | — | — | — |"
+        );
+        assert_eq!(rows.len(), 6);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn installed_python_versions_are_read_from_the_dist_info() {
+        let dir = std::env::temp_dir().join(format!("mcpgen-interop-dist-info-{}", std::process::id()));
+        let site = dir.join("lib/python3.11/site-packages");
+        std::fs::create_dir_all(site.join("mcp_server_time-2026.10.19.dist-info")).unwrap();
+        std::fs::create_dir_all(site.join("mcp-2.3.0.dist-info")).unwrap();
+        std::fs::create_dir_all(site.join("mcp_types-2.3.1.dist-info")).unwrap();
+        assert_eq!(pypi_version(&dir, "mcp-server-time"), "2026.10.19");
+        assert_eq!(pypi_version(&dir, "mcp"), "2.3.0");
+        assert_eq!(pypi_version(&dir, "fastmcp"), "?");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn every_panel_driver_is_where_the_plan_looks() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf();
+        let places = Places {
+            root: root.clone(),
+            dir: root.join("x"),
+            bin: root.join("x"),
+            node: "node".into(),
+            via_proxy: false,
+        };
+        let mut scripts = std::collections::BTreeSet::new();
+        for t in targets() {
+            for arg in places.server(t.server, t.transport).args {
+                if arg.starts_with(root.to_str().unwrap()) && !arg.contains("/x/") {
+                    scripts.insert(arg);
+                }
+            }
+        }
+        // ts-server.mjs, py-server.py, the loopback preload and the two FastMCP drivers.
+        assert_eq!(scripts.len(), 5, "{scripts:?}");
+        for s in &scripts {
+            assert!(Path::new(s).is_file(), "{s} is missing");
+        }
+        let ids: Vec<String> = targets().iter().map(Target::id).collect();
+        for panel in [
+            "server-everything over stdio",
+            "server-everything over http",
+            "mcp-server-time over stdio",
+            "fastmcp-server over stdio",
+            "fastmcp-server over http",
+            "ts-fastmcp-server over stdio",
+            "ts-fastmcp-server over http",
+        ] {
+            assert!(ids.contains(&panel.to_owned()), "{panel} is not probed: {ids:?}");
+        }
     }
 }

@@ -1,12 +1,14 @@
 //! The whole `cargo xtask interop` step once the SDKs are installed (`mcpgen-interop all`):
 //! the matrix ([`crate::run_all`]), its HTTP pairings again through `mcpgen proxy --listen`,
-//! and the probes ([`crate::probed::probe_all`]). All three run even when one fails, so one
-//! run of the step reports everything; the step fails when any of them does.
+//! concurrent SDK clients through the proxies ([`crate::concurrent`]) and the probes
+//! ([`crate::probed::probe_all`]). All four run even when one fails, so one run of the step
+//! reports everything; the step fails when any of them does.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use crate::concurrent::run_concurrent;
 use crate::plan::Places;
 use crate::probed::probe_all;
 use crate::run_all;
@@ -18,18 +20,23 @@ pub enum Part {
     Matrix,
     /// `mcpgen-interop run --via-proxy`: the HTTP pairings with the proxy between tap and server.
     ViaProxy,
-    /// `mcpgen-interop probe`: `mcpgen probe` against every SDK server and the reference server.
+    /// `mcpgen-interop concurrent`: SDK clients at once through one `proxy --listen` and
+    /// through stdio proxies.
+    Concurrent,
+    /// `mcpgen-interop probe`: `mcpgen probe` against every SDK server, the panel and the
+    /// reference server.
     Probes,
 }
 
 impl Part {
-    pub const ALL: [Part; 3] = [Part::Matrix, Part::ViaProxy, Part::Probes];
+    pub const ALL: [Part; 4] = [Part::Matrix, Part::ViaProxy, Part::Concurrent, Part::Probes];
 
     /// The command line that runs this part alone.
     pub fn command(self) -> &'static str {
         match self {
             Part::Matrix => "mcpgen-interop run",
             Part::ViaProxy => "mcpgen-interop run --via-proxy",
+            Part::Concurrent => "mcpgen-interop concurrent",
             Part::Probes => "mcpgen-interop probe",
         }
     }
@@ -44,6 +51,7 @@ impl Part {
         let places = self.places(places);
         match self {
             Part::Matrix | Part::ViaProxy => places.results_file(),
+            Part::Concurrent => places.concurrent_results_file(),
             Part::Probes => places.probe_results_file(),
         }
     }
@@ -53,7 +61,12 @@ impl Part {
         match self {
             Part::Matrix => None,
             Part::ViaProxy => Some("==> the HTTP pairings through `mcpgen proxy --listen` (tap → proxy → server)"),
-            Part::Probes => Some("==> mcpgen probe against the SDK servers and the reference server"),
+            Part::Concurrent => {
+                Some("==> SDK clients at once through one `mcpgen proxy --listen` and through stdio proxies")
+            }
+            Part::Probes => {
+                Some("==> mcpgen probe against the SDK servers, the real-server panel and the reference server")
+            }
         }
     }
 
@@ -62,6 +75,7 @@ impl Part {
         match self {
             Part::Matrix => "the matrix",
             Part::ViaProxy => "through the proxy",
+            Part::Concurrent => "the concurrent clients",
             Part::Probes => "the probes",
         }
     }
@@ -87,7 +101,7 @@ impl fmt::Display for PartProblem {
     }
 }
 
-/// Runs the three parts in order (each on the pairings or targets whose id contains `only`,
+/// Runs the four parts in order (each on the pairings or targets whose id contains `only`,
 /// when given), printing each one's time; the problems of those that did not pass.
 pub async fn run_step(places: &Places, baseline: &Path, only: Option<&str>) -> Vec<PartProblem> {
     let start = Instant::now();
@@ -100,6 +114,7 @@ pub async fn run_step(places: &Places, baseline: &Path, only: Option<&str>) -> V
         let part_places = part.places(places);
         let outcome = match part {
             Part::Matrix | Part::ViaProxy => run_all(&part_places, baseline, only).await,
+            Part::Concurrent => run_concurrent(&part_places, baseline, only).await,
             Part::Probes => probe_all(&part_places, baseline, only).await,
         };
         println!("interop: {} took {:.1?}", part.what(), ran.elapsed());
@@ -109,7 +124,7 @@ pub async fn run_step(places: &Places, baseline: &Path, only: Option<&str>) -> V
             Err(error) => problems.push(PartProblem::NotRun { part, error }),
         }
     }
-    println!("interop: the three runs took {:.1?}", start.elapsed());
+    println!("interop: the four runs took {:.1?}", start.elapsed());
     problems
 }
 
@@ -164,7 +179,7 @@ mod tests {
         let baseline = dir.join("baseline.toml");
         std::fs::write(&baseline, "").unwrap();
         let problems = run_step(&places(&dir), &baseline, Some("no pairing has this id")).await;
-        assert_eq!(problems.len(), 3);
+        assert_eq!(problems.len(), 4);
         for (problem, part) in problems.iter().zip(Part::ALL) {
             let PartProblem::NotRun { part: got, error } = problem else { panic!("{problem:?}") };
             assert_eq!(*got, part);
