@@ -2117,15 +2117,15 @@ pub static RULES: [Rule; 315] = [
     Rule {
         id: "TOOL-8",
         level: Level::Informal,
-        summary: "Input validation errors are tool execution errors: a result with `isError: true`, not a JSON-RPC error.",
-        source: "server/tools",
+        summary: "Input validation errors are tool execution errors: a result with `isError: true`; from 2026-07-28 the schema also names -32602 for invalid tool arguments, so that code is accepted there.",
+        source: "server/tools, schema.json#/$defs/InvalidParamsError",
         clause: Some("They are reported in tool results with `isError: true`: … Input validation errors (e.g., date in wrong format, value out of range)"),
         code: None,
         revisions: &[
             AtRevisions { revisions: &["2025-11-25"], clause: Some(Clause { level: Level::Informal, quote: Some("Tool Execution Errors: Reported in tool results with `isError: true`: … Input validation errors (e.g., date in wrong format, value out of range)"), source: "server/tools", code: None }) },
             AtRevisions { revisions: &["2025-06-18", "2025-03-26", "2024-11-05"], clause: None },
         ],
-        enforcement: Enforcement::Enforced("conversation::Conversation: a JSON-RPC error answering a `tools/call` whose arguments break the listed `inputSchema` (a result with `isError: true` is what the page shows)"),
+        enforcement: Enforcement::Enforced("conversation::Conversation: a JSON-RPC error answering a `tools/call` whose arguments break the listed `inputSchema` — in 2026-07-28 any code but -32602, whose schema description lists \"invalid tool arguments\" among its uses (a result with `isError: true` is what the page shows)"),
     },
     Rule {
         id: "TOOL-9",

@@ -236,7 +236,7 @@ pub const CHECKS: &[Check] = &[
         rule: Some(id::TOOL_5),
         modern: Some(Accepts::NotAResult),
         legacy: Some(Accepts::NotAResult),
-        note: "arguments the `inputSchema` refuses: not a success. A tool error (`isError: true`) is what the page shows; from 2025-11-25 on a protocol error is TOOL-8 (informal: a warning, from the checker), before it either",
+        note: "arguments the `inputSchema` refuses: not a success. A tool error (`isError: true`) is what the page shows; from 2025-11-25 on a protocol error is TOOL-8 (informal: a warning, from the checker) except, from 2026-07-28, -32602 (the schema names it for invalid tool arguments); before 2025-11-25 either",
     },
     Check {
         name: "tool/NAME (output schema)",

@@ -268,6 +268,7 @@ fn every_answer_a_clause_allows_gives_no_finding() {
         ("ping", A::Result(json!({}))),
         // Invalid tool input: a tool error, as the page shows.
         ("invalid-call", A::Result(json!({"isError": true, "content": [{"type": "text", "text": "no"}]}))),
+        ("modern:invalid-call", A::Error(-32602)),
         // A valid call that fails on the server's side: a server error is a protocol error.
         ("valid-call", A::Error(-32603)),
         ("valid-call", A::Result(json!({"isError": true, "content": [{"type": "text", "text": "down"}]}))),
@@ -338,7 +339,8 @@ fn an_answer_a_clause_refuses_is_a_finding_at_the_clauses_level_in_its_era() {
         ),
         // Invalid tool input answered with a protocol error, whichever code: from 2025-11-25 on
         // input validation errors are tool execution errors (informal: a warning).
-        ("invalid-call", A::Error(-32602), "tool/echo", id::TOOL_8, vec![(MODERN_REV, W), (LEGACY_REV, W)]),
+        // 2026-07-28's schema names -32602 for invalid tool arguments too: only the legacy era.
+        ("invalid-call", A::Error(-32602), "tool/echo", id::TOOL_8, vec![(LEGACY_REV, W)]),
         ("invalid-call", A::Error(-32603), "tool/echo", id::TOOL_8, vec![(MODERN_REV, W), (LEGACY_REV, W)]),
         ("cancel", A::Error(-32600), "negative/cancel-unknown", id::MSG_4, vec![(MODERN_REV, E)]),
     ] {

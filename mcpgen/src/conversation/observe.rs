@@ -162,8 +162,9 @@ impl Session {
             if is_listen {
                 subscriptions::ended_by_error(id, self);
             }
-            if f.msg.get("error").is_some() {
-                tools::error_answer(&p, out);
+            if let Some(error) = f.msg.get("error") {
+                let code = error.get("code").and_then(|c| c.as_f64()).filter(|c| c.fract() == 0.0).map(|c| c as i64);
+                tools::error_answer(&p, code, out);
             }
             return;
         };

@@ -330,9 +330,12 @@ pub(super) fn call<'v, V: JsonView<'v>>(
 
 /// A JSON-RPC error answering a call whose arguments broke the `inputSchema`: where the revision
 /// makes input validation errors tool execution errors, TOOL-8 (the catalogue drops it before).
-pub(super) fn error_answer(p: &Pending, out: &mut Vec<Finding>) {
+/// From 2026-07-28 on the schema's `InvalidParamsError` lists "invalid tool arguments" among
+/// the uses of -32602: the spec allows both answers there, so -32602 is no finding.
+pub(super) fn error_answer(p: &Pending, code: Option<i64>, out: &mut Vec<Finding>) {
     let Some(call) = &p.tool else { return };
-    if call.invalid {
+    let schema_allows = code == Some(-32602) && p.rev.as_str() >= "2026-07-28";
+    if call.invalid && !schema_allows {
         out.push(rule_finding(
             id::TOOL_8,
             "/error",

@@ -403,7 +403,7 @@ pub const TOOL_5: &str = "TOOL-5";
 pub const TOOL_6: &str = "TOOL-6";
 /// TOOL-7 (informal): A `tools/call`'s arguments are what the tool's listed `inputSchema` defines.
 pub const TOOL_7: &str = "TOOL-7";
-/// TOOL-8 (informal): Input validation errors are tool execution errors: a result with `isError: true`, not a JSON-RPC error.
+/// TOOL-8 (informal): Input validation errors are tool execution errors: a result with `isError: true`; from 2026-07-28 the schema also names -32602 for invalid tool arguments, so that code is accepted there.
 pub const TOOL_8: &str = "TOOL-8";
 /// TOOL-9 (informal): Clients learn the tools they call from `tools/list`; a call of a tool the session never listed is suspect (clients may cache lists across sessions).
 pub const TOOL_9: &str = "TOOL-9";
