@@ -23,10 +23,13 @@ fn cases(r: &mut Run<'_>, tools: bool) -> Vec<(&'static str, Value, Vec<HeaderEd
         ("method-mismatch", modern_request(r.id(), "tools/list", json!({})), vec![set("Mcp-Method", "ping")]),
         ("method-missing", modern_request(r.id(), "tools/list", json!({})), vec![remove("Mcp-Method")]),
         ("version-missing", modern_request(r.id(), "tools/list", json!({})), vec![remove("MCP-Protocol-Version")]),
+        // The header names the modern revision and the body's `_meta` another one: the
+        // header alone puts the request in the modern era, so a dual-era server cannot read it
+        // as a legacy request (which a legacy version in the header would allow it to).
         (
             "version-mismatch",
-            modern_request(r.id(), "tools/list", json!({})),
-            vec![set("MCP-Protocol-Version", "2025-11-25")],
+            body_version(modern_request(r.id(), "tools/list", json!({})), "2025-11-25"),
+            vec![set("MCP-Protocol-Version", super::MODERN)],
         ),
     ];
     if tools {
@@ -34,6 +37,74 @@ fn cases(r: &mut Run<'_>, tools: bool) -> Vec<(&'static str, Value, Vec<HeaderEd
         out.push(("name-mismatch", call, vec![set("Mcp-Name", "mcpgen-probe-other-tool")]));
     }
     out
+}
+
+/// `request` with `version` as its `_meta` protocol version.
+fn body_version(mut request: Value, version: &str) -> Value {
+    request["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] = json!(version);
+    request
+}
+
+/// The check whose verdict waits for the legacy era: a request without `MCP-Protocol-Version`.
+pub(super) const VERSION_MISSING: &str = "header/version-missing";
+
+/// Settles [`VERSION_MISSING`] once the eras are known. 2026-07-28 (basic/transports/
+/// streamable-http): "A server that supports clients implementing protocol versions earlier
+/// than `2025-06-18` … **MAY** treat a request that omits the header as protocol version
+/// `2025-03-26`. A server that does not support such clients **MUST** reject a request without
+/// the header". The probe cannot ask which legacy versions a server supports; one that served
+/// the legacy era may be one of the first kind, so its answer is not judged (the check is
+/// skipped, saying why, and the findings on the answer go — but a `null` id, ID-4, is wrong in
+/// every revision and stays). Without the legacy era probed (`--era modern`) the same holds.
+/// Judged as any answer: a -32020 refusal (the modern reading, ERR-8 on its status too), and
+/// every answer of a server that refused `initialize`.
+pub(super) fn settle_version_missing(r: &mut Run<'_>) {
+    let legacy_served = r.report.eras.iter().any(|e| e.starts_with("legacy"));
+    let legacy_probed = r.opts.era.legacy();
+    if legacy_probed && !legacy_served {
+        return;
+    }
+    // Answered -32020, the server read the request as modern and refused it: the answer is
+    // judged like any (its HTTP status, ERR-8, too).
+    let refused_as_modern = r.report.exchanges.iter().filter(|x| x.check == VERSION_MISSING).any(|x| {
+        x.received.iter().any(|m| {
+            serde_json::from_str::<Value>(m).ok().and_then(|v| v.pointer("/error/code").and_then(Value::as_i64))
+                == Some(-32020)
+        })
+    });
+    if refused_as_modern {
+        return;
+    }
+    let modern = super::MODERN;
+    let mut i = 0;
+    let (mut errors, mut warnings, mut dropped) = (0, 0, false);
+    while i < r.report.findings.len() {
+        let f = &r.report.findings[i];
+        let this = f.check == VERSION_MISSING && f.revision.is_none_or(|v| v.as_str() == modern);
+        if this && f.rule != Some(mcpgen::rules::id::ID_4) {
+            match f.level {
+                mcpgen::conversation::Level::Error => errors += 1,
+                _ => warnings += 1,
+            }
+            r.report.findings.remove(i);
+            dropped = true;
+        } else {
+            i += 1;
+        }
+    }
+    if !dropped || !r.report.checks.iter().any(|c| c.name == VERSION_MISSING && c.revision == modern) {
+        return;
+    }
+    r.report.checks.retain(|c| !(c.name == VERSION_MISSING && c.revision == modern));
+    if let Some(seen) = r.report.era_summaries.iter_mut().find(|s| s.era == "modern") {
+        seen.errors -= errors.min(seen.errors);
+        seen.warnings -= warnings.min(seen.warnings);
+    }
+    let why = if legacy_served { "the server also serves the legacy era" } else { "the legacy era was not probed" };
+    let reason = format!(
+        "{why}: a server that supports clients of versions before 2025-06-18 MAY treat a request without the header as 2025-03-26 (2026-07-28 basic/transports/streamable-http), and which versions it supports is not known; its answer is not judged"
+    );
+    r.report.skipped.push(super::Skipped { check: VERSION_MISSING.to_owned(), reason, revision: modern.to_owned() });
 }
 
 /// The names of the standard-header checks, for the report of a transport without headers.

@@ -872,6 +872,7 @@ pub fn run_with(
         eras::legacy_sessions(&mut r, more, &legacy_versions);
     }
     late::finish(&mut r, &mut modern);
+    http_negatives::settle_version_missing(&mut r);
     r.report
 }
 

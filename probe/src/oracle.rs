@@ -215,7 +215,7 @@ pub const CHECKS: &[Check] = &[
         rule: Some(id::HTTP_8),
         modern: Some(Accepts::Codes(&[-32020])),
         legacy: None,
-        note: "HTTP only: a standard header that disagrees with the body; the rule is the one `check_http_headers` names for the headers sent (HTTP-8, HTTP-11, ERA-10), HTTP 400 is ERR-8",
+        note: "HTTP only: a standard header that disagrees with the body; the rule is the one `check_http_headers` names for the headers sent (HTTP-8, HTTP-11, ERA-10), HTTP 400 is ERR-8. A missing `MCP-Protocol-Version` is judged only for a server that refused `initialize` (one serving older clients MAY read the request as 2025-03-26)",
     },
     Check {
         name: "header/param-missing/NAME",

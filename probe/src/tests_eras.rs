@@ -200,3 +200,146 @@ fn an_observer_sees_each_step_once_and_each_message_with_its_conversation() {
     assert_eq!(legacy, 3, "initialize, its answer, notifications/initialized");
     assert!(seen.messages.iter().all(|m| !m.2), "no HTTP facts on a transport without them");
 }
+
+/// The headers of one exchange and the body's `_meta` protocol version.
+type Sent = (Vec<(String, String)>, Value);
+
+/// A server over a transport with headers, answering the header negatives as it reads them:
+/// a request without `MCP-Protocol-Version` as a 2025-03-26 request outside a session
+/// (-32600), a header that differs from the body's version with -32020; everything else as
+/// [`DualEra`]. With `legacy: false` it refuses `initialize` (a modern-only server).
+struct Headed {
+    inner: DualEra,
+    legacy: bool,
+    carried: Option<Carried>,
+    /// The headers and body version of every exchange, as sent.
+    seen: Rc<RefCell<Vec<Sent>>>,
+}
+
+impl Headed {
+    fn exchange(&mut self, message: &[u8], id: Option<&Value>, edits: &[HeaderEdit]) -> Vec<Vec<u8>> {
+        let request: Value = serde_json::from_slice(message).unwrap();
+        let version = request.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion").cloned();
+        let mut headers: Vec<(String, String)> = Vec::new();
+        if let Some(v) = version.as_ref().and_then(Value::as_str) {
+            headers.push(("MCP-Protocol-Version".into(), v.into()));
+        }
+        if let Some(m) = request["method"].as_str() {
+            headers.push(("Mcp-Method".into(), m.into()));
+        }
+        for edit in edits {
+            match edit {
+                HeaderEdit::Set(k, v) => {
+                    headers.retain(|(h, _)| !h.eq_ignore_ascii_case(k));
+                    headers.push((k.clone(), v.clone()));
+                }
+                HeaderEdit::Remove(k) => headers.retain(|(h, _)| !h.eq_ignore_ascii_case(k)),
+            }
+        }
+        self.seen.borrow_mut().push((headers.clone(), version.clone().unwrap_or(Value::Null)));
+        let status = |status: u16| {
+            Some(Carried {
+                request_headers: headers.clone(),
+                status: Some(status),
+                content_type: Some("application/json".into()),
+            })
+        };
+        self.carried = status(202);
+        let Some(id) = id else { return Vec::new() };
+        let header = headers.iter().find(|(h, _)| h == "MCP-Protocol-Version").map(|(_, v)| json!(v));
+        let error =
+            |code: i64, message: &str| json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}});
+        let answer = if version.is_some() && header.is_none() {
+            error(-32600, "Bad Request: Missing session ID")
+        } else if version.is_some() && header != version {
+            error(-32020, "Header mismatch")
+        } else if request["method"] == "initialize" && !self.legacy {
+            error(-32601, "Method not found")
+        } else {
+            self.inner.answer(&request)
+        };
+        let code = answer.pointer("/error/code").and_then(Value::as_i64);
+        self.carried = status(if matches!(code, Some(-32020 | -32600)) { 400 } else { 200 });
+        vec![answer.to_string().into_bytes()]
+    }
+}
+
+impl Peer for Headed {
+    fn send(&mut self, message: &[u8], id: Option<&Value>) -> Result<Vec<Vec<u8>>, PeerError> {
+        Ok(self.exchange(message, id, &[]))
+    }
+    fn send_edited(
+        &mut self,
+        message: &[u8],
+        id: Option<&Value>,
+        edits: &[HeaderEdit],
+    ) -> Result<Vec<Vec<u8>>, PeerError> {
+        Ok(self.exchange(message, id, edits))
+    }
+    fn has_headers(&self) -> bool {
+        true
+    }
+    fn carried(&self) -> Option<&Carried> {
+        self.carried.as_ref()
+    }
+}
+
+fn headed(legacy: bool, era: EraChoice) -> (Report, Vec<Sent>) {
+    let sent = Rc::new(RefCell::new(Vec::new()));
+    let seen = Rc::new(RefCell::new(Vec::new()));
+    let mut peer = Headed { inner: DualEra::new(&sent), legacy, carried: None, seen: Rc::clone(&seen) };
+    let report = run(&mut peer, &ProbeOptions { era, ..ProbeOptions::default() });
+    let seen = seen.borrow().clone();
+    (report, seen)
+}
+
+#[test]
+fn a_request_without_the_version_header_is_judged_only_when_the_server_serves_no_legacy_client() {
+    let on = |r: &Report| -> Vec<(String, Option<&'static str>)> {
+        r.findings.iter().filter(|f| f.check == "header/version-missing").map(|f| (f.check.clone(), f.rule)).collect()
+    };
+    // Dual-era: it MAY read the request as 2025-03-26 (a legacy request outside a session is
+    // refused -32600): not judged, and the report says why.
+    let (dual, _) = headed(true, EraChoice::Both);
+    assert_eq!(on(&dual), vec![], "{:#?}", dual.findings);
+    let skip = dual.skipped.iter().find(|s| s.check == "header/version-missing").expect("skipped");
+    assert!(skip.reason.contains("MAY treat a request without the header as 2025-03-26"), "{skip:?}");
+    assert!(skip.reason.contains("also serves the legacy era"), "{skip:?}");
+    assert!(dual
+        .outcomes()
+        .iter()
+        .any(|o| o.name == "header/version-missing" && matches!(o.status, Status::Skipped(_))));
+    // Legacy not probed: not known either.
+    let (modern_only_probe, _) = headed(true, EraChoice::Modern);
+    assert_eq!(on(&modern_only_probe), vec![]);
+    assert!(modern_only_probe
+        .skipped
+        .iter()
+        .any(|s| s.check == "header/version-missing" && s.reason.contains("legacy era was not probed")));
+    // A server that refuses `initialize` supports no such client: it MUST answer -32020.
+    let (modern_only, _) = headed(false, EraChoice::Both);
+    assert_eq!(
+        on(&modern_only),
+        vec![("header/version-missing".to_owned(), Some(id::ERA_10))],
+        "{:#?}",
+        modern_only.findings
+    );
+    let f = modern_only.findings.iter().find(|f| f.check == "header/version-missing").unwrap();
+    assert_eq!(f.level, Level::Error);
+    let seen = modern_only.era_summaries.iter().find(|s| s.era == "modern").unwrap();
+    assert!(seen.errors >= 1);
+}
+
+#[test]
+fn the_version_mismatch_names_the_modern_revision_in_the_header_and_another_in_the_body() {
+    let (report, seen) = headed(true, EraChoice::Both);
+    // The mismatch exchange: header 2026-07-28, body 2025-11-25 — never a legacy version in the
+    // header, which a dual-era server could rightly read as a legacy request.
+    let mismatch = seen
+        .iter()
+        .find(|(h, v)| *v == json!("2025-11-25") && h.iter().any(|(k, _)| k == "MCP-Protocol-Version"))
+        .expect("a request whose body names 2025-11-25");
+    assert!(mismatch.0.contains(&("MCP-Protocol-Version".to_owned(), "2026-07-28".to_owned())), "{mismatch:?}");
+    // Answered -32020: nothing to report on it.
+    assert!(!report.findings.iter().any(|f| f.check == "header/version-mismatch"), "{:#?}", report.findings);
+}
