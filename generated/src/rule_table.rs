@@ -2092,7 +2092,7 @@ pub static RULES: [Rule; 315] = [
         clause: Some("Servers MUST: - Validate all tool inputs"),
         code: None,
         revisions: &[],
-        enforcement: Enforcement::Enforced("tools::validate_tool_arguments, ToolChecker::validate_arguments (errors for an `isError` result, AMB-15); conversation::Conversation: a result without `isError: true` answering a `tools/call` whose arguments break the listed `inputSchema`; mcpgen_probe::tools sends invalid cases and reports a server that accepts them"),
+        enforcement: Enforcement::Enforced("tools::validate_tool_arguments, ToolChecker::validate_arguments (errors for an `isError` result, AMB-15); conversation::Conversation: a result without `isError: true` answering a `tools/call` whose arguments break the listed `inputSchema` other than by members it does not allow (a server may drop those); mcpgen_probe::tools sends invalid cases and reports a server that accepts them, on the same reading"),
     },
     Rule {
         id: "TOOL-6",
@@ -2118,7 +2118,7 @@ pub static RULES: [Rule; 315] = [
         id: "TOOL-8",
         level: Level::Informal,
         summary: "Input validation errors are tool execution errors: a result with `isError: true`; from 2026-07-28 the schema also names -32602 for invalid tool arguments, so that code is accepted there.",
-        source: "server/tools, schema.json#/$defs/InvalidParamsError",
+        source: "server/tools",
         clause: Some("They are reported in tool results with `isError: true`: … Input validation errors (e.g., date in wrong format, value out of range)"),
         code: None,
         revisions: &[

@@ -45,10 +45,21 @@ export const SAMPLING_REPLY = {
 
 /** Arguments from a tool's `inputSchema`: every required property gets its default, its first
  *  enum value, or a small value of its type. */
+/** The names a schema requires: its `required`, and the first alternative's of each `anyOf` in
+ *  it or its `allOf` (so `{anyOf: [{required: ['phone']}, …]}` gets `phone`). */
+function requiredNames(schema) {
+  const names = [...(schema?.required ?? [])];
+  for (const part of [schema, ...(schema?.allOf ?? [])]) {
+    const first = part?.anyOf?.[0] ?? part?.oneOf?.[0];
+    if (first) names.push(...(first.required ?? []));
+  }
+  return [...new Set(names)];
+}
+
 export function sampleArguments(schema) {
   const out = {};
   const props = schema?.properties ?? {};
-  for (const name of schema?.required ?? []) {
+  for (const name of requiredNames(schema)) {
     const p = props[name] ?? {};
     if ('default' in p) out[name] = p.default;
     else if (Array.isArray(p.enum) && p.enum.length) out[name] = p.enum[0];

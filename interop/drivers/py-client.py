@@ -76,10 +76,21 @@ def first_value(done: Any, fallback: str) -> str:
     return values[0] if values else fallback
 
 
+def required_names(schema: dict[str, Any]) -> list[str]:
+    """The names a schema requires: its `required`, and the first alternative's of each `anyOf`
+    in it or its `allOf` (so `{"anyOf": [{"required": ["phone"]}, ...]}` gets `phone`)."""
+    names = list(schema.get("required") or [])
+    for part in [schema, *(schema.get("allOf") or [])]:
+        alternatives = part.get("anyOf") or part.get("oneOf") or []
+        if alternatives:
+            names.extend(alternatives[0].get("required") or [])
+    return list(dict.fromkeys(names))
+
+
 def sample_arguments(schema: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     props = schema.get("properties") or {}
-    for name in schema.get("required") or []:
+    for name in required_names(schema):
         p = props.get(name) or {}
         if "default" in p:
             out[name] = p["default"]

@@ -334,6 +334,26 @@ fn a_failing_case_is_shrunk_to_a_minimal_one() {
 }
 
 #[test]
+fn a_server_that_drops_a_member_the_schema_does_not_allow_is_not_blamed() {
+    // The server accepts every invalid case: each is TOOL-5, but for the `extra member` case,
+    // whose only fault is a member `additionalProperties: false` refuses (the server may drop
+    // it and run the tool).
+    let mut peer = scripted(Some("accepts-invalid"));
+    let report = run(&mut peer, &modern_only());
+    let cases: Vec<&str> = report
+        .findings
+        .iter()
+        .filter(|f| f.rule == Some(id::TOOL_5))
+        .map(|f| f.message.split("(case `").nth(1).and_then(|m| m.split('`').next()).unwrap_or(""))
+        .collect();
+    assert!(!cases.is_empty());
+    assert!(!cases.contains(&"extra member"), "{cases:?}");
+    // It was sent, though, and answered with a success.
+    let sent = report.exchanges.iter().any(|x| x.sent["params"]["arguments"].get("mcpgenProbeExtra").is_some());
+    assert!(sent, "the extra-member case was not sent");
+}
+
+#[test]
 fn a_valid_case_that_fails_keeps_what_makes_it_fail() {
     let mut peer = scripted(Some("refuses-times-3"));
     let report = run(&mut peer, &modern_only());

@@ -70,6 +70,15 @@ pub(super) struct ToolCall {
     compiled: Arc<CompiledTool>,
     /// The arguments broke the `inputSchema` (TOOL-7): the answer must not be a success.
     invalid: bool,
+    /// Their only faults are members the schema does not allow (`additionalProperties`,
+    /// `unevaluatedProperties`): a server that drops them and runs the tool has validated
+    /// what it uses — no sentence says it must refuse them — so a success is not TOOL-5.
+    extra_only: bool,
+}
+
+/// Whether a schema error is a member the schema does not allow.
+fn is_extra_member(keyword: &str) -> bool {
+    matches!(keyword, "additionalProperties" | "unevaluatedProperties")
 }
 
 impl ToolTable {
@@ -292,9 +301,11 @@ pub(super) fn call<'v, V: JsonView<'v>>(
         Some(a) => serde_json::Value::from(&a.to_value()),
         None => serde_json::Value::Object(serde_json::Map::new()),
     };
+    let mut extra_only = false;
     let invalid = match compiled.validate_arguments(&arguments) {
         Ok(()) => false,
         Err(ToolCallError::Invalid(errors)) => {
+            extra_only = errors.iter().all(|e| is_extra_member(e.keyword));
             for e in errors {
                 let mut finding = rule_finding(
                     id::TOOL_7,
@@ -325,7 +336,7 @@ pub(super) fn call<'v, V: JsonView<'v>>(
             return None;
         }
     };
-    Some(Box::new(ToolCall { compiled, invalid }))
+    Some(Box::new(ToolCall { compiled, invalid, extra_only }))
 }
 
 /// A JSON-RPC error answering a call whose arguments broke the `inputSchema`: where the revision
@@ -358,7 +369,7 @@ pub(super) fn answered<'v, V: JsonView<'v>>(p: &Pending, result: &V, out: &mut V
         return;
     }
     let name = &call.compiled.name;
-    if call.invalid {
+    if call.invalid && !call.extra_only {
         let pointer = if result.get("isError").is_some() { "/result/isError" } else { "/result" };
         out.push(rule_finding(
             id::TOOL_5,
