@@ -45,13 +45,15 @@ export const SAMPLING_REPLY = {
 
 /** Arguments from a tool's `inputSchema`: every required property gets its default, its first
  *  enum value, or a small value of its type. */
-/** The names a schema requires: its `required`, and the first alternative's of each `anyOf` in
- *  it or its `allOf` (so `{anyOf: [{required: ['phone']}, …]}` gets `phone`). */
+/** The names a schema requires: its `required`, every `anyOf` alternative's and the first
+ *  `oneOf` alternative's, and the `else` branch's (the `if` is not met: its members are not
+ *  filled unless required) — in it and its `allOf` parts. */
 function requiredNames(schema) {
   const names = [...(schema?.required ?? [])];
   for (const part of [schema, ...(schema?.allOf ?? [])]) {
-    const first = part?.anyOf?.[0] ?? part?.oneOf?.[0];
-    if (first) names.push(...(first.required ?? []));
+    for (const alt of part?.anyOf ?? []) names.push(...(alt.required ?? []));
+    if (part?.oneOf?.[0]) names.push(...(part.oneOf[0].required ?? []));
+    if (part?.else) names.push(...(part.else.required ?? []));
   }
   return [...new Set(names)];
 }

@@ -77,13 +77,17 @@ def first_value(done: Any, fallback: str) -> str:
 
 
 def required_names(schema: dict[str, Any]) -> list[str]:
-    """The names a schema requires: its `required`, and the first alternative's of each `anyOf`
-    in it or its `allOf` (so `{"anyOf": [{"required": ["phone"]}, ...]}` gets `phone`)."""
+    """The names a schema requires: its `required`, every `anyOf` alternative's and the first
+    `oneOf` alternative's, and the `else` branch's (the `if` is not met: its members are not
+    filled unless required) -- in it and its `allOf` parts."""
     names = list(schema.get("required") or [])
     for part in [schema, *(schema.get("allOf") or [])]:
-        alternatives = part.get("anyOf") or part.get("oneOf") or []
-        if alternatives:
-            names.extend(alternatives[0].get("required") or [])
+        for alt in part.get("anyOf") or []:
+            names.extend(alt.get("required") or [])
+        if part.get("oneOf"):
+            names.extend(part["oneOf"][0].get("required") or [])
+        if isinstance(part.get("else"), dict):
+            names.extend(part["else"].get("required") or [])
     return list(dict.fromkeys(names))
 
 
