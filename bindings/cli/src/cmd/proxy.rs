@@ -38,6 +38,10 @@ pub(crate) struct Args {
     /// of forwarding it.
     #[arg(long)]
     enforce: bool,
+    /// Compare every `tools/list` result with this pin (`mcpgen tools pin`): each tool added,
+    /// removed or changed is a TOOL-12 warning in the report.
+    #[arg(long, value_name = "FILE")]
+    tools_baseline: Option<PathBuf>,
     #[command(flatten)]
     check: CheckFlags,
     #[command(flatten)]
@@ -126,7 +130,9 @@ const UPSTREAM_IDLE_TIMEOUT: &str = "300s";
 const WRITE_TIMEOUT: &str = "30s";
 
 pub(crate) fn run(args: Args) -> Result<ExitCode, UsageError> {
-    let options = ConversationOptions { validation: args.check.options()?, ..ConversationOptions::default() };
+    let tools_baseline = args.tools_baseline.as_deref().map(crate::cmd::tools::load_baseline).transpose()?;
+    let options =
+        ConversationOptions { validation: args.check.options()?, tools_baseline, ..ConversationOptions::default() };
     let limits = Limits {
         max_message_bytes: args.max_message_bytes,
         max_queued_bytes: args.max_queued_bytes,
