@@ -123,7 +123,7 @@ fn list_tools(
             let server = ask(&mut *peer, &modern("server/discover", json!({}), ids))?
                 .ok()
                 .and_then(|r| r.get("serverInfo").cloned());
-            return Ok((server, tools));
+            Ok((server, tools))
         }
         Err(modern_error) => {
             drop(peer);
