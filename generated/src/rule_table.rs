@@ -9,7 +9,7 @@ use mcpgen_runtime::rules::{AtRevisions, Clause, Enforcement, Level, Rule};
 /// The revision of each rule's own entry (`level`, `clause`, `source`, `code`): the newest pinned.
 pub const REVISION: &str = "2026-07-28";
 
-pub static RULES: [Rule; 315] = [
+pub static RULES: [Rule; 316] = [
     Rule {
         id: "CORE-1",
         level: Level::Must,
@@ -2160,6 +2160,16 @@ pub static RULES: [Rule; 315] = [
             AtRevisions { revisions: &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"], clause: Some(Clause { level: Level::Informal, quote: Some("Protocol Errors: Standard JSON-RPC errors for issues like: - Unknown tools"), source: "server/tools", code: None }) },
         ],
         enforcement: Enforcement::Enforced("mcpgen_probe::tools calls a tool no server has (`tool/unknown`): -32602 as in the example, another error code or a result is a warning"),
+    },
+    Rule {
+        id: "TOOL-12",
+        level: Level::Choice,
+        summary: "A listed tool differs from the user's pin of the server's tools (added, removed, or another definition, `_meta` aside): a warning, the pin being the user's review, not a spec clause.",
+        source: "mcpgen, server/tools",
+        clause: None,
+        code: None,
+        revisions: &[],
+        enforcement: Enforcement::Enforced("conversation::ConversationOptions::tools_baseline (tools::ToolsBaseline, written by `mcpgen tools pin`; `--tools-baseline` on `validate --conversation` and `proxy`): every `tools/list` result compared, each difference a warning with the changed members' JSON pointers"),
     },
     Rule {
         id: "FMT-1",

@@ -30,6 +30,7 @@ mod cmd {
     pub(crate) mod explain;
     pub(crate) mod proxy;
     pub(crate) mod rules;
+    pub(crate) mod tools;
     pub(crate) mod validate;
 }
 
@@ -71,6 +72,7 @@ enum Command {
     Proxy(cmd::proxy::Args),
     Explain(cmd::explain::Args),
     Rules(cmd::rules::Args),
+    Tools(cmd::tools::Args),
 }
 
 fn run(cli: Cli) -> Result<ExitCode, UsageError> {
@@ -85,6 +87,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
         Command::Proxy(args) => cmd::proxy::run(args),
         Command::Explain(args) => cmd::explain::run(args),
         Command::Rules(args) => cmd::rules::run(args),
+        Command::Tools(args) => cmd::tools::run(args),
     }
 }
 

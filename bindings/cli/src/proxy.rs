@@ -1,4 +1,4 @@
-//! `mcpgen proxy [--report FILE] [--record FILE] [--enforce] -- COMMAND [ARGS…]`: runs COMMAND as
+//! `mcpgen proxy [--report FILE] [--record FILE] [--enforce [--enforce-tools-baseline]] -- COMMAND [ARGS…]`: runs COMMAND as
 //! a stdio MCP server and relays newline-delimited JSON both ways, unchanged and in order, while
 //! one [`Conversation`] checks every message.
 //!
@@ -22,6 +22,7 @@ mod frames;
 pub mod http;
 #[cfg(unix)]
 mod signals;
+pub mod tool_gate;
 
 use std::ffi::OsString;
 use std::io::{BufWriter, Write};
@@ -35,11 +36,14 @@ use mcpgen::protocol::{check_request, ServerConfig};
 use crate::checker::{body, is_blank, is_request, CheckerSettings, CheckerThread, Limits, ToChecker};
 use crate::UsageError;
 use frames::{frames, Frame, READ_BUFFER};
+use tool_gate::ToolGate;
 
 pub struct Settings {
     pub report: Option<PathBuf>,
     pub record: Option<PathBuf>,
     pub enforce: bool,
+    /// `--enforce`'s tool gate (calls judged against the listed tools, and the pin).
+    pub tool_gate: Option<Arc<ToolGate>>,
     pub command: Vec<OsString>,
     pub options: ConversationOptions,
     /// Exit 1 (when the server itself exits 0) once a finding at this level or above was made.
@@ -76,16 +80,18 @@ pub fn run(settings: Settings) -> Result<ExitCode, UsageError> {
     let client_out: ClientOut = Arc::new(Mutex::new(BufWriter::with_capacity(READ_BUFFER, std::io::stdout())));
     {
         let (to_checker, client_out, enforce) = (to_checker.clone(), client_out.clone(), settings.enforce);
+        let gate = settings.tool_gate.clone();
         std::thread::Builder::new()
             .name("mcpgen-proxy-client".into())
-            .spawn(move || relay_client(server_in, to_checker, client_out, enforce, limits.max_message_bytes))
+            .spawn(move || relay_client(server_in, to_checker, client_out, (enforce, gate), limits.max_message_bytes))
             .map_err(|e| UsageError(format!("cannot start a thread: {e}")))?;
     }
     let server_relay = {
         let client_out = client_out.clone();
+        let gate = settings.tool_gate.clone();
         std::thread::Builder::new()
             .name("mcpgen-proxy-server".into())
-            .spawn(move || relay_server(server_out, to_checker, client_out, limits.max_message_bytes))
+            .spawn(move || relay_server(server_out, to_checker, client_out, gate, limits.max_message_bytes))
             .map_err(|e| UsageError(format!("cannot start a thread: {e}")))?
     };
 
@@ -142,7 +148,13 @@ pub(crate) fn enforce_config() -> ServerConfig {
 }
 
 /// Client (our stdin) → server.
-fn relay_client(server_in: ChildStdin, checker: ToChecker, client_out: ClientOut, enforce: bool, max: usize) {
+fn relay_client(
+    server_in: ChildStdin,
+    checker: ToChecker,
+    client_out: ClientOut,
+    (enforce, gate): (bool, Option<Arc<ToolGate>>),
+    max: usize,
+) {
     let config = enforce_config();
     let mut to_server = BufWriter::with_capacity(READ_BUFFER, server_in);
     // `check_request` judges modern requests (and a legacy `initialize`) on their own; once a
@@ -156,16 +168,13 @@ fn relay_client(server_in: ChildStdin, checker: ToChecker, client_out: ClientOut
                 let checked = check_request(body(&line), &config);
                 legacy_session = matches!(&checked, Ok(accepted) if accepted.legacy);
                 if let Err(e) = checked {
-                    let response = e.to_response_json();
-                    checker.message(Sender::Client, Arc::new(line), Some((e.rule, e.message.clone())));
-                    checker.message(Sender::Server, Arc::new(response.as_bytes().to_vec()), None);
-                    if let Ok(mut out) = client_out.lock() {
-                        let _ = out.write_all(response.as_bytes());
-                        let _ = out.write_all(b"\n");
-                        let _ = out.flush();
-                    }
+                    refuse(&checker, &client_out, line, (e.rule, e.message.clone()), e.to_response_json());
                     return true;
                 }
+            }
+            if let Some(refusal) = gate.as_ref().filter(|_| !blank).and_then(|g| g.client(None, body(&line))) {
+                refuse(&checker, &client_out, line, (refusal.rule, refusal.message), refusal.response);
+                return true;
             }
             let line = Arc::new(line);
             if !blank {
@@ -185,8 +194,26 @@ fn relay_client(server_in: ChildStdin, checker: ToChecker, client_out: ClientOut
     let _ = to_server.flush();
 }
 
+/// A client request `--enforce` answers instead of forwarding: checked and recorded as relayed
+/// (the request, then `response` as the server's answer), and `response` written to the client.
+fn refuse(checker: &ToChecker, client_out: &ClientOut, line: Vec<u8>, why: (&'static str, String), response: String) {
+    checker.message(Sender::Client, Arc::new(line), Some(why));
+    checker.message(Sender::Server, Arc::new(response.as_bytes().to_vec()), None);
+    if let Ok(mut out) = client_out.lock() {
+        let _ = out.write_all(response.as_bytes());
+        let _ = out.write_all(b"\n");
+        let _ = out.flush();
+    }
+}
+
 /// Server (its stdout) → client (our stdout).
-fn relay_server(server_out: ChildStdout, checker: ToChecker, client_out: ClientOut, max: usize) {
+fn relay_server(
+    server_out: ChildStdout,
+    checker: ToChecker,
+    client_out: ClientOut,
+    gate: Option<Arc<ToolGate>>,
+    max: usize,
+) {
     // After the client went away, keep reading (and checking) so the server never blocks.
     let mut client_gone = false;
     let out = &*client_out;
@@ -198,6 +225,10 @@ fn relay_server(server_out: ChildStdout, checker: ToChecker, client_out: ClientO
             Frame::Line { line, more } => {
                 let line = Arc::new(line);
                 if !is_blank(&line) {
+                    if let Some(gate) = &gate {
+                        // Before the client sees the list: it calls only tools the gate knows.
+                        gate.server(None, body(&line));
+                    }
                     checker.message(Sender::Server, Arc::clone(&line), None);
                 }
                 if !client_gone {

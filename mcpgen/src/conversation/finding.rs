@@ -100,12 +100,13 @@ impl std::fmt::Display for Finding {
 /// The level of a finding on `rule` judged under `rev`, from the rule's clause there: errors for
 /// MUST / MUST NOT, mcpgen's choices and schema violations (no rule); warnings for SHOULD /
 /// SHOULD NOT / MAY and informal wording (no BCP 14 keyword), and for mcpgen's own limits
-/// (forgetting a request or other state, or a tool schema it does not judge, is not the peer's fault). `None`: the rule does not
+/// (forgetting a request or other state, or a tool schema it does not judge, is not the peer's fault),
+/// and for a tool that differs from the user's pin (TOOL-12: the pin is the user's, not the spec's). `None`: the rule does not
 /// exist at `rev`, so there is nothing to find.
 pub(super) fn level_at(rule: Option<&str>, rev: Option<Revision>) -> Option<Level> {
     use crate::rules::Level as L;
     let Some(rule) = rule else { return Some(Level::Error) };
-    if matches!(rule, id::POLICY_PENDING | id::POLICY_STATE | id::POLICY_TOOLS) {
+    if matches!(rule, id::POLICY_PENDING | id::POLICY_STATE | id::POLICY_TOOLS | id::TOOL_12) {
         return Some(Level::Warning);
     }
     let Some(entry) = crate::rules::lookup(rule) else { return Some(Level::Error) };

@@ -45,6 +45,12 @@ pub struct ConversationOptions {
     /// a schema past one is reported once (`POLICY-TOOLS`) and its calls are not judged.
     /// Non-local `$ref`s are never fetched. Default [`crate::tools::Limits::default`].
     pub tool_limits: crate::tools::Limits,
+    /// The user's pin of the server's tools (TOOL-12, a warning: the pin is the user's choice,
+    /// not a spec clause): every `tools/list` result is compared with it, each tool it lacks
+    /// or lists with another definition is a finding (with the changed members), and each
+    /// pinned tool missing from a complete list (the pages since the last one without
+    /// `nextCursor`). Default none.
+    pub tools_baseline: Option<std::sync::Arc<crate::tools::ToolsBaseline>>,
 }
 
 impl Default for ConversationOptions {
@@ -62,6 +68,7 @@ impl Default for ConversationOptions {
             max_tools: 1024,
             max_tool_schema_bytes: 4 << 20,
             tool_limits: crate::tools::Limits::default(),
+            tools_baseline: None,
         }
     }
 }

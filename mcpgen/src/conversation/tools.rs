@@ -20,12 +20,12 @@
 //! calls are not judged. The checker never fetches a `$ref`.
 
 use std::collections::{HashMap, HashSet};
-use std::fmt::Write as _;
 use std::sync::Arc;
 
 use crate::json::{JsonView, Kind};
 use crate::rules::id;
-use crate::tools::{CompiledTool, Limits, SchemaOptions, ToolCallError};
+use crate::tools::pin::canonical_into;
+use crate::tools::{CompiledTool, Limits, SchemaOptions, ToolCallError, ToolDrift, ToolsBaseline};
 
 use super::facts::{Facts, Sender};
 use super::finding::{rule_finding, Finding};
@@ -50,6 +50,11 @@ pub(super) struct ToolTable {
     partial: bool,
     /// Counts the server's `notifications/tools/list_changed`.
     epoch: u64,
+    /// The user's pin (TOOL-12).
+    baseline: Option<Arc<ToolsBaseline>>,
+    /// The pinned tools listed since the last complete list (at most the pin's tools): at the
+    /// next complete list, the pinned tools not among them are reported removed.
+    pinned_seen: HashSet<Text, foldhash::quality::RandomState>,
 }
 
 /// One listed tool.
@@ -92,6 +97,8 @@ impl ToolTable {
             listed: false,
             partial: false,
             epoch: 0,
+            baseline: opts.tools_baseline.clone(),
+            pinned_seen: HashSet::default(),
         }
     }
 
@@ -118,45 +125,10 @@ impl ToolTable {
     }
 }
 
-/// The JSON text of `v` with every object's keys sorted (the same definition gives the same
-/// text whatever order its peer wrote the keys in); `skip` members of the top object are left
-/// out.
-fn canonical(v: &serde_json::Value, skip: &[&str], out: &mut String) {
-    use serde_json::Value as J;
-    match v {
-        J::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().filter(|k| !skip.contains(&k.as_str())).collect();
-            keys.sort();
-            out.push('{');
-            for (i, k) in keys.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                let _ = write!(out, "{}:", J::String(k.clone()));
-                canonical(&map[k], &[], out);
-            }
-            out.push('}');
-        }
-        J::Array(items) => {
-            out.push('[');
-            for (i, x) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                canonical(x, &[], out);
-            }
-            out.push(']');
-        }
-        other => {
-            let _ = write!(out, "{other}");
-        }
-    }
-}
-
 fn canonical_len(v: Option<&serde_json::Value>) -> usize {
     v.map_or(0, |v| {
         let mut s = String::new();
-        canonical(v, &[], &mut s);
+        canonical_into(v, &[], &mut s);
         s.len()
     })
 }
@@ -195,11 +167,14 @@ pub(super) fn listed<'v, V: JsonView<'v>>(f: &Facts<'v, V>, result: &V, s: &mut 
             continue;
         }
         let json = serde_json::Value::from(&tool.to_value());
+        let at = format!("/result/tools/{i}");
+        if let Some(pin) = s.tools.baseline.clone() {
+            against_pin(&pin, &json, &name, &at, &mut s.tools, out);
+        }
         let mut text = String::new();
-        canonical(&json, &["_meta"], &mut text);
+        canonical_into(&json, &["_meta"], &mut text);
         let digest = Text::new(&text);
         let epoch = s.tools.epoch;
-        let at = format!("/result/tools/{i}");
         if let Some(def) = s.tools.defs.get_mut(&key) {
             if def.digest == digest {
                 def.epoch = epoch;
@@ -268,6 +243,57 @@ pub(super) fn listed<'v, V: JsonView<'v>>(f: &Facts<'v, V>, result: &V, s: &mut 
     }
     if result.get("nextCursor").is_none() {
         s.tools.listed = true;
+        if let Some(pin) = s.tools.baseline.clone() {
+            for name in pin.tools.keys() {
+                if !s.tools.pinned_seen.contains(&Text::new(name)) {
+                    out.push(rule_finding(
+                        id::TOOL_12,
+                        "/result/tools",
+                        "",
+                        format!(
+                            "tool `{name}` is pinned but this list (with its earlier pages) does not have it: removed"
+                        ),
+                    ));
+                }
+            }
+            s.tools.pinned_seen.clear();
+        }
+    }
+}
+
+/// One listed tool against the user's pin (TOOL-12): a tool the pin lacks, or a definition other
+/// than the pinned one, with the changed members.
+fn against_pin(
+    pin: &ToolsBaseline,
+    json: &serde_json::Value,
+    name: &str,
+    at: &str,
+    table: &mut ToolTable,
+    out: &mut Vec<Finding>,
+) {
+    if pin.tools.contains_key(name) {
+        table.pinned_seen.insert(Text::new(name));
+    }
+    match pin.compare_tool(json) {
+        None => {}
+        Some(ToolDrift::Added(_)) => out.push(rule_finding(
+            id::TOOL_12,
+            format!("{at}/name"),
+            "",
+            format!("tool `{name}` is listed but not pinned: added"),
+        )),
+        Some(ToolDrift::Changed(change)) => {
+            let first = change.members.first().map_or("", |m| m.pointer.as_str());
+            out.push(rule_finding(
+                id::TOOL_12,
+                format!("{at}{first}"),
+                "",
+                format!(
+                    "tool `{name}` differs from its pinned definition (sha256 {} pinned, {} listed): {change}",
+                    change.pinned_sha256, change.listed_sha256
+                ),
+            ));
+        }
     }
 }
 
@@ -423,3 +449,7 @@ pub(super) fn answered<'v, V: JsonView<'v>>(p: &Pending, result: &V, out: &mut V
         }
     }
 }
+
+#[cfg(test)]
+#[path = "pin_tests.rs"]
+mod pin_tests;

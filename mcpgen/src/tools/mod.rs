@@ -34,7 +34,7 @@
 //! (one schema: [`compile_schema`], [`CompiledSchema::validate`]), `analyze` (the static pass of
 //! JSCHEMA-8) with `pattern`, `resolve` (the opt-in fetch of JSCHEMA-6), `checker` (whole tools
 //! and the cache: [`CompiledTool`], [`ToolChecker`]), `document` (tools read from text:
-//! [`check_tools_json`]), and `depth`, the one iterative walker every depth-bounded pass uses
+//! [`check_tools_json`]), `pin` (pinned definitions and their diff: [`ToolsBaseline`]), and `depth`, the one iterative walker every depth-bounded pass uses
 //! (the parser-depth check of a tool, the instance depth, the `$ref` locations and the
 //! subschema walk of `analyze`).
 
@@ -49,6 +49,7 @@ mod errors;
 mod from_types;
 mod limits;
 mod pattern;
+pub(crate) mod pin;
 mod resolve;
 
 pub use checker::{
@@ -61,6 +62,10 @@ pub use errors::{FetchError, SchemaError, SchemaErrorKind, ToolCallError, ToolSc
 #[cfg(feature = "schemars")]
 pub use from_types::{schema_for, tool_for, ToolBuilder};
 pub use limits::{LimitError, Limits, MAX_JSON_DEPTH};
+pub use pin::{
+    canonical_json, MemberChange, PinError, PinErrorKind, PinLimits, PinnedTool, ToolChange, ToolDrift, ToolsBaseline,
+    ToolsDiff, MAX_MEMBER_CHANGES, MAX_SHOWN_CHARS, PIN_FORMAT, PIN_FORMAT_KEY,
+};
 pub use resolve::{forbidden_address, FetchPolicy, FetchRequest, HostResolver, SchemaFetcher, SystemResolver};
 
 #[cfg(test)]

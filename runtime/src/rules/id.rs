@@ -411,6 +411,8 @@ pub const TOOL_9: &str = "TOOL-9";
 pub const TOOL_10: &str = "TOOL-10";
 /// TOOL-11 (informal): A `tools/call` of an unknown tool is a protocol error (a JSON-RPC error; the page's example gives -32602), not a tool result.
 pub const TOOL_11: &str = "TOOL-11";
+/// TOOL-12 (choice): A listed tool differs from the user's pin of the server's tools (added, removed, or another definition, `_meta` aside): a warning, the pin being the user's review, not a spec clause.
+pub const TOOL_12: &str = "TOOL-12";
 /// FMT-1 (MUST): URIs (resource, root, icon, website and URL-elicitation URIs) are RFC 3986 URIs; the schema's `format` is only an annotation.
 pub const FMT_1: &str = "FMT-1";
 /// FMT-2 (informal): `uriTemplate` values are RFC 6570 URI templates.

@@ -35,9 +35,18 @@ pub(crate) struct Args {
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
     /// Answer a client request that `check-request` refuses with its error response instead
-    /// of forwarding it.
+    /// of forwarding it; also a `tools/call` whose arguments break the listed `inputSchema`
+    /// from 2025-11-25 on a tool result with `isError: true`, before it error -32602.
     #[arg(long)]
     enforce: bool,
+    /// With --enforce and --tools-baseline: also refuse (-32602) a call of a tool this session
+    /// did not list, or whose listed definition differs from the pin.
+    #[arg(long, requires_all = ["enforce", "tools_baseline"])]
+    enforce_tools_baseline: bool,
+    /// Compare every `tools/list` result with this pin (`mcpgen tools pin`): each tool added,
+    /// removed or changed is a TOOL-12 warning in the report.
+    #[arg(long, value_name = "FILE")]
+    tools_baseline: Option<PathBuf>,
     #[command(flatten)]
     check: CheckFlags,
     #[command(flatten)]
@@ -126,7 +135,9 @@ const UPSTREAM_IDLE_TIMEOUT: &str = "300s";
 const WRITE_TIMEOUT: &str = "30s";
 
 pub(crate) fn run(args: Args) -> Result<ExitCode, UsageError> {
-    let options = ConversationOptions { validation: args.check.options()?, ..ConversationOptions::default() };
+    let tools_baseline = args.tools_baseline.as_deref().map(crate::cmd::tools::load_baseline).transpose()?;
+    let options =
+        ConversationOptions { validation: args.check.options()?, tools_baseline, ..ConversationOptions::default() };
     let limits = Limits {
         max_message_bytes: args.max_message_bytes,
         max_queued_bytes: args.max_queued_bytes,
@@ -134,6 +145,8 @@ pub(crate) fn run(args: Args) -> Result<ExitCode, UsageError> {
         max_sessions: args.max_sessions.get_or(DEFAULT_MAX_SESSIONS),
     };
     let (fail_on, report, record, enforce) = (args.fail_on.fail_on, args.report, args.record, args.enforce);
+    let pin = if args.enforce_tools_baseline { options.tools_baseline.clone() } else { None };
+    let tool_gate = enforce.then(|| std::sync::Arc::new(crate::proxy::tool_gate::ToolGate::new(pin)));
     let HttpArgs { listen, upstream, .. } = &args.http;
     if let (Some(listen), Some(upstream)) = (*listen, upstream.clone()) {
         let http = HttpLimits {
@@ -154,6 +167,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode, UsageError> {
             report,
             record,
             enforce,
+            tool_gate,
             options,
             fail_on,
             limits,
@@ -161,7 +175,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode, UsageError> {
         });
     }
     let command = args.command;
-    crate::proxy::run(crate::proxy::Settings { report, record, enforce, command, options, fail_on, limits })
+    crate::proxy::run(crate::proxy::Settings { report, record, enforce, tool_gate, command, options, fail_on, limits })
 }
 
 #[cfg(test)]

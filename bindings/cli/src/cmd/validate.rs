@@ -59,6 +59,11 @@ pub(crate) struct Args {
     /// longer line is skipped and reported (exit 2), the other lines still checked.
     #[arg(long, value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
     max_line_bytes: Option<u64>,
+    /// With --conversation: compare every `tools/list` result with this pin (`mcpgen tools
+    /// pin`): each tool added, removed or changed is a TOOL-12 warning (`--fail-on warning`
+    /// to fail on it).
+    #[arg(long, value_name = "FILE", requires = "conversation")]
+    tools_baseline: Option<PathBuf>,
     #[command(flatten)]
     check: CheckFlags,
     #[command(flatten)]
@@ -108,6 +113,7 @@ fn conversation(args: &Args, file: &Path, validation: Options) -> Result<ExitCod
     let options = mcpgen::conversation::ConversationOptions {
         validation,
         max_pending: size_or(args.max_pending, defaults.max_pending),
+        tools_baseline: args.tools_baseline.as_deref().map(crate::cmd::tools::load_baseline).transpose()?,
         ..defaults
     };
     let limits = Limits {

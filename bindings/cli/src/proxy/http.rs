@@ -17,7 +17,8 @@
 //!
 //! `--enforce`: a POST outside a session that [`check_http_headers`] or [`check_request`]
 //! refuses is answered with the refusal's JSON-RPC error and HTTP status, and the upstream never
-//! sees it.
+//! sees it; so is a `tools/call` the tool gate refuses ([`super::tool_gate`], in or outside a
+//! session).
 //!
 //! Bounds ([`HttpLimits`], and the checker's [`Limits`]): connections served at once (at the
 //! cap new ones wait in the listen backlog), the size of a request's header section (hyper
@@ -131,6 +132,8 @@ pub struct HttpSettings {
     pub report: Option<PathBuf>,
     pub record: Option<PathBuf>,
     pub enforce: bool,
+    /// `--enforce`'s tool gate (calls judged against the listed tools, and the pin).
+    pub tool_gate: Option<Arc<super::tool_gate::ToolGate>>,
     pub options: ConversationOptions,
     pub fail_on: Option<crate::FailOn>,
     pub limits: Limits,
@@ -148,6 +151,7 @@ struct Proxy {
     client: Upstream,
     checker: ToChecker,
     enforce: bool,
+    tool_gate: Option<Arc<super::tool_gate::ToolGate>>,
     config: ServerConfig,
     limits: Limits,
     http: HttpLimits,
@@ -213,6 +217,7 @@ pub fn run(settings: HttpSettings) -> Result<ExitCode, UsageError> {
         client,
         checker: checker.sender(),
         enforce: settings.enforce,
+        tool_gate: settings.tool_gate.clone(),
         config: super::enforce_config(),
         limits,
         http: settings.http,
@@ -374,6 +379,10 @@ impl Proxy {
     /// (backpressure: the relaying thread, and so every peer, waits until the checker catches
     /// up; the checker is a thread of its own, so it always does).
     fn check(&self, from: Sender, text: Bytes, session: Option<Arc<str>>, http: Option<HttpFacts>, refused: Refusal) {
+        if let (Sender::Server, Some(gate)) = (from, &self.tool_gate) {
+            // Before the answer is passed on: the client calls only tools the gate has seen.
+            gate.server(session.as_ref(), &text);
+        }
         self.checker.message_in(from, Arc::new(text.to_vec()), refused, session, http.map(Box::new));
     }
 
@@ -467,6 +476,36 @@ fn enforce(
     Some(r)
 }
 
+/// `--enforce`'s tool gate refused a `tools/call`: its answer (HTTP 200, as an answer about a
+/// request's params is), both messages handed to the checker.
+fn tool_refusal(
+    proxy: &Proxy,
+    body: &Bytes,
+    session: Option<Arc<str>>,
+    client_facts: HttpFacts,
+    refusal: super::tool_gate::Refusal,
+) -> Response<ProxyBody> {
+    let exchange = client_facts.exchange;
+    proxy.check(
+        Sender::Client,
+        body.clone(),
+        session.clone(),
+        Some(client_facts),
+        Some((refusal.rule, refusal.message)),
+    );
+    let answer = Bytes::from(refusal.response);
+    let facts = HttpFacts {
+        status: Some(200),
+        content_type: Some("application/json".into()),
+        exchange,
+        ..HttpFacts::default()
+    };
+    proxy.check(Sender::Server, answer.clone(), session, Some(facts), None);
+    let mut r = Response::new(ProxyBody::Whole(Some(answer)));
+    r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    r
+}
+
 async fn handle(proxy: Arc<Proxy>, close: Arc<tokio::sync::Notify>, request: Request<Incoming>) -> Response<ProxyBody> {
     if let Some(refusal) = head::refuse_request(&request, proxy.http.max_header_bytes) {
         return refusal;
@@ -493,6 +532,11 @@ async fn handle(proxy: Arc<Proxy>, close: Arc<tokio::sync::Notify>, request: Req
     if proxy.enforce && post && session.is_none() {
         if let Some(refusal) = enforce(&proxy, &body, headers.as_deref().unwrap_or_default(), client_facts()) {
             return refusal;
+        }
+    }
+    if let Some(gate) = proxy.tool_gate.as_ref().filter(|_| post && !deferred) {
+        if let Some(refusal) = gate.client(session.as_ref(), &body) {
+            return tool_refusal(&proxy, &body, session, client_facts(), refusal);
         }
     }
     if post && !deferred {
@@ -530,6 +574,10 @@ async fn handle(proxy: Arc<Proxy>, close: Arc<tokio::sync::Notify>, request: Req
     let (mut answer_parts, answer_body) = answer.into_parts();
     let key = session.clone().or_else(|| session_of(&answer_parts.headers));
     if deferred {
+        if let Some(gate) = &proxy.tool_gate {
+            // The `initialize` of the session its answer opens: the gate reads the revision.
+            gate.client(key.as_ref(), &body);
+        }
         proxy.check(Sender::Client, body, key.clone(), Some(client_facts()), None);
     }
     if let Some(refusal) = head::refuse_answer(&proxy, &answer_parts) {
