@@ -67,6 +67,7 @@ mod state;
 mod subscriptions;
 mod task_table;
 mod tasks;
+mod tool_table;
 mod tools;
 mod transport;
 

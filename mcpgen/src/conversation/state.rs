@@ -42,7 +42,7 @@ pub(super) struct Pending {
     /// A request of the Tasks extension: its task and `tasks/update` keys.
     pub task_req: Option<Box<super::task_table::TaskRequest>>,
     /// A client `tools/call` of a listed, compiled tool: what its answer is judged by.
-    pub tool: Option<Box<super::tools::ToolCall>>,
+    pub tool: Option<Box<super::tool_table::ToolCall>>,
 }
 
 /// An open `subscriptions/listen` stream.
@@ -244,7 +244,7 @@ pub(crate) struct Session {
     /// Tasks of the Tasks extension, by task id.
     pub(super) tasks: super::task_table::Tasks,
     /// The tools the server listed, compiled.
-    pub(super) tools: super::tools::ToolTable,
+    pub(super) tools: super::tool_table::ToolTable,
     /// The [`Table`]s whose cap already forgot something (reported once each).
     reported: u16,
 }
@@ -275,7 +275,7 @@ impl Session {
             max_pending,
             max_entry_bytes: opts.max_entry_bytes,
             tasks: super::task_table::Tasks::new(opts.max_tasks, opts.max_entry_bytes),
-            tools: super::tools::ToolTable::new(opts),
+            tools: super::tool_table::ToolTable::new(opts),
             reported: 0,
         }
     }

@@ -25,61 +25,14 @@ use std::sync::Arc;
 use crate::json::{JsonView, Kind};
 use crate::rules::id;
 use crate::tools::pin::canonical_into;
-use crate::tools::{CompiledTool, Limits, SchemaOptions, ToolCallError, ToolDrift, ToolsBaseline};
+use crate::tools::{CompiledTool, SchemaOptions, ToolCallError, ToolDrift, ToolsBaseline};
 
 use super::facts::{Facts, Sender};
 use super::finding::{rule_finding, Finding};
 use super::keys::Text;
 use super::options::ConversationOptions;
 use super::state::{Pending, Session, Table};
-
-/// The definitions of the tools the session listed, by name.
-#[derive(Debug, Clone)]
-pub(super) struct ToolTable {
-    defs: HashMap<Text, ToolDef, foldhash::quality::RandomState>,
-    max_tools: usize,
-    max_schema_bytes: usize,
-    /// Bytes of the kept definitions' schemas (canonical JSON of `inputSchema` and
-    /// `outputSchema`).
-    schema_bytes: usize,
-    limits: Limits,
-    /// A complete list (a page without `nextCursor`) was seen.
-    listed: bool,
-    /// A listed tool was not kept (a cap, an invalid `tools/list` result): calls of unlisted
-    /// tools are no longer judged.
-    partial: bool,
-    /// Counts the server's `notifications/tools/list_changed`.
-    epoch: u64,
-    /// The user's pin (TOOL-12).
-    baseline: Option<Arc<ToolsBaseline>>,
-    /// The pinned tools listed since the last complete list (at most the pin's tools): at the
-    /// next complete list, the pinned tools not among them are reported removed.
-    pinned_seen: HashSet<Text, foldhash::quality::RandomState>,
-}
-
-/// One listed tool.
-#[derive(Debug, Clone)]
-struct ToolDef {
-    /// The canonical JSON of the definition without `_meta` (long ones as a digest).
-    digest: Text,
-    /// The [`ToolTable::epoch`] of the list that last gave it.
-    epoch: u64,
-    schema_bytes: usize,
-    /// `None`: the checks refused a schema (reported once): its calls are not judged.
-    compiled: Option<Arc<CompiledTool>>,
-}
-
-/// A pending `tools/call` of a compiled tool: what its answer is judged by.
-#[derive(Debug, Clone)]
-pub(super) struct ToolCall {
-    compiled: Arc<CompiledTool>,
-    /// The arguments broke the `inputSchema` (TOOL-7): the answer must not be a success.
-    invalid: bool,
-    /// Their only faults are members the schema does not allow (`additionalProperties`,
-    /// `unevaluatedProperties`): a server that drops them and runs the tool has validated
-    /// what it uses — no sentence says it must refuse them — so a success is not TOOL-5.
-    extra_only: bool,
-}
+use super::tool_table::{ToolCall, ToolDef, ToolTable};
 
 /// Whether a schema error is a member the schema does not allow.
 fn is_extra_member(keyword: &str) -> bool {

@@ -1,0 +1,58 @@
+//! The tool tables a session keeps: the tools it listed ([`ToolTable`]) and what a pending
+//! `tools/call` keeps for judging its answer ([`ToolCall`]). A leaf both the session state
+//! (`state`) and the tool rules (`tools`, which holds their behaviour) use.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use crate::tools::{CompiledTool, Limits, ToolsBaseline};
+
+use super::keys::Text;
+
+/// The definitions of the tools the session listed, by name.
+#[derive(Debug, Clone)]
+pub(super) struct ToolTable {
+    pub(super) defs: HashMap<Text, ToolDef, foldhash::quality::RandomState>,
+    pub(super) max_tools: usize,
+    pub(super) max_schema_bytes: usize,
+    /// Bytes of the kept definitions' schemas (canonical JSON of `inputSchema` and
+    /// `outputSchema`).
+    pub(super) schema_bytes: usize,
+    pub(super) limits: Limits,
+    /// A complete list (a page without `nextCursor`) was seen.
+    pub(super) listed: bool,
+    /// A listed tool was not kept (a cap, an invalid `tools/list` result): calls of unlisted
+    /// tools are no longer judged.
+    pub(super) partial: bool,
+    /// Counts the server's `notifications/tools/list_changed`.
+    pub(super) epoch: u64,
+    /// The user's pin (TOOL-12).
+    pub(super) baseline: Option<Arc<ToolsBaseline>>,
+    /// The pinned tools listed since the last complete list (at most the pin's tools): at the
+    /// next complete list, the pinned tools not among them are reported removed.
+    pub(super) pinned_seen: HashSet<Text, foldhash::quality::RandomState>,
+}
+
+/// One listed tool.
+#[derive(Debug, Clone)]
+pub(super) struct ToolDef {
+    /// The canonical JSON of the definition without `_meta` (long ones as a digest).
+    pub(super) digest: Text,
+    /// The [`ToolTable::epoch`] of the list that last gave it.
+    pub(super) epoch: u64,
+    pub(super) schema_bytes: usize,
+    /// `None`: the checks refused a schema (reported once): its calls are not judged.
+    pub(super) compiled: Option<Arc<CompiledTool>>,
+}
+
+/// A pending `tools/call` of a compiled tool: what its answer is judged by.
+#[derive(Debug, Clone)]
+pub(super) struct ToolCall {
+    pub(super) compiled: Arc<CompiledTool>,
+    /// The arguments broke the `inputSchema` (TOOL-7): the answer must not be a success.
+    pub(super) invalid: bool,
+    /// Their only faults are members the schema does not allow (`additionalProperties`,
+    /// `unevaluatedProperties`): a server that drops them and runs the tool has validated
+    /// what it uses — no sentence says it must refuse them — so a success is not TOOL-5.
+    pub(super) extra_only: bool,
+}
