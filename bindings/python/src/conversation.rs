@@ -1,8 +1,9 @@
 //! `mcpgen.Conversation`: one MCP session, fed its messages in order (`mcpgen::conversation`).
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use mcpgen::conversation::{Conversation as Core, ConversationOptions, Finding, Sender};
+use mcpgen::tools::{PinLimits, ToolsBaseline};
 use mcpgen::Options;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
@@ -29,19 +30,32 @@ fn finding_to_py<'py>(class: &Bound<'py, PyAny>, f: Finding) -> PyResult<Bound<'
 #[pymethods]
 impl Conversation {
     #[new]
-    #[pyo3(signature = (*, strict_formats=false, policy=None, extension_result_types=None))]
+    #[pyo3(signature = (*, strict_formats=false, policy=None, extension_result_types=None, tools_baseline=None, max_tools=None))]
     fn new(
         py: Python<'_>,
         strict_formats: bool,
         policy: Option<&Bound<'_, PyString>>,
         extension_result_types: Option<Vec<String>>,
+        tools_baseline: Option<&Bound<'_, PyAny>>,
+        max_tools: Option<usize>,
     ) -> PyResult<Self> {
         let run = || -> Result<Conversation, Failure> {
             let validation = Options { policy: policy_arg(policy)?, strict_formats, ..Options::default() };
+            let defaults = ConversationOptions::default();
+            let baseline = match tools_baseline {
+                None => None,
+                Some(text) => {
+                    let bytes = input_bytes(py, &Input::from_data(text)?)?;
+                    let pin = ToolsBaseline::parse(&bytes, &PinLimits::default()).map_err(Failure::Pin)?;
+                    Some(Arc::new(pin))
+                }
+            };
             let options = ConversationOptions {
                 validation,
                 extension_result_types: extension_result_types.unwrap_or_default(),
-                ..ConversationOptions::default()
+                tools_baseline: baseline,
+                max_tools: max_tools.unwrap_or(defaults.max_tools),
+                ..defaults
             };
             Ok(Conversation { inner: Mutex::new(Core::with_options(options)) })
         };

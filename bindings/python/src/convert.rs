@@ -201,6 +201,8 @@ pub enum Failure {
     /// Python data with a value that has no JSON form (its message): a `ParseError`, as the
     /// text form of such data is not JSON either.
     NotJson(String),
+    /// A tools pin file that cannot be used (`Conversation(tools_baseline=…)`).
+    Pin(mcpgen::tools::PinError),
     /// A bad argument (unknown revision or policy…).
     Usage(String),
     /// A Python error raised while reading the arguments.
@@ -492,6 +494,16 @@ impl Failure {
                     PyTuple::new(py, [m.into_pyobject(py)?.into_any(), errors.into_any()])?,
                     PyDict::new(py),
                 )
+            }
+            Failure::Pin(e) => {
+                let kw = kwargs(
+                    py,
+                    &[
+                        ("kind", e.kind.as_str().into_pyobject(py)?.into_any()),
+                        ("pointer", e.pointer.as_str().into_pyobject(py)?.into_any()),
+                    ],
+                )?;
+                raise("PinFileError", PyTuple::new(py, [e.to_string()])?, kw)
             }
             Failure::Usage(m) => Ok(PyValueError::new_err(m)),
             Failure::Python(e) => Ok(e),

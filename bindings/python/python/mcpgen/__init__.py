@@ -79,6 +79,7 @@ from ._types import SchemaProblem as SchemaProblem
 from ._types import Sender as Sender
 from ._types import SkippedItem as SkippedItem
 from ._types import ToolDocumentError as ToolDocumentError
+from ._types import PinFileError as PinFileError
 from ._types import ToolReport as ToolReport
 from ._types import ToolSchemaError as ToolSchemaError
 from ._types import UnknownDefinitionError as UnknownDefinitionError
@@ -118,6 +119,7 @@ __all__ = [
     "SkippedItem",
     "ToolChecker",
     "ToolDocumentError",
+    "PinFileError",
     "ToolReport",
     "ToolSchemaError",
     "UnknownDefinitionError",

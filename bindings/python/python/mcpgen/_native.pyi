@@ -336,7 +336,12 @@ class Conversation:
 
     ``strict_formats`` and ``policy`` apply to every message as in ``validate``;
     ``extension_result_types`` lists the ``resultType`` values of negotiated extensions to
-    accept (RESULT-3). Raises ``ValueError`` for an unknown policy."""
+    accept (RESULT-3). ``tools_baseline`` is a tools pin file (``mcpgen tools pin``; its text,
+    or parsed data): every ``tools/list`` result is compared with it, each tool added, removed
+    or changed a TOOL-12 warning. ``max_tools`` caps the tool definitions remembered (default
+    1024; past it calls of further tools are not judged, and POLICY-STATE says so). Raises
+    ``ValueError`` for an unknown policy and :class:`PinFileError` for a pin file that cannot
+    be used."""
 
     def __new__(
         cls,
@@ -344,6 +349,8 @@ class Conversation:
         strict_formats: bool = False,
         policy: Optional[Policy] = None,
         extension_result_types: Optional[Sequence[str]] = None,
+        tools_baseline: Optional[object] = None,
+        max_tools: Optional[int] = None,
     ) -> "Conversation": ...
     def observe(self, sender: Sender, data: object) -> List[Finding]:
         """Checks the next message, sent by ``sender`` (``"client"`` or ``"server"``); returns

@@ -446,6 +446,27 @@ class ToolDocumentError(McpgenError, ValueError):
         self.message = message
 
 
+class PinFileError(McpgenError, ValueError):
+    """A tools pin file (``mcpgen tools pin``) given as ``Conversation(tools_baseline=…)`` that
+    cannot be used: what, and where in the file."""
+
+    kind: str
+    """Stable name: ``not_json``, ``too_large``, ``unsupported_version``, ``malformed``,
+    ``duplicate_tool`` or ``hash_mismatch``."""
+    rule: Optional[str]
+    """Always None: a pin is the user's file, no protocol rule applies."""
+    pointer: Optional[str]
+    """JSON pointer into the file (``""`` for the file, ``/tools/3/sha256``…)."""
+    message: str
+
+    def __init__(self, message: str, *, kind: str, pointer: Optional[str] = None) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.rule = None
+        self.pointer = pointer
+        self.message = message
+
+
 class LimitError(McpgenError, ValueError):
     """A ``limits=`` key the core has no limit for (``kind`` ``unknown_limit``), or a value it
     cannot hold (``limit_too_large``). Other bad ``limits`` values (negative, not an ``int``) are
