@@ -85,6 +85,12 @@ pub struct ProbeEntry {
     /// … or the sentence that shows the finding wrong (a false positive of mcpgen being fixed).
     #[serde(default)]
     pub allowed_by: Option<AllowedBy>,
+    /// With `clause`: the words of the clause's own exception that the peer may invoke, for
+    /// which the probe reports the MUST as a warning (an `id: null` answering a malformed
+    /// request: "except in error cases where the ID could not be read due a malformed
+    /// request"). The finding is then expected as a warning; the words must be in the clause.
+    #[serde(default)]
+    pub warning_by: Option<String>,
     pub reason: String,
 }
 
@@ -156,6 +162,16 @@ impl Baseline {
             }
             check_grounds(&e.rule, e.clause.as_ref(), e.allowed_by.as_ref())
                 .map_err(|m| BaselineError(format!("{at}: {m}")))?;
+            if let Some(words) = &e.warning_by {
+                let words_of = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+                match &e.clause {
+                    Some(c) if words_of(&c.text).contains(&words_of(words)) && !words.trim().is_empty() => {}
+                    Some(_) => {
+                        return Err(BaselineError(format!("{at}: warning_by {words:?} is not in the clause's text")))
+                    }
+                    None => return Err(BaselineError(format!("{at}: warning_by needs a clause"))),
+                }
+            }
         }
         Ok(b)
     }

@@ -257,11 +257,18 @@ pub async fn probe_target(places: &Places, target: &Target, dir: &Path, baseline
 /// entry's clause (an entry with `allowed_by` lists a false positive at whatever level).
 pub fn judge(f: &mut ProbeFinding, target: &str, baseline: &Baseline) {
     f.listed_by = baseline.listed_probe_finding(target, &f.rule, &f.check);
-    f.misgraded = f
-        .listed_by
-        .and_then(|i| baseline.probe[i].clause.as_ref())
-        .filter(|c| !level_agrees(&f.level, &c.keyword))
-        .map(|c| c.keyword.clone());
+    f.misgraded = f.listed_by.and_then(|i| {
+        let entry = &baseline.probe[i];
+        let clause = entry.clause.as_ref()?;
+        let ok = match &entry.warning_by {
+            Some(_) => f.level == "warning",
+            None => level_agrees(&f.level, &clause.keyword),
+        };
+        (!ok).then(|| match &entry.warning_by {
+            Some(w) => format!("{} (a warning by its exception: {w})", clause.keyword),
+            None => clause.keyword.clone(),
+        })
+    });
 }
 
 /// Runs the probe to its end (exit 0 or 1: findings are judged here), keeping its stdout.
@@ -543,6 +550,20 @@ mod tests {
         assert_eq!((false_positive.listed_by, false_positive.misgraded.as_deref()), (Some(1), None));
         let o = ProbeOutcome { target, seconds: 0.0, summary: String::new(), findings: vec![wrong], error: None };
         assert!(!o.passed());
+        // An entry whose clause's exception makes the MUST a warning lists warnings only.
+        let excepted = Baseline::parse(
+            "[[probe]]\ntarget = \"server-everything over stdio\"\nrule = \"LOG-5\"\n\
+             clause = { revision = \"2025-11-25\", page = \"server/utilities/logging\", keyword = \"MUST\", text = \"MUST declare the `logging` capability\" }\n\
+             warning_by = \"the `logging` capability\"\nreason = \"r\"\n",
+        )
+        .unwrap();
+        assert_eq!(finding(&excepted, &target, "LOG-5", "warning").misgraded, None);
+        assert!(finding(&excepted, &target, "LOG-5", "error").misgraded.is_some());
+        // Its words must be the clause's.
+        let bad = "[[probe]]\ntarget = \"server-everything over stdio\"\nrule = \"LOG-5\"\n\
+             clause = { revision = \"2025-11-25\", page = \"server/utilities/logging\", keyword = \"MUST\", text = \"MUST declare the `logging` capability\" }\n\
+             warning_by = \"not there\"\nreason = \"r\"\n";
+        assert!(Baseline::parse(bad).unwrap_err().to_string().contains("not in the clause"));
         let problems = problems(&[o], &[]);
         assert_eq!(problems.len(), 1, "{problems:?}");
         assert!(problems[0].contains("c warning (LOG-5) is listed with a MUST clause"), "{}", problems[0]);

@@ -290,6 +290,9 @@ fn an_answer_a_clause_refuses_is_a_finding_at_the_clauses_level_in_its_era() {
         // A wrong code in an answer with `id: null` (the checker's ID-4 besides) or without an
         // id is still judged.
         ("missing-method", A::NullIdError(-32601), "negative/missing-method", id::ERR_1, vec![(MODERN_REV, W)]),
+        // `id: null` answering a malformed request whose id was there: the clause excepts
+        // "error cases where the ID could not be read due a malformed request" — a warning.
+        ("missing-method", A::NullIdError(-32600), "negative/missing-method", id::ID_4, vec![(MODERN_REV, W)]),
         ("method-not-string", A::NoIdError(-32601), "negative/method-not-string", id::ERR_1, vec![(MODERN_REV, W)]),
         // Dropped: at most a warning, never MSG-11.
         ("bad-envelope", A::Silent, "negative/bad-envelope", id::ERR_1, vec![(MODERN_REV, W)]),
