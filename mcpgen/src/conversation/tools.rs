@@ -25,7 +25,7 @@ use std::sync::Arc;
 use crate::json::{JsonView, Kind};
 use crate::rules::id;
 use crate::tools::pin::canonical_into;
-use crate::tools::{CompiledTool, SchemaOptions, ToolCallError, ToolDrift, ToolsBaseline};
+use crate::tools::{CompiledTool, Limits, SchemaOptions, ToolCallError, ToolDrift, ToolsBaseline};
 
 use super::facts::{Facts, Sender};
 use super::finding::{rule_finding, Finding};
@@ -172,9 +172,16 @@ pub(super) fn listed<'v, V: JsonView<'v>>(f: &Facts<'v, V>, result: &V, s: &mut 
             continue;
         }
         let table = &mut s.tools;
-        let options = SchemaOptions { limits: table.limits, ..SchemaOptions::default() };
-        let compiled = match CompiledTool::compile(&json, &options) {
-            Ok(c) => Some(Arc::new(c)),
+        // With the default limits, the process-wide bounded cache of compiled tools: the same
+        // definition listed in many sessions (a gateway's) is compiled once.
+        let compiled = if table.limits == Limits::default() {
+            crate::tools::default_checker().compile(&json)
+        } else {
+            let options = SchemaOptions { limits: table.limits, ..SchemaOptions::default() };
+            CompiledTool::compile(&json, &options).map(Arc::new)
+        };
+        let compiled = match compiled {
+            Ok(c) => Some(c),
             Err(errors) => {
                 let (pointer, what) = match errors.errors().first() {
                     Some(e) => {

@@ -196,7 +196,7 @@ impl ToolChecker {
     }
 }
 
-fn default_checker() -> &'static ToolChecker {
+pub(crate) fn default_checker() -> &'static ToolChecker {
     static CHECKER: OnceLock<ToolChecker> = OnceLock::new();
     CHECKER.get_or_init(ToolChecker::default)
 }

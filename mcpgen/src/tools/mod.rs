@@ -40,6 +40,7 @@
 
 mod analyze;
 mod checker;
+pub(crate) use checker::default_checker;
 mod compile;
 mod depth;
 mod dialect;
