@@ -1673,10 +1673,13 @@ pub static RULES: [Rule; 316] = [
         level: Level::Must,
         summary: "Servers validate `Origin` on every connection and answer a disallowed one with 403; local servers should bind to 127.0.0.1.",
         source: "basic/transports/streamable-http",
-        clause: None,
+        clause: Some("If the `Origin` header is present and invalid, servers MUST respond with HTTP 403 Forbidden."),
         code: None,
-        revisions: &[],
-        enforcement: Enforcement::NotEnforced("HTTP layer"),
+        revisions: &[
+            AtRevisions { revisions: &["2025-11-25"], clause: Some(Clause { level: Level::Must, quote: Some("If the `Origin` header is present and invalid, servers MUST respond with HTTP 403 Forbidden."), source: "basic/transports", code: None }) },
+            AtRevisions { revisions: &["2025-06-18", "2025-03-26", "2024-11-05"], clause: Some(Clause { level: Level::Must, quote: Some("Servers MUST validate the `Origin` header on all incoming connections to prevent DNS rebinding attacks"), source: "basic/transports", code: None }) },
+        ],
+        enforcement: Enforcement::Enforced("mcpgen_probe (check `origin`): a request with a foreign `Origin`; 403 passes, acceptance by a server on a loopback host is an error, elsewhere a warning (its allow-list cannot be known)"),
     },
     Rule {
         id: "HTTP-3",

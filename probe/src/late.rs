@@ -63,7 +63,7 @@ impl Run<'_> {
         if v.get("method").is_some() {
             return false;
         }
-        let Some(at) = v.get("id").and_then(|id| self.pending.iter().position(|p| &p.id == id)) else {
+        let Some(at) = self.pending.iter().position(|p| crate::peer::answers_id(v.get("id"), &p.id)) else {
             return false;
         };
         let p = self.pending.remove(at);

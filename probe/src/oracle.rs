@@ -32,6 +32,15 @@ pub enum Accepts {
     Nothing,
     /// Whatever the conversation checker accepts: the check has no verdict of its own.
     Checker,
+    /// An HTTP refusal of the request (the origin check): 403 where the revision names it
+    /// (2025-11-25 on), any 4xx before; a JSON-RPC answer is no refusal.
+    Forbidden,
+    /// A response whose `id` is the request's, by value and JSON type (the engine judges it
+    /// on every exchange).
+    SameId,
+    /// Anything but a batch: an error, an HTTP error status, or no answer (the spec says
+    /// nothing of the answer; a batch answer is the checker's MSG-1).
+    NotABatch,
 }
 
 /// Why an answer is not one the clause accepts.
@@ -69,6 +78,9 @@ impl Accepts {
             Accepts::NotAResult => error.is_some() || is_tool_error(answer),
             Accepts::Nothing => false,
             Accepts::Checker => true,
+            Accepts::Forbidden => false,
+            Accepts::SameId => true,
+            Accepts::NotABatch => !answer.is_array(),
         };
         (!ok).then(got)
     }
@@ -83,6 +95,9 @@ impl Accepts {
             Accepts::NotAResult => "a tool error (`isError: true`) or any error".into(),
             Accepts::Nothing => "no answer".into(),
             Accepts::Checker => "what the conversation checker accepts".into(),
+            Accepts::Forbidden => "HTTP 403 (from 2025-11-25 on; before it any HTTP 4xx refusal)".into(),
+            Accepts::SameId => "the request's `id`, same value and JSON type".into(),
+            Accepts::NotABatch => "any error, an HTTP error status, or no answer".into(),
         }
     }
 }
@@ -216,6 +231,27 @@ pub const CHECKS: &[Check] = &[
         modern: Some(Accepts::Codes(&[-32020])),
         legacy: None,
         note: "HTTP only: a standard header that disagrees with the body; the rule is the one `check_http_headers` names for the headers sent (HTTP-8, HTTP-11, ERA-10), HTTP 400 is ERR-8. A missing `MCP-Protocol-Version` is judged only for a server that refused `initialize` (one serving older clients MAY read the request as 2025-03-26)",
+    },
+    Check {
+        name: "header/origin",
+        rule: Some(id::HTTP_2),
+        modern: Some(Accepts::Forbidden),
+        legacy: Some(Accepts::Forbidden),
+        note: "HTTP only: a request with the foreign `Origin: http://mcpgen-probe.invalid`. Answered as usual: an error on a loopback host or `localhost` (the DNS-rebinding case), a warning elsewhere (a public server's allow-list cannot be known); a timeout is no verdict",
+    },
+    Check {
+        name: "id/string",
+        rule: Some(id::ID_3),
+        modern: Some(Accepts::SameId),
+        legacy: Some(Accepts::SameId),
+        note: "a request with the id `\"N\"` (a string of digits; every other request has a number id): `N` for `\"N\"` is the answer, judged ID-3 (JSON-RPC 2.0 section 5: the id MUST be the same as the request's), not a missing one",
+    },
+    Check {
+        name: "batch/one-request",
+        rule: Some(id::MSG_1),
+        modern: Some(Accepts::NotABatch),
+        legacy: Some(Accepts::NotABatch),
+        note: "a one-element array holding a valid request, where the revision has no batches (2025-06-18 on; not run at 2025-03-26, which has them, nor 2024-11-05): the spec says nothing of the answer, so all are accepted; an array answer is the checker's MSG-1",
     },
     Check {
         name: "header/param-missing/NAME",
@@ -459,6 +495,13 @@ mod tests {
         assert!(Accepts::NotAResult.judge(&result).is_some());
         assert!(Accepts::Nothing.judge(&error(-32600)).is_some());
         assert_eq!(Accepts::Checker.judge(&result), None);
+        // The origin check takes a refusal only: any JSON-RPC answer came through.
+        assert!(Accepts::Forbidden.judge(&result).is_some());
+        assert!(Accepts::Forbidden.judge(&error(-32600)).is_some());
+        let batch = json!([{"jsonrpc": "2.0", "id": 1, "result": {}}]);
+        assert_eq!(Accepts::NotABatch.judge(&error(-32600)), None);
+        assert_eq!(Accepts::NotABatch.judge(&result), None);
+        assert!(Accepts::NotABatch.judge(&batch).is_some());
     }
 
     #[test]
@@ -477,6 +520,9 @@ mod tests {
             ("prompt/greet", "prompt/NAME"),
             ("header/method-mismatch", "header/NAME"),
             ("header/param-missing/echo", "header/param-missing/NAME"),
+            ("header/origin", "header/origin"),
+            ("id/string", "id/string"),
+            ("batch/one-request", "batch/one-request"),
             ("inventory/tools/list", "inventory/METHOD"),
             ("legacy/2025-11-25", "legacy/VERSION"),
         ] {

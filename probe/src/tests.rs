@@ -81,6 +81,10 @@ impl Scripted {
             if !data.is_null() {
                 error["data"] = data;
             }
+            if !request.is_object() {
+                // A batch: no id could be read, and 2026-07-28 leaves it out (ID-4).
+                return vec![json!({"jsonrpc": "2.0", "error": error})];
+            }
             return vec![json!({"jsonrpc": "2.0", "id": id, "error": error})];
         }
         let method = request["method"].as_str().unwrap_or("");
@@ -182,6 +186,22 @@ impl Scripted {
 impl Peer for Scripted {
     fn send(&mut self, message: &[u8], id: Option<&Value>) -> Result<Vec<Vec<u8>>, PeerError> {
         let request: Value = serde_json::from_slice(message).unwrap();
+        if let (Some(items), Some("batch-answered")) = (request.as_array(), self.fault) {
+            // Processes the batch as if batches were supported: an array of the answers.
+            let answers: Vec<Value> = items.iter().flat_map(|m| self.answer(m)).collect();
+            return Ok(vec![Value::Array(answers).to_string().into_bytes()]);
+        }
+        if let (Some(Value::String(text)), Some("id-retyped")) = (id, self.fault) {
+            // Echoes a string id of digits as a number: `7` for `"7"`.
+            let number: Value = serde_json::from_str(text).unwrap_or(Value::Null);
+            let mut answers = self.answer(&request);
+            for a in &mut answers {
+                if a.get("method").is_none() {
+                    a["id"] = number.clone();
+                }
+            }
+            return Ok(answers.iter().map(|v| v.to_string().into_bytes()).collect());
+        }
         if id.is_none() {
             if self.fault == Some("answers-notifications") {
                 return Ok(vec![br#"{"jsonrpc":"2.0","error":{"code":-32602,"message":"unknown request"}}"#.to_vec()]);
@@ -239,6 +259,8 @@ fn a_right_server_probes_clean_and_only_read_only_tools_are_called() {
         "prompt/greet/missing-argument",
         "resource/read",
         "resource/unknown",
+        "id/string",
+        "batch/one-request",
     ] {
         assert!(report.checks.iter().any(|c| c == check), "{check} not run: {:?}", report.checks);
     }
@@ -303,6 +325,10 @@ fn each_seeded_fault_is_found_with_its_rule() {
         ("completion-wrong-code", vec![("undeclared/completions", id::COMP_2)]),
         ("resource-empty", vec![("resource/unknown", id::RES_1)]),
         ("answers-notifications", vec![("negative/cancel-unknown", id::MSG_4)]),
+        // `7` for `"7"`: the answer (no MSG-11), with the wrong type.
+        ("id-retyped", vec![("id/string", id::ID_3)]),
+        // The one-request batch answered as a batch: a server message that is an array.
+        ("batch-answered", vec![("batch/one-request", id::MSG_1)]),
     ] {
         let mut peer = scripted(Some(fault));
         let report = run(&mut peer, &modern_only());

@@ -79,6 +79,10 @@ const FAULTS: &[(&str, &[&str], i32)] = &[
     // `tools.listChanged` is undeclared (SUB-12, a warning).
     ("list-changed-undeclared", &["SUB-4", "SUB-12"], 1),
     ("endless-cursor", &["PROBE-1"], 0),
+    // `7` for `"7"`: the answer with the wrong type (ID-3), not a missing one (MSG-11).
+    ("id-retyped", &["ID-3"], 1),
+    // The one-request batch answered with an array: a server message that is no single one.
+    ("batch-answered", &["MSG-1"], 1),
 ];
 
 #[test]

@@ -126,6 +126,8 @@ fn each_seeded_http_fault_is_found_with_its_rule_and_nothing_else() {
         ("ignore-method", "header/method-mismatch", "HTTP-11", 1),
         ("ignore-param", "header/param-missing/lookup", "XHDR-9", 1),
         ("version-500", "negative/unsupported-version", "HTTP-9", 1),
+        // A foreign Origin served on 127.0.0.1: once per era (modern, two legacy sessions).
+        ("origin-ignored", "header/origin", "HTTP-2", 3),
     ] {
         let server = Faulty::start(fault, Some(fault));
         let (code, out, err) = probe(&server.url, &["--format", "json", "--quiet"]);
@@ -349,10 +351,11 @@ fn over_stdio_the_header_negatives_are_reported_skipped() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(text.contains("header/method-mismatch: skipped: the transport has no headers (stdio)\n"), "{text}");
-    assert!(text.lines().last().unwrap().contains(" checks (0 failed, 5 skipped), "), "{text}");
+    assert!(text.contains("header/origin: skipped: the transport has no headers (stdio)\n"), "{text}");
+    assert!(text.lines().last().unwrap().contains(" checks (0 failed, 6 skipped), "), "{text}");
     // JUnit shows them as skipped cases.
     let xml = std::fs::read_to_string(&junit).unwrap();
-    assert!(xml.contains(" skipped=\"5\">"), "{xml}");
+    assert!(xml.contains(" skipped=\"6\">"), "{xml}");
     assert!(
         xml.contains("name=\"header/name-mismatch\"><skipped message=\"the transport has no headers (stdio)\"/>"),
         "{xml}"

@@ -1,0 +1,179 @@
+//! The origin check (`header/origin`, HTTP-2) against a scripted transport with headers: a
+//! server that refuses the foreign `Origin` with 403 passes; one that accepts it fails where it
+//! listens on a loopback host and is warned elsewhere; another refusal status is judged by the
+//! revision's text (403 from 2025-11-25 on, any refusal before it). The verdicts are written
+//! out here, not computed with the check's own code.
+
+use serde_json::{json, Value};
+
+use super::*;
+use mcpgen::rules::id;
+
+/// How the scripted server answers a request carrying an `Origin` header.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum OnOrigin {
+    /// HTTP 403 (the right answer).
+    Forbid,
+    /// As if there were no `Origin` (the seeded fault).
+    Accept,
+    /// HTTP 400 with a JSON-RPC error.
+    BadRequest,
+}
+
+/// A server of 2026-07-28 and one legacy revision (`legacy`), over a transport with headers
+/// at `host`.
+struct Guarded {
+    host: &'static str,
+    legacy: &'static str,
+    on_origin: OnOrigin,
+    carried: Option<Carried>,
+    initialized: bool,
+}
+
+fn guarded(host: &'static str, legacy: &'static str, on_origin: OnOrigin) -> Guarded {
+    Guarded { host, legacy, on_origin, carried: None, initialized: false }
+}
+
+impl Guarded {
+    fn answer(&mut self, request: &Value) -> Value {
+        let id = request.get("id").cloned().unwrap_or(Value::Null);
+        let meta = json!({"io.modelcontextprotocol/serverInfo": {"name": "guarded", "version": "1"}});
+        let result = match request["method"].as_str().unwrap_or("") {
+            "server/discover" => json!({"resultType": "complete", "supportedVersions": ["2026-07-28", self.legacy],
+                "capabilities": {}, "_meta": meta, "ttlMs": 0, "cacheScope": "public"}),
+            "initialize" if !self.initialized => {
+                self.initialized = true;
+                json!({"protocolVersion": self.legacy, "capabilities": {},
+                    "serverInfo": {"name": "guarded", "version": "1"}})
+            }
+            "ping" if self.initialized => json!({}),
+            _ => return json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": "no"}}),
+        };
+        json!({"jsonrpc": "2.0", "id": id, "result": result})
+    }
+
+    fn reply(&mut self, status: u16, body: Vec<Vec<u8>>) -> Result<Vec<Vec<u8>>, PeerError> {
+        self.carried = Some(Carried {
+            request_headers: vec![],
+            status: Some(status),
+            content_type: Some("application/json".into()),
+        });
+        Ok(body)
+    }
+}
+
+impl Peer for Guarded {
+    fn send(&mut self, message: &[u8], id: Option<&Value>) -> Result<Vec<Vec<u8>>, PeerError> {
+        self.send_edited(message, id, &[])
+    }
+
+    fn send_edited(
+        &mut self,
+        message: &[u8],
+        id: Option<&Value>,
+        edits: &[HeaderEdit],
+    ) -> Result<Vec<Vec<u8>>, PeerError> {
+        let request: Value = serde_json::from_slice(message).unwrap();
+        let origin = edits.iter().any(|e| matches!(e, HeaderEdit::Set(k, _) if k.eq_ignore_ascii_case("origin")));
+        if origin {
+            match self.on_origin {
+                OnOrigin::Forbid => {
+                    self.carried = Some(Carried { request_headers: vec![], status: Some(403), content_type: None });
+                    return Err(PeerError::Refused { status: 403, detail: "Forbidden: Origin".into() });
+                }
+                OnOrigin::BadRequest => {
+                    let error = json!({"jsonrpc": "2.0", "id": request["id"], "error": {"code": -32600, "message": "bad origin"}});
+                    return self.reply(400, vec![error.to_string().into_bytes()]);
+                }
+                OnOrigin::Accept => {}
+            }
+        }
+        if id.is_none() {
+            return self.reply(202, Vec::new());
+        }
+        let answer = self.answer(&request);
+        self.reply(200, vec![answer.to_string().into_bytes()])
+    }
+
+    fn has_headers(&self) -> bool {
+        true
+    }
+
+    fn carried(&self) -> Option<&Carried> {
+        self.carried.as_ref()
+    }
+
+    fn target_host(&self) -> Option<String> {
+        Some(self.host.to_owned())
+    }
+}
+
+/// (revision, level) of each HTTP-2 finding, and any other finding on the origin check, a
+/// refusal warning (PROBE-5) or "no answer" (MSG-11).
+fn origin_findings(server: Guarded) -> (Vec<(&'static str, Level)>, Vec<String>) {
+    let report = run(&mut { server }, &ProbeOptions::default());
+    let ran: Vec<&str> =
+        report.checks.iter().filter(|c| c.name == "header/origin").map(|c| c.revision.as_str()).collect();
+    assert_eq!(ran.len(), 2, "one origin check per era: {:?}", report.checks);
+    let mut http_2 = Vec::new();
+    let mut other = Vec::new();
+    for f in &report.findings {
+        if f.rule == Some(id::HTTP_2) {
+            assert_eq!(f.check, "header/origin");
+            http_2.push((f.revision.map_or("-", |r| r.as_str()), f.level));
+        } else if f.check == "header/origin" || matches!(f.rule, Some(id::PROBE_5 | id::MSG_11)) {
+            // The server's other answers are not this test's (its negatives are not right).
+            other.push(format!("{} {:?}: {}", f.check, f.rule, f.message));
+        }
+    }
+    (http_2, other)
+}
+
+#[test]
+fn a_403_to_a_foreign_origin_passes_and_is_no_refusal_warning() {
+    for legacy in ["2025-11-25", "2025-06-18"] {
+        let (found, other) = origin_findings(guarded("127.0.0.1", legacy, OnOrigin::Forbid));
+        assert_eq!(found, [], "{legacy}");
+        assert_eq!(other, Vec::<String>::new(), "{legacy}: no PROBE-5, no MSG-11");
+    }
+}
+
+#[test]
+fn a_foreign_origin_accepted_on_a_loopback_host_is_an_error_elsewhere_a_warning() {
+    for host in ["127.0.0.1", "localhost", "[::1]", "127.8.0.1", "mcp.localhost"] {
+        let (found, other) = origin_findings(guarded(host, "2025-11-25", OnOrigin::Accept));
+        assert_eq!(found, [("2026-07-28", Level::Error), ("2025-11-25", Level::Error)], "{host}");
+        assert_eq!(other, Vec::<String>::new(), "{host}");
+    }
+    // The MUST to validate `Origin` is there before 2025-11-25 too.
+    let (found, _) = origin_findings(guarded("127.0.0.1", "2025-06-18", OnOrigin::Accept));
+    assert_eq!(found, [("2026-07-28", Level::Error), ("2025-06-18", Level::Error)]);
+    for host in ["mcp.example.com", "10.0.0.8", "localhost.example.com", "[2001:db8::1]"] {
+        let (found, _) = origin_findings(guarded(host, "2025-11-25", OnOrigin::Accept));
+        assert_eq!(found, [("2026-07-28", Level::Warning), ("2025-11-25", Level::Warning)], "{host}");
+    }
+}
+
+#[test]
+fn another_refusal_status_is_an_error_where_the_revision_names_403_only() {
+    let (found, _) = origin_findings(guarded("127.0.0.1", "2025-11-25", OnOrigin::BadRequest));
+    assert_eq!(found, [("2026-07-28", Level::Error), ("2025-11-25", Level::Error)]);
+    // 2025-06-18 says the header MUST be validated, not how a refusal is answered.
+    let (found, _) = origin_findings(guarded("127.0.0.1", "2025-06-18", OnOrigin::BadRequest));
+    assert_eq!(found, [("2026-07-28", Level::Error)]);
+}
+
+#[test]
+fn the_message_names_the_origin_and_the_host() {
+    let report = run(&mut guarded("127.0.0.1", "2025-11-25", OnOrigin::Accept), &ProbeOptions::default());
+    let f = report.findings.iter().find(|f| f.rule == Some(id::HTTP_2)).expect("an HTTP-2 finding");
+    assert!(
+        f.message.contains("Origin: http://mcpgen-probe.invalid") && f.message.contains("127.0.0.1"),
+        "{}",
+        f.message
+    );
+    assert!(f.clause.is_some_and(|c| c.quote.is_some_and(|q| q.contains("403"))), "{:?}", f.clause);
+    let report = run(&mut guarded("mcp.example.com", "2025-11-25", OnOrigin::Accept), &ProbeOptions::default());
+    let f = report.findings.iter().find(|f| f.rule == Some(id::HTTP_2)).expect("an HTTP-2 finding");
+    assert!(f.message.contains("cannot be known"), "{}", f.message);
+}
