@@ -1481,10 +1481,12 @@ pub static RULES: [Rule; 316] = [
         level: Level::Must,
         summary: "`complete` results of the six cacheable methods carry `ttlMs` (an integer of 0 or more) and `cacheScope`; `input_required` results carry neither.",
         source: "server/utilities/caching",
-        clause: None,
+        clause: Some("Servers MUST include caching hints on results with `resultType: \"complete\"` returned by the following operations:"),
         code: None,
-        revisions: &[],
-        enforcement: Enforcement::Enforced("schema: the result definitions require them (mcpgen::validate, `mcpgen validate --def`); client-side decoding tolerates their absence (CACHE-3)"),
+        revisions: &[
+            AtRevisions { revisions: &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"], clause: None },
+        ],
+        enforcement: Enforcement::Enforced("schema: the result definitions require them (mcpgen::validate, `mcpgen validate --def`); client-side decoding tolerates their absence (CACHE-3); mcpgen_probe judges every cacheable result it receives without that leniency (`ttlMs` and `cacheScope` present, `ttlMs` not negative)"),
     },
     Rule {
         id: "CACHE-2",
@@ -2060,10 +2062,12 @@ pub static RULES: [Rule; 316] = [
         level: Level::Should,
         summary: "Tool names are 1 to 128 characters of `A-Z a-z 0-9 _ - .`, case-sensitive and unique within a server.",
         source: "server/tools",
-        clause: None,
+        clause: Some("The following SHOULD be the only allowed characters: uppercase and lowercase ASCII letters (A-Z, a-z), digits (0-9), underscore (_), hyphen (-), and dot (.)"),
         code: None,
-        revisions: &[],
-        enforcement: Enforcement::NotEnforced("not checked yet (judgeable from a `tools/list` result)"),
+        revisions: &[
+            AtRevisions { revisions: &["2025-06-18", "2025-03-26", "2024-11-05"], clause: None },
+        ],
+        enforcement: Enforcement::Enforced("mcpgen_probe (check `inventory/tool-name/NAME`): every listed tool's name, its length (1 to 128), its characters and its uniqueness in the list; case-sensitivity is not judgeable"),
     },
     Rule {
         id: "TOOL-3",

@@ -55,6 +55,7 @@
 //! runs out); the peer owns the waits (its timeouts) and the size of a message.
 
 pub mod args;
+pub mod caching;
 pub mod cases;
 mod eras;
 #[cfg(feature = "http")]
@@ -611,6 +612,7 @@ impl Run<'_> {
             self.observer.step(check);
         }
         let text = message.to_string();
+        let method = message.get("method").and_then(Value::as_str).map(str::to_owned);
         // A batch waits for the answer to the request in it.
         let id = message.get("id").or_else(|| message.get(0).and_then(|m| m.get("id"))).cloned();
         conv.observe(Sender::Client, text.as_bytes());
@@ -722,6 +724,9 @@ impl Run<'_> {
         if let Some(i) = index {
             self.report.exchanges[i].received =
                 received.iter().map(|b| String::from_utf8_lossy(b).into_owned()).collect();
+        }
+        if let (Some(method), Some(answer)) = (&method, &response) {
+            caching::judge(self, check, method, answer, index);
         }
         response
     }

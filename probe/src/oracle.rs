@@ -38,6 +38,8 @@ pub enum Accepts {
     /// A response whose `id` is the request's, by value and JSON type (the engine judges it
     /// on every exchange).
     SameId,
+    /// What the check itself judges, in words (a listed item, nothing sent).
+    Judged(&'static str),
     /// Anything but a batch: an error, an HTTP error status, or no answer (the spec says
     /// nothing of the answer; a batch answer is the checker's MSG-1).
     NotABatch,
@@ -79,7 +81,7 @@ impl Accepts {
             Accepts::Nothing => false,
             Accepts::Checker => true,
             Accepts::Forbidden => false,
-            Accepts::SameId => true,
+            Accepts::SameId | Accepts::Judged(_) => true,
             Accepts::NotABatch => !answer.is_array(),
         };
         (!ok).then(got)
@@ -98,6 +100,7 @@ impl Accepts {
             Accepts::Forbidden => "HTTP 403 (from 2025-11-25 on; before it any HTTP 4xx refusal)".into(),
             Accepts::SameId => "the request's `id`, same value and JSON type".into(),
             Accepts::NotABatch => "any error, an HTTP error status, or no answer".into(),
+            Accepts::Judged(what) => what.into(),
         }
     }
 }
@@ -125,6 +128,9 @@ pub struct Check {
 
 const RPC_MALFORMED: &[i64] = &[-32600, -32700];
 
+/// The tool names the tools page recommends.
+const TOOL_NAME: &str = "1 to 128 characters, each an ASCII letter, digit, `_`, `-` or `.`; unique in the list";
+
 /// Every check the probe makes.
 pub const CHECKS: &[Check] = &[
     Check {
@@ -147,6 +153,13 @@ pub const CHECKS: &[Check] = &[
         modern: Some(Accepts::Checker),
         legacy: Some(Accepts::Checker),
         note: "the listed tool's schemas through the tool-schema checks (JSCHEMA rules); nothing sent",
+    },
+    Check {
+        name: "inventory/tool-name/NAME",
+        rule: Some(id::TOOL_2),
+        modern: Some(Accepts::Judged(TOOL_NAME)),
+        legacy: Some(Accepts::Judged(TOOL_NAME)),
+        note: "every listed tool's name: 1 to 128 characters, only ASCII letters, digits, `_`, `-`, `.`, none listed twice (the tools page's Tool Names, from 2025-11-25); nothing sent",
     },
     Check {
         name: "negative/missing-meta",
@@ -524,6 +537,7 @@ mod tests {
             ("id/string", "id/string"),
             ("batch/one-request", "batch/one-request"),
             ("inventory/tools/list", "inventory/METHOD"),
+            ("inventory/tool-name/echo", "inventory/tool-name/NAME"),
             ("legacy/2025-11-25", "legacy/VERSION"),
         ] {
             assert_eq!(entry(name).map(|c| c.name), Some(pattern), "{name}");

@@ -103,6 +103,16 @@ impl Scripted {
             }
             "tools/list" => {
                 let mut tools = tools();
+                if self.fault == Some("tool-name-odd") {
+                    // Not read-only, so never called: only the name checks see it.
+                    tools.as_array_mut().unwrap().push(json!({"name": "read file", "inputSchema": {"type": "object"}}));
+                }
+                if self.fault == Some("tool-name-twice") {
+                    tools
+                        .as_array_mut()
+                        .unwrap()
+                        .push(json!({"name": "delete_everything", "inputSchema": {"type": "object"}}));
+                }
                 if self.fault == Some("network-ref") {
                     // Not read-only, so never called: only the schema checks see it.
                     tools.as_array_mut().unwrap().push(json!({"name": "remote",
@@ -167,12 +177,22 @@ impl Scripted {
             "resources/read" => {
                 if params["uri"] != "file:///a.txt" {
                     if self.fault == Some("resource-empty") {
-                        json!({"resultType": "complete", "contents": []})
+                        json!({"resultType": "complete", "contents": [], "ttlMs": 0, "cacheScope": "public"})
                     } else {
                         return error(-32602);
                     }
                 } else {
-                    json!({"resultType": "complete", "contents": [{"uri": "file:///a.txt", "text": "a"}]})
+                    let mut read = json!({"resultType": "complete", "contents": [{"uri": "file:///a.txt", "text": "a"}],
+                        "ttlMs": 60000, "cacheScope": "private"});
+                    match self.fault {
+                        Some("read-without-hints") => {
+                            read.as_object_mut().map(|o| o.remove("ttlMs"));
+                            read.as_object_mut().map(|o| o.remove("cacheScope"));
+                        }
+                        Some("negative-ttl") => read["ttlMs"] = json!(-1),
+                        _ => {}
+                    }
+                    read
                 }
             }
             // Unknown, and the methods 2026-07-28 removed.
@@ -329,6 +349,12 @@ fn each_seeded_fault_is_found_with_its_rule() {
         ("id-retyped", vec![("id/string", id::ID_3)]),
         // The one-request batch answered as a batch: a server message that is an array.
         ("batch-answered", vec![("batch/one-request", id::MSG_1)]),
+        // Tool names the tools page recommends against (SHOULD: warnings).
+        ("tool-name-odd", vec![("inventory/tool-name/read file", id::TOOL_2)]),
+        ("tool-name-twice", vec![("inventory/tool-name/delete_everything", id::TOOL_2)]),
+        // Caching hints a client may do without, but a server MUST send (2026-07-28).
+        ("read-without-hints", vec![("resource/read", id::CACHE_1)]),
+        ("negative-ttl", vec![("resource/read", id::CACHE_1)]),
     ] {
         let mut peer = scripted(Some(fault));
         let report = run(&mut peer, &modern_only());
@@ -491,10 +517,12 @@ fn exchanges_past_the_cap_are_counted_not_kept() {
     let report = run(&mut peer, &options);
     assert_eq!(report.exchanges.len(), 2);
     assert!(report.dropped_exchanges > 0);
-    // Each exchange is a check; the tool-schema checks are checks without one.
+    // Each exchange is a check; the tool-schema and tool-name checks are checks without one.
     let schema_checks = report.checks.iter().filter(|c| c.name.starts_with("inventory/tool-schema/")).count();
     assert_eq!(schema_checks, 3, "one per listed tool");
-    assert_eq!(report.exchanges.len() + report.dropped_exchanges + schema_checks, report.checks.len());
+    let name_checks = report.checks.iter().filter(|c| c.name.starts_with("inventory/tool-name/")).count();
+    assert_eq!(name_checks, 3, "one per listed tool");
+    assert_eq!(report.exchanges.len() + report.dropped_exchanges + schema_checks + name_checks, report.checks.len());
 }
 
 #[test]

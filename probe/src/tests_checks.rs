@@ -1,4 +1,4 @@
-//! The origin check (`header/origin`, HTTP-2) against a scripted transport with headers: a
+//! Tool names (TOOL-2) judged as written out here; the origin check (`header/origin`, HTTP-2) against a scripted transport with headers: a
 //! server that refuses the foreign `Origin` with 403 passes; one that accepts it fails where it
 //! listens on a loopback host and is warned elsewhere; another refusal status is judged by the
 //! revision's text (403 from 2025-11-25 on, any refusal before it). The verdicts are written
@@ -176,4 +176,66 @@ fn the_message_names_the_origin_and_the_host() {
     let report = run(&mut guarded("mcp.example.com", "2025-11-25", OnOrigin::Accept), &ProbeOptions::default());
     let f = report.findings.iter().find(|f| f.rule == Some(id::HTTP_2)).expect("an HTTP-2 finding");
     assert!(f.message.contains("cannot be known"), "{}", f.message);
+}
+
+#[test]
+fn tool_names_the_tools_page_recommends_pass_the_rest_are_named() {
+    use crate::tools::tool_name_problem;
+    for ok in ["getUser", "DATA_EXPORT_v2", "admin.tools.list", "a", &"x".repeat(128)] {
+        assert_eq!(tool_name_problem(ok), None, "{ok}");
+    }
+    let bad = [
+        ("", "is empty; tool names SHOULD be between 1 and 128 characters in length (inclusive)"),
+        (
+            &"x".repeat(129) as &str,
+            "has 129 characters; tool names SHOULD be between 1 and 128 characters in length (inclusive)",
+        ),
+        (
+            "read file",
+            "has space; the only characters a tool name SHOULD have are ASCII letters, digits, `_`, `-` and `.`",
+        ),
+        (
+            "a/b:c/d",
+            "has '/', ':'; the only characters a tool name SHOULD have are ASCII letters, digits, `_`, `-` and `.`",
+        ),
+        ("café", "has 'é'; the only characters a tool name SHOULD have are ASCII letters, digits, `_`, `-` and `.`"),
+    ];
+    for (name, want) in bad {
+        assert_eq!(tool_name_problem(name).as_deref(), Some(want), "{name:?}");
+    }
+}
+
+#[test]
+fn tool_names_are_judged_from_2025_11_25_on_only() {
+    let (at_modern, at_legacy) = (Revision::parse("2026-07-28"), Revision::parse("2025-06-18"));
+    assert_eq!(oracle::clause_at(id::TOOL_2, at_modern).map(|c| oracle::level_of(c.level)), Some(Level::Warning));
+    assert!(oracle::clause_at(id::TOOL_2, at_legacy).is_none(), "no tool-name guidance before 2025-11-25");
+}
+
+#[test]
+fn caching_hints_are_required_on_complete_results_of_cacheable_methods_only() {
+    use crate::caching::missing_hints;
+    let both = json!({"resultType": "complete", "tools": [], "ttlMs": 0, "cacheScope": "public"});
+    assert_eq!(missing_hints("tools/list", &both), []);
+    let bare = json!({"resultType": "complete", "contents": []});
+    assert_eq!(
+        missing_hints("resources/read", &bare),
+        [
+            ("/result", "a `resources/read` result without `ttlMs`".to_owned()),
+            ("/result", "a `resources/read` result without `cacheScope`".to_owned())
+        ]
+    );
+    let negative = json!({"resultType": "complete", "prompts": [], "ttlMs": -5, "cacheScope": "private"});
+    assert_eq!(
+        missing_hints("prompts/list", &negative),
+        [(
+            "/result/ttlMs",
+            "a `prompts/list` result with `ttlMs: -5`; servers MUST provide a `ttlMs` value that is `>= 0`".to_owned()
+        )]
+    );
+    // Not cacheable: another method, or an interim `input_required` result.
+    assert_eq!(missing_hints("tools/call", &bare), []);
+    assert_eq!(missing_hints("prompts/get", &bare), []);
+    let interim = json!({"resultType": "input_required", "inputRequests": {}});
+    assert_eq!(missing_hints("resources/read", &interim), []);
 }

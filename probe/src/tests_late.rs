@@ -43,7 +43,7 @@ impl Peer for Slow {
         };
         let answer = match method.as_str() {
             "server/discover" => result(json!({"supportedVersions": [MODERN], "capabilities": {"tools": {}},
-                "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "slow", "version": "1"}}})),
+                "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "slow", "version": "1"}}, "ttlMs": 0, "cacheScope": "public"})),
             "tools/list" => {
                 let late = result(json!({"tools": [], "ttlMs": 0, "cacheScope": "public"}));
                 if self.when != When::Never {

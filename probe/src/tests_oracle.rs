@@ -328,7 +328,7 @@ fn an_answer_a_clause_refuses_is_a_finding_at_the_clauses_level_in_its_era() {
         ("modern:unknown-resource", A::Error(-32603), "resource/unknown", id::RES_1, vec![(MODERN_REV, E)]),
         (
             "unknown-resource",
-            A::Result(json!({"contents": []})),
+            A::Result(json!({"contents": [], "ttlMs": 0, "cacheScope": "public"})),
             "resource/unknown",
             id::RES_1,
             vec![(MODERN_REV, E), (LEGACY_REV, W)],

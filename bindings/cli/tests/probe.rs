@@ -83,6 +83,10 @@ const FAULTS: &[(&str, &[&str], i32)] = &[
     ("id-retyped", &["ID-3"], 1),
     // The one-request batch answered with an array: a server message that is no single one.
     ("batch-answered", &["MSG-1"], 1),
+    // A SHOULD of the tools page (from 2025-11-25): a warning.
+    ("tool-name-odd", &["TOOL-2"], 0),
+    // The hints a client may do without, a server MUST send (2026-07-28).
+    ("read-without-hints", &["CACHE-1"], 1),
 ];
 
 #[test]

@@ -32,6 +32,8 @@ FAULTS = {
     "endless-cursor": "PROBE-1: prompts/list always has a next page",
     "id-retyped": "ID-3: a string id of digits echoed as a number (7 for \"7\")",
     "batch-answered": "MSG-1: a one-request batch processed as if batches were supported (an array answered)",
+    "tool-name-odd": "TOOL-2: a listed tool named `read file` (a space; a SHOULD: a warning)",
+    "read-without-hints": "CACHE-1: a resources/read result without `ttlMs` and `cacheScope`",
 }
 
 FAULT = sys.argv[sys.argv.index("--fault") + 1] if "--fault" in sys.argv else None
@@ -169,7 +171,8 @@ def serve(msg):
         return result(id_, {"supportedVersions": [VERSION], "capabilities": caps, "_meta": META,
                             "ttlMs": 0, "cacheScope": "public"})
     if method == "tools/list":
-        body = {"tools": TOOLS, "ttlMs": 0, "cacheScope": "public"}
+        tools = TOOLS + ([{"name": "read file", "inputSchema": {"type": "object"}}] if FAULT == "tool-name-odd" else [])
+        body = {"tools": tools, "ttlMs": 0, "cacheScope": "public"}
         if FAULT == "bad-meta-key":
             body["_meta"] = {"not a key!": 1}
         if FAULT == "missing-result-type":
@@ -200,9 +203,12 @@ def serve(msg):
     if method == "resources/read" and "resources" in caps:
         uri = params.get("uri")
         if uri == "file:///hello.txt":
-            return result(id_, {"contents": [{"uri": uri, "mimeType": "text/plain", "text": "hello"}]})
+            body = {"contents": [{"uri": uri, "mimeType": "text/plain", "text": "hello"}]}
+            if FAULT != "read-without-hints":
+                body.update(ttlMs=60000, cacheScope="public")
+            return result(id_, body)
         if FAULT == "resource-not-found-empty":
-            return result(id_, {"contents": []})
+            return result(id_, {"contents": [], "ttlMs": 0, "cacheScope": "public"})
         if FAULT == "retired-not-found-code":
             return error(id_, -32002, "Resource not found")
         return error(id_, -32602, "Resource not found: " + str(uri))
