@@ -1049,10 +1049,12 @@ pub static RULES: [Rule; 316] = [
         level: Level::Must,
         summary: "Servers treat incoming `requestState` as attacker-controlled and protect its integrity when it affects authorization, access or business logic.",
         source: "basic/patterns/mrtr",
-        clause: None,
+        clause: Some("If `requestState` influences authorization, resource access, or business logic, servers MUST protect its integrity (e.g. HMAC or AEAD) and MUST reject state that fails verification."),
         code: None,
-        revisions: &[],
-        enforcement: Enforcement::NotEnforced("server security practice"),
+        revisions: &[
+            AtRevisions { revisions: &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"], clause: None },
+        ],
+        enforcement: Enforcement::Enforced("mcpgen_probe (check `mrtr/request-state-tamper`): the first `input_required` result with a `requestState` and no input requests is retried with the state changed; a complete result is a warning, since whether the state influences anything (the MUST's condition) cannot be seen from outside"),
     },
     Rule {
         id: "MRTR-12",

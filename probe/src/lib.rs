@@ -63,6 +63,7 @@ pub mod http;
 mod http_negatives;
 mod jsonrpc;
 pub mod late;
+pub mod mrtr;
 pub mod negatives;
 pub mod oracle;
 mod peer;
@@ -491,6 +492,8 @@ struct Run<'p> {
     keep_error: bool,
     /// The transport error of the last exchange sent with [`Run::keep_error`].
     kept: Option<PeerError>,
+    /// The `input_required` results of the modern session ([`mrtr`]).
+    mrtr: mrtr::Mrtr,
 }
 
 impl Run<'_> {
@@ -613,6 +616,7 @@ impl Run<'_> {
         }
         let text = message.to_string();
         let method = message.get("method").and_then(Value::as_str).map(str::to_owned);
+        let modern_request = self.rev.is_none_or(|r| r.as_str() == MODERN).then(|| message.clone());
         // A batch waits for the answer to the request in it.
         let id = message.get("id").or_else(|| message.get(0).and_then(|m| m.get("id"))).cloned();
         conv.observe(Sender::Client, text.as_bytes());
@@ -727,6 +731,9 @@ impl Run<'_> {
         }
         if let (Some(method), Some(answer)) = (&method, &response) {
             caching::judge(self, check, method, answer, index);
+        }
+        if let (Some(request), Some(answer)) = (&modern_request, &response) {
+            mrtr::observe(&mut self.mrtr, request, answer);
         }
         response
     }
@@ -866,6 +873,7 @@ pub fn run_with(
         heard: false,
         keep_error: false,
         kept: None,
+        mrtr: mrtr::Mrtr::default(),
     };
     let mut modern = Conversation::new();
     // The newest legacy revision: where a server names none, the one `initialize` asks for.
@@ -959,6 +967,9 @@ fn session(r: &mut Run<'_>, conv: &mut Conversation, caps: &Value, modern: bool)
     }
     prompts::run(r, conv, &prompts, caps, modern);
     resources::run(r, conv, &resources, caps, modern);
+    if modern {
+        mrtr::tamper(r, conv);
+    }
 }
 
 #[cfg(test)]

@@ -309,6 +309,13 @@ pub const CHECKS: &[Check] = &[
         note: "a tool no server has: a protocol error, -32602 as in the page's example",
     },
     Check {
+        name: "mrtr/request-state-tamper",
+        rule: Some(id::MRTR_11),
+        modern: Some(Accepts::Judged("any error, or another `input_required` round")),
+        legacy: None,
+        note: "the first `input_required` result with a `requestState` and no input requests, retried with the state changed: a result is a warning (the MUST applies where the state influences authorization, access or business logic, which cannot be seen from outside); skipped when none comes",
+    },
+    Check {
         name: "prompt/NAME",
         rule: None,
         modern: Some(Accepts::Checker),

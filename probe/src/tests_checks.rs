@@ -239,3 +239,80 @@ fn caching_hints_are_required_on_complete_results_of_cacheable_methods_only() {
     let interim = json!({"resultType": "input_required", "inputRequests": {}});
     assert_eq!(missing_hints("resources/read", &interim), []);
 }
+
+/// A modern server with one read-only tool, `stepwise`, that answers a first call with an
+/// `input_required` result carrying `requestState: "s1-A9"` and no input requests, and a
+/// retry by the state it carries: `s1-A9` completes, another state is refused with -32602;
+/// `checks: false` (the seeded fault) completes whatever state comes back.
+struct Stepwise {
+    checks: bool,
+    states: Vec<Option<String>>,
+}
+
+impl Peer for Stepwise {
+    fn send(&mut self, message: &[u8], id: Option<&Value>) -> Result<Vec<Vec<u8>>, PeerError> {
+        let request: Value = serde_json::from_slice(message).unwrap();
+        let Some(id) = id.cloned() else { return Ok(Vec::new()) };
+        let meta = json!({"io.modelcontextprotocol/serverInfo": {"name": "stepwise", "version": "1"}});
+        let error = |code: i64| json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": "no"}});
+        let answer = match request["method"].as_str().unwrap_or("") {
+            "server/discover" => json!({"jsonrpc": "2.0", "id": id, "result": {"resultType": "complete",
+                "supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}}, "_meta": meta,
+                "ttlMs": 0, "cacheScope": "public"}}),
+            "tools/list" => json!({"jsonrpc": "2.0", "id": id, "result": {"resultType": "complete",
+                "ttlMs": 0, "cacheScope": "public", "tools": [{"name": "stepwise",
+                "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false},
+                "annotations": {"readOnlyHint": true, "openWorldHint": false}}]}}),
+            "tools/call" if request["params"]["name"] == "stepwise" => {
+                let state = request.pointer("/params/requestState").and_then(Value::as_str).map(str::to_owned);
+                self.states.push(state.clone());
+                match state.as_deref() {
+                    None => json!({"jsonrpc": "2.0", "id": id, "result": {"resultType": "input_required",
+                        "requestState": "s1-A9"}}),
+                    Some("s1-A9") => json!({"jsonrpc": "2.0", "id": id, "result": {"resultType": "complete",
+                        "content": [{"type": "text", "text": "done"}]}}),
+                    Some(_) if self.checks => error(-32602),
+                    Some(_) => json!({"jsonrpc": "2.0", "id": id, "result": {"resultType": "complete",
+                        "content": [{"type": "text", "text": "done anyway"}]}}),
+                }
+            }
+            "tools/call" => error(-32602),
+            _ => error(-32601),
+        };
+        Ok(vec![answer.to_string().into_bytes()])
+    }
+}
+
+/// (rule, level) of each finding on the tamper check, the states the server got, the report.
+type Tampered = (Vec<(Option<&'static str>, Level)>, Vec<Option<String>>, Report);
+
+fn tamper_findings(checks: bool) -> Tampered {
+    let mut server = Stepwise { checks, states: Vec::new() };
+    let options = ProbeOptions { era: EraChoice::Modern, ..ProbeOptions::default() };
+    let report = run(&mut server, &options);
+    let found =
+        report.findings.iter().filter(|f| f.check == "mrtr/request-state-tamper").map(|f| (f.rule, f.level)).collect();
+    (found, server.states, report)
+}
+
+#[test]
+fn a_tampered_request_state_refused_passes_one_served_is_a_warning() {
+    let (found, states, report) = tamper_findings(true);
+    assert_eq!(found, [], "{:#?}", report.findings);
+    // The retry carried the state with its last character changed.
+    assert!(states.contains(&Some("s1-AA".to_owned())), "{states:?}");
+    assert!(report.checks.iter().any(|c| c == "mrtr/request-state-tamper"));
+    let (found, _, report) = tamper_findings(false);
+    assert_eq!(found, [(Some(id::MRTR_11), Level::Warning)], "{:#?}", report.findings);
+}
+
+#[test]
+fn without_a_request_state_the_tamper_check_is_skipped_with_why() {
+    // The scripted origin server has no such tool: nothing to retry.
+    let report = run(&mut guarded("127.0.0.1", "2025-11-25", OnOrigin::Forbid), &ProbeOptions::default());
+    let skipped = report.skipped.iter().find(|s| s.check == "mrtr/request-state-tamper").expect("skipped");
+    assert!(skipped.reason.starts_with("no `input_required` result with a `requestState` came"), "{skipped:?}");
+    assert_eq!(crate::mrtr::tampered("abc"), "abA");
+    assert_eq!(crate::mrtr::tampered("abA"), "abB");
+    assert_eq!(crate::mrtr::tampered(""), "A");
+}

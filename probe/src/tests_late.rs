@@ -172,6 +172,7 @@ fn pending_requests_are_capped() {
         heard: false,
         keep_error: false,
         kept: None,
+        mrtr: mrtr::Mrtr::default(),
     };
     for i in 0..late::MAX_PENDING + 3 {
         r.pend("c", json!(i), None, std::time::Instant::now(), 10, false);
