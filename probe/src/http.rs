@@ -199,9 +199,10 @@ fn edited(mut headers: Vec<(String, String)>, edits: &[HeaderEdit]) -> Vec<(Stri
     headers
 }
 
-/// Whether `bytes` is the response to the request with `id`.
+/// Whether `bytes` is the response to the request with `id` (by value: `7` answers `"7"`,
+/// and the engine judges the type).
 fn answers(bytes: &[u8], id: &Value) -> bool {
-    serde_json::from_slice::<Value>(bytes).is_ok_and(|v| v.get("id") == Some(id) && v.get("method").is_none())
+    serde_json::from_slice::<Value>(bytes).is_ok_and(|v| crate::peer::is_answer(&v, id))
 }
 
 impl HttpPeer {
@@ -421,6 +422,10 @@ impl Peer for HttpPeer {
 
     fn has_headers(&self) -> bool {
         true
+    }
+
+    fn target_host(&self) -> Option<String> {
+        self.shared.url.host().map(str::to_owned)
     }
 
     fn carried(&self) -> Option<&Carried> {

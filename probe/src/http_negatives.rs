@@ -8,10 +8,11 @@
 
 use serde_json::{json, Value};
 
-use mcpgen::conversation::Conversation;
+use mcpgen::conversation::{Conversation, Level};
 use mcpgen::protocol::{check_http_headers, check_param_headers, ProtocolError};
+use mcpgen::rules::id;
 
-use super::{modern_request, HeaderEdit, Run};
+use super::{is_loopback_host, modern_request, HeaderEdit, PeerError, Run};
 
 /// The standard-header negatives: (name, request, edits). `tools`: the server declared the
 /// tools capability (the `Mcp-Name` case is a `tools/call` of a tool that does not exist, so a
@@ -186,4 +187,77 @@ fn judge(r: &mut Run<'_>, check: &str, verdict: Result<(), ProtocolError>, answe
         r.violation(check, expected.rule, refused.pointer, message, Some(accepts), at);
     }
     super::negatives::version_data(r, check, answer);
+}
+
+/// The `Origin` the origin check sends: a foreign one (`.invalid` never resolves, RFC 6761),
+/// so no server can have it on an allow-list it means.
+pub(crate) const FOREIGN_ORIGIN: &str = "http://mcpgen-probe.invalid";
+
+/// Whether the revision in play says how a refused `Origin` is answered (403, from 2025-11-25
+/// on); before, the transport only says the header MUST be validated.
+fn says_403(r: &Run<'_>) -> bool {
+    r.rev.is_none_or(|rev| rev.as_str() >= "2025-11-25")
+}
+
+/// HTTP-2: one request of the session's era (modern: `server/discover`; legacy: `ping`) with
+/// the foreign `Origin`. HTTP 403 is the answer the transport names (2025-11-25 on; before it
+/// any 4xx refusal). A server that answers it as usual did not refuse the foreign `Origin`:
+/// an error where the URL's host is a loopback address or `localhost` (the DNS-rebinding case
+/// the MUST exists for), a warning elsewhere (a public server's allow-list cannot be known).
+/// A timeout or other transport trouble is no verdict (skipped, with why).
+pub(super) fn origin(r: &mut Run<'_>, conv: &mut Conversation, modern: bool) {
+    let check = "header/origin";
+    if !r.peer().has_headers() {
+        return r.skip(check, "the transport has no headers (stdio)".into());
+    }
+    let id = r.id();
+    let request = if modern {
+        modern_request(id, "server/discover", json!({}))
+    } else {
+        json!({"jsonrpc": "2.0", "id": id, "method": "ping"})
+    };
+    let ran = r.report.checks.len();
+    r.keep_error = true;
+    let answer = r.exchange_edited(check, conv, request, &[HeaderEdit::Set("Origin".into(), FOREIGN_ORIGIN.into())]);
+    r.keep_error = false;
+    let kept = r.kept.take();
+    if r.report.checks.len() == ran {
+        return; // not sent (the budget ran out, or the run was refused)
+    }
+    let status = r.peer().carried().and_then(|c| c.status);
+    let at = r.last_exchange();
+    let accepts = if says_403(r) { "HTTP 403" } else { "an HTTP 4xx refusal" };
+    match (kept, status) {
+        (Some(PeerError::Refused { status: 403, .. }), _) => {}
+        (Some(e @ PeerError::Refused { .. }), _) => r.refused(check, e, at),
+        (_, Some(s)) if s >= 400 => {
+            if says_403(r) {
+                let message = format!(
+                    "refused the request with the foreign `Origin: {FOREIGN_ORIGIN}` with HTTP {s}; the transport's answer to an invalid `Origin` is 403 Forbidden"
+                );
+                r.violation(check, id::HTTP_2, "", message, Some(accepts.into()), at);
+            }
+        }
+        (Some(e), _) => r.skip(check, format!("no verdict: {e} (transport trouble is not judged)")),
+        (None, _) if answer.is_none() && status.is_none() => {
+            r.skip(check, "no verdict: no HTTP response came".into());
+        }
+        (None, _) => {
+            let host = r.peer().target_host().unwrap_or_default();
+            let got = status.map_or_else(|| "an answer".to_owned(), |s| format!("HTTP {s}"));
+            if is_loopback_host(&host) {
+                let message = format!(
+                    "accepted the request with the foreign `Origin: {FOREIGN_ORIGIN}` ({got}) on the loopback host {host}: \
+                     a web page on any site could drive this server by DNS rebinding; the server MUST validate `Origin` and refuse this one"
+                );
+                r.violation(check, id::HTTP_2, "", message, Some(accepts.into()), at);
+            } else {
+                let message = format!(
+                    "accepted the request with the foreign `Origin: {FOREIGN_ORIGIN}` ({got}) on {host}: a warning, not an error, since \
+                     which origins a public server allows cannot be known from outside; a server on a loopback host would fail here"
+                );
+                r.finding(check, Some(id::HTTP_2), Level::Warning, "", message, at);
+            }
+        }
+    }
 }

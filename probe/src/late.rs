@@ -1,7 +1,7 @@
 //! Late answers: time is not a protocol verdict. A request whose answer did not come within
 //! the peer's wait is *pending*, not failed; on a peer that keeps reading
 //! ([`Peer::reads_late`](crate::Peer::reads_late), stdio) its answer may arrive with a later
-//! exchange or in the drain at the end of the run ([`finish`]): it is then attached to its own
+//! exchange or in the drain at the end of the run (`finish`): it is then attached to its own
 //! exchange, fed to the conversation checker, recorded, and reported as a warning naming the
 //! delay. Only a request still unanswered at the end of the run is MSG-11 ("no answer within
 //! N ms, nor before the end of the run").
@@ -63,7 +63,7 @@ impl Run<'_> {
         if v.get("method").is_some() {
             return false;
         }
-        let Some(at) = v.get("id").and_then(|id| self.pending.iter().position(|p| &p.id == id)) else {
+        let Some(at) = self.pending.iter().position(|p| crate::peer::answers_id(v.get("id"), &p.id)) else {
             return false;
         };
         let p = self.pending.remove(at);

@@ -55,12 +55,15 @@
 //! runs out); the peer owns the waits (its timeouts) and the size of a message.
 
 pub mod args;
+pub mod caching;
 pub mod cases;
 mod eras;
 #[cfg(feature = "http")]
 pub mod http;
 mod http_negatives;
+mod jsonrpc;
 pub mod late;
+pub mod mrtr;
 pub mod negatives;
 pub mod oracle;
 mod peer;
@@ -78,7 +81,7 @@ use mcpgen::rules::Clause;
 use mcpgen::Revision;
 
 pub use eras::EraSeen;
-pub use peer::{Carried, Connect, HeaderEdit, Observer, Peer, PeerError, Unobserved};
+pub use peer::{answers_id, is_loopback_host, Carried, Connect, HeaderEdit, Observer, Peer, PeerError, Unobserved};
 
 /// Which tools the probe may call.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -426,6 +429,16 @@ fn no_answer(r: &mut Run<'_>, check: &str, message: String, exchange: Option<usi
     }
 }
 
+/// The JSON type of an id, as a finding names it.
+fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::String(_) => "a string",
+        Value::Number(_) => "a number",
+        Value::Null => "null",
+        _ => "neither a string nor a number",
+    }
+}
+
 /// An error response with `id: null` or none (the id could not be read: JSON-RPC 2.0 says
 /// `null`, 2026-07-28's schema leaves it out).
 fn is_null_id_error(v: &Value) -> bool {
@@ -474,6 +487,13 @@ struct Run<'p> {
     invalid: bool,
     /// Some exchange got through to the server (a refusal after it is mid-run, PROBE-5).
     heard: bool,
+    /// The next exchange's transport error is the check's to judge ([`Run::kept`]), not
+    /// MSG-11 or PROBE-5: a request the server may rightly refuse in the transport (`Origin`).
+    keep_error: bool,
+    /// The transport error of the last exchange sent with [`Run::keep_error`].
+    kept: Option<PeerError>,
+    /// The `input_required` results of the modern session ([`mrtr`]).
+    mrtr: mrtr::Mrtr,
 }
 
 impl Run<'_> {
@@ -595,10 +615,14 @@ impl Run<'_> {
             self.observer.step(check);
         }
         let text = message.to_string();
-        let id = message.get("id").cloned();
+        let method = message.get("method").and_then(Value::as_str).map(str::to_owned);
+        let modern_request = self.rev.is_none_or(|r| r.as_str() == MODERN).then(|| message.clone());
+        // A batch waits for the answer to the request in it.
+        let id = message.get("id").or_else(|| message.get(0).and_then(|m| m.get("id"))).cloned();
         conv.observe(Sender::Client, text.as_bytes());
         let short = std::mem::take(&mut self.short).then_some(self.opts.short_wait);
         let invalid = std::mem::take(&mut self.invalid);
+        let keep = std::mem::take(&mut self.keep_error);
         if short.is_some() {
             self.peer().set_wait(short);
         }
@@ -634,6 +658,10 @@ impl Run<'_> {
                 if let Some(i) = index {
                     self.report.exchanges[i].peer_error = Some(e.to_string());
                 }
+                if keep {
+                    self.kept = Some(e);
+                    return None;
+                }
                 if e.is_refusal() {
                     self.refused(check, e, index);
                     return None;
@@ -665,6 +693,14 @@ impl Run<'_> {
                 found.extend(conv.check_http(Sender::Server, bytes, facts));
             }
             self.observer.message(Sender::Server, label.as_deref(), facts.as_ref(), bytes);
+            let parsed = serde_json::from_slice::<Value>(bytes).ok();
+            let retyped = parsed.as_ref().zip(id.as_ref()).filter(|(v, sent)| {
+                v.get("method").is_none() && v.get("id") != Some(*sent) && answers_id(v.get("id"), sent)
+            });
+            if retyped.is_some() {
+                // The checker sees an id no request has (ID-3); the probe knows whose it is.
+                found.retain(|f| !(f.rule == Some(mcpgen::rules::id::ID_3) && f.pointer == "/id"));
+            }
             for mut f in found {
                 if invalid && f.rule == Some(mcpgen::rules::id::ID_4) && f.level == Level::Error {
                     // The request was malformed: "except in error cases where the ID could not
@@ -677,8 +713,19 @@ impl Run<'_> {
                 }
                 self.checker_finding(check, f, index);
             }
-            if let Ok(v) = serde_json::from_slice::<Value>(bytes) {
-                if id.is_some() && v.get("id") == id.as_ref() && v.get("method").is_none() {
+            if let Some((v, sent)) = retyped {
+                let message = format!(
+                    "answered request id {sent} ({}) with id {} ({}): the same value in another JSON type; \
+                     JSON-RPC 2.0 (section 5) says the response's id MUST be the same as the request's",
+                    json_type(sent),
+                    v["id"],
+                    json_type(&v["id"])
+                );
+                let accepts = Some(format!("`id: {sent}`"));
+                self.violation(check, mcpgen::rules::id::ID_3, "/id", message, accepts, index);
+            }
+            if let Some(v) = parsed {
+                if id.as_ref().is_some_and(|sent| peer::is_answer(&v, sent)) {
                     response = Some(v);
                 } else if response.is_none() && is_null_id_error(&v) {
                     // An error whose id the server could not read: still this request's answer,
@@ -690,6 +737,12 @@ impl Run<'_> {
         if let Some(i) = index {
             self.report.exchanges[i].received =
                 received.iter().map(|b| String::from_utf8_lossy(b).into_owned()).collect();
+        }
+        if let (Some(method), Some(answer)) = (&method, &response) {
+            caching::judge(self, check, method, answer, index);
+        }
+        if let (Some(request), Some(answer)) = (&modern_request, &response) {
+            mrtr::observe(&mut self.mrtr, request, answer);
         }
         response
     }
@@ -827,6 +880,9 @@ pub fn run_with(
         rev: Revision::parse(MODERN),
         invalid: false,
         heard: false,
+        keep_error: false,
+        kept: None,
+        mrtr: mrtr::Mrtr::default(),
     };
     let mut modern = Conversation::new();
     // The newest legacy revision: where a server names none, the one `initialize` asks for.
@@ -911,6 +967,8 @@ fn session(r: &mut Run<'_>, conv: &mut Conversation, caps: &Value, modern: bool)
         negatives::run(r, conv, caps);
         http_negatives::run(r, conv, caps.get("tools").is_some_and(Value::is_object));
     }
+    http_negatives::origin(r, conv, modern);
+    jsonrpc::run(r, conv, modern);
     tools::schema_checks(r, &tools);
     tools::call_tools(r, conv, &tools, modern);
     if caps.get("tools").is_some_and(Value::is_object) {
@@ -918,10 +976,15 @@ fn session(r: &mut Run<'_>, conv: &mut Conversation, caps: &Value, modern: bool)
     }
     prompts::run(r, conv, &prompts, caps, modern);
     resources::run(r, conv, &resources, caps, modern);
+    if modern {
+        mrtr::tamper(r, conv);
+    }
 }
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_checks;
 #[cfg(test)]
 mod tests_eras;
 #[cfg(test)]

@@ -32,6 +32,17 @@ pub enum Accepts {
     Nothing,
     /// Whatever the conversation checker accepts: the check has no verdict of its own.
     Checker,
+    /// An HTTP refusal of the request (the origin check): 403 where the revision names it
+    /// (2025-11-25 on), any 4xx before; a JSON-RPC answer is no refusal.
+    Forbidden,
+    /// A response whose `id` is the request's, by value and JSON type (the engine judges it
+    /// on every exchange).
+    SameId,
+    /// What the check itself judges, in words (a listed item, nothing sent).
+    Judged(&'static str),
+    /// Anything but a batch: an error, an HTTP error status, or no answer (the spec says
+    /// nothing of the answer; a batch answer is the checker's MSG-1).
+    NotABatch,
 }
 
 /// Why an answer is not one the clause accepts.
@@ -69,6 +80,9 @@ impl Accepts {
             Accepts::NotAResult => error.is_some() || is_tool_error(answer),
             Accepts::Nothing => false,
             Accepts::Checker => true,
+            Accepts::Forbidden => false,
+            Accepts::SameId | Accepts::Judged(_) => true,
+            Accepts::NotABatch => !answer.is_array(),
         };
         (!ok).then(got)
     }
@@ -83,6 +97,10 @@ impl Accepts {
             Accepts::NotAResult => "a tool error (`isError: true`) or any error".into(),
             Accepts::Nothing => "no answer".into(),
             Accepts::Checker => "what the conversation checker accepts".into(),
+            Accepts::Forbidden => "HTTP 403 (from 2025-11-25 on; before it any HTTP 4xx refusal)".into(),
+            Accepts::SameId => "the request's `id`, same value and JSON type".into(),
+            Accepts::NotABatch => "any error, an HTTP error status, or no answer".into(),
+            Accepts::Judged(what) => what.into(),
         }
     }
 }
@@ -110,6 +128,9 @@ pub struct Check {
 
 const RPC_MALFORMED: &[i64] = &[-32600, -32700];
 
+/// The tool names the tools page recommends.
+const TOOL_NAME: &str = "1 to 128 characters, each an ASCII letter, digit, `_`, `-` or `.`; unique in the list";
+
 /// Every check the probe makes.
 pub const CHECKS: &[Check] = &[
     Check {
@@ -132,6 +153,13 @@ pub const CHECKS: &[Check] = &[
         modern: Some(Accepts::Checker),
         legacy: Some(Accepts::Checker),
         note: "the listed tool's schemas through the tool-schema checks (JSCHEMA rules); nothing sent",
+    },
+    Check {
+        name: "inventory/tool-name/NAME",
+        rule: Some(id::TOOL_2),
+        modern: Some(Accepts::Judged(TOOL_NAME)),
+        legacy: Some(Accepts::Judged(TOOL_NAME)),
+        note: "every listed tool's name: 1 to 128 characters, only ASCII letters, digits, `_`, `-`, `.`, none listed twice (the tools page's Tool Names, from 2025-11-25); nothing sent",
     },
     Check {
         name: "negative/missing-meta",
@@ -218,6 +246,27 @@ pub const CHECKS: &[Check] = &[
         note: "HTTP only: a standard header that disagrees with the body; the rule is the one `check_http_headers` names for the headers sent (HTTP-8, HTTP-11, ERA-10), HTTP 400 is ERR-8. A missing `MCP-Protocol-Version` is judged only for a server that refused `initialize` (one serving older clients MAY read the request as 2025-03-26)",
     },
     Check {
+        name: "header/origin",
+        rule: Some(id::HTTP_2),
+        modern: Some(Accepts::Forbidden),
+        legacy: Some(Accepts::Forbidden),
+        note: "HTTP only: a request with the foreign `Origin: http://mcpgen-probe.invalid`. Answered as usual: an error on a loopback host or `localhost` (the DNS-rebinding case), a warning elsewhere (a public server's allow-list cannot be known); a timeout is no verdict",
+    },
+    Check {
+        name: "id/string",
+        rule: Some(id::ID_3),
+        modern: Some(Accepts::SameId),
+        legacy: Some(Accepts::SameId),
+        note: "a request with the id `\"N\"` (a string of digits; every other request has a number id): `N` for `\"N\"` is the answer, judged ID-3 (JSON-RPC 2.0 section 5: the id MUST be the same as the request's), not a missing one",
+    },
+    Check {
+        name: "batch/one-request",
+        rule: Some(id::MSG_1),
+        modern: Some(Accepts::NotABatch),
+        legacy: Some(Accepts::NotABatch),
+        note: "a one-element array holding a valid request, where the revision has no batches (2025-06-18 on; not run at 2025-03-26, which has them, nor 2024-11-05): the spec says nothing of the answer, so all are accepted; an array answer is the checker's MSG-1",
+    },
+    Check {
         name: "header/param-missing/NAME",
         rule: Some(id::XHDR_9),
         modern: Some(Accepts::Codes(&[-32020])),
@@ -258,6 +307,13 @@ pub const CHECKS: &[Check] = &[
         modern: Some(Accepts::Codes(&[-32602])),
         legacy: Some(Accepts::Codes(&[-32602])),
         note: "a tool no server has: a protocol error, -32602 as in the page's example",
+    },
+    Check {
+        name: "mrtr/request-state-tamper",
+        rule: Some(id::MRTR_11),
+        modern: Some(Accepts::Judged("any error, or another `input_required` round")),
+        legacy: None,
+        note: "the first `input_required` result with a `requestState` and no input requests, retried with the state changed: a result is a warning (the MUST applies where the state influences authorization, access or business logic, which cannot be seen from outside); skipped when none comes",
     },
     Check {
         name: "prompt/NAME",
@@ -459,6 +515,13 @@ mod tests {
         assert!(Accepts::NotAResult.judge(&result).is_some());
         assert!(Accepts::Nothing.judge(&error(-32600)).is_some());
         assert_eq!(Accepts::Checker.judge(&result), None);
+        // The origin check takes a refusal only: any JSON-RPC answer came through.
+        assert!(Accepts::Forbidden.judge(&result).is_some());
+        assert!(Accepts::Forbidden.judge(&error(-32600)).is_some());
+        let batch = json!([{"jsonrpc": "2.0", "id": 1, "result": {}}]);
+        assert_eq!(Accepts::NotABatch.judge(&error(-32600)), None);
+        assert_eq!(Accepts::NotABatch.judge(&result), None);
+        assert!(Accepts::NotABatch.judge(&batch).is_some());
     }
 
     #[test]
@@ -477,7 +540,11 @@ mod tests {
             ("prompt/greet", "prompt/NAME"),
             ("header/method-mismatch", "header/NAME"),
             ("header/param-missing/echo", "header/param-missing/NAME"),
+            ("header/origin", "header/origin"),
+            ("id/string", "id/string"),
+            ("batch/one-request", "batch/one-request"),
             ("inventory/tools/list", "inventory/METHOD"),
+            ("inventory/tool-name/echo", "inventory/tool-name/NAME"),
             ("legacy/2025-11-25", "legacy/VERSION"),
         ] {
             assert_eq!(entry(name).map(|c| c.name), Some(pattern), "{name}");

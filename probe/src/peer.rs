@@ -60,6 +60,52 @@ pub trait Peer {
         let _ = grace;
         Vec::new()
     }
+
+    /// The host the transport's URL names (`127.0.0.1`, `localhost`, `[::1]`,
+    /// `mcp.example.com`): whether a foreign `Origin` accepted is a DNS-rebinding hole
+    /// ([`is_loopback_host`]). `None` for a transport without one (stdio), the default.
+    fn target_host(&self) -> Option<String> {
+        None
+    }
+}
+
+/// Whether `host` (as a URL names it) is a loopback address or a `localhost` name: a server
+/// there that accepts a foreign `Origin` is what DNS rebinding exploits.
+pub fn is_loopback_host(host: &str) -> bool {
+    let host = host.trim_end_matches('.').to_ascii_lowercase();
+    if host == "localhost" || host.ends_with(".localhost") {
+        return true;
+    }
+    let bare = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')).unwrap_or(&host);
+    bare.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
+}
+
+/// Whether `got` (a message's `id`) answers the request whose id is `sent`, by value: equal, or
+/// the same digits as a string on one side and a number on the other (`7` for `"7"`). Such an
+/// answer is still the request's answer (not "no answer"), and the engine judges its type
+/// (ID-3: the response's `id` is the request's, same JSON type).
+pub fn answers_id(got: Option<&Value>, sent: &Value) -> bool {
+    let Some(got) = got else { return false };
+    got == sent || id_text(got).is_some_and(|g| id_text(sent).is_some_and(|s| g == s))
+}
+
+/// Whether `message` is the answer to the request with `id`: a response ([`answers_id`]), or
+/// a batch (an array) holding one (a server answering the probe's one-request batch as a
+/// batch: what came is judged, not waited past).
+pub fn is_answer(message: &Value, id: &Value) -> bool {
+    match message {
+        Value::Array(items) => items.iter().any(|m| is_answer(m, id)),
+        m => m.get("method").is_none() && answers_id(m.get("id"), id),
+    }
+}
+
+/// A string or number id as text (`"7"` and `7` both `7`); `None` for anything else.
+fn id_text(id: &Value) -> Option<String> {
+    match id {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
 }
 
 /// Opens a fresh connection to the same server: a new process for stdio, a new client (so a
@@ -124,7 +170,7 @@ pub enum PeerError {
     /// The transport refused the request before the protocol saw it: HTTP 401 (authorization
     /// required), 403 (forbidden: a server's DNS-rebinding protection refusing the `Host` or
     /// `Origin`, or an authorization refusal) or 407. `detail` is what the refusal said (a
-    /// `WWW-Authenticate` challenge, the start of the body), at most [`REFUSAL_DETAIL_BYTES`].
+    /// `WWW-Authenticate` challenge, the start of the body), at most 512 bytes (`REFUSAL_DETAIL_BYTES`).
     Refused { status: u16, detail: String },
     /// Anything else the transport reports.
     Io(String),

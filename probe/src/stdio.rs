@@ -183,8 +183,7 @@ impl Peer for StdioPeer {
             match self.lines.recv_timeout(left) {
                 Ok(Line::Text(bytes)) => {
                     let answers = id.is_some_and(|id| {
-                        serde_json::from_slice::<Value>(&bytes)
-                            .is_ok_and(|v| v.get("id") == Some(id) && v.get("method").is_none())
+                        serde_json::from_slice::<Value>(&bytes).is_ok_and(|v| crate::peer::is_answer(&v, id))
                     });
                     got.push(bytes);
                     if answers {

@@ -81,6 +81,10 @@ impl Scripted {
             if !data.is_null() {
                 error["data"] = data;
             }
+            if !request.is_object() {
+                // A batch: no id could be read, and 2026-07-28 leaves it out (ID-4).
+                return vec![json!({"jsonrpc": "2.0", "error": error})];
+            }
             return vec![json!({"jsonrpc": "2.0", "id": id, "error": error})];
         }
         let method = request["method"].as_str().unwrap_or("");
@@ -99,6 +103,16 @@ impl Scripted {
             }
             "tools/list" => {
                 let mut tools = tools();
+                if self.fault == Some("tool-name-odd") {
+                    // Not read-only, so never called: only the name checks see it.
+                    tools.as_array_mut().unwrap().push(json!({"name": "read file", "inputSchema": {"type": "object"}}));
+                }
+                if self.fault == Some("tool-name-twice") {
+                    tools
+                        .as_array_mut()
+                        .unwrap()
+                        .push(json!({"name": "delete_everything", "inputSchema": {"type": "object"}}));
+                }
                 if self.fault == Some("network-ref") {
                     // Not read-only, so never called: only the schema checks see it.
                     tools.as_array_mut().unwrap().push(json!({"name": "remote",
@@ -163,12 +177,22 @@ impl Scripted {
             "resources/read" => {
                 if params["uri"] != "file:///a.txt" {
                     if self.fault == Some("resource-empty") {
-                        json!({"resultType": "complete", "contents": []})
+                        json!({"resultType": "complete", "contents": [], "ttlMs": 0, "cacheScope": "public"})
                     } else {
                         return error(-32602);
                     }
                 } else {
-                    json!({"resultType": "complete", "contents": [{"uri": "file:///a.txt", "text": "a"}]})
+                    let mut read = json!({"resultType": "complete", "contents": [{"uri": "file:///a.txt", "text": "a"}],
+                        "ttlMs": 60000, "cacheScope": "private"});
+                    match self.fault {
+                        Some("read-without-hints") => {
+                            read.as_object_mut().map(|o| o.remove("ttlMs"));
+                            read.as_object_mut().map(|o| o.remove("cacheScope"));
+                        }
+                        Some("negative-ttl") => read["ttlMs"] = json!(-1),
+                        _ => {}
+                    }
+                    read
                 }
             }
             // Unknown, and the methods 2026-07-28 removed.
@@ -182,6 +206,22 @@ impl Scripted {
 impl Peer for Scripted {
     fn send(&mut self, message: &[u8], id: Option<&Value>) -> Result<Vec<Vec<u8>>, PeerError> {
         let request: Value = serde_json::from_slice(message).unwrap();
+        if let (Some(items), Some("batch-answered")) = (request.as_array(), self.fault) {
+            // Processes the batch as if batches were supported: an array of the answers.
+            let answers: Vec<Value> = items.iter().flat_map(|m| self.answer(m)).collect();
+            return Ok(vec![Value::Array(answers).to_string().into_bytes()]);
+        }
+        if let (Some(Value::String(text)), Some("id-retyped")) = (id, self.fault) {
+            // Echoes a string id of digits as a number: `7` for `"7"`.
+            let number: Value = serde_json::from_str(text).unwrap_or(Value::Null);
+            let mut answers = self.answer(&request);
+            for a in &mut answers {
+                if a.get("method").is_none() {
+                    a["id"] = number.clone();
+                }
+            }
+            return Ok(answers.iter().map(|v| v.to_string().into_bytes()).collect());
+        }
         if id.is_none() {
             if self.fault == Some("answers-notifications") {
                 return Ok(vec![br#"{"jsonrpc":"2.0","error":{"code":-32602,"message":"unknown request"}}"#.to_vec()]);
@@ -239,6 +279,8 @@ fn a_right_server_probes_clean_and_only_read_only_tools_are_called() {
         "prompt/greet/missing-argument",
         "resource/read",
         "resource/unknown",
+        "id/string",
+        "batch/one-request",
     ] {
         assert!(report.checks.iter().any(|c| c == check), "{check} not run: {:?}", report.checks);
     }
@@ -303,6 +345,16 @@ fn each_seeded_fault_is_found_with_its_rule() {
         ("completion-wrong-code", vec![("undeclared/completions", id::COMP_2)]),
         ("resource-empty", vec![("resource/unknown", id::RES_1)]),
         ("answers-notifications", vec![("negative/cancel-unknown", id::MSG_4)]),
+        // `7` for `"7"`: the answer (no MSG-11), with the wrong type.
+        ("id-retyped", vec![("id/string", id::ID_3)]),
+        // The one-request batch answered as a batch: a server message that is an array.
+        ("batch-answered", vec![("batch/one-request", id::MSG_1)]),
+        // Tool names the tools page recommends against (SHOULD: warnings).
+        ("tool-name-odd", vec![("inventory/tool-name/read file", id::TOOL_2)]),
+        ("tool-name-twice", vec![("inventory/tool-name/delete_everything", id::TOOL_2)]),
+        // Caching hints a client may do without, but a server MUST send (2026-07-28).
+        ("read-without-hints", vec![("resource/read", id::CACHE_1)]),
+        ("negative-ttl", vec![("resource/read", id::CACHE_1)]),
     ] {
         let mut peer = scripted(Some(fault));
         let report = run(&mut peer, &modern_only());
@@ -465,10 +517,12 @@ fn exchanges_past_the_cap_are_counted_not_kept() {
     let report = run(&mut peer, &options);
     assert_eq!(report.exchanges.len(), 2);
     assert!(report.dropped_exchanges > 0);
-    // Each exchange is a check; the tool-schema checks are checks without one.
+    // Each exchange is a check; the tool-schema and tool-name checks are checks without one.
     let schema_checks = report.checks.iter().filter(|c| c.name.starts_with("inventory/tool-schema/")).count();
     assert_eq!(schema_checks, 3, "one per listed tool");
-    assert_eq!(report.exchanges.len() + report.dropped_exchanges + schema_checks, report.checks.len());
+    let name_checks = report.checks.iter().filter(|c| c.name.starts_with("inventory/tool-name/")).count();
+    assert_eq!(name_checks, 3, "one per listed tool");
+    assert_eq!(report.exchanges.len() + report.dropped_exchanges + schema_checks + name_checks, report.checks.len());
 }
 
 #[test]

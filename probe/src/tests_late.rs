@@ -43,7 +43,7 @@ impl Peer for Slow {
         };
         let answer = match method.as_str() {
             "server/discover" => result(json!({"supportedVersions": [MODERN], "capabilities": {"tools": {}},
-                "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "slow", "version": "1"}}})),
+                "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "slow", "version": "1"}}, "ttlMs": 0, "cacheScope": "public"})),
             "tools/list" => {
                 let late = result(json!({"tools": [], "ttlMs": 0, "cacheScope": "public"}));
                 if self.when != When::Never {
@@ -142,7 +142,9 @@ fn malformed_envelopes_get_the_short_wait_and_nothing_else_does() {
     let mut peer = slow(When::Next, true);
     probe(&mut peer);
     let short: Vec<&(String, Option<Duration>)> = peer.waits.iter().filter(|(_, w)| w.is_some()).collect();
-    assert_eq!(short.len(), 4, "{:?}", peer.waits);
+    // The four malformed envelopes and the one-request batch (a method-less array).
+    assert_eq!(short.len(), 5, "{:?}", peer.waits);
+    assert_eq!(short.iter().filter(|(m, _)| m.is_empty()).count(), 3, "{:?}", peer.waits);
     assert!(short.iter().all(|(_, w)| *w == Some(ProbeOptions::default().short_wait)));
     // The wait is restored after each: the next request goes with the peer's own.
     let last = peer.waits.last().unwrap();
@@ -168,6 +170,9 @@ fn pending_requests_are_capped() {
         rev: mcpgen::Revision::parse(MODERN),
         invalid: false,
         heard: false,
+        keep_error: false,
+        kept: None,
+        mrtr: mrtr::Mrtr::default(),
     };
     for i in 0..late::MAX_PENDING + 3 {
         r.pend("c", json!(i), None, std::time::Instant::now(), 10, false);

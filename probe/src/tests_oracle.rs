@@ -36,6 +36,7 @@ impl Literal {
     fn right() -> Literal {
         let answers = [
             ("missing-meta", A::Error(-32602)),
+            ("batch", A::NoIdError(-32600)),
             ("unsupported-version", A::Error(-32022)),
             ("bad-envelope", A::Error(-32600)),
             ("params-not-object", A::Error(-32600)),
@@ -68,6 +69,9 @@ impl Literal {
 
     /// The key of `request`, by hand.
     fn key(request: &Value) -> Option<&'static str> {
+        if request.is_array() {
+            return Some("batch");
+        }
         let meta = request.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion");
         let modern = meta.is_some();
         if request["jsonrpc"] != "2.0" {
@@ -112,7 +116,8 @@ impl Literal {
     }
 
     fn answer(&mut self, request: &Value) -> Option<Value> {
-        let id = request.get("id").cloned().unwrap_or(Value::Null);
+        // A batch's answers carry the id of the request in it.
+        let id = request.get("id").or_else(|| request.pointer("/0/id")).cloned().unwrap_or(Value::Null);
         let modern = request.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion").is_some();
         let method = request["method"].as_str().unwrap_or("");
         let era = if modern { "modern" } else { "legacy" };
@@ -273,6 +278,12 @@ fn every_answer_a_clause_allows_gives_no_finding() {
         ("valid-call", A::Error(-32603)),
         ("valid-call", A::Result(json!({"isError": true, "content": [{"type": "text", "text": "down"}]}))),
         ("modern:valid-call", A::Error(-32021)),
+        // A batch where the revision has none: the spec says nothing of the answer.
+        ("batch", A::Error(-32600)),
+        ("batch", A::Error(-32601)),
+        ("batch", A::Silent),
+        ("batch", A::NullIdError(-32600)),
+        ("batch", A::Result(json!({"resultType": "complete"}))),
     ] {
         let report = probe(Literal::right().with(key, answer.clone()));
         assert!(report.findings.is_empty(), "{key} {answer:?}: {:#?}", show(&report));
@@ -320,7 +331,7 @@ fn an_answer_a_clause_refuses_is_a_finding_at_the_clauses_level_in_its_era() {
         ("modern:unknown-resource", A::Error(-32603), "resource/unknown", id::RES_1, vec![(MODERN_REV, E)]),
         (
             "unknown-resource",
-            A::Result(json!({"contents": []})),
+            A::Result(json!({"contents": [], "ttlMs": 0, "cacheScope": "public"})),
             "resource/unknown",
             id::RES_1,
             vec![(MODERN_REV, E), (LEGACY_REV, W)],

@@ -26,7 +26,8 @@ impl Peer for Refusing {
         let answer = if request["method"] == "server/discover" {
             json!({"jsonrpc": "2.0", "id": id, "result": {"resultType": "complete",
                 "supportedVersions": [MODERN], "capabilities": {"tools": {}},
-                "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "refusing", "version": "1"}}}})
+                "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "refusing", "version": "1"}},
+                "ttlMs": 0, "cacheScope": "public"}})
         } else {
             json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": "no"}})
         };

@@ -18,7 +18,7 @@
 //! is the conversation checker's. The first valid call of a session carries a
 //! `progressToken`, so the progress a server sends is judged too (PROG-2, PROG-3).
 //!
-//! Each session also calls a tool the server does not list ([`unknown_tool`], TOOL-11).
+//! Each session also calls a tool the server does not list (`unknown_tool`, TOOL-11).
 //!
 //! **Shrinking**: a case that fails is made smaller ([`super::cases::smaller`]: members
 //! dropped, strings and arrays halved, numbers moved toward their bound) as long as the
@@ -129,6 +129,7 @@ fn extra_members_only(tool: &Value, arguments: &Value) -> bool {
 /// `$ref`s — a network reference is refused, never fetched —, the compile limits), each error a
 /// finding with its JSCHEMA rule, whether the tool may be called or not.
 pub(super) fn schema_checks(r: &mut Run<'_>, tools: &[Value]) {
+    name_checks(r, tools);
     for tool in tools {
         let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
         let check = format!("inventory/tool-schema/{name}");
@@ -137,6 +138,61 @@ pub(super) fn schema_checks(r: &mut Run<'_>, tools: &[Value]) {
             for e in &errors.errors {
                 r.violation(&check, e.rule(), &e.pointer, e.message.clone(), None, None);
             }
+        }
+    }
+}
+
+/// The most characters a tool name should have (`server/tools`, Tool Names, from 2025-11-25).
+pub const MAX_TOOL_NAME: usize = 128;
+
+/// Why `name` is not a tool name of the form the tools page recommends (TOOL-2), in words;
+/// `None` when it is one: 1 to [`MAX_TOOL_NAME`] characters, each an ASCII letter, digit,
+/// `_`, `-` or `.`.
+pub fn tool_name_problem(name: &str) -> Option<String> {
+    let length = name.chars().count();
+    if length == 0 {
+        return Some("is empty; tool names SHOULD be between 1 and 128 characters in length (inclusive)".into());
+    }
+    if length > MAX_TOOL_NAME {
+        return Some(format!(
+            "has {length} characters; tool names SHOULD be between 1 and 128 characters in length (inclusive)"
+        ));
+    }
+    let mut odd: Vec<String> = Vec::new();
+    for c in name.chars().filter(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))) {
+        let shown = if c == ' ' { "space".to_owned() } else { format!("{c:?}") };
+        if !odd.contains(&shown) {
+            odd.push(shown);
+        }
+    }
+    (!odd.is_empty()).then(|| {
+        format!(
+            "has {}; the only characters a tool name SHOULD have are ASCII letters, digits, `_`, `-` and `.`",
+            odd.join(", ")
+        )
+    })
+}
+
+/// TOOL-2 on every listed tool's name (`inventory/tool-name/NAME`): its length and characters,
+/// and a name listed twice (tool names SHOULD be unique within a server). A SHOULD from
+/// 2025-11-25 on (a warning); no finding at a revision without the guidance.
+fn name_checks(r: &mut Run<'_>, tools: &[Value]) {
+    let mut seen: Vec<&str> = Vec::new();
+    for tool in tools {
+        let Some(name) = tool.get("name").and_then(Value::as_str) else { continue };
+        let check = format!("inventory/tool-name/{name}");
+        r.ran(&check);
+        if let Some(problem) = tool_name_problem(name) {
+            let shown: String = name.chars().take(64).collect();
+            let message = format!("the tool name {shown:?} {problem}");
+            r.violation(&check, id::TOOL_2, "/name", message, Some("1 to 128 of A-Z a-z 0-9 _ - .".into()), None);
+        }
+        if seen.contains(&name) {
+            let message =
+                format!("the tool name {name:?} is listed twice; tool names SHOULD be unique within a server");
+            r.violation(&check, id::TOOL_2, "/name", message, Some("a name no other tool has".into()), None);
+        } else {
+            seen.push(name);
         }
     }
 }
@@ -320,7 +376,7 @@ fn fnv(s: &str) -> u64 {
     s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
 }
 
-/// The name of the tool [`unknown_tool`] calls: no server has it (and if one lists it, the
+/// The name of the tool `unknown_tool` calls: no server has it (and if one lists it, the
 /// check is not run).
 pub const UNKNOWN_TOOL: &str = "mcpgen-probe-no-such-tool";
 

@@ -79,6 +79,14 @@ const FAULTS: &[(&str, &[&str], i32)] = &[
     // `tools.listChanged` is undeclared (SUB-12, a warning).
     ("list-changed-undeclared", &["SUB-4", "SUB-12"], 1),
     ("endless-cursor", &["PROBE-1"], 0),
+    // `7` for `"7"`: the answer with the wrong type (ID-3), not a missing one (MSG-11).
+    ("id-retyped", &["ID-3"], 1),
+    // The one-request batch answered with an array: a server message that is no single one.
+    ("batch-answered", &["MSG-1"], 1),
+    // A SHOULD of the tools page (from 2025-11-25): a warning.
+    ("tool-name-odd", &["TOOL-2"], 0),
+    // The hints a client may do without, a server MUST send (2026-07-28).
+    ("read-without-hints", &["CACHE-1"], 1),
 ];
 
 #[test]

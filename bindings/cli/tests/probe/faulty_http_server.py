@@ -14,11 +14,16 @@ Faults:
   ignore-method      a request whose Mcp-Method differs from its body's method is served (HTTP-11)
   ignore-param       a tools/call without its Mcp-Param-* header is served (XHDR-9)
   version-500        -32022 UnsupportedProtocolVersion answered with HTTP 500 (HTTP-9)
+  origin-ignored     a request with a foreign Origin is served (HTTP-2: an error on 127.0.0.1)
+
+Without a fault, a request whose `Origin` is not a loopback origin gets 403 (DNS-rebinding
+protection), and a batch (a JSON array, which these revisions do not have) -32600 with HTTP 400.
 """
 
 import json
 import sys
 import uuid
+from urllib.parse import urlsplit
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 FAULT = sys.argv[sys.argv.index("--fault") + 1] if "--fault" in sys.argv else None
@@ -108,13 +113,26 @@ class Handler(BaseHTTPRequestHandler):
             return self.answer(200, None)
         return self.answer(404, None)
 
+    def foreign_origin(self):
+        origin = self.headers.get("Origin")
+        if origin is None or FAULT == "origin-ignored":
+            return False
+        return urlsplit(origin).hostname not in ("127.0.0.1", "localhost", "::1")
+
     def do_POST(self):
         self.extra = []
         length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length)
+        if self.foreign_origin():
+            return self.answer(403, None)
         try:
-            msg = json.loads(self.rfile.read(length))
+            msg = json.loads(body)
         except ValueError:
             return self.answer(400, error(None, -32700, "Parse error"))
+        if isinstance(msg, list):
+            # Invalid Request, with the id of the request in the batch where there is one.
+            first = msg[0] if msg and isinstance(msg[0], dict) else {}
+            return self.answer(400, error(first.get("id"), -32600, "Invalid Request: a batch"))
         id_ = msg.get("id")
         method = msg.get("method")
         session = self.headers.get("Mcp-Session-Id")

@@ -30,6 +30,10 @@ FAULTS = {
     "server-cancels": "CANCEL-7: a notifications/cancelled from the server naming a tools/call",
     "list-changed-undeclared": "SUB-12: notifications/tools/list_changed without `tools.listChanged`",
     "endless-cursor": "PROBE-1: prompts/list always has a next page",
+    "id-retyped": "ID-3: a string id of digits echoed as a number (7 for \"7\")",
+    "batch-answered": "MSG-1: a one-request batch processed as if batches were supported (an array answered)",
+    "tool-name-odd": "TOOL-2: a listed tool named `read file` (a space; a SHOULD: a warning)",
+    "read-without-hints": "CACHE-1: a resources/read result without `ttlMs` and `cacheScope`",
 }
 
 FAULT = sys.argv[sys.argv.index("--fault") + 1] if "--fault" in sys.argv else None
@@ -54,7 +58,14 @@ PROMPTS = [{"name": "greet", "arguments": [{"name": "who", "required": True}, {"
 RESOURCES = [{"uri": "file:///hello.txt", "name": "hello"}]
 
 
+HELD = None  # the answers of a batch being served as one (fault batch-answered)
+
+
 def send(message):
+    if FAULT == "id-retyped" and isinstance(message.get("id"), str) and message["id"].isdigit():
+        message = dict(message, id=int(message["id"]))
+    if HELD is not None:
+        return HELD.append(message)
     sys.stdout.write(json.dumps(message) + "\n")
     sys.stdout.flush()
 
@@ -160,7 +171,8 @@ def serve(msg):
         return result(id_, {"supportedVersions": [VERSION], "capabilities": caps, "_meta": META,
                             "ttlMs": 0, "cacheScope": "public"})
     if method == "tools/list":
-        body = {"tools": TOOLS, "ttlMs": 0, "cacheScope": "public"}
+        tools = TOOLS + ([{"name": "read file", "inputSchema": {"type": "object"}}] if FAULT == "tool-name-odd" else [])
+        body = {"tools": tools, "ttlMs": 0, "cacheScope": "public"}
         if FAULT == "bad-meta-key":
             body["_meta"] = {"not a key!": 1}
         if FAULT == "missing-result-type":
@@ -191,9 +203,12 @@ def serve(msg):
     if method == "resources/read" and "resources" in caps:
         uri = params.get("uri")
         if uri == "file:///hello.txt":
-            return result(id_, {"contents": [{"uri": uri, "mimeType": "text/plain", "text": "hello"}]})
+            body = {"contents": [{"uri": uri, "mimeType": "text/plain", "text": "hello"}]}
+            if FAULT != "read-without-hints":
+                body.update(ttlMs=60000, cacheScope="public")
+            return result(id_, body)
         if FAULT == "resource-not-found-empty":
-            return result(id_, {"contents": []})
+            return result(id_, {"contents": [], "ttlMs": 0, "cacheScope": "public"})
         if FAULT == "retired-not-found-code":
             return error(id_, -32002, "Resource not found")
         return error(id_, -32602, "Resource not found: " + str(uri))
@@ -203,6 +218,23 @@ def serve(msg):
     return error(id_, code, "Method not found: " + str(method))
 
 
+def serve_batch(items):
+    """2026-07-28 has no batches: an Invalid Request without an id (none could be read)."""
+    global HELD
+    if FAULT != "batch-answered":
+        return send({"jsonrpc": "2.0", "error": {"code": -32600, "message": "Invalid Request: a batch"}})
+    HELD = []
+    for item in items:
+        serve(item)
+    answers, HELD = HELD, None
+    sys.stdout.write(json.dumps(answers) + "\n")
+    sys.stdout.flush()
+
+
 for line in sys.stdin:
     if line.strip():
-        serve(json.loads(line))
+        msg = json.loads(line)
+        if isinstance(msg, list):
+            serve_batch(msg)
+        else:
+            serve(msg)
