@@ -2178,7 +2178,7 @@ pub static RULES: [Rule; 316] = [
         clause: None,
         code: None,
         revisions: &[],
-        enforcement: Enforcement::Enforced("conversation::ConversationOptions::tools_baseline (tools::ToolsBaseline, written by `mcpgen tools pin`; `--tools-baseline` on `validate --conversation` and `proxy`): every `tools/list` result compared, each difference a warning with the changed members' JSON pointers"),
+        enforcement: Enforcement::Enforced("conversation::ConversationOptions::tools_baseline (tools::ToolsBaseline, written by `mcpgen tools pin`; `--tools-baseline` on `validate --conversation`, `proxy` and `probe`): every `tools/list` result compared, each difference a warning with the changed members' JSON pointers"),
     },
     Rule {
         id: "FMT-1",

@@ -114,7 +114,7 @@ pub(super) fn legacy_session(r: &mut Run<'_>, version: &str) {
     let start = Mark::of(r);
     let before = r.rev;
     r.rev = mcpgen::Revision::parse(version);
-    let mut conv = Conversation::new();
+    let mut conv = Conversation::with_options(r.opts.conversation());
     let check = format!("legacy/{version}");
     r.label = Some(check.clone());
     let id = r.id();

@@ -190,6 +190,19 @@ pub struct ProbeOptions {
     /// How long the end of the run waits for late answers to requests still pending
     /// ([`late`]), within the budget.
     pub drain: Duration,
+    /// A pin of the server's tools (`mcpgen tools pin`): every `tools/list` result the run
+    /// gets is compared with it, each tool added, removed or changed a TOOL-12 warning.
+    pub tools_baseline: Option<std::sync::Arc<mcpgen::tools::ToolsBaseline>>,
+}
+
+impl ProbeOptions {
+    /// The checker's options for a session of the run.
+    fn conversation(&self) -> mcpgen::conversation::ConversationOptions {
+        mcpgen::conversation::ConversationOptions {
+            tools_baseline: self.tools_baseline.clone(),
+            ..mcpgen::conversation::ConversationOptions::default()
+        }
+    }
 }
 
 impl Default for ProbeOptions {
@@ -209,6 +222,7 @@ impl Default for ProbeOptions {
             budget: None,
             short_wait: Duration::from_secs(2),
             drain: Duration::from_secs(2),
+            tools_baseline: None,
         }
     }
 }
@@ -884,7 +898,7 @@ pub fn run_with(
         kept: None,
         mrtr: mrtr::Mrtr::default(),
     };
-    let mut modern = Conversation::new();
+    let mut modern = Conversation::with_options(r.opts.conversation());
     // The newest legacy revision: where a server names none, the one `initialize` asks for.
     let newest_legacy = Revision::all().iter().map(|rev| rev.as_str()).find(|v| *v != MODERN);
     if !r.opts.era.modern() {

@@ -87,6 +87,10 @@ pub struct Settings {
     /// Same as `--era modern` (kept for older scripts).
     #[arg(long, hide = true, conflicts_with = "era")]
     pub modern_only: bool,
+    /// Compare every `tools/list` result with this pin (`mcpgen tools pin`): each tool added,
+    /// removed or changed is a TOOL-12 warning.
+    #[arg(long, value_name = "FILE")]
+    pub tools_baseline: Option<std::path::PathBuf>,
     /// The seed of the tool-argument cases: the same seed gives the same cases (the summary
     /// names the seed a run used).
     #[arg(long, value_name = "N", default_value_t = mcpgen_probe::DEFAULT_SEED)]
@@ -179,6 +183,7 @@ pub fn run(s: Settings) -> Result<ExitCode, UsageError> {
         },
         budget: s.budget,
         seed: s.seed,
+        tools_baseline: s.tools_baseline.as_deref().map(crate::cmd::tools::load_baseline).transpose()?,
         ..ProbeOptions::default()
     };
     let timeout = s.timeout;

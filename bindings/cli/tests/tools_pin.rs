@@ -150,3 +150,29 @@ fn a_streamable_http_server_is_pinned_by_url() {
     let (code, _, err) = mcpgen(&["tools", "pin", "http://127.0.0.1:1/mcp"], b"");
     assert_eq!(code, 2, "nothing listens there: {err}");
 }
+
+/// The TOOL-12 findings of `mcpgen probe --tools-baseline PIN --era legacy --call-tools none
+/// --format json` on the server started with `extra`: (check, pointer).
+fn probed(dir: &Path, pin: &str, extra: &[&str]) -> Vec<(String, String)> {
+    let pin = dir.join(pin);
+    let log = dir.join("probe-server.log");
+    let flags = ["probe", "--tools-baseline", pin.to_str().unwrap(), "--era", "legacy", "--call-tools", "none"];
+    let server = [&["--format", "json", "--quiet", "--", "python3", SERVER, log.to_str().unwrap()][..], extra].concat();
+    let (code, out, err) = mcpgen(&[&flags[..], &server[..]].concat(), b"");
+    assert!(code == 0 || code == 1, "{code}: {err}");
+    out.lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["rule"] == "TOOL-12")
+        .map(|v| (v["check"].as_str().unwrap_or("").to_owned(), v["pointer"].as_str().unwrap_or("").to_owned()))
+        .collect()
+}
+
+#[test]
+fn the_probe_reports_a_change_against_the_pin_too() {
+    let dir = scratch("tools_pin", "probe");
+    pin(&dir, "pin.json", &[]);
+    assert_eq!(probed(&dir, "pin.json", &[]), []);
+    let found = probed(&dir, "pin.json", &["--description", "Echo the text, and more"]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].1, "/result/tools/0/description", "{found:?}");
+}
