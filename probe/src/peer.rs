@@ -176,7 +176,8 @@ pub enum PeerError {
     Io(String),
 }
 
-/// The most bytes of a refusal's body kept in [`PeerError::Refused`].
+/// The most bytes of a refusal's body kept in [`PeerError::Refused`] (the HTTP peer's).
+#[cfg_attr(not(feature = "http"), allow(dead_code))]
 pub const REFUSAL_DETAIL_BYTES: usize = 512;
 
 impl PeerError {
