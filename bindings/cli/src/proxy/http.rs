@@ -461,19 +461,7 @@ fn enforce(
     let e = check_http_headers(pairs, body).err().or_else(|| check_request(body, &proxy.config).err())?;
     let answer = Bytes::from(e.to_response_json());
     let status = StatusCode::from_u16(e.http_status).unwrap_or(StatusCode::BAD_REQUEST);
-    let exchange = client_facts.exchange;
-    proxy.check(Sender::Client, body.clone(), None, Some(client_facts), Some((e.rule, e.message.clone())));
-    let facts = HttpFacts {
-        status: Some(status.as_u16()),
-        content_type: Some("application/json".into()),
-        exchange,
-        ..HttpFacts::default()
-    };
-    proxy.check(Sender::Server, answer.clone(), None, Some(facts), None);
-    let mut r = Response::new(ProxyBody::Whole(Some(answer)));
-    *r.status_mut() = status;
-    r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    Some(r)
+    Some(answer_here(proxy, body, None, client_facts, Some((e.rule, e.message.clone())), answer, status))
 }
 
 /// `--enforce`'s tool gate refused a `tools/call`: its answer (HTTP 200, as an answer about a
@@ -485,23 +473,32 @@ fn tool_refusal(
     client_facts: HttpFacts,
     refusal: super::tool_gate::Refusal,
 ) -> Response<ProxyBody> {
+    let refused = Some((refusal.rule, refusal.message));
+    answer_here(proxy, body, session, client_facts, refused, Bytes::from(refusal.response), StatusCode::OK)
+}
+
+/// A request the proxy answers itself with the JSON `answer` at `status`: the request (with
+/// why it was refused) and the answer handed to the checker as one exchange.
+fn answer_here(
+    proxy: &Proxy,
+    body: &Bytes,
+    session: Option<Arc<str>>,
+    client_facts: HttpFacts,
+    refused: Refusal,
+    answer: Bytes,
+    status: StatusCode,
+) -> Response<ProxyBody> {
     let exchange = client_facts.exchange;
-    proxy.check(
-        Sender::Client,
-        body.clone(),
-        session.clone(),
-        Some(client_facts),
-        Some((refusal.rule, refusal.message)),
-    );
-    let answer = Bytes::from(refusal.response);
+    proxy.check(Sender::Client, body.clone(), session.clone(), Some(client_facts), refused);
     let facts = HttpFacts {
-        status: Some(200),
+        status: Some(status.as_u16()),
         content_type: Some("application/json".into()),
         exchange,
         ..HttpFacts::default()
     };
     proxy.check(Sender::Server, answer.clone(), session, Some(facts), None);
     let mut r = Response::new(ProxyBody::Whole(Some(answer)));
+    *r.status_mut() = status;
     r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
     r
 }
