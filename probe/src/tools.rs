@@ -117,12 +117,7 @@ pub(super) fn judge(tool: &Value, valid: bool, modern: bool, response: Option<&V
 /// (`additionalProperties`, `unevaluatedProperties`): the same reading as the conversation
 /// checker's TOOL-5.
 fn extra_members_only(tool: &Value, arguments: &Value) -> bool {
-    match mcpgen::tools::validate_tool_arguments(tool, arguments) {
-        Err(mcpgen::tools::ToolCallError::Invalid(errors)) => {
-            errors.iter().all(|e| matches!(e.keyword, "additionalProperties" | "unevaluatedProperties"))
-        }
-        _ => false,
-    }
+    mcpgen::tools::validate_tool_arguments(tool, arguments).is_err_and(|e| e.only_extra_members())
 }
 
 /// Every listed tool through the tool-schema checks ([`mcpgen::tools::check_tool`]: dialect,

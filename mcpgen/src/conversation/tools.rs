@@ -34,11 +34,6 @@ use super::options::ConversationOptions;
 use super::state::{Pending, Session, Table};
 use super::tool_table::{ToolCall, ToolDef, ToolTable};
 
-/// Whether a schema error is a member the schema does not allow.
-fn is_extra_member(keyword: &str) -> bool {
-    matches!(keyword, "additionalProperties" | "unevaluatedProperties")
-}
-
 impl ToolTable {
     pub fn new(opts: &ConversationOptions) -> ToolTable {
         ToolTable {
@@ -287,11 +282,11 @@ pub(super) fn call<'v, V: JsonView<'v>>(
         Some(a) => serde_json::Value::from(&a.to_value()),
         None => serde_json::Value::Object(serde_json::Map::new()),
     };
-    let mut extra_only = false;
-    let invalid = match compiled.validate_arguments(&arguments) {
+    let verdict = compiled.validate_arguments(&arguments);
+    let extra_only = verdict.as_ref().is_err_and(ToolCallError::only_extra_members);
+    let invalid = match verdict {
         Ok(()) => false,
         Err(ToolCallError::Invalid(errors)) => {
-            extra_only = errors.iter().all(|e| is_extra_member(e.keyword));
             for e in errors {
                 let mut finding = rule_finding(
                     id::TOOL_7,

@@ -229,6 +229,18 @@ pub enum ToolCallError {
 }
 
 impl ToolCallError {
+    /// Whether the instance was refused only for members the schema does not allow
+    /// (`additionalProperties`, `unevaluatedProperties`): arguments a server may accept by
+    /// dropping those members (the TOOL-5 reading of the checker and the probe).
+    pub fn only_extra_members(&self) -> bool {
+        match self {
+            ToolCallError::Invalid(errors) => {
+                errors.iter().all(|e| matches!(e.keyword, "additionalProperties" | "unevaluatedProperties"))
+            }
+            _ => false,
+        }
+    }
+
     /// `schema`, `invalid` or `limit_exceeded`.
     pub fn kind(&self) -> &'static str {
         match self {
