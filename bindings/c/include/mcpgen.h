@@ -93,6 +93,11 @@ typedef enum mcpgen_status {
     /** An icon is refused (scheme, MIME type, bytes, size or origin): one entry with its kind
      *  (`mcpgen_error_kind`), rule (ICON-*) and message. */
     MCPGEN_ICON_REFUSED = 10,
+    /** `mcpgen_context_set_tools_baseline`: the tools pin file cannot be used: one entry with
+     *  its kind (`mcpgen_error_kind`: `not_json`, `too_large`, `unsupported_version`,
+     *  `malformed`, `duplicate_tool`, `hash_mismatch`), JSON pointer into the file
+     *  (`mcpgen_error_pointer`) and message; no rule id. */
+    MCPGEN_PIN_FILE_INVALID = 11,
     /** `mcpgen_check_response`: the response is a well-formed JSON-RPC error sent by the peer;
      *  read its code, message and data from the `mcpgen_response`. */
     MCPGEN_REMOTE_ERROR = 100,
@@ -161,7 +166,8 @@ typedef enum mcpgen_era {
 } mcpgen_era;
 
 /** Options and settings shared by calls: unknown-key policy, format checks, client leniency,
- *  the protocol versions a server supports, the extension result types a client accepts.
+ *  the protocol versions a server supports, the extension result types a client accepts, the
+ *  tool options of conversations (a tools pin, caps on the tools remembered).
  *  Create with `mcpgen_context_new`, configure with `mcpgen_context_set_*`, then pass it as
  *  `const` to any number of threads. Owned by the caller; free with `mcpgen_context_free`. */
 typedef struct mcpgen_context mcpgen_context;
@@ -402,7 +408,8 @@ mcpgen_status mcpgen_method_lookup(uint32_t revision, const char *method, size_t
 
 /** Creates a context with the defaults: lossless policy, formats as annotations, no client
  *  leniency, `resultType` discrimination off for plain validation, every revision of this
- *  library as the supported versions (newest first), no extension result types. Passing NULL
+ *  library as the supported versions (newest first), no extension result types, and for
+ *  conversations no tools pin, 1024 tools and 4 MiB of their schemas remembered. Passing NULL
  *  where a function takes a `const mcpgen_context *` means these defaults. `*ctx_out` (required) receives a new
  *  object owned by the caller: free it with `mcpgen_context_free` once no call uses it. */
 mcpgen_status mcpgen_context_new(mcpgen_context **ctx_out);
@@ -615,10 +622,42 @@ mcpgen_status mcpgen_detect_era_from_http_400(const uint8_t *body, size_t body_l
 
 /* ---- Conversations ------------------------------------------------------------------------ */
 
+/** Pins the server's tools for the conversations made from `ctx` from now on (TOOL-12): `pin`
+ *  is a tools pin file (`pin_len` bytes, the file `mcpgen tools pin` writes). Each tool a
+ *  `tools/list` result lists and the pin lacks is a finding at `/result/tools/N/name`, each
+ *  listed with another definition one at its first changed member
+ *  (`/result/tools/N/description`; the message lists the changed members and both sha256), and
+ *  each pinned tool missing from a complete list (the pages up to one without `nextCursor`) one
+ *  at `/result/tools`; all warnings (the pin is the user's choice, not a clause of the spec),
+ *  read with the finding getters (`mcpgen_error_rule`, `_pointer`, `_level`, `_message`).
+ *  `pin` NULL with `pin_len` 0 removes the pin. The file is read in full during this call (at
+ *  most 16 MiB and 10,000 tools; nothing is kept of `pin`). `MCPGEN_OK`, or
+ *  `MCPGEN_PIN_FILE_INVALID` with `*error_out` (optional): one entry with the kind, the JSON
+ *  pointer into the file and the message (`too_large` at `""` past 16 MiB, at `/tools` past
+ *  10,000 tools; `hash_mismatch` at `/tools/3/sha256` for a definition edited after pinning; …);
+ *  the context then keeps the pin it had. Not synchronized (as every `mcpgen_context_set_*`). */
+mcpgen_status mcpgen_context_set_tools_baseline(mcpgen_context *ctx, const uint8_t *pin, size_t pin_len,
+                                                mcpgen_error **error_out);
+
+/** The most tool definitions a conversation made from `ctx` remembers from `tools/list`
+ *  results (default 1024; TOOL-4, TOOL-5, TOOL-7..10 judge calls by them). Past it a further
+ *  tool is not kept: its calls are not judged, calls of unlisted tools are no longer reported
+ *  (TOOL-9), and one warning with rule `POLICY-STATE` at pointer `""` says so, once per
+ *  session. 0 keeps none. Not synchronized (as every `mcpgen_context_set_*`). */
+mcpgen_status mcpgen_context_set_max_tools(mcpgen_context *ctx, size_t max_tools);
+
+/** The most bytes of the remembered tools' `inputSchema` and `outputSchema` together (as
+ *  canonical JSON: keys sorted, no whitespace) in a conversation made from `ctx` (default
+ *  4 MiB; a total equal to it fits); a tool that does not fit is not kept, with the same
+ *  `POLICY-STATE` warning as `mcpgen_context_set_max_tools`. Not synchronized (as every
+ *  `mcpgen_context_set_*`). */
+mcpgen_status mcpgen_context_set_max_tool_schema_bytes(mcpgen_context *ctx, size_t max_bytes);
+
 /** A new conversation (one session, nothing observed yet) into `*conversation_out` (required),
  *  owned by the caller: free it with `mcpgen_conversation_free`. The context's policy, format
- *  checks, client leniency and extension result types apply to every message; the context is
- *  read during this call only (`ctx` may be NULL for the defaults). */
+ *  checks, client leniency and extension result types apply to every message, its tool options
+ *  (pin, `max_tools`, `max_tool_schema_bytes`) to the session; the context is read during this
+ *  call only (`ctx` may be NULL for the defaults; the pin is shared, not copied). */
 mcpgen_status mcpgen_conversation_new(const mcpgen_context *ctx, mcpgen_conversation **conversation_out);
 
 /** Frees a conversation (NULL is a no-op). */

@@ -1,9 +1,13 @@
 //! `mcpgen_context`: the core's per-call options and server settings, shared read-only.
 
+use std::sync::Arc;
+
+use core_api::conversation::ConversationOptions;
 use core_api::protocol::ServerConfig;
+use core_api::tools::{PinLimits, ToolsBaseline};
 use core_api::{Options, Policy};
 
-use crate::{boundary, clear_ptr, extension, give, input_str, required, ErrorObject, McpgenStr, Status};
+use crate::{boundary, clear_ptr, extension, give, input, input_str, required, ErrorObject, McpgenStr, Status};
 
 /// `mcpgen_context`. Immutable while shared: the setters take `*mut`, every other call
 /// `*const`, so C's type system carries the "configure, then share" rule.
@@ -15,6 +19,30 @@ pub struct Context {
     pub server: ServerConfig,
     /// Extra `resultType` values the client negotiated through extensions (`check_response`).
     pub extension_result_types: Vec<String>,
+    /// What a conversation made from this context does with listed tools.
+    pub tools: ConversationTools,
+}
+
+/// The tool options of the conversations a context makes (`mcpgen_context_set_tools_baseline`,
+/// `mcpgen_context_set_max_tools`, `mcpgen_context_set_max_tool_schema_bytes`); the defaults
+/// are [`ConversationOptions::default`]'s.
+#[derive(Debug, Clone)]
+pub struct ConversationTools {
+    /// The user's pin (TOOL-12), shared by every conversation made from the context.
+    pub baseline: Option<Arc<ToolsBaseline>>,
+    pub max_tools: usize,
+    pub max_tool_schema_bytes: usize,
+}
+
+impl Default for ConversationTools {
+    fn default() -> Self {
+        let defaults = ConversationOptions::default();
+        ConversationTools {
+            baseline: defaults.tools_baseline,
+            max_tools: defaults.max_tools,
+            max_tool_schema_bytes: defaults.max_tool_schema_bytes,
+        }
+    }
 }
 
 static DEFAULT: std::sync::OnceLock<Context> = std::sync::OnceLock::new();
@@ -152,6 +180,44 @@ pub unsafe extern "C" fn mcpgen_context_set_extensions(
         let list = codes.iter().map(|&c| extension(c)).collect::<Result<Vec<_>, _>>()?;
         ctx.server.extensions.clear();
         ctx.server.extensions.extend(list);
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_context_set_tools_baseline(
+    ctx: *mut Context,
+    pin: *const u8,
+    pin_len: usize,
+    error_out: *mut *mut ErrorObject,
+) -> Status {
+    boundary(error_out, || {
+        let ctx = context_mut(ctx)?;
+        // NULL with length 0: no pin (as a tool call's absent `arguments`).
+        let baseline = if pin.is_null() && pin_len == 0 {
+            None
+        } else {
+            let bytes = input(pin, pin_len, "pin")?;
+            // Read in full before anything changes: a refused file leaves the old pin in place.
+            Some(Arc::new(ToolsBaseline::parse(bytes, &PinLimits::default()).map_err(ErrorObject::pin)?))
+        };
+        ctx.tools.baseline = baseline;
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_context_set_max_tools(ctx: *mut Context, max_tools: usize) -> Status {
+    boundary(std::ptr::null_mut(), || {
+        context_mut(ctx)?.tools.max_tools = max_tools;
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mcpgen_context_set_max_tool_schema_bytes(ctx: *mut Context, max_bytes: usize) -> Status {
+    boundary(std::ptr::null_mut(), || {
+        context_mut(ctx)?.tools.max_tool_schema_bytes = max_bytes;
         Ok(Status::Ok)
     })
 }

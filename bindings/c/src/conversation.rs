@@ -53,6 +53,9 @@ pub unsafe extern "C" fn mcpgen_conversation_new(
         let options = ConversationOptions {
             validation: ctx.opts,
             extension_result_types: ctx.extension_result_types.clone(),
+            tools_baseline: ctx.tools.baseline.clone(),
+            max_tools: ctx.tools.max_tools,
+            max_tool_schema_bytes: ctx.tools.max_tool_schema_bytes,
             ..ConversationOptions::default()
         };
         give(conversation_out, ConversationObject { conversation: Conversation::with_options(options), broken: false });

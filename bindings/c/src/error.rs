@@ -6,7 +6,7 @@ use core_api::conversation::{Finding, Level};
 use core_api::icons::IconError;
 use core_api::json::ParseError;
 use core_api::protocol::{MetaKeyError, ProtocolError, ResponseError};
-use core_api::tools::{LimitError, SchemaError, ToolCallError, ToolsJsonError};
+use core_api::tools::{LimitError, PinError, SchemaError, ToolCallError, ToolsJsonError};
 use core_api::ValidationError;
 use core_api::{CoreError, DecodeError};
 
@@ -233,6 +233,22 @@ impl ErrorObject {
             // A variant a later mcpgen adds: its instance errors, as a refusal.
             other => instance(Status::Invalid, "the tool refused the value:", other.errors()),
         }
+    }
+
+    /// A tools pin file that cannot be used (`mcpgen_context_set_tools_baseline`):
+    /// `MCPGEN_PIN_FILE_INVALID`, one entry with the variant's kind (`PinErrorKind::as_str`:
+    /// `not_json`, `too_large`, …), its JSON pointer into the file and the core's message; the
+    /// text is the core's `Display` (kind, place and message). No rule: the pin is the user's
+    /// file, not a clause of the spec.
+    pub fn pin(e: PinError) -> ErrorObject {
+        let mut out = ErrorObject::bare(Status::PinFileInvalid, e.to_string());
+        out.entries.push(Entry {
+            pointer: OwnedStr::new(&e.pointer),
+            message: OwnedStr::new(&e.message),
+            kind: OwnedStr::new(e.kind.as_str()),
+            ..Entry::default()
+        });
+        out
     }
 
     /// A refused icon: one entry with its kind, rule and message.

@@ -14,6 +14,9 @@
 //! The safety contract of each `unsafe extern "C"` function is its doc comment in `mcpgen.h`
 //! (valid pointers for the given lengths, objects from the matching `_new`/producer, freed once).
 #![allow(clippy::missing_safety_doc)]
+// These docs are for maintainers, who read them with `cargo doc --document-private-items`
+// (C users read mcpgen.h): the links above name the private helpers on purpose.
+#![allow(rustdoc::private_intra_doc_links)]
 
 mod context;
 mod conversation;

@@ -72,6 +72,7 @@ statuses! {
     ToolSchemaInvalid = 8 => MCPGEN_TOOL_SCHEMA_INVALID, "the tool's inputSchema or outputSchema cannot be used";
     LimitExceeded = 9 => MCPGEN_LIMIT_EXCEEDED, "validation stopped at a cost limit";
     IconRefused = 10 => MCPGEN_ICON_REFUSED, "the icon is refused";
+    PinFileInvalid = 11 => MCPGEN_PIN_FILE_INVALID, "the tools pin file cannot be used";
     RemoteError = 100 => MCPGEN_REMOTE_ERROR, "the peer answered with a JSON-RPC error";
     NullArgument = 200 => MCPGEN_NULL_ARGUMENT, "a required pointer argument is NULL";
     UnknownRevision = 201 => MCPGEN_UNKNOWN_REVISION, "unknown schema revision";

@@ -30,7 +30,7 @@ fn finding_to_py<'py>(class: &Bound<'py, PyAny>, f: Finding) -> PyResult<Bound<'
 #[pymethods]
 impl Conversation {
     #[new]
-    #[pyo3(signature = (*, strict_formats=false, policy=None, extension_result_types=None, tools_baseline=None, max_tools=None))]
+    #[pyo3(signature = (*, strict_formats=false, policy=None, extension_result_types=None, tools_baseline=None, max_tools=None, max_tool_schema_bytes=None))]
     fn new(
         py: Python<'_>,
         strict_formats: bool,
@@ -38,6 +38,7 @@ impl Conversation {
         extension_result_types: Option<Vec<String>>,
         tools_baseline: Option<&Bound<'_, PyAny>>,
         max_tools: Option<usize>,
+        max_tool_schema_bytes: Option<usize>,
     ) -> PyResult<Self> {
         let run = || -> Result<Conversation, Failure> {
             let validation = Options { policy: policy_arg(policy)?, strict_formats, ..Options::default() };
@@ -55,6 +56,7 @@ impl Conversation {
                 extension_result_types: extension_result_types.unwrap_or_default(),
                 tools_baseline: baseline,
                 max_tools: max_tools.unwrap_or(defaults.max_tools),
+                max_tool_schema_bytes: max_tool_schema_bytes.unwrap_or(defaults.max_tool_schema_bytes),
                 ..defaults
             };
             Ok(Conversation { inner: Mutex::new(Core::with_options(options)) })

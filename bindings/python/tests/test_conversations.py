@@ -205,3 +205,12 @@ def test_max_tools_caps_the_remembered_definitions() -> None:
     tools = [{"name": f"t{i}", "inputSchema": {"type": "object"}} for i in range(3)]
     found = _listed(mcpgen.Conversation(max_tools=2), tools)
     assert [f.rule for f in found] == ["POLICY-STATE"], found
+
+
+def test_max_tool_schema_bytes_caps_the_remembered_schemas() -> None:
+    # Each schema is 17 bytes of canonical JSON: `{"type":"object"}`.
+    tools = [{"name": f"t{i}", "inputSchema": {"type": "object"}} for i in range(3)]
+    assert _listed(mcpgen.Conversation(max_tool_schema_bytes=51), tools) == []
+    found = _listed(mcpgen.Conversation(max_tool_schema_bytes=50), tools)
+    assert [(f.rule, f.level, f.pointer) for f in found] == [("POLICY-STATE", "warning", "")], found
+    assert "tool `t2`" in found[0].message and "50 bytes" in found[0].message, found[0].message

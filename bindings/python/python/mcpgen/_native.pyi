@@ -339,7 +339,9 @@ class Conversation:
     accept (RESULT-3). ``tools_baseline`` is a tools pin file (``mcpgen tools pin``; its text,
     or parsed data): every ``tools/list`` result is compared with it, each tool added, removed
     or changed a TOOL-12 warning. ``max_tools`` caps the tool definitions remembered (default
-    1024; past it calls of further tools are not judged, and POLICY-STATE says so). Raises
+    1024; past it calls of further tools are not judged, and POLICY-STATE says so), and
+    ``max_tool_schema_bytes`` the bytes of their schemas as canonical JSON (default 4 MiB; a
+    tool that does not fit is not kept, likewise). Raises
     ``ValueError`` for an unknown policy and :class:`PinFileError` for a pin file that cannot
     be used."""
 
@@ -351,6 +353,7 @@ class Conversation:
         extension_result_types: Optional[Sequence[str]] = None,
         tools_baseline: Optional[object] = None,
         max_tools: Optional[int] = None,
+        max_tool_schema_bytes: Optional[int] = None,
     ) -> "Conversation": ...
     def observe(self, sender: Sender, data: object) -> List[Finding]:
         """Checks the next message, sent by ``sender`` (``"client"`` or ``"server"``); returns
