@@ -9,7 +9,7 @@ use mcpgen_runtime::rules::{AtRevisions, Clause, Enforcement, Level, Rule};
 /// The revision of each rule's own entry (`level`, `clause`, `source`, `code`): the newest pinned.
 pub const REVISION: &str = "2026-07-28";
 
-pub static RULES: [Rule; 316] = [
+pub static RULES: [Rule; 317] = [
     Rule {
         id: "CORE-1",
         level: Level::Must,
@@ -218,6 +218,16 @@ pub static RULES: [Rule; 316] = [
         code: None,
         revisions: &[],
         enforcement: Enforcement::Enforced("conversation::Conversation (a response whose id was answered lately); a response to an id never sent is ID-3"),
+    },
+    Rule {
+        id: "MSG-12",
+        level: Level::MustNot,
+        summary: "A notification is never answered: no response to a message without an `id`, also inside a batch.",
+        source: "JSON-RPC 2.0",
+        clause: Some("The Server MUST NOT reply to a Notification, including those that are within a batch request."),
+        code: None,
+        revisions: &[],
+        enforcement: Enforcement::Enforced("mcpgen-probe (`negative/cancel-unknown`: any response to the notification); the conversation checker reports a response to an id never sent as ID-3"),
     },
     Rule {
         id: "ID-1",
@@ -1830,10 +1840,10 @@ pub static RULES: [Rule; 316] = [
         level: Level::Informal,
         summary: "Header requirements for notification POSTs are left undefined by this revision (see AMB-11).",
         source: "basic/transports/streamable-http",
-        clause: None,
+        clause: Some("The notification rules above describe the transport mechanics for a notification POST; header requirements for notification POSTs are not defined by this revision."),
         code: None,
         revisions: &[],
-        enforcement: Enforcement::NotEnforced("HTTP layer"),
+        enforcement: Enforcement::Enforced("protocol::check_http_headers passes a notification (no `id` member) whatever its headers: no standard header is required of it"),
     },
     Rule {
         id: "XHDR-1",

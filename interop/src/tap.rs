@@ -3,7 +3,10 @@
 //!
 //! - [`HttpTap`]: a loopback reverse proxy for Streamable HTTP. POST bodies are client
 //!   messages (their standard headers are checked with `mcpgen::protocol::check_http_headers`);
-//!   JSON bodies and every SSE event of a response or GET stream are server messages.
+//!   JSON bodies of a POST's answer and every SSE event of a response or GET stream are server
+//!   messages. The body of a GET's or DELETE's answer that is no stream (a 405 with a JSON-RPC
+//!   error in it) answers no JSON-RPC message: the transport does not make it an MCP message,
+//!   and it is not recorded.
 //! - [`stdio`]: run as `mcpgen-interop tap-stdio …` in place of a stdio server: it starts the
 //!   server and passes every line through, one trace file per process (a client that probes on
 //!   a sibling process gets one trace per process).
@@ -138,7 +141,11 @@ async fn forward(State(tap): State<Arc<Tap>>, request: Request) -> Response {
             Err(e) => return plain(StatusCode::BAD_GATEWAY, format!("mcpgen-interop tap: upstream body: {e}")),
         };
         let json = headers.get("content-type").and_then(|v| v.to_str().ok()).is_some_and(|v| v.contains("json"));
-        if !bytes.is_empty() && (json || serde_json::from_slice::<serde::de::IgnoredAny>(&bytes).is_ok()) {
+        let answers_a_post = parts.method == axum::http::Method::POST;
+        if answers_a_post
+            && !bytes.is_empty()
+            && (json || serde_json::from_slice::<serde::de::IgnoredAny>(&bytes).is_ok())
+        {
             tap.trace.message(Sender::Server, &bytes, None);
         }
         Body::from(bytes)
@@ -300,6 +307,46 @@ mod tests {
         assert_eq!(lines.len(), 2, "the unterminated last line is no message: {recorded}");
         assert!(lines[0].ends_with(",\"message\":{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}}"), "{}", lines[0]);
         assert_eq!(lines[1], "{\"from\":\"client\",\"raw\":\"not json\"}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A POST's JSON answer is a server message; a GET's 405 with a JSON-RPC error in its body
+    /// (what a server without a standalone stream may send) answers no JSON-RPC message and is
+    /// passed on but not recorded. Neither is a notification POST without `Mcp-Method` judged.
+    #[tokio::test]
+    async fn a_gets_405_body_is_passed_on_but_is_no_server_message() {
+        use axum::routing::post;
+        const ERROR: &str = r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"Method not allowed."},"id":null}"#;
+        const RESULT: &str = r#"{"jsonrpc":"2.0","id":1,"result":{}}"#;
+        let upstream = Router::new().route(
+            "/mcp",
+            post(|| async { ([("content-type", "application/json")], RESULT) })
+                .get(|| async { (StatusCode::METHOD_NOT_ALLOWED, [("content-type", "application/json")], ERROR) }),
+        );
+        let listener = tokio::net::TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0))).await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let server = tokio::spawn(async move { axum::serve(listener, upstream).await });
+        let dir = std::env::temp_dir().join(format!("mcpgen-interop-tap-get-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (path, header_path) = (dir.join("t.jsonl"), dir.join("h.jsonl"));
+        let trace = TraceWriter::create(&path, Some(&header_path)).unwrap();
+        let tap = HttpTap::start(&format!("http://127.0.0.1:{port}/mcp"), trace).await.unwrap();
+        let client = reqwest::Client::new();
+        let got = client.get(&tap.url).send().await.unwrap();
+        assert_eq!(got.status(), StatusCode::METHOD_NOT_ALLOWED);
+        assert_eq!(got.text().await.unwrap(), ERROR, "passed on unchanged");
+        let notification = r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+        let sent = client.post(&tap.url).header("MCP-Protocol-Version", "2026-07-28").body(notification);
+        assert_eq!(sent.send().await.unwrap().text().await.unwrap(), RESULT);
+        let recorded = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<&str> = recorded.lines().collect();
+        assert_eq!(lines.len(), 2, "the notification and the POST's answer only: {recorded}");
+        assert!(lines[0].starts_with(r#"{"from":"client""#), "{}", lines[0]);
+        assert!(lines[1].starts_with(r#"{"from":"server""#) && lines[1].contains(r#""id":1"#), "{}", lines[1]);
+        assert!(!recorded.contains("-32000"), "{recorded}");
+        let header_findings = std::fs::read_to_string(&header_path).unwrap();
+        assert_eq!(header_findings, "", "a notification POST needs no Mcp-Method");
+        server.abort();
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -258,7 +258,9 @@ pub fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<AcceptedRequ
 /// [`crate::http::standard_headers`] writes for a name that is not header-safe (XHDR-8/9); a
 /// sentinel that does not hold Base64 of UTF-8, or a plain value with a byte that is not
 /// visible ASCII, is refused. A body that is not JSON or not a modern request passes: it is
-/// [`check_request`]'s to judge. Custom `Mcp-Param-*` headers are [`check_param_headers`]'s.
+/// [`check_request`]'s to judge. A notification (no `id` member) passes too: the
+/// 2026-07-28 transport page says "header requirements for notification POSTs are not
+/// defined by this revision". Custom `Mcp-Param-*` headers are [`check_param_headers`]'s.
 ///
 /// ```
 /// let body = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{

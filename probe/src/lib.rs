@@ -244,10 +244,15 @@ impl Run<'_> {
         exchange: Option<usize>,
     ) {
         let Some(clause) = oracle::clause_at(rule, self.rev) else { return };
+        let (level, lowered) = oracle::level_on(rule, &clause, self.peer().has_headers());
+        let message = match lowered {
+            Some(why) => format!("{message} ({why})"),
+            None => message,
+        };
         self.report.findings.push(ProbeFinding {
             check: check.to_owned(),
             rule: Some(rule),
-            level: oracle::level_of(clause.level),
+            level,
             pointer: pointer.to_owned(),
             message,
             exchange,

@@ -12,7 +12,8 @@
 //!   feature (a result is the conversation checker's TOOL-1, PROMPT-1 or CAP-2), and
 //!   `completion/complete` without `completions`, which should get -32601 (COMP-2);
 //! - `notifications/cancelled` for a request id never sent: ignored, never answered (a
-//!   response to it breaks MSG-4; CANCEL-5).
+//!   response to it breaks MSG-12, JSON-RPC 2.0's "The Server MUST NOT reply to a
+//!   Notification"; CANCEL-5).
 //!
 //! Not sent: two requests with the same id in flight. A [`super::Peer`] carries one request
 //! at a time, and the spec fixes no answer to the second (ID-2 is the sender's duty).
@@ -163,7 +164,7 @@ fn undeclared(r: &mut Run<'_>, conv: &mut Conversation, caps: &Value) {
 /// The id the cancellation names: never sent by the probe.
 pub const NEVER_SENT: &str = "mcpgen-probe-never-sent";
 
-/// `notifications/cancelled` for [`NEVER_SENT`]: whatever response comes back breaks MSG-4.
+/// `notifications/cancelled` for [`NEVER_SENT`]: whatever response comes back breaks MSG-12.
 fn cancel_unknown(r: &mut Run<'_>, conv: &mut Conversation) {
     let check = "negative/cancel-unknown";
     let mut note = modern_request(0, "notifications/cancelled", json!({"requestId": NEVER_SENT, "reason": "probe"}));
@@ -178,7 +179,7 @@ fn cancel_unknown(r: &mut Run<'_>, conv: &mut Conversation) {
     if answered {
         r.violation(
             check,
-            mcpgen::rules::id::MSG_4,
+            mcpgen::rules::id::MSG_12,
             "",
             format!("answered `notifications/cancelled` for `{NEVER_SENT}`, a request never sent; a notification is never answered (CANCEL-5: ignore it)"),
             Some(super::oracle::Accepts::Nothing.describe()),

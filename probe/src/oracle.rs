@@ -180,14 +180,14 @@ pub const CHECKS: &[Check] = &[
         rule: Some(id::MSG_9),
         modern: Some(Accepts::Codes(&[-32601])),
         legacy: None,
-        note: "a method no revision defines",
+        note: "a method no revision defines; over stdio a warning (the MUST is the Streamable HTTP page's; the stdio page has none)",
     },
     Check {
         name: "negative/removed-METHOD",
         rule: Some(id::MSG_9),
         modern: Some(Accepts::ResultOr(&[-32601])),
         legacy: None,
-        note: "`ping`, `logging/setLevel`, `resources/subscribe` (removed in 2026-07-28): a server not implementing one answers -32601; a dual-era server may still serve it (ERA-1)",
+        note: "`ping`, `logging/setLevel`, `resources/subscribe` (removed in 2026-07-28): a server not implementing one answers -32601; a dual-era server may still serve it (ERA-1); over stdio another code is a warning, as `unknown-method`",
     },
     Check {
         name: "negative/bad-envelope",
@@ -219,7 +219,7 @@ pub const CHECKS: &[Check] = &[
     },
     Check {
         name: "negative/cancel-unknown",
-        rule: Some(id::MSG_4),
+        rule: Some(id::MSG_12),
         modern: Some(Accepts::Nothing),
         legacy: None,
         note: "`notifications/cancelled` for a request never sent: ignored (CANCEL-5), never answered",
@@ -409,6 +409,26 @@ fn placeholder_suffix(pattern: &str, name: &str) -> bool {
     }
 }
 
+/// Rules whose clause at the modern revision is a sentence of the Streamable HTTP page alone
+/// (its source page is `basic/transports/streamable-http`) although the probe also judges
+/// them over stdio. MSG-9: "If the server does not implement the requested RPC method, it
+/// MUST respond with `404 Not Found` and a JSON-RPC error with code `-32601`" is on that page;
+/// the stdio page says nothing of unknown methods, and the schema's `MethodNotFoundError`
+/// describes -32601 without a BCP 14 keyword. Over stdio such a finding is a warning.
+const HTTP_PAGE_ONLY: &[&str] = &[id::MSG_9];
+
+/// The level of a finding on `rule` whose clause is `clause`, on a transport with HTTP
+/// headers or not (stdio), and why it is lower than the clause's keyword where it is.
+pub fn level_on(rule: &str, clause: &Clause, http: bool) -> (Level, Option<&'static str>) {
+    let page_only = HTTP_PAGE_ONLY.contains(&rule) && clause.source.starts_with("basic/transports/streamable-http");
+    if !http && page_only && level_of(clause.level) == Level::Error {
+        let why =
+            "the clause is the Streamable HTTP page's, and over stdio the revision has no keyword for it: a warning";
+        return (Level::Warning, Some(why));
+    }
+    (level_of(clause.level), None)
+}
+
 /// A finding's level from its clause: errors for MUST / MUST NOT (and mcpgen's choices, which
 /// are errors the schema justifies), warnings for SHOULD, SHOULD NOT, MAY and informal wording.
 pub fn level_of(keyword: Keyword) -> Level {
@@ -596,5 +616,18 @@ mod tests {
         assert_eq!(clause_at(id::RES_1, modern).map(|c| level_of(c.level)), Some(Level::Error));
         assert_eq!(clause_at(id::RES_1, legacy).map(|c| level_of(c.level)), Some(Level::Warning));
         assert_eq!(clause_at(id::COMP_2, Revision::parse("2024-11-05")), None);
+    }
+
+    #[test]
+    fn a_clause_of_the_http_page_alone_is_a_warning_over_stdio() {
+        let modern = Revision::parse("2026-07-28");
+        let msg_9 = clause_at(id::MSG_9, modern).unwrap();
+        assert_eq!(level_on(id::MSG_9, &msg_9, true), (Level::Error, None));
+        let (level, why) = level_on(id::MSG_9, &msg_9, false);
+        assert_eq!(level, Level::Warning);
+        assert!(why.is_some_and(|w| w.contains("Streamable HTTP")), "{why:?}");
+        // MSG-1 is on the stdio page too: an error on both transports.
+        let msg_1 = clause_at(id::MSG_1, modern).unwrap();
+        assert_eq!(level_on(id::MSG_1, &msg_1, false), (Level::Error, None));
     }
 }

@@ -28,10 +28,12 @@ struct Guarded {
     on_origin: OnOrigin,
     carried: Option<Carried>,
     initialized: bool,
+    /// The error code of the answer to a method it does not serve (-32601 is right).
+    unknown_method: i64,
 }
 
 fn guarded(host: &'static str, legacy: &'static str, on_origin: OnOrigin) -> Guarded {
-    Guarded { host, legacy, on_origin, carried: None, initialized: false }
+    Guarded { host, legacy, on_origin, carried: None, initialized: false, unknown_method: -32601 }
 }
 
 impl Guarded {
@@ -47,7 +49,7 @@ impl Guarded {
                     "serverInfo": {"name": "guarded", "version": "1"}})
             }
             "ping" if self.initialized => json!({}),
-            _ => return json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": "no"}}),
+            _ => return json!({"jsonrpc": "2.0", "id": id, "error": {"code": self.unknown_method, "message": "no"}}),
         };
         json!({"jsonrpc": "2.0", "id": id, "result": result})
     }
@@ -176,6 +178,23 @@ fn the_message_names_the_origin_and_the_host() {
     let report = run(&mut guarded("mcp.example.com", "2025-11-25", OnOrigin::Accept), &ProbeOptions::default());
     let f = report.findings.iter().find(|f| f.rule == Some(id::HTTP_2)).expect("an HTTP-2 finding");
     assert!(f.message.contains("cannot be known"), "{}", f.message);
+}
+
+/// MSG-9's MUST (-32601 for an unknown method) is a sentence of the Streamable HTTP page: over
+/// a transport with headers another code is an error (over stdio a warning: `tests_oracle`).
+#[test]
+fn an_unknown_method_answered_with_another_code_over_http_is_an_error() {
+    let server = Guarded { unknown_method: -32603, ..guarded("127.0.0.1:8000", "2025-11-25", OnOrigin::Forbid) };
+    let report = run(&mut { server }, &ProbeOptions::default());
+    let found: Vec<(&str, Option<&str>, Level)> = report
+        .findings
+        .iter()
+        .filter(|f| f.check == "negative/unknown-method")
+        .map(|f| (f.check.as_str(), f.rule, f.level))
+        .collect();
+    assert_eq!(found, [("negative/unknown-method", Some(id::MSG_9), Level::Error)], "{:#?}", report.findings);
+    let right = run(&mut { guarded("127.0.0.1:8000", "2025-11-25", OnOrigin::Forbid) }, &ProbeOptions::default());
+    assert!(right.findings.iter().all(|f| f.check != "negative/unknown-method"), "{:#?}", right.findings);
 }
 
 #[test]

@@ -62,7 +62,40 @@ impl Session {
             }
         }
         judged_under(&mut out, Some(era::era_of(f.rev)), Some(f.rev));
+        self.unreadable_ids(f, &mut out);
         out
+    }
+
+    /// ID-4's exception: an error response whose `id` is `null` (or absent) after an invalid
+    /// message of the other side may be the answer to it; each such answer uses up one invalid
+    /// message. "Error responses MUST
+    /// include the same ID as the request they correspond to (except in error cases where the
+    /// ID could not be read due a malformed request)" (2025-11-25 on); JSON-RPC 2.0, which
+    /// every revision requires, says the id "MUST be Null" when "there was an error in
+    /// detecting the id in the Request object", while the schemas up to 2025-06-18 require a
+    /// request id. Whether the server could read the id is its reading: ID-4 on such an
+    /// answer is a warning, never an error.
+    fn unreadable_ids<'v, V: JsonView<'v>>(&mut self, f: &Facts<'v, V>, out: &mut [Finding]) {
+        let is_response = f.msg.get("result").is_some() || f.msg.get("error").is_some();
+        if !is_response {
+            if out.iter().any(Finding::is_error) {
+                let n = &mut self.malformed[f.from.ix()];
+                *n = (*n + 1).min(super::state::MAX_MALFORMED);
+            }
+            return;
+        }
+        let null_id = f.msg.get("id").is_some_and(|i| i.kind() == Kind::Null);
+        let asked = &mut self.malformed[f.from.peer().ix()];
+        if f.msg.get("error").is_none() || !(null_id || f.msg.get("id").is_none()) || *asked == 0 {
+            return;
+        }
+        *asked -= 1;
+        for x in out.iter_mut().filter(|x| x.rule == Some(id::ID_4) && x.pointer == "/id" && x.is_error()) {
+            x.level = super::Level::Warning;
+            x.message.push_str(
+                " (a warning: an invalid message of the other side came before it, and its id may not have been readable to the server; JSON-RPC 2.0 then requires `null`)",
+            );
+        }
     }
 
     fn request<'v, V: JsonView<'v>>(&mut self, f: &Facts<'v, V>, out: &mut Vec<Finding>) {

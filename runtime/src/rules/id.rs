@@ -43,6 +43,8 @@ pub const MSG_9: &str = "MSG-9";
 pub const MSG_10: &str = "MSG-10";
 /// MSG-11 (MUST): Each request gets exactly one response; a second response to an answered request is invalid.
 pub const MSG_11: &str = "MSG-11";
+/// MSG-12 (MUST NOT): A notification is never answered: no response to a message without an `id`, also inside a batch.
+pub const MSG_12: &str = "MSG-12";
 /// ID-1 (MUST): A request's `id` is a string or an integer; it is never absent and never `null`.
 pub const ID_1: &str = "ID-1";
 /// ID-2 (MUST NOT): A sender never reuses an `id` that is still pending among its own requests.
