@@ -39,11 +39,12 @@ pub const MAX_EVENT: usize = 16 << 20;
 /// What the trace holds for an SSE event above [`MAX_EVENT`] (not JSON: the check reports it).
 const TOO_LARGE_EVENT: &str = "(an SSE event above the tap's 16 MiB limit, passed on but not kept)";
 
-/// Headers that belong to one hop, not to the message (RFC 9110 §7.6.1), plus those the tap
-/// sets itself (`host` names the upstream; `accept-encoding` is dropped so bodies arrive
-/// uncompressed and readable).
-const HOP: [&str; 7] =
-    ["host", "connection", "keep-alive", "transfer-encoding", "content-length", "accept-encoding", "upgrade"];
+/// Whether the tap drops the header `name`: one hop's ([`mcpgen::http::is_hop_by_hop`]), or
+/// one the tap sets itself (`host` names the upstream; `content-length` follows the body;
+/// `accept-encoding` is dropped so bodies arrive uncompressed and readable).
+fn dropped(name: &str) -> bool {
+    matches!(name, "host" | "content-length" | "accept-encoding") || mcpgen::http::is_hop_by_hop(name, &[])
+}
 
 #[derive(Clone)]
 struct Tap {
@@ -116,7 +117,7 @@ async fn forward(State(tap): State<Arc<Tap>>, request: Request) -> Response {
     let path = parts.uri.path_and_query().map_or("/", |p| p.as_str());
     let mut out = tap.http.request(parts.method.clone(), format!("{}{path}", tap.upstream));
     for (k, v) in &parts.headers {
-        if !HOP.contains(&k.as_str()) {
+        if !dropped(k.as_str()) {
             out = out.header(k, v);
         }
     }
@@ -127,7 +128,7 @@ async fn forward(State(tap): State<Arc<Tap>>, request: Request) -> Response {
     let status = upstream.status();
     let mut headers = HeaderMap::new();
     for (k, v) in upstream.headers() {
-        if !HOP.contains(&k.as_str()) {
+        if !dropped(k.as_str()) {
             headers.append(HeaderName::from(k), HeaderValue::from(v));
         }
     }

@@ -5,7 +5,8 @@
 //!
 //! A client computes the headers from the body it is about to send; a server decodes them with
 //! [`decode_header_value`] and compares them with the body. [`sse`] reads the events of a
-//! response stream as they arrive.
+//! response stream as they arrive. The header names, the hop-by-hop list and the
+//! DNS-rebinding policy every mcpgen peer uses ([`HostPolicy`]) are here too.
 //!
 //! ```
 //! use serde_json::json;
@@ -26,6 +27,11 @@
 //! ```
 
 pub mod sse;
+mod vocab;
+
+pub use vocab::{
+    is_hop_by_hop, HostPolicy, HostRefusal, HOP_BY_HOP, LAST_EVENT_ID, METHOD, NAME, PROTOCOL_VERSION, SESSION_ID,
+};
 
 use std::borrow::Cow;
 use std::fmt;

@@ -31,6 +31,7 @@ use mcpgen::http::sse::{SseEvent, SseSplitter};
 use serde_json::Value;
 
 use crate::{Carried, Connect, HeaderEdit, Peer, PeerError, MODERN};
+use mcpgen::http::{PROTOCOL_VERSION, SESSION_ID as SESSION};
 
 /// `--max-body-bytes`: a response body, or one event stream, at most this long.
 pub const DEFAULT_MAX_BODY_BYTES: usize = 16 << 20;
@@ -38,8 +39,6 @@ pub const DEFAULT_MAX_BODY_BYTES: usize = 16 << 20;
 pub const DEFAULT_MAX_EVENTS: usize = 4096;
 /// `--max-messages`: messages kept while waiting for one response (the stdio peer's cap too).
 pub const DEFAULT_MAX_MESSAGES: usize = 1024;
-
-const SESSION: &str = "mcp-session-id";
 
 /// What one HTTP server can make the probe hold, and for how long.
 #[derive(Debug, Clone, Copy)]
@@ -445,7 +444,7 @@ impl Drop for HttpPeer {
             request.headers_mut().insert(SESSION, v);
         }
         if let Some(v) = self.legacy_version.as_deref().and_then(|v| HeaderValue::from_str(v).ok()) {
-            request.headers_mut().insert("mcp-protocol-version", v);
+            request.headers_mut().insert(PROTOCOL_VERSION, v);
         }
         let shared = &self.shared;
         let _ = shared

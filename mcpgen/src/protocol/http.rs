@@ -11,11 +11,9 @@ use crate::rules::id;
 use super::message::{read_id, IdRead};
 use super::ProtocolError;
 
-/// The standard headers a modern HTTP request carries (names compare case-insensitively,
-/// HTTP-12).
-const VERSION: &str = "mcp-protocol-version";
-const METHOD: &str = "mcp-method";
-const NAME: &str = "mcp-name";
+// The standard headers a modern HTTP request carries (names compare case-insensitively,
+// HTTP-12).
+use crate::http::{METHOD, NAME, PROTOCOL_VERSION as VERSION};
 
 fn mismatch(id: Option<Value>, rule: &'static str, message: String) -> ProtocolError {
     ProtocolError::new(error_codes::HEADER_MISMATCH_ERROR, message, id, 400, rule)

@@ -14,6 +14,7 @@ use sse_stream::{Sse, SseStream};
 
 use super::sse::{EventGuard, EventTooLarge};
 use super::{ClientError, Limits, Phase};
+use mcpgen::http::{LAST_EVENT_ID, SESSION_ID};
 
 /// The events of one SSE response.
 pub type EventStream = Pin<Box<dyn Stream<Item = Result<Sse, sse_stream::Error>> + Send>>;
@@ -67,7 +68,6 @@ pub struct Reply {
 
 /// HTTP-3: every POST accepts both answer forms.
 const ACCEPT_BOTH: &str = "application/json, text/event-stream";
-const SESSION_ID: &str = "mcp-session-id";
 
 /// Cheap to clone: clones share the connection pool and the session id.
 #[derive(Clone)]
@@ -159,7 +159,7 @@ impl Transport {
     pub async fn get(&self, last_event_id: Option<&str>, extra: &[(String, String)]) -> Result<Reply, ClientError> {
         let mut headers = self.headers(extra)?;
         if let Some(id) = last_event_id {
-            headers.insert("last-event-id", value(id)?);
+            headers.insert(LAST_EVENT_ID, value(id)?);
         }
         let resp = self
             .http

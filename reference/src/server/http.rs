@@ -31,8 +31,8 @@ use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
 use super::wire::{self, EchoId, RpcError};
 use super::write_timeout::WriteTimeout;
 use super::{Frame, Incoming, Reply, Server};
+use mcpgen::http::{HostRefusal, SESSION_ID as SESSION_HEADER};
 
-const SESSION_HEADER: &str = "mcp-session-id";
 const JSON: &str = "application/json";
 const EVENT_STREAM: &str = "text/event-stream";
 
@@ -184,41 +184,22 @@ fn spawn_session_sweeper(server: Weak<Server>, idle: Duration) {
     });
 }
 
-/// DNS-rebinding protection: `Host` must name a loopback host (on our port), and `Origin`,
-/// when sent (once), a loopback origin.
-fn allowed(headers: &HeaderMap, port: u16) -> bool {
-    let loopback = |host: &str| matches!(host, "localhost" | "127.0.0.1" | "[::1]");
-    let host_ok = headers.get(header::HOST).and_then(|h| h.to_str().ok()).is_some_and(|h| match h.rsplit_once(':') {
-        Some((name, p)) if !name.is_empty() && !h.ends_with(']') => loopback(name) && p.parse() == Ok(port),
-        _ => loopback(h),
-    });
-    let mut origins = headers.get_all(header::ORIGIN).iter();
-    let origin_ok = match (origins.next().map(|o| o.to_str()), origins.next()) {
-        (None, _) => true,
-        (Some(_), Some(_)) | (Some(Err(_)), None) => false,
-        (Some(Ok(o)), None) => {
-            let rest = o.strip_prefix("http://").or_else(|| o.strip_prefix("https://")).unwrap_or("");
-            let host = match rest.rsplit_once(':') {
-                Some((name, p)) if !rest.ends_with(']') && p.chars().all(|c| c.is_ascii_digit()) => name,
-                _ => rest,
-            };
-            loopback(host)
-        }
-    };
-    host_ok && origin_ok
-}
-
-/// The refusals every method gets before anything else: a repeated `Host` (400: which one
-/// would the allow-list judge?), then the allow-list (403).
+/// The refusals every method gets before anything else (DNS-rebinding protection,
+/// [`mcpgen::http::HostPolicy`]): a repeated `Host` (400: which one would the allow-list
+/// judge?), then a `Host` or `Origin` that is not a loopback name (403).
 fn refuse_host(headers: &HeaderMap, port: u16) -> Option<Response> {
-    if headers.get_all(header::HOST).iter().nth(1).is_some() {
-        return Some((StatusCode::BAD_REQUEST, "Bad Request: more than one Host header").into_response());
+    let hosts: Vec<&str> = headers.get_all(header::HOST).iter().map(|h| h.to_str().unwrap_or("")).collect();
+    let origins: Vec<Option<&str>> = headers.get_all(header::ORIGIN).iter().map(|o| o.to_str().ok()).collect();
+    match mcpgen::http::HostPolicy::loopback(port).check(&hosts, &origins) {
+        Ok(()) => None,
+        Err(HostRefusal::RepeatedHost) => {
+            Some((StatusCode::BAD_REQUEST, "Bad Request: more than one Host header").into_response())
+        }
+        Err(HostRefusal::NotAllowed) => {
+            let text = "Forbidden: Host or Origin is not a loopback name (DNS-rebinding protection)";
+            Some((StatusCode::FORBIDDEN, text).into_response())
+        }
     }
-    if !allowed(headers, port) {
-        let text = "Forbidden: Host or Origin is not a loopback name (DNS-rebinding protection)";
-        return Some((StatusCode::FORBIDDEN, text).into_response());
-    }
-    None
 }
 
 /// Whether the `Accept` headers admit `media` (`type/subtype`): named as itself, as `type/*` or
@@ -411,6 +392,7 @@ mod tests {
 
     #[test]
     fn host_and_origin_allow_list_admits_loopback_names_only() {
+        let allowed = |h: &HeaderMap, port| refuse_host(h, port).is_none();
         assert!(allowed(&h("127.0.0.1:8080", None), 8080));
         assert!(allowed(&h("localhost:8080", Some("http://localhost:3000")), 8080));
         assert!(allowed(&h("[::1]:8080", Some("http://[::1]")), 8080));
@@ -418,5 +400,10 @@ mod tests {
         assert!(!allowed(&h("127.0.0.1:8080", Some("http://evil.example.com")), 8080));
         assert!(!allowed(&h("localhost:9999", None), 8080));
         assert!(!allowed(&HeaderMap::new(), 8080));
+        let status = |h: &HeaderMap| refuse_host(h, 8080).map(|r| r.status().as_u16());
+        assert_eq!(status(&h("evil.example.com", None)), Some(403));
+        let mut twice = h("127.0.0.1:8080", None);
+        twice.append(header::HOST, HeaderValue::from_static("127.0.0.1:8080"));
+        assert_eq!(status(&twice), Some(400));
     }
 }

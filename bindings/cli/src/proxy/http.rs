@@ -58,6 +58,7 @@ use self::body::{relay_events, relay_whole, ProxyBody};
 use self::hosts::AllowedHosts;
 use crate::checker::{CheckerSettings, CheckerThread, Limits, ToChecker};
 use crate::UsageError;
+use mcpgen::http::SESSION_ID as SESSION;
 
 /// The default of [`HttpLimits::header_read_timeout`] (`--header-timeout`).
 pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
@@ -221,7 +222,7 @@ pub fn run(settings: HttpSettings) -> Result<ExitCode, UsageError> {
         config: super::enforce_config(),
         limits,
         http: settings.http,
-        hosts: AllowedHosts { port: local.port(), names: settings.allowed_hosts.clone() },
+        hosts: AllowedHosts(mcpgen::http::HostPolicy::with_names(local.port(), settings.allowed_hosts.clone())),
         exchanges: std::sync::atomic::AtomicU64::new(1),
     });
 
@@ -305,39 +306,15 @@ fn text_response(status: StatusCode, text: String, close: bool) -> Response<Prox
     r
 }
 
-/// Hop-by-hop headers (RFC 9110 §7.6.1) and those the proxy sets itself.
-fn is_hop_by_hop(name: &HeaderName, connection: &[String]) -> bool {
-    matches!(
-        name.as_str(),
-        "connection"
-            | "keep-alive"
-            | "proxy-connection"
-            | "proxy-authenticate"
-            | "proxy-authorization"
-            | "te"
-            | "trailer"
-            | "transfer-encoding"
-            | "upgrade"
-            | "content-length"
-            | "host"
-    ) || connection.iter().any(|c| c.eq_ignore_ascii_case(name.as_str()))
-}
-
-/// The header names a `Connection` header lists (hop-by-hop too).
-fn connection_tokens(headers: &HeaderMap) -> Vec<String> {
-    headers
-        .get_all(header::CONNECTION)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .map(|t| t.trim().to_ascii_lowercase())
-        .filter(|t| !t.is_empty())
-        .collect()
+/// Hop-by-hop headers ([`mcpgen::http::is_hop_by_hop`]: RFC 9110 §7.6.1 and the names the
+/// `Connection` header lists) and those the proxy sets itself (`Content-Length`, `Host`).
+fn is_hop_by_hop(name: &HeaderName, connection: &[&str]) -> bool {
+    matches!(name.as_str(), "content-length" | "host") || mcpgen::http::is_hop_by_hop(name.as_str(), connection)
 }
 
 /// The end-to-end headers of `from`.
 fn end_to_end(from: &HeaderMap, also_drop: &[HeaderName]) -> HeaderMap {
-    let connection = connection_tokens(from);
+    let connection: Vec<&str> = from.get_all(header::CONNECTION).iter().filter_map(|v| v.to_str().ok()).collect();
     let mut out = HeaderMap::with_capacity(from.len());
     for (k, v) in from {
         if !is_hop_by_hop(k, &connection) && !also_drop.contains(k) {
@@ -350,8 +327,6 @@ fn end_to_end(from: &HeaderMap, also_drop: &[HeaderName]) -> HeaderMap {
 fn header_pairs(headers: &HeaderMap) -> Vec<(String, String)> {
     headers.iter().map(|(k, v)| (k.as_str().to_owned(), String::from_utf8_lossy(v.as_bytes()).into_owned())).collect()
 }
-
-const SESSION: &str = "mcp-session-id";
 
 fn session_of(headers: &HeaderMap) -> Option<Arc<str>> {
     headers.get(SESSION).map(|v| Arc::from(String::from_utf8_lossy(v.as_bytes()).as_ref()))
