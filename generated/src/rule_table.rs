@@ -9,7 +9,7 @@ use mcpgen_runtime::rules::{AtRevisions, Clause, Enforcement, Level, Rule};
 /// The revision of each rule's own entry (`level`, `clause`, `source`, `code`): the newest pinned.
 pub const REVISION: &str = "2026-07-28";
 
-pub static RULES: [Rule; 317] = [
+pub static RULES: [Rule; 318] = [
     Rule {
         id: "CORE-1",
         level: Level::Must,
@@ -3312,6 +3312,16 @@ pub static RULES: [Rule; 317] = [
         code: None,
         revisions: &[],
         enforcement: Enforcement::Enforced("`mcpgen proxy --max-message-bytes` (default 16 MiB)"),
+    },
+    Rule {
+        id: "POLICY-DEPTH",
+        level: Level::Choice,
+        summary: "The conversation checker reads messages nested at most 128 levels deep (the parser's limit); a deeper one is valid JSON it cannot judge: a warning, the message is not checked.",
+        source: "mcpgen",
+        clause: None,
+        code: None,
+        revisions: &[],
+        enforcement: Enforcement::Enforced("conversation::Conversation (json::ParseError::is_too_deep)"),
     },
     Rule {
         id: "PROBE-1",

@@ -149,7 +149,7 @@ impl Conversation {
         match Tape::parse_bytes(bytes) {
             Ok(tape) => self.observe_view_in(from, exchange, &tape.root()),
             Err(e) => {
-                let mut out = vec![finding::not_json(e)];
+                let mut out = vec![finding::not_json(&e)];
                 let (era, rev) = self.session.era.current();
                 finding::judged_under(&mut out, era, rev);
                 out

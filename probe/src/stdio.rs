@@ -168,6 +168,10 @@ impl StdioPeer {
     }
 }
 
+/// How long a request still waits for its answer after a line that is no JSON came
+/// ([`StdioPeer::send`]).
+pub const UNREADABLE_GRACE: Duration = Duration::from_millis(500);
+
 impl Peer for StdioPeer {
     fn send(&mut self, message: &[u8], id: Option<&Value>) -> Result<Vec<Vec<u8>>, PeerError> {
         if let Some(e) = &self.done {
@@ -178,16 +182,26 @@ impl Peer for StdioPeer {
         let mut got = Vec::new();
         // A notification's answer is what arrives shortly after it (nothing, usually).
         let budget = if id.is_some() { self.wait.unwrap_or(self.limits.timeout) } else { Duration::from_millis(50) };
+        let mut budget = budget;
+        // A line that is no JSON (too deep, invalid UTF-8, not JSON at all) while a request
+        // waits may be its answer, unreadable: over stdio nothing tells which request it
+        // answers. The wait then ends [`UNREADABLE_GRACE`] later at the latest (an answer
+        // that follows a stray line is still taken), and what came is returned — the checker
+        // reports the line (MSG-8), as over HTTP, and no "no answer" is blamed on the server.
+        let mut unreadable = false;
         loop {
             let left = budget.saturating_sub(start.elapsed());
             match self.lines.recv_timeout(left) {
                 Ok(Line::Text(bytes)) => {
-                    let answers = id.is_some_and(|id| {
-                        serde_json::from_slice::<Value>(&bytes).is_ok_and(|v| crate::peer::is_answer(&v, id))
-                    });
+                    let parsed = serde_json::from_slice::<Value>(&bytes);
+                    let answers = id.is_some_and(|id| parsed.as_ref().is_ok_and(|v| crate::peer::is_answer(v, id)));
                     got.push(bytes);
                     if answers {
                         return Ok(got);
+                    }
+                    if id.is_some() && parsed.is_err() && !unreadable {
+                        unreadable = true;
+                        budget = budget.min(start.elapsed() + UNREADABLE_GRACE);
                     }
                     if got.len() >= self.limits.max_messages_per_answer {
                         return Err(PeerError::TooMany {
@@ -208,7 +222,7 @@ impl Peer for StdioPeer {
                     self.done = Some(PeerError::Io(m.clone()));
                     return Err(PeerError::Io(m));
                 }
-                Err(RecvTimeoutError::Timeout) if id.is_none() => return Ok(got),
+                Err(RecvTimeoutError::Timeout) if id.is_none() || unreadable => return Ok(got),
                 Err(RecvTimeoutError::Timeout) => {
                     return Err(PeerError::Timeout { after_ms: budget.as_millis() as u64 });
                 }
@@ -271,6 +285,23 @@ mod tests {
         let mut peer = sh(script, StdioLimits::default());
         let got = peer.send(REQUEST, Some(&serde_json::json!(1))).unwrap();
         assert_eq!(got.len(), 2);
+        assert!(got[1].starts_with(br#"{"jsonrpc":"2.0","id":1"#));
+    }
+
+    /// An answer that is no JSON (here too deep for the parser) ends the wait soon and is
+    /// kept, not dropped as "no answer" after the whole timeout (60 s here: the test would
+    /// take a minute and fail); a stray line before a good answer does not hide the answer.
+    #[test]
+    fn an_unreadable_answer_is_kept_and_does_not_wait_for_the_timeout() {
+        let limits = StdioLimits { timeout: Duration::from_secs(60), ..StdioLimits::default() };
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        let mut peer = sh(&format!("read line; echo '{deep}'; printf '\\377\\n'; sleep 120"), limits);
+        let got = peer.send(REQUEST, Some(&serde_json::json!(1))).unwrap();
+        assert_eq!(got, vec![deep.into_bytes(), vec![0xff]]);
+        let script = r#"read line; echo 'not json'; echo '{"jsonrpc":"2.0","id":1,"result":{}}'; sleep 120"#;
+        let mut peer = sh(script, limits);
+        let got = peer.send(REQUEST, Some(&serde_json::json!(1))).unwrap();
+        assert_eq!(got.len(), 2, "{got:?}");
         assert!(got[1].starts_with(br#"{"jsonrpc":"2.0","id":1"#));
     }
 

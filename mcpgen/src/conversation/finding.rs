@@ -106,7 +106,7 @@ impl std::fmt::Display for Finding {
 pub(super) fn level_at(rule: Option<&str>, rev: Option<Revision>) -> Option<Level> {
     use crate::rules::Level as L;
     let Some(rule) = rule else { return Some(Level::Error) };
-    if matches!(rule, id::POLICY_PENDING | id::POLICY_STATE | id::POLICY_TOOLS | id::TOOL_12) {
+    if matches!(rule, id::POLICY_PENDING | id::POLICY_STATE | id::POLICY_TOOLS | id::POLICY_DEPTH | id::TOOL_12) {
         return Some(Level::Warning);
     }
     let Some(entry) = crate::rules::lookup(rule) else { return Some(Level::Error) };
@@ -170,8 +170,16 @@ pub(super) fn validation_finding(e: ValidationError) -> Finding {
     }
 }
 
-/// MSG-8: text that is not JSON.
-pub(super) fn not_json(e: impl std::fmt::Display) -> Finding {
+/// MSG-8: text that is not JSON; POLICY-DEPTH (a warning) for text nested deeper than the
+/// parser reads, which the spec does not forbid.
+pub(super) fn not_json(e: &crate::json::ParseError) -> Finding {
+    if e.is_too_deep() {
+        let message = format!(
+            "not checked: {} at line {} column {} (byte {}): mcpgen's parser limit, not a rule of the spec",
+            e.message, e.line, e.column, e.offset
+        );
+        return rule_finding(id::POLICY_DEPTH, "", "maxDepth", message);
+    }
     rule_finding(id::MSG_8, "", "type", format!("not JSON: {e}"))
 }
 

@@ -56,12 +56,20 @@ pub struct ParseError {
     pub column: usize,
     pub message: String,
     invalid_utf8: bool,
+    too_deep: bool,
 }
 
 impl ParseError {
     /// MSG-8 when the input is not UTF-8; `None` for text that is not JSON.
     pub fn rule(&self) -> Option<&'static str> {
         self.invalid_utf8.then_some(crate::rules::id::MSG_8)
+    }
+
+    /// Whether the text stopped being read at the depth limit ([`ParseOptions::max_depth`]):
+    /// well-formed or not, it nests deeper than the parser goes — a limit of the reader, not a
+    /// fault the JSON grammar or MCP names.
+    pub fn is_too_deep(&self) -> bool {
+        self.too_deep
     }
 }
 
@@ -193,10 +201,12 @@ impl<'a> Tape<'a> {
             skipped: 0,
         };
         let result = p.run();
+        let too_deep =
+            result.is_err() && !p.skip_deeper && p.stack.len() >= p.max_depth && matches!(p.peek(), Some(b'{' | b'['));
         give_spare(&SPARE_STACK, std::mem::take(&mut p.stack));
         match result {
             Ok(()) => Ok(Tape { src, nodes: p.nodes, skipped: p.skipped }),
-            Err(msg) => Err(error_at(src.as_bytes(), p.i, msg)),
+            Err(msg) => Err(ParseError { too_deep, ..error_at(src.as_bytes(), p.i, msg) }),
         }
     }
 
@@ -253,7 +263,7 @@ fn error_at(b: &[u8], offset: usize, message: String) -> ParseError {
     let line = before.iter().filter(|&&c| c == b'\n').count() + 1;
     let line_start = before.iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1);
     let column = String::from_utf8_lossy(&b[line_start..offset]).chars().count() + 1;
-    ParseError { offset, line, column, message, invalid_utf8: false }
+    ParseError { offset, line, column, message, invalid_utf8: false, too_deep: false }
 }
 
 struct Parser<'b> {
@@ -1030,6 +1040,10 @@ mod tests {
         assert_eq!(parse_opts(&deep, 1000, true).unwrap().skipped(), 0);
         // Without the option: an error, as before.
         assert!(parse_opts(&deep, 4, false).unwrap_err().message.contains("nesting deeper than 4 levels"));
+        assert!(parse_opts(&deep, 4, false).unwrap_err().is_too_deep());
+        // A syntax error at the deepest level is no depth error.
+        assert!(!parse_opts("[[[[x]]]]", 4, false).unwrap_err().is_too_deep());
+        assert!(!parse_opts("[[[[{]]]]", 5, false).unwrap_err().is_too_deep());
         // A too-deep root.
         let tape = parse_opts("[[[]]]", 0, true).unwrap();
         assert_eq!((tape.root().kind(), tape.skipped()), (Kind::Null, 1));

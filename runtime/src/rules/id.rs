@@ -629,6 +629,8 @@ pub const POLICY_STATE: &str = "POLICY-STATE";
 pub const POLICY_TOOLS: &str = "POLICY-TOOLS";
 /// POLICY-SIZE (choice): `mcpgen proxy` checks messages of at most `--max-message-bytes`; a longer line is relayed unchanged in chunks, neither checked nor recorded, and reported once with a warning.
 pub const POLICY_SIZE: &str = "POLICY-SIZE";
+/// POLICY-DEPTH (choice): The conversation checker reads messages nested at most 128 levels deep (the parser's limit); a deeper one is valid JSON it cannot judge: a warning, the message is not checked.
+pub const POLICY_DEPTH: &str = "POLICY-DEPTH";
 /// PROBE-1 (choice): `mcpgen probe` reads at most `max_pages` pages of a list; a cursor that still goes on after them is reported with a warning and not followed.
 pub const PROBE_1: &str = "PROBE-1";
 /// PROBE-2 (choice): `mcpgen probe` calls a tool only with arguments that satisfy its `inputSchema`; when none can be built the tool is not called, with a warning naming why.
