@@ -378,7 +378,7 @@ pub struct Limits {
 const EVICTION_NOTES: usize = 10;
 
 /// What [`next_line`] read.
-enum Line {
+pub(crate) enum Line {
     /// A whole line (without its `\n`) is in the buffer.
     Read,
     /// The line was longer than the limit: skipped up to its end, this many bytes.
@@ -388,7 +388,7 @@ enum Line {
 
 /// Reads the next line into `buf` (cleared first), keeping at most `max` bytes of it: a longer
 /// line is read past, not kept.
-fn next_line(r: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> std::io::Result<Line> {
+pub(crate) fn next_line(r: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> std::io::Result<Line> {
     buf.clear();
     let (mut seen, mut any) = (0u64, false);
     loop {
@@ -425,7 +425,7 @@ fn next_line(r: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> std::io::Re
 }
 
 /// The conversation file (or standard input, `-`): its name in messages, and a reader.
-fn open(path: &Path) -> Result<(String, Box<dyn BufRead>), UsageError> {
+pub(crate) fn open(path: &Path) -> Result<(String, Box<dyn BufRead>), UsageError> {
     if path.as_os_str() == "-" {
         return Ok(("<stdin>".to_owned(), Box::new(std::io::stdin().lock())));
     }

@@ -214,3 +214,60 @@ fn a_line_longer_than_the_limit_is_skipped_and_max_pending_applies() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     let _ = std::fs::remove_dir_all(&d);
 }
+
+const PING: &str = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"DATA"}}"#;
+
+/// Plain `validate` streams too: a 100 MB JSON Lines file and a directory of 100 files of 1 MB
+/// are checked in a resident set under 40 MiB (before, every input was read whole first, and
+/// a directory held all its files at once: at least their 100 MB).
+#[test]
+fn plain_validate_reads_one_message_at_a_time() {
+    let d = dir("plain");
+    let data = "d".repeat(5_000);
+    let log = PING.replace("DATA", &data);
+    let size = write_lines(&d.join("large.jsonl"), std::iter::repeat_n(log.clone(), 20_000));
+    assert!(size > 100_000_000, "{size} bytes");
+    let run = mcpgen(&["validate", "--revision", "2025-11-25", d.join("large.jsonl").to_str().expect("path")]);
+    assert_eq!((run.code, run.stdout.as_str()), (0, ""), "{}", run.stderr);
+    assert_eq!(run.stderr, "20000 messages checked: 20000 valid, 0 invalid\n");
+    assert!(run.peak_kib < 40 << 10, "peak RSS {} KiB for a {size}-byte file", run.peak_kib);
+    std::fs::remove_file(d.join("large.jsonl")).expect("remove");
+    let many = d.join("many");
+    std::fs::create_dir_all(&many).expect("dir");
+    let big = PING.replace("DATA", &"e".repeat(1_000_000));
+    for i in 0..100 {
+        std::fs::write(many.join(format!("{i:03}.json")), &big).expect("write");
+    }
+    let run = mcpgen(&["validate", "--revision", "2025-11-25", many.to_str().expect("path")]);
+    assert_eq!((run.code, run.stdout.as_str()), (0, ""), "{}", run.stderr);
+    assert_eq!(run.stderr, "100 messages checked: 100 valid, 0 invalid\n");
+    assert!(run.peak_kib < 40 << 10, "peak RSS {} KiB for 100 files of 1 MB", run.peak_kib);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// A message longer than `--max-line-bytes` (a JSON Lines line or a whole `.json` file) is
+/// skipped and named, the others are still checked, and the run exits 2.
+#[test]
+fn plain_validate_skips_a_message_past_the_limit() {
+    let d = dir("plain-limit");
+    let short = PING.replace("DATA", "x");
+    let long = PING.replace("DATA", &"y".repeat(500));
+    write_lines(&d.join("a.jsonl"), [short.clone(), long.clone(), short.clone()].into_iter());
+    std::fs::write(d.join("b.json"), &long).expect("write");
+    let run = mcpgen(&["validate", "--revision", "2025-11-25", "--max-line-bytes", "200", d.to_str().expect("path")]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let a = d.join("a.jsonl");
+    let b = d.join("b.json");
+    let want = format!(
+        "mcpgen: {}:2: not checked: the message has {} bytes, more than --max-line-bytes (200)\n\
+         mcpgen: {}:1: not checked: the message has {} bytes, more than --max-line-bytes (200)\n\
+         2 messages checked: 2 valid, 0 invalid\n\
+         mcpgen: 2 message(s) longer than --max-line-bytes (200) not checked (see above)\n",
+        a.display(),
+        long.len(),
+        b.display(),
+        long.len()
+    );
+    assert_eq!(run.stderr, want);
+    let _ = std::fs::remove_dir_all(&d);
+}

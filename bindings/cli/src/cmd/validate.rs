@@ -12,7 +12,6 @@ use mcpgen::{CoreError, JsonView, Options, Revision, ValidationError};
 
 use crate::conversation::Limits;
 use crate::flags::{size_or, CheckFlags, FailOn, FailOnFlag, FormatFlag, MaxSessionsFlag, RevisionFlag};
-use crate::input::split_lines;
 use crate::suggest::{unknown_definition, unknown_extension_definition};
 use crate::UsageError;
 
@@ -55,8 +54,10 @@ pub(crate) struct Args {
     /// [default: 4096]; past it the oldest is forgotten with a POLICY-PENDING warning.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     max_pending: Option<u64>,
-    /// With --conversation: longest line checked, in bytes [default: 67108864, 64 MiB]; a
-    /// longer line is skipped and reported (exit 2), the other lines still checked.
+    /// Longest message checked, in bytes [default: 67108864, 64 MiB]: a JSON Lines line, a
+    /// whole .json file, or a conversation line; a longer one is skipped and reported (exit
+    /// 2), the others still checked. Inputs are read one message at a time, so memory stays
+    /// near this bound whatever the files' total size.
     #[arg(long, value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
     max_line_bytes: Option<u64>,
     /// With --conversation: compare every `tools/list` result with this pin (`mcpgen tools
@@ -81,8 +82,8 @@ pub(crate) fn run(args: Args) -> Result<ExitCode, UsageError> {
     if args.fail_on.fail_on.is_some() {
         return Err(UsageError("--fail-on applies to --conversation (messages alone fail on any error)".into()));
     }
-    if args.max_sessions.given() || args.max_pending.is_some() || args.max_line_bytes.is_some() {
-        return Err(UsageError("--max-sessions, --max-pending and --max-line-bytes apply to --conversation".into()));
+    if args.max_sessions.given() || args.max_pending.is_some() {
+        return Err(UsageError("--max-sessions and --max-pending apply to --conversation".into()));
     }
     let extensions = crate::flags::extensions(&args.extensions)?;
     let explicit = args.revision.explicit();
@@ -103,7 +104,9 @@ pub(crate) fn run(args: Args) -> Result<ExitCode, UsageError> {
         (None, _) => {}
     }
     let json = args.format.json();
-    let settings = Settings { revision: rev, explicit, def: args.def, extensions, jsonl: args.jsonl, opts, json };
+    let max_bytes = size_or(args.max_line_bytes, crate::conversation::MAX_LINE_BYTES);
+    let settings =
+        Settings { revision: rev, explicit, def: args.def, extensions, jsonl: args.jsonl, opts, json, max_bytes };
     check_paths(&settings, &args.paths)
 }
 
@@ -136,12 +139,14 @@ struct Settings {
     jsonl: bool,
     opts: Options,
     json: bool,
+    /// The longest message read (`--max-line-bytes`).
+    max_bytes: usize,
 }
 
-/// One input: its display name, bytes, and whether it holds one message per line.
+/// One input: a file or standard input (`None`), and whether it holds one message per line.
+/// Inputs are listed first and read one at a time, one message at a time.
 struct Input {
-    name: String,
-    bytes: Vec<u8>,
+    path: Option<PathBuf>,
     lines: bool,
 }
 
@@ -169,11 +174,7 @@ fn collect_inputs(paths: &[PathBuf], jsonl: bool) -> Result<Vec<Input>, UsageErr
     let mut inputs = Vec::new();
     for path in paths {
         if path.as_os_str() == "-" {
-            let mut bytes = Vec::new();
-            std::io::stdin()
-                .read_to_end(&mut bytes)
-                .map_err(|e| UsageError(format!("cannot read standard input: {e}")))?;
-            inputs.push(Input { name: "<stdin>".into(), bytes, lines: jsonl });
+            inputs.push(Input { path: None, lines: jsonl });
             continue;
         }
         let files = if path.is_dir() {
@@ -184,17 +185,81 @@ fn collect_inputs(paths: &[PathBuf], jsonl: bool) -> Result<Vec<Input>, UsageErr
             vec![path.clone()]
         };
         for f in files {
-            let bytes = std::fs::read(&f).map_err(|e| UsageError(format!("cannot read {}: {e}", f.display())))?;
             let lines = jsonl || f.extension().is_some_and(|x| x == "jsonl");
-            inputs.push(Input { name: f.display().to_string(), bytes, lines });
+            inputs.push(Input { path: Some(f), lines });
         }
     }
     Ok(inputs)
 }
 
-/// The messages of an input: (1-based line, bytes).
-fn messages(input: &Input) -> Vec<(usize, &[u8])> {
-    split_lines(&input.bytes, input.lines)
+/// One message read from an input, or why it was not.
+enum Next {
+    Message,
+    TooLong(u64),
+    End,
+}
+
+/// The messages of one input, read one at a time into a buffer of at most `max` bytes.
+struct Messages {
+    name: String,
+    reader: Box<dyn std::io::BufRead>,
+    lines: bool,
+    line: usize,
+    done: bool,
+    max: usize,
+}
+
+impl Messages {
+    fn open(input: &Input, max: usize) -> Result<Messages, UsageError> {
+        let (name, reader) = crate::conversation::open(input.path.as_deref().unwrap_or(Path::new("-")))?;
+        Ok(Messages { name, reader, lines: input.lines, line: 0, done: false, max })
+    }
+
+    /// The next message into `buf` (its line number in [`Messages::line`]).
+    fn next(&mut self, buf: &mut Vec<u8>) -> Result<Next, UsageError> {
+        let name = &self.name;
+        let read_error = |e: std::io::Error| UsageError(format!("cannot read {name}: {e}"));
+        if self.done {
+            return Ok(Next::End);
+        }
+        if !self.lines {
+            // The whole input is one message: read at most one byte past the limit.
+            self.done = true;
+            self.line = 1;
+            buf.clear();
+            let limit = self.max as u64 + 1;
+            std::io::Read::take(&mut self.reader, limit).read_to_end(buf).map_err(read_error)?;
+            if buf.len() as u64 == limit {
+                let mut rest = 0u64;
+                loop {
+                    let n = self.reader.fill_buf().map_err(read_error)?.len();
+                    if n == 0 {
+                        break;
+                    }
+                    rest += n as u64;
+                    self.reader.consume(n);
+                }
+                buf.clear();
+                return Ok(Next::TooLong(limit + rest));
+            }
+            return Ok(Next::Message);
+        }
+        loop {
+            self.line += 1;
+            match crate::conversation::next_line(&mut self.reader, buf, self.max).map_err(read_error)? {
+                crate::conversation::Line::End => return Ok(Next::End),
+                crate::conversation::Line::TooLong(n) => return Ok(Next::TooLong(n)),
+                crate::conversation::Line::Read => {
+                    if buf.last() == Some(&b'\r') {
+                        buf.pop();
+                    }
+                    if !buf.iter().all(u8::is_ascii_whitespace) {
+                        return Ok(Next::Message);
+                    }
+                }
+            }
+        }
+    }
 }
 
 enum Verdict {
@@ -297,64 +362,89 @@ impl Progress {
     }
 }
 
-/// Every message of the paths, checked.
+/// Every message of the paths, checked, one input and one message at a time.
 fn check_paths(settings: &Settings, paths: &[PathBuf]) -> Result<ExitCode, UsageError> {
     let inputs = collect_inputs(paths, settings.jsonl)?;
     if inputs.is_empty() {
         return Err(UsageError("no *.json or *.jsonl files found in the given paths".into()));
     }
-    let mut progress = Progress::new(inputs.iter().map(|i| i.bytes.len()).sum());
+    let sizes = inputs.iter().filter_map(|i| i.path.as_ref()?.metadata().ok()).map(|m| m.len() as usize);
+    let mut progress = Progress::new(sizes.sum());
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
     let io = crate::output_error;
-    let all: Vec<(&str, usize, &[u8])> =
-        inputs.iter().flat_map(|i| messages(i).into_iter().map(move |(line, b)| (i.name.as_str(), line, b))).collect();
-    let (mut total, mut invalid, mut results) = (0usize, 0usize, 0usize);
-    for &(name, line, bytes) in &all {
-        total += 1;
-        let source = format!("{name}:{line}");
-        let verdict = check(settings, bytes);
-        progress.advance(bytes.len() + 1, total);
-        match (&verdict, settings.json) {
-            (_, true) => {
-                let mut m = Map::new();
-                m.push("source", Value::String(source));
-                m.push("valid", Value::Bool(matches!(verdict, Verdict::Valid(_))));
-                let errors = match &verdict {
-                    Verdict::Valid(_) => Vec::new(),
-                    Verdict::Invalid(errors) => errors.iter().map(ValidationError::to_json).collect(),
-                };
-                m.push("errors", Value::Array(errors));
-                writeln!(stdout, "{}", Value::Object(m).to_json_string()).map_err(io)?;
-            }
-            (Verdict::Invalid(errors), false) => {
-                writeln!(stdout, "{source}: invalid").map_err(io)?;
-                for e in errors {
-                    writeln!(stdout, "  {}", e.to_string().replace('\n', "\n  ")).map_err(io)?;
+    let (mut total, mut invalid, mut results, mut too_long) = (0usize, 0usize, 0usize, 0usize);
+    // A single valid message says what it was read as: kept until the end shows it was alone.
+    let mut only_valid: Option<String> = None;
+    let mut buf = Vec::new();
+    for input in &inputs {
+        let mut messages = Messages::open(input, settings.max_bytes)?;
+        loop {
+            let bytes = match messages.next(&mut buf)? {
+                Next::End => break,
+                Next::TooLong(len) => {
+                    stdout.flush().map_err(io)?;
+                    eprintln!(
+                        "mcpgen: {}:{}: not checked: the message has {len} bytes, more than --max-line-bytes ({})",
+                        messages.name, messages.line, settings.max_bytes
+                    );
+                    too_long += 1;
+                    progress.advance(len as usize + 1, total);
+                    continue;
                 }
-                if let Some(ext) = extension_of(settings, bytes, errors) {
-                    writeln!(
-                        stdout,
-                        "  hint: this is a message of the extension {}; pass `--extension {}` to check it where that extension is negotiated",
-                        ext.id(),
-                        ext.name()
-                    )
-                    .map_err(io)?;
-                } else if let Some(older) = legacy_revision(settings, bytes, errors) {
-                    writeln!(
-                        stdout,
-                        "  hint: this looks like a {older} message (valid there); pass `--revision {older}` to check it as one"
-                    )
-                    .map_err(io)?;
+                Next::Message => buf.as_slice(),
+            };
+            total += 1;
+            let source = format!("{}:{}", messages.name, messages.line);
+            let verdict = check(settings, bytes);
+            progress.advance(bytes.len() + 1, total);
+            match (&verdict, settings.json) {
+                (_, true) => {
+                    let mut m = Map::new();
+                    m.push("source", Value::String(source));
+                    m.push("valid", Value::Bool(matches!(verdict, Verdict::Valid(_))));
+                    let errors = match &verdict {
+                        Verdict::Valid(_) => Vec::new(),
+                        Verdict::Invalid(errors) => errors.iter().map(ValidationError::to_json).collect(),
+                    };
+                    m.push("errors", Value::Array(errors));
+                    writeln!(stdout, "{}", Value::Object(m).to_json_string()).map_err(io)?;
                 }
+                (Verdict::Invalid(errors), false) => {
+                    writeln!(stdout, "{source}: invalid").map_err(io)?;
+                    for e in errors {
+                        writeln!(stdout, "  {}", e.to_string().replace('\n', "\n  ")).map_err(io)?;
+                    }
+                    if let Some(ext) = extension_of(settings, bytes, errors) {
+                        writeln!(
+                            stdout,
+                            "  hint: this is a message of the extension {}; pass `--extension {}` to check it where that extension is negotiated",
+                            ext.id(),
+                            ext.name()
+                        )
+                        .map_err(io)?;
+                    } else if let Some(older) = legacy_revision(settings, bytes, errors) {
+                        writeln!(
+                            stdout,
+                            "  hint: this looks like a {older} message (valid there); pass `--revision {older}` to check it as one"
+                        )
+                        .map_err(io)?;
+                    }
+                }
+                (Verdict::Valid(kind), false) if total == 1 => {
+                    only_valid = Some(format!("{source}: valid{}", describe_kind(kind)));
+                }
+                (Verdict::Valid(_), false) => {}
             }
-            // A single message: say what it was read as.
-            (Verdict::Valid(kind), false) if all.len() == 1 => {
-                writeln!(stdout, "{source}: valid{}", describe_kind(kind)).map_err(io)?
+            invalid += usize::from(matches!(verdict, Verdict::Invalid(_)));
+            results += usize::from(settings.def.is_none() && is_result(bytes));
+            // A long message's buffer is not kept for the short ones after it.
+            if buf.capacity() > 1 << 20 {
+                buf = Vec::new();
             }
-            (Verdict::Valid(_), false) => {}
         }
-        invalid += usize::from(matches!(verdict, Verdict::Invalid(_)));
-        results += usize::from(settings.def.is_none() && is_result(bytes));
+    }
+    if let Some(line) = only_valid.filter(|_| total == 1) {
+        writeln!(stdout, "{line}").map_err(io)?;
     }
     progress.finish();
     stdout.flush().map_err(io)?;
@@ -372,6 +462,12 @@ fn check_paths(settings: &Settings, paths: &[PathBuf]) -> Result<ExitCode, Usage
                 s = if results == 1 { "" } else { "s" }
             );
         }
+    }
+    if too_long > 0 {
+        return Err(UsageError(format!(
+            "{too_long} message(s) longer than --max-line-bytes ({}) not checked (see above)",
+            settings.max_bytes
+        )));
     }
     Ok(if invalid == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
