@@ -62,38 +62,56 @@ impl Session {
             }
         }
         judged_under(&mut out, Some(era::era_of(f.rev)), Some(f.rev));
-        self.unreadable_ids(f, &mut out);
+        self.unreadable_ids(f, exchange, &mut out);
         out
     }
 
-    /// ID-4's exception: an error response whose `id` is `null` (or absent) after an invalid
-    /// message of the other side may be the answer to it; each such answer uses up one invalid
-    /// message. "Error responses MUST
+    /// ID-4's exception: an error response whose `id` is `null` (or absent) that answers an
+    /// invalid message of the other side may be the answer to it — the other side's last
+    /// message, or, over Streamable HTTP, one sent in the same exchange. "Error responses MUST
     /// include the same ID as the request they correspond to (except in error cases where the
     /// ID could not be read due a malformed request)" (2025-11-25 on); JSON-RPC 2.0, which
     /// every revision requires, says the id "MUST be Null" when "there was an error in
     /// detecting the id in the Request object", while the schemas up to 2025-06-18 require a
     /// request id. Whether the server could read the id is its reading: ID-4 on such an
     /// answer is a warning, never an error.
-    fn unreadable_ids<'v, V: JsonView<'v>>(&mut self, f: &Facts<'v, V>, out: &mut [Finding]) {
+    fn unreadable_ids<'v, V: JsonView<'v>>(&mut self, f: &Facts<'v, V>, exchange: Option<u64>, out: &mut [Finding]) {
         let is_response = f.msg.get("result").is_some() || f.msg.get("error").is_some();
         if !is_response {
-            if out.iter().any(Finding::is_error) {
-                let n = &mut self.malformed[f.from.ix()];
-                *n = (*n + 1).min(super::state::MAX_MALFORMED);
+            let invalid = out.iter().any(Finding::is_error);
+            let side = f.from.ix();
+            match exchange {
+                None => self.malformed_last[side] = invalid,
+                Some(x) if invalid => {
+                    let seen = &mut self.malformed_in[side];
+                    if seen.len() >= super::state::MAX_MALFORMED {
+                        seen.pop_front();
+                    }
+                    seen.push_back(x);
+                }
+                Some(_) => {}
             }
             return;
         }
-        let null_id = f.msg.get("id").is_some_and(|i| i.kind() == Kind::Null);
-        let asked = &mut self.malformed[f.from.peer().ix()];
-        if f.msg.get("error").is_none() || !(null_id || f.msg.get("id").is_none()) || *asked == 0 {
+        let other = f.from.peer().ix();
+        let unread = f.msg.get("error").is_some() && f.msg.get("id").is_none_or(|i| i.kind() == Kind::Null);
+        let answers_invalid = match exchange {
+            None => std::mem::take(&mut self.malformed_last[other]),
+            Some(x) => {
+                let seen = &mut self.malformed_in[other];
+                match seen.iter().position(|&e| e == x).filter(|_| unread) {
+                    Some(at) => seen.remove(at).is_some(),
+                    None => false,
+                }
+            }
+        };
+        if !(unread && answers_invalid) {
             return;
         }
-        *asked -= 1;
         for x in out.iter_mut().filter(|x| x.rule == Some(id::ID_4) && x.pointer == "/id" && x.is_error()) {
             x.level = super::Level::Warning;
             x.message.push_str(
-                " (a warning: an invalid message of the other side came before it, and its id may not have been readable to the server; JSON-RPC 2.0 then requires `null`)",
+                " (a warning: it answers an invalid message whose id may not have been readable to the server; JSON-RPC 2.0 then requires `null`)",
             );
         }
     }
@@ -231,5 +249,33 @@ impl Session {
             "subscriptions/listen" if is_listen => subscriptions::closing_result(id, result, self, out),
             m => capabilities::declared_feature(m, self, out),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::conversation::{Conversation, Level, Sender};
+
+    const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+
+    fn id_4(found: &[crate::conversation::Finding]) -> Vec<Level> {
+        found.iter().filter(|f| f.rule == Some(crate::rules::id::ID_4)).map(|f| f.level).collect()
+    }
+
+    /// Over Streamable HTTP an `id: null` error is a warning only in the exchange of the
+    /// invalid request it may answer; in another exchange (another client's well-formed
+    /// request) it stays an error.
+    #[test]
+    fn a_null_id_is_softened_only_in_the_exchange_of_an_invalid_request() {
+        let invalid = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{{META},"cursor":5}}}}"#);
+        let valid = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{{META}}}}}"#);
+        let null = br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}"#;
+        let mut c = Conversation::new();
+        assert!(!c.observe_in(Sender::Client, Some(1), invalid.as_bytes()).is_empty());
+        c.observe_in(Sender::Client, Some(2), valid.as_bytes());
+        assert_eq!(id_4(&c.observe_in(Sender::Server, Some(2), null)), [Level::Error]);
+        assert_eq!(id_4(&c.observe_in(Sender::Server, Some(1), null)), [Level::Warning]);
+        // Used up: a second one in that exchange is an error.
+        assert_eq!(id_4(&c.observe_in(Sender::Server, Some(1), null)), [Level::Error]);
     }
 }

@@ -245,17 +245,20 @@ pub(crate) struct Session {
     pub(super) tasks: super::task_table::Tasks,
     /// The tools the server listed, compiled.
     pub(super) tools: super::tool_table::ToolTable,
-    /// Invalid messages that were no response, by the side that sent them, not yet matched by
-    /// an error response without a readable id (at most [`MAX_MALFORMED`]): such a response
-    /// may be the answer JSON-RPC 2.0 gives when "there was an error in detecting the id".
-    pub(super) malformed: [u16; 2],
+    /// By the side that sent it: whether that side's last message was an invalid one that is
+    /// no response, not yet matched by an error response without a readable id — which may be
+    /// the answer JSON-RPC 2.0 gives when "there was an error in detecting the id".
+    pub(super) malformed_last: [bool; 2],
+    /// The same for Streamable HTTP exchanges: the exchanges (at most [`MAX_MALFORMED`], the
+    /// oldest forgotten) in which a side sent such a message.
+    pub(super) malformed_in: [std::collections::VecDeque<u64>; 2],
     /// The [`Table`]s whose cap already forgot something (reported once each).
     reported: u16,
 }
 
-/// The most invalid messages [`Session::malformed`] counts per side: past it, further ones are
-/// not counted (the count only softens ID-4 on `id: null` answers, never hides a finding).
-pub(super) const MAX_MALFORMED: u16 = 64;
+/// The most exchanges [`Session::malformed_in`] keeps per side: past it the oldest is
+/// forgotten (it only softens ID-4 on an `id: null` answer there, never hides a finding).
+pub(super) const MAX_MALFORMED: usize = 64;
 
 impl Session {
     /// A session whose tables hold at most what `opts` allows; answered ids and closed streams
@@ -284,7 +287,8 @@ impl Session {
             max_entry_bytes: opts.max_entry_bytes,
             tasks: super::task_table::Tasks::new(opts.max_tasks, opts.max_entry_bytes),
             tools: super::tool_table::ToolTable::new(opts),
-            malformed: [0, 0],
+            malformed_last: [false, false],
+            malformed_in: Default::default(),
             reported: 0,
         }
     }

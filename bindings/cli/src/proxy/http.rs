@@ -373,6 +373,9 @@ type Refusal = Option<(&'static str, String)>;
 struct Facts {
     first: Option<HttpFacts>,
     exchange: Option<u64>,
+    /// The answer is a POST's: a body that is no stream is a message. A GET's or DELETE's
+    /// (a 405 with a JSON-RPC error in it) answers no JSON-RPC message and is not checked.
+    post: bool,
 }
 
 impl Facts {
@@ -565,6 +568,7 @@ async fn handle(proxy: Arc<Proxy>, close: Arc<tokio::sync::Notify>, request: Req
             ..HttpFacts::default()
         }),
         exchange,
+        post,
     };
     answer_parts.headers = end_to_end(&answer_parts.headers, &[]);
     let body = if is_media(ct.as_deref(), "text/event-stream") {

@@ -110,7 +110,7 @@ pub(super) async fn relay_whole(
     }
     let bytes = Bytes::from(held);
     let json = is_media(ct, "application/json");
-    if !bytes.is_empty() && (json || Tape::parse_bytes(&bytes).is_ok()) {
+    if facts.post && !bytes.is_empty() && (json || Tape::parse_bytes(&bytes).is_ok()) {
         proxy.check(Sender::Server, bytes.clone(), session, facts.next(), None);
     }
     Ok(ProxyBody::Whole(Some(bytes)))
