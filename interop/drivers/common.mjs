@@ -1,9 +1,12 @@
 // What the Node drivers of `cargo xtask interop` share: the operation report on stdout and the
 // answers a client without a user gives (the same as mcpgen-reference-client's).
 
-/** Prints one operation: `@@op {"op", "target", "status", "detail"}`. */
-export function report(name, target, status, detail) {
-  process.stdout.write(`@@op ${JSON.stringify({ op: name, target, status, detail: detail ?? '' })}\n`);
+/** Prints one operation: `@@op {"op", "target", "status", "detail"}`, and `code` when a
+ *  JSON-RPC error ended it. */
+export function report(name, target, status, detail, code) {
+  const fields = { op: name, target, status, detail: detail ?? '' };
+  if (Number.isInteger(code)) fields.code = code;
+  process.stdout.write(`@@op ${JSON.stringify(fields)}\n`);
 }
 
 /**
@@ -25,7 +28,7 @@ export async function op(name, target, fn) {
     report(name, target, 'ok', typeof value === 'string' ? value : '');
     return value ?? true;
   } catch (e) {
-    report(name, target, 'failed', String(e?.message ?? e));
+    report(name, target, 'failed', String(e?.message ?? e), e?.code);
     return null;
   }
 }

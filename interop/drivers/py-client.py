@@ -5,6 +5,11 @@
 
     python py-client.py --mode legacy|auto|2026-07-28 --url URL
     python py-client.py --mode ... --command PROGRAM [ARG...]      (stdio)
+    python py-client.py --mode ... --calls JSON --url URL | --command ...
+
+With `--calls '[["add", {"a": 2, "b": 3}], ...]'` it lists the tools, makes exactly those calls,
+in order, with exactly those arguments (unchecked: the SDK sends what it is given), and closes;
+a JSON-RPC error answering a call is reported `failed` with its `code`.
 """
 
 from __future__ import annotations
@@ -25,8 +30,11 @@ LOG_LEVEL_KEY = "io.modelcontextprotocol/logLevel"
 MODERN = "2026-07-28"
 
 
-def report(name: str, target: Optional[str], status: str, detail: str = "") -> None:
-    line = json.dumps({"op": name, "target": target, "status": status, "detail": detail})
+def report(name: str, target: Optional[str], status: str, detail: str = "", code: Optional[int] = None) -> None:
+    fields: dict[str, Any] = {"op": name, "target": target, "status": status, "detail": detail}
+    if code is not None:
+        fields["code"] = code
+    line = json.dumps(fields)
     sys.stdout.write(f"@@op {line}\n")
     sys.stdout.flush()
 
@@ -35,13 +43,19 @@ class Skip(Exception):
     """An operation not attempted, with the reason."""
 
 
+def error_code(e: BaseException) -> Optional[int]:
+    """The JSON-RPC error code an SDK exception carries, if any."""
+    code = getattr(e, "code", None)
+    if code is None:
+        code = getattr(getattr(e, "error", None), "code", None)
+    return code if isinstance(code, int) else None
+
+
 def needs_tasks(e: BaseException) -> bool:
     """A -32021 naming the Tasks extension (TASK-4): the extension has no per-tool declaration,
     so a tool that needs a task says so when called."""
     err = getattr(e, "error", None)
-    code = getattr(e, "code", None)
-    if code is None:
-        code = getattr(err, "code", None)
+    code = error_code(e)
     data = getattr(e, "data", None)
     if data is None:
         data = getattr(err, "data", None)
@@ -60,7 +74,7 @@ async def op(name: str, target: Optional[str], fn: Callable[[], Awaitable[Any]])
     except BaseException as e:  # noqa: BLE001 - every failure is reported, the run goes on
         if isinstance(e, (KeyboardInterrupt, SystemExit)):
             raise
-        report(name, target, "failed", f"{type(e).__name__}: {e}")
+        report(name, target, "failed", f"{type(e).__name__}: {e}", error_code(e))
         return None
     if isinstance(value, types.CallToolResult) and value.is_error:
         text = value.content[0].text if value.content and isinstance(value.content[0], types.TextContent) else ""
@@ -154,6 +168,7 @@ async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--mode", default="auto")
     parser.add_argument("--url")
+    parser.add_argument("--calls", type=json.loads)
     args = parser.parse_args(argv)
     if not args.url and not command:
         parser.error("give --url URL or --command PROGRAM [ARG...]")
@@ -187,6 +202,12 @@ async def main() -> None:
         era = "modern" if modern else "legacy"
         report("connect", None, "ok", f"mcp {args.mode}: {era} {client.protocol_version}{pinned}")
         caps = client.server_capabilities
+        if args.calls is not None:
+            await op("tools/list", None, client.list_tools)
+            for name, arguments in args.calls:
+                await op("tools/call", name, lambda n=name, a=arguments: client.call_tool(n, a))
+            report("close", None, "ok")
+            return
 
         async def ping() -> None:
             if modern:

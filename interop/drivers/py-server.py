@@ -2,8 +2,11 @@
 (docs/reference.md): mcpgen-reference-client is run against it over Streamable HTTP, and
 `mcpgen probe` over both transports.
 
-    python py-server.py --mode sessionful|stateless|stdio
+    python py-server.py --mode sessionful|stateless|stdio [--call-log FILE]
 
+With `--call-log FILE` the server appends one JSON line per `tools/call` it receives —
+`{"id", "name", "arguments"}`, written by a server middleware before the SDK looks the tool up
+or checks its arguments — so a run can prove which calls reached the server.
 Over HTTP it listens on 127.0.0.1 on a free port and prints
 `listening on http://127.0.0.1:PORT/mcp`; `--mode stdio` serves stdin/stdout.
 """
@@ -14,6 +17,7 @@ import argparse
 import json
 import socket
 import sys
+from typing import Any
 
 import anyio
 import mcp_types as types
@@ -82,10 +86,29 @@ async def complete(
     return None
 
 
+class CallLog:
+    """A server middleware (it wraps every inbound request: lookup, validation, handler) that
+    appends each `tools/call` to a file, one JSON line each, flushed before the call goes on."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    async def __call__(self, ctx: Any, call_next: Any) -> Any:
+        if ctx.method == "tools/call":
+            params = dict(ctx.params or {})
+            line = {"id": ctx.request_id, "name": params.get("name"), "arguments": params.get("arguments")}
+            with open(self.path, "a", encoding="utf-8") as f:
+                f.write(json.dumps(line) + "\n")
+        return await call_next(ctx)
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--mode", choices=["sessionful", "stateless", "stdio"], required=True)
+    parser.add_argument("--call-log")
     args = parser.parse_args()
+    if args.call_log:
+        mcp.middleware.insert(0, CallLog(args.call_log))
     if args.mode == "stdio":
         await mcp.run_stdio_async()
         return

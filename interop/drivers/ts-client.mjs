@@ -5,6 +5,12 @@
 //
 //   node ts-client.mjs --sdk v1|v2 --mode legacy|auto|2026-07-28 --url URL
 //   node ts-client.mjs --sdk v1|v2 --mode … --command PROGRAM [ARG…]      (stdio)
+//   node ts-client.mjs --sdk v1|v2 --mode … --calls JSON --url URL | --command …
+//
+// With `--calls '[["add", {"a": 2, "b": 3}], …]'` it lists the tools, makes exactly those calls,
+// in order, with exactly those arguments (the SDK does not check them against the listed
+// schema: it sends what it is given), and closes; a JSON-RPC error answering a call is
+// reported `failed` with its `code`.
 //
 // The SDKs are imported from the directory in MCPGEN_INTEROP_NODE_MODULES (target/interop/node_modules).
 import { join } from 'node:path';
@@ -24,6 +30,7 @@ function parseArgs(argv) {
       break;
     }
     if (a === '--sdk' || a === '--mode' || a === '--url') out[a.slice(2)] = argv[++i];
+    else if (a === '--calls') out.calls = JSON.parse(argv[++i]);
     else throw new Error(`unknown argument ${a}`);
   }
   if (!out.url && !out.command) throw new Error('give --url URL or --command PROGRAM [ARG…]');
@@ -113,6 +120,14 @@ async function main() {
   if (!connected) return;
   const modern = sdk.era(client) === 'modern';
   const server = client.getServerCapabilities() ?? {};
+  if (args.calls) {
+    await op('tools/list', null, async () => (await client.listTools()).tools);
+    for (const [name, callArgs] of args.calls) {
+      await op('tools/call', name, () => client.callTool({ name, arguments: callArgs }));
+    }
+    await op('close', null, () => client.close());
+    return;
+  }
 
   await op('ping', null, async () => {
     if (modern) return { skipped: 'ping is not part of 2026-07-28' };

@@ -49,7 +49,13 @@ pub struct ClientRun {
 }
 
 /// The client's command line, pointed at `url` (HTTP) or at the stdio `proxy` command.
-fn client_launch(places: &Places, client: Client, url: Option<&str>, proxy: &[String], dir: &Path) -> Launch {
+pub(crate) fn client_launch(
+    places: &Places,
+    client: Client,
+    url: Option<&str>,
+    proxy: &[String],
+    dir: &Path,
+) -> Launch {
     let p = Pairing { client, server: Server::Reference, transport: Transport::Http };
     let mut l = places.client(&p, Some(url.unwrap_or("http://127.0.0.1:1/mcp")), dir, &dir.join("report.jsonl"));
     if url.is_none() {
@@ -169,7 +175,7 @@ pub fn problems(http: &[ClientRun], http_findings: &[String], stdio: &[ClientRun
 }
 
 /// Runs both halves (skipped when `only` is given and not part of [`ID`]), prints what failed,
-/// findings judged with `baseline_path`'s false-positive entries ([`findings`]),
+/// findings judged with `baseline_path`'s false-positive entries (`findings`),
 /// writes `concurrent-results.json`; true when every client worked and no proxy found anything.
 pub async fn run_concurrent(places: &Places, baseline_path: &Path, only: Option<&str>) -> Result<bool, String> {
     let text =

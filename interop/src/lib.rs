@@ -18,11 +18,14 @@
 //!    with its clause (`probe-results.json`, the table `panel.md`).
 //! 6. [`concurrent`]: several SDK clients at once through one `proxy --listen` and through
 //!    stdio proxies: no finding, every operation working.
-//! 7. [`step`]: the four runs of `cargo xtask interop` in one command.
+//! 7. [`gate`]: SDK clients calling a tool with invalid arguments through both proxies,
+//!    without and with `--enforce`; the server's own log shows what reached it.
+//! 8. [`step`]: the five runs of `cargo xtask interop` in one command.
 
 pub mod baseline;
 pub mod check;
 pub mod concurrent;
+pub mod gate;
 pub mod plan;
 pub mod probed;
 pub mod proxied;

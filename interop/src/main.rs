@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use mcpgen_interop::plan::{default_baseline, Places};
-use mcpgen_interop::{concurrent, probed, run_all, step, tap};
+use mcpgen_interop::{concurrent, gate, probed, run_all, step, tap};
 
 #[derive(Parser)]
 #[command(name = "mcpgen-interop", version)]
@@ -74,8 +74,15 @@ enum Cmd {
         #[command(flatten)]
         at: Where,
     },
+    /// The SDK clients call a tool with arguments that break its schema through both proxies,
+    /// without and with `--enforce`; write DIR/invalid-args-results.json; exit 1 unless each
+    /// proxy reported exactly TOOL-7 and the server's call log holds what the proxy let through.
+    InvalidArgs {
+        #[command(flatten)]
+        at: Where,
+    },
     /// Everything `cargo xtask interop` runs once the SDKs are installed: `run`, `run
-    /// --via-proxy`, `concurrent` and `probe`, each to its end; exit 1 when any of them failed or could not
+    /// --via-proxy`, `concurrent`, `invalid-args` and `probe`, each to its end; exit 1 when any of them failed or could not
     /// run (each named on stderr with its results file).
     All {
         #[command(flatten)]
@@ -119,6 +126,10 @@ fn main() -> ExitCode {
                 runtime.block_on(concurrent::run_concurrent(&places, &baseline, only.as_deref())),
                 "mcpgen-interop concurrent",
             )
+        }
+        Cmd::InvalidArgs { at } => {
+            let (places, _, only) = at.places(false);
+            exit(runtime.block_on(gate::run_invalid_args(&places, only.as_deref())), "mcpgen-interop invalid-args")
         }
         Cmd::All { at } => {
             let (places, baseline, only) = at.places(false);

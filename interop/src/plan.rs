@@ -234,6 +234,10 @@ impl Places {
     pub fn concurrent_results_file(&self) -> PathBuf {
         self.dir.join("concurrent-results.json")
     }
+    /// The invalid tool arguments' results: `invalid-args-results.json`.
+    pub fn invalid_args_results_file(&self) -> PathBuf {
+        self.dir.join("invalid-args-results.json")
+    }
     /// The probes' results: `probe-results.json`.
     pub fn probe_results_file(&self) -> PathBuf {
         self.dir.join("probe-results.json")

@@ -28,9 +28,16 @@ pub struct RunningProxy {
 /// Starts `mcpgen proxy --listen 127.0.0.1:0 --upstream URL` with its report and record in
 /// `dir` (`proxy-report.jsonl`, `proxy-record.jsonl`; stderr in `proxy.stderr`).
 pub async fn start(mcpgen: &Path, upstream: &str, dir: &Path) -> Result<RunningProxy, String> {
+    start_with(mcpgen, upstream, dir, &[]).await
+}
+
+/// [`start`] with more options (`--enforce`).
+pub async fn start_with(mcpgen: &Path, upstream: &str, dir: &Path, options: &[&str]) -> Result<RunningProxy, String> {
     let stderr = std::fs::File::create(dir.join("proxy.stderr")).map_err(|e| e.to_string())?;
     let mut child = Command::new(mcpgen)
-        .args(["proxy", "--listen", "127.0.0.1:0", "--upstream", upstream, "--max-repeats", "1000000", "--report"])
+        .args(["proxy", "--listen", "127.0.0.1:0", "--upstream", upstream, "--max-repeats", "1000000"])
+        .args(options)
+        .arg("--report")
         .arg(dir.join("proxy-report.jsonl"))
         .arg("--record")
         .arg(dir.join("proxy-record.jsonl"))

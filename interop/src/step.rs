@@ -1,7 +1,8 @@
 //! The whole `cargo xtask interop` step once the SDKs are installed (`mcpgen-interop all`):
 //! the matrix ([`crate::run_all`]), its HTTP pairings again through `mcpgen proxy --listen`,
-//! concurrent SDK clients through the proxies ([`crate::concurrent`]) and the probes
-//! ([`crate::probed::probe_all`]). All four run even when one fails, so one run of the step
+//! concurrent SDK clients through the proxies ([`crate::concurrent`]), SDK clients with invalid
+//! tool arguments through the proxies ([`crate::gate`]) and the probes
+//! ([`crate::probed::probe_all`]). All five run even when one fails, so one run of the step
 //! reports everything; the step fails when any of them does.
 
 use std::fmt;
@@ -9,11 +10,12 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use crate::concurrent::run_concurrent;
+use crate::gate::run_invalid_args;
 use crate::plan::Places;
 use crate::probed::probe_all;
 use crate::run_all;
 
-/// One of the step's three runs, in the order they run.
+/// One of the step's five runs, in the order they run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Part {
     /// `mcpgen-interop run`: every pairing, tapped directly.
@@ -23,13 +25,16 @@ pub enum Part {
     /// `mcpgen-interop concurrent`: SDK clients at once through one `proxy --listen` and
     /// through stdio proxies.
     Concurrent,
+    /// `mcpgen-interop invalid-args`: SDK clients calling a tool with invalid arguments through
+    /// both proxies, without and with `--enforce`.
+    InvalidArgs,
     /// `mcpgen-interop probe`: `mcpgen probe` against every SDK server, the panel and the
     /// reference server.
     Probes,
 }
 
 impl Part {
-    pub const ALL: [Part; 4] = [Part::Matrix, Part::ViaProxy, Part::Concurrent, Part::Probes];
+    pub const ALL: [Part; 5] = [Part::Matrix, Part::ViaProxy, Part::Concurrent, Part::InvalidArgs, Part::Probes];
 
     /// The command line that runs this part alone.
     pub fn command(self) -> &'static str {
@@ -37,6 +42,7 @@ impl Part {
             Part::Matrix => "mcpgen-interop run",
             Part::ViaProxy => "mcpgen-interop run --via-proxy",
             Part::Concurrent => "mcpgen-interop concurrent",
+            Part::InvalidArgs => "mcpgen-interop invalid-args",
             Part::Probes => "mcpgen-interop probe",
         }
     }
@@ -52,6 +58,7 @@ impl Part {
         match self {
             Part::Matrix | Part::ViaProxy => places.results_file(),
             Part::Concurrent => places.concurrent_results_file(),
+            Part::InvalidArgs => places.invalid_args_results_file(),
             Part::Probes => places.probe_results_file(),
         }
     }
@@ -64,6 +71,9 @@ impl Part {
             Part::Concurrent => {
                 Some("==> SDK clients at once through one `mcpgen proxy --listen` and through stdio proxies")
             }
+            Part::InvalidArgs => Some(
+                "==> SDK clients calling a tool with invalid arguments through both proxies, without and with --enforce",
+            ),
             Part::Probes => {
                 Some("==> mcpgen probe against the SDK servers, the real-server panel and the reference server")
             }
@@ -76,6 +86,7 @@ impl Part {
             Part::Matrix => "the matrix",
             Part::ViaProxy => "through the proxy",
             Part::Concurrent => "the concurrent clients",
+            Part::InvalidArgs => "the invalid tool arguments",
             Part::Probes => "the probes",
         }
     }
@@ -101,7 +112,7 @@ impl fmt::Display for PartProblem {
     }
 }
 
-/// Runs the four parts in order (each on the pairings or targets whose id contains `only`,
+/// Runs the five parts in order (each on the pairings or targets whose id contains `only`,
 /// when given), printing each one's time; the problems of those that did not pass.
 pub async fn run_step(places: &Places, baseline: &Path, only: Option<&str>) -> Vec<PartProblem> {
     let start = Instant::now();
@@ -115,6 +126,7 @@ pub async fn run_step(places: &Places, baseline: &Path, only: Option<&str>) -> V
         let outcome = match part {
             Part::Matrix | Part::ViaProxy => run_all(&part_places, baseline, only).await,
             Part::Concurrent => run_concurrent(&part_places, baseline, only).await,
+            Part::InvalidArgs => run_invalid_args(&part_places, only).await,
             Part::Probes => probe_all(&part_places, baseline, only).await,
         };
         println!("interop: {} took {:.1?}", part.what(), ran.elapsed());
@@ -124,7 +136,7 @@ pub async fn run_step(places: &Places, baseline: &Path, only: Option<&str>) -> V
             Err(error) => problems.push(PartProblem::NotRun { part, error }),
         }
     }
-    println!("interop: the four runs took {:.1?}", start.elapsed());
+    println!("interop: the five runs took {:.1?}", start.elapsed());
     problems
 }
 
@@ -161,6 +173,11 @@ mod tests {
         let parts: Vec<Part> = problems
             .iter()
             .map(|p| match p {
+                // The invalid-arguments part reads no baseline: it cannot run without the binaries.
+                PartProblem::NotRun { part: Part::InvalidArgs, error } => {
+                    assert!(error.contains("not built") && error.contains("mcpgen"), "{error}");
+                    Part::InvalidArgs
+                }
                 PartProblem::NotRun { part, error } => {
                     assert!(error.contains("cannot read") && error.contains("no-such-baseline.toml"), "{error}");
                     *part
@@ -179,7 +196,7 @@ mod tests {
         let baseline = dir.join("baseline.toml");
         std::fs::write(&baseline, "").unwrap();
         let problems = run_step(&places(&dir), &baseline, Some("no pairing has this id")).await;
-        assert_eq!(problems.len(), 4);
+        assert_eq!(problems.len(), Part::ALL.len());
         for (problem, part) in problems.iter().zip(Part::ALL) {
             let PartProblem::NotRun { part: got, error } = problem else { panic!("{problem:?}") };
             assert_eq!(*got, part);

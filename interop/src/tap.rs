@@ -34,7 +34,7 @@ use crate::trace::TraceWriter;
 /// the tap hold more).
 pub const MAX_BODY: usize = 16 << 20;
 /// The longest SSE event (or stdio line) the tap keeps for the trace; a longer event is passed
-/// on whole and recorded as [`TOO_LARGE_EVENT`], a longer line recorded cut.
+/// on whole and recorded as `TOO_LARGE_EVENT`, a longer line recorded cut.
 pub const MAX_EVENT: usize = 16 << 20;
 /// What the trace holds for an SSE event above [`MAX_EVENT`] (not JSON: the check reports it).
 const TOO_LARGE_EVENT: &str = "(an SSE event above the tap's 16 MiB limit, passed on but not kept)";
