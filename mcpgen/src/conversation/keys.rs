@@ -41,6 +41,82 @@ fn digest_keys() -> &'static [foldhash::quality::RandomState; 2] {
     KEYS.get_or_init(|| [foldhash::quality::RandomState::default(), foldhash::quality::RandomState::default()])
 }
 
+/// A 128-bit keyed digest of a JSON value as sent: its kinds, member order, decoded strings and
+/// number text, in a form a reader could decode back, so two values have the same digest exactly
+/// when a walk of both reads the same (up to a collision, which needs the process's random key
+/// to arrange). It is how the checker tells a tool definition it already holds from a new one
+/// before building anything. The walk writes into `scratch` (cleared first, kept by the caller
+/// so that digesting allocates nothing once it is large enough), then hashes it in one go.
+pub(super) fn view_digest<'v, V: JsonView<'v>>(v: &V, scratch: &mut Vec<u8>) -> [u64; 2] {
+    use std::hash::BuildHasher;
+    scratch.clear();
+    flatten(v, scratch);
+    let [a, b] = digest_keys();
+    [a.hash_one(scratch.as_slice()), b.hash_one(scratch.as_slice())]
+}
+
+/// A number's text into the flattened form (no allocation).
+struct TextInto<'o>(&'o mut Vec<u8>);
+
+impl std::fmt::Write for TextInto<'_> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.0.extend_from_slice(s.as_bytes());
+        Ok(())
+    }
+}
+
+/// The value as a byte string a reader could decode back: a kind byte; a string's bytes ended by
+/// `0xff` (a byte UTF-8 never has), an integer as 8 bytes, another number's text ended by
+/// `0xff`; a container's items (an object's as key, `0xff`, value) ended by `0xfe` (neither a
+/// kind byte nor a byte a key can start with).
+fn flatten<'v, V: JsonView<'v>>(v: &V, out: &mut Vec<u8>) {
+    let text = |out: &mut Vec<u8>, s: &str| {
+        out.extend_from_slice(s.as_bytes());
+        out.push(0xff);
+    };
+    match v.kind() {
+        Kind::Null => out.push(0),
+        Kind::Bool => out.push(if v.as_bool() == Some(true) { 2 } else { 1 }),
+        // Numbers compare by their text (`1`, `1.0` and `1e0` differ): an integer the parser
+        // kept as such by its value, any other by its lexeme.
+        Kind::Number => match v.to_number() {
+            Some(n) => {
+                if let Some(u) = n.as_u64().filter(|&u| n == crate::json::Number::from(u)) {
+                    out.push(3);
+                    out.extend_from_slice(&u.to_le_bytes());
+                } else if let Some(i) = n.as_i64().filter(|&i| n == crate::json::Number::from(i)) {
+                    out.push(7);
+                    out.extend_from_slice(&i.to_le_bytes());
+                } else {
+                    out.push(8);
+                    let _ = std::fmt::Write::write_fmt(&mut TextInto(out), format_args!("{n}"));
+                    out.push(0xff);
+                }
+            }
+            None => out.push(9),
+        },
+        Kind::String => {
+            out.push(4);
+            text(out, &v.as_str().unwrap_or_default());
+        }
+        Kind::Array => {
+            out.push(5);
+            for x in v.items() {
+                flatten(&x, out);
+            }
+            out.push(0xfe);
+        }
+        Kind::Object => {
+            out.push(6);
+            for (k, x) in v.entries() {
+                text(out, &k);
+                flatten(&x, out);
+            }
+            out.push(0xfe);
+        }
+    }
+}
+
 impl Text {
     pub fn new(s: &str) -> Text {
         if s.len() <= KEPT_TEXT {
@@ -316,6 +392,60 @@ impl<K: Hash + Eq + Clone> Recent<K> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The digest of a value as sent tells apart what the canonical form does (number text,
+    /// nesting) and what it does not (member order), and reads a string by its decoded text,
+    /// whatever the view.
+    #[test]
+    fn view_digest_tells_values_apart_by_their_text() {
+        let tape = |s: &str| {
+            let mut scratch = Vec::new();
+            crate::json::Tape::with_parsed(s.as_bytes(), |t| view_digest(&t.root(), &mut scratch)).unwrap()
+        };
+        let texts = [
+            "1",
+            "1.0",
+            "1e0",
+            "-0",
+            "0",
+            "-1",
+            "18446744073709551616",
+            "null",
+            "true",
+            "false",
+            r#""1""#,
+            r#"{"a":1,"b":2}"#,
+            r#"{"b":2,"a":1}"#,
+            r#"{"a":[1]}"#,
+            r#"{"a":1}"#,
+            "[1,[2]]",
+            "[[1],2]",
+            "[]",
+            "{}",
+            r#"[""]"#,
+            r#"["",""]"#,
+            r#"["a","b"]"#,
+            r#"["ab"]"#,
+            r#"{"a":"b"}"#,
+            r#"{"ab":""}"#,
+            r#"{"":"ab"}"#,
+            "[[],[]]",
+            "[[[]]]",
+            r#"{"a":{}}"#,
+            r#"{"a":[]}"#,
+        ];
+        let digests: Vec<[u64; 2]> = texts.iter().map(|t| tape(t)).collect();
+        for (i, a) in digests.iter().enumerate() {
+            for (j, b) in digests.iter().enumerate().skip(i + 1) {
+                assert_ne!(a, b, "{} and {} have one digest", texts[i], texts[j]);
+            }
+        }
+        assert_eq!(tape(r#"{"k":"\u0041b"}"#), tape(r#"{"k":"Ab"}"#));
+        // Members in sorted order: a `serde_json` map may keep them sorted.
+        let text = r#"{"inputSchema":{"maximum":1.5,"minimum":-3,"type":"object"},"name":"t"}"#;
+        let json: serde_json::Value = serde_json::from_str(text).unwrap();
+        assert_eq!(view_digest(&&json, &mut Vec::new()), tape(text));
+    }
 
     #[test]
     fn bounded_evicts_the_oldest_and_stays_small() {

@@ -31,6 +31,12 @@ pub(super) struct ToolTable {
     /// The pinned tools listed since the last complete list (at most the pin's tools): at the
     /// next complete list, the pinned tools not among them are reported removed.
     pub(super) pinned_seen: HashSet<Text, foldhash::quality::RandomState>,
+    /// The buffer a listed definition is flattened into for its digest, kept between tools so
+    /// that a repeated list allocates nothing (at most `SCRATCH_KEPT` bytes are kept).
+    pub(super) scratch: Vec<u8>,
+    /// The names given so far by the list being read (a name listed twice is not a change),
+    /// kept between lists so that reading one allocates nothing (at most `IN_LIST_KEPT`).
+    pub(super) in_list: HashSet<Text, foldhash::quality::RandomState>,
 }
 
 /// One listed tool.
@@ -38,6 +44,9 @@ pub(super) struct ToolTable {
 pub(super) struct ToolDef {
     /// The canonical JSON of the definition without `_meta` (long ones as a digest).
     pub(super) digest: Text,
+    /// The digest of the definition as sent ([`super::keys::view_digest`]): the same bytes
+    /// again skip building the canonical form.
+    pub(super) sent: [u64; 2],
     /// The [`ToolTable::epoch`] of the list that last gave it.
     pub(super) epoch: u64,
     pub(super) schema_bytes: usize,

@@ -24,12 +24,12 @@ use std::sync::Arc;
 
 use crate::json::{JsonView, Kind};
 use crate::rules::id;
-use crate::tools::pin::canonical_into;
+use crate::tools::pin::canonical_noting;
 use crate::tools::{CompiledTool, Limits, SchemaOptions, ToolCallError, ToolDrift, ToolsBaseline};
 
 use super::facts::{Facts, Sender};
 use super::finding::{rule_finding, Finding};
-use super::keys::Text;
+use super::keys::{view_digest, Text};
 use super::options::ConversationOptions;
 use super::state::{Pending, Session, Table};
 use super::tool_table::{ToolCall, ToolDef, ToolTable};
@@ -47,6 +47,8 @@ impl ToolTable {
             epoch: 0,
             baseline: opts.tools_baseline.clone(),
             pinned_seen: HashSet::default(),
+            scratch: Vec::new(),
+            in_list: HashSet::default(),
         }
     }
 
@@ -73,13 +75,32 @@ impl ToolTable {
     }
 }
 
-fn canonical_len(v: Option<&serde_json::Value>) -> usize {
-    v.map_or(0, |v| {
-        let mut s = String::new();
-        canonical_into(v, &[], &mut s);
-        s.len()
-    })
+/// The value as a `serde_json::Value` (what the compiled schemas validate), built straight from
+/// the view: the same value as `serde_json::Value::from(&v.to_value())` (a key given twice keeps
+/// its last value) without the intermediate copy.
+fn to_json<'v, V: JsonView<'v>>(v: &V) -> serde_json::Value {
+    use serde_json::Value as J;
+    match v.kind() {
+        Kind::Null => J::Null,
+        Kind::Bool => J::Bool(v.as_bool().unwrap_or(false)),
+        Kind::Number => v.to_number().map_or(J::Null, |n| J::Number((&n).into())),
+        Kind::String => J::String(v.as_str().map(std::borrow::Cow::into_owned).unwrap_or_default()),
+        Kind::Array => J::Array(v.items().map(|x| to_json(&x)).collect()),
+        Kind::Object => {
+            let mut map = serde_json::Map::new();
+            for (k, x) in v.entries() {
+                map.insert(k.into_owned(), to_json(&x));
+            }
+            J::Object(map)
+        }
+    }
 }
+
+/// Bytes of the digest buffer a session keeps between tools ([`ToolTable::scratch`]): a larger
+/// definition's buffer is dropped after use.
+const SCRATCH_KEPT: usize = 16 * 1024;
+/// Names of one list the set a session keeps between lists may hold ([`ToolTable::in_list`]).
+const IN_LIST_KEPT: usize = 256;
 
 /// Whether the server owed a `notifications/tools/list_changed` for a change: it declared
 /// `tools.listChanged`, and (modern) a listen stream asked for `toolsListChanged`.
@@ -103,10 +124,13 @@ fn notification_owed(modern: bool, s: &Session) -> bool {
 
 /// A `tools/list` result (any page): each tool's definition kept and compiled (once per
 /// definition), a definition that changed without notification reported (TOOL-10).
+#[inline(never)]
 pub(super) fn listed<'v, V: JsonView<'v>>(f: &Facts<'v, V>, result: &V, s: &mut Session, out: &mut Vec<Finding>) {
     let owed = notification_owed(f.modern, s) && f.exchange.is_none();
     let Some(tools) = result.get("tools").filter(|t| t.kind() == Kind::Array) else { return };
-    let mut seen: HashSet<Text, foldhash::quality::RandomState> = HashSet::default();
+    // The names of this list so far, in a set the table keeps between lists (no allocation).
+    let mut seen = std::mem::take(&mut s.tools.in_list);
+    seen.clear();
     for (i, tool) in tools.items().enumerate() {
         let Some(name) = tool.get("name").and_then(|n| n.as_str()) else { continue };
         let key = Text::new(&name);
@@ -114,18 +138,32 @@ pub(super) fn listed<'v, V: JsonView<'v>>(f: &Facts<'v, V>, result: &V, s: &mut 
         if !seen.insert(key.clone()) {
             continue;
         }
-        let json = serde_json::Value::from(&tool.to_value());
+        let epoch = s.tools.epoch;
+        // The definition as sent, the same as the last list gave: nothing to build or judge
+        // again (without a pin, which reports every list's drift). Most lists repeat the last.
+        let sent = view_digest(&tool, &mut s.tools.scratch);
+        if s.tools.scratch.capacity() > SCRATCH_KEPT {
+            s.tools.scratch = Vec::new();
+        }
+        if s.tools.baseline.is_none() {
+            if let Some(def) = s.tools.defs.get_mut(&key).filter(|d| d.sent == sent) {
+                def.epoch = epoch;
+                continue;
+            }
+        }
+        let json = to_json(&tool);
         let at = format!("/result/tools/{i}");
         if let Some(pin) = s.tools.baseline.clone() {
             against_pin(&pin, &json, &name, &at, &mut s.tools, out);
         }
         let mut text = String::new();
-        canonical_into(&json, &["_meta"], &mut text);
+        let [input, output] = canonical_noting(&json, &["_meta"], ["inputSchema", "outputSchema"], &mut text);
+        let (input, output) = (input.map_or("", |r| &text[r]), output.map_or("", |r| &text[r]));
         let digest = Text::new(&text);
-        let epoch = s.tools.epoch;
         if let Some(def) = s.tools.defs.get_mut(&key) {
             if def.digest == digest {
                 def.epoch = epoch;
+                def.sent = sent;
                 continue;
             }
             if owed && def.epoch == epoch {
@@ -140,7 +178,7 @@ pub(super) fn listed<'v, V: JsonView<'v>>(f: &Facts<'v, V>, result: &V, s: &mut 
                 ));
             }
         }
-        let bytes = canonical_len(json.get("inputSchema")) + canonical_len(json.get("outputSchema"));
+        let bytes = input.len() + output.len();
         let (known, freed) = s.tools.defs.get(&key).map_or((false, 0), |d| (true, d.schema_bytes));
         let total = s.tools.schema_bytes - freed + bytes;
         let refused = if !known && s.tools.defs.len() >= s.tools.max_tools {
@@ -170,7 +208,8 @@ pub(super) fn listed<'v, V: JsonView<'v>>(f: &Facts<'v, V>, result: &V, s: &mut 
         // With the default limits, the process-wide bounded cache of compiled tools: the same
         // definition listed in many sessions (a gateway's) is compiled once.
         let compiled = if table.limits == Limits::default() {
-            crate::tools::default_checker().compile(&json)
+            let cache_key = crate::tools::ToolChecker::key_of(&name, input, output);
+            crate::tools::default_checker().compile_keyed(&json, cache_key)
         } else {
             let options = SchemaOptions { limits: table.limits, ..SchemaOptions::default() };
             CompiledTool::compile(&json, &options).map(Arc::new)
@@ -194,7 +233,11 @@ pub(super) fn listed<'v, V: JsonView<'v>>(f: &Facts<'v, V>, result: &V, s: &mut 
             }
         };
         table.schema_bytes = total;
-        table.defs.insert(key, ToolDef { digest, epoch, schema_bytes: bytes, compiled });
+        table.defs.insert(key, ToolDef { digest, sent, epoch, schema_bytes: bytes, compiled });
+    }
+    // A set grown by a long list is not kept.
+    if seen.capacity() <= IN_LIST_KEPT {
+        s.tools.in_list = seen;
     }
     if result.get("nextCursor").is_none() {
         s.tools.listed = true;
@@ -254,6 +297,7 @@ fn against_pin(
 
 /// A client's `tools/call`: its arguments against the listed `inputSchema` (TOOL-7), or a call
 /// of a tool never listed (TOOL-9). Returns what the answer is judged by.
+#[inline(never)]
 pub(super) fn call<'v, V: JsonView<'v>>(
     f: &Facts<'v, V>,
     s: &Session,
@@ -279,7 +323,7 @@ pub(super) fn call<'v, V: JsonView<'v>>(
     };
     let compiled = def.compiled.clone()?;
     let arguments = match f.param("arguments") {
-        Some(a) => serde_json::Value::from(&a.to_value()),
+        Some(a) => to_json(&a),
         None => serde_json::Value::Object(serde_json::Map::new()),
     };
     let verdict = compiled.validate_arguments(&arguments);
@@ -343,6 +387,7 @@ pub(super) fn error_answer(p: &Pending, code: Option<i64>, out: &mut Vec<Finding
 /// A complete `tools/call` result: not a success when the arguments broke the schema (TOOL-5);
 /// `structuredContent` present and valid where the tool has an `outputSchema` (TOOL-4). An
 /// `isError: true` result is a tool execution error: neither applies.
+#[inline(never)]
 pub(super) fn answered<'v, V: JsonView<'v>>(p: &Pending, result: &V, out: &mut Vec<Finding>) {
     let Some(call) = &p.tool else { return };
     let is_error = result.get("isError").and_then(|x| x.as_bool()) == Some(true);
@@ -373,7 +418,7 @@ pub(super) fn answered<'v, V: JsonView<'v>>(p: &Pending, result: &V, out: &mut V
         ));
         return;
     };
-    let value = serde_json::Value::from(&structured.to_value());
+    let value = to_json(&structured);
     match call.compiled.validate_structured_content(&value) {
         Ok(()) => {}
         Err(ToolCallError::Invalid(errors)) => {
@@ -408,3 +453,7 @@ pub(super) fn answered<'v, V: JsonView<'v>>(p: &Pending, result: &V, out: &mut V
 #[cfg(test)]
 #[path = "pin_tests.rs"]
 mod pin_tests;
+
+#[cfg(test)]
+#[path = "tools_tests.rs"]
+mod tools_tests;

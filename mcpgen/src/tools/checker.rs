@@ -13,6 +13,7 @@ use serde_json::Value;
 use super::compile::{compile_schema, kind_name, CompiledSchema, SchemaOptions, SchemaRole};
 use super::depth;
 use super::errors::{SchemaError, SchemaErrorKind, ToolCallError, ToolSchemaErrors};
+use super::pin::canonical_json;
 
 /// A tool whose schemas are checked and compiled.
 #[derive(Debug)]
@@ -113,8 +114,8 @@ macro_rules! tool_source_for_revisions {
 
 mcpgen_schema::for_each_revision!(tool_source_for_revisions);
 
-/// Compiles tools once and keeps them, keyed by name and schema text, so a server or client
-/// validating many calls pays the compile step once per tool (thread-safe; bounded).
+/// Compiles tools once and keeps them, keyed by name and schemas (canonical JSON), so a server
+/// or client validating many calls pays the compile step once per tool (thread-safe; bounded).
 pub struct ToolChecker {
     options: SchemaOptions,
     capacity: usize,
@@ -156,20 +157,34 @@ impl ToolChecker {
         self.cache.read().map(|c| c.len()).unwrap_or(0)
     }
 
+    /// The cache key: the name and both schemas as canonical JSON (so member order does not
+    /// matter), as [`ToolChecker::key_of`] joins them.
     fn key(tool: &Value) -> String {
         let name = tool.get("name").and_then(Value::as_str).unwrap_or_default();
-        let text = |k| tool.get(k).map(|s| s.to_string()).unwrap_or_default();
-        format!("{name}\u{0}{}\u{0}{}", text("inputSchema"), text("outputSchema"))
+        let text = |k| tool.get(k).map(canonical_json).unwrap_or_default();
+        Self::key_of(name, &text("inputSchema"), &text("outputSchema"))
+    }
+
+    /// The cache key of a tool named `name` whose `inputSchema` and `outputSchema` have the
+    /// canonical JSON `input` and `output` (empty: absent).
+    pub(crate) fn key_of(name: &str, input: &str, output: &str) -> String {
+        format!("{name}\u{0}{input}\u{0}{output}")
     }
 
     /// The compiled tool, from the cache or compiled now. Failures are not cached.
     pub fn compile<T: ToolSource + ?Sized>(&self, tool: &T) -> Result<Arc<CompiledTool>, ToolSchemaErrors> {
         let tool = tool.tool_json();
         let key = Self::key(&tool);
+        self.compile_keyed(&tool, key)
+    }
+
+    /// [`ToolChecker::compile`] for a caller that holds the canonical texts already: `key` is
+    /// [`ToolChecker::key_of`] the tool's name and schemas.
+    pub(crate) fn compile_keyed(&self, tool: &Value, key: String) -> Result<Arc<CompiledTool>, ToolSchemaErrors> {
         if let Some(hit) = self.cache.read().ok().and_then(|c| c.get(&key).cloned()) {
             return Ok(hit);
         }
-        let compiled = Arc::new(CompiledTool::compile(&tool, &self.options)?);
+        let compiled = Arc::new(CompiledTool::compile(tool, &self.options)?);
         if let Ok(mut cache) = self.cache.write() {
             if cache.len() >= self.capacity {
                 if let Some(evict) = cache.keys().next().cloned() {

@@ -471,6 +471,19 @@ pub fn canonical_json(v: &J) -> String {
 
 /// [`canonical_json`] into `out`, leaving the `skip` members of the top object out.
 pub(crate) fn canonical_into(v: &J, skip: &[&str], out: &mut String) {
+    canonical_noting(v, skip, [], out);
+}
+
+/// [`canonical_into`], also saying where in `out` the text of each top-level member named in
+/// `noted` is (`None`: absent), so that a caller needing both the whole text and a member's
+/// does not write the member twice.
+pub(crate) fn canonical_noting<const N: usize>(
+    v: &J,
+    skip: &[&str],
+    noted: [&str; N],
+    out: &mut String,
+) -> [Option<std::ops::Range<usize>>; N] {
+    let mut at = std::array::from_fn(|_| None);
     match v {
         J::Object(map) => {
             let mut keys: Vec<&String> = map.keys().filter(|k| !skip.contains(&k.as_str())).collect();
@@ -481,7 +494,11 @@ pub(crate) fn canonical_into(v: &J, skip: &[&str], out: &mut String) {
                     out.push(',');
                 }
                 let _ = write!(out, "{}:", J::String(k.clone()));
+                let start = out.len();
                 canonical_into(&map[k], &[], out);
+                if let Some(j) = noted.iter().position(|n| n == k) {
+                    at[j] = Some(start..out.len());
+                }
             }
             out.push('}');
         }
@@ -499,6 +516,7 @@ pub(crate) fn canonical_into(v: &J, skip: &[&str], out: &mut String) {
             let _ = write!(out, "{other}");
         }
     }
+    at
 }
 
 #[cfg(test)]
