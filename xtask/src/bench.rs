@@ -13,6 +13,9 @@
 //! same round trips straight to the server; and the HTTP proxy benchmark
 //! ([`crate::bench_http`]): modern `tools/list` round trips through `mcpgen proxy --listen`
 //! against the same straight to the server, at 1 and 16 clients.
+//!
+//! `--instructions` runs only the conversation cost line, counted by callgrind
+//! ([`crate::bench_instructions`]).
 
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Write};
@@ -49,12 +52,19 @@ pub struct BenchArgs {
     /// Only the proxy benchmark (no criterion lines).
     #[arg(long)]
     proxy_only: bool,
+    /// Only the conversation checker's cost line, counted in instructions under callgrind
+    /// (needs `valgrind`): (v) and (w) per pass and their ratio, same binary, same inputs.
+    #[arg(long, conflicts_with_all = ["proxy_only", "no_proxy"])]
+    instructions: bool,
     /// Arguments for criterion (after `--`), e.g. a benchmark filter `'mix/(a|c)$'`.
     #[arg(last = true)]
     criterion: Vec<String>,
 }
 
 pub fn run(root: &Path, args: &BenchArgs) -> Result<()> {
+    if args.instructions {
+        return crate::bench_instructions::instructions(root, args.messages, args.seed);
+    }
     let mut cost = None;
     if !args.proxy_only {
         mix(root, args)?;

@@ -17,6 +17,7 @@
 
 mod bench;
 mod bench_http;
+mod bench_instructions;
 mod circles;
 mod codegen;
 mod conformance;
