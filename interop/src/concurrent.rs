@@ -96,11 +96,7 @@ async fn run_clients(launches: Vec<(String, Launch, PathBuf)>) -> Vec<ClientRun>
                 }
             }
             let stdout = std::fs::read_to_string(dir.join("client.stdout")).unwrap_or_default();
-            for v in stdout
-                .lines()
-                .filter_map(|l| l.strip_prefix("@@op "))
-                .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-            {
+            for v in crate::run::op_lines(&stdout) {
                 run.ops += 1;
                 if v["status"] == "failed" {
                     let s = |k: &str| v[k].as_str().unwrap_or_default().to_owned();

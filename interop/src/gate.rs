@@ -177,10 +177,7 @@ pub fn problems(case: &Case, run: &CaseRun) -> Vec<String> {
 
 /// The `@@op` lines of a driver's stdout.
 fn read_ops(stdout: &str) -> Vec<CallOp> {
-    stdout
-        .lines()
-        .filter_map(|l| l.strip_prefix("@@op "))
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+    crate::run::op_lines(stdout)
         .map(|v| {
             let s = |k: &str| v[k].as_str().unwrap_or_default().to_owned();
             CallOp {

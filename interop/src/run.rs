@@ -137,17 +137,22 @@ async fn run_client(l: &Launch, dir: &Path) -> Result<(Option<i32>, bool), Strin
     }
 }
 
+/// The operations an SDK driver printed on `stdout`: its `@@op` lines, each a JSON object
+/// (`op`, `target`, `status`, `detail`, `code`); a line that is no JSON is skipped.
+pub(crate) fn op_lines(stdout: &str) -> impl Iterator<Item = Value> + '_ {
+    stdout.lines().filter_map(|l| l.strip_prefix("@@op ")).filter_map(|l| serde_json::from_str::<Value>(l).ok())
+}
+
 /// The operations of a client: `@@op` lines (the SDK drivers) or the report file
-/// (`mcpgen-reference-client`).
+/// (`mcpgen-reference-client`, one JSON object per line).
 fn read_ops(dir: &Path, report: &Path, reference: bool) -> Vec<Op> {
-    let text = if reference {
-        std::fs::read_to_string(report).unwrap_or_default()
+    let ops: Vec<Value> = if reference {
+        let text = std::fs::read_to_string(report).unwrap_or_default();
+        text.lines().filter_map(|l| serde_json::from_str::<Value>(l).ok()).collect()
     } else {
-        let out = std::fs::read_to_string(dir.join("client.stdout")).unwrap_or_default();
-        out.lines().filter_map(|l| l.strip_prefix("@@op ")).map(|l| format!("{l}\n")).collect()
+        op_lines(&std::fs::read_to_string(dir.join("client.stdout")).unwrap_or_default()).collect()
     };
-    text.lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+    ops.into_iter()
         .map(|v| {
             let s = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or_default().to_owned();
             Op {
