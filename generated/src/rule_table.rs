@@ -2101,7 +2101,7 @@ pub static RULES: [Rule; 318] = [
         revisions: &[
             AtRevisions { revisions: &["2025-03-26", "2024-11-05"], clause: None },
         ],
-        enforcement: Enforcement::Enforced("tools::validate_structured_content, ToolChecker::validate_structured_content; conversation::Conversation: a `tools/call` result (not `isError`) whose `structuredContent` breaks, or lacks, the `outputSchema` the session listed for the tool"),
+        enforcement: Enforcement::Enforced("tools::validate_structured_content, ToolChecker::validate_structured_content; conversation::Conversation: a `tools/call` result (not `isError`) whose `structuredContent` breaks, or lacks, the `outputSchema` the session listed for the tool; the checker and mcpgen_probe::tools both judge it with tools::judge_call_result"),
     },
     Rule {
         id: "TOOL-5",
@@ -2111,7 +2111,7 @@ pub static RULES: [Rule; 318] = [
         clause: Some("Servers MUST: - Validate all tool inputs"),
         code: None,
         revisions: &[],
-        enforcement: Enforcement::Enforced("tools::validate_tool_arguments, ToolChecker::validate_arguments (errors for an `isError` result, AMB-15); conversation::Conversation: a result without `isError: true` answering a `tools/call` whose arguments break the listed `inputSchema` other than by members it does not allow (a server may drop those); mcpgen_probe::tools sends invalid cases and reports a server that accepts them, on the same reading"),
+        enforcement: Enforcement::Enforced("tools::validate_tool_arguments, ToolChecker::validate_arguments (errors for an `isError` result, AMB-15); conversation::Conversation: a result without `isError: true` answering a `tools/call` whose arguments break the listed `inputSchema` other than by members it does not allow (a server may drop those); mcpgen_probe::tools sends invalid cases and reports a server that accepts them; both judge the answer with tools::judge_call_result"),
     },
     Rule {
         id: "TOOL-6",

@@ -1,13 +1,15 @@
 //! Tool calls: the cases of [`super::cases`] for every tool [`super::ToolPolicy`] allows,
 //! each judged exactly, and a failing case shrunk before it is reported.
 //!
-//! The verdict on one `tools/call` (`judge`, by the oracle's entries, [`super::oracle`]):
+//! The verdict on one `tools/call` (`judge`: a JSON-RPC error by the oracle's entries,
+//! [`super::oracle`]; a result by [`mcpgen::tools::judge_call_result`], the very judgement the
+//! conversation checker makes, so the two agree on every case):
 //! - a **valid** case (its arguments satisfy the `inputSchema`) gets a `CallToolResult`;
 //!   `isError: true` is allowed (a failure inside the tool), and so are -32603 (a server error,
 //!   which the tools page lists among the protocol errors) and, modern, -32021 (the tool needs
 //!   a client capability the probe does not declare, META-9); another JSON-RPC error says the
 //!   request itself was wrong: PROBE-4, a warning (the page says so without a BCP 14 keyword);
-//! - an **invalid** case gets a tool error (`isError: true`) or a protocol error, whichever
+//! - an **invalid** case (by the validator's verdict, not the builder's intent) gets a tool error (`isError: true`) or a protocol error, whichever
 //!   code: the revisions since 2025-11-25 make input validation a tool-execution error, the
 //!   earlier ones list invalid arguments among protocol errors (AMB-15); a result that is not an
 //!   error means the server accepted what the schema refuses (TOOL-5);
@@ -32,6 +34,7 @@ use serde_json::{json, Value};
 
 use mcpgen::conversation::{Conversation, Level};
 use mcpgen::rules::id;
+use mcpgen::tools::{judge_call_result, AnswerFault, ArgumentsVerdict};
 
 use super::args::Budget;
 use super::cases::{self, Case};
@@ -52,14 +55,19 @@ fn failure(rule: &'static str, pointer: &'static str, kind: &str, message: Strin
     Failure { rule, pointer, message, signature: format!("{rule} {kind}") }
 }
 
-/// The verdict on `response` (the answer to a `tools/call` of `tool` with a case that is
-/// `valid` or not, in a `modern` session or a legacy one), by the oracle's entries `tool/NAME`
-/// and `tool/NAME (invalid arguments)`; `None` when the answer is one the spec accepts, or when
-/// there is none (the missing answer is reported where it is noticed).
-pub(super) fn judge(tool: &Value, valid: bool, modern: bool, response: Option<&Value>) -> Option<Failure> {
+/// The verdict on `response`, the answer to a `tools/call` of `tool` with `arguments` in a
+/// `modern` session or a legacy one; `None` when the answer is one the spec accepts, or when
+/// there is none (the missing answer is reported where it is noticed). The arguments are judged
+/// by the validator ([`mcpgen::tools::ArgumentsVerdict`]), never by what the case meant to be. A
+/// JSON-RPC error goes by the oracle's entries `tool/NAME` and `tool/NAME (invalid arguments)`;
+/// a result by [`mcpgen::tools::judge_call_result`], the conversation checker's own judgement
+/// (TOOL-5, TOOL-4), so the two agree on every case.
+pub(super) fn judge(tool: &Value, arguments: &Value, modern: bool, response: Option<&Value>) -> Option<Failure> {
     let response = response?;
+    let compiled = mcpgen::tools::compile_tool(tool).ok()?;
+    let verdict = ArgumentsVerdict::of(&compiled.validate_arguments(arguments))?;
     if response.get("error").is_some() {
-        let pattern = if valid { "tool/NAME" } else { "tool/NAME (invalid arguments)" };
+        let pattern = if verdict.breaks_schema() { "tool/NAME (invalid arguments)" } else { "tool/NAME" };
         let accepts = oracle::accepts(pattern, modern)?;
         let refused = accepts.judge(response)?;
         return Some(failure(
@@ -74,50 +82,33 @@ pub(super) fn judge(tool: &Value, valid: bool, modern: bool, response: Option<&V
         ));
     }
     let result = response.get("result")?;
-    if result.get("resultType").and_then(Value::as_str).is_some_and(|t| t != "complete") {
-        // An input-required round trip: the probe does not answer those; nothing to judge.
-        return None;
-    }
-    let is_error = result.get("isError") == Some(&Value::Bool(true));
-    if !valid && !is_error {
-        return Some(failure(
+    // The first fault decides (shrinking keeps its kind); a structuredContent past a cost limit
+    // is the checker's POLICY-TOOLS finding, not a verdict on the server.
+    judge_call_result(&compiled, verdict, &result).into_iter().find_map(|fault| match fault {
+        AnswerFault::AcceptedInvalidArguments { pointer } => Some(failure(
             id::TOOL_5,
-            "/result",
+            pointer,
             "accepted",
             "accepted arguments that fail the inputSchema (a tool error `isError: true` or a protocol error is due)"
                 .into(),
-        ));
-    }
-    if is_error || tool.get("outputSchema").is_none() {
-        return None;
-    }
-    match result.get("structuredContent") {
-        None => Some(failure(
+        )),
+        AnswerFault::MissingStructuredContent => Some(failure(
             id::TOOL_4,
             "/result",
             "missing",
             "no `structuredContent`, though the tool declares an outputSchema".into(),
         )),
-        Some(content) => match mcpgen::tools::validate_structured_content(tool, content) {
-            Ok(()) => None,
-            Err(e) => {
-                let first = e.errors().first().map(|v| format!("{}: {}", v.pointer, v.message)).unwrap_or_default();
-                Some(failure(
-                    id::TOOL_4,
-                    "/result/structuredContent",
-                    "invalid",
-                    format!("`structuredContent` does not conform to the outputSchema ({first})"),
-                ))
-            }
-        },
-    }
-}
-
-/// Whether the only faults of `arguments` are members the `inputSchema` does not allow
-/// (`additionalProperties`, `unevaluatedProperties`): the same reading as the conversation
-/// checker's TOOL-5.
-fn extra_members_only(tool: &Value, arguments: &Value) -> bool {
-    mcpgen::tools::validate_tool_arguments(tool, arguments).is_err_and(|e| e.only_extra_members())
+        AnswerFault::StructuredContentInvalid(errors) => {
+            let first = errors.first().map(|v| format!("{}: {}", v.pointer, v.message)).unwrap_or_default();
+            Some(failure(
+                id::TOOL_4,
+                "/result/structuredContent",
+                "invalid",
+                format!("`structuredContent` does not conform to the outputSchema ({first})"),
+            ))
+        }
+        _ => None,
+    })
 }
 
 /// Every listed tool through the tool-schema checks ([`mcpgen::tools::check_tool`]: dialect,
@@ -235,12 +226,7 @@ pub(super) fn call_tools(r: &mut Run<'_>, conv: &mut Conversation, tools: &[Valu
             let progress = case.valid && !progress_sent;
             progress_sent |= progress;
             let (response, at) = call(r, conv, &check, tool, &case.arguments, modern, progress);
-            let Some(fail) = judge(tool, case.valid, modern, response.as_ref()) else { continue };
-            if fail.rule == id::TOOL_5 && extra_members_only(tool, &case.arguments) {
-                // A server may drop a member the schema does not allow and run the tool: it
-                // validated what it uses, and no sentence says it must refuse the member.
-                continue;
-            }
+            let Some(fail) = judge(tool, &case.arguments, modern, response.as_ref()) else { continue };
             let (minimal, at, steps) =
                 shrink(r, conv, tool, &case, &fail, modern, &mut calls).unwrap_or((case.arguments.clone(), at, 0));
             let kind = if case.valid { "valid" } else { "invalid" };
@@ -355,7 +341,7 @@ fn shrink(
             let kept = r.report.findings.len();
             let (response, at) = call(r, conv, &check, tool, &candidate, modern, false);
             r.report.findings.truncate(kept);
-            if judge(tool, case.valid, modern, response.as_ref()).is_some_and(|f| f.signature == fail.signature) {
+            if judge(tool, &candidate, modern, response.as_ref()).is_some_and(|f| f.signature == fail.signature) {
                 current = candidate.clone();
                 best = Some((candidate, at));
                 continue 'outer;
@@ -389,4 +375,88 @@ pub(super) fn unknown_tool(r: &mut Run<'_>, conv: &mut Conversation, tools: &[Va
     let request = r.request(id, "tools/call", json!({"name": UNKNOWN_TOOL, "arguments": {}}), modern);
     let Some(answer) = r.exchange(check, conv, request) else { return };
     r.judge(check, &answer, &format!("A `tools/call` of `{UNKNOWN_TOOL}`, a tool the server does not list,"));
+}
+
+#[cfg(test)]
+mod agreement_tests {
+    //! The probe's verdict on a tool answer and the conversation checker's, case by case: both
+    //! must give the rule written out here (TOOL-4, TOOL-5 or none) for the same call and answer.
+
+    use mcpgen::conversation::{Conversation, Sender};
+    use serde_json::{json, Value};
+
+    use super::judge;
+    use mcpgen::rules::id;
+
+    fn tool() -> Value {
+        json!({
+            "name": "add",
+            "inputSchema": {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"],
+                            "additionalProperties": false},
+            "outputSchema": {"type": "object", "properties": {"sum": {"type": "integer"}}, "required": ["sum"]}
+        })
+    }
+
+    /// The rules of TOOL-4 / TOOL-5 the checker reports on the answer, in a legacy session that
+    /// listed `tool()` and called it with `arguments`.
+    fn checker_rules(arguments: &Value, result: &Value) -> Vec<&'static str> {
+        let mut c = Conversation::new();
+        let init = [
+            (
+                Sender::Client,
+                json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}),
+            ),
+            (
+                Sender::Server,
+                json!({"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}),
+            ),
+            (Sender::Client, json!({"jsonrpc":"2.0","method":"notifications/initialized"})),
+            (Sender::Client, json!({"jsonrpc":"2.0","id":1,"method":"tools/list"})),
+            (Sender::Server, json!({"jsonrpc":"2.0","id":1,"result":{"tools":[tool()]}})),
+            (
+                Sender::Client,
+                json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"add","arguments":arguments}}),
+            ),
+        ];
+        for (from, m) in init {
+            c.observe(from, m.to_string().as_bytes());
+        }
+        let answer = json!({"jsonrpc":"2.0","id":2,"result":result});
+        let mut rules: Vec<_> = c
+            .observe(Sender::Server, answer.to_string().as_bytes())
+            .iter()
+            .filter_map(|f| f.rule)
+            .filter(|r| [id::TOOL_4, id::TOOL_5].contains(r))
+            .collect();
+        rules.dedup();
+        rules
+    }
+
+    #[test]
+    fn the_probe_and_the_checker_judge_every_case_alike() {
+        let ok = json!({"content": [], "structuredContent": {"sum": 3}});
+        let no_structured = json!({"content": []});
+        let bad_structured = json!({"content": [], "structuredContent": {"sum": "3"}});
+        let tool_error = json!({"content": [], "isError": true});
+        let not_error = json!({"content": [], "isError": false, "structuredContent": {"sum": 3}});
+        let cases: [(&str, Value, &Value, Option<&str>); 9] = [
+            ("valid, success", json!({"a": 1}), &ok, None),
+            ("valid, tool error", json!({"a": 1}), &tool_error, None),
+            ("valid, no structuredContent", json!({"a": 1}), &no_structured, Some(id::TOOL_4)),
+            ("valid, structuredContent breaks outputSchema", json!({"a": 1}), &bad_structured, Some(id::TOOL_4)),
+            ("invalid, success", json!({"a": "x"}), &ok, Some(id::TOOL_5)),
+            ("invalid, isError false", json!({}), &not_error, Some(id::TOOL_5)),
+            ("invalid, tool error", json!({"a": "x"}), &tool_error, None),
+            // Only a member the schema does not allow: a server may drop it and run the tool.
+            ("extra member only, success", json!({"a": 1, "b": 2}), &ok, None),
+            ("extra member and a wrong type, success", json!({"a": "x", "b": 2}), &ok, Some(id::TOOL_5)),
+        ];
+        for (name, arguments, result, expected) in cases {
+            let response = json!({"jsonrpc": "2.0", "id": 2, "result": result});
+            let probe = judge(&tool(), &arguments, false, Some(&response)).map(|f| f.rule);
+            assert_eq!(probe, expected, "probe, case {name}");
+            let checker = checker_rules(&arguments, result);
+            assert_eq!(checker.first().copied(), expected, "checker, case {name}: {checker:?}");
+        }
+    }
 }

@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use crate::tools::{CompiledTool, Limits, ToolsBaseline};
+use crate::tools::{ArgumentsVerdict, CompiledTool, Limits, ToolsBaseline};
 
 use super::keys::Text;
 
@@ -58,10 +58,7 @@ pub(super) struct ToolDef {
 #[derive(Debug, Clone)]
 pub(super) struct ToolCall {
     pub(super) compiled: Arc<CompiledTool>,
-    /// The arguments broke the `inputSchema` (TOOL-7): the answer must not be a success.
-    pub(super) invalid: bool,
-    /// Their only faults are members the schema does not allow (`additionalProperties`,
-    /// `unevaluatedProperties`): a server that drops them and runs the tool has validated
-    /// what it uses — no sentence says it must refuse them — so a success is not TOOL-5.
-    pub(super) extra_only: bool,
+    /// What the arguments were by the `inputSchema` (TOOL-7 when they break it): what the
+    /// answer is judged by.
+    pub(super) arguments: ArgumentsVerdict,
 }

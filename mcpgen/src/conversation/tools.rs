@@ -24,8 +24,12 @@ use std::sync::Arc;
 
 use crate::json::{JsonView, Kind};
 use crate::rules::id;
+use crate::tools::answer::to_json;
 use crate::tools::pin::canonical_noting;
-use crate::tools::{CompiledTool, Limits, SchemaOptions, ToolCallError, ToolDrift, ToolsBaseline};
+use crate::tools::{
+    judge_call_error, judge_call_result, AnswerFault, ArgumentsVerdict, CompiledTool, Limits, SchemaOptions,
+    ToolCallError, ToolDrift, ToolsBaseline,
+};
 
 use super::facts::{Facts, Sender};
 use super::finding::{rule_finding, Finding};
@@ -72,27 +76,6 @@ impl ToolTable {
     /// A `tools/list` result that is not valid: its tools are not known.
     pub fn invalid_list(&mut self) {
         self.partial = true;
-    }
-}
-
-/// The value as a `serde_json::Value` (what the compiled schemas validate), built straight from
-/// the view: the same value as `serde_json::Value::from(&v.to_value())` (a key given twice keeps
-/// its last value) without the intermediate copy.
-fn to_json<'v, V: JsonView<'v>>(v: &V) -> serde_json::Value {
-    use serde_json::Value as J;
-    match v.kind() {
-        Kind::Null => J::Null,
-        Kind::Bool => J::Bool(v.as_bool().unwrap_or(false)),
-        Kind::Number => v.to_number().map_or(J::Null, |n| J::Number((&n).into())),
-        Kind::String => J::String(v.as_str().map(std::borrow::Cow::into_owned).unwrap_or_default()),
-        Kind::Array => J::Array(v.items().map(|x| to_json(&x)).collect()),
-        Kind::Object => {
-            let mut map = serde_json::Map::new();
-            for (k, x) in v.entries() {
-                map.insert(k.into_owned(), to_json(&x));
-            }
-            J::Object(map)
-        }
     }
 }
 
@@ -326,10 +309,10 @@ pub(super) fn call<'v, V: JsonView<'v>>(
         Some(a) => to_json(&a),
         None => serde_json::Value::Object(serde_json::Map::new()),
     };
-    let verdict = compiled.validate_arguments(&arguments);
-    let extra_only = verdict.as_ref().is_err_and(ToolCallError::only_extra_members);
-    let invalid = match verdict {
-        Ok(()) => false,
+    let validation = compiled.validate_arguments(&arguments);
+    let verdict = ArgumentsVerdict::of(&validation);
+    match validation {
+        Ok(()) => {}
         Err(ToolCallError::Invalid(errors)) => {
             for e in errors {
                 let mut finding = rule_finding(
@@ -345,7 +328,6 @@ pub(super) fn call<'v, V: JsonView<'v>>(
                 finding.schema_path = e.schema_path;
                 out.push(finding);
             }
-            true
         }
         Err(e) => {
             let pointer = e.errors().first().map_or(String::new(), |x| x.pointer.clone());
@@ -358,95 +340,91 @@ pub(super) fn call<'v, V: JsonView<'v>>(
                     key.shown()
                 ),
             ));
-            return None;
         }
-    };
-    Some(Box::new(ToolCall { compiled, invalid, extra_only }))
+    }
+    Some(Box::new(ToolCall { compiled, arguments: verdict? }))
 }
 
-/// A JSON-RPC error answering a call whose arguments broke the `inputSchema`: where the revision
-/// makes input validation errors tool execution errors, TOOL-8 (the catalogue drops it before).
-/// From 2026-07-28 on the schema's `InvalidParamsError` lists "invalid tool arguments" among
-/// the uses of -32602: the spec allows both answers there, so -32602 is no finding.
+/// A JSON-RPC error answering a call whose arguments broke the `inputSchema`: TOOL-8 by
+/// [`judge_call_error`] (the catalogue drops it before 2025-11-25).
 pub(super) fn error_answer(p: &Pending, code: Option<i64>, out: &mut Vec<Finding>) {
     let Some(call) = &p.tool else { return };
-    let schema_allows = code == Some(-32602) && p.rev.as_str() >= "2026-07-28";
-    if call.invalid && !schema_allows {
-        out.push(rule_finding(
-            id::TOOL_8,
-            "/error",
-            "",
-            format!(
-                "the arguments broke the `inputSchema` of tool `{}`: an input validation error is a tool execution error, a result with `isError: true`",
-                call.compiled.name
-            ),
-        ));
+    if let Some(fault) = judge_call_error(call.arguments, p.rev.as_str(), code) {
+        out.push(answer_finding(&call.compiled.name, fault));
     }
 }
 
-/// A complete `tools/call` result: not a success when the arguments broke the schema (TOOL-5);
-/// `structuredContent` present and valid where the tool has an `outputSchema` (TOOL-4). An
-/// `isError: true` result is a tool execution error: neither applies.
+/// A complete `tools/call` result, by [`judge_call_result`]: not a success when the arguments
+/// broke the schema (TOOL-5); `structuredContent` present and valid where the tool has an
+/// `outputSchema` (TOOL-4). An `isError: true` result is a tool execution error: neither applies.
 #[inline(never)]
 pub(super) fn answered<'v, V: JsonView<'v>>(p: &Pending, result: &V, out: &mut Vec<Finding>) {
     let Some(call) = &p.tool else { return };
-    let is_error = result.get("isError").and_then(|x| x.as_bool()) == Some(true);
-    if is_error {
-        return;
+    for fault in judge_call_result(&call.compiled, call.arguments, result) {
+        match fault {
+            AnswerFault::StructuredContentInvalid(errors) => {
+                let name = &call.compiled.name;
+                for e in errors {
+                    let mut finding = rule_finding(
+                        id::TOOL_4,
+                        format!("/result/structuredContent{}", e.pointer),
+                        e.keyword,
+                        format!(
+                            "`structuredContent` breaks the `outputSchema` tool `{name}` was listed with: {}",
+                            e.message
+                        ),
+                    );
+                    finding.schema_path = e.schema_path;
+                    out.push(finding);
+                }
+            }
+            fault => out.push(answer_finding(&call.compiled.name, fault)),
+        }
     }
-    let name = &call.compiled.name;
-    if call.invalid && !call.extra_only {
-        let pointer = if result.get("isError").is_some() { "/result/isError" } else { "/result" };
-        out.push(rule_finding(
-            id::TOOL_5,
+}
+
+/// The finding of one answer fault (all but [`AnswerFault::StructuredContentInvalid`], one
+/// finding per schema error).
+fn answer_finding(name: &str, fault: AnswerFault) -> Finding {
+    let rule = fault.rule();
+    match fault {
+        AnswerFault::AcceptedInvalidArguments { pointer } => rule_finding(
+            rule,
             pointer,
             "",
             format!(
                 "the server answers with a success a call of tool `{name}` whose arguments break its `inputSchema`; it validates all tool inputs and reports a failure"
             ),
-        ));
-    }
-    if call.compiled.output.is_none() {
-        return;
-    }
-    let Some(structured) = result.get("structuredContent") else {
-        out.push(rule_finding(
-            id::TOOL_4,
+        ),
+        AnswerFault::MissingStructuredContent => rule_finding(
+            rule,
             "/result",
             "required",
             format!("tool `{name}` was listed with an `outputSchema`, but its result has no `structuredContent`"),
-        ));
-        return;
-    };
-    let value = to_json(&structured);
-    match call.compiled.validate_structured_content(&value) {
-        Ok(()) => {}
-        Err(ToolCallError::Invalid(errors)) => {
-            for e in errors {
-                let mut finding = rule_finding(
-                    id::TOOL_4,
-                    format!("/result/structuredContent{}", e.pointer),
-                    e.keyword,
-                    format!(
-                        "`structuredContent` breaks the `outputSchema` tool `{name}` was listed with: {}",
-                        e.message
-                    ),
-                );
-                finding.schema_path = e.schema_path;
-                out.push(finding);
-            }
-        }
-        Err(e) => {
+        ),
+        AnswerFault::StructuredContentNotJudged(e) => {
             let pointer = e.errors().first().map_or(String::new(), |x| x.pointer.clone());
-            out.push(rule_finding(
-                id::POLICY_TOOLS,
+            rule_finding(
+                rule,
                 format!("/result/structuredContent{pointer}"),
                 "",
-                format!(
-                    "the `structuredContent` of tool `{name}` is not judged: validation stopped at a cost limit: {e}"
-                ),
-            ));
+                format!("the `structuredContent` of tool `{name}` is not judged: validation stopped at a cost limit: {e}"),
+            )
         }
+        AnswerFault::ProtocolErrorForInvalidArguments => rule_finding(
+            rule,
+            "/error",
+            "",
+            format!(
+                "the arguments broke the `inputSchema` of tool `{name}`: an input validation error is a tool execution error, a result with `isError: true`"
+            ),
+        ),
+        AnswerFault::StructuredContentInvalid(errors) => rule_finding(
+            rule,
+            "/result/structuredContent",
+            "",
+            format!("`structuredContent` breaks the `outputSchema` tool `{name}` was listed with ({} errors)", errors.len()),
+        ),
     }
 }
 

@@ -216,6 +216,12 @@ pub(crate) fn default_checker() -> &'static ToolChecker {
     CHECKER.get_or_init(ToolChecker::default)
 }
 
+/// The tool checked and compiled with the default options, from the process-wide cache (what
+/// [`judge_call_result`](super::judge_call_result) takes).
+pub fn compile_tool<T: ToolSource + ?Sized>(tool: &T) -> Result<Arc<CompiledTool>, ToolSchemaErrors> {
+    default_checker().compile(tool)
+}
+
 /// Checks a tool's schemas with the default options (no network, default
 /// [`Limits`](super::limits::Limits)).
 pub fn check_tool<T: ToolSource + ?Sized>(tool: &T) -> Result<(), ToolSchemaErrors> {

@@ -33,12 +33,14 @@
 //! types, all `#[non_exhaustive]`), `limits` ([`Limits`], [`LimitError`]), `dialect`, `compile`
 //! (one schema: [`compile_schema`], [`CompiledSchema::validate`]), `analyze` (the static pass of
 //! JSCHEMA-8) with `pattern`, `resolve` (the opt-in fetch of JSCHEMA-6), `checker` (whole tools
-//! and the cache: [`CompiledTool`], [`ToolChecker`]), `document` (tools read from text:
+//! and the cache: [`CompiledTool`], [`ToolChecker`]), `answer` (the judgement on a server's answer
+//! to a `tools/call`, shared by the conversation checker and the probe: [`judge_call_result`]), `document` (tools read from text:
 //! [`check_tools_json`]), `pin` (pinned definitions and their diff: [`ToolsBaseline`]), and `depth`, the one iterative walker every depth-bounded pass uses
 //! (the parser-depth check of a tool, the instance depth, the `$ref` locations and the
 //! subschema walk of `analyze`).
 
 mod analyze;
+pub(crate) mod answer;
 mod checker;
 pub(crate) use checker::default_checker;
 mod compile;
@@ -53,8 +55,10 @@ mod pattern;
 pub(crate) mod pin;
 mod resolve;
 
+pub use answer::{judge_call_error, judge_call_result, AnswerFault, ArgumentsVerdict};
 pub use checker::{
-    check_tool, validate_structured_content, validate_tool_arguments, CompiledTool, ToolChecker, ToolSource,
+    check_tool, compile_tool, validate_structured_content, validate_tool_arguments, CompiledTool, ToolChecker,
+    ToolSource,
 };
 pub use compile::{compile_schema, CompiledSchema, SchemaOptions, SchemaRole};
 pub use dialect::Dialect;
