@@ -15,6 +15,8 @@ mod flags;
 mod input;
 mod probe;
 mod proxy;
+#[cfg(unix)]
+mod reaper;
 mod suggest;
 
 /// One module per command: its `clap::Args` (the command's flags and `--help`) and its

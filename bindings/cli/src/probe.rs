@@ -210,12 +210,22 @@ pub fn run(s: Settings) -> Result<ExitCode, UsageError> {
         }
         (None, false) => {
             let limits = StdioLimits { timeout, max_messages_per_answer: s.max_messages, ..StdioLimits::default() };
+            // What the server starts is ended with it, even a daemon that left its process
+            // group and session (crate::reaper), at the end and on SIGTERM/SIGINT/SIGHUP.
+            #[cfg(unix)]
+            {
+                crate::reaper::become_subreaper();
+                crate::reaper::end_all_on_signal("mcpgen probe")
+                    .map_err(|e| UsageError(format!("cannot install signal handlers: {e}")))?;
+            }
             let mut server = StdioServer { command: s.command.clone(), limits };
             let program = s.command[0].to_string_lossy().into_owned();
             let mut peer = server.spawn().map_err(|e| UsageError(format!("cannot start {program}: {e}")))?;
             watch.say(&format!("probing {}", server_name(&s.command)));
             let report = mcpgen_probe::run_with(&mut peer, Some(&mut server), &options, &mut watch);
             drop(peer);
+            #[cfg(unix)]
+            crate::reaper::end_descendants();
             report
         }
         _ => return Err(UsageError("give either the server's URL or its command after --".into())),

@@ -69,6 +69,10 @@ pub fn run(settings: Settings) -> Result<ExitCode, UsageError> {
     // is bound to the thread that started the child.
     #[cfg(unix)]
     signals::die_with_parent(&mut command);
+    // The server's descendants become ours when their parents die (crate::reaper), so they
+    // are ended when the server exits: none keeps the proxy waiting on the server's stdout.
+    #[cfg(unix)]
+    crate::reaper::become_subreaper();
     let mut child: Child =
         command.spawn().map_err(|e| UsageError(format!("cannot start {}: {e}", program.to_string_lossy())))?;
     #[cfg(unix)]
@@ -100,8 +104,12 @@ pub fn run(settings: Settings) -> Result<ExitCode, UsageError> {
     #[cfg(not(unix))]
     let status = child.wait();
     let status = status.map_err(|e| UsageError(format!("cannot wait for the server: {e}")))?;
-    // Everything the server wrote is relayed once its stdout ends (it may outlive the process
-    // when the server handed it to a child of its own).
+    // The session is over: what the server left running is ended (Linux; elsewhere a child
+    // holding the server's stdout keeps the relay open until it ends). What the server wrote
+    // before it exited is still in the pipe and relayed; the pipe ends once no process holds
+    // it.
+    #[cfg(unix)]
+    crate::reaper::end_descendants();
     let _ = server_relay.join();
     // The client relay may still be blocked reading our stdin: it is not joined. Messages it
     // handed over are checked before the checker finishes.

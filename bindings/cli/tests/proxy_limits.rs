@@ -12,23 +12,12 @@ mod support;
 use std::io::{Read, Write};
 use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::Value;
-use support::{drain, json_lines, scratch, spawn_proxy, vm_hwm, wait_with_peak};
+use support::{drain, json_lines, read_pid, scratch, spawn_proxy, vm_hwm, wait_gone, wait_with_peak};
 
 const MIB: usize = 1024 * 1024;
-
-/// Whether a process is gone (no longer exists, or only as a zombie nobody reaped).
-fn gone(pid: i32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => true,
-        // `pid (comm) S …`: the state follows the last `)`.
-        Ok(stat) => {
-            stat.rsplit_once(')').is_some_and(|(_, rest)| matches!(rest.trim_start().chars().next(), Some('Z' | 'X')))
-        }
-    }
-}
 
 /// The POLICY-SIZE findings of a report, by sender.
 fn too_large(report: &[Value]) -> Vec<String> {
@@ -236,28 +225,6 @@ fn repeated_findings_are_counted_not_printed() {
 fn sleeper(pidfile: &Path, ignore: bool) -> Vec<String> {
     let trap = if ignore { "trap '' TERM INT HUP; " } else { "" };
     vec!["sh".into(), "-c".into(), format!("{trap}echo $$ > {}; exec sleep 30", pidfile.display())]
-}
-
-fn read_pid(pidfile: &Path) -> i32 {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        if let Some(pid) = std::fs::read_to_string(pidfile).ok().and_then(|s| s.trim().parse().ok()) {
-            return pid;
-        }
-        assert!(Instant::now() < deadline, "the server never started");
-        std::thread::sleep(Duration::from_millis(10));
-    }
-}
-
-fn wait_gone(pid: i32) -> bool {
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while !gone(pid) {
-        if Instant::now() > deadline {
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    true
 }
 
 #[test]

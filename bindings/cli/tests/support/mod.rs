@@ -116,3 +116,38 @@ pub fn vectors(dir: &str) -> Vec<PathBuf> {
     assert!(!files.is_empty(), "no vectors in {}", root.display());
     files
 }
+
+/// Whether a process is gone (no longer exists, or only as a zombie nobody reaped).
+pub fn gone(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        // `pid (comm) S …`: the state follows the last `)`.
+        Ok(stat) => {
+            stat.rsplit_once(')').is_some_and(|(_, rest)| matches!(rest.trim_start().chars().next(), Some('Z' | 'X')))
+        }
+    }
+}
+
+/// The first process id written to `pidfile`, waiting (at most 10 s) for it to appear.
+pub fn read_pid(pidfile: &Path) -> i32 {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        if let Some(pid) = std::fs::read_to_string(pidfile).ok().and_then(|s| s.trim().parse().ok()) {
+            return pid;
+        }
+        assert!(Instant::now() < deadline, "the server never started");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Whether the process is gone within 5 s.
+pub fn wait_gone(pid: i32) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !gone(pid) {
+        if Instant::now() > deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    true
+}
