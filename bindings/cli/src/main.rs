@@ -12,11 +12,13 @@ use clap::{Parser, Subcommand};
 mod checker;
 mod conversation;
 mod flags;
+mod html;
 mod input;
 mod probe;
 mod proxy;
 #[cfg(unix)]
 mod reaper;
+mod sarif;
 mod suggest;
 
 /// One module per command: its `clap::Args` (the command's flags and `--help`) and its
@@ -31,6 +33,7 @@ mod cmd {
     pub(crate) mod defs;
     pub(crate) mod explain;
     pub(crate) mod proxy;
+    pub(crate) mod report;
     pub(crate) mod rules;
     pub(crate) mod tools;
     pub(crate) mod validate;
@@ -72,6 +75,7 @@ enum Command {
     #[command(override_usage = "mcpgen probe [OPTIONS] (URL | -- COMMAND…)")]
     Probe(probe::Settings),
     Proxy(cmd::proxy::Args),
+    Report(cmd::report::Args),
     Explain(cmd::explain::Args),
     Rules(cmd::rules::Args),
     Tools(cmd::tools::Args),
@@ -87,6 +91,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
         Command::CheckRequest(args) => cmd::check_request::run(args),
         Command::Probe(settings) => probe::run(settings),
         Command::Proxy(args) => cmd::proxy::run(args),
+        Command::Report(args) => cmd::report::run(args),
         Command::Explain(args) => cmd::explain::run(args),
         Command::Rules(args) => cmd::rules::run(args),
         Command::Tools(args) => cmd::tools::run(args),

@@ -98,6 +98,15 @@ pub struct Settings {
     /// Also write a JUnit XML report (one test case per check) to FILE.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
+    /// Also write the findings as SARIF 2.1.0 to FILE (docs/observability.md): each finding at
+    /// its check (a logical location), the server in the invocation's properties.
+    #[arg(long, value_name = "FILE")]
+    pub sarif: Option<PathBuf>,
+    /// Also write a self-contained HTML page to FILE: the exchanges of each check in order,
+    /// each finding marked at its exchange with its rule and clause, totals by rule and level
+    /// (docs/observability.md).
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// Record every message here, in the format `validate --conversation` replays.
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
@@ -239,7 +248,24 @@ pub fn run(s: Settings) -> Result<ExitCode, UsageError> {
         std::fs::write(path, junit_xml(&report))
             .map_err(|e| UsageError(format!("cannot write {}: {e}", path.display())))?;
     }
+    if let Some(path) = &s.sarif {
+        crate::sarif::probe_log(&report).write(path, true, server_json(&s))?;
+    }
+    if let Some(path) = &s.html {
+        crate::html::write(path, &crate::html::from_probe(&report, &target_name(&s)))?;
+    }
     Ok(if report.has_errors() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// The server probed: its URL, or its command line.
+fn target_name(s: &Settings) -> String {
+    s.url.clone().unwrap_or_else(|| s.command.iter().map(|w| w.to_string_lossy()).collect::<Vec<_>>().join(" "))
+}
+
+/// The probed server in the SARIF invocation's properties (never the `--header` values).
+fn server_json(s: &Settings) -> serde_json::Value {
+    let command: Vec<String> = s.command.iter().map(|w| w.to_string_lossy().into_owned()).collect();
+    json!({"command": "probe", "url": s.url, "serverCommand": command, "seed": s.seed})
 }
 
 /// The server a command starts, as the progress line names it: the script or package an
@@ -346,6 +372,12 @@ fn cannot_probe(refusal: &Refusal, s: &Settings) -> Result<ExitCode, UsageError>
             xml_escape(&advice)
         );
         std::fs::write(path, xml).map_err(|e| UsageError(format!("cannot write {}: {e}", path.display())))?;
+    }
+    if let Some(path) = &s.sarif {
+        let mut log = crate::sarif::SarifLog::default();
+        let text = format!("cannot probe {target}: {} (nothing was judged). {advice}", refusal.error);
+        log.notify("error", &text, Some(&refusal.check));
+        log.write(path, false, server_json(s))?;
     }
     eprintln!("mcpgen probe: cannot probe {target}: {} (at `{}`; nothing was judged)", refusal.error, refusal.check);
     eprintln!("  {advice}");

@@ -69,6 +69,11 @@ pub(crate) struct Args {
     check: CheckFlags,
     #[command(flatten)]
     format: FormatFlag,
+    /// Also write every finding as SARIF 2.1.0 to FILE, for GitHub code scanning and other
+    /// SARIF viewers (docs/observability.md): file and line of each message, the rule with its
+    /// catalogue text and clause. The console output is unchanged.
+    #[arg(long, value_name = "FILE")]
+    sarif: Option<PathBuf>,
     /// Files, directories, or `-` for standard input.
     #[arg(required_unless_present = "conversation", conflicts_with = "conversation")]
     paths: Vec<PathBuf>,
@@ -105,8 +110,17 @@ pub(crate) fn run(args: Args) -> Result<ExitCode, UsageError> {
     }
     let json = args.format.json();
     let max_bytes = size_or(args.max_line_bytes, crate::conversation::MAX_LINE_BYTES);
-    let settings =
-        Settings { revision: rev, explicit, def: args.def, extensions, jsonl: args.jsonl, opts, json, max_bytes };
+    let settings = Settings {
+        revision: rev,
+        explicit,
+        def: args.def,
+        extensions,
+        jsonl: args.jsonl,
+        opts,
+        json,
+        max_bytes,
+        sarif: args.sarif,
+    };
     check_paths(&settings, &args.paths)
 }
 
@@ -124,7 +138,7 @@ fn conversation(args: &Args, file: &Path, validation: Options) -> Result<ExitCod
         max_line_bytes: size_or(args.max_line_bytes, crate::conversation::MAX_LINE_BYTES),
     };
     let fail_on = args.fail_on.fail_on.unwrap_or(FailOn::Error);
-    crate::conversation::run(file, options, limits, fail_on, args.format.json())
+    crate::conversation::run(file, options, limits, fail_on, args.format.json(), args.sarif.as_deref())
 }
 
 struct Settings {
@@ -141,6 +155,8 @@ struct Settings {
     json: bool,
     /// The longest message read (`--max-line-bytes`).
     max_bytes: usize,
+    /// `--sarif FILE`.
+    sarif: Option<PathBuf>,
 }
 
 /// One input: a file or standard input (`None`), and whether it holds one message per line.
@@ -283,6 +299,23 @@ fn check(settings: &Settings, bytes: &[u8]) -> Verdict {
     }
 }
 
+/// A validation error as a SARIF result: always an error (a message alone is valid or not).
+fn sarif_entry<'a>(settings: &Settings, e: &'a ValidationError) -> crate::sarif::Entry<'a> {
+    let revision = settings.revision.as_str();
+    let clause = e.rule.and_then(|r| mcpgen::rules::at(r, settings.revision)).map(|c| (c, revision));
+    let mut extra = serde_json::Map::new();
+    extra.insert("keyword".into(), e.keyword.into());
+    extra.insert("schemaPath".into(), e.schema_path.clone().into());
+    crate::sarif::Entry {
+        rule: e.rule,
+        level: mcpgen::conversation::Level::Error,
+        message: &e.message,
+        pointer: &e.pointer,
+        clause,
+        extra,
+    }
+}
+
 /// For a message refused as an unknown method (MSG-9) that is a method of an extension layering
 /// on the revision, and not negotiated with `--extension`: that extension.
 fn extension_of(settings: &Settings, bytes: &[u8], errors: &[ValidationError]) -> Option<Extension> {
@@ -376,6 +409,7 @@ fn check_paths(settings: &Settings, paths: &[PathBuf]) -> Result<ExitCode, Usage
     // A single valid message says what it was read as: kept until the end shows it was alone.
     let mut only_valid: Option<String> = None;
     let mut buf = Vec::new();
+    let mut sarif = crate::sarif::SarifLog::default();
     for input in &inputs {
         let mut messages = Messages::open(input, settings.max_bytes)?;
         loop {
@@ -397,6 +431,12 @@ fn check_paths(settings: &Settings, paths: &[PathBuf]) -> Result<ExitCode, Usage
             let source = format!("{}:{}", messages.name, messages.line);
             let verdict = check(settings, bytes);
             progress.advance(bytes.len() + 1, total);
+            if let (Verdict::Invalid(errors), Some(_)) = (&verdict, &settings.sarif) {
+                let at = || crate::sarif::Place::File { path: input.path.as_deref(), line: messages.line };
+                for e in errors {
+                    sarif.push(sarif_entry(settings, e), at());
+                }
+            }
             match (&verdict, settings.json) {
                 (_, true) => {
                     let mut m = Map::new();
@@ -462,6 +502,15 @@ fn check_paths(settings: &Settings, paths: &[PathBuf]) -> Result<ExitCode, Usage
                 s = if results == 1 { "" } else { "s" }
             );
         }
+    }
+    if let Some(path) = &settings.sarif {
+        let files: Vec<String> = inputs
+            .iter()
+            .map(|i| i.path.as_deref().map_or("<stdin>".to_owned(), |p| p.display().to_string()))
+            .collect();
+        let props = serde_json::json!({"command": "validate", "inputs": files, "messages": total,
+            "notChecked": too_long, "revision": settings.revision.as_str()});
+        sarif.write(path, too_long == 0, props)?;
     }
     if too_long > 0 {
         return Err(UsageError(format!(

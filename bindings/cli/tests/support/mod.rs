@@ -151,3 +151,15 @@ pub fn wait_gone(pid: i32) -> bool {
     }
     true
 }
+
+/// A recorded session (`validate --conversation`) with findings of every level a finding has
+/// (error, warning) and a plain schema violation (no rule): line 1 a schema error, line 2 an
+/// ID-4 warning (null id answering an unreadable request), line 4 an ID-4 error, line 5 not JSON
+/// (MSG-8): hostile text for the HTML report, in a session whose id is hostile too. The SARIF
+/// and HTML tests share it.
+pub const FINDINGS_SESSION: &str = r#"{"from": "client", "message": {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}, "cursor": 5}}}
+{"from": "server", "message": {"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": "Invalid Request"}}}
+{"from": "client", "message": {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}}}}
+{"from": "server", "message": {"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": "Invalid Request"}}}
+{"from": "server", "session": "</script><b id=\"evil\">", "raw": "</script><img src=x onerror=alert(1)>"}
+"#;
