@@ -75,9 +75,11 @@ impl Run<'_> {
             }
         }
         self.observer.message(Sender::Server, p.label.as_deref(), None, bytes);
-        if let Some(e) = p.exchange.and_then(|i| self.report.exchanges.get_mut(i)) {
-            e.received.push(String::from_utf8_lossy(bytes).into_owned());
-            e.peer_error = None;
+        if let Some(i) = p.exchange {
+            self.keep_received(i, bytes, true);
+            if let Some(e) = self.report.exchanges.get_mut(i) {
+                e.peer_error = None;
+            }
         }
         self.finding(
             &p.check,

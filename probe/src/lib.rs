@@ -166,7 +166,15 @@ struct Run<'p> {
     kept: Option<PeerError>,
     /// The `input_required` results of the modern session ([`mrtr`]).
     mrtr: mrtr::Mrtr,
+    /// Bytes of the server's messages kept in the report ([`ProbeOptions::max_kept_bytes`]).
+    kept_bytes: usize,
+    /// The size of the last exchange's answer, in bytes (0: none): what a list's pages cost.
+    answer_bytes: usize,
 }
+
+/// An exchange's last message of at most this many bytes is kept in the report past
+/// [`ProbeOptions::max_kept_bytes`]: answers are what the report's own checks read.
+pub const SMALL_ANSWER_BYTES: usize = 4096;
 
 impl Run<'_> {
     fn peer(&mut self) -> &mut dyn Peer {
@@ -322,6 +330,7 @@ impl Run<'_> {
                 sent: message,
                 received: Vec::new(),
                 peer_error: None,
+                unkept: 0,
             });
             Some(self.report.exchanges.len() - 1)
         } else {
@@ -359,6 +368,7 @@ impl Run<'_> {
             }
         };
         self.heard = true;
+        self.answer_bytes = 0;
         let mut response = None;
         let mut opening = carried.as_ref().and_then(Carried::response_facts);
         let mut received = received;
@@ -403,6 +413,7 @@ impl Run<'_> {
             }
             if let Some(v) = parsed {
                 if id.as_ref().is_some_and(|sent| peer::is_answer(&v, sent)) {
+                    self.answer_bytes = bytes.len();
                     response = Some(v);
                 } else if response.is_none() && is_null_id_error(&v) {
                     // An error whose id the server could not read: still this request's answer,
@@ -412,8 +423,10 @@ impl Run<'_> {
             }
         }
         if let Some(i) = index {
-            self.report.exchanges[i].received =
-                received.iter().map(|b| String::from_utf8_lossy(b).into_owned()).collect();
+            let last = received.len().saturating_sub(1);
+            for (n, bytes) in received.iter().enumerate() {
+                self.keep_received(i, bytes, n == last);
+            }
         }
         if let (Some(method), Some(answer)) = (&method, &response) {
             caching::judge(self, check, method, answer, index);
@@ -477,10 +490,27 @@ impl Run<'_> {
             .then(|| self.report.exchanges.len() - 1)
     }
 
-    /// Every page of a list; the items under `key`.
+    /// Keeps a message of the server in exchange `i` while the report holds less than
+    /// [`ProbeOptions::max_kept_bytes`]; past it only an exchange's `last` message of at most
+    /// [`SMALL_ANSWER_BYTES`], the others counted in [`Exchange::unkept`].
+    fn keep_received(&mut self, i: usize, bytes: &[u8], last: bool) {
+        let Some(exchange) = self.report.exchanges.get_mut(i) else { return };
+        let fits = self.kept_bytes.saturating_add(bytes.len()) <= self.opts.max_kept_bytes;
+        if fits || (last && bytes.len() <= SMALL_ANSWER_BYTES) {
+            self.kept_bytes = self.kept_bytes.saturating_add(bytes.len());
+            exchange.received.push(String::from_utf8_lossy(bytes).into_owned());
+        } else {
+            exchange.unkept += 1;
+        }
+    }
+
+    /// Every page of a list; the items under `key`. At most [`ProbeOptions::max_pages`] pages,
+    /// [`ProbeOptions::max_list_bytes`] of answers and [`ProbeOptions::max_list_items`] items:
+    /// past any, a PROBE-1 warning.
     fn list_all(&mut self, conv: &mut Conversation, method: &str, key: &str, modern: bool) -> Vec<Value> {
         let mut items = Vec::new();
         let mut cursor: Option<Value> = None;
+        let mut bytes = 0usize;
         for page in 0..self.opts.max_pages {
             let id = self.id();
             let params = match &cursor {
@@ -492,11 +522,45 @@ impl Run<'_> {
             let Some(response) = self.exchange(&check, conv, request) else { return items };
             let Some(result) = response.get("result") else { return items };
             if let Some(list) = result.get(key).and_then(Value::as_array) {
-                items.extend(list.iter().cloned());
+                let room = self.opts.max_list_items.saturating_sub(items.len());
+                items.extend(list.iter().take(room).cloned());
+                let more = list.len() > room || result.get("nextCursor").is_some_and(|c| !c.is_null());
+                if items.len() >= self.opts.max_list_items && more {
+                    let at = self.last_exchange();
+                    self.finding(
+                        &check,
+                        Some(mcpgen::rules::id::PROBE_1),
+                        Level::Warning,
+                        &format!("/result/{key}"),
+                        format!(
+                            "`{method}` lists more than {} items; the probe judges the first {} and reads no further",
+                            self.opts.max_list_items, self.opts.max_list_items
+                        ),
+                        at,
+                    );
+                    return items;
+                }
             }
             match result.get("nextCursor") {
                 Some(c) if !c.is_null() => cursor = Some(c.clone()),
                 _ => return items,
+            }
+            bytes = bytes.saturating_add(self.answer_bytes);
+            if bytes > self.opts.max_list_bytes {
+                let at = self.last_exchange();
+                self.finding(
+                    &check,
+                    Some(mcpgen::rules::id::PROBE_1),
+                    Level::Warning,
+                    "/result/nextCursor",
+                    format!(
+                        "`{method}` still has a next page after {} pages of {bytes} bytes (the probe reads at most {} bytes of one list); the probe stops there",
+                        page + 1,
+                        self.opts.max_list_bytes
+                    ),
+                    at,
+                );
+                return items;
             }
             if page + 1 == self.opts.max_pages {
                 let at = self.last_exchange();
@@ -560,6 +624,8 @@ pub fn run_with(
         keep_error: false,
         kept: None,
         mrtr: mrtr::Mrtr::default(),
+        kept_bytes: 0,
+        answer_bytes: 0,
     };
     let mut modern = Conversation::with_options(r.opts.conversation());
     // The newest legacy revision: where a server names none, the one `initialize` asks for.

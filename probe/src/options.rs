@@ -95,6 +95,19 @@ pub struct ProbeOptions {
     pub seed: u64,
     /// Exchanges kept in the report; later ones still count, their messages are not kept.
     pub max_exchanges: usize,
+    /// Bytes of the server's messages kept in the report's exchanges, all together. Past it a
+    /// message is not kept (counted in [`Exchange::unkept`](crate::Exchange::unkept)), except
+    /// an exchange's last message of at most [`SMALL_ANSWER_BYTES`](crate::SMALL_ANSWER_BYTES)
+    /// (the answer, which the report's checks read): so the report stays under this plus
+    /// `max_exchanges` small answers, whatever the server sends.
+    pub max_kept_bytes: usize,
+    /// Bytes of the answers of one list's pages, all together: past it no further page is
+    /// asked for (a PROBE-1 warning), so the items the run holds stay bounded by this.
+    pub max_list_bytes: usize,
+    /// Items of one list kept and probed (tools, prompts, resources), all pages together — the
+    /// conversation checker's `max_tools` default: past it the rest is not read (a PROBE-1
+    /// warning).
+    pub max_list_items: usize,
     /// The eras probed: the legacy one at the legacy revisions `server/discover` names (else
     /// the newest legacy revision mcpgen knows).
     pub era: EraChoice,
@@ -138,6 +151,9 @@ impl Default for ProbeOptions {
             max_items: 16,
             seed: DEFAULT_SEED,
             max_exchanges: 4096,
+            max_kept_bytes: 64 << 20,
+            max_list_bytes: 32 << 20,
+            max_list_items: 1024,
             era: EraChoice::Both,
             max_legacy_sessions: 8,
             budget: None,

@@ -106,6 +106,9 @@ pub struct Exchange {
     pub received: Vec<String>,
     /// Set when the peer failed ([`PeerError`]).
     pub peer_error: Option<String>,
+    /// The server's messages not kept in `received`: the report held
+    /// [`ProbeOptions::max_kept_bytes`](crate::ProbeOptions::max_kept_bytes) already.
+    pub unkept: usize,
 }
 
 /// What a run found.

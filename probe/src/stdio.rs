@@ -30,11 +30,21 @@ pub struct StdioLimits {
     /// Most messages kept while waiting for one answer (a server that floods notifications
     /// fails the request with [`PeerError::TooMany`] instead of growing the buffer).
     pub max_messages_per_answer: usize,
+    /// Most bytes of the messages kept while waiting for one answer, all together (a server
+    /// that sends large notifications before each answer fails the request with
+    /// [`PeerError::TooMany`] instead of growing the buffer); at least one line's worth is
+    /// always taken.
+    pub max_answer_bytes: usize,
 }
 
 impl Default for StdioLimits {
     fn default() -> Self {
-        StdioLimits { max_line_bytes: 16 << 20, timeout: Duration::from_secs(10), max_messages_per_answer: 1024 }
+        StdioLimits {
+            max_line_bytes: 16 << 20,
+            timeout: Duration::from_secs(10),
+            max_messages_per_answer: 1024,
+            max_answer_bytes: 32 << 20,
+        }
     }
 }
 
@@ -75,8 +85,10 @@ impl StdioPeer {
             None => (None, mpsc::sync_channel(1).1),
         };
         let stdout = child.stdout.take().ok_or_else(|| std::io::Error::other("the child has no stdout"))?;
-        // A bounded channel: the reader waits while the probe is slow, it never buffers a flood.
-        let (tx, rx) = mpsc::sync_channel(limits.max_messages_per_answer.max(1));
+        // A channel of one line: the reader waits while the probe is slow, so what is in
+        // transit is at most two lines (the one queued, the one being read); the rest waits in
+        // the pipe, where the server's writes block.
+        let (tx, rx) = mpsc::sync_channel(1);
         let max = limits.max_line_bytes;
         std::thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
@@ -189,15 +201,23 @@ impl Peer for StdioPeer {
         // that follows a stray line is still taken), and what came is returned — the checker
         // reports the line (MSG-8), as over HTTP, and no "no answer" is blamed on the server.
         let mut unreadable = false;
+        let mut bytes_got = 0usize;
         loop {
             let left = budget.saturating_sub(start.elapsed());
             match self.lines.recv_timeout(left) {
                 Ok(Line::Text(bytes)) => {
                     let parsed = serde_json::from_slice::<Value>(&bytes);
                     let answers = id.is_some_and(|id| parsed.as_ref().is_ok_and(|v| crate::peer::is_answer(v, id)));
+                    bytes_got = bytes_got.saturating_add(bytes.len());
                     got.push(bytes);
                     if answers {
                         return Ok(got);
+                    }
+                    if bytes_got > self.limits.max_answer_bytes.max(self.limits.max_line_bytes) {
+                        return Err(PeerError::TooMany {
+                            limit: self.limits.max_answer_bytes,
+                            what: "bytes of messages",
+                        });
                     }
                     if id.is_some() && parsed.is_err() && !unreadable {
                         unreadable = true;
@@ -251,9 +271,15 @@ impl StdioPeer {
             return got;
         }
         let start = Instant::now();
-        while got.len() < self.limits.max_messages_per_answer {
+        let mut bytes_got = 0usize;
+        while got.len() < self.limits.max_messages_per_answer
+            && bytes_got <= self.limits.max_answer_bytes.max(self.limits.max_line_bytes)
+        {
             match self.lines.recv_timeout(grace.saturating_sub(start.elapsed())) {
-                Ok(Line::Text(bytes)) => got.push(bytes),
+                Ok(Line::Text(bytes)) => {
+                    bytes_got = bytes_got.saturating_add(bytes.len());
+                    got.push(bytes);
+                }
                 _ => break,
             }
         }
@@ -331,6 +357,25 @@ mod tests {
             peer.send(REQUEST, Some(&serde_json::json!(1))),
             Err(PeerError::TooMany { limit: 10, what: "messages" })
         );
+    }
+
+    #[test]
+    fn large_notifications_before_an_answer_are_cut_at_the_byte_cap() {
+        // Lines of 100,001 bytes; the cap is 300,000 bytes: the fourth line passes it.
+        let limits = StdioLimits { max_answer_bytes: 300_000, max_line_bytes: 200_000, ..StdioLimits::default() };
+        let pad = "x".repeat(100_000 - 71);
+        let note = format!(r#"{{"jsonrpc":"2.0","method":"notifications/message","params":{{"data":"{pad}"}}}}"#);
+        assert_eq!(note.len() + 1, 100_001);
+        let script = format!("read line; for i in 1 2 3 4 5 6; do echo '{note}'; done; echo '{{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{{}}}}'; sleep 5");
+        let mut peer = sh(&script, limits);
+        assert_eq!(
+            peer.send(REQUEST, Some(&serde_json::json!(1))),
+            Err(PeerError::TooMany { limit: 300_000, what: "bytes of messages" })
+        );
+        // At or under the cap the answer comes with what preceded it.
+        let limits = StdioLimits { max_answer_bytes: 700_000, max_line_bytes: 200_000, ..StdioLimits::default() };
+        let mut peer = sh(&script, limits);
+        assert_eq!(peer.send(REQUEST, Some(&serde_json::json!(1))).map(|got| got.len()), Ok(7));
     }
 
     #[test]

@@ -542,3 +542,83 @@ fn every_listed_tool_schema_goes_through_the_tool_schema_checks() {
         .collect();
     assert_eq!(found, [("inventory/tool-schema/remote", Some(id::JSCHEMA_5))], "{:?}", report.findings);
 }
+
+#[test]
+fn a_list_past_its_byte_cap_is_not_followed() {
+    // Each page of EndlessPages is one answer of well over 16 bytes: the first page passes the
+    // cap, so no second page is asked for.
+    let options = ProbeOptions { max_list_bytes: 16, ..modern_only() };
+    let report = run(&mut EndlessPages, &options);
+    let pages = report.checks.iter().filter(|c| *c == "inventory/prompts/list").count();
+    assert_eq!(pages, 1);
+    let probe_1: Vec<_> = report.findings.iter().filter(|f| f.rule == Some(id::PROBE_1)).collect();
+    assert_eq!(probe_1.len(), 1, "{:#?}", report.findings);
+    assert!(probe_1[0].message.contains("at most 16 bytes of one list"), "{}", probe_1[0].message);
+    assert_eq!(probe_1[0].level, Level::Warning);
+}
+
+/// [`Scripted`] with a 10 KiB log notification before every answer.
+struct Chatty(Scripted);
+
+impl Peer for Chatty {
+    fn send(&mut self, message: &[u8], id: Option<&Value>) -> Result<Vec<Vec<u8>>, PeerError> {
+        let mut got = self.0.send(message, id)?;
+        if id.is_some() {
+            let note = json!({"jsonrpc": "2.0", "method": "notifications/message",
+                "params": {"level": "info", "data": "x".repeat(10 * 1024)}});
+            got.insert(0, note.to_string().into_bytes());
+        }
+        Ok(got)
+    }
+}
+
+#[test]
+fn the_report_keeps_at_most_max_kept_bytes_of_messages_and_the_verdicts_do_not_change() {
+    let unbounded = run(&mut Chatty(scripted(Some("accepts-invalid"))), &modern_only());
+    assert!(unbounded.exchanges.iter().all(|e| e.unkept == 0));
+    let options = ProbeOptions { max_kept_bytes: 50_000, ..modern_only() };
+    let bounded = run(&mut Chatty(scripted(Some("accepts-invalid"))), &options);
+    let kept: usize = bounded.exchanges.iter().flat_map(|e| &e.received).map(String::len).sum();
+    // Past the cap only answers of at most 4 KiB are kept, one per exchange.
+    assert!(kept <= 50_000 + bounded.exchanges.len() * 4096, "{kept} bytes kept");
+    let unkept: usize = bounded.exchanges.iter().map(|e| e.unkept).sum();
+    assert!(unkept > 0, "the notifications past the cap are counted");
+    // Every notification is 10 KiB: past the cap none is kept, and every answer still is.
+    let answered = |r: &Report| r.exchanges.iter().filter(|e| e.received.iter().any(|m| m.contains("\"id\""))).count();
+    assert_eq!(answered(&bounded), answered(&unbounded));
+    assert_eq!(rules(&bounded), rules(&unbounded), "what the report keeps does not change a verdict");
+    assert!(rules(&bounded).iter().any(|(_, r)| *r == Some(id::TOOL_5)), "the seeded fault is found");
+}
+
+/// A server with an endless list of prompts, five a page.
+struct FivePromptsAPage(usize);
+
+impl Peer for FivePromptsAPage {
+    fn send(&mut self, message: &[u8], id: Option<&Value>) -> Result<Vec<Vec<u8>>, PeerError> {
+        let request: Value = serde_json::from_slice(message).unwrap();
+        if request["method"] == "prompts/list" {
+            let Some(id) = id else { return Ok(Vec::new()) };
+            let prompts: Vec<Value> = (0..5).map(|i| json!({"name": format!("p{}", self.0 + i)})).collect();
+            self.0 += 5;
+            let result = json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "public", "prompts": prompts,
+                "nextCursor": "again"});
+            return Ok(vec![json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string().into_bytes()]);
+        }
+        EndlessPages.send(message, id)
+    }
+}
+
+#[test]
+fn a_list_past_its_item_cap_is_cut_and_said() {
+    let options = ProbeOptions { max_list_items: 7, get_prompts: crate::PromptPolicy::All, ..modern_only() };
+    let mut peer = FivePromptsAPage(0);
+    let report = run(&mut peer, &options);
+    // Two pages give ten prompts: seven are kept, no third page is asked for.
+    let pages = report.checks.iter().filter(|c| *c == "inventory/prompts/list").count();
+    assert_eq!(pages, 2);
+    let got: Vec<&str> = report.checks.iter().filter_map(|c| c.name.strip_prefix("prompt/")).collect();
+    assert_eq!(got.len(), 7, "{got:?}");
+    let probe_1: Vec<_> = report.findings.iter().filter(|f| f.rule == Some(id::PROBE_1)).collect();
+    assert_eq!(probe_1.len(), 1, "{:#?}", report.findings);
+    assert!(probe_1[0].message.contains("more than 7 items"), "{}", probe_1[0].message);
+}

@@ -417,12 +417,16 @@ fn print(report: &Report, json_out: bool) -> Result<(), UsageError> {
     for f in &report.findings {
         if json_out {
             let exchange = f.exchange.and_then(|i| report.exchanges.get(i));
-            let line = json!({
+            let mut line = json!({
                 "check": f.check, "rule": f.rule, "level": f.level.as_str(), "pointer": f.pointer,
                 "message": f.message, "revision": f.revision.map(|r| r.as_str()), "clause": clause_json(f),
                 "accepts": f.accepts,
                 "sent": exchange.map(|e| &e.sent), "received": exchange.map(|e| &e.received),
             });
+            if let Some(unkept) = exchange.map(|e| e.unkept).filter(|n| *n > 0) {
+                // Messages the report did not keep (ProbeOptions::max_kept_bytes): said, not hidden.
+                line["unkept"] = json!(unkept);
+            }
             writeln!(out, "{line}").map_err(io)?;
         } else {
             let rule = f.rule.map(|r| format!(" ({r})")).unwrap_or_default();
