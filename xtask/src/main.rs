@@ -31,6 +31,7 @@ mod pins;
 mod python;
 mod sarif_schema;
 mod schema;
+mod sizes;
 mod test;
 
 use std::path::{Path, PathBuf};
@@ -78,6 +79,9 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Fail on any import circle between the files of one crate (what counts: xtask/src/circles.rs).
     Circles,
+    /// Fail on a hand-written file over 700 lines or function over 80 that xtask/sizes.toml
+    /// does not keep, or on a kept one that grew (what counts: xtask/src/sizes.rs).
+    Sizes,
     /// Fail when mcpgen or mcpgen-runtime spawns, threads, opens files or sockets, or depends on
     /// an I/O crate (what counts: xtask/src/core_io.rs).
     CoreIo,
@@ -159,6 +163,7 @@ fn main() -> ExitCode {
         Command::Fuzz(args) => return fuzz::main(&root, args),
         Command::Bench(args) => bench::run(&root, &args),
         Command::Circles => circles::check(&root),
+        Command::Sizes => sizes::check(&root),
         Command::CoreIo => core_io::check(&root),
         Command::Dist(args) => dist::run(&root, &args),
     };
