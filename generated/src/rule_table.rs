@@ -3306,12 +3306,12 @@ pub static RULES: [Rule; 318] = [
     Rule {
         id: "POLICY-SIZE",
         level: Level::Choice,
-        summary: "`mcpgen proxy` checks messages of at most `--max-message-bytes`; a longer line is relayed unchanged in chunks, neither checked nor recorded, and reported once with a warning.",
+        summary: "mcpgen's own size limits are no verdict on a peer: what passes the proxy's `--max-message-bytes` or the probe's body, event and message caps is not judged, with a warning.",
         source: "mcpgen",
         clause: None,
         code: None,
         revisions: &[],
-        enforcement: Enforcement::Enforced("`mcpgen proxy --max-message-bytes` (default 16 MiB)"),
+        enforcement: Enforcement::Enforced("`mcpgen proxy --max-message-bytes` (default 16 MiB); mcpgen_probe::Run::exchange_edited (PeerError::TooLarge, PeerError::TooMany)"),
     },
     Rule {
         id: "POLICY-DEPTH",
@@ -3369,11 +3369,11 @@ pub static RULES: [Rule; 318] = [
     Rule {
         id: "PROBE-5",
         level: Level::Choice,
-        summary: "A transport refusal is no protocol verdict: the first exchange unreachable or refused (401, 403, 407) ends `mcpgen probe` with exit 2; a later refusal is a warning.",
+        summary: "A transport refusal or a closed connection is no protocol verdict: on the first exchange `mcpgen probe` ends with exit 2; later it is a warning (after a close the rest is skipped).",
         source: "mcpgen, basic/transports",
         clause: None,
         code: None,
         revisions: &[],
-        enforcement: Enforcement::Enforced("mcpgen_probe::Run::exchange_edited (PeerError::Unreachable, PeerError::Refused; Report::refused)"),
+        enforcement: Enforcement::Enforced("mcpgen_probe::Run::exchange_edited (PeerError::Unreachable, PeerError::Refused, PeerError::Closed; Report::refused)"),
     },
 ];

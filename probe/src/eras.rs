@@ -91,9 +91,11 @@ pub(super) fn legacy_sessions(r: &mut Run<'_>, mut more: Option<&mut dyn super::
             Some(connect) => match connect.connect() {
                 Ok(peer) => {
                     r.own = Some(peer);
+                    let lost = r.lost.take();
                     legacy_session(r, version);
                     // Dropping the connection ends the session (stdio: the process; HTTP: DELETE).
                     r.own = None;
+                    r.lost = lost;
                 }
                 // Transport trouble, not the server's protocol: the session is not run.
                 Err(e) => r.skip(&check, format!("cannot open a connection: {e}")),

@@ -168,6 +168,9 @@ struct Run<'p> {
     mrtr: mrtr::Mrtr,
     /// Bytes of the server's messages kept in the report ([`ProbeOptions::max_kept_bytes`]).
     kept_bytes: usize,
+    /// The connection under way is gone ([`PeerError::is_lost`]), and why: the rest of its
+    /// checks are skipped, not failed. Cleared with each new connection.
+    lost: Option<String>,
     /// The size of the last exchange's answer, in bytes (0: none): what a list's pages cost.
     answer_bytes: usize,
 }
@@ -295,6 +298,13 @@ impl Run<'_> {
         if self.report.refused.is_some() || self.out_of_time(check) {
             return None;
         }
+        if let Some(why) = &self.lost {
+            let reason = format!("not sent: {why}");
+            if !self.report.skipped.last().is_some_and(|s| s.check == check && s.reason == reason) {
+                self.skip(check, reason);
+            }
+            return None;
+        }
         if self.last_step != check {
             check.clone_into(&mut self.last_step);
             self.observer.step(check);
@@ -348,8 +358,33 @@ impl Run<'_> {
                     self.kept = Some(e);
                     return None;
                 }
-                if e.is_refusal() {
+                if e.is_refusal() || (e.is_lost() && !self.heard) {
                     self.refused(check, e, index);
+                    return None;
+                }
+                if e.is_lost() {
+                    // The server exited or closed its output mid-run: transport trouble, not a
+                    // protocol verdict. Said once; the checks that would follow are skipped.
+                    let message = format!(
+                        "{e} before answering; no JSON-RPC answer can come on this connection, so this check and \
+                         the ones after it on the connection are not judged (a server that exits mid-session is \
+                         worth a look: its stderr says why)"
+                    );
+                    self.finding(check, Some(mcpgen::rules::id::PROBE_5), Level::Warning, "", message, index);
+                    self.lost = Some(format!("the server closed the connection at `{check}`"));
+                    return None;
+                }
+                if let PeerError::TooLarge { .. } | PeerError::TooMany { .. } = e {
+                    // The probe's own limit, no verdict on the server: a spec sets no size.
+                    let message = format!(
+                        "not judged: {e} — a limit of the probe's (--max-body-bytes, --max-events, --max-messages), \
+                         not of the spec"
+                    );
+                    self.finding(check, Some(mcpgen::rules::id::POLICY_SIZE), Level::Warning, "", message, index);
+                    if matches!(e, PeerError::TooLarge { .. }) && self.peer().reads_late() {
+                        // Over stdio the reading stopped inside the line: nothing more can be read.
+                        self.lost = Some(format!("reading stopped at a line above the limit at `{check}`"));
+                    }
                     return None;
                 }
                 let id = id?;
@@ -359,7 +394,14 @@ impl Run<'_> {
                         return None;
                     }
                     PeerError::Timeout { after_ms } => {
-                        format!("no answer within {after_ms} ms (this transport stops reading an answer at its wait)")
+                        // The probe stopped waiting, which is no verdict: the spec sets no time.
+                        let rule = if invalid { mcpgen::rules::id::ERR_1 } else { mcpgen::rules::id::MSG_11 };
+                        let message = format!(
+                            "no answer within {after_ms} ms (this transport stops reading an answer at its wait; a \
+                             warning: the spec sets no time, raise --timeout for a slow server)"
+                        );
+                        self.finding(check, Some(rule), Level::Warning, "", message, index);
+                        return None;
                     }
                     e => format!("no answer: {e}"),
                 };
@@ -626,6 +668,7 @@ pub fn run_with(
         mrtr: mrtr::Mrtr::default(),
         kept_bytes: 0,
         answer_bytes: 0,
+        lost: None,
     };
     let mut modern = Conversation::with_options(r.opts.conversation());
     // The newest legacy revision: where a server names none, the one `initialize` asks for.

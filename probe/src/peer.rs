@@ -187,6 +187,12 @@ impl PeerError {
     pub fn is_refusal(&self) -> bool {
         matches!(self, PeerError::Unreachable(_) | PeerError::Refused { .. })
     }
+
+    /// The connection is gone (the server closed it or exited): nothing more comes on it.
+    /// Transport trouble, no protocol verdict (PROBE-5).
+    pub fn is_lost(&self) -> bool {
+        matches!(self, PeerError::Closed)
+    }
 }
 
 impl fmt::Display for PeerError {

@@ -622,3 +622,50 @@ fn a_list_past_its_item_cap_is_cut_and_said() {
     assert_eq!(probe_1.len(), 1, "{:#?}", report.findings);
     assert!(probe_1[0].message.contains("more than 7 items"), "{}", probe_1[0].message);
 }
+
+/// [`Scripted`] whose connection is gone after `answers` exchanges: every later send fails
+/// with [`PeerError::Closed`], as a stdio server that exited.
+struct Dies {
+    inner: Scripted,
+    answers: usize,
+}
+
+impl Peer for Dies {
+    fn send(&mut self, message: &[u8], id: Option<&Value>) -> Result<Vec<Vec<u8>>, PeerError> {
+        if self.answers == 0 {
+            return Err(PeerError::Closed);
+        }
+        self.answers -= 1;
+        self.inner.send(message, id)
+    }
+}
+
+#[test]
+fn a_server_that_exits_mid_run_is_one_warning_and_the_rest_is_skipped_not_failed() {
+    let mut peer = Dies { inner: scripted(None), answers: 3 };
+    let report = run(&mut peer, &modern_only());
+    assert!(report.refused.is_none());
+    let found: Vec<_> = report.findings.iter().map(|f| (f.rule, f.level)).collect();
+    assert_eq!(found, [(Some(id::PROBE_5), Level::Warning)], "{:#?}", report.findings);
+    assert!(report.findings[0].message.starts_with("the server closed the connection before answering"));
+    assert!(!report.has_errors());
+    assert!(
+        report.skipped.iter().any(|s| s.reason.starts_with("not sent: the server closed the connection at `")),
+        "{:#?}",
+        report.skipped
+    );
+    // Each check skipped once, however many messages it would have sent.
+    let mut checks: Vec<&str> = report.skipped.iter().map(|s| s.check.as_str()).collect();
+    let all = checks.len();
+    checks.dedup();
+    assert_eq!(checks.len(), all);
+}
+
+#[test]
+fn a_server_that_exits_before_its_first_answer_cannot_be_probed() {
+    let mut peer = Dies { inner: scripted(None), answers: 0 };
+    let report = run(&mut peer, &modern_only());
+    let refused = report.refused.as_ref().expect("nothing was judged");
+    assert_eq!(refused.error, PeerError::Closed);
+    assert!(report.findings.is_empty(), "{:#?}", report.findings);
+}

@@ -175,6 +175,7 @@ fn pending_requests_are_capped() {
         mrtr: mrtr::Mrtr::default(),
         kept_bytes: 0,
         answer_bytes: 0,
+        lost: None,
     };
     for i in 0..late::MAX_PENDING + 3 {
         r.pend("c", json!(i), None, std::time::Instant::now(), 10, false);

@@ -407,6 +407,10 @@ fn advice(error: &PeerError, url: Option<&str>) -> String {
              the server accepts only `localhost` (or only `127.0.0.1`), give the URL with that host, or allow this \
              one in the server's settings; for authorization use --header 'Authorization: …'."
         ),
+        PeerError::Closed if url.is_none() => "The server closed its output before answering the first request: \
+             it may have exited (its error output, above, says why — a wrong argument, a missing dependency) or may \
+             not speak MCP over stdio. Run the command by hand to see."
+            .to_owned(),
         _ => "Check that the server starts and answers.".to_owned(),
     }
 }

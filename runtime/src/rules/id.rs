@@ -627,7 +627,7 @@ pub const POLICY_PENDING: &str = "POLICY-PENDING";
 pub const POLICY_STATE: &str = "POLICY-STATE";
 /// POLICY-TOOLS (choice): The conversation checker judges calls of tools whose schemas it compiles; a listed schema the tool-schema checks refuse is reported once with a warning and its calls are not judged.
 pub const POLICY_TOOLS: &str = "POLICY-TOOLS";
-/// POLICY-SIZE (choice): `mcpgen proxy` checks messages of at most `--max-message-bytes`; a longer line is relayed unchanged in chunks, neither checked nor recorded, and reported once with a warning.
+/// POLICY-SIZE (choice): mcpgen's own size limits are no verdict on a peer: what passes the proxy's `--max-message-bytes` or the probe's body, event and message caps is not judged, with a warning.
 pub const POLICY_SIZE: &str = "POLICY-SIZE";
 /// POLICY-DEPTH (choice): The conversation checker reads messages nested at most 128 levels deep (the parser's limit); a deeper one is valid JSON it cannot judge: a warning, the message is not checked.
 pub const POLICY_DEPTH: &str = "POLICY-DEPTH";
@@ -639,5 +639,5 @@ pub const PROBE_2: &str = "PROBE-2";
 pub const PROBE_3: &str = "PROBE-3";
 /// PROBE-4 (informal): A `tools/call` whose arguments satisfy the `inputSchema` gets a `CallToolResult` (`isError: true` allowed) or a server error (-32603); another protocol error is a warning.
 pub const PROBE_4: &str = "PROBE-4";
-/// PROBE-5 (choice): A transport refusal is no protocol verdict: the first exchange unreachable or refused (401, 403, 407) ends `mcpgen probe` with exit 2; a later refusal is a warning.
+/// PROBE-5 (choice): A transport refusal or a closed connection is no protocol verdict: on the first exchange `mcpgen probe` ends with exit 2; later it is a warning (after a close the rest is skipped).
 pub const PROBE_5: &str = "PROBE-5";
