@@ -96,7 +96,7 @@ impl Run<'_> {
     fn unanswered(&mut self, p: Pending, why: &str) {
         let message = format!("no answer within {} ms, nor before the end of the run{why}", p.waited_ms);
         let now = std::mem::replace(&mut self.rev, p.rev);
-        super::no_answer(self, &p.check, message, p.exchange, p.invalid);
+        super::failed::no_answer(self, &p.check, message, p.exchange, p.invalid);
         self.rev = now;
     }
 }

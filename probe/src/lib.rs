@@ -58,6 +58,7 @@ pub mod args;
 pub mod caching;
 pub mod cases;
 mod eras;
+mod failed;
 #[cfg(feature = "http")]
 pub mod http;
 mod http_negatives;
@@ -86,20 +87,6 @@ pub use peer::{answers_id, is_loopback_host, Carried, Connect, HeaderEdit, Obser
 
 pub use options::{EraChoice, ProbeOptions, PromptPolicy, ToolPolicy, DEFAULT_SEED};
 pub use report::{CheckRun, Exchange, Outcome, ProbeFinding, Refusal, Report, Skipped, Status};
-
-/// A request never answered: MSG-11 (JSON-RPC 2.0: a call MUST get a response); for a message
-/// that is no valid request (`invalid`) a warning on ERR-1 instead, since whether such a
-/// message is a "call" JSON-RPC must answer is arguable.
-fn no_answer(r: &mut Run<'_>, check: &str, message: String, exchange: Option<usize>, invalid: bool) {
-    if invalid {
-        let message = format!(
-            "{message} to a message that is not a valid request (JSON-RPC 2.0 answers it with -32600 or -32700)"
-        );
-        r.violation(check, mcpgen::rules::id::ERR_1, "", message, Some("error code -32600 or -32700".into()), exchange);
-    } else {
-        r.violation(check, mcpgen::rules::id::MSG_11, "", message, None, exchange);
-    }
-}
 
 /// The JSON type of an id, as a finding names it.
 fn json_type(v: &Value) -> &'static str {
@@ -178,6 +165,34 @@ struct Run<'p> {
 /// An exchange's last message of at most this many bytes is kept in the report past
 /// [`ProbeOptions::max_kept_bytes`]: answers are what the report's own checks read.
 pub const SMALL_ANSWER_BYTES: usize = 4096;
+
+impl<'p> Run<'p> {
+    /// A run over `peer` that has sent nothing yet; its deadline starts now.
+    fn new(peer: &'p mut dyn Peer, observer: &'p mut dyn Observer, options: &ProbeOptions) -> Run<'p> {
+        Run {
+            peer,
+            own: None,
+            observer,
+            label: None,
+            opts: options.clone(),
+            report: Report { seed: options.seed, ..Report::default() },
+            next_id: 0,
+            deadline: options.budget.map(|b| Instant::now() + b),
+            last_step: String::new(),
+            pending: Vec::new(),
+            short: false,
+            rev: Revision::parse(MODERN),
+            invalid: false,
+            heard: false,
+            keep_error: false,
+            kept: None,
+            mrtr: mrtr::Mrtr::default(),
+            kept_bytes: 0,
+            answer_bytes: 0,
+            lost: None,
+        }
+    }
+}
 
 impl Run<'_> {
     fn peer(&mut self) -> &mut dyn Peer {
@@ -354,58 +369,7 @@ impl Run<'_> {
                 if let Some(i) = index {
                     self.report.exchanges[i].peer_error = Some(e.to_string());
                 }
-                if keep {
-                    self.kept = Some(e);
-                    return None;
-                }
-                if e.is_refusal() || (e.is_lost() && !self.heard) {
-                    self.refused(check, e, index);
-                    return None;
-                }
-                if e.is_lost() {
-                    // The server exited or closed its output mid-run: transport trouble, not a
-                    // protocol verdict. Said once; the checks that would follow are skipped.
-                    let message = format!(
-                        "{e} before answering; no JSON-RPC answer can come on this connection, so this check and \
-                         the ones after it on the connection are not judged (a server that exits mid-session is \
-                         worth a look: its stderr says why)"
-                    );
-                    self.finding(check, Some(mcpgen::rules::id::PROBE_5), Level::Warning, "", message, index);
-                    self.lost = Some(format!("the server closed the connection at `{check}`"));
-                    return None;
-                }
-                if let PeerError::TooLarge { .. } | PeerError::TooMany { .. } = e {
-                    // The probe's own limit, no verdict on the server: a spec sets no size.
-                    let message = format!(
-                        "not judged: {e} — a limit of the probe's (--max-body-bytes, --max-events, --max-messages), \
-                         not of the spec"
-                    );
-                    self.finding(check, Some(mcpgen::rules::id::POLICY_SIZE), Level::Warning, "", message, index);
-                    if matches!(e, PeerError::TooLarge { .. }) && self.peer().reads_late() {
-                        // Over stdio the reading stopped inside the line: nothing more can be read.
-                        self.lost = Some(format!("reading stopped at a line above the limit at `{check}`"));
-                    }
-                    return None;
-                }
-                let id = id?;
-                let message = match e {
-                    PeerError::Timeout { after_ms } if self.peer().reads_late() => {
-                        self.pend(check, id, index, sent_at, after_ms, invalid);
-                        return None;
-                    }
-                    PeerError::Timeout { after_ms } => {
-                        // The probe stopped waiting, which is no verdict: the spec sets no time.
-                        let rule = if invalid { mcpgen::rules::id::ERR_1 } else { mcpgen::rules::id::MSG_11 };
-                        let message = format!(
-                            "no answer within {after_ms} ms (this transport stops reading an answer at its wait; a \
-                             warning: the spec sets no time, raise --timeout for a slow server)"
-                        );
-                        self.finding(check, Some(rule), Level::Warning, "", message, index);
-                        return None;
-                    }
-                    e => format!("no answer: {e}"),
-                };
-                no_answer(self, check, message, index, invalid);
+                self.failed(check, e, failed::Sent { id, index, at: sent_at, invalid, keep });
                 return None;
             }
         };
@@ -507,24 +471,6 @@ impl Run<'_> {
             clause,
             accepts: None,
         });
-    }
-
-    /// The transport refused `check`'s exchange or could not carry it (PROBE-5). Before the
-    /// server was heard at all, the run cannot probe anything: it stops ([`Report::refused`]).
-    /// Later, a warning: a refusal is no JSON-RPC answer, so the check is not judged, and the
-    /// statuses a server may refuse with are the transport's to allow (403 for an `Origin` it
-    /// refuses, 401/403 for authorization) — never MSG-11.
-    fn refused(&mut self, check: &str, error: PeerError, exchange: Option<usize>) {
-        if !self.heard {
-            self.report.refused = Some(Refusal { check: check.to_owned(), error });
-            return;
-        }
-        let message = format!(
-            "{error}; a transport refusal is no JSON-RPC answer, so this check is not judged (Streamable HTTP \
-             lets a server refuse with 403 a request whose Origin it does not accept, and with 401 or 403 one \
-             it does not authorize)"
-        );
-        self.finding(check, Some(mcpgen::rules::id::PROBE_5), Level::Warning, "", message, exchange);
     }
 
     fn last_exchange(&self) -> Option<usize> {
@@ -647,29 +593,7 @@ pub fn run_with(
     options: &ProbeOptions,
     observer: &mut dyn Observer,
 ) -> Report {
-    let deadline = options.budget.map(|b| Instant::now() + b);
-    let mut r = Run {
-        peer,
-        own: None,
-        observer,
-        label: None,
-        opts: options.clone(),
-        report: Report { seed: options.seed, ..Report::default() },
-        next_id: 0,
-        deadline,
-        last_step: String::new(),
-        pending: Vec::new(),
-        short: false,
-        rev: Revision::parse(MODERN),
-        invalid: false,
-        heard: false,
-        keep_error: false,
-        kept: None,
-        mrtr: mrtr::Mrtr::default(),
-        kept_bytes: 0,
-        answer_bytes: 0,
-        lost: None,
-    };
+    let mut r = Run::new(peer, observer, options);
     let mut modern = Conversation::with_options(r.opts.conversation());
     // The newest legacy revision: where a server names none, the one `initialize` asks for.
     let newest_legacy = Revision::all().iter().map(|rev| rev.as_str()).find(|v| *v != MODERN);

@@ -155,28 +155,7 @@ fn malformed_envelopes_get_the_short_wait_and_nothing_else_does() {
 fn pending_requests_are_capped() {
     let mut r_peer = slow(When::Never, true);
     let mut observer = Unobserved;
-    let mut r = Run {
-        peer: &mut r_peer,
-        own: None,
-        observer: &mut observer,
-        label: None,
-        opts: ProbeOptions::default(),
-        report: Report::default(),
-        next_id: 0,
-        deadline: None,
-        last_step: String::new(),
-        pending: Vec::new(),
-        short: false,
-        rev: mcpgen::Revision::parse(MODERN),
-        invalid: false,
-        heard: false,
-        keep_error: false,
-        kept: None,
-        mrtr: mrtr::Mrtr::default(),
-        kept_bytes: 0,
-        answer_bytes: 0,
-        lost: None,
-    };
+    let mut r = Run::new(&mut r_peer, &mut observer, &ProbeOptions::default());
     for i in 0..late::MAX_PENDING + 3 {
         r.pend("c", json!(i), None, std::time::Instant::now(), 10, false);
     }
