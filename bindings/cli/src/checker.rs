@@ -31,7 +31,7 @@ use std::process::ExitCode;
 use std::sync::mpsc::{Receiver, SyncSender, TryRecvError};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
-use std::time::Instant;
+use std::time::{Instant, SystemTime};
 
 use mcpgen::conversation::{ConversationOptions, Era, Finding, HttpFacts, Level, Sender};
 use mcpgen::json::{Kind, Map, Number, Tape, Value};
@@ -39,9 +39,11 @@ use mcpgen::rules::id;
 use mcpgen::JsonView;
 
 mod repeats;
+mod telemetry;
 
 use crate::conversation::{check_line, finding_json, record_line, record_line_with, Checked, Evicted, Sessions};
 use crate::proxy::metrics::{Limit, Metrics, Observer};
+use crate::proxy::traces::{Spans, Tracing};
 use crate::UsageError;
 use repeats::{Repeats, Summary, Verdict};
 
@@ -109,6 +111,8 @@ pub struct CheckerSettings<'a> {
     pub limits: Limits,
     /// `--metrics`: what the checker counts (messages, findings, refusals, limits hit).
     pub metrics: Option<Arc<Metrics>>,
+    /// `--otlp-endpoint`: a span per exchange, made by the checker.
+    pub traces: Option<Tracing>,
 }
 
 /// The running checker: [`CheckerThread::sender`] for the relays, [`CheckerThread::finish`]
@@ -133,12 +137,13 @@ impl CheckerThread {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Event>(CHANNEL_CAPACITY);
         let metrics = settings.metrics;
         let budget = Arc::new(Budget::new(&limits, metrics.clone()));
-        let timed = metrics.is_some();
+        let timed = metrics.is_some() || settings.traces.is_some();
+        let spans = settings.traces.map(Spans::new);
         let out = Output { source_name, report, record, limits, budget: Arc::clone(&budget) };
         let options = settings.options;
         let thread = std::thread::Builder::new()
             .name("mcpgen-proxy-checker".into())
-            .spawn(move || check_all(rx, options, out, metrics.map(Observer::new)))
+            .spawn(move || check_all(rx, options, out, metrics.map(Observer::new), spans))
             .map_err(|e| UsageError(format!("cannot start a thread: {e}")))?;
         Ok(CheckerThread { to: ToChecker { tx, budget, timed }, thread })
     }
@@ -173,8 +178,8 @@ enum Event {
         cost: usize,
         session: Option<Arc<str>>,
         http: Option<Box<HttpFacts>>,
-        /// When it was handed over (`--metrics` only: the request → response time).
-        at: Option<Instant>,
+        /// When it was handed over (`--metrics`, `--otlp-endpoint`: the request → response time).
+        at: Option<(Instant, SystemTime)>,
     },
     /// A line longer than `--max-message-bytes` is being relayed unchecked.
     TooLarge { from: Sender, cost: usize },
@@ -294,7 +299,7 @@ impl ToChecker {
         session: Option<Arc<str>>,
         http: Option<Box<HttpFacts>>,
     ) {
-        let at = self.timed.then(Instant::now);
+        let at = self.timed.then(|| (Instant::now(), SystemTime::now()));
         let cost = self.budget.take(line.len());
         if self.tx.send(Event::Message { from, line, refused, cost, session, http, at }).is_err() {
             self.budget.give_back(cost);
@@ -380,10 +385,18 @@ struct Checker {
     n: usize,
     /// `--metrics`: counts every message, finding, refusal and limit hit.
     observer: Option<Observer>,
+    /// `--otlp-endpoint`: the spans of the exchanges.
+    spans: Option<Spans>,
 }
 
 /// The checker thread: every message in order through one conversation; record and report.
-fn check_all(rx: Receiver<Event>, options: ConversationOptions, out: Output, observer: Option<Observer>) -> Tally {
+fn check_all(
+    rx: Receiver<Event>,
+    options: ConversationOptions,
+    out: Output,
+    observer: Option<Observer>,
+    spans: Option<Spans>,
+) -> Tally {
     let _close = CloseOnDrop(Arc::clone(&out.budget));
     let mut checker = Checker {
         sessions: Sessions::with_max(options, out.limits.max_sessions),
@@ -393,22 +406,15 @@ fn check_all(rx: Receiver<Event>, options: ConversationOptions, out: Output, obs
         n: 0,
         out,
         observer,
+        spans,
     };
     while let Some(event) = checker.next(&rx) {
         let (from, findings, cost) = match event {
             Event::Stop => break,
             Event::Message { from, line, refused, cost, session, http, at } => {
                 let findings = checker.check(from, &line, session.as_deref(), http.as_deref());
-                if let (Some(observer), Some(at)) = (checker.observer.as_mut(), at) {
-                    // Ids are matched within a session, or within one HTTP exchange.
-                    let exchange = http.as_ref().and_then(|h| h.exchange);
-                    let scope = match (session.as_deref(), exchange) {
-                        (None, None) => String::new(),
-                        (s, e) => format!("{}\u{0}{}", s.unwrap_or(""), e.unwrap_or(0)),
-                    };
-                    if !is_blank(&line) {
-                        observer.message(from, body(&line), &scope, at);
-                    }
+                if let (Some(at), false) = (at, is_blank(&line)) {
+                    checker.telemetry(from, body(&line), (session.as_deref(), http.as_deref()), at, &findings);
                 }
                 drop(line);
                 if let Some((rule, message)) = refused {
@@ -577,6 +583,9 @@ impl Checker {
             summarise(&mut self.out, &summary);
         }
         self.flush();
+        if let Some(spans) = self.spans.take() {
+            spans.finish();
+        }
         self.tally
     }
 }

@@ -24,6 +24,7 @@ pub mod metrics;
 #[cfg(unix)]
 mod signals;
 pub mod tool_gate;
+pub mod traces;
 
 use std::ffi::OsString;
 use std::io::{BufWriter, Write};
@@ -54,6 +55,8 @@ pub struct Settings {
     pub limits: Limits,
     /// `--metrics`: counted by the checker and the relays, served elsewhere.
     pub metrics: Option<Arc<Metrics>>,
+    /// `--otlp-endpoint`: spans made by the checker.
+    pub traces: Option<traces::Tracing>,
 }
 
 /// The client's side of the proxy: our stdout, shared by the server relay and `--enforce`.
@@ -71,6 +74,7 @@ pub fn run(settings: Settings) -> Result<ExitCode, UsageError> {
         options: settings.options.clone(),
         limits,
         metrics: metrics.clone(),
+        traces: settings.traces,
     })?;
     // Caught from before the server exists: a signal in between waits to be forwarded.
     #[cfg(unix)]

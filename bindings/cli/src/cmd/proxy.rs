@@ -76,6 +76,12 @@ pub(crate) struct Args {
     /// Allow a --metrics address that is not loopback.
     #[arg(long, requires = "metrics")]
     metrics_allow_non_loopback: bool,
+    /// Export OpenTelemetry traces (OTLP over HTTP, protobuf) to this collector base URL
+    /// (`http://127.0.0.1:4318`; `/v1/traces` is appended): one span per request/response
+    /// exchange, findings as span events. Also on with OTEL_EXPORTER_OTLP_ENDPOINT or
+    /// OTEL_EXPORTER_OTLP_TRACES_ENDPOINT. No message bodies.
+    #[arg(long, value_name = "URL")]
+    otlp_endpoint: Option<String>,
     #[command(flatten)]
     http: HttpArgs,
     /// The server command and its arguments (after `--`).
@@ -165,6 +171,13 @@ pub(crate) fn run(args: Args) -> Result<ExitCode, UsageError> {
         }
         None => None,
     };
+    let traces = match crate::proxy::traces::endpoint(args.otlp_endpoint.as_deref())? {
+        Some(url) => {
+            let transport = if args.http.listen.is_some() { "tcp" } else { "pipe" };
+            Some(crate::proxy::traces::Tracing::start(url, transport, metrics.clone())?)
+        }
+        None => None,
+    };
     let HttpArgs { listen, upstream, .. } = &args.http;
     if let (Some(listen), Some(upstream)) = (*listen, upstream.clone()) {
         let http = HttpLimits {
@@ -191,6 +204,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode, UsageError> {
             limits,
             http,
             metrics,
+            traces,
         });
     }
     let command = args.command;
@@ -204,6 +218,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode, UsageError> {
         fail_on,
         limits,
         metrics,
+        traces,
     })
 }
 

@@ -142,6 +142,8 @@ pub struct HttpSettings {
     pub http: HttpLimits,
     /// `--metrics`: counted by the checker and the relay, served elsewhere.
     pub metrics: Option<Arc<super::metrics::Metrics>>,
+    /// `--otlp-endpoint`: spans made by the checker.
+    pub traces: Option<super::traces::Tracing>,
 }
 
 type Upstream = Client<HttpConnector, Full<Bytes>>;
@@ -189,8 +191,8 @@ pub fn run(settings: HttpSettings) -> Result<ExitCode, UsageError> {
     }
     let limits = settings.limits;
     let (report, record) = (settings.report.as_deref(), settings.record.as_deref());
-    let (options, metrics) = (settings.options.clone(), settings.metrics.clone());
-    let checker = CheckerThread::start(CheckerSettings { report, record, options, limits, metrics })?;
+    let (options, metrics, traces) = (settings.options.clone(), settings.metrics.clone(), settings.traces);
+    let checker = CheckerThread::start(CheckerSettings { report, record, options, limits, metrics, traces })?;
 
     // One thread relays, one checks. A second relaying thread made the proxy slower, not
     // faster: the wake-ups between two workers cost more than the relaying they share (`cargo

@@ -198,6 +198,7 @@ pub struct Metrics {
     added_seconds: Histograms<ByFrom>,
     queued_bytes: Gauge,
     queued_messages: Gauge,
+    spans_dropped: Counter,
     methods: LabelValues,
     tools: LabelValues,
 }
@@ -230,6 +231,7 @@ impl Metrics {
             added_seconds: Family::new_with_constructor(added_histogram),
             queued_bytes: Gauge::default(),
             queued_messages: Gauge::default(),
+            spans_dropped: Counter::default(),
             methods: LabelValues::new(),
             tools: LabelValues::new(),
             registry: Registry::default(),
@@ -272,6 +274,11 @@ impl Metrics {
         );
         registry.register("queued_bytes", "Bytes of messages waiting for the checker", m.queued_bytes.clone());
         registry.register("queued_messages", "Messages waiting for the checker", m.queued_messages.clone());
+        registry.register(
+            "spans_dropped",
+            "Trace spans not exported (--otlp-endpoint): the queue was full, or the collector did not take them",
+            m.spans_dropped.clone(),
+        );
         Metrics { registry, ..m }
     }
 
@@ -308,6 +315,11 @@ impl Metrics {
     /// A message went through a relay in `spent`.
     pub fn added(&self, from: Sender, spent: Duration) {
         self.added_seconds.get_or_create(&ByFrom { from: from.as_str() }).observe(spent.as_secs_f64());
+    }
+
+    /// `--otlp-endpoint`: spans that will not reach the collector.
+    pub fn spans_dropped(&self, n: u64) {
+        self.spans_dropped.inc_by(n);
     }
 
     pub fn upstream(&self, spent: Duration) {
