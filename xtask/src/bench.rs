@@ -17,7 +17,7 @@
 //! `--instructions` runs only the conversation cost line, counted by callgrind
 //! ([`crate::bench_instructions`]).
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -158,7 +158,8 @@ fn conversation(root: &Path, args: &BenchArgs) -> Result<String> {
 /// The proxy benchmark: `round_trips` `ping` round trips (after a legacy `initialize`
 /// handshake, so every message is valid) from this process to `ping-server` (`bench/src/bin`),
 /// straight and through `mcpgen proxy -- ping-server` (findings to `--report`), and through
-/// the proxy with `--record` and `--enforce` as well. Each configuration runs three times,
+/// the proxy with `--record` and `--enforce` as well, with `--metrics`, and with `--metrics
+/// --otlp-endpoint` (to [`otlp_sink`]). Each configuration runs three times,
 /// interleaved, in one process; the median round trip of each is reported, and the added time
 /// per message is half the difference of the medians (a round trip is two messages, each
 /// relayed once). Release builds; wall clock (it is the latency a client sees).
@@ -194,27 +195,12 @@ fn proxy(root: &Path, round_trips: usize) -> Result<()> {
     let scratch = target.join("bench-proxy");
     std::fs::create_dir_all(&scratch).map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
     let (report, record) = (scratch.join("report.jsonl"), scratch.join("record.jsonl"));
-    let direct = [server.clone().into_os_string()];
-    let mut proxied: Vec<OsString> = vec!["proxy".into(), "--report".into(), report.clone().into(), "--".into()];
-    proxied.push(server.clone().into());
-    let mut everything: Vec<OsString> = vec![
-        "proxy".into(),
-        "--report".into(),
-        report.clone().into(),
-        "--record".into(),
-        record.into(),
-        "--enforce".into(),
-        "--".into(),
-    ];
-    everything.push(server.into());
-    let configs: [(&str, &Path, &[OsString]); 3] = [
-        ("direct", Path::new(&direct[0]), &[]),
-        ("mcpgen proxy --report", &mcpgen, &proxied),
-        ("mcpgen proxy --report --record --enforce", &mcpgen, &everything),
-    ];
+    let sink = otlp_sink().map_err(|e| format!("cannot start the OTLP sink: {e}"))?;
+    let configs = proxy_configurations(&mcpgen, &server, &report, &record, sink);
     let mut samples: Vec<Vec<Duration>> = vec![Vec::new(); configs.len()];
     for run in 0..3 {
         for (i, (name, program, args)) in configs.iter().enumerate() {
+            let (program, args) = (program.as_path(), args.as_slice());
             let times = ping_round_trips(program, args, round_trips)
                 .map_err(|e| format!("proxy benchmark, {name} (run {}): {e}", run + 1))?;
             samples[i].extend(times);
@@ -242,6 +228,84 @@ fn proxy(root: &Path, round_trips: usize) -> Result<()> {
     }
     println!("(goal: under 20 µs added per message; findings reported in the last run: {findings})");
     crate::bench_http::run(&bin, &scratch, round_trips)
+}
+
+/// The proxy benchmark's configurations: name, program, arguments. Straight to `server`;
+/// through `mcpgen proxy --report`; with `--record` and `--enforce` too; with `--metrics` on a
+/// free loopback port (nobody scrapes during the run); and with `--metrics` and traces
+/// exported to `sink` ([`otlp_sink`]).
+fn proxy_configurations(
+    mcpgen: &Path,
+    server: &Path,
+    report: &Path,
+    record: &Path,
+    sink: std::net::SocketAddr,
+) -> Vec<(&'static str, PathBuf, Vec<OsString>)> {
+    let proxy = |flags: &[&OsStr]| {
+        let mut args: Vec<OsString> = vec!["proxy".into(), "--report".into(), report.into()];
+        args.extend(flags.iter().map(|f| f.to_os_string()));
+        args.extend(["--".into(), server.into()]);
+        (mcpgen.to_path_buf(), args)
+    };
+    let (metrics, sink) = (OsStr::new("127.0.0.1:0"), OsString::from(format!("http://{sink}")));
+    let with = |name, (program, args)| (name, program, args);
+    vec![
+        ("direct", server.to_path_buf(), Vec::new()),
+        with("mcpgen proxy --report", proxy(&[])),
+        with(
+            "mcpgen proxy --report --record --enforce",
+            proxy(&[OsStr::new("--record"), record.as_os_str(), OsStr::new("--enforce")]),
+        ),
+        with("mcpgen proxy --report --metrics", proxy(&[OsStr::new("--metrics"), metrics])),
+        with(
+            "mcpgen proxy --report --metrics --otlp-endpoint",
+            proxy(&[OsStr::new("--metrics"), metrics, OsStr::new("--otlp-endpoint"), &sink]),
+        ),
+    ]
+}
+
+/// An OTLP/HTTP receiver that takes every export and keeps nothing: reads each request's head
+/// and `Content-Length` body, answers 200 (keep-alive), one thread per connection.
+fn otlp_sink() -> std::io::Result<std::net::SocketAddr> {
+    use std::io::Read;
+    let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
+    let addr = listener.local_addr()?;
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            std::thread::spawn(move || {
+                let mut reader = BufReader::new(match stream.try_clone() {
+                    Ok(s) => s,
+                    Err(_) => return,
+                });
+                let mut stream = stream;
+                loop {
+                    let mut length = 0usize;
+                    let mut line = String::new();
+                    loop {
+                        line.clear();
+                        if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                            return;
+                        }
+                        if line == "\r\n" {
+                            break;
+                        }
+                        if let Some((k, v)) = line.split_once(':') {
+                            if k.eq_ignore_ascii_case("content-length") {
+                                length = v.trim().parse().unwrap_or(0);
+                            }
+                        }
+                    }
+                    let mut body = vec![0; length];
+                    if reader.read_exact(&mut body).is_err()
+                        || stream.write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n").is_err()
+                    {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    Ok(addr)
 }
 
 /// One run: start `program args`, shake hands, then time `n` ping round trips one at a time.

@@ -31,6 +31,7 @@ use std::process::ExitCode;
 use std::sync::mpsc::{Receiver, SyncSender, TryRecvError};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
+use std::time::{Instant, SystemTime};
 
 use mcpgen::conversation::{ConversationOptions, Era, Finding, HttpFacts, Level, Sender};
 use mcpgen::json::{Kind, Map, Number, Tape, Value};
@@ -38,8 +39,11 @@ use mcpgen::rules::id;
 use mcpgen::JsonView;
 
 mod repeats;
+mod telemetry;
 
 use crate::conversation::{check_line, finding_json, record_line, record_line_with, Checked, Evicted, Sessions};
+use crate::proxy::metrics::{Limit, Metrics, Observer};
+use crate::proxy::traces::{Spans, Tracing};
 use crate::UsageError;
 use repeats::{Repeats, Summary, Verdict};
 
@@ -105,6 +109,10 @@ pub struct CheckerSettings<'a> {
     pub record: Option<&'a Path>,
     pub options: ConversationOptions,
     pub limits: Limits,
+    /// `--metrics`: what the checker counts (messages, findings, refusals, limits hit).
+    pub metrics: Option<Arc<Metrics>>,
+    /// `--otlp-endpoint`: a span per exchange, made by the checker.
+    pub traces: Option<Tracing>,
 }
 
 /// The running checker: [`CheckerThread::sender`] for the relays, [`CheckerThread::finish`]
@@ -127,14 +135,17 @@ impl CheckerThread {
         let source_name = settings.record.map_or_else(|| "proxy".to_owned(), |p| p.display().to_string());
         let limits = settings.limits;
         let (tx, rx) = std::sync::mpsc::sync_channel::<Event>(CHANNEL_CAPACITY);
-        let budget = Arc::new(Budget::new(&limits));
+        let metrics = settings.metrics;
+        let budget = Arc::new(Budget::new(&limits, metrics.clone()));
+        let timed = metrics.is_some() || settings.traces.is_some();
+        let spans = settings.traces.map(Spans::new);
         let out = Output { source_name, report, record, limits, budget: Arc::clone(&budget) };
         let options = settings.options;
         let thread = std::thread::Builder::new()
             .name("mcpgen-proxy-checker".into())
-            .spawn(move || check_all(rx, options, out))
+            .spawn(move || check_all(rx, options, out, metrics.map(Observer::new), spans))
             .map_err(|e| UsageError(format!("cannot start a thread: {e}")))?;
-        Ok(CheckerThread { to: ToChecker { tx, budget }, thread })
+        Ok(CheckerThread { to: ToChecker { tx, budget, timed }, thread })
     }
 
     /// A way to the checker for one relay (clone it for more).
@@ -167,6 +178,8 @@ enum Event {
         cost: usize,
         session: Option<Arc<str>>,
         http: Option<Box<HttpFacts>>,
+        /// When it was handed over (`--metrics`, `--otlp-endpoint`: the request → response time).
+        at: Option<(Instant, SystemTime)>,
     },
     /// A line longer than `--max-message-bytes` is being relayed unchecked.
     TooLarge { from: Sender, cost: usize },
@@ -183,11 +196,15 @@ struct Budget {
     state: Mutex<Room>,
     freed: Condvar,
     cap: usize,
+    /// `--metrics`: the queue's gauges, and waits for room counted as limits hit.
+    metrics: Option<Arc<Metrics>>,
 }
 
 #[derive(Default)]
 struct Room {
     used: usize,
+    /// Messages taken and not given back.
+    messages: usize,
     /// Relays waiting in [`Budget::take`]: only then does freeing room wake anyone (a condvar
     /// notify is a system call even when nobody waits, and room is freed after every message).
     waiting: usize,
@@ -196,10 +213,10 @@ struct Room {
 }
 
 impl Budget {
-    fn new(limits: &Limits) -> Budget {
+    fn new(limits: &Limits, metrics: Option<Arc<Metrics>>) -> Budget {
         // At least one message of the largest checked size always fits.
         let cap = limits.max_queued_bytes.max(limits.max_message_bytes.saturating_add(2 + EVENT_COST));
-        Budget { state: Mutex::default(), freed: Condvar::new(), cap }
+        Budget { state: Mutex::default(), freed: Condvar::new(), cap, metrics }
     }
 
     fn lock(&self) -> MutexGuard<'_, Room> {
@@ -210,18 +227,31 @@ impl Budget {
     fn take(&self, bytes: usize) -> usize {
         let n = bytes.saturating_add(EVENT_COST).min(self.cap);
         let mut room = self.lock();
+        if room.used + n > self.cap && !room.closed {
+            if let Some(m) = &self.metrics {
+                m.limit_hit(Limit::MaxQueuedBytes);
+            }
+        }
         while room.used + n > self.cap && !room.closed {
             room.waiting += 1;
             room = self.freed.wait(room).unwrap_or_else(PoisonError::into_inner);
             room.waiting -= 1;
         }
         room.used += n;
+        room.messages += 1;
+        if let Some(m) = &self.metrics {
+            m.queue(room.used, room.messages);
+        }
         n
     }
 
     fn give_back(&self, n: usize) {
         let mut room = self.lock();
         room.used = room.used.saturating_sub(n);
+        room.messages = room.messages.saturating_sub(1);
+        if let Some(m) = &self.metrics {
+            m.queue(room.used, room.messages);
+        }
         let waiting = room.waiting > 0;
         drop(room);
         if waiting {
@@ -250,6 +280,8 @@ impl Drop for CloseOnDrop {
 pub struct ToChecker {
     tx: SyncSender<Event>,
     budget: Arc<Budget>,
+    /// `--metrics`: each message carries the time it was handed over.
+    timed: bool,
 }
 
 impl ToChecker {
@@ -267,8 +299,9 @@ impl ToChecker {
         session: Option<Arc<str>>,
         http: Option<Box<HttpFacts>>,
     ) {
+        let at = self.timed.then(|| (Instant::now(), SystemTime::now()));
         let cost = self.budget.take(line.len());
-        if self.tx.send(Event::Message { from, line, refused, cost, session, http }).is_err() {
+        if self.tx.send(Event::Message { from, line, refused, cost, session, http, at }).is_err() {
             self.budget.give_back(cost);
         }
     }
@@ -350,10 +383,20 @@ struct Checker {
     repeats: Repeats<FindingKind>,
     /// Messages seen so far (the `:N` of a finding's source).
     n: usize,
+    /// `--metrics`: counts every message, finding, refusal and limit hit.
+    observer: Option<Observer>,
+    /// `--otlp-endpoint`: the spans of the exchanges.
+    spans: Option<Spans>,
 }
 
 /// The checker thread: every message in order through one conversation; record and report.
-fn check_all(rx: Receiver<Event>, options: ConversationOptions, out: Output) -> Tally {
+fn check_all(
+    rx: Receiver<Event>,
+    options: ConversationOptions,
+    out: Output,
+    observer: Option<Observer>,
+    spans: Option<Spans>,
+) -> Tally {
     let _close = CloseOnDrop(Arc::clone(&out.budget));
     let mut checker = Checker {
         sessions: Sessions::with_max(options, out.limits.max_sessions),
@@ -362,12 +405,17 @@ fn check_all(rx: Receiver<Event>, options: ConversationOptions, out: Output) -> 
         repeats: Repeats::new(out.limits.max_repeats),
         n: 0,
         out,
+        observer,
+        spans,
     };
     while let Some(event) = checker.next(&rx) {
         let (from, findings, cost) = match event {
             Event::Stop => break,
-            Event::Message { from, line, refused, cost, session, http } => {
+            Event::Message { from, line, refused, cost, session, http, at } => {
                 let findings = checker.check(from, &line, session.as_deref(), http.as_deref());
+                if let (Some(at), false) = (at, is_blank(&line)) {
+                    checker.telemetry(from, body(&line), (session.as_deref(), http.as_deref()), at, &findings);
+                }
                 drop(line);
                 if let Some((rule, message)) = refused {
                     checker.refused(from, rule, &message);
@@ -376,10 +424,16 @@ fn check_all(rx: Receiver<Event>, options: ConversationOptions, out: Output) -> 
             }
             // Not checked, not recorded: its place is after message `n`.
             Event::Note { what, text } => {
+                if let Some(o) = &checker.observer {
+                    o.metrics().transport_note(what);
+                }
                 checker.note(what, &text);
                 continue;
             }
             Event::TooLarge { from, cost } => {
+                if let Some(o) = &checker.observer {
+                    o.metrics().limit_hit(Limit::MaxMessageBytes);
+                }
                 let revision = checker.sessions.revision(None);
                 (from, vec![too_large(from, checker.n, &checker.out.limits, revision)], cost)
             }
@@ -440,6 +494,9 @@ impl Checker {
 
     fn note_eviction(&mut self, gone: &Evicted) {
         self.evictions += 1;
+        if let Some(o) = &self.observer {
+            o.metrics().limit_hit(Limit::MaxSessions);
+        }
         if self.evictions <= EVICTION_NOTES {
             eprintln!(
                 "mcpgen proxy: note: more than {} sessions are open: {} (last message {}) is forgotten, the least recently used{}",
@@ -469,6 +526,9 @@ impl Checker {
 
     /// A request `--enforce` answered instead of forwarding: a line on stderr.
     fn refused(&mut self, from: Sender, rule: &'static str, message: &str) {
+        if let Some(o) = &self.observer {
+            o.metrics().refused(rule);
+        }
         let source = format!("{}:{}", self.out.source_name, self.n);
         // (Refusals come in one kind per rule: the overflow kind is never needed.)
         let overflow = || FindingKind::Other { from, level: Level::Error };
@@ -485,6 +545,11 @@ impl Checker {
     fn report_findings(&mut self, from: Sender, findings: &[Finding]) {
         if findings.is_empty() {
             return;
+        }
+        if let Some(o) = &self.observer {
+            for f in findings {
+                o.metrics().finding(f.rule, f.level);
+            }
         }
         if findings.iter().any(Finding::is_error) {
             self.tally.errors += 1;
@@ -518,6 +583,9 @@ impl Checker {
             summarise(&mut self.out, &summary);
         }
         self.flush();
+        if let Some(spans) = self.spans.take() {
+            spans.finish();
+        }
         self.tally
     }
 }

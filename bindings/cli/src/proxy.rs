@@ -20,15 +20,18 @@
 
 mod frames;
 pub mod http;
+pub mod metrics;
 #[cfg(unix)]
 mod signals;
 pub mod tool_gate;
+pub mod traces;
 
 use std::ffi::OsString;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitCode, Stdio};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
 
 use mcpgen::conversation::{ConversationOptions, Sender};
 use mcpgen::protocol::{check_request, ServerConfig};
@@ -36,6 +39,7 @@ use mcpgen::protocol::{check_request, ServerConfig};
 use crate::checker::{body, is_blank, is_request, CheckerSettings, CheckerThread, Limits, ToChecker};
 use crate::UsageError;
 use frames::{frames, Frame, READ_BUFFER};
+use metrics::Metrics;
 use tool_gate::ToolGate;
 
 pub struct Settings {
@@ -49,6 +53,10 @@ pub struct Settings {
     /// Exit 1 (when the server itself exits 0) once a finding at this level or above was made.
     pub fail_on: Option<crate::FailOn>,
     pub limits: Limits,
+    /// `--metrics`: counted by the checker and the relays, served elsewhere.
+    pub metrics: Option<Arc<Metrics>>,
+    /// `--otlp-endpoint`: spans made by the checker.
+    pub traces: Option<traces::Tracing>,
 }
 
 /// The client's side of the proxy: our stdout, shared by the server relay and `--enforce`.
@@ -59,7 +67,15 @@ pub fn run(settings: Settings) -> Result<ExitCode, UsageError> {
         settings.command.split_first().ok_or_else(|| UsageError("give the server command after `--`".into()))?;
     let limits = settings.limits;
     let (report, record) = (settings.report.as_deref(), settings.record.as_deref());
-    let checker = CheckerThread::start(CheckerSettings { report, record, options: settings.options.clone(), limits })?;
+    let metrics = settings.metrics.clone();
+    let checker = CheckerThread::start(CheckerSettings {
+        report,
+        record,
+        options: settings.options.clone(),
+        limits,
+        metrics: metrics.clone(),
+        traces: settings.traces,
+    })?;
     // Caught from before the server exists: a signal in between waits to be forwarded.
     #[cfg(unix)]
     let caught = signals::catch().map_err(|e| UsageError(format!("cannot install signal handlers: {e}")))?;
@@ -84,10 +100,12 @@ pub fn run(settings: Settings) -> Result<ExitCode, UsageError> {
     let client_out: ClientOut = Arc::new(Mutex::new(BufWriter::with_capacity(READ_BUFFER, std::io::stdout())));
     {
         let (to_checker, client_out, enforce) = (to_checker.clone(), client_out.clone(), settings.enforce);
-        let gate = settings.tool_gate.clone();
+        let (gate, metrics) = (settings.tool_gate.clone(), metrics.clone());
         std::thread::Builder::new()
             .name("mcpgen-proxy-client".into())
-            .spawn(move || relay_client(server_in, to_checker, client_out, (enforce, gate), limits.max_message_bytes))
+            .spawn(move || {
+                relay_client(server_in, to_checker, client_out, (enforce, gate), limits.max_message_bytes, metrics)
+            })
             .map_err(|e| UsageError(format!("cannot start a thread: {e}")))?;
     }
     let server_relay = {
@@ -95,7 +113,7 @@ pub fn run(settings: Settings) -> Result<ExitCode, UsageError> {
         let gate = settings.tool_gate.clone();
         std::thread::Builder::new()
             .name("mcpgen-proxy-server".into())
-            .spawn(move || relay_server(server_out, to_checker, client_out, gate, limits.max_message_bytes))
+            .spawn(move || relay_server(server_out, to_checker, client_out, gate, limits.max_message_bytes, metrics))
             .map_err(|e| UsageError(format!("cannot start a thread: {e}")))?
     };
 
@@ -162,6 +180,7 @@ fn relay_client(
     client_out: ClientOut,
     (enforce, gate): (bool, Option<Arc<ToolGate>>),
     max: usize,
+    metrics: Option<Arc<Metrics>>,
 ) {
     let config = enforce_config();
     let mut to_server = BufWriter::with_capacity(READ_BUFFER, server_in);
@@ -171,6 +190,7 @@ fn relay_client(
     let mut legacy_session = false;
     frames(std::io::stdin().lock(), max, |frame| match frame {
         Frame::Line { line, more } => {
+            let started = metrics.as_ref().map(|_| Instant::now());
             let blank = is_blank(&line);
             if !blank && enforce && !legacy_session && is_request(body(&line)) {
                 let checked = check_request(body(&line), &config);
@@ -188,7 +208,11 @@ fn relay_client(
             if !blank {
                 checker.message(Sender::Client, Arc::clone(&line), None);
             }
-            to_server.write_all(&line).is_ok() && (more || to_server.flush().is_ok())
+            let written = to_server.write_all(&line).is_ok() && (more || to_server.flush().is_ok());
+            if let (Some(m), Some(started)) = (&metrics, started) {
+                m.added(Sender::Client, started.elapsed());
+            }
+            written
         }
         // Too long to check (or to judge for --enforce): forwarded as it comes.
         Frame::LongStart => {
@@ -221,6 +245,7 @@ fn relay_server(
     client_out: ClientOut,
     gate: Option<Arc<ToolGate>>,
     max: usize,
+    metrics: Option<Arc<Metrics>>,
 ) {
     // After the client went away, keep reading (and checking) so the server never blocks.
     let mut client_gone = false;
@@ -231,6 +256,7 @@ fn relay_server(
     frames(server_out, max, |frame| {
         match frame {
             Frame::Line { line, more } => {
+                let started = metrics.as_ref().map(|_| Instant::now());
                 let line = Arc::new(line);
                 if !is_blank(&line) {
                     if let Some(gate) = &gate {
@@ -244,6 +270,9 @@ fn relay_server(
                         Ok(mut w) => w.write_all(&line).and_then(|()| if more { Ok(()) } else { w.flush() }).is_err(),
                         Err(_) => true,
                     };
+                }
+                if let (Some(m), Some(started)) = (&metrics, started) {
+                    m.added(Sender::Server, started.elapsed());
                 }
             }
             Frame::LongStart => {

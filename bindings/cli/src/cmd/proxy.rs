@@ -68,6 +68,20 @@ pub(crate) struct Args {
     max_repeats: usize,
     #[command(flatten)]
     max_sessions: MaxSessionsFlag,
+    /// Serve Prometheus metrics on http://ADDR/metrics (`127.0.0.1:0` picks a free port; the
+    /// URL is printed on stderr as `metrics on http://…`): messages by method, responses by
+    /// error class, findings by rule and level, latencies, limits hit. No message bodies.
+    #[arg(long, value_name = "ADDR")]
+    metrics: Option<std::net::SocketAddr>,
+    /// Allow a --metrics address that is not loopback.
+    #[arg(long, requires = "metrics")]
+    metrics_allow_non_loopback: bool,
+    /// Export OpenTelemetry traces (OTLP over HTTP, protobuf) to this collector base URL
+    /// (`http://127.0.0.1:4318`; `/v1/traces` is appended): one span per request/response
+    /// exchange, findings as span events. Also on with OTEL_EXPORTER_OTLP_ENDPOINT or
+    /// OTEL_EXPORTER_OTLP_TRACES_ENDPOINT. No message bodies.
+    #[arg(long, value_name = "URL")]
+    otlp_endpoint: Option<String>,
     #[command(flatten)]
     http: HttpArgs,
     /// The server command and its arguments (after `--`).
@@ -147,6 +161,23 @@ pub(crate) fn run(args: Args) -> Result<ExitCode, UsageError> {
     let (fail_on, report, record, enforce) = (args.fail_on.fail_on, args.report, args.record, args.enforce);
     let pin = if args.enforce_tools_baseline { options.tools_baseline.clone() } else { None };
     let tool_gate = enforce.then(|| std::sync::Arc::new(crate::proxy::tool_gate::ToolGate::new(pin)));
+    let metrics = match args.metrics {
+        Some(addr) => {
+            let metrics = std::sync::Arc::new(crate::proxy::metrics::Metrics::new());
+            let local = crate::proxy::metrics::serve(addr, args.metrics_allow_non_loopback, metrics.clone())?;
+            // On stderr: stdout is the client's (stdio) or says where to connect (--listen).
+            eprintln!("mcpgen proxy: metrics on http://{local}/metrics");
+            Some(metrics)
+        }
+        None => None,
+    };
+    let traces = match crate::proxy::traces::endpoint(args.otlp_endpoint.as_deref())? {
+        Some(url) => {
+            let transport = if args.http.listen.is_some() { "tcp" } else { "pipe" };
+            Some(crate::proxy::traces::Tracing::start(url, transport, metrics.clone())?)
+        }
+        None => None,
+    };
     let HttpArgs { listen, upstream, .. } = &args.http;
     if let (Some(listen), Some(upstream)) = (*listen, upstream.clone()) {
         let http = HttpLimits {
@@ -172,10 +203,23 @@ pub(crate) fn run(args: Args) -> Result<ExitCode, UsageError> {
             fail_on,
             limits,
             http,
+            metrics,
+            traces,
         });
     }
     let command = args.command;
-    crate::proxy::run(crate::proxy::Settings { report, record, enforce, tool_gate, command, options, fail_on, limits })
+    crate::proxy::run(crate::proxy::Settings {
+        report,
+        record,
+        enforce,
+        tool_gate,
+        command,
+        options,
+        fail_on,
+        limits,
+        metrics,
+        traces,
+    })
 }
 
 #[cfg(test)]

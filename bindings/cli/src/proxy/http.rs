@@ -56,6 +56,7 @@ mod hosts;
 
 use self::body::{relay_events, relay_whole, ProxyBody};
 use self::hosts::AllowedHosts;
+use super::metrics::Limit;
 use crate::checker::{CheckerSettings, CheckerThread, Limits, ToChecker};
 use crate::UsageError;
 use mcpgen::http::SESSION_ID as SESSION;
@@ -139,6 +140,10 @@ pub struct HttpSettings {
     pub fail_on: Option<crate::FailOn>,
     pub limits: Limits,
     pub http: HttpLimits,
+    /// `--metrics`: counted by the checker and the relay, served elsewhere.
+    pub metrics: Option<Arc<super::metrics::Metrics>>,
+    /// `--otlp-endpoint`: spans made by the checker.
+    pub traces: Option<super::traces::Tracing>,
 }
 
 type Upstream = Client<HttpConnector, Full<Bytes>>;
@@ -159,6 +164,7 @@ struct Proxy {
     hosts: AllowedHosts,
     /// The number of the next exchange outside a session ([`HttpFacts::exchange`]).
     exchanges: std::sync::atomic::AtomicU64,
+    metrics: Option<Arc<super::metrics::Metrics>>,
 }
 
 /// The bound address and the path of the upstream URL: where clients go.
@@ -185,7 +191,8 @@ pub fn run(settings: HttpSettings) -> Result<ExitCode, UsageError> {
     }
     let limits = settings.limits;
     let (report, record) = (settings.report.as_deref(), settings.record.as_deref());
-    let checker = CheckerThread::start(CheckerSettings { report, record, options: settings.options.clone(), limits })?;
+    let (options, metrics, traces) = (settings.options.clone(), settings.metrics.clone(), settings.traces);
+    let checker = CheckerThread::start(CheckerSettings { report, record, options, limits, metrics, traces })?;
 
     // One thread relays, one checks. A second relaying thread made the proxy slower, not
     // faster: the wake-ups between two workers cost more than the relaying they share (`cargo
@@ -224,6 +231,7 @@ pub fn run(settings: HttpSettings) -> Result<ExitCode, UsageError> {
         http: settings.http,
         hosts: AllowedHosts(mcpgen::http::HostPolicy::with_names(local.port(), settings.allowed_hosts.clone())),
         exchanges: std::sync::atomic::AtomicU64::new(1),
+        metrics: settings.metrics.clone(),
     });
 
     println!("listening on {}", listen_url(local, uri.path()));
@@ -364,6 +372,48 @@ impl Proxy {
     fn too_large(&self, from: Sender) {
         self.checker.too_large(from);
     }
+
+    /// Sends a request upstream and waits (at most `--upstream-timeout`) for its answer's
+    /// headers; else the 502 or 504 to answer with. `started`: when the proxy began with the
+    /// request (`--metrics`: its added time, and the upstream's).
+    async fn send(
+        &self,
+        upstream: Request<Full<Bytes>>,
+        started: Option<std::time::Instant>,
+    ) -> Result<Response<Incoming>, Response<ProxyBody>> {
+        let sent = started.map(|started| {
+            if let Some(m) = &self.metrics {
+                m.added(Sender::Client, started.elapsed());
+            }
+            std::time::Instant::now()
+        });
+        match tokio::time::timeout(self.http.upstream_timeout, self.client.request(upstream)).await {
+            Ok(Ok(answer)) => {
+                if let (Some(m), Some(sent)) = (&self.metrics, sent) {
+                    m.upstream(sent.elapsed());
+                }
+                Ok(answer)
+            }
+            Ok(Err(e)) => {
+                Err(text_response(StatusCode::BAD_GATEWAY, format!("Bad Gateway: mcpgen proxy: upstream: {e}"), false))
+            }
+            Err(_) => {
+                self.limit_hit(Limit::UpstreamTimeout);
+                let text = format!(
+                    "Gateway Timeout: mcpgen proxy: the upstream did not answer within {:?}",
+                    self.http.upstream_timeout
+                );
+                Err(text_response(StatusCode::GATEWAY_TIMEOUT, text, false))
+            }
+        }
+    }
+
+    /// `--metrics`: a bound was reached.
+    fn limit_hit(&self, limit: Limit) {
+        if let Some(m) = &self.metrics {
+            m.limit_hit(limit);
+        }
+    }
 }
 
 type Refusal = Option<(&'static str, String)>;
@@ -413,6 +463,7 @@ async fn read_body(proxy: &Proxy, body: Incoming) -> Result<Bytes, Response<Prox
     match tokio::time::timeout(proxy.http.body_timeout, read_capped(body, max)).await {
         Ok(Ok(body)) => Ok(body),
         Ok(Err(ReadError::TooLarge)) => {
+            proxy.limit_hit(Limit::RequestTooLarge);
             let text =
                 format!("Payload Too Large: the body is longer than {max} bytes (mcpgen proxy --max-message-bytes)");
             Err(text_response(StatusCode::PAYLOAD_TOO_LARGE, text, true))
@@ -421,6 +472,7 @@ async fn read_body(proxy: &Proxy, body: Incoming) -> Result<Bytes, Response<Prox
             Err(text_response(StatusCode::BAD_REQUEST, "Bad Request: the body could not be read".into(), true))
         }
         Err(_) => {
+            proxy.limit_hit(Limit::BodyTimeout);
             let text = format!("Request Timeout: the body did not arrive within {:?}", proxy.http.body_timeout);
             Err(text_response(StatusCode::REQUEST_TIMEOUT, text, true))
         }
@@ -483,6 +535,7 @@ fn answer_here(
 
 async fn handle(proxy: Arc<Proxy>, close: Arc<tokio::sync::Notify>, request: Request<Incoming>) -> Response<ProxyBody> {
     if let Some(refusal) = head::refuse_request(&request, proxy.http.max_header_bytes) {
+        proxy.limit_hit(Limit::MaxHeaderBytes);
         return refusal;
     }
     if let Some(refusal) = proxy.hosts.refuse(request.headers()) {
@@ -493,6 +546,8 @@ async fn handle(proxy: Arc<Proxy>, close: Arc<tokio::sync::Notify>, request: Req
         Ok(body) => body,
         Err(refusal) => return refusal,
     };
+    // `--metrics`: the request's share of the proxy's time runs from here to the upstream.
+    let started = proxy.metrics.as_ref().map(|_| std::time::Instant::now());
     let session = session_of(&parts.headers);
     let post = parts.method == Method::POST && !body.is_empty();
     // A legacy `initialize` outside a session is checked once its response names the session.
@@ -527,23 +582,13 @@ async fn handle(proxy: Arc<Proxy>, close: Arc<tokio::sync::Notify>, request: Req
     };
     *upstream.headers_mut() = end_to_end(&parts.headers, &[header::ACCEPT_ENCODING]);
     upstream.headers_mut().insert(header::HOST, proxy.authority.clone());
-    let answer = match tokio::time::timeout(proxy.http.upstream_timeout, proxy.client.request(upstream)).await {
-        Ok(Ok(answer)) => answer,
-        Ok(Err(e)) => {
+    let answer = match proxy.send(upstream, started).await {
+        Ok(answer) => answer,
+        Err(refusal) => {
             if deferred {
                 proxy.check(Sender::Client, body, None, Some(client_facts()), None);
             }
-            return text_response(StatusCode::BAD_GATEWAY, format!("Bad Gateway: mcpgen proxy: upstream: {e}"), false);
-        }
-        Err(_) => {
-            if deferred {
-                proxy.check(Sender::Client, body, None, Some(client_facts()), None);
-            }
-            let text = format!(
-                "Gateway Timeout: mcpgen proxy: the upstream did not answer within {:?}",
-                proxy.http.upstream_timeout
-            );
-            return text_response(StatusCode::GATEWAY_TIMEOUT, text, false);
+            return refusal;
         }
     };
     let (mut answer_parts, answer_body) = answer.into_parts();
@@ -556,6 +601,7 @@ async fn handle(proxy: Arc<Proxy>, close: Arc<tokio::sync::Notify>, request: Req
         proxy.check(Sender::Client, body, key.clone(), Some(client_facts()), None);
     }
     if let Some(refusal) = head::refuse_answer(&proxy, &answer_parts) {
+        proxy.limit_hit(Limit::MaxHeaderBytes);
         return refusal;
     }
     let ct = content_type(&answer_parts.headers);

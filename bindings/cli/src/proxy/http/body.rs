@@ -108,10 +108,15 @@ pub(super) async fn relay_whole(
         }
         held.extend_from_slice(&data);
     }
+    let started = proxy.metrics.as_ref().map(|_| std::time::Instant::now());
     let bytes = Bytes::from(held);
     let json = is_media(ct, "application/json");
     if facts.post && !bytes.is_empty() && (json || Tape::parse_bytes(&bytes).is_ok()) {
         proxy.check(Sender::Server, bytes.clone(), session, facts.next(), None);
+    }
+    if let (Some(m), Some(started)) = (&proxy.metrics, started) {
+        // Read whole → handed to hyper: the answer's share of the proxy's time.
+        m.added(Sender::Server, started.elapsed());
     }
     Ok(ProxyBody::Whole(Some(bytes)))
 }
