@@ -313,14 +313,16 @@ fn frames_stream(
     frames: mpsc::Receiver<Frame>,
     echo: EchoId,
 ) -> impl Stream<Item = Result<Event, Infallible>> {
+    // A listen stream's frames carry its id too (`subscriptionId`): each is rendered by `echo`.
+    let head = event(echo.render(&first));
     let rest = stream::unfold(Some((frames, echo)), |state| async move {
         let (mut rx, echo) = state?;
         match rx.recv().await? {
-            Frame::Message(m) => Some((event(m.to_string()), Some((rx, echo)))),
+            Frame::Message(m) => Some((event(echo.render(&m)), Some((rx, echo)))),
             Frame::Final(v, _) => Some((event(echo.render(&v)), None)),
         }
     });
-    stream::once(async move { event(first.to_string()) }).chain(rest)
+    stream::once(async move { head }).chain(rest)
 }
 
 /// `slot`: the stream slot a listen stream holds until it ends.

@@ -123,29 +123,74 @@ pub fn parse(bytes: &[u8]) -> Result<Inbound, mcpgen::json::ParseError> {
 /// and would answer `1e+30` to `1000000000000000000000000000000`). Ids serde_json keeps
 /// exactly (strings, 64-bit integers) need nothing.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct EchoId(Option<(String, Value)>);
+pub struct EchoId(Option<(mcpgen::Value, Value)>);
+
+/// Where a listen request's id travels besides a response's `id` (SUB-4: echoed exactly), in
+/// the acknowledgement's `params._meta` and the closing result's `_meta`.
+const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 
 impl EchoId {
     fn of(message: &mcpgen::Value) -> EchoId {
-        let Some(mcpgen::Value::Number(n)) = message.get("id") else { return EchoId(None) };
-        let text = n.to_string();
+        let Some(exact @ mcpgen::Value::Number(n)) = message.get("id") else { return EchoId(None) };
         let lossy = Value::Number(n.into());
         let written = serde_json::to_string(&lossy).unwrap_or_default();
-        EchoId((text != written).then_some((text, lossy)))
+        EchoId((n.to_string() != written).then(|| (exact.clone(), lossy)))
     }
 
-    /// `message` as JSON text; when its `id` is the request's (as serde_json holds it: the
-    /// request itself, its response), the id is written as received.
+    /// `message` as JSON text; where it carries the request's id as serde_json holds it (the
+    /// response's `id`, a listen stream's `subscriptionId`), the id is written as received.
     pub fn render(&self, message: &Value) -> String {
-        let (Some((text, lossy)), Value::Object(m)) = (&self.0, message) else { return message.to_string() };
-        if m.get("id") != Some(lossy) {
+        let (Some((exact, lossy)), Value::Object(m)) = (&self.0, message) else { return message.to_string() };
+        let in_meta = |outer: &str| m.get(outer).and_then(|o| o.get("_meta")).and_then(|x| x.get(SUBSCRIPTION_ID));
+        let at = [m.get("id") == Some(lossy), in_meta("params") == Some(lossy), in_meta("result") == Some(lossy)];
+        if !at.contains(&true) {
             return message.to_string();
         }
-        let mut rest = m.clone();
-        rest.remove("id");
-        let rest = Value::Object(rest).to_string();
-        let members = &rest[1..rest.len() - 1];
-        let comma = if members.is_empty() { "" } else { "," };
-        format!("{{\"id\":{text}{comma}{members}}}")
+        let mut out = mcpgen::Value::from(message);
+        if let mcpgen::Value::Object(o) = &mut out {
+            if at[0] {
+                o.insert("id", exact.clone());
+            }
+            for (outer, hit) in [("params", at[1]), ("result", at[2])] {
+                let meta = o.get_mut(outer).and_then(|v| match v {
+                    mcpgen::Value::Object(p) => p.get_mut("_meta"),
+                    _ => None,
+                });
+                if let (true, Some(mcpgen::Value::Object(meta))) = (hit, meta) {
+                    meta.insert(SUBSCRIPTION_ID, exact.clone());
+                }
+            }
+        }
+        out.to_json_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn echo_of(text: &str) -> (EchoId, Value) {
+        let inbound = parse(text.as_bytes()).unwrap();
+        let lossy = inbound.echo.0.as_ref().expect("an id serde_json cannot hold").1.clone();
+        (inbound.echo, lossy)
+    }
+
+    #[test]
+    fn the_exact_id_is_written_in_the_response_and_in_both_subscription_ids() {
+        for id in ["-0", "18446744073709551616", "1e2"] {
+            let (echo, lossy) = echo_of(&format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"subscriptions/listen"}}"#));
+            let meta = json!({ SUBSCRIPTION_ID: lossy });
+            let ack = json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged", "params": {"_meta": meta}});
+            let closing = json!({"jsonrpc": "2.0", "id": lossy, "result": {"_meta": meta}});
+            // The member ends the `_meta` object, so `-0.0` does not pass for `-0`.
+            let sub = format!(r#""io.modelcontextprotocol/subscriptionId":{id}}}"#);
+            let ack = echo.render(&ack);
+            assert!(ack.contains(&sub), "{ack}");
+            let closing = echo.render(&closing);
+            assert!(closing.contains(&sub) && closing.contains(&format!(r#""id":{id},"#)), "{closing}");
+        }
+        // Another value equal to nothing of the request's is left as it is.
+        let (echo, _) = echo_of(r#"{"jsonrpc":"2.0","id":-0,"method":"ping"}"#);
+        assert_eq!(echo.render(&json!({"id": 5})), r#"{"id":5}"#);
     }
 }
