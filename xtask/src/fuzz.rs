@@ -16,7 +16,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 
 /// The targets in `fuzz/fuzz_targets/`.
-pub const TARGETS: &[&str] = &["decode", "validate", "check_request", "tools", "c_abi", "conversation", "probe_args"];
+pub const TARGETS: &[&str] =
+    &["decode", "validate", "check_request", "tools", "c_abi", "conversation", "probe_args", "reference_server"];
 
 /// One input running longer than this is a finding (libFuzzer `-timeout`).
 pub const TIMEOUT_SECS: u64 = 1;
@@ -35,7 +36,8 @@ fn c_revisions(root: &Path) -> Result<Vec<String>, String> {
 
 #[derive(clap::Args)]
 pub struct FuzzArgs {
-    /// Run only this target (decode, validate, check_request, tools, c_abi, conversation, probe_args) [default: all]
+    /// Run only this target (decode, validate, check_request, tools, c_abi, conversation, probe_args,
+    /// reference_server) [default: all]
     #[arg(long, value_name = "NAME")]
     target: Option<String>,
     /// Seconds per target.
@@ -153,6 +155,7 @@ fn write_seeds(root: &Path, examples: &Path, target: &str, corpus: &Path) -> Res
         "tools" | "probe_args" => tool_seeds(root, examples, &mut seeds)?,
         "c_abi" => c_abi_seeds(root, examples, &mut seeds)?,
         "conversation" => conversation_seeds(root, &mut seeds)?,
+        "reference_server" => reference_server_seeds(root, examples, &mut seeds)?,
         _ => message_seeds(root, examples, target, &mut seeds)?,
     }
     Ok(seeds.n)
@@ -241,6 +244,39 @@ fn message_seeds(root: &Path, examples: &Path, target: &str, seeds: &mut Seeds) 
             if let Some(input) = vector_input(&v)? {
                 seeds.write(format!("seed-vector-{file}"), &input)?;
             }
+        }
+    }
+    Ok(())
+}
+
+/// reference_server (input: an optional mode byte below 0x20, then the body; see
+/// fuzz/fuzz_targets/reference_server.rs): the message seeds as they are (mode 0: no session,
+/// no headers), behind mode 1 (HTTP, the standard headers derived from the body) and mode 3 (on
+/// a legacy session opened by `initialize`); the modern examples once more behind mode 2 with
+/// headers that contradict them (a wrong `MCP-Protocol-Version` and `Mcp-Method`).
+fn reference_server_seeds(root: &Path, examples: &Path, seeds: &mut Seeds) -> Result<(), String> {
+    let mut bodies = Vec::new();
+    for (def, file, bytes) in example_files(examples)? {
+        bodies.push((format!("example-{def}-{file}"), bytes));
+    }
+    for dir in ["protocol", "decode"] {
+        for (file, v) in vector_files(root, dir)? {
+            if let Some(input) = vector_input(&v)? {
+                bodies.push((format!("vector-{file}"), input));
+            }
+        }
+    }
+    for (name, body) in &bodies {
+        seeds.write(format!("seed-{name}"), body)?;
+        for mode in [1u8, 3] {
+            let mut b = vec![mode];
+            b.extend_from_slice(body);
+            seeds.write(format!("seed-mode{mode}-{name}"), &b)?;
+        }
+        if body.windows(b"protocolVersion".len()).any(|w| w == b"protocolVersion") && name.starts_with("example-") {
+            let mut b = b"\x02MCP-Protocol-Version: 2025-11-25\nMcp-Method: ping\n\x00".to_vec();
+            b.extend_from_slice(body);
+            seeds.write(format!("seed-mode2-{name}"), &b)?;
         }
     }
     Ok(())
