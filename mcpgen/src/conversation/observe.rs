@@ -66,53 +66,58 @@ impl Session {
         out
     }
 
-    /// ID-4's exception: an error response whose `id` is `null` (or absent) that answers an
-    /// invalid message of the other side may be the answer to it — the other side's last
-    /// message, or, over Streamable HTTP, one sent in the same exchange. "Error responses MUST
-    /// include the same ID as the request they correspond to (except in error cases where the
-    /// ID could not be read due a malformed request)" (2025-11-25 on); JSON-RPC 2.0, which
-    /// every revision requires, says the id "MUST be Null" when "there was an error in
-    /// detecting the id in the Request object", while the schemas up to 2025-06-18 require a
-    /// request id. Whether the server could read the id is its reading: ID-4 on such an
-    /// answer is a warning, never an error.
-    fn unreadable_ids<'v, V: JsonView<'v>>(&mut self, f: &Facts<'v, V>, exchange: Option<u64>, out: &mut [Finding]) {
+    /// An error response answering an invalid message of the other side — the other side's
+    /// last message, or, over Streamable HTTP, one sent in the same exchange:
+    /// - with `id: null` (or none): ID-4's exception. "Error responses MUST include the same ID
+    ///   as the request they correspond to (except in error cases where the ID could not be
+    ///   read due a malformed request)" (2025-11-25 on); JSON-RPC 2.0, which every revision
+    ///   requires, says the id "MUST be Null" when "there was an error in detecting the id in
+    ///   the Request object", while the schemas up to 2025-06-18 require a request id. Whether
+    ///   the server could read the id is its reading: ID-4 on such an answer is a warning.
+    /// - with the invalid message's own id: the id was readable, and JSON-RPC 2.0 says the
+    ///   response's id "MUST be the same as the value of the id member in the Request Object";
+    ///   the invalid message was never a pending request, so no ID-3 ("names no pending
+    ///   request") is reported on that answer.
+    fn unreadable_ids<'v, V: JsonView<'v>>(&mut self, f: &Facts<'v, V>, exchange: Option<u64>, out: &mut Vec<Finding>) {
         let is_response = f.msg.get("result").is_some() || f.msg.get("error").is_some();
         if !is_response {
             let invalid = out.iter().any(Finding::is_error);
             let side = f.from.ix();
             match exchange {
-                None => self.malformed_last[side] = invalid,
+                None => self.malformed_last[side] = invalid.then(|| f.id.clone()),
                 Some(x) if invalid => {
                     let seen = &mut self.malformed_in[side];
                     if seen.len() >= super::state::MAX_MALFORMED {
                         seen.pop_front();
                     }
-                    seen.push_back(x);
+                    seen.push_back((x, f.id.clone()));
                 }
                 Some(_) => {}
             }
             return;
         }
         let other = f.from.peer().ix();
-        let unread = f.msg.get("error").is_some() && f.msg.get("id").is_none_or(|i| i.kind() == Kind::Null);
-        let answers_invalid = match exchange {
+        let is_error = f.msg.get("error").is_some();
+        let unread = is_error && f.msg.get("id").is_none_or(|i| i.kind() == Kind::Null);
+        // The answered invalid message's id, when this error may answer one.
+        let answered: Option<Option<IdKey>> = match exchange {
             None => std::mem::take(&mut self.malformed_last[other]),
             Some(x) => {
                 let seen = &mut self.malformed_in[other];
-                match seen.iter().position(|&e| e == x).filter(|_| unread) {
-                    Some(at) => seen.remove(at).is_some(),
-                    None => false,
-                }
+                let at = seen.iter().position(|(e, id)| *e == x && (unread || (is_error && *id == f.id)));
+                at.and_then(|at| seen.remove(at)).map(|(_, id)| id)
             }
         };
-        if !(unread && answers_invalid) {
-            return;
-        }
-        for x in out.iter_mut().filter(|x| x.rule == Some(id::ID_4) && x.pointer == "/id" && x.is_error()) {
-            x.level = super::Level::Warning;
-            x.message.push_str(
-                " (a warning: it answers an invalid message whose id may not have been readable to the server; JSON-RPC 2.0 then requires `null`)",
-            );
+        let Some(invalid_id) = answered.filter(|_| is_error) else { return };
+        if unread {
+            for x in out.iter_mut().filter(|x| x.rule == Some(id::ID_4) && x.pointer == "/id" && x.is_error()) {
+                x.level = super::Level::Warning;
+                x.message.push_str(
+                    " (a warning: it answers an invalid message whose id may not have been readable to the server; JSON-RPC 2.0 then requires `null`)",
+                );
+            }
+        } else if invalid_id.is_some() && invalid_id == f.id {
+            out.retain(|x| !(x.rule == Some(id::ID_3) && x.pointer == "/id"));
         }
     }
 
@@ -277,5 +282,36 @@ mod tests {
         assert_eq!(id_4(&c.observe_in(Sender::Server, Some(1), null)), [Level::Warning]);
         // Used up: a second one in that exchange is an error.
         assert_eq!(id_4(&c.observe_in(Sender::Server, Some(1), null)), [Level::Error]);
+    }
+
+    fn id_3(found: &[crate::conversation::Finding]) -> usize {
+        found.iter().filter(|f| f.rule == Some(crate::rules::id::ID_3)).count()
+    }
+
+    /// An invalid message whose id is readable (`method` not a string) is no pending request;
+    /// an error echoing its id is its answer (JSON-RPC 2.0: the same id), not ID-3. A result,
+    /// another id, or a second answer still is.
+    #[test]
+    fn an_error_echoing_an_invalid_messages_readable_id_is_no_id_3() {
+        let invalid = format!(r#"{{"jsonrpc":"2.0","id":7,"method":5,"params":{{{META}}}}}"#);
+        let error =
+            |id: u32| format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":-32600,"message":"Invalid Request"}}}}"#);
+        // stdio: the other side's last message.
+        let mut c = Conversation::new();
+        assert!(!c.observe(Sender::Client, invalid.as_bytes()).is_empty());
+        assert_eq!(id_3(&c.observe(Sender::Server, error(7).as_bytes())), 0);
+        assert_eq!(id_3(&c.observe(Sender::Server, error(7).as_bytes())), 1, "used up");
+        let mut c = Conversation::new();
+        c.observe(Sender::Client, invalid.as_bytes());
+        assert_eq!(id_3(&c.observe(Sender::Server, error(8).as_bytes())), 1, "another id");
+        let mut c = Conversation::new();
+        c.observe(Sender::Client, invalid.as_bytes());
+        let result = br#"{"jsonrpc":"2.0","id":7,"result":{}}"#;
+        assert_eq!(id_3(&c.observe(Sender::Server, result)), 1, "a result is no answer to it");
+        // Streamable HTTP: only in the invalid message's exchange.
+        let mut c = Conversation::new();
+        c.observe_in(Sender::Client, Some(1), invalid.as_bytes());
+        assert_eq!(id_3(&c.observe_in(Sender::Server, Some(2), error(7).as_bytes())), 1);
+        assert_eq!(id_3(&c.observe_in(Sender::Server, Some(1), error(7).as_bytes())), 0);
     }
 }

@@ -246,18 +246,20 @@ pub(crate) struct Session {
     /// The tools the server listed, compiled.
     pub(super) tools: super::tool_table::ToolTable,
     /// By the side that sent it: whether that side's last message was an invalid one that is
-    /// no response, not yet matched by an error response without a readable id — which may be
-    /// the answer JSON-RPC 2.0 gives when "there was an error in detecting the id".
-    pub(super) malformed_last: [bool; 2],
+    /// no response, not yet answered — by an error response without a readable id (the answer
+    /// JSON-RPC 2.0 gives when "there was an error in detecting the id") or with the id it
+    /// carried (readable, so echoed) — and that id, if it had one.
+    pub(super) malformed_last: [Option<Option<IdKey>>; 2],
     /// The same for Streamable HTTP exchanges: the exchanges (at most [`MAX_MALFORMED`], the
-    /// oldest forgotten) in which a side sent such a message.
-    pub(super) malformed_in: [std::collections::VecDeque<u64>; 2],
+    /// oldest forgotten) in which a side sent such a message, with its id.
+    pub(super) malformed_in: [std::collections::VecDeque<(u64, Option<IdKey>)>; 2],
     /// The [`Table`]s whose cap already forgot something (reported once each).
     reported: u16,
 }
 
 /// The most exchanges [`Session::malformed_in`] keeps per side: past it the oldest is
-/// forgotten (it only softens ID-4 on an `id: null` answer there, never hides a finding).
+/// forgotten (it only softens ID-4 on an `id: null` answer there, or lets an error echo the
+/// invalid message's readable id without ID-3).
 pub(super) const MAX_MALFORMED: usize = 64;
 
 impl Session {
@@ -287,7 +289,7 @@ impl Session {
             max_entry_bytes: opts.max_entry_bytes,
             tasks: super::task_table::Tasks::new(opts.max_tasks, opts.max_entry_bytes),
             tools: super::tool_table::ToolTable::new(opts),
-            malformed_last: [false, false],
+            malformed_last: [None, None],
             malformed_in: Default::default(),
             reported: 0,
         }
