@@ -232,6 +232,8 @@ pub fn run(s: Settings) -> Result<ExitCode, UsageError> {
             let mut peer = server.spawn().map_err(|e| UsageError(format!("cannot start {program}: {e}")))?;
             watch.say(&format!("probing {}", server_name(&s.command)));
             let report = mcpgen_probe::run_with(&mut peer, Some(&mut server), &options, &mut watch);
+            #[cfg(unix)]
+            crate::reaper::wait_if_stopping();
             drop(peer);
             #[cfg(unix)]
             crate::reaper::end_descendants();

@@ -73,6 +73,18 @@ fn children() -> Vec<libc::pid_t> {
     out
 }
 
+/// Set by [`end_all_on_signal`]'s thread before it ends the descendants.
+static STOPPING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Waits for the end of the process when a signal is stopping it ([`end_all_on_signal`]): a
+/// run whose server was just ended by the signal thread would otherwise report the closed
+/// connection ("cannot probe") and exit with its own status first. Returns at once otherwise.
+pub fn wait_if_stopping() {
+    while STOPPING.load(std::sync::atomic::Ordering::SeqCst) {
+        std::thread::park();
+    }
+}
+
 /// Ends the process on SIGTERM, SIGINT or SIGHUP after [`end_descendants`], with the shell's
 /// status for the signal (128 + its number), saying so on stderr as `command`. For a command
 /// whose server has no say in how it stops (the probe); the proxy forwards signals instead
@@ -82,6 +94,8 @@ pub fn end_all_on_signal(command: &'static str) -> std::io::Result<()> {
     let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGINT, SIGHUP])?;
     std::thread::Builder::new().name("mcpgen-signals".into()).spawn(move || {
         if let Some(signal) = signals.forever().next() {
+            // First: the run, seeing its server die, must not report that and exit on its own.
+            STOPPING.store(true, std::sync::atomic::Ordering::SeqCst);
             let ended = end_descendants();
             eprintln!("{command}: stopped by signal {signal}; ended {ended} process(es) it had started");
             std::process::exit(128 + signal);
