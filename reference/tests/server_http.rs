@@ -432,7 +432,10 @@ async fn a_message_at_the_nesting_limit_is_served_and_big_ids_are_echoed_exactly
     for id in ["1000000000000000000000000000000", "18446744073709551616", "-0", "-9223372036854775809"] {
         let (status, text) = post_raw(&p, ping(id, "")).await;
         assert_eq!(status, 200, "{text}");
-        assert!(text.starts_with(&format!(r#"{{"id":{id},"#)), "{id}: {text}");
+        // The `id` member as sent (the only `id` of a discover answer; member order is the
+        // writer's, and serde_json's depends on the features the build unifies).
+        let member = format!(r#""id":{id}"#);
+        assert!(text.contains(&format!("{member},")) || text.contains(&format!("{member}}}")), "{id}: {text}");
     }
     assert_eq!(p.server.self_check().unwrap().findings(), Vec::new());
 }
