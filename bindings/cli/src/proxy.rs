@@ -20,6 +20,7 @@
 
 mod frames;
 pub mod http;
+pub mod inject;
 pub mod metrics;
 #[cfg(unix)]
 mod signals;
@@ -57,6 +58,8 @@ pub struct Settings {
     pub metrics: Option<Arc<Metrics>>,
     /// `--otlp-endpoint`: spans made by the checker.
     pub traces: Option<traces::Tracing>,
+    /// `--otlp-inject-traceparent`: requests without trace context get one before forwarding.
+    pub inject: Option<Arc<inject::Injector>>,
 }
 
 /// The client's side of the proxy: our stdout, shared by the server relay and `--enforce`.
@@ -98,16 +101,14 @@ pub fn run(settings: Settings) -> Result<ExitCode, UsageError> {
 
     let to_checker = checker.sender();
     let client_out: ClientOut = Arc::new(Mutex::new(BufWriter::with_capacity(READ_BUFFER, std::io::stdout())));
-    {
-        let (to_checker, client_out, enforce) = (to_checker.clone(), client_out.clone(), settings.enforce);
-        let (gate, metrics) = (settings.tool_gate.clone(), metrics.clone());
-        std::thread::Builder::new()
-            .name("mcpgen-proxy-client".into())
-            .spawn(move || {
-                relay_client(server_in, to_checker, client_out, (enforce, gate), limits.max_message_bytes, metrics)
-            })
-            .map_err(|e| UsageError(format!("cannot start a thread: {e}")))?;
-    }
+    let client = ClientSide {
+        checker: to_checker.clone(),
+        out: client_out.clone(),
+        enforce: settings.enforce,
+        gate: settings.tool_gate.clone(),
+        inject: settings.inject.clone(),
+    };
+    start_client_relay(server_in, client, limits.max_message_bytes, metrics.clone())?;
     let server_relay = {
         let client_out = client_out.clone();
         let gate = settings.tool_gate.clone();
@@ -173,15 +174,32 @@ pub(crate) fn enforce_config() -> ServerConfig {
     ServerConfig::default().with_extensions(mcpgen::ext::Extension::ALL.iter().copied())
 }
 
-/// Client (our stdin) → server.
-fn relay_client(
-    server_in: ChildStdin,
+/// What the client relay hands requests to, answers refused ones on, and judges them by.
+struct ClientSide {
     checker: ToChecker,
-    client_out: ClientOut,
-    (enforce, gate): (bool, Option<Arc<ToolGate>>),
+    out: ClientOut,
+    enforce: bool,
+    gate: Option<Arc<ToolGate>>,
+    inject: Option<Arc<inject::Injector>>,
+}
+
+/// The client relay's thread ([`relay_client`]).
+fn start_client_relay(
+    server_in: ChildStdin,
+    client: ClientSide,
     max: usize,
     metrics: Option<Arc<Metrics>>,
-) {
+) -> Result<(), UsageError> {
+    std::thread::Builder::new()
+        .name("mcpgen-proxy-client".into())
+        .spawn(move || relay_client(server_in, client, max, metrics))
+        .map(drop)
+        .map_err(|e| UsageError(format!("cannot start a thread: {e}")))
+}
+
+/// Client (our stdin) → server.
+fn relay_client(server_in: ChildStdin, side: ClientSide, max: usize, metrics: Option<Arc<Metrics>>) {
+    let ClientSide { checker, out: client_out, enforce, gate, inject } = side;
     let config = enforce_config();
     let mut to_server = BufWriter::with_capacity(READ_BUFFER, server_in);
     // `check_request` judges modern requests (and a legacy `initialize`) on their own; once a
@@ -204,7 +222,11 @@ fn relay_client(
                 refuse(&checker, &client_out, line, (refusal.rule, refusal.message), refusal.response);
                 return true;
             }
-            let line = Arc::new(line);
+            // `--otlp-inject-traceparent`: what the server gets, and so what is checked.
+            let line = Arc::new(match inject.as_ref().filter(|_| !blank).and_then(|i| i.inject(&line)) {
+                Some(injected) => injected,
+                None => line,
+            });
             if !blank {
                 checker.message(Sender::Client, Arc::clone(&line), None);
             }

@@ -239,3 +239,216 @@ fn an_endpoint_that_is_not_http_or_another_otlp_protocol_is_a_usage_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("http/protobuf"), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// `traceparent` = `00-{trace}-{parent span}-{flags}` in a request's `_meta`: its trace and span
+/// ids.
+fn injected_ids(request: &serde_json::Value) -> (String, String) {
+    let value =
+        request["params"]["_meta"]["traceparent"].as_str().unwrap_or_else(|| panic!("no traceparent: {request}"));
+    let parts: Vec<&str> = value.split('-').collect();
+    assert_eq!((parts.len(), parts[0], parts[3]), (4, "00", "01"), "{value}");
+    assert!(parts[1].len() == 32 && parts[2].len() == 16, "{value}");
+    (parts[1].to_owned(), parts[2].to_owned())
+}
+
+#[test]
+fn with_injection_a_request_without_trace_context_carries_the_proxys_span_to_the_server() {
+    let receiver = Upstream::start(|_| {
+        Reply::Whole(200, vec![("content-type".into(), "application/x-protobuf".into())], Vec::new())
+    });
+    let collector = receiver.url.strip_suffix("/mcp").unwrap().to_owned();
+    let upstream = mcp_upstream();
+    let proxy = Proxy::start(&upstream.url, &["--otlp-endpoint", &collector, "--otlp-inject-traceparent"]);
+
+    let list = modern(5, "tools/list", "");
+    let answer = post(proxy.addr, &modern_headers("tools/list"), &list);
+    assert_eq!((answer.status, answer.json()["id"].as_u64()), (200, Some(5)));
+    // A request with trace context of its own goes as it came.
+    let call = format!(
+        r#"{{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{{"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}},"traceparent":"00-{TRACE_ID}-{PARENT_ID}-01"}},"name":"add","arguments":{{}}}}}}"#
+    );
+    let mut headers = modern_headers("tools/call");
+    headers.push(("mcp-name", "add".to_owned()));
+    assert_eq!(post(proxy.addr, &headers, &call).status, 200);
+    let (code, stderr) = proxy.stop();
+    assert_eq!(code, Some(0), "{stderr}");
+
+    let got = upstream.requests();
+    assert_eq!(got.len(), 2);
+    let first: serde_json::Value = serde_json::from_slice(&got[0].body).unwrap();
+    let (trace, span) = injected_ids(&first);
+    // Everything else as the client sent it; the length header follows the new body.
+    let mut without = first.clone();
+    without["params"]["_meta"].as_object_mut().unwrap().remove("traceparent");
+    assert_eq!(without, serde_json::from_str::<serde_json::Value>(&list).unwrap());
+    assert_eq!(got[0].header("content-length"), Some(got[0].body.len().to_string().as_str()));
+    assert_eq!(String::from_utf8_lossy(&got[1].body), call, "untouched");
+
+    let spans = spans(&receiver);
+    assert_eq!(spans.len(), 2, "{spans:#?}");
+    let list_span = spans.iter().find(|s| s.name == "tools/list").unwrap_or_else(|| panic!("{spans:#?}"));
+    assert_eq!(
+        (hex(&list_span.trace_id), hex(&list_span.span_id)),
+        (trace, span),
+        "the server's parent is the proxy's span"
+    );
+    assert!(list_span.parent_span_id.is_empty(), "a root: the client sent no trace context");
+    let call_span = spans.iter().find(|s| s.name == "tools/call add").unwrap_or_else(|| panic!("{spans:#?}"));
+    assert_eq!((hex(&call_span.trace_id), hex(&call_span.parent_span_id)), (TRACE_ID.to_owned(), PARENT_ID.to_owned()));
+}
+
+#[test]
+fn the_stdio_proxy_injects_too_and_only_with_traces_on() {
+    let receiver = Upstream::start(|_| {
+        Reply::Whole(200, vec![("content-type".into(), "application/x-protobuf".into())], Vec::new())
+    });
+    let collector = receiver.url.strip_suffix("/mcp").unwrap().to_owned();
+    let dir = scratch("inject-stdio");
+    let log = dir.join("server.log");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mcpgen"))
+        .args(["proxy", "--otlp-endpoint", &collector, "--otlp-inject-traceparent", "--", "python3", SERVER])
+        .arg(&log)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\r\n{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n";
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    let mut answer = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut answer).unwrap();
+    assert_eq!(answer, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n");
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let got = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = got.split_inclusive('\n').collect();
+    assert_eq!(lines.len(), 2, "{got:?}");
+    assert!(lines[0].ends_with("}\r\n"), "the line ending is kept: {got:?}");
+    let ping: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+    let (trace, span) = injected_ids(&ping);
+    assert_eq!(
+        lines[1], "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n",
+        "a notification is untouched"
+    );
+    let spans = spans(&receiver);
+    assert_eq!(spans.len(), 1, "{spans:#?}");
+    assert_eq!((hex(&spans[0].trace_id), hex(&spans[0].span_id)), (trace, span));
+
+    let out = Command::new(env!("CARGO_BIN_EXE_mcpgen"))
+        .args(["proxy", "--otlp-inject-traceparent", "--", "true"])
+        .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
+        .env_remove("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("traces are off"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The `mcp.notification` events of a span: (method, sender, progress, total).
+fn notification_events(span: &Span) -> Vec<(String, String, Option<f64>, Option<f64>)> {
+    let number = |e: &opentelemetry_proto::tonic::trace::v1::span::Event, k: &str| match attr(&e.attributes, k) {
+        Some(AnyValue::DoubleValue(n)) => Some(*n),
+        _ => None,
+    };
+    span.events
+        .iter()
+        .filter(|e| e.name == "mcp.notification")
+        .map(|e| {
+            (
+                text(&e.attributes, "mcp.method.name").unwrap_or_default(),
+                text(&e.attributes, "mcpgen.sender").unwrap_or_default(),
+                number(e, "mcp.progress.progress"),
+                number(e, "mcp.progress.total"),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn progress_and_cancellation_are_events_on_the_span_of_their_request() {
+    let receiver = Upstream::start(|_| {
+        Reply::Whole(200, vec![("content-type".into(), "application/x-protobuf".into())], Vec::new())
+    });
+    let collector = receiver.url.strip_suffix("/mcp").unwrap().to_owned();
+    // HTTP: the answer's stream carries a progress notification for the call's token, then the
+    // result; a progress notification for another token belongs to no span.
+    let upstream = Upstream::start(|seen| {
+        let v: serde_json::Value = serde_json::from_slice(&seen.body).unwrap_or_default();
+        let event = |m: serde_json::Value| format!("event: message\ndata: {m}\n\n").into_bytes();
+        let progress = |token: &str, n: u64| {
+            serde_json::json!({"jsonrpc": "2.0", "method": "notifications/progress",
+                "params": {"progressToken": token, "progress": n, "total": 4, "message": "secret text"}})
+        };
+        let result =
+            serde_json::json!({"jsonrpc": "2.0", "id": v["id"], "result": {"resultType": "complete", "content": []}});
+        Reply::Stream(
+            vec![("content-type".into(), "text/event-stream".into())],
+            vec![
+                Step::Chunk(event(progress("p1", 1))),
+                Step::Chunk(event(progress("other", 2))),
+                Step::Chunk(event(result)),
+            ],
+        )
+    });
+    let proxy = Proxy::start(&upstream.url, &["--otlp-endpoint", &collector]);
+    let call = r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":"p1"},"name":"add","arguments":{}}}"#;
+    let mut headers = modern_headers("tools/call");
+    headers.push(("mcp-name", "add".to_owned()));
+    headers.push(("accept", "application/json, text/event-stream".to_owned()));
+    let answer = post(proxy.addr, &headers, call);
+    assert_eq!(answer.status, 200);
+    let (code, stderr) = proxy.stop();
+    assert_eq!(code, Some(0), "{stderr}");
+    let http_spans = spans(&receiver);
+    assert_eq!(http_spans.len(), 1, "{http_spans:#?}");
+    assert_eq!(
+        notification_events(&http_spans[0]),
+        [("notifications/progress".to_owned(), "server".to_owned(), Some(1.0), Some(4.0))]
+    );
+    for seen in receiver.requests() {
+        assert!(!String::from_utf8_lossy(&seen.body).contains("secret text"), "a notification's text is exported");
+    }
+
+    // stdio: a request the server never answers, cancelled by the client.
+    let receiver = Upstream::start(|_| {
+        Reply::Whole(200, vec![("content-type".into(), "application/x-protobuf".into())], Vec::new())
+    });
+    let collector = receiver.url.strip_suffix("/mcp").unwrap().to_owned();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mcpgen"))
+        .args(["proxy", "--otlp-endpoint", &collector, "--", "sh", "-c", "cat >/dev/null"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(
+            concat!(
+                "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/list\"}\n",
+                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":4,\"reason\":\"secret reason\"}}\n",
+                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":5}}\n",
+            )
+            .as_bytes(),
+        )
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdio_spans = spans(&receiver);
+    assert_eq!(stdio_spans.len(), 1, "{stdio_spans:#?}");
+    assert_eq!(
+        notification_events(&stdio_spans[0]),
+        [("notifications/cancelled".to_owned(), "client".to_owned(), None, None)]
+    );
+    for seen in receiver.requests() {
+        assert!(!String::from_utf8_lossy(&seen.body).contains("secret reason"));
+    }
+}

@@ -82,6 +82,11 @@ pub(crate) struct Args {
     /// OTEL_EXPORTER_OTLP_TRACES_ENDPOINT. No message bodies.
     #[arg(long, value_name = "URL")]
     otlp_endpoint: Option<String>,
+    /// Give a request that carries no W3C `traceparent` in `params._meta` one (fresh ids,
+    /// the id of the proxy's span for it) before forwarding it, so the server's spans continue
+    /// the proxy's trace. Rewrites such requests (compact JSON); needs traces on.
+    #[arg(long)]
+    otlp_inject_traceparent: bool,
     #[command(flatten)]
     http: HttpArgs,
     /// The server command and its arguments (after `--`).
@@ -158,26 +163,10 @@ pub(crate) fn run(args: Args) -> Result<ExitCode, UsageError> {
         max_repeats: args.max_repeats,
         max_sessions: args.max_sessions.get_or(DEFAULT_MAX_SESSIONS),
     };
+    let (metrics, traces, inject) = observers(&args)?;
     let (fail_on, report, record, enforce) = (args.fail_on.fail_on, args.report, args.record, args.enforce);
     let pin = if args.enforce_tools_baseline { options.tools_baseline.clone() } else { None };
     let tool_gate = enforce.then(|| std::sync::Arc::new(crate::proxy::tool_gate::ToolGate::new(pin)));
-    let metrics = match args.metrics {
-        Some(addr) => {
-            let metrics = std::sync::Arc::new(crate::proxy::metrics::Metrics::new());
-            let local = crate::proxy::metrics::serve(addr, args.metrics_allow_non_loopback, metrics.clone())?;
-            // On stderr: stdout is the client's (stdio) or says where to connect (--listen).
-            eprintln!("mcpgen proxy: metrics on http://{local}/metrics");
-            Some(metrics)
-        }
-        None => None,
-    };
-    let traces = match crate::proxy::traces::endpoint(args.otlp_endpoint.as_deref())? {
-        Some(url) => {
-            let transport = if args.http.listen.is_some() { "tcp" } else { "pipe" };
-            Some(crate::proxy::traces::Tracing::start(url, transport, metrics.clone())?)
-        }
-        None => None,
-    };
     let HttpArgs { listen, upstream, .. } = &args.http;
     if let (Some(listen), Some(upstream)) = (*listen, upstream.clone()) {
         let http = HttpLimits {
@@ -205,6 +194,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode, UsageError> {
             http,
             metrics,
             traces,
+            inject,
         });
     }
     let command = args.command;
@@ -219,7 +209,44 @@ pub(crate) fn run(args: Args) -> Result<ExitCode, UsageError> {
         limits,
         metrics,
         traces,
+        inject,
     })
+}
+
+/// `--metrics` (served from here on), `--otlp-endpoint` and `--otlp-inject-traceparent`.
+type Observers = (
+    Option<std::sync::Arc<crate::proxy::metrics::Metrics>>,
+    Option<crate::proxy::traces::Tracing>,
+    Option<std::sync::Arc<crate::proxy::inject::Injector>>,
+);
+
+fn observers(args: &Args) -> Result<Observers, UsageError> {
+    let metrics = match args.metrics {
+        Some(addr) => {
+            let metrics = std::sync::Arc::new(crate::proxy::metrics::Metrics::new());
+            let local = crate::proxy::metrics::serve(addr, args.metrics_allow_non_loopback, metrics.clone())?;
+            // On stderr: stdout is the client's (stdio) or says where to connect (--listen).
+            eprintln!("mcpgen proxy: metrics on http://{local}/metrics");
+            Some(metrics)
+        }
+        None => None,
+    };
+    let mut traces = match crate::proxy::traces::endpoint(args.otlp_endpoint.as_deref())? {
+        Some(url) => {
+            let transport = if args.http.listen.is_some() { "tcp" } else { "pipe" };
+            Some(crate::proxy::traces::Tracing::start(url, transport, metrics.clone())?)
+        }
+        None => None,
+    };
+    let inject = match (args.otlp_inject_traceparent, traces.as_mut()) {
+        (false, _) => None,
+        (true, Some(tracing)) => Some(tracing.inject_traceparent()),
+        (true, None) => return Err(UsageError(
+            "--otlp-inject-traceparent: traces are off; give --otlp-endpoint URL (or set OTEL_EXPORTER_OTLP_ENDPOINT)"
+                .into(),
+        )),
+    };
+    Ok((metrics, traces, inject))
 }
 
 #[cfg(test)]

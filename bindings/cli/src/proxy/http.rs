@@ -144,6 +144,8 @@ pub struct HttpSettings {
     pub metrics: Option<Arc<super::metrics::Metrics>>,
     /// `--otlp-endpoint`: spans made by the checker.
     pub traces: Option<super::traces::Tracing>,
+    /// `--otlp-inject-traceparent`: requests without trace context get one before forwarding.
+    pub inject: Option<Arc<super::inject::Injector>>,
 }
 
 type Upstream = Client<HttpConnector, Full<Bytes>>;
@@ -165,6 +167,7 @@ struct Proxy {
     /// The number of the next exchange outside a session ([`HttpFacts::exchange`]).
     exchanges: std::sync::atomic::AtomicU64,
     metrics: Option<Arc<super::metrics::Metrics>>,
+    inject: Option<Arc<super::inject::Injector>>,
 }
 
 /// The bound address and the path of the upstream URL: where clients go.
@@ -232,6 +235,7 @@ pub fn run(settings: HttpSettings) -> Result<ExitCode, UsageError> {
         hosts: AllowedHosts(mcpgen::http::HostPolicy::with_names(local.port(), settings.allowed_hosts.clone())),
         exchanges: std::sync::atomic::AtomicU64::new(1),
         metrics: settings.metrics.clone(),
+        inject: settings.inject.clone(),
     });
 
     println!("listening on {}", listen_url(local, uri.path()));
@@ -533,6 +537,30 @@ fn answer_here(
     r
 }
 
+/// `--otlp-inject-traceparent`: the POST's body with a `traceparent` added where the request
+/// had none (its `Content-Length` then goes: the client sets the new one), else as it came.
+fn injected(proxy: &Proxy, headers: &mut HeaderMap, body: Bytes) -> Bytes {
+    match proxy.inject.as_ref().and_then(|i| i.inject(&body)) {
+        Some(injected) => {
+            headers.remove(header::CONTENT_LENGTH);
+            Bytes::from(injected)
+        }
+        None => body,
+    }
+}
+
+/// The request to the upstream: the client's method, target, end-to-end headers (without
+/// `Accept-Encoding`: the checker reads the answer) and `body`; `None` for an unusable target.
+fn upstream_request(proxy: &Proxy, parts: &hyper::http::request::Parts, body: Bytes) -> Option<Request<Full<Bytes>>> {
+    let path = parts.uri.path_and_query().map_or("/", |p| p.as_str());
+    let mut upstream = Request::new(Full::new(body));
+    *upstream.method_mut() = parts.method.clone();
+    *upstream.uri_mut() = format!("{}{path}", proxy.origin).parse().ok()?;
+    *upstream.headers_mut() = end_to_end(&parts.headers, &[header::ACCEPT_ENCODING]);
+    upstream.headers_mut().insert(header::HOST, proxy.authority.clone());
+    Some(upstream)
+}
+
 async fn handle(proxy: Arc<Proxy>, close: Arc<tokio::sync::Notify>, request: Request<Incoming>) -> Response<ProxyBody> {
     if let Some(refusal) = head::refuse_request(&request, proxy.http.max_header_bytes) {
         proxy.limit_hit(Limit::MaxHeaderBytes);
@@ -541,7 +569,7 @@ async fn handle(proxy: Arc<Proxy>, close: Arc<tokio::sync::Notify>, request: Req
     if let Some(refusal) = proxy.hosts.refuse(request.headers()) {
         return refusal;
     }
-    let (parts, body) = request.into_parts();
+    let (mut parts, body) = request.into_parts();
     let body = match read_body(&proxy, body).await {
         Ok(body) => body,
         Err(refusal) => return refusal,
@@ -569,19 +597,15 @@ async fn handle(proxy: Arc<Proxy>, close: Arc<tokio::sync::Notify>, request: Req
             return tool_refusal(&proxy, &body, session, client_facts(), refusal);
         }
     }
+    // `--otlp-inject-traceparent`: what the upstream gets, and so what is checked.
+    let body = if post { injected(&proxy, &mut parts.headers, body) } else { body };
     if post && !deferred {
         proxy.check(Sender::Client, body.clone(), session.clone(), Some(client_facts()), None);
     }
 
-    let path = parts.uri.path_and_query().map_or("/", |p| p.as_str());
-    let mut upstream = Request::new(Full::new(body.clone()));
-    *upstream.method_mut() = parts.method.clone();
-    *upstream.uri_mut() = match format!("{}{path}", proxy.origin).parse() {
-        Ok(u) => u,
-        Err(_) => return text_response(StatusCode::BAD_REQUEST, "Bad Request: unusable request target".into(), false),
+    let Some(upstream) = upstream_request(&proxy, &parts, body.clone()) else {
+        return text_response(StatusCode::BAD_REQUEST, "Bad Request: unusable request target".into(), false);
     };
-    *upstream.headers_mut() = end_to_end(&parts.headers, &[header::ACCEPT_ENCODING]);
-    upstream.headers_mut().insert(header::HOST, proxy.authority.clone());
     let answer = match proxy.send(upstream, started).await {
         Ok(answer) => answer,
         Err(refusal) => {

@@ -10,8 +10,11 @@
 //! `network.transport`, and for an error response `rpc.response.status_code` and `error.type`
 //! (the JSON-RPC code) with the span's status set to error. Each finding on the request or the
 //! response is a span event `mcpgen.finding` (rule id, level, JSON pointer, clause). A request
-//! whose `params._meta` carries a W3C `traceparent` (and `tracestate`) continues that trace.
-//! Message bodies are not exported.
+//! whose `params._meta` carries a W3C `traceparent` (and `tracestate`) continues that trace;
+//! with `--otlp-inject-traceparent` a request without one is given one by the relay
+//! ([`super::inject`]) and its span is made with the injected ids. A cancellation or a progress
+//! notification about an open request is an event `mcp.notification` on its span. Message
+//! bodies are not exported.
 //!
 //! Export: the SDK's batch processor (its own thread, a queue of `OTEL_BSP_MAX_QUEUE_SIZE`,
 //! 2048 by default; a full queue drops). Every span that is not exported — dropped at the
@@ -34,6 +37,7 @@ use opentelemetry_sdk::propagation::TraceContextPropagator;
 use opentelemetry_sdk::trace::{BatchConfigBuilder, BatchSpanProcessor, SdkTracer, SdkTracerProvider, SpanData};
 use opentelemetry_sdk::Resource;
 
+use super::inject::Injector;
 use super::metrics::Metrics;
 use crate::UsageError;
 
@@ -137,6 +141,8 @@ pub struct Tracing {
     counts: Arc<CountsHandle>,
     endpoint: String,
     transport: &'static str,
+    /// `--otlp-inject-traceparent`: shared with the relay that rewrites the requests.
+    injector: Option<Arc<Injector>>,
 }
 
 impl Tracing {
@@ -164,7 +170,13 @@ impl Tracing {
             .with_resource(Resource::builder().with_service_name("mcpgen-proxy").build())
             .build();
         let tracer = provider.tracer("mcpgen-proxy");
-        Ok(Tracing { provider, tracer, counts, endpoint, transport })
+        Ok(Tracing { provider, tracer, counts, endpoint, transport, injector: None })
+    }
+
+    /// `--otlp-inject-traceparent`: the injector the relay uses; the spans of the requests it
+    /// rewrote are made with the ids it wrote.
+    pub fn inject_traceparent(&mut self) -> Arc<Injector> {
+        Arc::clone(self.injector.get_or_insert_with(Default::default))
     }
 
     /// Exports what is left (within a few seconds) and says on stderr how many spans were not
@@ -172,6 +184,12 @@ impl Tracing {
     pub fn finish(self) {
         let _ = self.provider.force_flush();
         let _ = self.provider.shutdown_with_timeout(SHUTDOWN_TIMEOUT);
+        if let Some(skipped) = self.injector.as_ref().map(|i| i.skipped()).filter(|&n| n > 0) {
+            eprintln!(
+                "mcpgen proxy: {skipped} request(s) forwarded without an injected traceparent ({} were waiting for their span)",
+                super::inject::MAX_PENDING_INJECTIONS
+            );
+        }
         let c = &self.counts.counts;
         let (ended, exported) = (c.ended.load(Ordering::Relaxed), c.exported.load(Ordering::Relaxed));
         if exported < ended {
@@ -206,18 +224,35 @@ fn capped(s: &str) -> String {
 /// A request's span, open until its response.
 struct Open {
     span: opentelemetry_sdk::trace::Span,
+    /// The request's `_meta.progressToken` (as [`id_text`] writes it), if any.
+    token: Option<String>,
 }
+
+/// Which span a message belongs to: the scope ids are matched in, the request's sender, its id.
+type SpanKey = (String, Sender, String);
 
 /// The checker thread's side: opens a span at each request, adds the findings, ends it at the
 /// response.
 pub struct Spans {
     tracing: Tracing,
-    open: HashMap<(String, Sender, String), Open>,
+    open: HashMap<SpanKey, Open>,
+    /// Progress tokens of open requests (scope, the request's sender, token) → their span;
+    /// an entry lives as long as its span is open, so this is bounded by [`MAX_OPEN_SPANS`].
+    progress: HashMap<SpanKey, SpanKey>,
+}
+
+/// An id or a progress token as a map key: a string as it is, a number as its JSON text.
+fn id_text<'v, V: JsonView<'v>>(id: &V) -> Option<String> {
+    match id.kind() {
+        Kind::String => id.as_str().map(|s| s.into_owned()),
+        Kind::Number => Some(id.to_value().to_json_string()),
+        _ => None,
+    }
 }
 
 impl Spans {
     pub fn new(tracing: Tracing) -> Spans {
-        Spans { tracing, open: HashMap::new() }
+        Spans { tracing, open: HashMap::new(), progress: HashMap::new() }
     }
 
     /// One message as relayed, with what the checker knows of it ([`Relayed`]).
@@ -227,16 +262,52 @@ impl Spans {
         if root.kind() != Kind::Object {
             return;
         }
-        let id = root.get("id").filter(|id| matches!(id.kind(), Kind::String | Kind::Number));
-        let Some(id) = id else { return };
-        let id = match id.as_str() {
-            Some(s) => s.into_owned(),
-            None => id.to_value().to_json_string(),
+        let method = root.get("method").and_then(|m| m.as_str());
+        let Some(id) = root.get("id").as_ref().and_then(id_text) else {
+            if let (Some(method), None) = (method, root.get("id")) {
+                self.notification(&root, &method, seen);
+            }
+            return;
         };
-        match root.get("method").and_then(|m| m.as_str()) {
+        match method {
             Some(method) => self.open_span(&root, &method, id, seen),
             None => self.close_span(&root, id, seen),
         }
+    }
+
+    /// A notification about an open request — `notifications/cancelled` from its sender,
+    /// `notifications/progress` for its progress token — is an event `mcp.notification` on the
+    /// request's span (the method, who sent it, progress and total; never the free text), with
+    /// the notification's findings as events too. Others have no span.
+    fn notification<'v, V: JsonView<'v>>(&mut self, note: &V, method: &str, seen: &Relayed<'_>) {
+        let params = note.get("params");
+        let key = match method {
+            "notifications/cancelled" => params
+                .as_ref()
+                .and_then(|p| p.get("requestId"))
+                .as_ref()
+                .and_then(id_text)
+                .map(|id| (seen.scope.to_owned(), seen.from, id)),
+            "notifications/progress" => params
+                .as_ref()
+                .and_then(|p| p.get("progressToken"))
+                .as_ref()
+                .and_then(id_text)
+                .and_then(|token| self.progress.get(&(seen.scope.to_owned(), seen.from.peer(), token)).cloned()),
+            _ => None,
+        };
+        let Some(open) = key.and_then(|key| self.open.get_mut(&key)) else { return };
+        let mut attributes = vec![
+            KeyValue::new("mcp.method.name", method.to_owned()),
+            KeyValue::new("mcpgen.sender", seen.from.as_str()),
+        ];
+        for name in ["progress", "total"] {
+            if let Some(n) = params.as_ref().and_then(|p| p.get(name)).and_then(|n| n.to_number()) {
+                attributes.push(KeyValue::new(format!("mcp.progress.{name}"), n.as_f64()));
+            }
+        }
+        open.span.add_event_with_timestamp("mcp.notification", seen.at, attributes);
+        add_findings(&mut open.span, seen.findings, seen.at, seen.revision);
     }
 
     /// A request: its span starts (unless [`MAX_OPEN_SPANS`] are open).
@@ -250,26 +321,58 @@ impl Spans {
             return;
         }
         let params = request.get("params");
+        let token = params.as_ref().and_then(|p| p.get("_meta")).and_then(|m| m.get("progressToken"));
+        let token = token.as_ref().and_then(id_text);
         let (name, attributes) = request_attributes(self.tracing.transport, params.as_ref(), method, &key.2, seen);
-        let parent = parent_context(params.as_ref().and_then(|p| p.get("_meta")).as_ref());
-        let mut span = self
+        let meta = params.as_ref().and_then(|p| p.get("_meta"));
+        let mut builder = self
             .tracing
             .tracer
             .span_builder(name)
             .with_kind(SpanKind::Server)
             .with_start_time(seen.at)
-            .with_attributes(attributes)
-            .start_with_context(&self.tracing.tracer, &parent);
+            .with_attributes(attributes);
+        let parent = match self.injected(meta.as_ref()) {
+            // The relay gave the request this span's ids: a root span the server continues.
+            Some((trace, span)) => {
+                builder = builder.with_trace_id(trace).with_span_id(span);
+                Context::new()
+            }
+            None => parent_context(meta.as_ref()),
+        };
+        let mut span = builder.start_with_context(&self.tracing.tracer, &parent);
         add_findings(&mut span, seen.findings, seen.at, seen.revision);
-        if let Some(old) = self.open.insert(key, Open { span }) {
+        if let Some(token) = &token {
+            self.progress.insert((key.0.clone(), key.1, token.clone()), key.clone());
+        }
+        if let Some(old) = self.open.insert(key.clone(), Open { span, token: token.clone() }) {
             // An id reused while pending: the first exchange ends here, unanswered.
+            if let Some(old_token) = old.token.as_ref().filter(|t| Some(*t) != token.as_ref()) {
+                self.progress.remove(&(key.0.clone(), key.1, old_token.clone()));
+            }
             self.end(old, seen.at);
         }
     }
 
+    /// The ids of a `traceparent` this proxy injected into the request (claimed once).
+    fn injected<'v, V: JsonView<'v>>(
+        &self,
+        meta: Option<&V>,
+    ) -> Option<(opentelemetry::trace::TraceId, opentelemetry::trace::SpanId)> {
+        let injector = self.tracing.injector.as_ref()?;
+        let context = parent_context(meta);
+        let span = context.span();
+        let ids = span.span_context();
+        (ids.is_valid() && injector.take(ids.span_id())).then(|| (ids.trace_id(), ids.span_id()))
+    }
+
     /// A response: its request's span gets its findings and error, and ends.
     fn close_span<'v, V: JsonView<'v>>(&mut self, response: &V, id: String, seen: &Relayed<'_>) {
-        let Some(mut open) = self.open.remove(&(seen.scope.to_owned(), seen.from.peer(), id)) else { return };
+        let key = (seen.scope.to_owned(), seen.from.peer(), id);
+        let Some(mut open) = self.open.remove(&key) else { return };
+        if let Some(token) = open.token.take() {
+            self.progress.remove(&(key.0, key.1, token));
+        }
         add_findings(&mut open.span, seen.findings, seen.at, seen.revision);
         if let Some(error) = response.get("error") {
             let code = error.get("code").and_then(|c| c.to_number()).map(|n| n.to_string());
