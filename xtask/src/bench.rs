@@ -266,7 +266,7 @@ fn proxy_configurations(
 
 /// An OTLP/HTTP receiver that takes every export and keeps nothing: reads each request's head
 /// and `Content-Length` body, answers 200 (keep-alive), one thread per connection.
-fn otlp_sink() -> std::io::Result<std::net::SocketAddr> {
+pub(crate) fn otlp_sink() -> std::io::Result<std::net::SocketAddr> {
     use std::io::Read;
     let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
     let addr = listener.local_addr()?;
