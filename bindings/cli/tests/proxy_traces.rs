@@ -452,3 +452,44 @@ fn progress_and_cancellation_are_events_on_the_span_of_their_request() {
         assert!(!String::from_utf8_lossy(&seen.body).contains("secret reason"));
     }
 }
+
+#[test]
+fn with_include_bodies_the_messages_text_is_on_the_span_cut_at_16_kib() {
+    let receiver = Upstream::start(|_| {
+        Reply::Whole(200, vec![("content-type".into(), "application/x-protobuf".into())], Vec::new())
+    });
+    let collector = receiver.url.strip_suffix("/mcp").unwrap().to_owned();
+    let upstream = mcp_upstream();
+    let proxy = Proxy::start(&upstream.url, &["--otlp-endpoint", &collector, "--otlp-include-bodies"]);
+    let small = modern(3, "tools/list", "");
+    assert_eq!(post(proxy.addr, &modern_headers("tools/list"), &small).status, 200);
+    // A 20,000-byte request: its attribute stops at 16 KiB.
+    let big = modern(4, "tools/list", &format!(r#""cursor":"{}""#, "x".repeat(20_000)));
+    assert_eq!(post(proxy.addr, &modern_headers("tools/list"), &big).status, 200);
+    let (code, stderr) = proxy.stop();
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("message bodies (tool arguments, results, prompts) are exported"), "{stderr}");
+    let spans = spans(&receiver);
+    let by_id = |id: &str| {
+        spans
+            .iter()
+            .find(|s| text(&s.attributes, "jsonrpc.request.id").as_deref() == Some(id))
+            .unwrap_or_else(|| panic!("{spans:#?}"))
+    };
+    let first = by_id("3");
+    assert_eq!(text(&first.attributes, "mcpgen.request.body").as_deref(), Some(small.as_str()));
+    let answer: serde_json::Value =
+        serde_json::from_str(&text(&first.attributes, "mcpgen.response.body").unwrap()).unwrap();
+    assert_eq!(answer, serde_json::json!({"jsonrpc": "2.0", "id": 3, "result": {}}));
+    let cut = text(&by_id("4").attributes, "mcpgen.request.body").unwrap();
+    assert_eq!(cut, format!("{}…", &big[..16 * 1024]));
+
+    let out = Command::new(env!("CARGO_BIN_EXE_mcpgen"))
+        .args(["proxy", "--otlp-include-bodies", "--", "true"])
+        .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
+        .env_remove("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("traces are off"));
+}

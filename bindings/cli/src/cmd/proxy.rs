@@ -87,6 +87,10 @@ pub(crate) struct Args {
     /// the proxy's trace. Rewrites such requests (compact JSON); needs traces on.
     #[arg(long)]
     otlp_inject_traceparent: bool,
+    /// Put each message's text (up to 16 KiB) on its span: tool arguments, results, prompts —
+    /// whatever the peers sent goes to the collector. Off by default; needs traces on.
+    #[arg(long)]
+    otlp_include_bodies: bool,
     #[command(flatten)]
     http: HttpArgs,
     /// The server command and its arguments (after `--`).
@@ -238,6 +242,19 @@ fn observers(args: &Args) -> Result<Observers, UsageError> {
         }
         None => None,
     };
+    match (args.otlp_include_bodies, traces.as_mut()) {
+        (true, Some(tracing)) => {
+            tracing.include_bodies();
+            eprintln!("mcpgen proxy: --otlp-include-bodies: message bodies (tool arguments, results, prompts) are exported to the collector");
+        }
+        (true, None) => {
+            return Err(UsageError(
+                "--otlp-include-bodies: traces are off; give --otlp-endpoint URL (or set OTEL_EXPORTER_OTLP_ENDPOINT)"
+                    .into(),
+            ))
+        }
+        (false, _) => {}
+    }
     let inject = match (args.otlp_inject_traceparent, traces.as_mut()) {
         (false, _) => None,
         (true, Some(tracing)) => Some(tracing.inject_traceparent()),

@@ -14,7 +14,7 @@
 //! with `--otlp-inject-traceparent` a request without one is given one by the relay
 //! ([`super::inject`]) and its span is made with the injected ids. A cancellation or a progress
 //! notification about an open request is an event `mcp.notification` on its span. Message
-//! bodies are not exported.
+//! bodies are not exported unless `--otlp-include-bodies` asks for them (cut at [`MAX_BODY_BYTES`]).
 //!
 //! Export: the SDK's batch processor (its own thread, a queue of `OTEL_BSP_MAX_QUEUE_SIZE`,
 //! 2048 by default; a full queue drops). Every span that is not exported — dropped at the
@@ -46,6 +46,8 @@ use crate::UsageError;
 pub const MAX_OPEN_SPANS: usize = 4096;
 /// The longest peer-chosen text (method, tool, id, pointer) kept in an attribute; longer is cut.
 pub const MAX_ATTRIBUTE_BYTES: usize = 256;
+/// `--otlp-include-bodies`: the longest message body kept in an attribute; longer is cut.
+pub const MAX_BODY_BYTES: usize = 16 * 1024;
 /// How long the end of the proxy waits for the last export.
 const SHUTDOWN_TIMEOUT: Duration = Duration::from_secs(5);
 
@@ -143,6 +145,8 @@ pub struct Tracing {
     transport: &'static str,
     /// `--otlp-inject-traceparent`: shared with the relay that rewrites the requests.
     injector: Option<Arc<Injector>>,
+    /// `--otlp-include-bodies`: each message's text as an attribute.
+    bodies: bool,
 }
 
 impl Tracing {
@@ -170,7 +174,13 @@ impl Tracing {
             .with_resource(Resource::builder().with_service_name("mcpgen-proxy").build())
             .build();
         let tracer = provider.tracer("mcpgen-proxy");
-        Ok(Tracing { provider, tracer, counts, endpoint, transport, injector: None })
+        Ok(Tracing { provider, tracer, counts, endpoint, transport, injector: None, bodies: false })
+    }
+
+    /// `--otlp-include-bodies`: the spans carry the messages' text (up to [`MAX_BODY_BYTES`]
+    /// each): tool arguments, results, prompts, whatever the peers sent.
+    pub fn include_bodies(&mut self) {
+        self.bodies = true;
     }
 
     /// `--otlp-inject-traceparent`: the injector the relay uses; the spans of the requests it
@@ -211,10 +221,15 @@ impl Tracing {
 
 /// Text from the peer, cut to [`MAX_ATTRIBUTE_BYTES`] on a character boundary.
 fn capped(s: &str) -> String {
-    if s.len() <= MAX_ATTRIBUTE_BYTES {
+    capped_to(s, MAX_ATTRIBUTE_BYTES)
+}
+
+/// `s` cut to `max` bytes on a character boundary, `…` marking the cut.
+fn capped_to(s: &str, max: usize) -> String {
+    if s.len() <= max {
         return s.to_owned();
     }
-    let mut end = MAX_ATTRIBUTE_BYTES;
+    let mut end = max;
     while !s.is_char_boundary(end) {
         end -= 1;
     }
@@ -265,21 +280,27 @@ impl Spans {
         let method = root.get("method").and_then(|m| m.as_str());
         let Some(id) = root.get("id").as_ref().and_then(id_text) else {
             if let (Some(method), None) = (method, root.get("id")) {
-                self.notification(&root, &method, seen);
+                self.notification(&root, &method, seen, self.body(text));
             }
             return;
         };
+        let body = self.body(text);
         match method {
-            Some(method) => self.open_span(&root, &method, id, seen),
-            None => self.close_span(&root, id, seen),
+            Some(method) => self.open_span(&root, &method, id, seen, body),
+            None => self.close_span(&root, id, seen, body),
         }
+    }
+
+    /// `--otlp-include-bodies`: the message's text, as an attribute named `name` later.
+    fn body(&self, text: &[u8]) -> Option<String> {
+        self.tracing.bodies.then(|| capped_to(String::from_utf8_lossy(text).trim_end(), MAX_BODY_BYTES))
     }
 
     /// A notification about an open request — `notifications/cancelled` from its sender,
     /// `notifications/progress` for its progress token — is an event `mcp.notification` on the
     /// request's span (the method, who sent it, progress and total; never the free text), with
     /// the notification's findings as events too. Others have no span.
-    fn notification<'v, V: JsonView<'v>>(&mut self, note: &V, method: &str, seen: &Relayed<'_>) {
+    fn notification<'v, V: JsonView<'v>>(&mut self, note: &V, method: &str, seen: &Relayed<'_>, body: Option<String>) {
         let params = note.get("params");
         let key = match method {
             "notifications/cancelled" => params
@@ -306,12 +327,20 @@ impl Spans {
                 attributes.push(KeyValue::new(format!("mcp.progress.{name}"), n.as_f64()));
             }
         }
+        attributes.extend(body.map(|b| KeyValue::new("mcpgen.notification.body", b)));
         open.span.add_event_with_timestamp("mcp.notification", seen.at, attributes);
         add_findings(&mut open.span, seen.findings, seen.at, seen.revision);
     }
 
     /// A request: its span starts (unless [`MAX_OPEN_SPANS`] are open).
-    fn open_span<'v, V: JsonView<'v>>(&mut self, request: &V, method: &str, id: String, seen: &Relayed<'_>) {
+    fn open_span<'v, V: JsonView<'v>>(
+        &mut self,
+        request: &V,
+        method: &str,
+        id: String,
+        seen: &Relayed<'_>,
+        body: Option<String>,
+    ) {
         let key = (seen.scope.to_owned(), seen.from, id);
         if self.open.len() >= MAX_OPEN_SPANS && !self.open.contains_key(&key) {
             self.tracing.counts.counts.ended.fetch_add(1, Ordering::Relaxed);
@@ -323,7 +352,8 @@ impl Spans {
         let params = request.get("params");
         let token = params.as_ref().and_then(|p| p.get("_meta")).and_then(|m| m.get("progressToken"));
         let token = token.as_ref().and_then(id_text);
-        let (name, attributes) = request_attributes(self.tracing.transport, params.as_ref(), method, &key.2, seen);
+        let (name, mut attributes) = request_attributes(self.tracing.transport, params.as_ref(), method, &key.2, seen);
+        attributes.extend(body.map(|b| KeyValue::new("mcpgen.request.body", b)));
         let meta = params.as_ref().and_then(|p| p.get("_meta"));
         let mut builder = self
             .tracing
@@ -367,13 +397,16 @@ impl Spans {
     }
 
     /// A response: its request's span gets its findings and error, and ends.
-    fn close_span<'v, V: JsonView<'v>>(&mut self, response: &V, id: String, seen: &Relayed<'_>) {
+    fn close_span<'v, V: JsonView<'v>>(&mut self, response: &V, id: String, seen: &Relayed<'_>, body: Option<String>) {
         let key = (seen.scope.to_owned(), seen.from.peer(), id);
         let Some(mut open) = self.open.remove(&key) else { return };
         if let Some(token) = open.token.take() {
             self.progress.remove(&(key.0, key.1, token));
         }
         add_findings(&mut open.span, seen.findings, seen.at, seen.revision);
+        if let Some(body) = body {
+            open.span.set_attribute(KeyValue::new("mcpgen.response.body", body));
+        }
         if let Some(error) = response.get("error") {
             let code = error.get("code").and_then(|c| c.to_number()).map(|n| n.to_string());
             let code = code.as_deref().map_or("invalid", |c| c);
