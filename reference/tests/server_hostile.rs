@@ -292,18 +292,20 @@ fn hostile_requests_get_one_answer_with_the_id_as_sent() {
         }
     }
 
-    // Duplicate keys (RFC 8259 §4: names SHOULD be unique): the last member is the one this
-    // server reads, so two `id` members before the example's own answer with the example's
-    // id; a first `method` that contradicts the last is an error, still with the id.
+    // Duplicate keys (RFC 8259 §4: names SHOULD be unique, and readers differ on which one
+    // counts): a message that reads two ways is refused, -32600. Three `id` members: which id
+    // to answer is unknown, so none is echoed; two `method` members (even the same one twice,
+    // or a repeated name deep inside `params`): refused with the id.
     for (name, bytes) in requests.iter().take(6) {
         let id = serde_json::from_slice::<serde_json::Value>(bytes).unwrap()["id"].to_string();
-        let body = format!(r#"{{"id":"dup-a","id":"dup-b",{}"#, std::str::from_utf8(&bytes[1..]).unwrap());
-        let a = ask(&rt, body.as_bytes(), &stdio);
-        expect(&format!("{name} duplicate id"), &a, &[], IdIs::Echo(&id));
-        let body = format!(r#"{{"method":"ping",{}"#, std::str::from_utf8(&bytes[1..]).unwrap());
-        let a = ask(&rt, body.as_bytes(), &stdio);
-        let codes: &[i64] = if name.starts_with("PingRequest") { &[] } else { &[-32600, -32602] };
-        expect(&format!("{name} duplicate method"), &a, codes, IdIs::Echo(&id));
+        let rest = std::str::from_utf8(&bytes[1..]).unwrap();
+        let a = ask(&rt, format!(r#"{{"id":"dup-a","id":"dup-b",{rest}"#).as_bytes(), &stdio);
+        expect(&format!("{name} duplicate id"), &a, &[-32600], IdIs::NullOrAbsent);
+        let a = ask(&rt, format!(r#"{{"method":"ping",{rest}"#).as_bytes(), &stdio);
+        expect(&format!("{name} duplicate method"), &a, &[-32600], IdIs::Echo(&id));
+        let deep = with_member(bytes, "params", r#"{"_meta":{"a":1,"a":1}}"#);
+        let a = ask(&rt, &deep, &stdio);
+        expect(&format!("{name} duplicate inside params"), &a, &[-32600], IdIs::Echo(&id));
     }
 
     // Batches: JSON-RPC batches are not MCP messages since 2025-06-18; one error, no id.
@@ -317,4 +319,39 @@ fn hostile_requests_get_one_answer_with_the_id_as_sent() {
 
     assert!(failures.is_empty(), "{} of {cases} cases failed:\n{}", failures.len(), failures.join("\n"));
     assert!(cases >= 300, "only {cases} cases");
+}
+
+/// One message to `server` on the legacy session `sid`: the error's code and the id answered.
+fn ask_in_session(server: &Arc<Server>, sid: &str, bytes: &[u8]) -> (i64, serde_json::Value) {
+    let incoming = Incoming { session: Some(sid.to_owned()), http_headers: None };
+    let (reply, _) = server.process(bytes, &incoming);
+    let Reply::Immediate(m, _) = reply else { panic!("not an immediate error for {}", String::from_utf8_lossy(bytes)) };
+    (m["error"]["code"].as_i64().unwrap_or_else(|| panic!("not an error: {m}")), m["id"].clone())
+}
+
+#[test]
+fn a_legacy_sessions_malformed_requests_get_the_json_rpc_code_of_what_is_wrong() {
+    let rt = runtime();
+    let _guard = rt.enter();
+    let server = Arc::new(Server::new(true));
+    let init = br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+    let (reply, _) = server.process(init, &Incoming::default());
+    let Reply::Stream { session: Some(sid), .. } = reply else { panic!("no session opened") };
+    let cases: [(&[u8], i64, serde_json::Value); 5] = [
+        // Only a parameter is wrong (`cursor` is a string): invalid params.
+        (br#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":5}}"#, -32602, 2.into()),
+        // `params` that is no object is a wrong parameter (JSON-RPC allows -32600 too).
+        (br#"{"jsonrpc":"2.0","id":4,"method":"tools/list","params":[]}"#, -32602, 4.into()),
+        // The envelope is wrong: invalid request, with the id when it is one.
+        (br#"{"jsonrpc":"1.0","id":3,"method":"tools/list"}"#, -32600, 3.into()),
+        // An id that is no JSON-RPC id is not echoed.
+        (br#"{"jsonrpc":"2.0","id":true,"method":"tools/list"}"#, -32600, serde_json::Value::Null),
+        (br#"{"jsonrpc":"2.0","id":5,"method":"no/such"}"#, -32601, 5.into()),
+    ];
+    for (bytes, code, id) in cases {
+        assert_eq!(ask_in_session(&server, &sid, bytes), (code, id), "{}", String::from_utf8_lossy(bytes));
+    }
+    // A batch is answered (one error, no id), never left waiting.
+    let batch = br#"[{"jsonrpc":"2.0","id":6,"method":"ping"},{"jsonrpc":"2.0","id":7,"method":"ping"}]"#;
+    assert_eq!(ask_in_session(&server, &sid, batch), (-32600, serde_json::Value::Null));
 }

@@ -285,6 +285,16 @@ impl Server {
         incoming: &Incoming,
     ) -> (Reply, EchoId) {
         let echo = parsed.as_ref().map(|p| p.echo.clone()).unwrap_or_default();
+        if let Ok(Inbound { value, duplicate: Some((at, name)), .. }) = &parsed {
+            // JSON leaves repeated names to the reader; a request that reads two ways is not
+            // served either way.
+            let ambiguous_id = at.is_empty() && name == "id";
+            let id = value.get("id").filter(|id| !ambiguous_id && (id.is_string() || id.is_number()));
+            let where_ = if at.is_empty() { "the message".to_owned() } else { format!("`{at}`") };
+            let err =
+                RpcError::new(-32600, format!("Invalid Request: {where_} has the member `{name}` more than once"));
+            return (Reply::Immediate(error_response(Some(id.unwrap_or(&Value::Null)), &err), 400), echo);
+        }
         let reply = self.route(bytes, parsed.map(|p| p.value), incoming, &echo);
         (reply, echo)
     }
@@ -443,6 +453,19 @@ impl Server {
 
     fn process_legacy(self: &Arc<Self>, session: Arc<Session>, v: Value, echo: &EchoId) -> Reply {
         self.observe(&session.id, Sender::Client, &v, echo);
+        if v.is_array() {
+            // A batch has no id of its own: one error, id null (JSON-RPC 2.0). 2025-03-26 asks
+            // servers to receive batches; this server does not (docs/reference.md), and says so
+            // rather than leave the client waiting.
+            let why = if session.revision.as_str() == "2025-03-26" {
+                "this server does not accept JSON-RPC batches; send each message on its own"
+            } else {
+                "a JSON-RPC batch is not an MCP message in this revision"
+            };
+            let body = error_response(Some(&Value::Null), &RpcError::new(-32600, format!("Invalid Request: {why}")));
+            self.observe(&session.id, Sender::Server, &body, echo);
+            return Reply::Immediate(body, 400);
+        }
         let is_response = v.get("method").is_none() && (v.get("result").is_some() || v.get("error").is_some());
         if is_response {
             session.deliver(v);
@@ -454,11 +477,15 @@ impl Server {
         {
             let Some(id) = v.get("id").cloned() else { return Reply::Accepted };
             let unknown_method = rules_of(&e).contains(&"MSG-9");
+            // JSON-RPC: -32602 when only the parameters are wrong, -32600 when the request is.
             let err = if unknown_method {
                 RpcError::new(-32601, format!("Method not found: {}", v["method"]))
+            } else if only_in_params(&e) {
+                RpcError::invalid_params(format!("Invalid params: {e}"))
             } else {
-                RpcError::invalid_params(format!("Invalid request: {e}"))
+                RpcError::new(-32600, format!("Invalid Request: {e}"))
             };
+            let id = if id.is_string() || id.is_number() { id } else { Value::Null };
             let body = error_response(Some(&id), &err);
             self.observe(&session.id, Sender::Server, &body, echo);
             return Reply::Immediate(body, 200);
@@ -656,6 +683,16 @@ fn listen_filter(params: &Value) -> (serde_json::Map<String, Value>, HashSet<Str
         }
     }
     (honored, wants)
+}
+
+/// Whether every error of `e` lies inside `/params`.
+fn only_in_params(e: &mcpgen::DecodeError) -> bool {
+    let inside = |p: &str| p == "/params" || p.starts_with("/params/");
+    match e {
+        mcpgen::DecodeError::Invalid(errs) => !errs.is_empty() && errs.iter().all(|e| inside(&e.pointer)),
+        mcpgen::DecodeError::Protocol { pointer, .. } => inside(pointer),
+        _ => false,
+    }
 }
 
 fn rules_of(e: &mcpgen::DecodeError) -> Vec<&'static str> {

@@ -99,6 +99,10 @@ impl Outbound {
 pub struct Inbound {
     pub value: Value,
     pub echo: EchoId,
+    /// Where an object repeats a member name (the first such object's pointer and the name):
+    /// the validator and the handler could read different members, so such a message is
+    /// refused as an invalid request before either looks at it.
+    pub duplicate: Option<(String, String)>,
 }
 
 impl Inbound {
@@ -115,7 +119,36 @@ impl Inbound {
 pub fn parse(bytes: &[u8]) -> Result<Inbound, mcpgen::json::ParseError> {
     let tape = mcpgen::json::Tape::parse_bytes(bytes)?;
     let lossless = mcpgen::json::JsonView::to_value(&tape.root());
-    Ok(Inbound { value: to_serde(&lossless), echo: EchoId::of(&lossless) })
+    let mut pointer = String::new();
+    let duplicate = first_duplicate(&lossless, &mut pointer);
+    Ok(Inbound { value: to_serde(&lossless), echo: EchoId::of(&lossless), duplicate })
+}
+
+/// The first object (depth first) that repeats a member name: its pointer and the name.
+fn first_duplicate(v: &mcpgen::Value, pointer: &mut String) -> Option<(String, String)> {
+    let len = pointer.len();
+    let found = match v {
+        mcpgen::Value::Object(m) => {
+            let mut seen = std::collections::HashSet::with_capacity(m.len());
+            match m.keys().find(|k| !seen.insert(*k)) {
+                Some(name) => Some((pointer.clone(), name.to_owned())),
+                None => m.iter().find_map(|(k, child)| {
+                    pointer.truncate(len);
+                    mcpgen::json::pointer::push(pointer, k);
+                    first_duplicate(child, pointer)
+                }),
+            }
+        }
+        mcpgen::Value::Array(items) => items.iter().enumerate().find_map(|(i, child)| {
+            pointer.truncate(len);
+            pointer.push('/');
+            pointer.push_str(&i.to_string());
+            first_duplicate(child, pointer)
+        }),
+        _ => None,
+    };
+    pointer.truncate(len);
+    found
 }
 
 /// A request id's exact text, when serde_json cannot write it back as received: a number
