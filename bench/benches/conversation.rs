@@ -3,7 +3,7 @@
 //! ([`mcpgen_bench::conversation`]) against per-message validation of the same messages.
 //!
 //! Lines (one pass = every message of every session once):
-//! - (v) `mcpgen::protocol::validate_message(rev, bytes, opts)` per message, under its session's
+//! - (v) `mcpgen::protocol::validate_message(rev, bytes, &opts)` per message, under its session's
 //!   revision (what a per-message validator does: parse, then method-aware validation);
 //! - (w) `Conversation::observe(sender, bytes)` per message, one checker per session: the same
 //!   parse and validation on one tape, plus each result checked against its request's
@@ -23,7 +23,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, SamplingMode, Throughput};
 use mcpgen::conversation::{Conversation, Sender};
-use mcpgen::{Options, Revision};
+use mcpgen::{MessageOptions, Revision};
 use mcpgen_bench::clock::Clock;
 use mcpgen_bench::conversation::{self, From, Session};
 use mcpgen_bench::report::{self, Measured, Ratio};
@@ -75,7 +75,7 @@ fn run() -> Result<(), String> {
     }
     let clock = Clock::from_env()?;
     println!("clock: {}", clock.describe());
-    let opts = Options::default();
+    let opts = MessageOptions::new();
     let (sv, sw) = (sessions.clone(), sessions.clone());
     let revs_v = revs.clone();
     let mut lines: Vec<(&'static str, &'static str, Pass)> = vec![
@@ -86,7 +86,7 @@ fn run() -> Result<(), String> {
                 let mut ok = 0;
                 for (s, rev) in sv.iter().zip(&revs_v) {
                     for (_, b) in &s.messages {
-                        ok += mcpgen::protocol::validate_message(*rev, b, opts).is_ok() as usize;
+                        ok += mcpgen::protocol::validate_message(*rev, b, &opts).is_ok() as usize;
                     }
                 }
                 ok
@@ -188,7 +188,7 @@ fn check(sessions: &[Session], revs: &[Revision]) -> Result<(), String> {
     for (k, (s, rev)) in sessions.iter().zip(revs).enumerate() {
         let mut c = Conversation::new();
         for (i, (f, b)) in s.messages.iter().enumerate() {
-            if let Err(e) = mcpgen::protocol::validate_message(*rev, b, Options::default()) {
+            if let Err(e) = mcpgen::protocol::validate_message(*rev, b, &MessageOptions::new()) {
                 problems.push(format!("session {k} message {i}: validate_message: {e}"));
             }
             for finding in c.observe(sender(*f), b) {

@@ -320,7 +320,7 @@ pub static RULES: [Rule; 318] = [
         revisions: &[
             AtRevisions { revisions: &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"], clause: None },
         ],
-        enforcement: Enforcement::Enforced("protocol::check_response (invalid response), protocol::check_response_with (the negotiated extensions' values), protocol::validate_message with Policy::Strict"),
+        enforcement: Enforcement::Enforced("protocol::check_response (invalid response), protocol::check_response with ResultOptions::extensions (the negotiated extensions' values), protocol::validate_message with Policy::Strict"),
     },
     Rule {
         id: "RESULT-4",
@@ -330,7 +330,7 @@ pub static RULES: [Rule; 318] = [
         clause: None,
         code: None,
         revisions: &[],
-        enforcement: Enforcement::Enforced("protocol::check_response_with accepts the values the caller lists and keeps such results raw for the extension"),
+        enforcement: Enforcement::Enforced("protocol::check_response accepts the values the caller lists (ResultOptions::extensions) and keeps such results raw for the extension"),
     },
     Rule {
         id: "RESULT-5",
@@ -2503,7 +2503,7 @@ pub static RULES: [Rule; 318] = [
         revisions: &[
             AtRevisions { revisions: &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"], clause: None },
         ],
-        enforcement: Enforcement::Enforced("protocol::check_response_with_options and decode_result (a `task` result is invalid unless ResultOptions::negotiated names the extension, or `task` is among the request's extension `resultType`s); the conversation checker (the request's own declaration)"),
+        enforcement: Enforcement::Enforced("protocol::check_response and decode_result (a `task` result is invalid unless ResultOptions::negotiated names the extension, or `task` is among the request's extension `resultType`s); the conversation checker (the request's own declaration)"),
     },
     Rule {
         id: "TASK-2",
@@ -2525,7 +2525,7 @@ pub static RULES: [Rule; 318] = [
         revisions: &[
             AtRevisions { revisions: &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"], clause: None },
         ],
-        enforcement: Enforcement::Enforced("protocol::check_response_with_options, decode_result, the conversation checker (validate_message_with has no request to judge by)"),
+        enforcement: Enforcement::Enforced("protocol::check_response, decode_result, the conversation checker (validate_message has no request to judge by)"),
     },
     Rule {
         id: "TASK-4",
@@ -2549,7 +2549,7 @@ pub static RULES: [Rule; 318] = [
         revisions: &[
             AtRevisions { revisions: &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"], clause: None },
         ],
-        enforcement: Enforcement::Enforced("protocol::check_response_with_options, decode_result, the conversation checker: a task handle (`taskId`, `status`, no `content`) answering a declaring `tools/call` with another `resultType`; the extension schema's `CreateTaskResult` requires `task`"),
+        enforcement: Enforcement::Enforced("protocol::check_response, decode_result, the conversation checker: a task handle (`taskId`, `status`, no `content`) answering a declaring `tools/call` with another `resultType`; the extension schema's `CreateTaskResult` requires `task`"),
     },
     Rule {
         id: "TASK-6",
@@ -2561,7 +2561,7 @@ pub static RULES: [Rule; 318] = [
         revisions: &[
             AtRevisions { revisions: &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"], clause: None },
         ],
-        enforcement: Enforcement::Enforced("protocol::check_response_with_options, decode_result and the conversation checker (results of the extension's methods); TASK-3 for other methods"),
+        enforcement: Enforcement::Enforced("protocol::check_response, decode_result and the conversation checker (results of the extension's methods); TASK-3 for other methods"),
     },
     Rule {
         id: "TASK-7",
@@ -2603,7 +2603,7 @@ pub static RULES: [Rule; 318] = [
         revisions: &[
             AtRevisions { revisions: &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"], clause: None },
         ],
-        enforcement: Enforcement::Enforced("protocol::check_response_with_options, decode_result and the conversation checker judge a `tasks/get` result by its `status` (the definition of that status: WorkingTask, InputRequiredTask, …)"),
+        enforcement: Enforcement::Enforced("protocol::check_response, decode_result and the conversation checker judge a `tasks/get` result by its `status` (the definition of that status: WorkingTask, InputRequiredTask, …)"),
     },
     Rule {
         id: "TASK-11",
@@ -2615,7 +2615,7 @@ pub static RULES: [Rule; 318] = [
         revisions: &[
             AtRevisions { revisions: &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"], clause: None },
         ],
-        enforcement: Enforcement::Enforced("protocol::check_response_with_options, decode_result, the conversation checker (results and `notifications/tasks`)"),
+        enforcement: Enforcement::Enforced("protocol::check_response, decode_result, the conversation checker (results and `notifications/tasks`)"),
     },
     Rule {
         id: "TASK-12",
@@ -2637,7 +2637,7 @@ pub static RULES: [Rule; 318] = [
         revisions: &[
             AtRevisions { revisions: &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"], clause: None },
         ],
-        enforcement: Enforcement::Enforced("`result` required; judged as the original request's complete result by protocol::check_response_with_options and decode_result with ResultOptions::task_of, and by the conversation checker (which remembers each task's request)"),
+        enforcement: Enforcement::Enforced("`result` required; judged as the original request's complete result by protocol::check_response and decode_result with ResultOptions::task_of, and by the conversation checker (which remembers each task's request)"),
     },
     Rule {
         id: "TASK-14",
@@ -2661,7 +2661,7 @@ pub static RULES: [Rule; 318] = [
         revisions: &[
             AtRevisions { revisions: &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"], clause: None },
         ],
-        enforcement: Enforcement::Enforced("protocol::check_response_with_options, decode_result, the conversation checker"),
+        enforcement: Enforcement::Enforced("protocol::check_response, decode_result, the conversation checker"),
     },
     Rule {
         id: "TASK-16",
@@ -2719,7 +2719,7 @@ pub static RULES: [Rule; 318] = [
         revisions: &[
             AtRevisions { revisions: &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"], clause: None },
         ],
-        enforcement: Enforcement::Enforced("protocol::check_response_with_options, decode_result, the conversation checker (members other than `resultType` and `_meta`)"),
+        enforcement: Enforcement::Enforced("protocol::check_response, decode_result, the conversation checker (members other than `resultType` and `_meta`)"),
     },
     Rule {
         id: "TASK-21",
@@ -2731,7 +2731,7 @@ pub static RULES: [Rule; 318] = [
         revisions: &[
             AtRevisions { revisions: &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"], clause: None },
         ],
-        enforcement: Enforcement::Enforced("protocol::check_response_with_options, decode_result, the conversation checker (members other than `resultType` and `_meta`)"),
+        enforcement: Enforcement::Enforced("protocol::check_response, decode_result, the conversation checker (members other than `resultType` and `_meta`)"),
     },
     Rule {
         id: "TASK-22",
@@ -3031,7 +3031,7 @@ pub static RULES: [Rule; 318] = [
         clause: None,
         code: None,
         revisions: &[],
-        enforcement: Enforcement::Enforced("protocol::check_response_with takes the client's own list"),
+        enforcement: Enforcement::Enforced("protocol::check_response takes the client's own list (ResultOptions::extensions)"),
     },
     Rule {
         id: "AMB-19",

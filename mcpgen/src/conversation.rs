@@ -193,8 +193,6 @@ impl Conversation {
 mod tests {
     use super::*;
 
-    use crate::Options;
-
     fn call(id: u64, token: Option<u64>) -> String {
         let progress = token.map(|t| format!(r#","progressToken":{t}"#)).unwrap_or_default();
         format!(
@@ -463,7 +461,7 @@ mod tests {
         for (from, text) in &cases {
             let key = |rule: Option<&str>, pointer: &str| format!("{} {pointer}", rule.unwrap_or("schema"));
             let mut want: Vec<String> =
-                match crate::protocol::validate_message(rev, text.as_bytes(), Options::default()) {
+                match crate::protocol::validate_message(rev, text, &crate::MessageOptions::new()) {
                     Err(crate::DecodeError::Invalid(errors)) => {
                         errors.iter().map(|e| key(e.rule, &e.pointer)).collect()
                     }

@@ -79,6 +79,7 @@ pub mod conversation;
 pub mod ext;
 pub mod http;
 pub mod icons;
+mod message_options;
 pub mod protocol;
 mod result_options;
 mod results;
@@ -96,6 +97,7 @@ pub use mcpgen_runtime::{
 pub use mcpgen_schema::*;
 
 pub use by_name::Schema;
+pub use message_options::MessageOptions;
 pub use result_options::ResultOptions;
 pub use results::decode_result;
 

@@ -49,8 +49,8 @@ use mcpgen_runtime::__rt::single;
 
 use crate::decode::{AnyDecoded, DecodeError, DecodedResult};
 use crate::error_codes;
-use crate::json::{JsonView, Map, Value};
-use crate::validate::{Options, ValidationError};
+use crate::json::{JsonSource, JsonView, Map, Value, ViewFn};
+use crate::validate::ValidationError;
 use crate::CoreError;
 use crate::Revision;
 
@@ -362,7 +362,10 @@ impl std::fmt::Display for ResponseError {
 }
 impl std::error::Error for ResponseError {}
 
-/// Client side: checks a response to a request of `request_method` under `revision`.
+/// Client side: checks a response to the request `options` describes
+/// ([`ResultOptions`](crate::ResultOptions): its method, task augmentation, the `resultType`
+/// values of negotiated extensions, the extensions the request declared) under `revision`,
+/// from JSON text (`&[u8]`, `&str`, …) or any JSON view, as [`crate::decode_result`] reads it.
 ///
 /// In order: JSON (MSG-8), one object (MSG-1), not a request (MSG-5), `jsonrpc`, exactly one
 /// of `result`/`error` (MSG-2). An error response is returned as [`CheckedResponse::Error`]
@@ -371,94 +374,56 @@ impl std::error::Error for ResponseError {}
 /// decoded by the request ([`crate::decode_result`], the rules of
 /// [`methods::result_definition`](crate::methods::result_definition)): a method of the revision
 /// (unknown and removed ones are MSG-9), a string `resultType` (RESULT-1) that is core — unknown
-/// values are invalid (RESULT-3, use [`check_response_with`] to accept the values of negotiated
-/// extensions, which are then kept raw) — and, when `input_required`, carrying `inputRequests` or
-/// `requestState` (MRTR-3) and allowed for the method (RESULT-5); RESULT-2 and CACHE-3 leniency.
-/// A task-augmented request's result: [`check_response_for`]. Error pointers are relative to the
-/// whole response (`/result/...`).
-pub fn check_response(
-    bytes: &[u8],
-    request_method: &str,
-    revision: Revision,
-) -> Result<CheckedResponse, ResponseError> {
-    client::check_response(bytes, request_method, false, revision, &[])
-}
-
-/// [`check_response`] for a client that negotiated extensions defining extra `resultType`
-/// values (RESULT-3/4, AMB-18: the client's own declaration on that request decides).
-pub fn check_response_with(
-    bytes: &[u8],
-    request_method: &str,
-    revision: Revision,
-    extension_result_types: &[&str],
-) -> Result<CheckedResponse, ResponseError> {
-    client::check_response(bytes, request_method, false, revision, extension_result_types)
-}
-
-/// [`check_response`] for the request `req` describes: its method, whether it was
-/// task-augmented (`params.task` in 2025-11-25: the result is then a `CreateTaskResult`), and the
-/// `resultType` values of negotiated extensions.
+/// values are invalid (RESULT-3) unless a negotiated extension defines them
+/// ([`ResultOptions::extensions`](crate::ResultOptions::extensions): they are then kept raw;
+/// RESULT-3/4, AMB-18: the client's own declaration on that request decides) — and, when
+/// `input_required`, carrying `inputRequests` or `requestState` (MRTR-3) and allowed for the
+/// method (RESULT-5); RESULT-2 and CACHE-3 leniency. A task-augmented request
+/// (`params.task` in 2025-11-25, [`ResultOptions::task_augmented`](crate::ResultOptions::task_augmented))
+/// is answered by a `CreateTaskResult`. Error pointers are relative to the whole response
+/// (`/result/...`).
+///
+/// With the Tasks extension declared on the request
+/// ([`ResultOptions::negotiated`](crate::ResultOptions::negotiated)), `resultType: "task"`
+/// answering a `tools/call` is its `CreateTaskResult` (any other method: TASK-3); not declared,
+/// a `task` result is invalid (TASK-1). The extension's own methods are judged where it was
+/// declared: a `tasks/get` result by its `status` (TASK-10/11/13/14), with
+/// `resultType: "complete"` (TASK-15), a completed task's `result` as the complete result of
+/// [`ResultOptions::task_of`](crate::ResultOptions::task_of) when given (TASK-13); `tasks/update`
+/// and `tasks/cancel` by their empty acknowledgement (TASK-20/21).
 ///
 /// ```
-/// use mcpgen::methods::ResultFor;
-/// use mcpgen::protocol::{check_response_for, CheckedResponse};
-/// use mcpgen::Revision;
+/// use mcpgen::ext::Extension;
+/// use mcpgen::protocol::{check_response, CheckedResponse};
+/// use mcpgen::{ResultOptions, Revision};
 ///
 /// let rev = Revision::parse("2025-11-25").unwrap();
 /// let task = br#"{"jsonrpc":"2.0","id":3,"result":{"task":{"taskId":"t1","status":"working",
 ///     "createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:00Z","ttl":null}}}"#;
-/// let req = ResultFor::method("tools/call").task_augmented(true);
-/// match check_response_for(task, &req, rev).unwrap() {
+/// let call = ResultOptions::method("tools/call").task_augmented(true);
+/// match check_response(rev, task, &call).unwrap() {
 ///     CheckedResponse::Result { result, .. } => assert_eq!(result.variant, "CreateTaskResult"),
 ///     other => panic!("{other:?}"),
 /// }
 /// // The same result answering a plain `tools/call` is invalid.
-/// assert!(check_response_for(task, &ResultFor::method("tools/call"), rev).is_err());
-/// ```
-pub fn check_response_for(
-    bytes: &[u8],
-    req: &crate::methods::ResultFor<'_>,
-    revision: Revision,
-) -> Result<CheckedResponse, ResponseError> {
-    client::check_response(bytes, req.method, req.task_augmented, revision, req.extension_result_types)
-}
-
-/// [`check_response`] for the request `options` describes ([`crate::ResultOptions`]): its
-/// method, task augmentation, negotiated extension `resultType`s, and the extensions the
-/// request declared ([`crate::ResultOptions::negotiated`]).
-///
-/// With the Tasks extension declared on the request, `resultType: "task"` answering a
-/// `tools/call` is its `CreateTaskResult` (any other method: TASK-3); not declared, a `task`
-/// result is invalid (TASK-1). The extension's own methods are judged where it was declared:
-/// a `tasks/get` result by its `status` (TASK-10/11/13/14), with `resultType: "complete"`
-/// (TASK-15), a completed task's `result` as the complete result of
-/// [`crate::ResultOptions::task_of`] when given (TASK-13); `tasks/update` and `tasks/cancel`
-/// by their empty acknowledgement (TASK-20/21).
-///
-/// ```
-/// use mcpgen::ext::Extension;
-/// use mcpgen::protocol::{check_response_with_options, CheckedResponse};
-/// use mcpgen::{ResultOptions, Revision};
+/// assert!(check_response(rev, task, &ResultOptions::method("tools/call")).is_err());
 ///
 /// let rev = Revision::parse("2026-07-28").unwrap();
 /// let tasks = [Extension::from_id("io.modelcontextprotocol/tasks").unwrap()];
-/// let handle = br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"task","taskId":"t1","status":"working",
+/// let handle = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"task","taskId":"t1","status":"working",
 ///     "createdAt":"2026-01-01T00:00:00Z","lastUpdatedAt":"2026-01-01T00:00:00Z","ttlMs":60000}}"#;
 /// let call = ResultOptions::method("tools/call").negotiated(&tasks);
-/// match check_response_with_options(handle, &call, rev).unwrap() {
-///     CheckedResponse::Result { result, .. } => assert_eq!(result.variant, "CreateTaskResult"),
-///     other => panic!("{other:?}"),
-/// }
+/// assert!(check_response(rev, handle, &call).is_ok());
 /// // The request did not declare the extension (TASK-1).
-/// let e = check_response_with_options(handle, &ResultOptions::method("tools/call"), rev).unwrap_err();
+/// let e = check_response(rev, handle, &ResultOptions::method("tools/call")).unwrap_err();
 /// assert_eq!(e.rule, Some("TASK-1"));
 /// ```
-pub fn check_response_with_options(
-    bytes: &[u8],
-    options: &crate::ResultOptions<'_>,
+pub fn check_response<S: JsonSource + ?Sized>(
     revision: Revision,
+    input: &S,
+    options: &crate::ResultOptions<'_>,
 ) -> Result<CheckedResponse, ResponseError> {
-    client::check_response_opts(bytes, options, revision)
+    client::check_response(revision, input, options)
 }
 
 /// -32002, resource not found: what servers before 2026-07-28 send (ERR-5), retired since
@@ -550,15 +515,12 @@ pub enum MessageKind {
     Error { code: i64 },
 }
 
-/// Method-aware validation: the message is checked against the exact definition its `method`
-/// (or error `code`) selects, plus the protocol rules; unknown methods are reported as such.
-/// Errors carry rule ids where a rule (not the schema) is violated.
-pub fn validate_message(revision: Revision, bytes: &[u8], opts: Options) -> Result<MessageKind, DecodeError> {
-    let tape = crate::json::Tape::parse_bytes(bytes)?;
-    validate_message_view(revision, &tape.root(), opts)
-}
-
-/// [`validate_message`] on any JSON view (Python objects, `serde_json::Value`, …).
+/// Method-aware validation of one message under `revision`, from JSON text (`&[u8]`, `&str`,
+/// …) or any JSON view (Python objects, `serde_json::Value`, a tape's root), with the
+/// validation options and the extensions negotiated on the session ([`MessageOptions`](crate::MessageOptions)):
+/// the message is checked against the exact definition its `method` (or error `code`) selects,
+/// plus the protocol rules; unknown methods are reported as such. Errors carry rule ids where
+/// a rule (not the schema) is violated; text that is not JSON is MSG-8.
 ///
 /// Order: structural classification (MSG-1 batch, MSG-2 both/neither `result`/`error`, MSG-4
 /// an `id` key makes a request), the envelope definition, then by kind: requests and
@@ -571,56 +533,66 @@ pub fn validate_message(revision: Revision, bytes: &[u8], opts: Options) -> Resu
 /// here: use [`check_response`]), `input_required` ones as `InputRequiredResult` plus MRTR-3.
 /// Finally the walk over the whole message: META-1 on every `_meta` key, META-3 (strict),
 /// OTEL-1..3, EXT-1, MRTR-4.
-pub fn validate_message_view<'v, V: JsonView<'v>>(
-    revision: Revision,
-    v: &V,
-    opts: Options,
-) -> Result<MessageKind, DecodeError> {
-    message::validate_message_view(revision, v, opts)
-}
-
-/// [`validate_message`] where `extensions` were negotiated on the session. With the Tasks
-/// extension, `notifications/tasks` is judged by its definition (and a status's members,
-/// TASK-11/13/14) and a `resultType: "task"` result as a `CreateTaskResult`; without it they
-/// are an unknown method and an unknown `resultType` (RESULT-3, strict mode), as in
-/// [`validate_message`]. The extension's requests (`tasks/get`, …) are judged by its
-/// definitions here, and in [`validate_message`] when they declare the extension in their own
-/// `_meta` client capabilities; otherwise they are unknown methods (MSG-9).
+///
+/// Negotiated extensions ([`MessageOptions::negotiated`](crate::MessageOptions::negotiated)):
+/// with the Tasks extension, `notifications/tasks` is judged by its definition (and a status's
+/// members, TASK-11/13/14) and a `resultType: "task"` result as a `CreateTaskResult`; without it
+/// they are an unknown method and an unknown `resultType` (RESULT-3, strict mode). The
+/// extension's requests (`tasks/get`, …) are judged by its definitions where it was negotiated,
+/// or where they declare it in their own `_meta` client capabilities; otherwise they are
+/// unknown methods (MSG-9).
 ///
 /// ```
 /// use mcpgen::ext::Extension;
-/// use mcpgen::protocol::{validate_message, validate_message_with};
-/// use mcpgen::{Options, Revision};
+/// use mcpgen::protocol::validate_message;
+/// use mcpgen::{MessageOptions, Revision};
 ///
 /// let rev = Revision::parse("2026-07-28").unwrap();
-/// let tasks = Extension::from_id("io.modelcontextprotocol/tasks").unwrap();
+/// let tasks = [Extension::from_id("io.modelcontextprotocol/tasks").unwrap()];
 /// let note = br#"{"jsonrpc":"2.0","method":"notifications/tasks","params":{"taskId":"t1",
 ///     "status":"completed","createdAt":"2026-01-01T00:00:00Z","lastUpdatedAt":"2026-01-01T00:00:00Z","ttlMs":null}}"#;
 /// // Not negotiated: an unknown method.
-/// assert!(validate_message(rev, note, Options::default()).is_err());
+/// assert!(validate_message(rev, note, &MessageOptions::new()).is_err());
 /// // Negotiated: a completed task carries its `result` (TASK-13).
-/// let e = validate_message_with(rev, note, Options::default(), &[tasks]).unwrap_err();
+/// let e = validate_message(rev, note, &MessageOptions::new().negotiated(&tasks)).unwrap_err();
 /// assert!(e.errors().iter().any(|e| e.rule == Some("TASK-13")));
 /// ```
-pub fn validate_message_with(
+pub fn validate_message<S: JsonSource + ?Sized>(
     revision: Revision,
-    bytes: &[u8],
-    opts: Options,
-    extensions: &[crate::ext::Extension],
+    input: &S,
+    options: &crate::MessageOptions<'_>,
 ) -> Result<MessageKind, DecodeError> {
-    let tape = crate::json::Tape::parse_bytes(bytes)?;
-    validate_message_view_with(revision, &tape.root(), opts, extensions)
+    struct Run<'o, 'a> {
+        revision: Revision,
+        options: &'o crate::MessageOptions<'a>,
+    }
+    impl ViewFn for Run<'_, '_> {
+        type Output = Result<MessageKind, DecodeError>;
+        fn call<'v, V: JsonView<'v>>(self, v: &V) -> Self::Output {
+            let o = self.options;
+            message::validate_message_negotiated(self.revision, v, o.validation, o.tasks_negotiated())
+        }
+    }
+    input.read(Run { revision, options })?
 }
 
-/// [`validate_message_with`] on any JSON view.
-pub fn validate_message_view_with<'v, V: JsonView<'v>>(
+/// Whether [`validate_message`] accepts the message: the same verdict, without the errors.
+///
+/// ```
+/// use mcpgen::protocol::is_valid_message;
+/// use mcpgen::{MessageOptions, Revision};
+///
+/// let rev = Revision::parse("2025-06-18").unwrap();
+/// assert!(is_valid_message(rev, r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#, &MessageOptions::new()));
+/// assert!(!is_valid_message(rev, r#"{"jsonrpc":"2.0","id":1,"method":"pong"}"#, &MessageOptions::new()));
+/// assert!(!is_valid_message(rev, "{", &MessageOptions::new()));
+/// ```
+pub fn is_valid_message<S: JsonSource + ?Sized>(
     revision: Revision,
-    v: &V,
-    opts: Options,
-    extensions: &[crate::ext::Extension],
-) -> Result<MessageKind, DecodeError> {
-    let tasks = tasks::extension().is_some_and(|t| extensions.contains(&t));
-    message::validate_message_negotiated(revision, v, opts, tasks)
+    input: &S,
+    options: &crate::MessageOptions<'_>,
+) -> bool {
+    validate_message(revision, input, options).is_ok()
 }
 
 /// VER-1: `Ok(requested)` when the server supports it, else the -32022 error with

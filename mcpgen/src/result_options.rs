@@ -31,7 +31,7 @@ pub struct ResultOptions<'a> {
     /// The extensions the request declared in its own `_meta` client capabilities (default
     /// none): with the Tasks extension, a `resultType: "task"` result of a `tools/call` is its
     /// `CreateTaskResult` and the results of `tasks/get`, `tasks/update` and `tasks/cancel` are
-    /// judged ([`crate::protocol::check_response_with_options`] says how).
+    /// judged ([`crate::protocol::check_response`] says how).
     pub negotiated: &'a [crate::ext::Extension],
     /// For a `tasks/get` result: the method of the request the task answers (`tools/call`), so
     /// a completed task's `result` is judged as that method's complete result (TASK-13).

@@ -11,7 +11,7 @@ use mcpgen::protocol::{
     ResultError, ServerConfig,
 };
 use mcpgen::CoreError;
-use mcpgen::{Options, Revision};
+use mcpgen::{MessageOptions, ResultOptions, Revision};
 
 fn json(text: &str) -> Value {
     Tape::parse(text).unwrap().root().to_value()
@@ -24,7 +24,7 @@ fn ids() -> Vec<Value> {
 
 fn valid(rev: Revision, message: &Value) -> MessageKind {
     let text = message.to_json_string();
-    validate_message(rev, text.as_bytes(), Options::default())
+    validate_message(rev, text.as_bytes(), &MessageOptions::new())
         .unwrap_or_else(|e| panic!("{rev}: {text} is not a valid message:\n{e}"))
 }
 
@@ -142,7 +142,7 @@ fn stamped_results_read_back_by_method() {
         for (method, result, variant) in cases {
             let result = complete_result(rev, method, &json(result), Some(&info)).unwrap();
             let response = result_response(&json("5"), &result).to_json_string();
-            match check_response(response.as_bytes(), method, rev) {
+            match check_response(rev, response.as_bytes(), &ResultOptions::method(method)) {
                 Ok(CheckedResponse::Result { id, result }) => {
                     assert_eq!(id, json("5"));
                     assert_eq!(result.variant, variant, "{rev} {method}");

@@ -4,11 +4,11 @@
 
 use mcpgen::json::{Tape, Value};
 use mcpgen::protocol::{
-    check_meta_key, check_request, check_response, check_response_with, detect_era_from_http_400,
-    detect_era_from_probe, missing_capabilities, missing_capability_error, negotiate_version, required_capability,
-    validate_message, CheckedResponse, Era, ErrorCategory, MessageKind, ProtocolError, ServerConfig,
+    check_meta_key, check_request, check_response, detect_era_from_http_400, detect_era_from_probe,
+    missing_capabilities, missing_capability_error, negotiate_version, required_capability, validate_message,
+    CheckedResponse, Era, ErrorCategory, MessageKind, ProtocolError, ServerConfig,
 };
-use mcpgen::{DecodeError, JsonView, Options, Policy, Revision};
+use mcpgen::{DecodeError, JsonView, MessageOptions, Options, Policy, ResultOptions, Revision};
 
 const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
 
@@ -125,7 +125,7 @@ fn v28_7_discover_accepted_and_result_checked() {
     assert_eq!((a.method.as_str(), a.revision, a.legacy), ("server/discover", rev("2026-07-28"), false));
     assert!(a.request.as_any().is::<mcpgen::rev_2026_07_28::DiscoverRequest>());
     let resp = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{},"ttlMs":0,"cacheScope":"public","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}}}}"#;
-    match check_response(resp.as_bytes(), "server/discover", rev("2026-07-28")).unwrap() {
+    match check_response(rev("2026-07-28"), resp.as_bytes(), &ResultOptions::method("server/discover")).unwrap() {
         CheckedResponse::Result { id, result } => {
             assert_eq!(id.to_json_string(), "1");
             assert_eq!(result.variant, "DiscoverResult");
@@ -216,15 +216,19 @@ fn otel_invalid_value_is_dropped_not_fatal() {
     let msg = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"traceparent":"00-00000000000000000000000000000000-00f067aa0ba902b7-01"}}}"#;
     check_request(msg.as_bytes(), &modern_only())
         .expect("served despite the invalid traceparent (OTEL-1: dropped, not fatal)");
-    let err = validate_message(rev("2026-07-28"), msg.as_bytes(), Options::default()).unwrap_err();
+    let err = validate_message(rev("2026-07-28"), msg.as_bytes(), &MessageOptions::new()).unwrap_err();
     let e = &err.errors()[0];
     assert_eq!((e.rule, e.pointer.as_str()), (Some("OTEL-1"), "/params/_meta/traceparent"));
 }
 
 #[test]
 fn v28_19_legacy_result_without_result_type() {
-    let r = check_response(br#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#, "tools/call", rev("2026-07-28"))
-        .unwrap();
+    let r = check_response(
+        rev("2026-07-28"),
+        br#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#,
+        &ResultOptions::method("tools/call"),
+    )
+    .unwrap();
     match r {
         CheckedResponse::Result { result, .. } => assert_eq!(result.variant, "CallToolResult"),
         other => panic!("{other:?}"),
@@ -234,9 +238,11 @@ fn v28_19_legacy_result_without_result_type() {
 #[test]
 fn v28_20_unknown_result_type() {
     let body = br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"task_created","task":{"id":"t"}}}"#;
-    let e = check_response(body, "tools/call", rev("2026-07-28")).unwrap_err();
+    let e = check_response(rev("2026-07-28"), body, &ResultOptions::method("tools/call")).unwrap_err();
     assert_eq!(e.rule, Some("RESULT-3"));
-    match check_response_with(body, "tools/call", rev("2026-07-28"), &["task_created"]).unwrap() {
+    match check_response(rev("2026-07-28"), body, &ResultOptions::method("tools/call").extensions(&["task_created"]))
+        .unwrap()
+    {
         CheckedResponse::Result { result, .. } => assert_eq!(result.variant, "Raw"),
         other => panic!("{other:?}"),
     }
@@ -245,9 +251,9 @@ fn v28_20_unknown_result_type() {
 #[test]
 fn v28_21_input_required_on_list() {
     let e = check_response(
-        br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","requestState":"x"}}"#,
-        "tools/list",
         rev("2026-07-28"),
+        br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","requestState":"x"}}"#,
+        &ResultOptions::method("tools/list"),
     )
     .unwrap_err();
     assert_eq!(e.rule, Some("RESULT-5"));
@@ -256,8 +262,11 @@ fn v28_21_input_required_on_list() {
 #[test]
 fn v28_22_empty_input_required() {
     let msg = br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required"}}"#;
-    assert_eq!(check_response(msg, "tools/call", rev("2026-07-28")).unwrap_err().rule, Some("MRTR-3"));
-    let err = validate_message(rev("2026-07-28"), msg, Options::default()).unwrap_err();
+    assert_eq!(
+        check_response(rev("2026-07-28"), msg, &ResultOptions::method("tools/call")).unwrap_err().rule,
+        Some("MRTR-3")
+    );
+    let err = validate_message(rev("2026-07-28"), msg, &MessageOptions::new()).unwrap_err();
     assert!(err.errors().iter().any(|e| e.rule == Some("MRTR-3")), "{err}");
 }
 
@@ -295,13 +304,13 @@ fn v28_23_missing_capability() {
 fn v28_25_retired_codes() {
     for code in [-32002, -32042, -32050] {
         let msg = format!(r#"{{"jsonrpc":"2.0","id":1,"error":{{"code":{code},"message":"m"}}}}"#);
-        let err = validate_message(rev("2026-07-28"), msg.as_bytes(), Options::default()).unwrap_err();
+        let err = validate_message(rev("2026-07-28"), msg.as_bytes(), &MessageOptions::new()).unwrap_err();
         assert!(err.errors().iter().any(|e| matches!(e.rule, Some("ERR-3" | "ERR-4"))), "{code}: {err}");
     }
     let r = check_response(
-        br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32002,"message":"not found"}}"#,
-        "resources/read",
         rev("2026-07-28"),
+        br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32002,"message":"not found"}}"#,
+        &ResultOptions::method("resources/read"),
     )
     .unwrap();
     assert_eq!(r.error_category(), Some(ErrorCategory::ResourceNotFound));
@@ -324,13 +333,13 @@ fn v28_26_meta_keys() {
 #[test]
 fn v28_27_extension_keys() {
     let bad = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"tasks":{}}}}}}"#.to_owned();
-    let err = validate_message(rev("2026-07-28"), bad.as_bytes(), Options::default()).unwrap_err();
+    let err = validate_message(rev("2026-07-28"), bad.as_bytes(), &MessageOptions::new()).unwrap_err();
     let e = &err.errors()[0];
     assert_eq!(e.rule, Some("EXT-1"));
     assert_eq!(e.pointer, "/params/_meta/io.modelcontextprotocol~1clientCapabilities/extensions/tasks");
     let good = bad.replace(r#""tasks""#, r#""io.modelcontextprotocol/tasks""#);
     assert_eq!(
-        validate_message(rev("2026-07-28"), good.as_bytes(), Options::default()).unwrap(),
+        validate_message(rev("2026-07-28"), good.as_bytes(), &MessageOptions::new()).unwrap(),
         MessageKind::Request { method: "tools/list".into() }
     );
 }
@@ -354,7 +363,7 @@ fn method_aware_validation_points_inside_params() {
     // The generic envelope accepts it…
     mcpgen::validate(rev("2026-07-28"), "JSONRPCMessage", msg.as_bytes(), Options::default()).unwrap();
     // …the method's definition does not.
-    let err = validate_message(rev("2026-07-28"), msg.as_bytes(), Options::default()).unwrap_err();
+    let err = validate_message(rev("2026-07-28"), msg.as_bytes(), &MessageOptions::new()).unwrap_err();
     let entries = err.errors();
     let pointers: Vec<&str> = entries.iter().map(|e| e.pointer.as_str()).collect();
     assert!(pointers.contains(&"/params/name") && pointers.contains(&"/params/arguments"), "{pointers:?}");
@@ -363,10 +372,10 @@ fn method_aware_validation_points_inside_params() {
 #[test]
 fn unknown_method_reported() {
     let msg = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/calll","params":{{{META}}}}}"#);
-    let err = validate_message(rev("2026-07-28"), msg.as_bytes(), Options::default()).unwrap_err();
+    let err = validate_message(rev("2026-07-28"), msg.as_bytes(), &MessageOptions::new()).unwrap_err();
     assert_eq!(err.errors()[0].rule, Some("MSG-9"));
     assert!(
-        matches!(validate_message(rev("2026-07-28"), b"[]", Options::default()), Err(DecodeError::Invalid(e)) if e[0].rule == Some("MSG-1"))
+        matches!(validate_message(rev("2026-07-28"), b"[]", &MessageOptions::new()), Err(DecodeError::Invalid(e)) if e[0].rule == Some("MSG-1"))
     );
 }
 
@@ -399,9 +408,53 @@ fn era_detection() {
 #[test]
 fn strict_policy_reports_reserved_and_unknown_result_types() {
     let msg = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"task_created","_meta":{"io.modelcontextprotocol/madeUp":1}}}"#;
-    validate_message(rev("2026-07-28"), msg.as_bytes(), Options::default()).unwrap();
+    validate_message(rev("2026-07-28"), msg.as_bytes(), &MessageOptions::new()).unwrap();
     let strict = Options { policy: Policy::Strict, ..Options::default() };
-    let err = validate_message(rev("2026-07-28"), msg.as_bytes(), strict).unwrap_err();
+    let err = validate_message(rev("2026-07-28"), msg.as_bytes(), &MessageOptions::from(strict)).unwrap_err();
     let rules: Vec<_> = err.errors().iter().filter_map(|e| e.rule).collect();
     assert!(rules.contains(&"META-3") && rules.contains(&"RESULT-3"), "{rules:?}");
+}
+
+/// One entry per operation: `validate_message` and `check_response` read text and every JSON
+/// view alike (the answers written out, not derived from each other).
+#[test]
+fn one_entry_reads_text_and_views_alike() {
+    let r = rev("2026-07-28");
+    let bad = r#"{"jsonrpc":"2.0","id":1,"method":"tools/calll","params":{}}"#;
+    let tape = Tape::parse(bad).unwrap();
+    let value = tape.root().to_value();
+    let serde: serde_json::Value = serde_json::from_str(bad).unwrap();
+    let opts = MessageOptions::new();
+    for (how, got) in [
+        ("bytes", validate_message(r, bad.as_bytes(), &opts)),
+        ("str", validate_message(r, bad, &opts)),
+        ("String", validate_message(r, &bad.to_owned(), &opts)),
+        ("tape view", validate_message(r, &tape.root(), &opts)),
+        ("Value", validate_message(r, &value, &opts)),
+        ("serde_json", validate_message(r, &serde, &opts)),
+    ] {
+        let e = got.expect_err(how);
+        assert_eq!((e.errors()[0].rule, e.errors()[0].pointer.as_str()), (Some("MSG-9"), "/method"), "{how}");
+    }
+    assert!(!mcpgen::protocol::is_valid_message(r, bad, &opts));
+    let ping = r#"{"jsonrpc":"2.0","id":"a","method":"ping"}"#;
+    assert!(mcpgen::protocol::is_valid_message(rev("2025-06-18"), ping, &opts));
+    // Not JSON: a parse error (MSG-8 only for text that is not UTF-8).
+    let e = validate_message(r, "{", &opts).unwrap_err();
+    assert_eq!((e.errors()[0].keyword, e.errors()[0].rule), ("parse", None), "{e}");
+    let e = validate_message(r, &b"\"\xff\""[..], &opts).unwrap_err();
+    assert_eq!((e.errors()[0].keyword, e.errors()[0].rule), ("parse", Some("MSG-8")), "{e}");
+
+    let answer = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[]}}"#;
+    let call = ResultOptions::method("tools/call");
+    let answer_json: serde_json::Value = serde_json::from_str(answer).unwrap();
+    for got in [check_response(r, answer, &call), check_response(r, &answer_json, &call)] {
+        match got.unwrap() {
+            CheckedResponse::Result { result, .. } => assert_eq!(result.variant, "CallToolResult"),
+            other => panic!("{other:?}"),
+        }
+    }
+    let e = check_response(r, "{\"jsonrpc\"", &call).unwrap_err();
+    assert_eq!(e.rule, None, "{e}");
+    assert!(e.message.starts_with("not JSON: "), "{e}");
 }

@@ -14,7 +14,7 @@ use support::{example_files, expected_example_failures, vector_files};
 use libtest_mimic::{Arguments, Failed, Trial};
 use mcpgen::json::{Tape, Value};
 use mcpgen::protocol::{self, CheckedResponse, Era, MessageKind, ServerConfig};
-use mcpgen::{CoreError, JsonView, Options, Policy, Revision, ValidationError};
+use mcpgen::{CoreError, JsonView, MessageOptions, Options, Policy, ResultOptions, Revision, ValidationError};
 
 fn json_eq(a: &Value, b: &Value) -> bool {
     match (a, b) {
@@ -175,7 +175,11 @@ fn run_operation(v: &Value) -> Result<Outcome, String> {
                 opts.policy = p.parse::<Policy>().map_err(|e| e.to_string())?;
             }
             opts.strict_formats = matches!(v.get("strict_formats"), Some(Value::Bool(true)));
-            match protocol::validate_message_with(rev, &need_input()?, opts, &extensions(v)?) {
+            match protocol::validate_message(
+                rev,
+                &need_input()?,
+                &MessageOptions::from(opts).negotiated(&extensions(v)?),
+            ) {
                 Ok(k) => {
                     o.accept = true;
                     o.kind = Some(kind_name(&k).to_owned());
@@ -200,7 +204,7 @@ fn run_operation(v: &Value) -> Result<Outcome, String> {
             let method = str_field(v, "request_method")?.ok_or("check_response needs `request_method`")?;
             let ext = str_list(v, "extension_result_types")?.unwrap_or_default();
             let ext: Vec<&str> = ext.iter().map(String::as_str).collect();
-            match protocol::check_response_with(&need_input()?, &method, rev, &ext) {
+            match protocol::check_response(rev, &need_input()?, &ResultOptions::method(&method).extensions(&ext)) {
                 Ok(CheckedResponse::Result { id, result }) => {
                     o.accept = true;
                     o.kind = Some("result".into());
@@ -480,7 +484,7 @@ fn run_vector(path: &Path) -> Result<(), String> {
 fn run_example(def: &str, path: &Path) -> Result<(), String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let rev = Revision::parse("2026-07-28").ok_or("revision 2026-07-28 not in this build")?;
-    protocol::validate_message(rev, &bytes, Options::default()).map_err(|e| format!("validate_message: {e}"))?;
+    protocol::validate_message(rev, &bytes, &MessageOptions::new()).map_err(|e| format!("validate_message: {e}"))?;
     if let Some(info) = rev.methods().iter().find(|m| m.request_def == def) {
         if info.kind == mcpgen::methods::MethodKind::Request
             && info.direction == mcpgen::methods::Direction::ClientToServer
@@ -498,7 +502,7 @@ fn run_example(def: &str, path: &Path) -> Result<(), String> {
             .iter()
             .find(|m| m.result_defs.first() == Some(&result_def))
             .ok_or_else(|| format!("no method answers with {result_def}"))?;
-        match protocol::check_response(&bytes, method.method, rev)
+        match protocol::check_response(rev, &bytes, &ResultOptions::method(method.method))
             .map_err(|e| format!("check_response({}): {e}", method.method))?
         {
             CheckedResponse::Result { result, .. }

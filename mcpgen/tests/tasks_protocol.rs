@@ -1,13 +1,10 @@
 //! The Tasks extension where single messages are judged: `check_request` (negotiation,
-//! -32021), `validate_message[_with]`, `check_response_with_options` and `decode_result`
+//! -32021), `validate_message`, `check_response` and `decode_result`
 //! (`resultType: "task"`, `tasks/*` results by status).
 
 use mcpgen::ext::Extension;
-use mcpgen::protocol::{
-    check_request, check_response, check_response_with_options, validate_message, validate_message_with,
-    CheckedResponse, ServerConfig,
-};
-use mcpgen::{decode_result, Options, ResultOptions, Revision};
+use mcpgen::protocol::{check_request, check_response, validate_message, CheckedResponse, ServerConfig};
+use mcpgen::{decode_result, MessageOptions, Options, ResultOptions, Revision};
 
 fn rev() -> Revision {
     Revision::parse("2026-07-28").expect("built with 2026-07-28")
@@ -102,33 +99,40 @@ fn check_request_sets_aside_malformed_input_responses_of_tasks_update() {
 fn validate_message_knows_tasks_only_where_negotiated() {
     let opts = Options::default();
     let get = request(1, "tasks/get", DECLARING, r#","taskId":"t1""#);
-    assert!(validate_message(rev(), get.as_bytes(), opts).is_ok());
+    assert!(validate_message(rev(), get.as_bytes(), &MessageOptions::from(opts)).is_ok());
     let undeclared = request(1, "tasks/get", PLAIN, r#","taskId":"t1""#);
-    let e = validate_message(rev(), undeclared.as_bytes(), opts).unwrap_err();
+    let e = validate_message(rev(), undeclared.as_bytes(), &MessageOptions::from(opts)).unwrap_err();
     assert!(e.errors().iter().any(|e| e.rule == Some("MSG-9")), "{e}");
-    assert!(validate_message_with(rev(), undeclared.as_bytes(), opts, &[tasks()]).is_ok());
+    assert!(validate_message(rev(), undeclared.as_bytes(), &MessageOptions::from(opts).negotiated(&[tasks()])).is_ok());
     let bad = request(1, "tasks/get", DECLARING, r#","taskId":5"#);
-    let e = validate_message(rev(), bad.as_bytes(), opts).unwrap_err();
+    let e = validate_message(rev(), bad.as_bytes(), &MessageOptions::from(opts)).unwrap_err();
     assert!(e.errors().iter().any(|e| e.pointer == "/params/taskId"), "{e}");
 
     let note = |status: &str, extra: &str| {
         format!(r#"{{"jsonrpc":"2.0","method":"notifications/tasks","params":{{{TASK},"status":"{status}"{extra}}}}}"#)
     };
-    assert!(validate_message(rev(), note("working", "").as_bytes(), opts).is_err());
-    assert!(validate_message_with(rev(), note("working", "").as_bytes(), opts, &[tasks()]).is_ok());
+    assert!(validate_message(rev(), note("working", "").as_bytes(), &MessageOptions::from(opts)).is_err());
+    assert!(validate_message(
+        rev(),
+        note("working", "").as_bytes(),
+        &MessageOptions::from(opts).negotiated(&[tasks()])
+    )
+    .is_ok());
     for (status, rule) in [("input_required", "TASK-11"), ("completed", "TASK-13"), ("failed", "TASK-14")] {
-        let e = validate_message_with(rev(), note(status, "").as_bytes(), opts, &[tasks()]).unwrap_err();
+        let e =
+            validate_message(rev(), note(status, "").as_bytes(), &MessageOptions::from(opts).negotiated(&[tasks()]))
+                .unwrap_err();
         assert!(e.errors().iter().any(|e| e.rule == Some(rule) && e.pointer == "/params"), "{status}: {e}");
     }
     let failed = note("failed", r#","error":{"code":-32603,"message":"boom"}"#);
-    assert!(validate_message_with(rev(), failed.as_bytes(), opts, &[tasks()]).is_ok());
+    assert!(validate_message(rev(), failed.as_bytes(), &MessageOptions::from(opts).negotiated(&[tasks()])).is_ok());
 
     let handle = result(2, &format!(r#""resultType":"task","status":"working",{TASK}"#));
-    assert!(validate_message_with(rev(), handle.as_bytes(), opts, &[tasks()]).is_ok());
+    assert!(validate_message(rev(), handle.as_bytes(), &MessageOptions::from(opts).negotiated(&[tasks()])).is_ok());
     let broken = result(2, r#""resultType":"task","status":"working""#);
-    assert!(validate_message_with(rev(), broken.as_bytes(), opts, &[tasks()]).is_err());
+    assert!(validate_message(rev(), broken.as_bytes(), &MessageOptions::from(opts).negotiated(&[tasks()])).is_err());
     // Not negotiated: an extension's `resultType` is reported in strict mode only (RESULT-3).
-    assert!(validate_message(rev(), broken.as_bytes(), opts).is_ok());
+    assert!(validate_message(rev(), broken.as_bytes(), &MessageOptions::from(opts)).is_ok());
 }
 
 #[test]
@@ -136,7 +140,7 @@ fn a_task_handle_answers_only_a_declaring_supported_request() {
     let handle = result(1, &format!(r#""resultType":"task","status":"working",{TASK}"#));
     let negotiated = [tasks()];
     let call = ResultOptions::method("tools/call").negotiated(&negotiated);
-    match check_response_with_options(handle.as_bytes(), &call, rev()).unwrap() {
+    match check_response(rev(), handle.as_bytes(), &call).unwrap() {
         CheckedResponse::Result { result, .. } => {
             assert_eq!(result.variant, "CreateTaskResult");
             assert!(result.downcast_ref::<mcpgen::ext::tasks::CreateTaskResult>().is_some());
@@ -144,38 +148,30 @@ fn a_task_handle_answers_only_a_declaring_supported_request() {
         other => panic!("{other:?}"),
     }
     // `task` among the extension `resultType`s is the same declaration.
-    assert!(mcpgen::protocol::check_response_with(handle.as_bytes(), "tools/call", rev(), &["task"]).is_ok());
-    let e = check_response(handle.as_bytes(), "tools/call", rev()).unwrap_err();
+    assert!(
+        check_response(rev(), handle.as_bytes(), &ResultOptions::method("tools/call").extensions(&["task"])).is_ok()
+    );
+    let e = check_response(rev(), handle.as_bytes(), &ResultOptions::method("tools/call")).unwrap_err();
     assert_eq!(e.rule, Some("TASK-1"));
-    let e = check_response_with_options(
-        handle.as_bytes(),
-        &ResultOptions::method("prompts/get").negotiated(&negotiated),
-        rev(),
-    )
-    .unwrap_err();
+    let e = check_response(rev(), handle.as_bytes(), &ResultOptions::method("prompts/get").negotiated(&negotiated))
+        .unwrap_err();
     assert_eq!((e.rule, e.errors[0].pointer.as_str()), (Some("TASK-3"), "/result/resultType"));
-    let e = check_response_with_options(
-        handle.as_bytes(),
-        &ResultOptions::method("tasks/get").negotiated(&negotiated),
-        rev(),
-    )
-    .unwrap_err();
+    let e = check_response(rev(), handle.as_bytes(), &ResultOptions::method("tasks/get").negotiated(&negotiated))
+        .unwrap_err();
     assert!(rules_of(&e).contains(&"TASK-6"), "{e:?}");
     let bad = result(1, r#""resultType":"task","taskId":"t1","status":"working""#);
-    let e = check_response_with_options(bad.as_bytes(), &call, rev()).unwrap_err();
+    let e = check_response(rev(), bad.as_bytes(), &call).unwrap_err();
     assert!(e.errors.iter().any(|x| x.keyword == "required"), "{e:?}");
     // A plain result still answers a declaring request.
     let plain = result(1, r#""resultType":"complete","content":[]"#);
-    assert!(check_response_with_options(plain.as_bytes(), &call, rev()).is_ok());
+    assert!(check_response(rev(), plain.as_bytes(), &call).is_ok());
 }
 
 #[test]
 fn task_results_are_judged_by_status() {
     let negotiated = [tasks()];
     let get = ResultOptions::method("tasks/get").negotiated(&negotiated);
-    let check = |members: &str, opts: &ResultOptions<'_>| {
-        check_response_with_options(result(3, members).as_bytes(), opts, rev())
-    };
+    let check = |members: &str, opts: &ResultOptions<'_>| check_response(rev(), result(3, members).as_bytes(), opts);
     let working = format!(r#""resultType":"complete","status":"working",{TASK}"#);
     match check(&working, &get).unwrap() {
         CheckedResponse::Result { result, .. } => assert_eq!(result.variant, "GetTaskResult"),

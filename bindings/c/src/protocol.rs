@@ -5,6 +5,7 @@ use std::ffi::c_char;
 
 use core_api::json::{to_json_string, Value};
 use core_api::protocol::{self, CheckedResponse, Era};
+use core_api::ResultOptions;
 
 use crate::context::{context, string_list, Context};
 use crate::{
@@ -109,7 +110,8 @@ pub unsafe extern "C" fn mcpgen_check_response(
         let method = input_str(method, method_len, "method")?;
         let json = input(json, json_len, "json")?;
         let extensions: Vec<&str> = context(ctx).extension_result_types.iter().map(String::as_str).collect();
-        let checked = protocol::check_response_with(json, method, rev, &extensions).map_err(ErrorObject::response)?;
+        let checked = protocol::check_response(rev, json, &ResultOptions::method(method).extensions(&extensions))
+            .map_err(ErrorObject::response)?;
         let (status, object) = match checked {
             CheckedResponse::Result { id, result } => (
                 Status::Ok,

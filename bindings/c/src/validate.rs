@@ -5,7 +5,7 @@ use std::ffi::c_char;
 
 use core_api::json::Tape;
 use core_api::protocol::{self, MessageKind};
-use core_api::{Options, Revision, Schema};
+use core_api::{MessageOptions, Options, Revision, Schema};
 
 use crate::context::{context, Context};
 use crate::{
@@ -148,8 +148,9 @@ pub unsafe extern "C" fn mcpgen_validate_message(
         let rev = revision(revision_code)?;
         let json = input(json, json_len, "json")?;
         let ctx = context(ctx);
-        let kind = protocol::validate_message_with(rev, json, ctx.opts, &ctx.server.extensions)
-            .map_err(ErrorObject::decode)?;
+        let kind =
+            protocol::validate_message(rev, json, &MessageOptions::from(ctx.opts).negotiated(&ctx.server.extensions))
+                .map_err(ErrorObject::decode)?;
         let (k, method, code) = match &kind {
             MessageKind::Request { method } => (KIND_REQUEST, Some(method), 0),
             MessageKind::Notification { method } => (KIND_NOTIFICATION, Some(method), 0),

@@ -20,7 +20,7 @@ use std::sync::OnceLock;
 use mcpgen::ext::Extension;
 use mcpgen::json::{Tape, TapeView};
 use mcpgen::protocol::{self, CheckedResponse, Era, MessageKind, ServerConfig};
-use mcpgen::{DecodeError, Options, Policy, Revision, Schema};
+use mcpgen::{DecodeError, MessageOptions, Options, Policy, ResultOptions, Revision, Schema};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
@@ -142,11 +142,12 @@ fn check(
         }
         None => {
             let rev = message_revision(schema)?;
+            let opts = MessageOptions::from(opts);
             with_input(
                 py,
                 &input,
-                |bytes| with_tape(bytes, |root| protocol::validate_message_view(rev, root, opts).map(drop)),
-                |v| protocol::validate_message_view(rev, v, opts).map(drop),
+                |bytes| with_tape(bytes, |root| protocol::validate_message(rev, root, &opts).map(drop)),
+                |v| protocol::validate_message(rev, v, &opts).map(drop),
             )?
         }
     };
@@ -225,11 +226,12 @@ fn is_valid(
             }
             None => {
                 let rev = message_revision(schema)?;
+                let opts = MessageOptions::from(opts);
                 let run = with_input(
                     py,
                     &input,
-                    |bytes| with_tape(bytes, |root| protocol::validate_message_view(rev, root, opts).map(drop)).is_ok(),
-                    |v| protocol::validate_message_view(rev, v, opts).is_ok(),
+                    |bytes| protocol::is_valid_message(rev, bytes, &opts),
+                    |v| protocol::is_valid_message(rev, v, &opts),
                 );
                 false_when_not_json(run, false)
             }
@@ -250,15 +252,16 @@ fn validate_message<'py>(
     extensions: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let run = || -> Result<MessageKind, Failure> {
-        let opts = Options { policy: policy_arg(policy)?, strict_formats, ..Options::default() };
         let rev = revision_arg(revision)?;
         let extensions = extensions_arg(extensions)?;
+        let opts =
+            MessageOptions::new().policy(policy_arg(policy)?).strict_formats(strict_formats).negotiated(&extensions);
         let input = Input::from_data(data)?;
         let kind = with_input(
             py,
             &input,
-            |bytes| with_tape(bytes, |root| protocol::validate_message_view_with(rev, root, opts, &extensions)),
-            |v| protocol::validate_message_view_with(rev, v, opts, &extensions),
+            |bytes| with_tape(bytes, |root| protocol::validate_message(rev, root, &opts)),
+            |v| protocol::validate_message(rev, v, &opts),
         )?;
         Ok(kind?)
     };
@@ -419,7 +422,7 @@ fn check_response<'py>(
         let bytes = input_bytes(py, &Input::from_data(data)?)?;
         let ext = extension_result_types.unwrap_or_default();
         let ext: Vec<&str> = ext.iter().map(String::as_str).collect();
-        Ok(py.detach(|| protocol::check_response_with(&bytes, &method, rev, &ext))?)
+        Ok(py.detach(|| protocol::check_response(rev, &bytes, &ResultOptions::method(&method).extensions(&ext)))?)
     };
     match run().map_err(|f| f.into_pyerr(py))? {
         CheckedResponse::Result { id, result } => {

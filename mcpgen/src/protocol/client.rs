@@ -1,8 +1,7 @@
 //! Client side: checking responses ([`super::check_response`]) and era detection (ERA-2/3/5).
 
 use crate::error_codes;
-use crate::json::{JsonView, Kind, Tape};
-use crate::methods::ResultFor;
+use crate::json::{JsonSource, JsonView, Kind, Tape, ViewFn};
 use crate::rules::id;
 use crate::validate::{Options, Path, Policy, ValidationError};
 use crate::Revision;
@@ -16,25 +15,30 @@ fn invalid(rule: Option<&'static str>, message: impl Into<String>) -> ResponseEr
     ResponseError::new(rule, message)
 }
 
-pub(crate) fn check_response(
-    bytes: &[u8],
-    request_method: &str,
-    task_augmented: bool,
+pub(crate) fn check_response<S: JsonSource + ?Sized>(
     revision: Revision,
-    extension_result_types: &[&str],
+    input: &S,
+    options: &crate::ResultOptions<'_>,
 ) -> Result<CheckedResponse, ResponseError> {
-    let req = ResultFor { method: request_method, task_augmented, extension_result_types };
-    check_response_opts(bytes, &crate::ResultOptions::request(req), revision)
+    struct Run<'o, 'a> {
+        revision: Revision,
+        options: &'o crate::ResultOptions<'a>,
+    }
+    impl ViewFn for Run<'_, '_> {
+        type Output = Result<CheckedResponse, ResponseError>;
+        fn call<'v, V: JsonView<'v>>(self, v: &V) -> Self::Output {
+            check_response_view(self.revision, v, self.options)
+        }
+    }
+    input.read(Run { revision, options }).map_err(|e| invalid(e.rule(), format!("not JSON: {e}")))?
 }
 
-pub(crate) fn check_response_opts(
-    bytes: &[u8],
-    options: &crate::ResultOptions<'_>,
+fn check_response_view<'v, V: JsonView<'v>>(
     revision: Revision,
+    v: &V,
+    options: &crate::ResultOptions<'_>,
 ) -> Result<CheckedResponse, ResponseError> {
     let request_method = options.request.method;
-    let tape = Tape::parse_bytes(bytes).map_err(|e| invalid(e.rule(), format!("not JSON: {e}")))?;
-    let v = tape.root();
     match v.kind() {
         Kind::Object => {}
         Kind::Array => {
@@ -60,7 +64,7 @@ pub(crate) fn check_response_opts(
         (None, None) => Err(invalid(Some(id::MSG_2), "a response needs `result` or `error`")),
         (None, Some(err)) => {
             // `"id": null` from generic JSON-RPC peers is accepted on receipt.
-            let id = match read_id(&v) {
+            let id = match read_id(v) {
                 IdRead::Absent => None,
                 IdRead::Valid(id) => Some(id),
                 IdRead::Invalid(_) if v.get("id").is_some_and(|x| x.kind() == Kind::Null) => None,
@@ -86,7 +90,7 @@ pub(crate) fn check_response_opts(
             Ok(CheckedResponse::Error { id, code, message, data })
         }
         (Some(result), None) => {
-            let id = match read_id(&v) {
+            let id = match read_id(v) {
                 IdRead::Valid(id) => id,
                 IdRead::Absent => return Err(invalid(Some(id::ID_3), "a result response must echo the request `id`")),
                 IdRead::Invalid(msg) => return Err(invalid(Some(id::ID_3), msg)),
@@ -101,7 +105,7 @@ pub(crate) fn check_response_opts(
                 && result.get("resultType").is_some_and(|r| r.str_eq("input_required"))
             {
                 let mut walk = RuleWalk { errors: Vec::new(), strict: false };
-                walk.walk(&v, &mut String::new());
+                walk.walk(v, &mut String::new());
                 let errors: Vec<_> = walk.errors.into_iter().filter(|e| e.rule == Some(id::MRTR_4)).collect();
                 if let Some(first) = errors.first() {
                     return Err(ResponseError { rule: first.rule, message: first.message.clone(), errors });

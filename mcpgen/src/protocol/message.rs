@@ -347,15 +347,7 @@ fn tag(errors: &mut [ValidationError], from: usize, pointer: &str, keyword: &str
     }
 }
 
-pub(crate) fn validate_message_view<'v, V: JsonView<'v>>(
-    rev: Revision,
-    v: &V,
-    opts: Options,
-) -> Result<MessageKind, DecodeError> {
-    validate_message_negotiated(rev, v, opts, false)
-}
-
-/// [`validate_message_view`] where the caller says whether the Tasks extension was negotiated
+/// [`super::validate_message`] where the caller says whether the Tasks extension was negotiated
 /// (its notifications and `task` results exist only then; its requests also where they declare
 /// it themselves).
 pub(crate) fn validate_message_negotiated<'v, V: JsonView<'v>>(
@@ -396,7 +388,7 @@ pub(crate) enum TasksCx {
     Message,
 }
 
-/// [`validate_message_view`] of a message its caller already read ([`Envelope::read`]) and
+/// [`super::validate_message`] of a message its caller already read ([`Envelope::read`]) and
 /// classified, with the method's row in `rev` (`info`, from [`find_method`]): the conversation
 /// checker shares its facts this way instead of having them read again. The errors, none when
 /// the message is valid.

@@ -119,7 +119,7 @@ fn shape_for(revision: Revision, method: &str) -> &'static ResultShape {
 ///
 /// ```
 /// use mcpgen::protocol::{complete_result, result_response};
-/// use mcpgen::{json::Tape, json::JsonView, Options, Revision, Value};
+/// use mcpgen::{json::Tape, json::JsonView, MessageOptions, Revision, Value};
 ///
 /// let rev = Revision::parse("2026-07-28").unwrap();
 /// let server = Tape::parse(r#"{"name":"weather","version":"1.0.0"}"#).unwrap().root().to_value();
@@ -129,7 +129,7 @@ fn shape_for(revision: Revision, method: &str) -> &'static ResultShape {
 /// let text = response.to_json_string();
 /// assert!(text.contains(r#""resultType":"complete""#));
 /// assert!(text.contains(r#""io.modelcontextprotocol/serverInfo":{"name":"weather","version":"1.0.0"}"#));
-/// mcpgen::protocol::validate_message(rev, text.as_bytes(), Options::default()).unwrap();
+/// mcpgen::protocol::validate_message(rev, &text, &MessageOptions::new()).unwrap();
 ///
 /// // 2025-11-25 results have neither field: nothing is added.
 /// let legacy = Revision::parse("2025-11-25").unwrap();

@@ -3,8 +3,8 @@
 
 use mcpgen::conversation::{Conversation, Sender};
 use mcpgen::methods::ResultFor;
-use mcpgen::protocol::{check_response_for, check_response_with_options, CheckedResponse, ResponseError};
-use mcpgen::Revision;
+use mcpgen::protocol::{check_response, CheckedResponse, ResponseError};
+use mcpgen::{ResultOptions, Revision};
 
 use crate::log::LineLimiter;
 
@@ -95,7 +95,11 @@ impl SelfCheck {
         task_augmented: bool,
         revision: Revision,
     ) -> Result<CheckedResponse, ResponseError> {
-        let checked = check_response_for(bytes, &ResultFor::method(method).task_augmented(task_augmented), revision);
+        let checked = check_response(
+            revision,
+            bytes,
+            &ResultOptions::request(ResultFor::method(method).task_augmented(task_augmented)),
+        );
         if let Err(e) = &checked {
             self.record(format!("response to {method} under {revision}: {e}"));
             for detail in e.errors.iter().skip(1) {
@@ -115,11 +119,11 @@ impl SelfCheck {
         revision: Revision,
     ) -> Result<CheckedResponse, ResponseError> {
         let tasks: Vec<mcpgen::ext::Extension> = mcpgen::protocol::tasks::extension().into_iter().collect();
-        let mut options = mcpgen::ResultOptions::method(method).negotiated(&tasks);
+        let mut options = ResultOptions::method(method).negotiated(&tasks);
         if method == "tasks/get" {
             options = options.task_of("tools/call");
         }
-        let checked = check_response_with_options(bytes, &options, revision);
+        let checked = check_response(revision, bytes, &options);
         if let Err(e) = &checked {
             self.record(format!("response to {method} under {revision} (Tasks extension declared): {e}"));
         }

@@ -473,7 +473,7 @@ impl Server {
         }
         let bytes = v.to_string();
         if let Err(e) =
-            mcpgen::protocol::validate_message(session.revision, bytes.as_bytes(), mcpgen::Options::default())
+            mcpgen::protocol::validate_message(session.revision, bytes.as_bytes(), &mcpgen::MessageOptions::new())
         {
             let Some(id) = v.get("id").cloned() else { return Reply::Accepted };
             let unknown_method = rules_of(&e).contains(&"MSG-9");

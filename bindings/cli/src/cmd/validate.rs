@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use mcpgen::ext::Extension;
 use mcpgen::json::{Map, Tape, Value};
-use mcpgen::protocol::{validate_message_view, validate_message_view_with, MessageKind};
-use mcpgen::{CoreError, JsonView, Options, Revision, ValidationError};
+use mcpgen::protocol::{validate_message, MessageKind};
+use mcpgen::{CoreError, JsonView, MessageOptions, Options, Revision, ValidationError};
 
 use crate::conversation::Limits;
 use crate::flags::{size_or, CheckFlags, FailOn, FailOnFlag, FormatFlag, MaxSessionsFlag, RevisionFlag};
@@ -291,7 +291,10 @@ fn check(settings: &Settings, bytes: &[u8]) -> Verdict {
     let result = match (&settings.def, settings.extensions.as_slice()) {
         (Some(def), [ext]) => mcpgen::ext::validate_view(*ext, def, &tape.root(), settings.opts).map(|()| None),
         (Some(def), _) => mcpgen::validate_view(settings.revision, def, &tape.root(), settings.opts).map(|()| None),
-        (None, exts) => validate_message_view_with(settings.revision, &tape.root(), settings.opts, exts).map(Some),
+        (None, exts) => {
+            validate_message(settings.revision, &tape.root(), &MessageOptions::from(settings.opts).negotiated(exts))
+                .map(Some)
+        }
     };
     match result {
         Ok(kind) => Verdict::Valid(kind),
@@ -346,7 +349,7 @@ fn legacy_revision(settings: &Settings, bytes: &[u8], errors: &[ValidationError]
         .iter()
         .copied()
         .filter(|&r| r != settings.revision)
-        .find(|&r| validate_message_view(r, &tape.root(), settings.opts).is_ok())
+        .find(|&r| validate_message(r, &tape.root(), &MessageOptions::from(settings.opts)).is_ok())
 }
 
 /// A success response (it has `result`), valid or not: checked alone, only as a generic result.
