@@ -30,15 +30,7 @@ fn check(f: &[Finding], bytes: &[u8]) {
 
 fuzz_target!(|data: &[u8]| {
     let mut a = Conversation::new();
-    let mut b = Conversation::with_options(ConversationOptions {
-        max_pending: 2,
-        max_listen_streams: 2,
-        max_resource_subscriptions: 2,
-        max_cursors: 2,
-        max_awaiting: 2,
-        max_entry_bytes: 64,
-        ..Default::default()
-    });
+    let mut b = Conversation::with_options(ConversationOptions::default().max_pending(2).max_listen_streams(2).max_resource_subscriptions(2).max_cursors(2).max_awaiting(2).max_entry_bytes(64));
     let mut twin = Conversation::new();
     for line in data.split(|&c| c == b'\n') {
         let Some((&who, msg)) = line.split_first() else { continue };

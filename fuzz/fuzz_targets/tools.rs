@@ -28,21 +28,7 @@ use serde_json::Value;
 const MAX_TOOLS: usize = 4;
 
 fn tight(validate_formats: bool) -> SchemaOptions {
-    SchemaOptions {
-        limits: Limits {
-            max_depth: 24,
-            max_subschemas: 256,
-            max_enum_values: 64,
-            max_pattern_length: 128,
-            regex_size_limit: 64 << 10,
-            backtrack_limit: 10_000,
-            max_steps: 2_000,
-            max_instance_depth: 24,
-            max_errors: 8,
-        },
-        validate_formats,
-        fetch: None,
-    }
+    SchemaOptions::default().limits(Limits::default().max_depth(24).max_subschemas(256).max_enum_values(64).max_pattern_length(128).regex_size_limit(64 << 10).backtrack_limit(10_000).max_steps(2_000).max_instance_depth(24).max_errors(8)).validate_formats(validate_formats).fetch(None)
 }
 
 /// Whether `ptr` (RFC 6901) names a location of `v`.

@@ -55,8 +55,8 @@ fuzz_target!(|data: &[u8]| {
     let dups = has_duplicate_keys(&owned);
     let options = [
         Options::default(),
-        Options { policy: Policy::Strict, strict_formats: true, ..Options::default() },
-        Options { discriminate_results: true, client_leniency: true, ..Options::default() },
+        Options::default().policy(Policy::Strict).strict_formats(true),
+        Options::default().discriminate_results(true).client_leniency(true),
     ];
     for &(rev, def) in DEFS {
         let r = Revision::parse(rev).unwrap();

@@ -241,6 +241,7 @@ pub enum IconSource {
 
 /// What a consumer accepts (ICON-3, -1, -7, -8, -9, -6).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct IconPolicy {
     /// Accept plain `http:` (AMB-3). Default off.
     pub allow_http: bool,
@@ -254,6 +255,41 @@ pub struct IconPolicy {
     pub max_bytes: usize,
     /// Origins (`https://cdn.example.com`) trusted besides the server's own (ICON-6, AMB-4).
     pub trusted_origins: Vec<String>,
+}
+
+/// Builders: `#[non_exhaustive]`, so start from `IconPolicy::default()` (or its constructor) and set
+/// what differs.
+impl IconPolicy {
+    /// The same, with [`IconPolicy::allow_http`] set.
+    pub fn allow_http(mut self, allow_http: bool) -> Self {
+        self.allow_http = allow_http;
+        self
+    }
+    /// The same, with [`IconPolicy::allow_svg`] set.
+    pub fn allow_svg(mut self, allow_svg: bool) -> Self {
+        self.allow_svg = allow_svg;
+        self
+    }
+    /// The same, with [`IconPolicy::allow_webp`] set.
+    pub fn allow_webp(mut self, allow_webp: bool) -> Self {
+        self.allow_webp = allow_webp;
+        self
+    }
+    /// The same, with [`IconPolicy::allow_gif`] set.
+    pub fn allow_gif(mut self, allow_gif: bool) -> Self {
+        self.allow_gif = allow_gif;
+        self
+    }
+    /// The same, with [`IconPolicy::max_bytes`] set.
+    pub fn max_bytes(mut self, max_bytes: usize) -> Self {
+        self.max_bytes = max_bytes;
+        self
+    }
+    /// The same, with [`IconPolicy::trusted_origins`] set.
+    pub fn trusted_origins(mut self, trusted_origins: Vec<String>) -> Self {
+        self.trusted_origins = trusted_origins;
+        self
+    }
 }
 
 impl Default for IconPolicy {

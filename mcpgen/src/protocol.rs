@@ -56,6 +56,7 @@ use crate::Revision;
 
 /// Server settings for [`check_request`].
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ServerConfig {
     /// Protocol versions the server implements, preferred first. Default: every revision of
     /// this build. A legacy version (≤ 2025-11-25) here means the server is dual-era: a legacy
@@ -67,6 +68,16 @@ pub struct ServerConfig {
     /// `subscriptions/listen` asking for task notifications (TASK-23); without it they are
     /// unknown methods (-32601).
     pub extensions: Vec<crate::ext::Extension>,
+}
+
+/// Builders: `#[non_exhaustive]`, so start from `ServerConfig::default()` (or its constructor) and set
+/// what differs.
+impl ServerConfig {
+    /// The same, with [`ServerConfig::supported_versions`] set.
+    pub fn supported_versions(mut self, supported_versions: Vec<String>) -> Self {
+        self.supported_versions = supported_versions;
+        self
+    }
 }
 
 impl Default for ServerConfig {

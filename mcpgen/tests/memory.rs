@@ -167,15 +167,13 @@ fn bound(entries: usize, big: usize, options: &ConversationOptions) -> isize {
 #[test]
 fn a_session_at_every_cap_stays_under_the_documented_bytes() {
     const RECENT: usize = 1024;
-    let options = ConversationOptions {
-        max_pending: 64,
-        max_listen_streams: 32,
-        max_resource_subscriptions: 32,
-        max_cursors: 32,
-        max_awaiting: 32,
-        max_tasks: 32,
-        ..ConversationOptions::default()
-    };
+    let options = ConversationOptions::default()
+        .max_pending(64)
+        .max_listen_streams(32)
+        .max_resource_subscriptions(32)
+        .max_cursors(32)
+        .max_awaiting(32)
+        .max_tasks(32);
     let (p, l, r, cur, a, t) = (64, 32, 32, 32, 32, 32);
     let call = |id: &str, token: &str| {
         format!(

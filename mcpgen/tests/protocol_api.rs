@@ -409,7 +409,7 @@ fn era_detection() {
 fn strict_policy_reports_reserved_and_unknown_result_types() {
     let msg = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"task_created","_meta":{"io.modelcontextprotocol/madeUp":1}}}"#;
     validate_message(rev("2026-07-28"), msg.as_bytes(), &MessageOptions::new()).unwrap();
-    let strict = Options { policy: Policy::Strict, ..Options::default() };
+    let strict = Options::default().policy(Policy::Strict);
     let err = validate_message(rev("2026-07-28"), msg.as_bytes(), &MessageOptions::from(strict)).unwrap_err();
     let rules: Vec<_> = err.errors().iter().filter_map(|e| e.rule).collect();
     assert!(rules.contains(&"META-3") && rules.contains(&"RESULT-3"), "{rules:?}");

@@ -108,7 +108,7 @@ fn run_tool_case(path: &Path) -> Result<(), String> {
             return check_typed_error(want, e.kind(), None, None, &e.to_string());
         }
     };
-    let options = SchemaOptions { limits, ..SchemaOptions::default() };
+    let options = SchemaOptions::default().limits(limits);
     let text = document_text(&case)?;
     match case.get("operation").and_then(Value::as_str).unwrap_or("check_tool") {
         "check_tools" => {

@@ -235,8 +235,7 @@ fn round_trip(rev: Revision, def: &str, v: &Value, bytes: &[u8]) -> Result<bool,
             Ok(true)
         }
         Err(DecodeError::Invalid(_))
-            if mcpgen::validate(rev, def, bytes, Options { discriminate_results: true, ..Options::default() })
-                .is_err() =>
+            if mcpgen::validate(rev, def, bytes, Options::default().discriminate_results(true)).is_err() =>
         {
             Ok(false)
         }

@@ -132,10 +132,7 @@ pub struct ProbeOptions {
 impl ProbeOptions {
     /// The checker's options for a session of the run.
     pub(crate) fn conversation(&self) -> mcpgen::conversation::ConversationOptions {
-        mcpgen::conversation::ConversationOptions {
-            tools_baseline: self.tools_baseline.clone(),
-            ..mcpgen::conversation::ConversationOptions::default()
-        }
+        mcpgen::conversation::ConversationOptions::default().tools_baseline(self.tools_baseline.clone())
     }
 }
 

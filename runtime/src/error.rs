@@ -11,7 +11,8 @@ use crate::validate::{UnknownPolicy, ValidationError};
 ///
 /// Every error type of the core implements it (`DecodeError`, `ParseError`, `BuildError`,
 /// `UnknownPolicy` here; `ProtocolError`, `ResponseError`, `ResultError`, `MetaKeyError`,
-/// `OtelError`, the `http` and `icons` errors in `mcpgen`). Surfaces map an error to their own
+/// `OtelError`, the `http`, `icons` and `tools` errors in `mcpgen`; `mcpgen/tests/error_family.rs`
+/// lists them). Surfaces map an error to their own
 /// types by its variant and read everything else from this trait, never from its text.
 ///
 /// ```

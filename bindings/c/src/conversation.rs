@@ -50,14 +50,12 @@ pub unsafe extern "C" fn mcpgen_conversation_new(
     boundary(std::ptr::null_mut(), || {
         required(conversation_out, "conversation_out")?;
         let ctx = context(ctx);
-        let options = ConversationOptions {
-            validation: ctx.opts,
-            extension_result_types: ctx.extension_result_types.clone(),
-            tools_baseline: ctx.tools.baseline.clone(),
-            max_tools: ctx.tools.max_tools,
-            max_tool_schema_bytes: ctx.tools.max_tool_schema_bytes,
-            ..ConversationOptions::default()
-        };
+        let options = ConversationOptions::default()
+            .validation(ctx.opts)
+            .extension_result_types(ctx.extension_result_types.clone())
+            .tools_baseline(ctx.tools.baseline.clone())
+            .max_tools(ctx.tools.max_tools)
+            .max_tool_schema_bytes(ctx.tools.max_tool_schema_bytes);
         give(conversation_out, ConversationObject { conversation: Conversation::with_options(options), broken: false });
         Ok(Status::Ok)
     })

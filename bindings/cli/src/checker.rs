@@ -11,7 +11,7 @@
 //! let checker = CheckerThread::start(CheckerSettings {
 //!     report: args.report.as_deref(),           // JSON Lines findings, else stderr
 //!     record: args.record.as_deref(),           // what `validate --conversation` replays
-//!     options: ConversationOptions { validation: args.check.options()?, ..Default::default() },
+//!     options: ConversationOptions::default().validation(args.check.options()?),
 //!     limits: Limits { max_sessions: args.max_sessions.get_or(DEFAULT_MAX_SESSIONS), ..Limits::default() },
 //! })?;
 //! let to_checker = checker.sender();            // one clone per relaying thread

@@ -39,7 +39,7 @@ pub(crate) struct CheckFlags {
 impl CheckFlags {
     pub(crate) fn options(&self) -> Result<mcpgen::Options, UsageError> {
         let policy = self.policy.policy()?;
-        Ok(mcpgen::Options { policy, strict_formats: self.strict_formats, ..mcpgen::Options::default() })
+        Ok(mcpgen::Options::default().policy(policy).strict_formats(self.strict_formats))
     }
 }
 

@@ -41,7 +41,7 @@ impl Conversation {
         max_tool_schema_bytes: Option<usize>,
     ) -> PyResult<Self> {
         let run = || -> Result<Conversation, Failure> {
-            let validation = Options { policy: policy_arg(policy)?, strict_formats, ..Options::default() };
+            let validation = Options::default().policy(policy_arg(policy)?).strict_formats(strict_formats);
             let defaults = ConversationOptions::default();
             let baseline = match tools_baseline {
                 None => None,
@@ -51,14 +51,13 @@ impl Conversation {
                     Some(Arc::new(pin))
                 }
             };
-            let options = ConversationOptions {
-                validation,
-                extension_result_types: extension_result_types.unwrap_or_default(),
-                tools_baseline: baseline,
-                max_tools: max_tools.unwrap_or(defaults.max_tools),
-                max_tool_schema_bytes: max_tool_schema_bytes.unwrap_or(defaults.max_tool_schema_bytes),
-                ..defaults
-            };
+            let options = defaults
+                .clone()
+                .validation(validation)
+                .extension_result_types(extension_result_types.unwrap_or_default())
+                .tools_baseline(baseline)
+                .max_tools(max_tools.unwrap_or(defaults.max_tools))
+                .max_tool_schema_bytes(max_tool_schema_bytes.unwrap_or(defaults.max_tool_schema_bytes));
             Ok(Conversation { inner: Mutex::new(Core::with_options(options)) })
         };
         run().map_err(|f| f.into_pyerr(py))

@@ -20,14 +20,13 @@ fn policy_arg(py: Python<'_>, policy: Option<&Bound<'_, PyAny>>) -> Result<IconP
             "policy must be an mcpgen.IconPolicy, found `{found}`"
         ))));
     }
-    Ok(IconPolicy {
-        allow_http: p.getattr("allow_http")?.extract()?,
-        allow_svg: p.getattr("allow_svg")?.extract()?,
-        allow_webp: p.getattr("allow_webp")?.extract()?,
-        allow_gif: p.getattr("allow_gif")?.extract()?,
-        max_bytes: p.getattr("max_bytes")?.extract()?,
-        trusted_origins: p.getattr("trusted_origins")?.extract()?,
-    })
+    Ok(IconPolicy::default()
+        .allow_http(p.getattr("allow_http")?.extract()?)
+        .allow_svg(p.getattr("allow_svg")?.extract()?)
+        .allow_webp(p.getattr("allow_webp")?.extract()?)
+        .allow_gif(p.getattr("allow_gif")?.extract()?)
+        .max_bytes(p.getattr("max_bytes")?.extract()?)
+        .trusted_origins(p.getattr("trusted_origins")?.extract()?))
 }
 
 /// Bytes of a `bytes` (borrowed), `bytearray` or `memoryview` (copied).

@@ -181,7 +181,7 @@ fn validate(
     policy: Option<&Bound<'_, PyString>>,
 ) -> PyResult<()> {
     let run = || -> Result<(), Failure> {
-        let opts = Options { policy: policy_arg(policy)?, strict_formats, ..Options::default() };
+        let opts = Options::default().policy(policy_arg(policy)?).strict_formats(strict_formats);
         check(py, data, def_name, revision, extension, opts)
     };
     run().map_err(|f| f.into_pyerr(py))
@@ -200,7 +200,7 @@ fn is_valid(
     policy: Option<&Bound<'_, PyString>>,
 ) -> PyResult<bool> {
     let run = || -> Result<bool, Failure> {
-        let opts = Options { policy: policy_arg(policy)?, strict_formats, ..Options::default() };
+        let opts = Options::default().policy(policy_arg(policy)?).strict_formats(strict_formats);
         let schema = schema_arg(revision, extension)?;
         let input = Input::from_data(data)?;
         match def_name {

@@ -82,7 +82,7 @@ fn options_arg(limits: Option<&Bound<'_, PyAny>>, validate_formats: bool) -> Res
     if limits.is_none() && !validate_formats {
         return Ok(None);
     }
-    Ok(Some(SchemaOptions { limits: limits_arg(limits)?, validate_formats, fetch: None }))
+    Ok(Some(SchemaOptions::default().limits(limits_arg(limits)?).validate_formats(validate_formats).fetch(None)))
 }
 
 /// Which instance a validation call checks.
@@ -480,7 +480,12 @@ impl ToolChecker {
                 max_bytes: fetch_max_bytes,
             };
             let (fetch, callables) = args.policy()?;
-            Ok(ToolChecker { inner: CoreChecker::new(SchemaOptions { limits, validate_formats, fetch }), callables })
+            Ok(ToolChecker {
+                inner: CoreChecker::new(
+                    SchemaOptions::default().limits(limits).validate_formats(validate_formats).fetch(fetch),
+                ),
+                callables,
+            })
         };
         run().map_err(|f| f.into_pyerr(py))
     }

@@ -9,6 +9,7 @@ use crate::Options;
 /// oldest request is forgotten with a `POLICY-PENDING` warning; past any other cap the oldest
 /// entry is forgotten with one `POLICY-STATE` warning per table and session.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct ConversationOptions {
     /// Per-message validation options (policy, formats).
     pub validation: Options,
@@ -51,6 +52,76 @@ pub struct ConversationOptions {
     /// pinned tool missing from a complete list (the pages since the last one without
     /// `nextCursor`). Default none.
     pub tools_baseline: Option<std::sync::Arc<crate::tools::ToolsBaseline>>,
+}
+
+/// Builders: `#[non_exhaustive]`, so start from `ConversationOptions::default()` (or its constructor) and set
+/// what differs.
+impl ConversationOptions {
+    /// The same, with [`ConversationOptions::validation`] set.
+    pub fn validation(mut self, validation: Options) -> Self {
+        self.validation = validation;
+        self
+    }
+    /// The same, with [`ConversationOptions::max_pending`] set.
+    pub fn max_pending(mut self, max_pending: usize) -> Self {
+        self.max_pending = max_pending;
+        self
+    }
+    /// The same, with [`ConversationOptions::extension_result_types`] set.
+    pub fn extension_result_types(mut self, extension_result_types: Vec<String>) -> Self {
+        self.extension_result_types = extension_result_types;
+        self
+    }
+    /// The same, with [`ConversationOptions::max_listen_streams`] set.
+    pub fn max_listen_streams(mut self, max_listen_streams: usize) -> Self {
+        self.max_listen_streams = max_listen_streams;
+        self
+    }
+    /// The same, with [`ConversationOptions::max_resource_subscriptions`] set.
+    pub fn max_resource_subscriptions(mut self, max_resource_subscriptions: usize) -> Self {
+        self.max_resource_subscriptions = max_resource_subscriptions;
+        self
+    }
+    /// The same, with [`ConversationOptions::max_cursors`] set.
+    pub fn max_cursors(mut self, max_cursors: usize) -> Self {
+        self.max_cursors = max_cursors;
+        self
+    }
+    /// The same, with [`ConversationOptions::max_awaiting`] set.
+    pub fn max_awaiting(mut self, max_awaiting: usize) -> Self {
+        self.max_awaiting = max_awaiting;
+        self
+    }
+    /// The same, with [`ConversationOptions::max_entry_bytes`] set.
+    pub fn max_entry_bytes(mut self, max_entry_bytes: usize) -> Self {
+        self.max_entry_bytes = max_entry_bytes;
+        self
+    }
+    /// The same, with [`ConversationOptions::max_tasks`] set.
+    pub fn max_tasks(mut self, max_tasks: usize) -> Self {
+        self.max_tasks = max_tasks;
+        self
+    }
+    /// The same, with [`ConversationOptions::max_tools`] set.
+    pub fn max_tools(mut self, max_tools: usize) -> Self {
+        self.max_tools = max_tools;
+        self
+    }
+    /// The same, with [`ConversationOptions::max_tool_schema_bytes`] set.
+    pub fn max_tool_schema_bytes(mut self, max_tool_schema_bytes: usize) -> Self {
+        self.max_tool_schema_bytes = max_tool_schema_bytes;
+        self
+    }
+    /// The same, with [`ConversationOptions::tool_limits`] set.
+    pub fn tool_limits(mut self, tool_limits: crate::tools::Limits) -> Self {
+        self.tool_limits = tool_limits;
+        self
+    }
+    /// The same, with [`ConversationOptions::tools_baseline`] set.
+    pub fn tools_baseline(mut self, tools_baseline: Option<std::sync::Arc<crate::tools::ToolsBaseline>>) -> Self {
+        self.tools_baseline = tools_baseline;
+        self
+    }
 }
 
 impl Default for ConversationOptions {

@@ -15,6 +15,7 @@ use crate::validate::ValidationError;
 
 /// How tool schemas are compiled.
 #[derive(Clone, Default)]
+#[non_exhaustive]
 pub struct SchemaOptions {
     pub limits: Limits,
     /// Check `format` as an assertion (off by default: an annotation in 2020-12).
@@ -22,6 +23,26 @@ pub struct SchemaOptions {
     /// Opt-in fetching of non-local `$ref`s (JSCHEMA-6). `None` (the default): every non-local
     /// reference is refused without any I/O.
     pub fetch: Option<FetchPolicy>,
+}
+
+/// Builders: `#[non_exhaustive]`, so start from `SchemaOptions::default()` (or its constructor) and set
+/// what differs.
+impl SchemaOptions {
+    /// The same, with [`SchemaOptions::limits`] set.
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+    /// The same, with [`SchemaOptions::validate_formats`] set.
+    pub fn validate_formats(mut self, validate_formats: bool) -> Self {
+        self.validate_formats = validate_formats;
+        self
+    }
+    /// The same, with [`SchemaOptions::fetch`] set.
+    pub fn fetch(mut self, fetch: Option<FetchPolicy>) -> Self {
+        self.fetch = fetch;
+        self
+    }
 }
 
 impl fmt::Debug for SchemaOptions {

@@ -42,7 +42,11 @@ impl ToolReport {
 const TOOL_TEXT_DEPTH: usize = MAX_JSON_DEPTH + 4;
 
 fn parse_tool_text(bytes: &[u8]) -> Result<Tape<'_>, ParseError> {
-    Tape::parse_bytes_with(bytes, ParseOptions { max_depth: TOOL_TEXT_DEPTH, skip_deeper: true }, Default::default())
+    Tape::parse_bytes_with(
+        bytes,
+        ParseOptions::default().max_depth(TOOL_TEXT_DEPTH).skip_deeper(true),
+        Default::default(),
+    )
 }
 
 /// Reads a tool from JSON text with the core's parser (what the C and Python surfaces do with

@@ -6,10 +6,14 @@
 //! them by variant and kind, never by message text.
 
 use crate::rules::id;
+use std::borrow::Cow;
 use std::fmt;
+
+use mcpgen_runtime::__rt::single;
 
 use crate::json::ParseError;
 use crate::validate::ValidationError;
+use crate::CoreError;
 
 /// What is wrong with a tool or its schema. Stable names ([`SchemaErrorKind::as_str`]) are
 /// what the vectors, the CLI and the C and Python bindings report.
@@ -174,6 +178,20 @@ impl fmt::Display for SchemaError {
 
 impl std::error::Error for SchemaError {}
 
+/// The family's face ([`CoreError`]): kind [`SchemaErrorKind::as_str`], the kind's rule, one
+/// entry at the error's pointer. (The inherent [`SchemaError::kind`] returns the enum.)
+impl CoreError for SchemaError {
+    fn kind(&self) -> &'static str {
+        self.kind.as_str()
+    }
+    fn rule(&self) -> Option<&'static str> {
+        Some(self.kind.rule())
+    }
+    fn errors(&self) -> Cow<'_, [ValidationError]> {
+        single(self.pointer.clone(), "", Some(self.kind.rule()), self.message.clone())
+    }
+}
+
 /// Every problem of one tool's schemas.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -212,6 +230,25 @@ impl fmt::Display for ToolSchemaErrors {
 }
 
 impl std::error::Error for ToolSchemaErrors {}
+
+/// The family's face ([`CoreError`]): kind `tool_schema`, the rule when every problem has the
+/// same one, an entry per problem. (The inherent [`ToolSchemaErrors::errors`] returns the
+/// [`SchemaError`]s.)
+impl CoreError for ToolSchemaErrors {
+    fn kind(&self) -> &'static str {
+        "tool_schema"
+    }
+    fn rule(&self) -> Option<&'static str> {
+        let first = self.errors.first()?.rule();
+        self.errors.iter().all(|e| e.rule() == first).then_some(first)
+    }
+    fn errors(&self) -> Cow<'_, [ValidationError]> {
+        if self.errors.is_empty() {
+            return single("", "", None, self.to_string());
+        }
+        Cow::Owned(self.errors.iter().flat_map(|e| CoreError::errors(e).into_owned()).collect())
+    }
+}
 
 /// Why an instance was not accepted.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -286,6 +323,33 @@ impl fmt::Display for ToolCallError {
 
 impl std::error::Error for ToolCallError {}
 
+/// The family's face ([`CoreError`]): the inherent [`ToolCallError::kind`]; the rule when every
+/// entry has the same one; the instance errors, or the schema's problems for
+/// [`ToolCallError::Schema`] (the inherent [`ToolCallError::errors`] has only the former).
+impl CoreError for ToolCallError {
+    fn kind(&self) -> &'static str {
+        ToolCallError::kind(self)
+    }
+    fn rule(&self) -> Option<&'static str> {
+        match self {
+            ToolCallError::Schema(e) => CoreError::rule(e),
+            ToolCallError::Invalid(errors) | ToolCallError::LimitExceeded(errors) => {
+                let first = errors.first()?.rule;
+                errors.iter().all(|e| e.rule == first).then_some(first).flatten()
+            }
+        }
+    }
+    fn errors(&self) -> Cow<'_, [ValidationError]> {
+        match self {
+            ToolCallError::Schema(e) => CoreError::errors(e),
+            ToolCallError::Invalid(errors) | ToolCallError::LimitExceeded(errors) if !errors.is_empty() => {
+                Cow::Borrowed(errors)
+            }
+            _ => single("", "", None, self.to_string()),
+        }
+    }
+}
+
 /// Why [`check_tools_json`](super::document::check_tools_json) could not check a document at
 /// all (a document whose tools have problems is not an error: see
 /// [`ToolReport`](super::document::ToolReport)). No rule applies; [`fmt::Display`] is the one
@@ -358,6 +422,27 @@ impl std::error::Error for ToolsJsonError {
     }
 }
 
+/// The family's face ([`CoreError`]): the inherent [`ToolsJsonError::kind`], no rule, the
+/// parse error's entry or one at the error's pointer.
+impl CoreError for ToolsJsonError {
+    fn kind(&self) -> &'static str {
+        ToolsJsonError::kind(self)
+    }
+    fn rule(&self) -> Option<&'static str> {
+        match self {
+            ToolsJsonError::Parse(e) => CoreError::rule(e),
+            _ => None,
+        }
+    }
+    fn errors(&self) -> Cow<'_, [ValidationError]> {
+        match self {
+            ToolsJsonError::Parse(e) => Cow::Owned(CoreError::errors(e).into_owned()),
+            ToolsJsonError::NotAToolDocument => single("", "type", None, self.to_string()),
+            ToolsJsonError::ToolsNotArray { pointer } => single(pointer.clone(), "type", None, self.to_string()),
+        }
+    }
+}
+
 impl From<ParseError> for ToolsJsonError {
     fn from(e: ParseError) -> Self {
         ToolsJsonError::Parse(e)
@@ -403,3 +488,17 @@ impl fmt::Display for FetchError {
 }
 
 impl std::error::Error for FetchError {}
+
+/// The family's face ([`CoreError`]): kind `fetch_failed`, rule JSCHEMA-6 (a reference the
+/// resolver could not fetch is refused), one entry with the fetcher's words.
+impl CoreError for FetchError {
+    fn kind(&self) -> &'static str {
+        "fetch_failed"
+    }
+    fn rule(&self) -> Option<&'static str> {
+        Some(id::JSCHEMA_6)
+    }
+    fn errors(&self) -> Cow<'_, [ValidationError]> {
+        single("", "$ref", Some(id::JSCHEMA_6), self.message.clone())
+    }
+}

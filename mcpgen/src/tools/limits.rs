@@ -13,6 +13,7 @@ pub const MAX_JSON_DEPTH: usize = crate::json::tape::DEFAULT_MAX_DEPTH;
 /// Cost limits (JSCHEMA-8). The defaults admit every real-world tool schema we know of and
 /// reject the hostile shapes in `vectors/tools/` at compile time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Limits {
     /// Maximum nesting depth of subschemas (default 64).
     pub max_depth: usize,
@@ -34,6 +35,56 @@ pub struct Limits {
     pub max_instance_depth: usize,
     /// Validation errors collected per call at most (default 100).
     pub max_errors: usize,
+}
+
+/// Builders: `#[non_exhaustive]`, so start from `Limits::default()` (or its constructor) and set
+/// what differs.
+impl Limits {
+    /// The same, with [`Limits::max_depth`] set.
+    pub const fn max_depth(mut self, max_depth: usize) -> Self {
+        self.max_depth = max_depth;
+        self
+    }
+    /// The same, with [`Limits::max_subschemas`] set.
+    pub const fn max_subschemas(mut self, max_subschemas: usize) -> Self {
+        self.max_subschemas = max_subschemas;
+        self
+    }
+    /// The same, with [`Limits::max_enum_values`] set.
+    pub const fn max_enum_values(mut self, max_enum_values: usize) -> Self {
+        self.max_enum_values = max_enum_values;
+        self
+    }
+    /// The same, with [`Limits::max_pattern_length`] set.
+    pub const fn max_pattern_length(mut self, max_pattern_length: usize) -> Self {
+        self.max_pattern_length = max_pattern_length;
+        self
+    }
+    /// The same, with [`Limits::regex_size_limit`] set.
+    pub const fn regex_size_limit(mut self, regex_size_limit: usize) -> Self {
+        self.regex_size_limit = regex_size_limit;
+        self
+    }
+    /// The same, with [`Limits::backtrack_limit`] set.
+    pub const fn backtrack_limit(mut self, backtrack_limit: usize) -> Self {
+        self.backtrack_limit = backtrack_limit;
+        self
+    }
+    /// The same, with [`Limits::max_steps`] set.
+    pub const fn max_steps(mut self, max_steps: u64) -> Self {
+        self.max_steps = max_steps;
+        self
+    }
+    /// The same, with [`Limits::max_instance_depth`] set.
+    pub const fn max_instance_depth(mut self, max_instance_depth: usize) -> Self {
+        self.max_instance_depth = max_instance_depth;
+        self
+    }
+    /// The same, with [`Limits::max_errors`] set.
+    pub const fn max_errors(mut self, max_errors: usize) -> Self {
+        self.max_errors = max_errors;
+        self
+    }
 }
 
 impl Limits {
@@ -143,6 +194,20 @@ impl fmt::Display for LimitError {
 }
 
 impl std::error::Error for LimitError {}
+
+/// The family's face ([`crate::CoreError`]): the inherent [`LimitError::kind`], no rule, one
+/// entry naming the limit.
+impl crate::CoreError for LimitError {
+    fn kind(&self) -> &'static str {
+        LimitError::kind(self)
+    }
+    fn rule(&self) -> Option<&'static str> {
+        None
+    }
+    fn errors(&self) -> std::borrow::Cow<'_, [crate::ValidationError]> {
+        mcpgen_runtime::__rt::single(format!("/{}", self.name()), "enum", None, self.to_string())
+    }
+}
 
 impl Default for Limits {
     fn default() -> Self {

@@ -54,11 +54,27 @@ pub const MAX_SHOWN_CHARS: usize = 120;
 
 /// What [`ToolsBaseline::parse`] accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct PinLimits {
     /// Most bytes of a pin file. Default 16 MiB.
     pub max_bytes: usize,
     /// Most tools in a pin file. Default 10,000.
     pub max_tools: usize,
+}
+
+/// Builders: `#[non_exhaustive]`, so start from `PinLimits::default()` (or its constructor) and set
+/// what differs.
+impl PinLimits {
+    /// The same, with [`PinLimits::max_bytes`] set.
+    pub const fn max_bytes(mut self, max_bytes: usize) -> Self {
+        self.max_bytes = max_bytes;
+        self
+    }
+    /// The same, with [`PinLimits::max_tools`] set.
+    pub const fn max_tools(mut self, max_tools: usize) -> Self {
+        self.max_tools = max_tools;
+        self
+    }
 }
 
 impl Default for PinLimits {
@@ -103,6 +119,7 @@ impl PinErrorKind {
 /// A refused pin file or list of tools: what, and where (a JSON pointer into the file, or into
 /// the list given to [`ToolsBaseline::from_tools`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct PinError {
     pub kind: PinErrorKind,
     /// JSON pointer (`""` is the root).
@@ -124,6 +141,20 @@ impl fmt::Display for PinError {
 }
 
 impl std::error::Error for PinError {}
+
+/// The family's face ([`crate::CoreError`]): kind [`PinErrorKind::as_str`], no rule (a pin
+/// file is mcpgen's own format), one entry at the error's pointer.
+impl crate::CoreError for PinError {
+    fn kind(&self) -> &'static str {
+        self.kind.as_str()
+    }
+    fn rule(&self) -> Option<&'static str> {
+        None
+    }
+    fn errors(&self) -> std::borrow::Cow<'_, [crate::ValidationError]> {
+        mcpgen_runtime::__rt::single(self.pointer.clone(), "", None, self.message.clone())
+    }
+}
 
 /// One pinned tool.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -60,6 +60,7 @@ impl HostResolver for SystemResolver {
 
 /// Opt-in fetching of non-local references (JSCHEMA-6).
 #[derive(Clone)]
+#[non_exhaustive]
 pub struct FetchPolicy {
     /// Host names allowed (exact, case-insensitive). `None`: any host whose addresses are all
     /// public. Addresses are checked for allowlisted hosts too.
@@ -72,6 +73,26 @@ pub struct FetchPolicy {
     pub resolver: Arc<dyn HostResolver>,
     /// Every URI fetched, in order (the log JSCHEMA-6 asks for).
     pub fetched: Arc<Mutex<Vec<String>>>,
+}
+
+/// Builders: `#[non_exhaustive]`, so start from `FetchPolicy::default()` (or its constructor) and set
+/// what differs.
+impl FetchPolicy {
+    /// The same, with [`FetchPolicy::allow_http`] set.
+    pub fn allow_http(mut self, allow_http: bool) -> Self {
+        self.allow_http = allow_http;
+        self
+    }
+    /// The same, with [`FetchPolicy::timeout`] set.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+    /// The same, with [`FetchPolicy::max_bytes`] set.
+    pub fn max_bytes(mut self, max_bytes: usize) -> Self {
+        self.max_bytes = max_bytes;
+        self
+    }
 }
 
 impl fmt::Debug for FetchPolicy {

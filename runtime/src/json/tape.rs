@@ -94,6 +94,7 @@ impl std::error::Error for ParseError {}
 
 /// Parser settings.
 #[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
 pub struct ParseOptions {
     /// Maximum nesting depth of arrays and objects (a container inside `max_depth` others is
     /// too deep); deeper input is an error, not a stack overflow.
@@ -104,6 +105,21 @@ pub struct ParseOptions {
     /// its source text; [`Tape::skipped`] counts them. For readers that must tell "JSON that
     /// nests too deep" from "not JSON" (a text that is not JSON is a parse error either way).
     pub skip_deeper: bool,
+}
+
+/// Builders: `#[non_exhaustive]`, so start from `ParseOptions::default()` (or its constructor) and set
+/// what differs.
+impl ParseOptions {
+    /// The same, with [`ParseOptions::max_depth`] set.
+    pub const fn max_depth(mut self, max_depth: usize) -> Self {
+        self.max_depth = max_depth;
+        self
+    }
+    /// The same, with [`ParseOptions::skip_deeper`] set.
+    pub const fn skip_deeper(mut self, skip_deeper: bool) -> Self {
+        self.skip_deeper = skip_deeper;
+        self
+    }
 }
 
 impl Default for ParseOptions {

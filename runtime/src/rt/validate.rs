@@ -65,7 +65,11 @@ impl fmt::Display for UnknownPolicy {
 impl std::error::Error for UnknownPolicy {}
 
 /// Per-call options for validation and decoding.
+///
+/// `#[non_exhaustive]`: start from [`Options::new`] (or `Default`) and set what differs with
+/// the builders ([`Options::policy`], [`Options::strict_formats`], …).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct Options {
     /// Unknown-key policy.
     pub policy: Policy,

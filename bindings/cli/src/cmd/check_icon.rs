@@ -36,7 +36,7 @@ pub(crate) struct Args {
 pub(crate) fn run(args: Args) -> Result<ExitCode, UsageError> {
     let Args { uri, bytes, mime, allow_http, allow_svg, server } = args;
     let (uri, mime, server) = (uri.as_str(), mime.as_deref(), server.as_deref());
-    let policy = IconPolicy { allow_http, allow_svg, ..IconPolicy::default() };
+    let policy = IconPolicy::default().allow_http(allow_http).allow_svg(allow_svg);
     let file = bytes
         .map(|p| std::fs::read(&p).map_err(|e| UsageError(format!("cannot read {}: {e}", p.display()))))
         .transpose()?;

@@ -159,8 +159,7 @@ const WRITE_TIMEOUT: &str = "30s";
 
 pub(crate) fn run(args: Args) -> Result<ExitCode, UsageError> {
     let tools_baseline = args.tools_baseline.as_deref().map(crate::cmd::tools::load_baseline).transpose()?;
-    let options =
-        ConversationOptions { validation: args.check.options()?, tools_baseline, ..ConversationOptions::default() };
+    let options = ConversationOptions::default().validation(args.check.options()?).tools_baseline(tools_baseline);
     let limits = Limits {
         max_message_bytes: args.max_message_bytes,
         max_queued_bytes: args.max_queued_bytes,

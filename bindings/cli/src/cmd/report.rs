@@ -57,7 +57,7 @@ fn at_least_one(text: &str) -> Result<usize, String> {
 }
 
 pub(crate) fn run(args: Args) -> Result<ExitCode, UsageError> {
-    let options = ConversationOptions { validation: args.check.options()?, ..ConversationOptions::default() };
+    let options = ConversationOptions::default().validation(args.check.options()?);
     let mut sessions = Sessions::with_max(options, args.max_sessions.get_or(crate::conversation::MAX_SESSIONS));
     let (name, mut input) = crate::conversation::open(&args.session)?;
     let read_error = |e: std::io::Error| UsageError(format!("cannot read {name}: {e}"));

@@ -127,12 +127,11 @@ pub(crate) fn run(args: Args) -> Result<ExitCode, UsageError> {
 /// `validate --conversation FILE`: the file's sessions through the conversation checker.
 fn conversation(args: &Args, file: &Path, validation: Options) -> Result<ExitCode, UsageError> {
     let defaults = mcpgen::conversation::ConversationOptions::default();
-    let options = mcpgen::conversation::ConversationOptions {
-        validation,
-        max_pending: size_or(args.max_pending, defaults.max_pending),
-        tools_baseline: args.tools_baseline.as_deref().map(crate::cmd::tools::load_baseline).transpose()?,
-        ..defaults
-    };
+    let options = defaults
+        .clone()
+        .validation(validation)
+        .max_pending(size_or(args.max_pending, defaults.max_pending))
+        .tools_baseline(args.tools_baseline.as_deref().map(crate::cmd::tools::load_baseline).transpose()?);
     let limits = Limits {
         max_sessions: args.max_sessions.get_or(crate::conversation::MAX_SESSIONS),
         max_line_bytes: size_or(args.max_line_bytes, crate::conversation::MAX_LINE_BYTES),
