@@ -19,7 +19,7 @@
 //! tables, `finding` the findings and their levels.
 //!
 //! ```
-//! use mcpgen::conversation::{Conversation, Level, Sender};
+//! use mcpgen::conversation::{Conversation, Severity, Sender};
 //!
 //! let mut c = Conversation::new();
 //! // A legacy handshake: the server declares tools but not `logging`.
@@ -43,7 +43,7 @@
 //! let log = br#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hi"}}"#;
 //! let findings = c.observe(Sender::Server, log);
 //! assert_eq!(findings.len(), 1);
-//! assert_eq!((findings[0].rule, findings[0].level), (Some("LOG-5"), Level::Error));
+//! assert_eq!((findings[0].rule, findings[0].level), (Some("LOG-5"), Severity::Error));
 //!
 //! // A second answer to request 1 (MSG-11), and text that is not JSON (MSG-8).
 //! assert_eq!(c.observe(Sender::Server, task)[0].rule, Some("MSG-11"));
@@ -72,7 +72,7 @@ mod tools;
 mod transport;
 
 pub use facts::{Sender, UnknownSender};
-pub use finding::{Era, Finding, Level};
+pub use finding::{Era, Finding, Severity};
 pub use options::ConversationOptions;
 pub use transport::HttpFacts;
 
@@ -228,7 +228,7 @@ mod tests {
         for id in 8..1000 {
             let f = c.observe(Sender::Client, call(id, Some(id)).as_bytes());
             assert_eq!(f.len(), 1, "{f:?}");
-            assert_eq!((f[0].rule, f[0].level), (Some("POLICY-PENDING"), Level::Warning));
+            assert_eq!((f[0].rule, f[0].level), (Some("POLICY-PENDING"), Severity::Warning));
         }
         assert_eq!(c.session.pending_len(Sender::Client), 8);
         assert!(c.session.tracked() <= 16, "tracked {}", c.session.tracked());
@@ -323,7 +323,7 @@ mod tests {
             capped.extend(c.observe(Sender::Client, sub(5000 + n, uri).as_bytes()));
         }
         assert_eq!(rules(&capped), vec![Some(id::POLICY_STATE)]);
-        assert_eq!(capped[0].level, Level::Warning);
+        assert_eq!(capped[0].level, Severity::Warning);
         assert!(capped[0].message.contains("`file:///a`"), "{}", capped[0].message);
         let update = |uri: &str| {
             format!(r#"{{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{{"uri":"{uri}"}}}}"#)
@@ -609,10 +609,10 @@ mod tests {
 
     #[test]
     fn levels_follow_the_catalogue() {
-        assert_eq!(finding::level_at(Some("SUB-12"), None), Some(Level::Warning));
-        assert_eq!(finding::level_at(Some("LOG-5"), None), Some(Level::Error));
-        assert_eq!(finding::level_at(Some("SUB-3"), None), Some(Level::Warning), "informal: never an error");
-        assert_eq!(finding::level_at(None, None), Some(Level::Error));
+        assert_eq!(finding::level_at(Some("SUB-12"), None), Some(Severity::Warning));
+        assert_eq!(finding::level_at(Some("LOG-5"), None), Some(Severity::Error));
+        assert_eq!(finding::level_at(Some("SUB-3"), None), Some(Severity::Warning), "informal: never an error");
+        assert_eq!(finding::level_at(None, None), Some(Severity::Error));
     }
 
     /// A finding's level is its rule's clause at the revision in play: RES-1 is a SHOULD in
@@ -622,16 +622,16 @@ mod tests {
         let (Some(legacy), Some(modern)) = (Revision::parse("2025-11-25"), Revision::parse("2026-07-28")) else {
             return;
         };
-        assert_eq!(finding::level_at(Some("RES-1"), Some(legacy)), Some(Level::Warning));
-        assert_eq!(finding::level_at(Some("RES-1"), Some(modern)), Some(Level::Error));
+        assert_eq!(finding::level_at(Some("RES-1"), Some(legacy)), Some(Severity::Warning));
+        assert_eq!(finding::level_at(Some("RES-1"), Some(modern)), Some(Severity::Error));
         assert_eq!(finding::level_at(Some("ERR-4"), Some(legacy)), None);
-        assert_eq!(finding::level_at(Some("ERR-4"), Some(modern)), Some(Level::Error));
+        assert_eq!(finding::level_at(Some("ERR-4"), Some(modern)), Some(Severity::Error));
         let mut out = vec![finding::rule_finding("ERR-4", "/error/code", "not", "x".into())];
         finding::judged_under(&mut out, Some(Era::Legacy), Some(legacy));
         assert!(out.is_empty(), "a rule the revision lacks finds nothing: {out:?}");
         let mut out = vec![finding::rule_finding("RES-1", "/error/code", "const", "x".into())];
         finding::judged_under(&mut out, Some(Era::Legacy), Some(legacy));
-        assert_eq!((out[0].level, out[0].revision), (Level::Warning, Some(legacy)));
+        assert_eq!((out[0].level, out[0].revision), (Severity::Warning, Some(legacy)));
         let clause = out[0].clause().unwrap();
         assert_eq!((clause.code, clause.source), (Some(-32002), "server/resources"));
         assert!(clause.quote.is_some_and(|q| q.contains("SHOULD")), "{clause:?}");

@@ -642,9 +642,23 @@ pub fn is_valid_meta_key(key: &str) -> bool {
     check_meta_key(key).is_ok()
 }
 
-/// Which protocol era a peer speaks.
+/// The newest modern revision of this build (per-request `_meta`, no `initialize`;
+/// [`is_modern`]): what "the current revision" means where a peer starts a modern session.
+/// `None` in a build with legacy revisions only. [`Revision::latest`] is the newest of any era.
+///
+/// ```
+/// let rev = mcpgen::protocol::latest_modern().unwrap();
+/// assert!(mcpgen::protocol::is_modern(rev));
+/// assert_eq!(rev.as_str(), "2026-07-28");
+/// ```
+pub fn latest_modern() -> Option<Revision> {
+    Revision::ALL.iter().copied().find(|&r| is_modern(r))
+}
+
+/// Which protocol era a peer speaks, as detected from its answer (ERA-2/3/5). The era a
+/// finding was judged under is [`crate::conversation::Era`], a plain tag.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Era {
+pub enum DetectedEra {
     /// Per-request `_meta` (2026-07-28 and later); the versions the server named, if any.
     Modern { supported: Vec<String> },
     /// `initialize` handshake (2025-11-25 and earlier): fall back to `initialize`.
@@ -658,13 +672,13 @@ pub enum Era {
 /// recognized modern error (AMB-7: -32020/-32021/-32022 whose response is schema-valid under a
 /// modern revision; `supported` comes from a -32022's `data.supported`). Anything else — other
 /// errors, unparseable text, no answer — is legacy (ERA-3: never one specific code).
-pub fn detect_era_from_probe(response: Option<&[u8]>) -> Era {
+pub fn detect_era_from_probe(response: Option<&[u8]>) -> DetectedEra {
     client::detect_era_from_probe(response)
 }
 
 /// ERA-5: classifies the body of an HTTP 400 answering a modern request.
 ///
 /// Modern only for a recognized modern error (AMB-7); an empty or unrecognized body is legacy.
-pub fn detect_era_from_http_400(body: &[u8]) -> Era {
+pub fn detect_era_from_http_400(body: &[u8]) -> DetectedEra {
     client::detect_era_from_http_400(body)
 }

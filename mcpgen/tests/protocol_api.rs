@@ -6,7 +6,7 @@ use mcpgen::json::{Tape, Value};
 use mcpgen::protocol::{
     check_meta_key, check_request, check_response, detect_era_from_http_400, detect_era_from_probe,
     missing_capabilities, missing_capability_error, negotiate_version, required_capability, validate_message,
-    CheckedResponse, Era, ErrorCategory, MessageKind, ProtocolError, ServerConfig,
+    CheckedResponse, DetectedEra, ErrorCategory, MessageKind, ProtocolError, ServerConfig,
 };
 use mcpgen::{DecodeError, JsonView, MessageOptions, Options, Policy, ResultOptions, Revision};
 
@@ -381,28 +381,28 @@ fn unknown_method_reported() {
 
 #[test]
 fn era_detection() {
-    assert_eq!(detect_era_from_probe(None), Era::Legacy);
+    assert_eq!(detect_era_from_probe(None), DetectedEra::Legacy);
     let modern = br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"m","data":{"supported":["2026-07-28"],"requested":"2027-01-01"}}}"#;
-    assert_eq!(detect_era_from_probe(Some(modern)), Era::Modern { supported: vec!["2026-07-28".into()] });
-    assert_eq!(detect_era_from_http_400(modern), Era::Modern { supported: vec!["2026-07-28".into()] });
+    assert_eq!(detect_era_from_probe(Some(modern)), DetectedEra::Modern { supported: vec!["2026-07-28".into()] });
+    assert_eq!(detect_era_from_http_400(modern), DetectedEra::Modern { supported: vec!["2026-07-28".into()] });
     // -32022 without the required data is not recognized (AMB-7).
     assert_eq!(
         detect_era_from_http_400(br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"m"}}"#),
-        Era::Legacy
+        DetectedEra::Legacy
     );
     assert_eq!(
         detect_era_from_probe(Some(br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"no"}}"#)),
-        Era::Legacy
+        DetectedEra::Legacy
     );
-    assert_eq!(detect_era_from_http_400(b""), Era::Legacy);
+    assert_eq!(detect_era_from_http_400(b""), DetectedEra::Legacy);
     let discover = br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2026-07-28","2025-11-25"],"capabilities":{},"ttlMs":0,"cacheScope":"public"}}"#;
     assert_eq!(
         detect_era_from_probe(Some(discover)),
-        Era::Modern { supported: vec!["2026-07-28".into(), "2025-11-25".into()] }
+        DetectedEra::Modern { supported: vec!["2026-07-28".into(), "2025-11-25".into()] }
     );
     let mismatch =
         br#"{"jsonrpc":"2.0","error":{"code":-32020,"message":"MCP-Protocol-Version header does not match"}}"#;
-    assert_eq!(detect_era_from_http_400(mismatch), Era::Modern { supported: vec![] });
+    assert_eq!(detect_era_from_http_400(mismatch), DetectedEra::Modern { supported: vec![] });
 }
 
 #[test]

@@ -13,7 +13,7 @@ use support::{example_files, expected_example_failures, vector_files};
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use mcpgen::json::{Tape, Value};
-use mcpgen::protocol::{self, CheckedResponse, Era, MessageKind, ServerConfig};
+use mcpgen::protocol::{self, CheckedResponse, DetectedEra, MessageKind, ServerConfig};
 use mcpgen::{CoreError, JsonView, MessageOptions, Options, Policy, ResultOptions, Revision, ValidationError};
 
 fn json_eq(a: &Value, b: &Value) -> bool {
@@ -237,11 +237,11 @@ fn run_operation(v: &Value) -> Result<Outcome, String> {
             };
             o.accept = true;
             match era {
-                Era::Modern { supported } => {
+                DetectedEra::Modern { supported } => {
                     o.era = Some("modern".into());
                     o.supported = Some(supported);
                 }
-                Era::Legacy => o.era = Some("legacy".into()),
+                DetectedEra::Legacy => o.era = Some("legacy".into()),
             }
         }
         "negotiate_version" => {

@@ -5,9 +5,15 @@
 
 use serde_json::{json, Value};
 
-use mcpgen::conversation::{Conversation, Level};
+use mcpgen::conversation::{Conversation, Severity};
 
-use super::{Run, MODERN};
+use super::Run;
+
+/// The revision a modern session speaks: the newest modern revision of this build
+/// ([`mcpgen::protocol::latest_modern`]; empty in a build with legacy revisions only).
+pub fn modern_revision() -> &'static str {
+    mcpgen::protocol::latest_modern().map_or("", |r| r.as_str())
+}
 
 /// What a client of one era (or one legacy revision) saw: one line of the summary.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,7 +47,7 @@ impl Mark {
 /// Records what the era begun at `start` saw.
 pub(super) fn seen(r: &mut Run<'_>, start: Mark, era: &str, revision: &str, outcome: String) {
     let found = &r.report.findings[start.findings..];
-    let errors = found.iter().filter(|f| f.level == Level::Error).count();
+    let errors = found.iter().filter(|f| f.level == Severity::Error).count();
     let mut distinct: Vec<(&str, &str)> = Vec::new();
     for c in &r.report.checks[start.checks..] {
         if !distinct.contains(&(c.name.as_str(), c.revision.as_str())) {
@@ -112,7 +118,7 @@ pub(super) fn legacy_sessions(r: &mut Run<'_>, mut more: Option<&mut dyn super::
 /// session's steps (lists, tool calls, prompts, resources); its messages are the conversation
 /// `legacy/VERSION`.
 pub(super) fn legacy_session(r: &mut Run<'_>, version: &str) {
-    debug_assert_ne!(version, MODERN);
+    debug_assert_ne!(version, modern_revision());
     let start = Mark::of(r);
     let before = r.rev;
     r.rev = mcpgen::Revision::parse(version);

@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use mcpgen::conversation::Level;
+use mcpgen::conversation::Severity;
 use serde_json::Value;
 
 use super::{PeerError, Refusal, Run};
@@ -43,7 +43,7 @@ impl Run<'_> {
                  the ones after it on the connection are not judged (a server that exits mid-session is \
                  worth a look: its stderr says why)"
             );
-            self.finding(check, Some(mcpgen::rules::id::PROBE_5), Level::Warning, "", message, sent.index);
+            self.finding(check, Some(mcpgen::rules::id::PROBE_5), Severity::Warning, "", message, sent.index);
             self.lost = Some(format!("the server closed the connection at `{check}`"));
             return;
         }
@@ -53,7 +53,7 @@ impl Run<'_> {
                 "not judged: {e} — a limit of the probe's (--max-body-bytes, --max-events, --max-messages), \
                  not of the spec"
             );
-            self.finding(check, Some(mcpgen::rules::id::POLICY_SIZE), Level::Warning, "", message, sent.index);
+            self.finding(check, Some(mcpgen::rules::id::POLICY_SIZE), Severity::Warning, "", message, sent.index);
             if matches!(e, PeerError::TooLarge { .. }) && self.peer().reads_late() {
                 // Over stdio the reading stopped inside the line: nothing more can be read.
                 self.lost = Some(format!("reading stopped at a line above the limit at `{check}`"));
@@ -73,7 +73,7 @@ impl Run<'_> {
                     "no answer within {after_ms} ms (this transport stops reading an answer at its wait; a \
                      warning: the spec sets no time, raise --timeout for a slow server)"
                 );
-                self.finding(check, Some(rule), Level::Warning, "", message, sent.index);
+                self.finding(check, Some(rule), Severity::Warning, "", message, sent.index);
                 return;
             }
             e => format!("no answer: {e}"),
@@ -96,7 +96,7 @@ impl Run<'_> {
              lets a server refuse with 403 a request whose Origin it does not accept, and with 401 or 403 one \
              it does not authorize)"
         );
-        self.finding(check, Some(mcpgen::rules::id::PROBE_5), Level::Warning, "", message, exchange);
+        self.finding(check, Some(mcpgen::rules::id::PROBE_5), Severity::Warning, "", message, exchange);
     }
 }
 

@@ -30,7 +30,7 @@ use mcpgen::http::is_media;
 use mcpgen::http::sse::{SseEvent, SseSplitter};
 use serde_json::Value;
 
-use crate::{Carried, Connect, HeaderEdit, Peer, PeerError, MODERN};
+use crate::{modern_revision, Carried, Connect, HeaderEdit, Peer, PeerError};
 use mcpgen::http::{PROTOCOL_VERSION, SESSION_ID as SESSION};
 
 /// `--max-body-bytes`: a response body, or one event stream, at most this long.
@@ -173,7 +173,7 @@ fn headers_for(body: &Value, session: Option<&str>, legacy_version: Option<&str>
             let version = body
                 .pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
                 .and_then(Value::as_str)
-                .unwrap_or(MODERN);
+                .unwrap_or(modern_revision());
             h.push(("MCP-Protocol-Version".to_owned(), version.to_owned()));
             h.extend(mcpgen::http::standard_headers(method, body.get("params")));
         }

@@ -8,7 +8,7 @@
 
 use serde_json::{json, Value};
 
-use mcpgen::conversation::{Conversation, Level};
+use mcpgen::conversation::{Conversation, Severity};
 use mcpgen::protocol::{check_http_headers, check_param_headers, ProtocolError};
 use mcpgen::rules::id;
 
@@ -30,7 +30,7 @@ fn cases(r: &mut Run<'_>, tools: bool) -> Vec<(&'static str, Value, Vec<HeaderEd
         (
             "version-mismatch",
             body_version(modern_request(r.id(), "tools/list", json!({})), "2025-11-25"),
-            vec![set("MCP-Protocol-Version", super::MODERN)],
+            vec![set("MCP-Protocol-Version", super::modern_revision())],
         ),
     ];
     if tools {
@@ -76,7 +76,7 @@ pub(super) fn settle_version_missing(r: &mut Run<'_>) {
     if refused_as_modern {
         return;
     }
-    let modern = super::MODERN;
+    let modern = super::modern_revision();
     let mut i = 0;
     let (mut errors, mut warnings, mut dropped) = (0, 0, false);
     while i < r.report.findings.len() {
@@ -84,7 +84,7 @@ pub(super) fn settle_version_missing(r: &mut Run<'_>) {
         let this = f.check == VERSION_MISSING && f.revision.is_none_or(|v| v.as_str() == modern);
         if this && f.rule != Some(mcpgen::rules::id::ID_4) {
             match f.level {
-                mcpgen::conversation::Level::Error => errors += 1,
+                mcpgen::conversation::Severity::Error => errors += 1,
                 _ => warnings += 1,
             }
             r.report.findings.remove(i);
@@ -256,7 +256,7 @@ pub(super) fn origin(r: &mut Run<'_>, conv: &mut Conversation, modern: bool) {
                     "accepted the request with the foreign `Origin: {FOREIGN_ORIGIN}` ({got}) on {host}: a warning, not an error, since \
                      which origins a public server allows cannot be known from outside; a server on a loopback host would fail here"
                 );
-                r.finding(check, Some(id::HTTP_2), Level::Warning, "", message, at);
+                r.finding(check, Some(id::HTTP_2), Severity::Warning, "", message, at);
             }
         }
     }

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use mcpgen::conversation::{Conversation, Level, Sender};
+use mcpgen::conversation::{Conversation, Sender, Severity};
 
 use super::Run;
 
@@ -84,7 +84,7 @@ impl Run<'_> {
         self.finding(
             &p.check,
             None,
-            Level::Warning,
+            Severity::Warning,
             "",
             format!("answered after {delay} ms, later than the probe's wait of {} ms (the answer is judged and recorded; the check's own verdict on it is not run)", p.waited_ms),
             p.exchange,

@@ -79,10 +79,10 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
-use mcpgen::conversation::{Conversation, Finding, Level, Sender};
+use mcpgen::conversation::{Conversation, Finding, Sender, Severity};
 use mcpgen::Revision;
 
-pub use eras::EraSeen;
+pub use eras::{modern_revision, EraSeen};
 pub use peer::{answers_id, is_loopback_host, Carried, Connect, HeaderEdit, Observer, Peer, PeerError, Unobserved};
 
 pub use options::{EraChoice, ProbeOptions, PromptPolicy, ToolPolicy, DEFAULT_SEED};
@@ -104,12 +104,10 @@ fn is_null_id_error(v: &Value) -> bool {
     v.get("id").is_none_or(Value::is_null) && v.get("error").is_some() && v.get("method").is_none()
 }
 
-/// The modern revision probed, and the `_meta` every modern request carries.
-pub const MODERN: &str = "2026-07-28";
-
+/// The `_meta` every modern request carries.
 fn modern_meta() -> Value {
     json!({
-        "io.modelcontextprotocol/protocolVersion": MODERN,
+        "io.modelcontextprotocol/protocolVersion": modern_revision(),
         "io.modelcontextprotocol/clientCapabilities": {},
         "io.modelcontextprotocol/clientInfo": {"name": "mcpgen-probe", "version": env!("CARGO_PKG_VERSION")}
     })
@@ -139,7 +137,7 @@ struct Run<'p> {
     pending: Vec<late::Pending>,
     /// The next exchange waits [`ProbeOptions::short_wait`], not the peer's timeout.
     short: bool,
-    /// The revision in play: [`MODERN`], or the legacy session's.
+    /// The revision in play: [`modern_revision()`], or the legacy session's.
     rev: Option<Revision>,
     /// The next message is no valid request (a malformed envelope): no answer to it is a
     /// warning ([`no_answer`]), not MSG-11.
@@ -181,7 +179,7 @@ impl<'p> Run<'p> {
             last_step: String::new(),
             pending: Vec::new(),
             short: false,
-            rev: Revision::parse(MODERN),
+            rev: Revision::parse(modern_revision()),
             invalid: false,
             heard: false,
             keep_error: false,
@@ -215,7 +213,7 @@ impl Run<'_> {
         self.finding(
             check,
             Some(mcpgen::rules::id::PROBE_3),
-            Level::Warning,
+            Severity::Warning,
             "",
             format!("the probe's time budget ({ms} ms) ran out here: this step and the ones after it were not run"),
             None,
@@ -225,7 +223,7 @@ impl Run<'_> {
 
     /// The name of the revision in play.
     fn rev_name(&self) -> String {
-        self.rev.map_or(MODERN, |r| r.as_str()).to_owned()
+        self.rev.map_or(modern_revision(), |r| r.as_str()).to_owned()
     }
 
     /// A check run (once per exchange).
@@ -250,7 +248,7 @@ impl Run<'_> {
     fn judge(&mut self, check: &str, answer: &Value, what: &str) {
         let Some(entry) = oracle::entry(check) else { return };
         let Some(rule) = entry.rule else { return };
-        let modern = self.rev.is_none_or(|r| r.as_str() == MODERN);
+        let modern = self.rev.is_none_or(|r| r.as_str() == modern_revision());
         let Some(accepts) = (if modern { entry.modern } else { entry.legacy }) else { return };
         let Some(refused) = accepts.judge(answer) else { return };
         let at = self.last_exchange();
@@ -326,7 +324,7 @@ impl Run<'_> {
         }
         let text = message.to_string();
         let method = message.get("method").and_then(Value::as_str).map(str::to_owned);
-        let modern_request = self.rev.is_none_or(|r| r.as_str() == MODERN).then(|| message.clone());
+        let modern_request = self.rev.is_none_or(|r| r.as_str() == modern_revision()).then(|| message.clone());
         // A batch waits for the answer to the request in it.
         let id = message.get("id").or_else(|| message.get(0).and_then(|m| m.get("id"))).cloned();
         conv.observe(Sender::Client, text.as_bytes());
@@ -395,11 +393,11 @@ impl Run<'_> {
                 found.retain(|f| !(f.rule == Some(mcpgen::rules::id::ID_3) && f.pointer == "/id"));
             }
             for mut f in found {
-                if invalid && f.rule == Some(mcpgen::rules::id::ID_4) && f.level == Level::Error {
+                if invalid && f.rule == Some(mcpgen::rules::id::ID_4) && f.level == Severity::Error {
                     // The request was malformed: "except in error cases where the ID could not
                     // be read due a malformed request" may be the server's reading, though the
                     // id was there to read. A warning, not a MUST broken beyond argument.
-                    f.level = Level::Warning;
+                    f.level = Severity::Warning;
                     f.message.push_str(
                         " (the request was malformed, and the clause excepts error cases where the id could not be read due to one: a warning)",
                     );
@@ -454,7 +452,7 @@ impl Run<'_> {
         &mut self,
         check: &str,
         rule: Option<&'static str>,
-        level: Level,
+        level: Severity,
         pointer: &str,
         message: String,
         exchange: Option<usize>,
@@ -518,7 +516,7 @@ impl Run<'_> {
                     self.finding(
                         &check,
                         Some(mcpgen::rules::id::PROBE_1),
-                        Level::Warning,
+                        Severity::Warning,
                         &format!("/result/{key}"),
                         format!(
                             "`{method}` lists more than {} items; the probe judges the first {} and reads no further",
@@ -539,7 +537,7 @@ impl Run<'_> {
                 self.finding(
                     &check,
                     Some(mcpgen::rules::id::PROBE_1),
-                    Level::Warning,
+                    Severity::Warning,
                     "/result/nextCursor",
                     format!(
                         "`{method}` still has a next page after {} pages of {bytes} bytes (the probe reads at most {} bytes of one list); the probe stops there",
@@ -555,7 +553,7 @@ impl Run<'_> {
                 self.finding(
                     &check,
                     Some(mcpgen::rules::id::PROBE_1),
-                    Level::Warning,
+                    Severity::Warning,
                     "/result/nextCursor",
                     format!(
                         "`{method}` still has a next page after {} pages; the probe stops there",
@@ -596,7 +594,7 @@ pub fn run_with(
     let mut r = Run::new(peer, observer, options);
     let mut modern = Conversation::with_options(r.opts.conversation());
     // The newest legacy revision: where a server names none, the one `initialize` asks for.
-    let newest_legacy = Revision::all().iter().map(|rev| rev.as_str()).find(|v| *v != MODERN);
+    let newest_legacy = Revision::all().iter().map(|rev| rev.as_str()).find(|v| *v != modern_revision());
     if !r.opts.era.modern() {
         if let Some(version) = newest_legacy {
             eras::legacy_session(&mut r, version);
@@ -620,10 +618,10 @@ pub fn run_with(
                 .unwrap_or_default();
             let caps = result.get("capabilities").cloned().unwrap_or(Value::Null);
             session(&mut r, &mut modern, &caps, true);
-            eras::seen(&mut r, start, "modern", MODERN, format!("served; offers {}", eras::offered(&caps)));
+            eras::seen(&mut r, start, "modern", modern_revision(), format!("served; offers {}", eras::offered(&caps)));
             // The legacy revisions it names, preferred first; naming none does not mean it
             // serves no `initialize` (a dual-era server may list its modern versions only).
-            let named: Vec<String> = supported.into_iter().filter(|v| v != MODERN).collect();
+            let named: Vec<String> = supported.into_iter().filter(|v| v != modern_revision()).collect();
             if named.is_empty() {
                 newest_legacy.into_iter().map(str::to_owned).collect()
             } else {
@@ -633,7 +631,7 @@ pub fn run_with(
         // No discover: a modern-only client stops here, a dual-era one falls back to
         // `initialize` at the newest legacy revision, on the same connection.
         None => {
-            eras::seen(&mut r, start, "modern", MODERN, "not served (no `server/discover` result)".into());
+            eras::seen(&mut r, start, "modern", modern_revision(), "not served (no `server/discover` result)".into());
             if r.opts.era.legacy() {
                 if let Some(version) = newest_legacy {
                     eras::legacy_session(&mut r, version);

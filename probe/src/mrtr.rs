@@ -15,7 +15,7 @@
 
 use serde_json::{json, Value};
 
-use mcpgen::conversation::{Conversation, Level};
+use mcpgen::conversation::{Conversation, Severity};
 use mcpgen::rules::id;
 
 use super::Run;
@@ -96,5 +96,5 @@ pub(super) fn tamper(r: &mut Run<'_>, conv: &mut Conversation) {
          request failure; which applies cannot be seen from outside, so this is a warning"
     );
     let at = r.last_exchange();
-    r.finding(CHECK, Some(id::MRTR_11), Level::Warning, "/result", message, at);
+    r.finding(CHECK, Some(id::MRTR_11), Severity::Warning, "/result", message, at);
 }

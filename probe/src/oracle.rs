@@ -13,7 +13,7 @@
 
 use serde_json::Value;
 
-use mcpgen::conversation::Level;
+use mcpgen::conversation::Severity;
 use mcpgen::rules::{self, id, Clause, Level as Keyword};
 use mcpgen::Revision;
 
@@ -419,22 +419,22 @@ const HTTP_PAGE_ONLY: &[&str] = &[id::MSG_9];
 
 /// The level of a finding on `rule` whose clause is `clause`, on a transport with HTTP
 /// headers or not (stdio), and why it is lower than the clause's keyword where it is.
-pub fn level_on(rule: &str, clause: &Clause, http: bool) -> (Level, Option<&'static str>) {
+pub fn level_on(rule: &str, clause: &Clause, http: bool) -> (Severity, Option<&'static str>) {
     let page_only = HTTP_PAGE_ONLY.contains(&rule) && clause.source.starts_with("basic/transports/streamable-http");
-    if !http && page_only && level_of(clause.level) == Level::Error {
+    if !http && page_only && level_of(clause.level) == Severity::Error {
         let why =
             "the clause is the Streamable HTTP page's, and over stdio the revision has no keyword for it: a warning";
-        return (Level::Warning, Some(why));
+        return (Severity::Warning, Some(why));
     }
     (level_of(clause.level), None)
 }
 
 /// A finding's level from its clause: errors for MUST / MUST NOT (and mcpgen's choices, which
 /// are errors the schema justifies), warnings for SHOULD, SHOULD NOT, MAY and informal wording.
-pub fn level_of(keyword: Keyword) -> Level {
+pub fn level_of(keyword: Keyword) -> Severity {
     match keyword {
-        Keyword::Must | Keyword::MustNot | Keyword::Choice => Level::Error,
-        Keyword::Should | Keyword::ShouldNot | Keyword::May | Keyword::Informal => Level::Warning,
+        Keyword::Must | Keyword::MustNot | Keyword::Choice => Severity::Error,
+        Keyword::Should | Keyword::ShouldNot | Keyword::May | Keyword::Informal => Severity::Warning,
     }
 }
 
@@ -452,8 +452,8 @@ pub fn clause_at(rule: &str, revision: Option<Revision>) -> Option<Clause> {
 fn eras() -> (Vec<Revision>, Vec<Revision>) {
     let mut all = Revision::all();
     all.reverse();
-    let modern = all.iter().copied().filter(|r| r.as_str() == crate::MODERN).collect();
-    let legacy = all.into_iter().filter(|r| r.as_str() != crate::MODERN).collect();
+    let modern = all.iter().copied().filter(|r| r.as_str() == crate::modern_revision()).collect();
+    let legacy = all.into_iter().filter(|r| r.as_str() != crate::modern_revision()).collect();
     (modern, legacy)
 }
 
@@ -606,15 +606,15 @@ mod tests {
 
     #[test]
     fn levels_follow_the_keyword() {
-        assert_eq!(level_of(Keyword::Must), Level::Error);
-        assert_eq!(level_of(Keyword::MustNot), Level::Error);
-        assert_eq!(level_of(Keyword::Should), Level::Warning);
-        assert_eq!(level_of(Keyword::Informal), Level::Warning);
+        assert_eq!(level_of(Keyword::Must), Severity::Error);
+        assert_eq!(level_of(Keyword::MustNot), Severity::Error);
+        assert_eq!(level_of(Keyword::Should), Severity::Warning);
+        assert_eq!(level_of(Keyword::Informal), Severity::Warning);
         // The unknown resource: a MUST with -32602 in 2026-07-28, a SHOULD with -32002 before.
         let modern = Revision::parse("2026-07-28");
         let legacy = Revision::parse("2025-11-25");
-        assert_eq!(clause_at(id::RES_1, modern).map(|c| level_of(c.level)), Some(Level::Error));
-        assert_eq!(clause_at(id::RES_1, legacy).map(|c| level_of(c.level)), Some(Level::Warning));
+        assert_eq!(clause_at(id::RES_1, modern).map(|c| level_of(c.level)), Some(Severity::Error));
+        assert_eq!(clause_at(id::RES_1, legacy).map(|c| level_of(c.level)), Some(Severity::Warning));
         assert_eq!(clause_at(id::COMP_2, Revision::parse("2024-11-05")), None);
     }
 
@@ -622,12 +622,12 @@ mod tests {
     fn a_clause_of_the_http_page_alone_is_a_warning_over_stdio() {
         let modern = Revision::parse("2026-07-28");
         let msg_9 = clause_at(id::MSG_9, modern).unwrap();
-        assert_eq!(level_on(id::MSG_9, &msg_9, true), (Level::Error, None));
+        assert_eq!(level_on(id::MSG_9, &msg_9, true), (Severity::Error, None));
         let (level, why) = level_on(id::MSG_9, &msg_9, false);
-        assert_eq!(level, Level::Warning);
+        assert_eq!(level, Severity::Warning);
         assert!(why.is_some_and(|w| w.contains("Streamable HTTP")), "{why:?}");
         // MSG-1 is on the stdio page too: an error on both transports.
         let msg_1 = clause_at(id::MSG_1, modern).unwrap();
-        assert_eq!(level_on(id::MSG_1, &msg_1, false), (Level::Error, None));
+        assert_eq!(level_on(id::MSG_1, &msg_1, false), (Severity::Error, None));
     }
 }

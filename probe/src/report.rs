@@ -2,11 +2,11 @@
 
 use serde_json::Value;
 
-use mcpgen::conversation::{Finding, Level};
+use mcpgen::conversation::{Finding, Severity};
 use mcpgen::rules::Clause;
 use mcpgen::Revision;
 
-use super::{EraSeen, PeerError, MODERN};
+use super::{modern_revision, EraSeen, PeerError};
 
 /// One finding: a check that failed, with the rule it breaks, the clause that rule rests on at
 /// the revision in play, and the exchange that shows it.
@@ -18,7 +18,7 @@ pub struct ProbeFinding {
     pub rule: Option<&'static str>,
     /// The level of [`ProbeFinding::clause`] (an error for MUST / MUST NOT, else a warning);
     /// the probe's own limits (PROBE-1 to PROBE-3) and late answers are warnings.
-    pub level: Level,
+    pub level: Severity,
     /// JSON pointer into the server's message (`""` the root).
     pub pointer: String,
     pub message: String,
@@ -157,13 +157,13 @@ pub struct Skipped {
 impl Report {
     /// Whether any finding is an error (exit status 1 of `mcpgen probe`).
     pub fn has_errors(&self) -> bool {
-        self.findings.iter().any(|f| f.level == Level::Error)
+        self.findings.iter().any(|f| f.level == Severity::Error)
     }
 
     /// Every check once per session (by name and revision), in the order first run, then those
     /// only skipped: what the summary counts and the JUnit report lists, one test case each.
     pub fn outcomes(&self) -> Vec<Outcome> {
-        let rev_of = |f: &ProbeFinding| f.revision.map_or(MODERN, |r| r.as_str());
+        let rev_of = |f: &ProbeFinding| f.revision.map_or(modern_revision(), |r| r.as_str());
         let mut out: Vec<Outcome> = Vec::new();
         let known =
             |out: &[Outcome], name: &str, revision: &str| out.iter().any(|o| o.name == name && o.revision == revision);
@@ -175,7 +175,7 @@ impl Report {
             let (mut errors, mut any) = (false, false);
             for f in found {
                 any = true;
-                errors |= f.level == Level::Error;
+                errors |= f.level == Severity::Error;
             }
             let status = match (errors, any) {
                 (true, _) => Status::Failed,
@@ -191,7 +191,7 @@ impl Report {
                 let status = if self
                     .findings
                     .iter()
-                    .any(|g| g.check == f.check && rev_of(g) == rev_of(f) && g.level == Level::Error)
+                    .any(|g| g.check == f.check && rev_of(g) == rev_of(f) && g.level == Severity::Error)
                 {
                     Status::Failed
                 } else {

@@ -313,7 +313,7 @@ fn a_wrong_error_code_is_reported_with_the_clause_it_breaks() {
     assert!(f.message.contains("error code -32603") && f.message.contains("-32601"), "{}", f.message);
     // The clause is a MUST of the Streamable HTTP page; this peer is stdio: a warning that says
     // why (over HTTP an error, `tests_checks`).
-    assert_eq!((f.level, f.revision.map(|r| r.as_str())), (Level::Warning, Some("2026-07-28")));
+    assert_eq!((f.level, f.revision.map(|r| r.as_str())), (Severity::Warning, Some("2026-07-28")));
     assert!(f.message.contains("Streamable HTTP page"), "{}", f.message);
     assert_eq!(f.accepts.as_deref(), Some("error code -32601"));
     let clause = f.clause.expect("the clause");
@@ -510,7 +510,7 @@ fn an_endless_cursor_is_read_up_to_the_page_limit() {
     assert_eq!(pages, 3);
     let probe_1: Vec<_> = report.findings.iter().filter(|f| f.rule == Some(id::PROBE_1)).collect();
     assert_eq!(probe_1.len(), 1, "{:#?}", report.findings);
-    assert_eq!(probe_1[0].level, Level::Warning);
+    assert_eq!(probe_1[0].level, Severity::Warning);
 }
 
 #[test]
@@ -554,7 +554,7 @@ fn a_list_past_its_byte_cap_is_not_followed() {
     let probe_1: Vec<_> = report.findings.iter().filter(|f| f.rule == Some(id::PROBE_1)).collect();
     assert_eq!(probe_1.len(), 1, "{:#?}", report.findings);
     assert!(probe_1[0].message.contains("at most 16 bytes of one list"), "{}", probe_1[0].message);
-    assert_eq!(probe_1[0].level, Level::Warning);
+    assert_eq!(probe_1[0].level, Severity::Warning);
 }
 
 /// [`Scripted`] with a 10 KiB log notification before every answer.
@@ -646,7 +646,7 @@ fn a_server_that_exits_mid_run_is_one_warning_and_the_rest_is_skipped_not_failed
     let report = run(&mut peer, &modern_only());
     assert!(report.refused.is_none());
     let found: Vec<_> = report.findings.iter().map(|f| (f.rule, f.level)).collect();
-    assert_eq!(found, [(Some(id::PROBE_5), Level::Warning)], "{:#?}", report.findings);
+    assert_eq!(found, [(Some(id::PROBE_5), Severity::Warning)], "{:#?}", report.findings);
     assert!(report.findings[0].message.starts_with("the server closed the connection before answering"));
     assert!(!report.has_errors());
     assert!(

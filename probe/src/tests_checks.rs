@@ -112,7 +112,7 @@ impl Peer for Guarded {
 
 /// (revision, level) of each HTTP-2 finding, and any other finding on the origin check, a
 /// refusal warning (PROBE-5) or "no answer" (MSG-11).
-fn origin_findings(server: Guarded) -> (Vec<(&'static str, Level)>, Vec<String>) {
+fn origin_findings(server: Guarded) -> (Vec<(&'static str, Severity)>, Vec<String>) {
     let report = run(&mut { server }, &ProbeOptions::default());
     let ran: Vec<&str> =
         report.checks.iter().filter(|c| c.name == "header/origin").map(|c| c.revision.as_str()).collect();
@@ -144,25 +144,25 @@ fn a_403_to_a_foreign_origin_passes_and_is_no_refusal_warning() {
 fn a_foreign_origin_accepted_on_a_loopback_host_is_an_error_elsewhere_a_warning() {
     for host in ["127.0.0.1", "localhost", "[::1]", "127.8.0.1", "mcp.localhost"] {
         let (found, other) = origin_findings(guarded(host, "2025-11-25", OnOrigin::Accept));
-        assert_eq!(found, [("2026-07-28", Level::Error), ("2025-11-25", Level::Error)], "{host}");
+        assert_eq!(found, [("2026-07-28", Severity::Error), ("2025-11-25", Severity::Error)], "{host}");
         assert_eq!(other, Vec::<String>::new(), "{host}");
     }
     // The MUST to validate `Origin` is there before 2025-11-25 too.
     let (found, _) = origin_findings(guarded("127.0.0.1", "2025-06-18", OnOrigin::Accept));
-    assert_eq!(found, [("2026-07-28", Level::Error), ("2025-06-18", Level::Error)]);
+    assert_eq!(found, [("2026-07-28", Severity::Error), ("2025-06-18", Severity::Error)]);
     for host in ["mcp.example.com", "10.0.0.8", "localhost.example.com", "[2001:db8::1]"] {
         let (found, _) = origin_findings(guarded(host, "2025-11-25", OnOrigin::Accept));
-        assert_eq!(found, [("2026-07-28", Level::Warning), ("2025-11-25", Level::Warning)], "{host}");
+        assert_eq!(found, [("2026-07-28", Severity::Warning), ("2025-11-25", Severity::Warning)], "{host}");
     }
 }
 
 #[test]
 fn another_refusal_status_is_an_error_where_the_revision_names_403_only() {
     let (found, _) = origin_findings(guarded("127.0.0.1", "2025-11-25", OnOrigin::BadRequest));
-    assert_eq!(found, [("2026-07-28", Level::Error), ("2025-11-25", Level::Error)]);
+    assert_eq!(found, [("2026-07-28", Severity::Error), ("2025-11-25", Severity::Error)]);
     // 2025-06-18 says the header MUST be validated, not how a refusal is answered.
     let (found, _) = origin_findings(guarded("127.0.0.1", "2025-06-18", OnOrigin::BadRequest));
-    assert_eq!(found, [("2026-07-28", Level::Error)]);
+    assert_eq!(found, [("2026-07-28", Severity::Error)]);
 }
 
 #[test]
@@ -186,13 +186,13 @@ fn the_message_names_the_origin_and_the_host() {
 fn an_unknown_method_answered_with_another_code_over_http_is_an_error() {
     let server = Guarded { unknown_method: -32603, ..guarded("127.0.0.1:8000", "2025-11-25", OnOrigin::Forbid) };
     let report = run(&mut { server }, &ProbeOptions::default());
-    let found: Vec<(&str, Option<&str>, Level)> = report
+    let found: Vec<(&str, Option<&str>, Severity)> = report
         .findings
         .iter()
         .filter(|f| f.check == "negative/unknown-method")
         .map(|f| (f.check.as_str(), f.rule, f.level))
         .collect();
-    assert_eq!(found, [("negative/unknown-method", Some(id::MSG_9), Level::Error)], "{:#?}", report.findings);
+    assert_eq!(found, [("negative/unknown-method", Some(id::MSG_9), Severity::Error)], "{:#?}", report.findings);
     let right = run(&mut { guarded("127.0.0.1:8000", "2025-11-25", OnOrigin::Forbid) }, &ProbeOptions::default());
     assert!(right.findings.iter().all(|f| f.check != "negative/unknown-method"), "{:#?}", right.findings);
 }
@@ -227,7 +227,7 @@ fn tool_names_the_tools_page_recommends_pass_the_rest_are_named() {
 #[test]
 fn tool_names_are_judged_from_2025_11_25_on_only() {
     let (at_modern, at_legacy) = (Revision::parse("2026-07-28"), Revision::parse("2025-06-18"));
-    assert_eq!(oracle::clause_at(id::TOOL_2, at_modern).map(|c| oracle::level_of(c.level)), Some(Level::Warning));
+    assert_eq!(oracle::clause_at(id::TOOL_2, at_modern).map(|c| oracle::level_of(c.level)), Some(Severity::Warning));
     assert!(oracle::clause_at(id::TOOL_2, at_legacy).is_none(), "no tool-name guidance before 2025-11-25");
 }
 
@@ -303,7 +303,7 @@ impl Peer for Stepwise {
 }
 
 /// (rule, level) of each finding on the tamper check, the states the server got, the report.
-type Tampered = (Vec<(Option<&'static str>, Level)>, Vec<Option<String>>, Report);
+type Tampered = (Vec<(Option<&'static str>, Severity)>, Vec<Option<String>>, Report);
 
 fn tamper_findings(checks: bool) -> Tampered {
     let mut server = Stepwise { checks, states: Vec::new() };
@@ -322,7 +322,7 @@ fn a_tampered_request_state_refused_passes_one_served_is_a_warning() {
     assert!(states.contains(&Some("s1-AA".to_owned())), "{states:?}");
     assert!(report.checks.iter().any(|c| c == "mrtr/request-state-tamper"));
     let (found, _, report) = tamper_findings(false);
-    assert_eq!(found, [(Some(id::MRTR_11), Level::Warning)], "{:#?}", report.findings);
+    assert_eq!(found, [(Some(id::MRTR_11), Severity::Warning)], "{:#?}", report.findings);
 }
 
 #[test]

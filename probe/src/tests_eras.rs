@@ -165,7 +165,7 @@ fn a_spent_budget_sends_nothing_more_and_says_so() {
     assert!(sent.borrow().is_empty(), "{:?}", sent.borrow());
     assert!(report.out_of_time);
     let rules: Vec<_> = report.findings.iter().map(|f| (f.check.as_str(), f.rule, f.level)).collect();
-    assert_eq!(rules, [("discover", Some(id::PROBE_3), Level::Warning)]);
+    assert_eq!(rules, [("discover", Some(id::PROBE_3), Severity::Warning)]);
     // A budget that is not spent changes nothing.
     let options = ProbeOptions { budget: Some(Duration::from_secs(60)), ..ProbeOptions::default() };
     let report = run(&mut DualEra::new(&sent), &options);
@@ -334,7 +334,7 @@ fn a_request_without_the_version_header_is_judged_only_when_the_server_serves_no
         modern_only.findings
     );
     let f = modern_only.findings.iter().find(|f| f.check == "header/version-missing").unwrap();
-    assert_eq!(f.level, Level::Error);
+    assert_eq!(f.level, Severity::Error);
     let seen = modern_only.era_summaries.iter().find(|s| s.era == "modern").unwrap();
     assert!(seen.errors >= 1);
 }

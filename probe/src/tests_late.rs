@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use mcpgen::conversation::{HttpFacts, Level, Sender};
+use mcpgen::conversation::{HttpFacts, Sender, Severity};
 
 use super::*;
 
@@ -42,8 +42,10 @@ impl Peer for Slow {
             serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": id, "result": body})).unwrap()
         };
         let answer = match method.as_str() {
-            "server/discover" => result(json!({"supportedVersions": [MODERN], "capabilities": {"tools": {}},
-                "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "slow", "version": "1"}}, "ttlMs": 0, "cacheScope": "public"})),
+            "server/discover" => {
+                result(json!({"supportedVersions": [modern_revision()], "capabilities": {"tools": {}},
+                "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "slow", "version": "1"}}, "ttlMs": 0, "cacheScope": "public"}))
+            }
             "tools/list" => {
                 let late = result(json!({"tools": [], "ttlMs": 0, "cacheScope": "public"}));
                 if self.when != When::Never {
@@ -102,7 +104,7 @@ fn a_late_answer_is_attached_recorded_and_a_warning_not_msg_11() {
         let (report, seen) = probe(&mut peer);
         let list = on_list(&report);
         assert_eq!(list.len(), 1, "{list:?}");
-        assert_eq!((list[0].level, list[0].rule), (Level::Warning, None));
+        assert_eq!((list[0].level, list[0].rule), (Severity::Warning, None));
         assert!(
             list[0].message.contains("answered after") && list[0].message.contains("100 ms"),
             "{}",
@@ -123,7 +125,7 @@ fn a_request_never_answered_is_msg_11_at_the_end_of_the_run() {
     let (report, _) = probe(&mut peer);
     let list = on_list(&report);
     assert_eq!(list.len(), 1, "{list:?}");
-    assert_eq!((list[0].level, list[0].rule), (Level::Error, Some(mcpgen::rules::id::MSG_11)));
+    assert_eq!((list[0].level, list[0].rule), (Severity::Error, Some(mcpgen::rules::id::MSG_11)));
     assert_eq!(list[0].message, "no answer within 100 ms, nor before the end of the run");
 }
 

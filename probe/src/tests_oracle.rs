@@ -225,7 +225,7 @@ fn probe(server: Literal) -> Report {
     run(&mut { server }, &ProbeOptions::default())
 }
 
-fn show(report: &Report) -> Vec<(String, Option<&'static str>, Level, &'static str, String)> {
+fn show(report: &Report) -> Vec<(String, Option<&'static str>, Severity, &'static str, String)> {
     report
         .findings
         .iter()
@@ -292,7 +292,7 @@ fn every_answer_a_clause_allows_gives_no_finding() {
 
 #[test]
 fn an_answer_a_clause_refuses_is_a_finding_at_the_clauses_level_in_its_era() {
-    use Level::{Error as E, Warning as W};
+    use Severity::{Error as E, Warning as W};
     const MODERN_REV: &str = "2026-07-28";
     const LEGACY_REV: &str = "2025-11-25";
     for (key, answer, check, rule, want) in [
@@ -361,7 +361,7 @@ fn an_answer_a_clause_refuses_is_a_finding_at_the_clauses_level_in_its_era() {
         ("cancel", A::Error(-32600), "negative/cancel-unknown", id::MSG_12, vec![(MODERN_REV, E)]),
     ] {
         let report = probe(Literal::right().with(key, answer.clone()));
-        let mut got: Vec<(&str, Level)> = Vec::new();
+        let mut got: Vec<(&str, Severity)> = Vec::new();
         for f in report.findings.iter().filter(|f| f.check == check && f.rule == Some(rule)) {
             let seen = (f.revision.map_or("-", |r| r.as_str()), f.level);
             if !got.contains(&seen) {

@@ -2,7 +2,7 @@
 
 use serde_json::{json, Value};
 
-use mcpgen::conversation::Level;
+use mcpgen::conversation::Severity;
 use mcpgen::rules::id;
 
 use super::*;
@@ -25,7 +25,7 @@ impl Peer for Refusing {
         let Some(id) = id else { return Ok(Vec::new()) };
         let answer = if request["method"] == "server/discover" {
             json!({"jsonrpc": "2.0", "id": id, "result": {"resultType": "complete",
-                "supportedVersions": [MODERN], "capabilities": {"tools": {}},
+                "supportedVersions": [modern_revision()], "capabilities": {"tools": {}},
                 "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "refusing", "version": "1"}},
                 "ttlMs": 0, "cacheScope": "public"}})
         } else {
@@ -67,7 +67,7 @@ fn a_refusal_later_in_the_run_is_a_warning_never_msg_11() {
     let refusals: Vec<_> = report.findings.iter().filter(|f| f.rule == Some(id::PROBE_5)).collect();
     assert!(!refusals.is_empty(), "{:?}", report.findings);
     for f in refusals {
-        assert_eq!(f.level, Level::Warning);
+        assert_eq!(f.level, Severity::Warning);
         assert!(f.message.starts_with("the server refused the request: HTTP 403 Forbidden"), "{}", f.message);
     }
     // Every refusal is a warning: nothing the transport did is an error.
@@ -85,7 +85,7 @@ fn a_timeout_and_a_closed_connection_are_warnings_not_refusals() {
     let mut peer = refusing(2, PeerError::Timeout { after_ms: 5 });
     let report = run(&mut peer, &ProbeOptions::default());
     assert_eq!(report.refused, None);
-    assert!(report.findings.iter().any(|f| f.rule == Some(id::MSG_11) && f.level == Level::Warning));
+    assert!(report.findings.iter().any(|f| f.rule == Some(id::MSG_11) && f.level == Severity::Warning));
     assert!(!report.has_errors(), "{:?}", report.findings);
     // A connection closed mid-run (a server that exited): no JSON-RPC answer can come, which
     // is transport trouble, not a broken MUST: one PROBE-5 warning, the rest skipped.

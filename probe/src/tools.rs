@@ -32,7 +32,7 @@
 
 use serde_json::{json, Value};
 
-use mcpgen::conversation::{Conversation, Level};
+use mcpgen::conversation::{Conversation, Severity};
 use mcpgen::rules::id;
 use mcpgen::tools::{judge_call_result, AnswerFault, ArgumentsVerdict};
 
@@ -209,7 +209,7 @@ pub(super) fn call_tools(r: &mut Run<'_>, conv: &mut Conversation, tools: &[Valu
                 r.finding(
                     &check,
                     Some(id::PROBE_2),
-                    Level::Warning,
+                    Severity::Warning,
                     "",
                     format!("not called: no valid arguments could be built from its inputSchema ({why})"),
                     None,

@@ -2,7 +2,7 @@
 
 use std::any::Any;
 
-use core_api::conversation::{Finding, Level};
+use core_api::conversation::{Finding, Severity};
 use core_api::icons::IconError;
 use core_api::json::ParseError;
 use core_api::protocol::{MetaKeyError, ProtocolError, ResponseError};
@@ -28,7 +28,7 @@ struct Entry {
     /// The URI a tool-schema problem is about (dialect or reference), else empty.
     uri: OwnedStr,
     /// A conversation finding's level; every other entry is an error.
-    level: Level,
+    level: Severity,
     /// A conversation finding's era (`modern`, `legacy`) and revision, else empty.
     era: OwnedStr,
     revision: OwnedStr,
@@ -46,7 +46,7 @@ impl Default for Entry {
             depth: 0,
             kind: OwnedStr::default(),
             uri: OwnedStr::default(),
-            level: Level::Error,
+            level: Severity::Error,
             era: OwnedStr::default(),
             revision: OwnedStr::default(),
         }
@@ -488,8 +488,8 @@ pub unsafe extern "C" fn mcpgen_error_level(error: *const ErrorObject, index: us
     boundary(std::ptr::null_mut(), || {
         required(level_out, "level_out")?;
         let level = match object(error, "error")?.entry(index)?.level {
-            Level::Error => LEVEL_ERROR,
-            Level::Warning => LEVEL_WARNING,
+            Severity::Error => LEVEL_ERROR,
+            Severity::Warning => LEVEL_WARNING,
         };
         put(level_out, level);
         Ok(Status::Ok)

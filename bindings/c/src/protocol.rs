@@ -4,7 +4,7 @@
 use std::ffi::c_char;
 
 use core_api::json::{to_json_string, Value};
-use core_api::protocol::{self, CheckedResponse, Era};
+use core_api::protocol::{self, CheckedResponse, DetectedEra};
 use core_api::ResultOptions;
 
 use crate::context::{context, string_list, Context};
@@ -190,15 +190,15 @@ pub unsafe extern "C" fn mcpgen_check_meta_key(
 const ERA_MODERN: u32 = 1;
 const ERA_LEGACY: u32 = 2;
 
-fn give_era(era: Era, era_out: *mut u32, supported_out: *mut *mut StringsObject) {
+fn give_era(era: DetectedEra, era_out: *mut u32, supported_out: *mut *mut StringsObject) {
     match era {
-        Era::Modern { supported } => {
+        DetectedEra::Modern { supported } => {
             put(era_out, ERA_MODERN);
             if !supported_out.is_null() {
                 give(supported_out, StringsObject { items: supported.iter().map(OwnedStr::new).collect() });
             }
         }
-        Era::Legacy => put(era_out, ERA_LEGACY),
+        DetectedEra::Legacy => put(era_out, ERA_LEGACY),
     }
 }
 

@@ -33,7 +33,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Instant, SystemTime};
 
-use mcpgen::conversation::{ConversationOptions, Era, Finding, HttpFacts, Level, Sender};
+use mcpgen::conversation::{ConversationOptions, Era, Finding, HttpFacts, Sender, Severity};
 use mcpgen::json::{Kind, Map, Number, Tape, Value};
 use mcpgen::rules::id;
 use mcpgen::JsonView;
@@ -358,7 +358,7 @@ enum FindingKind {
         rule: Option<&'static str>,
         keyword: &'static str,
         schema_path: String,
-        level: Level,
+        level: Severity,
     },
     /// A request `--enforce` refused, by rule.
     Refused {
@@ -367,7 +367,7 @@ enum FindingKind {
     /// Findings of kinds beyond the table's size.
     Other {
         from: Sender,
-        level: Level,
+        level: Severity,
     },
 }
 
@@ -531,7 +531,7 @@ impl Checker {
         }
         let source = format!("{}:{}", self.out.source_name, self.n);
         // (Refusals come in one kind per rule: the overflow kind is never needed.)
-        let overflow = || FindingKind::Other { from, level: Level::Error };
+        let overflow = || FindingKind::Other { from, level: Severity::Error };
         match self.repeats.see(FindingKind::Refused { rule }, overflow, &source) {
             Verdict::Show => {
                 eprintln!("mcpgen proxy: {source}: refused the client's request (--enforce, {rule}): {message}")
@@ -596,7 +596,7 @@ fn too_large(from: Sender, after: usize, limits: &Limits, revision: Option<mcpge
     let revision = revision.or_else(mcpgen::Revision::latest);
     let era = revision.map(|r| if mcpgen::protocol::is_modern(r) { Era::Modern } else { Era::Legacy });
     Finding {
-        level: Level::Warning,
+        level: Severity::Warning,
         rule: Some(id::POLICY_SIZE),
         pointer: String::new(),
         schema_path: String::new(),
@@ -641,7 +641,7 @@ fn summarise(out: &mut Output, s: &Summary<FindingKind>) {
         FindingKind::Finding { from, rule, keyword, schema_path, level } => {
             (Some(*from), *rule, *keyword, schema_path.as_str(), Some(*level))
         }
-        FindingKind::Refused { rule } => (Some(Sender::Client), Some(*rule), "--enforce", "", Some(Level::Error)),
+        FindingKind::Refused { rule } => (Some(Sender::Client), Some(*rule), "--enforce", "", Some(Severity::Error)),
         FindingKind::Other { from, level } => (Some(*from), None, "", "", Some(*level)),
     };
     let report = match s.kind {
@@ -670,7 +670,7 @@ fn summarise(out: &mut Output, s: &Summary<FindingKind>) {
                 FindingKind::Other { .. } => "findings of other kinds".to_owned(),
                 FindingKind::Finding { .. } => format!(
                     "{} findings{}{}",
-                    level.map_or("", Level::as_str),
+                    level.map_or("", Severity::as_str),
                     rule.map_or(String::new(), |r| format!(" ({r})")),
                     if rule.is_some() || keyword.is_empty() { String::new() } else { format!(" [{keyword}]") }
                 ),

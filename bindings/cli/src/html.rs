@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use mcpgen::conversation::Level;
+use mcpgen::conversation::Severity;
 use mcpgen::rules::Clause;
 
 use crate::UsageError;
@@ -28,7 +28,7 @@ pub(crate) const MAX_MESSAGES: usize = 20_000;
 /// A finding marked at its message.
 pub(crate) struct Mark {
     pub rule: Option<&'static str>,
-    pub level: Level,
+    pub level: Severity,
     pub pointer: String,
     pub message: String,
     /// The clause at the finding's revision, and that revision's name.
@@ -206,8 +206,8 @@ fn totals(out: &mut String, page: &Page) {
     for m in page.groups.iter().flat_map(|g| &g.items).flat_map(|i| &i.marks) {
         *by_rule.entry((m.rule.unwrap_or("SCHEMA"), m.level.as_str())).or_default() += 1;
         match m.level {
-            Level::Error => errors += 1,
-            Level::Warning => warnings += 1,
+            Severity::Error => errors += 1,
+            Severity::Warning => warnings += 1,
         }
     }
     let _ = write!(
@@ -230,7 +230,7 @@ fn totals(out: &mut String, page: &Page) {
 }
 
 fn item_html(out: &mut String, item: &Item, n: &mut usize) {
-    let error = item.marks.iter().any(|m| m.level == Level::Error);
+    let error = item.marks.iter().any(|m| m.level == Severity::Error);
     let _ = write!(
         out,
         "<li class=\"msg from-{}{}\"><div class=\"head\">{} · {}</div>",

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::process::{Command, ExitCode};
 use std::time::Duration;
 
-use mcpgen::conversation::Level;
+use mcpgen::conversation::Severity;
 use mcpgen_probe::http;
 use mcpgen_probe::stdio::{StdioLimits, StdioPeer};
 use mcpgen_probe::{
@@ -468,7 +468,7 @@ fn print(report: &Report, json_out: bool) -> Result<(), UsageError> {
             .map_err(io)?;
         }
     }
-    let errors = report.findings.iter().filter(|f| f.level == Level::Error).count();
+    let errors = report.findings.iter().filter(|f| f.level == Severity::Error).count();
     let n = counts(report);
     let summary = format!(
         "{} checks ({} failed, {} skipped), {} exchanges, eras: {}; {} errors, {} warnings (seed {})",
@@ -518,7 +518,7 @@ pub(crate) fn junit_xml(report: &Report) -> String {
         n.checks, n.failed, n.skipped
     );
     for o in report.outcomes() {
-        let class = if o.revision == mcpgen_probe::MODERN {
+        let class = if o.revision == mcpgen_probe::modern_revision() {
             "mcpgen.probe.modern".to_owned()
         } else {
             format!("mcpgen.probe.legacy-{}", o.revision)
@@ -528,16 +528,15 @@ pub(crate) fn junit_xml(report: &Report) -> String {
             xml.push_str(&format!("<skipped message=\"{}\"/></testcase>\n", xml_escape(reason)));
             continue;
         }
-        let mine = report
-            .findings
-            .iter()
-            .filter(|f| f.check == o.name && f.revision.map_or(mcpgen_probe::MODERN, |r| r.as_str()) == o.revision);
+        let mine = report.findings.iter().filter(|f| {
+            f.check == o.name && f.revision.map_or(mcpgen_probe::modern_revision(), |r| r.as_str()) == o.revision
+        });
         let mut warnings = String::new();
         for f in mine {
             let rule = f.rule.unwrap_or("SCHEMA");
             let at = if f.pointer.is_empty() { "/" } else { &f.pointer };
             let body = format!("{rule} at {at}: {}{}", f.message, clause_text(f));
-            if f.level == Level::Error {
+            if f.level == Severity::Error {
                 xml.push_str(&format!(
                     "\n    <failure type=\"{}\" message=\"{}\">{}</failure>",
                     xml_escape(rule),

@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use mcpgen::conversation::Level;
+use mcpgen::conversation::Severity;
 use mcpgen::rules::Clause;
 use serde_json::{json, Map, Value};
 
@@ -36,7 +36,7 @@ pub(crate) enum Place<'a> {
 /// One finding, as every command has it.
 pub(crate) struct Entry<'a> {
     pub rule: Option<&'static str>,
-    pub level: Level,
+    pub level: Severity,
     pub message: &'a str,
     pub pointer: &'a str,
     /// The clause at the revision the finding was judged under, with that revision's name.
@@ -86,8 +86,8 @@ impl SarifLog {
         }
         location.insert("logicalLocations".into(), Value::Array(logical));
         let level = match e.level {
-            Level::Error => "error",
-            Level::Warning => "warning",
+            Severity::Error => "error",
+            Severity::Warning => "warning",
         };
         let result = json!({
             "ruleId": rule, "level": level, "message": {"text": e.message},

@@ -19,7 +19,7 @@ use std::sync::OnceLock;
 
 use mcpgen::ext::Extension;
 use mcpgen::json::{Tape, TapeView};
-use mcpgen::protocol::{self, CheckedResponse, Era, MessageKind, ServerConfig};
+use mcpgen::protocol::{self, CheckedResponse, DetectedEra, MessageKind, ServerConfig};
 use mcpgen::{DecodeError, MessageOptions, Options, Policy, ResultOptions, Revision, Schema};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
@@ -494,7 +494,7 @@ fn detect_era<'py>(
     probe_response: Option<&Bound<'py, PyAny>>,
     http_400_body: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let run = || -> Result<Era, Failure> {
+    let run = || -> Result<DetectedEra, Failure> {
         match (probe_response, http_400_body) {
             (Some(_), Some(_)) => {
                 Err(Failure::Usage("pass either a probe response or an HTTP 400 body, not both".into()))
@@ -512,8 +512,8 @@ fn detect_era<'py>(
     };
     let era = run().map_err(|f| f.into_pyerr(py))?;
     let (modern, supported) = match era {
-        Era::Modern { supported } => (true, supported),
-        Era::Legacy => (false, Vec::new()),
+        DetectedEra::Modern { supported } => (true, supported),
+        DetectedEra::Legacy => (false, Vec::new()),
     };
     py_type(py, "Era")?.call1((modern, PyTuple::new(py, supported)?))
 }

@@ -1,4 +1,4 @@
-//! What the checker reports ([`Finding`], at a [`Level`]), and how a rule id or a per-message
+//! What the checker reports ([`Finding`], at a [`Severity`]), and how a rule id or a per-message
 //! validation error becomes one.
 
 use crate::rules::{id, Clause};
@@ -7,24 +7,26 @@ use crate::Revision;
 
 /// How bad a finding is: `Error` for MUST / MUST NOT and schema violations, `Warning` for
 /// SHOULD, SHOULD NOT, MAY and informal wording: at the level of the rule's clause in the
-/// revision the message was judged under ([`Finding::clause`]).
+/// revision the message was judged under ([`Finding::clause`]). The clause's own BCP 14
+/// keyword is [`crate::rules::Level`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Level {
+pub enum Severity {
     Error,
     Warning,
 }
 
-impl Level {
+impl Severity {
     /// `"error"` or `"warning"`.
     pub fn as_str(self) -> &'static str {
         match self {
-            Level::Error => "error",
-            Level::Warning => "warning",
+            Severity::Error => "error",
+            Severity::Warning => "warning",
         }
     }
 }
 
-/// The era a message was judged under ([`Finding::era`]).
+/// The era a message was judged under ([`Finding::era`]); what a peer's answer shows of its
+/// era, with the versions it named, is [`crate::protocol::DetectedEra`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Era {
     /// Per-request `_meta` (2026-07-28 and later).
@@ -46,7 +48,7 @@ impl Era {
 /// One thing wrong with a message, in the message's own terms.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
-    pub level: Level,
+    pub level: Severity,
     /// Rule id from the catalogue (`docs/rules.md`); `None` for a plain schema violation.
     pub rule: Option<&'static str>,
     /// JSON pointer into the message (`""` is the root).
@@ -65,7 +67,7 @@ pub struct Finding {
 
 impl Finding {
     pub fn is_error(&self) -> bool {
-        self.level == Level::Error
+        self.level == Severity::Error
     }
 
     /// The clause the finding rests on, at the revision it was judged under (the rule's own
@@ -103,20 +105,20 @@ impl std::fmt::Display for Finding {
 /// (forgetting a request or other state, or a tool schema it does not judge, is not the peer's fault),
 /// and for a tool that differs from the user's pin (TOOL-12: the pin is the user's, not the spec's). `None`: the rule does not
 /// exist at `rev`, so there is nothing to find.
-pub(super) fn level_at(rule: Option<&str>, rev: Option<Revision>) -> Option<Level> {
+pub(super) fn level_at(rule: Option<&str>, rev: Option<Revision>) -> Option<Severity> {
     use crate::rules::Level as L;
-    let Some(rule) = rule else { return Some(Level::Error) };
+    let Some(rule) = rule else { return Some(Severity::Error) };
     if matches!(rule, id::POLICY_PENDING | id::POLICY_STATE | id::POLICY_TOOLS | id::POLICY_DEPTH | id::TOOL_12) {
-        return Some(Level::Warning);
+        return Some(Severity::Warning);
     }
-    let Some(entry) = crate::rules::lookup(rule) else { return Some(Level::Error) };
+    let Some(entry) = crate::rules::lookup(rule) else { return Some(Severity::Error) };
     let clause = match rev {
         Some(rev) => entry.at(rev.as_str())?,
         None => entry.clause(),
     };
     Some(match clause.level {
-        L::Should | L::ShouldNot | L::May | L::Informal => Level::Warning,
-        L::Must | L::MustNot | L::Choice => Level::Error,
+        L::Should | L::ShouldNot | L::May | L::Informal => Severity::Warning,
+        L::Must | L::MustNot | L::Choice => Severity::Error,
     })
 }
 
@@ -145,7 +147,7 @@ pub(super) fn rule_finding(
 ) -> Finding {
     // The level until the finding is judged under its revision (`judged_under`).
     Finding {
-        level: level_at(Some(rule), None).unwrap_or(Level::Error),
+        level: level_at(Some(rule), None).unwrap_or(Severity::Error),
         rule: Some(rule),
         pointer: pointer.into(),
         schema_path: String::new(),
@@ -159,7 +161,7 @@ pub(super) fn rule_finding(
 #[cold]
 pub(super) fn validation_finding(e: ValidationError) -> Finding {
     Finding {
-        level: level_at(e.rule, None).unwrap_or(Level::Error),
+        level: level_at(e.rule, None).unwrap_or(Severity::Error),
         rule: e.rule,
         pointer: e.pointer,
         schema_path: e.schema_path,

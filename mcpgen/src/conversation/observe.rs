@@ -111,7 +111,7 @@ impl Session {
         let Some(invalid_id) = answered.filter(|_| is_error) else { return };
         if unread {
             for x in out.iter_mut().filter(|x| x.rule == Some(id::ID_4) && x.pointer == "/id" && x.is_error()) {
-                x.level = super::Level::Warning;
+                x.level = super::Severity::Warning;
                 x.message.push_str(
                     " (a warning: it answers an invalid message whose id may not have been readable to the server; JSON-RPC 2.0 then requires `null`)",
                 );
@@ -259,11 +259,11 @@ impl Session {
 
 #[cfg(test)]
 mod tests {
-    use crate::conversation::{Conversation, Level, Sender};
+    use crate::conversation::{Conversation, Sender, Severity};
 
     const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
 
-    fn id_4(found: &[crate::conversation::Finding]) -> Vec<Level> {
+    fn id_4(found: &[crate::conversation::Finding]) -> Vec<Severity> {
         found.iter().filter(|f| f.rule == Some(crate::rules::id::ID_4)).map(|f| f.level).collect()
     }
 
@@ -278,10 +278,10 @@ mod tests {
         let mut c = Conversation::new();
         assert!(!c.observe_in(Sender::Client, Some(1), invalid.as_bytes()).is_empty());
         c.observe_in(Sender::Client, Some(2), valid.as_bytes());
-        assert_eq!(id_4(&c.observe_in(Sender::Server, Some(2), null)), [Level::Error]);
-        assert_eq!(id_4(&c.observe_in(Sender::Server, Some(1), null)), [Level::Warning]);
+        assert_eq!(id_4(&c.observe_in(Sender::Server, Some(2), null)), [Severity::Error]);
+        assert_eq!(id_4(&c.observe_in(Sender::Server, Some(1), null)), [Severity::Warning]);
         // Used up: a second one in that exchange is an error.
-        assert_eq!(id_4(&c.observe_in(Sender::Server, Some(1), null)), [Level::Error]);
+        assert_eq!(id_4(&c.observe_in(Sender::Server, Some(1), null)), [Severity::Error]);
     }
 
     fn id_3(found: &[crate::conversation::Finding]) -> usize {

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use serde_json::json;
 
-use crate::conversation::{Conversation, ConversationOptions, Finding, Level, Sender};
+use crate::conversation::{Conversation, ConversationOptions, Finding, Sender, Severity};
 use crate::rules::id;
 use crate::tools::ToolsBaseline;
 
@@ -28,7 +28,7 @@ fn list(c: &mut Conversation, id: u64, tools: &str, cursor: Option<&str>) -> Vec
     c.observe(Sender::Server, page.as_bytes())
 }
 
-fn shown(f: &[Finding]) -> Vec<(Option<&'static str>, Level, &str)> {
+fn shown(f: &[Finding]) -> Vec<(Option<&'static str>, Severity, &str)> {
     f.iter().map(|f| (f.rule, f.level, f.pointer.as_str())).collect()
 }
 
@@ -57,7 +57,7 @@ fn a_changed_description_an_added_and_a_removed_tool_are_warnings_with_pointers(
            {"name":"extra","inputSchema":{"type":"object"}}"#,
         None,
     );
-    let w = Level::Warning;
+    let w = Severity::Warning;
     assert_eq!(
         shown(&f),
         [

@@ -2,7 +2,7 @@
 //! repeat lists, then change a definition in ways only its text shows, and check that every
 //! change is still seen (TOOL-10) and calls are judged by the latest schema (TOOL-7).
 
-use crate::conversation::{Conversation, Finding, Level, Sender};
+use crate::conversation::{Conversation, Finding, Sender, Severity};
 use crate::rules::id;
 
 /// A legacy session whose server declared `tools.listChanged` (so a change without the
@@ -32,7 +32,7 @@ fn list(c: &mut Conversation, id: u64, tools: &str) -> Vec<Finding> {
     c.observe(Sender::Server, format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{"tools":[{tools}]}}}}"#).as_bytes())
 }
 
-fn shown(f: &[Finding]) -> Vec<(Option<&'static str>, Level, &str)> {
+fn shown(f: &[Finding]) -> Vec<(Option<&'static str>, Severity, &str)> {
     f.iter().map(|f| (f.rule, f.level, f.pointer.as_str())).collect()
 }
 
@@ -54,13 +54,13 @@ fn a_repeated_list_then_a_number_written_otherwise_is_tool_10() {
     }
     // `50.0` is another number text: the canonical form differs, so the definition changed.
     let f = list(&mut c, 4, &format!("{OTHER},{}", search("50.0", "query")));
-    assert_eq!(shown(&f), [(Some(id::TOOL_10), Level::Warning, "/result/tools/1")], "{f:?}");
+    assert_eq!(shown(&f), [(Some(id::TOOL_10), Severity::Warning, "/result/tools/1")], "{f:?}");
     // The changed definition is the one held now: listed again, it is no change.
     let f = list(&mut c, 5, &format!("{OTHER},{}", search("50.0", "query")));
     assert!(f.is_empty(), "{f:?}");
     // And going back to the first is a change again.
     let f = list(&mut c, 6, &first);
-    assert_eq!(shown(&f), [(Some(id::TOOL_10), Level::Warning, "/result/tools/1")], "{f:?}");
+    assert_eq!(shown(&f), [(Some(id::TOOL_10), Severity::Warning, "/result/tools/1")], "{f:?}");
 }
 
 #[test]
@@ -73,13 +73,13 @@ fn members_in_another_order_are_no_change_and_calls_follow_the_latest_schema() {
     assert!(f.is_empty(), "{f:?}");
     // Now `q` is required instead of `query`: a change, after which lists repeat it.
     let f = list(&mut c, 3, &search("50", "q"));
-    assert_eq!(shown(&f), [(Some(id::TOOL_10), Level::Warning, "/result/tools/0")], "{f:?}");
+    assert_eq!(shown(&f), [(Some(id::TOOL_10), Severity::Warning, "/result/tools/0")], "{f:?}");
     assert!(list(&mut c, 4, &search("50", "q")).is_empty());
     let call =
         r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"search","arguments":{"query":"rain"}}}"#;
     let f = c.observe(Sender::Client, call.as_bytes());
     // TOOL-7 is a warning at 2025-11-25 (the catalogue's level for the revision).
-    assert_eq!(shown(&f), [(Some(id::TOOL_7), Level::Warning, "/params/arguments")], "{f:?}");
+    assert_eq!(shown(&f), [(Some(id::TOOL_7), Severity::Warning, "/params/arguments")], "{f:?}");
     assert!(f[0].message.contains(r#""q" is a required property"#), "{}", f[0].message);
 }
 
@@ -102,7 +102,7 @@ fn a_large_definition_or_a_long_list_leaves_no_buffer_behind() {
     assert_eq!(c.session.tools.in_list.capacity(), 0);
     // Both grow again, small, for the next list, and a change is still seen.
     let f = list(&mut c, 4, r#"{"name":"t0","description":"changed","inputSchema":{"type":"object"}}"#);
-    assert_eq!(shown(&f), [(Some(id::TOOL_10), Level::Warning, "/result/tools/0")], "{f:?}");
+    assert_eq!(shown(&f), [(Some(id::TOOL_10), Severity::Warning, "/result/tools/0")], "{f:?}");
     assert!(c.session.tools.scratch.capacity() <= SCRATCH_KEPT);
     assert!(c.session.tools.in_list.capacity() > 0 && c.session.tools.in_list.capacity() <= IN_LIST_KEPT);
 }

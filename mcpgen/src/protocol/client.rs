@@ -9,7 +9,7 @@ use crate::Revision;
 use super::message::{self, int_literal, is_modern, read_id, IdRead};
 use super::result_check::result_errors;
 use super::rules::RuleWalk;
-use super::{CheckedResponse, Era, ResponseError};
+use super::{CheckedResponse, DetectedEra, ResponseError};
 
 fn invalid(rule: Option<&'static str>, message: impl Into<String>) -> ResponseError {
     ResponseError::new(rule, message)
@@ -169,29 +169,29 @@ fn string_list<'v, V: JsonView<'v>>(v: Option<V>) -> Vec<String> {
     v.map(|a| a.items().filter_map(|x| x.as_str().map(|s| s.into_owned())).collect()).unwrap_or_default()
 }
 
-pub(crate) fn detect_era_from_probe(response: Option<&[u8]>) -> Era {
-    let Some(bytes) = response else { return Era::Legacy };
-    let Ok(tape) = Tape::parse_bytes(bytes) else { return Era::Legacy };
+pub(crate) fn detect_era_from_probe(response: Option<&[u8]>) -> DetectedEra {
+    let Some(bytes) = response else { return DetectedEra::Legacy };
+    let Ok(tape) = Tape::parse_bytes(bytes) else { return DetectedEra::Legacy };
     let v = tape.root();
     if v.get("error").is_none() {
         // A DiscoverResult: recognized by its `supportedVersions` list of strings.
         if let Some(sv) = v.get("result").and_then(|r| r.get("supportedVersions")) {
             if sv.kind() == Kind::Array && sv.items().all(|x| x.kind() == Kind::String) {
-                return Era::Modern { supported: string_list(Some(sv)) };
+                return DetectedEra::Modern { supported: string_list(Some(sv)) };
             }
         }
-        return Era::Legacy;
+        return DetectedEra::Legacy;
     }
     match recognized_modern_error(&v) {
-        Some(supported) => Era::Modern { supported },
-        None => Era::Legacy,
+        Some(supported) => DetectedEra::Modern { supported },
+        None => DetectedEra::Legacy,
     }
 }
 
-pub(crate) fn detect_era_from_http_400(body: &[u8]) -> Era {
-    let Ok(tape) = Tape::parse_bytes(body) else { return Era::Legacy };
+pub(crate) fn detect_era_from_http_400(body: &[u8]) -> DetectedEra {
+    let Ok(tape) = Tape::parse_bytes(body) else { return DetectedEra::Legacy };
     match recognized_modern_error(&tape.root()) {
-        Some(supported) => Era::Modern { supported },
-        None => Era::Legacy,
+        Some(supported) => DetectedEra::Modern { supported },
+        None => DetectedEra::Legacy,
     }
 }

@@ -1,7 +1,7 @@
 //! Which era to speak (ERA-1..5): chosen from the version the client prefers, and corrected by
 //! what the server answers to the first modern request.
 
-use mcpgen::protocol::{detect_era_from_http_400, is_modern, Era};
+use mcpgen::protocol::{detect_era_from_http_400, is_modern, DetectedEra};
 use mcpgen::Revision;
 
 /// How the client starts a connection.
@@ -51,12 +51,12 @@ pub enum Refusal {
 
 /// ERA-5 on an HTTP 4xx answer to a modern request.
 pub fn classify_refusal(status: u16, body: &[u8]) -> Refusal {
-    let era = if status == 400 { detect_era_from_http_400(body) } else { Era::Legacy };
+    let era = if status == 400 { detect_era_from_http_400(body) } else { DetectedEra::Legacy };
     match era {
-        Era::Legacy if status == 404 && is_modern_method_not_found(body) => Refusal::ModernError,
-        Era::Legacy => Refusal::Legacy,
-        Era::Modern { supported } if supported.is_empty() => Refusal::ModernError,
-        Era::Modern { supported } => {
+        DetectedEra::Legacy if status == 404 && is_modern_method_not_found(body) => Refusal::ModernError,
+        DetectedEra::Legacy => Refusal::Legacy,
+        DetectedEra::Modern { supported } if supported.is_empty() => Refusal::ModernError,
+        DetectedEra::Modern { supported } => {
             let usable: Vec<String> =
                 supported.iter().filter(|v| Revision::parse(v).is_some_and(is_modern)).cloned().collect();
             if usable.is_empty() {

@@ -344,7 +344,7 @@ pub(super) fn check_input_response(request: &Value, key: &str, answer: &Value) -
         Some("roots/list") => "ListRootsResult",
         _ => return Ok(()),
     };
-    let Some(rev) = mcpgen::Revision::parse(super::MODERN_VERSION) else { return Ok(()) };
+    let Some(rev) = mcpgen::Revision::parse(super::modern_version()) else { return Ok(()) };
     // Input responses omit `resultType` (they are client results embedded in params).
     let mut candidate = answer.clone();
     if let Value::Object(m) = &mut candidate {

@@ -57,8 +57,11 @@ use state::StateSigner;
 use tasks::{TaskLimits, Tasks};
 use wire::{EchoId, Inbound, Outbound, RpcError};
 
-/// The stateless revision this server serves per request.
-pub const MODERN_VERSION: &str = "2026-07-28";
+/// The stateless revision this server serves per request: the newest modern revision of this
+/// build ([`mcpgen::protocol::latest_modern`]; empty in a build with legacy revisions only).
+pub fn modern_version() -> &'static str {
+    mcpgen::protocol::latest_modern().map_or("", |r| r.as_str())
+}
 /// The session revisions this server accepts through `initialize`, preferred first.
 pub const LEGACY_VERSIONS: [&str; 4] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 
@@ -136,7 +139,7 @@ impl Server {
     }
 
     pub fn with_fixtures(fixtures: Fixtures, signer: StateSigner, self_check: bool) -> Server {
-        let versions = std::iter::once(MODERN_VERSION).chain(LEGACY_VERSIONS);
+        let versions = std::iter::once(modern_version()).chain(LEGACY_VERSIONS);
         let limits = TableLimits::default();
         let server = Server {
             fixtures,
@@ -151,7 +154,7 @@ impl Server {
         };
         if let Some(c) = &server.check {
             let meta = json!({
-                "io.modelcontextprotocol/protocolVersion": MODERN_VERSION,
+                "io.modelcontextprotocol/protocolVersion": modern_version(),
                 "io.modelcontextprotocol/clientCapabilities": {},
             });
             let request =

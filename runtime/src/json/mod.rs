@@ -4,6 +4,7 @@
 //! (in the Python binding) Python objects.
 
 mod number;
+mod parse_options;
 pub mod pointer;
 mod source;
 pub mod tape;

@@ -107,27 +107,6 @@ pub struct ParseOptions {
     pub skip_deeper: bool,
 }
 
-/// Builders: `#[non_exhaustive]`, so start from `ParseOptions::default()` (or its constructor) and set
-/// what differs.
-impl ParseOptions {
-    /// The same, with [`ParseOptions::max_depth`] set.
-    pub const fn max_depth(mut self, max_depth: usize) -> Self {
-        self.max_depth = max_depth;
-        self
-    }
-    /// The same, with [`ParseOptions::skip_deeper`] set.
-    pub const fn skip_deeper(mut self, skip_deeper: bool) -> Self {
-        self.skip_deeper = skip_deeper;
-        self
-    }
-}
-
-impl Default for ParseOptions {
-    fn default() -> Self {
-        ParseOptions { max_depth: DEFAULT_MAX_DEPTH, skip_deeper: false }
-    }
-}
-
 /// The node storage of a tape, kept between parses so that parsing message after message
 /// does not allocate: give [`Tape::into_buffer`]'s back to [`Tape::parse_bytes_with`]. Opaque.
 #[derive(Clone, Debug, Default)]

@@ -4,6 +4,7 @@
 pub mod build;
 pub mod decode;
 pub mod formats;
+mod options;
 #[cfg(feature = "serde")]
 pub mod serde_glue;
 pub mod validate;

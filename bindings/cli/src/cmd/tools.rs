@@ -12,7 +12,7 @@ use std::time::Duration;
 use mcpgen::tools::{PinLimits, ToolsBaseline};
 use mcpgen_probe::http::{HttpLimits, HttpTarget, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_EVENTS, DEFAULT_MAX_MESSAGES};
 use mcpgen_probe::stdio::{StdioLimits, StdioPeer};
-use mcpgen_probe::{Peer, MODERN};
+use mcpgen_probe::{modern_revision, Peer};
 use serde_json::{json, Value};
 
 use crate::flags::millis_or_duration;
@@ -111,7 +111,7 @@ fn list_tools(
     let modern = |method: &str, params: Value, id: u64| {
         let mut params = params;
         params["_meta"] = json!({
-            "io.modelcontextprotocol/protocolVersion": MODERN,
+            "io.modelcontextprotocol/protocolVersion": modern_revision(),
             "io.modelcontextprotocol/clientCapabilities": {},
             "io.modelcontextprotocol/clientInfo": {"name": "mcpgen-tools-pin", "version": env!("CARGO_PKG_VERSION")}
         });

@@ -310,7 +310,7 @@ fn sarif_entry<'a>(settings: &Settings, e: &'a ValidationError) -> crate::sarif:
     extra.insert("schemaPath".into(), e.schema_path.clone().into());
     crate::sarif::Entry {
         rule: e.rule,
-        level: mcpgen::conversation::Level::Error,
+        level: mcpgen::conversation::Severity::Error,
         message: &e.message,
         pointer: &e.pointer,
         clause,

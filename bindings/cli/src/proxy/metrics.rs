@@ -31,7 +31,7 @@ use http_body_util::Full;
 use hyper::header::{self, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
-use mcpgen::conversation::{Level, Sender};
+use mcpgen::conversation::{Sender, Severity};
 use mcpgen::http::{HostPolicy, HostRefusal};
 use mcpgen::json::{Kind, Tape};
 use mcpgen::JsonView;
@@ -298,7 +298,7 @@ impl Metrics {
         self.transport_notes.get_or_create(&ByNote { what }).inc();
     }
 
-    pub fn finding(&self, rule: Option<&'static str>, level: Level) {
+    pub fn finding(&self, rule: Option<&'static str>, level: Severity) {
         self.findings.get_or_create(&ByFinding { rule: rule.unwrap_or("none"), level: level.as_str() }).inc();
     }
 
