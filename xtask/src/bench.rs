@@ -159,7 +159,7 @@ fn conversation(root: &Path, args: &BenchArgs) -> Result<String> {
 /// handshake, so every message is valid) from this process to `ping-server` (`bench/src/bin`),
 /// straight and through `mcpgen proxy -- ping-server` (findings to `--report`), and through
 /// the proxy with `--record` and `--enforce` as well, with `--metrics`, and with `--metrics
-/// --otlp-endpoint` (to [`otlp_sink`]). Each configuration runs three times,
+/// --otlp-endpoint` (to [`crate::otlp_sink::otlp_sink`]). Each configuration runs three times,
 /// interleaved, in one process; the median round trip of each is reported, and the added time
 /// per message is half the difference of the medians (a round trip is two messages, each
 /// relayed once). Release builds; wall clock (it is the latency a client sees).
@@ -195,7 +195,7 @@ fn proxy(root: &Path, round_trips: usize) -> Result<()> {
     let scratch = target.join("bench-proxy");
     std::fs::create_dir_all(&scratch).map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
     let (report, record) = (scratch.join("report.jsonl"), scratch.join("record.jsonl"));
-    let sink = otlp_sink().map_err(|e| format!("cannot start the OTLP sink: {e}"))?;
+    let sink = crate::otlp_sink::otlp_sink().map_err(|e| format!("cannot start the OTLP sink: {e}"))?;
     let configs = proxy_configurations(&mcpgen, &server, &report, &record, sink);
     let mut samples: Vec<Vec<Duration>> = vec![Vec::new(); configs.len()];
     for run in 0..3 {
@@ -233,7 +233,7 @@ fn proxy(root: &Path, round_trips: usize) -> Result<()> {
 /// The proxy benchmark's configurations: name, program, arguments. Straight to `server`;
 /// through `mcpgen proxy --report`; with `--record` and `--enforce` too; with `--metrics` on a
 /// free loopback port (nobody scrapes during the run); and with `--metrics` and traces
-/// exported to `sink` ([`otlp_sink`]).
+/// exported to `sink` ([`crate::otlp_sink::otlp_sink`]).
 fn proxy_configurations(
     mcpgen: &Path,
     server: &Path,
@@ -262,50 +262,6 @@ fn proxy_configurations(
             proxy(&[OsStr::new("--metrics"), metrics, OsStr::new("--otlp-endpoint"), &sink]),
         ),
     ]
-}
-
-/// An OTLP/HTTP receiver that takes every export and keeps nothing: reads each request's head
-/// and `Content-Length` body, answers 200 (keep-alive), one thread per connection.
-pub(crate) fn otlp_sink() -> std::io::Result<std::net::SocketAddr> {
-    use std::io::Read;
-    let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
-    let addr = listener.local_addr()?;
-    std::thread::spawn(move || {
-        for stream in listener.incoming().flatten() {
-            std::thread::spawn(move || {
-                let mut reader = BufReader::new(match stream.try_clone() {
-                    Ok(s) => s,
-                    Err(_) => return,
-                });
-                let mut stream = stream;
-                loop {
-                    let mut length = 0usize;
-                    let mut line = String::new();
-                    loop {
-                        line.clear();
-                        if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                            return;
-                        }
-                        if line == "\r\n" {
-                            break;
-                        }
-                        if let Some((k, v)) = line.split_once(':') {
-                            if k.eq_ignore_ascii_case("content-length") {
-                                length = v.trim().parse().unwrap_or(0);
-                            }
-                        }
-                    }
-                    let mut body = vec![0; length];
-                    if reader.read_exact(&mut body).is_err()
-                        || stream.write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n").is_err()
-                    {
-                        return;
-                    }
-                }
-            });
-        }
-    });
-    Ok(addr)
 }
 
 /// One run: start `program args`, shake hands, then time `n` ping round trips one at a time.

@@ -5,7 +5,7 @@
 //! proxy, the proxy's HTTP stack without checking — the floor of any proxy on that stack), by 1
 //! and by 16 concurrent clients (one keep-alive connection each, one request at a time).
 //! A fourth way is the proxy with `--metrics` (a free loopback port, nobody scrapes) and traces
-//! exported to an OTLP sink (`--otlp-endpoint`, [`crate::bench::otlp_sink`]): export must not
+//! exported to an OTLP sink (`--otlp-endpoint`, [`crate::otlp_sink::otlp_sink`]): export must not
 //! sit on the relay's path. Direct, relayed and proxied runs alternate, three of each; the
 //! medians, p99s and throughputs are reported side by side with their ratios to direct. Goals
 //! (measured against the bare relay, the floor on this stack): at 1 client an added median at
@@ -150,7 +150,7 @@ impl Way {
 
 /// The proxy with `--metrics` on a free loopback port and traces exported to a local OTLP sink.
 fn start_observed(bin: &Path, scratch: &Path, upstream_url: &str) -> Result<(Running, SocketAddr)> {
-    let sink = crate::bench::otlp_sink().map_err(|e| format!("cannot start the OTLP sink: {e}"))?;
+    let sink = crate::otlp_sink::otlp_sink().map_err(|e| format!("cannot start the OTLP sink: {e}"))?;
     let report = scratch.join("http-report-observed.jsonl").display().to_string();
     let sink = format!("http://{sink}");
     let flags = ["--report", &report, "--metrics", "127.0.0.1:0", "--otlp-endpoint", &sink];

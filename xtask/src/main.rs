@@ -27,6 +27,7 @@ mod dist;
 mod examples;
 mod fuzz;
 mod interop;
+mod otlp_sink;
 mod pins;
 mod python;
 mod sarif_schema;

@@ -18,6 +18,7 @@
 //! The command's flags are in [`crate::cmd::proxy`]; this module and its children are the
 //! relays.
 
+mod accept;
 mod frames;
 pub mod http;
 pub mod inject;

@@ -269,26 +269,6 @@ async fn stop_signal() {
     let _ = tokio::signal::ctrl_c().await;
 }
 
-/// The next connection and its slot among `slots` (the cap on connections served at once), or
-/// `None` once `slots` is closed. The slot is taken before accepting, so at the cap new
-/// connections wait in the listen backlog; a failed accept (EMFILE and friends) waits 50 ms
-/// rather than spin. Both servers of the proxy (`--listen`, `--metrics`) accept through here.
-pub(super) async fn accept_within(
-    listener: &tokio::net::TcpListener,
-    slots: &Arc<Semaphore>,
-) -> Option<(tokio::net::TcpStream, tokio::sync::OwnedSemaphorePermit)> {
-    loop {
-        let slot = Arc::clone(slots).acquire_owned().await.ok()?;
-        match listener.accept().await {
-            Ok((stream, _)) => return Some((stream, slot)),
-            Err(_) => {
-                drop(slot);
-                tokio::time::sleep(Duration::from_millis(50)).await;
-            }
-        }
-    }
-}
-
 /// Accepts connections, at most [`HttpLimits::max_connections`] at once.
 async fn serve(proxy: Arc<Proxy>, listener: tokio::net::TcpListener) {
     let slots = Arc::new(Semaphore::new(proxy.http.max_connections.max(1)));
@@ -296,7 +276,7 @@ async fn serve(proxy: Arc<Proxy>, listener: tokio::net::TcpListener) {
     http.timer(TokioTimer::new())
         .header_read_timeout(proxy.http.header_read_timeout)
         .max_buf_size(head::buffer_for(proxy.http.max_header_bytes));
-    while let Some((stream, slot)) = accept_within(&listener, &slots).await {
+    while let Some((stream, slot)) = super::accept::accept_within(&listener, &slots).await {
         let _ = stream.set_nodelay(true);
         let proxy = Arc::clone(&proxy);
         // A relay that gives up on its client or upstream closes the whole connection.

@@ -50,7 +50,9 @@ impl Injector {
     /// `line` (one message, with its line ending if it had one) with a `traceparent` added, or
     /// `None` when it is left as it is (see the module's documentation).
     pub fn inject(&self, line: &[u8]) -> Option<Vec<u8>> {
-        let body = crate::checker::body(line);
+        // The line ending (`\n` or `\r\n`, if any) goes back after the rewritten message.
+        let body = line.strip_suffix(b"\n").unwrap_or(line);
+        let body = body.strip_suffix(b"\r").unwrap_or(body);
         let ending = &line[body.len()..];
         let tape = Tape::parse_bytes(body).ok()?;
         let root = tape.root();

@@ -497,7 +497,7 @@ async fn accept(listener: tokio::net::TcpListener, scrape: Arc<Scrape>) {
         .keep_alive(false)
         .header_read_timeout(SCRAPE_TIMEOUT)
         .max_buf_size(MAX_SCRAPE_HEADER_BYTES);
-    while let Some((stream, slot)) = super::http::accept_within(&listener, &slots).await {
+    while let Some((stream, slot)) = super::accept::accept_within(&listener, &slots).await {
         let scrape = Arc::clone(&scrape);
         let service = hyper::service::service_fn(move |request| {
             let scrape = Arc::clone(&scrape);
