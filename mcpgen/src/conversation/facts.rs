@@ -103,6 +103,12 @@ pub(super) struct Facts<'v, V> {
     pub params: Option<V>,
     /// `result` (responses).
     pub result: Option<V>,
+    /// `error`, whatever the message is (the envelope's member).
+    pub error: Option<V>,
+    /// The message has a `result` or an `error` member, whatever else it has.
+    pub answer_member: bool,
+    /// The `id` member is absent or `null`.
+    pub id_unread: bool,
     /// The revision the message is judged under, and its era.
     pub rev: Revision,
     pub modern: bool,
@@ -153,8 +159,9 @@ impl<'v, V: JsonView<'v>> Facts<'v, V> {
     ) -> Option<Facts<'v, V>> {
         let object = env.kind == Kind::Object;
         let (method_v, id_v) = (env.method.as_ref(), env.id.as_ref());
-        let (mut params, mut result) = (env.params.clone(), env.result.clone());
         let method = method_v.and_then(|m| m.as_str());
+        let params = env.params.clone().filter(|_| method.is_some());
+        let result = env.result.clone().filter(|_| method.is_none());
         let shape = match (&method, method_v, id_v) {
             _ if !object => Shape::Other,
             (Some(_), _, Some(_)) => Shape::Request,
@@ -164,11 +171,6 @@ impl<'v, V: JsonView<'v>> Facts<'v, V> {
         };
         let key = |x: &V| IdKey::of(x).map(|k| k.in_exchange(exchange));
         let id = id_v.and_then(key);
-        if method.is_none() {
-            params = None;
-        } else {
-            result = None;
-        }
         let mut asked = Asked {
             request: method.is_some() && id.is_some(),
             initialize: method.as_deref() == Some("initialize"),
@@ -215,9 +217,7 @@ impl<'v, V: JsonView<'v>> Facts<'v, V> {
                 }
             }
         }
-        if method.is_none() {
-            asked.answering = id.as_ref().map(answering);
-        }
+        asked.answering = id.as_ref().filter(|_| method.is_none()).map(answering);
         let rev = era.judge(&asked)?;
         let info = method.as_deref().and_then(|m| protocol::find_method(rev, m));
         Some(Facts {
@@ -228,6 +228,9 @@ impl<'v, V: JsonView<'v>> Facts<'v, V> {
             id,
             params,
             result,
+            error: env.error.clone(),
+            answer_member: env.result.is_some() || env.error.is_some(),
+            id_unread: id_v.is_none_or(|i| i.kind() == Kind::Null),
             rev,
             modern: era::is_modern(rev),
             info,

@@ -41,19 +41,30 @@ fn digest_keys() -> &'static [foldhash::quality::RandomState; 2] {
     KEYS.get_or_init(|| [foldhash::quality::RandomState::default(), foldhash::quality::RandomState::default()])
 }
 
-/// A 128-bit keyed digest of a JSON value as sent: its kinds, member order, decoded strings and
-/// number text, in a form a reader could decode back, so two values have the same digest exactly
-/// when a walk of both reads the same (up to a collision, which needs the process's random key
-/// to arrange). It is how the checker tells a tool definition it already holds from a new one
-/// before building anything. The walk writes into `scratch` (cleared first, kept by the caller
-/// so that digesting allocates nothing once it is large enough), then hashes it in one go.
+/// A 128-bit keyed digest of a JSON value as sent, so that two values have the same digest only
+/// when they are the same value (up to a collision, which needs the process's random key to
+/// arrange). It is how the checker tells a tool definition it already holds from a new one
+/// before building anything: a different digest only means building it (the canonical form then
+/// decides). From a parsed tape, the digest is of the value's source text and shape
+/// ([`JsonView::source_form`]: no decoding, so the same value written otherwise digests
+/// otherwise); from another view, of a walk of its kinds, member order, decoded strings and
+/// number text, in a form a reader could decode back. The two forms start differently, so
+/// they never meet. Either is written into `scratch` (cleared first, kept by the caller so that
+/// digesting allocates nothing once it is large enough), then hashed in one go.
 pub(super) fn view_digest<'v, V: JsonView<'v>>(v: &V, scratch: &mut Vec<u8>) -> [u64; 2] {
     use std::hash::BuildHasher;
     scratch.clear();
-    flatten(v, scratch);
+    scratch.push(SOURCE_FORM);
+    if !v.source_form(scratch) {
+        scratch.clear();
+        flatten(v, scratch);
+    }
     let [a, b] = digest_keys();
     [a.hash_one(scratch.as_slice()), b.hash_one(scratch.as_slice())]
 }
+
+/// The first byte of a digested source form: not a kind byte of [`flatten`]'s form.
+const SOURCE_FORM: u8 = 0xfd;
 
 /// A number's text into the flattened form (no allocation).
 struct TextInto<'o>(&'o mut Vec<u8>);
@@ -394,13 +405,23 @@ mod tests {
     use super::*;
 
     /// The digest of a value as sent tells apart what the canonical form does (number text,
-    /// nesting) and what it does not (member order), and reads a string by its decoded text,
-    /// whatever the view.
+    /// nesting) and what it does not (member order), from a tape (by its source text) and from
+    /// another view (by the walk, which reads a string by its decoded text).
     #[test]
     fn view_digest_tells_values_apart_by_their_text() {
         let tape = |s: &str| {
             let mut scratch = Vec::new();
             crate::json::Tape::with_parsed(s.as_bytes(), |t| view_digest(&t.root(), &mut scratch)).unwrap()
+        };
+        // The walk's form, read from a tape (a `serde_json::Value` has lost number text).
+        let walked = |s: &str| {
+            let mut form = Vec::new();
+            crate::json::Tape::with_parsed(s.as_bytes(), |t| flatten(&t.root(), &mut form)).unwrap();
+            form
+        };
+        let from_value = |s: &str| {
+            let json: serde_json::Value = serde_json::from_str(s).unwrap();
+            view_digest(&&json, &mut Vec::new())
         };
         let texts = [
             "1",
@@ -434,17 +455,35 @@ mod tests {
             r#"{"a":{}}"#,
             r#"{"a":[]}"#,
         ];
-        let digests: Vec<[u64; 2]> = texts.iter().map(|t| tape(t)).collect();
-        for (i, a) in digests.iter().enumerate() {
-            for (j, b) in digests.iter().enumerate().skip(i + 1) {
-                assert_ne!(a, b, "{} and {} have one digest", texts[i], texts[j]);
+        fn distinct<T: PartialEq + std::fmt::Debug>(texts: &[&str], form: impl Fn(&str) -> T) {
+            let forms: Vec<T> = texts.iter().map(|t| form(t)).collect();
+            for (i, a) in forms.iter().enumerate() {
+                for (j, b) in forms.iter().enumerate().skip(i + 1) {
+                    assert_ne!(a, b, "{} and {} have one digest", texts[i], texts[j]);
+                }
             }
         }
-        assert_eq!(tape(r#"{"k":"\u0041b"}"#), tape(r#"{"k":"Ab"}"#));
-        // Members in sorted order: a `serde_json` map may keep them sorted.
+        distinct(&texts, tape);
+        distinct(&texts, walked);
+        // The same text, the same digest; the two forms never meet.
+        for t in texts {
+            assert_eq!(tape(t), tape(t));
+            assert_ne!(tape(t), from_value(t), "{t}");
+        }
+        // From a tape, the text as sent: an escape or a space is another text (the canonical
+        // form then finds the same definition); the walk reads decoded strings.
+        assert_ne!(tape(r#"{"k":"\u0041b"}"#), tape(r#"{"k":"Ab"}"#));
+        assert_ne!(tape(r#"{"k": "Ab"}"#), tape(r#"{"k":"Ab"}"#));
+        assert_eq!(walked(r#"{"k":"\u0041b"}"#), walked(r#"{"k":"Ab"}"#));
+        assert_eq!(from_value(r#"{"k":"\u0041b"}"#), from_value(r#"{"k": "Ab"}"#));
+        // The walk reads the same whatever the view: members in sorted order (a `serde_json`
+        // map may keep them sorted).
         let text = r#"{"inputSchema":{"maximum":1.5,"minimum":-3,"type":"object"},"name":"t"}"#;
         let json: serde_json::Value = serde_json::from_str(text).unwrap();
-        assert_eq!(view_digest(&&json, &mut Vec::new()), tape(text));
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        flatten(&&json, &mut a);
+        crate::json::Tape::with_parsed(text.as_bytes(), |t| flatten(&t.root(), &mut b)).unwrap();
+        assert_eq!(a, b);
     }
 
     #[test]

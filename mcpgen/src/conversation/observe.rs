@@ -79,7 +79,7 @@ impl Session {
     ///   the invalid message was never a pending request, so no ID-3 ("names no pending
     ///   request") is reported on that answer.
     fn unreadable_ids<'v, V: JsonView<'v>>(&mut self, f: &Facts<'v, V>, exchange: Option<u64>, out: &mut Vec<Finding>) {
-        let is_response = f.msg.get("result").is_some() || f.msg.get("error").is_some();
+        let is_response = f.answer_member;
         if !is_response {
             let invalid = out.iter().any(Finding::is_error);
             let side = f.from.ix();
@@ -97,8 +97,8 @@ impl Session {
             return;
         }
         let other = f.from.peer().ix();
-        let is_error = f.msg.get("error").is_some();
-        let unread = is_error && f.msg.get("id").is_none_or(|i| i.kind() == Kind::Null);
+        let is_error = f.error.is_some();
+        let unread = is_error && f.id_unread;
         // The answered invalid message's id, when this error may answer one.
         let answered: Option<Option<IdKey>> = match exchange {
             None => std::mem::take(&mut self.malformed_last[other]),
@@ -211,14 +211,14 @@ impl Session {
             versioned: p.versioned,
             rev: p.rev,
         };
-        self.era.on_answer(asked, f.result.as_ref().filter(|r| r.kind() == Kind::Object), f.msg.get("error").as_ref());
+        self.era.on_answer(asked, f.result.as_ref().filter(|r| r.kind() == Kind::Object), f.error.as_ref());
         let Some(info) = p.info else { return };
         let is_listen = info.method == "subscriptions/listen" && f.from == Sender::Server;
         let Some(result) = f.result.as_ref().filter(|r| r.kind() == Kind::Object) else {
             if is_listen {
                 subscriptions::ended_by_error(id, self);
             }
-            if let Some(error) = f.msg.get("error") {
+            if let Some(error) = &f.error {
                 let code = error.get("code").and_then(|c| c.as_f64()).filter(|c| c.fract() == 0.0).map(|c| c as i64);
                 tools::error_answer(&p, code, out);
             }

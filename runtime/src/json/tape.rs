@@ -11,7 +11,10 @@
 
 use std::borrow::Cow;
 
-use super::{Kind, Number};
+use super::Kind;
+
+// `JsonView` for `TapeView`, with the source form of a value.
+mod view;
 
 /// Default maximum nesting depth of arrays and objects.
 pub const DEFAULT_MAX_DEPTH: usize = 128;
@@ -826,103 +829,6 @@ impl<'t, 'a> Iterator for TapeItems<'t, 'a> {
     }
 }
 
-impl<'t, 'a> super::JsonView<'a> for TapeView<'t, 'a> {
-    type Entries = TapeEntries<'t, 'a>;
-    type Items = TapeItems<'t, 'a>;
-
-    #[inline]
-    fn kind(&self) -> Kind {
-        TapeView::kind(self)
-    }
-    #[inline]
-    fn as_bool(&self) -> Option<bool> {
-        match self.node().tag {
-            Tag::True => Some(true),
-            Tag::False => Some(false),
-            _ => None,
-        }
-    }
-    #[inline]
-    fn as_str(&self) -> Option<Cow<'a, str>> {
-        match self.str_raw()? {
-            (s, false) => Some(Cow::Borrowed(s)),
-            (s, true) => Some(Cow::Owned(unescape(s))),
-        }
-    }
-    #[inline]
-    fn str_eq(&self, other: &str) -> bool {
-        match self.str_raw() {
-            Some((s, false)) => s == other,
-            Some((s, true)) => unescape(s) == other,
-            None => false,
-        }
-    }
-    #[inline]
-    fn is_integer(&self) -> bool {
-        let n = self.node();
-        match n.tag {
-            Tag::Int => true,
-            Tag::Num => super::number::lexeme_is_integer(self.slice(n)),
-            _ => false,
-        }
-    }
-    #[inline]
-    fn as_f64(&self) -> Option<f64> {
-        let n = self.node();
-        match n.tag {
-            Tag::Int | Tag::Num => self.slice(n).parse().ok(),
-            _ => None,
-        }
-    }
-    fn to_number(&self) -> Option<Number> {
-        let n = self.node();
-        match n.tag {
-            Tag::Int => Some(Number::from_checked_lexeme(self.slice(n), true)),
-            Tag::Num => Some(Number::from_checked_lexeme(self.slice(n), false)),
-            _ => None,
-        }
-    }
-    #[inline]
-    fn get(&self, key: &str) -> Option<Self> {
-        let n = self.node();
-        if n.tag != Tag::Object {
-            return None;
-        }
-        let mut found = None;
-        let mut idx = self.idx + 1;
-        for _ in 0..n.a {
-            let k = TapeView { tape: self.tape, idx };
-            let v = TapeView { tape: self.tape, idx: idx + 1 };
-            // Keys without escapes compare as slices; the last duplicate wins.
-            if k.str_eq(key) {
-                found = Some(v);
-            }
-            idx = v.next_idx();
-        }
-        found
-    }
-    #[inline]
-    fn len(&self) -> usize {
-        let n = self.node();
-        match n.tag {
-            Tag::Array | Tag::Object => n.a as usize,
-            _ => 0,
-        }
-    }
-    #[inline]
-    fn entries(&self) -> Self::Entries {
-        let n = self.node();
-        let remaining = if n.tag == Tag::Object { n.a } else { 0 };
-        TapeEntries { tape: self.tape, idx: self.idx + 1, remaining }
-    }
-    #[inline]
-    fn items(&self) -> Self::Items {
-        let n = self.node();
-        let remaining = if n.tag == Tag::Array { n.a } else { 0 };
-        TapeItems { tape: self.tape, idx: self.idx + 1, remaining }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -999,6 +905,59 @@ mod tests {
         assert!(e.message.contains("end of input"), "{e}");
         let b = Tape::with_parsed(b"[true,false,null]", |t| t.root().len()).unwrap();
         assert_eq!(b, 3);
+    }
+
+    #[test]
+    fn source_form_tells_texts_apart() {
+        let form = |s: &str| {
+            let t = Tape::parse(s).unwrap();
+            let mut out = Vec::new();
+            assert!(t.root().source_form(&mut out));
+            out
+        };
+        // Values that differ only in their shape, or in a lexeme, or in how it is written.
+        let texts = [
+            "[[],[]]",
+            "[[[]]]",
+            "[]",
+            "{}",
+            r#"{"a":1,"b":{}}"#,
+            r#"{"a":1,"b":[]}"#,
+            r#"{"a":1}"#,
+            r#"{"a":"1"}"#,
+            r#"["a",1]"#,
+            r#"[["a"],1]"#,
+            r#"["a",[1]]"#,
+            "[1,2]",
+            "[12]",
+            "[1.0]",
+            "[1]",
+            r#"{"k":"\u0041b"}"#,
+            r#"{"k":"Ab"}"#,
+            r#"{"k": "Ab"}"#,
+            "[true]",
+            "[null]",
+            r#"[""]"#,
+            r#"["",""]"#,
+        ];
+        let forms: Vec<Vec<u8>> = texts.iter().map(|t| form(t)).collect();
+        for (i, a) in forms.iter().enumerate() {
+            for (j, b) in forms.iter().enumerate().skip(i + 1) {
+                assert_ne!(a, b, "{} and {} have one form", texts[i], texts[j]);
+            }
+        }
+        // The same text gives the same form, wherever the value is and whatever surrounds it.
+        let t = Tape::parse(r#" {"x": [ {"a":1,"b":{}} ], "y": {"a":1,"b":{}}}"#).unwrap();
+        let (mut x, mut y) = (Vec::new(), Vec::new());
+        let root = t.root();
+        assert!(root.get("x").unwrap().items().next().unwrap().source_form(&mut x));
+        assert!(root.get("y").unwrap().source_form(&mut y));
+        assert_eq!(x, y);
+        assert_eq!(x, form(r#"{"a":1,"b":{}}"#));
+        // A view without source text appends nothing.
+        let mut out = Vec::new();
+        assert!(!(&serde_json::json!({"a": 1})).source_form(&mut out));
+        assert!(out.is_empty());
     }
 
     #[test]

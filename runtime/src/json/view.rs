@@ -38,6 +38,18 @@ pub trait JsonView<'v>: Clone {
     /// Array elements in order (empty for non-arrays).
     fn items(&self) -> Self::Items;
 
+    /// Appends to `out` a form of this value read straight from its source text, without
+    /// decoding anything, where the representation keeps that text (a parsed
+    /// [`super::Tape`]); returns `false`, appending nothing, where it does not. Two values that
+    /// append the same bytes are the same JSON text up to the whitespace around the value, so
+    /// a digest of the form tells a value already seen from a new one cheaply; the same value
+    /// written differently (other whitespace, escapes, number text) appends different bytes.
+    #[doc(hidden)]
+    fn source_form(&self, out: &mut Vec<u8>) -> bool {
+        let _ = out;
+        false
+    }
+
     /// A short rendering for error messages ("number `5`", "object").
     fn describe(&self) -> String {
         match self.kind() {
