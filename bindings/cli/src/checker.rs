@@ -1,6 +1,6 @@
 //! The checker thread, shared by both proxies (stdio and `--listen`) and by any command that
-//! checks live traffic: relays hand every message over a bounded channel ([`ToChecker`], its
-//! bytes capped by [`Budget`]) to one thread that checks them in order — one conversation per
+//! checks live traffic: relays hand every message over a bounded queue ([`ToChecker`], its
+//! bytes and events capped: [`queue`]) to one thread that checks them in order — one conversation per
 //! session ([`Sessions`], capped at `--max-sessions`) — and writes the record and the report
 //! ([`check_all`]). [`CheckerThread`] starts and ends it.
 //!
@@ -28,8 +28,7 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::mpsc::{Receiver, SyncSender, TryRecvError};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Instant, SystemTime};
 
@@ -38,6 +37,7 @@ use mcpgen::json::{Kind, Map, Number, Tape, Value};
 use mcpgen::rules::id;
 use mcpgen::JsonView;
 
+mod queue;
 mod repeats;
 mod telemetry;
 
@@ -45,6 +45,7 @@ use crate::conversation::{check_line, finding_json, record_line, record_line_wit
 use crate::proxy::metrics::{Limit, Metrics, Observer};
 use crate::proxy::traces::{Spans, Tracing};
 use crate::UsageError;
+use queue::{Queue, EVENT_COST};
 use repeats::{Repeats, Summary, Verdict};
 
 /// `--max-message-bytes`: longer messages are relayed unchecked.
@@ -134,18 +135,19 @@ impl CheckerThread {
         let record = settings.record.map(|p| create(p, "record")).transpose()?;
         let source_name = settings.record.map_or_else(|| "proxy".to_owned(), |p| p.display().to_string());
         let limits = settings.limits;
-        let (tx, rx) = std::sync::mpsc::sync_channel::<Event>(CHANNEL_CAPACITY);
         let metrics = settings.metrics;
-        let budget = Arc::new(Budget::new(&limits, metrics.clone()));
-        let timed = metrics.is_some() || settings.traces.is_some();
+        // At least one message of the largest checked size always fits.
+        let cap = limits.max_queued_bytes.max(limits.max_message_bytes.saturating_add(2 + EVENT_COST));
+        let budget = Arc::new(Queue::new(cap, metrics.clone()));
+        let to = ToChecker::new(Arc::clone(&budget), metrics.is_some() || settings.traces.is_some());
         let spans = settings.traces.map(Spans::new);
         let out = Output { source_name, report, record, limits, budget: Arc::clone(&budget) };
         let options = settings.options;
         let thread = std::thread::Builder::new()
             .name("mcpgen-proxy-checker".into())
-            .spawn(move || check_all(rx, options, out, metrics.map(Observer::new), spans))
+            .spawn(move || check_all(options, out, metrics.map(Observer::new), spans))
             .map_err(|e| UsageError(format!("cannot start a thread: {e}")))?;
-        Ok(CheckerThread { to: ToChecker { tx, budget, timed }, thread })
+        Ok(CheckerThread { to, thread })
     }
 
     /// A way to the checker for one relay (clone it for more).
@@ -156,15 +158,10 @@ impl CheckerThread {
     /// Tells the checker every message was handed over, waits until it checked them all, and
     /// returns what it saw. Messages senders still hand over after this are not checked.
     pub fn finish(self) -> Tally {
-        let _ = self.to.tx.send(Event::Stop);
+        self.to.queue.push(None, false, |_| Event::Stop);
         self.thread.join().unwrap_or_default()
     }
 }
-
-/// Messages waiting for the checker at most (besides their bytes, [`Budget`]).
-const CHANNEL_CAPACITY: usize = 4096;
-/// What one message costs in the [`Budget`] besides its bytes (its event and bookkeeping).
-const EVENT_COST: usize = 64;
 
 enum Event {
     /// One message as relayed: its line (`\n` included, when it had one); `refused` when
@@ -190,84 +187,8 @@ enum Event {
     Stop,
 }
 
-/// The bytes of the messages handed to the checker and not yet checked, with a cap: a relay
-/// waits for room before it hands over (and so before it reads further).
-struct Budget {
-    state: Mutex<Room>,
-    freed: Condvar,
-    cap: usize,
-    /// `--metrics`: the queue's gauges, and waits for room counted as limits hit.
-    metrics: Option<Arc<Metrics>>,
-}
-
-#[derive(Default)]
-struct Room {
-    used: usize,
-    /// Messages taken and not given back.
-    messages: usize,
-    /// Relays waiting in [`Budget::take`]: only then does freeing room wake anyone (a condvar
-    /// notify is a system call even when nobody waits, and room is freed after every message).
-    waiting: usize,
-    /// The checker is gone: nothing waits any more.
-    closed: bool,
-}
-
-impl Budget {
-    fn new(limits: &Limits, metrics: Option<Arc<Metrics>>) -> Budget {
-        // At least one message of the largest checked size always fits.
-        let cap = limits.max_queued_bytes.max(limits.max_message_bytes.saturating_add(2 + EVENT_COST));
-        Budget { state: Mutex::default(), freed: Condvar::new(), cap, metrics }
-    }
-
-    fn lock(&self) -> MutexGuard<'_, Room> {
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// Waits until `bytes` fit, takes them, and returns what was taken.
-    fn take(&self, bytes: usize) -> usize {
-        let n = bytes.saturating_add(EVENT_COST).min(self.cap);
-        let mut room = self.lock();
-        if room.used + n > self.cap && !room.closed {
-            if let Some(m) = &self.metrics {
-                m.limit_hit(Limit::MaxQueuedBytes);
-            }
-        }
-        while room.used + n > self.cap && !room.closed {
-            room.waiting += 1;
-            room = self.freed.wait(room).unwrap_or_else(PoisonError::into_inner);
-            room.waiting -= 1;
-        }
-        room.used += n;
-        room.messages += 1;
-        if let Some(m) = &self.metrics {
-            m.queue(room.used, room.messages);
-        }
-        n
-    }
-
-    fn give_back(&self, n: usize) {
-        let mut room = self.lock();
-        room.used = room.used.saturating_sub(n);
-        room.messages = room.messages.saturating_sub(1);
-        if let Some(m) = &self.metrics {
-            m.queue(room.used, room.messages);
-        }
-        let waiting = room.waiting > 0;
-        drop(room);
-        if waiting {
-            self.freed.notify_all();
-        }
-    }
-
-    /// No checker any more (it finished, or panicked): the relays stop waiting for room.
-    fn close(&self) {
-        self.lock().closed = true;
-        self.freed.notify_all();
-    }
-}
-
 /// Closes the budget when the checker ends, however it ends.
-struct CloseOnDrop(Arc<Budget>);
+struct CloseOnDrop(Arc<Queue<Event>>);
 
 impl Drop for CloseOnDrop {
     fn drop(&mut self) {
@@ -275,18 +196,55 @@ impl Drop for CloseOnDrop {
     }
 }
 
-/// A relay's way to the checker.
-#[derive(Clone)]
+/// A relay's way to the checker (the checker stops once every one is dropped).
 pub struct ToChecker {
-    tx: SyncSender<Event>,
-    budget: Arc<Budget>,
+    queue: Arc<Queue<Event>>,
     /// `--metrics`: each message carries the time it was handed over.
     timed: bool,
 }
 
+impl Clone for ToChecker {
+    fn clone(&self) -> Self {
+        ToChecker::new(Arc::clone(&self.queue), self.timed)
+    }
+}
+
+impl Drop for ToChecker {
+    fn drop(&mut self) {
+        self.queue.detach();
+    }
+}
+
 impl ToChecker {
+    fn new(queue: Arc<Queue<Event>>, timed: bool) -> ToChecker {
+        queue.attach();
+        ToChecker { queue, timed }
+    }
+
     pub fn message(&self, from: Sender, line: Arc<Vec<u8>>, refused: Option<(&'static str, String)>) {
         self.message_in(from, line, refused, None, None);
+    }
+
+    /// A relayed message handed over without waking the checker: the relay forwards it, then
+    /// calls [`ToChecker::wake`], so the wake-up is not between reading and forwarding.
+    /// Waits for room like [`ToChecker::message`] (and then wakes the checker first).
+    pub fn relayed(&self, from: Sender, line: Arc<Vec<u8>>) {
+        let at = self.timed.then(|| (Instant::now(), SystemTime::now()));
+        let bytes = line.len();
+        self.queue.push_quiet(bytes, |cost| Event::Message {
+            from,
+            line,
+            refused: None,
+            cost,
+            session: None,
+            http: None,
+            at,
+        });
+    }
+
+    /// Wakes the checker for the messages handed over with [`ToChecker::relayed`].
+    pub fn wake(&self) {
+        self.queue.wake();
     }
 
     /// A message of the HTTP form: its session and HTTP facts. Waits for room like
@@ -300,23 +258,18 @@ impl ToChecker {
         http: Option<Box<HttpFacts>>,
     ) {
         let at = self.timed.then(|| (Instant::now(), SystemTime::now()));
-        let cost = self.budget.take(line.len());
-        if self.tx.send(Event::Message { from, line, refused, cost, session, http, at }).is_err() {
-            self.budget.give_back(cost);
-        }
+        let bytes = line.len();
+        self.queue.push(Some(bytes), false, |cost| Event::Message { from, line, refused, cost, session, http, at });
     }
 
     /// Transport trouble, `what` by kind (`upstream-stalled`, …): reported after the messages
     /// handed over before it, counted as nothing (`--fail-on` ignores it).
     pub fn note(&self, what: &'static str, text: String) {
-        let _ = self.tx.send(Event::Note { what, text });
+        self.queue.push(None, false, |_| Event::Note { what, text });
     }
 
     pub fn too_large(&self, from: Sender) {
-        let cost = self.budget.take(0);
-        if self.tx.send(Event::TooLarge { from, cost }).is_err() {
-            self.budget.give_back(cost);
-        }
+        self.queue.push(Some(0), false, |cost| Event::TooLarge { from, cost });
     }
 }
 
@@ -346,7 +299,7 @@ struct Output {
     report: Option<BufWriter<File>>,
     record: Option<BufWriter<File>>,
     limits: Limits,
-    budget: Arc<Budget>,
+    budget: Arc<Queue<Event>>,
 }
 
 /// What makes two findings "the same" for `--max-repeats`: who sent it, and what it is
@@ -390,13 +343,7 @@ struct Checker {
 }
 
 /// The checker thread: every message in order through one conversation; record and report.
-fn check_all(
-    rx: Receiver<Event>,
-    options: ConversationOptions,
-    out: Output,
-    observer: Option<Observer>,
-    spans: Option<Spans>,
-) -> Tally {
+fn check_all(options: ConversationOptions, out: Output, observer: Option<Observer>, spans: Option<Spans>) -> Tally {
     let _close = CloseOnDrop(Arc::clone(&out.budget));
     let mut checker = Checker {
         sessions: Sessions::with_max(options, out.limits.max_sessions),
@@ -408,7 +355,7 @@ fn check_all(
         observer,
         spans,
     };
-    while let Some(event) = checker.next(&rx) {
+    while let Some(event) = checker.next() {
         let (from, findings, cost) = match event {
             Event::Stop => break,
             Event::Message { from, line, refused, cost, session, http, at } => {
@@ -446,15 +393,12 @@ fn check_all(
 
 impl Checker {
     /// The next event; before waiting for one, what was written so far goes to disk.
-    fn next(&mut self, rx: &Receiver<Event>) -> Option<Event> {
-        match rx.try_recv() {
-            Ok(e) => Some(e),
-            Err(TryRecvError::Empty) => {
-                self.flush();
-                rx.recv().ok()
-            }
-            Err(TryRecvError::Disconnected) => None,
+    fn next(&mut self) -> Option<Event> {
+        if let Some(e) = self.out.budget.try_pop() {
+            return Some(e);
         }
+        self.flush();
+        self.out.budget.pop()
     }
 
     fn flush(&mut self) {

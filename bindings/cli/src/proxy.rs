@@ -5,10 +5,12 @@
 //! Three threads besides the main one (and, on Unix, one that forwards signals to the server,
 //! [`signals`]): client → server and server → client relays (buffered reads, one write and, when
 //! no further complete line is buffered, one flush per message), and the checker, fed over a
-//! channel. A relay hands a message to the channel *before* forwarding
+//! bounded queue. A relay hands a message to the queue *before* forwarding
 //! it, so the checker sees every message after the messages that caused it (a response after
 //! its request) — the channel's order is a causal order of the conversation — and the relays
-//! never wait for a check, only for room: the messages in the channel hold at most
+//! never wait for a check, only for room — and the checker is woken only *after* the message
+//! (or the burst of buffered messages) is forwarded, so the wake-up is not part of the time a
+//! message spends in the proxy: the messages in the queue hold at most
 //! `--max-queued-bytes`, and a relay that finds no room waits before it reads on
 //! (backpressure: the peer's writes block, nothing piles up). A line longer than
 //! `--max-message-bytes` is relayed in chunks as it arrives ([`frames`]) and reported once,
@@ -229,9 +231,13 @@ fn relay_client(server_in: ChildStdin, side: ClientSide, max: usize, metrics: Op
                 None => line,
             });
             if !blank {
-                checker.message(Sender::Client, Arc::clone(&line), None);
+                checker.relayed(Sender::Client, Arc::clone(&line));
             }
             let written = to_server.write_all(&line).is_ok() && (more || to_server.flush().is_ok());
+            // The checker runs once the server has its message (or the burst of them).
+            if !more {
+                checker.wake();
+            }
             if let (Some(m), Some(started)) = (&metrics, started) {
                 m.added(Sender::Client, started.elapsed());
             }
@@ -245,6 +251,7 @@ fn relay_client(server_in: ChildStdin, side: ClientSide, max: usize, metrics: Op
         Frame::Chunk(bytes) => to_server.write_all(bytes).is_ok(),
         Frame::LongEnd { more } => more || to_server.flush().is_ok(),
     });
+    checker.wake();
     // Dropping the writer closes the server's stdin: it sees the client's EOF.
     let _ = to_server.flush();
 }
@@ -286,13 +293,16 @@ fn relay_server(
                         // Before the client sees the list: it calls only tools the gate knows.
                         gate.server(None, body(&line));
                     }
-                    checker.message(Sender::Server, Arc::clone(&line), None);
+                    checker.relayed(Sender::Server, Arc::clone(&line));
                 }
                 if !client_gone {
                     client_gone = match out.lock() {
                         Ok(mut w) => w.write_all(&line).and_then(|()| if more { Ok(()) } else { w.flush() }).is_err(),
                         Err(_) => true,
                     };
+                }
+                if !more {
+                    checker.wake();
                 }
                 if let (Some(m), Some(started)) = (&metrics, started) {
                     m.added(Sender::Server, started.elapsed());
@@ -317,4 +327,5 @@ fn relay_server(
         }
         true
     });
+    checker.wake();
 }
