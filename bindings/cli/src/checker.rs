@@ -45,7 +45,7 @@ use crate::conversation::{check_line, finding_json, record_line, record_line_wit
 use crate::proxy::metrics::{Limit, Metrics, Observer};
 use crate::proxy::traces::{Spans, Tracing};
 use crate::UsageError;
-use queue::{Queue, EVENT_COST};
+use queue::{Queue, Wake, EVENT_COST};
 use repeats::{Repeats, Summary, Verdict};
 
 /// `--max-message-bytes`: longer messages are relayed unchecked.
@@ -158,7 +158,7 @@ impl CheckerThread {
     /// Tells the checker every message was handed over, waits until it checked them all, and
     /// returns what it saw. Messages senders still hand over after this are not checked.
     pub fn finish(self) -> Tally {
-        self.to.queue.push(None, false, |_| Event::Stop);
+        self.to.queue.push(None, Wake::Now, |_| Event::Stop);
         self.thread.join().unwrap_or_default()
     }
 }
@@ -248,7 +248,9 @@ impl ToChecker {
     }
 
     /// A message of the HTTP form: its session and HTTP facts. Waits for room like
-    /// [`ToChecker::message`].
+    /// [`ToChecker::message`]. Wakes the checker only when it sleeps: lingering, it takes the
+    /// message within the queue's linger (1 ms), so under steady traffic the HTTP relay does
+    /// not pay a wake-up per message.
     pub fn message_in(
         &self,
         from: Sender,
@@ -259,17 +261,25 @@ impl ToChecker {
     ) {
         let at = self.timed.then(|| (Instant::now(), SystemTime::now()));
         let bytes = line.len();
-        self.queue.push(Some(bytes), false, |cost| Event::Message { from, line, refused, cost, session, http, at });
+        self.queue.push(Some(bytes), Wake::IfAsleep, |cost| Event::Message {
+            from,
+            line,
+            refused,
+            cost,
+            session,
+            http,
+            at,
+        });
     }
 
     /// Transport trouble, `what` by kind (`upstream-stalled`, …): reported after the messages
     /// handed over before it, counted as nothing (`--fail-on` ignores it).
     pub fn note(&self, what: &'static str, text: String) {
-        self.queue.push(None, false, |_| Event::Note { what, text });
+        self.queue.push(None, Wake::Now, |_| Event::Note { what, text });
     }
 
     pub fn too_large(&self, from: Sender) {
-        self.queue.push(Some(0), false, |cost| Event::TooLarge { from, cost });
+        self.queue.push(Some(0), Wake::Now, |cost| Event::TooLarge { from, cost });
     }
 }
 
@@ -418,7 +428,38 @@ impl Checker {
             }
             return findings;
         }
-        // Checked as the replay checks it: the record line itself.
+        let http = http.filter(|h| !h.is_empty());
+        if std::str::from_utf8(text).is_err() {
+            // A record line carries such text with U+FFFD in place of what is not UTF-8, and
+            // the replay judges that text: so does the live check.
+            return self.check_as_recorded(from, text, session, http);
+        }
+        // Checked as the replay checks its record line (`check_line`), without making and
+        // parsing that line: the same session, the same exchange, the message's own text
+        // (a line embeds UTF-8 text unchanged or carries it `raw`, and either way the replay
+        // judges that text), the transport's rules when the line carries HTTP facts.
+        let (conversation, evicted) = self.sessions.get(session, self.n);
+        let mut findings = conversation.observe_in(from, http.and_then(|h| h.exchange), text);
+        if let Some(h) = http {
+            findings.extend(conversation.check_http(from, text, h));
+        }
+        if let Some(gone) = evicted {
+            self.note_eviction(&gone);
+        }
+        if let Some(w) = self.out.record.as_mut() {
+            let _ = writeln!(w, "{}", record_line_with(from, session, http, text));
+        }
+        findings
+    }
+
+    /// One message checked through its record line, as the replay checks it.
+    fn check_as_recorded(
+        &mut self,
+        from: Sender,
+        text: &[u8],
+        session: Option<&str>,
+        http: Option<&HttpFacts>,
+    ) -> Vec<Finding> {
         let recorded = record_line_with(from, session, http, text);
         let findings = match check_line(&mut self.sessions, recorded.as_bytes(), self.n) {
             Ok(Checked { findings, evicted, .. }) => {

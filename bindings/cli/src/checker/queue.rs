@@ -10,8 +10,10 @@
 //! of events, the checker first lingers for [`LINGER`] (a timed wait that a quiet push does not
 //! cut short) and only then sleeps until woken: while messages keep coming, it takes them in
 //! batches, at most [`LINGER`] late, instead of being woken (and competing with the relays and
-//! the peers for the cores) once per message. Every other push wakes it at once, and a relay
-//! that must wait for room wakes it first, so nothing waits on a message never announced.
+//! the peers for the cores) once per message. The HTTP relay, which has no single moment of
+//! "forwarded", pushes with [`Wake::IfAsleep`]: it wakes a sleeping checker but leaves a
+//! lingering one its linger. Every other push wakes it at once, and a relay that must wait for
+//! room wakes it first, so nothing waits on a message never announced.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
@@ -27,8 +29,29 @@ pub(super) const EVENT_COST: usize = 64;
 /// most a relayed message waits to be checked while the checker is idle.
 pub(super) const LINGER: Duration = Duration::from_millis(1);
 
+/// When a push wakes the checker.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Wake {
+    /// At once, lingering or asleep.
+    Now,
+    /// Only when it sleeps: lingering, it takes the event within [`LINGER`]. Under steady
+    /// traffic the checker then takes batches without a wake-up per message.
+    IfAsleep,
+    /// Not at all: the caller calls [`Queue::wake`] next.
+    Later,
+}
+
+/// Whether a push of `wake` wakes a checker that is `idle`.
+fn wakes(wake: Wake, idle: Idle) -> bool {
+    match wake {
+        Wake::Now => idle != Idle::Busy,
+        Wake::IfAsleep => idle == Idle::Asleep,
+        Wake::Later => false,
+    }
+}
+
 /// What the checker is doing.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Idle {
     /// Checking: it takes the next event without being woken.
     Busy,
@@ -102,9 +125,9 @@ impl<E> Queue<E> {
 
     /// Waits until a message of `bytes` fits (its share of the cap, `None` for an event that
     /// is no message) and one more event does, then queues `event(cost)`, its cost being what
-    /// [`Queue::give_back`] returns once it is checked. Wakes the checker unless `quiet`.
+    /// [`Queue::give_back`] returns once it is checked. Wakes the checker as `wake` says.
     /// `false`: the checker is gone, nothing was queued.
-    pub(super) fn push(&self, bytes: Option<usize>, quiet: bool, event: impl FnOnce(usize) -> E) -> bool {
+    pub(super) fn push(&self, bytes: Option<usize>, wake: Wake, event: impl FnOnce(usize) -> E) -> bool {
         let n = self.cost(bytes);
         let mut room = self.lock();
         let full = |r: &Room<E>| self.full(r, n);
@@ -131,7 +154,7 @@ impl<E> Queue<E> {
             }
         }
         room.events.push_back(event(n));
-        let wake = !quiet && room.idle != Idle::Busy;
+        let wake = wakes(wake, room.idle);
         drop(room);
         if wake {
             self.arrived.notify_one();
@@ -151,7 +174,7 @@ impl<E> Queue<E> {
 
     /// [`Queue::push`] without waking the checker: the caller calls [`Queue::wake`] next.
     pub(super) fn push_quiet(&self, bytes: usize, event: impl FnOnce(usize) -> E) -> bool {
-        self.push(Some(bytes), true, event)
+        self.push(Some(bytes), Wake::Later, event)
     }
 
     /// Wakes the checker if it sleeps with events queued (lingering, it takes them soon).
@@ -223,6 +246,24 @@ impl<E> Queue<E> {
 mod tests {
     use super::*;
 
+    /// Who is woken: a busy checker never (it takes the next event anyway); a lingering one
+    /// only by `Now` (an HTTP relay's `IfAsleep` leaves it its linger); a sleeping one by
+    /// `Now` and `IfAsleep`; `Later` never.
+    #[test]
+    fn each_push_wakes_the_checker_as_its_kind_says() {
+        use Idle::{Asleep, Busy, Lingering};
+        let table = [
+            (Wake::Now, [(Busy, false), (Lingering, true), (Asleep, true)]),
+            (Wake::IfAsleep, [(Busy, false), (Lingering, false), (Asleep, true)]),
+            (Wake::Later, [(Busy, false), (Lingering, false), (Asleep, false)]),
+        ];
+        for (wake, row) in table {
+            for (idle, expected) in row {
+                assert_eq!(wakes(wake, idle), expected, "{wake:?} while {idle:?}");
+            }
+        }
+    }
+
     /// A quiet push is not announced until `wake`, the order is kept, the bytes and the number
     /// of events are capped, and a relay that must wait for room first wakes the checker.
     #[test]
@@ -230,8 +271,8 @@ mod tests {
         let q: Arc<Queue<(u32, usize)>> = Arc::new(Queue::new(1000, None));
         q.attach();
         assert!(q.push_quiet(100, |c| (1, c)));
-        assert!(q.push(Some(100), false, |c| (2, c)));
-        assert!(q.push(None, false, |c| (3, c)));
+        assert!(q.push(Some(100), Wake::Now, |c| (2, c)));
+        assert!(q.push(None, Wake::Now, |c| (3, c)));
         assert_eq!(q.try_pop(), Some((1, 164)));
         assert_eq!(q.pop(), Some((2, 164)));
         assert_eq!(q.pop(), Some((3, 0)));
@@ -249,7 +290,7 @@ mod tests {
         q.give_back(cost);
         for i in 0..CHANNEL_CAPACITY {
             assert!(!wait(&q, None), "{i} events queued");
-            q.push(None, true, |c| (0, c));
+            q.push(None, Wake::Later, |c| (0, c));
         }
         assert!(wait(&q, None));
         while q.try_pop().is_some() {}
@@ -278,6 +319,6 @@ mod tests {
         q.detach();
         assert_eq!(q.pop(), None);
         q.close();
-        assert!(!q.push(None, false, |c| (4, c)));
+        assert!(!q.push(None, Wake::Now, |c| (4, c)));
     }
 }
