@@ -51,6 +51,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--line", required=True, choices=["mcpgen-bytes", "mcpgen-dicts", "jsonschema-rs-bytes", "jsonschema-rs-dicts"])
     ap.add_argument("--min-time", type=float, default=2.0, help="CPU seconds to spend timing (default 2)")
+    ap.add_argument("--passes", type=int, help="exactly this many timed passes (for a profiler: the "
+                    "instructions of N passes minus those of 0 passes are N passes' own)")
     ap.add_argument("tsv")
     args = ap.parse_args()
 
@@ -104,14 +106,14 @@ def main() -> None:
     clock = time.thread_time
     passes, spent = 0, 0.0
     best = float("inf")
-    while spent < args.min_time or passes < 3:
+    while (spent < args.min_time or passes < 3) if args.passes is None else passes < args.passes:
         t = clock()
         pass_fn()
         dt = clock() - t
         best = min(best, dt)
         spent += dt
         passes += 1
-    print(json.dumps({"seconds_per_pass": best, "passes": passes, "invalid": invalid}))
+    print(json.dumps({"seconds_per_pass": best if passes else None, "passes": passes, "invalid": invalid}))
 
 
 if __name__ == "__main__":

@@ -11,19 +11,32 @@
 //! `arguments`, `_meta`), must have a JSON form, or the read fails with a [`NotJsonData`] (a
 //! `set`, a `bytes`, a non-`str` key, `nan`/`inf`, a lone surrogate, nesting deeper than the
 //! parser's limit, a container that contains itself). The walk leaves a table of every node
-//! (kind, and for containers the range of their members or elements), so the validators'
-//! reads, repeated ones included (`required`, union arm scoring), cost no C-API call but the
-//! scalar reads.
+//! (kind; strings their UTF-8, floats their value; containers the range of their members or
+//! elements), so the validators' reads, repeated ones included (`required`, union arm
+//! scoring), cost no C-API call but the reads of `int`s.
+//!
+//! The walk is the cost of validating data (≈ 80% of a call on the benchmark's mix): it reads
+//! every dict with `PyDict_Next` (borrowed references) and every `str` with
+//! `PyUnicode_AsUTF8AndSize` (the str's own UTF-8 cache), tells the exact built-in types apart
+//! by one pointer comparison each (subclasses take the general path, [`classify`]), walks each
+//! value as its dict or list is read (a container's slots are reserved first, so its members
+//! stay contiguous), and keeps what failed aside ([`Tables::error`]) so the `Result`s passed up
+//! the recursion are one word. A bad key anywhere in a dict wins over a bad value in it, as
+//! when the keys were read before the values: the keys are the dict's own.
 //!
 //! Reading never runs Python code, so the data cannot change under the validator.
 
 use std::borrow::Cow;
 use std::cell::Cell;
+use std::mem::ManuallyDrop;
 use std::ptr::addr_of_mut;
 
 use mcpgen::json::{Kind, Number};
 use mcpgen::JsonView;
 use pyo3::ffi;
+
+mod objects;
+use objects::{classify, is_float, is_list, is_str, long_value, str_of};
 
 /// Deepest nesting read from Python data by default: the JSON parser's own limit, so data and
 /// its text have one verdict (a container inside this many others is too deep).
@@ -38,7 +51,7 @@ const KEEP_ENTRIES: usize = 1 << 16;
 
 thread_local! {
     /// The tables' storage, reused from call to call on this thread.
-    static SPARE: Cell<Tables> = Cell::new(Tables::default());
+    static SPARE: Cell<Option<Box<Tables>>> = const { Cell::new(None) };
 }
 
 /// A value of the data that has no JSON form, and where it is.
@@ -79,12 +92,6 @@ impl From<Problem> for NotJsonData {
 }
 
 impl NotJsonData {
-    /// Adds the step from a container to the child where the problem is (while unwinding).
-    fn inside(mut self, step: Step) -> Self {
-        self.path.push(step);
-        self
-    }
-
     /// JSON pointer (RFC 6901) of the value with no JSON form (of its dict for a key).
     pub fn pointer(&self) -> String {
         let mut out = String::new();
@@ -99,27 +106,43 @@ impl NotJsonData {
     }
 }
 
-/// One value of the data: its object and kind; containers: the range of their members
-/// (objects) or elements (arrays) in the tables.
+/// One value of the data: its object and kind; strings: their UTF-8 (read once, by the walk);
+/// floats: their value; containers: the range of their members (objects) or elements (arrays)
+/// in the tables.
 #[derive(Clone, Copy)]
 struct Node {
     obj: *mut ffi::PyObject,
-    kind: Kind,
-    /// A `float` (not an `int`): read with `PyFloat_AsDouble`.
-    float: bool,
+    /// Strings: the UTF-8's address (the str's own cache, or `owned_keys`); floats: the
+    /// value's bits; else 0.
+    aux: u64,
+    /// Strings: the UTF-8's length; containers: the number of members or elements.
+    len: usize,
+    /// Containers: the first member or element in the tables.
     start: u32,
-    len: u32,
+    kind: Kind,
+    /// A `float` (not an `int`): its value is in `aux`.
+    float: bool,
 }
 
-/// One dict member: its key's UTF-8 (borrowed from the key object, or from `owned_keys`), its
-/// value object and the value's node.
+impl Node {
+    const fn new(obj: *mut ffi::PyObject, kind: Kind) -> Node {
+        Node { obj, aux: 0, len: 0, start: 0, kind, float: false }
+    }
+}
+
+/// One dict member: its key's UTF-8 (borrowed from the key object, or from `owned_keys`) and
+/// the value's node.
 #[derive(Clone, Copy)]
 struct Member {
     key: *const u8,
     key_len: usize,
-    value: *mut ffi::PyObject,
     node: u32,
 }
+
+const NO_MEMBER: Member = Member { key: std::ptr::null(), key_len: 0, node: 0 };
+
+/// A failed walk; what failed and where is in [`Tables::error`].
+struct Fail;
 
 #[derive(Default)]
 struct Tables {
@@ -129,8 +152,10 @@ struct Tables {
     members: Vec<Member>,
     /// Array elements: node indices.
     items: Vec<u32>,
-    /// UTF-8 copies of keys where the ABI cannot lend the str's own (Windows, Python 3.9).
+    /// UTF-8 copies of strings where the ABI cannot lend the str's own (Windows, Python 3.9).
     owned_keys: Vec<Box<str>>,
+    /// Why the walk failed (set with the failure, its path completed while unwinding).
+    error: Option<NotJsonData>,
 }
 
 /// A table position as the tables store it, or [`Problem::TooLarge`].
@@ -139,74 +164,179 @@ fn index(n: usize) -> Result<u32, Problem> {
 }
 
 impl Tables {
-    /// Records `obj` and everything in it; returns its node.
+    #[cold]
+    fn fail(&mut self, problem: Problem) -> Fail {
+        self.error = Some(problem.into());
+        Fail
+    }
+
+    /// Adds the step from a container to the child where the problem is (while unwinding).
+    #[cold]
+    fn fail_inside(&mut self, step: Step) -> Fail {
+        if let Some(e) = self.error.as_mut() {
+            e.path.push(step);
+        }
+        Fail
+    }
+
+    /// Appends a node; its index.
+    #[inline(always)]
+    fn push(&mut self, node: Node) -> Result<u32, Fail> {
+        let id = self.nodes.len();
+        // Also keeps `u32::MAX` free: no index reaches it.
+        if id >= u32::MAX as usize {
+            return Err(self.fail(Problem::TooLarge));
+        }
+        self.nodes.push(node);
+        Ok(id as u32)
+    }
+
+    /// The UTF-8 of a str (address, length), or [`Problem::BadString`].
+    ///
+    /// # Safety
+    /// `obj` is a live `str` (or subclass) of the data; the GIL is held.
+    #[inline(always)]
+    unsafe fn utf8(&mut self, obj: *mut ffi::PyObject) -> Result<(*const u8, usize), Fail> {
+        match unsafe { str_of(obj) } {
+            Some(Cow::Borrowed(text)) => Ok((text.as_ptr(), text.len())),
+            Some(Cow::Owned(text)) => {
+                let text: Box<str> = text.into();
+                let borrowed = (text.as_ptr(), text.len());
+                // A Box's heap data does not move when the Vec holding it grows.
+                self.owned_keys.push(text);
+                Ok(borrowed)
+            }
+            None => Err(self.fail(Problem::BadString)),
+        }
+    }
+
+    /// Records `obj` and everything in it; returns its node. Exact built-in types are told
+    /// apart by one pointer comparison each; subclasses take [`classify`].
     ///
     /// # Safety
     /// `obj` is a live object, the GIL is held, and no Python code runs meanwhile.
-    unsafe fn walk(&mut self, obj: *mut ffi::PyObject, depth: usize) -> Result<u32, NotJsonData> {
-        let kind = unsafe { classify(obj) }.ok_or(Problem::Unsupported(obj))?;
-        let mut node = Node { obj, kind, float: false, start: 0, len: 0 };
-        match kind {
-            Kind::Object | Kind::Array if depth >= self.max_depth => {
-                return Err(Problem::TooDeep(self.max_depth).into())
+    #[inline(always)]
+    unsafe fn value(&mut self, obj: *mut ffi::PyObject, depth: usize) -> Result<u32, Fail> {
+        let t = unsafe { ffi::Py_TYPE(obj) };
+        // Exact types first, in the order of their frequency in MCP messages.
+        let kind = if t == addr_of_mut!(ffi::PyUnicode_Type) {
+            Kind::String
+        } else if t == addr_of_mut!(ffi::PyDict_Type) {
+            return unsafe { self.dict(obj, depth) };
+        } else if t == addr_of_mut!(ffi::PyLong_Type) {
+            return self.push(Node::new(obj, Kind::Number));
+        } else if t == addr_of_mut!(ffi::PyList_Type) {
+            return unsafe { self.array(obj, true, depth) };
+        } else if t == addr_of_mut!(ffi::PyFloat_Type) {
+            return unsafe { self.float(obj) };
+        } else if t == addr_of_mut!(ffi::PyBool_Type) {
+            // `bool` cannot be subclassed, and must win over its base `int`.
+            return self.push(Node::new(obj, Kind::Bool));
+        } else if obj == unsafe { ffi::Py_None() } {
+            return self.push(Node::new(obj, Kind::Null));
+        } else {
+            match unsafe { classify(obj) } {
+                Some(Kind::Object) => return unsafe { self.dict(obj, depth) },
+                Some(Kind::Array) => return unsafe { self.array(obj, is_list(obj), depth) },
+                Some(Kind::Number) if unsafe { is_float(obj) } => return unsafe { self.float(obj) },
+                Some(kind) => kind,
+                None => return Err(self.fail(Problem::Unsupported(obj))),
             }
-            Kind::Number if unsafe { is_float(obj) } => {
-                node.float = true;
-                let f = unsafe { ffi::PyFloat_AsDouble(obj) };
-                if !f.is_finite() {
-                    return Err(Problem::NonFinite(f).into());
+        };
+        match kind {
+            Kind::String => {
+                // Also caches the UTF-8 form the validator reads (free for ASCII strings).
+                let (text, len) = unsafe { self.utf8(obj) }?;
+                self.push(Node { obj, aux: text as u64, len, start: 0, kind, float: false })
+            }
+            _ => self.push(Node::new(obj, kind)),
+        }
+    }
+
+    /// A `float` (or subclass): finite, or [`Problem::NonFinite`].
+    #[inline(always)]
+    unsafe fn float(&mut self, obj: *mut ffi::PyObject) -> Result<u32, Fail> {
+        let f = unsafe { ffi::PyFloat_AsDouble(obj) };
+        if !f.is_finite() {
+            return Err(self.fail(Problem::NonFinite(f)));
+        }
+        self.push(Node { obj, aux: f.to_bits(), len: 0, start: 0, kind: Kind::Number, float: true })
+    }
+
+    /// Records a dict and its members (contiguous in the table, reserved first), walking each
+    /// value as it comes. A key problem anywhere in the dict wins over a problem inside its
+    /// values (the keys are the dict's own), so after a value fails the remaining keys are
+    /// still checked.
+    #[inline(never)]
+    unsafe fn dict(&mut self, dict: *mut ffi::PyObject, depth: usize) -> Result<u32, Fail> {
+        if depth >= self.max_depth {
+            return Err(self.fail(Problem::TooDeep(self.max_depth)));
+        }
+        let id = self.push(Node::new(dict, Kind::Object))?;
+        // SAFETY: a live dict (or subclass); the GIL is held.
+        let n = unsafe { ffi::PyDict_Size(dict) }.max(0) as usize;
+        let start = self.members.len();
+        if index(start + n).is_err() {
+            return Err(self.fail(Problem::TooLarge));
+        }
+        self.members.resize(start + n, NO_MEMBER);
+        let (mut pos, mut k, mut v) = (0, std::ptr::null_mut(), std::ptr::null_mut());
+        let mut i = 0;
+        // SAFETY: borrowed references to the key and value, alive while the dict is; the dict
+        // cannot change meanwhile (no Python code runs during the walk).
+        while unsafe { ffi::PyDict_Next(dict, &mut pos, &mut k, &mut v) } != 0 {
+            if i == n {
+                // The dict grew under the walk, which runs no Python code: cannot happen.
+                return Err(self.fail(Problem::Unsupported(dict)));
+            }
+            if !unsafe { is_str(k) } {
+                return Err(self.fail(Problem::NonStrKey(k)));
+            }
+            let (key, key_len) = unsafe { self.utf8(k) }?;
+            match unsafe { self.value(v, depth + 1) } {
+                // SAFETY: i < n, and `members` holds start + n slots (resized above; the
+                // walks below only append).
+                Ok(node) => unsafe { *self.members.get_unchecked_mut(start + i) = Member { key, key_len, node } },
+                Err(Fail) => {
+                    let m = Member { key, key_len, node: 0 };
+                    return Err(unsafe { self.value_failed(dict, pos, &m) });
                 }
             }
-            // Also caches the UTF-8 form the validator reads later (free for ASCII strings).
-            Kind::String if unsafe { str_of(obj) }.is_none() => return Err(Problem::BadString.into()),
-            _ => {}
+            i += 1;
         }
-        let id = index(self.nodes.len())?;
-        self.nodes.push(node);
-        let (start, len) = match kind {
-            Kind::Object => unsafe { self.walk_dict(obj, depth)? },
-            Kind::Array => unsafe { self.walk_array(obj, depth)? },
-            _ => return Ok(id),
-        };
+        if i != n {
+            return Err(self.fail(Problem::Unsupported(dict)));
+        }
         let node = &mut self.nodes[id as usize];
-        (node.start, node.len) = (start, len);
+        (node.start, node.len) = (start as u32, n);
         Ok(id)
     }
 
-    /// Records a dict's members (contiguous in the table), then walks their values.
-    unsafe fn walk_dict(&mut self, dict: *mut ffi::PyObject, depth: usize) -> Result<(u32, u32), NotJsonData> {
-        let start = self.members.len();
-        let (mut pos, mut k, mut v) = (0, std::ptr::null_mut(), std::ptr::null_mut());
+    /// After the value of member `m` failed: a key problem among the dict's remaining keys
+    /// (from `pos`) wins; else the value's problem, one step deeper.
+    #[cold]
+    unsafe fn value_failed(&mut self, dict: *mut ffi::PyObject, mut pos: ffi::Py_ssize_t, m: &Member) -> Fail {
+        let (mut k, mut v) = (std::ptr::null_mut(), std::ptr::null_mut());
+        // SAFETY: as in `dict`.
         while unsafe { ffi::PyDict_Next(dict, &mut pos, &mut k, &mut v) } != 0 {
             if !unsafe { is_str(k) } {
-                return Err(Problem::NonStrKey(k).into());
+                return self.fail(Problem::NonStrKey(k));
             }
-            let (key, key_len) = match unsafe { str_of(k) } {
-                Some(Cow::Borrowed(text)) => (text.as_ptr(), text.len()),
-                Some(Cow::Owned(text)) => {
-                    let text: Box<str> = text.into();
-                    let borrowed = (text.as_ptr(), text.len());
-                    // A Box's heap data does not move when the Vec holding it grows.
-                    self.owned_keys.push(text);
-                    borrowed
-                }
-                None => return Err(Problem::BadString.into()),
-            };
-            self.members.push(Member { key, key_len, value: v, node: 0 });
+            if unsafe { self.utf8(k) }.is_err() {
+                return Fail;
+            }
         }
-        let end = self.members.len();
-        for i in start..end {
-            let m = self.members[i];
-            let node =
-                unsafe { self.walk(m.value, depth + 1) }.map_err(|e| e.inside(Step::Key(member_key(&m).to_owned())))?;
-            self.members[i].node = node;
-        }
-        Ok((index(start)?, index(end - start)?))
+        self.fail_inside(Step::Key(member_key(m).to_owned()))
     }
 
-    /// Reserves a list's or tuple's element slots (contiguous), then walks the elements.
-    unsafe fn walk_array(&mut self, obj: *mut ffi::PyObject, depth: usize) -> Result<(u32, u32), NotJsonData> {
-        let list = unsafe { is_list(obj) };
+    /// Records a list or tuple: its element slots (contiguous, reserved first), then each
+    /// element.
+    #[inline(never)]
+    unsafe fn array(&mut self, obj: *mut ffi::PyObject, list: bool, depth: usize) -> Result<u32, Fail> {
+        if depth >= self.max_depth {
+            return Err(self.fail(Problem::TooDeep(self.max_depth)));
+        }
+        let id = self.push(Node::new(obj, Kind::Array))?;
         let n = unsafe {
             if list {
                 ffi::PyList_Size(obj)
@@ -216,7 +346,9 @@ impl Tables {
         }
         .max(0) as usize;
         let start = self.items.len();
-        index(start + n)?;
+        if index(start + n).is_err() {
+            return Err(self.fail(Problem::TooLarge));
+        }
         self.items.resize(start + n, 0);
         for i in 0..n {
             // SAFETY: i < len of a live list/tuple; a borrowed reference. A list cannot shrink
@@ -230,11 +362,18 @@ impl Tables {
             };
             if item.is_null() {
                 unsafe { ffi::PyErr_Clear() };
-                return Err(Problem::Unsupported(obj).into());
+                return Err(self.fail(Problem::Unsupported(obj)));
             }
-            self.items[start + i] = unsafe { self.walk(item, depth + 1) }.map_err(|e| e.inside(Step::Index(i)))?;
+            match unsafe { self.value(item, depth + 1) } {
+                // SAFETY: i < n, and `items` holds start + n slots (resized above; the walks
+                // below only append).
+                Ok(node) => unsafe { *self.items.get_unchecked_mut(start + i) = node },
+                Err(Fail) => return Err(self.fail_inside(Step::Index(i))),
+            }
         }
-        Ok((index(start)?, index(n)?))
+        let node = &mut self.nodes[id as usize];
+        (node.start, node.len) = (start as u32, n);
+        Ok(id)
     }
 
     fn clear(&mut self) {
@@ -242,6 +381,7 @@ impl Tables {
         self.members.clear();
         self.items.clear();
         self.owned_keys.clear();
+        self.error = None;
     }
 }
 
@@ -254,7 +394,8 @@ fn member_key(m: &Member) -> &str {
 
 /// The walked data of one call: every view of it reads these tables.
 pub struct ViewCx {
-    t: Tables,
+    /// Given back to [`SPARE`] (or freed) on drop, without allocating a replacement.
+    t: ManuallyDrop<Box<Tables>>,
 }
 
 impl ViewCx {
@@ -266,10 +407,12 @@ impl ViewCx {
     /// whole life, and no Python code may run meanwhile (the data must not change).
     pub unsafe fn read(root: *mut ffi::PyObject, max_depth: usize) -> Result<ViewCx, NotJsonData> {
         // Dropping the `ViewCx` gives the tables back, failure or not.
-        let mut cx = ViewCx { t: SPARE.take() };
+        let mut cx = ViewCx { t: ManuallyDrop::new(SPARE.take().unwrap_or_default()) };
         cx.t.max_depth = max_depth;
-        unsafe { cx.t.walk(root, 0) }?;
-        Ok(cx)
+        match unsafe { cx.t.value(root, 0) } {
+            Ok(_) => Ok(cx),
+            Err(Fail) => Err(cx.t.error.take().unwrap_or_else(|| Problem::Unsupported(root).into())),
+        }
     }
 
     /// The view of the root value.
@@ -284,11 +427,12 @@ impl ViewCx {
 
 impl Drop for ViewCx {
     fn drop(&mut self) {
-        let mut t = std::mem::take(&mut self.t);
+        // SAFETY: `self.t` is not used again: this is the end of the `ViewCx`.
+        let mut t = unsafe { ManuallyDrop::take(&mut self.t) };
         let kept = [t.nodes.capacity(), t.members.capacity(), t.items.capacity()];
         if kept.iter().all(|&c| c <= KEEP_ENTRIES) {
             t.clear();
-            SPARE.set(t);
+            SPARE.set(Some(t));
         }
     }
 }
@@ -302,8 +446,9 @@ pub struct PyView<'v> {
 }
 
 impl<'v> PyView<'v> {
+    /// A float's value (read by the walk).
     fn float(&self) -> f64 {
-        unsafe { ffi::PyFloat_AsDouble(self.node.obj) }
+        f64::from_bits(self.node.aux)
     }
 
     /// This object's members in the table.
@@ -312,7 +457,7 @@ impl<'v> PyView<'v> {
             return &[];
         }
         let start = self.node.start as usize;
-        &self.cx.t.members[start..start + self.node.len as usize]
+        &self.cx.t.members[start..start + self.node.len]
     }
 
     /// This array's element nodes in the table.
@@ -321,133 +466,15 @@ impl<'v> PyView<'v> {
             return &[];
         }
         let start = self.node.start as usize;
-        &self.cx.t.items[start..start + self.node.len as usize]
+        &self.cx.t.items[start..start + self.node.len]
     }
 
-    fn text(&self) -> Option<Cow<'v, str>> {
-        // SAFETY: a live str of the data; the walk checked it has a UTF-8 form.
-        unsafe { str_of(self.node.obj) }
-    }
-}
-
-/// The JSON kind of an object, `None` when it has none.
-unsafe fn classify(obj: *mut ffi::PyObject) -> Option<Kind> {
-    unsafe {
-        let t = ffi::Py_TYPE(obj);
-        // Exact types first: one pointer comparison each for the common case.
-        if t == addr_of_mut!(ffi::PyUnicode_Type) {
-            return Some(Kind::String);
-        }
-        if t == addr_of_mut!(ffi::PyDict_Type) {
-            return Some(Kind::Object);
-        }
-        if t == addr_of_mut!(ffi::PyList_Type) {
-            return Some(Kind::Array);
-        }
-        if t == addr_of_mut!(ffi::PyLong_Type) || t == addr_of_mut!(ffi::PyFloat_Type) {
-            return Some(Kind::Number);
-        }
-        // `bool` cannot be subclassed, and must win over its base `int`.
-        if t == addr_of_mut!(ffi::PyBool_Type) {
-            return Some(Kind::Bool);
-        }
-        if obj == ffi::Py_None() {
-            return Some(Kind::Null);
-        }
-        if t == addr_of_mut!(ffi::PyTuple_Type) {
-            return Some(Kind::Array);
-        }
-        // Subclasses.
-        if ffi::PyUnicode_Check(obj) != 0 {
-            Some(Kind::String)
-        } else if ffi::PyDict_Check(obj) != 0 {
-            Some(Kind::Object)
-        } else if ffi::PyList_Check(obj) != 0 || ffi::PyTuple_Check(obj) != 0 {
-            Some(Kind::Array)
-        } else if ffi::PyLong_Check(obj) != 0 || ffi::PyFloat_Check(obj) != 0 {
-            Some(Kind::Number)
-        } else {
-            None
-        }
-    }
-}
-
-#[inline]
-unsafe fn is_str(obj: *mut ffi::PyObject) -> bool {
-    unsafe { ffi::Py_TYPE(obj) == addr_of_mut!(ffi::PyUnicode_Type) || ffi::PyUnicode_Check(obj) != 0 }
-}
-
-/// An `int` as `i64` when it fits; else `None` and the overflow sign (-1, 0 on error, 1).
-unsafe fn long_value(obj: *mut ffi::PyObject) -> (Option<i64>, i32) {
-    unsafe {
-        let mut overflow = 0;
-        let v = ffi::PyLong_AsLongLongAndOverflow(obj, &mut overflow);
-        if overflow != 0 {
-            return (None, overflow);
-        }
-        if v == -1 && !ffi::PyErr_Occurred().is_null() {
-            ffi::PyErr_Clear();
-            return (None, 0);
-        }
-        (Some(v), 0)
-    }
-}
-
-unsafe fn is_float(obj: *mut ffi::PyObject) -> bool {
-    unsafe { ffi::Py_TYPE(obj) == addr_of_mut!(ffi::PyFloat_Type) || ffi::PyFloat_Check(obj) != 0 }
-}
-
-unsafe fn is_list(obj: *mut ffi::PyObject) -> bool {
-    unsafe { ffi::Py_TYPE(obj) == addr_of_mut!(ffi::PyList_Type) || ffi::PyList_Check(obj) != 0 }
-}
-
-/// `PyUnicode_AsUTF8AndSize` is in the limited API only from 3.10, but every CPython 3.x
-/// exports it; on Windows the 3.9 stable-ABI DLL does not, so there the string is copied.
-#[cfg(all(Py_LIMITED_API, not(Py_3_10), not(windows)))]
-mod utf8 {
-    unsafe extern "C" {
-        pub fn PyUnicode_AsUTF8AndSize(
-            unicode: *mut pyo3::ffi::PyObject,
-            size: *mut pyo3::ffi::Py_ssize_t,
-        ) -> *const std::ffi::c_char;
-    }
-}
-#[cfg(any(Py_3_10, not(Py_LIMITED_API)))]
-mod utf8 {
-    pub use pyo3::ffi::PyUnicode_AsUTF8AndSize;
-}
-
-/// The UTF-8 text of a `str` object, borrowed from the object's UTF-8 cache (for ASCII strings
-/// that is the object's own storage; no copy).
-#[cfg(any(Py_3_10, not(Py_LIMITED_API), not(windows)))]
-unsafe fn str_of<'v>(obj: *mut ffi::PyObject) -> Option<Cow<'v, str>> {
-    unsafe {
-        let mut len: ffi::Py_ssize_t = 0;
-        let data = utf8::PyUnicode_AsUTF8AndSize(obj, &mut len);
-        if data.is_null() {
-            ffi::PyErr_Clear();
-            return None;
-        }
-        let bytes = std::slice::from_raw_parts(data.cast::<u8>(), len as usize);
-        // SAFETY: CPython's UTF-8 encoding of a str is valid UTF-8.
-        Some(Cow::Borrowed(std::str::from_utf8_unchecked(bytes)))
-    }
-}
-
-#[cfg(all(Py_LIMITED_API, not(Py_3_10), windows))]
-unsafe fn str_of<'v>(obj: *mut ffi::PyObject) -> Option<Cow<'v, str>> {
-    unsafe {
-        let b = ffi::PyUnicode_AsUTF8String(obj);
-        if b.is_null() {
-            ffi::PyErr_Clear();
-            return None;
-        }
-        let data = ffi::PyBytes_AsString(b);
-        let len = ffi::PyBytes_Size(b);
-        let bytes = std::slice::from_raw_parts(data.cast::<u8>(), len as usize);
-        let s = String::from_utf8_lossy(bytes).into_owned();
-        ffi::Py_DecRef(b);
-        Some(Cow::Owned(s))
+    /// A string's UTF-8 (read by the walk).
+    fn text(&self) -> &'v str {
+        // SAFETY: the walk stored the address and length of the str's UTF-8, which lives as long
+        // as the str (alive for the call) or in `owned_keys` (as long as the tables), and is
+        // valid UTF-8.
+        unsafe { std::str::from_utf8_unchecked(std::slice::from_raw_parts(self.node.aux as *const u8, self.node.len)) }
     }
 }
 
@@ -505,11 +532,11 @@ impl<'v> JsonView<'v> for PyView<'v> {
         if self.node.kind != Kind::String {
             return None;
         }
-        self.text()
+        Some(Cow::Borrowed(self.text()))
     }
 
     fn str_eq(&self, s: &str) -> bool {
-        self.node.kind == Kind::String && matches!(self.text(), Some(x) if x == s)
+        self.node.kind == Kind::String && self.text() == s
     }
 
     fn is_integer(&self) -> bool {
@@ -573,7 +600,7 @@ impl<'v> JsonView<'v> for PyView<'v> {
 
     fn len(&self) -> usize {
         match self.node.kind {
-            Kind::Object | Kind::Array => self.node.len as usize,
+            Kind::Object | Kind::Array => self.node.len,
             _ => 0,
         }
     }
