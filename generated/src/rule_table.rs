@@ -2537,7 +2537,7 @@ pub static RULES: [Rule; 318] = [
         revisions: &[
             AtRevisions { revisions: &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"], clause: None },
         ],
-        enforcement: Enforcement::NotEnforced("the decision is the handler's; protocol::tasks::missing_extension_error builds the exact error"),
+        enforcement: Enforcement::NotEnforced("the decision is the handler's; ext::tasks::missing_extension_error builds the exact error"),
     },
     Rule {
         id: "TASK-5",

@@ -55,6 +55,7 @@ mod capabilities;
 mod era;
 mod facts;
 mod finding;
+mod hook;
 mod ids;
 mod keys;
 mod logging;
@@ -65,13 +66,22 @@ mod progress;
 mod results;
 mod state;
 mod subscriptions;
-mod task_table;
-mod tasks;
 mod tool_table;
 mod tools;
 mod transport;
 
 pub use facts::{Sender, UnknownSender};
+
+/// What an extension's conversation step (`crate::ext`'s hooks) may use of the checker: the
+/// facts of a message, the findings it reports, the kept keys and the pending request.
+pub(crate) mod ext_api {
+    pub(crate) use super::facts::{Facts, Sender};
+    pub(crate) use super::finding::{rule_finding, validation_finding, Finding};
+    pub(crate) use super::hook::ConversationHooks;
+    pub(crate) use super::keys::{Bounded, IdKey, Text, BLOCK, KEPT_TEXT};
+    pub(crate) use super::options::ConversationOptions;
+    pub(crate) use super::state::capped_finding;
+}
 pub use finding::{Era, Finding, Severity};
 pub use options::ConversationOptions;
 pub use transport::HttpFacts;
@@ -103,6 +113,12 @@ impl Default for Conversation {
 impl Conversation {
     pub fn new() -> Self {
         Conversation::with_options(ConversationOptions::default())
+    }
+
+    /// The session state (for the extensions' tests).
+    #[cfg(test)]
+    pub(crate) fn session(&self) -> &state::Session {
+        &self.session
     }
 
     pub fn with_options(options: ConversationOptions) -> Self {
@@ -496,58 +512,6 @@ mod tests {
         c.observe(Sender::Server, found);
         let f = c.observe(Sender::Client, br#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#);
         assert_eq!((f[0].rule, f[0].era), (Some("META-6"), Some(Era::Modern)));
-    }
-
-    /// Tasks past `max_tasks`: the oldest is forgotten, reported once (POLICY-STATE); its later
-    /// states are not judged, a kept task's are (TASK-32). A task's `inputRequests` keys past
-    /// what `max_entry_bytes` allows are not kept, reported once.
-    #[test]
-    fn tasks_are_capped() {
-        use crate::rules::id;
-        let meta = META.replace(
-            r#"clientCapabilities":{}"#,
-            r#"clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}"#,
-        );
-        let times = r#""createdAt":"2026-01-01T00:00:00Z","lastUpdatedAt":"2026-01-01T00:00:00Z","ttlMs":null"#;
-        let create = |c: &mut Conversation, n: usize| {
-            let call = format!(
-                r#"{{"jsonrpc":"2.0","id":{n},"method":"tools/call","params":{{{meta},"name":"a","arguments":{{}}}}}}"#
-            );
-            assert!(c.observe(Sender::Client, call.as_bytes()).is_empty());
-            let handle = format!(
-                r#"{{"jsonrpc":"2.0","id":{n},"result":{{"resultType":"task","taskId":"t{n}","status":"working",{times}}}}}"#
-            );
-            c.observe(Sender::Server, handle.as_bytes())
-        };
-        let status = |c: &mut Conversation, n: usize, status: &str, extra: &str| {
-            let note = format!(
-                r#"{{"jsonrpc":"2.0","method":"notifications/tasks","params":{{"taskId":"t{n}","status":"{status}",{times}{extra}}}}}"#
-            );
-            c.observe(Sender::Server, note.as_bytes())
-        };
-        let mut c = Conversation::with_options(ConversationOptions { max_tasks: 2, ..Default::default() });
-        let mut capped = Vec::new();
-        for n in 0..5 {
-            capped.extend(create(&mut c, n));
-        }
-        assert_eq!(rules(&capped), vec![Some(id::POLICY_STATE)]);
-        assert!(capped[0].message.contains("more than 2 tasks") && capped[0].message.contains("(t0)"), "{capped:?}");
-        assert_eq!(c.session.tasks.table.len(), 2);
-        let cancelled = |c: &mut Conversation, n| status(c, n, "cancelled", "");
-        for n in [0, 4] {
-            assert!(cancelled(&mut c, n).is_empty());
-        }
-        assert!(status(&mut c, 0, "working", "").is_empty(), "forgotten: not judged");
-        assert_eq!(rules(&status(&mut c, 4, "working", "")), vec![Some(id::TASK_32)]);
-
-        let mut c = Conversation::with_options(ConversationOptions { max_entry_bytes: 512, ..Default::default() });
-        create(&mut c, 1);
-        let max = c.session.tasks.max_keys;
-        let keys: Vec<String> = (0..max + 3).map(|k| format!(r#""k{k}":{{"method":"roots/list"}}"#)).collect();
-        let f = status(&mut c, 1, "input_required", &format!(r#","inputRequests":{{{}}}"#, keys.join(",")));
-        assert_eq!(rules(&f), vec![Some(id::POLICY_STATE)]);
-        assert!(f[0].message.contains(&format!("more than {max} `inputRequests` keys")), "{f:?}");
-        assert_eq!(c.session.tasks.table.get(&keys::Text::new("t1")).map(|t| t.keys.len()), Some(max));
     }
 
     /// A session listing 10,000 tools, each with a schema nested 40 levels deep: at most

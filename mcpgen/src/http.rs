@@ -153,8 +153,9 @@ pub fn is_media(content_type: Option<&str>, media: &str) -> bool {
 
 /// HTTP-10: the standard headers of a request POST — `Mcp-Method` (the body's `method`) and,
 /// for `tools/call` and `prompts/get`, `Mcp-Name` (`params.name`), for `resources/read`
-/// `Mcp-Name` (`params.uri`), for `tasks/get`, `tasks/update` and `tasks/cancel` `Mcp-Name`
-/// (`params.taskId`, TASK-28), encoded by [`encode_header_value`].
+/// `Mcp-Name` (`params.uri`), for an extension's methods the member it names (the Tasks
+/// extension's `tasks/get`, `tasks/update` and `tasks/cancel`: `params.taskId`, TASK-28),
+/// encoded by [`encode_header_value`].
 pub fn standard_headers<'v>(method: &str, params: Option<impl JsonView<'v>>) -> Vec<(String, String)> {
     let mut out = vec![("Mcp-Method".to_owned(), method.to_owned())];
     if let Some(name) = name_param(method).and_then(|k| params?.get(k)?.as_str()) {
@@ -164,15 +165,20 @@ pub fn standard_headers<'v>(method: &str, params: Option<impl JsonView<'v>>) -> 
 }
 
 /// HTTP-10: the member of `params` that `Mcp-Name` mirrors for `method` (`name` for
-/// `tools/call` and `prompts/get`, `uri` for `resources/read`, `taskId` for the Tasks
-/// extension's `tasks/get`, `tasks/update` and `tasks/cancel`, TASK-28), `None` when the method has no
-/// `Mcp-Name`. What [`standard_headers`] writes and [`crate::protocol::check_http_headers`] checks.
+/// `tools/call` and `prompts/get`, `uri` for `resources/read`, the member a pinned extension
+/// names for its methods — `taskId` for the Tasks extension's `tasks/get`, `tasks/update` and
+/// `tasks/cancel`, TASK-28), `None` when the method has no `Mcp-Name`. What
+/// [`standard_headers`] writes and [`crate::protocol::check_http_headers`] checks.
 pub fn name_param(method: &str) -> Option<&'static str> {
+    name_header(method).map(|(member, _)| member)
+}
+
+/// [`name_param`] and the rule that requires the header (HTTP-11, or the extension's).
+pub(crate) fn name_header(method: &str) -> Option<(&'static str, &'static str)> {
     match method {
-        "tools/call" | "prompts/get" => Some("name"),
-        "resources/read" => Some("uri"),
-        "tasks/get" | "tasks/update" | "tasks/cancel" => Some("taskId"),
-        _ => None,
+        "tools/call" | "prompts/get" => Some(("name", id::HTTP_11)),
+        "resources/read" => Some(("uri", id::HTTP_11)),
+        _ => crate::ext::Negotiated::name_header(method),
     }
 }
 

@@ -54,9 +54,9 @@ impl<'a> MessageOptions<'a> {
     pub const fn negotiated(self, extensions: &'a [Extension]) -> Self {
         MessageOptions { negotiated: extensions, ..self }
     }
-    /// Whether the Tasks extension was negotiated.
-    pub(crate) fn tasks_negotiated(&self) -> bool {
-        crate::protocol::tasks::extension().is_some_and(|t| self.negotiated.contains(&t))
+    /// The negotiated extensions, as the core's hooks take them.
+    pub(crate) fn negotiated_set(&self) -> crate::ext::Negotiated {
+        crate::ext::Negotiated::of(self.negotiated)
     }
 }
 

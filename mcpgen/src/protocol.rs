@@ -25,6 +25,7 @@
 
 mod capability;
 mod client;
+pub(crate) mod hook;
 mod http;
 mod message;
 mod meta;
@@ -32,16 +33,17 @@ mod response;
 mod result_check;
 mod rules;
 mod server;
-pub mod tasks;
 
 pub use capability::{missing_capabilities, missing_capability_error, required_capability};
 pub use message::{is_modern, LISTEN_STREAM_NOTIFICATIONS};
-pub(crate) use message::{validate_classified, Envelope, TasksCx};
+pub(crate) use message::{validate_classified, Envelope};
 pub use meta::{check_baggage, check_traceparent, check_tracestate, MetaKeyError, OtelError};
 pub use response::{
     complete_response, complete_result, invalid_params_error, result_response, unsupported_version_error, ResultError,
 };
 pub(crate) use result_check::{check_result_view, find_method};
+pub(crate) use rules::rule_error;
+pub(crate) use server::invalid_params;
 
 use std::borrow::Cow;
 
@@ -63,7 +65,7 @@ pub struct ServerConfig {
     /// `initialize` is accepted for routing instead of refused (ERA-1, ERA-8).
     pub supported_versions: Vec<String>,
     /// Extensions the server serves (default: none). With the Tasks extension
-    /// ([`tasks::extension`]), `tasks/get`, `tasks/update` and `tasks/cancel` are accepted from
+    /// ([`crate::ext::tasks::extension`]), `tasks/get`, `tasks/update` and `tasks/cancel` are accepted from
     /// requests that declare it and refused with -32021 otherwise (TASK-24), as is a
     /// `subscriptions/listen` asking for task notifications (TASK-23); without it they are
     /// unknown methods (-32601).
@@ -581,7 +583,7 @@ pub fn validate_message<S: JsonSource + ?Sized>(
         type Output = Result<MessageKind, DecodeError>;
         fn call<'v, V: JsonView<'v>>(self, v: &V) -> Self::Output {
             let o = self.options;
-            message::validate_message_negotiated(self.revision, v, o.validation, o.tasks_negotiated())
+            message::validate_message_negotiated(self.revision, v, o.validation, o.negotiated_set())
         }
     }
     input.read(Run { revision, options })?

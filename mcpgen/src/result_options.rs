@@ -1,5 +1,5 @@
 //! [`ResultOptions`]: what [`crate::decode_result`] and the protocol checks know of the request
-//! a result answers. A leaf (it reads only the Tasks extension's identifiers), so the protocol
+//! a result answers. A leaf (it reads only which extensions are negotiated), so the protocol
 //! checks can take it while `decode_result` calls them.
 
 use crate::methods::ResultFor;
@@ -56,19 +56,15 @@ impl<'a> ResultOptions<'a> {
     pub const fn task_of(self, method: &'a str) -> Self {
         ResultOptions { task_of: Some(method), ..self }
     }
-    /// Whether the Tasks extension was declared: named in [`ResultOptions::negotiated`], or
-    /// `task` among the request's extension `resultType`s.
-    pub(crate) fn tasks_negotiated(&self) -> bool {
-        crate::protocol::tasks::extension().is_some_and(|t| self.negotiated.contains(&t))
-            || self.request.extension_result_types.contains(&crate::protocol::tasks::TASK_RESULT_TYPE)
+    /// The extensions the request declared: named in [`ResultOptions::negotiated`], or whose
+    /// `resultType` is among the request's extension `resultType`s.
+    pub(crate) fn negotiated_set(&self) -> crate::ext::Negotiated {
+        crate::ext::Negotiated::of(self.negotiated)
+            .union(crate::ext::Negotiated::by_result_types(self.request.extension_result_types))
     }
-    /// What the Tasks extension needs to know about the request.
-    pub(crate) fn answering(&self) -> crate::protocol::tasks::Answering<'a> {
-        crate::protocol::tasks::Answering {
-            method: self.request.method,
-            negotiated: self.tasks_negotiated(),
-            task_of: self.task_of,
-        }
+    /// Who the result answers, as the extensions' result judgement takes it.
+    pub(crate) fn answering(&self) -> crate::ext::Answering<'a> {
+        crate::ext::Answering { method: self.request.method, negotiated: self.negotiated_set(), work_of: self.task_of }
     }
     /// The same, with this unknown-key policy.
     pub const fn policy(self, policy: Policy) -> Self {

@@ -65,7 +65,7 @@ pub fn decode_result<S: JsonSource + ?Sized>(
         type Output = Result<DecodedResult, DecodeError>;
         fn call<'v, V: JsonView<'v>>(self, v: &V) -> Self::Output {
             let (revision, o) = (self.revision, self.options);
-            if let Some(owned) = crate::protocol::tasks::decode_result_view(revision, &o.answering(), v, o.policy) {
+            if let Some(owned) = crate::protocol::hook::decode_by_extension(revision, o, v) {
                 return owned;
             }
             if o.skip_invalid_items {

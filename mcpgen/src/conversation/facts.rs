@@ -78,7 +78,7 @@ impl std::error::Error for UnknownSender {}
 
 /// What the envelope says a message is, for the cross-message rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Shape {
+pub(crate) enum Shape {
     /// A string `method` and an `id` member (of any value).
     Request,
     /// A string `method` and no `id`.
@@ -90,7 +90,7 @@ pub(super) enum Shape {
 }
 
 /// The facts of one message.
-pub(super) struct Facts<'v, V> {
+pub(crate) struct Facts<'v, V> {
     pub from: Sender,
     pub shape: Shape,
     /// The message itself.
@@ -122,7 +122,7 @@ pub(super) struct Facts<'v, V> {
     /// The progress token: a request's `_meta.progressToken`, a notification's
     /// `params.progressToken` (`notifications/progress`).
     /// What the message says about its own revision (the era state reads it).
-    pub asked: Asked,
+    pub(super) asked: Asked,
     pub progress_token: Option<IdKey>,
     /// `logLevel` is present (LOG-1).
     pub log_level: bool,
@@ -150,7 +150,7 @@ impl<'v, V: JsonView<'v>> Facts<'v, V> {
     /// Reads the message once and judges its revision under `era` (`answering` gives the
     /// revision of the pending request a response's id names; `exchange` scopes the ids). `None`
     /// when no revision is compiled into this build.
-    pub fn gather(
+    pub(super) fn gather(
         from: Sender,
         v: &V,
         env: &Envelope<V>,

@@ -139,7 +139,7 @@ pub(super) fn judged_under(out: &mut Vec<Finding>, era: Option<Era>, rev: Option
 // valid message stays compact.
 #[cold]
 #[inline(never)]
-pub(super) fn rule_finding(
+pub(crate) fn rule_finding(
     rule: &'static str,
     pointer: impl Into<String>,
     keyword: &'static str,
@@ -159,7 +159,7 @@ pub(super) fn rule_finding(
 }
 
 #[cold]
-pub(super) fn validation_finding(e: ValidationError) -> Finding {
+pub(crate) fn validation_finding(e: ValidationError) -> Finding {
     Finding {
         level: level_at(e.rule, None).unwrap_or(Severity::Error),
         rule: e.rule,

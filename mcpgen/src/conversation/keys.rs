@@ -8,7 +8,7 @@ use smol_str::SmolStr;
 use crate::json::{JsonView, Kind};
 
 /// What the allocator adds to each block, counted with the bytes of a kept copy.
-pub(super) const BLOCK: usize = 16;
+pub(crate) const BLOCK: usize = 16;
 
 /// Text a peer chose (an id, a URI, a cursor, a `requestState`) as the checker keeps it: verbatim
 /// up to [`KEPT_TEXT`] bytes, longer text as a [`LongText`] (its length, a short prefix for

@@ -2,22 +2,26 @@
 //! revision under the connection's era), per-message validation under that revision, then each
 //! rule family in turn, in the order their findings are reported. Only this pass moves the era.
 
+use crate::ext::{Negotiated, Registry};
 use crate::json::{JsonView, Kind};
+use crate::protocol::hook::ProtocolRegistry;
 use crate::protocol::{self, Envelope};
 use crate::rules::id;
 
 use super::era::{self, Answered};
 use super::facts::{Facts, Sender, Shape};
 use super::finding::{judged_under, push_validation_errors, rule_finding, Finding};
+use super::hook::ConversationRegistry;
 use super::keys::IdKey;
 use super::options::ConversationOptions;
 use super::results::Verdict;
 use super::state::{Pending, Session};
-use super::{cancellation, capabilities, ids, logging, mrtr, progress, results, subscriptions, tasks, tools};
+use super::{cancellation, capabilities, ids, logging, mrtr, progress, results, subscriptions, tools};
 
 impl Session {
     /// `exchange`: the Streamable HTTP exchange whose ids the message's ids are (`None`: the
     /// session's).
+    #[inline]
     pub fn observe<'v, V: JsonView<'v>>(
         &mut self,
         opts: &ConversationOptions,
@@ -33,11 +37,16 @@ impl Session {
             out.push(rule_finding(id::SCHEMA, "", "", "no revision is compiled into this build".into()));
             return out;
         };
-        // The Tasks extension's methods exist where it was declared.
-        tasks::note_declaration(f, self);
-        if f.info.is_none() {
-            f.info = tasks::row(f, self);
-            // `tasks/update`'s `inputResponses` answer a task, not an MRTR retry.
+        // An extension's methods exist once a client request declared it.
+        if f.from == Sender::Client {
+            if let Some(caps) = &f.client_caps {
+                self.negotiated = self.negotiated.union(Negotiated::declared_in(caps));
+            }
+        }
+        if f.info.is_none() && !self.negotiated.is_empty() {
+            f.info = f.method.as_deref().and_then(|m| Registry::method_row(self.negotiated, f.rev, m));
+            // An extension's request answers the extension (its `inputResponses`, if any, are
+            // not an MRTR retry).
             if f.info.is_some() {
                 f.retry = false;
             }
@@ -46,10 +55,12 @@ impl Session {
         // What validation would read again: the id as a key, a complete `_meta`.
         env.id_valid = Some(f.id.is_some());
         env.meta_complete = Some(f.meta_complete);
-        let tasks_cx = if self.tasks.declared { protocol::TasksCx::Session } else { protocol::TasksCx::Off };
-        // Per-message validation, with the classification and the method row the facts hold.
+        // Per-message validation, with the classification and the method row the facts hold;
+        // an extension's results are judged by their request (`response`).
         let errors = match env.classify(v) {
-            Ok(class) => protocol::validate_classified(f.rev, v, &env, &class, f.info, opts.validation, tasks_cx),
+            Ok(class) => {
+                protocol::validate_classified(f.rev, v, &env, &class, f.info, opts.validation, (self.negotiated, true))
+            }
             Err(e) => vec![e],
         };
         let structural = push_validation_errors(errors, &mut out);
@@ -143,7 +154,8 @@ impl Session {
         let caps = mrtr::caps_for(f);
         subscriptions::request(f, method, id, self, out);
         let page_scope = results::page_scope(self, f.info, f.cursor.as_ref().and_then(|c| c.as_str()));
-        let (tasks, task_req) = tasks::request(f, method, self, out);
+        let negotiated = f.client_caps.as_ref().map_or(Negotiated::NONE, |c| Negotiated::declared_in(c));
+        let ext = Registry::on_request(self.negotiated, f, method, &self.ext, out);
         let tool = if method == "tools/call" { tools::call(f, self, out) } else { None };
         let entry = Pending {
             info: f.info,
@@ -155,8 +167,8 @@ impl Session {
             caps,
             cancelled: false,
             page_scope,
-            tasks,
-            task_req,
+            negotiated,
+            ext,
             tool,
         };
         ids::track(f.from, id.clone(), entry, self, out);
@@ -174,17 +186,12 @@ impl Session {
         }
         subscriptions::off_stream(f, method, out);
         match method {
-            "notifications/cancelled" => {
-                cancellation::notification(f, self, out);
-                tasks::cancelled(f, self, out);
-            }
-            protocol::tasks::STATUS_NOTIFICATION if f.info.is_some_and(protocol::tasks::is_row) => {
-                tasks::notification(f, opts, self, out)
-            }
+            "notifications/cancelled" => cancellation::notification(f, self, out),
             "notifications/progress" => progress::notification(f, self, out),
             "notifications/message" if f.from == Sender::Server => logging::message(f, self, out),
             _ => {}
         }
+        Registry::on_notification(self.negotiated, f, opts, &mut self.ext, out);
         if f.from != Sender::Server {
             return;
         }
@@ -224,10 +231,19 @@ impl Session {
             }
             return;
         };
-        if let Some(valid) = tasks::check_result(self, opts, info, &p, result, out) {
-            if valid {
-                tasks::answered(info, &p, &id, result, self, out);
-            }
+        if Registry::on_result(
+            self.negotiated,
+            opts,
+            info,
+            (p.rev, p.negotiated),
+            &p.ext,
+            &id,
+            result,
+            &mut self.ext,
+            out,
+        )
+        .is_some()
+        {
             return;
         }
         match results::check(opts, info, &p, result, out) {

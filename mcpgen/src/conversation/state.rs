@@ -8,9 +8,12 @@ use crate::methods::MethodInfo;
 use crate::rules::id;
 use crate::Revision;
 
+use crate::ext::{Negotiated, Registry};
+
 use super::era::EraState;
 use super::facts::Sender;
 use super::finding::{rule_finding, Finding};
+use super::hook::ConversationRegistry;
 use super::keys::{Bounded, IdKey, Recent, Text, BLOCK};
 use super::options::ConversationOptions;
 
@@ -37,10 +40,10 @@ pub(super) struct Pending {
     /// A later page of a list (`params.cursor`): the `cacheScope` of the page that gave the
     /// cursor (CACHE-6).
     pub page_scope: Option<Option<Text>>,
-    /// The request declared the Tasks extension in its own `_meta` (TASK-1, TASK-24).
-    pub tasks: bool,
-    /// A request of the Tasks extension: its task and `tasks/update` keys.
-    pub task_req: Option<Box<super::task_table::TaskRequest>>,
+    /// The extensions the request declared in its own `_meta` client capabilities.
+    pub negotiated: Negotiated,
+    /// What each extension keeps of the request until its answer (one slot each).
+    pub ext: <Registry as ConversationRegistry>::Pending,
     /// A client `tools/call` of a listed, compiled tool: what its answer is judged by.
     pub tool: Option<Box<super::tool_table::ToolCall>>,
 }
@@ -186,6 +189,20 @@ pub(super) fn fits<'v, V: JsonView<'v>>(v: &V, budget: &mut usize) -> bool {
     }
 }
 
+/// POLICY-STATE: a cap forgot an entry; `what` says what was lost, as a clause. Each table
+/// reports it once per session ([`Session::capped`]; an extension's tables, through its own
+/// state).
+#[cold]
+#[inline(never)]
+pub(crate) fn capped_finding(what: std::fmt::Arguments<'_>) -> Finding {
+    rule_finding(
+        id::POLICY_STATE,
+        "",
+        "",
+        format!("{what}; further entries this table forgets in this session are not reported"),
+    )
+}
+
 /// The tables whose cap, when it forgets an entry, is reported once per session (POLICY-STATE).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Table {
@@ -196,8 +213,6 @@ pub(super) enum Table {
     Awaiting,
     Filter,
     InputKeys,
-    Tasks,
-    TaskKeys,
     Tools,
 }
 
@@ -241,8 +256,11 @@ pub(crate) struct Session {
     pub(super) max_pending: usize,
     /// `max_entry_bytes` of the options.
     pub(super) max_entry_bytes: usize,
-    /// Tasks of the Tasks extension, by task id.
-    pub(super) tasks: super::task_table::Tasks,
+    /// The extensions some client request declared (their notifications exist in this
+    /// session from then on).
+    pub(super) negotiated: Negotiated,
+    /// What each extension keeps of the session (one slot each).
+    pub(crate) ext: <Registry as ConversationRegistry>::Session,
     /// The tools the server listed, compiled.
     pub(super) tools: super::tool_table::ToolTable,
     /// By the side that sent it: whether that side's last message was an invalid one that is
@@ -287,7 +305,8 @@ impl Session {
             cursors: Bounded::new(opts.max_cursors),
             max_pending,
             max_entry_bytes: opts.max_entry_bytes,
-            tasks: super::task_table::Tasks::new(opts.max_tasks, opts.max_entry_bytes),
+            negotiated: Negotiated::NONE,
+            ext: Registry::new_session(opts),
             tools: super::tool_table::ToolTable::new(opts),
             malformed_last: [None, None],
             malformed_in: Default::default(),
@@ -319,12 +338,7 @@ impl Session {
             return;
         }
         self.reported |= table.bit();
-        out.push(rule_finding(
-            id::POLICY_STATE,
-            "",
-            "",
-            format!("{what}; further entries this table forgets in this session are not reported"),
-        ));
+        out.push(capped_finding(what));
     }
 
     /// How many requests of `sender` are in flight (for the bounded-memory tests).
@@ -341,7 +355,7 @@ impl Session {
             + self.awaiting.len()
             + self.resource_subs.len()
             + self.cursors.len()
-            + self.tasks.table.len()
+            + Registry::tracked(&self.ext)
             + self.tools.len()
     }
 }

@@ -111,11 +111,10 @@ fn check_response_view<'v, V: JsonView<'v>>(
                     return Err(ResponseError { rule: first.rule, message: first.message.clone(), errors });
                 }
             }
-            let decoded =
-                match super::tasks::decode_result_view(revision, &options.answering(), &result, options.policy) {
-                    Some(owned) => owned,
-                    None => revision.decode_result_view(&req, &result, options.policy),
-                };
+            let decoded = match super::hook::decode_by_extension(revision, options, &result) {
+                Some(owned) => owned,
+                None => revision.decode_result_view(&req, &result, options.policy),
+            };
             match decoded {
                 Ok(result) => Ok(CheckedResponse::Result { id, result }),
                 Err(e) => {

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 use crate::error_codes;
-use crate::http::{decode_header_value, name_param, param_value, HeaderBinding};
+use crate::http::{decode_header_value, name_header, param_value, HeaderBinding};
 use crate::json::{JsonView, Tape, Value};
 use crate::rules::id;
 
@@ -96,13 +96,11 @@ pub(crate) fn check<'h>(
             }
             Some(_) => {}
         }
-        let Some(param) = name_param(&method) else { return Ok(()) };
+        let Some((param, rule)) = name_header(&method) else { return Ok(()) };
         let Some(name) = v.get("params").and_then(|p| p.get(param)).and_then(|n| n.as_str().map(Cow::into_owned))
         else {
             return Ok(());
         };
-        // The Tasks extension's routing header (TASK-28) is its rule.
-        let rule = if param == "taskId" { id::TASK_28 } else { id::HTTP_11 };
         // XHDR-8/9: a name that is not header-safe travels in the Base64 sentinel form; it is
         // compared after decoding, and a header that cannot be decoded is refused.
         let Some(h) = header(NAME) else {

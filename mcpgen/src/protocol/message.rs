@@ -5,6 +5,7 @@ use std::borrow::Cow;
 
 use crate::decode::DecodeError;
 use crate::error_codes::{self, ERROR_DEFS};
+use crate::ext::{Extension, Negotiated, Registry};
 use crate::json::pointer::from_tokens as pointer;
 use crate::json::{JsonView, Kind, Value};
 use crate::meta_keys::{CLIENT_CAPABILITIES, PROTOCOL_VERSION, SUBSCRIPTION_ID};
@@ -13,6 +14,7 @@ use crate::rules::id;
 use crate::validate::{Cx, Options, Path, Policy, ValidationError};
 use crate::Revision;
 
+use super::hook::ProtocolRegistry;
 use super::result_check::find_method;
 use super::rules::{self, rule_error, RuleWalk};
 use super::MessageKind;
@@ -347,29 +349,26 @@ fn tag(errors: &mut [ValidationError], from: usize, pointer: &str, keyword: &str
     }
 }
 
-/// [`super::validate_message`] where the caller says whether the Tasks extension was negotiated
-/// (its notifications and `task` results exist only then; its requests also where they declare
-/// it themselves).
+/// [`super::validate_message`] where the caller says which extensions were negotiated (their
+/// notifications and results exist only then; their requests also where they declare them
+/// themselves).
 pub(crate) fn validate_message_negotiated<'v, V: JsonView<'v>>(
     rev: Revision,
     v: &V,
     opts: Options,
-    tasks: bool,
+    negotiated: Negotiated,
 ) -> Result<MessageKind, DecodeError> {
     let env = Envelope::read(v);
     let class = env.classify(v).map_err(|e| DecodeError::Invalid(vec![e]))?;
-    let info = class.method().and_then(|m| {
-        find_method(rev, m).or_else(|| {
-            let row = super::tasks::row(rev, m)?;
-            let declared = match class {
-                Class::Request(_) => tasks || super::tasks::params_declare(env.params.as_ref()),
-                _ => tasks,
-            };
-            declared.then_some(row)
-        })
-    });
-    let cx = if tasks { TasksCx::Message } else { TasksCx::Off };
-    let errors = validate_classified(rev, v, &env, &class, info, opts, cx);
+    let core = class.method().and_then(|m| find_method(rev, m));
+    // A request the core does not know may be of an extension it declares itself: the
+    // extension classifies it, and validates it, for this request.
+    let negotiated = match class {
+        Class::Request(_) if core.is_none() => negotiated.union(declared_in_params(env.params.as_ref())),
+        _ => negotiated,
+    };
+    let info = core.or_else(|| class.method().and_then(|m| Registry::method_row(negotiated, rev, m)));
+    let errors = validate_classified(rev, v, &env, &class, info, opts, (negotiated, false));
     if errors.is_empty() {
         Ok(class.to_kind())
     } else {
@@ -377,21 +376,20 @@ pub(crate) fn validate_message_negotiated<'v, V: JsonView<'v>>(
     }
 }
 
-/// What per-message validation knows of the Tasks extension.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum TasksCx {
-    /// Not negotiated: `task` results are an unknown `resultType` (RESULT-3, strict).
-    Off,
-    /// Negotiated, and the caller judges `task` results by their request (the conversation).
-    Session,
-    /// Negotiated: a `task` result is judged by its own shape (`CreateTaskResult`).
-    Message,
+/// The extensions a request's `params` declare in their `_meta` client capabilities.
+fn declared_in_params<'v, V: JsonView<'v>>(params: Option<&V>) -> Negotiated {
+    match params.and_then(|p| p.get("_meta")).and_then(|m| m.get(CLIENT_CAPABILITIES)) {
+        Some(caps) => Negotiated::declared_in(&caps),
+        None => Negotiated::NONE,
+    }
 }
 
 /// [`super::validate_message`] of a message its caller already read ([`Envelope::read`]) and
-/// classified, with the method's row in `rev` (`info`, from [`find_method`]): the conversation
-/// checker shares its facts this way instead of having them read again. The errors, none when
-/// the message is valid.
+/// classified, with the method's row in `rev` (`info`, from [`find_method`] or an extension's
+/// row): the conversation checker shares its facts this way instead of having them read again.
+/// `(negotiated, by_request)`: the extensions negotiated, and whether the caller judges a
+/// result of theirs by its request (the conversation) rather than by its own shape. The
+/// errors, none when the message is valid.
 pub(crate) fn validate_classified<'v, V: JsonView<'v>>(
     rev: Revision,
     v: &V,
@@ -399,7 +397,7 @@ pub(crate) fn validate_classified<'v, V: JsonView<'v>>(
     class: &Class<'v>,
     info: Option<&'static MethodInfo>,
     opts: Options,
-    tasks: TasksCx,
+    (negotiated, by_request): (Negotiated, bool),
 ) -> Vec<ValidationError> {
     let mut errors: Vec<ValidationError> = Vec::new();
     let root = Path::Root;
@@ -427,8 +425,7 @@ pub(crate) fn validate_classified<'v, V: JsonView<'v>>(
                     id::MSG_5,
                     format!("`{method}` is an input request: it travels inside `InputRequiredResult.inputRequests`, never as a JSON-RPC request"),
                 )),
-                Some(info) if super::tasks::is_row(info) => {
-                    super::tasks::validate_message_of_row(info, v, env.params.as_ref(), opts, &mut errors);
+                Some(info) if Registry::validate_message(negotiated, info, v, env.params.as_ref(), opts, &mut errors) => {
                     if env.meta_complete != Some(true) {
                         if let Some((at, msg)) = missing_meta_in(env.params.as_ref()) {
                             errors.push(rule_error(at, "required", id::META_6, msg));
@@ -454,9 +451,7 @@ pub(crate) fn validate_classified<'v, V: JsonView<'v>>(
                 id::ID_1,
                 format!("`{method}` is a request: it needs an `id` (a string or an integer)"),
             )),
-            Some(info) if super::tasks::is_row(info) => {
-                super::tasks::validate_message_of_row(info, v, env.params.as_ref(), opts, &mut errors);
-            }
+            Some(info) if Registry::validate_message(negotiated, info, v, env.params.as_ref(), opts, &mut errors) => {}
             Some(info) => {
                 validate_params(rev, info, v, env.params.as_ref(), opts, &mut errors);
                 if modern && LISTEN_STREAM_NOTIFICATIONS.contains(&method.as_ref()) {
@@ -476,15 +471,11 @@ pub(crate) fn validate_classified<'v, V: JsonView<'v>>(
                     if rt.str_eq("input_required") && has_def(rev, "InputRequiredResult") {
                         validate_def_at(rev, "InputRequiredResult", result, &root.key("result"), opts, &mut errors);
                         rules::check_input_required(result, "/result", &mut errors);
-                    } else if let Some(ext) = super::tasks::extension()
-                        .filter(|e| tasks != TasksCx::Off && e.layers_on() == rev && rt.str_eq("task"))
+                    } else if !negotiated.is_empty()
+                        && !rt.str_eq("complete")
+                        && Registry::result_type(negotiated, rev, &rt, result, by_request, opts, &mut errors)
                     {
-                        // The method is unknown here: a task handle is judged by its own shape,
-                        // unless the caller judges it by its request.
-                        if tasks == TasksCx::Message {
-                            let at = root.key("result");
-                            super::tasks::validate_ext_at(ext, "CreateTaskResult", result, &at, opts, &mut errors);
-                        }
+                        // A negotiated extension's `resultType`: judged by the extension.
                     } else if !rt.str_eq("complete") && rt.kind() == Kind::String && opts.policy == Policy::Strict {
                         errors.push(rule_error(
                             "/result/resultType".into(),
@@ -542,12 +533,13 @@ fn dedup(errors: &mut Vec<ValidationError>) {
 
 /// MSG-9: an unknown method is reported as such.
 pub(crate) fn unknown_method(rev: Revision, method: &str) -> ValidationError {
-    let hint = if super::tasks::row(rev, method).is_some() {
+    let ext = Extension::ALL.iter().find(|e| e.layers_on() == rev && e.method(method).is_some());
+    let hint = if let Some(ext) = ext {
         // A method of a pinned extension layering on this revision: it exists where negotiated.
         format!(
             " (a method of the extension `{}`: it exists where a request declares it in its `_meta` client \
              capabilities, or where the extension is negotiated)",
-            super::tasks::EXTENSION_ID
+            ext.id()
         )
     } else if is_modern(rev) && LEGACY_ONLY_METHODS.iter().any(|m| method == *m || method.starts_with("tasks/")) {
         " (it was removed in the per-request-metadata era; see the 2026-07-28 changelog)".to_owned()

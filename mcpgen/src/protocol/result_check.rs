@@ -1,6 +1,7 @@
 //! The method row of a name and the check of a result against the request it answers: what
-//! the message, response and Tasks checks share (a leaf below them, so a completed task's
-//! `result` is judged by the same check as any other result).
+//! the message and response checks and the extensions share (a leaf below them, so a result an
+//! extension carries inside its own, such as a completed task's, is judged by the same check as
+//! any other result).
 
 use crate::decode::DecodeError;
 use crate::json::JsonView;

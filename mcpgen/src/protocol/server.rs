@@ -3,6 +3,7 @@
 //! transport.
 
 use crate::error_codes;
+use crate::ext::{Negotiated, Registry};
 use crate::json::{JsonView, Kind, Map, Tape, Value};
 use crate::methods::{Direction, MethodInfo, MethodKind};
 use crate::rules::id;
@@ -10,6 +11,7 @@ use crate::validate::{Options, Path, Policy, ValidationError};
 use crate::CoreError;
 use crate::Revision;
 
+use super::hook::ProtocolRegistry;
 use super::message::{self, is_modern, read_id, IdRead};
 use super::result_check::find_method;
 use super::{AcceptedRequest, ProtocolError, ServerConfig};
@@ -69,7 +71,12 @@ fn errors_data(errors: &[ValidationError]) -> Value {
     Value::Object(data)
 }
 
-fn invalid_params(method: &str, errors: Vec<ValidationError>, id: Option<Value>, http_status: u16) -> ProtocolError {
+pub(crate) fn invalid_params(
+    method: &str,
+    errors: Vec<ValidationError>,
+    id: Option<Value>,
+    http_status: u16,
+) -> ProtocolError {
     // MSG-7: one short sentence; the details are in `data.errors`.
     let first = errors
         .first()
@@ -256,32 +263,11 @@ pub(crate) fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<Accep
         return Err(versions.unsupported(&requested, Some(id), id::VER_1));
     };
 
-    // The Tasks extension, where the server serves it: its requests need the request's own
-    // declaration (TASK-24), as do task notifications on a listen stream (TASK-23).
-    if tasks_configured(config) {
-        if let Some(info) = super::tasks::row(rev, &method).filter(|i| i.kind == MethodKind::Request) {
-            if !super::tasks::request_declares(&v) {
-                let mut e = super::tasks::missing_extension_error(Some(id));
-                e.rule = id::TASK_24;
-                e.message = format!(
-                    "Missing required client capability: `{method}` needs `{}` declared in this request's `_meta` client capabilities (`extensions`)",
-                    super::tasks::EXTENSION_ID
-                );
-                return Err(e);
-            }
-            return decode_ext_request(rev, info, &v, id);
-        }
-        if method == "subscriptions/listen" && !super::tasks::request_declares(&v) {
-            let task_ids = v.get("params").and_then(|p| p.get("notifications")).and_then(|n| n.get("taskIds"));
-            if task_ids.is_some() {
-                let mut e = super::tasks::missing_extension_error(Some(id));
-                e.rule = id::TASK_23;
-                e.message = format!(
-                    "Missing required client capability: task status notifications (`notifications.taskIds`) need `{}` declared in this request's `_meta` client capabilities",
-                    super::tasks::EXTENSION_ID
-                );
-                return Err(e);
-            }
+    // The extensions the server serves: a request of theirs is theirs to accept or refuse.
+    let served_extensions = Negotiated::of(&config.extensions);
+    if !served_extensions.is_empty() {
+        if let Some(verdict) = Registry::gate(served_extensions, rev, &method, &v, &id) {
+            return verdict;
         }
     }
 
@@ -305,91 +291,6 @@ pub(crate) fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<Accep
 
     // Params schema (-32602; HTTP 200 with the error body, AMB-10).
     decode_request(rev, info, &v, Some(id), false, 200)
-}
-
-/// The `inputResponses` keys every error is inside (`/params/inputResponses/<key>/…`), or
-/// `None` when an error is elsewhere.
-fn input_response_keys(errors: &[ValidationError]) -> Option<Vec<String>> {
-    let mut keys: Vec<String> = Vec::new();
-    for e in errors {
-        let rest = e.pointer.strip_prefix("/params/inputResponses/")?;
-        let token = rest.split('/').next().unwrap_or(rest);
-        let key = crate::json::pointer::unescape(token).into_owned();
-        if !keys.contains(&key) {
-            keys.push(key);
-        }
-    }
-    Some(keys)
-}
-
-/// Whether the configuration serves the Tasks extension.
-fn tasks_configured(config: &ServerConfig) -> bool {
-    super::tasks::extension().is_some_and(|t| config.extensions.contains(&t))
-}
-
-/// An extension request: validated and built from the extension's definitions.
-fn decode_ext_request<'v, V: JsonView<'v>>(
-    rev: Revision,
-    info: &MethodInfo,
-    v: &V,
-    id: Value,
-) -> Result<AcceptedRequest, ProtocolError> {
-    let opts = Options::decoding(Policy::Lossless);
-    let mut errors = Vec::new();
-    super::tasks::validate_message_of_row(info, v, v.get("params").as_ref(), opts, &mut errors);
-    // `tasks/update`: an `inputResponses` entry is judged against the request its key names,
-    // which only the server holding the task knows; one for a key that is not outstanding is
-    // ignored (TASK-19). Entries that fail the schema are set aside, not refused here.
-    let mut set_aside = Vec::new();
-    let mut without = None;
-    if !errors.is_empty() && info.method == "tasks/update" {
-        if let Some(keys) = input_response_keys(&errors) {
-            let mut m = v.to_value();
-            if let Value::Object(msg) = &mut m {
-                if let Some(Value::Object(params)) = msg.get_mut("params") {
-                    if let Some(Value::Object(responses)) = params.get_mut("inputResponses") {
-                        for k in &keys {
-                            while responses.remove(k).is_some() {}
-                        }
-                    }
-                }
-            }
-            let mut again = Vec::new();
-            let stripped = &m;
-            super::tasks::validate_message_of_row(info, &stripped, stripped.get("params").as_ref(), opts, &mut again);
-            if again.is_empty() {
-                errors.clear();
-                set_aside = keys;
-                without = Some(m);
-            }
-        }
-    }
-    if !errors.is_empty() {
-        return Err(invalid_params(info.method, errors, Some(id), 200));
-    }
-    let ext = super::tasks::extension();
-    let built = match &without {
-        Some(m) => ext.map(|e| crate::ext::decode_view(e, info.request_def, &m, Policy::Lossless)),
-        None => ext.map(|e| crate::ext::decode_view(e, info.request_def, v, Policy::Lossless)),
-    };
-    match built {
-        Some(Ok(request)) => Ok(AcceptedRequest {
-            revision: rev,
-            method: info.method.to_owned(),
-            id: Some(id),
-            legacy: false,
-            request,
-            extension: ext,
-            set_aside_input_responses: set_aside,
-        }),
-        _ => Err(refuse(
-            error_codes::INTERNAL_ERROR,
-            format!("Internal error: `{}` validated but could not be built", info.request_def),
-            Some(id),
-            500,
-            id::ERR_1,
-        )),
-    }
 }
 
 /// Notifications are never answered (MSG-4); a refused one gets an id-less error and HTTP 400

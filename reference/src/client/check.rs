@@ -118,7 +118,7 @@ impl SelfCheck {
         method: &str,
         revision: Revision,
     ) -> Result<CheckedResponse, ResponseError> {
-        let tasks: Vec<mcpgen::ext::Extension> = mcpgen::protocol::tasks::extension().into_iter().collect();
+        let tasks: Vec<mcpgen::ext::Extension> = mcpgen::ext::tasks::extension().into_iter().collect();
         let mut options = ResultOptions::method(method).negotiated(&tasks);
         if method == "tasks/get" {
             options = options.task_of("tools/call");

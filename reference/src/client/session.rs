@@ -491,7 +491,7 @@ impl Session {
         meta.insert("io.modelcontextprotocol/protocolVersion".into(), json!(self.revision().as_str()));
         let mut caps = capabilities_for(self.revision());
         if self.declaring_tasks {
-            caps["extensions"] = json!({ mcpgen::protocol::tasks::EXTENSION_ID: {} });
+            caps["extensions"] = json!({ mcpgen::ext::tasks::EXTENSION_ID: {} });
         }
         meta.insert("io.modelcontextprotocol/clientCapabilities".into(), caps);
         meta.insert("io.modelcontextprotocol/clientInfo".into(), client_info());

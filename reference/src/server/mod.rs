@@ -144,7 +144,7 @@ impl Server {
         let limits = TableLimits::default();
         let server = Server {
             fixtures,
-            config: ServerConfig::new(versions).with_extensions(mcpgen::protocol::tasks::extension()),
+            config: ServerConfig::new(versions).with_extensions(mcpgen::ext::tasks::extension()),
             signer,
             limits,
             sessions: Sessions::new(limits.max_sessions),
@@ -478,10 +478,9 @@ impl Server {
         if let Some(asked) = params.pointer("/notifications/taskIds").and_then(Value::as_array) {
             let caps =
                 params.pointer("/_meta/io.modelcontextprotocol~1clientCapabilities").cloned().unwrap_or_default();
-            if !mcpgen::protocol::tasks::declares(&&caps) {
-                let err = wire::RpcError::from(mcpgen::protocol::tasks::missing_extension_error(Some(
-                    dispatch::from_serde(&id),
-                )));
+            if !mcpgen::ext::tasks::declares(&&caps) {
+                let err =
+                    wire::RpcError::from(mcpgen::ext::tasks::missing_extension_error(Some(dispatch::from_serde(&id))));
                 return self.refuse(&key, &id, &err, err.http_status(), echo);
             }
             for t in asked.iter().filter_map(Value::as_str) {

@@ -29,7 +29,7 @@ const MAX_SLEEP: Duration = Duration::from_secs(600);
 
 /// Whether the request declared the Tasks extension in its own client capabilities (TASK-1).
 fn declared(era: &Era) -> bool {
-    mcpgen::protocol::tasks::declares(&&era.client_capabilities())
+    mcpgen::ext::tasks::declares(&&era.client_capabilities())
 }
 
 impl Server {
@@ -44,7 +44,7 @@ impl Server {
         let job = entry.spec.get("job").cloned().unwrap_or_else(|| json!({"kind": "sleep", "ms": 0}));
         if !declared(era) {
             if required {
-                return Err(mcpgen::protocol::tasks::missing_extension_error(None).into());
+                return Err(mcpgen::ext::tasks::missing_extension_error(None).into());
             }
             return run_inline(entry, &job, &cx).await;
         }

@@ -61,7 +61,7 @@ impl Session {
 
     /// Whether the server declared the Tasks extension in `server/discover`.
     pub fn server_offers_tasks(&self) -> bool {
-        matches!(self.era, SessionEra::Modern(_)) && mcpgen::protocol::tasks::declares(&&self.server_capabilities)
+        matches!(self.era, SessionEra::Modern(_)) && mcpgen::ext::tasks::declares(&&self.server_capabilities)
     }
 
     /// A modern `tools/call`. The extension has no per-tool declaration (the server decides per
@@ -76,8 +76,7 @@ impl Session {
                 let name = params.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
                 self.shared.note(format!("tool {name:?} needs the Tasks extension (-32021): calling it as a task"));
                 let created = self.request_declaring_tasks("tools/call", params).await?;
-                if created.get("resultType").and_then(Value::as_str) == Some(mcpgen::protocol::tasks::TASK_RESULT_TYPE)
-                {
+                if created.get("resultType").and_then(Value::as_str) == Some(mcpgen::ext::tasks::TASK_RESULT_TYPE) {
                     self.follow_task(created).await
                 } else {
                     Ok(created)
@@ -144,5 +143,5 @@ impl Session {
 
 /// Whether a -32021's `data` names the Tasks extension in `requiredCapabilities`.
 fn names_tasks(data: &Value) -> bool {
-    data.get("requiredCapabilities").is_some_and(|c| mcpgen::protocol::tasks::declares(&c))
+    data.get("requiredCapabilities").is_some_and(|c| mcpgen::ext::tasks::declares(&c))
 }

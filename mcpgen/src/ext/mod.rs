@@ -1,5 +1,8 @@
 //! The pinned MCP extensions (`[[extension]]` in `schema/sources.toml`), negotiated in
-//! `capabilities.extensions`: one generated module each, and [`Extension`] over them.
+//! `capabilities.extensions`: one folder each (`ext/<name>/`: its generated types and the rules
+//! it adds to the core, behind the crate-private hooks: negotiation in `hooks.rs`, the
+//! protocol checks' call points in `protocol/hook.rs`, the conversation checker's in
+//! `conversation/hook.rs`), and [`Extension`] over them.
 //!
 //! Each module is generated from the extension's own `schema.json` exactly like a revision
 //! module: types, validators, serde, builders, and the method rows of the methods the
@@ -30,9 +33,26 @@ use crate::{AnyDecoded, DecodeError, DefEntry, JsonView, Options, Policy};
 
 pub use mcpgen_schema::Extension;
 
-/// The Tasks extension (`io.modelcontextprotocol/tasks`), layering on revision 2026-07-28.
-#[cfg(feature = "ext-tasks")]
-pub use mcpgen_schema::ext_tasks as tasks;
+mod hooks;
+#[cfg(test)]
+mod probe;
+pub mod tasks;
+
+pub(crate) use hooks::{Answering, ExtensionHooks, Negotiated};
+
+/// The registry: every extension the core calls, one line each, in the order their hooks run
+/// (a type-level list: `protocol/hook.rs` and `conversation/hook.rs` loop over it). Adding an extension is its folder `ext/<name>/` and a
+/// line here (`docs/maintaining.md`, "Adding an extension").
+pub(crate) type Registry = (
+    tasks::Tasks, // io.modelcontextprotocol/tasks
+    Tail,
+);
+
+/// The end of the registry; in unit tests, the probe extension that records every call point.
+#[cfg(not(test))]
+pub(crate) type Tail = ();
+#[cfg(test)]
+pub(crate) type Tail = (probe::Probe, ());
 
 /// Looks up a definition of the extension's schema, or says which extension lacks it.
 pub fn definition(ext: Extension, name: &str) -> Result<&'static DefEntry, DecodeError> {

@@ -1,6 +1,4 @@
-//! The extension's identifiers and how a request declares it: what every other module of the
-//! crate may ask about Tasks without reaching the checks (a leaf, so `results.rs` and the
-//! protocol checks can both use it).
+//! The extension's identifiers and how capabilities declare it (TASK-1).
 
 use crate::ext::Extension;
 use crate::json::{JsonView, Kind};
@@ -8,6 +6,9 @@ use crate::meta_keys::CLIENT_CAPABILITIES;
 
 /// The extension identifier, the key under `capabilities.extensions`.
 pub const EXTENSION_ID: &str = "io.modelcontextprotocol/tasks";
+
+/// The core revision the extension layers on.
+pub const LAYERS_ON: &str = "2026-07-28";
 
 /// The `resultType` of a `CreateTaskResult`.
 pub const TASK_RESULT_TYPE: &str = "task";
@@ -47,7 +48,7 @@ pub fn supports_tasks(method: &str) -> bool {
     SUPPORTED_REQUESTS.contains(&method)
 }
 
-/// Who the result answers, for [`super::judge_result`].
+/// Who the result answers, for `rules::judge_result`.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Answering<'a> {
     /// The request's method.

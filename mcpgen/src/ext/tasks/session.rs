@@ -8,58 +8,35 @@
 
 use std::hash::BuildHasher;
 
+use crate::conversation::ext_api::{
+    rule_finding, validation_finding, ConversationOptions, Facts, Finding, IdKey, Sender, Text,
+};
 use crate::json::{JsonView, Kind};
 use crate::methods::MethodInfo;
-use crate::protocol::tasks as ext;
 use crate::rules::id;
 use crate::validate::ValidationError;
+use crate::Revision;
 
-use super::facts::{Facts, Sender};
-use super::finding::{rule_finding, validation_finding, Finding};
-use super::keys::{IdKey, Text};
-use super::state::{Pending, Session, Table};
-use super::task_table::{Key, Task, TaskRequest};
+use super::rules as ext;
+use super::table::{Key, Task, TaskRequest, TaskTable};
+use super::{EXTENSION_ID, TASK_REQUESTS, TASK_RESULT_TYPE};
 
-/// The extension's row for a message the core does not know, where the extension exists: a
-/// client request that declares it (or from a client that declared it before: the server then
-/// owes -32021, TASK-24), a status notification once a client declared it.
-pub(super) fn row<'v, V: JsonView<'v>>(f: &Facts<'v, V>, s: &Session) -> Option<&'static MethodInfo> {
-    let method = f.method.as_deref()?;
-    let row = ext::row(f.rev, method)?;
-    let declared_here = f.client_caps.as_ref().is_some_and(|c| ext::declares(c));
-    let exists = match f.from {
-        Sender::Client => declared_here || s.tasks.declared,
-        Sender::Server => s.tasks.declared,
-    };
-    exists.then_some(row)
-}
-
-/// A client request declared the extension: remembered for the session's notifications.
-pub(super) fn note_declaration<'v, V: JsonView<'v>>(f: &Facts<'v, V>, s: &mut Session) {
-    if f.from == Sender::Client && f.client_caps.as_ref().is_some_and(|c| ext::declares(c)) {
-        s.tasks.declared = true;
-    }
-}
-
-/// A request: what its answer needs (declared, task id, update keys); TASK-19 for a
-/// `tasks/update` answering keys that are not outstanding.
+/// A request: what its answer needs (task id, update keys); TASK-19 for a `tasks/update`
+/// answering keys that are not outstanding.
 pub(super) fn request<'v, V: JsonView<'v>>(
     f: &Facts<'v, V>,
     method: &str,
-    s: &Session,
+    s: &TaskTable,
     out: &mut Vec<Finding>,
-) -> (bool, Option<Box<TaskRequest>>) {
-    let declared = f.client_caps.as_ref().is_some_and(|c| ext::declares(c));
-    if f.from != Sender::Client || !ext::TASK_REQUESTS.contains(&method) || !f.info.is_some_and(ext::is_row) {
-        return (declared, None);
+) -> Option<Box<TaskRequest>> {
+    if f.from != Sender::Client || !TASK_REQUESTS.contains(&method) || !f.info.is_some_and(ext::is_row) {
+        return None;
     }
-    let Some(task_id) = f.param("taskId").and_then(|t| t.as_str()).map(|t| Text::new(&t)) else {
-        return (declared, None);
-    };
+    let task_id = f.param("taskId").and_then(|t| t.as_str()).map(|t| Text::new(&t))?;
     let mut keys = Vec::new();
     if method == "tasks/update" {
         // Judged only for a task whose `input_required` state was seen, with every key kept.
-        let task = s.tasks.table.get(&task_id).filter(|t| t.seen_input && t.keys.len() < s.tasks.max_keys);
+        let task = s.table.get(&task_id).filter(|t| t.seen_input && t.keys.len() < s.max_keys);
         if let Some(responses) = f.param("inputResponses").filter(|r| r.kind() == Kind::Object) {
             for (k, _) in responses.entries() {
                 if let Some(task) = task {
@@ -78,32 +55,35 @@ pub(super) fn request<'v, V: JsonView<'v>>(
                         ));
                     }
                 }
-                if keys.len() < s.tasks.max_keys {
+                if keys.len() < s.max_keys {
                     keys.push(Text::new(&k));
                 }
             }
         }
     }
-    (declared, Some(Box::new(TaskRequest { task_id, keys })))
+    Some(Box::new(TaskRequest { task_id, keys }))
 }
 
 /// The method of the request a task answers, for judging a `tasks/get` result (TASK-13).
-pub(super) fn task_of(s: &Session, p: &Pending) -> Option<&'static str> {
-    let t = p.task_req.as_ref()?;
-    s.tasks.table.get(&t.task_id).map(|t| t.method)
+fn task_of(s: &TaskTable, mine: &Option<Box<TaskRequest>>) -> Option<&'static str> {
+    let t = mine.as_ref()?;
+    s.table.get(&t.task_id).map(|t| t.method)
 }
 
 /// A result of the extension's methods, or a `task` result, judged by the extension; `None`
 /// when the core judges it. Errors point into `/result`.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn check_result<'v, V: JsonView<'v>>(
-    s: &Session,
-    opts: &super::options::ConversationOptions,
+    s: &TaskTable,
+    opts: &ConversationOptions,
     info: &'static MethodInfo,
-    p: &Pending,
+    rev: Revision,
+    declared: bool,
+    mine: &Option<Box<TaskRequest>>,
     result: &V,
     out: &mut Vec<Finding>,
 ) -> Option<bool> {
-    if ext::is_row(info) && !p.tasks {
+    if ext::is_row(info) && !declared {
         out.push(rule_finding(
             id::TASK_24,
             "/result",
@@ -111,13 +91,14 @@ pub(super) fn check_result<'v, V: JsonView<'v>>(
             format!(
                 "this `{}` did not declare `{}` in its own `_meta` client capabilities: the server answers -32021, not a result",
                 info.method,
-                ext::EXTENSION_ID
+                EXTENSION_ID
             ),
         ));
         return Some(false);
     }
-    let answering = ext::Answering { method: info.method, negotiated: p.tasks, task_of: task_of(s, p) };
-    let verdict = ext::judge_result(p.rev, &answering, result, opts.validation)?;
+    let answering =
+        super::negotiation::Answering { method: info.method, negotiated: declared, task_of: task_of(s, mine) };
+    let verdict = ext::judge_result(rev, &answering, result, opts.validation)?;
     match verdict {
         Ok(_) => Some(true),
         Err(errors) => {
@@ -136,20 +117,20 @@ pub(super) fn check_result<'v, V: JsonView<'v>>(
 /// acknowledged `tasks/update` delivers its keys.
 pub(super) fn answered<'v, V: JsonView<'v>>(
     info: &'static MethodInfo,
-    p: &Pending,
+    mine: &Option<Box<TaskRequest>>,
     request: &IdKey,
     result: &V,
-    s: &mut Session,
+    s: &mut TaskTable,
     out: &mut Vec<Finding>,
 ) {
-    if ext::supports_tasks(info.method) && result.get("resultType").is_some_and(|r| r.str_eq(ext::TASK_RESULT_TYPE)) {
+    if super::supports_tasks(info.method) && result.get("resultType").is_some_and(|r| r.str_eq(TASK_RESULT_TYPE)) {
         let Some(task_id) = result.get("taskId").and_then(|t| t.as_str()) else { return };
         let task =
             Task { method: info.method, request: request.clone(), terminal: None, keys: Vec::new(), seen_input: false };
-        if let Some((old, _)) = s.tasks.table.insert(Text::new(&task_id), task) {
-            let cap = s.tasks.table.cap();
+        if let Some((old, _)) = s.table.insert(Text::new(&task_id), task) {
+            let cap = s.table.cap();
             s.capped(
-                Table::Tasks,
+                TaskTable::TASKS,
                 format_args!("more than {cap} tasks are remembered; the oldest ({}) is forgotten, so its later states are not checked (TASK-13, TASK-17..19, TASK-32)", old.shown()),
                 out,
             );
@@ -157,7 +138,7 @@ pub(super) fn answered<'v, V: JsonView<'v>>(
         status(&task_id, result, "/result", None, s, out);
         return;
     }
-    let Some(t) = &p.task_req else { return };
+    let Some(t) = mine else { return };
     match info.method {
         "tasks/get" => {
             // Only the task it asked about.
@@ -166,7 +147,7 @@ pub(super) fn answered<'v, V: JsonView<'v>>(
             }
         }
         "tasks/update" => {
-            if let Some(task) = s.tasks.table.get_mut(&t.task_id) {
+            if let Some(task) = s.table.get_mut(&t.task_id) {
                 for k in &t.keys {
                     if let Some(x) = task.keys.iter_mut().find(|x| x.key == *k) {
                         x.delivered = true;
@@ -183,13 +164,13 @@ pub(super) fn answered<'v, V: JsonView<'v>>(
 /// completed task's `result` judged as its request's result (TASK-13).
 pub(super) fn notification<'v, V: JsonView<'v>>(
     f: &Facts<'v, V>,
-    opts: &super::options::ConversationOptions,
-    s: &mut Session,
+    opts: &ConversationOptions,
+    s: &mut TaskTable,
     out: &mut Vec<Finding>,
 ) {
     let Some(params) = f.params.as_ref() else { return };
     let Some(task_id) = params.get("taskId").and_then(|t| t.as_str()) else { return };
-    let method = s.tasks.table.get(&Text::new(&task_id)).map(|t| t.method);
+    let method = s.table.get(&Text::new(&task_id)).map(|t| t.method);
     let judge = method.map(|m| (m, opts.validation, f.rev));
     status(&task_id, params, "/params", judge, s, out);
 }
@@ -202,11 +183,11 @@ fn status<'v, V: JsonView<'v>>(
     v: &V,
     at: &str,
     judge: Option<(&'static str, crate::Options, crate::Revision)>,
-    s: &mut Session,
+    s: &mut TaskTable,
     out: &mut Vec<Finding>,
 ) {
-    let max_keys = s.tasks.max_keys;
-    let Some(task) = s.tasks.table.get_mut(&Text::new(task_id)) else { return };
+    let max_keys = s.max_keys;
+    let Some(task) = s.table.get_mut(&Text::new(task_id)) else { return };
     let Some(status) = v.get("status").and_then(|x| x.as_str()) else { return };
     let terminal = match status.as_ref() {
         "completed" => Some("completed"),
@@ -266,7 +247,7 @@ fn status<'v, V: JsonView<'v>>(
     }
     if capped {
         s.capped(
-            Table::TaskKeys,
+            TaskTable::KEYS,
             format_args!("task {task_id} has more than {max_keys} `inputRequests` keys (`max_entry_bytes`); the others are not checked (TASK-17..19)"),
             out,
         );
@@ -281,12 +262,12 @@ fn status<'v, V: JsonView<'v>>(
 }
 
 /// TASK-22: `notifications/cancelled` naming a request that became a task.
-pub(super) fn cancelled<'v, V: JsonView<'v>>(f: &Facts<'v, V>, s: &Session, out: &mut Vec<Finding>) {
+pub(super) fn cancelled<'v, V: JsonView<'v>>(f: &Facts<'v, V>, s: &TaskTable, out: &mut Vec<Finding>) {
     let Some(rid) = &f.request_id else { return };
-    if f.from != Sender::Client || s.tasks.table.is_empty() {
+    if f.from != Sender::Client || s.table.is_empty() {
         return;
     }
-    if let Some((task_id, _)) = s.tasks.table.iter_ordered().find(|(_, t)| t.request == *rid) {
+    if let Some((task_id, _)) = s.table.iter_ordered().find(|(_, t)| t.request == *rid) {
         out.push(rule_finding(
             id::TASK_22,
             "/params/requestId",

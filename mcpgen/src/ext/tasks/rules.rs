@@ -1,4 +1,4 @@
-//! The Tasks extension (`io.modelcontextprotocol/tasks`) wherever a message is judged: its
+//! The Tasks extension's rules wherever a message is judged: its
 //! methods exist only where it is negotiated, `resultType: "task"` selects the extension's
 //! `CreateTaskResult` only for a supported request that declared it, and the results of its
 //! methods are judged by the task's status (TASK-* in the rules catalogue).
@@ -16,17 +16,11 @@ use crate::rules::id;
 use crate::validate::{Cx, Options, Path, Policy, ValidationError};
 use crate::Revision;
 
-use super::result_check::{check_result_view, find_method};
-use super::rules::rule_error;
-use super::ProtocolError;
+use crate::protocol::{check_result_view, find_method, rule_error, ProtocolError};
 
-mod negotiation;
-
-pub use negotiation::{
-    declares, extension, request_declares, supports_tasks, EXTENSION_ID, STATUS_NOTIFICATION, SUPPORTED_REQUESTS,
-    TASK_REQUESTS, TASK_RESULT_TYPE,
+use super::negotiation::{
+    extension, supports_tasks, Answering, EXTENSION_ID, STATUS_NOTIFICATION, SUPPORTED_REQUESTS, TASK_RESULT_TYPE,
 };
-pub(crate) use negotiation::{params_declare, Answering};
 
 /// The extension's row of `method` under `rev` (the revision it layers on), if it adds it.
 pub(crate) fn row(rev: Revision, method: &str) -> Option<&'static MethodInfo> {
@@ -42,7 +36,7 @@ pub(crate) fn is_row(info: &MethodInfo) -> bool {
 /// -32021 (HTTP 400) naming the extension in `data.requiredCapabilities` (TASK-4, TASK-23,
 /// TASK-24): what a server answers a request that needs the extension but did not declare it.
 pub fn missing_extension_error(id: Option<Value>) -> ProtocolError {
-    let mut e = super::missing_capability_error(id, required_capabilities());
+    let mut e = crate::protocol::missing_capability_error(id, required_capabilities());
     e.rule = id::TASK_4;
     e
 }
