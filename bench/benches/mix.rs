@@ -29,7 +29,7 @@ use mcpgen::rev_2026_07_28 as rev;
 use mcpgen::{Decode, Options, Revision};
 use mcpgen_bench::clock::Clock;
 use mcpgen_bench::mix::{self, Mix};
-use mcpgen_bench::report::{self, External, Measured, Ratio};
+use mcpgen_bench::report::{self, External, Measured, Ratio, SpeedGoal};
 
 /// Lines measured by other programs (appended by the bindings' helpers).
 /// The Python lines run the `python3` first on `PATH`, which needs mcpgen (release build) and
@@ -100,6 +100,10 @@ const RATIOS: &[Ratio] = &[
         why: "Python, pre-parsed dicts: mcpgen vs jsonschema-rs (issue 36)",
     },
 ];
+
+/// Speed goals printed under the ratios.
+const SPEED_GOALS: &[SpeedGoal] =
+    &[SpeedGoal { id: "b", mb_per_s: 2000.0, why: "mcpgen::validate from bytes, parse + validate (issue 36)" }];
 
 /// The serde lines' ratios (issue 12): serde's `Deserialize` of the generated types against
 /// serde_json's own tree and against the native decoder.
@@ -361,6 +365,7 @@ fn run() -> Result<(), String> {
     }
     let ratios: Vec<Ratio> = RATIOS.iter().chain(SERDE_RATIOS).copied().collect();
     print!("{}", report::render(messages, bytes, &measured, &ratios));
+    print!("{}", report::render_speed_goals(bytes, &measured, SPEED_GOALS));
     Ok(())
 }
 

@@ -62,6 +62,36 @@ pub fn render(messages: usize, bytes: usize, lines: &[Measured], ratios: &[Ratio
     out
 }
 
+/// A throughput goal for one line: at least `mb_per_s` MB/s (10^6 bytes) over the mix.
+#[derive(Clone, Copy, Debug)]
+pub struct SpeedGoal {
+    pub id: &'static str,
+    pub mb_per_s: f64,
+    pub why: &'static str,
+}
+
+/// Renders the throughput goals under the table: each line's MB/s beside its goal, met or not.
+pub fn render_speed_goals(bytes: usize, lines: &[Measured], goals: &[SpeedGoal]) -> String {
+    let mut out = String::new();
+    for g in goals {
+        let Some(l) = lines.iter().find(|l| l.id == g.id) else {
+            let _ = writeln!(out, "({}): not measured in this run", g.id);
+            continue;
+        };
+        let mb = bytes as f64 / 1e6 / l.seconds_per_pass;
+        let verdict = if mb >= g.mb_per_s { "met" } else { "MISSED" };
+        let _ = writeln!(
+            out,
+            "({}) {} MB/s  [goal ≥ {} MB/s: {verdict}]  {}",
+            g.id,
+            group_thousands(mb),
+            group_thousands(g.mb_per_s),
+            g.why
+        );
+    }
+    out
+}
+
 fn group_thousands(x: f64) -> String {
     let digits = format!("{:.0}", x);
     let mut out = String::new();

@@ -16,8 +16,17 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 
 /// The targets in `fuzz/fuzz_targets/`.
-pub const TARGETS: &[&str] =
-    &["decode", "validate", "check_request", "tools", "c_abi", "conversation", "probe_args", "reference_server"];
+pub const TARGETS: &[&str] = &[
+    "decode",
+    "validate",
+    "check_request",
+    "parse_differential",
+    "tools",
+    "c_abi",
+    "conversation",
+    "probe_args",
+    "reference_server",
+];
 
 /// One input running longer than this is a finding (libFuzzer `-timeout`).
 pub const TIMEOUT_SECS: u64 = 1;
@@ -36,8 +45,8 @@ fn c_revisions(root: &Path) -> Result<Vec<String>, String> {
 
 #[derive(clap::Args)]
 pub struct FuzzArgs {
-    /// Run only this target (decode, validate, check_request, tools, c_abi, conversation, probe_args,
-    /// reference_server) [default: all]
+    /// Run only this target (decode, validate, check_request, parse_differential, tools, c_abi,
+    /// conversation, probe_args, reference_server) [default: all]
     #[arg(long, value_name = "NAME")]
     target: Option<String>,
     /// Seconds per target.
@@ -231,7 +240,7 @@ fn json_bytes(v: &serde_json::Value) -> Vec<u8> {
     serde_json::to_vec(v).unwrap_or_default()
 }
 
-/// decode, validate, check_request: every official example file as is, and the `input` of
+/// decode, validate, check_request, parse_differential: every official example file as is, and the `input` of
 /// every project vector (decode and protocol).
 fn message_seeds(root: &Path, examples: &Path, target: &str, seeds: &mut Seeds) -> Result<(), String> {
     for (def, file, bytes) in example_files(examples)? {

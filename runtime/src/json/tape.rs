@@ -9,12 +9,27 @@
 //! array node by its element subtrees; container nodes record the index one past their last
 //! descendant, so skipping a subtree is O(1).
 
-use std::borrow::Cow;
-
 use super::Kind;
 
-// `JsonView` for `TapeView`, with the source form of a value.
+// `JsonView` for `TapeView`, with the source form of a value, and the iterators over a
+// container's members.
 mod view;
+pub use view::{TapeEntries, TapeItems};
+
+// Where the plain bytes of a string end (SSE2, or eight bytes at a time).
+mod scan;
+#[cfg(test)]
+pub(crate) use scan::force_portable_scan;
+use scan::scan_string;
+
+// The parser before the SSE2 scan, the oracle of the differential tests and fuzz target.
+#[cfg(any(test, feature = "differential"))]
+mod reference;
+
+// The old parser against the new one (tests, and the `parse_differential` fuzz target).
+#[cfg(any(test, feature = "differential"))]
+#[doc(hidden)]
+pub mod differential;
 
 /// Default maximum nesting depth of arrays and objects.
 pub const DEFAULT_MAX_DEPTH: usize = 128;
@@ -39,7 +54,7 @@ pub(crate) enum Tag {
 /// One tape node. For scalars `a`/`b` are the byte offset and length of the lexeme (strings:
 /// without quotes); for containers `a` is the element (entry) count and `b` the index one past
 /// the last descendant node.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Node {
     pub(crate) tag: Tag,
     pub(crate) a: u32,
@@ -148,7 +163,10 @@ fn give_spare<T>(pool: &'static std::thread::LocalKey<std::cell::Cell<Vec<T>>>, 
 }
 
 impl<'a> Tape<'a> {
-    /// Parses UTF-8 bytes. Invalid UTF-8 is a parse error at the first bad byte (MSG-8).
+    /// Parses UTF-8 bytes. Invalid UTF-8 is a parse error at the first bad byte (MSG-8),
+    /// whatever else is wrong with the text. (The UTF-8 is checked in the same pass: bytes
+    /// outside strings must be the grammar's ASCII anyway, and only string bodies holding a
+    /// non-ASCII byte are checked; a failure checks the whole input before it is reported.)
     pub fn parse_bytes(bytes: &'a [u8]) -> Result<Tape<'a>, ParseError> {
         Self::bytes_into(bytes, ParseOptions::default(), Vec::new())
     }
@@ -160,13 +178,18 @@ impl<'a> Tape<'a> {
     }
 
     fn bytes_into(bytes: &'a [u8], opts: ParseOptions, buf: Vec<Node>) -> Result<Tape<'a>, ParseError> {
-        match std::str::from_utf8(bytes) {
-            Ok(s) => Self::parse_into(s, opts, buf),
-            Err(e) => Err(ParseError {
-                invalid_utf8: true,
-                ..error_at(bytes, e.valid_up_to(), "invalid UTF-8 (messages must be UTF-8)".into())
-            }),
-        }
+        let (nodes, skipped) = parse_nodes(bytes, opts, buf)?;
+        debug_assert!(std::str::from_utf8(bytes).is_ok(), "a parsed input is UTF-8");
+        // SAFETY: `parse_nodes` succeeded, so `bytes` is UTF-8: outside strings every byte was
+        // matched against the grammar's ASCII bytes (whitespace, punctuation, literals, number
+        // characters), any other byte being a parse error; inside strings, every body that
+        // holds a byte of 0x80 or more passed `str::from_utf8` (`Parser::string_rest`), and the
+        // others are ASCII. Valid UTF-8 pieces joined by ASCII bytes are valid UTF-8.
+        // `differential::check` (tests, the `parse_differential` fuzz target, whose builds keep
+        // the `debug_assert!` above) compares every answer with the parser that validated the
+        // whole input first.
+        let src = unsafe { std::str::from_utf8_unchecked(bytes) };
+        Ok(Tape { src, nodes, skipped })
     }
 
     /// Parses a string.
@@ -180,32 +203,9 @@ impl<'a> Tape<'a> {
         Self::parse_into(src, opts, buf.0)
     }
 
-    fn parse_into(src: &'a str, opts: ParseOptions, mut buf: Vec<Node>) -> Result<Tape<'a>, ParseError> {
-        buf.clear();
-        if src.len() >= u32::MAX as usize {
-            return Err(error_at(src.as_bytes(), 0, "input larger than 4 GiB".into()));
-        }
-        // A guess that avoids most regrowth without reserving megabytes for one long string.
-        buf.reserve((src.len() / 8).min(1 << 16) + 4);
-        let mut stack = take_spare(&SPARE_STACK);
-        stack.clear();
-        let mut p = Parser {
-            b: src.as_bytes(),
-            i: 0,
-            nodes: buf,
-            stack,
-            max_depth: opts.max_depth,
-            skip_deeper: opts.skip_deeper,
-            skipped: 0,
-        };
-        let result = p.run();
-        let too_deep =
-            result.is_err() && !p.skip_deeper && p.stack.len() >= p.max_depth && matches!(p.peek(), Some(b'{' | b'['));
-        give_spare(&SPARE_STACK, std::mem::take(&mut p.stack));
-        match result {
-            Ok(()) => Ok(Tape { src, nodes: p.nodes, skipped: p.skipped }),
-            Err(msg) => Err(ParseError { too_deep, ..error_at(src.as_bytes(), p.i, msg) }),
-        }
+    fn parse_into(src: &'a str, opts: ParseOptions, buf: Vec<Node>) -> Result<Tape<'a>, ParseError> {
+        let (nodes, skipped) = parse_nodes(src.as_bytes(), opts, buf)?;
+        Ok(Tape { src, nodes, skipped })
     }
 
     /// Parses `bytes` and runs `f` on the tape, with a node buffer taken from (and given back
@@ -255,6 +255,40 @@ impl<'a> Tape<'a> {
     }
 }
 
+/// Parses `b` into `buf`'s nodes; the count of skipped containers besides. Errors are the ones
+/// the parser always gave, which checked the whole input's UTF-8 first: bytes that are not UTF-8
+/// are that error (MSG-8, at the first bad byte) whatever else is wrong, so any failure checks
+/// the whole input before it is reported.
+fn parse_nodes(b: &[u8], opts: ParseOptions, mut buf: Vec<Node>) -> Result<(Vec<Node>, usize), ParseError> {
+    buf.clear();
+    if b.len() >= u32::MAX as usize {
+        return Err(utf8_error(b).unwrap_or_else(|| error_at(b, 0, "input larger than 4 GiB".into())));
+    }
+    // A guess that avoids most regrowth without reserving megabytes for one long string.
+    buf.reserve((b.len() / 8).min(1 << 16) + 4);
+    let mut stack = take_spare(&SPARE_STACK);
+    stack.clear();
+    let mut p =
+        Parser { b, i: 0, nodes: buf, stack, max_depth: opts.max_depth, skip_deeper: opts.skip_deeper, skipped: 0 };
+    let result = p.run();
+    let too_deep =
+        result.is_err() && !p.skip_deeper && p.stack.len() >= p.max_depth && matches!(p.peek(), Some(b'{' | b'['));
+    give_spare(&SPARE_STACK, std::mem::take(&mut p.stack));
+    match result {
+        Ok(()) => Ok((p.nodes, p.skipped)),
+        Err(msg) => Err(utf8_error(b).unwrap_or_else(|| ParseError { too_deep, ..error_at(b, p.i, msg) })),
+    }
+}
+
+/// The error for input that is not UTF-8 (MSG-8, at the first bad byte); `None` for UTF-8.
+#[cold]
+fn utf8_error(b: &[u8]) -> Option<ParseError> {
+    std::str::from_utf8(b).err().map(|e| ParseError {
+        invalid_utf8: true,
+        ..error_at(b, e.valid_up_to(), "invalid UTF-8 (messages must be UTF-8)".into())
+    })
+}
+
 fn error_at(b: &[u8], offset: usize, message: String) -> ParseError {
     let offset = offset.min(b.len());
     let before = &b[..offset];
@@ -275,68 +309,14 @@ struct Parser<'b> {
     skipped: usize,
 }
 
-// Bytes that end the fast scan inside a string: quote, backslash, control characters.
-static STRING_STOP: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut i = 0;
-    while i < 0x20 {
-        t[i] = true;
-        i += 1;
-    }
-    t[b'"' as usize] = true;
-    t[b'\\' as usize] = true;
-    t
-};
-
-/// Index of the first byte at or after `j` that ends the fast scan inside a string (quote,
-/// backslash, control character), or `b.len()`. Eight bytes at a time (SWAR): for each byte
-/// lane, `x - 0x01..` borrows into the high bit exactly when the lane was below the bound, and
-/// the lowest flagged lane is always exact, which is the only one used.
-#[inline]
-fn scan_string(b: &[u8], mut j: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    #[inline(always)]
-    fn stops(w: u64) -> u64 {
-        let q = w ^ (ONES * b'"' as u64);
-        let s = w ^ (ONES * b'\\' as u64);
-        let zero_q = q.wrapping_sub(ONES) & !q;
-        let zero_s = s.wrapping_sub(ONES) & !s;
-        let control = w.wrapping_sub(ONES * 0x20) & !w;
-        (zero_q | zero_s | control) & HIGH
-    }
-    // Two words per step while the input lasts (fewer bounds checks and branches), then one.
-    while let Some(chunk) = b.get(j..j + 16) {
-        let (lo, hi) = chunk.split_at(8);
-        let m = stops(u64::from_le_bytes(lo.try_into().expect("8 bytes")));
-        if m != 0 {
-            return j + (m.trailing_zeros() / 8) as usize;
-        }
-        let m = stops(u64::from_le_bytes(hi.try_into().expect("8 bytes")));
-        if m != 0 {
-            return j + 8 + (m.trailing_zeros() / 8) as usize;
-        }
-        j += 16;
-    }
-    while let Some(chunk) = b.get(j..j + 8) {
-        let w = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
-        let m = stops(w);
-        if m != 0 {
-            return j + (m.trailing_zeros() / 8) as usize;
-        }
-        j += 8;
-    }
-    while j < b.len() && !STRING_STOP[b[j] as usize] {
-        j += 1;
-    }
-    j
-}
-
 impl<'b> Parser<'b> {
     #[inline]
     fn skip_ws(&mut self) {
+        // One test per byte (a bit of a mask), not four: compact JSON, where the next byte is
+        // never whitespace, then takes one well-predicted branch.
+        const WS: u64 = 1 << b' ' | 1 << b'\n' | 1 << b'\r' | 1 << b'\t';
         while let Some(&c) = self.b.get(self.i) {
-            if c == b' ' || c == b'\n' || c == b'\r' || c == b'\t' {
+            if c <= b' ' && WS >> c & 1 == 1 {
                 self.i += 1;
             } else {
                 break;
@@ -502,6 +482,7 @@ impl<'b> Parser<'b> {
     }
 
     /// Parses `"key"` then `:`; leaves the cursor before the value.
+    #[inline(always)]
     fn key(&mut self) -> Result<(), String> {
         match self.peek() {
             Some(b'"') => self.string()?,
@@ -529,13 +510,32 @@ impl<'b> Parser<'b> {
         }
     }
 
+    /// A string at the cursor (on its opening quote). The common case, ASCII without escapes,
+    /// is inline: one scan to the closing quote; anything else (escapes, non-ASCII, errors) is
+    /// [`Parser::string_rest`], which also checks the UTF-8 of a body holding a byte of `0x80`
+    /// or more (see [`Tape::parse_bytes`] for why that covers the input).
+    #[inline(always)]
     fn string(&mut self) -> Result<(), String> {
         let start = self.i + 1;
-        let mut j = start;
+        let (j, high) = scan_string(self.b, start);
+        if !high && self.b.get(j) == Some(&b'"') {
+            self.nodes.push(Node { tag: Tag::Str, a: start as u32, b: (j - start) as u32 });
+            self.i = j + 1;
+            return Ok(());
+        }
+        self.string_rest(start, j, high)
+    }
+
+    /// The rest of a string whose body starts at `start` and whose fast scan stopped at `j`,
+    /// on something other than the closing quote or after a non-ASCII byte (`high`).
+    #[inline(never)]
+    fn string_rest(&mut self, start: usize, mut j: usize, mut high: bool) -> Result<(), String> {
         let mut escaped = false;
         let b = self.b;
         loop {
-            j = scan_string(b, j);
+            let (stop, more) = scan_string(b, j);
+            j = stop;
+            high |= more;
             match b.get(j) {
                 None => {
                     self.i = j;
@@ -583,6 +583,11 @@ impl<'b> Parser<'b> {
                     return Err("control character inside a string (must be escaped)".into());
                 }
             }
+        }
+        if high && std::str::from_utf8(&b[start..j]).is_err() {
+            // The caller reports the input's first invalid byte instead (`utf8_error`).
+            self.i = start;
+            return Err("invalid UTF-8 in a string".into());
         }
         let tag = if escaped { Tag::StrEsc } else { Tag::Str };
         self.nodes.push(Node { tag, a: start as u32, b: (j - start) as u32 });
@@ -773,62 +778,6 @@ impl<'t, 'a> TapeView<'t, 'a> {
     }
 }
 
-/// Iterator over object entries of a tape.
-pub struct TapeEntries<'t, 'a> {
-    tape: &'t Tape<'a>,
-    idx: u32,
-    remaining: u32,
-}
-
-impl<'t, 'a> Iterator for TapeEntries<'t, 'a> {
-    type Item = (Cow<'a, str>, TapeView<'t, 'a>);
-    #[inline]
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.remaining == 0 {
-            return None;
-        }
-        self.remaining -= 1;
-        let key = TapeView { tape: self.tape, idx: self.idx };
-        let val = TapeView { tape: self.tape, idx: self.idx + 1 };
-        self.idx = val.next_idx();
-        let k = match key.str_raw() {
-            Some((s, false)) => Cow::Borrowed(s),
-            Some((s, true)) => Cow::Owned(unescape(s)),
-            None => Cow::Borrowed(""),
-        };
-        Some((k, val))
-    }
-    #[inline]
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.remaining as usize, Some(self.remaining as usize))
-    }
-}
-
-/// Iterator over array elements of a tape.
-pub struct TapeItems<'t, 'a> {
-    tape: &'t Tape<'a>,
-    idx: u32,
-    remaining: u32,
-}
-
-impl<'t, 'a> Iterator for TapeItems<'t, 'a> {
-    type Item = TapeView<'t, 'a>;
-    #[inline]
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.remaining == 0 {
-            return None;
-        }
-        self.remaining -= 1;
-        let v = TapeView { tape: self.tape, idx: self.idx };
-        self.idx = v.next_idx();
-        Some(v)
-    }
-    #[inline]
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.remaining as usize, Some(self.remaining as usize))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -872,29 +821,53 @@ mod tests {
         assert!(Tape::parse_bytes(b"\"\xff\"").is_err());
     }
 
+    /// Every implementation of the string scan on this target.
+    type Scan = fn(&[u8], usize) -> (usize, bool);
+    const SCANS: &[(&str, Scan)] = &[
+        ("swar", scan::scan_string_swar),
+        #[cfg(target_arch = "x86_64")]
+        ("sse2", scan::scan_string_sse2),
+    ];
+
     #[test]
     fn string_scan_matches_bytewise() {
-        // Every stop byte at every offset (so each SWAR lane and the tail loop are hit), after
+        // Every stop byte at every offset (so each SIMD and SWAR lane and the tail loop are hit), after
         // bytes that must not stop the scan: high bytes, 0x7f, 0x20, '!' and '#' (next to '"').
         let fillers = [b'a', 0x20, b'!', b'#', b'[', b']', 0x7f, 0x80, 0xc3, 0xff];
         for stop in [b'"', b'\\', 0x00, 0x01, 0x1f] {
-            for len in 0..40 {
+            for len in 0..72 {
                 for &fill in &fillers {
                     let mut buf = vec![fill; len];
                     buf.push(stop);
                     buf.extend_from_slice(b"xyz");
                     for start in 0..=len {
-                        assert_eq!(
-                            scan_string(&buf, start),
-                            len,
-                            "stop {stop:#x} fill {fill:#x} len {len} start {start}"
-                        );
+                        for (path, scan) in SCANS {
+                            let (at, high) = scan(&buf, start);
+                            let what = format!("{path}: stop {stop:#x} fill {fill:#x} len {len} start {start}");
+                            assert_eq!(at, len, "{what}");
+                            // Non-ASCII before the stop must be seen; in ASCII text, none is.
+                            if fill >= 0x80 && start < len {
+                                assert!(high, "{what}: non-ASCII not seen");
+                            }
+                            if fill < 0x80 {
+                                assert!(!high, "{what}: non-ASCII seen in ASCII text");
+                            }
+                        }
                     }
                 }
             }
         }
-        assert_eq!(scan_string(b"abcdefghijklmnop", 0), 16);
-        assert_eq!(scan_string(b"", 0), 0);
+        for (path, scan) in SCANS {
+            assert_eq!(scan(b"abcdefghijklmnop", 0), (16, false), "{path}");
+            assert_eq!(scan(b"", 0), (0, false), "{path}");
+            assert_eq!(scan(&[b'a'; 100], 0), (100, false), "{path}");
+            // One non-ASCII byte at every place of a long run is seen.
+            for at in 0..100 {
+                let mut buf = vec![b'a'; 100];
+                buf[at] = 0xe9;
+                assert_eq!(scan(&buf, 0), (100, true), "{path}: 0xe9 at {at}");
+            }
+        }
     }
 
     #[test]

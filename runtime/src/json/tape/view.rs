@@ -1,9 +1,10 @@
 //! [`JsonView`] for [`TapeView`]: strings borrowed from the input (escapes decoded only when
-//! asked for), numbers read from their lexemes, and the source form of a value.
+//! asked for), numbers read from their lexemes, and the source form of a value; the
+//! iterators over an object's entries and an array's elements.
 
 use std::borrow::Cow;
 
-use super::{unescape, Tag, TapeEntries, TapeItems, TapeView};
+use super::{unescape, Tag, Tape, TapeView};
 use crate::json::{JsonView, Kind, Number};
 
 impl<'t, 'a> JsonView<'a> for TapeView<'t, 'a> {
@@ -122,5 +123,61 @@ impl<'t, 'a> JsonView<'a> for TapeView<'t, 'a> {
         let n = self.node();
         let remaining = if n.tag == Tag::Array { n.a } else { 0 };
         TapeItems { tape: self.tape, idx: self.idx + 1, remaining }
+    }
+}
+
+/// Iterator over object entries of a tape.
+pub struct TapeEntries<'t, 'a> {
+    tape: &'t Tape<'a>,
+    idx: u32,
+    remaining: u32,
+}
+
+impl<'t, 'a> Iterator for TapeEntries<'t, 'a> {
+    type Item = (Cow<'a, str>, TapeView<'t, 'a>);
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.remaining == 0 {
+            return None;
+        }
+        self.remaining -= 1;
+        let key = TapeView { tape: self.tape, idx: self.idx };
+        let val = TapeView { tape: self.tape, idx: self.idx + 1 };
+        self.idx = val.next_idx();
+        let k = match key.str_raw() {
+            Some((s, false)) => Cow::Borrowed(s),
+            Some((s, true)) => Cow::Owned(unescape(s)),
+            None => Cow::Borrowed(""),
+        };
+        Some((k, val))
+    }
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.remaining as usize, Some(self.remaining as usize))
+    }
+}
+
+/// Iterator over array elements of a tape.
+pub struct TapeItems<'t, 'a> {
+    tape: &'t Tape<'a>,
+    idx: u32,
+    remaining: u32,
+}
+
+impl<'t, 'a> Iterator for TapeItems<'t, 'a> {
+    type Item = TapeView<'t, 'a>;
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.remaining == 0 {
+            return None;
+        }
+        self.remaining -= 1;
+        let v = TapeView { tape: self.tape, idx: self.idx };
+        self.idx = v.next_idx();
+        Some(v)
+    }
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.remaining as usize, Some(self.remaining as usize))
     }
 }
