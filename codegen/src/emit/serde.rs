@@ -1,7 +1,7 @@
 //! Rust emitter, `serde_impls.rs` (behind cargo feature `serde`): `Serialize` and
 //! `Deserialize` for every declaration and literal type.
 //!
-//! `Serialize` writes what `ToJson` writes (`encode_fields` in `rust.rs` is the other reading
+//! `Serialize` writes what `ToJson` writes (`encode_fields` in `rust/decoders.rs` is the other reading
 //! of the same IR): declared members in schema order, optional ones only when present, consts
 //! always, then `extra` / `additional`. `Deserialize` is one line per type: the runtime's glue
 //! reads the input into a tape and runs the generated validator and builder on it, so there
