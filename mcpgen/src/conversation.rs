@@ -86,7 +86,7 @@ pub use finding::{Era, Finding, Severity};
 pub use options::ConversationOptions;
 pub use transport::HttpFacts;
 
-use crate::json::{JsonView, Tape};
+use crate::json::{JsonView, Tape, TapeView};
 use crate::Revision;
 
 /// The state of one session, fed its messages in order.
@@ -188,9 +188,54 @@ impl Conversation {
     /// assert_eq!(c.check_http(Sender::Server, error, &facts)[0].rule, Some("HTTP-9"));
     /// ```
     pub fn check_http(&self, from: Sender, message: &[u8], facts: &HttpFacts) -> Vec<Finding> {
-        let mut out = transport::findings(from, message, facts);
+        match Tape::parse_bytes(message) {
+            Ok(tape) => self.check_http_view(from, Some(&tape.root()), facts),
+            Err(_) => self.check_http_view::<TapeView<'_, '_>>(from, None, facts),
+        }
+    }
+
+    /// [`Conversation::check_http`] on a message already parsed (`None`: its text is not JSON,
+    /// so only what the headers say is judged).
+    pub fn check_http_view<'v, V: JsonView<'v>>(
+        &self,
+        from: Sender,
+        message: Option<&V>,
+        facts: &HttpFacts,
+    ) -> Vec<Finding> {
+        let mut out = transport::findings_of(from, message, facts);
         let (era, rev) = self.session.era.current();
         finding::judged_under(&mut out, era, rev);
+        out
+    }
+
+    /// [`Conversation::observe_in`] on the exchange of `facts`, then
+    /// [`Conversation::check_http`]: a message that crossed Streamable HTTP judged whole, its
+    /// text parsed once. With empty facts it is [`Conversation::observe`].
+    ///
+    /// ```
+    /// use mcpgen::conversation::{Conversation, HttpFacts, Sender};
+    ///
+    /// let mut c = Conversation::new();
+    /// let error = br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version"}}"#;
+    /// let facts = HttpFacts { status: Some(200), content_type: Some("application/json".into()), ..HttpFacts::default() };
+    /// let rules: Vec<_> = c.observe_http(Sender::Server, error, &facts).iter().map(|f| f.rule).collect();
+    /// assert!(rules.contains(&Some("HTTP-9")));
+    /// ```
+    pub fn observe_http(&mut self, from: Sender, message: &[u8], facts: &HttpFacts) -> Vec<Finding> {
+        match Tape::parse_bytes(message) {
+            Ok(tape) => self.observe_http_view(from, &tape.root(), facts),
+            Err(_) => {
+                let mut out = self.observe_in(from, facts.exchange, message);
+                out.extend(self.check_http_view::<TapeView<'_, '_>>(from, None, facts));
+                out
+            }
+        }
+    }
+
+    /// [`Conversation::observe_http`] on any JSON view.
+    pub fn observe_http_view<'v, V: JsonView<'v>>(&mut self, from: Sender, v: &V, facts: &HttpFacts) -> Vec<Finding> {
+        let mut out = self.observe_view_in(from, facts.exchange, v);
+        out.extend(self.check_http_view(from, Some(v), facts));
         out
     }
 
@@ -218,6 +263,40 @@ mod tests {
 
     fn done(id: u64) -> String {
         format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{"resultType":"complete","content":[]}}}}"#)
+    }
+
+    /// `observe_http` judges the message (its exchange from the facts) and its transport in one
+    /// step: the rules below are written out, not computed by `observe_in` or `check_http`.
+    #[test]
+    fn observe_http_judges_the_message_and_what_carried_it() {
+        const LIST: &[u8] = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{
+            "io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+        const UNSUPPORTED: &[u8] = br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported"}}"#;
+        fn rules(f: Vec<Finding>) -> Vec<&'static str> {
+            f.iter().filter_map(|f| f.rule).collect()
+        }
+        fn post(version: &str, exchange: u64) -> HttpFacts {
+            let h = [("MCP-Protocol-Version", version), ("Mcp-Method", "tools/list")];
+            let h = h.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
+            HttpFacts { request_headers: Some(h), exchange: Some(exchange), ..HttpFacts::default() }
+        }
+        let answer = |status, content_type: &str, exchange| HttpFacts {
+            status: Some(status),
+            content_type: Some(content_type.to_owned()),
+            exchange: Some(exchange),
+            ..HttpFacts::default()
+        };
+        let mut c = Conversation::new();
+        assert_eq!(rules(c.observe_http(Sender::Client, LIST, &post("2025-11-25", 1))), ["HTTP-8"]);
+        // Id 1 again, on its own exchange: no duplicate (ID-2), the facts' exchange was used.
+        assert!(rules(c.observe_http(Sender::Client, LIST, &post("2026-07-28", 2))).is_empty());
+        assert_eq!(rules(c.observe_http(Sender::Server, UNSUPPORTED, &answer(200, "application/json", 2))), ["HTTP-9"]);
+        // Text that is not JSON: the conversation's finding, then the transport's.
+        let f = rules(c.observe_http(Sender::Server, b"{oops", &answer(400, "text/plain", 1)));
+        assert_eq!(f.last(), Some(&"HTTP-6"), "{f:?}");
+        assert_eq!(f.len(), 2, "{f:?}");
+        // Empty facts: the message alone, as `observe` judges it.
+        assert!(rules(c.observe_http(Sender::Client, LIST, &HttpFacts::default())).is_empty());
     }
 
     /// Answered requests are forgotten: a long session holds no more state than its open

@@ -26,7 +26,7 @@
 mod capability;
 mod client;
 pub(crate) mod hook;
-mod http;
+pub(crate) mod http;
 mod message;
 mod meta;
 mod response;

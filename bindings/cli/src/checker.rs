@@ -439,10 +439,10 @@ impl Checker {
         // (a line embeds UTF-8 text unchanged or carries it `raw`, and either way the replay
         // judges that text), the transport's rules when the line carries HTTP facts.
         let (conversation, evicted) = self.sessions.get(session, self.n);
-        let mut findings = conversation.observe_in(from, http.and_then(|h| h.exchange), text);
-        if let Some(h) = http {
-            findings.extend(conversation.check_http(from, text, h));
-        }
+        let findings = match http {
+            Some(h) => conversation.observe_http(from, text, h),
+            None => conversation.observe_in(from, None, text),
+        };
         if let Some(gone) = evicted {
             self.note_eviction(&gone);
         }

@@ -345,19 +345,11 @@ pub fn check_line(sessions: &mut Sessions, line: &[u8], number: usize) -> Result
     let tape = Tape::parse_bytes(line).map_err(|e| LineError(format!("not a JSON object: {e}")))?;
     let (from, session, http, payload) = read_line(&tape)?;
     let (conversation, evicted) = sessions.get(session.as_deref(), number);
-    let exchange = http.as_ref().and_then(|h| h.exchange);
-    let mut findings = match &payload {
-        Payload::Message(view) => conversation.observe_view_in(from, exchange, view),
-        Payload::Raw(text) => conversation.observe_in(from, exchange, text.as_bytes()),
+    let http = http.unwrap_or_default();
+    let findings = match &payload {
+        Payload::Message(view) => conversation.observe_http_view(from, view, &http),
+        Payload::Raw(text) => conversation.observe_http(from, text.as_bytes(), &http),
     };
-    if let Some(http) = http {
-        // The transport's rules read the message's text: the embedded message as JSON text.
-        let text = match &payload {
-            Payload::Message(view) => std::borrow::Cow::Owned(view.to_value().to_json_string().into_bytes()),
-            Payload::Raw(text) => std::borrow::Cow::Borrowed(text.as_bytes()),
-        };
-        findings.extend(conversation.check_http(from, &text, &http));
-    }
     Ok(Checked { from, findings, evicted })
 }
 

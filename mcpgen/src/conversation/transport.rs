@@ -11,7 +11,7 @@
 
 use crate::error_codes;
 use crate::http::is_media;
-use crate::json::{JsonView, Tape};
+use crate::json::JsonView;
 use crate::rules::id;
 
 use super::facts::Sender;
@@ -46,58 +46,76 @@ impl HttpFacts {
 const JSON: &str = "application/json";
 const EVENT_STREAM: &str = "text/event-stream";
 
-/// The transport findings of `message` (the text as sent) from `from` with `facts`, era and
+/// The transport findings of a message from `from` with `facts`: `message` is the message
+/// parsed, `None` when its text is not JSON (then only what the headers say is judged). Era and
 /// revision not yet set.
-pub(super) fn findings(from: Sender, message: &[u8], facts: &HttpFacts) -> Vec<Finding> {
+pub(super) fn findings_of<'v, V: JsonView<'v>>(from: Sender, message: Option<&V>, facts: &HttpFacts) -> Vec<Finding> {
     let mut out = Vec::new();
-    if let (Sender::Client, Some(headers)) = (from, &facts.request_headers) {
+    if let (Sender::Client, Some(headers), Some(message)) = (from, &facts.request_headers, message) {
         let pairs = headers.iter().map(|(k, v)| (k.as_str(), v.as_str()));
-        if let Err(e) = crate::protocol::check_http_headers(pairs, message) {
+        if let Err(e) = crate::protocol::http::check_view(pairs, message) {
             out.push(rule_finding(e.rule, "", "", format!("HTTP headers: {}", e.message)));
         }
     }
-    if from != Sender::Server || facts.status.is_none() {
-        return out;
+    let Some(status) = facts.status.filter(|_| from == Sender::Server) else { return out };
+    if let Some(finding) = content_type_finding(facts.content_type.as_deref()) {
+        out.push(finding);
     }
-    let status = facts.status.unwrap_or_default();
-    let content_type = facts.content_type.as_deref();
-    if !is_media(content_type, JSON) && !is_media(content_type, EVENT_STREAM) {
-        // Shown as the media type alone (its parameters are not what is wrong).
-        let found = content_type.map(|t| t.split(';').next().unwrap_or_default().trim().to_ascii_lowercase());
-        out.push(rule_finding(
-            id::HTTP_6,
-            "",
-            "",
-            format!(
-                "the response carrying this message has Content-Type {}: a response to a POST is {JSON} or {EVENT_STREAM}",
-                found.map_or_else(|| "(none)".to_owned(), |t| format!("`{t}`"))
-            ),
-        ));
+    let code = message.and_then(|m| m.get("error")).and_then(|e| e.get("code")).and_then(|c| c.to_number());
+    if let Some(finding) = code.and_then(|n| n.as_i64()).and_then(|code| error_status_finding(code, status)) {
+        out.push(finding);
     }
-    let code = Tape::parse_bytes(message)
-        .ok()
-        .and_then(|t| t.root().get("error").and_then(|e| e.get("code")).and_then(|c| c.to_number()))
-        .and_then(|n| n.as_i64());
-    let rule = match code {
-        Some(error_codes::HEADER_MISMATCH_ERROR) => Some((id::ERR_8, "HeaderMismatch")),
-        Some(error_codes::UNSUPPORTED_PROTOCOL_VERSION_ERROR) => Some((id::HTTP_9, "UnsupportedProtocolVersion")),
-        _ => None,
+    out
+}
+
+/// HTTP-6: a response to a POST is `application/json` or `text/event-stream`.
+fn content_type_finding(content_type: Option<&str>) -> Option<Finding> {
+    if is_media(content_type, JSON) || is_media(content_type, EVENT_STREAM) {
+        return None;
+    }
+    // Shown as the media type alone (its parameters are not what is wrong).
+    let found = content_type.map(|t| t.split(';').next().unwrap_or_default().trim().to_ascii_lowercase());
+    Some(rule_finding(
+        id::HTTP_6,
+        "",
+        "",
+        format!(
+            "the response carrying this message has Content-Type {}: a response to a POST is {JSON} or {EVENT_STREAM}",
+            found.map_or_else(|| "(none)".to_owned(), |t| format!("`{t}`"))
+        ),
+    ))
+}
+
+/// ERR-8 / HTTP-9: a -32020 HeaderMismatch or -32022 UnsupportedProtocolVersion error comes
+/// with HTTP 400.
+fn error_status_finding(code: i64, status: u16) -> Option<Finding> {
+    let (rule, name) = match code {
+        error_codes::HEADER_MISMATCH_ERROR => (id::ERR_8, "HeaderMismatch"),
+        error_codes::UNSUPPORTED_PROTOCOL_VERSION_ERROR => (id::HTTP_9, "UnsupportedProtocolVersion"),
+        _ => return None,
     };
-    if let Some((rule, name)) = rule.filter(|_| status != 400) {
-        let code = code.unwrap_or_default();
-        out.push(rule_finding(
+    (status != 400).then(|| {
+        rule_finding(
             rule,
             "/error/code",
             "",
             format!("{code} {name} must be answered with HTTP 400, the response has HTTP {status}"),
-        ));
-    }
-    out
+        )
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json::{Tape, TapeView};
+
+    /// The transport findings of `message` (the text as sent).
+    fn findings(from: Sender, message: &[u8], facts: &HttpFacts) -> Vec<Finding> {
+        match Tape::parse_bytes(message) {
+            Ok(tape) => findings_of(from, Some(&tape.root()), facts),
+            Err(_) => findings_of::<TapeView<'_, '_>>(from, None, facts),
+        }
+    }
 
     const MODERN: &[u8] = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{
         "io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;

@@ -1,8 +1,6 @@
 //! Streamable HTTP header rules for a modern request (the body carries
 //! `_meta["io.modelcontextprotocol/protocolVersion"]`): [`super::check_http_headers`].
 
-use std::borrow::Cow;
-
 use crate::error_codes;
 use crate::http::{decode_header_value, name_header, param_value, HeaderBinding};
 use crate::json::{JsonView, Tape, Value};
@@ -45,84 +43,86 @@ pub(crate) fn check<'h>(
     headers: impl IntoIterator<Item = (&'h str, &'h str)>,
     body: &[u8],
 ) -> Result<(), ProtocolError> {
-    let headers = Headers::new(headers);
-    let header = |name: &str| headers.get(name);
-    // A body that is not JSON, or not a modern request, is check_request's to judge.
-    let Ok(outcome) = Tape::with_parsed(body, |tape| {
-        let v = tape.root();
-        let version =
-            v.get("params").and_then(|p| p.get("_meta")).and_then(|m| m.get(crate::meta_keys::PROTOCOL_VERSION));
-        let Some(version) = version.and_then(|x| x.as_str().map(Cow::into_owned)) else { return Ok(()) };
-        let Some(method) = v.get("method").and_then(|m| m.as_str().map(Cow::into_owned)) else { return Ok(()) };
-        // A notification (no `id` member): the transport page defines no header requirements
-        // for notification POSTs, so none is checked here.
-        if v.get("id").is_none() {
-            return Ok(());
-        }
-        let id = request_id(&v);
-        match header(VERSION) {
-            None => {
-                return Err(mismatch(
-                    id,
-                    id::ERA_10,
-                    format!("Header mismatch: the MCP-Protocol-Version header is missing (the body names `{version}`)"),
-                ))
-            }
-            Some(h) if h != version => {
-                return Err(mismatch(
-                    id,
-                    id::HTTP_8,
-                    format!(
-                    "Header mismatch: MCP-Protocol-Version `{h}` differs from the body's protocolVersion `{version}`"
-                ),
-                ))
-            }
-            Some(_) => {}
-        }
-        match header(METHOD) {
-            None => {
-                return Err(mismatch(
-                    id,
-                    id::HTTP_11,
-                    format!("Header mismatch: the Mcp-Method header is missing (the body's method is `{method}`)"),
-                ))
-            }
-            Some(h) if h != method => {
-                return Err(mismatch(
-                    id,
-                    id::HTTP_11,
-                    format!("Header mismatch: Mcp-Method `{h}` differs from the body's method `{method}`"),
-                ))
-            }
-            Some(_) => {}
-        }
-        let Some((param, rule)) = name_header(&method) else { return Ok(()) };
-        let Some(name) = v.get("params").and_then(|p| p.get(param)).and_then(|n| n.as_str().map(Cow::into_owned))
-        else {
-            return Ok(());
-        };
-        // XHDR-8/9: a name that is not header-safe travels in the Base64 sentinel form; it is
-        // compared after decoding, and a header that cannot be decoded is refused.
-        let Some(h) = header(NAME) else {
-            return Err(mismatch(
-                id,
-                rule,
-                format!("Header mismatch: the Mcp-Name header is missing (the body's params.{param} is `{name}`)"),
-            ));
-        };
-        match decode_header_value(h) {
-            Err(e) => Err(mismatch(id, rule, format!("Header mismatch: Mcp-Name cannot be read: {e}"))),
-            Ok(decoded) if decoded != name => Err(mismatch(
-                id,
-                rule,
-                format!("Header mismatch: Mcp-Name `{h}` differs from the body's params.{param} `{name}`"),
-            )),
-            Ok(_) => Ok(()),
-        }
-    }) else {
+    // A body that is not JSON is check_request's to judge.
+    Tape::with_parsed(body, |tape| check_view(headers, &tape.root())).unwrap_or(Ok(()))
+}
+
+/// [`check`] on a message already parsed: the standard headers of a modern request against its
+/// body. A message that is not a modern request (no protocol version in `_meta`, no `method`)
+/// passes: it is check_request's to judge.
+pub(crate) fn check_view<'h, 'v, V: JsonView<'v>>(
+    headers: impl IntoIterator<Item = (&'h str, &'h str)>,
+    v: &V,
+) -> Result<(), ProtocolError> {
+    let params = v.get("params");
+    let version = params.as_ref().and_then(|p| p.get("_meta")).and_then(|m| m.get(crate::meta_keys::PROTOCOL_VERSION));
+    let Some(version) = version.as_ref().and_then(|x| x.as_str()) else { return Ok(()) };
+    let method = v.get("method");
+    let Some(method) = method.as_ref().and_then(|m| m.as_str()) else { return Ok(()) };
+    // A notification (no `id` member): the transport page defines no header requirements for
+    // notification POSTs, so none is checked here.
+    if v.get("id").is_none() {
         return Ok(());
+    }
+    let headers = Headers::new(headers);
+    let fail = |rule, message| Err(mismatch(request_id(v), rule, message));
+    if let Some((rule, message)) = version_header(&headers, &version).or_else(|| method_header(&headers, &method)) {
+        return fail(rule, message);
+    }
+    let Some((param, rule)) = name_header(&method) else { return Ok(()) };
+    let name = params.as_ref().and_then(|p| p.get(param));
+    let Some(name) = name.as_ref().and_then(|n| n.as_str()) else { return Ok(()) };
+    match name_header_mismatch(&headers, param, &name) {
+        Some(message) => fail(rule, message),
+        None => Ok(()),
+    }
+}
+
+/// ERA-10 / HTTP-8: `MCP-Protocol-Version` present and equal to the body's protocol version.
+fn version_header(headers: &Headers<'_>, version: &str) -> Option<(&'static str, String)> {
+    match headers.get(VERSION) {
+        None => Some((
+            id::ERA_10,
+            format!("Header mismatch: the MCP-Protocol-Version header is missing (the body names `{version}`)"),
+        )),
+        Some(h) if h != version => Some((
+            id::HTTP_8,
+            format!("Header mismatch: MCP-Protocol-Version `{h}` differs from the body's protocolVersion `{version}`"),
+        )),
+        Some(_) => None,
+    }
+}
+
+/// HTTP-11: `Mcp-Method` present and equal to the body's method.
+fn method_header(headers: &Headers<'_>, method: &str) -> Option<(&'static str, String)> {
+    match headers.get(METHOD) {
+        None => Some((
+            id::HTTP_11,
+            format!("Header mismatch: the Mcp-Method header is missing (the body's method is `{method}`)"),
+        )),
+        Some(h) if h != method => {
+            Some((id::HTTP_11, format!("Header mismatch: Mcp-Method `{h}` differs from the body's method `{method}`")))
+        }
+        Some(_) => None,
+    }
+}
+
+/// XHDR-8/9: `Mcp-Name` present and, once decoded, equal to the body's `params.{param}`. A name
+/// that is not header-safe travels in the Base64 sentinel form; a header that cannot be decoded
+/// is refused. The mismatch's message, if any.
+fn name_header_mismatch(headers: &Headers<'_>, param: &str, name: &str) -> Option<String> {
+    let Some(h) = headers.get(NAME) else {
+        return Some(format!(
+            "Header mismatch: the Mcp-Name header is missing (the body's params.{param} is `{name}`)"
+        ));
     };
-    outcome
+    match decode_header_value(h) {
+        Err(e) => Some(format!("Header mismatch: Mcp-Name cannot be read: {e}")),
+        Ok(decoded) if decoded != name => {
+            Some(format!("Header mismatch: Mcp-Name `{h}` differs from the body's params.{param} `{name}`"))
+        }
+        Ok(_) => None,
+    }
 }
 
 /// XHDR-9, server side: the `Mcp-Param-*` headers of a `tools/call` against the arguments of
