@@ -36,9 +36,11 @@ pub use mcpgen_schema::Extension;
 mod hooks;
 #[cfg(test)]
 mod probe;
+mod registry;
 pub mod tasks;
 
 pub(crate) use hooks::{Answering, ExtensionHooks, Negotiated};
+pub(crate) use registry::hook_registry;
 
 /// The registry: every extension the core calls, one line each, in the order their hooks run
 /// (a type-level list: `protocol/hook.rs` and `conversation/hook.rs` loop over it). Adding an extension is its folder `ext/<name>/` and a
