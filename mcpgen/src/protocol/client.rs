@@ -38,7 +38,21 @@ fn check_response_view<'v, V: JsonView<'v>>(
     v: &V,
     options: &crate::ResultOptions<'_>,
 ) -> Result<CheckedResponse, ResponseError> {
-    let request_method = options.request.method;
+    response_envelope(v)?;
+    match (v.get("result"), v.get("error")) {
+        (Some(_), Some(_)) => {
+            Err(invalid(Some(id::MSG_2), "a response has exactly one of `result` and `error`, this one has both"))
+        }
+        (None, None) => Err(invalid(Some(id::MSG_2), "a response needs `result` or `error`")),
+        (None, Some(err)) => error_response(v, &err),
+        (Some(result), None) => result_response(revision, v, &result, options),
+    }
+}
+
+/// A response is one JSON object (MSG-1, CORE-2), not a request or notification (MSG-5), with
+/// `jsonrpc: "2.0"` (CORE-2).
+#[inline]
+fn response_envelope<'v, V: JsonView<'v>>(v: &V) -> Result<(), ResponseError> {
     match v.kind() {
         Kind::Object => {}
         Kind::Array => {
@@ -57,82 +71,99 @@ fn check_response_view<'v, V: JsonView<'v>>(
     if !v.get("jsonrpc").is_some_and(|j| j.str_eq("2.0")) {
         return Err(invalid(Some(id::CORE_2), "`jsonrpc` must be \"2.0\""));
     }
-    match (v.get("result"), v.get("error")) {
-        (Some(_), Some(_)) => {
-            Err(invalid(Some(id::MSG_2), "a response has exactly one of `result` and `error`, this one has both"))
-        }
-        (None, None) => Err(invalid(Some(id::MSG_2), "a response needs `result` or `error`")),
-        (None, Some(err)) => {
-            // `"id": null` from generic JSON-RPC peers is accepted on receipt.
-            let id = match read_id(v) {
-                IdRead::Absent => None,
-                IdRead::Valid(id) => Some(id),
-                IdRead::Invalid(_) if v.get("id").is_some_and(|x| x.kind() == Kind::Null) => None,
-                IdRead::Invalid(msg) => return Err(invalid(Some(id::ID_3), msg)),
-            };
-            if err.kind() != Kind::Object {
-                return Err(invalid(Some(id::MSG_3), format!("`error` must be an object, found {}", err.describe())));
-            }
-            let code = err.get("code").ok_or_else(|| invalid(Some(id::MSG_3), "`error.code` is missing"))?;
-            let code = int_literal(&code).ok_or_else(|| {
-                invalid(Some(id::MSG_3), format!("`error.code` must be an integer, found {}", code.describe()))
-            })?;
-            let message = match err.get("message") {
-                Some(m) => m
-                    .as_str()
-                    .ok_or_else(|| {
-                        invalid(Some(id::MSG_3), format!("`error.message` must be a string, found {}", m.describe()))
-                    })?
-                    .into_owned(),
-                None => return Err(invalid(Some(id::MSG_3), "`error.message` is missing")),
-            };
-            let data = err.get("data").map(|d| d.to_value());
-            Ok(CheckedResponse::Error { id, code, message, data })
-        }
-        (Some(result), None) => {
-            let id = match read_id(v) {
-                IdRead::Valid(id) => id,
-                IdRead::Absent => return Err(invalid(Some(id::ID_3), "a result response must echo the request `id`")),
-                IdRead::Invalid(msg) => return Err(invalid(Some(id::ID_3), msg)),
-            };
-            if result.kind() != Kind::Object {
-                return Err(invalid(None, format!("`result` must be an object, found {}", result.describe())));
-            }
-            let req = options.request;
-            // MRTR-4 (duplicate `inputRequests` keys) is read from the text, before decoding
-            // keeps the last of each.
-            if revision.results_have_result_type()
-                && result.get("resultType").is_some_and(|r| r.str_eq("input_required"))
-            {
-                let mut walk = RuleWalk { errors: Vec::new(), strict: false };
-                walk.walk(v, &mut String::new());
-                let errors: Vec<_> = walk.errors.into_iter().filter(|e| e.rule == Some(id::MRTR_4)).collect();
-                if let Some(first) = errors.first() {
-                    return Err(ResponseError { rule: first.rule, message: first.message.clone(), errors });
-                }
-            }
-            let decoded = match super::hook::decode_by_extension(revision, options, &result) {
-                Some(owned) => owned,
-                None => revision.decode_result_view(&req, &result, options.policy),
-            };
-            match decoded {
-                Ok(result) => Ok(CheckedResponse::Result { id, result }),
-                Err(e) => {
-                    let mut errors = result_errors(e, request_method);
-                    let message = match errors.first() {
-                        Some(first) if first.rule.is_some() => first.message.clone(),
-                        Some(first) => format!("the result does not match `{request_method}`'s result: {first}"),
-                        None => "the result was refused without an error (mcpgen bug)".into(),
-                    };
-                    let rule = errors.first().and_then(|e| e.rule);
-                    for e in &mut errors {
-                        prefix_pointer(e, "/result");
-                    }
-                    Err(ResponseError { rule, message, errors })
-                }
-            }
+    Ok(())
+}
+
+/// An error response: its `id` (ID-3; `null` accepted, Q-17), then `error` (MSG-3) an object
+/// with an integer `code` and a string `message`.
+#[inline]
+fn error_response<'v, V: JsonView<'v>>(v: &V, err: &V) -> Result<CheckedResponse, ResponseError> {
+    // `"id": null` from generic JSON-RPC peers is accepted on receipt.
+    let id = match read_id(v) {
+        IdRead::Absent => None,
+        IdRead::Valid(id) => Some(id),
+        IdRead::Invalid(_) if v.get("id").is_some_and(|x| x.kind() == Kind::Null) => None,
+        IdRead::Invalid(msg) => return Err(invalid(Some(id::ID_3), msg)),
+    };
+    if err.kind() != Kind::Object {
+        return Err(invalid(Some(id::MSG_3), format!("`error` must be an object, found {}", err.describe())));
+    }
+    let code = err.get("code").ok_or_else(|| invalid(Some(id::MSG_3), "`error.code` is missing"))?;
+    let code = int_literal(&code).ok_or_else(|| {
+        invalid(Some(id::MSG_3), format!("`error.code` must be an integer, found {}", code.describe()))
+    })?;
+    let message = match err.get("message") {
+        Some(m) => m
+            .as_str()
+            .ok_or_else(|| {
+                invalid(Some(id::MSG_3), format!("`error.message` must be a string, found {}", m.describe()))
+            })?
+            .into_owned(),
+        None => return Err(invalid(Some(id::MSG_3), "`error.message` is missing")),
+    };
+    let data = err.get("data").map(|d| d.to_value());
+    Ok(CheckedResponse::Error { id, code, message, data })
+}
+
+/// A result response: it echoes the request `id` (ID-3), its `result` is an object without
+/// duplicate `inputRequests` keys (MRTR-4), decoded as the request's result (by an extension
+/// when one claims it).
+#[inline]
+fn result_response<'v, V: JsonView<'v>>(
+    revision: Revision,
+    v: &V,
+    result: &V,
+    options: &crate::ResultOptions<'_>,
+) -> Result<CheckedResponse, ResponseError> {
+    let id = match read_id(v) {
+        IdRead::Valid(id) => id,
+        IdRead::Absent => return Err(invalid(Some(id::ID_3), "a result response must echo the request `id`")),
+        IdRead::Invalid(msg) => return Err(invalid(Some(id::ID_3), msg)),
+    };
+    if result.kind() != Kind::Object {
+        return Err(invalid(None, format!("`result` must be an object, found {}", result.describe())));
+    }
+    duplicate_input_requests(revision, v, result)?;
+    let req = options.request;
+    let decoded = match super::hook::decode_by_extension(revision, options, result) {
+        Some(owned) => owned,
+        None => revision.decode_result_view(&req, result, options.policy),
+    };
+    match decoded {
+        Ok(result) => Ok(CheckedResponse::Result { id, result }),
+        Err(e) => Err(refused_result(e, options.request.method)),
+    }
+}
+
+/// MRTR-4 (duplicate `inputRequests` keys) is read from the text, before decoding keeps the
+/// last of each.
+#[inline]
+fn duplicate_input_requests<'v, V: JsonView<'v>>(revision: Revision, v: &V, result: &V) -> Result<(), ResponseError> {
+    if revision.results_have_result_type() && result.get("resultType").is_some_and(|r| r.str_eq("input_required")) {
+        let mut walk = RuleWalk { errors: Vec::new(), strict: false };
+        walk.walk(v, &mut String::new());
+        let errors: Vec<_> = walk.errors.into_iter().filter(|e| e.rule == Some(id::MRTR_4)).collect();
+        if let Some(first) = errors.first() {
+            return Err(ResponseError { rule: first.rule, message: first.message.clone(), errors });
         }
     }
+    Ok(())
+}
+
+/// The refusal of a result that does not decode as `request_method`'s: the first error's
+/// message (with its rule) and every error, pointing into `/result`.
+fn refused_result(e: crate::decode::DecodeError, request_method: &str) -> ResponseError {
+    let mut errors = result_errors(e, request_method);
+    let message = match errors.first() {
+        Some(first) if first.rule.is_some() => first.message.clone(),
+        Some(first) => format!("the result does not match `{request_method}`'s result: {first}"),
+        None => "the result was refused without an error (mcpgen bug)".into(),
+    };
+    let rule = errors.first().and_then(|e| e.rule);
+    for e in &mut errors {
+        prefix_pointer(e, "/result");
+    }
+    ResponseError { rule, message, errors }
 }
 
 fn prefix_pointer(e: &mut ValidationError, prefix: &str) {

@@ -104,6 +104,7 @@ pub(crate) struct Envelope<V> {
 }
 
 impl<'v, V: JsonView<'v>> Envelope<V> {
+    #[inline]
     pub fn read(v: &V) -> Envelope<V> {
         let mut e = Envelope {
             kind: v.kind(),
@@ -131,6 +132,7 @@ impl<'v, V: JsonView<'v>> Envelope<V> {
     }
 
     /// MSG-1 / MSG-2 / MSG-4 classification. `Err` when the message cannot be classified.
+    #[inline]
     pub fn classify(&self, v: &V) -> Result<Class<'v>, ValidationError> {
         match self.kind {
             Kind::Object => {}
@@ -390,6 +392,7 @@ fn declared_in_params<'v, V: JsonView<'v>>(params: Option<&V>) -> Negotiated {
 /// `(negotiated, by_request)`: the extensions negotiated, and whether the caller judges a
 /// result of theirs by its request (the conversation) rather than by its own shape. The
 /// errors, none when the message is valid.
+#[inline]
 pub(crate) fn validate_classified<'v, V: JsonView<'v>>(
     rev: Revision,
     v: &V,
@@ -400,114 +403,180 @@ pub(crate) fn validate_classified<'v, V: JsonView<'v>>(
     (negotiated, by_request): (Negotiated, bool),
 ) -> Vec<ValidationError> {
     let mut errors: Vec<ValidationError> = Vec::new();
-    let root = Path::Root;
-    let modern = is_modern(rev);
-    validate_def_at(rev, envelope_def(rev, class), v, &root, opts, &mut errors);
+    validate_def_at(rev, envelope_def(rev, class), v, &Path::Root, opts, &mut errors);
     match class {
         Class::Request(method) => {
+            // ID-1: the schema's `type` error takes the rule; a number that is no request id too.
             tag(&mut errors, 0, "/id", "type", id::ID_1);
-            if let Some(msg) = id_problem(env) {
-                if !errors.iter().any(|e| e.pointer == "/id") {
-                    errors.push(rule_error("/id".into(), "type", id::ID_1, msg));
-                }
-            }
-            match info {
-                None => errors.push(unknown_method(rev, method)),
-                Some(info) if info.kind == MethodKind::Notification => errors.push(rule_error(
-                    "/id".into(),
-                    "not",
-                    id::MSG_4,
-                    format!("`{method}` is a notification: it carries no `id` and gets no response"),
-                )),
-                Some(info) if info.direction == Direction::EmbeddedInput => errors.push(rule_error(
-                    "/method".into(),
-                    "enum",
-                    id::MSG_5,
-                    format!("`{method}` is an input request: it travels inside `InputRequiredResult.inputRequests`, never as a JSON-RPC request"),
-                )),
-                Some(info) if Registry::validate_message(negotiated, info, v, env.params.as_ref(), opts, &mut errors) => {
-                    if env.meta_complete != Some(true) {
-                        if let Some((at, msg)) = missing_meta_in(env.params.as_ref()) {
-                            errors.push(rule_error(at, "required", id::META_6, msg));
-                        }
-                    }
-                }
-                Some(info) => {
-                    let mark = errors.len();
-                    validate_params(rev, info, v, env.params.as_ref(), opts, &mut errors);
-                    if modern && env.meta_complete != Some(true) {
-                        if let Some((at, _)) = missing_meta_in(env.params.as_ref()) {
-                            tag(&mut errors, mark, &at, "", id::META_6);
-                        }
-                    }
-                }
-            }
+            id_errors(env, id::ID_1, &mut errors);
+            request_errors(rev, v, env, method, info, (opts, negotiated), &mut errors);
         }
-        Class::Notification(method) => match info {
-            None => errors.push(unknown_method(rev, method)),
-            Some(info) if info.kind == MethodKind::Request => errors.push(rule_error(
-                String::new(),
-                "required",
-                id::ID_1,
-                format!("`{method}` is a request: it needs an `id` (a string or an integer)"),
-            )),
-            Some(info) if Registry::validate_message(negotiated, info, v, env.params.as_ref(), opts, &mut errors) => {}
-            Some(info) => {
-                validate_params(rev, info, v, env.params.as_ref(), opts, &mut errors);
-                if modern && LISTEN_STREAM_NOTIFICATIONS.contains(&method.as_ref()) {
-                    check_subscription_id(env.params.as_ref(), method, &mut errors);
-                }
-            }
-        },
+        Class::Notification(method) => notification_errors(rev, v, env, method, info, (opts, negotiated), &mut errors),
         Class::Result => {
-            if let Some(msg) = id_problem(env) {
-                if !errors.iter().any(|e| e.pointer == "/id") {
-                    errors.push(rule_error("/id".into(), "type", id::ID_1, msg));
-                }
-            }
+            id_errors(env, id::ID_1, &mut errors);
             tag(&mut errors, 0, "/id", "type", id::ID_3);
             if let Some(result) = env.result.as_ref().filter(|r| r.kind() == Kind::Object) {
-                if let Some(rt) = result.get("resultType") {
-                    if rt.str_eq("input_required") && has_def(rev, "InputRequiredResult") {
-                        validate_def_at(rev, "InputRequiredResult", result, &root.key("result"), opts, &mut errors);
-                        rules::check_input_required(result, "/result", &mut errors);
-                    } else if !negotiated.is_empty()
-                        && !rt.str_eq("complete")
-                        && Registry::result_type(negotiated, rev, &rt, result, by_request, opts, &mut errors)
-                    {
-                        // A negotiated extension's `resultType`: judged by the extension.
-                    } else if !rt.str_eq("complete") && rt.kind() == Kind::String && opts.policy == Policy::Strict {
-                        errors.push(rule_error(
-                            "/result/resultType".into(),
-                            "enum",
-                            id::RESULT_3,
-                            format!("{} is not a core `resultType` (`complete`, `input_required`); only a negotiated extension may define it (reported in strict mode)", rt.describe()),
-                        ));
-                    }
+                result_type_errors(rev, result, opts, (negotiated, by_request), &mut errors);
+            }
+        }
+        Class::Error(code) => error_response_errors(rev, v, env, *code, opts, &mut errors),
+    }
+    protocol_rule_errors(v, errors, opts)
+}
+
+/// An `id` the schema lets through but that is no request id (a non-integer number), under
+/// `rule`, unless the schema already reported the `id`.
+#[inline]
+fn id_errors<'v, V: JsonView<'v>>(env: &Envelope<V>, rule: &'static str, errors: &mut Vec<ValidationError>) {
+    if let Some(msg) = id_problem(env) {
+        if !errors.iter().any(|e| e.pointer == "/id") {
+            errors.push(rule_error("/id".into(), "type", rule, msg));
+        }
+    }
+}
+
+/// A request's method and `params`: unknown (MSG-9), a notification's (MSG-4), an input
+/// request's (MSG-5), an extension's (judged by it, then META-6), or the core's (its `params`
+/// definition, whose errors on a missing `_meta` take META-6 in the modern era).
+#[inline]
+fn request_errors<'v, V: JsonView<'v>>(
+    rev: Revision,
+    v: &V,
+    env: &Envelope<V>,
+    method: &str,
+    info: Option<&'static MethodInfo>,
+    (opts, negotiated): (Options, Negotiated),
+    errors: &mut Vec<ValidationError>,
+) {
+    match info {
+        None => errors.push(unknown_method(rev, method)),
+        Some(info) if info.kind == MethodKind::Notification => errors.push(rule_error(
+            "/id".into(),
+            "not",
+            id::MSG_4,
+            format!("`{method}` is a notification: it carries no `id` and gets no response"),
+        )),
+        Some(info) if info.direction == Direction::EmbeddedInput => errors.push(rule_error(
+            "/method".into(),
+            "enum",
+            id::MSG_5,
+            format!("`{method}` is an input request: it travels inside `InputRequiredResult.inputRequests`, never as a JSON-RPC request"),
+        )),
+        Some(info) if Registry::validate_message(negotiated, info, v, env.params.as_ref(), opts, errors) => {
+            if env.meta_complete != Some(true) {
+                if let Some((at, msg)) = missing_meta_in(env.params.as_ref()) {
+                    errors.push(rule_error(at, "required", id::META_6, msg));
                 }
             }
         }
-        Class::Error(code) => {
-            // ID-4: no `id` when it could not be read; never `null` (Q-17 lets receivers accept it).
-            tag(&mut errors, 0, "/id", "type", id::ID_4);
-            if let (Some(msg), false) = (id_problem(env), errors.iter().any(|e| e.pointer == "/id")) {
-                errors.push(rule_error("/id".into(), "type", id::ID_4, msg));
-            }
-            if let Some(code) = code {
-                if let Some(def) = error_def(rev, *code) {
-                    if def.whole_response {
-                        validate_def_at(rev, def.def, v, &root, opts, &mut errors);
-                    } else if let Some(err) = &env.error {
-                        validate_def_at(rev, def.def, err, &root.key("error"), opts, &mut errors);
-                    }
-                } else if modern {
-                    if let Some(e) = error_code_policy(*code) {
-                        errors.push(e);
-                    }
+        Some(info) => {
+            let mark = errors.len();
+            validate_params(rev, info, v, env.params.as_ref(), opts, errors);
+            if is_modern(rev) && env.meta_complete != Some(true) {
+                if let Some((at, _)) = missing_meta_in(env.params.as_ref()) {
+                    tag(errors, mark, &at, "", id::META_6);
                 }
             }
         }
     }
+}
+
+/// A notification's method and `params`: unknown (MSG-9), a request's (ID-1), an extension's
+/// (judged by it), or the core's (its `params` definition, and SUB-4 on a listen stream's).
+#[inline]
+fn notification_errors<'v, V: JsonView<'v>>(
+    rev: Revision,
+    v: &V,
+    env: &Envelope<V>,
+    method: &str,
+    info: Option<&'static MethodInfo>,
+    (opts, negotiated): (Options, Negotiated),
+    errors: &mut Vec<ValidationError>,
+) {
+    match info {
+        None => errors.push(unknown_method(rev, method)),
+        Some(info) if info.kind == MethodKind::Request => errors.push(rule_error(
+            String::new(),
+            "required",
+            id::ID_1,
+            format!("`{method}` is a request: it needs an `id` (a string or an integer)"),
+        )),
+        Some(info) if Registry::validate_message(negotiated, info, v, env.params.as_ref(), opts, errors) => {}
+        Some(info) => {
+            validate_params(rev, info, v, env.params.as_ref(), opts, errors);
+            if is_modern(rev) && LISTEN_STREAM_NOTIFICATIONS.contains(&method) {
+                check_subscription_id(env.params.as_ref(), method, errors);
+            }
+        }
+    }
+}
+
+/// An object `result`'s `resultType`: `input_required` is checked against
+/// `InputRequiredResult`, a negotiated extension's is judged by it, and any other but
+/// `complete` is RESULT-3 in strict mode.
+#[inline]
+fn result_type_errors<'v, V: JsonView<'v>>(
+    rev: Revision,
+    result: &V,
+    opts: Options,
+    (negotiated, by_request): (Negotiated, bool),
+    errors: &mut Vec<ValidationError>,
+) {
+    let Some(rt) = result.get("resultType") else { return };
+    if rt.str_eq("input_required") && has_def(rev, "InputRequiredResult") {
+        validate_def_at(rev, "InputRequiredResult", result, &Path::Root.key("result"), opts, errors);
+        rules::check_input_required(result, "/result", errors);
+    } else if !negotiated.is_empty()
+        && !rt.str_eq("complete")
+        && Registry::result_type(negotiated, rev, &rt, result, by_request, opts, errors)
+    {
+        // A negotiated extension's `resultType`: judged by the extension.
+    } else if !rt.str_eq("complete") && rt.kind() == Kind::String && opts.policy == Policy::Strict {
+        errors.push(rule_error(
+            "/result/resultType".into(),
+            "enum",
+            id::RESULT_3,
+            format!("{} is not a core `resultType` (`complete`, `input_required`); only a negotiated extension may define it (reported in strict mode)", rt.describe()),
+        ));
+    }
+}
+
+/// An error response: its `id` (ID-4), then the definition its `code` selects, or in the
+/// modern era the code policy.
+#[inline]
+fn error_response_errors<'v, V: JsonView<'v>>(
+    rev: Revision,
+    v: &V,
+    env: &Envelope<V>,
+    code: Option<i64>,
+    opts: Options,
+    errors: &mut Vec<ValidationError>,
+) {
+    // ID-4: no `id` when it could not be read; never `null` (Q-17 lets receivers accept it).
+    tag(errors, 0, "/id", "type", id::ID_4);
+    id_errors(env, id::ID_4, errors);
+    let Some(code) = code else { return };
+    if let Some(def) = error_def(rev, code) {
+        if def.whole_response {
+            validate_def_at(rev, def.def, v, &Path::Root, opts, errors);
+        } else if let Some(err) = &env.error {
+            validate_def_at(rev, def.def, err, &Path::Root.key("error"), opts, errors);
+        }
+    } else if is_modern(rev) {
+        if let Some(e) = error_code_policy(code) {
+            errors.push(e);
+        }
+    }
+}
+
+/// The protocol rules no schema expresses, walked over the whole message, added to `errors`;
+/// then each error once.
+#[inline]
+fn protocol_rule_errors<'v, V: JsonView<'v>>(
+    v: &V,
+    errors: Vec<ValidationError>,
+    opts: Options,
+) -> Vec<ValidationError> {
     let mut walk = RuleWalk { errors, strict: opts.policy == Policy::Strict };
     walk.walk(v, &mut String::new());
     let mut errors = walk.errors;

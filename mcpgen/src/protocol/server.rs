@@ -150,92 +150,7 @@ pub(crate) fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<Accep
     let versions = Versions::new(config);
 
     // Envelope (-32600), with the id when it can be read.
-    match v.kind() {
-        Kind::Object => {}
-        Kind::Array => {
-            return Err(refuse(
-                error_codes::INVALID_REQUEST_ERROR,
-                "Invalid Request: JSON-RPC batches are not supported; send one message per line or POST".into(),
-                None,
-                400,
-                id::MSG_1,
-            ))
-        }
-        _ => {
-            return Err(refuse(
-                error_codes::INVALID_REQUEST_ERROR,
-                format!("Invalid Request: a message must be a JSON object, found {}", v.describe()),
-                None,
-                400,
-                id::CORE_2,
-            ))
-        }
-    }
-    let id = match read_id(&v) {
-        IdRead::Absent => None,
-        IdRead::Valid(id) => Some(id),
-        IdRead::Invalid(msg) => {
-            return Err(refuse(
-                error_codes::INVALID_REQUEST_ERROR,
-                format!("Invalid Request: {msg}"),
-                None,
-                400,
-                id::ID_1,
-            ))
-        }
-    };
-    if !v.get("jsonrpc").is_some_and(|j| j.str_eq("2.0")) {
-        return Err(refuse(
-            error_codes::INVALID_REQUEST_ERROR,
-            "Invalid Request: `jsonrpc` must be \"2.0\"".into(),
-            id,
-            400,
-            id::CORE_2,
-        ));
-    }
-    let method = match v.get("method") {
-        Some(m) => match m.as_str() {
-            Some(s) => s.into_owned(),
-            None => {
-                return Err(refuse(
-                    error_codes::INVALID_REQUEST_ERROR,
-                    format!("Invalid Request: `method` must be a string, found {}", m.describe()),
-                    id,
-                    400,
-                    id::CORE_2,
-                ))
-            }
-        },
-        None if v.get("result").is_some() || v.get("error").is_some() => {
-            return Err(refuse(
-                error_codes::INVALID_REQUEST_ERROR,
-                "Invalid Request: a server accepts requests and notifications, not responses".into(),
-                id,
-                400,
-                id::MSG_5,
-            ))
-        }
-        None => {
-            return Err(refuse(
-                error_codes::INVALID_REQUEST_ERROR,
-                "Invalid Request: missing `method`".into(),
-                id,
-                400,
-                id::CORE_2,
-            ))
-        }
-    };
-    if let Some(p) = v.get("params") {
-        if p.kind() != Kind::Object {
-            return Err(refuse(
-                error_codes::INVALID_REQUEST_ERROR,
-                format!("Invalid Request: `params` must be an object, found {}", p.describe()),
-                id,
-                400,
-                id::CORE_2,
-            ));
-        }
-    }
+    let (id, method) = read_envelope(&v)?;
     let meta_version =
         v.get("params").and_then(|p| p.get("_meta")).and_then(|m| m.get(crate::meta_keys::PROTOCOL_VERSION));
 
@@ -248,19 +163,9 @@ pub(crate) fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<Accep
         return legacy_initialize(&v, id, &versions);
     }
 
-    // Required `_meta` fields (-32602, HTTP 400), even for unknown methods.
-    if let Some((at, msg)) = message::missing_request_meta(&v) {
-        let mut e =
-            refuse(error_codes::INVALID_PARAMS_ERROR, format!("Invalid params: {msg}"), Some(id), 400, id::META_6);
-        e.errors.push(super::rules::rule_error(at, "required", id::META_6, msg));
-        return Err(e);
-    }
-    let requested = meta_version.and_then(|x| x.as_str()).map(|s| s.into_owned()).unwrap_or_default();
-
-    // Version (-32022, HTTP 400). Legacy versions are usable only through
-    // `initialize`, never in per-request `_meta` (AMB-8).
-    let Some(rev) = versions.modern.iter().copied().find(|r| r.as_str() == requested) else {
-        return Err(versions.unsupported(&requested, Some(id), id::VER_1));
+    let rev = match required_meta(&v).and_then(|()| request_revision(meta_version, &versions)) {
+        Ok(rev) => rev,
+        Err(e) => return Err(echoing(e, Some(id))),
     };
 
     // The extensions the server serves: a request of theirs is theirs to accept or refuse.
@@ -271,9 +176,160 @@ pub(crate) fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<Accep
         }
     }
 
-    // Method (-32601, HTTP 404).
-    let info = match find_method(rev, &method) {
-        Some(info) if served(info, MethodKind::Request) => info,
+    let info = match served_request(rev, &method, &versions) {
+        Ok(info) => info,
+        Err(e) => return Err(echoing(e, Some(id))),
+    };
+
+    // Params schema (-32602; HTTP 200 with the error body, AMB-10).
+    decode_request(rev, info, &v, Some(id), false, 200)
+}
+
+/// The refusal `e`, built before the id was at hand, echoing `id`.
+#[inline]
+fn echoing(mut e: ProtocolError, id: Option<Value>) -> ProtocolError {
+    e.id = id;
+    e
+}
+
+/// The envelope (-32600): an object with a readable `id`, `jsonrpc: "2.0"`, a string `method`
+/// and object `params`. The id (`None`: a notification) and the method; the refusal echoes the
+/// id when it could be read.
+#[inline]
+fn read_envelope<'v, V: JsonView<'v>>(v: &V) -> Result<(Option<Value>, String), ProtocolError> {
+    one_object(v)?;
+    let id = match read_id(v) {
+        IdRead::Absent => None,
+        IdRead::Valid(id) => Some(id),
+        IdRead::Invalid(msg) => {
+            return Err(refuse(
+                error_codes::INVALID_REQUEST_ERROR,
+                format!("Invalid Request: {msg}"),
+                None,
+                400,
+                id::ID_1,
+            ))
+        }
+    };
+    match jsonrpc_version(v).and_then(|()| method_of(v)).and_then(|m| params_object(v).map(|()| m)) {
+        Ok(method) => Ok((id, method)),
+        Err(e) => Err(echoing(e, id)),
+    }
+}
+
+/// A message is one JSON object: not a batch (MSG-1), nothing else (CORE-2).
+#[inline]
+fn one_object<'v, V: JsonView<'v>>(v: &V) -> Result<(), ProtocolError> {
+    match v.kind() {
+        Kind::Object => Ok(()),
+        Kind::Array => Err(refuse(
+            error_codes::INVALID_REQUEST_ERROR,
+            "Invalid Request: JSON-RPC batches are not supported; send one message per line or POST".into(),
+            None,
+            400,
+            id::MSG_1,
+        )),
+        _ => Err(refuse(
+            error_codes::INVALID_REQUEST_ERROR,
+            format!("Invalid Request: a message must be a JSON object, found {}", v.describe()),
+            None,
+            400,
+            id::CORE_2,
+        )),
+    }
+}
+
+/// `jsonrpc` is `"2.0"` (CORE-2); the refusal has no id yet.
+#[inline]
+fn jsonrpc_version<'v, V: JsonView<'v>>(v: &V) -> Result<(), ProtocolError> {
+    if v.get("jsonrpc").is_some_and(|j| j.str_eq("2.0")) {
+        return Ok(());
+    }
+    Err(refuse(
+        error_codes::INVALID_REQUEST_ERROR,
+        "Invalid Request: `jsonrpc` must be \"2.0\"".into(),
+        None,
+        400,
+        id::CORE_2,
+    ))
+}
+
+/// The `method`, a string (CORE-2); a response has none (MSG-5). The refusal has no id yet.
+#[inline]
+fn method_of<'v, V: JsonView<'v>>(v: &V) -> Result<String, ProtocolError> {
+    match v.get("method") {
+        Some(m) => match m.as_str() {
+            Some(s) => Ok(s.into_owned()),
+            None => Err(refuse(
+                error_codes::INVALID_REQUEST_ERROR,
+                format!("Invalid Request: `method` must be a string, found {}", m.describe()),
+                None,
+                400,
+                id::CORE_2,
+            )),
+        },
+        None if v.get("result").is_some() || v.get("error").is_some() => Err(refuse(
+            error_codes::INVALID_REQUEST_ERROR,
+            "Invalid Request: a server accepts requests and notifications, not responses".into(),
+            None,
+            400,
+            id::MSG_5,
+        )),
+        None => Err(refuse(
+            error_codes::INVALID_REQUEST_ERROR,
+            "Invalid Request: missing `method`".into(),
+            None,
+            400,
+            id::CORE_2,
+        )),
+    }
+}
+
+/// `params`, when present, is an object (CORE-2); the refusal has no id yet.
+#[inline]
+fn params_object<'v, V: JsonView<'v>>(v: &V) -> Result<(), ProtocolError> {
+    match v.get("params") {
+        Some(p) if p.kind() != Kind::Object => Err(refuse(
+            error_codes::INVALID_REQUEST_ERROR,
+            format!("Invalid Request: `params` must be an object, found {}", p.describe()),
+            None,
+            400,
+            id::CORE_2,
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Required `_meta` fields (-32602, HTTP 400, META-6), even for unknown methods; the refusal
+/// has no id yet.
+#[inline]
+fn required_meta<'v, V: JsonView<'v>>(v: &V) -> Result<(), ProtocolError> {
+    let Some((at, msg)) = message::missing_request_meta(v) else { return Ok(()) };
+    let mut e = refuse(error_codes::INVALID_PARAMS_ERROR, format!("Invalid params: {msg}"), None, 400, id::META_6);
+    e.errors.push(super::rules::rule_error(at, "required", id::META_6, msg));
+    Err(e)
+}
+
+/// The revision `_meta` asks for (-32022, HTTP 400). Legacy versions are usable only through
+/// `initialize`, never in per-request `_meta` (AMB-8). The refusal has no id yet.
+#[inline]
+fn request_revision<'v, V: JsonView<'v>>(
+    meta_version: Option<V>,
+    versions: &Versions<'_>,
+) -> Result<Revision, ProtocolError> {
+    let requested = meta_version.and_then(|x| x.as_str()).map(|s| s.into_owned()).unwrap_or_default();
+    match versions.modern.iter().copied().find(|r| r.as_str() == requested) {
+        Some(rev) => Ok(rev),
+        None => Err(versions.unsupported(&requested, None, id::VER_1)),
+    }
+}
+
+/// The method's row when a server receives it as a request (-32601, HTTP 404, MSG-9); the
+/// refusal has no id yet.
+#[inline]
+fn served_request(rev: Revision, method: &str, versions: &Versions<'_>) -> Result<&'static MethodInfo, ProtocolError> {
+    match find_method(rev, method) {
+        Some(info) if served(info, MethodKind::Request) => Ok(info),
         _ => {
             let extra = if method == "initialize" {
                 format!(" (this server uses per-request metadata; it supports: {})", versions.supported_list())
@@ -283,14 +339,9 @@ pub(crate) fn check_request(bytes: &[u8], config: &ServerConfig) -> Result<Accep
             // As `validate_message` and `DecodeError::errors` report it: `enum` at `/method`.
             let message = format!("Method not found: `{method}`{extra}");
             let entry = super::rules::rule_error("/method".into(), "enum", id::MSG_9, message.clone());
-            return Err(
-                refuse(error_codes::METHOD_NOT_FOUND_ERROR, message, Some(id), 404, id::MSG_9).with_errors(vec![entry])
-            );
+            Err(refuse(error_codes::METHOD_NOT_FOUND_ERROR, message, None, 404, id::MSG_9).with_errors(vec![entry]))
         }
-    };
-
-    // Params schema (-32602; HTTP 200 with the error body, AMB-10).
-    decode_request(rev, info, &v, Some(id), false, 200)
+    }
 }
 
 /// Notifications are never answered (MSG-4); a refused one gets an id-less error and HTTP 400
