@@ -150,6 +150,7 @@ impl<'v, V: JsonView<'v>> Facts<'v, V> {
     /// Reads the message once and judges its revision under `era` (`answering` gives the
     /// revision of the pending request a response's id names; `exchange` scopes the ids). `None`
     /// when no revision is compiled into this build.
+    #[inline]
     pub(super) fn gather(
         from: Sender,
         v: &V,
@@ -157,66 +158,18 @@ impl<'v, V: JsonView<'v>> Facts<'v, V> {
         (era, exchange): (&EraState, Option<u64>),
         answering: impl FnOnce(&IdKey) -> Option<Revision>,
     ) -> Option<Facts<'v, V>> {
-        let object = env.kind == Kind::Object;
-        let (method_v, id_v) = (env.method.as_ref(), env.id.as_ref());
-        let method = method_v.and_then(|m| m.as_str());
+        let method = env.method.as_ref().and_then(|m| m.as_str());
         let params = env.params.clone().filter(|_| method.is_some());
         let result = env.result.clone().filter(|_| method.is_none());
-        let shape = match (&method, method_v, id_v) {
-            _ if !object => Shape::Other,
-            (Some(_), _, Some(_)) => Shape::Request,
-            (Some(_), _, None) => Shape::Notification,
-            (None, Some(_), _) => Shape::Other,
-            (None, None, _) => Shape::Response,
-        };
-        let key = |x: &V| IdKey::of(x).map(|k| k.in_exchange(exchange));
-        let id = id_v.and_then(key);
+        let shape = Shape::of(env, method.is_some());
+        let id = env.id.as_ref().and_then(|x| id_key(x, exchange));
         let mut asked = Asked {
             request: method.is_some() && id.is_some(),
             initialize: method.as_deref() == Some("initialize"),
             ..Asked::default()
         };
-        let (mut meta, mut retry, mut task, mut cursor) = (None, false, false, None);
-        let (mut token_param, mut progress, mut request_id, mut uri) = (None, None, None, None);
-        if let Some(p) = &params {
-            for (k, x) in p.entries() {
-                match k.as_ref() {
-                    "_meta" => meta = (x.kind() == Kind::Object).then_some(x),
-                    "inputResponses" | "requestState" => retry = true,
-                    "task" => task = true,
-                    "cursor" => cursor = Some(x),
-                    "protocolVersion" => asked.initialize_version = x.as_str().and_then(|s| Revision::parse(&s)),
-                    "progressToken" => token_param = key(&x),
-                    "progress" => progress = x.as_f64(),
-                    "requestId" => request_id = key(&x),
-                    "uri" => uri = Some(x),
-                    _ => {}
-                }
-            }
-        }
-        let (mut versioned, mut progress_token, mut log_level, mut client_caps, mut subscription_id) =
-            (false, None, false, None, None);
-        let (mut version_string, mut caps_object) = (false, false);
-        if let Some(m) = &meta {
-            for (k, x) in m.entries() {
-                match k.as_ref() {
-                    PROTOCOL_VERSION => {
-                        versioned = true;
-                        let version = x.as_str();
-                        version_string = version.is_some();
-                        asked.meta_version = Some(version.and_then(|s| Revision::parse(&s)));
-                    }
-                    "progressToken" => progress_token = key(&x),
-                    LOG_LEVEL => log_level = true,
-                    CLIENT_CAPABILITIES => {
-                        caps_object = x.kind() == Kind::Object;
-                        client_caps = Some(x);
-                    }
-                    SUBSCRIPTION_ID => subscription_id = Some(x),
-                    _ => {}
-                }
-            }
-        }
+        let p = ParamsRead::read(params.as_ref(), exchange, &mut asked);
+        let m = MetaRead::read(p.meta.as_ref(), exchange, &mut asked);
         asked.answering = id.as_ref().filter(|_| method.is_none()).map(answering);
         let rev = era.judge(&asked)?;
         let info = method.as_deref().and_then(|m| protocol::find_method(rev, m));
@@ -230,23 +183,23 @@ impl<'v, V: JsonView<'v>> Facts<'v, V> {
             result,
             error: env.error.clone(),
             answer_member: env.result.is_some() || env.error.is_some(),
-            id_unread: id_v.is_none_or(|i| i.kind() == Kind::Null),
+            id_unread: env.id.as_ref().is_none_or(|i| i.kind() == Kind::Null),
             rev,
             modern: era::is_modern(rev),
             info,
-            versioned,
-            meta_complete: version_string && caps_object,
-            progress_token: if shape == Shape::Request { progress_token } else { token_param },
+            versioned: m.versioned,
+            meta_complete: m.version_string && m.caps_object,
+            progress_token: if shape == Shape::Request { m.progress_token } else { p.progress_token },
             asked,
-            log_level,
-            client_caps,
-            subscription_id,
-            retry,
-            task,
-            cursor,
-            progress,
-            request_id,
-            uri,
+            log_level: m.log_level,
+            client_caps: m.client_caps,
+            subscription_id: m.subscription_id,
+            retry: p.retry,
+            task: p.task,
+            cursor: p.cursor,
+            progress: p.progress,
+            request_id: p.request_id,
+            uri: p.uri,
             exchange,
         })
     }
@@ -259,5 +212,124 @@ impl<'v, V: JsonView<'v>> Facts<'v, V> {
     /// `params.uri`, when it is a string.
     pub fn uri(&self) -> Option<Cow<'v, str>> {
         self.uri.as_ref().and_then(|u| u.as_str())
+    }
+}
+
+impl Shape {
+    /// What the envelope says a message is; `string_method`: its `method` is a string.
+    #[inline]
+    fn of<'v, V: JsonView<'v>>(env: &Envelope<V>, string_method: bool) -> Shape {
+        match (string_method, env.method.is_some(), env.id.is_some()) {
+            _ if env.kind != Kind::Object => Shape::Other,
+            (true, _, true) => Shape::Request,
+            (true, _, false) => Shape::Notification,
+            (false, true, _) => Shape::Other,
+            (false, false, _) => Shape::Response,
+        }
+    }
+}
+
+/// An id-like member as a key in `exchange`, when it is a string or an integer literal.
+#[inline]
+fn id_key<'v, V: JsonView<'v>>(x: &V, exchange: Option<u64>) -> Option<IdKey> {
+    IdKey::of(x).map(|k| k.in_exchange(exchange))
+}
+
+/// The `params` members the rules read, from one walk over `params`.
+struct ParamsRead<V> {
+    /// `_meta`, when it is an object.
+    meta: Option<V>,
+    retry: bool,
+    task: bool,
+    cursor: Option<V>,
+    /// `params.progressToken` (`notifications/progress`).
+    progress_token: Option<IdKey>,
+    progress: Option<f64>,
+    request_id: Option<IdKey>,
+    uri: Option<V>,
+}
+
+impl<'v, V: JsonView<'v>> ParamsRead<V> {
+    /// Walks `params` once; a `protocolVersion` member (a legacy `initialize`'s) goes to
+    /// `asked`.
+    #[inline]
+    fn read(params: Option<&V>, exchange: Option<u64>, asked: &mut Asked) -> Self {
+        let mut read = ParamsRead {
+            meta: None,
+            retry: false,
+            task: false,
+            cursor: None,
+            progress_token: None,
+            progress: None,
+            request_id: None,
+            uri: None,
+        };
+        let Some(p) = params else { return read };
+        for (k, x) in p.entries() {
+            match k.as_ref() {
+                "_meta" => read.meta = (x.kind() == Kind::Object).then_some(x),
+                "inputResponses" | "requestState" => read.retry = true,
+                "task" => read.task = true,
+                "cursor" => read.cursor = Some(x),
+                "protocolVersion" => asked.initialize_version = x.as_str().and_then(|s| Revision::parse(&s)),
+                "progressToken" => read.progress_token = id_key(&x, exchange),
+                "progress" => read.progress = x.as_f64(),
+                "requestId" => read.request_id = id_key(&x, exchange),
+                "uri" => read.uri = Some(x),
+                _ => {}
+            }
+        }
+        read
+    }
+}
+
+/// The `params._meta` members the rules read, from one walk over `_meta`.
+struct MetaRead<V> {
+    /// `protocolVersion` is present.
+    versioned: bool,
+    /// `protocolVersion` is a string.
+    version_string: bool,
+    /// A request's `_meta.progressToken`.
+    progress_token: Option<IdKey>,
+    log_level: bool,
+    client_caps: Option<V>,
+    /// `clientCapabilities` is an object.
+    caps_object: bool,
+    subscription_id: Option<V>,
+}
+
+impl<'v, V: JsonView<'v>> MetaRead<V> {
+    /// Walks `_meta` once; the revision its `protocolVersion` names goes to `asked`.
+    #[inline]
+    fn read(meta: Option<&V>, exchange: Option<u64>, asked: &mut Asked) -> Self {
+        let mut read = MetaRead {
+            versioned: false,
+            version_string: false,
+            progress_token: None,
+            log_level: false,
+            client_caps: None,
+            caps_object: false,
+            subscription_id: None,
+        };
+        let Some(m) = meta else { return read };
+        for (k, x) in m.entries() {
+            match k.as_ref() {
+                PROTOCOL_VERSION => {
+                    read.versioned = true;
+                    let version = x.as_str();
+                    read.version_string = version.is_some();
+                    asked.meta_version = Some(version.and_then(|s| Revision::parse(&s)));
+                }
+                "progressToken" => read.progress_token = id_key(&x, exchange),
+                LOG_LEVEL => read.log_level = true,
+                CLIENT_CAPABILITIES => {
+                    read.caps_object = x.kind() == Kind::Object;
+                    read.client_caps = Some(x);
+                }
+                SUBSCRIPTION_ID => read.subscription_id = Some(x),
+                _ => {}
+            }
+        }
+        read
     }
 }

@@ -134,57 +134,11 @@ pub(super) fn stream_message<'v, V: JsonView<'v>>(
     out: &mut Vec<Finding>,
 ) {
     let Some(sub) = s.subs.get_mut(sid) else {
-        if s.ended_subs.contains(sid) {
-            out.push(rule_finding(
-                id::SUB_4,
-                SUBSCRIPTION_ID_POINTER,
-                "",
-                format!("the server already ended subscription {sid}; nothing more travels on it"),
-            ));
-        } else if !s.cancelled_subs.contains(sid) {
-            out.push(rule_finding(
-                id::SUB_4,
-                SUBSCRIPTION_ID_POINTER,
-                "",
-                format!("{sid} is not the id of an open subscriptions/listen request"),
-            ));
-        }
+        not_open(sid, s, out);
         return;
     };
-    let requested = sub.filter.as_ref();
-    let unchecked = sub.unchecked;
     if method == "notifications/subscriptions/acknowledged" {
-        if sub.acked {
-            out.push(rule_finding(
-                id::SUB_2,
-                "/method",
-                "",
-                format!("subscription {sid} is already acknowledged; the acknowledgment comes once, first"),
-            ));
-            return;
-        }
-        sub.acked = true;
-        // SUB-3: the acknowledged filter is a subset of the requested one.
-        let Some(ack) = f.param("notifications").filter(|_| !unchecked) else { return };
-        for (k, x) in ack.entries() {
-            let asked = requested.and_then(|r| r.get(&k));
-            let ok = match x.kind() {
-                Kind::Bool => x.as_bool() != Some(true) || asked.and_then(|x| x.as_bool()) == Some(true),
-                Kind::Array => x.items().all(|u| {
-                    let u = u.as_str();
-                    asked.and_then(Value::as_array).is_some_and(|a| a.iter().any(|y| y.as_str() == u.as_deref()))
-                }),
-                _ => true,
-            };
-            if !ok {
-                out.push(rule_finding(
-                    id::SUB_3,
-                    ptr("/params/notifications", &k),
-                    "",
-                    format!("the acknowledgment grants `{k}` beyond what the listen request asked for"),
-                ));
-            }
-        }
+        acknowledgment(f, sid, sub, out);
         return;
     }
     if !sub.acked {
@@ -195,8 +149,79 @@ pub(super) fn stream_message<'v, V: JsonView<'v>>(
             format!("`{method}` travels on subscription {sid} before its acknowledgment"),
         ));
     }
+    if !sub.unchecked && !filter_asked_for(f, method, sub.filter.as_ref()) {
+        out.push(rule_finding(
+            id::SUB_1,
+            "/method",
+            "",
+            format!("subscription {sid} did not ask for `{method}` in its filter"),
+        ));
+    }
+}
+
+/// SUB-4: a message on a stream that is not open; one the server ended, or an unknown one (a
+/// stream forgotten or crossing a cancellation is accepted unchecked).
+fn not_open(sid: &IdKey, s: &Session, out: &mut Vec<Finding>) {
+    if s.ended_subs.contains(sid) {
+        out.push(rule_finding(
+            id::SUB_4,
+            SUBSCRIPTION_ID_POINTER,
+            "",
+            format!("the server already ended subscription {sid}; nothing more travels on it"),
+        ));
+    } else if !s.cancelled_subs.contains(sid) {
+        out.push(rule_finding(
+            id::SUB_4,
+            SUBSCRIPTION_ID_POINTER,
+            "",
+            format!("{sid} is not the id of an open subscriptions/listen request"),
+        ));
+    }
+}
+
+/// The stream's acknowledgment: once, first (SUB-2), granting no more than its listen request
+/// asked for (SUB-3, where the filter was kept).
+fn acknowledgment<'v, V: JsonView<'v>>(f: &Facts<'v, V>, sid: &IdKey, sub: &mut Subscription, out: &mut Vec<Finding>) {
+    if sub.acked {
+        out.push(rule_finding(
+            id::SUB_2,
+            "/method",
+            "",
+            format!("subscription {sid} is already acknowledged; the acknowledgment comes once, first"),
+        ));
+        return;
+    }
+    sub.acked = true;
+    let Some(ack) = f.param("notifications").filter(|_| !sub.unchecked) else { return };
+    // SUB-3: the acknowledged filter is a subset of the requested one.
+    let requested = sub.filter.as_ref();
+    for (k, x) in ack.entries() {
+        let asked = requested.and_then(|r| r.get(&k));
+        let ok = match x.kind() {
+            Kind::Bool => x.as_bool() != Some(true) || asked.and_then(|x| x.as_bool()) == Some(true),
+            Kind::Array => x.items().all(|u| {
+                let u = u.as_str();
+                asked.and_then(Value::as_array).is_some_and(|a| a.iter().any(|y| y.as_str() == u.as_deref()))
+            }),
+            _ => true,
+        };
+        if !ok {
+            out.push(rule_finding(
+                id::SUB_3,
+                ptr("/params/notifications", &k),
+                "",
+                format!("the acknowledgment grants `{k}` beyond what the listen request asked for"),
+            ));
+        }
+    }
+}
+
+/// Whether the stream's filter (`requested`) asked for `method` (SUB-1): a list-changed flag,
+/// or the updated resource's URI among `resourceSubscriptions`; other notifications always.
+#[inline]
+fn filter_asked_for<'v, V: JsonView<'v>>(f: &Facts<'v, V>, method: &str, requested: Option<&Value>) -> bool {
     let flag = |k: &str| requested.and_then(|r| r.get(k)).and_then(|x| x.as_bool()) == Some(true);
-    let asked = match method {
+    match method {
         "notifications/tools/list_changed" => flag("toolsListChanged"),
         "notifications/prompts/list_changed" => flag("promptsListChanged"),
         "notifications/resources/list_changed" => flag("resourcesListChanged"),
@@ -210,14 +235,6 @@ pub(super) fn stream_message<'v, V: JsonView<'v>>(
             }
         }
         _ => true,
-    };
-    if !asked && !unchecked {
-        out.push(rule_finding(
-            id::SUB_1,
-            "/method",
-            "",
-            format!("subscription {sid} did not ask for `{method}` in its filter"),
-        ));
     }
 }
 

@@ -121,124 +121,173 @@ pub(super) fn listed<'v, V: JsonView<'v>>(f: &Facts<'v, V>, result: &V, s: &mut 
         if !seen.insert(key.clone()) {
             continue;
         }
-        let epoch = s.tools.epoch;
-        // The definition as sent, the same as the last list gave: nothing to build or judge
-        // again (without a pin, which reports every list's drift). Most lists repeat the last.
-        let sent = view_digest(&tool, &mut s.tools.scratch);
-        if s.tools.scratch.capacity() > SCRATCH_KEPT {
-            s.tools.scratch = Vec::new();
-        }
-        if s.tools.baseline.is_none() {
-            if let Some(def) = s.tools.defs.get_mut(&key).filter(|d| d.sent == sent) {
-                def.epoch = epoch;
-                continue;
-            }
-        }
-        let json = to_json(&tool);
-        let at = format!("/result/tools/{i}");
-        if let Some(pin) = s.tools.baseline.clone() {
-            against_pin(&pin, &json, &name, &at, &mut s.tools, out);
-        }
-        let mut text = String::new();
-        let [input, output] = canonical_noting(&json, &["_meta"], ["inputSchema", "outputSchema"], &mut text);
-        let (input, output) = (input.map_or("", |r| &text[r]), output.map_or("", |r| &text[r]));
-        let digest = Text::new(&text);
-        if let Some(def) = s.tools.defs.get_mut(&key) {
-            if def.digest == digest {
-                def.epoch = epoch;
-                def.sent = sent;
-                continue;
-            }
-            if owed && def.epoch == epoch {
-                out.push(rule_finding(
-                    id::TOOL_10,
-                    at.clone(),
-                    "",
-                    format!(
-                        "the definition of tool `{}` differs from the one this session listed before, with no `notifications/tools/list_changed` between the two lists",
-                        key.shown()
-                    ),
-                ));
-            }
-        }
-        let bytes = input.len() + output.len();
-        let (known, freed) = s.tools.defs.get(&key).map_or((false, 0), |d| (true, d.schema_bytes));
-        let total = s.tools.schema_bytes - freed + bytes;
-        let refused = if !known && s.tools.defs.len() >= s.tools.max_tools {
-            Some(format!("more than {} tools are listed", s.tools.max_tools))
-        } else if total > s.tools.max_schema_bytes {
-            Some(format!("the listed tools' schemas pass {} bytes", s.tools.max_schema_bytes))
-        } else {
-            None
-        };
-        if let Some(why) = refused {
-            // A changed definition that does not fit is forgotten, not judged by its old schemas.
-            if s.tools.defs.remove(&key).is_some() {
-                s.tools.schema_bytes -= freed;
-            }
-            s.tools.partial = true;
-            s.capped(
-                Table::Tools,
-                format_args!(
-                    "{why}; tool `{}` and any further tool that does not fit are not kept, so their calls are not judged and calls of unlisted tools are no longer reported (TOOL-9)",
-                    key.shown()
-                ),
-                out,
-            );
-            continue;
-        }
-        let table = &mut s.tools;
-        // With the default limits, the process-wide bounded cache of compiled tools: the same
-        // definition listed in many sessions (a gateway's) is compiled once.
-        let compiled = if table.limits == Limits::default() {
-            let cache_key = crate::tools::ToolChecker::key_of(&name, input, output);
-            crate::tools::default_checker().compile_keyed(&json, cache_key)
-        } else {
-            let options = SchemaOptions { limits: table.limits, ..SchemaOptions::default() };
-            CompiledTool::compile(&json, &options).map(Arc::new)
-        };
-        let compiled = match compiled {
-            Ok(c) => Some(c),
-            Err(errors) => {
-                let (pointer, what) = match errors.errors().first() {
-                    Some(e) => {
-                        (format!("{at}{}", e.pointer()), format!("{} ({}): {}", e.kind(), e.rule(), e.message()))
-                    }
-                    None => (at.clone(), "refused".to_owned()),
-                };
-                out.push(rule_finding(
-                    id::POLICY_TOOLS,
-                    pointer,
-                    "",
-                    format!("tool `{}` is not judged: its schema is refused, {what}", key.shown()),
-                ));
-                None
-            }
-        };
-        table.schema_bytes = total;
-        table.defs.insert(key, ToolDef { digest, sent, epoch, schema_bytes: bytes, compiled });
+        list_tool(&tool, &name, key, (i, owed), s, out);
     }
     // A set grown by a long list is not kept.
     if seen.capacity() <= IN_LIST_KEPT {
         s.tools.in_list = seen;
     }
     if result.get("nextCursor").is_none() {
-        s.tools.listed = true;
-        if let Some(pin) = s.tools.baseline.clone() {
-            for name in pin.tools.keys() {
-                if !s.tools.pinned_seen.contains(&Text::new(name)) {
-                    out.push(rule_finding(
-                        id::TOOL_12,
-                        "/result/tools",
-                        "",
-                        format!(
-                            "tool `{name}` is pinned but this list (with its earlier pages) does not have it: removed"
-                        ),
-                    ));
-                }
-            }
-            s.tools.pinned_seen.clear();
+        list_complete(s, out);
+    }
+}
+
+/// One tool of a list (`i`: its index), the first of its name in it: checked against the pin,
+/// kept unless it is the definition already kept, reported where it changed without the
+/// notification `owed` (TOOL-10), and compiled when it fits the caps.
+#[inline]
+fn list_tool<'v, V: JsonView<'v>>(
+    tool: &V,
+    name: &str,
+    key: Text,
+    (i, owed): (usize, bool),
+    s: &mut Session,
+    out: &mut Vec<Finding>,
+) {
+    let epoch = s.tools.epoch;
+    let Some(sent) = sent_digest_if_new(tool, &key, epoch, &mut s.tools) else { return };
+    let json = to_json(tool);
+    let at = format!("/result/tools/{i}");
+    if let Some(pin) = s.tools.baseline.clone() {
+        against_pin(&pin, &json, name, &at, &mut s.tools, out);
+    }
+    let mut text = String::new();
+    let [input, output] = canonical_noting(&json, &["_meta"], ["inputSchema", "outputSchema"], &mut text);
+    let (input, output) = (input.map_or("", |r| &text[r]), output.map_or("", |r| &text[r]));
+    let digest = Text::new(&text);
+    if let Some(def) = s.tools.defs.get_mut(&key) {
+        if def.digest == digest {
+            def.epoch = epoch;
+            def.sent = sent;
+            return;
         }
+        if owed && def.epoch == epoch {
+            out.push(rule_finding(
+                id::TOOL_10,
+                at.clone(),
+                "",
+                format!(
+                    "the definition of tool `{}` differs from the one this session listed before, with no `notifications/tools/list_changed` between the two lists",
+                    key.shown()
+                ),
+            ));
+        }
+    }
+    let bytes = input.len() + output.len();
+    let Some(total) = fits_caps(s, &key, bytes, out) else { return };
+    let compiled = compile_listed(s.tools.limits, &json, [name, input, output], &at, &key, out);
+    let table = &mut s.tools;
+    table.schema_bytes = total;
+    table.defs.insert(key, ToolDef { digest, sent, epoch, schema_bytes: bytes, compiled });
+}
+
+/// The digest of `tool` as sent; `None` when it is the definition the last list gave and no
+/// pin is set (a pin reports every list's drift): that definition is kept for this list
+/// (`epoch`), with nothing to build or judge again. Most lists repeat the last.
+#[inline]
+fn sent_digest_if_new<'v, V: JsonView<'v>>(
+    tool: &V,
+    key: &Text,
+    epoch: u64,
+    table: &mut ToolTable,
+) -> Option<[u64; 2]> {
+    let sent = view_digest(tool, &mut table.scratch);
+    if table.scratch.capacity() > SCRATCH_KEPT {
+        table.scratch = Vec::new();
+    }
+    if table.baseline.is_none() {
+        if let Some(def) = table.defs.get_mut(key).filter(|d| d.sent == sent) {
+            def.epoch = epoch;
+            return None;
+        }
+    }
+    Some(sent)
+}
+
+/// The kept schemas' bytes once this definition (`bytes` of schemas) replaces the one kept
+/// under `key`; `None` when that passes `max_tools` or `max_tool_schema_bytes`: then the
+/// definition is forgotten, the table partial, and the cap reported (`POLICY-STATE`, once).
+#[inline]
+fn fits_caps(s: &mut Session, key: &Text, bytes: usize, out: &mut Vec<Finding>) -> Option<usize> {
+    let (known, freed) = s.tools.defs.get(key).map_or((false, 0), |d| (true, d.schema_bytes));
+    let total = s.tools.schema_bytes - freed + bytes;
+    let why = if !known && s.tools.defs.len() >= s.tools.max_tools {
+        format!("more than {} tools are listed", s.tools.max_tools)
+    } else if total > s.tools.max_schema_bytes {
+        format!("the listed tools' schemas pass {} bytes", s.tools.max_schema_bytes)
+    } else {
+        return Some(total);
+    };
+    // A changed definition that does not fit is forgotten, not judged by its old schemas.
+    if s.tools.defs.remove(key).is_some() {
+        s.tools.schema_bytes -= freed;
+    }
+    s.tools.partial = true;
+    s.capped(
+        Table::Tools,
+        format_args!(
+            "{why}; tool `{}` and any further tool that does not fit are not kept, so their calls are not judged and calls of unlisted tools are no longer reported (TOOL-9)",
+            key.shown()
+        ),
+        out,
+    );
+    None
+}
+
+/// The listed tool compiled, `[name, input, output]` its name and canonical schemas; `None`
+/// when the checks refuse a schema, reported (`POLICY-TOOLS`) at `at`. With the default
+/// limits, through the process-wide bounded cache of compiled tools: the same definition listed
+/// in many sessions (a gateway's) is compiled once.
+#[inline]
+fn compile_listed(
+    limits: Limits,
+    json: &serde_json::Value,
+    [name, input, output]: [&str; 3],
+    at: &str,
+    key: &Text,
+    out: &mut Vec<Finding>,
+) -> Option<Arc<CompiledTool>> {
+    let compiled = if limits == Limits::default() {
+        let cache_key = crate::tools::ToolChecker::key_of(name, input, output);
+        crate::tools::default_checker().compile_keyed(json, cache_key)
+    } else {
+        let options = SchemaOptions { limits, ..SchemaOptions::default() };
+        CompiledTool::compile(json, &options).map(Arc::new)
+    };
+    match compiled {
+        Ok(c) => Some(c),
+        Err(errors) => {
+            let (pointer, what) = match errors.errors().first() {
+                Some(e) => (format!("{at}{}", e.pointer()), format!("{} ({}): {}", e.kind(), e.rule(), e.message())),
+                None => (at.to_owned(), "refused".to_owned()),
+            };
+            out.push(rule_finding(
+                id::POLICY_TOOLS,
+                pointer,
+                "",
+                format!("tool `{}` is not judged: its schema is refused, {what}", key.shown()),
+            ));
+            None
+        }
+    }
+}
+
+/// A complete list (a page without `nextCursor`): calls of unlisted tools are judged from now
+/// on, and a pinned tool none of its pages gave is reported removed (TOOL-12).
+fn list_complete(s: &mut Session, out: &mut Vec<Finding>) {
+    s.tools.listed = true;
+    if let Some(pin) = s.tools.baseline.clone() {
+        for name in pin.tools.keys() {
+            if !s.tools.pinned_seen.contains(&Text::new(name)) {
+                out.push(rule_finding(
+                    id::TOOL_12,
+                    "/result/tools",
+                    "",
+                    format!("tool `{name}` is pinned but this list (with its earlier pages) does not have it: removed"),
+                ));
+            }
+        }
+        s.tools.pinned_seen.clear();
     }
 }
 
