@@ -129,107 +129,176 @@ pub(crate) fn judge_result<'v, V: JsonView<'v>>(
     opts.client_leniency = true;
     opts.discriminate_results = true;
     let rt = result.get("resultType");
-    let is_task = rt.as_ref().is_some_and(|r| r.str_eq(TASK_RESULT_TYPE));
     if let Some(info) = ext.method(req.method).filter(|i| i.kind == MethodKind::Request) {
         if !req.negotiated {
             return None;
         }
-        let mut errors = Vec::new();
-        let def = info.result_defs.first().copied().unwrap_or("Result");
-        if let Some(rt) = rt.as_ref().filter(|r| !r.str_eq("complete")) {
-            let (rule, what) = if req.method == "tasks/get" {
-                (id::TASK_15, "a `tasks/get` result carries `resultType: \"complete\"`")
-            } else if req.method == "tasks/update" {
-                (id::TASK_20, "a `tasks/update` acknowledgement carries `resultType: \"complete\"`")
-            } else {
-                (id::TASK_21, "a `tasks/cancel` acknowledgement carries `resultType: \"complete\"`")
-            };
-            let rule = if is_task { id::TASK_6 } else { rule };
-            let extra = if is_task { " (`task` is only for a `CreateTaskResult`)" } else { "" };
+        return Some(own_method_result((ext, rev), req, info, result, rt.as_ref(), opts));
+    }
+    if !rt.as_ref().is_some_and(|r| r.str_eq(TASK_RESULT_TYPE)) {
+        return handle_sent_complete(req, result, rt.as_ref()).map(Err);
+    }
+    Some(create_task_result(ext, req, result, opts))
+}
+
+/// A result of one of the extension's own requests (`tasks/get`, `tasks/update`,
+/// `tasks/cancel`; `info` its row): its `resultType` (`rt`) is `complete`, then the result is
+/// judged by its method. The definition judged against, or the errors.
+#[inline]
+fn own_method_result<'v, V: JsonView<'v>>(
+    (ext, rev): (Extension, Revision),
+    req: &Answering<'_>,
+    info: &MethodInfo,
+    result: &V,
+    rt: Option<&V>,
+    opts: Options,
+) -> Result<&'static str, Vec<ValidationError>> {
+    let mut errors = Vec::new();
+    let def = info.result_defs.first().copied().unwrap_or("Result");
+    if let Some(rt) = rt.filter(|r| !r.str_eq("complete")) {
+        errors.push(not_complete(req.method, rt));
+    }
+    let wrong_type = !errors.is_empty();
+    if req.method == "tasks/get" {
+        task_status_result((ext, rev), req.task_of, def, result, opts, &mut errors);
+    } else if !wrong_type {
+        acknowledgement(ext, req.method, def, result, opts, &mut errors);
+    }
+    if wrong_type {
+        // The rule error at `/resultType` says what the schema's `const` would.
+        errors.retain(|e| e.pointer != "/resultType" || e.schema_path.is_empty());
+    }
+    dedup(&mut errors);
+    if errors.is_empty() {
+        Ok(def)
+    } else {
+        Err(errors)
+    }
+}
+
+/// TASK-15, TASK-20, TASK-21 (TASK-6 for `task`): the `resultType` of a result of the
+/// extension's `method`, other than `complete`.
+fn not_complete<'v, V: JsonView<'v>>(method: &str, rt: &V) -> ValidationError {
+    let (rule, what) = if method == "tasks/get" {
+        (id::TASK_15, "a `tasks/get` result carries `resultType: \"complete\"`")
+    } else if method == "tasks/update" {
+        (id::TASK_20, "a `tasks/update` acknowledgement carries `resultType: \"complete\"`")
+    } else {
+        (id::TASK_21, "a `tasks/cancel` acknowledgement carries `resultType: \"complete\"`")
+    };
+    let is_task = rt.str_eq(TASK_RESULT_TYPE);
+    let rule = if is_task { id::TASK_6 } else { rule };
+    let extra = if is_task { " (`task` is only for a `CreateTaskResult`)" } else { "" };
+    rule_error("/resultType".into(), "const", rule, format!("{what}, not {}{extra}", rt.describe()))
+}
+
+/// A `tasks/get` result, by status: the result envelope, then the definition of that status
+/// (`def` when it has none, TASK-10), the members the status requires, and a completed task's
+/// `result` as the result of the task's method (`task_of`, when known).
+#[inline]
+fn task_status_result<'v, V: JsonView<'v>>(
+    (ext, rev): (Extension, Revision),
+    task_of: Option<&str>,
+    def: &str,
+    result: &V,
+    opts: Options,
+    errors: &mut Vec<ValidationError>,
+) {
+    let root = Path::Root;
+    validate_ext_at(ext, "Result", result, &root, opts, errors);
+    match status_def(result) {
+        Some(arm) => {
+            let mut found = Vec::new();
+            if !validate_ext_at(ext, def, result, &root, opts, &mut found) {
+                // The status's own definition says precisely what is wrong; it does not
+                // declare the result's `resultType` and `_meta`.
+                found.clear();
+                validate_ext_at(ext, arm, result, &root, opts, &mut found);
+                found.retain(|e| {
+                    !(e.rule == Some(id::POLICY_STRICT) && (e.pointer == "/resultType" || e.pointer == "/_meta"))
+                });
+                if found.is_empty() {
+                    validate_ext_at(ext, def, result, &root, opts, &mut found);
+                }
+            }
+            status_members(result, "", &mut found);
+            errors.extend(found);
+        }
+        None => {
+            validate_ext_at(ext, def, result, &root, opts, errors);
+            tag_all(errors, id::TASK_10);
+        }
+    }
+    if let (Some(method), Some(inner)) = (task_of, completed_result(result)) {
+        inner_result(rev, method, &inner, "/result", opts, errors);
+    }
+}
+
+/// A `tasks/update` or `tasks/cancel` acknowledgement (`method`): an empty result, judged
+/// against `def`, each member beyond `resultType` and `_meta` reported, every error under
+/// TASK-20 or TASK-21.
+#[inline]
+fn acknowledgement<'v, V: JsonView<'v>>(
+    ext: Extension,
+    method: &str,
+    def: &str,
+    result: &V,
+    opts: Options,
+    errors: &mut Vec<ValidationError>,
+) {
+    let before = errors.len();
+    validate_ext_at(ext, def, result, &Path::Root, opts, errors);
+    let rule = if method == "tasks/update" { id::TASK_20 } else { id::TASK_21 };
+    for (k, _) in result.entries() {
+        if k != "resultType" && k != "_meta" {
             errors.push(rule_error(
-                "/resultType".into(),
-                "const",
+                format!("/{k}"),
+                "additionalProperties",
                 rule,
-                format!("{what}, not {}{extra}", rt.describe()),
+                format!("`{method}` is acknowledged with an empty result; `{k}` is not part of it"),
             ));
         }
-        let root = Path::Root;
-        let wrong_type = !errors.is_empty();
-        if req.method == "tasks/get" {
-            // By status: the result envelope, then the definition of that status.
-            validate_ext_at(ext, "Result", result, &root, opts, &mut errors);
-            match status_def(result) {
-                Some(arm) => {
-                    let mut found = Vec::new();
-                    if !validate_ext_at(ext, def, result, &root, opts, &mut found) {
-                        // The status's own definition says precisely what is wrong; it does not
-                        // declare the result's `resultType` and `_meta`.
-                        found.clear();
-                        validate_ext_at(ext, arm, result, &root, opts, &mut found);
-                        found.retain(|e| {
-                            !(e.rule == Some(id::POLICY_STRICT)
-                                && (e.pointer == "/resultType" || e.pointer == "/_meta"))
-                        });
-                        if found.is_empty() {
-                            validate_ext_at(ext, def, result, &root, opts, &mut found);
-                        }
-                    }
-                    status_members(result, "", &mut found);
-                    errors.extend(found);
-                }
-                None => {
-                    validate_ext_at(ext, def, result, &root, opts, &mut errors);
-                    tag_all(&mut errors, id::TASK_10);
-                }
-            }
-            if let (Some(method), Some(inner)) = (req.task_of, completed_result(result)) {
-                inner_result(rev, method, &inner, "/result", opts, &mut errors);
-            }
-        } else if !wrong_type {
-            let before = errors.len();
-            validate_ext_at(ext, def, result, &root, opts, &mut errors);
-            let rule = if req.method == "tasks/update" { id::TASK_20 } else { id::TASK_21 };
-            for (k, _) in result.entries() {
-                if k != "resultType" && k != "_meta" {
-                    errors.push(rule_error(
-                        format!("/{k}"),
-                        "additionalProperties",
-                        rule,
-                        format!("`{}` is acknowledged with an empty result; `{k}` is not part of it", req.method),
-                    ));
-                }
-            }
-            for e in &mut errors[before..] {
-                e.rule.get_or_insert(rule);
-            }
-        }
-        if wrong_type {
-            // The rule error at `/resultType` says what the schema's `const` would.
-            errors.retain(|e| e.pointer != "/resultType" || e.schema_path.is_empty());
-        }
-        dedup(&mut errors);
-        return Some(if errors.is_empty() { Ok(def) } else { Err(errors) });
     }
-    if !is_task {
-        // TASK-5: a task handle (`taskId`, `status`, no `content`) sent as a complete result.
-        let handle =
-            result.get("taskId").is_some() && result.get("status").is_some() && result.get("content").is_none();
-        if req.negotiated && supports_tasks(req.method) && handle {
-            return Some(Err(vec![rule_error(
-                "/resultType".into(),
-                "const",
-                id::TASK_5,
-                format!(
-                    "this `{}` result is a task handle (`taskId`, `status`) but its `resultType` is {}: a `CreateTaskResult` carries `resultType: \"task\"`",
-                    req.method,
-                    rt.as_ref().map_or("absent".into(), |r| r.describe())
-                ),
-            )]));
-        }
+    for e in &mut errors[before..] {
+        e.rule.get_or_insert(rule);
+    }
+}
+
+/// TASK-5: a task handle (`taskId`, `status`, no `content`) sent as a complete result (`rt`
+/// its `resultType`, not `task`) to a request that negotiated tasks and supports them.
+#[inline]
+fn handle_sent_complete<'v, V: JsonView<'v>>(
+    req: &Answering<'_>,
+    result: &V,
+    rt: Option<&V>,
+) -> Option<Vec<ValidationError>> {
+    let handle = result.get("taskId").is_some() && result.get("status").is_some() && result.get("content").is_none();
+    if !(req.negotiated && supports_tasks(req.method) && handle) {
         return None;
     }
+    Some(vec![rule_error(
+        "/resultType".into(),
+        "const",
+        id::TASK_5,
+        format!(
+            "this `{}` result is a task handle (`taskId`, `status`) but its `resultType` is {}: a `CreateTaskResult` carries `resultType: \"task\"`",
+            req.method,
+            rt.map_or("absent".into(), |r| r.describe())
+        ),
+    )])
+}
+
+/// A `CreateTaskResult` (`resultType: "task"`): only for a request that declared the extension
+/// (TASK-1) and that the extension supports tasks for (TASK-3; TASK-6 for its own methods),
+/// then judged against its definition.
+fn create_task_result<'v, V: JsonView<'v>>(
+    ext: Extension,
+    req: &Answering<'_>,
+    result: &V,
+    opts: Options,
+) -> Result<&'static str, Vec<ValidationError>> {
     if !req.negotiated {
-        return Some(Err(vec![rule_error(
+        return Err(vec![rule_error(
             "/resultType".into(),
             "enum",
             id::TASK_1,
@@ -237,10 +306,10 @@ pub(crate) fn judge_result<'v, V: JsonView<'v>>(
                 "a `CreateTaskResult` (`resultType: \"task\"`) answers only a request that declared `{EXTENSION_ID}` in its own `_meta` client capabilities; this `{}` did not",
                 req.method
             ),
-        )]));
+        )]);
     }
     if !supports_tasks(req.method) {
-        return Some(Err(vec![rule_error(
+        return Err(vec![rule_error(
             "/resultType".into(),
             "enum",
             if ext.method(req.method).is_some() { id::TASK_6 } else { id::TASK_3 },
@@ -249,13 +318,13 @@ pub(crate) fn judge_result<'v, V: JsonView<'v>>(
                 req.method,
                 SUPPORTED_REQUESTS.join(", ")
             ),
-        )]));
+        )]);
     }
     let mut errors = Vec::new();
     if validate_ext_at(ext, "CreateTaskResult", result, &Path::Root, opts, &mut errors) {
-        Some(Ok("CreateTaskResult"))
+        Ok("CreateTaskResult")
     } else {
-        Some(Err(errors))
+        Err(errors)
     }
 }
 

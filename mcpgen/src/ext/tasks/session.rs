@@ -214,35 +214,7 @@ fn status<'v, V: JsonView<'v>>(
     if status == "input_required" {
         task.seen_input = true;
         if let Some(requests) = v.get("inputRequests").filter(|r| r.kind() == Kind::Object) {
-            for (key, request) in requests.entries() {
-                let digest = digest(&request);
-                let full = task.keys.len() >= max_keys;
-                match task.keys.iter_mut().find(|x| x.key.is(&key)) {
-                    Some(x) if x.digest != digest => {
-                        x.outstanding = true;
-                        let (rule, why) = if x.delivered {
-                            (id::TASK_18, "a response for it was already delivered; a new request needs a new key")
-                        } else {
-                            (id::TASK_17, "it named a different request earlier in the task's lifetime")
-                        };
-                        out.push(rule_finding(
-                            rule,
-                            &{
-                                let mut p = format!("{at}/inputRequests");
-                                crate::json::pointer::push(&mut p, &key);
-                                p
-                            },
-                            "uniqueKeys",
-                            format!("`inputRequests` key `{key}` of task {task_id} names a new request: {why}"),
-                        ));
-                    }
-                    Some(x) => x.outstanding = !x.delivered,
-                    None if !full => {
-                        task.keys.push(Key { key: Text::new(&key), digest, delivered: false, outstanding: true })
-                    }
-                    None => capped = true,
-                }
-            }
+            capped = input_request_keys(task, &requests, (task_id, at), max_keys, out);
         }
     }
     if capped {
@@ -259,6 +231,47 @@ fn status<'v, V: JsonView<'v>>(
             out.push(validation_finding(e));
         }
     }
+}
+
+/// The keys of an `input_required` status's `inputRequests` (`(task_id, at)`: the task and the
+/// status's pointer): each outstanding, a key naming a new request reported (TASK-17, or
+/// TASK-18 once answered), new keys kept up to `max_keys`. Whether a key was not kept.
+fn input_request_keys<'v, V: JsonView<'v>>(
+    task: &mut Task,
+    requests: &V,
+    (task_id, at): (&str, &str),
+    max_keys: usize,
+    out: &mut Vec<Finding>,
+) -> bool {
+    let mut capped = false;
+    for (key, request) in requests.entries() {
+        let digest = digest(&request);
+        let full = task.keys.len() >= max_keys;
+        match task.keys.iter_mut().find(|x| x.key.is(&key)) {
+            Some(x) if x.digest != digest => {
+                x.outstanding = true;
+                let (rule, why) = if x.delivered {
+                    (id::TASK_18, "a response for it was already delivered; a new request needs a new key")
+                } else {
+                    (id::TASK_17, "it named a different request earlier in the task's lifetime")
+                };
+                out.push(rule_finding(
+                    rule,
+                    &{
+                        let mut p = format!("{at}/inputRequests");
+                        crate::json::pointer::push(&mut p, &key);
+                        p
+                    },
+                    "uniqueKeys",
+                    format!("`inputRequests` key `{key}` of task {task_id} names a new request: {why}"),
+                ));
+            }
+            Some(x) => x.outstanding = !x.delivered,
+            None if !full => task.keys.push(Key { key: Text::new(&key), digest, delivered: false, outstanding: true }),
+            None => capped = true,
+        }
+    }
+    capped
 }
 
 /// TASK-22: `notifications/cancelled` naming a request that became a task.
