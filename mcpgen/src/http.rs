@@ -284,6 +284,8 @@ fn json_text<'v>(v: &impl JsonView<'v>) -> String {
     crate::json::to_json_string(&v.to_value())
 }
 
+/// One schema of the walk (`path`: the property names from the root, all through `properties`
+/// while `on_property_path`; `pointer`: where it is): its binding, then every schema below it.
 fn walk<'v, V: JsonView<'v>>(
     schema: &V,
     path: &mut Vec<String>,
@@ -295,89 +297,125 @@ fn walk<'v, V: JsonView<'v>>(
         return Ok(());
     }
     if let Some(annotation) = schema.get("x-mcp-header") {
-        let at = format!("{pointer}/x-mcp-header");
-        let fail = |rule, message: String| Err(HeaderBindingError { rule, pointer: at.clone(), message });
-        if !on_property_path || path.is_empty() {
-            return fail(
-                id::XHDR_5,
-                "only a property reached from the root through `properties` may be mirrored".into(),
-            );
-        }
-        let Some(name) = annotation.as_str() else {
-            return fail(id::XHDR_2, format!("the header name must be a string, found {}", json_text(&annotation)));
-        };
-        if name.is_empty() {
-            return fail(id::XHDR_2, "the header name is empty".into());
-        }
-        if let Some(c) = name.chars().find(|c| !is_tchar(*c)) {
-            return fail(
-                id::XHDR_2,
-                format!("the header name {name:?} has {c:?}, which is not an RFC 9110 token character"),
-            );
-        }
-        if let Some(first) = out.iter().find(|b| b.header.eq_ignore_ascii_case(&name)) {
-            return fail(
-                id::XHDR_3,
-                format!(
-                    "header name {name:?} is already used by `{}` (names compare case-insensitively)",
-                    first.path.join(".")
-                ),
-            );
-        }
-        let kind = match schema.get("type").and_then(|t| t.as_str()).as_deref() {
-            Some("string") => HeaderValueKind::String,
-            Some("integer") => HeaderValueKind::Integer,
-            Some("boolean") => HeaderValueKind::Boolean,
-            _ => {
-                let found =
-                    schema.get("type").map_or_else(|| "no `type`".to_owned(), |t| format!("type {}", json_text(&t)));
-                return fail(
-                    id::XHDR_4,
-                    format!("only `string`, `integer` and `boolean` properties may be mirrored, found {found}"),
-                );
-            }
-        };
-        out.push(HeaderBinding { path: path.clone(), header: name.into_owned(), kind });
+        let found = binding(schema, &annotation, (path, on_property_path), pointer, out)?;
+        out.push(found);
     }
     for (key, value) in schema.entries() {
         let len = pointer.len();
         json_pointer::push(pointer, &key);
         if key == "properties" {
             if value.kind() == Kind::Object {
-                for (name, sub) in value.entries() {
-                    let len = pointer.len();
-                    json_pointer::push(pointer, &name);
-                    path.push(name.into_owned());
-                    let r = walk(&sub, path, on_property_path, pointer, out);
-                    path.pop();
-                    pointer.truncate(len);
-                    r?;
-                }
+                walk_properties(&value, path, on_property_path, pointer, out)?;
             }
         } else if SUBSCHEMA_KEYWORDS.contains(&key.as_ref()) {
-            match value.kind() {
-                Kind::Array => {
-                    for (i, sub) in value.items().enumerate() {
-                        let len = pointer.len();
-                        pointer.push_str(&format!("/{i}"));
-                        let r = walk(&sub, path, false, pointer, out);
-                        pointer.truncate(len);
-                        r?;
-                    }
-                }
-                Kind::Object if is_schema_map(&key) => {
-                    for (name, sub) in value.entries() {
-                        let len = pointer.len();
-                        json_pointer::push(pointer, &name);
-                        let r = walk(&sub, path, false, pointer, out);
-                        pointer.truncate(len);
-                        r?;
-                    }
-                }
-                _ => walk(&value, path, false, pointer, out)?,
-            }
+            walk_subschemas(&key, &value, path, pointer, out)?;
         }
         pointer.truncate(len);
+    }
+    Ok(())
+}
+
+/// The binding an `x-mcp-header` `annotation` of `schema` makes (at `pointer`): on a property
+/// path (XHDR-5), a token name (XHDR-2) no earlier binding in `out` has (XHDR-3), on a
+/// `string`, `integer` or `boolean` property (XHDR-4).
+fn binding<'v, V: JsonView<'v>>(
+    schema: &V,
+    annotation: &V,
+    (path, on_property_path): (&[String], bool),
+    pointer: &str,
+    out: &[HeaderBinding],
+) -> Result<HeaderBinding, HeaderBindingError> {
+    let at = format!("{pointer}/x-mcp-header");
+    let fail = |rule, message: String| Err(HeaderBindingError { rule, pointer: at.clone(), message });
+    if !on_property_path || path.is_empty() {
+        return fail(id::XHDR_5, "only a property reached from the root through `properties` may be mirrored".into());
+    }
+    let Some(name) = annotation.as_str() else {
+        return fail(id::XHDR_2, format!("the header name must be a string, found {}", json_text(annotation)));
+    };
+    if name.is_empty() {
+        return fail(id::XHDR_2, "the header name is empty".into());
+    }
+    if let Some(c) = name.chars().find(|c| !is_tchar(*c)) {
+        return fail(
+            id::XHDR_2,
+            format!("the header name {name:?} has {c:?}, which is not an RFC 9110 token character"),
+        );
+    }
+    if let Some(first) = out.iter().find(|b| b.header.eq_ignore_ascii_case(&name)) {
+        return fail(
+            id::XHDR_3,
+            format!(
+                "header name {name:?} is already used by `{}` (names compare case-insensitively)",
+                first.path.join(".")
+            ),
+        );
+    }
+    let kind = match schema.get("type").and_then(|t| t.as_str()).as_deref() {
+        Some("string") => HeaderValueKind::String,
+        Some("integer") => HeaderValueKind::Integer,
+        Some("boolean") => HeaderValueKind::Boolean,
+        _ => {
+            let found =
+                schema.get("type").map_or_else(|| "no `type`".to_owned(), |t| format!("type {}", json_text(&t)));
+            return fail(
+                id::XHDR_4,
+                format!("only `string`, `integer` and `boolean` properties may be mirrored, found {found}"),
+            );
+        }
+    };
+    Ok(HeaderBinding { path: path.to_vec(), header: name.into_owned(), kind })
+}
+
+/// The schemas of a `properties` object: each property's, its name added to `path`.
+fn walk_properties<'v, V: JsonView<'v>>(
+    properties: &V,
+    path: &mut Vec<String>,
+    on_property_path: bool,
+    pointer: &mut String,
+    out: &mut Vec<HeaderBinding>,
+) -> Result<(), HeaderBindingError> {
+    for (name, sub) in properties.entries() {
+        let len = pointer.len();
+        json_pointer::push(pointer, &name);
+        path.push(name.into_owned());
+        let r = walk(&sub, path, on_property_path, pointer, out);
+        path.pop();
+        pointer.truncate(len);
+        r?;
+    }
+    Ok(())
+}
+
+/// The schemas below a subschema keyword (`key`): an array of them, a map of them, or one.
+/// None of them is on a property path.
+fn walk_subschemas<'v, V: JsonView<'v>>(
+    key: &str,
+    value: &V,
+    path: &mut Vec<String>,
+    pointer: &mut String,
+    out: &mut Vec<HeaderBinding>,
+) -> Result<(), HeaderBindingError> {
+    match value.kind() {
+        Kind::Array => {
+            for (i, sub) in value.items().enumerate() {
+                let len = pointer.len();
+                pointer.push_str(&format!("/{i}"));
+                let r = walk(&sub, path, false, pointer, out);
+                pointer.truncate(len);
+                r?;
+            }
+        }
+        Kind::Object if is_schema_map(key) => {
+            for (name, sub) in value.entries() {
+                let len = pointer.len();
+                json_pointer::push(pointer, &name);
+                let r = walk(&sub, path, false, pointer, out);
+                pointer.truncate(len);
+                r?;
+            }
+        }
+        _ => walk(value, path, false, pointer, out)?,
     }
     Ok(())
 }
