@@ -160,28 +160,11 @@ impl<'s> Walker<'s, '_> {
         depth::walk(schema, &SchemaTree, |node: Visit<'_, 's, Edge, Parent>| self.visit(node));
     }
 
+    /// One subschema: past a size limit it is skipped; else it becomes a node of the graph (its
+    /// base URI, resource and anchors recorded), with its references and keyword limits.
     fn visit(&mut self, node: Visit<'_, 's, Edge, Parent>) -> Step<Parent> {
         let (value, pointer) = (node.value, node.pointer());
-        if node.depth > self.limits.max_depth {
-            if !self.too_deep {
-                self.too_deep = true;
-                self.error(
-                    SchemaErrorKind::TooDeep,
-                    &pointer,
-                    format!("subschemas nest deeper than {} levels (limit max_depth)", self.limits.max_depth),
-                );
-            }
-            return Step::Skip;
-        }
-        if self.nodes.len() >= self.limits.max_subschemas {
-            if !self.too_many {
-                self.too_many = true;
-                self.error(
-                    SchemaErrorKind::TooManySubschemas,
-                    &pointer,
-                    format!("more than {} subschemas (limit max_subschemas)", self.limits.max_subschemas),
-                );
-            }
+        if self.past_size_limit(node.depth, &pointer) {
             return Step::Skip;
         }
         let id = self.nodes.len();
@@ -189,22 +172,11 @@ impl<'s> Walker<'s, '_> {
             self.nodes[parent.id].children.push((id, edge));
         }
         self.by_address.insert(value as *const Value, id);
-        let mut base = node.parent.map_or(DEFAULT_BASE, |p| p.base.as_str()).to_owned();
-        if let Value::Object(map) = value {
-            if let Some(Value::String(raw_id)) = map.get("$id") {
-                if self.dialect == Dialect::Draft07 && raw_id.starts_with('#') {
-                    self.anchors.insert((strip_fragment(&base).to_owned(), raw_id[1..].to_owned()), id);
-                } else if let Some(resolved) = resolve(&base, raw_id) {
-                    base = strip_fragment(&resolved).to_owned();
-                    self.resources.insert(base.clone(), id);
-                }
-            }
-            for key in ["$anchor", "$dynamicAnchor"] {
-                if let Some(Value::String(name)) = map.get(key) {
-                    self.anchors.insert((base.clone(), name.clone()), id);
-                }
-            }
-        }
+        let base = node.parent.map_or(DEFAULT_BASE, |p| p.base.as_str()).to_owned();
+        let base = match value {
+            Value::Object(map) => self.identify(map, base, id),
+            _ => base,
+        };
         self.nodes.push(Node {
             value,
             pointer: pointer.clone(),
@@ -212,8 +184,63 @@ impl<'s> Walker<'s, '_> {
             refs: Vec::new(),
             base: base.clone(),
         });
-        let Value::Object(map) = value else { return Step::Descend(Parent { id, base }) };
+        if let Value::Object(map) = value {
+            self.keywords(map, id, &pointer);
+        }
+        Step::Descend(Parent { id, base })
+    }
 
+    /// Whether a subschema at `depth` passes `max_depth`, or one more passes `max_subschemas`
+    /// (each reported once, at the first subschema past it).
+    fn past_size_limit(&mut self, depth: usize, pointer: &str) -> bool {
+        if depth > self.limits.max_depth {
+            if !self.too_deep {
+                self.too_deep = true;
+                self.error(
+                    SchemaErrorKind::TooDeep,
+                    pointer,
+                    format!("subschemas nest deeper than {} levels (limit max_depth)", self.limits.max_depth),
+                );
+            }
+            return true;
+        }
+        if self.nodes.len() >= self.limits.max_subschemas {
+            if !self.too_many {
+                self.too_many = true;
+                self.error(
+                    SchemaErrorKind::TooManySubschemas,
+                    pointer,
+                    format!("more than {} subschemas (limit max_subschemas)", self.limits.max_subschemas),
+                );
+            }
+            return true;
+        }
+        false
+    }
+
+    /// The base URI of the subschema `map` (node `id`) under its parent's `base`: its `$id`
+    /// makes it a resource (or, in draft 7, `#name` an anchor), its `$anchor` and
+    /// `$dynamicAnchor` anchors.
+    fn identify(&mut self, map: &serde_json::Map<String, Value>, mut base: String, id: usize) -> String {
+        if let Some(Value::String(raw_id)) = map.get("$id") {
+            if self.dialect == Dialect::Draft07 && raw_id.starts_with('#') {
+                self.anchors.insert((strip_fragment(&base).to_owned(), raw_id[1..].to_owned()), id);
+            } else if let Some(resolved) = resolve(&base, raw_id) {
+                base = strip_fragment(&resolved).to_owned();
+                self.resources.insert(base.clone(), id);
+            }
+        }
+        for key in ["$anchor", "$dynamicAnchor"] {
+            if let Some(Value::String(name)) = map.get(key) {
+                self.anchors.insert((base.clone(), name.clone()), id);
+            }
+        }
+        base
+    }
+
+    /// The keywords of subschema `map` (node `id`, at `pointer`) the pass reads: its references,
+    /// and the limits on `enum` and on the patterns.
+    fn keywords(&mut self, map: &'s serde_json::Map<String, Value>, id: usize, pointer: &str) {
         for keyword in ["$ref", "$dynamicRef", "$recursiveRef"] {
             if let Some(Value::String(r)) = map.get(keyword) {
                 self.nodes[id].refs.push((keyword, r.clone(), None));
@@ -223,7 +250,7 @@ impl<'s> Walker<'s, '_> {
             if values.len() > self.limits.max_enum_values {
                 self.error(
                     SchemaErrorKind::EnumTooLarge,
-                    &child_pointer(&pointer, "enum"),
+                    &child_pointer(pointer, "enum"),
                     format!(
                         "`enum` lists {} values (limit max_enum_values = {})",
                         values.len(),
@@ -233,15 +260,14 @@ impl<'s> Walker<'s, '_> {
             }
         }
         if let Some(Value::String(p)) = map.get("pattern") {
-            self.check_pattern(p, &child_pointer(&pointer, "pattern"));
+            self.check_pattern(p, &child_pointer(pointer, "pattern"));
         }
         if let Some(Value::Object(pp)) = map.get("patternProperties") {
-            let at = child_pointer(&pointer, "patternProperties");
+            let at = child_pointer(pointer, "patternProperties");
             for p in pp.keys() {
                 self.check_pattern(p, &child_pointer(&at, p));
             }
         }
-        Step::Descend(Parent { id, base })
     }
 
     fn check_pattern(&mut self, p: &str, pointer: &str) {

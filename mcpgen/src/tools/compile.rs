@@ -95,41 +95,55 @@ pub fn compile_schema(
     if let Some(e) = depth::too_deep_error(schema) {
         return Err(vec![e]);
     }
-    match (role, schema) {
-        (SchemaRole::Input, Value::Object(map)) => {
-            if map.get("type") != Some(&Value::String("object".into())) {
-                let found = map.get("type").map_or("no `type`".to_owned(), |t| format!("`type: {t}`"));
-                return Err(vec![SchemaError::new(
-                    SchemaErrorKind::RootNotObject,
-                    "",
-                    format!(
-                        "inputSchema must have root `\"type\": \"object\"` (tool arguments are objects); found {found}"
-                    ),
-                )]);
-            }
-        }
-        (SchemaRole::Output, Value::Object(_) | Value::Bool(_)) => {}
-        (_, other) => {
-            return Err(vec![SchemaError::new(
-                SchemaErrorKind::RootNotObject,
-                "",
-                format!("{} must be a JSON Schema object, found {}", role.member(), kind_name(other)),
-            )])
-        }
-    }
+    root_shape(schema, role).map_err(|e| vec![e])?;
     let dialect = Dialect::of(schema).map_err(|e| vec![e])?;
     let errors = analyze::analyze(schema, dialect, &options.limits);
     if !errors.is_empty() {
         return Err(errors);
     }
+    let meta_errors = meta_schema_errors(schema, dialect, options.limits.max_errors);
+    if !meta_errors.is_empty() {
+        return Err(meta_errors);
+    }
+    let validator = build_validator(schema, dialect, options)?;
+    Ok(CompiledSchema { dialect, role, limits: options.limits, validator })
+}
+
+/// The root a role needs: an `inputSchema` is an object schema with `"type": "object"` (tool
+/// arguments are objects), an `outputSchema` any schema object (or boolean).
+fn root_shape(schema: &Value, role: SchemaRole) -> Result<(), SchemaError> {
+    match (role, schema) {
+        (SchemaRole::Input, Value::Object(map)) => {
+            if map.get("type") != Some(&Value::String("object".into())) {
+                let found = map.get("type").map_or("no `type`".to_owned(), |t| format!("`type: {t}`"));
+                return Err(SchemaError::new(
+                    SchemaErrorKind::RootNotObject,
+                    "",
+                    format!(
+                        "inputSchema must have root `\"type\": \"object\"` (tool arguments are objects); found {found}"
+                    ),
+                ));
+            }
+            Ok(())
+        }
+        (SchemaRole::Output, Value::Object(_) | Value::Bool(_)) => Ok(()),
+        (_, other) => Err(SchemaError::new(
+            SchemaErrorKind::RootNotObject,
+            "",
+            format!("{} must be a JSON Schema object, found {}", role.member(), kind_name(other)),
+        )),
+    }
+}
+
+/// Where `schema` breaks its dialect's meta-schema (at most `max_errors`).
+fn meta_schema_errors(schema: &Value, dialect: Dialect, max_errors: usize) -> Vec<SchemaError> {
     let meta = match dialect {
         Dialect::Draft07 => jsonschema::draft7::meta::validator(),
         Dialect::Draft201909 => jsonschema::draft201909::meta::validator(),
         Dialect::Draft202012 => jsonschema::draft202012::meta::validator(),
     };
-    let meta_errors: Vec<SchemaError> = meta
-        .iter_errors(schema)
-        .take(options.limits.max_errors)
+    meta.iter_errors(schema)
+        .take(max_errors)
         .map(|e| {
             SchemaError::new(
                 SchemaErrorKind::InvalidSchema,
@@ -137,10 +151,17 @@ pub fn compile_schema(
                 format!("not a valid {} schema: {}", dialect.as_str(), truncate(&e.to_string())),
             )
         })
-        .collect();
-    if !meta_errors.is_empty() {
-        return Err(meta_errors);
-    }
+        .collect()
+}
+
+/// The `jsonschema` validator of `schema`, its non-local references going through the
+/// retriever (refused, or fetched under the opt-in policy). When the build fails: every
+/// refused reference, one error each, or else the build's own error.
+fn build_validator(
+    schema: &Value,
+    dialect: Dialect,
+    options: &SchemaOptions,
+) -> Result<jsonschema::Validator, Vec<SchemaError>> {
     let build = |retriever: resolve::Retriever| {
         jsonschema::options()
             .with_draft(dialect.draft())
@@ -157,7 +178,7 @@ pub fn compile_schema(
     let retriever = resolve::Retriever::new(options.fetch.clone());
     let refusals = retriever.refusals();
     let error = match build(retriever) {
-        Ok(validator) => return Ok(CompiledSchema { dialect, role, limits: options.limits, validator }),
+        Ok(validator) => return Ok(validator),
         Err(e) => e,
     };
     let mut refused = std::mem::take(&mut *refusals.lock().unwrap_or_else(|p| p.into_inner()));

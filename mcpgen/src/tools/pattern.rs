@@ -26,105 +26,137 @@ struct Group {
 /// Scans an ECMA-262-style pattern; tolerant of syntax it does not know (that is the regex
 /// engine's job to reject).
 pub(crate) fn shape(pattern: &str) -> PatternShape {
-    let chars: Vec<char> = pattern.chars().collect();
-    let mut out = PatternShape::default();
-    let mut stack: Vec<Group> = vec![Group::default()];
-    // What the previous atom was: a closed group's summary, or a plain atom.
-    let mut last_group: Option<Group> = None;
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
+    let mut scan = Scan {
+        chars: pattern.chars().collect(),
+        i: 0,
+        out: PatternShape::default(),
+        stack: vec![Group::default()],
+        last_group: None,
+    };
+    while let Some(&c) = scan.chars.get(scan.i) {
         match c {
-            '\\' => {
-                if let Some(&n) = chars.get(i + 1) {
-                    if n.is_ascii_digit() && n != '0' || n == 'k' && chars.get(i + 2) == Some(&'<') {
-                        out.needs_backtracking = true;
-                    }
-                }
-                last_group = None;
-                i += 2;
-                continue;
+            '\\' => scan.escape(),
+            '[' => scan.class(),
+            '(' => scan.open_group(),
+            ')' => scan.close_group(),
+            '|' => scan.alternation(),
+            '*' | '+' | '{' => scan.quantifier(c),
+            _ => {
+                scan.last_group = None;
+                scan.i += 1;
             }
-            '[' => {
-                // Character class: skip to the closing bracket, honouring escapes.
-                i += 1;
-                if chars.get(i) == Some(&'^') {
-                    i += 1;
-                }
-                if chars.get(i) == Some(&']') {
-                    i += 1;
-                }
-                while i < chars.len() && chars[i] != ']' {
-                    if chars[i] == '\\' {
-                        i += 1;
-                    }
-                    i += 1;
-                }
-                last_group = None;
-                i += 1;
-                continue;
-            }
-            '(' => {
-                let rest: String = chars[i + 1..chars.len().min(i + 4)].iter().collect();
-                if rest.starts_with("?=")
-                    || rest.starts_with("?!")
-                    || rest.starts_with("?<=")
-                    || rest.starts_with("?<!")
-                {
-                    out.needs_backtracking = true;
-                }
-                stack.push(Group::default());
-                last_group = None;
-            }
-            ')' => {
-                if stack.len() > 1 {
-                    let g = stack.pop().unwrap_or_default();
-                    // A group's unbounded content also makes its parent contain one.
-                    if let Some(parent) = stack.last_mut() {
-                        parent.has_unbounded |= g.has_unbounded;
-                    }
-                    last_group = Some(g);
-                } else {
-                    last_group = None;
-                }
-            }
-            '|' => {
-                if let Some(top) = stack.last_mut() {
-                    top.has_alternation = true;
-                }
-                last_group = None;
-            }
-            '*' | '+' | '{' => {
-                let (unbounded, consumed) = if c == '{' { brace_quantifier(&chars[i..]) } else { (true, 1) };
-                if consumed == 0 {
-                    // A literal `{`.
-                    last_group = None;
-                    i += 1;
-                    continue;
-                }
-                if unbounded {
-                    if let Some(g) = &last_group {
-                        if g.has_unbounded || g.has_alternation {
-                            out.nested_repetition = true;
-                        }
-                    }
-                    if let Some(top) = stack.last_mut() {
-                        top.has_unbounded = true;
-                    }
-                }
-                last_group = None;
-                i += consumed;
-                // A lazy or possessive marker after a quantifier.
-                if matches!(chars.get(i), Some('?') | Some('+')) {
-                    i += 1;
-                }
-                continue;
-            }
-            _ => last_group = None,
         }
-        i += 1;
     }
-    out
+    scan.out
+}
+
+/// The scanner of [`shape`]: each step reads the construct at `i` and moves past it.
+struct Scan {
+    chars: Vec<char>,
+    i: usize,
+    out: PatternShape,
+    /// The open groups, the pattern itself at the bottom.
+    stack: Vec<Group>,
+    /// What the previous atom was: a closed group's summary, or a plain atom.
+    last_group: Option<Group>,
+}
+
+impl Scan {
+    /// An escape: a back-reference (`\1`, `\k<name>`) needs backtracking.
+    fn escape(&mut self) {
+        let i = self.i;
+        if let Some(&n) = self.chars.get(i + 1) {
+            if n.is_ascii_digit() && n != '0' || n == 'k' && self.chars.get(i + 2) == Some(&'<') {
+                self.out.needs_backtracking = true;
+            }
+        }
+        self.last_group = None;
+        self.i += 2;
+    }
+
+    /// A character class: skipped to the closing bracket, honouring escapes.
+    fn class(&mut self) {
+        let chars = &self.chars;
+        let mut i = self.i + 1;
+        if chars.get(i) == Some(&'^') {
+            i += 1;
+        }
+        if chars.get(i) == Some(&']') {
+            i += 1;
+        }
+        while i < chars.len() && chars[i] != ']' {
+            if chars[i] == '\\' {
+                i += 1;
+            }
+            i += 1;
+        }
+        self.last_group = None;
+        self.i = i + 1;
+    }
+
+    /// `(`: a group opens; a look-around needs backtracking.
+    fn open_group(&mut self) {
+        let i = self.i;
+        let rest: String = self.chars[i + 1..self.chars.len().min(i + 4)].iter().collect();
+        if rest.starts_with("?=") || rest.starts_with("?!") || rest.starts_with("?<=") || rest.starts_with("?<!") {
+            self.out.needs_backtracking = true;
+        }
+        self.stack.push(Group::default());
+        self.last_group = None;
+        self.i += 1;
+    }
+
+    /// `)`: the group closes and becomes the previous atom (an unmatched one is a plain atom).
+    fn close_group(&mut self) {
+        if self.stack.len() > 1 {
+            let g = self.stack.pop().unwrap_or_default();
+            // A group's unbounded content also makes its parent contain one.
+            if let Some(parent) = self.stack.last_mut() {
+                parent.has_unbounded |= g.has_unbounded;
+            }
+            self.last_group = Some(g);
+        } else {
+            self.last_group = None;
+        }
+        self.i += 1;
+    }
+
+    /// `|`: the innermost open group alternates.
+    fn alternation(&mut self) {
+        if let Some(top) = self.stack.last_mut() {
+            top.has_alternation = true;
+        }
+        self.last_group = None;
+        self.i += 1;
+    }
+
+    /// `*`, `+` or `{…}` (`c`): an unbounded repetition of a group that repeats or alternates
+    /// is nested repetition; a `{` that is no quantifier is a literal.
+    fn quantifier(&mut self, c: char) {
+        let (unbounded, consumed) = if c == '{' { brace_quantifier(&self.chars[self.i..]) } else { (true, 1) };
+        if consumed == 0 {
+            // A literal `{`.
+            self.last_group = None;
+            self.i += 1;
+            return;
+        }
+        if unbounded {
+            if let Some(g) = &self.last_group {
+                if g.has_unbounded || g.has_alternation {
+                    self.out.nested_repetition = true;
+                }
+            }
+            if let Some(top) = self.stack.last_mut() {
+                top.has_unbounded = true;
+            }
+        }
+        self.last_group = None;
+        self.i += consumed;
+        // A lazy or possessive marker after a quantifier.
+        if matches!(self.chars.get(self.i), Some('?') | Some('+')) {
+            self.i += 1;
+        }
+    }
 }
 
 /// `{n}`, `{n,}`, `{n,m}` at the start of `s`: (repeats without bound or more than once

@@ -303,30 +303,7 @@ impl ToolsBaseline {
         let Some(top) = doc.as_object() else {
             return Err(PinError::new(Malformed, "", "a pin file is a JSON object"));
         };
-        match top.get(PIN_FORMAT_KEY) {
-            Some(v) if v.as_u64() == Some(PIN_FORMAT) => {}
-            Some(v) => {
-                return Err(PinError::new(
-                    UnsupportedVersion,
-                    format!("/{PIN_FORMAT_KEY}"),
-                    format!("pin format {v}; this build reads format {PIN_FORMAT}"),
-                ))
-            }
-            None => {
-                return Err(PinError::new(
-                    Malformed,
-                    "",
-                    format!("no `{PIN_FORMAT_KEY}` member: not a pin file (`mcpgen tools pin` writes them)"),
-                ))
-            }
-        }
-        if let Some(k) = top.keys().find(|k| !matches!(k.as_str(), PIN_FORMAT_KEY | "server" | "tools")) {
-            return Err(PinError::new(
-                Malformed,
-                format!("/{}", escape(k)),
-                format!("unknown member `{k}` (format {PIN_FORMAT} has `{PIN_FORMAT_KEY}`, `server`, `tools`)"),
-            ));
-        }
+        pin_header(top)?;
         let Some(tools) = top.get("tools").and_then(|t| t.as_array()) else {
             return Err(PinError::new(Malformed, "/tools", "`tools` is an array"));
         };
@@ -340,50 +317,7 @@ impl ToolsBaseline {
         let mut pin = ToolsBaseline { server: top.get("server").cloned(), tools: BTreeMap::new() };
         for (i, entry) in tools.iter().enumerate() {
             let at = format!("/tools/{i}");
-            let Some(entry) = entry.as_object() else {
-                return Err(PinError::new(Malformed, at, "a pinned tool is an object"));
-            };
-            if let Some(k) = entry.keys().find(|k| !matches!(k.as_str(), "name" | "sha256" | "definition")) {
-                return Err(PinError::new(
-                    Malformed,
-                    format!("{at}/{}", escape(k)),
-                    format!("unknown member `{k}` (a pinned tool has `name`, `sha256`, `definition`)"),
-                ));
-            }
-            let Some(name) = entry.get("name").and_then(|n| n.as_str()) else {
-                return Err(PinError::new(Malformed, format!("{at}/name"), "`name` is a string"));
-            };
-            let Some(sha) = entry.get("sha256").and_then(|n| n.as_str()) else {
-                return Err(PinError::new(Malformed, format!("{at}/sha256"), "`sha256` is a string"));
-            };
-            let Some(definition) = entry.get("definition").filter(|d| d.is_object()) else {
-                return Err(PinError::new(Malformed, format!("{at}/definition"), "`definition` is a tool object"));
-            };
-            if definition.get("name").and_then(|n| n.as_str()) != Some(name) {
-                return Err(PinError::new(
-                    Malformed,
-                    format!("{at}/definition/name"),
-                    format!("the definition's `name` is not `{name}`"),
-                ));
-            }
-            if definition.get("_meta").is_some() {
-                return Err(PinError::new(
-                    Malformed,
-                    format!("{at}/definition/_meta"),
-                    "a pinned definition has no `_meta` (it is not pinned)",
-                ));
-            }
-            let p = PinnedTool::of(definition).expect("an object with a string name");
-            if !p.sha256.eq_ignore_ascii_case(sha) {
-                return Err(PinError::new(
-                    HashMismatch,
-                    format!("{at}/sha256"),
-                    format!(
-                        "the recorded hash of tool `{name}` is {sha}, its definition hashes to {}: the file was changed after pinning",
-                        p.sha256
-                    ),
-                ));
-            }
+            let (name, p) = pinned_tool(&at, entry)?;
             if pin.tools.contains_key(name) {
                 return Err(PinError::new(
                     DuplicateTool,
@@ -433,6 +367,87 @@ impl ToolsBaseline {
         diff.removed = self.tools.keys().filter(|k| !seen.contains(k.as_str())).cloned().collect();
         diff
     }
+}
+
+/// A pin file's top level: the format this build reads, and only the members it has.
+fn pin_header(top: &serde_json::Map<String, J>) -> Result<(), PinError> {
+    use PinErrorKind::*;
+    match top.get(PIN_FORMAT_KEY) {
+        Some(v) if v.as_u64() == Some(PIN_FORMAT) => {}
+        Some(v) => {
+            return Err(PinError::new(
+                UnsupportedVersion,
+                format!("/{PIN_FORMAT_KEY}"),
+                format!("pin format {v}; this build reads format {PIN_FORMAT}"),
+            ))
+        }
+        None => {
+            return Err(PinError::new(
+                Malformed,
+                "",
+                format!("no `{PIN_FORMAT_KEY}` member: not a pin file (`mcpgen tools pin` writes them)"),
+            ))
+        }
+    }
+    if let Some(k) = top.keys().find(|k| !matches!(k.as_str(), PIN_FORMAT_KEY | "server" | "tools")) {
+        return Err(PinError::new(
+            Malformed,
+            format!("/{}", escape(k)),
+            format!("unknown member `{k}` (format {PIN_FORMAT} has `{PIN_FORMAT_KEY}`, `server`, `tools`)"),
+        ));
+    }
+    Ok(())
+}
+
+/// One entry of a pin file's `tools` (at `at`): its name and the pinned tool, whose definition
+/// (named the same, without `_meta`) hashes to the recorded `sha256`.
+fn pinned_tool<'e>(at: &str, entry: &'e J) -> Result<(&'e str, PinnedTool), PinError> {
+    use PinErrorKind::*;
+    let Some(entry) = entry.as_object() else {
+        return Err(PinError::new(Malformed, at, "a pinned tool is an object"));
+    };
+    if let Some(k) = entry.keys().find(|k| !matches!(k.as_str(), "name" | "sha256" | "definition")) {
+        return Err(PinError::new(
+            Malformed,
+            format!("{at}/{}", escape(k)),
+            format!("unknown member `{k}` (a pinned tool has `name`, `sha256`, `definition`)"),
+        ));
+    }
+    let Some(name) = entry.get("name").and_then(|n| n.as_str()) else {
+        return Err(PinError::new(Malformed, format!("{at}/name"), "`name` is a string"));
+    };
+    let Some(sha) = entry.get("sha256").and_then(|n| n.as_str()) else {
+        return Err(PinError::new(Malformed, format!("{at}/sha256"), "`sha256` is a string"));
+    };
+    let Some(definition) = entry.get("definition").filter(|d| d.is_object()) else {
+        return Err(PinError::new(Malformed, format!("{at}/definition"), "`definition` is a tool object"));
+    };
+    if definition.get("name").and_then(|n| n.as_str()) != Some(name) {
+        return Err(PinError::new(
+            Malformed,
+            format!("{at}/definition/name"),
+            format!("the definition's `name` is not `{name}`"),
+        ));
+    }
+    if definition.get("_meta").is_some() {
+        return Err(PinError::new(
+            Malformed,
+            format!("{at}/definition/_meta"),
+            "a pinned definition has no `_meta` (it is not pinned)",
+        ));
+    }
+    let p = PinnedTool::of(definition).expect("an object with a string name");
+    if !p.sha256.eq_ignore_ascii_case(sha) {
+        return Err(PinError::new(
+            HashMismatch,
+            format!("{at}/sha256"),
+            format!(
+                "the recorded hash of tool `{name}` is {sha}, its definition hashes to {}: the file was changed after pinning",
+                p.sha256
+            ),
+        ));
+    }
+    Ok((name, p))
 }
 
 /// How one listed tool differs from the pin ([`ToolsBaseline::compare_tool`]).
