@@ -35,6 +35,10 @@ use std::path::{Path, PathBuf};
 use mcpgen_runtime::json::pointer::{escape, unescape};
 use serde_json::{json, Map, Value};
 
+mod single;
+
+use self::single::single_mutants;
+
 /// One official example: the definition it is an instance of, its file stem, its value.
 #[derive(Clone, Debug)]
 pub struct Example {
@@ -344,117 +348,6 @@ impl Default for Config {
     fn default() -> Self {
         Config { seed: 0x6d63_7067_656e_0001, vocab_per_node: 4, swaps_per_node: 2, doubles: 3000, grow_to: 101 }
     }
-}
-
-/// Single mutations of one example, systematically (with seeded samples for vocab and swaps).
-fn single_mutants(ex: &Example, voc: &Vocabulary, cfg: &Config, rng: &mut Rng) -> Vec<Mutant> {
-    let origin = format!("{}/{}", ex.def, ex.name);
-    let root = &ex.value;
-    let mut out = Vec::new();
-    let mut push = |kind: String, pointer: &str, value: Value| {
-        out.push(Mutant {
-            def: ex.def.clone(),
-            origin: origin.clone(),
-            kind,
-            pointer: pointer.to_owned(),
-            value,
-            bytes: None,
-        });
-    };
-    for (ptr, key, node) in nodes(root) {
-        let set = |new: Value| replace_at(root, &ptr, |_| Some(new));
-        // Change the JSON kind.
-        let own = kind_of(node);
-        for (k, sample) in kind_samples() {
-            if k != own {
-                push(format!("type:{k}"), &ptr, set(sample));
-            }
-        }
-        match node {
-            Value::Object(m) => {
-                for k in m.keys() {
-                    let child = format!("{ptr}/{}", escape(k));
-                    push(format!("drop:{k}"), &child, replace_at(root, &child, |_| None));
-                }
-                let mut added = m.clone();
-                added.insert("oracleExtra".into(), json!(1));
-                push("add-key".into(), &ptr, set(Value::Object(added)));
-                if !m.contains_key("_meta") {
-                    let mut with_meta = m.clone();
-                    with_meta.insert("_meta".into(), json!({"com.example/oracle": 1}));
-                    push("add-meta".into(), &ptr, set(Value::Object(with_meta)));
-                }
-                if !m.is_empty() {
-                    push("empty-object".into(), &ptr, set(json!({})));
-                }
-            }
-            Value::Array(a) => {
-                if !a.is_empty() {
-                    push("empty-array".into(), &ptr, set(json!([])));
-                    let mut d = a.clone();
-                    d.push(a[0].clone());
-                    push("dup-item".into(), &ptr, set(Value::Array(d)));
-                    let grown: Vec<Value> = (0..cfg.grow_to).map(|i| a[i % a.len()].clone()).collect();
-                    push("grow".into(), &ptr, set(Value::Array(grown)));
-                    let mut w = a.clone();
-                    w.push(if a[0].is_number() { json!("oracle") } else { json!(42) });
-                    push("append-wrong".into(), &ptr, set(Value::Array(w)));
-                }
-            }
-            Value::String(s) => {
-                if !s.is_empty() {
-                    push("str-empty".into(), &ptr, set(json!("")));
-                }
-                push("str-other".into(), &ptr, set(json!("oracle-mutated")));
-                if let Some(vals) = key.as_ref().and_then(|k| voc.strings.get(k.trim_end_matches("[]"))) {
-                    let others: Vec<&String> = vals.iter().filter(|v| *v != s).collect();
-                    for v in rng.pick(&others, cfg.vocab_per_node) {
-                        push("vocab".into(), &ptr, set(json!(v)));
-                    }
-                }
-            }
-            Value::Number(n) => {
-                for t in BOUNDARY_NUMBERS {
-                    let b = num(t);
-                    if &b != node {
-                        push(format!("number:{t}"), &ptr, set(b));
-                    }
-                }
-                if let Some(i) = n.as_i64() {
-                    for (label, x) in [
-                        ("+1", json!(i.saturating_add(1))),
-                        ("-1", json!(i.saturating_sub(1))),
-                        ("+0.5", json!(i as f64 + 0.5)),
-                        ("neg", json!(i.saturating_neg())),
-                    ] {
-                        if &x != node {
-                            push(format!("number:{label}"), &ptr, set(x));
-                        }
-                    }
-                }
-                if let Some(codes) = key.as_ref().and_then(|k| voc.ints.get(k)) {
-                    for c in codes {
-                        if n.as_i64() != Some(*c) {
-                            push(format!("number:{c}"), &ptr, set(json!(c)));
-                        } else {
-                            push(format!("number:{c}.0"), &ptr, set(json!(*c as f64)));
-                        }
-                        push(format!("number:{c}.5"), &ptr, set(json!(*c as f64 - 0.5)));
-                    }
-                }
-            }
-            Value::Bool(b) => push("bool-flip".into(), &ptr, set(json!(!b))),
-            Value::Null => {}
-        }
-        // Swap in a value another example holds under the same key.
-        if let Some(pool) = key.as_ref().and_then(|k| voc.values.get(k)) {
-            let others: Vec<&(String, Value)> = pool.iter().filter(|(o, v)| *o != origin && v != node).collect();
-            for (o, v) in rng.pick(&others, cfg.swaps_per_node) {
-                push(format!("swap:{o}"), &ptr, set(v.clone()));
-            }
-        }
-    }
-    out
 }
 
 /// Placeholder swapped for raw text after serialization.
