@@ -68,21 +68,7 @@ impl Server {
             "resources/templates/list" => {
                 Ok(json!({ "resourceTemplates": Fixtures::listed(&f.templates, "template", modern) }))
             }
-            "resources/read" => {
-                let uri = params.get("uri").and_then(Value::as_str).unwrap_or_default();
-                match f.read_resource(uri, modern) {
-                    Some(contents) => Ok(json!({ "contents": contents })),
-                    // SEP-2164: an unknown resource is -32602 with the uri in `data` (2026-07-28);
-                    // the legacy revisions' resources page asks -32002 (SHOULD).
-                    None if modern => {
-                        Err(RpcError::invalid_params(format!("Resource not found: {uri}"))
-                            .with_data(json!({"uri": uri})))
-                    }
-                    None => {
-                        Err(RpcError::new(-32002, format!("Resource not found: {uri}")).with_data(json!({"uri": uri})))
-                    }
-                }
-            }
+            "resources/read" => self.read_resource(params, modern),
             "resources/subscribe" | "resources/unsubscribe" => {
                 let Era::Legacy(session) = era else { unreachable!("removed in the modern era (check_request)") };
                 let uri = params.get("uri").and_then(Value::as_str).unwrap_or_default().to_owned();
@@ -104,37 +90,55 @@ impl Server {
                 let values = f.completions(&reference, argument, prefix, modern);
                 Ok(json!({ "completion": { "values": values, "total": values.len(), "hasMore": false } }))
             }
-            "prompts/get" => {
-                let name = params.get("name").and_then(Value::as_str).unwrap_or_default();
-                let entry = f
-                    .prompt(name, modern)
-                    .ok_or_else(|| RpcError::invalid_params(format!("Unknown prompt: {name}")))?;
-                let args = params.get("arguments").cloned().unwrap_or_else(|| json!({}));
-                if let Some(required) = entry.spec["prompt"]["arguments"].as_array() {
-                    for a in required.iter().filter(|a| a["required"] == true) {
-                        let n = a["name"].as_str().unwrap_or_default();
-                        if args.get(n).is_none() {
-                            return Err(RpcError::invalid_params(format!(
-                                "Missing required argument `{n}` of prompt {name}"
-                            )));
-                        }
-                    }
-                }
-                let cx = json!({ "args": args });
-                if entry.spec.get("rounds").is_some() {
-                    return match self.input_required(entry, era, params, &cx)? {
-                        Rounds::Asking(result) => Ok(result),
-                        Rounds::Done(cx) => Ok(render(&entry.spec["result"], &cx)),
-                    };
-                }
-                Ok(render(&entry.spec["result"], &cx))
-            }
+            "prompts/get" => self.get_prompt(era, params),
             "tools/call" => self.call_tool(era, params, out).await,
             "tasks/get" | "tasks/update" | "tasks/cancel" => self.task_request(method, params),
             other => Err(RpcError::new(-32601, format!("Method not found: {other}")).with_http_status(404)),
         }
     }
 
+    /// `resources/read`: the resource's contents. SEP-2164: an unknown resource is -32602 with
+    /// the uri in `data` (2026-07-28); the legacy revisions' resources page asks -32002 (SHOULD).
+    fn read_resource(&self, params: &Value, modern: bool) -> Result<Value, RpcError> {
+        let uri = params.get("uri").and_then(Value::as_str).unwrap_or_default();
+        match self.fixtures.read_resource(uri, modern) {
+            Some(contents) => Ok(json!({ "contents": contents })),
+            None if modern => {
+                Err(RpcError::invalid_params(format!("Resource not found: {uri}")).with_data(json!({"uri": uri})))
+            }
+            None => Err(RpcError::new(-32002, format!("Resource not found: {uri}")).with_data(json!({"uri": uri}))),
+        }
+    }
+
+    /// `prompts/get`: the prompt's result rendered with its arguments, once every required one
+    /// is given (and its MRTR rounds are answered, if it has any).
+    fn get_prompt(&self, era: &Era, params: &Value) -> Result<Value, RpcError> {
+        let name = params.get("name").and_then(Value::as_str).unwrap_or_default();
+        let entry = self
+            .fixtures
+            .prompt(name, era.is_modern())
+            .ok_or_else(|| RpcError::invalid_params(format!("Unknown prompt: {name}")))?;
+        let args = params.get("arguments").cloned().unwrap_or_else(|| json!({}));
+        if let Some(required) = entry.spec["prompt"]["arguments"].as_array() {
+            for a in required.iter().filter(|a| a["required"] == true) {
+                let n = a["name"].as_str().unwrap_or_default();
+                if args.get(n).is_none() {
+                    return Err(RpcError::invalid_params(format!("Missing required argument `{n}` of prompt {name}")));
+                }
+            }
+        }
+        let cx = json!({ "args": args });
+        if entry.spec.get("rounds").is_some() {
+            return match self.input_required(entry, era, params, &cx)? {
+                Rounds::Asking(result) => Ok(result),
+                Rounds::Done(cx) => Ok(render(&entry.spec["result"], &cx)),
+            };
+        }
+        Ok(render(&entry.spec["result"], &cx))
+    }
+
+    /// `tools/call`: the arguments checked against the tool's `inputSchema`, then the tool's
+    /// fixture `behavior` run.
     async fn call_tool(self: &Arc<Self>, era: &Era, params: &Value, out: &Outbound) -> Result<Value, RpcError> {
         let modern = era.is_modern();
         let name = params.get("name").and_then(Value::as_str).unwrap_or_default();
@@ -142,57 +146,24 @@ impl Server {
             return Err(RpcError::invalid_params(format!("Unknown tool: {name}")));
         };
         let args = params.get("arguments").cloned().unwrap_or_else(|| json!({}));
-        // TOOL-5: every input is validated against the tool's inputSchema; a failure is a
-        // tool-execution error (AMB-15), with the validator's first errors.
-        if let Err(mcpgen::tools::ToolCallError::Invalid(errors)) =
-            mcpgen::tools::validate_tool_arguments(&entry.spec["tool"], &args)
-        {
-            let text = errors.iter().take(4).map(|e| format!("{}: {}", e.pointer, e.message)).collect::<Vec<_>>();
-            let text = format!("Invalid arguments for `{name}`: {}", text.join("; "));
-            return Ok(json!({ "isError": true, "content": [{ "type": "text", "text": text }] }));
+        if let Some(refused) = invalid_arguments(name, entry, &args) {
+            return Ok(refused);
         }
         let progress_token = params.pointer("/_meta/progressToken").cloned();
         let cx = json!({ "args": args, "progressToken": progress_token.clone().unwrap_or(Value::Null) });
         match entry.str("behavior").unwrap_or("static") {
             "static" => Ok(render(&entry.spec["result"], &cx)),
             "logging" => {
-                for line in entry.spec["log"].as_array().into_iter().flatten() {
-                    self.log(era, out, "info", line.clone());
-                    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-                }
+                self.log_lines(era, out, entry).await;
                 Ok(render(&entry.spec["result"], &cx))
             }
             "progress" => {
                 if let Some(token) = &progress_token {
-                    let total = entry.spec["total"].clone();
-                    for p in entry.spec["progress"].as_array().into_iter().flatten() {
-                        out.notify(
-                            "notifications/progress",
-                            json!({ "progressToken": token, "progress": p, "total": total,
-                                    "message": format!("Completed step {p} of {total}") }),
-                        );
-                        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-                    }
+                    send_progress(out, entry, token).await;
                 }
                 Ok(render(&entry.spec["result"], &cx))
             }
-            "client_request" => {
-                let Era::Legacy(session) = era else { unreachable!("client_request tools are legacy-only") };
-                let request = render(&entry.spec["request"], &cx);
-                let method = request["method"].as_str().unwrap_or_default();
-                let needed = mcpgen::protocol::required_capability(&from_serde(&request));
-                if let Some(missing) =
-                    mcpgen::protocol::missing_capabilities(&from_serde(&era.client_capabilities()), &needed)
-                {
-                    // Legacy sessions have no -32021: the tool reports it in its result.
-                    let text =
-                        format!("The client did not declare the capability {method} needs: {}", to_serde(&missing));
-                    return Ok(json!({ "isError": true, "content": [{ "type": "text", "text": text }] }));
-                }
-                let response = session.request_client(out, method, request["params"].clone()).await?;
-                let cx = json!({ "args": cx["args"], "response": response });
-                Ok(render(&entry.spec["result"], &cx))
-            }
+            "client_request" => self.ask_client(entry, era, out, &cx).await,
             "requires_capability" => {
                 let declared = from_serde(&era.client_capabilities());
                 if let Some(missing) =
@@ -206,25 +177,60 @@ impl Server {
                 Rounds::Asking(result) => Ok(result),
                 Rounds::Done(cx) => Ok(render(&entry.spec["result"], &cx)),
             },
-            // The Tasks extension (task_jobs.rs); MRTR rounds first, if the tool has any (the
-            // extension: resolved synchronously before the task is created).
-            "task" => {
-                let cx = if entry.spec.get("rounds").is_some() {
-                    match self.input_required(entry, era, params, &cx)? {
-                        Rounds::Asking(result) => return Ok(result),
-                        Rounds::Done(cx) => cx,
-                    }
-                } else {
-                    cx
-                };
-                self.call_task_tool(entry, era, cx).await
-            }
+            "task" => self.task_tool(entry, era, params, cx).await,
             "notify_listeners" => {
                 self.listeners.notify(entry.str("notification").unwrap_or_default());
                 Ok(render(&entry.spec["result"], &cx))
             }
             other => Err(RpcError::new(-32603, format!("fixture tool {name} has an unknown behavior `{other}`"))),
         }
+    }
+
+    /// A `logging` tool's `log` lines, sent as log messages 20 ms apart.
+    async fn log_lines(&self, era: &Era, out: &Outbound, entry: &Entry) {
+        for line in entry.spec["log"].as_array().into_iter().flatten() {
+            self.log(era, out, "info", line.clone());
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    }
+
+    /// A `client_request` tool (legacy era only): the fixture's request sent to the client, and
+    /// its response rendered into the result; a client that did not declare the capability the
+    /// request needs gets a tool error instead.
+    async fn ask_client(&self, entry: &Entry, era: &Era, out: &Outbound, cx: &Value) -> Result<Value, RpcError> {
+        let Era::Legacy(session) = era else { unreachable!("client_request tools are legacy-only") };
+        let request = render(&entry.spec["request"], cx);
+        let method = request["method"].as_str().unwrap_or_default();
+        let needed = mcpgen::protocol::required_capability(&from_serde(&request));
+        if let Some(missing) = mcpgen::protocol::missing_capabilities(&from_serde(&era.client_capabilities()), &needed)
+        {
+            // Legacy sessions have no -32021: the tool reports it in its result.
+            let text = format!("The client did not declare the capability {method} needs: {}", to_serde(&missing));
+            return Ok(json!({ "isError": true, "content": [{ "type": "text", "text": text }] }));
+        }
+        let response = session.request_client(out, method, request["params"].clone()).await?;
+        let cx = json!({ "args": cx["args"], "response": response });
+        Ok(render(&entry.spec["result"], &cx))
+    }
+
+    /// A `task` tool: the Tasks extension (task_jobs.rs); MRTR rounds first, if the tool has
+    /// any (the extension: resolved synchronously before the task is created).
+    async fn task_tool(
+        self: &Arc<Self>,
+        entry: &Entry,
+        era: &Era,
+        params: &Value,
+        cx: Value,
+    ) -> Result<Value, RpcError> {
+        let cx = if entry.spec.get("rounds").is_some() {
+            match self.input_required(entry, era, params, &cx)? {
+                Rounds::Asking(result) => return Ok(result),
+                Rounds::Done(cx) => cx,
+            }
+        } else {
+            cx
+        };
+        self.call_task_tool(entry, era, cx).await
     }
 
     /// A log message for this request: in the legacy era at or above the session's level; in
@@ -310,6 +316,33 @@ impl Server {
         let mut cx = cx.clone();
         cx["answers"] = Value::Object(answers);
         Ok(Rounds::Done(cx))
+    }
+}
+
+/// TOOL-5: every input is validated against the tool's inputSchema; a failure is a
+/// tool-execution error (AMB-15), with the validator's first errors. `None`: valid arguments.
+fn invalid_arguments(name: &str, entry: &Entry, args: &Value) -> Option<Value> {
+    let Err(mcpgen::tools::ToolCallError::Invalid(errors)) =
+        mcpgen::tools::validate_tool_arguments(&entry.spec["tool"], args)
+    else {
+        return None;
+    };
+    let text = errors.iter().take(4).map(|e| format!("{}: {}", e.pointer, e.message)).collect::<Vec<_>>();
+    let text = format!("Invalid arguments for `{name}`: {}", text.join("; "));
+    Some(json!({ "isError": true, "content": [{ "type": "text", "text": text }] }))
+}
+
+/// A `progress` tool's `progress` steps, sent as progress notifications for `token` 20 ms
+/// apart.
+async fn send_progress(out: &Outbound, entry: &Entry, token: &Value) {
+    let total = entry.spec["total"].clone();
+    for p in entry.spec["progress"].as_array().into_iter().flatten() {
+        out.notify(
+            "notifications/progress",
+            json!({ "progressToken": token, "progress": p, "total": total,
+                    "message": format!("Completed step {p} of {total}") }),
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
 }
 
