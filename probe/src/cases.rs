@@ -283,12 +283,34 @@ fn variants(root: &Value, base: &Value, rng: &mut Rng, budget: &mut Budget) -> V
 
 /// The variants one member gives (valid and invalid alike).
 fn member_variants(name: &str, schema: &Value, base: &Value, rng: &mut Rng, out: &mut Variants<'_>) {
+    // An array's item is made before any variant, from the budget they spend.
     let items = schema.get("items").unwrap_or(&Value::Null);
     let item = match type_of(schema) {
         Some("array") => args::instance_within(schema, items, out.budget).ok(),
         _ => None,
     };
     let mut push = |what: String, value: Value| out.push(format!("{what} /{name}"), base, name, value);
+    listed_variants(schema, &mut push);
+    match type_of(schema) {
+        Some(ty @ ("integer" | "number")) => number_variants(schema, ty == "integer", rng, &mut push),
+        Some("string") => string_variants(schema, rng, &mut push),
+        Some("array") => {
+            if let Some(item) = item {
+                array_variants(schema, &item, &mut push);
+            }
+        }
+        Some("boolean") => {
+            push("true".into(), json!(true));
+            push("wrong type".into(), json!("true"));
+        }
+        Some("object") => push("wrong type".into(), json!("mcpgen-probe")),
+        _ => {}
+    }
+}
+
+/// The values a member's schema lists (its first 16 `enum` members and `examples`, its
+/// `default`), and a value outside its `enum`.
+fn listed_variants(schema: &Value, push: &mut impl FnMut(String, Value)) {
     for key in ["enum", "examples"] {
         for (i, v) in schema.get(key).and_then(Value::as_array).into_iter().flatten().enumerate().take(16) {
             push(format!("{key} #{i}"), v.clone());
@@ -300,78 +322,78 @@ fn member_variants(name: &str, schema: &Value, base: &Value, rng: &mut Rng, out:
     if schema.get("enum").is_some() {
         push("not in enum".into(), json!("mcpgen-probe-not-a-member"));
     }
+}
+
+/// A number member's variants: at and past each bound, one at random near them, a string, and
+/// (an integer) a fraction.
+fn number_variants(schema: &Value, integer: bool, rng: &mut Rng, push: &mut impl FnMut(String, Value)) {
     let f = |k: &str| schema.get(k).and_then(Value::as_f64);
-    let u = |k: &str| schema.get(k).and_then(Value::as_u64);
-    match type_of(schema) {
-        Some(ty @ ("integer" | "number")) => {
-            let integer = ty == "integer";
-            let step = if integer { 1.0 } else { 0.5 };
-            let lo = f("minimum").or(f("exclusiveMinimum").map(|e| e + step));
-            let hi = f("maximum").or(f("exclusiveMaximum").map(|e| e - step));
-            if let Some(lo) = lo {
-                push("minimum".into(), number(lo, integer));
-                push("below minimum".into(), number(lo - step, integer));
-            }
-            if let Some(hi) = hi {
-                push("maximum".into(), number(hi, integer));
-                push("above maximum".into(), number(hi + step, integer));
-            }
-            // Near a bound when the other side is open: a number is often a size or a wait.
-            let (a, b) = match (lo, hi) {
-                (Some(lo), Some(hi)) => (lo, hi),
-                (Some(lo), None) => (lo, lo + RANDOM_SPAN),
-                (None, Some(hi)) => (hi - RANDOM_SPAN, hi),
-                (None, None) => (0.0, RANDOM_SPAN),
-            };
-            if a <= b {
-                let span = (b - a).min(1.0e9).floor() as u64;
-                push("random".into(), number(a + rng.below(span + 1) as f64, integer));
-            }
-            push("wrong type".into(), json!("mcpgen-probe"));
-            if integer {
-                push("fraction".into(), json!(lo.unwrap_or(0.0) + 0.5));
-            }
-        }
-        Some("string") => {
-            let min = u("minLength").unwrap_or(0);
-            let max = u("maxLength");
-            if min > 0 {
-                push("minLength".into(), string_of(min));
-                push("below minLength".into(), string_of(min - 1));
-            }
-            if let Some(max) = max {
-                push("maxLength".into(), string_of(max));
-                if max < MAX_STRING {
-                    push("above maxLength".into(), string_of(max + 1));
-                }
-            }
-            let top = max.unwrap_or(32).min(MAX_STRING).max(min);
-            push("random".into(), string_of(min + rng.below(top - min.min(top) + 1)));
-            push("wrong type".into(), json!(12345));
-        }
-        Some("array") => {
-            let Some(item) = item else { return };
-            let of = |n: u64| Value::Array(vec![item.clone(); n.min(MAX_ITEMS) as usize]);
-            let min = u("minItems").unwrap_or(0);
-            if min > 0 {
-                push("minItems".into(), of(min));
-                push("below minItems".into(), of(min - 1));
-            }
-            if let Some(max) = u("maxItems") {
-                push("maxItems".into(), of(max));
-                if max < MAX_ITEMS {
-                    push("above maxItems".into(), of(max + 1));
-                }
-            }
-            push("wrong type".into(), json!("mcpgen-probe"));
-        }
-        Some("boolean") => {
-            push("true".into(), json!(true));
-            push("wrong type".into(), json!("true"));
-        }
-        Some("object") => push("wrong type".into(), json!("mcpgen-probe")),
-        _ => {}
+    let step = if integer { 1.0 } else { 0.5 };
+    let lo = f("minimum").or(f("exclusiveMinimum").map(|e| e + step));
+    let hi = f("maximum").or(f("exclusiveMaximum").map(|e| e - step));
+    if let Some(lo) = lo {
+        push("minimum".into(), number(lo, integer));
+        push("below minimum".into(), number(lo - step, integer));
     }
+    if let Some(hi) = hi {
+        push("maximum".into(), number(hi, integer));
+        push("above maximum".into(), number(hi + step, integer));
+    }
+    // Near a bound when the other side is open: a number is often a size or a wait.
+    let (a, b) = match (lo, hi) {
+        (Some(lo), Some(hi)) => (lo, hi),
+        (Some(lo), None) => (lo, lo + RANDOM_SPAN),
+        (None, Some(hi)) => (hi - RANDOM_SPAN, hi),
+        (None, None) => (0.0, RANDOM_SPAN),
+    };
+    if a <= b {
+        let span = (b - a).min(1.0e9).floor() as u64;
+        push("random".into(), number(a + rng.below(span + 1) as f64, integer));
+    }
+    push("wrong type".into(), json!("mcpgen-probe"));
+    if integer {
+        push("fraction".into(), json!(lo.unwrap_or(0.0) + 0.5));
+    }
+}
+
+/// A string member's variants: at and past each length bound, one of a random length within
+/// them, and a number.
+fn string_variants(schema: &Value, rng: &mut Rng, push: &mut impl FnMut(String, Value)) {
+    let u = |k: &str| schema.get(k).and_then(Value::as_u64);
+    let min = u("minLength").unwrap_or(0);
+    let max = u("maxLength");
+    if min > 0 {
+        push("minLength".into(), string_of(min));
+        push("below minLength".into(), string_of(min - 1));
+    }
+    if let Some(max) = max {
+        push("maxLength".into(), string_of(max));
+        if max < MAX_STRING {
+            push("above maxLength".into(), string_of(max + 1));
+        }
+    }
+    let top = max.unwrap_or(32).min(MAX_STRING).max(min);
+    push("random".into(), string_of(min + rng.below(top - min.min(top) + 1)));
+    push("wrong type".into(), json!(12345));
+}
+
+/// An array member's variants, made of copies of `item`: at and past each length bound, and
+/// a string.
+fn array_variants(schema: &Value, item: &Value, push: &mut impl FnMut(String, Value)) {
+    let u = |k: &str| schema.get(k).and_then(Value::as_u64);
+    let of = |n: u64| Value::Array(vec![item.clone(); n.min(MAX_ITEMS) as usize]);
+    let min = u("minItems").unwrap_or(0);
+    if min > 0 {
+        push("minItems".into(), of(min));
+        push("below minItems".into(), of(min - 1));
+    }
+    if let Some(max) = u("maxItems") {
+        push("maxItems".into(), of(max));
+        if max < MAX_ITEMS {
+            push("above maxItems".into(), of(max + 1));
+        }
+    }
+    push("wrong type".into(), json!("mcpgen-probe"));
 }
 
 /// Smaller variants of `arguments`, most promising first: each member dropped, each string and

@@ -54,6 +54,7 @@
 //! legacy sessions each have a limit in [`ProbeOptions`], and the whole run a time budget ([`ProbeOptions::budget`], PROBE-3 when it
 //! runs out); the peer owns the waits (its timeouts) and the size of a message.
 
+mod answers;
 pub mod args;
 pub mod caching;
 pub mod cases;
@@ -309,14 +310,7 @@ impl Run<'_> {
         message: Value,
         edits: &[HeaderEdit],
     ) -> Option<Value> {
-        if self.report.refused.is_some() || self.out_of_time(check) {
-            return None;
-        }
-        if let Some(why) = &self.lost {
-            let reason = format!("not sent: {why}");
-            if !self.report.skipped.last().is_some_and(|s| s.check == check && s.reason == reason) {
-                self.skip(check, reason);
-            }
+        if !self.may_send(check) {
             return None;
         }
         if self.last_step != check {
@@ -329,38 +323,14 @@ impl Run<'_> {
         // A batch waits for the answer to the request in it.
         let id = message.get("id").or_else(|| message.get(0).and_then(|m| m.get("id"))).cloned();
         conv.observe(Sender::Client, text.as_bytes());
-        let short = std::mem::take(&mut self.short).then_some(self.opts.short_wait);
         let invalid = std::mem::take(&mut self.invalid);
         let keep = std::mem::take(&mut self.keep_error);
-        if short.is_some() {
-            self.peer().set_wait(short);
-        }
-        let sent_at = Instant::now();
-        let got = if edits.is_empty() {
-            self.peer().send(text.as_bytes(), id.as_ref())
-        } else {
-            self.peer().send_edited(text.as_bytes(), id.as_ref(), edits)
-        };
-        if short.is_some() {
-            self.peer().set_wait(None);
-        }
+        let (sent_at, got) = self.send(text.as_bytes(), id.as_ref(), edits);
         let carried = self.peer().carried().cloned();
         let label = self.label.clone();
         let client_facts = carried.as_ref().map(Carried::client_facts);
         self.observer.message(Sender::Client, label.as_deref(), client_facts.as_ref(), text.as_bytes());
-        let index = if self.report.exchanges.len() < self.opts.max_exchanges {
-            self.report.exchanges.push(Exchange {
-                check: check.to_owned(),
-                sent: message,
-                received: Vec::new(),
-                peer_error: None,
-                unkept: 0,
-            });
-            Some(self.report.exchanges.len() - 1)
-        } else {
-            self.report.dropped_exchanges += 1;
-            None
-        };
+        let index = self.keep_exchange(check, message);
         self.ran(check);
         let received = match got {
             Ok(r) => r,
@@ -372,67 +342,9 @@ impl Run<'_> {
                 return None;
             }
         };
-        self.heard = true;
-        self.answer_bytes = 0;
-        let mut response = None;
-        let mut opening = carried.as_ref().and_then(Carried::response_facts);
-        let mut received = received;
-        received.retain(|bytes| !self.late(conv, bytes));
-        for bytes in &received {
-            let mut found = conv.observe(Sender::Server, bytes);
-            let facts = opening.take();
-            if let Some(facts) = &facts {
-                found.extend(conv.check_http(Sender::Server, bytes, facts));
-            }
-            self.observer.message(Sender::Server, label.as_deref(), facts.as_ref(), bytes);
-            let parsed = serde_json::from_slice::<Value>(bytes).ok();
-            let retyped = parsed.as_ref().zip(id.as_ref()).filter(|(v, sent)| {
-                v.get("method").is_none() && v.get("id") != Some(*sent) && answers_id(v.get("id"), sent)
-            });
-            if retyped.is_some() {
-                // The checker sees an id no request has (ID-3); the probe knows whose it is.
-                found.retain(|f| !(f.rule == Some(mcpgen::rules::id::ID_3) && f.pointer == "/id"));
-            }
-            for mut f in found {
-                if invalid && f.rule == Some(mcpgen::rules::id::ID_4) && f.level == Severity::Error {
-                    // The request was malformed: "except in error cases where the ID could not
-                    // be read due a malformed request" may be the server's reading, though the
-                    // id was there to read. A warning, not a MUST broken beyond argument.
-                    f.level = Severity::Warning;
-                    f.message.push_str(
-                        " (the request was malformed, and the clause excepts error cases where the id could not be read due to one: a warning)",
-                    );
-                }
-                self.checker_finding(check, f, index);
-            }
-            if let Some((v, sent)) = retyped {
-                let message = format!(
-                    "answered request id {sent} ({}) with id {} ({}): the same value in another JSON type; \
-                     JSON-RPC 2.0 (section 5) says the response's id MUST be the same as the request's",
-                    json_type(sent),
-                    v["id"],
-                    json_type(&v["id"])
-                );
-                let accepts = Some(format!("`id: {sent}`"));
-                self.violation(check, mcpgen::rules::id::ID_3, "/id", message, accepts, index);
-            }
-            if let Some(v) = parsed {
-                if id.as_ref().is_some_and(|sent| peer::is_answer(&v, sent)) {
-                    self.answer_bytes = bytes.len();
-                    response = Some(v);
-                } else if response.is_none() && is_null_id_error(&v) {
-                    // An error whose id the server could not read: still this request's answer,
-                    // and its code is judged (the checker judges the `null`).
-                    response = Some(v);
-                }
-            }
-        }
-        if let Some(i) = index {
-            let last = received.len().saturating_sub(1);
-            for (n, bytes) in received.iter().enumerate() {
-                self.keep_received(i, bytes, n == last);
-            }
-        }
+        let asked = answers::Asked { check, id, index, invalid };
+        let opening = carried.as_ref().and_then(Carried::response_facts);
+        let response = self.hear_all(&asked, conv, received, opening, label.as_deref());
         if let (Some(method), Some(answer)) = (&method, &response) {
             caching::judge(self, check, method, answer, index);
         }
@@ -440,6 +352,60 @@ impl Run<'_> {
             mrtr::observe(&mut self.mrtr, request, answer);
         }
         response
+    }
+
+    /// Whether `check` may send: not once the server refused the run or the time is up, nor on
+    /// a lost connection (skipped, said once per check).
+    fn may_send(&mut self, check: &str) -> bool {
+        if self.report.refused.is_some() || self.out_of_time(check) {
+            return false;
+        }
+        if let Some(why) = &self.lost {
+            let reason = format!("not sent: {why}");
+            if !self.report.skipped.last().is_some_and(|s| s.check == check && s.reason == reason) {
+                self.skip(check, reason);
+            }
+            return false;
+        }
+        true
+    }
+
+    /// Sends `text` (its headers changed by `edits`, if any), waiting the short wait when the
+    /// check asked for it; when it was sent, and the server's messages.
+    fn send(
+        &mut self,
+        text: &[u8],
+        id: Option<&Value>,
+        edits: &[HeaderEdit],
+    ) -> (Instant, Result<Vec<Vec<u8>>, PeerError>) {
+        let short = std::mem::take(&mut self.short).then_some(self.opts.short_wait);
+        if short.is_some() {
+            self.peer().set_wait(short);
+        }
+        let sent_at = Instant::now();
+        let got = if edits.is_empty() { self.peer().send(text, id) } else { self.peer().send_edited(text, id, edits) };
+        if short.is_some() {
+            self.peer().set_wait(None);
+        }
+        (sent_at, got)
+    }
+
+    /// Keeps the exchange of `message` in the report while there is room (else counts it
+    /// dropped): its index there.
+    fn keep_exchange(&mut self, check: &str, message: Value) -> Option<usize> {
+        if self.report.exchanges.len() < self.opts.max_exchanges {
+            self.report.exchanges.push(Exchange {
+                check: check.to_owned(),
+                sent: message,
+                received: Vec::new(),
+                peer_error: None,
+                unkept: 0,
+            });
+            Some(self.report.exchanges.len() - 1)
+        } else {
+            self.report.dropped_exchanges += 1;
+            None
+        }
     }
 
     fn skip(&mut self, check: &str, reason: String) {
