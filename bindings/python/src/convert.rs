@@ -343,174 +343,201 @@ impl Failure {
         }
     }
 
+    /// The exception for this failure, by variant (a Python error raised on the way instead).
     fn build(self, py: Python<'_>) -> PyResult<PyErr> {
-        let raise = |class: &str, args: Bound<'_, PyTuple>, kw: Bound<'_, PyDict>| -> PyResult<PyErr> {
-            let exc = py_type(py, class)?.call(args, Some(&kw))?;
-            Ok(PyErr::from_value(exc))
-        };
         match self {
-            // Every decode failure carries the core's entries (`DecodeError::errors`); the
-            // variant picks the exception class.
-            Failure::Decode(DecodeError::Parse(ref p)) => {
-                let kw = kwargs(
-                    py,
-                    &[
-                        ("offset", p.offset.into_pyobject(py)?.into_any()),
-                        ("line", p.line.into_pyobject(py)?.into_any()),
-                        ("column", p.column.into_pyobject(py)?.into_any()),
-                    ],
-                )?;
-                let errors = error_details(py, &p.errors())?;
-                raise(
-                    "ParseError",
-                    PyTuple::new(py, [p.to_string().into_pyobject(py)?.into_any(), errors.into_any()])?,
-                    kw,
-                )
-            }
-            Failure::Decode(
-                e @ (DecodeError::Invalid(_) | DecodeError::Protocol { .. } | DecodeError::UnknownMethod { .. }),
-            ) => {
-                let kind = if let DecodeError::Invalid(_) = e { "invalid" } else { "protocol" };
-                let errors = error_details(py, &e.errors())?;
-                raise(
-                    "ValidationError",
-                    PyTuple::new(
-                        py,
-                        [
-                            e.to_string().into_pyobject(py)?.into_any(),
-                            errors.into_any(),
-                            kind.into_pyobject(py)?.into_any(),
-                        ],
-                    )?,
-                    PyDict::new(py),
-                )
-            }
-            Failure::Decode(ref e @ DecodeError::UnknownDefinition { revision, ref name, .. }) => {
-                let kw = kwargs(
-                    py,
-                    &[
-                        ("revision", revision.into_pyobject(py)?.into_any()),
-                        ("name", name.into_pyobject(py)?.into_any()),
-                    ],
-                )?;
-                raise("UnknownDefinitionError", PyTuple::new(py, [e.to_string()])?, kw)
-            }
-            Failure::Decode(e) => Ok(PyRuntimeError::new_err(e.to_string())),
-            Failure::Protocol(e) => {
-                let errors = error_details(py, &e.errors())?;
-                let data = match &e.data {
-                    Some(d) => value_to_py(py, d)?,
-                    None => py.None().into_bound(py),
-                };
-                let id = match &e.id {
-                    Some(d) => value_to_py(py, d)?,
-                    None => py.None().into_bound(py),
-                };
-                let response = value_to_py(py, &e.to_response())?;
-                let kw = kwargs(
-                    py,
-                    &[
-                        ("code", e.code.into_pyobject(py)?.into_any()),
-                        ("data", data),
-                        ("id", id),
-                        ("http_status", e.http_status.into_pyobject(py)?.into_any()),
-                        ("rule", e.rule.into_pyobject(py)?.into_any()),
-                        ("errors", errors.into_any()),
-                        ("legacy_initialize", pyo3::types::PyBool::new(py, e.legacy_initialize).to_owned().into_any()),
-                        ("response", response),
-                    ],
-                )?;
-                raise("ProtocolError", PyTuple::new(py, [e.message.as_str()])?, kw)
-            }
-            Failure::Response(e) => {
-                let errors = error_details(py, &e.errors())?;
-                let kw = kwargs(py, &[("rule", e.rule.into_pyobject(py)?.into_any()), ("errors", errors.into_any())])?;
-                raise("ResponseError", PyTuple::new(py, [e.message.as_str()])?, kw)
-            }
-            Failure::ToolSchema(e) => {
-                let errors = PyList::new(py, schema_problems(py, e.errors())?)?;
-                let kw =
-                    kwargs(py, &[("tool", e.tool().into_pyobject(py)?.into_any()), ("errors", errors.into_any())])?;
-                raise("ToolSchemaError", PyTuple::new(py, [e.to_string()])?, kw)
-            }
-            Failure::ToolCall(e) => {
-                // `Schema` never gets here (see `From<ToolCallError>`); it has no instance errors.
-                let class = match *e {
-                    ToolCallError::LimitExceeded(_) => "LimitExceededError",
-                    _ => "ValidationError",
-                };
-                let errors = error_details(py, e.errors())?;
-                raise(
-                    class,
-                    PyTuple::new(py, [e.to_string().into_pyobject(py)?.into_any(), errors.into_any()])?,
-                    PyDict::new(py),
-                )
-            }
-            Failure::Icon(e) => {
-                let kw = kwargs(
-                    py,
-                    &[
-                        ("kind", e.kind.as_str().into_pyobject(py)?.into_any()),
-                        ("rule", e.rule().into_pyobject(py)?.into_any()),
-                        ("message", e.message.as_str().into_pyobject(py)?.into_any()),
-                    ],
-                )?;
-                raise("IconError", PyTuple::new(py, [e.to_string()])?, kw)
-            }
-            // The typed errors: `kind`, `rule`, `pointer` and the core's message, by variant.
-            Failure::MetaKey(e) => {
-                let kw = kwargs(
-                    py,
-                    &[
-                        ("kind", e.kind().into_pyobject(py)?.into_any()),
-                        ("rule", e.rule().into_pyobject(py)?.into_any()),
-                        ("key", e.key().into_pyobject(py)?.into_any()),
-                    ],
-                )?;
-                raise("MetaKeyError", PyTuple::new(py, [e.to_string()])?, kw)
-            }
-            Failure::Limit(e) => {
-                let kw = kwargs(
-                    py,
-                    &[
-                        ("kind", e.kind().into_pyobject(py)?.into_any()),
-                        ("name", e.name().into_pyobject(py)?.into_any()),
-                    ],
-                )?;
-                raise("LimitError", PyTuple::new(py, [e.to_string()])?, kw)
-            }
-            Failure::ToolsJson(e) => {
-                let kw = kwargs(
-                    py,
-                    &[
-                        ("kind", e.kind().into_pyobject(py)?.into_any()),
-                        ("pointer", e.pointer().into_pyobject(py)?.into_any()),
-                    ],
-                )?;
-                raise("ToolDocumentError", PyTuple::new(py, [e.to_string()])?, kw)
-            }
-            // As the parser's error: one entry at `""` with keyword `parse`, no rule, and no
-            // text position (offset, line and column 0).
-            Failure::NotJson(m) => {
-                let errors = error_details(py, &[ValidationError::new("", "parse", m.as_str())])?;
-                raise(
-                    "ParseError",
-                    PyTuple::new(py, [m.into_pyobject(py)?.into_any(), errors.into_any()])?,
-                    PyDict::new(py),
-                )
-            }
-            Failure::Pin(e) => {
-                let kw = kwargs(
-                    py,
-                    &[
-                        ("kind", e.kind.as_str().into_pyobject(py)?.into_any()),
-                        ("pointer", e.pointer.as_str().into_pyobject(py)?.into_any()),
-                    ],
-                )?;
-                raise("PinFileError", PyTuple::new(py, [e.to_string()])?, kw)
-            }
+            Failure::Decode(e) => decode_exception(py, e),
+            Failure::Protocol(e) => protocol_exception(py, &e),
+            Failure::Response(e) => response_exception(py, &e),
+            Failure::ToolSchema(e) => tool_schema_exception(py, &e),
+            Failure::ToolCall(e) => tool_call_exception(py, &e),
+            Failure::Icon(e) => icon_exception(py, &e),
+            Failure::MetaKey(e) => meta_key_exception(py, &e),
+            Failure::Limit(e) => limit_exception(py, &e),
+            Failure::ToolsJson(e) => tools_json_exception(py, &e),
+            Failure::NotJson(m) => not_json_exception(py, m),
+            Failure::Pin(e) => pin_exception(py, &e),
             Failure::Usage(m) => Ok(PyValueError::new_err(m)),
             Failure::Python(e) => Ok(e),
         }
     }
+}
+
+/// An instance of the `mcpgen._types` exception `class`, made from `args` and `kw`, as the
+/// error to raise.
+fn raise(py: Python<'_>, class: &str, args: Bound<'_, PyTuple>, kw: Bound<'_, PyDict>) -> PyResult<PyErr> {
+    let exc = py_type(py, class)?.call(args, Some(&kw))?;
+    Ok(PyErr::from_value(exc))
+}
+
+/// A decode failure's exception: every one carries the core's entries
+/// (`DecodeError::errors`); the variant picks the exception class.
+fn decode_exception(py: Python<'_>, e: DecodeError) -> PyResult<PyErr> {
+    match e {
+        DecodeError::Parse(ref p) => {
+            let kw = kwargs(
+                py,
+                &[
+                    ("offset", p.offset.into_pyobject(py)?.into_any()),
+                    ("line", p.line.into_pyobject(py)?.into_any()),
+                    ("column", p.column.into_pyobject(py)?.into_any()),
+                ],
+            )?;
+            let errors = error_details(py, &p.errors())?;
+            raise(
+                py,
+                "ParseError",
+                PyTuple::new(py, [p.to_string().into_pyobject(py)?.into_any(), errors.into_any()])?,
+                kw,
+            )
+        }
+        e @ (DecodeError::Invalid(_) | DecodeError::Protocol { .. } | DecodeError::UnknownMethod { .. }) => {
+            let kind = if let DecodeError::Invalid(_) = e { "invalid" } else { "protocol" };
+            let errors = error_details(py, &e.errors())?;
+            raise(
+                py,
+                "ValidationError",
+                PyTuple::new(
+                    py,
+                    [
+                        e.to_string().into_pyobject(py)?.into_any(),
+                        errors.into_any(),
+                        kind.into_pyobject(py)?.into_any(),
+                    ],
+                )?,
+                PyDict::new(py),
+            )
+        }
+        ref e @ DecodeError::UnknownDefinition { revision, ref name, .. } => {
+            let kw = kwargs(
+                py,
+                &[("revision", revision.into_pyobject(py)?.into_any()), ("name", name.into_pyobject(py)?.into_any())],
+            )?;
+            raise(py, "UnknownDefinitionError", PyTuple::new(py, [e.to_string()])?, kw)
+        }
+        e => Ok(PyRuntimeError::new_err(e.to_string())),
+    }
+}
+
+/// A refused message's `ProtocolError`: the JSON-RPC error (code, data, id), its HTTP status,
+/// rule and entries, and the whole response to send.
+fn protocol_exception(py: Python<'_>, e: &ProtocolError) -> PyResult<PyErr> {
+    let errors = error_details(py, &e.errors())?;
+    let data = match &e.data {
+        Some(d) => value_to_py(py, d)?,
+        None => py.None().into_bound(py),
+    };
+    let id = match &e.id {
+        Some(d) => value_to_py(py, d)?,
+        None => py.None().into_bound(py),
+    };
+    let response = value_to_py(py, &e.to_response())?;
+    let kw = kwargs(
+        py,
+        &[
+            ("code", e.code.into_pyobject(py)?.into_any()),
+            ("data", data),
+            ("id", id),
+            ("http_status", e.http_status.into_pyobject(py)?.into_any()),
+            ("rule", e.rule.into_pyobject(py)?.into_any()),
+            ("errors", errors.into_any()),
+            ("legacy_initialize", pyo3::types::PyBool::new(py, e.legacy_initialize).to_owned().into_any()),
+            ("response", response),
+        ],
+    )?;
+    raise(py, "ProtocolError", PyTuple::new(py, [e.message.as_str()])?, kw)
+}
+
+/// A refused response's `ResponseError`: its rule and entries.
+fn response_exception(py: Python<'_>, e: &ResponseError) -> PyResult<PyErr> {
+    let errors = error_details(py, &e.errors())?;
+    let kw = kwargs(py, &[("rule", e.rule.into_pyobject(py)?.into_any()), ("errors", errors.into_any())])?;
+    raise(py, "ResponseError", PyTuple::new(py, [e.message.as_str()])?, kw)
+}
+
+/// A tool whose own schemas are unusable: `ToolSchemaError` with the tool and its problems.
+fn tool_schema_exception(py: Python<'_>, e: &ToolSchemaErrors) -> PyResult<PyErr> {
+    let errors = PyList::new(py, schema_problems(py, e.errors())?)?;
+    let kw = kwargs(py, &[("tool", e.tool().into_pyobject(py)?.into_any()), ("errors", errors.into_any())])?;
+    raise(py, "ToolSchemaError", PyTuple::new(py, [e.to_string()])?, kw)
+}
+
+/// A refused tool call's exception: `LimitExceededError` for a cost limit, else
+/// `ValidationError`, with the instance's entries.
+fn tool_call_exception(py: Python<'_>, e: &ToolCallError) -> PyResult<PyErr> {
+    // `Schema` never gets here (see `From<ToolCallError>`); it has no instance errors.
+    let class = match *e {
+        ToolCallError::LimitExceeded(_) => "LimitExceededError",
+        _ => "ValidationError",
+    };
+    let errors = error_details(py, e.errors())?;
+    raise(
+        py,
+        class,
+        PyTuple::new(py, [e.to_string().into_pyobject(py)?.into_any(), errors.into_any()])?,
+        PyDict::new(py),
+    )
+}
+
+/// A refused icon's `IconError`: its kind, rule and the core's message.
+fn icon_exception(py: Python<'_>, e: &IconError) -> PyResult<PyErr> {
+    let kw = kwargs(
+        py,
+        &[
+            ("kind", e.kind.as_str().into_pyobject(py)?.into_any()),
+            ("rule", e.rule().into_pyobject(py)?.into_any()),
+            ("message", e.message.as_str().into_pyobject(py)?.into_any()),
+        ],
+    )?;
+    raise(py, "IconError", PyTuple::new(py, [e.to_string()])?, kw)
+}
+
+/// A `_meta` key outside the grammar: `MetaKeyError` with its kind, rule and the key.
+fn meta_key_exception(py: Python<'_>, e: &MetaKeyError) -> PyResult<PyErr> {
+    let kw = kwargs(
+        py,
+        &[
+            ("kind", e.kind().into_pyobject(py)?.into_any()),
+            ("rule", e.rule().into_pyobject(py)?.into_any()),
+            ("key", e.key().into_pyobject(py)?.into_any()),
+        ],
+    )?;
+    raise(py, "MetaKeyError", PyTuple::new(py, [e.to_string()])?, kw)
+}
+
+/// An unknown `limits=` key: `LimitError` with its kind and the name.
+fn limit_exception(py: Python<'_>, e: &LimitError) -> PyResult<PyErr> {
+    let kw = kwargs(
+        py,
+        &[("kind", e.kind().into_pyobject(py)?.into_any()), ("name", e.name().into_pyobject(py)?.into_any())],
+    )?;
+    raise(py, "LimitError", PyTuple::new(py, [e.to_string()])?, kw)
+}
+
+/// A tools document that cannot be checked: `ToolDocumentError` with its kind and pointer.
+fn tools_json_exception(py: Python<'_>, e: &ToolsJsonError) -> PyResult<PyErr> {
+    let kw = kwargs(
+        py,
+        &[("kind", e.kind().into_pyobject(py)?.into_any()), ("pointer", e.pointer().into_pyobject(py)?.into_any())],
+    )?;
+    raise(py, "ToolDocumentError", PyTuple::new(py, [e.to_string()])?, kw)
+}
+
+/// Python data with no JSON form: a `ParseError` as the parser's, one entry at `""` with
+/// keyword `parse`, no rule, and no text position (offset, line and column 0).
+fn not_json_exception(py: Python<'_>, m: String) -> PyResult<PyErr> {
+    let errors = error_details(py, &[ValidationError::new("", "parse", m.as_str())])?;
+    raise(py, "ParseError", PyTuple::new(py, [m.into_pyobject(py)?.into_any(), errors.into_any()])?, PyDict::new(py))
+}
+
+/// A tools pin file that cannot be used: `PinFileError` with its kind and pointer.
+fn pin_exception(py: Python<'_>, e: &mcpgen::tools::PinError) -> PyResult<PyErr> {
+    let kw = kwargs(
+        py,
+        &[
+            ("kind", e.kind.as_str().into_pyobject(py)?.into_any()),
+            ("pointer", e.pointer.as_str().into_pyobject(py)?.into_any()),
+        ],
+    )?;
+    raise(py, "PinFileError", PyTuple::new(py, [e.to_string()])?, kw)
 }
