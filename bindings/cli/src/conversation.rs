@@ -446,65 +446,40 @@ pub fn run(
     sarif_path: Option<&Path>,
 ) -> Result<ExitCode, UsageError> {
     let (name, mut input) = open(path)?;
-    let mut sarif = crate::sarif::SarifLog::default();
-    let file = (path.as_os_str() != "-").then_some(path);
-    let read_error = |e: std::io::Error| UsageError(format!("cannot read {name}: {e}"));
-    let mut sessions = Sessions::with_max(options, limits.max_sessions);
-    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-    let io = crate::output_error;
-    let mut n = Counts::default();
+    let mut replay = Replay {
+        file: (path.as_os_str() != "-").then_some(path),
+        sessions: Sessions::with_max(options, limits.max_sessions),
+        max_sessions: limits.max_sessions,
+        stdout: std::io::BufWriter::new(std::io::stdout().lock()),
+        n: Counts::default(),
+        json,
+        sarif_path,
+        sarif: crate::sarif::SarifLog::default(),
+        name,
+    };
     let mut buf = Vec::new();
     let mut number = 0usize;
     loop {
         number += 1;
-        let line = match next_line(&mut input, &mut buf, limits.max_line_bytes).map_err(read_error)? {
+        let read = next_line(&mut input, &mut buf, limits.max_line_bytes)
+            .map_err(|e| UsageError(format!("cannot read {}: {e}", replay.name)))?;
+        let line = match read {
             Line::End => break,
             Line::Read => buf.strip_suffix(b"\r").unwrap_or(&buf),
             Line::TooLong(len) => {
-                stdout.flush().map_err(io)?;
-                eprintln!(
-                    "mcpgen: {name}:{number}: not checked: the line has {len} bytes, more than --max-line-bytes ({})",
-                    limits.max_line_bytes
-                );
-                n.bad_lines += 1;
+                replay.too_long(number, len, limits.max_line_bytes)?;
                 continue;
             }
         };
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let source = format!("{name}:{number}");
-        let Checked { from, findings, evicted } = match check_line(&mut sessions, line, number) {
-            Ok(checked) => checked,
+        let source = format!("{}:{number}", replay.name);
+        match check_line(&mut replay.sessions, line, number) {
+            Ok(checked) => replay.report(source, number, checked)?,
             Err(LineError(why)) => {
-                // The shape of the file is the caller's fault: say where, keep going, exit 2.
-                stdout.flush().map_err(io)?;
-                eprintln!("mcpgen: {source}: not a conversation line: {why}");
-                n.bad_lines += 1;
+                replay.not_a_line(&source, &why)?;
                 continue;
-            }
-        };
-        if let Some(gone) = evicted.filter(|_| sessions.evicted <= EVICTION_NOTES) {
-            stdout.flush().map_err(io)?;
-            note_eviction(&source, &gone, sessions.evicted, limits.max_sessions);
-        }
-        n.total += 1;
-        if sarif_path.is_some() {
-            for f in &findings {
-                sarif.push(sarif_entry(from, f), crate::sarif::Place::File { path: file, line: number });
-            }
-        }
-        let is_invalid = findings.iter().any(Finding::is_error);
-        n.invalid += usize::from(is_invalid);
-        n.warned += usize::from(!is_invalid && !findings.is_empty());
-        if json {
-            writeln!(stdout, "{}", Value::Object(report_object(source, None, &findings)).to_json_string())
-                .map_err(io)?;
-        } else if !findings.is_empty() {
-            let verdict = if is_invalid { "invalid" } else { "warning" };
-            writeln!(stdout, "{source}: {verdict} ({} message)", from.as_str()).map_err(io)?;
-            for f in &findings {
-                writeln!(stdout, "  {}", f.to_string().replace('\n', "\n  ")).map_err(io)?;
             }
         }
         // A long line's buffer is not kept for the short ones after it.
@@ -512,18 +487,95 @@ pub fn run(
             buf = Vec::new();
         }
     }
-    stdout.flush().map_err(io)?;
-    summarise(&n, &sessions, limits.max_sessions, json);
-    if let Some(out) = sarif_path {
-        let props = serde_json::json!({"command": "validate --conversation", "inputs": [name], "messages": n.total,
-            "sessions": sessions.started(), "notChecked": n.bad_lines});
-        sarif.write(out, n.bad_lines == 0, props)?;
+    replay.finish(fail_on)
+}
+
+/// A replay of a conversation file: its sessions, where it reports, and what it has counted.
+struct Replay<'p> {
+    /// The file's name in messages (`<stdin>` for `-`).
+    name: String,
+    /// The file, for SARIF locations (`None`: standard input).
+    file: Option<&'p Path>,
+    sessions: Sessions,
+    /// `--max-sessions`.
+    max_sessions: usize,
+    stdout: std::io::BufWriter<std::io::StdoutLock<'static>>,
+    n: Counts,
+    json: bool,
+    /// `--sarif FILE`, and the log written there at the end.
+    sarif_path: Option<&'p Path>,
+    sarif: crate::sarif::SarifLog,
+}
+
+impl Replay<'_> {
+    /// A line longer than `--max-line-bytes`: said on stderr and counted, not checked.
+    fn too_long(&mut self, number: usize, len: u64, max_line_bytes: usize) -> Result<(), UsageError> {
+        self.stdout.flush().map_err(crate::output_error)?;
+        eprintln!(
+            "mcpgen: {}:{number}: not checked: the line has {len} bytes, more than --max-line-bytes ({max_line_bytes})",
+            self.name
+        );
+        self.n.bad_lines += 1;
+        Ok(())
     }
-    if n.bad_lines > 0 {
-        let bad = n.bad_lines;
-        return Err(UsageError(format!("{name}: {bad} line(s) that are not conversation lines (see above)")));
+
+    /// A line that is not a conversation line: the shape of the file is the caller's fault, so
+    /// say where and keep going (the exit code is 2).
+    fn not_a_line(&mut self, source: &str, why: &str) -> Result<(), UsageError> {
+        self.stdout.flush().map_err(crate::output_error)?;
+        eprintln!("mcpgen: {source}: not a conversation line: {why}");
+        self.n.bad_lines += 1;
+        Ok(())
     }
-    Ok(if fail_on.fails(n.invalid, n.warned) { ExitCode::from(1) } else { ExitCode::SUCCESS })
+
+    /// A checked line: the session it evicted (noted), its findings in the SARIF log and the
+    /// counts, and its report on stdout (a JSON line, or text when it has findings).
+    fn report(&mut self, source: String, number: usize, checked: Checked) -> Result<(), UsageError> {
+        let io = crate::output_error;
+        let Checked { from, findings, evicted } = checked;
+        if let Some(gone) = evicted.filter(|_| self.sessions.evicted <= EVICTION_NOTES) {
+            self.stdout.flush().map_err(io)?;
+            note_eviction(&source, &gone, self.sessions.evicted, self.max_sessions);
+        }
+        self.n.total += 1;
+        if self.sarif_path.is_some() {
+            for f in &findings {
+                self.sarif.push(sarif_entry(from, f), crate::sarif::Place::File { path: self.file, line: number });
+            }
+        }
+        let is_invalid = findings.iter().any(Finding::is_error);
+        self.n.invalid += usize::from(is_invalid);
+        self.n.warned += usize::from(!is_invalid && !findings.is_empty());
+        if self.json {
+            writeln!(self.stdout, "{}", Value::Object(report_object(source, None, &findings)).to_json_string())
+                .map_err(io)?;
+        } else if !findings.is_empty() {
+            let verdict = if is_invalid { "invalid" } else { "warning" };
+            writeln!(self.stdout, "{source}: {verdict} ({} message)", from.as_str()).map_err(io)?;
+            for f in &findings {
+                writeln!(self.stdout, "  {}", f.to_string().replace('\n', "\n  ")).map_err(io)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The end of the replay: the summary, the SARIF log, and the exit code (an error when a
+    /// line could not be checked).
+    fn finish(mut self, fail_on: crate::FailOn) -> Result<ExitCode, UsageError> {
+        let n = &self.n;
+        self.stdout.flush().map_err(crate::output_error)?;
+        summarise(n, &self.sessions, self.max_sessions, self.json);
+        if let Some(out) = self.sarif_path {
+            let props = serde_json::json!({"command": "validate --conversation", "inputs": [self.name], "messages": n.total,
+                "sessions": self.sessions.started(), "notChecked": n.bad_lines});
+            self.sarif.write(out, n.bad_lines == 0, props)?;
+        }
+        if n.bad_lines > 0 {
+            let (name, bad) = (&self.name, n.bad_lines);
+            return Err(UsageError(format!("{name}: {bad} line(s) that are not conversation lines (see above)")));
+        }
+        Ok(if fail_on.fails(n.invalid, n.warned) { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    }
 }
 
 /// A conversation finding as a SARIF result, with its sender, era and revision.

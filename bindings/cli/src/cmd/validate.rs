@@ -404,93 +404,141 @@ fn check_paths(settings: &Settings, paths: &[PathBuf]) -> Result<ExitCode, Usage
         return Err(UsageError("no *.json or *.jsonl files found in the given paths".into()));
     }
     let sizes = inputs.iter().filter_map(|i| i.path.as_ref()?.metadata().ok()).map(|m| m.len() as usize);
-    let mut progress = Progress::new(sizes.sum());
-    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-    let io = crate::output_error;
-    let (mut total, mut invalid, mut results, mut too_long) = (0usize, 0usize, 0usize, 0usize);
-    // A single valid message says what it was read as: kept until the end shows it was alone.
-    let mut only_valid: Option<String> = None;
+    let mut pass = Pass::new(settings, Progress::new(sizes.sum()));
     let mut buf = Vec::new();
-    let mut sarif = crate::sarif::SarifLog::default();
     for input in &inputs {
-        let mut messages = Messages::open(input, settings.max_bytes)?;
+        pass.input(input, &mut buf)?;
+    }
+    pass.finish(&inputs)
+}
+
+/// A run of `validate` over its inputs: where it reports, and what it has counted so far.
+struct Pass<'s> {
+    settings: &'s Settings,
+    stdout: std::io::BufWriter<std::io::StdoutLock<'static>>,
+    progress: Progress,
+    sarif: crate::sarif::SarifLog,
+    /// Messages checked.
+    total: usize,
+    /// Those found invalid.
+    invalid: usize,
+    /// Success responses, checked only as a generic result.
+    results: usize,
+    /// Messages longer than `--max-line-bytes`, not checked.
+    too_long: usize,
+    /// A single valid message says what it was read as: kept until the end shows it was alone.
+    only_valid: Option<String>,
+}
+
+impl<'s> Pass<'s> {
+    fn new(settings: &'s Settings, progress: Progress) -> Self {
+        Pass {
+            settings,
+            stdout: std::io::BufWriter::new(std::io::stdout().lock()),
+            progress,
+            sarif: crate::sarif::SarifLog::default(),
+            total: 0,
+            invalid: 0,
+            results: 0,
+            too_long: 0,
+            only_valid: None,
+        }
+    }
+
+    /// Checks the messages of one input in order, each read into `buf` (kept from one message
+    /// to the next).
+    fn input(&mut self, input: &Input, buf: &mut Vec<u8>) -> Result<(), UsageError> {
+        let mut messages = Messages::open(input, self.settings.max_bytes)?;
         loop {
-            let bytes = match messages.next(&mut buf)? {
-                Next::End => break,
-                Next::TooLong(len) => {
-                    stdout.flush().map_err(io)?;
-                    eprintln!(
-                        "mcpgen: {}:{}: not checked: the message has {len} bytes, more than --max-line-bytes ({})",
-                        messages.name, messages.line, settings.max_bytes
-                    );
-                    too_long += 1;
-                    progress.advance(len as usize + 1, total);
-                    continue;
-                }
-                Next::Message => buf.as_slice(),
-            };
-            total += 1;
-            let source = format!("{}:{}", messages.name, messages.line);
-            let verdict = check(settings, bytes);
-            progress.advance(bytes.len() + 1, total);
-            if let (Verdict::Invalid(errors), Some(_)) = (&verdict, &settings.sarif) {
-                let at = || crate::sarif::Place::File { path: input.path.as_deref(), line: messages.line };
-                for e in errors {
-                    sarif.push(sarif_entry(settings, e), at());
-                }
-            }
-            match (&verdict, settings.json) {
-                (_, true) => {
-                    let mut m = Map::new();
-                    m.push("source", Value::String(source));
-                    m.push("valid", Value::Bool(matches!(verdict, Verdict::Valid(_))));
-                    let errors = match &verdict {
-                        Verdict::Valid(_) => Vec::new(),
-                        Verdict::Invalid(errors) => errors.iter().map(ValidationError::to_json).collect(),
-                    };
-                    m.push("errors", Value::Array(errors));
-                    writeln!(stdout, "{}", Value::Object(m).to_json_string()).map_err(io)?;
-                }
-                (Verdict::Invalid(errors), false) => {
-                    writeln!(stdout, "{source}: invalid").map_err(io)?;
-                    for e in errors {
-                        writeln!(stdout, "  {}", e.to_string().replace('\n', "\n  ")).map_err(io)?;
-                    }
-                    if let Some(ext) = extension_of(settings, bytes, errors) {
-                        writeln!(
-                            stdout,
-                            "  hint: this is a message of the extension {}; pass `--extension {}` to check it where that extension is negotiated",
-                            ext.id(),
-                            ext.name()
-                        )
-                        .map_err(io)?;
-                    } else if let Some(older) = legacy_revision(settings, bytes, errors) {
-                        writeln!(
-                            stdout,
-                            "  hint: this looks like a {older} message (valid there); pass `--revision {older}` to check it as one"
-                        )
-                        .map_err(io)?;
+            match messages.next(buf)? {
+                Next::End => return Ok(()),
+                Next::TooLong(len) => self.not_checked(&messages, len)?,
+                Next::Message => {
+                    self.message(input, &messages, buf)?;
+                    // A long message's buffer is not kept for the short ones after it.
+                    if buf.capacity() > 1 << 20 {
+                        *buf = Vec::new();
                     }
                 }
-                (Verdict::Valid(kind), false) if total == 1 => {
-                    only_valid = Some(format!("{source}: valid{}", describe_kind(kind)));
-                }
-                (Verdict::Valid(_), false) => {}
-            }
-            invalid += usize::from(matches!(verdict, Verdict::Invalid(_)));
-            results += usize::from(settings.def.is_none() && is_result(bytes));
-            // A long message's buffer is not kept for the short ones after it.
-            if buf.capacity() > 1 << 20 {
-                buf = Vec::new();
             }
         }
     }
-    if let Some(line) = only_valid.filter(|_| total == 1) {
-        writeln!(stdout, "{line}").map_err(io)?;
+
+    /// A message longer than `--max-line-bytes`: said on stderr and counted, not checked.
+    fn not_checked(&mut self, messages: &Messages, len: u64) -> Result<(), UsageError> {
+        self.stdout.flush().map_err(crate::output_error)?;
+        eprintln!(
+            "mcpgen: {}:{}: not checked: the message has {len} bytes, more than --max-line-bytes ({})",
+            messages.name, messages.line, self.settings.max_bytes
+        );
+        self.too_long += 1;
+        self.progress.advance(len as usize + 1, self.total);
+        Ok(())
     }
-    progress.finish();
-    stdout.flush().map_err(io)?;
-    if !settings.json {
+
+    /// Checks one message (the last `messages` read) and reports its verdict: in the SARIF log,
+    /// and as a JSON line or as text.
+    fn message(&mut self, input: &Input, messages: &Messages, bytes: &[u8]) -> Result<(), UsageError> {
+        let (settings, io) = (self.settings, crate::output_error);
+        self.total += 1;
+        let source = format!("{}:{}", messages.name, messages.line);
+        let verdict = check(settings, bytes);
+        self.progress.advance(bytes.len() + 1, self.total);
+        if let (Verdict::Invalid(errors), Some(_)) = (&verdict, &settings.sarif) {
+            let at = || crate::sarif::Place::File { path: input.path.as_deref(), line: messages.line };
+            for e in errors {
+                self.sarif.push(sarif_entry(settings, e), at());
+            }
+        }
+        match (&verdict, settings.json) {
+            (_, true) => write_json_verdict(&mut self.stdout, source, &verdict).map_err(io)?,
+            (Verdict::Invalid(errors), false) => {
+                write_invalid(&mut self.stdout, settings, &source, bytes, errors).map_err(io)?
+            }
+            (Verdict::Valid(kind), false) if self.total == 1 => {
+                self.only_valid = Some(format!("{source}: valid{}", describe_kind(kind)));
+            }
+            (Verdict::Valid(_), false) => {}
+        }
+        self.invalid += usize::from(matches!(verdict, Verdict::Invalid(_)));
+        self.results += usize::from(settings.def.is_none() && is_result(bytes));
+        Ok(())
+    }
+
+    /// The end of the run: a lone valid message's line, the summary, the SARIF log, and the
+    /// exit code (an error when a message was not checked).
+    fn finish(mut self, inputs: &[Input]) -> Result<ExitCode, UsageError> {
+        let (settings, io) = (self.settings, crate::output_error);
+        if let Some(line) = self.only_valid.take().filter(|_| self.total == 1) {
+            writeln!(self.stdout, "{line}").map_err(io)?;
+        }
+        self.progress.finish();
+        self.stdout.flush().map_err(io)?;
+        if !settings.json {
+            self.summarise();
+        }
+        if let Some(path) = &settings.sarif {
+            let files: Vec<String> = inputs
+                .iter()
+                .map(|i| i.path.as_deref().map_or("<stdin>".to_owned(), |p| p.display().to_string()))
+                .collect();
+            let props = serde_json::json!({"command": "validate", "inputs": files, "messages": self.total,
+                "notChecked": self.too_long, "revision": settings.revision.as_str()});
+            self.sarif.write(path, self.too_long == 0, props)?;
+        }
+        if self.too_long > 0 {
+            return Err(UsageError(format!(
+                "{} message(s) longer than --max-line-bytes ({}) not checked (see above)",
+                self.too_long, settings.max_bytes
+            )));
+        }
+        Ok(if self.invalid == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    }
+
+    /// The summary on stderr (text output): the counts, and a note on responses checked only
+    /// as a generic result.
+    fn summarise(&self) {
+        let (total, invalid, results) = (self.total, self.invalid, self.results);
         eprintln!(
             "{total} message{} checked: {} valid, {invalid} invalid",
             if total == 1 { "" } else { "s" },
@@ -505,20 +553,46 @@ fn check_paths(settings: &Settings, paths: &[PathBuf]) -> Result<ExitCode, Usage
             );
         }
     }
-    if let Some(path) = &settings.sarif {
-        let files: Vec<String> = inputs
-            .iter()
-            .map(|i| i.path.as_deref().map_or("<stdin>".to_owned(), |p| p.display().to_string()))
-            .collect();
-        let props = serde_json::json!({"command": "validate", "inputs": files, "messages": total,
-            "notChecked": too_long, "revision": settings.revision.as_str()});
-        sarif.write(path, too_long == 0, props)?;
+}
+
+/// A verdict as one JSON line: the message's source, whether it is valid, and its errors.
+fn write_json_verdict(out: &mut impl Write, source: String, verdict: &Verdict) -> std::io::Result<()> {
+    let mut m = Map::new();
+    m.push("source", Value::String(source));
+    m.push("valid", Value::Bool(matches!(verdict, Verdict::Valid(_))));
+    let errors = match verdict {
+        Verdict::Valid(_) => Vec::new(),
+        Verdict::Invalid(errors) => errors.iter().map(ValidationError::to_json).collect(),
+    };
+    m.push("errors", Value::Array(errors));
+    writeln!(out, "{}", Value::Object(m).to_json_string())
+}
+
+/// An invalid message as text: its errors, then a hint when an extension not negotiated, or an
+/// older revision, accepts it.
+fn write_invalid(
+    out: &mut impl Write,
+    settings: &Settings,
+    source: &str,
+    bytes: &[u8],
+    errors: &[ValidationError],
+) -> std::io::Result<()> {
+    writeln!(out, "{source}: invalid")?;
+    for e in errors {
+        writeln!(out, "  {}", e.to_string().replace('\n', "\n  "))?;
     }
-    if too_long > 0 {
-        return Err(UsageError(format!(
-            "{too_long} message(s) longer than --max-line-bytes ({}) not checked (see above)",
-            settings.max_bytes
-        )));
+    if let Some(ext) = extension_of(settings, bytes, errors) {
+        writeln!(
+            out,
+            "  hint: this is a message of the extension {}; pass `--extension {}` to check it where that extension is negotiated",
+            ext.id(),
+            ext.name()
+        )?;
+    } else if let Some(older) = legacy_revision(settings, bytes, errors) {
+        writeln!(
+            out,
+            "  hint: this looks like a {older} message (valid there); pass `--revision {older}` to check it as one"
+        )?;
     }
-    Ok(if invalid == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(())
 }

@@ -551,6 +551,8 @@ fn upstream_request(proxy: &Proxy, parts: &hyper::http::request::Parts, body: By
     Some(upstream)
 }
 
+/// Relays one request to the upstream and its answer back, each message checked on the way
+/// (see the module documentation), or answers it here with a refusal.
 async fn handle(proxy: Arc<Proxy>, close: Arc<tokio::sync::Notify>, request: Request<Incoming>) -> Response<ProxyBody> {
     if let Some(refusal) = head::refuse_request(&request, proxy.http.max_header_bytes) {
         proxy.limit_hit(Limit::MaxHeaderBytes);
@@ -566,59 +568,108 @@ async fn handle(proxy: Arc<Proxy>, close: Arc<tokio::sync::Notify>, request: Req
     };
     // `--metrics`: the request's share of the proxy's time runs from here to the upstream.
     let started = proxy.metrics.as_ref().map(|_| std::time::Instant::now());
-    let session = session_of(&parts.headers);
-    let post = parts.method == Method::POST && !body.is_empty();
-    // A legacy `initialize` outside a session is checked once its response names the session.
-    let deferred = post && session.is_none() && is_legacy_initialize(&body);
-    // Outside a session, each request and its answer are an exchange of their own: another
-    // POST may come from another client, with ids of its own.
-    let exchange =
-        (session.is_none() && !deferred).then(|| proxy.exchanges.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
-    let headers = post.then(|| header_pairs(&parts.headers));
-    let client_facts = || HttpFacts { request_headers: headers.clone(), exchange, ..HttpFacts::default() };
-
-    if proxy.enforce && post && session.is_none() {
-        if let Some(refusal) = enforce(&proxy, &body, headers.as_deref().unwrap_or_default(), client_facts()) {
-            return refusal;
-        }
-    }
-    if let Some(gate) = proxy.tool_gate.as_ref().filter(|_| post && !deferred) {
-        if let Some(refusal) = gate.client(session.as_ref(), &body) {
-            return tool_refusal(&proxy, &body, session, client_facts(), refusal);
-        }
+    let route = Route::of(&proxy, &parts, &body);
+    if let Some(refusal) = refuse_here(&proxy, &route, &body) {
+        return refusal;
     }
     // `--otlp-inject-traceparent`: what the upstream gets, and so what is checked.
-    let body = if post { injected(&proxy, &mut parts.headers, body) } else { body };
-    if post && !deferred {
-        proxy.check(Sender::Client, body.clone(), session.clone(), Some(client_facts()), None);
+    let body = if route.post { injected(&proxy, &mut parts.headers, body) } else { body };
+    if route.post && !route.deferred {
+        proxy.check(Sender::Client, body.clone(), route.session.clone(), Some(route.client_facts()), None);
     }
-
     let Some(upstream) = upstream_request(&proxy, &parts, body.clone()) else {
         return text_response(StatusCode::BAD_REQUEST, "Bad Request: unusable request target".into(), false);
     };
     let answer = match proxy.send(upstream, started).await {
         Ok(answer) => answer,
         Err(refusal) => {
-            if deferred {
-                proxy.check(Sender::Client, body, None, Some(client_facts()), None);
+            if route.deferred {
+                proxy.check(Sender::Client, body, None, Some(route.client_facts()), None);
             }
             return refusal;
         }
     };
+    relay_answer(proxy, close, route, body, answer).await
+}
+
+/// What a request is to the checker: whose conversation it joins, and whether it is a message.
+struct Route {
+    /// The request's legacy session (`Mcp-Session-Id`).
+    session: Option<Arc<str>>,
+    /// A POST with a body: a client message.
+    post: bool,
+    /// A legacy `initialize` outside a session: checked once its response names the session.
+    deferred: bool,
+    /// Its exchange outside a session ([`HttpFacts::exchange`]).
+    exchange: Option<u64>,
+    /// A POST's headers, which go with its message.
+    headers: Option<Vec<(String, String)>>,
+}
+
+impl Route {
+    /// The route of a request with this head and `body` (an exchange outside a session takes
+    /// the proxy's next number).
+    #[inline]
+    fn of(proxy: &Proxy, parts: &hyper::http::request::Parts, body: &Bytes) -> Route {
+        let session = session_of(&parts.headers);
+        let post = parts.method == Method::POST && !body.is_empty();
+        let deferred = post && session.is_none() && is_legacy_initialize(body);
+        // Outside a session, each request and its answer are an exchange of their own: another
+        // POST may come from another client, with ids of its own.
+        let exchange = (session.is_none() && !deferred)
+            .then(|| proxy.exchanges.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
+        let headers = post.then(|| header_pairs(&parts.headers));
+        Route { session, post, deferred, exchange, headers }
+    }
+
+    /// The HTTP facts of the request's message: its headers and its exchange.
+    #[inline]
+    fn client_facts(&self) -> HttpFacts {
+        HttpFacts { request_headers: self.headers.clone(), exchange: self.exchange, ..HttpFacts::default() }
+    }
+}
+
+/// `--enforce`: the proxy's own answer to a request the checks ([`enforce`]) or the tool gate
+/// ([`tool_refusal`]) refuse, or `None` to forward it.
+#[inline]
+fn refuse_here(proxy: &Proxy, route: &Route, body: &Bytes) -> Option<Response<ProxyBody>> {
+    if proxy.enforce && route.post && route.session.is_none() {
+        let headers = route.headers.as_deref().unwrap_or_default();
+        if let Some(refusal) = enforce(proxy, body, headers, route.client_facts()) {
+            return Some(refusal);
+        }
+    }
+    let gate = proxy.tool_gate.as_ref().filter(|_| route.post && !route.deferred)?;
+    let refusal = gate.client(route.session.as_ref(), body)?;
+    Some(tool_refusal(proxy, body, route.session.clone(), route.client_facts(), refusal))
+}
+
+/// The upstream's `answer` relayed to the client: a deferred `initialize` checked in the
+/// session the answer opens, the answer's head bounded, its body relayed (a stream event by
+/// event) with each message checked.
+#[inline]
+async fn relay_answer(
+    proxy: Arc<Proxy>,
+    close: Arc<tokio::sync::Notify>,
+    route: Route,
+    body: Bytes,
+    answer: Response<Incoming>,
+) -> Response<ProxyBody> {
     let (mut answer_parts, answer_body) = answer.into_parts();
-    let key = session.clone().or_else(|| session_of(&answer_parts.headers));
-    if deferred {
+    let key = route.session.clone().or_else(|| session_of(&answer_parts.headers));
+    if route.deferred {
         if let Some(gate) = &proxy.tool_gate {
             // The `initialize` of the session its answer opens: the gate reads the revision.
             gate.client(key.as_ref(), &body);
         }
-        proxy.check(Sender::Client, body, key.clone(), Some(client_facts()), None);
+        proxy.check(Sender::Client, body, key.clone(), Some(route.client_facts()), None);
     }
     if let Some(refusal) = head::refuse_answer(&proxy, &answer_parts) {
         proxy.limit_hit(Limit::MaxHeaderBytes);
         return refusal;
     }
     let ct = content_type(&answer_parts.headers);
+    let (post, exchange) = (route.post, route.exchange);
     // The status and Content-Type go with the first message of a POST's answer.
     let facts = Facts {
         first: post.then(|| HttpFacts {
