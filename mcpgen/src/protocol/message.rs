@@ -16,7 +16,7 @@ use crate::Revision;
 
 use super::hook::ProtocolRegistry;
 use super::result_check::find_method;
-use super::rules::{self, rule_error, RuleWalk};
+use super::rules::{self, rule_error, RuleWalk, WalkPath};
 use super::MessageKind;
 
 /// The notifications that travel only on a `subscriptions/listen` stream and so carry
@@ -578,7 +578,7 @@ fn protocol_rule_errors<'v, V: JsonView<'v>>(
     opts: Options,
 ) -> Vec<ValidationError> {
     let mut walk = RuleWalk { errors, strict: opts.policy == Policy::Strict };
-    walk.walk(v, &mut String::new());
+    walk.walk(v, &mut WalkPath::default());
     let mut errors = walk.errors;
     dedup(&mut errors);
     errors

@@ -2,6 +2,7 @@
 //! values (OTEL-1..3), capability extension keys (EXT-1), duplicate `inputRequests` keys
 //! (MRTR-4). Each finding is a [`ValidationError`] carrying its rule id.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use crate::json::pointer::push as push_key;
@@ -50,40 +51,74 @@ pub(crate) struct RuleWalk {
     pub strict: bool,
 }
 
+/// One step from the root to where the walk is.
+enum Step<'v> {
+    Key(Cow<'v, str>),
+    Index(usize),
+}
+
+/// Where the walk is, as the steps from the root: kept as the message's own keys and written
+/// out as a JSON Pointer only when a rule fails (most messages break none, and escaping every
+/// key of every message on the way down cost a quarter of per-message validation).
+#[derive(Default)]
+pub(crate) struct WalkPath<'v>(Vec<Step<'v>>);
+
+impl<'v> WalkPath<'v> {
+    /// The pointer of where the walk is, then `last` when given.
+    fn pointer(&self, last: Option<&str>) -> String {
+        let mut p = String::new();
+        for step in &self.0 {
+            match step {
+                Step::Key(k) => push_key(&mut p, k),
+                Step::Index(i) => {
+                    // Writing to a String cannot fail.
+                    let _ = write!(p, "/{i}");
+                }
+            }
+        }
+        if let Some(k) = last {
+            push_key(&mut p, k);
+        }
+        p
+    }
+}
+
 impl RuleWalk {
-    pub fn walk<'v, V: JsonView<'v>>(&mut self, v: &V, ptr: &mut String) {
+    /// Walks `v` (at `path` from the message's root) with every rule of this module.
+    pub fn walk<'v, V: JsonView<'v>>(&mut self, v: &V, path: &mut WalkPath<'v>) {
         match v.kind() {
             Kind::Object => {
                 for (k, x) in v.entries() {
-                    let len = ptr.len();
-                    push_key(ptr, &k);
-                    if k == "_meta" && x.kind() == Kind::Object {
-                        self.meta_object(&x, ptr);
+                    let key = k.as_ref();
+                    let meta = key == "_meta" && x.kind() == Kind::Object;
+                    let capabilities = CAPABILITY_KEYS.contains(&key) && x.kind() == Kind::Object;
+                    let input_requests = key == "inputRequests" && x.kind() == Kind::Object;
+                    let opaque = OPAQUE_KEYS.contains(&key);
+                    path.0.push(Step::Key(k));
+                    if meta {
+                        self.meta_object(&x, path);
                     }
-                    if CAPABILITY_KEYS.contains(&k.as_ref()) && x.kind() == Kind::Object {
+                    if capabilities {
                         if let Some(ext) = x.get("extensions") {
-                            let l2 = ptr.len();
-                            push_key(ptr, "extensions");
-                            self.extension_keys(&ext, ptr);
-                            ptr.truncate(l2);
+                            path.0.push(Step::Key(Cow::Borrowed("extensions")));
+                            self.extension_keys(&ext, path);
+                            path.0.pop();
                         }
                     }
-                    if k == "inputRequests" && x.kind() == Kind::Object {
-                        self.duplicate_keys(&x, ptr, id::MRTR_4, "inputRequests");
+                    if input_requests {
+                        self.duplicate_keys(&x, path, id::MRTR_4, "inputRequests");
                     }
-                    if !OPAQUE_KEYS.contains(&k.as_ref()) {
-                        self.walk(&x, ptr);
+                    if !opaque {
+                        self.walk(&x, path);
                     }
-                    ptr.truncate(len);
+                    path.0.pop();
                 }
             }
             Kind::Array => {
                 for (i, x) in v.items().enumerate() {
-                    let len = ptr.len();
-                    // Writing to a String cannot fail.
-                    let _ = write!(ptr, "/{i}");
-                    self.walk(&x, ptr);
-                    ptr.truncate(len);
+                    path.0.push(Step::Index(i));
+                    self.walk(&x, path);
+                    path.0.pop();
                 }
             }
             _ => {}
@@ -91,15 +126,14 @@ impl RuleWalk {
     }
 
     /// META-1 on every key, META-3 (strict), OTEL-1..3 on the three W3C keys.
-    fn meta_object<'v, V: JsonView<'v>>(&mut self, meta_obj: &V, ptr: &mut String) {
+    fn meta_object<'v, V: JsonView<'v>>(&mut self, meta_obj: &V, path: &WalkPath<'v>) {
         for (k, x) in meta_obj.entries() {
-            let len = ptr.len();
-            push_key(ptr, &k);
+            let at = || path.pointer(Some(&k));
             match meta::split_meta_key(&k) {
-                Err(e) => self.errors.push(rule_error(ptr.clone(), "propertyNames", e.rule(), e.to_string())),
+                Err(e) => self.errors.push(rule_error(at(), "propertyNames", e.rule(), e.to_string())),
                 Ok((_, _, reserved)) if reserved && self.strict && !is_known_reserved_key(&k) => {
                     self.errors.push(rule_error(
-                        ptr.clone(),
+                        at(),
                         "propertyNames",
                         id::META_3,
                         format!("`{k}` uses a prefix reserved for MCP, and this revision defines no such key (reported in strict mode)"),
@@ -119,52 +153,39 @@ impl RuleWalk {
                     None => Some(format!("`{k}` must be a string (AMB-5), found {}", x.describe())),
                 };
                 if let Some(e) = problem {
-                    self.errors.push(rule_error(
-                        ptr.clone(),
-                        "format",
-                        rule,
-                        format!("{e}; a receiver drops the value"),
-                    ));
+                    self.errors.push(rule_error(at(), "format", rule, format!("{e}; a receiver drops the value")));
                 }
             }
-            ptr.truncate(len);
         }
     }
 
     /// EXT-1: extension keys follow the `_meta` key grammar and have a prefix.
-    fn extension_keys<'v, V: JsonView<'v>>(&mut self, ext: &V, ptr: &mut String) {
+    fn extension_keys<'v, V: JsonView<'v>>(&mut self, ext: &V, path: &WalkPath<'v>) {
         for (k, _) in ext.entries() {
-            let len = ptr.len();
-            push_key(ptr, &k);
+            let at = || path.pointer(Some(&k));
             match meta::check_meta_key(&k) {
-                Err(e) => {
-                    self.errors.push(rule_error(ptr.clone(), "propertyNames", id::EXT_1, format!("extension {e}")))
-                }
+                Err(e) => self.errors.push(rule_error(at(), "propertyNames", id::EXT_1, format!("extension {e}"))),
                 Ok(key) if key.prefix.is_none() => self.errors.push(rule_error(
-                    ptr.clone(),
+                    at(),
                     "propertyNames",
                     id::EXT_1,
                     format!("extension key `{k}` needs a prefix (`com.example/{k}`, `io.modelcontextprotocol/{k}`)"),
                 )),
                 Ok(_) => {}
             }
-            ptr.truncate(len);
         }
     }
 
-    fn duplicate_keys<'v, V: JsonView<'v>>(&mut self, obj: &V, ptr: &mut String, rule: &'static str, what: &str) {
+    fn duplicate_keys<'v, V: JsonView<'v>>(&mut self, obj: &V, path: &WalkPath<'v>, rule: &'static str, what: &str) {
         let keys: Vec<_> = obj.entries().map(|(k, _)| k).collect();
         for (i, k) in keys.iter().enumerate() {
             if keys[..i].iter().filter(|x| *x == k).count() == 1 {
-                let len = ptr.len();
-                push_key(ptr, k);
                 self.errors.push(rule_error(
-                    ptr.clone(),
+                    path.pointer(Some(k)),
                     "uniqueKeys",
                     rule,
                     format!("`{what}` key `{k}` appears more than once; keys must be unique (most JSON parsers silently keep the last one)"),
                 ));
-                ptr.truncate(len);
             }
         }
     }
