@@ -20,7 +20,7 @@
 //!   sent);
 //! - a listen stream's acknowledgement carries that `id`, as received, as its `subscriptionId`;
 //! - input that is not JSON is answered -32700, a request whose id is unusable -32600 (-32602
-//!   on a legacy session), a message without an id (a refused notification, a batch) only with
+//!   on a legacy session), a request with more than one `id` member -32600, a message without an id (a refused notification, a batch) only with
 //!   an error; all with a null or absent `id`; messages before the final frame are requests or
 //!   notifications (a `method`, no `result` / `error`).
 #![no_main]
@@ -54,6 +54,12 @@ fn request_id(body: &[u8]) -> Option<Option<mcpgen::Value>> {
         return Some(None);
     }
     Some(root.entries().filter(|(k, _)| *k == "id").last().map(|(_, v)| JsonView::to_value(&v)))
+}
+
+/// Whether the body is an object with more than one `id` member: which one is meant cannot be
+/// told, so the server answers -32600 with a null `id` (it refuses any repeated member name).
+fn id_repeated(body: &[u8]) -> bool {
+    Tape::parse_bytes(body).is_ok_and(|t| t.root().entries().filter(|(k, _)| *k == "id").count() > 1)
 }
 
 /// A usable request id: a string or an integer literal (AMB-12: not `1.0`, not `1e2`).
@@ -93,6 +99,10 @@ fn check_final(body: &[u8], text: &str, legacy: bool) {
             // Streamable HTTP transport: "a JSON-RPC error response that has no id").
             assert!(code.is_some(), "a message without an id answered with a result: {text}");
             assert!(null_or_absent, "a message without an id answered with an id: {text}");
+        }
+        Some(Some(_)) if id_repeated(body) => {
+            assert_eq!(code, Some(-32600), "a repeated `id` not refused -32600: {text}");
+            assert!(null_or_absent, "a repeated `id` answered with one of them: {text}");
         }
         Some(Some(id)) => {
             if usable(&id) {
