@@ -25,6 +25,7 @@
 
 mod capability;
 mod client;
+mod envelope;
 pub(crate) mod hook;
 pub(crate) mod http;
 mod message;

@@ -25,7 +25,7 @@
 //! conversations (the conversation format's `session` tag), each with its own state.
 
 use crate::json::{JsonView, Kind};
-use crate::protocol;
+pub(super) use crate::protocol::is_modern;
 use crate::rules::id;
 use crate::Revision;
 
@@ -118,13 +118,6 @@ pub(super) struct Answered {
 pub(super) struct EraState {
     state: State,
     revision: Option<Revision>,
-}
-
-/// [`protocol::is_modern`] (a scan of the method table) once per revision of the build.
-pub(super) fn is_modern(rev: Revision) -> bool {
-    static MODERN: std::sync::OnceLock<Vec<(Revision, bool)>> = std::sync::OnceLock::new();
-    let table = MODERN.get_or_init(|| Revision::ALL.iter().map(|r| (*r, protocol::is_modern(*r))).collect());
-    table.iter().find(|(r, _)| *r == rev).is_some_and(|(_, m)| *m)
 }
 
 /// The era of a revision, as findings name it.

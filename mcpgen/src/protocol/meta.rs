@@ -172,7 +172,56 @@ pub(super) fn check_meta_key(key: &str) -> Result<MetaKey, MetaKeyError> {
 }
 
 /// [`check_meta_key`] without copies: (prefix, name, reserved), borrowed from `key`.
+#[inline]
 pub(super) fn split_meta_key(key: &str) -> Result<(Option<&str>, &str, bool), MetaKeyError> {
+    match split_well_formed(key) {
+        Some(parts) => Ok(parts),
+        None => split_explained(key),
+    }
+}
+
+/// The META-1 grammar in one pass over the bytes, for a key that keeps it (every message's
+/// keys, nearly always); `None` sends the key to [`split_explained`], which says what is wrong.
+/// The two must agree on every key (`the_one_pass_reading_agrees_with_the_explained_one`).
+fn split_well_formed(key: &str) -> Option<(Option<&str>, &str, bool)> {
+    let b = key.as_bytes();
+    let slash = b.iter().position(|&c| c == b'/');
+    let name_at = match slash {
+        Some(end) => end + 1,
+        None if b.is_empty() => return None,
+        None => 0,
+    };
+    let mut reserved = false;
+    if let Some(end) = slash {
+        let (mut start, mut index) = (0, 0);
+        for (i, &c) in b[..=end].iter().enumerate() {
+            if i < end && c != b'.' {
+                if !(c.is_ascii_alphanumeric() || c == b'-') {
+                    return None;
+                }
+                continue;
+            }
+            let label = &b[start..i];
+            match (label.first(), label.last()) {
+                (Some(f), Some(l)) if f.is_ascii_alphabetic() && l.is_ascii_alphanumeric() => {}
+                _ => return None,
+            }
+            reserved |= index == 1 && RESERVED_SECOND_LABELS.iter().any(|r| label.eq_ignore_ascii_case(r.as_bytes()));
+            (start, index) = (i + 1, index + 1);
+        }
+    }
+    let name = &b[name_at..];
+    if let (Some(f), Some(l)) = (name.first(), name.last()) {
+        let inner = |c: &u8| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'-');
+        if !f.is_ascii_alphanumeric() || !l.is_ascii_alphanumeric() || !name.iter().all(inner) {
+            return None;
+        }
+    }
+    Some((slash.map(|end| &key[..end]), &key[name_at..], reserved))
+}
+
+/// [`split_meta_key`] label by label, with the first violation as the error.
+fn split_explained(key: &str) -> Result<(Option<&str>, &str, bool), MetaKeyError> {
     if key.is_empty() {
         return Err(MetaKeyError::Empty);
     }
@@ -529,6 +578,42 @@ pub fn check_baggage(s: &str) -> Result<(), OtelError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every key of up to five characters over the grammar's classes (and a multi-byte one), and
+    /// longer keys around the reserved labels: the one-pass reading accepts exactly the keys the
+    /// label-by-label reading accepts, with the same parts.
+    #[test]
+    fn the_one_pass_reading_agrees_with_the_explained_one() {
+        let alphabet = ['a', 'Z', '0', '-', '.', '_', '/', 'é', ' '];
+        let mut keys: Vec<String> = vec![String::new()];
+        let mut level = keys.clone();
+        for _ in 0..5 {
+            level = level.iter().flat_map(|k| alphabet.iter().map(move |c| format!("{k}{c}"))).collect();
+            keys.extend(level.iter().cloned());
+        }
+        for lead in ["io", "x.y", "a-b", "1a"] {
+            for second in ["modelcontextprotocol", "mCp", "mcp-x", "mcp", ""] {
+                for name in ["protocolVersion", "", "a_b.c-d", "-x", "x/y"] {
+                    keys.push(format!("{lead}.{second}/{name}"));
+                    keys.push(format!("{lead}.{second}.z/{name}"));
+                }
+            }
+        }
+        let mut accepted = 0;
+        for key in &keys {
+            let fast = split_well_formed(key);
+            let explained = split_explained(key);
+            assert_eq!(fast, explained.clone().ok(), "{key:?}: {explained:?}");
+            accepted += usize::from(fast.is_some());
+        }
+        assert!(accepted > 1_000 && accepted < keys.len() / 2, "{accepted} of {}", keys.len());
+        assert_eq!(
+            split_well_formed("io.modelcontextprotocol/protocolVersion"),
+            Some((Some("io.modelcontextprotocol"), "protocolVersion", true))
+        );
+        assert_eq!(split_well_formed("a.mcp.b/"), Some((Some("a.mcp.b"), "", true)));
+        assert_eq!(split_well_formed("mcp.a/x"), Some((Some("mcp.a"), "x", false)));
+    }
 
     #[test]
     fn meta_keys_vector_28_26() {
