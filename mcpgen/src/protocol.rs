@@ -37,7 +37,7 @@ mod server;
 
 pub use capability::{missing_capabilities, missing_capability_error, required_capability};
 pub use message::{is_modern, LISTEN_STREAM_NOTIFICATIONS};
-pub(crate) use message::{validate_classified, Envelope};
+pub(crate) use message::{validate_classified, validate_collecting, Envelope};
 pub use meta::{check_baggage, check_traceparent, check_tracestate, MetaKeyError, OtelError};
 pub use response::{
     complete_response, complete_result, invalid_params_error, result_response, unsupported_version_error, ResultError,

@@ -76,21 +76,35 @@ pub(crate) fn validate_def_at<'v, V: JsonView<'v>>(
     opts: Options,
     errors: &mut Vec<ValidationError>,
 ) -> bool {
+    validate_collecting(|| format!("revision {rev}"), name, p, opts, errors, |cx| rev.validate_view(name, v, p, cx))
+}
+
+/// Runs a validator (`run`: `None` when `owner` has no definition `name`) fail-fast, and again
+/// collecting only when it fails; the errors go to `errors`.
+pub(crate) fn validate_collecting(
+    owner: impl FnOnce() -> String,
+    name: &str,
+    p: &Path<'_>,
+    opts: Options,
+    errors: &mut Vec<ValidationError>,
+    mut run: impl FnMut(&mut Cx) -> Option<bool>,
+) -> bool {
     let mut fast = Cx::fail_fast(opts);
-    match rev.validate_view(name, v, p, &mut fast) {
+    match run(&mut fast) {
         Some(true) => return true,
         Some(false) => {}
         None => {
+            let owner = owner();
             errors.push(ValidationError::new(
                 p.pointer(),
                 "$ref",
-                format!("revision {rev} has no definition `{name}` (mcpgen bug)"),
+                format!("{owner} has no definition `{name}` (mcpgen bug)"),
             ));
             return false;
         }
     }
     let mut cx = Cx::collecting(opts);
-    rev.validate_view(name, v, p, &mut cx);
+    run(&mut cx);
     let found = cx.into_errors();
     if found.is_empty() {
         errors.push(ValidationError::new(

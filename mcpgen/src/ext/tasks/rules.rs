@@ -13,10 +13,10 @@ use crate::ext::Extension;
 use crate::json::{JsonView, Kind, Map, Value};
 use crate::methods::{MethodInfo, MethodKind};
 use crate::rules::id;
-use crate::validate::{Cx, Options, Path, Policy, ValidationError};
+use crate::validate::{Options, Path, Policy, ValidationError};
 use crate::Revision;
 
-use crate::protocol::{check_result_view, find_method, rule_error, ProtocolError};
+use crate::protocol::{check_result_view, find_method, rule_error, validate_collecting, ProtocolError};
 
 use super::negotiation::{
     extension, supports_tasks, Answering, EXTENSION_ID, STATUS_NOTIFICATION, SUPPORTED_REQUESTS, TASK_RESULT_TYPE,
@@ -59,31 +59,8 @@ pub(crate) fn validate_ext_at<'v, V: JsonView<'v>>(
     opts: Options,
     errors: &mut Vec<ValidationError>,
 ) -> bool {
-    let mut fast = Cx::fail_fast(opts);
-    match ext.validate_view(name, v, p, &mut fast) {
-        Some(true) => return true,
-        Some(false) => {}
-        None => {
-            errors.push(ValidationError::new(
-                p.pointer(),
-                "$ref",
-                format!("extension {} has no definition `{name}` (mcpgen bug)", ext.id()),
-            ));
-            return false;
-        }
-    }
-    let mut cx = Cx::collecting(opts);
-    ext.validate_view(name, v, p, &mut cx);
-    let found = cx.into_errors();
-    if found.is_empty() {
-        errors.push(ValidationError::new(
-            p.pointer(),
-            "",
-            format!("{name} rejected without an error message (mcpgen bug)"),
-        ));
-    }
-    errors.extend(found);
-    false
+    let owner = || format!("extension {}", ext.id());
+    validate_collecting(owner, name, p, opts, errors, |cx| ext.validate_view(name, v, p, cx))
 }
 
 /// Validates a request or notification of the extension: `params` against the row's params
