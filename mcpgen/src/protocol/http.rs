@@ -125,6 +125,36 @@ fn name_header_mismatch(headers: &Headers<'_>, param: &str, name: &str) -> Optio
     }
 }
 
+/// What is wrong between one header binding and the `tools/call` arguments (XHDR-9), if anything.
+fn binding_problem<'v, V: JsonView<'v>>(
+    b: &HeaderBinding,
+    arguments: Option<&V>,
+    headers: &Headers<'_>,
+) -> Option<String> {
+    let name = b.header_name();
+    let expected = match arguments.map(|a| param_value(b, a.clone())).transpose() {
+        Ok(e) => e.flatten(),
+        Err(e) => return Some(format!("Header mismatch: {name} cannot mirror the argument: {e}")),
+    };
+    let path = b.path.join(".");
+    match (expected, headers.get(&name)) {
+        (None, None) => None,
+        (None, Some(h)) => {
+            Some(format!("Header mismatch: {name} `{h}` is sent but the argument `{path}` is absent or null"))
+        }
+        (Some(want), None) => {
+            Some(format!("Header mismatch: the {name} header is missing (the argument `{path}` is `{want}`)"))
+        }
+        (Some(want), Some(h)) => match decode_header_value(h) {
+            Err(e) => Some(format!("Header mismatch: {name} cannot be read: {e}")),
+            Ok(got) if got != want => {
+                Some(format!("Header mismatch: {name} `{h}` differs from the argument `{path}` `{want}`"))
+            }
+            Ok(_) => None,
+        },
+    }
+}
+
 /// XHDR-9, server side: the `Mcp-Param-*` headers of a `tools/call` against the arguments of
 /// its body, for the tool's `bindings` ([`crate::http::header_bindings`] of its
 /// `inputSchema`). A body that is not a `tools/call` passes.
@@ -134,7 +164,6 @@ pub(crate) fn check_params<'h>(
     body: &[u8],
 ) -> Result<(), ProtocolError> {
     let headers = Headers::new(headers);
-    let header = |name: &str| headers.get(name);
     let Ok(outcome) = Tape::with_parsed(body, |tape| {
         let v = tape.root();
         if !v.get("method").is_some_and(|m| m.str_eq("tools/call")) {
@@ -142,51 +171,10 @@ pub(crate) fn check_params<'h>(
         }
         let id = request_id(&v);
         let arguments = v.get("params").and_then(|p| p.get("arguments"));
-        for b in bindings {
-            let name = b.header_name();
-            let expected = match arguments.map(|a| param_value(b, a)).transpose() {
-                Ok(e) => e.flatten(),
-                Err(e) => {
-                    return Err(mismatch(
-                        id,
-                        id::XHDR_9,
-                        format!("Header mismatch: {name} cannot mirror the argument: {e}"),
-                    ))
-                }
-            };
-            let path = b.path.join(".");
-            match (expected, header(&name)) {
-                (None, None) => {}
-                (None, Some(h)) => {
-                    return Err(mismatch(
-                        id,
-                        id::XHDR_9,
-                        format!("Header mismatch: {name} `{h}` is sent but the argument `{path}` is absent or null"),
-                    ))
-                }
-                (Some(want), None) => {
-                    return Err(mismatch(
-                        id,
-                        id::XHDR_9,
-                        format!("Header mismatch: the {name} header is missing (the argument `{path}` is `{want}`)"),
-                    ))
-                }
-                (Some(want), Some(h)) => match decode_header_value(h) {
-                    Err(e) => {
-                        return Err(mismatch(id, id::XHDR_9, format!("Header mismatch: {name} cannot be read: {e}")))
-                    }
-                    Ok(got) if got != want => {
-                        return Err(mismatch(
-                            id,
-                            id::XHDR_9,
-                            format!("Header mismatch: {name} `{h}` differs from the argument `{path}` `{want}`"),
-                        ))
-                    }
-                    Ok(_) => {}
-                },
-            }
+        match bindings.iter().find_map(|b| binding_problem(b, arguments.as_ref(), &headers)) {
+            Some(message) => Err(mismatch(id, id::XHDR_9, message)),
+            None => Ok(()),
         }
-        Ok(())
     }) else {
         return Ok(());
     };
