@@ -33,20 +33,21 @@ use std::thread::JoinHandle;
 use std::time::{Instant, SystemTime};
 
 use mcpgen::conversation::{ConversationOptions, Era, Finding, HttpFacts, Sender, Severity};
-use mcpgen::json::{Kind, Map, Number, Tape, Value};
+use mcpgen::json::{Kind, Tape};
 use mcpgen::rules::id;
 use mcpgen::JsonView;
 
 mod queue;
 mod repeats;
+mod report;
 mod telemetry;
 
-use crate::conversation::{check_line, finding_json, record_line, record_line_with, Checked, Evicted, Sessions};
+use crate::conversation::{check_line, record_line, record_line_with, Checked, Evicted, Sessions};
 use crate::proxy::metrics::{Limit, Metrics, Observer};
 use crate::proxy::traces::{Spans, Tracing};
 use crate::UsageError;
 use queue::{Queue, Wake, EVENT_COST};
-use repeats::{Repeats, Summary, Verdict};
+use repeats::{Repeats, Verdict};
 
 /// `--max-message-bytes`: longer messages are relayed unchecked.
 pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
@@ -141,7 +142,7 @@ impl CheckerThread {
         let budget = Arc::new(Queue::new(cap, metrics.clone()));
         let to = ToChecker::new(Arc::clone(&budget), metrics.is_some() || settings.traces.is_some());
         let spans = settings.traces.map(Spans::new);
-        let out = Output { source_name, report, record, limits, budget: Arc::clone(&budget) };
+        let out = Output { source_name, report, record, limits, budget: Arc::clone(&budget), scratch: Vec::new() };
         let options = settings.options;
         let thread = std::thread::Builder::new()
             .name("mcpgen-proxy-checker".into())
@@ -310,6 +311,8 @@ struct Output {
     record: Option<BufWriter<File>>,
     limits: Limits,
     budget: Arc<Queue<Event>>,
+    /// The buffer each report line is written into, reused.
+    scratch: Vec<u8>,
 }
 
 /// What makes two findings "the same" for `--max-repeats`: who sent it, and what it is
@@ -497,16 +500,7 @@ impl Checker {
     /// stderr.
     fn note(&mut self, what: &'static str, text: &str) {
         let source = format!("{}:{}", self.out.source_name, self.n);
-        match self.out.report.as_mut() {
-            Some(w) => {
-                let mut m = Map::new();
-                m.push("source", Value::String(source));
-                m.push("transport", Value::String(what.to_owned()));
-                m.push("message", Value::String(text.to_owned()));
-                let _ = writeln!(w, "{}", Value::Object(m).to_json_string());
-            }
-            None => eprintln!("mcpgen proxy: {source}: note ({what}): {text}"),
-        }
+        report::note(&mut self.out, &source, what, text);
     }
 
     /// A request `--enforce` answered instead of forwarding: a line on stderr.
@@ -521,7 +515,7 @@ impl Checker {
             Verdict::Show => {
                 eprintln!("mcpgen proxy: {source}: refused the client's request (--enforce, {rule}): {message}")
             }
-            Verdict::Hide(Some(summary)) => summarise(&mut self.out, &summary),
+            Verdict::Hide(Some(summary)) => report::summarise(&mut self.out, &summary),
             Verdict::Hide(None) => {}
         }
     }
@@ -553,19 +547,19 @@ impl Checker {
             };
             match self.repeats.see(kind, || FindingKind::Other { from, level: f.level }, &source) {
                 Verdict::Show => shown.push(f),
-                Verdict::Hide(Some(summary)) => summarise(&mut self.out, &summary),
+                Verdict::Hide(Some(summary)) => report::summarise(&mut self.out, &summary),
                 Verdict::Hide(None) => {}
             }
         }
         if !shown.is_empty() {
-            report(&mut self.out, source, from, findings, &shown);
+            report::report(&mut self.out, &source, from, findings, &shown);
         }
     }
 
     /// The counts of hidden repeats, the files on disk, and the tally.
     fn finish(mut self) -> Tally {
         for summary in self.repeats.finish() {
-            summarise(&mut self.out, &summary);
+            report::summarise(&mut self.out, &summary);
         }
         self.flush();
         if let Some(spans) = self.spans.take() {
@@ -594,86 +588,4 @@ fn too_large(from: Sender, after: usize, limits: &Limits, revision: Option<mcpge
         era,
         revision,
     }
-}
-
-/// One message's findings: a JSON Lines object in the report, else lines on stderr. `valid`
-/// speaks for every finding; `shown` are those `--max-repeats` lets through.
-fn report(out: &mut Output, source: String, from: Sender, findings: &[Finding], shown: &[&Finding]) {
-    match out.report.as_mut() {
-        Some(w) => {
-            let mut m = Map::new();
-            m.push("source", Value::String(source));
-            m.push("from", Value::String(from.as_str().to_owned()));
-            m.push("valid", Value::Bool(!findings.iter().any(Finding::is_error)));
-            m.push("errors", Value::Array(shown.iter().map(|f| finding_json(f)).collect()));
-            let _ = writeln!(w, "{}", Value::Object(m).to_json_string());
-        }
-        None => {
-            let mut err = std::io::stderr().lock();
-            for f in shown {
-                let _ = writeln!(err, "mcpgen proxy: {source} ({} message): {}", from.as_str(), one_line(f));
-            }
-        }
-    }
-}
-
-/// A count of findings of one kind beyond `--max-repeats`: a `{"repeated": …}` object in the
-/// report, else a line on stderr (refusals, which are never in the report: always stderr).
-fn summarise(out: &mut Output, s: &Summary<FindingKind>) {
-    let hidden = s.count - s.shown;
-    let limit = out.limits.max_repeats;
-    let (from, rule, keyword, schema_path, level) = match &s.kind {
-        FindingKind::Finding { from, rule, keyword, schema_path, level } => {
-            (Some(*from), *rule, *keyword, schema_path.as_str(), Some(*level))
-        }
-        FindingKind::Refused { rule } => (Some(Sender::Client), Some(*rule), "--enforce", "", Some(Severity::Error)),
-        FindingKind::Other { from, level } => (Some(*from), None, "", "", Some(*level)),
-    };
-    let report = match s.kind {
-        FindingKind::Refused { .. } => None,
-        _ => out.report.as_mut(),
-    };
-    match report {
-        Some(w) => {
-            let name = |s: &str| Value::String(s.to_owned());
-            let mut kind = Map::new();
-            kind.push("from", from.map_or(Value::Null, |f| name(f.as_str())));
-            kind.push("rule", rule.map_or(Value::Null, name));
-            kind.push("keyword", name(keyword));
-            kind.push("schemaPath", name(schema_path));
-            kind.push("level", level.map_or(Value::Null, |l| name(l.as_str())));
-            let mut m = Map::new();
-            m.push("repeated", Value::Object(kind));
-            m.push("count", int(s.count));
-            m.push("shown", int(s.shown));
-            m.push("last", name(&s.last));
-            let _ = writeln!(w, "{}", Value::Object(m).to_json_string());
-        }
-        None => {
-            let what = match &s.kind {
-                FindingKind::Refused { rule } => format!("--enforce refusals ({rule})"),
-                FindingKind::Other { .. } => "findings of other kinds".to_owned(),
-                FindingKind::Finding { .. } => format!(
-                    "{} findings{}{}",
-                    level.map_or("", Severity::as_str),
-                    rule.map_or(String::new(), |r| format!(" ({r})")),
-                    if rule.is_some() || keyword.is_empty() { String::new() } else { format!(" [{keyword}]") }
-                ),
-            };
-            let who = from.map_or("", Sender::as_str);
-            eprintln!(
-                "mcpgen proxy: {hidden} more {what} in {who} messages not shown ({} in all, the last at {}; --max-repeats {limit})",
-                s.count, s.last
-            );
-        }
-    }
-}
-
-/// A count as a JSON number.
-fn int(n: u64) -> Value {
-    Number::from_lexeme(&n.to_string()).map_or(Value::Null, Value::Number)
-}
-
-fn one_line(f: &Finding) -> String {
-    f.to_string().replace('\n', " ")
 }
