@@ -32,6 +32,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Instant, SystemTime};
 
+use bytes::Bytes;
 use mcpgen::conversation::{ConversationOptions, Era, Finding, HttpFacts, Sender, Severity};
 use mcpgen::json::{Kind, Tape};
 use mcpgen::rules::id;
@@ -171,7 +172,7 @@ enum Event {
     /// legacy session) and the message's `http` facts.
     Message {
         from: Sender,
-        line: Arc<Vec<u8>>,
+        line: Line,
         refused: Option<(&'static str, String)>,
         cost: usize,
         session: Option<Arc<str>>,
@@ -186,6 +187,24 @@ enum Event {
     Note { what: &'static str, text: String },
     /// Every relayed message has been sent: finish.
     Stop,
+}
+
+/// A message's bytes as its relay holds them: a stdio line, or an HTTP body (`Bytes`, shared
+/// with hyper's side of the relay rather than copied).
+enum Line {
+    Shared(Arc<Vec<u8>>),
+    Body(Bytes),
+}
+
+impl std::ops::Deref for Line {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            Line::Shared(line) => line,
+            Line::Body(body) => body,
+        }
+    }
 }
 
 /// Closes the budget when the checker ends, however it ends.
@@ -223,7 +242,17 @@ impl ToChecker {
     }
 
     pub fn message(&self, from: Sender, line: Arc<Vec<u8>>, refused: Option<(&'static str, String)>) {
-        self.message_in(from, line, refused, None, None);
+        let at = self.timed.then(|| (Instant::now(), SystemTime::now()));
+        let bytes = line.len();
+        self.queue.push(Some(bytes), Wake::IfAsleep, |cost| Event::Message {
+            from,
+            line: Line::Shared(line),
+            refused,
+            cost,
+            session: None,
+            http: None,
+            at,
+        });
     }
 
     /// A relayed message handed over without waking the checker: the relay forwards it, then
@@ -234,7 +263,7 @@ impl ToChecker {
         let bytes = line.len();
         self.queue.push_quiet(bytes, |cost| Event::Message {
             from,
-            line,
+            line: Line::Shared(line),
             refused: None,
             cost,
             session: None,
@@ -248,14 +277,15 @@ impl ToChecker {
         self.queue.wake();
     }
 
-    /// A message of the HTTP form: its session and HTTP facts. Waits for room like
+    /// A message of the HTTP form (the body as hyper holds it): its session and HTTP facts.
+    /// Waits for room like
     /// [`ToChecker::message`]. Wakes the checker only when it sleeps: lingering, it takes the
     /// message within the queue's linger (1 ms), so under steady traffic the HTTP relay does
     /// not pay a wake-up per message.
     pub fn message_in(
         &self,
         from: Sender,
-        line: Arc<Vec<u8>>,
+        line: Bytes,
         refused: Option<(&'static str, String)>,
         session: Option<Arc<str>>,
         http: Option<Box<HttpFacts>>,
@@ -264,7 +294,7 @@ impl ToChecker {
         let bytes = line.len();
         self.queue.push(Some(bytes), Wake::IfAsleep, |cost| Event::Message {
             from,
-            line,
+            line: Line::Body(line),
             refused,
             cost,
             session,

@@ -360,7 +360,7 @@ impl Proxy {
             // Before the answer is passed on: the client calls only tools the gate has seen.
             gate.server(session.as_ref(), &text);
         }
-        self.checker.message_in(from, Arc::new(text.to_vec()), refused, session, http.map(Box::new));
+        self.checker.message_in(from, text, refused, session, http.map(Box::new));
     }
 
     fn too_large(&self, from: Sender) {
