@@ -33,6 +33,7 @@ use std::thread::JoinHandle;
 use std::time::{Instant, SystemTime};
 
 use bytes::Bytes;
+use hyper::header::HeaderMap;
 use mcpgen::conversation::{ConversationOptions, Era, Finding, HttpFacts, Sender, Severity};
 use mcpgen::json::{Kind, Tape};
 use mcpgen::rules::id;
@@ -176,7 +177,7 @@ enum Event {
         refused: Option<(&'static str, String)>,
         cost: usize,
         session: Option<Arc<str>>,
-        http: Option<Box<HttpFacts>>,
+        http: Option<Box<Http>>,
         /// When it was handed over (`--metrics`, `--otlp-endpoint`: the request → response time).
         at: Option<(Instant, SystemTime)>,
     },
@@ -205,6 +206,37 @@ impl std::ops::Deref for Line {
             Line::Body(body) => body,
         }
     }
+}
+
+/// The HTTP facts of a message as a relay hands them over: a client POST's request headers as
+/// hyper holds them, turned into [`HttpFacts::request_headers`] on the checker thread (the
+/// relay thread makes no strings of them).
+pub struct Http {
+    pub facts: HttpFacts,
+    /// A client POST's headers; the facts' own `request_headers` are then not read.
+    pub request_headers: Option<Arc<HeaderMap>>,
+}
+
+impl From<HttpFacts> for Http {
+    fn from(facts: HttpFacts) -> Http {
+        Http { facts, request_headers: None }
+    }
+}
+
+impl Http {
+    /// The facts, the request headers as (name, value) pairs in the order sent.
+    fn into_facts(self) -> HttpFacts {
+        let mut facts = self.facts;
+        if let Some(headers) = self.request_headers {
+            facts.request_headers = Some(header_pairs(&headers));
+        }
+        facts
+    }
+}
+
+/// Headers as (name, value) pairs in the order sent, values not UTF-8 with U+FFFD.
+pub fn header_pairs(headers: &HeaderMap) -> Vec<(String, String)> {
+    headers.iter().map(|(k, v)| (k.as_str().to_owned(), String::from_utf8_lossy(v.as_bytes()).into_owned())).collect()
 }
 
 /// Closes the budget when the checker ends, however it ends.
@@ -288,10 +320,11 @@ impl ToChecker {
         line: Bytes,
         refused: Option<(&'static str, String)>,
         session: Option<Arc<str>>,
-        http: Option<Box<HttpFacts>>,
+        http: Option<Http>,
     ) {
         let at = self.timed.then(|| (Instant::now(), SystemTime::now()));
         let bytes = line.len();
+        let http = http.map(Box::new);
         self.queue.push(Some(bytes), Wake::IfAsleep, |cost| Event::Message {
             from,
             line: Line::Body(line),
@@ -402,9 +435,10 @@ fn check_all(options: ConversationOptions, out: Output, observer: Option<Observe
         let (from, findings, cost) = match event {
             Event::Stop => break,
             Event::Message { from, line, refused, cost, session, http, at } => {
-                let findings = checker.check(from, &line, session.as_deref(), http.as_deref());
+                let http = http.map(|h| h.into_facts());
+                let findings = checker.check(from, &line, session.as_deref(), http.as_ref());
                 if let (Some(at), false) = (at, is_blank(&line)) {
-                    checker.telemetry(from, body(&line), (session.as_deref(), http.as_deref()), at, &findings);
+                    checker.telemetry(from, body(&line), (session.as_deref(), http.as_ref()), at, &findings);
                 }
                 drop(line);
                 if let Some((rule, message)) = refused {

@@ -57,7 +57,7 @@ mod hosts;
 use self::body::{relay_events, relay_whole, ProxyBody};
 use self::hosts::AllowedHosts;
 use super::metrics::Limit;
-use crate::checker::{CheckerSettings, CheckerThread, Limits, ToChecker};
+use crate::checker::{header_pairs, CheckerSettings, CheckerThread, Http, Limits, ToChecker};
 use crate::UsageError;
 use mcpgen::http::SESSION_ID as SESSION;
 
@@ -326,10 +326,6 @@ fn end_to_end(from: &HeaderMap, also_drop: &[HeaderName]) -> HeaderMap {
     out
 }
 
-fn header_pairs(headers: &HeaderMap) -> Vec<(String, String)> {
-    headers.iter().map(|(k, v)| (k.as_str().to_owned(), String::from_utf8_lossy(v.as_bytes()).into_owned())).collect()
-}
-
 fn session_of(headers: &HeaderMap) -> Option<Arc<str>> {
     headers.get(SESSION).map(|v| Arc::from(String::from_utf8_lossy(v.as_bytes()).as_ref()))
 }
@@ -355,12 +351,12 @@ impl Proxy {
     /// Hands a message to the checker; when the checker's budget is full, waits for room
     /// (backpressure: the relaying thread, and so every peer, waits until the checker catches
     /// up; the checker is a thread of its own, so it always does).
-    fn check(&self, from: Sender, text: Bytes, session: Option<Arc<str>>, http: Option<HttpFacts>, refused: Refusal) {
+    fn check(&self, from: Sender, text: Bytes, session: Option<Arc<str>>, http: Option<Http>, refused: Refusal) {
         if let (Sender::Server, Some(gate)) = (from, &self.tool_gate) {
             // Before the answer is passed on: the client calls only tools the gate has seen.
             gate.server(session.as_ref(), &text);
         }
-        self.checker.message_in(from, text, refused, session, http.map(Box::new));
+        self.checker.message_in(from, text, refused, session, http);
     }
 
     fn too_large(&self, from: Sender) {
@@ -475,12 +471,8 @@ async fn read_body(proxy: &Proxy, body: Incoming) -> Result<Bytes, Response<Prox
 
 /// `--enforce`: the answer to a POST outside a session that the header or request checks
 /// refuse (both messages handed to the checker), or `None` to forward it.
-fn enforce(
-    proxy: &Proxy,
-    body: &Bytes,
-    headers: &[(String, String)],
-    client_facts: HttpFacts,
-) -> Option<Response<ProxyBody>> {
+fn enforce(proxy: &Proxy, body: &Bytes, headers: &HeaderMap, client_facts: Http) -> Option<Response<ProxyBody>> {
+    let headers = header_pairs(headers);
     let pairs = headers.iter().map(|(k, v)| (k.as_str(), v.as_str()));
     let e = check_http_headers(pairs, body).err().or_else(|| check_request(body, &proxy.config).err())?;
     let answer = Bytes::from(e.to_response_json());
@@ -494,7 +486,7 @@ fn tool_refusal(
     proxy: &Proxy,
     body: &Bytes,
     session: Option<Arc<str>>,
-    client_facts: HttpFacts,
+    client_facts: Http,
     refusal: super::tool_gate::Refusal,
 ) -> Response<ProxyBody> {
     let refused = Some((refusal.rule, refusal.message));
@@ -507,12 +499,12 @@ fn answer_here(
     proxy: &Proxy,
     body: &Bytes,
     session: Option<Arc<str>>,
-    client_facts: HttpFacts,
+    client_facts: Http,
     refused: Refusal,
     answer: Bytes,
     status: StatusCode,
 ) -> Response<ProxyBody> {
-    let exchange = client_facts.exchange;
+    let exchange = client_facts.facts.exchange;
     proxy.check(Sender::Client, body.clone(), session.clone(), Some(client_facts), refused);
     let facts = HttpFacts {
         status: Some(status.as_u16()),
@@ -520,7 +512,7 @@ fn answer_here(
         exchange,
         ..HttpFacts::default()
     };
-    proxy.check(Sender::Server, answer.clone(), session, Some(facts), None);
+    proxy.check(Sender::Server, answer.clone(), session, Some(facts.into()), None);
     let mut r = Response::new(ProxyBody::Whole(Some(answer)));
     *r.status_mut() = status;
     r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
@@ -602,8 +594,8 @@ struct Route {
     deferred: bool,
     /// Its exchange outside a session ([`HttpFacts::exchange`]).
     exchange: Option<u64>,
-    /// A POST's headers, which go with its message.
-    headers: Option<Vec<(String, String)>>,
+    /// A POST's headers, which go with its message (as pairs on the checker thread).
+    headers: Option<Arc<HeaderMap>>,
 }
 
 impl Route {
@@ -618,14 +610,15 @@ impl Route {
         // POST may come from another client, with ids of its own.
         let exchange = (session.is_none() && !deferred)
             .then(|| proxy.exchanges.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
-        let headers = post.then(|| header_pairs(&parts.headers));
+        let headers = post.then(|| Arc::new(parts.headers.clone()));
         Route { session, post, deferred, exchange, headers }
     }
 
     /// The HTTP facts of the request's message: its headers and its exchange.
     #[inline]
-    fn client_facts(&self) -> HttpFacts {
-        HttpFacts { request_headers: self.headers.clone(), exchange: self.exchange, ..HttpFacts::default() }
+    fn client_facts(&self) -> Http {
+        let facts = HttpFacts { exchange: self.exchange, ..HttpFacts::default() };
+        Http { facts, request_headers: self.headers.clone() }
     }
 }
 
@@ -634,7 +627,8 @@ impl Route {
 #[inline]
 fn refuse_here(proxy: &Proxy, route: &Route, body: &Bytes) -> Option<Response<ProxyBody>> {
     if proxy.enforce && route.post && route.session.is_none() {
-        let headers = route.headers.as_deref().unwrap_or_default();
+        let none = HeaderMap::new();
+        let headers = route.headers.as_deref().unwrap_or(&none);
         if let Some(refusal) = enforce(proxy, body, headers, route.client_facts()) {
             return Some(refusal);
         }

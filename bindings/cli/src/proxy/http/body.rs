@@ -20,6 +20,7 @@ use mcpgen::json::Tape;
 use tokio::sync::mpsc;
 
 use super::{text_response, Facts, Proxy};
+use crate::checker::Http;
 use hyper::{Response, StatusCode};
 use mcpgen::http::is_media;
 use mcpgen::http::sse::{SseEvent, SseSplitter};
@@ -112,7 +113,7 @@ pub(super) async fn relay_whole(
     let bytes = Bytes::from(held);
     let json = is_media(ct, "application/json");
     if facts.post && !bytes.is_empty() && (json || Tape::parse_bytes(&bytes).is_ok()) {
-        proxy.check(Sender::Server, bytes.clone(), session, facts.next(), None);
+        proxy.check(Sender::Server, bytes.clone(), session, facts.next().map(Http::from), None);
     }
     if let (Some(m), Some(started)) = (&proxy.metrics, started) {
         // Read whole → handed to hyper: the answer's share of the proxy's time.
@@ -236,7 +237,8 @@ pub(super) fn relay_events(
                     // An event without data (a priming event: id and retry only) is no message.
                     SseEvent::Data(data) if data.trim().is_empty() => {}
                     SseEvent::Data(data) => {
-                        proxy.check(Sender::Server, Bytes::from(data), session.clone(), facts.next(), None);
+                        let http = facts.next().map(Http::from);
+                        proxy.check(Sender::Server, Bytes::from(data), session.clone(), http, None);
                     }
                     SseEvent::TooLarge => proxy.too_large(Sender::Server),
                 }
