@@ -505,11 +505,11 @@ impl Checker {
         // parsing that line: the same session, the same exchange, the message's own text
         // (a line embeds UTF-8 text unchanged or carries it `raw`, and either way the replay
         // judges that text), the transport's rules when the line carries HTTP facts.
+        // `observe_http` with no facts is `observe_in(from, None, …)`: no exchange, and the
+        // transport's rules find nothing without headers or a status.
+        let none = HttpFacts::default();
         let (conversation, evicted) = self.sessions.get(session, self.n);
-        let findings = match http {
-            Some(h) => conversation.observe_http(from, text, h),
-            None => conversation.observe_in(from, None, text),
-        };
+        let findings = conversation.observe_http(from, text, http.unwrap_or(&none));
         if let Some(gone) = evicted {
             self.note_eviction(&gone);
         }
