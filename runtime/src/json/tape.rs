@@ -20,6 +20,7 @@ pub use view::{TapeEntries, TapeItems};
 mod scan;
 #[cfg(test)]
 pub(crate) use scan::force_portable_scan;
+pub(crate) use scan::scan_string;
 
 // The parser itself: bytes to nodes in one loop, with the exact error of every input.
 mod onepass;

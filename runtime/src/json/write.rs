@@ -1,5 +1,6 @@
 //! Compact JSON output.
 
+use super::tape::scan_string;
 use super::{Map, Number, ObjectMap, Value};
 
 /// Appends compact JSON text to a byte buffer.
@@ -72,12 +73,16 @@ impl JsonWriter {
     pub fn int(&mut self, v: i64) {
         self.buf.extend_from_slice(v.to_string().as_bytes());
     }
-    /// Writes a quoted, escaped string.
+    /// Writes a quoted, escaped string: the runs of plain bytes are found with the parser's
+    /// string scan (the same stop set: `"`, `\\`, control characters) and copied whole.
     pub fn string(&mut self, s: &str) {
         self.buf.push(b'"');
         let bytes = s.as_bytes();
         let mut start = 0;
-        for (i, &c) in bytes.iter().enumerate() {
+        loop {
+            let (stop, _) = scan_string(bytes, start);
+            self.buf.extend_from_slice(&bytes[start..stop]);
+            let Some(&c) = bytes.get(stop) else { break };
             let esc: &[u8] = match c {
                 b'"' => b"\\\"",
                 b'\\' => b"\\\\",
@@ -86,19 +91,23 @@ impl JsonWriter {
                 b'\t' => b"\\t",
                 0x08 => b"\\b",
                 0x0c => b"\\f",
-                0..=0x1f => {
-                    self.buf.extend_from_slice(&bytes[start..i]);
-                    self.buf.extend_from_slice(format!("\\u{c:04x}").as_bytes());
-                    start = i + 1;
+                _ => {
+                    const HEX: &[u8; 16] = b"0123456789abcdef";
+                    self.buf.extend_from_slice(&[
+                        b'\\',
+                        b'u',
+                        b'0',
+                        b'0',
+                        HEX[usize::from(c >> 4)],
+                        HEX[usize::from(c & 15)],
+                    ]);
+                    start = stop + 1;
                     continue;
                 }
-                _ => continue,
             };
-            self.buf.extend_from_slice(&bytes[start..i]);
             self.buf.extend_from_slice(esc);
-            start = i + 1;
+            start = stop + 1;
         }
-        self.buf.extend_from_slice(&bytes[start..]);
         self.buf.push(b'"');
     }
 }
@@ -225,5 +234,41 @@ impl Map {
     /// Entries as a slice (crate-internal fast path for views).
     pub(crate) fn as_slice(&self) -> &[(String, Value)] {
         self.entries_slice()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::JsonWriter;
+    use crate::json::tape::force_portable_scan;
+
+    fn written(s: &str) -> String {
+        let mut w = JsonWriter::new();
+        w.string(s);
+        String::from_utf8(w.into_bytes()).expect("UTF-8")
+    }
+
+    /// Every ASCII byte and some multi-byte characters, at every offset of runs that cross the
+    /// scan's 16- and 32-byte steps, on both scan paths: the escaping is serde_json's.
+    #[test]
+    fn strings_are_escaped_as_serde_json_escapes_them() {
+        let specials: Vec<String> = (0u8..0x80)
+            .map(|b| char::from(b).to_string())
+            .chain(["é", "€", "😀", "\u{2028}"].map(String::from))
+            .collect();
+        for portable in [false, true] {
+            force_portable_scan(portable, || {
+                for special in &specials {
+                    for lead in [0, 1, 15, 16, 17, 31, 32, 33, 47] {
+                        for tail in [0, 1, 16, 40] {
+                            let s = format!("{}{special}{}{special}", "a".repeat(lead), "z".repeat(tail));
+                            let want = serde_json::to_string(&s).expect("serialises");
+                            assert_eq!(written(&s), want, "portable={portable} {s:?}");
+                        }
+                    }
+                }
+            });
+        }
+        assert_eq!(written(""), "\"\"");
     }
 }

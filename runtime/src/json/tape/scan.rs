@@ -25,7 +25,7 @@ pub(super) static STRING_STOP: [bool; 256] = {
 /// detection), 32 per step while the input lasts; elsewhere (and for the last bytes) the
 /// portable [`scan_string_swar`]. Tests run both paths ([`force_portable_scan`]).
 #[inline(always)]
-pub(super) fn scan_string(b: &[u8], j: usize) -> (usize, bool) {
+pub(crate) fn scan_string(b: &[u8], j: usize) -> (usize, bool) {
     #[cfg(target_arch = "x86_64")]
     {
         #[cfg(test)]
