@@ -52,6 +52,12 @@ pub struct BenchArgs {
     /// Only the proxy benchmark (no criterion lines).
     #[arg(long)]
     proxy_only: bool,
+    /// Let the CPUs enter their idle states during the round trips. By default the proxy
+    /// benchmark holds `/dev/cpu_dma_latency` at 0 (idle CPUs poll instead of halting), because
+    /// on a virtual machine waking a halted CPU costs tens of microseconds per hop, which the
+    /// round trips would measure instead of the relays.
+    #[arg(long)]
+    idle_states: bool,
     /// Only the conversation checker's cost line, counted in instructions under callgrind
     /// (needs `valgrind`): (v) and (w) per pass and their ratio, same binary, same inputs.
     #[arg(long, conflicts_with_all = ["proxy_only", "no_proxy"])]
@@ -71,6 +77,7 @@ pub fn run(root: &Path, args: &BenchArgs) -> Result<()> {
         cost = Some(conversation(root, args)?);
     }
     if !args.no_proxy {
+        let _poll = if args.idle_states { None } else { IdlePoll::hold() };
         proxy(root, args.round_trips)?;
     }
     if let Some(line) = cost {
@@ -153,6 +160,32 @@ fn conversation(root: &Path, args: &BenchArgs) -> Result<String> {
         return Err(format!("cargo bench --bench conversation exited with {status}"));
     }
     cost.ok_or_else(|| format!("cargo bench --bench conversation printed no `{COST_LINE}` line"))
+}
+
+/// `/dev/cpu_dma_latency` held at 0 while this lives: the kernel keeps idle CPUs out of the
+/// states that take long to leave (on a VM, halting, which exits to the hypervisor).
+struct IdlePoll {
+    _held: std::fs::File,
+}
+
+impl IdlePoll {
+    /// Holds the request, or says why not (it needs root) and returns `None`.
+    fn hold() -> Option<IdlePoll> {
+        let held = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/cpu_dma_latency")
+            .and_then(|mut f| f.write_all(&0i32.to_ne_bytes()).map(|()| f));
+        match held {
+            Ok(f) => {
+                println!("==> CPU idle states: held at polling for the round trips (/dev/cpu_dma_latency = 0; --idle-states to leave them)");
+                Some(IdlePoll { _held: f })
+            }
+            Err(e) => {
+                println!("==> CPU idle states: left as they are (/dev/cpu_dma_latency: {e}); round trips include waking idle CPUs");
+                None
+            }
+        }
+    }
 }
 
 /// The proxy benchmark: `round_trips` `ping` round trips (after a legacy `initialize`
