@@ -6,7 +6,9 @@
 //! and by 16 concurrent clients (one keep-alive connection each, one request at a time).
 //! A fourth way is the proxy with `--metrics` (a free loopback port, nobody scrapes) and traces
 //! exported to an OTLP sink (`--otlp-endpoint`, [`crate::otlp_sink::otlp_sink`]): export must not
-//! sit on the relay's path. Direct, relayed and proxied runs alternate, three of each; the
+//! sit on the relay's path. A fifth is the proxy with `--enforce`, which checks each client
+//! message before it forwards it (so the check is on the relay's path). Direct, relayed and
+//! proxied runs alternate, three of each; the
 //! medians, p99s and throughputs are reported side by side with their ratios to direct. Goals
 //! (measured against the bare relay, the floor on this stack): at 1 client an added median at
 //! most 1.5× the relay's, and at 16 clients at least 90 % of the relay's throughput. Wall
@@ -170,24 +172,31 @@ pub fn run(bin: &Path, scratch: &Path, round_trips: usize) -> Result<()> {
     )?;
     let (_relay, relayed) = start(&bin.join("http-relay"), &[&format!("http://{upstream}")])?;
     let (_observed, observed) = start_observed(bin, scratch, &upstream_url)?;
+    let enforce_report = scratch.join("http-report-enforce.jsonl").display().to_string();
+    let (_enforcing, enforcing) = start(
+        &bin.join("mcpgen"),
+        &["proxy", "--listen", "127.0.0.1:0", "--upstream", &upstream_url, "--report", &enforce_report, "--enforce"],
+    )?;
     println!(
         "\nHTTP proxy: modern tools/list round trips, {round_trips} per configuration and run (split over the clients), 3 runs, wall clock"
     );
     println!("$ mcpgen proxy --listen 127.0.0.1:0 --upstream {upstream_url} --report {report_arg}");
     println!("(bare hyper relay: bench/src/bin/http-relay.rs, the proxy's HTTP stack without any checking;");
-    println!(" + metrics + traces: the same proxy with --metrics 127.0.0.1:0 --otlp-endpoint to a local OTLP sink)");
+    println!(" + metrics + traces: the same proxy with --metrics 127.0.0.1:0 --otlp-endpoint to a local OTLP sink;");
+    println!(" --enforce: the same proxy checking each request before forwarding it)");
     println!("| clients | way | median | added median | p99 | req/s | throughput vs direct |");
     println!("|---:|---|---:|---:|---:|---:|---:|");
     let mut verdicts = Vec::new();
     for clients in [1usize, 16] {
         let per_client = (round_trips / clients).max(1);
-        let (mut direct, mut relay, mut proxy, mut watched) =
-            (Way::default(), Way::default(), Way::default(), Way::default());
+        let (mut direct, mut relay, mut proxy, mut watched, mut enforced) =
+            (Way::default(), Way::default(), Way::default(), Way::default(), Way::default());
         for _ in 0..3 {
             direct.add(run_clients(upstream, clients, per_client)?);
             relay.add(run_clients(relayed, clients, per_client)?);
             proxy.add(run_clients(proxied, clients, per_client)?);
             watched.add(run_clients(observed, clients, per_client)?);
+            enforced.add(run_clients(enforcing, clients, per_client)?);
         }
         let n = (3 * clients * per_client) as f64;
         let direct_rps = n / direct.wall.as_secs_f64();
@@ -207,22 +216,26 @@ pub fn run(bin: &Path, scratch: &Path, round_trips: usize) -> Result<()> {
         let (relay_added, relay_ratio) = row("bare hyper relay", &mut relay);
         let (added, ratio) = row("mcpgen proxy", &mut proxy);
         let (watched_added, watched_ratio) = row("mcpgen proxy + metrics + traces", &mut watched);
+        let (enforced_added, enforced_ratio) = row("mcpgen proxy --enforce", &mut enforced);
         if clients == 1 {
             let times = added / relay_added;
             verdicts.push(format!(
-                "added median at 1 client {added:.1} µs = {times:.2}× the bare relay's {relay_added:.1} µs (goal ≤ 1.5×: {}; with metrics and traces {watched_added:.1} µs)",
-                met(times <= 1.5)
+                "added median at 1 client {added:.1} µs = {times:.2}× the bare relay's {relay_added:.1} µs (goal ≤ 1.5×: {}; with metrics and traces {watched_added:.1} µs; --enforce {enforced_added:.1} µs, {:.2}×)",
+                met(times <= 1.5),
+                enforced_added / relay_added
             ));
         } else {
             let share = 100.0 * ratio / relay_ratio;
             verdicts.push(format!(
-                "throughput at 16 clients {share:.0} % of the bare relay's (goal ≥ 90 %: {}; with metrics and traces {:.0} %)",
+                "throughput at 16 clients {share:.0} % of the bare relay's (goal ≥ 90 %: {}; with metrics and traces {:.0} %; --enforce {:.0} %)",
                 met(share >= 90.0),
-                100.0 * watched_ratio / relay_ratio
+                100.0 * watched_ratio / relay_ratio,
+                100.0 * enforced_ratio / relay_ratio
             ));
         }
     }
-    let findings = std::fs::read_to_string(&report).map(|t| t.lines().count()).unwrap_or(0);
+    let count = |path: &Path| std::fs::read_to_string(path).map(|t| t.lines().count()).unwrap_or(0);
+    let findings = count(&report) + count(Path::new(&enforce_report));
     println!("{}; findings reported: {findings}", verdicts.join("; "));
     Ok(())
 }

@@ -14,7 +14,8 @@
 //!
 //! The gate learns from the server's answers to the client's `tools/list` and `initialize`
 //! requests; it is updated before the answer is relayed, so a client never calls a tool the
-//! gate has not seen listed. The HTTP form keeps one table per legacy session and one for the
+//! gate has not seen listed. A tool is compiled once per name and schemas, whichever table
+//! lists it (a [`ToolChecker`]'s cache). The HTTP form keeps one table per legacy session and one for the
 //! requests outside a session. Bounded: at most [`MAX_SESSIONS`] tables (a new one forgets
 //! the oldest), [`MAX_PENDING`] requests awaited per table and [`MAX_TOOLS`] tools kept per
 //! table (a tool past it is not kept: its calls are forwarded unjudged, or refused as unlisted
@@ -24,7 +25,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
 use mcpgen::rules::id;
-use mcpgen::tools::{CompiledTool, SchemaOptions, ToolCallError, ToolsBaseline};
+use mcpgen::tools::{CompiledTool, SchemaOptions, ToolCallError, ToolChecker, ToolsBaseline};
 use serde_json::{json, Value};
 
 /// Most `tools/list` / `initialize` requests awaited at once (the oldest is forgotten).
@@ -93,12 +94,19 @@ impl Sessions {
 pub struct ToolGate {
     state: Mutex<Sessions>,
     baseline: Option<Arc<ToolsBaseline>>,
+    /// The compiled tools of every table, by name and schemas: a server that lists the same
+    /// tools on each stateless `tools/list` has them compiled once (bounded, as the checker's).
+    compiled: ToolChecker,
 }
 
 impl ToolGate {
     /// `baseline`: the pin `--enforce-tools-baseline` holds calls to (`None`: only the schemas).
     pub fn new(baseline: Option<Arc<ToolsBaseline>>) -> ToolGate {
-        ToolGate { state: Mutex::new(Sessions::default()), baseline }
+        ToolGate {
+            state: Mutex::new(Sessions::default()),
+            baseline,
+            compiled: ToolChecker::new(SchemaOptions::default()),
+        }
     }
 
     /// A client message, before it is forwarded: a `tools/call` the gate refuses, else `None`
@@ -145,7 +153,7 @@ impl ToolGate {
                     if !state.tools.contains_key(name) && state.tools.len() >= MAX_TOOLS {
                         continue;
                     }
-                    let compiled = CompiledTool::compile(tool, &SchemaOptions::default()).ok().map(Arc::new);
+                    let compiled = self.compiled.compile(tool).ok();
                     let pinned = self.baseline.as_ref().is_some_and(|pin| pin.compare_tool(tool).is_none());
                     state.tools.insert(name.to_owned(), GateTool { compiled, pinned });
                 }
@@ -270,5 +278,23 @@ mod tests {
             "s0 was the oldest of {} tables",
             MAX_SESSIONS + 1
         );
+    }
+
+    #[test]
+    fn a_tool_listed_again_is_compiled_once_and_a_changed_schema_anew() {
+        let gate = ToolGate::new(None);
+        let s: Arc<str> = Arc::from("s");
+        for id in 1..=3 {
+            listed(&gate, None, id, &[tool(0)]);
+        }
+        listed(&gate, Some(&s), 4, &[tool(0)]);
+        assert_eq!(gate.compiled.cached(), 1, "one tool, listed four times in two tables");
+        assert_eq!(gate.client(Some(&s), &call(5, "t0")).map(|r| r.rule), Some(id::TOOL_7));
+
+        let relaxed = json!({"name": "t0", "inputSchema": {"type": "object"}});
+        listed(&gate, None, 6, &[relaxed]);
+        assert_eq!(gate.compiled.cached(), 2, "the same name with another schema is another tool");
+        assert!(gate.client(None, &call(7, "t0")).is_none(), "judged by the schema listed last");
+        assert!(gate.client(Some(&s), &call(8, "t0")).is_some(), "the session's table keeps its own");
     }
 }
