@@ -8,7 +8,7 @@ use crate::Revision;
 
 use super::message::{self, int_literal, is_modern, read_id, IdRead};
 use super::result_check::result_errors;
-use super::rules::{RuleWalk, WalkPath};
+use super::rules::RuleWalk;
 use super::{CheckedResponse, DetectedEra, ResponseError};
 
 fn invalid(rule: Option<&'static str>, message: impl Into<String>) -> ResponseError {
@@ -141,7 +141,7 @@ fn result_response<'v, V: JsonView<'v>>(
 fn duplicate_input_requests<'v, V: JsonView<'v>>(revision: Revision, v: &V, result: &V) -> Result<(), ResponseError> {
     if revision.results_have_result_type() && result.get("resultType").is_some_and(|r| r.str_eq("input_required")) {
         let mut walk = RuleWalk { errors: Vec::new(), strict: false };
-        walk.walk(v, &mut WalkPath::default());
+        walk.walk(v, &Path::Root);
         let errors: Vec<_> = walk.errors.into_iter().filter(|e| e.rule == Some(id::MRTR_4)).collect();
         if let Some(first) = errors.first() {
             return Err(ResponseError { rule: first.rule, message: first.message.clone(), errors });

@@ -16,7 +16,7 @@ use super::envelope::read_id_member;
 pub(crate) use super::envelope::{int_literal, read_id, Class, Envelope, IdRead};
 use super::hook::ProtocolRegistry;
 use super::result_check::find_method;
-use super::rules::{self, rule_error, RuleWalk, WalkPath};
+use super::rules::{self, rule_error, RuleWalk};
 use super::MessageKind;
 
 /// The notifications that travel only on a `subscriptions/listen` stream and so carry
@@ -435,7 +435,7 @@ fn protocol_rule_errors<'v, V: JsonView<'v>>(
     opts: Options,
 ) -> Vec<ValidationError> {
     let mut walk = RuleWalk { errors, strict: opts.policy == Policy::Strict };
-    walk.walk(v, &mut WalkPath::default());
+    walk.walk(v, &Path::Root);
     let mut errors = walk.errors;
     dedup(&mut errors);
     errors

@@ -2,13 +2,9 @@
 //! values (OTEL-1..3), capability extension keys (EXT-1), duplicate `inputRequests` keys
 //! (MRTR-4). Each finding is a [`ValidationError`] carrying its rule id.
 
-use std::borrow::Cow;
-use std::fmt::Write as _;
-
-use crate::json::pointer::push as push_key;
 use crate::json::{JsonView, Kind};
 use crate::rules::id;
-use crate::validate::ValidationError;
+use crate::validate::{Path, ValidationError};
 
 use super::meta;
 
@@ -51,41 +47,11 @@ pub(crate) struct RuleWalk {
     pub strict: bool,
 }
 
-/// One step from the root to where the walk is.
-enum Step<'v> {
-    Key(Cow<'v, str>),
-    Index(usize),
-}
-
-/// Where the walk is, as the steps from the root: kept as the message's own keys and written
-/// out as a JSON Pointer only when a rule fails (most messages break none, and escaping every
-/// key of every message on the way down cost a quarter of per-message validation).
-#[derive(Default)]
-pub(crate) struct WalkPath<'v>(Vec<Step<'v>>);
-
-impl<'v> WalkPath<'v> {
-    /// The pointer of where the walk is, then `last` when given.
-    fn pointer(&self, last: Option<&str>) -> String {
-        let mut p = String::new();
-        for step in &self.0 {
-            match step {
-                Step::Key(k) => push_key(&mut p, k),
-                Step::Index(i) => {
-                    // Writing to a String cannot fail.
-                    let _ = write!(p, "/{i}");
-                }
-            }
-        }
-        if let Some(k) = last {
-            push_key(&mut p, k);
-        }
-        p
-    }
-}
-
 impl RuleWalk {
-    /// Walks `v` (at `path` from the message's root) with every rule of this module.
-    pub fn walk<'v, V: JsonView<'v>>(&mut self, v: &V, path: &mut WalkPath<'v>) {
+    /// Walks `v` (at `path` from the message's root) with every rule of this module. The path
+    /// is the validators' linked [`Path`] of the message's own keys, written out as a JSON
+    /// Pointer only when a rule fails (most messages break none).
+    pub fn walk<'v, V: JsonView<'v>>(&mut self, v: &V, path: &Path<'_>) {
         match v.kind() {
             Kind::Object => {
                 for (k, x) in v.entries() {
@@ -94,31 +60,26 @@ impl RuleWalk {
                     let capabilities = CAPABILITY_KEYS.contains(&key) && x.kind() == Kind::Object;
                     let input_requests = key == "inputRequests" && x.kind() == Kind::Object;
                     let opaque = OPAQUE_KEYS.contains(&key);
-                    path.0.push(Step::Key(k));
+                    let here = path.key(key);
                     if meta {
-                        self.meta_object(&x, path);
+                        self.meta_object(&x, &here);
                     }
                     if capabilities {
                         if let Some(ext) = x.get("extensions") {
-                            path.0.push(Step::Key(Cow::Borrowed("extensions")));
-                            self.extension_keys(&ext, path);
-                            path.0.pop();
+                            self.extension_keys(&ext, &here.key("extensions"));
                         }
                     }
                     if input_requests {
-                        self.duplicate_keys(&x, path, id::MRTR_4, "inputRequests");
+                        self.duplicate_keys(&x, &here, id::MRTR_4, "inputRequests");
                     }
                     if !opaque {
-                        self.walk(&x, path);
+                        self.walk(&x, &here);
                     }
-                    path.0.pop();
                 }
             }
             Kind::Array => {
                 for (i, x) in v.items().enumerate() {
-                    path.0.push(Step::Index(i));
-                    self.walk(&x, path);
-                    path.0.pop();
+                    self.walk(&x, &path.index(i));
                 }
             }
             _ => {}
@@ -126,9 +87,9 @@ impl RuleWalk {
     }
 
     /// META-1 on every key, META-3 (strict), OTEL-1..3 on the three W3C keys.
-    fn meta_object<'v, V: JsonView<'v>>(&mut self, meta_obj: &V, path: &WalkPath<'v>) {
+    fn meta_object<'v, V: JsonView<'v>>(&mut self, meta_obj: &V, path: &Path<'_>) {
         for (k, x) in meta_obj.entries() {
-            let at = || path.pointer(Some(&k));
+            let at = || path.key(&k).pointer();
             match meta::split_meta_key(&k) {
                 Err(e) => self.errors.push(rule_error(at(), "propertyNames", e.rule(), e.to_string())),
                 Ok((_, _, reserved)) if reserved && self.strict && !is_known_reserved_key(&k) => {
@@ -160,9 +121,9 @@ impl RuleWalk {
     }
 
     /// EXT-1: extension keys follow the `_meta` key grammar and have a prefix.
-    fn extension_keys<'v, V: JsonView<'v>>(&mut self, ext: &V, path: &WalkPath<'v>) {
+    fn extension_keys<'v, V: JsonView<'v>>(&mut self, ext: &V, path: &Path<'_>) {
         for (k, _) in ext.entries() {
-            let at = || path.pointer(Some(&k));
+            let at = || path.key(&k).pointer();
             match meta::check_meta_key(&k) {
                 Err(e) => self.errors.push(rule_error(at(), "propertyNames", id::EXT_1, format!("extension {e}"))),
                 Ok(key) if key.prefix.is_none() => self.errors.push(rule_error(
@@ -176,12 +137,12 @@ impl RuleWalk {
         }
     }
 
-    fn duplicate_keys<'v, V: JsonView<'v>>(&mut self, obj: &V, path: &WalkPath<'v>, rule: &'static str, what: &str) {
+    fn duplicate_keys<'v, V: JsonView<'v>>(&mut self, obj: &V, path: &Path<'_>, rule: &'static str, what: &str) {
         let keys: Vec<_> = obj.entries().map(|(k, _)| k).collect();
         for (i, k) in keys.iter().enumerate() {
             if keys[..i].iter().filter(|x| *x == k).count() == 1 {
                 self.errors.push(rule_error(
-                    path.pointer(Some(k)),
+                    path.key(k).pointer(),
                     "uniqueKeys",
                     rule,
                     format!("`{what}` key `{k}` appears more than once; keys must be unique (most JSON parsers silently keep the last one)"),
