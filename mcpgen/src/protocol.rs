@@ -30,6 +30,7 @@ pub(crate) mod hook;
 pub(crate) mod http;
 mod message;
 mod meta;
+mod otel;
 mod response;
 mod result_check;
 mod rules;
@@ -38,7 +39,8 @@ mod server;
 pub use capability::{missing_capabilities, missing_capability_error, required_capability};
 pub use message::{is_modern, LISTEN_STREAM_NOTIFICATIONS};
 pub(crate) use message::{validate_classified, validate_collecting, Envelope};
-pub use meta::{check_baggage, check_traceparent, check_tracestate, MetaKeyError, OtelError};
+pub use meta::MetaKeyError;
+pub use otel::{check_baggage, check_traceparent, check_tracestate, OtelError};
 pub use response::{
     complete_response, complete_result, invalid_params_error, result_response, unsupported_version_error, ResultError,
 };

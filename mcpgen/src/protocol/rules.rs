@@ -6,7 +6,7 @@ use crate::json::{JsonView, Kind};
 use crate::rules::id;
 use crate::validate::{Path, ValidationError};
 
-use super::meta;
+use super::{meta, otel};
 
 /// Objects whose contents belong to someone else (JSON Schemas, tool arguments, structured
 /// tool output, experimental capabilities): a `_meta` key inside them is user data, not MCP
@@ -39,7 +39,7 @@ pub(crate) fn rule_error(
     ValidationError::new(pointer, keyword, message).with_rule(rule)
 }
 
-type FormatCheck = fn(&str) -> Result<(), meta::OtelError>;
+type FormatCheck = fn(&str) -> Result<(), otel::OtelError>;
 
 pub(crate) struct RuleWalk {
     pub errors: Vec<ValidationError>,
@@ -103,9 +103,9 @@ impl RuleWalk {
                 Ok(_) => {}
             }
             let otel: Option<(&'static str, FormatCheck)> = match k.as_ref() {
-                "traceparent" => Some((id::OTEL_1, meta::check_traceparent)),
-                "tracestate" => Some((id::OTEL_2, meta::check_tracestate)),
-                "baggage" => Some((id::OTEL_3, meta::check_baggage)),
+                "traceparent" => Some((id::OTEL_1, otel::check_traceparent)),
+                "tracestate" => Some((id::OTEL_2, otel::check_tracestate)),
+                "baggage" => Some((id::OTEL_3, otel::check_baggage)),
                 _ => None,
             };
             if let Some((rule, check)) = otel {
